@@ -1,0 +1,111 @@
+/**
+ * The environment, parsed and validated once at start. Nothing else reads process.env.
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
+import { dirname } from 'node:path';
+import * as v from 'valibot';
+
+const booleanish = v.pipe(
+  v.picklist(['true', 'false', '1', '0']),
+  v.transform((s) => s === 'true' || s === '1'),
+);
+const roles = ['api', 'projections', 'workers'] as const;
+
+const EnvSchema = v.object({
+  NODE_ENV: v.optional(v.picklist(['development', 'production', 'test']), 'development'),
+  PORT: v.optional(v.pipe(v.string(), v.toNumber(), v.integer(), v.minValue(0), v.maxValue(65535)), '3000'),
+  HOST: v.optional(v.string(), '0.0.0.0'),
+  PUBLIC_URL: v.optional(v.pipe(v.string(), v.url('PUBLIC_URL must be a URL'))),
+  DATABASE_URL: v.optional(v.string(), 'postgres://postgres@127.0.0.1:5432/bhc'),
+  REDIS_URL: v.optional(v.string(), 'redis://127.0.0.1:6379'),
+  /** Prefix for every Redis key (sessions, queues, socket streams), so several sites or test runs can share one Redis. */
+  REDIS_PREFIX: v.optional(v.string(), 'bhc'),
+  EVENT_STORE: v.optional(v.picklist(['postgres', 'kurrentdb']), 'postgres'),
+  READ_STORE: v.optional(v.picklist(['postgres', 'mongodb']), 'postgres'),
+  KURRENTDB_URL: v.optional(v.string()),
+  MONGODB_URL: v.optional(v.string()),
+  ROLES: v.optional(
+    v.pipe(
+      v.string(),
+      v.transform((s) => s.split(',').map((r) => r.trim()).filter(Boolean)),
+      v.array(v.picklist(roles, `ROLES must be a comma-separated list of ${roles.join(', ')}`)),
+    ),
+    'api,projections,workers',
+  ),
+  SESSION_SECRET: v.optional(v.pipe(v.string(), v.minLength(32, 'SESSION_SECRET must be at least 32 characters'))),
+  SESSION_SECRET_FILE: v.optional(v.string(), '.data/session-secret'),
+  TRUST_PROXY: v.optional(v.string(), 'false'),
+  SMTP_URL: v.optional(v.string()),
+  MAIL_FROM: v.optional(v.string(), 'Broadcast History Community <community@localhost>'),
+  /** Port of the in-process SMTP sink used when SMTP_URL is not set (0 picks a free port). */
+  SMTP_SINK_PORT: v.optional(v.pipe(v.string(), v.toNumber(), v.integer()), '2525'),
+  TIME_ZONE: v.optional(v.string(), 'America/Chicago'),
+  METRICS_TOKEN: v.optional(v.string()),
+  RATE_LIMIT_AUTH_MAX: v.optional(v.pipe(v.string(), v.toNumber(), v.integer(), v.minValue(1)), '10'),
+  RATE_LIMIT_POST_MAX: v.optional(v.pipe(v.string(), v.toNumber(), v.integer(), v.minValue(1)), '30'),
+  LOG_LEVEL: v.optional(v.picklist(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']), 'info'),
+  SECURE_COOKIES: v.optional(booleanish),
+});
+
+export type Config = ReturnType<typeof loadConfig>;
+
+export class ConfigError extends Error {
+  override readonly name = 'ConfigError';
+}
+
+function trustProxy(value: string): boolean | number {
+  if (value === 'true') return true;
+  if (value === 'false' || value === '') return false;
+  const hops = Number(value);
+  if (Number.isInteger(hops) && hops >= 0) return hops;
+  throw new ConfigError('TRUST_PROXY must be true, false or a hop count');
+}
+
+/** Reads the session secret from the environment, or (outside production) from a local file it creates. */
+function sessionSecret(env: v.InferOutput<typeof EnvSchema>): string {
+  if (env.SESSION_SECRET) return env.SESSION_SECRET;
+  if (env.NODE_ENV === 'production') throw new ConfigError('SESSION_SECRET is required in production (at least 32 characters)');
+  const file = env.SESSION_SECRET_FILE;
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  const secret = randomBytes(32).toString('base64url');
+  mkdirSync(dirname(file), { recursive: true });
+  writeFileSync(file, secret, { mode: 0o600 });
+  return secret;
+}
+
+export function loadConfig(source: Record<string, string | undefined> = process.env) {
+  const parsed = v.safeParse(EnvSchema, source);
+  if (!parsed.success) {
+    const lines = parsed.issues.map((issue) => `${v.getDotPath(issue) ?? 'environment'}: ${issue.message}`);
+    throw new ConfigError(`Invalid configuration:\n  ${lines.join('\n  ')}`);
+  }
+  const env = parsed.output;
+  if (env.EVENT_STORE === 'kurrentdb' && !env.KURRENTDB_URL) throw new ConfigError('EVENT_STORE=kurrentdb needs KURRENTDB_URL');
+  if (env.READ_STORE === 'mongodb' && !env.MONGODB_URL) throw new ConfigError('READ_STORE=mongodb needs MONGODB_URL');
+  const publicUrl = (env.PUBLIC_URL ?? `http://localhost:${env.PORT}`).replace(/\/$/, '');
+  return {
+    env: env.NODE_ENV,
+    port: env.PORT,
+    host: env.HOST,
+    publicUrl,
+    databaseUrl: env.DATABASE_URL,
+    redisUrl: env.REDIS_URL,
+    redisPrefix: env.REDIS_PREFIX,
+    eventStore: env.EVENT_STORE,
+    readStore: env.READ_STORE,
+    kurrentDbUrl: env.KURRENTDB_URL,
+    mongoDbUrl: env.MONGODB_URL,
+    roles: new Set(env.ROLES),
+    sessionSecret: sessionSecret(env),
+    trustProxy: trustProxy(env.TRUST_PROXY),
+    secureCookies: env.SECURE_COOKIES ?? publicUrl.startsWith('https://'),
+    smtpUrl: env.SMTP_URL,
+    mailFrom: env.MAIL_FROM,
+    smtpSinkPort: env.SMTP_SINK_PORT,
+    timeZone: env.TIME_ZONE,
+    metricsToken: env.METRICS_TOKEN,
+    rateLimits: { auth: env.RATE_LIMIT_AUTH_MAX, posting: env.RATE_LIMIT_POST_MAX },
+    logLevel: env.LOG_LEVEL,
+  };
+}

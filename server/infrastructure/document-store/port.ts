@@ -1,0 +1,80 @@
+/**
+ * The document store port: read models as collections of JSON documents, queried
+ * with a documented subset of the MongoDB query and update language. Adapters:
+ * PostgreSQL JSONB (default) and MongoDB (scale-out). Both pass
+ * tests/int/document-store.contract.int.spec.ts; the PostgreSQL adapter is also
+ * tested differentially against mingo.
+ *
+ * The subset:
+ * - filters: field equality (dotted paths, arrays match any element), $eq $ne $gt
+ *   $gte $lt $lte $in $nin $exists $regex (with $options 'i', 'm', 's') and
+ *   top-level or nested $and $or;
+ * - updates: $set $unset $inc $push $pull (by value or by equality filter) $addToSet;
+ * - options: sort (1 / -1 on dotted paths), limit, skip; countDocuments; upsert;
+ *   createIndex (ascending/descending keys, unique).
+ * Values are JSON values plus Date. Anything else throws UnsupportedQueryError at once.
+ */
+
+export type Scalar = string | number | boolean | null | Date;
+export type Value = Scalar | Value[] | { [key: string]: Value | undefined };
+
+export interface Document {
+  _id: string;
+  [key: string]: unknown;
+}
+
+export type Filter = Record<string, unknown>;
+export type Update = Partial<Record<'$set' | '$unset' | '$inc' | '$push' | '$pull' | '$addToSet', Record<string, unknown>>>;
+export type Sort = Record<string, 1 | -1>;
+
+export interface FindOptions {
+  sort?: Sort;
+  limit?: number;
+  skip?: number;
+}
+
+export interface UpdateResult {
+  matchedCount: number;
+  modifiedCount: number;
+  upsertedId: string | null;
+}
+
+export interface IndexOptions {
+  unique?: boolean;
+  name?: string;
+}
+
+export interface Collection<T extends Document = Document> {
+  readonly name: string;
+  findOne(filter: Filter, options?: Omit<FindOptions, 'limit'>): Promise<T | null>;
+  find(filter: Filter, options?: FindOptions): Promise<T[]>;
+  countDocuments(filter?: Filter): Promise<number>;
+  /** Throws DuplicateKeyError when _id (or a unique index) already exists. */
+  insertOne(document: T): Promise<void>;
+  insertMany(documents: T[]): Promise<void>;
+  /** Replaces the first matching document; with upsert inserts `document` when none matches. */
+  replaceOne(filter: Filter, document: T, options?: { upsert?: boolean }): Promise<UpdateResult>;
+  /** With upsert and no match, inserts a document built from the filter's equality fields plus the update. */
+  updateOne(filter: Filter, update: Update, options?: { upsert?: boolean }): Promise<UpdateResult>;
+  updateMany(filter: Filter, update: Update): Promise<UpdateResult>;
+  deleteOne(filter: Filter): Promise<number>;
+  deleteMany(filter: Filter): Promise<number>;
+  createIndex(keys: Sort, options?: IndexOptions): Promise<void>;
+  /** Removes the collection and its indexes; it is recreated empty on next use. */
+  drop(): Promise<void>;
+}
+
+export interface DocumentStore {
+  collection<T extends Document = Document>(name: string): Collection<T>;
+  /** Names of the collections that exist. */
+  listCollections(): Promise<string[]>;
+  close(): Promise<void>;
+}
+
+export class UnsupportedQueryError extends Error {
+  override readonly name = 'UnsupportedQueryError';
+}
+
+export class DuplicateKeyError extends Error {
+  override readonly name = 'DuplicateKeyError';
+}
