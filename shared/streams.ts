@@ -1,5 +1,8 @@
-/** Stream names, one helper per stream type, so category streams stay usable (`$ce-event` in KurrentDB). */
-export const STREAM_TYPES = ['member', 'event', 'post', 'blog', 'subscription'] as const;
+/**
+ * Stream names, one helper per stream type, so category streams stay usable (`$ce-event` in KurrentDB).
+ * `email-<sha256>` claims an address for one member; `founder-community` is claimed by the first account.
+ */
+export const STREAM_TYPES = ['member', 'email', 'founder', 'event', 'post', 'blog', 'subscription'] as const;
 export type StreamType = (typeof STREAM_TYPES)[number];
 
 export function streamName(type: StreamType, id: string): string {

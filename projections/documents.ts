@@ -1,0 +1,36 @@
+/**
+ * Idempotent writes for projections: every document carries the global position
+ * of the last event applied to it, and an event at or below that position is
+ * skipped, so replaying the log (after a crash, or twice) gives the same document.
+ */
+import type { Collection, Document } from '../server/infrastructure/document-store/port';
+
+export interface Positioned {
+  _position: number;
+}
+
+/**
+ * Applies `change` to the document with this id (null when it does not exist).
+ * `change` returns the new document, or null to delete it.
+ */
+export async function applyToDocument<T extends Document>(
+  collection: Collection<T & Positioned>,
+  id: string,
+  position: number,
+  change: (current: (T & Positioned) | null) => Omit<T, '_id'> | null,
+): Promise<void> {
+  const current = await collection.findOne({ _id: id });
+  if (current && current._position >= position) return;
+  const next = change(current);
+  if (next === null) {
+    if (current) await collection.deleteOne({ _id: id });
+    return;
+  }
+  await collection.replaceOne({ _id: id }, { ...next, _id: id, _position: position } as T & Positioned, { upsert: true });
+}
+
+/** Removes the bookkeeping field before a document leaves the server. */
+export function withoutPosition<T extends Positioned>(document: T): Omit<T, '_position'> {
+  const { _position, ...rest } = document;
+  return rest;
+}

@@ -1,0 +1,60 @@
+/**
+ * Builds the HTTP application from its dependencies. Tests use it with app.inject
+ * or by listening on a free port; main.ts starts it for real.
+ */
+import Fastify, { type FastifyInstance } from 'fastify';
+import cookie from '@fastify/cookie';
+import session from '@fastify/session';
+import formbody from '@fastify/formbody';
+import type { Services } from './services';
+import { registerErrorHandler } from './http/errors';
+import { registerAccessControl, type RouteAccess } from './http/access';
+import { registerSameOriginCheck } from './http/same-origin';
+import { createSessionStore } from './http/session-store';
+import { healthRoutes } from './monitoring/health-routes';
+import { resolveActor } from './members/actor';
+import { memberRoutes } from './members/routes';
+import { serveClient } from './http/client';
+import { registerSecurityHeaders } from './http/security-headers';
+
+export const SESSION_TTL_SECONDS = 30 * 24 * 3600;
+export const SESSION_COOKIE = 'bhc.sid';
+
+export interface App {
+  app: FastifyInstance;
+  routes: RouteAccess[];
+}
+
+export async function buildApp(services: Services, options: { logger?: boolean | object; serveClient?: boolean } = {}): Promise<App> {
+  const { config } = services;
+  const app = Fastify({
+    trustProxy: config.trustProxy,
+    logger: options.logger ?? {
+      level: config.logLevel,
+      redact: ['req.headers.cookie', 'req.headers.authorization', 'res.headers["set-cookie"]'],
+    },
+    bodyLimit: 1024 * 1024,
+  });
+
+  registerErrorHandler(app);
+  const routes = registerAccessControl(app, (request) => resolveActor(services, request));
+  registerSameOriginCheck(app, config.publicUrl);
+  registerSecurityHeaders(app);
+
+  const sessions = createSessionStore(services.redis, config.redisPrefix, SESSION_TTL_SECONDS);
+  await app.register(cookie);
+  await app.register(session, {
+    secret: config.sessionSecret,
+    cookieName: SESSION_COOKIE,
+    store: sessions.store,
+    saveUninitialized: false,
+    cookie: { httpOnly: true, sameSite: 'lax', secure: config.secureCookies, path: '/', maxAge: SESSION_TTL_SECONDS * 1000 },
+  });
+  await app.register(formbody);
+
+  await app.register(healthRoutes, { services });
+  await app.register(memberRoutes, { services, memberSessions: sessions.memberSessions });
+
+  if (options.serveClient ?? true) await app.register(serveClient);
+  return { app, routes };
+}

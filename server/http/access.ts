@@ -1,0 +1,60 @@
+/**
+ * Declarative authorization: every route states who may call it in its config
+ * (`config: { access: 'public' | 'signed-in' | ['admin', 'staff'] }`). A route
+ * without a declaration refuses to register, so none is open by accident, and
+ * `npm run routes` prints the whole table for an audit.
+ */
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { type Actor, type Role, fail } from '../../shared/domain';
+
+export type Access = 'public' | 'signed-in' | readonly Role[];
+
+export const STAFF: readonly Role[] = ['admin', 'staff'];
+export const ADMIN: readonly Role[] = ['admin'];
+/** Everyone signed in except subscribers, who may read but not take part. */
+export const PARTICIPANTS: readonly Role[] = ['admin', 'staff', 'member'];
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    access?: Access;
+    /** Skips the same-origin check of state-changing requests (for RFC 8058 one-click unsubscribe). */
+    allowCrossSite?: boolean;
+  }
+  interface FastifyRequest {
+    /** The signed-in, unsuspended member making the request, or null. */
+    actor: Actor | null;
+  }
+}
+
+export interface RouteAccess {
+  method: string;
+  url: string;
+  access: Access;
+}
+
+/** Finds the member behind a request's session; null when signed out, suspended or unknown. */
+export type ResolveActor = (request: FastifyRequest) => Promise<Actor | null>;
+
+export function registerAccessControl(app: FastifyInstance, resolveActor: ResolveActor): RouteAccess[] {
+  const table: RouteAccess[] = [];
+  app.decorateRequest('actor', null);
+  app.addHook('onRoute', (route) => {
+    if (route.method === 'HEAD' || route.url.startsWith('/socket.io')) return;
+    const access = route.config?.access;
+    if (!access) throw new Error(`Route ${String(route.method)} ${route.url} declares no access`);
+    for (const method of [route.method].flat()) table.push({ method, url: route.url, access });
+  });
+  app.addHook('preHandler', async (request) => {
+    const access = request.routeOptions.config.access;
+    if (!access) return;
+    request.actor = await resolveActor(request);
+    if (access === 'public') return;
+    if (!request.actor) throw fail.unauthenticated();
+    if (access !== 'signed-in' && !access.includes(request.actor.role)) throw fail.forbidden();
+  });
+  return table;
+}
+
+export function describeAccess(access: Access): string {
+  return typeof access === 'string' ? access : access.join(', ');
+}

@@ -1,0 +1,37 @@
+/** Liveness and readiness, for load balancers and orchestrators. */
+import type { FastifyInstance } from 'fastify';
+import type { Services } from '../services';
+
+/** Readiness fails when the read models are further behind the log than this. */
+const MAX_READY_LAG = 1000;
+
+async function check(name: string, probe: () => Promise<unknown>): Promise<[string, string]> {
+  try {
+    await probe();
+    return [name, 'ok'];
+  } catch (error) {
+    return [name, error instanceof Error ? error.message : 'failed'];
+  }
+}
+
+export async function healthRoutes(app: FastifyInstance, { services }: { services: Services }) {
+  app.get('/healthz', { config: { access: 'public' } }, async () => ({ status: 'ok' }));
+
+  app.get('/readyz', { config: { access: 'public' } }, async (_request, reply) => {
+    const { eventStore, store, redis, progress, runner } = services;
+    let lag = 0;
+    const checks = Object.fromEntries(
+      await Promise.all([
+        check('eventStore', async () => {
+          lag = (await eventStore.headPosition()) - progress.current();
+        }),
+        check('readStore', () => store.collection('projection_checkpoints').countDocuments({})),
+        check('redis', () => redis.ping()),
+      ]),
+    );
+    const failure = runner.failure();
+    checks.projections = failure ? `stopped at ${failure.position} in ${failure.projection}` : lag > MAX_READY_LAG ? `lagging by ${lag} events` : 'ok';
+    const ready = Object.values(checks).every((status) => status === 'ok');
+    return reply.status(ready ? 200 : 503).send({ status: ready ? 'ready' : 'not ready', checks, lag });
+  });
+}

@@ -1,0 +1,87 @@
+/**
+ * The composition root's clients: everything the roles (api, projections, workers)
+ * share, created from the configuration. Only this file and main.ts create clients.
+ */
+import pg from 'pg';
+import { Redis } from 'ioredis';
+import type { Config } from './config';
+import type { EventStore } from './infrastructure/event-store/port';
+import type { DocumentStore } from './infrastructure/document-store/port';
+import { createPostgresEventStore } from './infrastructure/event-store/postgres';
+import { createKurrentDbEventStore } from './infrastructure/event-store/kurrentdb';
+import { createPostgresDocumentStore } from './infrastructure/document-store/postgres';
+import { createMongoDocumentStore } from './infrastructure/document-store/mongodb';
+import { createCommandHandler } from './infrastructure/command-handler';
+import { createProjectionProgress } from '../projections/progress';
+import { createProjectionRunner, type ChangeNotice, type Logger } from '../projections/runner';
+import { allProjections } from '../projections';
+
+export type Services = Awaited<ReturnType<typeof createServices>>;
+
+export class ServiceUnavailableError extends Error {
+  override readonly name = 'ServiceUnavailableError';
+}
+
+async function reachable<T>(what: string, url: string, connect: () => Promise<T>): Promise<T> {
+  try {
+    return await connect();
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    throw new ServiceUnavailableError(`Cannot reach ${what} at ${redactUrl(url)}: ${reason}`);
+  }
+}
+
+function redactUrl(url: string): string {
+  try {
+    const parsed = new URL(url);
+    if (parsed.password) parsed.password = '***';
+    return parsed.toString();
+  } catch {
+    return '(unparsable URL)';
+  }
+}
+
+export async function createServices(config: Config, logger: Logger, publish: (notice: ChangeNotice) => void = () => undefined) {
+  const pool = new pg.Pool({ connectionString: config.databaseUrl, max: 10 });
+  pool.on('error', (error) => logger.error({ err: error }, 'idle PostgreSQL client failed'));
+  await reachable('PostgreSQL', config.databaseUrl, async () => (await pool.query('SELECT 1')).rowCount);
+
+  const eventStore: EventStore =
+    config.eventStore === 'kurrentdb'
+      ? await reachable('KurrentDB', config.kurrentDbUrl!, async () => createKurrentDbEventStore(config.kurrentDbUrl!))
+      : await createPostgresEventStore({ pool });
+  const store: DocumentStore =
+    config.readStore === 'mongodb'
+      ? await reachable('MongoDB', config.mongoDbUrl!, async () => createMongoDocumentStore(config.mongoDbUrl!))
+      : createPostgresDocumentStore({ pool });
+
+  const redis = await reachable('Redis', config.redisUrl, async () => {
+    const client = new Redis(config.redisUrl, { maxRetriesPerRequest: null, lazyConnect: true });
+    await client.connect();
+    return client;
+  });
+
+  const runsProjections = config.roles.has('projections');
+  const progress = createProjectionProgress({ store, runnerName: 'read-models', local: runsProjections });
+  const runner = createProjectionRunner({ eventStore, store, projections: allProjections, progress, publish, logger });
+  const handle = createCommandHandler({ eventStore, progress });
+
+  return {
+    config,
+    pool,
+    eventStore,
+    store,
+    redis,
+    progress,
+    runner,
+    handle,
+    now: () => new Date(),
+    async close() {
+      await runner.stop();
+      await eventStore.close();
+      await store.close();
+      redis.disconnect();
+      await pool.end();
+    },
+  };
+}
