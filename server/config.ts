@@ -46,6 +46,8 @@ const EnvSchema = v.object({
   RATE_LIMIT_POST_MAX: v.optional(v.pipe(v.string(), v.toNumber(), v.integer(), v.minValue(1)), '30'),
   LOG_LEVEL: v.optional(v.picklist(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']), 'info'),
   SECURE_COOKIES: v.optional(booleanish),
+  /** scrypt cost (N) for new password hashes; OWASP's 2^17 unless lowered for tests. */
+  SCRYPT_N: v.optional(v.pipe(v.string(), v.toNumber(), v.integer(), v.minValue(1024)), '131072'),
 });
 
 export type Config = ReturnType<typeof loadConfig>;
@@ -107,5 +109,6 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     metricsToken: env.METRICS_TOKEN,
     rateLimits: { auth: env.RATE_LIMIT_AUTH_MAX, posting: env.RATE_LIMIT_POST_MAX },
     logLevel: env.LOG_LEVEL,
+    scrypt: { N: env.SCRYPT_N, r: 8, p: 1 },
   };
 }

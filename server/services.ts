@@ -41,7 +41,28 @@ function redactUrl(url: string): string {
   }
 }
 
+/** Outside production, creates the database named in DATABASE_URL when it does not exist yet. */
+async function ensureDatabase(config: Config) {
+  const probe = new pg.Client({ connectionString: config.databaseUrl });
+  try {
+    await probe.connect();
+    await probe.end();
+  } catch (error) {
+    if ((error as { code?: string }).code !== '3D000' || config.env === 'production') throw error;
+    const url = new URL(config.databaseUrl);
+    const name = decodeURIComponent(url.pathname.slice(1));
+    url.pathname = '/postgres';
+    const admin = new pg.Client({ connectionString: url.toString() });
+    await admin.connect();
+    await admin.query(`CREATE DATABASE "${name.replaceAll('"', '""')}"`).catch((e: { code?: string }) => {
+      if (e.code !== '42P04') throw e;
+    });
+    await admin.end();
+  }
+}
+
 export async function createServices(config: Config, logger: Logger, publish: (notice: ChangeNotice) => void = () => undefined) {
+  await reachable('PostgreSQL', config.databaseUrl, () => ensureDatabase(config));
   const pool = new pg.Pool({ connectionString: config.databaseUrl, max: 10 });
   pool.on('error', (error) => logger.error({ err: error }, 'idle PostgreSQL client failed'));
   await reachable('PostgreSQL', config.databaseUrl, async () => (await pool.query('SELECT 1')).rowCount);

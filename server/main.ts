@@ -1,0 +1,48 @@
+/**
+ * Starts the roles named in ROLES (api, projections, workers; all three by
+ * default, for one machine) and closes them gracefully on SIGINT/SIGTERM.
+ */
+import { pino } from 'pino';
+import { ConfigError, loadConfig } from './config';
+import { createServices, ServiceUnavailableError } from './services';
+import { buildApp } from './app';
+
+async function main() {
+  const config = loadConfig();
+  const logger = pino({ level: config.logLevel });
+  const services = await createServices(config, logger);
+  const stops: (() => Promise<void>)[] = [];
+
+  if (config.roles.has('projections')) {
+    await services.runner.start();
+    stops.push(() => services.runner.stop());
+    logger.info({}, 'projections running');
+  }
+  if (config.roles.has('api')) {
+    const { app } = await buildApp(services);
+    await app.listen({ port: config.port, host: config.host });
+    stops.unshift(() => app.close());
+    logger.info({}, `Broadcast History Community is up at ${config.publicUrl}`);
+  }
+
+  let closing = false;
+  const shutdown = async (signal: string) => {
+    if (closing) return;
+    closing = true;
+    logger.info({ signal }, 'shutting down');
+    for (const stop of stops) await stop().catch((error: unknown) => logger.error({ err: error }, 'error while stopping'));
+    await services.close();
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+}
+
+main().catch((error: unknown) => {
+  if (error instanceof ConfigError || error instanceof ServiceUnavailableError) {
+    console.error(`\nCannot start Broadcast History Community.\n${error.message}\n`);
+  } else {
+    console.error(error);
+  }
+  process.exit(1);
+});
