@@ -1,0 +1,88 @@
+/**
+ * Read models of members: `members` (profile, role, suspension; what the admin
+ * list and every authorisation check read) and `member_credentials` (e-mail and
+ * password hash for signing in, kept apart so a member document can never leak a
+ * hash).
+ */
+import type { DocumentStore } from '../../server/infrastructure/document-store/port';
+import type { RecordedEvent } from '../../server/infrastructure/event-store/port';
+import type { Role } from '../../shared/domain';
+import type { MemberEvent } from '../../shared/members/member-stream';
+import { applyToDocument, type Positioned } from '../documents';
+import type { Projection } from '../runner';
+
+export const MEMBERS = 'members';
+export const MEMBER_CREDENTIALS = 'member_credentials';
+
+export interface MemberDocument extends Positioned {
+  _id: string;
+  email: string;
+  firstName: string;
+  lastName: string;
+  profileImageUrl: string | null;
+  role: Role;
+  suspended: boolean;
+  registeredAt: string;
+}
+
+export interface MemberCredentials extends Positioned {
+  _id: string;
+  email: string;
+  passwordHash: string | null;
+}
+
+export function membersCollection(store: DocumentStore) {
+  return store.collection<MemberDocument>(MEMBERS);
+}
+
+export function credentialsCollection(store: DocumentStore) {
+  return store.collection<MemberCredentials>(MEMBER_CREDENTIALS);
+}
+
+export const membersProjection: Projection = {
+  name: 'members',
+  collections: [MEMBERS, MEMBER_CREDENTIALS],
+  async setup(store) {
+    await membersCollection(store).createIndex({ role: 1 });
+    await credentialsCollection(store).createIndex({ email: 1 }, { unique: true });
+  },
+  async apply(recorded, { store, notify }) {
+    if (!recorded.streamName.startsWith('member-')) return;
+    const event = recorded as RecordedEvent & MemberEvent;
+    const id = recorded.streamName.slice('member-'.length);
+    const members = membersCollection(store);
+    const at = recorded.position;
+    switch (event.type) {
+      case 'MemberRegistered': {
+        const { email, firstName, lastName, role, registeredAt, passwordHash } = event.data;
+        await applyToDocument(members, id, at, () => ({
+          email,
+          firstName,
+          lastName,
+          profileImageUrl: null,
+          role,
+          suspended: false,
+          registeredAt,
+        }));
+        await applyToDocument(credentialsCollection(store), id, at, () => ({ email, passwordHash: passwordHash ?? null }));
+        notify({ message: 'stats:changed', rooms: ['members'], payload: {} });
+        return;
+      }
+      case 'MemberProfileChanged':
+        await applyToDocument(members, id, at, (member) => member && { ...member, ...event.data });
+        return;
+      case 'MemberPasswordChanged':
+        await applyToDocument(credentialsCollection(store), id, at, (credentials) => credentials && { ...credentials, passwordHash: event.data.passwordHash });
+        return;
+      case 'MemberRoleChanged':
+        await applyToDocument(members, id, at, (member) => member && { ...member, role: event.data.role });
+        return;
+      case 'MemberSuspended':
+        await applyToDocument(members, id, at, (member) => member && { ...member, suspended: true });
+        return;
+      case 'MemberUnsuspended':
+        await applyToDocument(members, id, at, (member) => member && { ...member, suspended: false });
+        return;
+    }
+  },
+};

@@ -1,0 +1,208 @@
+/**
+ * Accounts and sessions (API.md "Accounts and sessions") and member management
+ * for staff (API.md "Members (admin)").
+ */
+import { createHash, randomUUID } from 'node:crypto';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import rateLimit from '@fastify/rate-limit';
+import * as v from 'valibot';
+import { fail, type Actor } from '../../shared/domain';
+import { streamName } from '../../shared/streams';
+import { memberDecider } from '../../shared/members/member-stream';
+import { LoginSchema, MagicLinkSchema, RegisterSchema, RoleChangeSchema } from '../../shared/members/schemas';
+import { displayName } from '../../shared/members/display';
+import { WrongExpectedVersionError } from '../infrastructure/event-store/port';
+import { credentialsCollection, membersCollection, type MemberDocument } from '../../projections/members/members';
+import { parse } from '../http/errors';
+import { ADMIN, STAFF } from '../http/access';
+import type { MemberSessions } from '../http/session-store';
+import type { Services } from '../services';
+import { decoyHash, hashPassword, verifyPassword } from './passwords';
+import { createOneTimeLinks } from './one-time-links';
+import type { MailMessage } from './sign-in-mail';
+import { signInMail } from './sign-in-mail';
+
+export const SIGN_IN_LINK_TTL_SECONDS = 15 * 60;
+
+export interface MemberRoutesOptions {
+  services: Services;
+  memberSessions: MemberSessions;
+  /** Queues an e-mail; the job id makes a retry send nothing twice. */
+  sendMail: (jobId: string, message: MailMessage) => Promise<void>;
+  /** online / away / offline of each member, from socket presence. */
+  presence: (memberIds: string[]) => Promise<Map<string, 'online' | 'away' | 'offline'>>;
+  /** Ends a member's open sockets, on every API process. */
+  disconnectMember: (memberId: string) => Promise<void>;
+  /** How many posts each member has, from the feed's read model. */
+  postCounts: (memberIds: string[]) => Promise<Map<string, number>>;
+}
+
+export function userDto(member: MemberDocument) {
+  return {
+    id: member._id,
+    email: member.email,
+    firstName: member.firstName,
+    lastName: member.lastName,
+    profileImageUrl: member.profileImageUrl,
+    role: member.role,
+  };
+}
+
+const IdParams = v.object({ id: v.pipe(v.string(), v.uuid('Unknown member')) });
+const TokenParams = v.object({ token: v.string() });
+
+export async function memberRoutes(app: FastifyInstance, options: MemberRoutesOptions) {
+  const { services, memberSessions } = options;
+  const { store, eventStore, handle, config } = services;
+  const members = membersCollection(store);
+  const credentials = credentialsCollection(store);
+  const signInLinks = createOneTimeLinks(services.redis, config.redisPrefix, 'sign-in-link', SIGN_IN_LINK_TTL_SECONDS);
+
+  await app.register(rateLimit, {
+    global: false,
+    redis: services.redis,
+    nameSpace: `${config.redisPrefix}:rate:`,
+    errorResponseBuilder: (_request, context) => ({
+      statusCode: 429,
+      message: `Too many attempts. Please wait ${Math.ceil(context.ttl / 1000)} seconds and try again.`,
+    }),
+  });
+  const authLimit = { max: config.rateLimits.auth, timeWindow: '1 minute' };
+
+  const metadataOf = (actor: Actor | null) => ({ now: services.now(), actor });
+
+  async function signIn(request: FastifyRequest, memberId: string) {
+    await request.session.regenerate();
+    request.session.memberId = memberId;
+    await request.session.save();
+  }
+
+  async function memberOrFail(id: string) {
+    const member = await members.findOne({ _id: id });
+    if (!member) throw fail.notFound('Member not found');
+    return member;
+  }
+
+  /** Claims a one-writer stream; returns the id already recorded there when someone claimed it first. */
+  async function claim(stream: string, type: string, memberId: string): Promise<string> {
+    try {
+      await eventStore.append(stream, [{ type, data: { memberId } }], { expectedVersion: 'no_stream' });
+      return memberId;
+    } catch (error) {
+      if (!(error instanceof WrongExpectedVersionError)) throw error;
+      const [first] = await eventStore.readStream(stream);
+      return (first?.data as { memberId: string }).memberId;
+    }
+  }
+
+  app.get('/api/login', { config: { access: 'public' } }, async (_request, reply) => reply.redirect('/login'));
+
+  app.post('/api/auth/register', { config: { access: 'public', rateLimit: authLimit } }, async (request, reply) => {
+    const body = parse(RegisterSchema, request.body);
+    const email = body.email.trim().toLowerCase();
+    const taken = () => fail.conflict('An account with this e-mail address already exists. Sign in instead.');
+    if (await credentials.findOne({ email })) throw taken();
+    // The address stream makes e-mail addresses unique across concurrent registrations;
+    // a registration that claimed an address but never finished can be completed later.
+    const memberId = await claim(streamName('email', createHash('sha256').update(email).digest('hex')), 'EmailClaimed', randomUUID());
+    if ((await eventStore.readStream(streamName('member', memberId))).length > 0) throw taken();
+    const isFirstMember = (await members.countDocuments({})) === 0 && (await claim(streamName('founder', 'community'), 'FounderClaimed', memberId)) === memberId;
+    const passwordHash = await hashPassword(body.password, config.scrypt);
+    await handle(memberDecider, streamName('member', memberId), {
+      type: 'RegisterMember',
+      data: { id: memberId, email, firstName: body.firstName, lastName: body.lastName, passwordHash, isFirstMember },
+      metadata: metadataOf(null),
+    }, { actorId: memberId });
+    await signIn(request, memberId);
+    return reply.status(201).send(userDto(await memberOrFail(memberId)));
+  });
+
+  app.post('/api/auth/login', { config: { access: 'public', rateLimit: authLimit } }, async (request) => {
+    const body = parse(LoginSchema, request.body);
+    const account = await credentials.findOne({ email: body.email.trim().toLowerCase() });
+    const valid = account?.passwordHash
+      ? await verifyPassword(body.password, account.passwordHash)
+      : await verifyPassword(body.password, await decoyHash(config.scrypt)).then(() => false);
+    if (!account || !valid) throw fail.unauthenticated('Invalid email or password');
+    const member = await memberOrFail(account._id);
+    if (member.suspended) throw fail.forbidden('Your account is suspended. Please contact the community staff.');
+    await signIn(request, member._id);
+    return userDto(member);
+  });
+
+  app.post('/api/auth/magic-link', { config: { access: 'public', rateLimit: authLimit } }, async (request, reply) => {
+    const body = parse(MagicLinkSchema, request.body);
+    const account = await credentials.findOne({ email: body.email.trim().toLowerCase() });
+    const member = account && (await members.findOne({ _id: account._id }));
+    if (member && !member.suspended) {
+      const token = await signInLinks.issue(member._id);
+      const link = `${config.publicUrl}/api/auth/magic/${token}`;
+      await options.sendMail(`sign-in-link:${createHash('sha256').update(token).digest('hex')}`, signInMail({ to: member.email, name: displayName(member), link }));
+    }
+    return reply.status(202).send({ message: 'If an account exists for that address, a sign-in link is on its way.' });
+  });
+
+  app.get('/api/auth/magic/:token', { config: { access: 'public', rateLimit: authLimit } }, async (request, reply) => {
+    const { token } = parse(TokenParams, request.params);
+    const memberId = await signInLinks.take(token);
+    const member = memberId ? await members.findOne({ _id: memberId }) : null;
+    if (!member || member.suspended) return reply.redirect('/login?error=link');
+    await signIn(request, member._id);
+    return reply.redirect('/');
+  });
+
+  async function signOut(request: FastifyRequest) {
+    if (request.session.memberId) await request.session.destroy();
+  }
+  app.post('/api/logout', { config: { access: 'public' } }, async (request, reply) => {
+    await signOut(request);
+    return reply.status(204).send();
+  });
+  app.get('/api/logout', { config: { access: 'public' } }, async (request, reply: FastifyReply) => {
+    await signOut(request);
+    return reply.redirect('/');
+  });
+
+  app.get('/api/auth/user', { config: { access: 'signed-in' } }, async (request) => userDto(await memberOrFail(request.actor!.id)));
+
+  app.get('/api/admin/users', { config: { access: STAFF } }, async () => {
+    const list = await members.find({}, { sort: { registeredAt: -1 } });
+    const ids = list.map((member) => member._id);
+    const [status, posts] = await Promise.all([options.presence(ids), options.postCounts(ids)]);
+    return list.map((member) => ({
+      id: member._id,
+      name: displayName(member),
+      email: member.email,
+      role: member.role,
+      status: status.get(member._id) ?? 'offline',
+      posts: posts.get(member._id) ?? 0,
+      joinedAt: member.registeredAt,
+      suspended: member.suspended,
+    }));
+  });
+
+  app.put('/api/admin/users/:id/role', { config: { access: ADMIN } }, async (request) => {
+    const { id } = parse(IdParams, request.params);
+    const { role } = parse(RoleChangeSchema, request.body);
+    await memberOrFail(id);
+    const adminCount = await members.countDocuments({ role: 'admin', suspended: false });
+    await handle(memberDecider, streamName('member', id), { type: 'ChangeRole', data: { role, adminCount }, metadata: metadataOf(request.actor) }, { actorId: request.actor!.id });
+    return userDto(await memberOrFail(id));
+  });
+
+  app.put('/api/admin/users/:id/suspend', { config: { access: STAFF } }, async (request) => {
+    const { id } = parse(IdParams, request.params);
+    await memberOrFail(id);
+    await handle(memberDecider, streamName('member', id), { type: 'SuspendMember', data: {}, metadata: metadataOf(request.actor) }, { actorId: request.actor!.id });
+    await memberSessions.endAll(id);
+    await options.disconnectMember(id);
+    return userDto(await memberOrFail(id));
+  });
+
+  app.put('/api/admin/users/:id/unsuspend', { config: { access: STAFF } }, async (request) => {
+    const { id } = parse(IdParams, request.params);
+    await memberOrFail(id);
+    await handle(memberDecider, streamName('member', id), { type: 'UnsuspendMember', data: {}, metadata: metadataOf(request.actor) }, { actorId: request.actor!.id });
+    return userDto(await memberOrFail(id));
+  });
+}

@@ -1,0 +1,197 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestSite, type TestSite } from '../../support/site';
+import { Browser, registerMember } from '../../support/http';
+
+let site: TestSite;
+beforeAll(async () => {
+  site = await startTestSite();
+});
+afterAll(async () => {
+  await site?.close();
+});
+
+describe('registration and sign-in', () => {
+  let admin: Browser;
+  let adminId: string;
+
+  it('makes the very first account the admin, and later ones members', async () => {
+    const first = await registerMember(site.url, { email: 'founder@example.org', firstName: 'Ada', lastName: 'Founder' });
+    admin = first.browser;
+    adminId = first.user.id;
+    expect(first.user).toMatchObject({ email: 'founder@example.org', firstName: 'Ada', lastName: 'Founder', role: 'admin', profileImageUrl: null });
+    const second = await registerMember(site.url);
+    expect(second.user.role).toBe('member');
+  });
+
+  it('signs the new account in and tells who is signed in', async () => {
+    const me = await admin.get('/api/auth/user');
+    expect(me.status).toBe(200);
+    expect(me.body).toMatchObject({ id: adminId, role: 'admin' });
+    expect(me.body).not.toHaveProperty('passwordHash');
+  });
+
+  it('refuses a second account with the same e-mail, whatever its case', async () => {
+    const again = await new Browser(site.url).post('/api/auth/register', {
+      email: 'FOUNDER@example.org',
+      password: 'another long password',
+      firstName: 'Eve',
+      lastName: 'Copy',
+    });
+    expect(again.status).toBe(409);
+    expect(again.body.message).toMatch(/already exists/);
+  });
+
+  it('rejects invalid registrations with a message per field', async () => {
+    const response = await new Browser(site.url).post('/api/auth/register', { email: 'not-an-email', password: 'short', firstName: '', lastName: 'X' });
+    expect(response.status).toBe(400);
+    expect(Object.keys(response.body.fields)).toEqual(expect.arrayContaining(['email', 'password']));
+    expect(response.body.fields.password).toMatch(/10 characters/);
+  });
+
+  it('signs in with the right password and rotates the session id', async () => {
+    const browser = new Browser(site.url);
+    await browser.get('/api/auth/user');
+    const anonymous = await browser.post('/api/auth/login', { email: 'founder@example.org', password: 'wrong password!' });
+    expect(anonymous.status).toBe(401);
+    expect(anonymous.body.message).toBe('Invalid email or password');
+    const unknown = await browser.post('/api/auth/login', { email: 'nobody@example.org', password: 'correct horse battery' });
+    expect(unknown.status).toBe(401);
+    expect(unknown.body.message).toBe('Invalid email or password');
+
+    const before = admin.cookie('bhc.sid');
+    const again = new Browser(site.url);
+    const ok = await again.post('/api/auth/login', { email: 'Founder@Example.org', password: 'correct horse battery' });
+    expect(ok.status).toBe(200);
+    expect(ok.body.id).toBe(adminId);
+    expect(again.cookie('bhc.sid')).toBeDefined();
+    expect(again.cookie('bhc.sid')).not.toBe(before);
+  });
+
+  it('sets the session cookie HttpOnly and SameSite=Lax, not Secure over plain http', async () => {
+    const response = await new Browser(site.url).post('/api/auth/login', { email: 'founder@example.org', password: 'correct horse battery' });
+    const cookie = response.headers.getSetCookie().find((line) => line.startsWith('bhc.sid='))!;
+    expect(cookie).toMatch(/HttpOnly/i);
+    expect(cookie).toMatch(/SameSite=Lax/i);
+    expect(cookie).not.toMatch(/Secure/i);
+  });
+
+  it('signs out and forgets the session', async () => {
+    const { browser } = await registerMember(site.url);
+    const session = browser.cookie('bhc.sid');
+    expect((await browser.post('/api/logout')).status).toBe(204);
+    expect((await browser.get('/api/auth/user')).status).toBe(401);
+    const replay = new Browser(site.url);
+    const response = await replay.request('GET', '/api/auth/user', undefined, { cookie: `bhc.sid=${session}` });
+    expect(response.status).toBe(401);
+  });
+
+  it('redirects GET /api/login to the sign-in page', async () => {
+    const response = await new Browser(site.url).get('/api/login');
+    expect(response.status).toBe(302);
+    expect(response.headers.get('location')).toBe('/login');
+  });
+
+  it('refuses a cross-site form post but accepts JSON and same-origin posts', async () => {
+    const browser = new Browser(site.url);
+    const form = await browser.request('POST', '/api/auth/login', 'email=a%40b.c&password=x', {
+      'content-type': 'application/x-www-form-urlencoded',
+      origin: 'https://evil.example',
+    });
+    expect(form.status).toBe(403);
+    const noOrigin = await browser.request('POST', '/api/logout', 'x=1', { 'content-type': 'text/plain' });
+    expect(noOrigin.status).toBe(403);
+    const sameOrigin = await browser.request('POST', '/api/logout', 'x=1', { 'content-type': 'text/plain', origin: site.url });
+    expect(sameOrigin.status).toBe(204);
+  });
+});
+
+describe('roles and suspension', () => {
+  it('lets an admin promote, and never demote the last admin', async () => {
+    const siteAdmin = await new Browser(site.url).post('/api/auth/login', { email: 'founder@example.org', password: 'correct horse battery' });
+    expect(siteAdmin.status).toBe(200);
+    const admin = new Browser(site.url);
+    await admin.post('/api/auth/login', { email: 'founder@example.org', password: 'correct horse battery' });
+    const adminId = siteAdmin.body.id;
+
+    const last = await admin.put(`/api/admin/users/${adminId}/role`, { role: 'member' });
+    expect(last.status).toBe(422);
+
+    const { user, browser: member } = await registerMember(site.url);
+    expect((await member.put(`/api/admin/users/${user.id}/role`, { role: 'admin' })).status).toBe(403);
+    const promoted = await admin.put(`/api/admin/users/${user.id}/role`, { role: 'admin' });
+    expect(promoted.status).toBe(200);
+    expect(promoted.body.role).toBe('admin');
+    expect((await member.get('/api/auth/user')).body.role).toBe('admin');
+
+    const demoted = await member.put(`/api/admin/users/${adminId}/role`, { role: 'staff' });
+    expect(demoted.status).toBe(200);
+    expect(demoted.body.role).toBe('staff');
+    expect((await member.put(`/api/admin/users/${user.id}/role`, { role: 'member' })).status).toBe(422);
+    // Restore for the following tests.
+    expect((await member.put(`/api/admin/users/${adminId}/role`, { role: 'admin' })).status).toBe(200);
+  });
+
+  it('rejects an unknown role', async () => {
+    const admin = new Browser(site.url);
+    const me = await admin.post('/api/auth/login', { email: 'founder@example.org', password: 'correct horse battery' });
+    const response = await admin.put(`/api/admin/users/${me.body.id}/role`, { role: 'emperor' });
+    expect(response.status).toBe(400);
+    expect(response.body.fields.role).toBeDefined();
+  });
+
+  it('ends a suspended member’s sessions at once and refuses their sign-in', async () => {
+    const admin = new Browser(site.url);
+    await admin.post('/api/auth/login', { email: 'founder@example.org', password: 'correct horse battery' });
+    const { browser: member, user, account } = await registerMember(site.url);
+    const secondDevice = new Browser(site.url);
+    expect((await secondDevice.post('/api/auth/login', { email: account.email, password: account.password })).status).toBe(200);
+
+    const suspended = await admin.put(`/api/admin/users/${user.id}/suspend`);
+    expect(suspended.status).toBe(200);
+    expect((await member.get('/api/auth/user')).status).toBe(401);
+    expect((await secondDevice.get('/api/auth/user')).status).toBe(401);
+    const again = await new Browser(site.url).post('/api/auth/login', { email: account.email, password: account.password });
+    expect(again.status).toBe(403);
+
+    const list = await admin.get('/api/admin/users');
+    expect(list.body.find((row: { id: string }) => row.id === user.id)).toMatchObject({ suspended: true, role: 'member' });
+
+    expect((await admin.put(`/api/admin/users/${user.id}/unsuspend`)).status).toBe(200);
+    expect((await new Browser(site.url).post('/api/auth/login', { email: account.email, password: account.password })).status).toBe(200);
+  });
+
+  it('does not let staff suspend an admin', async () => {
+    const admin = new Browser(site.url);
+    const me = await admin.post('/api/auth/login', { email: 'founder@example.org', password: 'correct horse battery' });
+    const { browser: staff, user } = await registerMember(site.url);
+    await admin.put(`/api/admin/users/${user.id}/role`, { role: 'staff' });
+    const response = await staff.put(`/api/admin/users/${me.body.id}/suspend`);
+    expect(response.status).toBe(403);
+  });
+
+  it('lists members for staff with their status, posts and join date, without password data', async () => {
+    const admin = new Browser(site.url);
+    await admin.post('/api/auth/login', { email: 'founder@example.org', password: 'correct horse battery' });
+    const list = await admin.get('/api/admin/users');
+    expect(list.status).toBe(200);
+    const founder = list.body.find((row: { email: string }) => row.email === 'founder@example.org');
+    expect(founder).toMatchObject({ name: 'Ada Founder', role: 'admin', suspended: false, posts: 0 });
+    expect(['online', 'away', 'offline']).toContain(founder.status);
+    expect(new Date(founder.joinedAt).getTime()).toBeGreaterThan(0);
+    expect(JSON.stringify(list.body)).not.toMatch(/scrypt|password/i);
+  });
+});
+
+describe('rate limits', () => {
+  it('limits sign-in attempts per client address', async () => {
+    const limited = await startTestSite({ RATE_LIMIT_AUTH_MAX: '3' });
+    try {
+      const browser = new Browser(limited.url);
+      const statuses: number[] = [];
+      for (let i = 0; i < 5; i++) statuses.push((await browser.post('/api/auth/login', { email: 'x@example.org', password: 'whatever it is' })).status);
+      expect(statuses).toEqual([401, 401, 401, 429, 429]);
+    } finally {
+      await limited.close();
+    }
+  });
+});

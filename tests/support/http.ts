@@ -1,0 +1,79 @@
+/**
+ * A tiny HTTP client for integration tests that keeps its own cookies, like one
+ * browser would, against a running test site.
+ */
+export interface Response<T = any> {
+  status: number;
+  body: T;
+  headers: Headers;
+}
+
+export class Browser {
+  private cookies = new Map<string, string>();
+  constructor(readonly baseUrl: string) {}
+
+  async request<T = any>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Response<T>> {
+    const init: RequestInit = { method, redirect: 'manual', headers: { ...headers } };
+    if (body !== undefined) {
+      init.body = typeof body === 'string' ? body : JSON.stringify(body);
+      (init.headers as Record<string, string>)['content-type'] ??= 'application/json';
+    }
+    const cookie = [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+    if (cookie) (init.headers as Record<string, string>).cookie = cookie;
+    const response = await fetch(new URL(path, this.baseUrl), init);
+    for (const line of response.headers.getSetCookie()) {
+      const [pair] = line.split(';');
+      const [name, ...value] = pair!.split('=');
+      if (/max-age=0|expires=thu, 01 jan 1970/i.test(line)) this.cookies.delete(name!.trim());
+      else this.cookies.set(name!.trim(), value.join('='));
+    }
+    const text = await response.text();
+    let parsed: unknown = text;
+    try {
+      parsed = text ? JSON.parse(text) : undefined;
+    } catch {
+      // not JSON: keep the text
+    }
+    return { status: response.status, body: parsed as T, headers: response.headers };
+  }
+
+  get<T = any>(path: string) {
+    return this.request<T>('GET', path);
+  }
+  post<T = any>(path: string, body?: unknown) {
+    return this.request<T>('POST', path, body ?? {});
+  }
+  put<T = any>(path: string, body?: unknown) {
+    return this.request<T>('PUT', path, body ?? {});
+  }
+  patch<T = any>(path: string, body?: unknown) {
+    return this.request<T>('PATCH', path, body ?? {});
+  }
+  delete<T = any>(path: string) {
+    return this.request<T>('DELETE', path, {});
+  }
+
+  cookie(name: string): string | undefined {
+    return this.cookies.get(name);
+  }
+  forgetCookies() {
+    this.cookies.clear();
+  }
+}
+
+let counter = 0;
+/** Registers a new account through the API and returns its signed-in browser. */
+export async function registerMember(baseUrl: string, overrides: Partial<{ email: string; firstName: string; lastName: string; password: string }> = {}) {
+  const browser = new Browser(baseUrl);
+  counter += 1;
+  const account = {
+    email: `member${counter}-${Date.now()}@example.org`,
+    password: 'correct horse battery',
+    firstName: 'Test',
+    lastName: `Member ${counter}`,
+    ...overrides,
+  };
+  const response = await browser.post('/api/auth/register', account);
+  if (response.status !== 201) throw new Error(`register failed: ${response.status} ${JSON.stringify(response.body)}`);
+  return { browser, user: response.body as { id: string; email: string; role: string }, account };
+}

@@ -1,0 +1,47 @@
+/**
+ * A whole running site for integration and browser tests: a fresh database, a
+ * unique Redis prefix, every role in this process, listening on a free port.
+ */
+import { pino } from 'pino';
+import { loadConfig } from '../../server/config';
+import { createServices, type Services } from '../../server/services';
+import { buildApp } from '../../server/app';
+import type { FastifyInstance } from 'fastify';
+import { createTestDatabase, testRedisPrefix } from './database';
+
+export interface TestSite {
+  url: string;
+  app: FastifyInstance;
+  services: Services;
+  close(): Promise<void>;
+}
+
+export async function startTestSite(env: Record<string, string> = {}): Promise<TestSite> {
+  const database = await createTestDatabase();
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    DATABASE_URL: database.url,
+    REDIS_PREFIX: testRedisPrefix(),
+    SESSION_SECRET: 'test-secret-test-secret-test-secret-0123',
+    SCRYPT_N: '1024',
+    SMTP_SINK_PORT: '0',
+    LOG_LEVEL: 'warn',
+    PORT: '0',
+    ...env,
+  });
+  const logger = pino({ level: config.logLevel });
+  const services = await createServices(config, logger);
+  await services.runner.start();
+  const { app } = await buildApp(services, { logger: false, serveClient: true });
+  const address = await app.listen({ port: 0, host: '127.0.0.1' });
+  return {
+    url: address,
+    app,
+    services,
+    async close() {
+      await app.close();
+      await services.close();
+      await database.drop();
+    },
+  };
+}
