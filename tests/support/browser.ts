@@ -1,0 +1,54 @@
+/**
+ * Real Chromium for browser tests: Debian's /usr/bin/chromium driven by
+ * playwright-core. Screenshots go to test-results/screenshots, kept by CI as
+ * artifacts.
+ */
+import { mkdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { resolve } from 'node:path';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { AxeResults } from 'axe-core';
+
+export const SCREENSHOTS = resolve(import.meta.dirname, '../../test-results/screenshots');
+
+export async function launchChromium(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'],
+  });
+}
+
+export async function newContext(browser: Browser, baseURL: string, options: { width?: number; height?: number } = {}): Promise<BrowserContext> {
+  const context = await browser.newContext({ baseURL, viewport: { width: options.width ?? 1280, height: options.height ?? 800 } });
+  context.setDefaultTimeout(10_000);
+  return context;
+}
+
+export async function screenshot(page: Page, name: string): Promise<string> {
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  const path = resolve(SCREENSHOTS, `${name}.png`);
+  await page.screenshot({ path, fullPage: true });
+  return path;
+}
+
+/** Registers through the real form and returns once the signed-in shell shows. */
+export async function registerInBrowser(page: Page, account: { firstName: string; lastName: string; email: string; password: string }) {
+  await page.goto('/register');
+  await page.getByLabel('First name').fill(account.firstName);
+  await page.getByLabel('Last name').fill(account.lastName);
+  await page.getByLabel('Email').fill(account.email);
+  await page.getByLabel('Password').fill(account.password);
+  await page.getByRole('button', { name: /create account|join|register/i }).click();
+  await page.waitForURL((url) => !url.pathname.startsWith('/register'));
+}
+
+/** Serious and critical accessibility violations on the page, as axe-core reports them. */
+const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+export async function accessibilityViolations(page: Page) {
+  await page.addScriptTag({ content: axeSource });
+  const results = await page.evaluate(() =>
+    (window as unknown as { axe: { run: (context: Document, options: object) => Promise<AxeResults> } }).axe.run(document, { resultTypes: ['violations'] }),
+  );
+  return results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.help} (${v.nodes.length})`);
+}
