@@ -1,0 +1,186 @@
+/**
+ * A member account (stream `member-<id>`). E-mail uniqueness and "who is the first
+ * member" need other streams, so the caller settles them and passes the answer in
+ * (`isFirstMember`, `adminCount`); password hashing happens before the command too.
+ */
+import { type CommandMetadata, type Decider, type Role, assertNever, fail } from '../domain';
+
+export type MemberEvent =
+  | {
+      type: 'MemberRegistered';
+      data: {
+        id: string;
+        /** Lowercased. */
+        email: string;
+        firstName: string;
+        lastName: string;
+        role: Role;
+        /** Absent for accounts that only sign in by e-mailed link. */
+        passwordHash?: string;
+        registeredAt: string;
+      };
+    }
+  | { type: 'MemberProfileChanged'; data: ProfileChanges }
+  | { type: 'MemberPasswordChanged'; data: { passwordHash: string; changedAt: string } }
+  | { type: 'MemberRoleChanged'; data: { role: Role; previousRole: Role; changedBy: string; changedAt: string } }
+  | { type: 'MemberSuspended'; data: { by: string; reason?: string; at: string } }
+  | { type: 'MemberUnsuspended'; data: { by: string; at: string } };
+
+/** Only the fields that changed, so a projection can merge them as they are. */
+export interface ProfileChanges {
+  firstName?: string;
+  lastName?: string;
+  profileImageUrl?: string | null;
+}
+
+export type MemberCommand =
+  | {
+      type: 'RegisterMember';
+      data: {
+        id: string;
+        email: string;
+        firstName: string;
+        lastName: string;
+        passwordHash?: string;
+        /** True when this registration claimed the founder stream: the first account ever becomes admin. */
+        isFirstMember: boolean;
+      };
+      metadata: CommandMetadata;
+    }
+  | { type: 'ChangeProfile'; data: ProfileChanges; metadata: CommandMetadata }
+  | { type: 'ChangePassword'; data: { passwordHash: string }; metadata: CommandMetadata }
+  | {
+      type: 'ChangeRole';
+      data: {
+        role: Role;
+        /** Admins who are not suspended, counted by the caller from the members read model. */
+        adminCount: number;
+      };
+      metadata: CommandMetadata;
+    }
+  | { type: 'SuspendMember'; data: { reason?: string }; metadata: CommandMetadata }
+  | { type: 'UnsuspendMember'; data: Record<string, never>; metadata: CommandMetadata };
+
+export interface MemberState {
+  registered: boolean;
+  id: string;
+  role: Role;
+  suspended: boolean;
+  firstName: string;
+  lastName: string;
+  profileImageUrl: string | null;
+}
+
+const MODERATORS: readonly Role[] = ['admin', 'staff'];
+
+export const memberDecider: Decider<MemberState, MemberCommand, MemberEvent> = {
+  initialState: () => ({
+    registered: false,
+    id: '',
+    role: 'member',
+    suspended: false,
+    firstName: '',
+    lastName: '',
+    profileImageUrl: null,
+  }),
+
+  evolve(state, event) {
+    switch (event.type) {
+      case 'MemberRegistered':
+        return {
+          ...state,
+          registered: true,
+          id: event.data.id,
+          role: event.data.role,
+          firstName: event.data.firstName,
+          lastName: event.data.lastName,
+        };
+      case 'MemberProfileChanged':
+        return { ...state, ...event.data };
+      case 'MemberPasswordChanged':
+        return state;
+      case 'MemberRoleChanged':
+        return { ...state, role: event.data.role };
+      case 'MemberSuspended':
+        return { ...state, suspended: true };
+      case 'MemberUnsuspended':
+        return { ...state, suspended: false };
+      default:
+        return assertNever(event);
+    }
+  },
+
+  decide(command, state) {
+    const { actor, now } = command.metadata;
+    if (command.type === 'RegisterMember') {
+      if (state.registered) throw fail.conflict('An account with this e-mail address already exists. Sign in instead.');
+      const { id, email, firstName, lastName, passwordHash, isFirstMember } = command.data;
+      return [
+        {
+          type: 'MemberRegistered',
+          data: {
+            id,
+            email: email.trim().toLowerCase(),
+            firstName,
+            lastName,
+            role: isFirstMember ? 'admin' : 'member',
+            ...(passwordHash === undefined ? {} : { passwordHash }),
+            registeredAt: now.toISOString(),
+          },
+        },
+      ];
+    }
+    if (!state.registered) throw fail.notFound('Member not found');
+    if (!actor) throw fail.unauthenticated();
+
+    switch (command.type) {
+      case 'ChangeProfile': {
+        if (actor.id !== state.id && actor.role !== 'admin') throw fail.forbidden('You can only change your own profile');
+        const changes: ProfileChanges = {};
+        const { firstName, lastName, profileImageUrl } = command.data;
+        if (firstName !== undefined && firstName !== state.firstName) changes.firstName = firstName;
+        if (lastName !== undefined && lastName !== state.lastName) changes.lastName = lastName;
+        if (profileImageUrl !== undefined && profileImageUrl !== state.profileImageUrl) changes.profileImageUrl = profileImageUrl;
+        return Object.keys(changes).length === 0 ? [] : [{ type: 'MemberProfileChanged', data: changes }];
+      }
+      case 'ChangePassword':
+        if (actor.id !== state.id) throw fail.forbidden('You can only change your own password');
+        // Hashes are salted, so a repeat of the same password still yields a new hash: no no-op here.
+        return [{ type: 'MemberPasswordChanged', data: { passwordHash: command.data.passwordHash, changedAt: now.toISOString() } }];
+      case 'ChangeRole': {
+        if (actor.role !== 'admin') throw fail.forbidden('Only admins can change roles');
+        const { role, adminCount } = command.data;
+        if (role === state.role) return [];
+        // A suspended admin is not counted among the active ones, so demoting one cannot leave the site without an admin.
+        if (state.role === 'admin' && !state.suspended && adminCount <= 1) {
+          throw fail.rule('The last admin cannot be demoted. Make another member admin first.');
+        }
+        return [
+          {
+            type: 'MemberRoleChanged',
+            data: { role, previousRole: state.role, changedBy: actor.id, changedAt: now.toISOString() },
+          },
+        ];
+      }
+      case 'SuspendMember': {
+        assertMayModerate(actor.role, state, 'suspend');
+        if (actor.id === state.id) throw fail.rule('You cannot suspend yourself');
+        if (state.suspended) return [];
+        const { reason } = command.data;
+        return [{ type: 'MemberSuspended', data: { by: actor.id, ...(reason ? { reason } : {}), at: now.toISOString() } }];
+      }
+      case 'UnsuspendMember':
+        assertMayModerate(actor.role, state, 'unsuspend');
+        if (!state.suspended) return [];
+        return [{ type: 'MemberUnsuspended', data: { by: actor.id, at: now.toISOString() } }];
+      default:
+        return assertNever(command);
+    }
+  },
+};
+
+/** Admin and staff moderate members; staff may not overrule an admin's standing, in either direction. */
+function assertMayModerate(actorRole: Role, member: MemberState, action: 'suspend' | 'unsuspend') {
+  if (!MODERATORS.includes(actorRole)) throw fail.forbidden(`Only admins and staff can ${action} members`);
+  if (actorRole === 'staff' && member.role === 'admin') throw fail.forbidden(`Staff cannot ${action} an admin`);
+}

@@ -1,0 +1,75 @@
+/** Input schemas of the account and member-management calls (API.md "Accounts and sessions", "Members (admin)"). */
+import * as v from 'valibot';
+import { ROLES } from '../domain';
+
+export const PASSWORD_MIN_LENGTH = 10;
+/** Long enough for any passphrase, short enough that hashing stays cheap for an attacker's input. */
+export const PASSWORD_MAX_LENGTH = 200;
+const NAME_MAX_LENGTH = 100;
+/** RFC 5321's limit on a forward path. */
+const EMAIL_MAX_LENGTH = 254;
+
+// A missing field reads as '' so that it gets the same "… is required" message as an empty one.
+export const EmailSchema = v.pipe(
+  v.optional(v.string('Email is required'), ''),
+  v.trim(),
+  v.toLowerCase(),
+  v.nonEmpty('Email is required'),
+  v.maxLength(EMAIL_MAX_LENGTH, 'Email is too long'),
+  v.email('Enter a valid email address'),
+);
+
+export const PasswordSchema = v.pipe(
+  v.optional(v.string('Password is required'), ''),
+  v.nonEmpty('Password is required'),
+  v.minLength(PASSWORD_MIN_LENGTH, `Password must be at least ${PASSWORD_MIN_LENGTH} characters`),
+  v.maxLength(PASSWORD_MAX_LENGTH, `Password must be at most ${PASSWORD_MAX_LENGTH} characters`),
+);
+
+function nameSchema(label: string) {
+  return v.pipe(
+    v.optional(v.string(`${label} is required`), ''),
+    v.trim(),
+    v.nonEmpty(`${label} is required`),
+    v.maxLength(NAME_MAX_LENGTH, `${label} must be at most ${NAME_MAX_LENGTH} characters`),
+  );
+}
+
+export const RegisterSchema = v.object({
+  email: EmailSchema,
+  password: PasswordSchema,
+  firstName: nameSchema('First name'),
+  lastName: nameSchema('Last name'),
+});
+export type RegisterInput = v.InferOutput<typeof RegisterSchema>;
+
+export const LoginSchema = v.object({
+  email: EmailSchema,
+  // No minimum here: the length rule belongs to choosing a password, not to trying one.
+  password: v.pipe(
+    v.optional(v.string('Password is required'), ''),
+    v.nonEmpty('Password is required'),
+    v.maxLength(PASSWORD_MAX_LENGTH, 'Invalid email or password'),
+  ),
+});
+export type LoginInput = v.InferOutput<typeof LoginSchema>;
+
+export const MagicLinkSchema = v.object({ email: EmailSchema });
+export type MagicLinkInput = v.InferOutput<typeof MagicLinkSchema>;
+
+export const RoleChangeSchema = v.object({
+  role: v.picklist(ROLES, `Role must be one of ${ROLES.join(', ')}`),
+});
+export type RoleChangeInput = v.InferOutput<typeof RoleChangeSchema>;
+
+export const ProfileChangeSchema = v.object({
+  firstName: v.optional(nameSchema('First name')),
+  lastName: v.optional(nameSchema('Last name')),
+});
+export type ProfileChangeInput = v.InferOutput<typeof ProfileChangeSchema>;
+
+export const PasswordChangeSchema = v.object({
+  currentPassword: v.pipe(v.optional(v.string('Current password is required'), ''), v.nonEmpty('Current password is required')),
+  newPassword: PasswordSchema,
+});
+export type PasswordChangeInput = v.InferOutput<typeof PasswordChangeSchema>;
