@@ -1,0 +1,21 @@
+/** Business constants of the newsfeed and its share control (spec 1 §9). */
+
+export const MEDIA_TYPES = ['image', 'video', 'audio', 'youtube', 'link'] as const;
+export type MediaType = (typeof MEDIA_TYPES)[number];
+
+export const POST_CONTENT_MAX_LENGTH = 5_000;
+export const MEDIA_TITLE_MAX_LENGTH = 200;
+export const MEDIA_URL_MAX_LENGTH = 2_048;
+export const MAX_TAGS_PER_POST = 10;
+export const TAG_MAX_LENGTH = 40;
+
+/** A post is trending when it has more than this many likes (strictly greater). */
+export const TRENDING_LIKES = 20;
+
+export const FEED_PAGE_SIZE = 20;
+
+export const SHARE_POPUP = { width: 626, height: 436 } as const;
+/** The shared title is the author name plus this many characters of the content. */
+export const SHARE_TITLE_LENGTH = 100;
+/** The blog post share description: the excerpt, else this many characters of the stripped content. */
+export const SHARE_DESCRIPTION_LENGTH = 200;

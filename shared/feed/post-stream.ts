@@ -1,0 +1,179 @@
+/**
+ * A newsfeed post (stream `post-<id>`): submission, moderation, likes, shares and reports.
+ * The post's text arrives already parsed by `NewPostSchema`.
+ */
+import { type Actor, type CommandMetadata, type Decider, type Role, assertNever, fail } from '../domain';
+import type { MediaType } from './constants';
+import type { NewPost } from './schemas';
+
+export type PostEvent =
+  | {
+      type: 'PostSubmitted';
+      data: {
+        id: string;
+        authorId: string;
+        authorRole: Role;
+        content: string;
+        mediaType: MediaType | null;
+        mediaUrl: string | null;
+        mediaTitle: string | null;
+        tags: string[];
+        submittedAt: string;
+        /** True for admin and staff authors: their posts skip the moderation queue. */
+        approved: boolean;
+      };
+    }
+  | { type: 'PostApproved'; data: { by: string; at: string } }
+  | { type: 'PostRejected'; data: { by: string; reason?: string; at: string } }
+  | { type: 'PostPinned'; data: { by: string; at: string } }
+  | { type: 'PostUnpinned'; data: { by: string; at: string } }
+  | { type: 'PostLiked'; data: { memberId: string } }
+  | { type: 'PostUnliked'; data: { memberId: string } }
+  /** memberId is null for a share from a public page or embed. */
+  | { type: 'PostShared'; data: { memberId: string | null } }
+  | { type: 'PostReported'; data: { memberId: string; reason?: string; at: string } }
+  | { type: 'PostDeleted'; data: { by: string; at: string } };
+
+export type PostCommand =
+  | { type: 'SubmitPost'; data: NewPost & { id: string }; metadata: CommandMetadata }
+  | { type: 'ApprovePost'; data: Record<string, never>; metadata: CommandMetadata }
+  | { type: 'RejectPost'; data: { reason?: string }; metadata: CommandMetadata }
+  | { type: 'PinPost'; data: Record<string, never>; metadata: CommandMetadata }
+  | { type: 'UnpinPost'; data: Record<string, never>; metadata: CommandMetadata }
+  | { type: 'LikePost'; data: Record<string, never>; metadata: CommandMetadata }
+  | { type: 'UnlikePost'; data: Record<string, never>; metadata: CommandMetadata }
+  | { type: 'SharePost'; data: Record<string, never>; metadata: CommandMetadata }
+  | { type: 'ReportPost'; data: { reason?: string }; metadata: CommandMetadata }
+  | { type: 'DeletePost'; data: Record<string, never>; metadata: CommandMetadata };
+
+export type PostStatus = 'none' | 'pending' | 'approved' | 'rejected' | 'deleted';
+
+export interface PostState {
+  status: PostStatus;
+  authorId: string;
+  pinned: boolean;
+  likedBy: ReadonlySet<string>;
+  reportedBy: ReadonlySet<string>;
+}
+
+const MODERATORS: readonly Role[] = ['admin', 'staff'];
+
+export function isModerator(role: Role): boolean {
+  return MODERATORS.includes(role);
+}
+
+export const postDecider: Decider<PostState, PostCommand, PostEvent> = {
+  initialState: () => ({ status: 'none', authorId: '', pinned: false, likedBy: new Set(), reportedBy: new Set() }),
+
+  evolve(state, event) {
+    switch (event.type) {
+      case 'PostSubmitted':
+        return { ...state, status: event.data.approved ? 'approved' : 'pending', authorId: event.data.authorId };
+      case 'PostApproved':
+        return { ...state, status: 'approved' };
+      case 'PostRejected':
+        return { ...state, status: 'rejected' };
+      case 'PostPinned':
+        return { ...state, pinned: true };
+      case 'PostUnpinned':
+        return { ...state, pinned: false };
+      case 'PostLiked':
+        return { ...state, likedBy: new Set(state.likedBy).add(event.data.memberId) };
+      case 'PostUnliked': {
+        const likedBy = new Set(state.likedBy);
+        likedBy.delete(event.data.memberId);
+        return { ...state, likedBy };
+      }
+      case 'PostShared':
+        return state;
+      case 'PostReported':
+        return { ...state, reportedBy: new Set(state.reportedBy).add(event.data.memberId) };
+      case 'PostDeleted':
+        return { ...state, status: 'deleted' };
+      default:
+        return assertNever(event);
+    }
+  },
+
+  decide(command, state) {
+    const { actor, now } = command.metadata;
+    const at = now.toISOString();
+    if (command.type === 'SubmitPost') {
+      if (!actor) throw fail.unauthenticated();
+      if (state.status !== 'none') throw fail.conflict('This post already exists');
+      const { id, content, mediaType, mediaUrl, mediaTitle, tags } = command.data;
+      return [
+        {
+          type: 'PostSubmitted',
+          data: {
+            id,
+            authorId: actor.id,
+            authorRole: actor.role,
+            content,
+            mediaType,
+            mediaUrl,
+            mediaTitle,
+            tags,
+            submittedAt: at,
+            approved: isModerator(actor.role),
+          },
+        },
+      ];
+    }
+    if (state.status === 'none' || state.status === 'deleted') throw fail.notFound('Post not found');
+    // Sharing is counted for anonymous readers too (public pages and embeds); everything else needs a member.
+    if (command.type === 'SharePost') {
+      assertApproved(state, 'shared');
+      return [{ type: 'PostShared', data: { memberId: actor?.id ?? null } }];
+    }
+    if (!actor) throw fail.unauthenticated();
+
+    switch (command.type) {
+      case 'ApprovePost':
+        assertModerator(actor, 'approve');
+        return state.status === 'approved' ? [] : [{ type: 'PostApproved', data: { by: actor.id, at } }];
+      case 'RejectPost': {
+        assertModerator(actor, 'reject');
+        if (state.status === 'rejected') return [];
+        const { reason } = command.data;
+        // A rejected post leaves the feed, so it must not stay pinned at its top if it is approved again later.
+        return [
+          ...(state.pinned ? [{ type: 'PostUnpinned' as const, data: { by: actor.id, at } }] : []),
+          { type: 'PostRejected', data: { by: actor.id, ...(reason ? { reason } : {}), at } },
+        ];
+      }
+      case 'PinPost':
+        assertModerator(actor, 'pin');
+        if (state.status !== 'approved') throw fail.rule('Only approved posts can be pinned');
+        return state.pinned ? [] : [{ type: 'PostPinned', data: { by: actor.id, at } }];
+      case 'UnpinPost':
+        assertModerator(actor, 'unpin');
+        return state.pinned ? [{ type: 'PostUnpinned', data: { by: actor.id, at } }] : [];
+      case 'LikePost':
+        assertApproved(state, 'liked');
+        return state.likedBy.has(actor.id) ? [] : [{ type: 'PostLiked', data: { memberId: actor.id } }];
+      case 'UnlikePost':
+        return state.likedBy.has(actor.id) ? [{ type: 'PostUnliked', data: { memberId: actor.id } }] : [];
+      case 'ReportPost': {
+        assertApproved(state, 'reported');
+        if (actor.id === state.authorId) throw fail.rule('You cannot report your own post');
+        if (state.reportedBy.has(actor.id)) return [];
+        const { reason } = command.data;
+        return [{ type: 'PostReported', data: { memberId: actor.id, ...(reason ? { reason } : {}), at } }];
+      }
+      case 'DeletePost':
+        if (actor.id !== state.authorId && !isModerator(actor.role)) throw fail.forbidden('Only the author or staff can delete this post');
+        return [{ type: 'PostDeleted', data: { by: actor.id, at } }];
+      default:
+        return assertNever(command);
+    }
+  },
+};
+
+function assertModerator(actor: Actor, action: string) {
+  if (!isModerator(actor.role)) throw fail.forbidden(`Only admins and staff can ${action} posts`);
+}
+
+function assertApproved(state: PostState, done: string) {
+  if (state.status !== 'approved') throw fail.rule(`Only approved posts can be ${done}`);
+}

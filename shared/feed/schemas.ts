@@ -1,0 +1,88 @@
+/** Input schemas of the newsfeed calls (API.md "Newsfeed"). */
+import * as v from 'valibot';
+import { MEDIA_TITLE_MAX_LENGTH, MEDIA_TYPES, MEDIA_URL_MAX_LENGTH, POST_CONTENT_MAX_LENGTH, type MediaType } from './constants';
+import { isHttpUrl, youtubeEmbedUrl } from './media';
+import { normalizeTags } from './tags';
+
+const REASON_MAX_LENGTH = 500;
+
+/** A list of tags, normalised as the composer does (see `normalizeTags`). */
+export const TagsSchema = v.pipe(
+  v.array(v.string('Tags must be text'), 'Tags must be a list'),
+  v.transform((tags: string[]) => normalizeTags(tags)),
+);
+
+/** Null, absent and blank all mean "none": the composer sends empty fields as it clears them. */
+function optionalTrimmed(message: string, max: number, maxMessage: string) {
+  return v.optional(v.nullable(v.pipe(v.string(message), v.trim(), v.maxLength(max, maxMessage))), null);
+}
+
+// A missing field reads as '' so that it gets the same "… is required" message as an empty one.
+/**
+ * A new feed post. Media rules: a media URL must be http(s); a media type needs a
+ * URL ("youtube" needs a YouTube video link); a URL without a type is a 'link'; a
+ * media title without a URL is dropped. Output fields are never undefined, so the
+ * result can go straight into `SubmitPost`.
+ */
+export const NewPostSchema = v.pipe(
+  v.object({
+    content: v.pipe(
+      v.optional(v.string('Post content is required'), ''),
+      v.trim(),
+      v.nonEmpty('Post content is required'),
+      v.maxLength(POST_CONTENT_MAX_LENGTH, 'Post content must be at most 5,000 characters'),
+    ),
+    mediaType: v.optional(v.nullable(v.picklist(MEDIA_TYPES, `Media type must be one of ${MEDIA_TYPES.join(', ')}`)), null),
+    mediaUrl: v.optional(
+      v.nullable(
+        v.pipe(
+          v.string('Media URL must be a web address'),
+          v.trim(),
+          v.maxLength(MEDIA_URL_MAX_LENGTH, 'Media URL is too long'),
+          v.check((url) => url === '' || isHttpUrl(url), 'Media URL must start with http:// or https://'),
+        ),
+      ),
+      null,
+    ),
+    mediaTitle: optionalTrimmed('Media title must be text', MEDIA_TITLE_MAX_LENGTH, 'Media title must be at most 200 characters'),
+    tags: v.optional(TagsSchema, []),
+  }),
+  v.forward(
+    v.partialCheck([['mediaType'], ['mediaUrl']], ({ mediaType, mediaUrl }) => !mediaType || !!mediaUrl, 'Add a media URL for the chosen media type'),
+    ['mediaUrl'],
+  ),
+  v.forward(
+    v.partialCheck(
+      [['mediaType'], ['mediaUrl']],
+      ({ mediaType, mediaUrl }) => mediaType !== 'youtube' || !mediaUrl || youtubeEmbedUrl(mediaUrl) !== null,
+      'Enter a YouTube video link (youtube.com/watch?v=…, youtu.be/… or /shorts/…)',
+    ),
+    ['mediaUrl'],
+  ),
+  v.transform(({ content, mediaType, mediaUrl, mediaTitle, tags }): NewPost => {
+    const url = mediaUrl || null;
+    return {
+      content,
+      mediaType: url ? (mediaType ?? 'link') : null,
+      mediaUrl: url,
+      mediaTitle: url ? mediaTitle || null : null,
+      tags,
+    };
+  }),
+);
+
+export interface NewPost {
+  content: string;
+  mediaType: MediaType | null;
+  mediaUrl: string | null;
+  mediaTitle: string | null;
+  tags: string[];
+}
+
+/** Body of reject and report: an optional reason shown to moderators. */
+export const ReasonSchema = v.nullish(
+  v.object({
+    reason: v.optional(v.pipe(v.string('Reason must be text'), v.trim(), v.maxLength(REASON_MAX_LENGTH, 'Reason must be at most 500 characters'))),
+  }),
+  {},
+);
