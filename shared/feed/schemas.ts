@@ -12,21 +12,17 @@ export const TagsSchema = v.pipe(
   v.transform((tags: string[]) => normalizeTags(tags)),
 );
 
-/** Null, absent and blank all mean "none": the composer sends empty fields as it clears them. */
-function optionalTrimmed(message: string, max: number, maxMessage: string) {
-  return v.optional(v.nullable(v.pipe(v.string(message), v.trim(), v.maxLength(max, maxMessage))), null);
-}
-
-// A missing field reads as '' so that it gets the same "… is required" message as an empty one.
 /**
  * A new feed post. Media rules: a media URL must be http(s); a media type needs a
  * URL ("youtube" needs a YouTube video link); a URL without a type is a 'link'; a
- * media title without a URL is dropped. Output fields are never undefined, so the
- * result can go straight into `SubmitPost`.
+ * media title without a URL is dropped. Null, absent and blank media fields all mean
+ * "none" (the composer sends cleared fields). Output fields are never undefined, so
+ * the result can go straight into `SubmitPost`.
  */
 export const NewPostSchema = v.pipe(
   v.object({
     content: v.pipe(
+      // A missing field reads as '' so that it gets the same message as an empty one.
       v.optional(v.string('Post content is required'), ''),
       v.trim(),
       v.nonEmpty('Post content is required'),
@@ -44,7 +40,10 @@ export const NewPostSchema = v.pipe(
       ),
       null,
     ),
-    mediaTitle: optionalTrimmed('Media title must be text', MEDIA_TITLE_MAX_LENGTH, 'Media title must be at most 200 characters'),
+    mediaTitle: v.optional(
+      v.nullable(v.pipe(v.string('Media title must be text'), v.trim(), v.maxLength(MEDIA_TITLE_MAX_LENGTH, 'Media title must be at most 200 characters'))),
+      null,
+    ),
     tags: v.optional(TagsSchema, []),
   }),
   v.forward(
