@@ -1,0 +1,101 @@
+import { describe, expect, it } from 'vitest';
+import { sanitizeBlogHtml } from '../../../shared/blog/sanitize';
+import { XSS_VECTORS } from './xss-vectors';
+
+const ALLOWED_ATTRIBUTES: Record<string, readonly string[]> = {
+  a: ['href', 'rel', 'target'],
+  img: ['src', 'alt', 'title', 'width', 'height'],
+  th: ['colspan', 'rowspan'],
+  td: ['colspan', 'rowspan'],
+};
+const ALLOWED_TAGS = new Set([
+  'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'p', 'br', 'hr', 'ul', 'ol', 'li', 'a', 'img', 'blockquote', 'pre', 'code',
+  'strong', 'b', 'em', 'i', 'u', 's', 'del', 'sub', 'sup',
+  'table', 'thead', 'tbody', 'tr', 'th', 'td', 'figure', 'figcaption',
+]);
+const TAG = /<(\/?)([a-z0-9]+)((?:\s+[a-z-]+="[^"<>]*")*)\s*\/?>/gu;
+const ATTRIBUTE = /([a-z-]+)="([^"]*)"/gu;
+
+/** Checks the output as a browser would see it: only allowed tags and attributes, and only safe URLs. */
+function expectHarmless(html: string) {
+  expect(html).not.toMatch(/<script/iu);
+  expect(html).not.toMatch(/\son\w+\s*=/iu);
+  expect(html).not.toMatch(/(?:java|vb|live)script\s*:|data\s*:/iu);
+  expect(html).not.toMatch(/<!|<\?/u);
+  for (const [, , name = '', attributes = ''] of html.matchAll(TAG)) {
+    expect(ALLOWED_TAGS, `tag <${name}>`).toContain(name);
+    for (const [, attribute = '', value = ''] of attributes.matchAll(ATTRIBUTE)) {
+      expect(ALLOWED_ATTRIBUTES[name] ?? [], `attribute ${attribute} on <${name}>`).toContain(attribute);
+      if (attribute === 'src') expect(value).toMatch(/^https:\/\//u);
+      if (attribute === 'href') expect(value).toMatch(/^(?:https?:|mailto:|\/(?!\/)|#|[^:]*$)/u);
+      if (attribute === 'target') expect(value).toBe('_blank');
+      if (attribute === 'rel') expect(value).toBe('noopener noreferrer');
+    }
+  }
+  // Every '<' left must open one of the tags checked above; text is escaped.
+  expect(html.replace(TAG, '')).not.toContain('<');
+}
+
+describe('sanitizeBlogHtml against hostile input', () => {
+  it(`has a broad list of vectors (${XSS_VECTORS.length})`, () => {
+    expect(XSS_VECTORS.length).toBeGreaterThan(100);
+  });
+
+  it.each(XSS_VECTORS)('defuses %s', (vector) => {
+    expectHarmless(sanitizeBlogHtml(vector));
+  });
+
+  it('defuses every vector embedded inside allowed markup too', () => {
+    for (const vector of XSS_VECTORS) {
+      expectHarmless(sanitizeBlogHtml(`<p><a href="https://ok.example">before</a>${vector}<strong>after</strong></p>`));
+    }
+  });
+
+  it('stays harmless when sanitised output is sanitised again', () => {
+    for (const vector of XSS_VECTORS) {
+      const once = sanitizeBlogHtml(vector);
+      expect(sanitizeBlogHtml(once)).toBe(once);
+    }
+  });
+});
+
+describe('sanitizeBlogHtml keeps what a blog post needs', () => {
+  it('keeps headings, text formatting, lists, quotes, code, figures and tables', () => {
+    const html =
+      '<h2>Title</h2><p><strong>b</strong> <b>b</b> <em>i</em> <i>i</i> <u>u</u> <s>s</s> <del>d</del> H<sub>2</sub>O x<sup>2</sup><br /><code>x</code></p>' +
+      '<blockquote>q</blockquote><pre>p</pre><hr /><ul><li>a</li></ul><ol><li>b</li></ol>' +
+      '<figure><img src="https://img.example.org/tower.png" alt="Tower" title="1924" width="640" height="480" /><figcaption>c</figcaption></figure>' +
+      '<table><thead><tr><th colspan="2">h</th></tr></thead><tbody><tr><td rowspan="2">d</td></tr></tbody></table>';
+    expect(sanitizeBlogHtml(html)).toBe(html);
+  });
+
+  it('keeps http, https, mailto and same-site links, always with rel="noopener noreferrer"', () => {
+    expect(sanitizeBlogHtml('<a href="https://example.org">a</a>')).toBe('<a href="https://example.org" rel="noopener noreferrer">a</a>');
+    expect(sanitizeBlogHtml('<a href="http://example.org" rel="opener">a</a>')).toBe('<a href="http://example.org" rel="noopener noreferrer">a</a>');
+    expect(sanitizeBlogHtml('<a href="mailto:editor@example.org">a</a>')).toBe('<a href="mailto:editor@example.org" rel="noopener noreferrer">a</a>');
+    expect(sanitizeBlogHtml('<a href="/blog/123">a</a>')).toBe('<a href="/blog/123" rel="noopener noreferrer">a</a>');
+  });
+
+  it('keeps target only as _blank', () => {
+    expect(sanitizeBlogHtml('<a href="https://example.org" target="_blank">a</a>')).toBe('<a href="https://example.org" target="_blank" rel="noopener noreferrer">a</a>');
+    expect(sanitizeBlogHtml('<a href="https://example.org" target="_parent">a</a>')).toBe('<a href="https://example.org" rel="noopener noreferrer">a</a>');
+  });
+
+  it('drops images whose source is not absolute https', () => {
+    for (const src of ['http://img.example.org/a.png', '/uploads/a.png', '//img.example.org/a.png', 'data:image/png;base64,AAAA']) {
+      expect(sanitizeBlogHtml(`<p>x<img src="${src}" alt="a" /></p>`)).toBe('<p>x</p>');
+    }
+  });
+
+  it('removes script and style together with their contents instead of escaping them', () => {
+    expect(sanitizeBlogHtml('<p>a</p><script>alert(1)</script><style>p { color: red }</style><p>b</p>')).toBe('<p>a</p><p>b</p>');
+  });
+
+  it('drops other tags and attributes but keeps their text', () => {
+    expect(sanitizeBlogHtml('<div class="x" style="color:red"><span id="y">hello</span></div>')).toBe('hello');
+  });
+
+  it('escapes text that looks like markup', () => {
+    expect(sanitizeBlogHtml('<p>1 < 2 & 3 > 2</p>')).toBe('<p>1 &lt; 2 &amp; 3 &gt; 2</p>');
+  });
+});
