@@ -1,0 +1,333 @@
+/**
+ * The document store on MongoDB (scale-out). Every call is checked against the
+ * subset first (subset.ts), exactly as the PostgreSQL adapter does, and sent in a
+ * normalised form. Where the PostgreSQL adapter refuses data at run time (an
+ * array or embedded document under a sort key or an indexed path) this adapter
+ * refuses it too, so code that works on one adapter works on the other.
+ */
+import { randomUUID } from 'node:crypto';
+import { MongoClient, MongoServerError, type Db, type Document as MongoDocument } from 'mongodb';
+import {
+  DuplicateKeyError,
+  type Collection,
+  type Document,
+  type DocumentStore,
+  type Filter,
+  type FindOptions,
+  type IndexOptions,
+  type Sort,
+  type Update,
+  type UpdateResult,
+} from './port';
+import { sortValue, unsortable, UpdateNotApplicableError } from './semantics';
+import {
+  checkDocument,
+  checkReplacement,
+  parseCollectionName,
+  parseFilter,
+  parseFindOptions,
+  parseIndex,
+  parseUpdate,
+  pathKey,
+  upsertSeed,
+  type Condition,
+  type Path,
+  type Predicate,
+  type PullCondition,
+  type UpdateOperation,
+} from './subset';
+
+/** MongoDB error codes for an update that does not fit the document: BadValue, TypeMismatch, PathNotViable, ImmutableField. */
+const NOT_APPLICABLE_CODES = new Set([2, 14, 28, 66]);
+const DUPLICATE_KEY = 11000;
+const NAMESPACE_NOT_FOUND = 26;
+
+export function createMongoDocumentStore(url: string, dbName?: string): DocumentStore {
+  // ignoreUndefined: an undefined field is left out, as JSON.stringify does in the PostgreSQL adapter.
+  const client = new MongoClient(url, { ignoreUndefined: true });
+  const db = client.db(dbName);
+  const collections = new Map<string, MongoCollectionAdapter<Document>>();
+  return {
+    collection<T extends Document = Document>(name: string): Collection<T> {
+      const checked = parseCollectionName(name);
+      let collection = collections.get(checked);
+      if (!collection) {
+        collection = new MongoCollectionAdapter(db, checked);
+        collections.set(checked, collection);
+      }
+      return collection as unknown as Collection<T>;
+    },
+    async listCollections() {
+      const infos = await db.listCollections({}, { nameOnly: true }).toArray();
+      return infos
+        .map((info) => info.name)
+        .filter((name) => !name.startsWith('system.'))
+        .sort();
+    },
+    async close() {
+      await client.close();
+    },
+  };
+}
+
+class MongoCollectionAdapter<T extends Document> implements Collection<T> {
+  private indexedPaths: Path[] | null = null;
+
+  constructor(
+    private readonly db: Db,
+    readonly name: string,
+  ) {}
+
+  private get native() {
+    return this.db.collection<MongoDocument>(this.name);
+  }
+
+  async findOne(filter: Filter, options?: Omit<FindOptions, 'limit'>): Promise<T | null> {
+    const [first] = await this.find(filter, { ...options, limit: 1 });
+    return first ?? null;
+  }
+
+  async find(filter: Filter, options?: FindOptions): Promise<T[]> {
+    const query = toMongoFilter(parseFilter(filter));
+    const { sort, limit, skip } = parseFindOptions(options);
+    const documents = await this.native
+      .find(query, { sort: Object.fromEntries(sort.map(([path, direction]) => [pathKey(path), direction])), limit, skip })
+      .toArray();
+    // MongoDB would order arrays by their smallest/largest element; PostgreSQL refuses, so refuse here too.
+    for (const document of documents) for (const [path] of sort) sortValue(document, path);
+    return documents as unknown as T[];
+  }
+
+  async countDocuments(filter?: Filter): Promise<number> {
+    return this.native.countDocuments(toMongoFilter(parseFilter(filter)));
+  }
+
+  async insertOne(document: T): Promise<void> {
+    checkDocument(document, 'insertOne');
+    const indexed = await this.loadIndexedPaths();
+    for (const path of indexed) sortValue(document, path);
+    await translated(() => this.native.insertOne({ ...document } as MongoDocument));
+  }
+
+  async insertMany(documents: T[]): Promise<void> {
+    documents.forEach((document, i) => checkDocument(document, `insertMany[${i}]`));
+    if (documents.length === 0) return;
+    const indexed = await this.loadIndexedPaths();
+    for (const document of documents) for (const path of indexed) sortValue(document, path);
+    await translated(() =>
+      this.native.insertMany(
+        documents.map((document): MongoDocument => ({ ...document })),
+        { ordered: true },
+      ),
+    );
+  }
+
+  async replaceOne(filter: Filter, document: T, options?: { upsert?: boolean }): Promise<UpdateResult> {
+    const predicate = parseFilter(filter);
+    checkDocument(document, 'replaceOne');
+    checkReplacement(predicate, document);
+    const indexed = await this.loadIndexedPaths();
+    for (const path of indexed) sortValue(document, path);
+    const result = await translated(() => this.native.replaceOne(toMongoFilter(predicate), { ...document }, { upsert: options?.upsert ?? false }));
+    return toResult(result);
+  }
+
+  async updateOne(filter: Filter, update: Update, options?: { upsert?: boolean }): Promise<UpdateResult> {
+    const predicate = parseFilter(filter);
+    const operations = parseUpdate(update);
+    const upsert = options?.upsert ?? false;
+    const seed = upsert ? upsertSeed(predicate) : [];
+    await this.checkIndexedUpdate([...operations, ...seed.map(([path, value]): UpdateOperation => ({ op: 'set', path, value }))]);
+    const mongoUpdate = toMongoUpdate(operations);
+    // Ids are strings here: choose one rather than let MongoDB invent an ObjectId.
+    if (upsert && !seed.some(([path]) => pathKey(path) === '_id')) mongoUpdate.$setOnInsert = { _id: randomUUID() };
+    const result = await translated(() => this.native.updateOne(toMongoFilter(predicate), mongoUpdate, { upsert }));
+    return toResult(result);
+  }
+
+  async updateMany(filter: Filter, update: Update): Promise<UpdateResult> {
+    const predicate = parseFilter(filter);
+    const operations = parseUpdate(update);
+    await this.checkIndexedUpdate(operations);
+    const result = await translated(() => this.native.updateMany(toMongoFilter(predicate), toMongoUpdate(operations)));
+    return toResult(result);
+  }
+
+  async deleteOne(filter: Filter): Promise<number> {
+    const result = await this.native.deleteOne(toMongoFilter(parseFilter(filter)));
+    return result.deletedCount;
+  }
+
+  async deleteMany(filter: Filter): Promise<number> {
+    const result = await this.native.deleteMany(toMongoFilter(parseFilter(filter)));
+    return result.deletedCount;
+  }
+
+  async createIndex(keys: Sort, options?: IndexOptions): Promise<void> {
+    const index = parseIndex(keys, options);
+    const paths = index.keys.map(([path]) => path).filter((path) => pathKey(path) !== '_id');
+    // PostgreSQL indexes only single values; refuse to index data it would refuse.
+    const conditions = paths.flatMap((path) => [
+      ...path.map((_, i) => ({ [pathKey(path.slice(0, i + 1))]: { $type: 'array' } })),
+      { [pathKey(path)]: { $type: 'object' } },
+    ]);
+    if (conditions.length > 0) {
+      const offending = await this.native.findOne({ $or: conditions });
+      if (offending) {
+        const path = paths.find((candidate) => {
+          try {
+            sortValue(offending, candidate);
+            return false;
+          } catch {
+            return true;
+          }
+        });
+        throw unsortable(path ?? paths[0] ?? []);
+      }
+    }
+    await translated(() =>
+      this.native.createIndex(Object.fromEntries(index.keys.map(([path, direction]) => [pathKey(path), direction])), {
+        unique: index.unique,
+        name: index.name,
+      }),
+    );
+    this.indexedPaths = null;
+  }
+
+  async drop(): Promise<void> {
+    try {
+      await this.native.drop();
+    } catch (error) {
+      if (!(error instanceof MongoServerError && error.code === NAMESPACE_NOT_FOUND)) throw error;
+    }
+    this.indexedPaths = null;
+  }
+
+  private async loadIndexedPaths(): Promise<Path[]> {
+    if (this.indexedPaths) return this.indexedPaths;
+    let specs: MongoDocument[] = [];
+    try {
+      specs = await this.native.listIndexes().toArray();
+    } catch (error) {
+      if (!(error instanceof MongoServerError && error.code === NAMESPACE_NOT_FOUND)) throw error;
+    }
+    const keys = specs.flatMap((spec) => Object.keys((spec.key ?? {}) as Record<string, unknown>)).filter((key) => key !== '_id');
+    this.indexedPaths = [...new Set(keys)].map((key) => key.split('.'));
+    return this.indexedPaths;
+  }
+
+  /**
+   * The PostgreSQL adapter fails when an update leaves an array or embedded
+   * document at an indexed path; decide the same from the update alone.
+   */
+  private async checkIndexedUpdate(operations: UpdateOperation[]): Promise<void> {
+    const indexed = await this.loadIndexedPaths();
+    for (const operation of operations) {
+      for (const path of indexed) {
+        const target = operation.path;
+        const common = Math.min(target.length, path.length);
+        if (target.slice(0, common).some((segment, i) => segment !== path[i])) continue;
+        const creates = operation.op === 'set' || operation.op === 'inc' || operation.op === 'push' || operation.op === 'addToSet';
+        if (!creates) continue;
+        if (target.length > path.length || operation.op === 'push' || operation.op === 'addToSet') throw unsortable(path);
+        if (operation.op === 'set') sortValue({ value: operation.value }, ['value', ...path.slice(target.length)]);
+      }
+    }
+  }
+}
+
+function toResult(result: { matchedCount: number; modifiedCount: number; upsertedId: unknown }): UpdateResult {
+  return {
+    matchedCount: result.matchedCount,
+    modifiedCount: result.modifiedCount,
+    upsertedId: result.upsertedId === null || result.upsertedId === undefined ? null : String(result.upsertedId),
+  };
+}
+
+async function translated<R>(run: () => Promise<R>): Promise<R> {
+  try {
+    return await run();
+  } catch (error) {
+    if (error instanceof MongoServerError && error.code === DUPLICATE_KEY) throw new DuplicateKeyError(error.message);
+    if (error instanceof MongoServerError && typeof error.code === 'number' && NOT_APPLICABLE_CODES.has(error.code)) {
+      throw new UpdateNotApplicableError(error.message);
+    }
+    throw error;
+  }
+}
+
+function toMongoFilter(predicate: Predicate): MongoDocument {
+  switch (predicate.kind) {
+    case 'and': {
+      // The usual shape, { a: ..., b: { $gt, $lt } }, as one object (what upserts and the planner expect to see).
+      const merged: Record<string, MongoDocument> = {};
+      for (const item of predicate.items) {
+        if (item.kind !== 'field') return { $and: predicate.items.map(toMongoFilter) };
+        const key = pathKey(item.path);
+        const condition = toMongoCondition([item.condition]);
+        if (Object.keys(condition).some((operator) => merged[key]?.[operator] !== undefined)) return { $and: predicate.items.map(toMongoFilter) };
+        merged[key] = { ...merged[key], ...condition };
+      }
+      return merged;
+    }
+    case 'or':
+      return { $or: predicate.items.map(toMongoFilter) };
+    case 'field':
+      return { [pathKey(predicate.path)]: toMongoCondition([predicate.condition]) };
+  }
+}
+
+function toMongoCondition(conditions: Condition[]): MongoDocument {
+  const condition: MongoDocument = {};
+  for (const item of conditions) {
+    switch (item.op) {
+      case 'in':
+      case 'nin':
+        condition[`$${item.op}`] = item.values;
+        break;
+      case 'regex':
+        condition.$regex = item.regex.source;
+        condition.$options = item.regex.options;
+        break;
+      default:
+        condition[`$${item.op}`] = item.value;
+    }
+  }
+  return condition;
+}
+
+function toMongoPull(condition: PullCondition): unknown {
+  switch (condition.kind) {
+    case 'equals':
+      return condition.value;
+    case 'value':
+      return toMongoCondition(condition.conditions);
+    case 'document':
+      return toMongoFilter(condition.predicate);
+  }
+}
+
+function toMongoUpdate(operations: UpdateOperation[]): MongoDocument {
+  const update: Record<string, Record<string, unknown>> = {};
+  const put = (operator: string, path: Path, value: unknown) => {
+    update[operator] ??= {};
+    update[operator][pathKey(path)] = value;
+  };
+  for (const operation of operations) {
+    switch (operation.op) {
+      case 'unset':
+        put('$unset', operation.path, '');
+        break;
+      case 'inc':
+        put('$inc', operation.path, operation.by);
+        break;
+      case 'pull':
+        put('$pull', operation.path, toMongoPull(operation.condition));
+        break;
+      default:
+        put(`$${operation.op}`, operation.path, operation.value);
+    }
+  }
+  // An update whose fields were all undefined is a no-op; MongoDB refuses an empty update.
+  return Object.keys(update).length > 0 ? update : { $set: {} };
+}

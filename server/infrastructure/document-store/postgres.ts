@@ -1,0 +1,679 @@
+/**
+ * The document store on PostgreSQL: one table per collection (`rm_<name>`, with
+ * `id text primary key, doc jsonb`), filters translated to SQL/JSON path
+ * expressions that follow MongoDB's rules exactly, updates applied in TypeScript
+ * on rows locked with SELECT ... FOR UPDATE.
+ *
+ * Encoding: a Date is stored as {"$date": <epoch ms>} (field names never start
+ * with $, so this cannot be confused with data) and compared as a number.
+ *
+ * Sorting and indexes use rm_key(value): an order-preserving text key with
+ * MongoDB's type brackets (1 null/missing, 2 numbers as order-preserving IEEE bits,
+ * 3 strings by code point, 5 booleans, 6 dates) compared with COLLATE "C". It
+ * raises (SQLSTATE RMK01) on arrays and embedded documents, so sorting by them is
+ * an error rather than a different order, and a path covered by an index is
+ * guaranteed to hold a single scalar in every row. Conditions on such paths are
+ * therefore written as key comparisons the btree index can serve (including
+ * ORDER BY ... LIMIT); every other path goes through jsonb_path_exists.
+ */
+import { createHash } from 'node:crypto';
+import pg from 'pg';
+import {
+  DuplicateKeyError,
+  UnsupportedQueryError,
+  type Collection,
+  type Document,
+  type DocumentStore,
+  type Filter,
+  type FindOptions,
+  type IndexOptions,
+  type Sort,
+  type Update,
+  type UpdateResult,
+} from './port';
+import { applyUpdate, buildUpsert, UpdateNotApplicableError, valuesEqual } from './semantics';
+import {
+  checkDocument,
+  checkReplacement,
+  parseCollectionName,
+  parseFilter,
+  parseFindOptions,
+  parseIndex,
+  parseUpdate,
+  pathKey,
+  upsertSeed,
+  type Condition,
+  type Operand,
+  type ParsedFindOptions,
+  type Path,
+  type Predicate,
+  type UpdateOperation,
+} from './subset';
+
+type Queryable = pg.Pool | pg.PoolClient;
+
+const TABLE_PREFIX = 'rm_';
+const KEY_ERROR = 'RMK01';
+const UPSERT_ATTEMPTS = 3;
+
+// Indexes store rm_key's output: a change to the encoding below needs a REINDEX of the rm_ tables.
+const FUNCTIONS = `
+CREATE OR REPLACE FUNCTION rm_unsortable(v jsonb) RETURNS text LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE AS $$
+BEGIN
+  RAISE EXCEPTION USING ERRCODE = '${KEY_ERROR}', MESSAGE = 'an array or embedded document where a sortable value is required: ' || left(v::text, 100);
+END $$;
+CREATE OR REPLACE FUNCTION rm_unsortable_step(v jsonb) RETURNS jsonb LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE AS $$
+BEGIN
+  RAISE EXCEPTION USING ERRCODE = '${KEY_ERROR}', MESSAGE = 'an array on the way to a sort or index field: ' || left(v::text, 100);
+END $$;
+CREATE OR REPLACE FUNCTION rm_number_key(x float8) RETURNS text LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
+  SELECT CASE WHEN x < 0 THEN '0' || translate(encode(float8send(-x), 'hex'), '0123456789abcdef', 'fedcba9876543210')
+    ELSE '1' || encode(float8send(x + 0.0), 'hex') END
+$$;
+CREATE OR REPLACE FUNCTION rm_key(v jsonb) RETURNS text LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE AS $$
+BEGIN
+  CASE jsonb_typeof(v)
+    WHEN 'string' THEN RETURN '3' || (v #>> '{}');
+    WHEN 'number' THEN RETURN '2' || rm_number_key(v::float8);
+    WHEN 'boolean' THEN RETURN CASE WHEN v::boolean THEN '51' ELSE '50' END;
+    WHEN 'object' THEN
+      IF v ? '$date' THEN RETURN '6' || rm_number_key((v -> '$date')::float8); END IF;
+      RETURN rm_unsortable(v);
+    WHEN 'array' THEN RETURN rm_unsortable(v);
+    ELSE RETURN '1';
+  END CASE;
+END $$;
+CREATE OR REPLACE FUNCTION rm_step(v jsonb, k text) RETURNS jsonb LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
+  SELECT CASE WHEN jsonb_typeof(v) = 'array' THEN rm_unsortable_step(v) ELSE v -> k END
+$$;
+`;
+
+export type PostgresDocumentStoreOptions = { pool: pg.Pool } | { connectionString: string };
+
+export function createPostgresDocumentStore(options: PostgresDocumentStoreOptions): DocumentStore {
+  const ownsPool = !('pool' in options);
+  const pool = 'pool' in options ? options.pool : new pg.Pool({ connectionString: options.connectionString });
+  let installed: Promise<void> | null = null;
+  const install = (): Promise<void> => {
+    installed ??= transaction(pool, async (client) => {
+      await client.query(`SELECT pg_advisory_xact_lock(hashtext('rm_functions'))`);
+      await client.query(FUNCTIONS);
+    }).catch((error: unknown) => {
+      installed = null;
+      throw error;
+    });
+    return installed;
+  };
+  const collections = new Map<string, PostgresCollection<Document>>();
+  return {
+    collection<T extends Document = Document>(name: string): Collection<T> {
+      const checked = parseCollectionName(name);
+      let collection = collections.get(checked);
+      if (!collection) {
+        collection = new PostgresCollection(pool, checked, install);
+        collections.set(checked, collection);
+      }
+      return collection as unknown as Collection<T>;
+    },
+    async listCollections() {
+      const { rows } = await pool.query<{ name: string }>(
+        `SELECT substr(c.relname, ${TABLE_PREFIX.length + 1}) AS name FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+         WHERE c.relkind IN ('r', 'p') AND n.nspname = current_schema() AND c.relname LIKE 'rm\\_%' ORDER BY 1`,
+      );
+      return rows.map((row) => row.name);
+    },
+    async close() {
+      if (ownsPool) await pool.end();
+    },
+  };
+}
+
+interface IndexMeta {
+  name: string;
+  keys: [string[], 1 | -1][];
+  unique: boolean;
+}
+
+class PostgresCollection<T extends Document> implements Collection<T> {
+  private readonly table: string;
+  private created = false;
+  private indexes: IndexMeta[] | null = null;
+
+  constructor(
+    private readonly pool: pg.Pool,
+    readonly name: string,
+    private readonly install: () => Promise<void>,
+  ) {
+    this.table = quoteIdent(TABLE_PREFIX + name);
+  }
+
+  async findOne(filter: Filter, options?: Omit<FindOptions, 'limit'>): Promise<T | null> {
+    const [first] = await this.find(filter, { ...options, limit: 1 });
+    return first ?? null;
+  }
+
+  async find(filter: Filter, options?: FindOptions): Promise<T[]> {
+    const predicate = parseFilter(filter);
+    const parsed = parseFindOptions(options);
+    return this.read([], async (scalar) => {
+      const q = new SqlQuery(scalar);
+      const sql = `SELECT doc::text AS doc FROM ${this.table} WHERE ${q.where(predicate)}${q.orderBy(parsed.sort)}${limitClause(q, parsed)}`;
+      const { rows } = await this.pool.query<{ doc: string }>(sql, q.finish());
+      return rows.map((row) => decode<T>(row.doc));
+    });
+  }
+
+  async countDocuments(filter?: Filter): Promise<number> {
+    const predicate = parseFilter(filter);
+    return this.read(0, async (scalar) => {
+      const q = new SqlQuery(scalar);
+      const { rows } = await this.pool.query<{ n: string }>(`SELECT count(*) AS n FROM ${this.table} WHERE ${q.where(predicate)}`, q.finish());
+      return Number(rows[0]?.n ?? 0);
+    });
+  }
+
+  async insertOne(document: T): Promise<void> {
+    checkDocument(document, 'insertOne');
+    await this.write(() => this.pool.query(`INSERT INTO ${this.table} (id, doc) VALUES ($1, $2::jsonb)`, [document._id, encode(document)]));
+  }
+
+  async insertMany(documents: T[]): Promise<void> {
+    documents.forEach((document, i) => checkDocument(document, `insertMany[${i}]`));
+    if (documents.length === 0) return;
+    await this.write(async () => {
+      try {
+        await this.pool.query(`INSERT INTO ${this.table} (id, doc) SELECT * FROM unnest($1::text[], $2::jsonb[])`, [
+          documents.map((document) => document._id),
+          documents.map(encode),
+        ]);
+      } catch (error) {
+        if (sqlState(error) !== '23505') throw error;
+        // MongoDB's ordered insertMany keeps the documents before the first duplicate.
+        for (const document of documents) {
+          await this.pool.query(`INSERT INTO ${this.table} (id, doc) VALUES ($1, $2::jsonb)`, [document._id, encode(document)]);
+        }
+      }
+    });
+  }
+
+  async replaceOne(filter: Filter, document: T, options?: { upsert?: boolean }): Promise<UpdateResult> {
+    const predicate = parseFilter(filter);
+    checkDocument(document, 'replaceOne');
+    checkReplacement(predicate, document);
+    return this.modify(
+      predicate,
+      true,
+      options?.upsert ?? false,
+      (current) => {
+        if (current._id !== document._id) throw new UpdateNotApplicableError(`replaceOne: _id cannot be changed (from '${String(current._id)}')`);
+        return document;
+      },
+      () => document,
+    );
+  }
+
+  async updateOne(filter: Filter, update: Update, options?: { upsert?: boolean }): Promise<UpdateResult> {
+    const predicate = parseFilter(filter);
+    const operations = parseUpdate(update);
+    const upsert = options?.upsert ?? false;
+    if (upsert) upsertSeed(predicate);
+    return this.modify(
+      predicate,
+      true,
+      upsert,
+      (current) => applyUpdate(current, operations),
+      () => buildUpsert(predicate, operations),
+    );
+  }
+
+  async updateMany(filter: Filter, update: Update): Promise<UpdateResult> {
+    const predicate = parseFilter(filter);
+    const operations: UpdateOperation[] = parseUpdate(update);
+    return this.modify(predicate, false, false, (current) => applyUpdate(current, operations), null);
+  }
+
+  async deleteOne(filter: Filter): Promise<number> {
+    return this.delete(filter, true);
+  }
+
+  async deleteMany(filter: Filter): Promise<number> {
+    return this.delete(filter, false);
+  }
+
+  async createIndex(keys: Sort, options?: IndexOptions): Promise<void> {
+    const index = parseIndex(keys, options);
+    const meta: IndexMeta = { name: index.name, keys: index.keys.map(([path, direction]) => [[...path], direction]), unique: index.unique };
+    await this.write(() =>
+      transaction(this.pool, async (client) => {
+        await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [this.table]);
+        const existing = await this.loadIndexes(client);
+        const sameName = existing.find((other) => other.name === meta.name);
+        const sameKeys = existing.find((other) => JSON.stringify(other.keys) === JSON.stringify(meta.keys));
+        if (sameName && sameKeys === sameName && sameName.unique === meta.unique) return;
+        if (sameName) throw new Error(`an index named '${meta.name}' already exists with other keys or options`);
+        if (sameKeys) throw new Error(`an index on these keys already exists as '${sameKeys.name}'`);
+        const indexName = quoteIdent(`rmi_${createHash('sha256').update(`${this.table}\0${meta.name}`).digest('hex').slice(0, 40)}`);
+        const columns = index.keys.map(
+          ([path, direction]) =>
+            `${path.length === 1 && path[0] === '_id' ? 'id' : `(${keyExpression(path)}) COLLATE "C"`} ${direction === 1 ? 'ASC' : 'DESC'}`,
+        );
+        await client.query(`CREATE ${meta.unique ? 'UNIQUE ' : ''}INDEX ${indexName} ON ${this.table} (${columns.join(', ')})`);
+        await client.query(`COMMENT ON INDEX ${indexName} IS ${quoteLiteral(JSON.stringify(meta))}`);
+      }),
+    );
+    this.indexes = null;
+  }
+
+  async drop(): Promise<void> {
+    await this.pool.query(`DROP TABLE IF EXISTS ${this.table}`);
+    this.created = false;
+    this.indexes = null;
+  }
+
+  private async delete(filter: Filter, one: boolean): Promise<number> {
+    const predicate = parseFilter(filter);
+    return this.read(0, async (scalar) => {
+      const q = new SqlQuery(scalar);
+      const where = q.where(predicate);
+      const sql = one
+        ? `DELETE FROM ${this.table} WHERE id IN (SELECT id FROM ${this.table} WHERE ${where} LIMIT 1)`
+        : `DELETE FROM ${this.table} WHERE ${where}`;
+      const result = await this.pool.query(sql, q.finish());
+      return result.rowCount ?? 0;
+    });
+  }
+
+  /**
+   * Locks the matching rows, computes their new documents in TypeScript and
+   * writes back those that changed; with `insert`, adds a document when none matched.
+   */
+  private async modify(
+    predicate: Predicate,
+    one: boolean,
+    upsert: boolean,
+    change: (current: Document) => Document,
+    insert: (() => Document) | null,
+  ): Promise<UpdateResult> {
+    const attempt = () =>
+      this.read<UpdateResult>(upsert ? null : { matchedCount: 0, modifiedCount: 0, upsertedId: null }, (scalar) =>
+        transaction(this.pool, async (client) => {
+          const q = new SqlQuery(scalar);
+          const sql = `SELECT doc::text AS doc FROM ${this.table} WHERE ${q.where(predicate)} ORDER BY id${one ? ' LIMIT 1' : ''} FOR UPDATE`;
+          const { rows } = await client.query<{ doc: string }>(sql, q.finish());
+          if (rows.length === 0 && upsert && insert) {
+            const document = insert();
+            await client.query(`INSERT INTO ${this.table} (id, doc) VALUES ($1, $2::jsonb)`, [document._id, encode(document)]);
+            return { matchedCount: 0, modifiedCount: 0, upsertedId: document._id };
+          }
+          const changed: Document[] = [];
+          for (const row of rows) {
+            const current = decode<Document>(row.doc);
+            const next = change(current);
+            if (!valuesEqual(current, next)) changed.push(next);
+          }
+          if (changed.length > 0) {
+            await client.query(`UPDATE ${this.table} AS t SET doc = v.doc FROM unnest($1::text[], $2::jsonb[]) AS v(id, doc) WHERE t.id = v.id`, [
+              changed.map((document) => document._id),
+              changed.map(encode),
+            ]);
+          }
+          return { matchedCount: rows.length, modifiedCount: changed.length, upsertedId: null };
+        }),
+      );
+    if (!upsert) return attempt();
+    for (let i = 1; ; i++) {
+      try {
+        return await this.write(attempt);
+      } catch (error) {
+        // A concurrent upsert inserted the same _id first: run again, now as an update.
+        if (!(error instanceof DuplicateKeyError) || i >= UPSERT_ATTEMPTS) throw error;
+      }
+    }
+  }
+
+  /**
+   * Runs a statement with the paths known to be indexed. A missing table reads as
+   * `empty` (null: the error is passed on). If a key condition fails because
+   * another process dropped an index this process relied on, the index list is
+   * reloaded and the statement retried.
+   */
+  private async read<R>(empty: R | null, run: (scalar: ReadonlySet<string>) => Promise<R>): Promise<R> {
+    await this.install();
+    const scalar = await this.scalarPaths();
+    try {
+      return await run(scalar);
+    } catch (error) {
+      const state = sqlState(error);
+      if (state === '42P01') {
+        this.created = false;
+        this.indexes = null;
+        if (empty !== null) return empty;
+      }
+      if (state === KEY_ERROR && scalar.size > 0) {
+        this.indexes = null;
+        const fresh = await this.scalarPaths();
+        if (fresh.size < scalar.size) return translated(() => run(fresh));
+      }
+      throw translateError(error);
+    }
+  }
+
+  /** Runs a statement that needs the table, creating it if this process has not seen it. */
+  private async write<R>(run: () => Promise<R>): Promise<R> {
+    await this.ensureCreated();
+    try {
+      return await translated(run);
+    } catch (error) {
+      if (sqlState(error) !== '42P01') throw error;
+      this.created = false;
+      this.indexes = null;
+      await this.ensureCreated();
+      return translated(run);
+    }
+  }
+
+  private async ensureCreated(): Promise<void> {
+    await this.install();
+    if (this.created) return;
+    await transaction(this.pool, async (client) => {
+      await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [this.table]);
+      await client.query(`CREATE TABLE IF NOT EXISTS ${this.table} (id text COLLATE "C" PRIMARY KEY, doc jsonb NOT NULL)`);
+    });
+    this.created = true;
+  }
+
+  /** Paths covered by an index: rm_key guarantees they hold one scalar (or nothing) in every row. */
+  private async scalarPaths(): Promise<ReadonlySet<string>> {
+    this.indexes ??= await this.loadIndexes(this.pool);
+    return new Set(this.indexes.flatMap((index) => index.keys.map(([path]) => pathKey(path))).filter((key) => key !== '_id'));
+  }
+
+  private async loadIndexes(db: Queryable): Promise<IndexMeta[]> {
+    const { rows } = await db.query<{ meta: string | null }>(
+      `SELECT obj_description(indexrelid, 'pg_class') AS meta FROM pg_index WHERE indrelid = to_regclass($1)`,
+      [this.table],
+    );
+    return rows.flatMap((row) => (row.meta ? [JSON.parse(row.meta) as IndexMeta] : []));
+  }
+}
+
+function limitClause(q: SqlQuery, options: ParsedFindOptions): string {
+  return `${options.limit > 0 ? ` LIMIT ${q.param(options.limit)}` : ''}${options.skip > 0 ? ` OFFSET ${q.param(options.skip)}` : ''}`;
+}
+
+async function transaction<R>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<R>): Promise<R> {
+  const client = await pool.connect();
+  let broken = false;
+  try {
+    await client.query('BEGIN');
+    const result = await work(client);
+    await client.query('COMMIT');
+    return result;
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => {
+      broken = true;
+    });
+    throw error;
+  } finally {
+    client.release(broken);
+  }
+}
+
+function sqlState(error: unknown): string | undefined {
+  return error instanceof Error && 'code' in error && typeof error.code === 'string' ? error.code : undefined;
+}
+
+function translateError(error: unknown): unknown {
+  const state = sqlState(error);
+  if (state === '23505') return new DuplicateKeyError((error as pg.DatabaseError).detail ?? (error as Error).message);
+  if (state === KEY_ERROR) {
+    return new UnsupportedQueryError(`${(error as Error).message} (sort keys and indexed paths must hold a string, number, boolean, null or Date)`);
+  }
+  return error;
+}
+
+async function translated<R>(run: () => Promise<R>): Promise<R> {
+  try {
+    return await run();
+  } catch (error) {
+    throw translateError(error);
+  }
+}
+
+function quoteIdent(name: string): string {
+  return `"${name.replace(/"/g, '""')}"`;
+}
+
+/** An escape-string literal, which means the same whatever standard_conforming_strings says. */
+function quoteLiteral(value: string): string {
+  return `E'${value.replace(/\\/g, '\\\\').replace(/'/g, "''")}'`;
+}
+
+/** The SQL for rm_key at a path. Path segments are inlined so that queries match index expressions. */
+function keyExpression(path: Path): string {
+  const [first = '', ...rest] = path;
+  return `rm_key(${rest.reduce((expression, segment) => `rm_step(${expression}, ${quoteLiteral(segment)})`, `doc -> ${quoteLiteral(first)}`)})`;
+}
+
+function encode(value: unknown): string {
+  return JSON.stringify(value, function (this: Record<string, unknown>, key, encoded: unknown) {
+    const raw = this[key];
+    return raw instanceof Date ? { $date: raw.getTime() } : encoded;
+  });
+}
+
+function decode<T>(text: string): T {
+  // A reviver makes parsing several times slower; most documents hold no Date.
+  if (!text.includes('"$date"')) return JSON.parse(text) as T;
+  return JSON.parse(text, (_key, value: unknown) =>
+    value !== null && typeof value === 'object' && !Array.isArray(value) && '$date' in value ? new Date((value as { $date: number }).$date) : value,
+  ) as T;
+}
+
+/** The text key rm_key computes in SQL, for parameters. */
+function sortKey(value: unknown): string {
+  if (value === null || value === undefined) return '1';
+  if (typeof value === 'number') return `2${numberKey(value)}`;
+  if (typeof value === 'string') return `3${value}`;
+  if (typeof value === 'boolean') return value ? '51' : '50';
+  if (value instanceof Date) return `6${numberKey(value.getTime())}`;
+  throw new UnsupportedQueryError('arrays and embedded documents have no sort key');
+}
+
+/** Big-endian IEEE 754 bits order non-negative doubles; negatives take the complement, behind a lower prefix. */
+function numberKey(value: number): string {
+  const view = new DataView(new ArrayBuffer(8));
+  view.setFloat64(0, Math.abs(value));
+  const hex = view.getBigUint64(0).toString(16).padStart(16, '0');
+  return value < 0 ? `0${[...hex].map((digit) => (15 - parseInt(digit, 16)).toString(16)).join('')}` : `1${hex}`;
+}
+
+const RANGE_SQL = { gt: '>', gte: '>=', lt: '<', lte: '<=' } as const;
+
+/** Builds one statement's WHERE and ORDER BY, collecting parameters and SQL/JSON path variables. */
+class SqlQuery {
+  private readonly params: unknown[] = [];
+  private readonly variables: Record<string, unknown> = {};
+  private variablesIndex = -1;
+
+  constructor(private readonly scalar: ReadonlySet<string>) {}
+
+  param(value: unknown, cast = ''): string {
+    this.params.push(value);
+    return `$${this.params.length}${cast}`;
+  }
+
+  finish(): unknown[] {
+    if (this.variablesIndex >= 0) this.params[this.variablesIndex] = JSON.stringify(this.variables);
+    return this.params;
+  }
+
+  where(predicate: Predicate): string {
+    switch (predicate.kind) {
+      case 'and':
+      case 'or': {
+        if (predicate.items.length === 0) return 'TRUE';
+        return `(${predicate.items.map((item) => this.where(item)).join(predicate.kind === 'and' ? ' AND ' : ' OR ')})`;
+      }
+      case 'field': {
+        const { path, condition } = predicate;
+        if (path.length === 1 && path[0] === '_id') return this.idCondition(condition);
+        if (this.scalar.has(pathKey(path)) && condition.op !== 'exists' && condition.op !== 'regex') return this.keyCondition(path, condition);
+        return this.pathCondition(path, condition);
+      }
+    }
+  }
+
+  orderBy(sort: [Path, 1 | -1][]): string {
+    if (sort.length === 0) return '';
+    const keys = sort.map(([path, direction]) => {
+      const expression = path.length === 1 && path[0] === '_id' ? 'id' : `${keyExpression(path)} COLLATE "C"`;
+      return `${expression} ${direction === 1 ? 'ASC' : 'DESC'}`;
+    });
+    return ` ORDER BY ${keys.join(', ')}`;
+  }
+
+  /** _id is always a present string, stored in the `id` column with code-point order. */
+  private idCondition(condition: Condition): string {
+    switch (condition.op) {
+      case 'eq':
+        return typeof condition.value === 'string' ? `id = ${this.param(condition.value)}` : 'FALSE';
+      case 'ne':
+        return typeof condition.value === 'string' ? `id <> ${this.param(condition.value)}` : 'TRUE';
+      case 'in':
+      case 'nin': {
+        const ids = condition.values.filter((value): value is string => typeof value === 'string');
+        const any = ids.length > 0 ? `id = ANY(${this.param(ids, '::text[]')})` : 'FALSE';
+        return condition.op === 'in' ? any : `NOT ${any}`;
+      }
+      case 'exists':
+        return condition.value ? 'TRUE' : 'FALSE';
+      case 'regex':
+        return `id ~ ${this.param(condition.regex.postgres)}`;
+      default:
+        return typeof condition.value === 'string' ? `id ${RANGE_SQL[condition.op]} ${this.param(condition.value)}` : 'FALSE';
+    }
+  }
+
+  /** On an indexed path each row holds one scalar or nothing, so MongoDB's rules reduce to comparing keys. */
+  private keyCondition(path: Path, condition: Condition): string {
+    const key = `${keyExpression(path)} COLLATE "C"`;
+    switch (condition.op) {
+      case 'eq':
+        return Array.isArray(condition.value) ? 'FALSE' : `${key} = ${this.param(sortKey(condition.value))}`;
+      case 'ne':
+        return Array.isArray(condition.value) ? 'TRUE' : `${key} <> ${this.param(sortKey(condition.value))}`;
+      case 'in':
+      case 'nin': {
+        const keys = condition.values.filter((value) => !Array.isArray(value)).map(sortKey);
+        const any = keys.length > 0 ? `${key} = ANY(${this.param(keys, '::text[]')})` : 'FALSE';
+        return condition.op === 'in' ? any : `NOT ${any}`;
+      }
+      case 'gt':
+      case 'gte':
+      case 'lt':
+      case 'lte': {
+        const bound = sortKey(condition.value);
+        const bracket = bound.slice(0, 1);
+        const comparison = `${key} ${RANGE_SQL[condition.op]} ${this.param(bound)}`;
+        return condition.op === 'gt' || condition.op === 'gte'
+          ? `(${comparison} AND ${key} < ${this.param(String.fromCharCode(bracket.charCodeAt(0) + 1))})`
+          : `(${comparison} AND ${key} >= ${this.param(bracket)})`;
+      }
+      default:
+        throw new Error(`unreachable: ${condition.op}`);
+    }
+  }
+
+  private pathCondition(path: Path, condition: Condition): string {
+    switch (condition.op) {
+      case 'eq':
+        return this.equalsAny(path, [condition.value]);
+      case 'ne':
+        return `NOT ${this.equalsAny(path, [condition.value])}`;
+      case 'in':
+        return this.equalsAny(path, condition.values);
+      case 'nin':
+        return `NOT ${this.equalsAny(path, condition.values)}`;
+      case 'exists':
+        return `${condition.value ? '' : 'NOT '}${this.pathExists(accessor(path))}`;
+      case 'regex':
+        return `EXISTS (SELECT 1 FROM jsonb_path_query(doc, ${this.param(`${accessor(path)} ? (@.type() == "string")`, '::jsonpath')}) AS r(v) WHERE (r.v #>> '{}') ~ ${this.param(condition.regex.postgres)})`;
+      default: {
+        const operator = RANGE_SQL[condition.op];
+        const value = condition.value;
+        const test =
+          value instanceof Date
+            ? `@.type() == "object" && @."$date" ${operator} ${this.variable(value.getTime())}`
+            : `@.type() != "array" && @ ${operator} ${this.variable(value)}`;
+        return this.pathExists(`${accessor(path)} ? (${test})`);
+      }
+    }
+  }
+
+  /**
+   * MongoDB equality: a value reached by the path (an array counting itself and
+   * its elements) equals an operand; null also matches a path that ends missing.
+   * Lax mode unwraps arrays once per step, as MongoDB does; `@.type()` guards
+   * keep lax comparison from unwrapping nested arrays a second time.
+   */
+  private equalsAny(path: Path, operands: Operand[]): string {
+    const clauses: string[] = [];
+    const tests: string[] = [];
+    const scalars = operands.filter((value) => typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean');
+    const dates = operands.filter((value): value is Date => value instanceof Date);
+    if (scalars.length > 0) tests.push(`(@.type() != "array" && (${scalars.map((value) => `@ == ${this.variable(value)}`).join(' || ')}))`);
+    if (dates.length > 0) tests.push(`(@.type() == "object" && (${dates.map((value) => `@."$date" == ${this.variable(value.getTime())}`).join(' || ')}))`);
+    if (tests.length > 0) clauses.push(this.pathExists(`${accessor(path)} ? (${tests.join(' || ')})`));
+    if (operands.includes(null)) clauses.push(this.pathExists(`${accessor(path)} ? (@.type() == "null")`), this.missing(path));
+    for (const array of operands.filter(Array.isArray)) {
+      const encoded = this.param(encode(array), '::jsonb');
+      for (const candidates of [accessor(path), `${accessor(path)} ? (@.type() == "array")`]) {
+        clauses.push(`EXISTS (SELECT 1 FROM jsonb_path_query(doc, ${this.param(candidates, '::jsonpath')}) AS r(v) WHERE r.v = ${encoded})`);
+      }
+    }
+    return clauses.length > 0 ? `(${clauses.join(' OR ')})` : 'FALSE';
+  }
+
+  /** Whether the path ends at a missing field somewhere, as MongoDB's path iterator sees it. */
+  private missing(path: Path): string {
+    if (path.length === 1) return `NOT (doc ? ${this.param(path[0])})`;
+    return `jsonb_path_exists(doc, ${this.param(`lax $ ? (${missingTest(path, 0, '@')})`, '::jsonpath')})`;
+  }
+
+  private pathExists(jsonPath: string): string {
+    return `jsonb_path_exists(doc, ${this.param(jsonPath, '::jsonpath')}, ${this.variablesRef()})`;
+  }
+
+  private variable(value: unknown): string {
+    const name = `v${Object.keys(this.variables).length}`;
+    this.variables[name] = value;
+    return `$${name}`;
+  }
+
+  private variablesRef(): string {
+    if (this.variablesIndex < 0) {
+      this.params.push('{}');
+      this.variablesIndex = this.params.length - 1;
+    }
+    return `$${this.variablesIndex + 1}::jsonb`;
+  }
+}
+
+function accessor(path: Path): string {
+  return `lax $${path.map((segment) => `.${JSON.stringify(segment)}`).join('')}`;
+}
+
+/**
+ * A SQL/JSON path predicate, true when walking `path` from node `at` (never an
+ * array) ends at a missing field: a field absent from a document, a scalar or
+ * Date where a document was needed, or a document inside an array lacking the rest.
+ */
+function missingTest(path: Path, index: number, at: string): string {
+  const field = `${at}.${JSON.stringify(path[index])}`;
+  const absent = `!(exists(${field}))`;
+  if (index === path.length - 1) return absent;
+  const inElements = `(${field}.type() == "array" && exists(${field}[*] ? (@.type() == "object" && !(exists(@."$date")) && (${missingTest(path, index + 1, '@')}))))`;
+  const inValue = `(${field}.type() != "array" && (${field}.type() != "object" || exists(${field}."$date") || ${missingTest(path, index + 1, field)}))`;
+  return `${absent} || ${inElements} || ${inValue}`;
+}
