@@ -15,3 +15,4 @@ for (const [name, load] of Object.entries(benches)) {
   const { run } = await load();
   await run();
 }
+export {};
