@@ -5,9 +5,10 @@
  */
 import type { Collection, Document } from '../server/infrastructure/document-store/port';
 
-export interface Positioned {
+/** A type alias, not an interface, so documents built on it keep an implicit index signature. */
+export type Positioned = {
   _position: number;
-}
+};
 
 /**
  * Applies `change` to the document with this id (null when it does not exist).
@@ -17,7 +18,7 @@ export async function applyToDocument<T extends Document>(
   collection: Collection<T & Positioned>,
   id: string,
   position: number,
-  change: (current: (T & Positioned) | null) => Omit<T, '_id'> | null,
+  change: (current: (T & Positioned) | null) => Omit<T, '_id' | '_position'> | null,
 ): Promise<void> {
   const current = await collection.findOne({ _id: id });
   if (current && current._position >= position) return;

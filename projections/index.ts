@@ -1,4 +1,5 @@
 /** Every projection the runner maintains, in the order they are applied. */
 import type { Projection } from './runner';
+import { membersProjection } from './members/members';
 
-export const allProjections: readonly Projection[] = [];
+export const allProjections: readonly Projection[] = [membersProjection];

@@ -2,7 +2,7 @@
  * Builds the HTTP application from its dependencies. Tests use it with app.inject
  * or by listening on a free port; main.ts starts it for real.
  */
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import cookie from '@fastify/cookie';
 import session from '@fastify/session';
 import formbody from '@fastify/formbody';
@@ -27,14 +27,16 @@ export interface App {
 
 export async function buildApp(services: Services, options: { logger?: boolean | object; serveClient?: boolean } = {}): Promise<App> {
   const { config } = services;
-  const app = Fastify({
-    trustProxy: config.trustProxy,
+  const serverOptions: FastifyServerOptions = {
+    // fastify accepts a hop count too (proxy-addr); its types only list the other forms.
+    trustProxy: config.trustProxy as boolean,
     logger: options.logger ?? {
       level: config.logLevel,
       redact: ['req.headers.cookie', 'req.headers.authorization', 'res.headers["set-cookie"]'],
     },
     bodyLimit: 1024 * 1024,
-  });
+  };
+  const app: FastifyInstance = Fastify(serverOptions);
 
   registerErrorHandler(app);
   const routes = registerAccessControl(app, (request) => resolveActor(services, request));
@@ -53,7 +55,14 @@ export async function buildApp(services: Services, options: { logger?: boolean |
   await app.register(formbody);
 
   await app.register(healthRoutes, { services });
-  await app.register(memberRoutes, { services, memberSessions: sessions.memberSessions });
+  await app.register(memberRoutes, {
+    services,
+    memberSessions: sessions.memberSessions,
+    sendMail: async () => undefined,
+    presence: async () => new Map(),
+    disconnectMember: async () => undefined,
+    postCounts: async () => new Map(),
+  });
 
   if (options.serveClient ?? true) await app.register(serveClient);
   return { app, routes };

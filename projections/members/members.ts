@@ -14,7 +14,7 @@ import type { Projection } from '../runner';
 export const MEMBERS = 'members';
 export const MEMBER_CREDENTIALS = 'member_credentials';
 
-export interface MemberDocument extends Positioned {
+export type MemberDocument = Positioned & {
   _id: string;
   email: string;
   firstName: string;
@@ -23,13 +23,13 @@ export interface MemberDocument extends Positioned {
   role: Role;
   suspended: boolean;
   registeredAt: string;
-}
+};
 
-export interface MemberCredentials extends Positioned {
+export type MemberCredentials = Positioned & {
   _id: string;
   email: string;
   passwordHash: string | null;
-}
+};
 
 export function membersCollection(store: DocumentStore) {
   return store.collection<MemberDocument>(MEMBERS);

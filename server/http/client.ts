@@ -4,7 +4,7 @@
  */
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fastifyStatic from '@fastify/static';
 
 export const CLIENT_DIR = resolve(import.meta.dirname, '../../dist/client');
@@ -18,11 +18,11 @@ export async function serveClient(app: FastifyInstance) {
     root: CLIENT_DIR,
     wildcard: false,
     index: false,
-    setHeaders(res, path) {
-      res.setHeader('Cache-Control', path.includes('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache');
+    setHeaders(reply, path) {
+      reply.header('Cache-Control', path.includes('/assets/') ? 'public, max-age=31536000, immutable' : 'no-cache');
     },
   });
-  const page = (_request: unknown, reply: { header: (k: string, v: string) => unknown; sendFile: (f: string) => unknown }) => {
+  const page = (_request: FastifyRequest, reply: FastifyReply) => {
     reply.header('Cache-Control', 'no-cache');
     return reply.sendFile('index.html');
   };

@@ -7,7 +7,7 @@ import type { EventStore } from '../../server/infrastructure/event-store/port';
 import type { DocumentStore } from '../../server/infrastructure/document-store/port';
 import { createProjectionRunner, type Projection, CHECKPOINTS } from '../../projections/runner';
 import { createProjectionProgress } from '../../projections/progress';
-import { applyToDocument } from '../../projections/documents';
+import { applyToDocument, type Positioned } from '../../projections/documents';
 import { createCommandHandler } from '../../server/infrastructure/command-handler';
 import { type Decider, fail } from '../../shared/domain';
 
@@ -26,16 +26,19 @@ function tallyProjection(options: { failAt?: number } = {}): Projection {
         throw new Error('simulated crash');
       }
       const data = event.data as { by?: number };
-      await applyToDocument(store.collection('tallies'), event.streamName, event.position, (current) =>
-        event.type === 'Closed' ? null : { count: ((current?.count as number) ?? 0) + (data.by ?? 0), events: ((current?.events as number) ?? 0) + 1 },
+      await applyToDocument(store.collection<Tally>('tallies'), event.streamName, event.position, (current) =>
+        event.type === 'Closed' ? null : { count: (current?.count ?? 0) + (data.by ?? 0), events: (current?.events ?? 0) + 1 },
       );
-      await applyToDocument(store.collection('tally_totals'), 'all', event.position, (current) => ({
-        total: ((current?.total as number) ?? 0) + (data.by ?? 0),
-        streams: [...new Set([...((current?.streams as string[]) ?? []), event.streamName])].sort(),
+      await applyToDocument(store.collection<Total>('tally_totals'), 'all', event.position, (current) => ({
+        total: (current?.total ?? 0) + (data.by ?? 0),
+        streams: [...new Set([...(current?.streams ?? []), event.streamName])].sort(),
       }));
     },
   };
 }
+
+type Tally = Positioned & { _id: string; count: number; events: number };
+type Total = Positioned & { _id: string; total: number; streams: string[] };
 
 const silent = { info: () => undefined, error: () => undefined };
 

@@ -4,7 +4,7 @@ import { Browser, registerMember } from '../../support/http';
 
 let site: TestSite;
 beforeAll(async () => {
-  site = await startTestSite();
+  site = await startTestSite({ RATE_LIMIT_AUTH_MAX: '1000' });
 });
 afterAll(async () => {
   await site?.close();
