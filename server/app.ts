@@ -3,7 +3,7 @@
  * or by listening on a free port; main.ts starts it for real.
  */
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
-import cookie from '@fastify/cookie';
+import cookie, { Signer } from '@fastify/cookie';
 import session from '@fastify/session';
 import formbody from '@fastify/formbody';
 import type { Services } from './services';
@@ -12,7 +12,8 @@ import { registerAccessControl, type RouteAccess } from './http/access';
 import { registerSameOriginCheck } from './http/same-origin';
 import { createSessionStore } from './http/session-store';
 import { healthRoutes } from './monitoring/health-routes';
-import { resolveActor } from './members/actor';
+import { memberActor, resolveActor } from './members/actor';
+import { attachRealtime, type Realtime } from './realtime/gateway';
 import { memberRoutes } from './members/routes';
 import { serveClient } from './http/client';
 import { registerSecurityHeaders } from './http/security-headers';
@@ -23,6 +24,7 @@ export const SESSION_COOKIE = 'bhc.sid';
 export interface App {
   app: FastifyInstance;
   routes: RouteAccess[];
+  realtime: Realtime;
 }
 
 export async function buildApp(services: Services, options: { logger?: boolean | object; serveClient?: boolean } = {}): Promise<App> {
@@ -44,9 +46,10 @@ export async function buildApp(services: Services, options: { logger?: boolean |
   registerSecurityHeaders(app);
 
   const sessions = createSessionStore(services.redis, config.redisPrefix, SESSION_TTL_SECONDS);
+  const signer = new Signer(config.sessionSecret);
   await app.register(cookie);
   await app.register(session, {
-    secret: config.sessionSecret,
+    secret: signer,
     cookieName: SESSION_COOKIE,
     store: sessions.store,
     saveUninitialized: false,
@@ -54,16 +57,30 @@ export async function buildApp(services: Services, options: { logger?: boolean |
   });
   await app.register(formbody);
 
+  const realtime = attachRealtime(app.server, {
+    redis: services.redis,
+    prefix: config.redisPrefix,
+    presence: services.presence,
+    async authenticate(cookieHeader) {
+      const signed = cookieHeader ? app.parseCookie(cookieHeader)[SESSION_COOKIE] : undefined;
+      const unsigned = signed ? signer.unsign(signed) : null;
+      if (!unsigned?.valid || !unsigned.value) return null;
+      const memberId = await sessions.memberOf(unsigned.value);
+      return memberId ? memberActor(services, memberId) : null;
+    },
+  });
+  app.addHook('preClose', () => realtime.close());
+
   await app.register(healthRoutes, { services });
   await app.register(memberRoutes, {
     services,
     memberSessions: sessions.memberSessions,
     sendMail: async () => undefined,
-    presence: async () => new Map(),
-    disconnectMember: async () => undefined,
+    presence: (ids) => services.presence.statuses(ids),
+    disconnectMember: (id) => realtime.disconnectMember(id),
     postCounts: async () => new Map(),
   });
 
   if (options.serveClient ?? true) await app.register(serveClient);
-  return { app, routes };
+  return { app, routes, realtime };
 }

@@ -15,6 +15,8 @@ import { createCommandHandler } from './infrastructure/command-handler';
 import { createProjectionProgress } from '../projections/progress';
 import { createProjectionRunner, type ChangeNotice, type Logger } from '../projections/runner';
 import { allProjections } from '../projections';
+import { createNoticePublisher } from './realtime/gateway';
+import { createPresence } from './realtime/presence';
 
 export type Services = Awaited<ReturnType<typeof createServices>>;
 
@@ -61,7 +63,7 @@ async function ensureDatabase(config: Config) {
   }
 }
 
-export async function createServices(config: Config, logger: Logger, publish: (notice: ChangeNotice) => void = () => undefined) {
+export async function createServices(config: Config, logger: Logger) {
   await reachable('PostgreSQL', config.databaseUrl, () => ensureDatabase(config));
   const pool = new pg.Pool({ connectionString: config.databaseUrl, max: 10 });
   pool.on('error', (error) => logger.error({ err: error }, 'idle PostgreSQL client failed'));
@@ -82,6 +84,9 @@ export async function createServices(config: Config, logger: Logger, publish: (n
     return client;
   });
 
+  const notices = createNoticePublisher(redis, config.redisPrefix);
+  const publish = (notice: ChangeNotice) => notices.publish(notice);
+  const presence = createPresence(redis, config.redisPrefix);
   const runsProjections = config.roles.has('projections');
   const progress = createProjectionProgress({ store, runnerName: 'read-models', local: runsProjections });
   const runner = createProjectionRunner({ eventStore, store, projections: allProjections, progress, publish, logger });
@@ -96,12 +101,15 @@ export async function createServices(config: Config, logger: Logger, publish: (n
     progress,
     runner,
     handle,
+    publish,
+    presence,
     now: () => new Date(),
     async close() {
       await runner.stop();
+      await notices.close();
       await eventStore.close();
       await store.close();
-      redis.disconnect();
+      await redis.quit();
       await pool.end();
     },
   };

@@ -34,6 +34,12 @@ export function createSessionStore(redis: Redis, prefix: string, ttlSeconds: num
     },
   };
 
+  /** The member signed in with this session id, for socket connections. */
+  async function memberOf(id: string): Promise<string | null> {
+    const json = await redis.get(key(id));
+    return json ? ((JSON.parse(json) as { memberId?: string }).memberId ?? null) : null;
+  }
+
   const memberSessions: MemberSessions = {
     async endAll(memberId) {
       const ids = await redis.smembers(memberKey(memberId));
@@ -43,5 +49,5 @@ export function createSessionStore(redis: Redis, prefix: string, ttlSeconds: num
     },
   };
 
-  return { store, memberSessions };
+  return { store, memberSessions, memberOf };
 }

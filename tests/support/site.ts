@@ -16,12 +16,18 @@ export interface TestSite {
   close(): Promise<void>;
 }
 
-export async function startTestSite(env: Record<string, string> = {}): Promise<TestSite> {
-  const database = await createTestDatabase();
+/**
+ * `alongside` starts a second process of the same site (same database and Redis
+ * prefix), as a load-balanced deployment would run several; by default an API
+ * process only.
+ */
+export async function startTestSite(env: Record<string, string> = {}, alongside?: TestSite): Promise<TestSite> {
+  const database = alongside ? null : await createTestDatabase();
   const config = loadConfig({
     NODE_ENV: 'test',
-    DATABASE_URL: database.url,
-    REDIS_PREFIX: testRedisPrefix(),
+    DATABASE_URL: alongside?.services.config.databaseUrl ?? database!.url,
+    REDIS_PREFIX: alongside?.services.config.redisPrefix ?? testRedisPrefix(),
+    ...(alongside ? { ROLES: 'api' } : {}),
     SESSION_SECRET: 'test-secret-test-secret-test-secret-0123',
     SCRYPT_N: '1024',
     SMTP_SINK_PORT: '0',
@@ -31,7 +37,7 @@ export async function startTestSite(env: Record<string, string> = {}): Promise<T
   });
   const logger = pino({ level: config.logLevel });
   const services = await createServices(config, logger);
-  await services.runner.start();
+  if (config.roles.has('projections')) await services.runner.start();
   const { app } = await buildApp(services, { logger: false, serveClient: true });
   const address = await app.listen({ port: 0, host: '127.0.0.1' });
   return {
@@ -41,7 +47,7 @@ export async function startTestSite(env: Record<string, string> = {}): Promise<T
     async close() {
       await app.close();
       await services.close();
-      await database.drop();
+      await database?.drop();
     },
   };
 }
