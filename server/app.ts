@@ -16,6 +16,7 @@ import { memberActor, resolveActor } from './members/actor';
 import { attachRealtime, type Realtime } from './realtime/gateway';
 import { memberRoutes } from './members/routes';
 import { serveClient } from './http/client';
+import { mailboxRoutes } from './mail/mailbox-routes';
 import { registerSecurityHeaders } from './http/security-headers';
 
 export const SESSION_TTL_SECONDS = 30 * 24 * 3600;
@@ -75,11 +76,13 @@ export async function buildApp(services: Services, options: { logger?: boolean |
   await app.register(memberRoutes, {
     services,
     memberSessions: sessions.memberSessions,
-    sendMail: async () => undefined,
+    sendMail: (jobId, message) => services.mail.enqueue(jobId, message),
     presence: (ids) => services.presence.statuses(ids),
     disconnectMember: (id) => realtime.disconnectMember(id),
     postCounts: async () => new Map(),
   });
+
+  if (!config.smtpUrl) await app.register(mailboxRoutes, { mailbox: services.mailbox });
 
   if (options.serveClient ?? true) await app.register(serveClient);
   return { app, routes, realtime };

@@ -18,6 +18,10 @@ async function main() {
     stops.push(() => services.runner.stop());
     logger.info({}, 'projections running');
   }
+  if (config.roles.has('workers')) {
+    await services.startWorkers();
+    logger.info({}, 'workers running');
+  }
   if (config.roles.has('api')) {
     const { app } = await buildApp(services);
     await app.listen({ port: config.port, host: config.host });

@@ -17,6 +17,9 @@ import { createProjectionRunner, type ChangeNotice, type Logger } from '../proje
 import { allProjections } from '../projections';
 import { createNoticePublisher } from './realtime/gateway';
 import { createPresence } from './realtime/presence';
+import { createMailbox, startSmtpSink } from './mail/smtp-sink';
+import { createTransport } from './mail/transport';
+import { createMailQueue, startMailWorker } from '../workers/mail';
 
 export type Services = Awaited<ReturnType<typeof createServices>>;
 
@@ -91,6 +94,27 @@ export async function createServices(config: Config, logger: Logger) {
   const progress = createProjectionProgress({ store, runnerName: 'read-models', local: runsProjections });
   const runner = createProjectionRunner({ eventStore, store, projections: allProjections, progress, publish, logger });
   const handle = createCommandHandler({ eventStore, progress });
+  const mail = createMailQueue({ connection: redis, prefix: config.redisPrefix });
+  const mailbox = createMailbox(redis, config.redisPrefix);
+  const stopWorkers: (() => Promise<void>)[] = [];
+
+  /** The workers role: sends queued mail (through the in-process sink when SMTP_URL is unset). */
+  async function startWorkers() {
+    let sinkPort = config.smtpSinkPort;
+    if (!config.smtpUrl) {
+      const sink = await startSmtpSink(mailbox, config.smtpSinkPort);
+      sinkPort = sink.port;
+      stopWorkers.push(sink.close);
+      logger.info({ port: sink.port }, 'no SMTP_URL: mail is caught by the in-process sink (staff read it at /api/admin/mailbox)');
+    }
+    const transport = createTransport(config.smtpUrl, sinkPort);
+    const worker = startMailWorker({ connection: redis, prefix: config.redisPrefix, transport, from: config.mailFrom });
+    worker.on('failed', (job, error) => logger.error({ jobId: job?.id, attempts: job?.attemptsMade, err: error }, 'mail job failed'));
+    stopWorkers.unshift(async () => {
+      await worker.close();
+      transport.close();
+    });
+  }
 
   return {
     config,
@@ -103,8 +127,13 @@ export async function createServices(config: Config, logger: Logger) {
     handle,
     publish,
     presence,
+    mail,
+    mailbox,
+    startWorkers,
     now: () => new Date(),
     async close() {
+      for (const stop of stopWorkers.splice(0)) await stop();
+      await mail.close();
       await runner.stop();
       await notices.close();
       await eventStore.close();

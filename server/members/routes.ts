@@ -19,7 +19,7 @@ import type { MemberSessions } from '../http/session-store';
 import type { Services } from '../services';
 import { decoyHash, hashPassword, verifyPassword } from './passwords';
 import { createOneTimeLinks } from './one-time-links';
-import type { MailMessage } from './sign-in-mail';
+import type { MailMessage } from '../mail/message';
 import { signInMail } from './sign-in-mail';
 
 export const SIGN_IN_LINK_TTL_SECONDS = 15 * 60;

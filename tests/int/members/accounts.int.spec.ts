@@ -195,3 +195,57 @@ describe('rate limits', () => {
     }
   });
 });
+
+describe('one-time sign-in links', () => {
+  it('e-mails a link that signs in once, and says the same for unknown addresses', async () => {
+    const { account, user } = await registerMember(site.url);
+    const browser = new Browser(site.url);
+    const requested = await browser.post('/api/auth/magic-link', { email: account.email });
+    expect(requested.status).toBe(202);
+    const unknown = await browser.post('/api/auth/magic-link', { email: 'nobody-here@example.org' });
+    expect(unknown.status).toBe(202);
+    expect(unknown.body).toEqual(requested.body);
+
+    const mail = await site.services.mailbox.waitFor((m) => m.to.includes(account.email));
+    expect(mail.subject).toMatch(/sign-in link/i);
+    const link = mail.text.match(/https?:\/\/\S+\/api\/auth\/magic\/[\w-]+/)![0];
+    const path = new URL(link).pathname;
+
+    const used = await browser.get(path);
+    expect(used.status).toBe(302);
+    expect(used.headers.get('location')).toBe('/');
+    expect((await browser.get('/api/auth/user')).body.id).toBe(user.id);
+
+    const again = await new Browser(site.url).get(path);
+    expect(again.headers.get('location')).toBe('/login?error=link');
+    expect((await site.services.mailbox.all()).filter((m) => m.to.includes('nobody-here@example.org'))).toHaveLength(0);
+  });
+
+  it('refuses an expired link', async () => {
+    const { account } = await registerMember(site.url);
+    await new Browser(site.url).post('/api/auth/magic-link', { email: account.email });
+    const mail = await site.services.mailbox.waitFor((m) => m.to.includes(account.email) && /magic/.test(m.text));
+    const path = new URL(mail.text.match(/https?:\/\/\S+\/api\/auth\/magic\/[\w-]+/)![0]).pathname;
+    // Time passes: the 15-minute time to live runs out in Redis.
+    const keys = await site.services.redis.keys(`${site.services.config.redisPrefix}:sign-in-link:*`);
+    for (const key of keys) await site.services.redis.pexpire(key, 1);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    const response = await new Browser(site.url).get(path);
+    expect(response.headers.get('location')).toBe('/login?error=link');
+  });
+});
+
+describe('cookies behind an https proxy', () => {
+  it('marks the session cookie Secure', async () => {
+    const secure = await startTestSite({ PUBLIC_URL: 'https://community.example.org', TRUST_PROXY: 'true' });
+    try {
+      const browser = new Browser(secure.url);
+      const response = await browser.request('POST', '/api/auth/register', { email: 'a@example.org', password: 'correct horse battery', firstName: 'A', lastName: 'B' }, { 'x-forwarded-proto': 'https' });
+      expect(response.status).toBe(201);
+      const cookie = response.headers.getSetCookie().find((line) => line.startsWith('bhc.sid='))!;
+      expect(cookie).toMatch(/; Secure/i);
+    } finally {
+      await secure.close();
+    }
+  });
+});

@@ -1,0 +1,93 @@
+/**
+ * The development mailbox: an SMTP server inside the process that keeps every
+ * message it receives (the newest 500) in Redis, where staff read them in the
+ * app and tests wait for them. Used when SMTP_URL is not set; loopback only.
+ */
+import { randomUUID } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import type { Redis } from 'ioredis';
+import { SMTPServer } from 'smtp-server';
+import PostalMime from 'postal-mime';
+
+const KEEP = 500;
+
+export interface CapturedMail {
+  id: string;
+  from: string;
+  to: string[];
+  subject: string;
+  date: string;
+  headers: Record<string, string>;
+  text: string;
+  html: string;
+}
+
+export type MailSummary = Pick<CapturedMail, 'id' | 'from' | 'to' | 'subject' | 'date'>;
+
+export function createMailbox(redis: Redis, prefix: string) {
+  const key = `${prefix}:mailbox`;
+  const all = async () => (await redis.lrange(key, 0, -1)).map((json) => JSON.parse(json) as CapturedMail);
+  return {
+    async add(mail: CapturedMail) {
+      await redis.multi().lpush(key, JSON.stringify(mail)).ltrim(key, 0, KEEP - 1).exec();
+    },
+    /** Newest first. */
+    async list(): Promise<MailSummary[]> {
+      return (await all()).map(({ id, from, to, subject, date }) => ({ id, from, to, subject, date }));
+    },
+    async get(id: string) {
+      return (await all()).find((mail) => mail.id === id) ?? null;
+    },
+    async all() {
+      return all();
+    },
+    /** Resolves with the first captured mail that matches, polling the mailbox. */
+    async waitFor(match: (mail: CapturedMail) => boolean, timeoutMs = 10_000): Promise<CapturedMail> {
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        const found = (await all()).find(match);
+        if (found) return found;
+        if (Date.now() > deadline) throw new Error('No matching mail arrived in time');
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    },
+  };
+}
+
+export type Mailbox = ReturnType<typeof createMailbox>;
+
+export async function startSmtpSink(mailbox: Mailbox, port: number) {
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS', 'AUTH'],
+    logger: false,
+    async onData(stream, session, callback) {
+      try {
+        const chunks: Buffer[] = [];
+        for await (const chunk of stream) chunks.push(chunk as Buffer);
+        const parsed = await PostalMime.parse(Buffer.concat(chunks));
+        await mailbox.add({
+          id: randomUUID(),
+          from: parsed.from?.address ?? session.envelope.mailFrom?.toString() ?? '',
+          to: session.envelope.rcptTo.map((rcpt) => rcpt.address),
+          subject: parsed.subject ?? '',
+          date: new Date().toISOString(),
+          headers: Object.fromEntries(parsed.headers.map((header) => [header.key, header.value])),
+          text: parsed.text ?? '',
+          html: parsed.html ?? '',
+        });
+        callback();
+      } catch (error) {
+        callback(error as Error);
+      }
+    },
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, '127.0.0.1', () => resolve());
+  });
+  return {
+    port: (server.server.address() as AddressInfo).port,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}

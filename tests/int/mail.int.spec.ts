@@ -1,0 +1,80 @@
+/** The mail queue and worker against real Redis and a real SMTP server. */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Redis } from 'ioredis';
+import { createServer, type Server } from 'node:net';
+import { createMailbox, startSmtpSink } from '../../server/mail/smtp-sink';
+import { createTransport } from '../../server/mail/transport';
+import { createMailQueue, startMailWorker } from '../../workers/mail';
+import { testRedisPrefix } from '../support/database';
+
+let redis: Redis;
+beforeAll(() => {
+  redis = new Redis('redis://127.0.0.1:6379', { maxRetriesPerRequest: null });
+});
+afterAll(async () => {
+  await redis.quit();
+});
+
+const message = (to: string) => ({
+  to,
+  subject: 'Reunion at WGN',
+  text: 'See you there',
+  html: '<p>See you there</p>',
+  headers: { 'List-Unsubscribe': '<https://example.org/api/unsubscribe/abc>', 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' },
+});
+
+describe('mail queue', () => {
+  it('sends each job once, whatever the number of times it was enqueued, with its headers', async () => {
+    const prefix = testRedisPrefix();
+    const mailbox = createMailbox(redis, prefix);
+    const sink = await startSmtpSink(mailbox, 0);
+    const queue = createMailQueue({ connection: redis, prefix });
+    const worker = startMailWorker({ connection: redis, prefix, transport: createTransport(undefined, sink.port), from: 'Community <c@example.org>' });
+    try {
+      await queue.enqueue('event-1:ada@example.org', message('ada@example.org'));
+      await queue.enqueue('event-1:ada@example.org', message('ada@example.org'));
+      await queue.enqueue('event-1:bob@example.org', message('bob@example.org'));
+      await mailbox.waitFor((m) => m.to.includes('bob@example.org'));
+      await mailbox.waitFor((m) => m.to.includes('ada@example.org'));
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const all = await mailbox.all();
+      expect(all.map((m) => m.to[0]).sort()).toEqual(['ada@example.org', 'bob@example.org']);
+      expect(all[0]!.headers['list-unsubscribe']).toBe('<https://example.org/api/unsubscribe/abc>');
+      expect(all[0]!.headers['list-unsubscribe-post']).toBe('List-Unsubscribe=One-Click');
+      expect(all[0]!.from).toBe('c@example.org');
+    } finally {
+      await worker.close();
+      await queue.close();
+      await sink.close();
+    }
+  });
+
+  it('retries a failed delivery with backoff until the SMTP server answers', async () => {
+    const prefix = testRedisPrefix();
+    const mailbox = createMailbox(redis, prefix);
+    // Reserve a port, keep it closed while the first attempts fail, then start the sink on it.
+    const reserved: Server = createServer();
+    await new Promise<void>((resolve) => reserved.listen(0, '127.0.0.1', () => resolve()));
+    const port = (reserved.address() as { port: number }).port;
+    await new Promise<void>((resolve) => reserved.close(() => resolve()));
+
+    const queue = createMailQueue({ connection: redis, prefix, backoffMs: 100 });
+    const worker = startMailWorker({ connection: redis, prefix, transport: createTransport(undefined, port), from: 'c@example.org' });
+    const failures: number[] = [];
+    worker.on('failed', (job) => failures.push(job?.attemptsMade ?? 0));
+    try {
+      await queue.enqueue('retry-1', message('carol@example.org'));
+      await expect.poll(() => failures.length, { timeout: 5000 }).toBeGreaterThanOrEqual(1);
+      const sink = await startSmtpSink(mailbox, port);
+      try {
+        const mail = await mailbox.waitFor((m) => m.to.includes('carol@example.org'));
+        expect(mail.subject).toBe('Reunion at WGN');
+      } finally {
+        await sink.close();
+      }
+    } finally {
+      await worker.close();
+      await queue.close();
+    }
+  });
+});
