@@ -1,0 +1,3 @@
+import { ComingSoon } from '../../components/ui/page-header';
+
+export const AdminDashboard = () => <ComingSoon title="Admin Dashboard" />;

@@ -1,0 +1,65 @@
+import { useState, type FormEvent } from 'react';
+import { Link, useNavigate } from '@tanstack/react-router';
+import { useQueryClient } from '@tanstack/react-query';
+import { Button } from '../../components/ui/button';
+import { TextField } from '../../components/ui/text-field';
+import { ApiError, apiRequest, errorMessage } from '../../lib/api';
+import { CURRENT_USER_KEY, deriveUser, type ServerUser } from '../../lib/current-user';
+import { resetSocket } from '../../lib/socket';
+import { AuthCard } from './auth-card';
+
+export function RegisterPage() {
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const [form, setForm] = useState({ firstName: '', lastName: '', email: '', password: '' });
+  const [fields, setFields] = useState<Record<string, string>>({});
+  const [error, setError] = useState<string | null>(null);
+  const [pending, setPending] = useState(false);
+  const set = (key: keyof typeof form) => (value: string) => setForm((current) => ({ ...current, [key]: value }));
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    setPending(true);
+    setError(null);
+    setFields({});
+    try {
+      const user = await apiRequest<ServerUser>('POST', '/api/auth/register', form);
+      resetSocket();
+      queryClient.setQueryData(CURRENT_USER_KEY, deriveUser(user));
+      await navigate({ to: '/' });
+    } catch (caught) {
+      if (caught instanceof ApiError) setFields(caught.fields);
+      setError(errorMessage(caught, 'Could not create your account. Please try again.'));
+    } finally {
+      setPending(false);
+    }
+  };
+
+  return (
+    <AuthCard title="Join the community">
+      <form onSubmit={(event) => void submit(event)} className="space-y-4">
+        <div className="grid gap-4 sm:grid-cols-2">
+          <TextField label="First name" name="firstName" autoComplete="given-name" isRequired value={form.firstName} onChange={set('firstName')} error={fields.firstName} />
+          <TextField label="Last name" name="lastName" autoComplete="family-name" isRequired value={form.lastName} onChange={set('lastName')} error={fields.lastName} />
+        </div>
+        <TextField label="Email" type="email" name="email" autoComplete="email" isRequired value={form.email} onChange={set('email')} error={fields.email} />
+        <TextField label="Password" type="password" name="password" autoComplete="new-password" isRequired value={form.password} onChange={set('password')} error={fields.password} />
+        <p className="text-xs text-slate-500">At least 10 characters.</p>
+        {error && (
+          <p role="alert" className="rounded-md bg-red-50 p-3 text-sm text-red-700 dark:bg-red-950 dark:text-red-300">
+            {error}
+          </p>
+        )}
+        <Button type="submit" isDisabled={pending} className="w-full">
+          {pending ? 'Creating account...' : 'Create account'}
+        </Button>
+      </form>
+      <p className="mt-6 text-center text-sm">
+        Already a member?{' '}
+        <Link to="/login" className="font-medium text-brand-600 underline dark:text-amber-accent">
+          Sign in
+        </Link>
+      </p>
+    </AuthCard>
+  );
+}

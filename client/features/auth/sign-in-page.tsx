@@ -1,0 +1,81 @@
+import { useState, type FormEvent } from 'react';
+import { Link, useNavigate, useSearch } from '@tanstack/react-router';
+import { useQueryClient } from '@tanstack/react-query';
+import { Button } from '../../components/ui/button';
+import { TextField } from '../../components/ui/text-field';
+import { apiRequest, errorMessage } from '../../lib/api';
+import { CURRENT_USER_KEY, deriveUser, type ServerUser } from '../../lib/current-user';
+import { resetSocket } from '../../lib/socket';
+import { AuthCard } from './auth-card';
+
+export function SignInPage() {
+  const search = useSearch({ strict: false }) as { error?: string };
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const [email, setEmail] = useState('');
+  const [password, setPassword] = useState('');
+  const [error, setError] = useState<string | null>(search.error === 'link' ? 'That sign-in link has expired or was already used.' : null);
+  const [notice, setNotice] = useState<string | null>(null);
+  const [pending, setPending] = useState(false);
+
+  const signIn = async (event: FormEvent) => {
+    event.preventDefault();
+    setPending(true);
+    setError(null);
+    try {
+      const user = await apiRequest<ServerUser>('POST', '/api/auth/login', { email, password });
+      resetSocket();
+      queryClient.setQueryData(CURRENT_USER_KEY, deriveUser(user));
+      await navigate({ to: '/' });
+    } catch (caught) {
+      setError(errorMessage(caught, 'Could not sign in. Please try again.'));
+    } finally {
+      setPending(false);
+    }
+  };
+
+  const sendLink = async () => {
+    setError(null);
+    if (!email) {
+      setError('Enter your e-mail address first.');
+      return;
+    }
+    try {
+      const answer = await apiRequest<{ message: string }>('POST', '/api/auth/magic-link', { email });
+      setNotice(answer.message);
+    } catch (caught) {
+      setError(errorMessage(caught, 'Could not send the link. Please try again.'));
+    }
+  };
+
+  return (
+    <AuthCard title="Sign in">
+      <form onSubmit={(event) => void signIn(event)} className="space-y-4">
+        <TextField label="Email" type="email" name="email" autoComplete="email" isRequired value={email} onChange={setEmail} />
+        <TextField label="Password" type="password" name="password" autoComplete="current-password" value={password} onChange={setPassword} />
+        {error && (
+          <p role="alert" className="rounded-md bg-red-50 p-3 text-sm text-red-700 dark:bg-red-950 dark:text-red-300">
+            {error}
+          </p>
+        )}
+        {notice && (
+          <p role="status" className="rounded-md bg-green-50 p-3 text-sm text-green-800 dark:bg-green-950 dark:text-green-300">
+            {notice}
+          </p>
+        )}
+        <Button type="submit" isDisabled={pending || !email || !password} className="w-full">
+          {pending ? 'Signing in...' : 'Sign in'}
+        </Button>
+        <Button type="button" variant="secondary" onPress={() => void sendLink()} className="w-full">
+          E-mail me a sign-in link
+        </Button>
+      </form>
+      <p className="mt-6 text-center text-sm">
+        New here?{' '}
+        <Link to="/register" className="font-medium text-brand-600 underline dark:text-amber-accent">
+          Join the community
+        </Link>
+      </p>
+    </AuthCard>
+  );
+}

@@ -1,0 +1,85 @@
+/** The public-site layout the spec uses for one layout of the admin dashboard (/admin-webflow). */
+import { useState, type ReactNode } from 'react';
+import { Link, useRouterState } from '@tanstack/react-router';
+
+const HEADER_LINKS = [
+  { label: 'Home', to: '/' },
+  { label: 'About', href: '/about' },
+  { label: 'Community', to: '/' },
+  { label: 'Blog', to: '/blog' },
+  { label: 'Calendar', to: '/calendar' },
+  { label: 'Admin', to: '/admin-webflow' },
+] as const;
+
+const FOOTER_GROUPS = [
+  { title: 'Company', links: [{ label: 'About', href: '/about' }, { label: 'Contact', href: '/contact' }, { label: 'Privacy', href: '/privacy' }, { label: 'Terms', href: '/terms' }] },
+  { title: 'Community', links: [{ label: 'Guidelines', href: '/guidelines' }, { label: 'Help', href: '/help' }, { label: 'Support', href: '/support' }, { label: 'Subscribe', href: '/subscribe' }] },
+  { title: 'Connect', links: [{ label: 'RSS', href: '/rss' }, { label: 'Blog', href: '/blog' }, { label: 'Calendar', href: '/calendar' }] },
+];
+
+export function PublicSiteLayout({ children }: { children: ReactNode }) {
+  const pathname = useRouterState({ select: (state) => state.location.pathname });
+  const [menuOpen, setMenuOpen] = useState(false);
+  const links = HEADER_LINKS.map((link) => {
+    const active = 'to' in link && link.to === pathname;
+    const className = `inline-flex min-h-11 items-center px-2 ${active ? 'underline decoration-2 underline-offset-8' : 'hover:text-amber-300'}`;
+    return 'to' in link ? (
+      <Link key={link.label} to={link.to} className={className} aria-current={active ? 'page' : undefined}>
+        {link.label}
+      </Link>
+    ) : (
+      <a key={link.label} href={link.href} className={className}>
+        {link.label}
+      </a>
+    );
+  });
+  return (
+    <div className="flex min-h-screen flex-col">
+      <header className="bg-brand-900 text-white">
+        <div className="mx-auto flex max-w-6xl items-center justify-between px-4 py-3">
+          <Link to="/" className="font-bold">
+            Broadcast History Community
+          </Link>
+          <nav aria-label="Site" className="hidden gap-2 md:flex">
+            {links}
+          </nav>
+          <button
+            type="button"
+            className="min-h-11 min-w-11 rounded-md md:hidden"
+            aria-label="Menu"
+            aria-expanded={menuOpen}
+            aria-controls="site-menu"
+            onClick={() => setMenuOpen((open) => !open)}
+          >
+            <span aria-hidden="true">Menu</span>
+          </button>
+        </div>
+        {menuOpen && (
+          <nav id="site-menu" aria-label="Site menu" className="flex flex-col border-t border-white/20 px-4 py-2 md:hidden">
+            {links}
+          </nav>
+        )}
+      </header>
+      <main className="mx-auto w-full max-w-6xl flex-1 p-4 md:p-6">{children}</main>
+      <footer className="bg-slate-900 text-slate-300">
+        <div className="mx-auto grid max-w-6xl gap-6 px-4 py-8 sm:grid-cols-3">
+          {FOOTER_GROUPS.map((group) => (
+            <div key={group.title}>
+              <h2 className="font-semibold text-white">{group.title}</h2>
+              <ul className="mt-2 space-y-1 text-sm">
+                {group.links.map((link) => (
+                  <li key={link.label}>
+                    <a href={link.href} className="hover:text-white">
+                      {link.label}
+                    </a>
+                  </li>
+                ))}
+              </ul>
+            </div>
+          ))}
+        </div>
+        <p className="border-t border-white/10 py-4 text-center text-sm">© 2024 Broadcast History Community. All rights reserved.</p>
+      </footer>
+    </div>
+  );
+}

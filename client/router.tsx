@@ -1,0 +1,137 @@
+/**
+ * The routes of spec 2's route table. Public routes (sign-in, embeds,
+ * unsubscribe) render without the session; every other path waits for the
+ * session, shows the landing page when signed out, and the shell when signed
+ * in. Pages are split per route so the landing page loads little.
+ */
+import { lazy, Suspense, type ReactNode } from 'react';
+import { Outlet, createRootRoute, createRoute, createRouter, lazyRouteComponent } from '@tanstack/react-router';
+import { useQueryClient } from '@tanstack/react-query';
+import { Spinner } from './components/ui/spinner';
+import { Toaster } from './components/ui/toast';
+import { useCurrentUser, isStaff, type CurrentUser } from './lib/current-user';
+import { useSocketInvalidation } from './lib/socket';
+import { LandingPage } from './features/landing/landing-page';
+
+const AppShell = lazy(() => import('./features/shell/app-shell').then((m) => ({ default: m.AppShell })));
+const PublicSiteLayout = lazy(() => import('./features/shell/public-site-layout').then((m) => ({ default: m.PublicSiteLayout })));
+const NotFoundPage = lazy(() => import('./features/placeholders/not-found-page').then((m) => ({ default: m.NotFoundPage })));
+
+function Root() {
+  const queryClient = useQueryClient();
+  const user = useCurrentUser();
+  useSocketInvalidation(queryClient, user.data?.id ?? 'anonymous');
+  return (
+    <>
+      <Outlet />
+      <Toaster />
+    </>
+  );
+}
+
+function SignedIn({ children }: { children: (user: CurrentUser) => ReactNode }) {
+  const { data: user, isPending, isError } = useCurrentUser();
+  if (isPending) return <Spinner label="Loading your session" />;
+  if (isError)
+    return (
+      <p role="alert" className="p-8 text-center">
+        The community is not reachable right now. Please refresh the page in a moment.
+      </p>
+    );
+  if (!user) return <LandingPage />;
+  return <Suspense fallback={<Spinner />}>{children(user)}</Suspense>;
+}
+
+const rootRoute = createRootRoute({
+  component: Root,
+  notFoundComponent: () => (
+    <SignedIn>
+      {(user) => (
+        <AppShell user={user}>
+          <NotFoundPage />
+        </AppShell>
+      )}
+    </SignedIn>
+  ),
+});
+
+const page = <T extends Record<string, unknown>>(load: () => Promise<T>, name: keyof T & string) => lazyRouteComponent(load, name);
+
+const publicRoutes = [
+  createRoute({ getParentRoute: () => rootRoute, path: '/login', component: page(() => import('./features/auth/sign-in-page'), 'SignInPage') }),
+  createRoute({ getParentRoute: () => rootRoute, path: '/register', component: page(() => import('./features/auth/register-page'), 'RegisterPage') }),
+  createRoute({ getParentRoute: () => rootRoute, path: '/unsubscribe/$token', component: page(() => import('./features/subscriptions/subscription-pages'), 'UnsubscribePage') }),
+  ...['/embed', '/embed/simple', '/embed/ultra', '/embed/compact', '/embed/minimal', '/embed/calendar', '/embed/blog', '/embed/blog/$id'].map((path) =>
+    createRoute({ getParentRoute: () => rootRoute, path, component: page(() => import('./features/embeds/embed-pages'), 'EmbedPage') }),
+  ),
+];
+
+const shellRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  id: 'shell',
+  component: () => (
+    <SignedIn>
+      {(user) => (
+        <AppShell user={user}>
+          <Outlet />
+        </AppShell>
+      )}
+    </SignedIn>
+  ),
+});
+
+/** Registered only for admin and staff: everyone else gets the not-found page. */
+function StaffOnly({ children }: { children: ReactNode }) {
+  const { data: user } = useCurrentUser();
+  return isStaff(user?.role) ? children : <NotFoundPage />;
+}
+const EventManagementPage = lazy(() => import('./features/events/event-pages').then((m) => ({ default: m.EventManagementPage })));
+
+const shellRoutes = [
+  createRoute({ getParentRoute: () => shellRoute, path: '/', component: page(() => import('./features/newsfeed/newsfeed-page'), 'NewsfeedPage') }),
+  createRoute({ getParentRoute: () => shellRoute, path: '/blog', component: page(() => import('./features/blog/blog-pages'), 'BlogPage') }),
+  createRoute({ getParentRoute: () => shellRoute, path: '/blog/$id', component: page(() => import('./features/blog/blog-pages'), 'BlogPostPage') }),
+  createRoute({ getParentRoute: () => shellRoute, path: '/calendar', component: page(() => import('./features/events/event-pages'), 'CalendarPage') }),
+  createRoute({ getParentRoute: () => shellRoute, path: '/admin', component: page(() => import('./features/admin/admin-dashboard'), 'AdminDashboard') }),
+  createRoute({ getParentRoute: () => shellRoute, path: '/admin/$tab', component: page(() => import('./features/admin/admin-dashboard'), 'AdminDashboard') }),
+  createRoute({
+    getParentRoute: () => shellRoute,
+    path: '/events/manage',
+    component: () => (
+      <StaffOnly>
+        <EventManagementPage />
+      </StaffOnly>
+    ),
+  }),
+  createRoute({ getParentRoute: () => shellRoute, path: '/monitoring', component: page(() => import('./features/monitoring/monitoring-page'), 'MonitoringPage') }),
+  createRoute({ getParentRoute: () => shellRoute, path: '/subscription-settings', component: page(() => import('./features/subscriptions/subscription-pages'), 'SubscriptionSettingsPage') }),
+  createRoute({ getParentRoute: () => shellRoute, path: '/discussions', component: page(() => import('./features/placeholders/placeholder-pages'), 'DiscussionsPage') }),
+  createRoute({ getParentRoute: () => shellRoute, path: '/trending', component: page(() => import('./features/placeholders/placeholder-pages'), 'TrendingPage') }),
+  createRoute({ getParentRoute: () => shellRoute, path: '/bookmarks', component: page(() => import('./features/placeholders/placeholder-pages'), 'BookmarksPage') }),
+  createRoute({ getParentRoute: () => shellRoute, path: '/notifications', component: page(() => import('./features/placeholders/placeholder-pages'), 'NotificationsPage') }),
+];
+
+const webflowRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/admin-webflow',
+  component: () => (
+    <SignedIn>
+      {() => (
+        <PublicSiteLayout>
+          <AdminDashboardInPublicLayout />
+        </PublicSiteLayout>
+      )}
+    </SignedIn>
+  ),
+});
+const AdminDashboardInPublicLayout = lazy(() => import('./features/admin/admin-dashboard').then((m) => ({ default: m.AdminDashboard })));
+
+const routeTree = rootRoute.addChildren([...publicRoutes, shellRoute.addChildren(shellRoutes), webflowRoute]);
+
+export const router = createRouter({ routeTree, defaultPreload: 'intent' });
+
+declare module '@tanstack/react-router' {
+  interface Register {
+    router: typeof router;
+  }
+}
