@@ -1,0 +1,157 @@
+/**
+ * `npm run seed:demo`: a small, believable community, appended through the same
+ * commands the site runs (registration through the HTTP API, then the post and
+ * blog deciders with a clock set in the past), so a newcomer sees a living
+ * site. Refuses to touch a database whose event log is not empty.
+ */
+import { randomUUID } from 'node:crypto';
+import { pino } from 'pino';
+import { loadConfig } from '../server/config';
+import { createServices } from '../server/services';
+import { buildApp } from '../server/app';
+import { streamName } from '../shared/streams';
+import type { Actor, Role } from '../shared/domain';
+import { postDecider } from '../shared/feed/post-stream';
+import { blogPostDecider } from '../shared/blog/blog-stream';
+import { sanitizeBlogHtml } from '../shared/blog/sanitize';
+import { generateExcerpt } from '../shared/blog/excerpt';
+import { normalizeTags } from '../shared/feed/tags';
+
+export const DEMO_PASSWORD = 'broadcast-history';
+
+const PEOPLE: { firstName: string; lastName: string; role: Role }[] = [
+  { firstName: 'Margaret', lastName: 'Hollis', role: 'admin' },
+  { firstName: 'Walter', lastName: 'Brandt', role: 'admin' },
+  ...[
+    ['Dorothy', 'Kane'],
+    ['Frank', 'Okafor'],
+    ['Lucille', 'Marsh'],
+  ].map(([firstName, lastName]) => ({ firstName: firstName!, lastName: lastName!, role: 'staff' as Role })),
+  ...[
+    ['Harold', 'Stein'],
+    ['Irene', 'Castillo'],
+    ['Gus', 'Lindqvist'],
+    ['Ruth', 'Abernathy'],
+    ['Earl', 'Washington'],
+    ['Peggy', 'Novak'],
+    ['Sam', 'Delgado'],
+  ].map(([firstName, lastName]) => ({ firstName: firstName!, lastName: lastName!, role: 'member' as Role })),
+  ...[
+    ['Alice', 'Tran'],
+    ['Bernard', 'Cole'],
+    ['Joan', 'Whitfield'],
+  ].map(([firstName, lastName]) => ({ firstName: firstName!, lastName: lastName!, role: 'subscriber' as Role })),
+];
+
+const POSTS = [
+  { content: 'Found my father’s engineering log from the night WGN-TV signed on in 1948. Every tube change is written down in pencil.', tags: ['wgn', 'television', 'archives'] },
+  { content: 'Does anyone remember the farm report at 5:15 every morning on WLS? My grandmother planned the whole day around it.', tags: ['radio', 'wls', 'farm'] },
+  { content: 'Restored a 1952 studio microphone this weekend. It still hums like it wants to go on air.', tags: ['equipment', 'restoration'], mediaType: 'link' as const, mediaUrl: 'https://en.wikipedia.org/wiki/RCA_44' },
+  { content: 'The first color broadcast I ever saw was a Cubs game at the corner tavern. The green of the ivy looked unreal.', tags: ['television', 'sports', 'color'] },
+  { content: 'Working on an oral history of the women who ran the switchboards at the downtown stations. Please reach out if your mother or aunt worked there.', tags: ['oral-history', 'community'] },
+  { content: 'Today in 1921: KYW began broadcasting from the Commonwealth Edison building. A century of voices since.', tags: ['anniversary', 'radio', 'kyw'] },
+];
+
+const BLOG_POSTS = [
+  {
+    title: 'When the towers went up: a short history of our first transmitters',
+    content: '<h2>Steel, copper and nerve</h2><p>The first towers were raised by crews who had never built anything so tall. They worked through two winters.</p><blockquote>“We could see the beacon from the lake on a clear night.”</blockquote><p>This post collects the stories our members shared.</p>',
+    pinned: true,
+    featured: false,
+  },
+  {
+    title: 'Preserving reel-to-reel tapes at home',
+    content: '<p>Tapes from the fifties and sixties are fragile. Here is what our archivists recommend:</p><ul><li>Store them upright, away from heat.</li><li>Never rewind a sticky tape: ask for help.</li><li>Digitise at 96 kHz when you can.</li></ul>',
+    pinned: false,
+    featured: true,
+  },
+  {
+    title: 'The voices of the overnight shift',
+    content: '<p>Overnight announcers kept truckers, nurses and insomniacs company. We interviewed five of them.</p>',
+    pinned: false,
+    featured: false,
+  },
+];
+
+const days = (n: number) => n * 24 * 3600 * 1000;
+
+async function main() {
+  // The seed registers many accounts from one address in a moment; the sign-in rate limit is for people.
+  const config = loadConfig({ ...process.env, ROLES: 'api,projections', LOG_LEVEL: 'warn', RATE_LIMIT_AUTH_MAX: '1000' });
+  const services = await createServices(config, pino({ level: 'warn' }));
+  try {
+    if ((await services.eventStore.headPosition()) > 0) {
+      console.error('The event log is not empty: the demo seed only runs on a fresh database. Point DATABASE_URL at a new one.');
+      process.exitCode = 1;
+      return;
+    }
+    await services.runner.start();
+    const { app } = await buildApp(services, { logger: false, serveClient: false });
+    const domain = new URL(config.publicUrl).hostname === 'localhost' ? 'demo.local' : new URL(config.publicUrl).hostname;
+
+    const members: (Actor & { name: string })[] = [];
+    let adminCookie = '';
+    for (const person of PEOPLE) {
+      const email = `${person.firstName.toLowerCase()}.${person.lastName.toLowerCase()}@${domain}`;
+      const response = await app.inject({
+        method: 'POST',
+        url: '/api/auth/register',
+        payload: { email, password: DEMO_PASSWORD, firstName: person.firstName, lastName: person.lastName },
+      });
+      if (response.statusCode !== 201) throw new Error(`Could not register ${email}: ${response.body}`);
+      const user = response.json<{ id: string; role: Role }>();
+      if (user.role === 'admin') adminCookie = response.headers['set-cookie']!.toString().split(';')[0]!;
+      else if (person.role !== 'member') {
+        const promoted = await app.inject({ method: 'PUT', url: `/api/admin/users/${user.id}/role`, payload: { role: person.role }, headers: { cookie: adminCookie } });
+        if (promoted.statusCode !== 200) throw new Error(`Could not set the role of ${email}: ${promoted.body}`);
+      }
+      members.push({ id: user.id, role: person.role, name: `${person.firstName} ${person.lastName}` });
+    }
+
+    const start = Date.now() - days(20);
+    const at = (offset: number) => ({ now: new Date(start + offset) });
+    const moderator = members.find((m) => m.role === 'staff')!;
+    for (const [index, post] of POSTS.entries()) {
+      const author = members[(index * 3 + 2) % members.length]!;
+      const id = randomUUID();
+      const stream = streamName('post', id);
+      const when = at(days(index * 3));
+      const { content, tags, mediaType, mediaUrl } = { mediaType: null, mediaUrl: null, ...post };
+      await services.handle(postDecider, stream, {
+        type: 'SubmitPost',
+        data: { id, content, tags: normalizeTags(tags), mediaType, mediaUrl, mediaTitle: null },
+        metadata: { ...when, actor: author },
+      });
+      if (author.role === 'member' || author.role === 'subscriber')
+        await services.handle(postDecider, stream, { type: 'ApprovePost', data: {}, metadata: { now: new Date(start + days(index * 3) + 3_600_000), actor: moderator } });
+      for (const liker of members.slice(0, 4 + index * 2))
+        if (liker.role !== 'subscriber' || index % 2 === 0) await services.handle(postDecider, stream, { type: 'LikePost', data: {}, metadata: { now: new Date(start + days(index * 3 + 1)), actor: liker } });
+    }
+    const pendingAuthor = members.find((m) => m.role === 'member')!;
+    const pendingId = randomUUID();
+    await services.handle(postDecider, streamName('post', pendingId), {
+      type: 'SubmitPost',
+      data: { id: pendingId, content: 'Is there a list of every station call sign change since 1950? I would love to help build one.', tags: ['call-signs'], mediaType: null, mediaUrl: null, mediaTitle: null },
+      metadata: { now: new Date(Date.now() - 3_600_000), actor: pendingAuthor },
+    });
+
+    const writer = members.find((m) => m.role === 'staff')!;
+    for (const [index, post] of BLOG_POSTS.entries()) {
+      const id = randomUUID();
+      const content = sanitizeBlogHtml(post.content);
+      await services.handle(blogPostDecider, streamName('blog', id), {
+        type: 'CreateBlogPost',
+        data: { id, title: post.title, content, excerpt: generateExcerpt(content), tags: [], isPublished: true, isPinned: post.pinned, isFeatured: post.featured },
+        metadata: { ...at(days(5 + index * 4)), actor: writer },
+      });
+    }
+
+    await app.close();
+    console.log(`Seeded ${members.length} members, ${POSTS.length + 1} posts and ${BLOG_POSTS.length} blog posts.`);
+    console.log(`Sign in as margaret.hollis@${domain} (admin), dorothy.kane@${domain} (staff) or harold.stein@${domain} (member), password "${DEMO_PASSWORD}".`);
+  } finally {
+    await services.close();
+  }
+}
+
+await main();

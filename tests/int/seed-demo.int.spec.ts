@@ -1,0 +1,40 @@
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import pg from 'pg';
+import { createTestDatabase, testRedisPrefix, type TestDatabase } from '../support/database';
+
+const run = promisify(execFile);
+let database: TestDatabase;
+let env: NodeJS.ProcessEnv;
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  env = { ...process.env, DATABASE_URL: database.url, REDIS_PREFIX: testRedisPrefix(), SCRYPT_N: '1024', SESSION_SECRET: 'seed-test-secret-seed-test-secret-0123' };
+});
+afterAll(async () => {
+  await database?.drop();
+});
+
+describe('npm run seed:demo', () => {
+  it('seeds a fresh database through the real commands, and refuses one that has events', async () => {
+    const first = await run('npx', ['tsx', 'scripts/seed-demo.ts'], { env });
+    expect(first.stdout).toMatch(/Seeded 15 members/);
+    const client = new pg.Client({ connectionString: database.url });
+    await client.connect();
+    try {
+      const roles = await client.query<{ role: string; n: number }>(`SELECT doc->>'role' AS role, count(*)::int AS n FROM rm_members GROUP BY 1 ORDER BY 1`);
+      expect(Object.fromEntries(roles.rows.map((r) => [r.role, r.n]))).toEqual({ admin: 2, member: 7, staff: 3, subscriber: 3 });
+      const { rows } = await client.query<{ n: number }>(`SELECT count(*)::int AS n FROM events WHERE type = 'PostSubmitted'`);
+      expect(rows[0]!.n).toBe(7);
+
+      const second = await run('npx', ['tsx', 'scripts/seed-demo.ts'], { env }).catch((error: { code: number; stderr: string }) => error);
+      expect(second).toMatchObject({ code: 1 });
+      expect((second as { stderr: string }).stderr).toMatch(/not empty/);
+      const after = await client.query<{ n: number }>('SELECT count(*)::int AS n FROM events');
+      expect(after.rows[0]!.n).toBeGreaterThan(0);
+    } finally {
+      await client.end();
+    }
+  });
+});
