@@ -20,7 +20,7 @@ const NotFoundPage = lazy(() => import('./features/placeholders/not-found-page')
 function Root() {
   const queryClient = useQueryClient();
   const user = useCurrentUser();
-  useSocketInvalidation(queryClient, user.data?.id ?? 'anonymous');
+  useSocketInvalidation(queryClient, user.data?.id ?? 'anonymous', Boolean(user.data));
   return (
     <>
       <Outlet />

@@ -4,7 +4,7 @@
  * since notices may have been missed meanwhile.
  */
 import { useEffect } from 'react';
-import { io, type Socket } from 'socket.io-client';
+import type { Socket } from 'socket.io-client';
 import type { QueryClient } from '@tanstack/react-query';
 
 /** Which cached queries each notice makes stale, by the first part of their key. */
@@ -17,34 +17,49 @@ const INVALIDATES: Record<string, string[]> = {
   'stats:changed': ['/api/stats', '/api/admin/stats', '/api/admin/users'],
 };
 
-let socket: Socket | null = null;
+let socket: Promise<Socket> | null = null;
 
-export function connectSocket(): Socket {
-  socket ??= io({ path: '/socket.io', withCredentials: true });
+/** socket.io-client loads only when a page needs live updates, keeping it off the landing page. */
+export function connectSocket(): Promise<Socket> {
+  socket ??= import('socket.io-client').then(({ io }) => io({ path: '/socket.io', withCredentials: true }));
   return socket;
 }
 
 /** Drops the connection so the next one authenticates with the current session. */
 export function resetSocket() {
-  socket?.disconnect();
+  void socket?.then((connection) => connection.disconnect());
   socket = null;
 }
 
-export function useSocketInvalidation(queryClient: QueryClient, sessionKey: string) {
+/** Keeps the query cache fresh while `enabled` (signed in, or on a live embed). */
+export function useSocketInvalidation(queryClient: QueryClient, sessionKey: string, enabled: boolean) {
   useEffect(() => {
-    const connection = connectSocket();
-    const stale = (prefixes: string[]) =>
-      void queryClient.invalidateQueries({ predicate: (query) => prefixes.some((prefix) => String(query.queryKey[0] ?? '').startsWith(prefix)) });
-    const handlers = Object.entries(INVALIDATES).map(([message, prefixes]) => {
-      const handler = () => stale(prefixes);
-      connection.on(message, handler);
-      return [message, handler] as const;
+    if (!enabled) return;
+    let cleanup = () => {};
+    let cancelled = false;
+    void connectSocket().then((connection) => {
+      if (cancelled) return;
+      cleanup = bind(queryClient, connection);
     });
-    const onReconnect = () => void queryClient.invalidateQueries({ type: 'active' });
-    connection.io.on('reconnect', onReconnect);
     return () => {
-      for (const [message, handler] of handlers) connection.off(message, handler);
-      connection.io.off('reconnect', onReconnect);
+      cancelled = true;
+      cleanup();
     };
-  }, [queryClient, sessionKey]);
+  }, [queryClient, sessionKey, enabled]);
+}
+
+function bind(queryClient: QueryClient, connection: Socket) {
+  const stale = (prefixes: string[]) =>
+    void queryClient.invalidateQueries({ predicate: (query) => prefixes.some((prefix) => String(query.queryKey[0] ?? '').startsWith(prefix)) });
+  const handlers = Object.entries(INVALIDATES).map(([message, prefixes]) => {
+    const handler = () => stale(prefixes);
+    connection.on(message, handler);
+    return [message, handler] as const;
+  });
+  const onReconnect = () => void queryClient.invalidateQueries({ type: 'active' });
+  connection.io.on('reconnect', onReconnect);
+  return () => {
+    for (const [message, handler] of handlers) connection.off(message, handler);
+    connection.io.off('reconnect', onReconnect);
+  };
 }

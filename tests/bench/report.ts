@@ -25,15 +25,13 @@ export interface Row {
   unit: string;
   baseline: string;
   baselineValue: number;
-  /** For durations, smaller is better: the ratio is then baseline / value. */
-  lowerIsBetter?: boolean;
 }
 
 const format = (n: number) => (n >= 100 ? Math.round(n).toLocaleString('en-US') : n.toFixed(2));
 
 export function printTable(rows: Row[]) {
   const lines = rows.map((row) => {
-    const ratio = row.lowerIsBetter ? row.baselineValue / row.value : row.value / row.baselineValue;
+    const ratio = row.value / row.baselineValue;
     return [row.figure, `${format(row.value)} ${row.unit}`, `${row.baseline}: ${format(row.baselineValue)} ${row.unit}`, `${ratio.toFixed(2)}x baseline`];
   });
   const widths = [0, 1, 2].map((i) => Math.max(...lines.map((line) => line[i]!.length)));
