@@ -76,10 +76,7 @@ export async function buildApp(services: Services, options: { logger?: boolean |
   await app.register(memberRoutes, {
     services,
     memberSessions: sessions.memberSessions,
-    sendMail: (jobId, message) => services.mail.enqueue(jobId, message),
-    presence: (ids) => services.presence.statuses(ids),
     disconnectMember: (id) => realtime.disconnectMember(id),
-    postCounts: async () => new Map(),
   });
 
   if (!config.smtpUrl) await app.register(mailboxRoutes, { mailbox: services.mailbox });

@@ -13,13 +13,13 @@ import { LoginSchema, MagicLinkSchema, RegisterSchema, RoleChangeSchema } from '
 import { displayName } from '../../shared/members/display';
 import { WrongExpectedVersionError } from '../infrastructure/event-store/port';
 import { credentialsCollection, membersCollection, type MemberDocument } from '../../projections/members/members';
+import { postCountsByAuthor } from '../../projections/members/post-counts';
 import { parse } from '../http/errors';
 import { ADMIN, STAFF } from '../http/access';
 import type { MemberSessions } from '../http/session-store';
 import type { Services } from '../services';
 import { decoyHash, hashPassword, verifyPassword } from './passwords';
 import { createOneTimeLinks } from './one-time-links';
-import type { MailMessage } from '../mail/message';
 import { signInMail } from './sign-in-mail';
 
 export const SIGN_IN_LINK_TTL_SECONDS = 15 * 60;
@@ -27,14 +27,8 @@ export const SIGN_IN_LINK_TTL_SECONDS = 15 * 60;
 export interface MemberRoutesOptions {
   services: Services;
   memberSessions: MemberSessions;
-  /** Queues an e-mail; the job id makes a retry send nothing twice. */
-  sendMail: (jobId: string, message: MailMessage) => Promise<void>;
-  /** online / away / offline of each member, from socket presence. */
-  presence: (memberIds: string[]) => Promise<Map<string, 'online' | 'away' | 'offline'>>;
   /** Ends a member's open sockets, on every API process. */
   disconnectMember: (memberId: string) => Promise<void>;
-  /** How many posts each member has, from the feed's read model. */
-  postCounts: (memberIds: string[]) => Promise<Map<string, number>>;
 }
 
 export function userDto(member: MemberDocument) {
@@ -137,7 +131,7 @@ export async function memberRoutes(app: FastifyInstance, options: MemberRoutesOp
     if (member && !member.suspended) {
       const token = await signInLinks.issue(member._id);
       const link = `${config.publicUrl}/api/auth/magic/${token}`;
-      await options.sendMail(`sign-in-link:${createHash('sha256').update(token).digest('hex')}`, signInMail({ to: member.email, name: displayName(member), link }));
+      await services.mail.enqueue(`sign-in-link:${createHash('sha256').update(token).digest('hex')}`, signInMail({ to: member.email, name: displayName(member), link }));
     }
     return reply.status(202).send({ message: 'If an account exists for that address, a sign-in link is on its way.' });
   });
@@ -168,7 +162,7 @@ export async function memberRoutes(app: FastifyInstance, options: MemberRoutesOp
   app.get('/api/admin/users', { config: { access: STAFF } }, async () => {
     const list = await members.find({}, { sort: { registeredAt: -1 } });
     const ids = list.map((member) => member._id);
-    const [status, posts] = await Promise.all([options.presence(ids), options.postCounts(ids)]);
+    const [status, posts] = await Promise.all([services.presence.statuses(ids), postCountsByAuthor(store, ids)]);
     return list.map((member) => ({
       id: member._id,
       name: displayName(member),

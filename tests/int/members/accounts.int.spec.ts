@@ -1,6 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestSite, type TestSite } from '../../support/site';
+import { randomUUID } from 'node:crypto';
 import { Browser, registerMember } from '../../support/http';
+import { postDecider } from '../../../shared/feed/post-stream';
+import { streamName } from '../../../shared/streams';
 
 let site: TestSite;
 beforeAll(async () => {
@@ -179,6 +182,24 @@ describe('roles and suspension', () => {
     expect(['online', 'away', 'offline']).toContain(founder.status);
     expect(new Date(founder.joinedAt).getTime()).toBeGreaterThan(0);
     expect(JSON.stringify(list.body)).not.toMatch(/scrypt|password/i);
+
+    const id = randomUUID();
+    await site.services.handle(postDecider, streamName('post', id), {
+      type: 'SubmitPost',
+      data: { id, content: 'Our first transmitter, 1922', mediaType: null, mediaUrl: null, mediaTitle: null, tags: [] },
+      metadata: { now: new Date(), actor: { id: founder.id, role: 'admin' } },
+    });
+    const after = await admin.get('/api/admin/users');
+    expect(after.body.find((row: { id: string }) => row.id === founder.id).posts).toBe(1);
+  });
+});
+
+describe('health', () => {
+  it('is live, and ready when the stores, Redis and the projections are', async () => {
+    expect((await new Browser(site.url).get('/healthz')).body).toEqual({ status: 'ok' });
+    const ready = await new Browser(site.url).get('/readyz');
+    expect(ready.status).toBe(200);
+    expect(ready.body.checks).toEqual({ eventStore: 'ok', readStore: 'ok', redis: 'ok', projections: 'ok' });
   });
 });
 
