@@ -83,7 +83,18 @@ export async function createServices(config: Config, logger: Logger) {
 
   const redis = await reachable('Redis', config.redisUrl, async () => {
     const client = new Redis(config.redisUrl, { maxRetriesPerRequest: null, lazyConnect: true });
-    await client.connect();
+    let lastError: Error | null = null;
+    client.on('error', (error: Error) => {
+      // ioredis reconnects by itself; say so once per failure instead of an unhandled-error dump.
+      if (lastError?.message !== error.message) logger.error({ err: error }, 'Redis connection error; reconnecting');
+      lastError = error;
+    });
+    try {
+      await client.connect();
+    } catch (error) {
+      client.disconnect();
+      throw lastError ?? error;
+    }
     return client;
   });
 
