@@ -162,6 +162,28 @@ describe('the web client shell', () => {
     await context.close();
   });
 
+  it('refreshes the pending-events badge when the server pushes pending:changed, without polling', async () => {
+    const context = await newContext(browser, site.url);
+    const page = await context.newPage();
+    await page.goto('/login');
+    const admin = await site.services.store.collection('members').findOne({ role: 'admin' });
+    const credentials = await site.services.store.collection('member_credentials').findOne({ _id: admin!._id });
+    await page.getByLabel('Email').fill(String(credentials!.email));
+    await page.getByLabel('Password').fill('correct horse battery');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('link', { name: /Event Management/ }).waitFor();
+    const statsRequests: number[] = [];
+    page.on('request', (request) => {
+      if (new URL(request.url()).pathname === '/api/admin/events/stats') statsRequests.push(Date.now());
+    });
+    await page.waitForTimeout(1500);
+    expect(statsRequests).toEqual([]);
+    const refetched = page.waitForRequest((request) => new URL(request.url()).pathname === '/api/admin/events/stats');
+    site.services.publish({ message: 'pending:changed', rooms: ['staff'], payload: { events: 1, posts: 0 } });
+    await refetched;
+    await context.close();
+  });
+
   it('signs out back to the landing page', async () => {
     const context = await newContext(browser, site.url);
     const page = await context.newPage();
