@@ -12,6 +12,7 @@ import { registerAccessControl, type RouteAccess } from './http/access';
 import { registerSameOriginCheck } from './http/same-origin';
 import { createSessionStore } from './http/session-store';
 import { healthRoutes } from './monitoring/health-routes';
+import { monitoringRoutes } from './monitoring/monitoring-routes';
 import { memberActor, resolveActor } from './members/actor';
 import { attachRealtime, type Realtime } from './realtime/gateway';
 import { memberRoutes } from './members/routes';
@@ -79,6 +80,7 @@ export async function buildApp(services: Services, options: { logger?: boolean |
     disconnectMember: (id) => realtime.disconnectMember(id),
   });
 
+  await app.register(monitoringRoutes, { services, realtime });
   if (!config.smtpUrl) await app.register(mailboxRoutes, { mailbox: services.mailbox });
 
   if (options.serveClient ?? true) await app.register(serveClient);

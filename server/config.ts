@@ -46,6 +46,12 @@ const EnvSchema = v.object({
   RATE_LIMIT_POST_MAX: v.optional(v.pipe(v.string(), v.toNumber(), v.integer(), v.minValue(1)), '30'),
   LOG_LEVEL: v.optional(v.picklist(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']), 'info'),
   SECURE_COOKIES: v.optional(booleanish),
+  STORAGE_QUOTA_BYTES: v.optional(v.pipe(v.string(), v.toNumber(), v.integer(), v.minValue(1))),
+  ALERT_RESPONSE_P95_MS: v.optional(v.pipe(v.string(), v.toNumber(), v.minValue(1)), '500'),
+  ALERT_PROJECTION_LAG: v.optional(v.pipe(v.string(), v.toNumber(), v.integer(), v.minValue(1)), '100'),
+  ALERT_STORAGE_USAGE: v.optional(v.pipe(v.string(), v.toNumber(), v.minValue(0.01), v.maxValue(1)), '0.8'),
+  HOSTING_USAGE_URL: v.optional(v.pipe(v.string(), v.url())),
+  HOSTING_BILLING_URL: v.optional(v.pipe(v.string(), v.url())),
   /** scrypt cost (N) for new password hashes; OWASP's 2^17 unless lowered for tests. */
   SCRYPT_N: v.optional(v.pipe(v.string(), v.toNumber(), v.integer(), v.minValue(1024)), '131072'),
 });
@@ -110,5 +116,11 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     rateLimits: { auth: env.RATE_LIMIT_AUTH_MAX, posting: env.RATE_LIMIT_POST_MAX },
     logLevel: env.LOG_LEVEL,
     scrypt: { N: env.SCRYPT_N, r: 8, p: 1 },
+    monitoring: {
+      storageQuotaBytes: env.STORAGE_QUOTA_BYTES ?? null,
+      thresholds: { responseP95Ms: env.ALERT_RESPONSE_P95_MS, projectionLag: env.ALERT_PROJECTION_LAG, poolUsage: 0.8, failedJobs: 1, storageUsage: env.ALERT_STORAGE_USAGE },
+      hostingUsageUrl: env.HOSTING_USAGE_URL ?? null,
+      hostingBillingUrl: env.HOSTING_BILLING_URL ?? null,
+    },
   };
 }

@@ -15,6 +15,7 @@ const INVALIDATES: Record<string, string[]> = {
   'blog:changed': ['/api/blog', '/api/admin/blog'],
   'pending:changed': ['/api/admin/events/stats', '/api/admin/events/pending', '/api/admin/posts/pending', '/api/admin/stats'],
   'stats:changed': ['/api/stats', '/api/admin/stats', '/api/admin/users'],
+  'monitoring:changed': ['/api/admin/monitoring'],
 };
 
 let socket: Promise<Socket> | null = null;

@@ -4,10 +4,12 @@
  * without a declaration refuses to register, so none is open by accident, and
  * `npm run routes` prints the whole table for an audit.
  */
+import { timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { type Actor, type Role, fail } from '../../shared/domain';
 
-export type Access = 'public' | 'signed-in' | readonly Role[];
+/** Who may call a route: anyone, any signed-in member, some roles, or some roles or a caller with a bearer token (scrapers). */
+export type Access = 'public' | 'signed-in' | readonly Role[] | { roles: readonly Role[]; bearerToken: string | undefined };
 
 export const STAFF: readonly Role[] = ['admin', 'staff'];
 export const ADMIN: readonly Role[] = ['admin'];
@@ -49,12 +51,26 @@ export function registerAccessControl(app: FastifyInstance, resolveActor: Resolv
     if (!access) return;
     request.actor = await resolveActor(request);
     if (access === 'public') return;
+    if (typeof access === 'object' && 'bearerToken' in access && hasBearer(request, access.bearerToken)) return;
     if (!request.actor) throw fail.unauthenticated();
-    if (access !== 'signed-in' && !access.includes(request.actor.role)) throw fail.forbidden();
+    if (access !== 'signed-in' && !rolesOf(access).includes(request.actor.role)) throw fail.forbidden();
   });
   return table;
 }
 
+export function rolesOf(access: Exclude<Access, 'public' | 'signed-in'>): readonly Role[] {
+  return 'roles' in access ? access.roles : access;
+}
+
+function hasBearer(request: FastifyRequest, token: string | undefined): boolean {
+  const given = request.headers.authorization?.match(/^Bearer\s+(.+)$/i)?.[1];
+  if (!token || !given) return false;
+  const a = Buffer.from(given);
+  const b = Buffer.from(token);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
 export function describeAccess(access: Access): string {
-  return typeof access === 'string' ? access : access.join(', ');
+  if (typeof access === 'string') return access;
+  return 'roles' in access ? `${access.roles.join(', ')} or bearer token` : access.join(', ');
 }

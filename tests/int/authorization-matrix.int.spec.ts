@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestSite, type TestSite } from '../support/site';
 import { Browser, registerMember } from '../support/http';
 import { buildApp } from '../../server/app';
-import type { RouteAccess } from '../../server/http/access';
+import { rolesOf, type RouteAccess } from '../../server/http/access';
 import type { Role } from '../../shared/domain';
 
 let site: TestSite;
@@ -42,7 +42,7 @@ function allowed(access: RouteAccess['access'], who: Role | 'anonymous'): 'yes' 
   if (access === 'public') return 'yes';
   if (who === 'anonymous') return 'unauthenticated';
   if (access === 'signed-in') return 'yes';
-  return access.includes(who) ? 'yes' : 'forbidden';
+  return rolesOf(access).includes(who) ? 'yes' : 'forbidden';
 }
 
 describe('authorization matrix', () => {
