@@ -2,5 +2,6 @@
 import type { Projection } from './runner';
 import { membersProjection } from './members/members';
 import { memberPostCountsProjection } from './members/post-counts';
+import { feedProjection } from './feed/feed';
 
-export const allProjections: readonly Projection[] = [membersProjection, memberPostCountsProjection];
+export const allProjections: readonly Projection[] = [membersProjection, memberPostCountsProjection, feedProjection];

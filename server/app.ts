@@ -6,6 +6,7 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastif
 import cookie, { Signer } from '@fastify/cookie';
 import session from '@fastify/session';
 import formbody from '@fastify/formbody';
+import rateLimit from '@fastify/rate-limit';
 import type { Services } from './services';
 import { registerErrorHandler } from './http/errors';
 import { registerAccessControl, type RouteAccess } from './http/access';
@@ -16,6 +17,7 @@ import { monitoringRoutes } from './monitoring/monitoring-routes';
 import { memberActor, resolveActor } from './members/actor';
 import { attachRealtime, type Realtime } from './realtime/gateway';
 import { memberRoutes } from './members/routes';
+import { feedRoutes } from './feed/routes';
 import { serveClient } from './http/client';
 import { mailboxRoutes } from './mail/mailbox-routes';
 import { registerSecurityHeaders } from './http/security-headers';
@@ -58,6 +60,16 @@ export async function buildApp(services: Services, options: { logger?: boolean |
     cookie: { httpOnly: true, sameSite: 'lax', secure: config.secureCookies, path: '/', maxAge: SESSION_TTL_SECONDS * 1000 },
   });
   await app.register(formbody);
+  // Limits are set per route (sign-in, registration, e-mail links, posting), counted per client address in Redis.
+  await app.register(rateLimit, {
+    global: false,
+    redis: services.redis,
+    nameSpace: `${config.redisPrefix}:rate:`,
+    errorResponseBuilder: (_request, context) => ({
+      statusCode: 429,
+      message: `Too many attempts. Please wait ${Math.ceil(context.ttl / 1000)} seconds and try again.`,
+    }),
+  });
 
   const realtime = attachRealtime(app.server, {
     redis: services.redis,
@@ -80,6 +92,7 @@ export async function buildApp(services: Services, options: { logger?: boolean |
     disconnectMember: (id) => realtime.disconnectMember(id),
   });
 
+  await app.register(feedRoutes, { services });
   await app.register(monitoringRoutes, { services, realtime });
   if (!config.smtpUrl) await app.register(mailboxRoutes, { mailbox: services.mailbox });
 

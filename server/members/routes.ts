@@ -4,7 +4,6 @@
  */
 import { createHash, randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import rateLimit from '@fastify/rate-limit';
 import * as v from 'valibot';
 import { fail, type Actor } from '../../shared/domain';
 import { streamName } from '../../shared/streams';
@@ -52,15 +51,6 @@ export async function memberRoutes(app: FastifyInstance, options: MemberRoutesOp
   const credentials = credentialsCollection(store);
   const signInLinks = createOneTimeLinks(services.redis, config.redisPrefix, 'sign-in-link', SIGN_IN_LINK_TTL_SECONDS);
 
-  await app.register(rateLimit, {
-    global: false,
-    redis: services.redis,
-    nameSpace: `${config.redisPrefix}:rate:`,
-    errorResponseBuilder: (_request, context) => ({
-      statusCode: 429,
-      message: `Too many attempts. Please wait ${Math.ceil(context.ttl / 1000)} seconds and try again.`,
-    }),
-  });
   const authLimit = { max: config.rateLimits.auth, timeWindow: '1 minute' };
 
   const metadataOf = (actor: Actor | null) => ({ now: services.now(), actor });

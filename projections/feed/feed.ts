@@ -1,0 +1,145 @@
+/**
+ * The newsfeed's read models: `feed_posts` (one document per post, serving the
+ * feed, the moderation queue and the post counts of the dashboard) and
+ * `feed_tag_days` (posts per tag per day, for trending tags over a recent
+ * window). Change notices go to the rooms that may see the post.
+ */
+import type { DocumentStore } from '../../server/infrastructure/document-store/port';
+import type { RecordedEvent } from '../../server/infrastructure/event-store/port';
+import type { Role } from '../../shared/domain';
+import type { PostEvent } from '../../shared/feed/post-stream';
+import type { MediaType } from '../../shared/feed/constants';
+import { displayName } from '../../shared/members/display';
+import { applyToDocument, type Positioned } from '../documents';
+import { membersCollection } from '../members/members';
+import type { ChangeNotice, Projection } from '../runner';
+
+export const FEED_POSTS = 'feed_posts';
+export const FEED_TAG_DAYS = 'feed_tag_days';
+
+export type PostStatus = 'pending' | 'approved' | 'rejected';
+
+export type FeedPostDocument = Positioned & {
+  _id: string;
+  authorId: string;
+  author: { id: string; name: string; avatar: string | null; role: Role };
+  content: string;
+  mediaType: MediaType | null;
+  mediaUrl: string | null;
+  mediaTitle: string | null;
+  tags: string[];
+  status: PostStatus;
+  rejectionReason: string | null;
+  /** 1 when pinned, so the feed sorts pinned posts first with a plain numeric sort. */
+  pinRank: 0 | 1;
+  likedBy: string[];
+  likes: number;
+  shares: number;
+  reportedBy: string[];
+  reports: number;
+  createdAt: string;
+  /** Lowercased content, author name and tags: what the feed's search matches. */
+  search: string;
+};
+
+type TagDay = Positioned & { _id: string; tag: string; day: string; count: number };
+
+export const feedPosts = (store: DocumentStore) => store.collection<FeedPostDocument>(FEED_POSTS);
+export const tagDays = (store: DocumentStore) => store.collection<TagDay>(FEED_TAG_DAYS);
+
+function visibleTo(post: FeedPostDocument): ChangeNotice['rooms'] {
+  return post.status === 'approved' ? ['members', 'public'] : ['staff', `member:${post.authorId}`];
+}
+
+export const feedProjection: Projection = {
+  name: 'feed',
+  collections: [FEED_POSTS, FEED_TAG_DAYS],
+  async setup(store) {
+    const posts = feedPosts(store);
+    await posts.createIndex({ status: 1, pinRank: -1, createdAt: -1 });
+    await posts.createIndex({ authorId: 1 });
+    await posts.createIndex({ reports: 1 });
+    await tagDays(store).createIndex({ day: 1 });
+  },
+  async apply(recorded, { store, notify }) {
+    if (!recorded.streamName.startsWith('post-')) return;
+    const event = recorded as RecordedEvent & PostEvent;
+    const id = recorded.streamName.slice('post-'.length);
+    const posts = feedPosts(store);
+    const at = recorded.position;
+    const before = await posts.findOne({ _id: id });
+
+    const change = (update: (post: FeedPostDocument) => Omit<FeedPostDocument, '_id' | '_position'>) =>
+      applyToDocument(posts, id, at, (current) => (current ? update(current) : null));
+
+    switch (event.type) {
+      case 'PostSubmitted': {
+        const data = event.data;
+        const member = await membersCollection(store).findOne({ _id: data.authorId });
+        const name = member ? displayName(member) : 'Former member';
+        await applyToDocument(posts, id, at, () => ({
+          authorId: data.authorId,
+          author: { id: data.authorId, name, avatar: member?.profileImageUrl ?? null, role: data.authorRole },
+          content: data.content,
+          mediaType: data.mediaType,
+          mediaUrl: data.mediaUrl,
+          mediaTitle: data.mediaTitle,
+          tags: data.tags,
+          status: data.approved ? ('approved' as const) : ('pending' as const),
+          rejectionReason: null,
+          pinRank: 0 as const,
+          likedBy: [],
+          likes: 0,
+          shares: 0,
+          reportedBy: [],
+          reports: 0,
+          createdAt: data.submittedAt,
+          search: [data.content, name, ...data.tags].join('\n').toLowerCase(),
+        }));
+        const day = data.submittedAt.slice(0, 10);
+        for (const tag of data.tags)
+          await applyToDocument(tagDays(store), `${tag}:${day}`, at, (current) => ({ tag, day, count: (current?.count ?? 0) + 1 }));
+        break;
+      }
+      case 'PostApproved':
+        await change((post) => ({ ...post, status: 'approved', rejectionReason: null }));
+        break;
+      case 'PostRejected':
+        await change((post) => ({ ...post, status: 'rejected', rejectionReason: event.data.reason ?? null, pinRank: 0 }));
+        break;
+      case 'PostPinned':
+        await change((post) => ({ ...post, pinRank: 1 }));
+        break;
+      case 'PostUnpinned':
+        await change((post) => ({ ...post, pinRank: 0 }));
+        break;
+      case 'PostLiked':
+        await change((post) => (post.likedBy.includes(event.data.memberId) ? post : { ...post, likedBy: [...post.likedBy, event.data.memberId], likes: post.likes + 1 }));
+        break;
+      case 'PostUnliked':
+        await change((post) => (post.likedBy.includes(event.data.memberId) ? { ...post, likedBy: post.likedBy.filter((m) => m !== event.data.memberId), likes: post.likes - 1 } : post));
+        break;
+      case 'PostShared':
+        await change((post) => ({ ...post, shares: post.shares + 1 }));
+        break;
+      case 'PostReported':
+        await change((post) => (post.reportedBy.includes(event.data.memberId) ? post : { ...post, reportedBy: [...post.reportedBy, event.data.memberId], reports: post.reports + 1 }));
+        break;
+      case 'PostDeleted':
+        await applyToDocument(posts, id, at, () => null);
+        break;
+    }
+
+    const after = await posts.findOne({ _id: id });
+    const subject = after ?? before;
+    if (!subject) return;
+    const kind = !before ? 'created' : !after ? 'removed' : 'updated';
+    const rooms = new Set([...(before ? visibleTo(before) : []), ...(after ? visibleTo(after) : [])]);
+    notify({ message: 'posts:changed', rooms: [...rooms], payload: { id, kind } });
+    if (before?.status === 'pending' || after?.status === 'pending' || event.type === 'PostReported') {
+      const pending = await posts.countDocuments({ status: 'pending' });
+      notify({ message: 'pending:changed', rooms: ['staff'], payload: { posts: pending } });
+    }
+    if (event.type !== 'PostShared') notify({ message: 'stats:changed', rooms: ['members'], payload: {} });
+  },
+};

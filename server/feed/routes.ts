@@ -1,0 +1,128 @@
+/** The newsfeed (API.md "Newsfeed"): posting, likes, shares, reports, moderation and community stats. */
+import { randomUUID } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import * as v from 'valibot';
+import type { Actor } from '../../shared/domain';
+import { fail } from '../../shared/domain';
+import { streamName } from '../../shared/streams';
+import { postDecider, type PostCommand } from '../../shared/feed/post-stream';
+import { NewPostSchema, ReasonSchema } from '../../shared/feed/schemas';
+import { normalizeTag } from '../../shared/feed/tags';
+import { FEED_PAGE_SIZE, TRENDING_LIKES } from '../../shared/feed/constants';
+import { feedPosts, tagDays, type FeedPostDocument } from '../../projections/feed/feed';
+import { membersCollection } from '../../projections/members/members';
+import { parse } from '../http/errors';
+import { STAFF } from '../http/access';
+import type { Services } from '../services';
+import { postDto, trendingTags } from './feed-queries';
+
+const IdParams = v.object({ id: v.pipe(v.string(), v.uuid('Post not found')) });
+const FeedQuery = v.object({
+  limit: v.optional(v.pipe(v.string(), v.toNumber(), v.integer('limit must be a whole number'), v.minValue(1), v.maxValue(100)), String(FEED_PAGE_SIZE)),
+  cursor: v.optional(v.string()),
+  filter: v.optional(v.picklist(['all', 'trending', 'following'], 'filter must be all, trending or following'), 'all'),
+  q: v.optional(v.pipe(v.string(), v.trim(), v.maxLength(200))),
+  tag: v.optional(v.pipe(v.string(), v.maxLength(80))),
+});
+
+interface Cursor {
+  pinRank: number;
+  createdAt: string;
+  id: string;
+}
+
+const encodeCursor = (post: FeedPostDocument) => Buffer.from(JSON.stringify({ pinRank: post.pinRank, createdAt: post.createdAt, id: post._id } satisfies Cursor)).toString('base64url');
+
+function decodeCursor(cursor: string): Cursor {
+  try {
+    const value = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as Cursor;
+    if (typeof value.pinRank === 'number' && typeof value.createdAt === 'string' && typeof value.id === 'string') return value;
+  } catch {
+    // fall through
+  }
+  throw fail.invalid('Invalid cursor', { cursor: 'Invalid cursor' });
+}
+
+const escapeRegex = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+export async function feedRoutes(app: FastifyInstance, { services }: { services: Services }) {
+  const { store, handle, config } = services;
+  const posts = feedPosts(store);
+
+  async function command(id: string, actor: Actor | null, type: PostCommand['type'], data: Record<string, unknown> = {}) {
+    await handle(postDecider, streamName('post', id), { type, data, metadata: { now: services.now(), actor } } as PostCommand, actor ? { actorId: actor.id } : {});
+    const post = await posts.findOne({ _id: id });
+    return post && postDto(post, actor);
+  }
+
+  app.get('/api/posts', { config: { access: 'public' } }, async (request) => {
+    const query = parse(FeedQuery, request.query);
+    const actor = request.actor;
+    const visible = actor ? { $or: [{ status: 'approved' }, { status: 'pending', authorId: actor.id }] } : { status: 'approved' };
+    const conditions: Record<string, unknown>[] = [visible];
+    if (query.filter === 'trending') conditions.push({ likes: { $gt: TRENDING_LIKES } });
+    if (query.filter === 'following') conditions.push({ 'author.role': { $in: ['admin', 'staff'] } });
+    if (query.q) conditions.push({ search: { $regex: escapeRegex(query.q.replace(/^#/, '').toLowerCase()) } });
+    if (query.tag) conditions.push({ tags: normalizeTag(query.tag) });
+    if (query.cursor) {
+      const { pinRank, createdAt, id } = decodeCursor(query.cursor);
+      conditions.push({
+        $or: [{ pinRank: { $lt: pinRank } }, { pinRank, createdAt: { $lt: createdAt } }, { pinRank, createdAt, _id: { $lt: id } }],
+      });
+    }
+    const page = await posts.find({ $and: conditions }, { sort: { pinRank: -1, createdAt: -1, _id: -1 }, limit: query.limit + 1 });
+    const items = page.slice(0, query.limit);
+    return { items: items.map((post) => postDto(post, actor)), nextCursor: page.length > query.limit ? encodeCursor(items.at(-1)!) : null };
+  });
+
+  app.post('/api/posts', { config: { access: 'signed-in', rateLimit: { max: config.rateLimits.posting, timeWindow: '1 minute' } } }, async (request, reply) => {
+    const post = parse(NewPostSchema, request.body);
+    const id = randomUUID();
+    return reply.status(201).send(await command(id, request.actor, 'SubmitPost', { ...post, id }));
+  });
+
+  app.put('/api/posts/:id/like', { config: { access: 'signed-in' } }, async (request) => command(parse(IdParams, request.params).id, request.actor, 'LikePost'));
+  app.delete('/api/posts/:id/like', { config: { access: 'signed-in' } }, async (request) => command(parse(IdParams, request.params).id, request.actor, 'UnlikePost'));
+  app.post('/api/posts/:id/share', { config: { access: 'public' } }, async (request) => command(parse(IdParams, request.params).id, request.actor, 'SharePost'));
+  app.post('/api/posts/:id/report', { config: { access: 'signed-in' } }, async (request) =>
+    command(parse(IdParams, request.params).id, request.actor, 'ReportPost', parse(ReasonSchema, request.body) ?? {}),
+  );
+  app.delete('/api/posts/:id', { config: { access: 'signed-in' } }, async (request, reply) => {
+    await command(parse(IdParams, request.params).id, request.actor, 'DeletePost');
+    return reply.status(204).send();
+  });
+
+  app.put('/api/admin/posts/:id/approve', { config: { access: STAFF } }, async (request) => command(parse(IdParams, request.params).id, request.actor, 'ApprovePost'));
+  app.put('/api/admin/posts/:id/reject', { config: { access: STAFF } }, async (request) =>
+    command(parse(IdParams, request.params).id, request.actor, 'RejectPost', parse(ReasonSchema, request.body) ?? {}),
+  );
+  app.put('/api/admin/posts/:id/pin', { config: { access: STAFF } }, async (request) => command(parse(IdParams, request.params).id, request.actor, 'PinPost'));
+  app.put('/api/admin/posts/:id/unpin', { config: { access: STAFF } }, async (request) => command(parse(IdParams, request.params).id, request.actor, 'UnpinPost'));
+
+  app.get('/api/admin/posts/pending', { config: { access: STAFF } }, async (request) =>
+    (await posts.find({ status: 'pending' }, { sort: { createdAt: 1, _id: 1 } })).map((post) => postDto(post, request.actor)),
+  );
+
+  const weekAgo = () => new Date(services.now().getTime() - 7 * 24 * 3600 * 1000).toISOString();
+
+  app.get('/api/stats', { config: { access: 'signed-in' } }, async () => {
+    const [totalPosts, activeMembers, online, postsThisWeek, tags] = await Promise.all([
+      posts.countDocuments({ status: 'approved' }),
+      membersCollection(store).countDocuments({ suspended: false }),
+      services.presence.online(),
+      posts.countDocuments({ status: 'approved', createdAt: { $gte: weekAgo() } }),
+      trendingTags(tagDays(store), services.now()),
+    ]);
+    return { totalPosts, activeMembers, onlineNow: online.length, postsThisWeek, trendingTags: tags };
+  });
+
+  app.get('/api/admin/stats', { config: { access: STAFF } }, async () => {
+    const [totalPosts, online, pendingApproval, reportedContent] = await Promise.all([
+      posts.countDocuments({ status: 'approved' }),
+      services.presence.online(),
+      posts.countDocuments({ status: 'pending' }),
+      posts.countDocuments({ reports: { $gt: 0 } }),
+    ]);
+    return { totalPosts, activeUsers: online.length, pendingApproval, reportedContent };
+  });
+}
