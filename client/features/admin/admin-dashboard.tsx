@@ -1,3 +1,235 @@
+/**
+ * The admin dashboard (/admin, /admin/{tab}, and inside the public-site layout at
+ * /admin-webflow): real figures, the live moderation queue and member management.
+ */
+import { useState } from 'react';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Link, useParams } from '@tanstack/react-router';
+import { Button } from '../../components/ui/button';
+import { RoleBadge } from '../../components/ui/badge';
+import { Avatar } from '../../components/ui/avatar';
 import { ComingSoon } from '../../components/ui/page-header';
+import { useToast } from '../../components/ui/toast';
+import { apiRequest, errorMessage } from '../../lib/api';
+import { isStaff, useCurrentUser, type CurrentUser, type Role } from '../../lib/current-user';
 
-export const AdminDashboard = () => <ComingSoon title="Admin Dashboard" />;
+const TABS = [
+  { id: 'moderation', label: 'Moderation' },
+  { id: 'blog', label: 'Blog' },
+  { id: 'users', label: 'Users' },
+  { id: 'analytics', label: 'Analytics' },
+  { id: 'settings', label: 'Settings' },
+] as const;
+type Tab = (typeof TABS)[number]['id'];
+
+interface PendingPost {
+  id: string;
+  author: { name: string; role: string };
+  content: string;
+  tags: string[];
+  mediaType: string | null;
+  mediaUrl: string | null;
+  createdAt: string;
+}
+
+interface UserRow {
+  id: string;
+  name: string;
+  email: string;
+  role: Role;
+  status: 'online' | 'away' | 'offline';
+  posts: number;
+  joinedAt: string;
+  suspended: boolean;
+}
+
+function useAdminAction() {
+  const queryClient = useQueryClient();
+  const { toast } = useToast();
+  return useMutation({
+    mutationFn: ({ path, body }: { path: string; body?: unknown; done: string }) => apiRequest('PUT', path, body ?? {}),
+    onSuccess: (_result, { done }) => {
+      toast({ title: done });
+      void queryClient.invalidateQueries({ predicate: (q) => String(q.queryKey[0]).startsWith('/api/admin') || String(q.queryKey[0]).startsWith('/api/posts') });
+    },
+    onError: (error) => toast({ title: 'Action failed', description: errorMessage(error, 'Please try again.'), variant: 'destructive' }),
+  });
+}
+
+function StatCards() {
+  const stats = useQuery<{ totalPosts: number; activeUsers: number; pendingApproval: number; reportedContent: number }>({ queryKey: ['/api/admin/stats'] });
+  const cards = [
+    ['Total Posts', stats.data?.totalPosts],
+    ['Active Users', stats.data?.activeUsers],
+    ['Pending Approval', stats.data?.pendingApproval],
+    ['Reported Content', stats.data?.reportedContent],
+  ] as const;
+  return (
+    <section aria-label="Statistics" className="grid grid-cols-2 gap-4 lg:grid-cols-4">
+      {cards.map(([label, value]) => (
+        <div key={label} className="rounded-xl border border-slate-200 bg-white p-4 dark:border-slate-800 dark:bg-slate-900">
+          <p className="text-sm text-slate-600 dark:text-slate-400">{label}</p>
+          <p className="mt-1 text-2xl font-bold">{value === undefined ? '—' : value.toLocaleString('en-US')}</p>
+        </div>
+      ))}
+    </section>
+  );
+}
+
+function Moderation() {
+  const pending = useQuery<PendingPost[]>({ queryKey: ['/api/admin/posts/pending'] });
+  const act = useAdminAction();
+  if (pending.isPending) return <p role="status">Loading pending posts...</p>;
+  if (pending.isError) return <p role="alert">The moderation queue could not be loaded.</p>;
+  if (pending.data.length === 0) return <p className="py-8 text-center text-slate-600 dark:text-slate-400">All posts have been reviewed!</p>;
+  return (
+    <ul className="space-y-3">
+      {pending.data.map((post) => (
+        <li key={post.id} className="rounded-xl border border-slate-200 bg-white p-4 dark:border-slate-800 dark:bg-slate-900">
+          <p className="text-sm">
+            <span className="font-semibold">{post.author.name}</span> <RoleBadge role={post.author.role} /> · <time dateTime={post.createdAt}>{new Date(post.createdAt).toLocaleString()}</time>
+          </p>
+          <p className="mt-2 break-words whitespace-pre-wrap">{post.content}</p>
+          {post.mediaUrl && <p className="mt-1 truncate text-sm text-slate-600 dark:text-slate-400">{post.mediaType}: {post.mediaUrl}</p>}
+          {post.tags.length > 0 && <p className="mt-1 text-sm text-brand-700 dark:text-amber-accent">{post.tags.map((t) => `#${t}`).join(' ')}</p>}
+          <div className="mt-3 flex gap-2">
+            <Button onPress={() => act.mutate({ path: `/api/admin/posts/${post.id}/approve`, done: 'Post approved' })}>Approve</Button>
+            <Button variant="destructive" onPress={() => act.mutate({ path: `/api/admin/posts/${post.id}/reject`, done: 'Post rejected' })}>
+              Reject
+            </Button>
+          </div>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+const STATUS_DOT = { online: 'bg-green-500', away: 'bg-amber-400', offline: 'bg-slate-400' } as const;
+
+function Users({ viewer }: { viewer: CurrentUser }) {
+  const users = useQuery<UserRow[]>({ queryKey: ['/api/admin/users'] });
+  const act = useAdminAction();
+  if (users.isPending) return <p role="status">Loading members...</p>;
+  if (users.isError) return <p role="alert">The member list could not be loaded.</p>;
+  return (
+    <div className="overflow-x-auto rounded-xl border border-slate-200 bg-white dark:border-slate-800 dark:bg-slate-900">
+      <table className="w-full text-left text-sm">
+        <thead className="border-b border-slate-200 dark:border-slate-800">
+          <tr>
+            <th className="p-3">Member</th>
+            <th className="p-3">Role</th>
+            <th className="p-3">Status</th>
+            <th className="p-3">Posts</th>
+            <th className="p-3">Joined</th>
+            <th className="p-3">
+              <span className="sr-only">Actions</span>
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {users.data.map((row) => (
+            <tr key={row.id} className="border-b border-slate-100 last:border-0 dark:border-slate-800">
+              <td className="p-3">
+                <div className="flex items-center gap-2">
+                  <Avatar name={row.name} size="sm" />
+                  <div>
+                    <p className="font-medium">{row.name}</p>
+                    <p className="text-xs text-slate-600 dark:text-slate-400">{row.email}</p>
+                  </div>
+                </div>
+              </td>
+              <td className="p-3">
+                <RoleBadge role={row.role} /> {row.suspended && <span className="ml-1 text-xs font-semibold text-red-700 dark:text-red-400">Suspended</span>}
+              </td>
+              <td className="p-3">
+                <span className="inline-flex items-center gap-1">
+                  <span aria-hidden="true" className={`size-2 rounded-full ${STATUS_DOT[row.status]}`} />
+                  {row.status}
+                </span>
+              </td>
+              <td className="p-3">{row.posts}</td>
+              <td className="p-3">{new Date(row.joinedAt).toLocaleDateString()}</td>
+              <td className="p-3">
+                {row.role !== 'admin' && row.id !== viewer.id && (
+                  <div className="flex flex-wrap justify-end gap-2">
+                    {viewer.role === 'admin' && (
+                      <label className="flex items-center gap-1">
+                        <span className="sr-only">Promote {row.name} to</span>
+                        <select
+                          aria-label={`Promote ${row.name}`}
+                          value=""
+                          onChange={(event) => event.target.value && act.mutate({ path: `/api/admin/users/${row.id}/role`, body: { role: event.target.value }, done: `${row.name} is now ${event.target.value}` })}
+                          className="min-h-11 rounded-md border border-slate-300 bg-white px-2 dark:border-slate-600 dark:bg-slate-900"
+                        >
+                          <option value="">Promote…</option>
+                          {(['admin', 'staff', 'member', 'subscriber'] as const)
+                            .filter((role) => role !== row.role)
+                            .map((role) => (
+                              <option key={role} value={role}>
+                                {role}
+                              </option>
+                            ))}
+                        </select>
+                      </label>
+                    )}
+                    {row.suspended ? (
+                      <Button variant="secondary" onPress={() => act.mutate({ path: `/api/admin/users/${row.id}/unsuspend`, done: `${row.name} can sign in again` })}>
+                        Unsuspend
+                      </Button>
+                    ) : (
+                      <Button variant="destructive" onPress={() => act.mutate({ path: `/api/admin/users/${row.id}/suspend`, done: `${row.name} is suspended` })}>
+                        Suspend
+                      </Button>
+                    )}
+                  </div>
+                )}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+export function AdminDashboard() {
+  const { data: user } = useCurrentUser();
+  const params = useParams({ strict: false }) as { tab?: string };
+  const inPublicLayout = window.location.pathname.startsWith('/admin-webflow');
+  const [localTab, setLocalTab] = useState<Tab>('moderation');
+  const routeTab: Tab = TABS.some((t) => t.id === params.tab) ? (params.tab as Tab) : 'moderation';
+  const tab = inPublicLayout ? localTab : routeTab;
+  const tabClass = (active: boolean) =>
+    `min-h-11 px-4 py-2 text-sm font-medium ${active ? 'border-b-2 border-brand-600 text-brand-700 dark:border-amber-accent dark:text-amber-accent' : 'text-slate-600 dark:text-slate-400'}`;
+  if (!user || !isStaff(user.role))
+    return (
+      <div className="py-16 text-center">
+        <h1 className="text-2xl font-bold">Access Denied</h1>
+        <p className="mt-2 text-slate-600 dark:text-slate-400">You don't have permission to view the admin dashboard.</p>
+      </div>
+    );
+  return (
+    <div className="space-y-6">
+      <h1 className="text-2xl font-bold md:text-3xl">Admin Dashboard</h1>
+      <StatCards />
+      <nav aria-label="Dashboard sections" className="flex flex-wrap gap-1 border-b border-slate-200 dark:border-slate-800">
+        {TABS.map((t) =>
+          inPublicLayout ? (
+            <button key={t.id} type="button" aria-current={tab === t.id ? 'page' : undefined} onClick={() => setLocalTab(t.id)} className={tabClass(tab === t.id)}>
+              {t.label}
+            </button>
+          ) : (
+            <Link key={t.id} to="/admin/$tab" params={{ tab: t.id }} aria-current={tab === t.id ? 'page' : undefined} className={tabClass(tab === t.id)}>
+              {t.label}
+            </Link>
+          ),
+        )}
+      </nav>
+      {tab === 'moderation' && <Moderation />}
+      {tab === 'blog' && <ComingSoon title="Blog management" />}
+      {tab === 'users' && <Users viewer={user} />}
+      {tab === 'analytics' && <ComingSoon title="Analytics" />}
+      {tab === 'settings' && <ComingSoon title="Settings" />}
+    </div>
+  );
+}

@@ -1,0 +1,164 @@
+import { useRef, useState, type KeyboardEvent } from 'react';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { Button } from '../../components/ui/button';
+import { useToast } from '../../components/ui/toast';
+import { ApiError, apiRequest, errorMessage } from '../../lib/api';
+import { isStaff, type CurrentUser } from '../../lib/current-user';
+import { MEDIA_TYPES, type MediaType } from '../../../shared/feed/constants';
+import { normalizeTag } from '../../../shared/feed/tags';
+
+const MEDIA_LABELS: Record<MediaType, string> = { image: 'Image', video: 'Video', audio: 'Audio', youtube: 'YouTube', link: 'Link' };
+const fieldClass = 'min-h-11 w-full rounded-md border border-slate-300 bg-white px-3 dark:border-slate-600 dark:bg-slate-900';
+
+/** The post composer: collapsed until the text area is focused; Ctrl/Cmd+Enter posts. */
+export function Composer({ user }: { user: CurrentUser }) {
+  const queryClient = useQueryClient();
+  const { toast } = useToast();
+  const [expanded, setExpanded] = useState(false);
+  const [content, setContent] = useState('');
+  const [mediaType, setMediaType] = useState<MediaType | null>(null);
+  const [mediaUrl, setMediaUrl] = useState('');
+  const [mediaTitle, setMediaTitle] = useState('');
+  const [tags, setTags] = useState<string[]>([]);
+  const [tagInput, setTagInput] = useState('');
+  const [fields, setFields] = useState<Record<string, string>>({});
+  const textArea = useRef<HTMLTextAreaElement>(null);
+
+  const reset = () => {
+    setExpanded(false);
+    setContent('');
+    setMediaType(null);
+    setMediaUrl('');
+    setMediaTitle('');
+    setTags([]);
+    setTagInput('');
+    setFields({});
+  };
+
+  const post = useMutation({
+    mutationFn: () => apiRequest('POST', '/api/posts', { content: content.trim(), mediaType, mediaUrl: mediaType ? mediaUrl : null, mediaTitle: mediaType ? mediaTitle : null, tags }),
+    onSuccess: () => {
+      reset();
+      textArea.current?.blur();
+      void queryClient.invalidateQueries({ predicate: (q) => String(q.queryKey[0]).startsWith('/api/posts') });
+      toast({ title: isStaff(user.role) ? 'Posted' : 'Submitted for approval', description: isStaff(user.role) ? 'Your post is live.' : 'Staff will review your post shortly.' });
+    },
+    onError: (error) => {
+      if (error instanceof ApiError) setFields(error.fields);
+      toast({ title: 'Could not post', description: errorMessage(error, 'Please try again.'), variant: 'destructive' });
+    },
+  });
+
+  const canPost = content.trim().length > 0 && !post.isPending;
+  const submit = () => canPost && post.mutate();
+
+  const addTag = () => {
+    const tag = normalizeTag(tagInput);
+    if (tag && !tags.includes(tag)) setTags([...tags, tag]);
+    setTagInput('');
+  };
+
+  const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
+    if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) {
+      event.preventDefault();
+      submit();
+    }
+  };
+
+  return (
+    <section aria-label="Write a post" className="rounded-xl border border-slate-200 bg-white p-4 dark:border-slate-800 dark:bg-slate-900">
+      <label htmlFor="composer" className="sr-only">
+        Share something with the community
+      </label>
+      <textarea
+        id="composer"
+        ref={textArea}
+        value={content}
+        onChange={(event) => setContent(event.target.value)}
+        onFocus={() => setExpanded(true)}
+        onKeyDown={onKeyDown}
+        rows={expanded ? 4 : 1}
+        maxLength={5000}
+        placeholder="Share a memory, a find or a question..."
+        className={`${fieldClass} py-2`}
+      />
+      {fields.content && <p className="mt-1 text-sm text-red-600">{fields.content}</p>}
+      {expanded && (
+        <div className="mt-3 space-y-3">
+          <div role="group" aria-label="Media type" className="flex flex-wrap gap-2">
+            {MEDIA_TYPES.map((type) => (
+              <button
+                key={type}
+                type="button"
+                aria-pressed={mediaType === type}
+                onClick={() => setMediaType(mediaType === type ? null : type)}
+                className={`min-h-11 rounded-md border px-3 text-sm ${mediaType === type ? 'border-brand-600 bg-brand-600 text-white dark:border-amber-accent dark:bg-amber-accent dark:text-slate-950' : 'border-slate-300 dark:border-slate-600'}`}
+              >
+                {MEDIA_LABELS[type]}
+              </button>
+            ))}
+          </div>
+          {mediaType && (
+            <div className="grid gap-2 sm:grid-cols-2">
+              <label className="text-sm">
+                Media URL
+                <input type="url" value={mediaUrl} onChange={(event) => setMediaUrl(event.target.value)} placeholder="https://" className={fieldClass} />
+                {fields.mediaUrl && <span className="text-red-600">{fields.mediaUrl}</span>}
+              </label>
+              <label className="text-sm">
+                Media title
+                <input value={mediaTitle} onChange={(event) => setMediaTitle(event.target.value)} className={fieldClass} />
+              </label>
+            </div>
+          )}
+          <div>
+            <div className="flex gap-2">
+              <label htmlFor="tag-input" className="sr-only">
+                Add a tag
+              </label>
+              <input
+                id="tag-input"
+                value={tagInput}
+                onChange={(event) => setTagInput(event.target.value)}
+                onKeyDown={(event) => {
+                  if (event.key === 'Enter') {
+                    event.preventDefault();
+                    addTag();
+                  }
+                }}
+                placeholder="Add a tag"
+                className={fieldClass}
+              />
+              <Button variant="secondary" onPress={addTag}>
+                Add
+              </Button>
+            </div>
+            {tags.length > 0 && (
+              <ul className="mt-2 flex flex-wrap gap-2" aria-label="Tags to add">
+                {tags.map((tag) => (
+                  <li key={tag} className="flex items-center gap-1 rounded-full bg-brand-50 py-0.5 pr-1 pl-2 text-sm dark:bg-slate-800">
+                    #{tag}
+                    <button type="button" aria-label={`Remove tag ${tag}`} onClick={() => setTags(tags.filter((t) => t !== tag))} className="min-h-8 min-w-8 rounded-full hover:bg-slate-200 dark:hover:bg-slate-700">
+                      ×
+                    </button>
+                  </li>
+                ))}
+              </ul>
+            )}
+          </div>
+          <div className="flex flex-wrap items-center justify-between gap-2">
+            <p className="text-sm text-slate-600 dark:text-slate-400">{isStaff(user.role) ? 'Will post immediately' : 'Pending approval'}</p>
+            <div className="flex gap-2">
+              <Button variant="ghost" onPress={reset}>
+                Cancel
+              </Button>
+              <Button onPress={submit} isDisabled={!canPost}>
+                {post.isPending ? 'Posting...' : 'Post'}
+              </Button>
+            </div>
+          </div>
+        </div>
+      )}
+    </section>
+  );
+}

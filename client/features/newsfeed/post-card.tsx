@@ -1,0 +1,190 @@
+import { useState } from 'react';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { Avatar } from '../../components/ui/avatar';
+import { Badge } from '../../components/ui/badge';
+import { useToast } from '../../components/ui/toast';
+import { apiRequest, errorMessage } from '../../lib/api';
+import type { CurrentUser } from '../../lib/current-user';
+import { youtubeEmbedUrl } from '../../../shared/feed/media';
+import { SHARE_POPUP, SHARE_TITLE_LENGTH } from '../../../shared/feed/constants';
+import { relativeTime } from './relative-time';
+
+export interface Post {
+  id: string;
+  author: { id: string; name: string; avatar: string | null; role: string };
+  content: string;
+  mediaType: 'image' | 'video' | 'audio' | 'youtube' | 'link' | null;
+  mediaUrl: string | null;
+  mediaTitle: string | null;
+  tags: string[];
+  likes: number;
+  likedByMe: boolean;
+  comments: number;
+  shares: number;
+  isApproved: boolean;
+  isPinned: boolean;
+  status: 'pending' | 'approved' | 'rejected';
+  rejectionReason?: string | null;
+  createdAt: string;
+}
+
+/** The spec's feed role colours: admin red, staff blue, member green, subscriber yellow. */
+export const ROLE_COLOUR: Record<string, string> = {
+  admin: 'text-red-700 dark:text-red-400',
+  staff: 'text-blue-700 dark:text-blue-400',
+  member: 'text-green-700 dark:text-green-400',
+  subscriber: 'text-yellow-700 dark:text-yellow-300',
+};
+
+function Media({ post }: { post: Post }) {
+  if (!post.mediaUrl) return null;
+  const title = post.mediaTitle ?? undefined;
+  switch (post.mediaType) {
+    case 'image':
+      return <img src={post.mediaUrl} alt={title ?? 'Image shared with the post'} loading="lazy" className="mt-3 max-h-96 w-full rounded-lg object-cover" />;
+    case 'video':
+      return <video src={post.mediaUrl} controls preload="metadata" title={title} className="mt-3 w-full rounded-lg" />;
+    case 'audio':
+      return <audio src={post.mediaUrl} controls preload="metadata" title={title} className="mt-3 w-full" />;
+    case 'youtube': {
+      const embed = youtubeEmbedUrl(post.mediaUrl);
+      return embed ? (
+        <div className="mt-3 aspect-video overflow-hidden rounded-lg">
+          <iframe src={embed} title={title ?? 'YouTube video'} className="size-full" allow="encrypted-media; picture-in-picture" allowFullScreen loading="lazy" referrerPolicy="strict-origin-when-cross-origin" />
+        </div>
+      ) : null;
+    }
+    default:
+      return (
+        <a href={post.mediaUrl} target="_blank" rel="noopener noreferrer" className="mt-3 block rounded-lg border border-slate-200 p-3 hover:bg-slate-50 dark:border-slate-700 dark:hover:bg-slate-800">
+          <p className="font-medium">{title ?? post.mediaUrl}</p>
+          <p className="truncate text-sm text-slate-600 dark:text-slate-400">{new URL(post.mediaUrl).hostname}</p>
+        </a>
+      );
+  }
+}
+
+function ShareControl({ post, onShared }: { post: Post; onShared: () => void }) {
+  const { toast } = useToast();
+  const [open, setOpen] = useState(false);
+  const url = `${window.location.origin}#post-${post.id}`;
+  const text = post.content.length > SHARE_TITLE_LENGTH ? `${post.content.slice(0, SHARE_TITLE_LENGTH)}...` : post.content;
+  const title = `${post.author.name}: ${text}`;
+  const networks = [
+    { name: 'Facebook', href: `https://www.facebook.com/sharer/sharer.php?u=${encodeURIComponent(url)}` },
+    { name: 'X', href: `https://twitter.com/intent/tweet?url=${encodeURIComponent(url)}&text=${encodeURIComponent(title)}` },
+    { name: 'LinkedIn', href: `https://www.linkedin.com/sharing/share-offsite/?url=${encodeURIComponent(url)}` },
+  ];
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(url);
+    } catch {
+      // The older fallback, for browsers without the clipboard API or permission.
+      const area = document.createElement('textarea');
+      area.value = url;
+      document.body.append(area);
+      area.select();
+      const copied = document.execCommand('copy');
+      area.remove();
+      if (!copied) {
+        toast({ title: 'Copy failed', description: 'Unable to copy the link. Please try again.', variant: 'destructive' });
+        return;
+      }
+    }
+    toast({ title: 'Link copied!', description: 'The post URL has been copied to your clipboard.' });
+    onShared();
+    setOpen(false);
+  };
+  return (
+    <div className="relative">
+      <button type="button" aria-expanded={open} onClick={() => setOpen(!open)} className="min-h-11 rounded-md px-3 text-sm hover:bg-slate-100 dark:hover:bg-slate-800">
+        Share · {post.shares}
+      </button>
+      {open && (
+        <div role="menu" aria-label="Share this post" className="absolute right-0 z-10 mt-1 w-48 rounded-md border border-slate-200 bg-white p-1 shadow-lg dark:border-slate-700 dark:bg-slate-900">
+          <button type="button" role="menuitem" onClick={() => void copy()} className="block min-h-11 w-full rounded px-3 text-left text-sm hover:bg-slate-100 dark:hover:bg-slate-800">
+            Copy link
+          </button>
+          {networks.map((network) => (
+            <button
+              key={network.name}
+              type="button"
+              role="menuitem"
+              onClick={() => {
+                window.open(network.href, 'share', `width=${SHARE_POPUP.width},height=${SHARE_POPUP.height}`);
+                onShared();
+                setOpen(false);
+              }}
+              className="block min-h-11 w-full rounded px-3 text-left text-sm hover:bg-slate-100 dark:hover:bg-slate-800"
+            >
+              Share on {network.name}
+            </button>
+          ))}
+        </div>
+      )}
+    </div>
+  );
+}
+
+export function PostCard({ post, viewer, onlineIds }: { post: Post; viewer: CurrentUser; onlineIds: ReadonlySet<string> }) {
+  const queryClient = useQueryClient();
+  const { toast } = useToast();
+  const refresh = () => void queryClient.invalidateQueries({ predicate: (q) => String(q.queryKey[0]).startsWith('/api/posts') });
+  const action = useMutation({
+    mutationFn: ({ method, path, body }: { method: string; path: string; body?: unknown }) => apiRequest(method, path, body),
+    onSuccess: refresh,
+    onError: (error) => toast({ title: 'Error', description: errorMessage(error, 'Something went wrong. Please try again.'), variant: 'destructive' }),
+  });
+  const like = () => action.mutate({ method: post.likedByMe ? 'DELETE' : 'PUT', path: `/api/posts/${post.id}/like` });
+
+  return (
+    <article id={`post-${post.id}`} aria-label={`Post by ${post.author.name}`} className="rounded-xl border border-slate-200 bg-white p-4 dark:border-slate-800 dark:bg-slate-900">
+      <header className="flex items-start gap-3">
+        <Avatar name={post.author.name} src={post.author.avatar} role={post.author.role} online={onlineIds.has(post.author.id)} />
+        <div className="min-w-0 flex-1">
+          <p className="font-semibold">
+            {post.author.name} <span className={`text-xs font-medium capitalize ${ROLE_COLOUR[post.author.role] ?? ''}`}>{post.author.role}</span>
+          </p>
+          <p className="text-xs text-slate-600 dark:text-slate-400">
+            <time dateTime={post.createdAt} title={new Date(post.createdAt).toLocaleString()}>
+              {relativeTime(post.createdAt)}
+            </time>
+          </p>
+        </div>
+        {post.isPinned && <Badge variant="default">Pinned</Badge>}
+        {post.status === 'pending' && <Badge variant="outline">Pending</Badge>}
+        {post.status === 'rejected' && <Badge variant="destructive">Rejected</Badge>}
+      </header>
+      <p className="mt-3 break-words whitespace-pre-wrap">{post.content}</p>
+      {post.status === 'rejected' && post.rejectionReason && <p className="mt-2 text-sm text-red-700 dark:text-red-400">Reason: {post.rejectionReason}</p>}
+      <Media post={post} />
+      {post.tags.length > 0 && (
+        <ul className="mt-3 flex flex-wrap gap-2" aria-label="Tags">
+          {post.tags.map((tag) => (
+            <li key={tag} className="rounded-full bg-brand-50 px-2 py-0.5 text-xs text-brand-700 dark:bg-slate-800 dark:text-amber-accent">
+              #{tag}
+            </li>
+          ))}
+        </ul>
+      )}
+      {post.isApproved && (
+        <footer className="mt-3 flex flex-wrap items-center gap-1 border-t border-slate-100 pt-2 text-sm dark:border-slate-800">
+          <button type="button" aria-pressed={post.likedByMe} onClick={like} className={`min-h-11 rounded-md px-3 hover:bg-slate-100 dark:hover:bg-slate-800 ${post.likedByMe ? 'font-semibold text-red-600' : ''}`}>
+            {post.likedByMe ? '♥' : '♡'} Like · {post.likes}
+          </button>
+          <span className="px-3 text-slate-600 dark:text-slate-400">Comments · {post.comments}</span>
+          <ShareControl post={post} onShared={() => action.mutate({ method: 'POST', path: `/api/posts/${post.id}/share` })} />
+          {viewer.id !== post.author.id && (
+            <button
+              type="button"
+              onClick={() => action.mutate({ method: 'POST', path: `/api/posts/${post.id}/report` }, { onSuccess: () => toast({ title: 'Post reported', description: 'Thank you. Staff will review it.' }) })}
+              className="ml-auto min-h-11 rounded-md px-3 text-slate-600 hover:bg-slate-100 dark:text-slate-400 dark:hover:bg-slate-800"
+            >
+              Report
+            </button>
+          )}
+        </footer>
+      )}
+    </article>
+  );
+}
