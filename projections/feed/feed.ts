@@ -56,7 +56,7 @@ export const feedProjection: Projection = {
   collections: [FEED_POSTS, FEED_TAG_DAYS],
   async setup(store) {
     const posts = feedPosts(store);
-    await posts.createIndex({ status: 1, pinRank: -1, createdAt: -1 });
+    await posts.createIndex({ status: 1, pinRank: -1, createdAt: -1, _id: -1 });
     await posts.createIndex({ authorId: 1 });
     await posts.createIndex({ reports: 1 });
     await tagDays(store).createIndex({ day: 1 });

@@ -1,5 +1,7 @@
-import type { Actor } from '../../shared/domain';
-import type { Collection } from '../infrastructure/document-store/port';
+import { fail, type Actor } from '../../shared/domain';
+import { TRENDING_LIKES } from '../../shared/feed/constants';
+import { normalizeTag } from '../../shared/feed/tags';
+import type { Collection, Filter, Sort } from '../infrastructure/document-store/port';
 import type { FeedPostDocument } from '../../projections/feed/feed';
 
 /** Trending tags are counted over the posts of this many recent days. */
@@ -38,4 +40,68 @@ export async function trendingTags(days: Collection<{ _id: string; tag: string; 
     .map(([tag, count]) => ({ tag, count }))
     .sort((a, b) => b.count - a.count || a.tag.localeCompare(b.tag))
     .slice(0, TRENDING_TAGS_SHOWN);
+}
+
+export interface FeedQuery {
+  filter: 'all' | 'trending' | 'following';
+  q?: string | undefined;
+  tag?: string | undefined;
+  cursor?: string | undefined;
+}
+
+/** Pinned first, then newest; the id breaks ties so the cursor is exact. */
+export const FEED_ORDER: Sort = { pinRank: -1, createdAt: -1, _id: -1 };
+
+interface Cursor {
+  pinRank: number;
+  createdAt: string;
+  id: string;
+}
+
+export const encodeCursor = (post: FeedPostDocument) =>
+  Buffer.from(JSON.stringify({ pinRank: post.pinRank, createdAt: post.createdAt, id: post._id } satisfies Cursor)).toString('base64url');
+
+function decodeCursor(cursor: string): Cursor {
+  try {
+    const value = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as Cursor;
+    if (typeof value.pinRank === 'number' && typeof value.createdAt === 'string' && typeof value.id === 'string') return value;
+  } catch {
+    // fall through
+  }
+  throw fail.invalid('Invalid cursor', { cursor: 'Invalid cursor' });
+}
+
+const escapeRegex = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** Narrows by filter, search, tag and cursor (what every part of a feed page shares). */
+function narrowing(query: FeedQuery): Filter[] {
+  const conditions: Filter[] = [];
+  if (query.filter === 'trending') conditions.push({ likes: { $gt: TRENDING_LIKES } });
+  if (query.filter === 'following') conditions.push({ 'author.role': { $in: ['admin', 'staff'] } });
+  if (query.q) conditions.push({ search: { $regex: escapeRegex(query.q.replace(/^#/, '').toLowerCase()) } });
+  if (query.tag) conditions.push({ tags: normalizeTag(query.tag) });
+  if (query.cursor) {
+    const { pinRank, createdAt, id } = decodeCursor(query.cursor);
+    conditions.push({ $or: [{ pinRank: { $lt: pinRank } }, { pinRank, createdAt: { $lt: createdAt } }, { pinRank, createdAt, _id: { $lt: id } }] });
+  }
+  return conditions;
+}
+
+const inFeedOrder = (a: FeedPostDocument, b: FeedPostDocument) =>
+  b.pinRank - a.pinRank || (a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : a._id < b._id ? 1 : -1);
+
+/**
+ * One page of the feed as a reader may see it: approved posts, plus the reader's
+ * own pending ones. Asked as two queries, each served by the status index in feed
+ * order, rather than one `$or` that no index serves.
+ */
+export async function feedPage(posts: Collection<FeedPostDocument>, query: FeedQuery, viewer: Actor | null, limit: number) {
+  const rest = narrowing(query);
+  const [approved, own] = await Promise.all([
+    posts.find({ $and: [{ status: 'approved' }, ...rest] }, { sort: FEED_ORDER, limit: limit + 1 }),
+    viewer ? posts.find({ $and: [{ status: 'pending', authorId: viewer.id }, ...rest] }, { sort: FEED_ORDER, limit: limit + 1 }) : [],
+  ]);
+  const page = [...approved, ...own].sort(inFeedOrder).slice(0, limit + 1);
+  const items = page.slice(0, limit);
+  return { items, nextCursor: page.length > limit ? encodeCursor(items.at(-1)!) : null };
 }

@@ -7,14 +7,13 @@ import { fail } from '../../shared/domain';
 import { streamName } from '../../shared/streams';
 import { postDecider, type PostCommand } from '../../shared/feed/post-stream';
 import { NewPostSchema, ReasonSchema } from '../../shared/feed/schemas';
-import { normalizeTag } from '../../shared/feed/tags';
-import { FEED_PAGE_SIZE, TRENDING_LIKES } from '../../shared/feed/constants';
-import { feedPosts, tagDays, type FeedPostDocument } from '../../projections/feed/feed';
+import { FEED_PAGE_SIZE } from '../../shared/feed/constants';
+import { feedPosts, tagDays } from '../../projections/feed/feed';
 import { membersCollection } from '../../projections/members/members';
 import { parse } from '../http/errors';
 import { STAFF } from '../http/access';
 import type { Services } from '../services';
-import { postDto, trendingTags } from './feed-queries';
+import { feedPage, postDto, trendingTags } from './feed-queries';
 
 const IdParams = v.object({ id: v.pipe(v.string(), v.uuid('Post not found')) });
 const FeedQuery = v.object({
@@ -24,26 +23,6 @@ const FeedQuery = v.object({
   q: v.optional(v.pipe(v.string(), v.trim(), v.maxLength(200))),
   tag: v.optional(v.pipe(v.string(), v.maxLength(80))),
 });
-
-interface Cursor {
-  pinRank: number;
-  createdAt: string;
-  id: string;
-}
-
-const encodeCursor = (post: FeedPostDocument) => Buffer.from(JSON.stringify({ pinRank: post.pinRank, createdAt: post.createdAt, id: post._id } satisfies Cursor)).toString('base64url');
-
-function decodeCursor(cursor: string): Cursor {
-  try {
-    const value = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as Cursor;
-    if (typeof value.pinRank === 'number' && typeof value.createdAt === 'string' && typeof value.id === 'string') return value;
-  } catch {
-    // fall through
-  }
-  throw fail.invalid('Invalid cursor', { cursor: 'Invalid cursor' });
-}
-
-const escapeRegex = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 export async function feedRoutes(app: FastifyInstance, { services }: { services: Services }) {
   const { store, handle, config } = services;
@@ -58,21 +37,8 @@ export async function feedRoutes(app: FastifyInstance, { services }: { services:
   app.get('/api/posts', { config: { access: 'public' } }, async (request) => {
     const query = parse(FeedQuery, request.query);
     const actor = request.actor;
-    const visible = actor ? { $or: [{ status: 'approved' }, { status: 'pending', authorId: actor.id }] } : { status: 'approved' };
-    const conditions: Record<string, unknown>[] = [visible];
-    if (query.filter === 'trending') conditions.push({ likes: { $gt: TRENDING_LIKES } });
-    if (query.filter === 'following') conditions.push({ 'author.role': { $in: ['admin', 'staff'] } });
-    if (query.q) conditions.push({ search: { $regex: escapeRegex(query.q.replace(/^#/, '').toLowerCase()) } });
-    if (query.tag) conditions.push({ tags: normalizeTag(query.tag) });
-    if (query.cursor) {
-      const { pinRank, createdAt, id } = decodeCursor(query.cursor);
-      conditions.push({
-        $or: [{ pinRank: { $lt: pinRank } }, { pinRank, createdAt: { $lt: createdAt } }, { pinRank, createdAt, _id: { $lt: id } }],
-      });
-    }
-    const page = await posts.find({ $and: conditions }, { sort: { pinRank: -1, createdAt: -1, _id: -1 }, limit: query.limit + 1 });
-    const items = page.slice(0, query.limit);
-    return { items: items.map((post) => postDto(post, actor)), nextCursor: page.length > query.limit ? encodeCursor(items.at(-1)!) : null };
+    const { items, nextCursor } = await feedPage(posts, query, actor, query.limit);
+    return { items: items.map((post) => postDto(post, actor)), nextCursor };
   });
 
   app.post('/api/posts', { config: { access: 'signed-in', rateLimit: { max: config.rateLimits.posting, timeWindow: '1 minute' } } }, async (request, reply) => {

@@ -7,6 +7,7 @@ const benches: Record<string, () => Promise<{ run: () => Promise<void> }>> = {
   'event-store': () => import('./event-store.bench'),
   'document-store': () => import('./document-store.bench'),
   'client-bundle': () => import('./client-bundle.bench'),
+  feed: () => import('./feed.bench'),
 };
 
 const filter = process.argv[2];
