@@ -3,5 +3,6 @@ import type { Projection } from './runner';
 import { membersProjection } from './members/members';
 import { memberPostCountsProjection } from './members/post-counts';
 import { feedProjection } from './feed/feed';
+import { blogProjection } from './blog/blog';
 
-export const allProjections: readonly Projection[] = [membersProjection, memberPostCountsProjection, feedProjection];
+export const allProjections: readonly Projection[] = [membersProjection, memberPostCountsProjection, feedProjection, blogProjection];

@@ -1,0 +1,108 @@
+/** The blog's read model: one document per post, serving lists, the post page, management and RSS. */
+import type { DocumentStore } from '../../server/infrastructure/document-store/port';
+import type { RecordedEvent } from '../../server/infrastructure/event-store/port';
+import type { Role } from '../../shared/domain';
+import type { BlogPostEvent } from '../../shared/blog/blog-stream';
+import { displayName } from '../../shared/members/display';
+import { applyToDocument, type Positioned } from '../documents';
+import { membersCollection } from '../members/members';
+import type { Projection } from '../runner';
+
+export const BLOG_POSTS = 'blog_posts';
+
+export type BlogPostDocument = Positioned & {
+  _id: string;
+  title: string;
+  excerpt: string;
+  content: string;
+  tags: string[];
+  isPublished: boolean;
+  isPinned: boolean;
+  isFeatured: boolean;
+  /** 1 when pinned, for a plain numeric sort. */
+  pinRank: 0 | 1;
+  createdAt: string;
+  updatedAt: string;
+  publishedAt: string | null;
+  /** publishedAt, else createdAt: what lists sort by and show. */
+  shownAt: string;
+  authorId: string;
+  author: { name: string; role: Role; firstName: string; lastName: string; profileImageUrl: string | null };
+};
+
+export const blogPosts = (store: DocumentStore) => store.collection<BlogPostDocument>(BLOG_POSTS);
+
+export const blogProjection: Projection = {
+  name: 'blog',
+  collections: [BLOG_POSTS],
+  async setup(store) {
+    await blogPosts(store).createIndex({ isPublished: 1, pinRank: -1, shownAt: -1 });
+  },
+  async apply(recorded, { store, notify }) {
+    if (!recorded.streamName.startsWith('blog-')) return;
+    const event = recorded as RecordedEvent & BlogPostEvent;
+    const id = recorded.streamName.slice('blog-'.length);
+    const posts = blogPosts(store);
+    const before = await posts.findOne({ _id: id });
+    const change = (update: (post: BlogPostDocument) => Partial<BlogPostDocument>, at?: string) =>
+      applyToDocument(posts, id, recorded.position, (current) => (current ? { ...current, ...update(current), ...(at ? { updatedAt: at } : {}) } : null));
+
+    switch (event.type) {
+      case 'BlogPostDrafted': {
+        const data = event.data;
+        const member = await membersCollection(store).findOne({ _id: data.authorId });
+        await applyToDocument(posts, id, recorded.position, () => ({
+          title: data.title,
+          excerpt: data.excerpt,
+          content: data.content,
+          tags: data.tags,
+          isPublished: false,
+          isPinned: false,
+          isFeatured: false,
+          pinRank: 0 as const,
+          createdAt: data.createdAt,
+          updatedAt: data.createdAt,
+          publishedAt: null,
+          shownAt: data.createdAt,
+          authorId: data.authorId,
+          author: {
+            name: member ? displayName(member) : 'Former member',
+            role: member?.role ?? 'staff',
+            firstName: member?.firstName ?? '',
+            lastName: member?.lastName ?? '',
+            profileImageUrl: member?.profileImageUrl ?? null,
+          },
+        }));
+        break;
+      }
+      case 'BlogPostEdited':
+        await change(() => ({ title: event.data.title, excerpt: event.data.excerpt, content: event.data.content, ...(event.data.tags ? { tags: event.data.tags } : {}) }), event.data.at);
+        break;
+      case 'BlogPostPublished':
+        await change(() => ({ isPublished: true, publishedAt: event.data.publishedAt, shownAt: event.data.publishedAt }));
+        break;
+      case 'BlogPostUnpublished':
+        await change(() => ({ isPublished: false }));
+        break;
+      case 'BlogPostPinned':
+        await change(() => ({ isPinned: true, pinRank: 1 }));
+        break;
+      case 'BlogPostUnpinned':
+        await change(() => ({ isPinned: false, pinRank: 0 }));
+        break;
+      case 'BlogPostFeatured':
+        await change(() => ({ isFeatured: true }));
+        break;
+      case 'BlogPostUnfeatured':
+        await change(() => ({ isFeatured: false }));
+        break;
+      case 'BlogPostDeleted':
+        await applyToDocument(posts, id, recorded.position, () => null);
+        break;
+    }
+    const after = await posts.findOne({ _id: id });
+    const kind = !before ? 'created' : !after ? 'removed' : 'updated';
+    const wasOrIsPublic = Boolean(before?.isPublished || after?.isPublished);
+    notify({ message: 'blog:changed', rooms: wasOrIsPublic ? ['members', 'public'] : ['staff'], payload: { id, kind } });
+  },
+};

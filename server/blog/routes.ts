@@ -1,0 +1,110 @@
+/** The blog (spec 1 §7, API.md "Blog"): staff write; everyone reads published posts; RSS at /rss. */
+import { randomUUID } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import * as v from 'valibot';
+import { fail, type Actor } from '../../shared/domain';
+import { streamName } from '../../shared/streams';
+import { blogPostDecider, type BlogPostCommand } from '../../shared/blog/blog-stream';
+import { CreateBlogPostSchema, UpdateBlogPostSchema } from '../../shared/blog/schemas';
+import { sanitizeBlogHtml } from '../../shared/blog/sanitize';
+import { generateExcerpt } from '../../shared/blog/excerpt';
+import { blogPosts, type BlogPostDocument } from '../../projections/blog/blog';
+import { parse } from '../http/errors';
+import { STAFF } from '../http/access';
+import type { Services } from '../services';
+import { rssFeed } from './rss';
+
+const IdParams = v.object({ id: v.pipe(v.string(), v.uuid('Blog post not found')) });
+const ListQuery = v.object({
+  limit: v.optional(v.pipe(v.string(), v.toNumber(), v.integer(), v.minValue(1), v.maxValue(100)), '50'),
+  featured: v.optional(v.picklist(['true', 'false'])),
+  pinned: v.optional(v.picklist(['true', 'false'])),
+});
+const TOGGLES = {
+  publish: 'PublishBlogPost',
+  unpublish: 'UnpublishBlogPost',
+  pin: 'PinBlogPost',
+  unpin: 'UnpinBlogPost',
+  feature: 'FeatureBlogPost',
+  unfeature: 'UnfeatureBlogPost',
+} as const;
+
+export function blogPostDto(post: BlogPostDocument) {
+  return {
+    id: post._id,
+    title: post.title,
+    excerpt: post.excerpt,
+    content: post.content,
+    tags: post.tags,
+    isPublished: post.isPublished,
+    isPinned: post.isPinned,
+    isFeatured: post.isFeatured,
+    createdAt: post.createdAt,
+    updatedAt: post.updatedAt,
+    publishedAt: post.publishedAt,
+    author: post.author,
+  };
+}
+
+/** Sanitised once, on write; an excerpt left empty is generated from the text. */
+function prepare(text: { title: string; excerpt: string; content: string }) {
+  const content = sanitizeBlogHtml(text.content);
+  if (!content.trim()) throw fail.invalid('Content is required', { content: 'Content is required' });
+  return { ...text, content, excerpt: text.excerpt.trim() || generateExcerpt(content) };
+}
+
+export async function blogRoutes(app: FastifyInstance, { services }: { services: Services }) {
+  const posts = blogPosts(services.store);
+
+  async function command(id: string, actor: Actor | null, type: BlogPostCommand['type'], data: Record<string, unknown> = {}) {
+    await services.handle(blogPostDecider, streamName('blog', id), { type, data, metadata: { now: services.now(), actor } } as BlogPostCommand, actor ? { actorId: actor.id } : {});
+    const post = await posts.findOne({ _id: id });
+    if (!post) throw fail.notFound('Blog post not found');
+    return blogPostDto(post);
+  }
+
+  app.get('/api/blog', { config: { access: 'public' } }, async (request) => {
+    const query = parse(ListQuery, request.query);
+    const filter: Record<string, unknown> = { isPublished: true };
+    if (query.featured) filter.isFeatured = query.featured === 'true';
+    if (query.pinned) filter.isPinned = query.pinned === 'true';
+    return (await posts.find(filter, { sort: { pinRank: -1, shownAt: -1, _id: -1 }, limit: query.limit })).map(blogPostDto);
+  });
+
+  app.get('/api/blog/:id', { config: { access: 'public' } }, async (request) => {
+    const { id } = parse(IdParams, request.params);
+    const post = await posts.findOne({ _id: id });
+    const staff = request.actor?.role === 'admin' || request.actor?.role === 'staff';
+    if (!post || (!post.isPublished && !staff)) throw fail.notFound('Blog post not found');
+    return blogPostDto(post);
+  });
+
+  app.get('/api/admin/blog', { config: { access: STAFF } }, async () => (await posts.find({}, { sort: { createdAt: -1, _id: -1 } })).map(blogPostDto));
+
+  app.post('/api/blog', { config: { access: STAFF } }, async (request, reply) => {
+    const body = parse(CreateBlogPostSchema, request.body);
+    const id = randomUUID();
+    const post = await command(id, request.actor, 'CreateBlogPost', { ...body, ...prepare(body), id, tags: body.tags ?? [] });
+    return reply.status(201).send(post);
+  });
+
+  app.patch('/api/blog/:id', { config: { access: STAFF } }, async (request) => {
+    const { id } = parse(IdParams, request.params);
+    const body = parse(UpdateBlogPostSchema, request.body);
+    return command(id, request.actor, 'EditBlogPost', { ...body, ...prepare(body) });
+  });
+
+  for (const [action, type] of Object.entries(TOGGLES))
+    app.post(`/api/blog/:id/${action}`, { config: { access: STAFF } }, async (request) => command(parse(IdParams, request.params).id, request.actor, type));
+
+  app.delete('/api/blog/:id', { config: { access: STAFF } }, async (request, reply) => {
+    const { id } = parse(IdParams, request.params);
+    await services.handle(blogPostDecider, streamName('blog', id), { type: 'DeleteBlogPost', data: {}, metadata: { now: services.now(), actor: request.actor } }, { actorId: request.actor!.id });
+    return reply.status(204).send();
+  });
+
+  app.get('/rss', { config: { access: 'public' } }, async (_request, reply) => {
+    const published = await posts.find({ isPublished: true }, { sort: { shownAt: -1, _id: -1 }, limit: 50 });
+    return reply.type('application/rss+xml; charset=utf-8').send(rssFeed(published, services.config.publicUrl));
+  });
+}

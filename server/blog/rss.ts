@@ -1,0 +1,34 @@
+/** RSS 2.0 of published blog posts, with absolute links and every text escaped. */
+import type { BlogPostDocument } from '../../projections/blog/blog';
+
+const escapeXml = (text: string) =>
+  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' })[c]!).replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F]/g, '');
+
+export function rssFeed(posts: BlogPostDocument[], siteUrl: string): string {
+  const items = posts
+    .map((post) => {
+      const link = `${siteUrl}/blog/${post._id}`;
+      return `    <item>
+      <title>${escapeXml(post.title)}</title>
+      <link>${escapeXml(link)}</link>
+      <guid isPermaLink="true">${escapeXml(link)}</guid>
+      <pubDate>${new Date(post.shownAt).toUTCString()}</pubDate>
+      <dc:creator>${escapeXml(post.author.name)}</dc:creator>
+      <description>${escapeXml(post.excerpt)}</description>
+${post.tags.map((tag) => `      <category>${escapeXml(tag)}</category>`).join('\n')}
+    </item>`;
+    })
+    .join('\n');
+  return `<?xml version="1.0" encoding="UTF-8"?>
+<rss version="2.0" xmlns:atom="http://www.w3.org/2005/Atom" xmlns:dc="http://purl.org/dc/elements/1.1/">
+  <channel>
+    <title>Broadcast History Community Blog</title>
+    <link>${escapeXml(siteUrl)}/blog</link>
+    <atom:link href="${escapeXml(siteUrl)}/rss" rel="self" type="application/rss+xml"/>
+    <description>Stories from the history of broadcasting in our state.</description>
+    <language>en-us</language>
+${posts[0] ? `    <lastBuildDate>${new Date(posts[0].shownAt).toUTCString()}</lastBuildDate>\n` : ''}${items}
+  </channel>
+</rss>
+`;
+}
