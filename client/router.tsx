@@ -85,6 +85,12 @@ function StaffOnly({ children }: { children: ReactNode }) {
   const { data: user } = useCurrentUser();
   return isStaff(user?.role) ? children : <NotFoundPage />;
 }
+/** The dashboard with the blog feature's management in its blog tab. */
+const AdminPage = lazy(() =>
+  Promise.all([import('./features/admin/admin-dashboard'), import('./features/blog/blog-management')]).then(([admin, blog]) => ({
+    default: () => <admin.AdminDashboard blogTab={<blog.BlogManagement />} />,
+  })),
+);
 const EventManagementPage = lazy(() => import('./features/events/event-pages').then((m) => ({ default: m.EventManagementPage })));
 
 const shellRoutes = [
@@ -92,8 +98,8 @@ const shellRoutes = [
   createRoute({ getParentRoute: () => shellRoute, path: '/blog', component: page(() => import('./features/blog/blog-pages'), 'BlogPage') }),
   createRoute({ getParentRoute: () => shellRoute, path: '/blog/$id', component: page(() => import('./features/blog/blog-pages'), 'BlogPostPage') }),
   createRoute({ getParentRoute: () => shellRoute, path: '/calendar', component: page(() => import('./features/events/event-pages'), 'CalendarPage') }),
-  createRoute({ getParentRoute: () => shellRoute, path: '/admin', component: page(() => import('./features/admin/admin-dashboard'), 'AdminDashboard') }),
-  createRoute({ getParentRoute: () => shellRoute, path: '/admin/$tab', component: page(() => import('./features/admin/admin-dashboard'), 'AdminDashboard') }),
+  createRoute({ getParentRoute: () => shellRoute, path: '/admin', component: AdminPage }),
+  createRoute({ getParentRoute: () => shellRoute, path: '/admin/$tab', component: AdminPage }),
   createRoute({
     getParentRoute: () => shellRoute,
     path: '/events/manage',
@@ -118,13 +124,12 @@ const webflowRoute = createRoute({
     <SignedIn>
       {() => (
         <PublicSiteLayout>
-          <AdminDashboardInPublicLayout />
+          <AdminPage />
         </PublicSiteLayout>
       )}
     </SignedIn>
   ),
 });
-const AdminDashboardInPublicLayout = lazy(() => import('./features/admin/admin-dashboard').then((m) => ({ default: m.AdminDashboard })));
 
 const routeTree = rootRoute.addChildren([...publicRoutes, shellRoute.addChildren(shellRoutes), webflowRoute]);
 

@@ -2,7 +2,7 @@
  * The admin dashboard (/admin, /admin/{tab}, and inside the public-site layout at
  * /admin-webflow): real figures, the live moderation queue and member management.
  */
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, useParams } from '@tanstack/react-router';
 import { Button } from '../../components/ui/button';
@@ -192,7 +192,8 @@ function Users({ viewer }: { viewer: CurrentUser }) {
   );
 }
 
-export function AdminDashboard() {
+/** The blog tab belongs to the blog feature; the route composes it in. */
+export function AdminDashboard({ blogTab }: { blogTab?: ReactNode }) {
   const { data: user } = useCurrentUser();
   const params = useParams({ strict: false }) as { tab?: string };
   const inPublicLayout = window.location.pathname.startsWith('/admin-webflow');
@@ -226,7 +227,7 @@ export function AdminDashboard() {
         )}
       </nav>
       {tab === 'moderation' && <Moderation />}
-      {tab === 'blog' && <ComingSoon title="Blog management" />}
+      {tab === 'blog' && blogTab}
       {tab === 'users' && <Users viewer={user} />}
       {tab === 'analytics' && <ComingSoon title="Analytics" />}
       {tab === 'settings' && <ComingSoon title="Settings" />}

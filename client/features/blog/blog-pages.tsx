@@ -1,4 +1,230 @@
-import { ComingSoon } from '../../components/ui/page-header';
+/** The blog list (/blog) and a single post (/blog/{id}). */
+import { useEffect, useMemo, useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { Link, useParams } from '@tanstack/react-router';
+import { Badge, RoleBadge } from '../../components/ui/badge';
+import { PageHeader } from '../../components/ui/page-header';
+import { Spinner } from '../../components/ui/spinner';
+import { useToast } from '../../components/ui/toast';
+import { ApiError, apiRequest } from '../../lib/api';
+import { htmlToText } from '../../../shared/blog/excerpt';
+import { SHARE_DESCRIPTION_LENGTH, SHARE_POPUP } from '../../../shared/feed/constants';
 
-export const BlogPage = () => <ComingSoon title="Blog" />;
-export const BlogPostPage = () => <ComingSoon title="Blog post" />;
+export interface BlogPost {
+  id: string;
+  title: string;
+  excerpt: string;
+  content: string;
+  tags: string[];
+  isPublished: boolean;
+  isPinned: boolean;
+  isFeatured: boolean;
+  createdAt: string;
+  updatedAt: string;
+  publishedAt: string | null;
+  author: { name: string; role: string; firstName: string; lastName: string; profileImageUrl: string | null };
+}
+
+const date = (iso: string) => new Date(iso).toLocaleDateString('en-US', { year: 'numeric', month: 'long', day: 'numeric' });
+
+function Badges({ post }: { post: BlogPost }) {
+  return (
+    <div className="flex gap-2">
+      {post.isPinned && <Badge variant="default">Pinned</Badge>}
+      {post.isFeatured && <Badge variant="secondary">Featured</Badge>}
+    </div>
+  );
+}
+
+function PostCard({ post }: { post: BlogPost }) {
+  return (
+    <article aria-label={post.title} className="flex flex-col rounded-xl border border-slate-200 bg-white p-5 dark:border-slate-800 dark:bg-slate-900">
+      <Badges post={post} />
+      <h3 className="mt-2 text-xl font-semibold">{post.title}</h3>
+      <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">
+        {post.author.name} · <time dateTime={post.publishedAt ?? post.createdAt}>{date(post.publishedAt ?? post.createdAt)}</time>
+      </p>
+      <p className="mt-3 flex-1 text-slate-700 dark:text-slate-300">{post.excerpt}</p>
+      <Link to="/blog/$id" params={{ id: post.id }} className="mt-4 inline-flex min-h-11 items-center font-medium text-brand-600 underline dark:text-amber-accent">
+        Read full post<span className="sr-only">: {post.title}</span>
+      </Link>
+    </article>
+  );
+}
+
+export function BlogPage() {
+  const posts = useQuery<BlogPost[]>({ queryKey: ['/api/blog'] });
+  const [search, setSearch] = useState('');
+  const shown = useMemo(() => {
+    const q = search.trim().toLowerCase();
+    return (posts.data ?? []).filter((post) => !q || post.title.toLowerCase().includes(q) || post.excerpt.toLowerCase().includes(q));
+  }, [posts.data, search]);
+  const pinned = shown.filter((post) => post.isPinned);
+  const featured = shown.filter((post) => post.isFeatured && !post.isPinned);
+  const latest = shown.filter((post) => !post.isPinned && !post.isFeatured);
+
+  return (
+    <div>
+      <PageHeader title="Blog" description="Stories, research and memories from the community." />
+      <label htmlFor="blog-search" className="sr-only">
+        Search blog posts
+      </label>
+      <input
+        id="blog-search"
+        type="search"
+        value={search}
+        onChange={(event) => setSearch(event.target.value)}
+        placeholder="Search blog posts..."
+        className="mb-6 min-h-11 w-full rounded-md border border-slate-300 bg-white px-3 dark:border-slate-600 dark:bg-slate-900"
+      />
+      {posts.isPending ? (
+        <Spinner label="Loading blog posts" />
+      ) : posts.isError ? (
+        <p role="alert">The blog could not be loaded. Please refresh the page.</p>
+      ) : shown.length === 0 ? (
+        <p className="rounded-xl border border-dashed border-slate-300 p-8 text-center dark:border-slate-700">No blog posts yet</p>
+      ) : (
+        <div className="space-y-8">
+          {pinned.length > 0 && (
+            <section aria-labelledby="pinned-posts">
+              <h2 id="pinned-posts" className="mb-3 text-lg font-semibold">
+                Pinned Posts
+              </h2>
+              <div className="space-y-4">
+                {pinned.map((post) => (
+                  <PostCard key={post.id} post={post} />
+                ))}
+              </div>
+            </section>
+          )}
+          {featured.length > 0 && (
+            <section aria-labelledby="featured-posts">
+              <h2 id="featured-posts" className="mb-3 text-lg font-semibold">
+                Featured Posts
+              </h2>
+              <div className="grid gap-4 md:grid-cols-2">
+                {featured.map((post) => (
+                  <PostCard key={post.id} post={post} />
+                ))}
+              </div>
+            </section>
+          )}
+          {latest.length > 0 && (
+            <section aria-labelledby="latest-posts">
+              <h2 id="latest-posts" className="mb-3 text-lg font-semibold">
+                Latest Posts
+              </h2>
+              <div className="space-y-4">
+                {latest.map((post) => (
+                  <PostCard key={post.id} post={post} />
+                ))}
+              </div>
+            </section>
+          )}
+        </div>
+      )}
+    </div>
+  );
+}
+
+function Share({ post }: { post: BlogPost }) {
+  const { toast } = useToast();
+  const url = `${window.location.origin}/blog/${post.id}`;
+  const description = post.excerpt || htmlToText(post.content).slice(0, SHARE_DESCRIPTION_LENGTH);
+  const networks = [
+    { name: 'Facebook', href: `https://www.facebook.com/sharer/sharer.php?u=${encodeURIComponent(url)}` },
+    { name: 'X', href: `https://twitter.com/intent/tweet?url=${encodeURIComponent(url)}&text=${encodeURIComponent(`${post.title}: ${description}`)}` },
+    { name: 'LinkedIn', href: `https://www.linkedin.com/sharing/share-offsite/?url=${encodeURIComponent(url)}` },
+  ];
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(url);
+      toast({ title: 'Link copied!', description: 'The post URL has been copied to your clipboard.' });
+    } catch {
+      toast({ title: 'Copy failed', description: 'Unable to copy the link. Please try again.', variant: 'destructive' });
+    }
+  };
+  return (
+    <div className="flex flex-wrap gap-2" aria-label="Share this post" role="group">
+      <button type="button" onClick={() => void copy()} className="min-h-11 rounded-md border border-slate-300 px-3 text-sm dark:border-slate-600">
+        Copy link
+      </button>
+      {networks.map((network) => (
+        <button
+          key={network.name}
+          type="button"
+          onClick={() => window.open(network.href, 'share', `width=${SHARE_POPUP.width},height=${SHARE_POPUP.height}`)}
+          className="min-h-11 rounded-md border border-slate-300 px-3 text-sm dark:border-slate-600"
+        >
+          {network.name}
+        </button>
+      ))}
+    </div>
+  );
+}
+
+export function BlogPostPage() {
+  const { id } = useParams({ strict: false }) as { id: string };
+  const post = useQuery<BlogPost | null>({
+    queryKey: ['/api/blog', id],
+    queryFn: async () => {
+      try {
+        return await apiRequest<BlogPost>('GET', `/api/blog/${id}`);
+      } catch (error) {
+        if (error instanceof ApiError && (error.status === 404 || error.status === 400)) return null;
+        throw error;
+      }
+    },
+  });
+  useEffect(() => {
+    if (post.data) document.title = `${post.data.title} | Broadcast History Community`;
+    return () => {
+      document.title = 'Broadcast History Community';
+    };
+  }, [post.data]);
+
+  if (post.isPending) return <Spinner label="Loading the post" />;
+  if (post.isError) return <p role="alert">The post could not be loaded. Please refresh the page.</p>;
+  if (!post.data)
+    return (
+      <div className="py-16 text-center">
+        <h1 className="text-2xl font-bold">Post not found</h1>
+        <p className="mt-2 text-slate-600 dark:text-slate-400">This blog post does not exist or was removed.</p>
+        <Link to="/blog" className="mt-6 inline-flex min-h-11 items-center font-medium text-brand-600 underline dark:text-amber-accent">
+          Back to Blog
+        </Link>
+      </div>
+    );
+  const p = post.data;
+  return (
+    <article className="mx-auto max-w-3xl">
+      <Badges post={p} />
+      <h1 className="mt-2 text-3xl font-bold md:text-4xl">{p.title}</h1>
+      <p className="mt-3 flex flex-wrap items-center gap-2 text-sm text-slate-600 dark:text-slate-400">
+        <span className="font-medium text-slate-900 dark:text-slate-100">
+          {p.author.firstName} {p.author.lastName}
+        </span>
+        <RoleBadge role={p.author.role} />
+        {p.publishedAt && (
+          <span>
+            Published <time dateTime={p.publishedAt}>{date(p.publishedAt)}</time>
+          </span>
+        )}
+        {p.updatedAt !== p.createdAt && (
+          <span>
+            · Updated <time dateTime={p.updatedAt}>{date(p.updatedAt)}</time>
+          </span>
+        )}
+      </p>
+      {p.excerpt && <blockquote className="mt-6 border-l-4 border-amber-accent pl-4 text-lg text-slate-700 italic dark:text-slate-300">{p.excerpt}</blockquote>}
+      {/* Sanitised on the server when saved, with an allow-list of tags and attributes. */}
+      <div className="blog-content mt-6 space-y-4 leading-relaxed" dangerouslySetInnerHTML={{ __html: p.content }} />
+      <div className="mt-8 flex flex-wrap items-center justify-between gap-4 border-t border-slate-200 pt-6 dark:border-slate-800">
+        <Share post={p} />
+        <Link to="/blog" className="inline-flex min-h-11 items-center font-medium text-brand-600 underline dark:text-amber-accent">
+          Browse More Posts
+        </Link>
+      </div>
+    </article>
+  );
+}
