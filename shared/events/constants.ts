@@ -1,0 +1,25 @@
+/** Business constants of events and the calendar (spec 2 §3, §9). */
+export const EVENT_TYPES = ['meeting', 'anniversary', 'conference', 'reunion', 'broadcast_history', 'memorial', 'celebration', 'other'] as const;
+export type EventType = (typeof EVENT_TYPES)[number];
+
+export const EVENT_TYPE_LABELS: Record<EventType, string> = {
+  meeting: 'Meeting',
+  anniversary: 'Anniversary',
+  conference: 'Conference',
+  reunion: 'Reunion',
+  broadcast_history: 'Broadcast History',
+  memorial: 'Memorial',
+  celebration: 'Celebration',
+  other: 'Other',
+};
+
+export const RSVP_STATUSES = ['attending', 'maybe', 'not_attending'] as const;
+export type RsvpStatus = (typeof RSVP_STATUSES)[number];
+
+export const TITLE_MAX_LENGTH = 255;
+export const UPCOMING_LIMIT = 5;
+export const FEATURED_SIDE_LIMIT = 3;
+export const DAY_CELL_LIMIT = 2;
+export const DEFAULT_DURATION_MS = 60 * 60 * 1000;
+export const EVENT_ID_SHOWN_LENGTH = 8;
+export const AT_CAPACITY = 'Event is at capacity';

@@ -1,0 +1,123 @@
+import { describe, expect, it } from 'vitest';
+import * as v from 'valibot';
+import { given } from '../../support/decider-spec';
+import { calendarEventDecider, type CalendarEventEvent } from '../../../shared/events/event-stream';
+import { EventSchema, type EventFields } from '../../../shared/events/schemas';
+import type { Actor } from '../../../shared/domain';
+
+const now = new Date('2026-06-01T12:00:00Z');
+const at = now.toISOString();
+const admin: Actor = { id: 'admin-1', role: 'admin' };
+const staff: Actor = { id: 'staff-1', role: 'staff' };
+const organizer: Actor = { id: 'member-1', role: 'member' };
+const member: Actor = { id: 'member-2', role: 'member' };
+const subscriber: Actor = { id: 'sub-1', role: 'subscriber' };
+const meta = (actor: Actor) => ({ now, actor });
+
+const fields = (overrides: Partial<EventFields> = {}): EventFields => ({
+  ...v.parse(EventSchema, { title: 'WGN reunion', startDate: '2026-07-04T18:00:00Z', endDate: '2026-07-04T21:00:00Z' }),
+  ...overrides,
+});
+const scheduled = (overrides: Partial<EventFields> = {}, approved = true): CalendarEventEvent => ({
+  type: 'EventScheduled',
+  data: { id: 'e1', organizerId: organizer.id, fields: fields(overrides), approved, scheduledAt: at },
+});
+const rsvp = (memberId: string, status: 'attending' | 'maybe' | 'not_attending', previous: 'attending' | 'maybe' | 'not_attending' | null = null): CalendarEventEvent => ({
+  type: 'RsvpChanged',
+  data: { memberId, status, previous, at },
+});
+
+describe('scheduling', () => {
+  it('approves staff events at once and keeps members’ events pending', () => {
+    given(calendarEventDecider).when({ type: 'ScheduleEvent', data: { id: 'e1', fields: fields() }, metadata: meta(staff) }).then([
+      { type: 'EventScheduled', data: { id: 'e1', organizerId: staff.id, fields: fields(), approved: true, scheduledAt: at } },
+    ]);
+    given(calendarEventDecider).when({ type: 'ScheduleEvent', data: { id: 'e1', fields: fields() }, metadata: meta(organizer) }).then([
+      { type: 'EventScheduled', data: { id: 'e1', organizerId: organizer.id, fields: fields(), approved: false, scheduledAt: at } },
+    ]);
+  });
+  it('refuses subscribers and anonymous callers', () => {
+    given(calendarEventDecider).when({ type: 'ScheduleEvent', data: { id: 'e1', fields: fields() }, metadata: meta(subscriber) }).thenThrows('forbidden');
+    given(calendarEventDecider).when({ type: 'ScheduleEvent', data: { id: 'e1', fields: fields() }, metadata: { now, actor: null } }).thenThrows('unauthenticated');
+  });
+});
+
+describe('editing and moderation', () => {
+  it('lets the organizer, staff and admins edit, and nobody else', () => {
+    const edited = fields({ title: 'Renamed' });
+    given(calendarEventDecider, [scheduled()]).when({ type: 'EditEvent', data: { fields: edited }, metadata: meta(organizer) }).then([
+      { type: 'EventEdited', data: { fields: edited, by: organizer.id, at } },
+    ]);
+    given(calendarEventDecider, [scheduled()]).when({ type: 'EditEvent', data: { fields: edited }, metadata: meta(admin) }).then([{ type: 'EventEdited', data: { fields: edited, by: admin.id, at } }]);
+    given(calendarEventDecider, [scheduled()]).when({ type: 'EditEvent', data: { fields: edited }, metadata: meta(member) }).thenThrows('forbidden');
+  });
+  it('refuses lowering max attendees below those attending', () => {
+    given(calendarEventDecider, [scheduled({ maxAttendees: 5 }), rsvp('a', 'attending'), rsvp('b', 'attending')])
+      .when({ type: 'EditEvent', data: { fields: fields({ maxAttendees: 1 }) }, metadata: meta(organizer) })
+      .thenThrows('rule', /already attending/);
+  });
+  it('lets only staff approve, reject, feature and delete; repeats are no-ops', () => {
+    given(calendarEventDecider, [scheduled({}, false)]).when({ type: 'ApproveEvent', data: {}, metadata: meta(staff) }).then([{ type: 'EventApproved', data: { by: staff.id, at } }]);
+    given(calendarEventDecider, [scheduled()]).when({ type: 'ApproveEvent', data: {}, metadata: meta(staff) }).then([]);
+    given(calendarEventDecider, [scheduled({}, false)]).when({ type: 'ApproveEvent', data: {}, metadata: meta(organizer) }).thenThrows('forbidden');
+    given(calendarEventDecider, [scheduled({}, false)]).when({ type: 'RejectEvent', data: {}, metadata: meta(admin) }).then([{ type: 'EventRejected', data: { by: admin.id, at } }]);
+    given(calendarEventDecider, [scheduled()]).when({ type: 'FeatureEvent', data: {}, metadata: meta(staff) }).then([{ type: 'EventFeatured', data: { by: staff.id, at } }]);
+    given(calendarEventDecider, [scheduled()]).when({ type: 'UnfeatureEvent', data: {}, metadata: meta(staff) }).then([]);
+    given(calendarEventDecider, [scheduled()]).when({ type: 'DeleteEvent', data: {}, metadata: meta(member) }).thenThrows('forbidden');
+    given(calendarEventDecider, [scheduled(), { type: 'EventDeleted', data: { by: staff.id, at } }]).when({ type: 'FeatureEvent', data: {}, metadata: meta(staff) }).thenThrows('not_found');
+  });
+});
+
+describe('RSVP', () => {
+  it('records and changes a member’s answer, once per change', () => {
+    given(calendarEventDecider, [scheduled()]).when({ type: 'SetRsvp', data: { status: 'maybe' }, metadata: meta(member) }).then([rsvp(member.id, 'maybe')]);
+    given(calendarEventDecider, [scheduled(), rsvp(member.id, 'maybe')]).when({ type: 'SetRsvp', data: { status: 'attending' }, metadata: meta(member) }).then([rsvp(member.id, 'attending', 'maybe')]);
+    given(calendarEventDecider, [scheduled(), rsvp(member.id, 'maybe')]).when({ type: 'SetRsvp', data: { status: 'maybe' }, metadata: meta(member) }).then([]);
+    given(calendarEventDecider, [scheduled(), rsvp(member.id, 'maybe')]).when({ type: 'RemoveRsvp', data: {}, metadata: meta(member) }).then([
+      { type: 'RsvpRemoved', data: { memberId: member.id, previous: 'maybe', at } },
+    ]);
+    given(calendarEventDecider, [scheduled()]).when({ type: 'RemoveRsvp', data: {}, metadata: meta(member) }).then([]);
+  });
+  it('never seats more than max attendees, but lets someone attending stay', () => {
+    const full = [scheduled({ maxAttendees: 2 }), rsvp('a', 'attending'), rsvp('b', 'attending')];
+    given(calendarEventDecider, full).when({ type: 'SetRsvp', data: { status: 'attending' }, metadata: meta(member) }).thenThrows('conflict', 'Event is at capacity');
+    given(calendarEventDecider, full).when({ type: 'SetRsvp', data: { status: 'maybe' }, metadata: meta(member) }).then([rsvp(member.id, 'maybe')]);
+    given(calendarEventDecider, [scheduled({ maxAttendees: 2 }), rsvp('a', 'attending'), rsvp(member.id, 'attending')]).when({ type: 'SetRsvp', data: { status: 'attending' }, metadata: meta(member) }).then([]);
+    given(calendarEventDecider, [...full, rsvp('a', 'not_attending', 'attending')]).when({ type: 'SetRsvp', data: { status: 'attending' }, metadata: meta(member) }).then([rsvp(member.id, 'attending')]);
+  });
+  it('refuses past, unapproved and private events, and subscribers', () => {
+    given(calendarEventDecider, [scheduled({ startDate: '2026-05-01T10:00:00.000Z', endDate: '2026-05-01T11:00:00.000Z' })]).when({ type: 'SetRsvp', data: { status: 'attending' }, metadata: meta(member) }).thenThrows('rule', 'RSVP is no longer available for past events');
+    given(calendarEventDecider, [scheduled({}, false)]).when({ type: 'SetRsvp', data: { status: 'attending' }, metadata: meta(member) }).thenThrows('rule', /waiting for approval/);
+    given(calendarEventDecider, [scheduled({ isPublic: false })]).when({ type: 'SetRsvp', data: { status: 'attending' }, metadata: meta(member) }).thenThrows('rule', 'This is a private event');
+    given(calendarEventDecider, [scheduled({ isPublic: false })]).when({ type: 'SetRsvp', data: { status: 'attending' }, metadata: meta(organizer) }).then([rsvp(organizer.id, 'attending')]);
+    given(calendarEventDecider, [scheduled()]).when({ type: 'SetRsvp', data: { status: 'attending' }, metadata: meta(subscriber) }).thenThrows('forbidden');
+  });
+});
+
+describe('event form validation', () => {
+  const parse = (input: Record<string, unknown>) => {
+    const result = v.safeParse(EventSchema, input);
+    return result.success ? {} : Object.fromEntries(result.issues.map((issue) => [v.getDotPath(issue), issue.message]));
+  };
+  it('gives the spec’s messages', () => {
+    expect(parse({})).toMatchObject({ title: 'Event title is required', startDate: 'Start date is required', endDate: 'End date is required' });
+    expect(parse({ title: 'x'.repeat(255), startDate: '2026-01-01T10:00', endDate: '2026-01-01T11:00' })).toEqual({ title: 'Title must be less than 255 characters' });
+    expect(parse({ title: 'A', startDate: 'soon', endDate: '2026-01-01T11:00' })).toEqual({ startDate: 'Invalid start date format' });
+    expect(parse({ title: 'A', startDate: '2026-01-01T10:00', endDate: 'later' })).toEqual({ endDate: 'Invalid end date format' });
+    expect(parse({ title: 'A', startDate: '2026-01-01T10:00', endDate: '2026-01-01T09:00' })).toEqual({ endDate: 'End date must be after start date' });
+    expect(parse({ title: 'A', startDate: '2026-01-01T10:00', endDate: '2026-01-01T10:00' })).toEqual({});
+    expect(parse({ title: 'A', startDate: '2026-01-01T10:00', endDate: '2026-01-01T11:00', maxAttendees: 0 })).toEqual({ maxAttendees: 'Max attendees must be at least 1' });
+    expect(parse({ title: 'A', startDate: '2026-01-01T10:00', endDate: '2026-01-01T11:00', eventType: 'party' })).toEqual({ eventType: 'Choose one of the event types' });
+  });
+  it('fills the defaults', () => {
+    expect(v.parse(EventSchema, { title: ' Reunion ', startDate: '2026-01-01T10:00:00Z', endDate: '2026-01-01T11:00:00Z', maxAttendees: '', tags: [' a ', 'a', ''] })).toMatchObject({
+      title: 'Reunion',
+      eventType: 'other',
+      isPublic: true,
+      isVirtual: false,
+      allDay: false,
+      maxAttendees: null,
+      tags: ['a'],
+    });
+  });
+});
