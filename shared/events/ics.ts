@@ -1,0 +1,110 @@
+/**
+ * iCalendar 2.0 export (spec 2 "Calendar-file export"): PUBLISH, Gregorian, UTC
+ * stamps, all-day dates with the end one day later, RFC 5545 text escaping and
+ * lines folded at 75 octets without splitting a UTF-8 character.
+ */
+import { EVENT_TYPE_LABELS, type EventType } from './constants';
+
+export interface IcsEvent {
+  id: string;
+  title: string;
+  description: string;
+  eventType: EventType;
+  location: string;
+  isVirtual: boolean;
+  virtualLink: string;
+  startDate: string;
+  endDate: string;
+  allDay: boolean;
+  tags: string[];
+  organizerName: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+const PRODID = '-//Broadcast History Community//Events//EN';
+
+export function escapeText(text: string): string {
+  return text.replace(/\\/g, '\\\\').replace(/;/g, '\\;').replace(/,/g, '\\,').replace(/\r\n|\r|\n/g, '\\n');
+}
+
+/** Folds a content line at 75 octets; continuation lines start with one space. */
+export function foldLine(line: string): string {
+  const encoder = new TextEncoder();
+  const parts: string[] = [];
+  let current = '';
+  let bytes = 0;
+  let limit = 75;
+  for (const char of line) {
+    const size = encoder.encode(char).length;
+    if (bytes + size > limit) {
+      parts.push(current);
+      current = '';
+      bytes = 0;
+      limit = 74;
+    }
+    current += char;
+    bytes += size;
+  }
+  parts.push(current);
+  return parts.join('\r\n ');
+}
+
+const utcStamp = (iso: string) => new Date(iso).toISOString().replace(/[-:]/g, '').replace(/\.\d{3}/, '');
+const dateOnly = (iso: string, plusDays = 0) => {
+  const date = new Date(iso);
+  date.setUTCDate(date.getUTCDate() + plusDays);
+  return date.toISOString().slice(0, 10).replace(/-/g, '');
+};
+
+function eventLines(event: IcsEvent, host: string, now: Date): string[] {
+  const description = [
+    event.eventType !== 'other' ? `Event Type: ${EVENT_TYPE_LABELS[event.eventType]}` : '',
+    event.description,
+    event.tags.length > 0 ? `Tags: ${event.tags.join(', ')}` : '',
+    event.organizerName ? `Organizer: ${event.organizerName}` : '',
+  ]
+    .filter(Boolean)
+    .join('\n\n');
+  const location = event.isVirtual && event.virtualLink ? 'Virtual Event' : event.location;
+  return [
+    'BEGIN:VEVENT',
+    `UID:${event.id}@${host}`,
+    `DTSTAMP:${utcStamp(now.toISOString())}`,
+    ...(event.allDay
+      ? [`DTSTART;VALUE=DATE:${dateOnly(event.startDate)}`, `DTEND;VALUE=DATE:${dateOnly(event.endDate, 1)}`]
+      : [`DTSTART:${utcStamp(event.startDate)}`, `DTEND:${utcStamp(event.endDate)}`]),
+    `SUMMARY:${escapeText(event.title)}`,
+    ...(description ? [`DESCRIPTION:${escapeText(description)}`] : []),
+    ...(location ? [`LOCATION:${escapeText(location)}`] : []),
+    ...(event.isVirtual && event.virtualLink ? [`URL:${event.virtualLink}`] : []),
+    'STATUS:CONFIRMED',
+    'TRANSP:OPAQUE',
+    `CREATED:${utcStamp(event.createdAt)}`,
+    `LAST-MODIFIED:${utcStamp(event.updatedAt)}`,
+    'END:VEVENT',
+  ];
+}
+
+export function calendarFile(events: IcsEvent[], host: string, now = new Date(), name?: string): string {
+  const lines = [
+    'BEGIN:VCALENDAR',
+    'VERSION:2.0',
+    `PRODID:${PRODID}`,
+    'CALSCALE:GREGORIAN',
+    'METHOD:PUBLISH',
+    ...(name ? [`X-WR-CALNAME:${escapeText(name)}`] : []),
+    ...events.flatMap((event) => eventLines(event, host, now)),
+    'END:VCALENDAR',
+  ];
+  return `${lines.map(foldLine).join('\r\n')}\r\n`;
+}
+
+/** The spec's file name: title without other characters than letters, digits, spaces, hyphens and underscores; spaces to underscores; 50 characters; then the start date. */
+export function icsFileName(title: string, startDate: string): string {
+  const base = title
+    .replace(/[^\p{L}\p{N} _-]/gu, '')
+    .replace(/ /g, '_')
+    .slice(0, 50);
+  return `${base}_${new Date(startDate).toISOString().slice(0, 10)}.ics`;
+}
