@@ -35,7 +35,7 @@ describe('the web client shell', () => {
     expect(await accessibilityViolations(page)).toEqual([]);
     await page.getByRole('button', { name: 'Join Community' }).click();
     await page.waitForURL(/\/login$/);
-    expect(await page.getByRole('heading', { name: 'Sign in' }).count()).toBe(1);
+    await page.getByRole('heading', { name: 'Sign in' }).waitFor();
     expect(await accessibilityViolations(page)).toEqual([]);
     await context.close();
   });
@@ -51,7 +51,7 @@ describe('the web client shell', () => {
     }
     expect(await nav.getByRole('link', { name: 'Newsfeed' }).getAttribute('aria-current')).toBe('page');
     expect(await page.getByText('Premium Community').count()).toBeGreaterThan(0);
-    expect(await page.getByText('Community Stats').count()).toBe(1);
+    expect(await page.getByText('Community Stats', { exact: true }).count()).toBe(1);
     await screenshot(page, 'shell-light');
     expect(await accessibilityViolations(page)).toEqual([]);
 

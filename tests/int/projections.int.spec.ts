@@ -114,7 +114,7 @@ describe('projection runner', () => {
     const crashing = createProjectionRunner({ name: 'tally-runner', eventStore, store, projections: [tallyProjection({ failAt: 150 })], progress, logger: silent });
     await crashing.reset();
     await crashing.start();
-    await expect.poll(() => crashing.failure()).not.toBeNull();
+    await expect.poll(() => crashing.failure(), { timeout: 15_000 }).not.toBeNull();
     await crashing.stop();
     const stoppedAt = crashing.failure()!.position;
     const checkpoint = await store.collection(CHECKPOINTS).findOne({ _id: 'tally-runner' });

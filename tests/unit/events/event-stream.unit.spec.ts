@@ -79,7 +79,7 @@ describe('RSVP', () => {
     given(calendarEventDecider, [scheduled()]).when({ type: 'RemoveRsvp', data: {}, metadata: meta(member) }).then([]);
   });
   it('never seats more than max attendees, but lets someone attending stay', () => {
-    const full = [scheduled({ maxAttendees: 2 }), rsvp('a', 'attending'), rsvp('b', 'attending')];
+    const full: CalendarEventEvent[] = [scheduled({ maxAttendees: 2 }), rsvp('a', 'attending'), rsvp('b', 'attending')];
     given(calendarEventDecider, full).when({ type: 'SetRsvp', data: { status: 'attending' }, metadata: meta(member) }).thenThrows('conflict', 'Event is at capacity');
     given(calendarEventDecider, full).when({ type: 'SetRsvp', data: { status: 'maybe' }, metadata: meta(member) }).then([rsvp(member.id, 'maybe')]);
     given(calendarEventDecider, [scheduled({ maxAttendees: 2 }), rsvp('a', 'attending'), rsvp(member.id, 'attending')]).when({ type: 'SetRsvp', data: { status: 'attending' }, metadata: meta(member) }).then([]);
