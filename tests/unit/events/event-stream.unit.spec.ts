@@ -64,7 +64,7 @@ describe('editing and moderation', () => {
     given(calendarEventDecider, [scheduled()]).when({ type: 'FeatureEvent', data: {}, metadata: meta(staff) }).then([{ type: 'EventFeatured', data: { by: staff.id, at } }]);
     given(calendarEventDecider, [scheduled()]).when({ type: 'UnfeatureEvent', data: {}, metadata: meta(staff) }).then([]);
     given(calendarEventDecider, [scheduled()]).when({ type: 'DeleteEvent', data: {}, metadata: meta(member) }).thenThrows('forbidden');
-    given(calendarEventDecider, [scheduled(), { type: 'EventDeleted', data: { by: staff.id, at } }]).when({ type: 'FeatureEvent', data: {}, metadata: meta(staff) }).thenThrows('not_found');
+    given(calendarEventDecider, [scheduled(), { type: 'EventDeleted', data: { by: staff.id, at } }] as CalendarEventEvent[]).when({ type: 'FeatureEvent', data: {}, metadata: meta(staff) }).thenThrows('not_found');
   });
 });
 
