@@ -4,5 +4,6 @@ import { membersProjection } from './members/members';
 import { memberPostCountsProjection } from './members/post-counts';
 import { feedProjection } from './feed/feed';
 import { blogProjection } from './blog/blog';
+import { eventsProjection } from './events/events';
 
-export const allProjections: readonly Projection[] = [membersProjection, memberPostCountsProjection, feedProjection, blogProjection];
+export const allProjections: readonly Projection[] = [membersProjection, memberPostCountsProjection, feedProjection, blogProjection, eventsProjection];

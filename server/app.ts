@@ -19,6 +19,7 @@ import { attachRealtime, type Realtime } from './realtime/gateway';
 import { memberRoutes } from './members/routes';
 import { feedRoutes } from './feed/routes';
 import { blogRoutes } from './blog/routes';
+import { eventRoutes } from './events/routes';
 import { serveClient } from './http/client';
 import { mailboxRoutes } from './mail/mailbox-routes';
 import { registerSecurityHeaders } from './http/security-headers';
@@ -95,6 +96,7 @@ export async function buildApp(services: Services, options: { logger?: boolean |
 
   await app.register(feedRoutes, { services });
   await app.register(blogRoutes, { services });
+  await app.register(eventRoutes, { services });
   await app.register(monitoringRoutes, { services, realtime });
   if (!config.smtpUrl) await app.register(mailboxRoutes, { mailbox: services.mailbox });
 

@@ -92,13 +92,14 @@ export async function memberRoutes(app: FastifyInstance, options: MemberRoutesOp
     if ((await eventStore.readStream(streamName('member', memberId))).length > 0) throw taken();
     const isFirstMember = (await members.countDocuments({})) === 0 && (await claim(streamName('founder', 'community'), 'FounderClaimed', memberId)) === memberId;
     const passwordHash = await hashPassword(body.password, config.scrypt);
-    await handle(memberDecider, streamName('member', memberId), {
+    const { state } = await handle(memberDecider, streamName('member', memberId), {
       type: 'RegisterMember',
       data: { id: memberId, email, firstName: body.firstName, lastName: body.lastName, passwordHash, isFirstMember },
       metadata: metadataOf(null),
     }, { actorId: memberId });
     await signIn(request, memberId);
-    return reply.status(201).send(userDto(await memberOrFail(memberId)));
+    // Answered from the stream's own state: correct even if the read models lag behind a burst of sign-ups.
+    return reply.status(201).send({ id: memberId, email, firstName: state.firstName, lastName: state.lastName, profileImageUrl: null, role: state.role });
   });
 
   app.post('/api/auth/login', { config: { access: 'public', rateLimit: authLimit } }, async (request) => {

@@ -99,8 +99,9 @@ export function createKurrentDbEventStore(connectionString: string): EventStore 
     },
 
     async headPosition() {
-      for await (const resolved of client.readAll({ direction: BACKWARDS, fromPosition: END, maxCount: 50 })) {
-        if (resolved.event && !resolved.event.type.startsWith('$')) return Number(resolved.event.position?.commit ?? 0n);
+      // Filtered on the server: the newest records of the log are often system events ($statistics, projections).
+      for await (const resolved of client.readAll({ direction: BACKWARDS, fromPosition: END, maxCount: 1, filter: excludeSystemEvents() })) {
+        if (resolved.event) return Number(resolved.event.position.commit);
       }
       return 0;
     },

@@ -1,24 +1,31 @@
 /**
  * The PostgreSQL event store: one append-only `events` table with a global
- * position and unique (stream, version).
+ * position (bigserial), unique (stream, version), and the id of the writing
+ * transaction (xid8).
  *
- * Ordering: a reader that follows `position > last` misses events when
- * transactions commit out of order. Bounding the reader by the
- * `pg_snapshot_xmin` horizon narrows that window but does not close it when
- * positions are plain numbers: a transaction can take its transaction id before
- * another one's and its position after it, and commit first. So positions are
- * handed out in commit order instead: an append takes a transaction-level
- * advisory lock just before it inserts, and holds it until its commit is
- * visible. Appends still prepare (read the stream version, serialise the data)
- * in parallel; only insert-and-commit is serial. The reader additionally stays
- * below the xmin horizon, which costs nothing and guards against writers that
- * bypass this adapter.
+ * Ordering. A reader that follows `position > last` misses events when
+ * transactions commit out of order. The reader here only reads rows whose
+ * transaction id is below `pg_snapshot_xmin(pg_current_snapshot())`: every
+ * transaction below that horizon has ended, so its rows are final. That alone is
+ * not enough, because a transaction can take its xid before another one and its
+ * position after it; the reader could then pass a position whose transaction is
+ * still above the horizon. So an append takes its xid and its positions together
+ * under a short session-level advisory lock that covers the INSERT only: xid
+ * order and position order then agree, and "below the horizon" is always a
+ * prefix of the log in position order. Commits stay parallel (holding the lock
+ * through commit serialised them and cut single-event appends to a fifth).
+ * Every writer of the table must go through this adapter for this to hold.
  *
- * Live subscriptions are woken by a NOTIFY sent after commit (a hint only,
- * coalesced; never inside the append transaction, where it would serialise
- * commits a second time), with a polling fallback.
+ * Appends to one stream also take a transaction-level lock on that stream, so
+ * racing appends fail on the version check instead of waiting on the unique
+ * index while holding the global lock.
+ *
+ * Live subscriptions are woken by a NOTIFY sent after commit (coalesced, a hint
+ * only: NOTIFY inside the append transaction serialises commits), with a fallback
+ * poll, and a quick re-poll while committed events wait below the horizon for an
+ * older transaction (which may be anyone's, and sends no NOTIFY) to end.
  */
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import pg from 'pg';
 import {
   type AppendResult,
@@ -30,10 +37,23 @@ import {
   WrongExpectedVersionError,
 } from './port';
 
+/** Key of the append lock (bigint key space) and the namespace of stream locks (int pair key space; the two never overlap). */
 const APPEND_LOCK = 0x6268_6365; // 'bhce'
-const CHANNEL = 'bhc_events';
+const STREAM_LOCKS = 0x6268_6373; // 'bhcs'
+const MIGRATION_LOCK = 0x6268_636d; // 'bhcm'
 const BATCH = 500;
 const FALLBACK_POLL_MS = 500;
+const HELD_BACK_FIRST_POLL_MS = 2;
+
+export interface PostgresEventStore extends EventStore {
+  /** Creates the schema and table when missing; idempotent and safe when several processes start at once. Already run by create. */
+  migrate(): Promise<void>;
+}
+
+export type PostgresEventStoreOptions = ({ pool: pg.Pool } | { connectionString: string }) & {
+  /** Schema of the `events` table; `public` when absent. */
+  schema?: string;
+};
 
 interface Row {
   position: string;
@@ -57,36 +77,72 @@ const toRecorded = (row: Row): RecordedEvent => ({
   createdAt: row.created_at,
 });
 
-export async function migrateEventStore(pool: pg.Pool): Promise<void> {
-  await pool.query(`
-    CREATE TABLE IF NOT EXISTS events (
-      position bigserial PRIMARY KEY,
-      transaction_id xid8 NOT NULL DEFAULT pg_current_xact_id(),
-      stream_name text NOT NULL,
-      version integer NOT NULL,
-      id uuid NOT NULL UNIQUE,
-      type text NOT NULL,
-      data jsonb NOT NULL,
-      metadata jsonb NOT NULL DEFAULT '{}',
-      created_at timestamptz NOT NULL DEFAULT now(),
-      UNIQUE (stream_name, version)
-    )`);
-}
-
 function check(streamName: string, expected: ExpectedVersion, current: number | null) {
-  const actual = current ?? 'no_stream';
   const ok =
     expected === 'any' ||
     (expected === 'no_stream' && current === null) ||
     (expected === 'stream_exists' && current !== null) ||
     (typeof expected === 'number' && current === expected);
-  if (!ok) throw new WrongExpectedVersionError(streamName, expected, actual);
+  if (!ok) throw new WrongExpectedVersionError(streamName, expected, current ?? 'no_stream');
 }
 
-export async function createPostgresEventStore(options: { pool: pg.Pool } | { connectionString: string }): Promise<EventStore> {
+/** A stable 32-bit key per stream, the same in every process; a collision only serialises two streams. */
+const streamLockKey = (streamName: string) => createHash('sha1').update(streamName).digest().readInt32BE(0);
+
+export async function createPostgresEventStore(options: PostgresEventStoreOptions): Promise<PostgresEventStore> {
+  const schema = options.schema ?? 'public';
+  if (!/^[a-z_][a-z0-9_]{0,40}$/.test(schema)) throw new Error(`Invalid event store schema name: ${schema}`);
   const ownsPool = !('pool' in options);
   const pool = 'pool' in options ? options.pool : new pg.Pool({ connectionString: options.connectionString });
-  await migrateEventStore(pool);
+  const table = `"${schema}".events`;
+  const channel = `bhc_events_${schema}`;
+  const sql = {
+    version: { name: `bhc_es_version_${schema}`, text: `SELECT max(version) AS version FROM ${table} WHERE stream_name = $1` },
+    insert: {
+      name: `bhc_es_insert_${schema}`,
+      text: `INSERT INTO ${table} (stream_name, version, id, type, data, metadata)
+             SELECT $1, $2::int + e.n::int - 1, e.id, e.type, e.data, e.metadata
+               FROM unnest($3::uuid[], $4::text[], $5::jsonb[], $6::jsonb[]) WITH ORDINALITY AS e(id, type, data, metadata, n)
+              ORDER BY e.n
+             RETURNING position`,
+    },
+    readAfter: {
+      name: `bhc_es_read_after_${schema}`,
+      text: `SELECT position, stream_name, version, id, type, data, metadata, created_at FROM ${table}
+              WHERE position > $1 AND transaction_id < pg_snapshot_xmin(pg_current_snapshot())
+              ORDER BY position LIMIT $2`,
+    },
+    committedHead: { name: `bhc_es_committed_head_${schema}`, text: `SELECT max(position) AS position FROM ${table}` },
+  };
+
+  async function migrate() {
+    const client = await pool.connect();
+    try {
+      // IF NOT EXISTS is not atomic: two processes creating the table at once can still collide on the catalog.
+      await client.query(`BEGIN; SELECT pg_advisory_xact_lock(${MIGRATION_LOCK})`);
+      await client.query(`CREATE SCHEMA IF NOT EXISTS "${schema}"`);
+      await client.query(`
+        CREATE TABLE IF NOT EXISTS ${table} (
+          position bigserial PRIMARY KEY,
+          transaction_id xid8 NOT NULL DEFAULT pg_current_xact_id(),
+          stream_name text NOT NULL,
+          version integer NOT NULL,
+          id uuid NOT NULL UNIQUE,
+          type text NOT NULL,
+          data jsonb NOT NULL,
+          metadata jsonb NOT NULL DEFAULT '{}',
+          created_at timestamptz NOT NULL DEFAULT now(),
+          UNIQUE (stream_name, version)
+        )`);
+      await client.query('COMMIT');
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw error;
+    } finally {
+      client.release();
+    }
+  }
+  await migrate();
 
   let notifyScheduled = false;
   function wakeSubscribers() {
@@ -94,115 +150,143 @@ export async function createPostgresEventStore(options: { pool: pg.Pool } | { co
     notifyScheduled = true;
     setImmediate(() => {
       notifyScheduled = false;
-      pool.query(`NOTIFY ${CHANNEL}`).catch(() => undefined);
+      pool.query(`NOTIFY ${channel}`).catch(() => undefined);
     });
   }
 
-  async function appendOnce(streamName: string, events: NewEvent[], expectedVersion: ExpectedVersion): Promise<AppendResult> {
+  async function append(streamName: string, events: NewEvent[], { expectedVersion }: { expectedVersion: ExpectedVersion }): Promise<AppendResult> {
+    if (events.length === 0) throw new Error('append needs at least one event');
+    const ids = events.map((event) => event.id ?? randomUUID());
+    const types = events.map((event) => event.type);
+    const data = events.map((event) => JSON.stringify(event.data ?? null));
+    const metadata = events.map((event) => JSON.stringify(event.metadata ?? {}));
     const client = await pool.connect();
+    let holdsAppendLock = false;
+    let broken: Error | undefined;
     try {
-      await client.query('BEGIN');
-      const { rows } = await client.query<{ version: number | null }>('SELECT max(version) AS version FROM events WHERE stream_name = $1', [streamName]);
+      await client.query(`BEGIN; SELECT pg_advisory_xact_lock(${STREAM_LOCKS}, ${streamLockKey(streamName)})`);
+      // A statement of its own, so that its snapshot is taken after the stream lock was granted.
+      const { rows } = await client.query<{ version: number | null }>(sql.version, [streamName]);
       const current = rows[0]?.version ?? null;
       check(streamName, expectedVersion, current);
       const first = current === null ? 0 : current + 1;
-      const values: unknown[] = [];
-      const tuples = events.map((event, index) => {
-        values.push(streamName, first + index, event.id ?? randomUUID(), event.type, JSON.stringify(event.data ?? null), JSON.stringify(event.metadata ?? {}));
-        const base = index * 6;
-        return `($${base + 1}, $${base + 2}, $${base + 3}, $${base + 4}, $${base + 5}::jsonb, $${base + 6}::jsonb)`;
-      });
-      await client.query('SELECT pg_advisory_xact_lock($1)', [APPEND_LOCK]);
-      const inserted = await client.query<{ position: string }>(
-        `INSERT INTO events (stream_name, version, id, type, data, metadata) VALUES ${tuples.join(', ')} RETURNING position`,
-        values,
-      );
-      await client.query('COMMIT');
+      // Nothing before the INSERT writes, so the transaction's xid is assigned inside the lock, with its positions.
+      await client.query(`SELECT pg_advisory_lock(${APPEND_LOCK})`);
+      holdsAppendLock = true;
+      const inserted = await client.query<{ position: string }>(sql.insert, [streamName, first, ids, types, data, metadata]);
+      await client.query(`SELECT pg_advisory_unlock(${APPEND_LOCK}); COMMIT`);
+      holdsAppendLock = false;
+      wakeSubscribers();
       return { nextExpectedVersion: first + events.length - 1, position: Number(inserted.rows.at(-1)!.position) };
     } catch (error) {
-      await client.query('ROLLBACK').catch(() => undefined);
-      if ((error as { code?: string }).code === '23505' && (error as { constraint?: string }).constraint === 'events_stream_name_version_key') {
-        const { rows } = await pool.query<{ version: number | null }>('SELECT max(version) AS version FROM events WHERE stream_name = $1', [streamName]);
+      try {
+        await client.query('ROLLBACK');
+        // A session lock outlives the rollback; a pooled connection must never keep it.
+        if (holdsAppendLock) await client.query(`SELECT pg_advisory_unlock(${APPEND_LOCK})`);
+      } catch (cleanup) {
+        broken = cleanup as Error;
+      }
+      const { code, constraint } = error as { code?: string; constraint?: string };
+      if (code === '23505' && constraint === 'events_stream_name_version_key') {
+        const { rows } = await pool.query<{ version: number | null }>(sql.version, [streamName]);
         throw new WrongExpectedVersionError(streamName, expectedVersion, rows[0]?.version ?? 'no_stream');
       }
       throw error;
     } finally {
-      client.release();
+      // Releasing with an error destroys the connection, and with it any lock it may still hold.
+      client.release(broken);
     }
   }
 
-  async function readAfter(after: number, limit: number): Promise<RecordedEvent[]> {
-    const { rows } = await pool.query<Row>(
-      `SELECT position, stream_name, version, id, type, data, metadata, created_at FROM events
-        WHERE position > $1 AND transaction_id < pg_snapshot_xmin(pg_current_snapshot())
-        ORDER BY position LIMIT $2`,
-      [after, limit],
-    );
-    return rows.map(toRecorded);
+  async function* subscribeToAll({ after, signal }: SubscribeOptions): AsyncGenerator<RecordedEvent> {
+    let pending = true;
+    let wake: (() => void) | null = null;
+    const nudge = () => {
+      pending = true;
+      wake?.();
+    };
+    const rest = (ms: number) =>
+      pending || signal?.aborted
+        ? Promise.resolve()
+        : new Promise<void>((resolve) => {
+            const timer = setTimeout(done, ms);
+            function done() {
+              clearTimeout(timer);
+              wake = null;
+              resolve();
+            }
+            wake = done;
+          });
+
+    let listener: pg.Client | null = null;
+    const dropListener = (client: pg.Client) => {
+      if (listener !== client) return;
+      listener = null;
+      client.end().catch(() => undefined);
+    };
+    // Without a listener the subscription still works, only on the fallback poll; so a failed
+    // (re)connection is retried on the next round instead of ending the subscription.
+    async function listen() {
+      if (listener) return;
+      const client = new pg.Client(pool.options);
+      listener = client;
+      client.on('notification', nudge);
+      client.on('error', () => dropListener(client));
+      client.on('end', () => dropListener(client));
+      try {
+        await client.connect();
+        await client.query(`LISTEN ${channel}`);
+        nudge();
+      } catch {
+        dropListener(client);
+      }
+    }
+
+    signal?.addEventListener('abort', nudge);
+    try {
+      let position = after;
+      let heldBackPollMs = HELD_BACK_FIRST_POLL_MS;
+      while (!signal?.aborted) {
+        await listen();
+        pending = false;
+        const { rows } = await pool.query<Row>(sql.readAfter, [position, BATCH]);
+        for (const row of rows) {
+          if (signal?.aborted) return;
+          yield toRecorded(row);
+          position = Number(row.position);
+        }
+        if (rows.length === BATCH) continue;
+        if (rows.length > 0) heldBackPollMs = HELD_BACK_FIRST_POLL_MS;
+        const head = await pool.query<{ position: string | null }>(sql.committedHead);
+        if (Number(head.rows[0]?.position ?? 0) > position) {
+          await rest(heldBackPollMs);
+          heldBackPollMs = Math.min(heldBackPollMs * 2, FALLBACK_POLL_MS);
+        } else {
+          await rest(FALLBACK_POLL_MS);
+        }
+      }
+    } finally {
+      signal?.removeEventListener('abort', nudge);
+      if (listener) dropListener(listener);
+    }
   }
 
   return {
-    async append(streamName, events, { expectedVersion }) {
-      if (events.length === 0) throw new Error('append needs at least one event');
-      for (let attempt = 0; ; attempt++) {
-        try {
-          const result = await appendOnce(streamName, events, expectedVersion);
-          wakeSubscribers();
-          return result;
-        } catch (error) {
-          // 'any' has no expectation to violate: two concurrent appends only raced for the next version.
-          if (expectedVersion === 'any' && error instanceof WrongExpectedVersionError && attempt < 10) continue;
-          throw error;
-        }
-      }
-    },
+    migrate,
+    append,
+    subscribeToAll,
 
     async readStream(streamName) {
       const { rows } = await pool.query<Row>(
-        'SELECT position, stream_name, version, id, type, data, metadata, created_at FROM events WHERE stream_name = $1 ORDER BY version',
+        `SELECT position, stream_name, version, id, type, data, metadata, created_at FROM ${table} WHERE stream_name = $1 ORDER BY version`,
         [streamName],
       );
       return rows.map(toRecorded);
     },
 
-    async *subscribeToAll({ after, signal }: SubscribeOptions) {
-      const listener = new pg.Client({ connectionString: (pool.options as { connectionString?: string }).connectionString });
-      let wake: (() => void) | null = null;
-      const sleep = (ms: number) =>
-        new Promise<void>((resolve) => {
-          const timer = setTimeout(done, ms);
-          function done() {
-            clearTimeout(timer);
-            wake = null;
-            signal?.removeEventListener('abort', done);
-            resolve();
-          }
-          wake = done;
-          signal?.addEventListener('abort', done, { once: true });
-        });
-      await listener.connect();
-      listener.on('notification', () => wake?.());
-      listener.on('error', () => wake?.());
-      await listener.query(`LISTEN ${CHANNEL}`);
-      try {
-        let position = after;
-        while (!signal?.aborted) {
-          const batch = await readAfter(position, BATCH);
-          for (const event of batch) {
-            if (signal?.aborted) return;
-            yield event;
-            position = event.position;
-          }
-          if (batch.length < BATCH) await sleep(FALLBACK_POLL_MS);
-        }
-      } finally {
-        await listener.end().catch(() => undefined);
-      }
-    },
-
     async headPosition() {
       const { rows } = await pool.query<{ position: string | null }>(
-        'SELECT max(position) AS position FROM events WHERE transaction_id < pg_snapshot_xmin(pg_current_snapshot())',
+        `SELECT max(position) AS position FROM ${table} WHERE transaction_id < pg_snapshot_xmin(pg_current_snapshot())`,
       );
       return Number(rows[0]?.position ?? 0);
     },
