@@ -91,7 +91,7 @@ const AdminPage = lazy(() =>
     default: () => <admin.AdminDashboard blogTab={<blog.BlogManagement />} />,
   })),
 );
-const EventManagementPage = lazy(() => import('./features/events/event-pages').then((m) => ({ default: m.EventManagementPage })));
+const EventManagementPage = lazy(() => import('./features/events/event-management').then((m) => ({ default: m.EventManagementPage })));
 
 const shellRoutes = [
   createRoute({ getParentRoute: () => shellRoute, path: '/', component: page(() => import('./features/newsfeed/newsfeed-page'), 'NewsfeedPage') }),

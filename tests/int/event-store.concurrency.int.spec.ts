@@ -1,14 +1,26 @@
 /**
  * The PostgreSQL event store under concurrent writers: optimistic concurrency
  * yields exactly one winner, and a subscriber sees every committed event exactly
- * once, in global order, even when transactions commit out of order and when it
+ * once, in global order, while transactions commit out of order and when it
  * resumes from a checkpoint.
+ *
+ * Out-of-order commits are forced through the adapter itself: a deferred
+ * constraint trigger sleeps inside COMMIT for events whose metadata asks for it,
+ * so a transaction holding a low position commits after later ones. The default
+ * of `transaction_id` sometimes pauses after the position was taken and before
+ * the xid is, widening the window in which a transaction could take its position
+ * before another and its xid after it (which the adapter's append lock must
+ * prevent; without the pause the window is microseconds wide). Another
+ * connection keeps opening transactions that hold an xid for a while without
+ * writing events, as any other writer of the database might. A naive reader
+ * (`position > last`, no horizon) runs beside the subscriber to prove that the
+ * hazard really occurred in each run.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
 import { createTestDatabase, type TestDatabase } from '../support/database';
 import { createPostgresEventStore } from '../../server/infrastructure/event-store/postgres';
-import { type EventStore, type RecordedEvent, WrongExpectedVersionError } from '../../server/infrastructure/event-store/port';
+import { type EventStore, type NewEvent, type RecordedEvent, WrongExpectedVersionError } from '../../server/infrastructure/event-store/port';
 
 let database: TestDatabase;
 let pool: pg.Pool;
@@ -18,6 +30,20 @@ beforeAll(async () => {
   database = await createTestDatabase();
   pool = new pg.Pool({ connectionString: database.url, max: 20 });
   store = await createPostgresEventStore({ pool });
+  await pool.query(`
+    CREATE FUNCTION commit_late() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN
+      PERFORM pg_sleep((NEW.metadata->>'commitDelayMs')::numeric / 1000);
+      RETURN NULL;
+    END $$;
+    CREATE CONSTRAINT TRIGGER commit_late AFTER INSERT ON events DEFERRABLE INITIALLY DEFERRED
+      FOR EACH ROW WHEN (NEW.metadata ? 'commitDelayMs') EXECUTE FUNCTION commit_late();
+    CREATE FUNCTION late_xact_id() RETURNS xid8 LANGUAGE plpgsql AS $$
+    BEGIN
+      IF random() < 0.05 THEN PERFORM pg_sleep(random() * 0.005); END IF;
+      RETURN pg_current_xact_id();
+    END $$;
+    ALTER TABLE events ALTER COLUMN transaction_id SET DEFAULT late_xact_id();`);
 });
 afterAll(async () => {
   await store?.close();
@@ -27,60 +53,143 @@ afterAll(async () => {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** Writers that append `perWriter` events each, with random pauses and late commits; writer 0 appends batches of 25. */
+async function writeConcurrently(prefix: string, writers: number, perWriter: number) {
+  let writing = true;
+  const written = Array.from({ length: writers }, async (_, w) => {
+    const streamName = `${prefix}-${w}`;
+    const size = w === 0 ? 25 : 1;
+    for (let version = 0; version < perWriter; version += size) {
+      const events: NewEvent[] = Array.from({ length: size }, (_, n) => ({ type: 'Written', data: { w, n: version + n } }));
+      if (Math.random() < 0.1) events[0]!.metadata = { commitDelayMs: 5 + Math.random() * 30 };
+      await store.append(streamName, events, { expectedVersion: version === 0 ? 'no_stream' : version - 1 });
+      if (Math.random() < 0.2) await sleep(Math.random() * 3);
+    }
+  });
+  const holdsXid = (async () => {
+    const client = await pool.connect();
+    try {
+      while (writing) {
+        await client.query('BEGIN');
+        await client.query('SELECT pg_current_xact_id()');
+        await sleep(20 + Math.random() * 80);
+        await client.query('COMMIT');
+        await sleep(Math.random() * 50);
+      }
+    } finally {
+      client.release();
+    }
+  })();
+  await Promise.all(written).finally(() => (writing = false));
+  await holdsXid;
+}
+
+/** Follows the log with `position > last` only, as a reader without the horizon would; returns what it saw. */
+function followNaively(after: number) {
+  const seen = new Set<number>();
+  let running = true;
+  const done = (async () => {
+    let last = after;
+    while (running) {
+      const { rows } = await pool.query<{ position: string }>('SELECT position FROM events WHERE position > $1 ORDER BY position', [last]);
+      for (const row of rows) seen.add(Number(row.position));
+      if (rows.length > 0) last = Number(rows.at(-1)!.position);
+      await sleep(1);
+    }
+  })();
+  return {
+    async stop() {
+      running = false;
+      await done;
+      return seen;
+    },
+  };
+}
+
+/** A subscriber that runs until stopped, or until it has seen `until` events. */
+function subscribe(after: number, until = Infinity) {
+  const controller = new AbortController();
+  const seen: RecordedEvent[] = [];
+  let target = until;
+  const done = (async () => {
+    for await (const event of store.subscribeToAll({ after, signal: controller.signal })) {
+      seen.push(event);
+      if (seen.length >= target) controller.abort();
+    }
+  })();
+  return {
+    seen,
+    done,
+    /** Stops once it has seen `count` events, or after `timeoutMs` with whatever it has. */
+    async stopAt(count: number, timeoutMs = 10_000) {
+      target = count;
+      if (seen.length >= target) controller.abort();
+      const timer = setTimeout(() => controller.abort(), timeoutMs);
+      await done;
+      clearTimeout(timer);
+      return seen;
+    },
+  };
+}
+
+async function committedAfter(position: number) {
+  const { rows } = await pool.query<{ id: string; position: string }>('SELECT id, position FROM events WHERE position > $1 ORDER BY position', [position]);
+  return rows.map((row) => ({ id: row.id, position: Number(row.position) }));
+}
+
+function expectExactlyOnceInOrder(seen: RecordedEvent[], committed: { id: string; position: number }[]) {
+  for (let i = 1; i < seen.length; i++) expect(seen[i]!.position).toBeGreaterThan(seen[i - 1]!.position);
+  expect(new Set(seen.map((e) => e.id)).size).toBe(seen.length);
+  expect(seen.map((e) => e.id)).toEqual(committed.map((row) => row.id));
+}
+
 describe('PostgreSQL event store under concurrency', () => {
-  it('lets exactly one of 20 appends with the same expected version win', async () => {
-    await store.append('race-1', [{ type: 'Opened', data: {} }], { expectedVersion: 'no_stream' });
+  it.each([0, 'no_stream'] as const)('lets exactly one of 20 appends expecting version %s win', async (expectedVersion) => {
+    const name = `race-${expectedVersion}`;
+    if (expectedVersion === 0) await store.append(name, [{ type: 'Opened', data: {} }], { expectedVersion: 'no_stream' });
     const results = await Promise.allSettled(
-      Array.from({ length: 20 }, (_, i) => store.append('race-1', [{ type: 'Claimed', data: { by: i } }], { expectedVersion: 0 })),
+      Array.from({ length: 20 }, (_, i) => store.append(name, [{ type: 'Claimed', data: { by: i } }], { expectedVersion })),
     );
     const won = results.filter((r) => r.status === 'fulfilled');
     const lost = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected');
     expect(won).toHaveLength(1);
     expect(lost).toHaveLength(19);
-    expect(lost.every((r) => r.reason instanceof WrongExpectedVersionError)).toBe(true);
-    expect(await store.readStream('race-1')).toHaveLength(2);
+    for (const { reason } of lost) {
+      expect(reason).toBeInstanceOf(WrongExpectedVersionError);
+      expect(reason).toMatchObject({ streamName: name, expected: expectedVersion, actual: expectedVersion === 0 ? 1 : 0 });
+    }
+    expect(await store.readStream(name)).toHaveLength(expectedVersion === 0 ? 2 : 1);
   });
 
-  it('never skips an event committed out of order, and resumes from a checkpoint exactly once', async () => {
-    const writers = 8;
-    const perWriter = 150;
-    const seen: RecordedEvent[] = [];
-    let controller = new AbortController();
-    const subscribe = async (after: number, stopAfter: number) => {
-      for await (const event of store.subscribeToAll({ after, signal: controller.signal })) {
-        seen.push(event);
-        if (seen.length >= stopAfter) controller.abort();
-      }
-    };
-    // The first subscriber stops part-way, as a crashed process would.
-    const firstRun = subscribe(0, 300);
+  it('delivers every event exactly once, in order, while transactions commit out of order', async () => {
+    const start = await store.headPosition();
+    const subscriber = subscribe(start);
+    const naive = followNaively(start);
+    await writeConcurrently('out-of-order', 8, 300);
 
-    // Large batches hold their transaction longer, while single appends commit around them.
-    const batchWriter = (async () => {
-      for (let i = 0; i < 10; i++) {
-        await store.append(`batch-${i}`, Array.from({ length: 100 }, (_, n) => ({ type: 'Batched', data: { i, n, padding: 'x'.repeat(500) } })), { expectedVersion: 'no_stream' });
-      }
-    })();
-    const fastWriters = Array.from({ length: writers }, async (_, w) => {
-      for (let i = 0; i < perWriter; i++) {
-        await store.append(`writer-${w}`, [{ type: 'Written', data: { w, i } }], { expectedVersion: i === 0 ? 'no_stream' : i - 1 });
-        if (i % 25 === 0) await sleep(Math.random() * 5);
-      }
-    });
-    await Promise.all([...fastWriters, batchWriter]);
-    await firstRun;
+    const committed = await committedAfter(start);
+    expect(committed).toHaveLength(8 * 300);
+    const seen = await subscriber.stopAt(committed.length);
+    const naivelySeen = await naive.stop();
 
-    const checkpoint = seen.at(-1)!.position;
-    controller = new AbortController();
-    const { rows } = await pool.query<{ count: string }>('SELECT count(*) FROM events');
-    const total = Number(rows[0]!.count);
-    await subscribe(checkpoint, total);
+    expectExactlyOnceInOrder(seen, committed);
+    const missedByNaiveReader = committed.filter((row) => !naivelySeen.has(row.position)).length;
+    expect(missedByNaiveReader, 'the run must have produced out-of-order commits').toBeGreaterThan(0);
+  });
 
-    const positions = seen.map((e) => e.position);
-    expect(new Set(seen.map((e) => e.id)).size).toBe(seen.length);
-    expect([...positions].sort((a, b) => a - b)).toEqual(positions);
-    const { rows: all } = await pool.query<{ id: string }>('SELECT id FROM events ORDER BY position');
-    expect(seen.map((e) => e.id)).toEqual(all.map((r) => r.id));
-    expect(seen.length).toBe(total);
+  it('resumes from the last position a stopped subscriber saw, exactly once overall', async () => {
+    const start = await store.headPosition();
+    const first = subscribe(start, 400);
+    const writing = writeConcurrently('restart', 8, 150);
+    await first.done;
+    const checkpoint = first.seen.at(-1)!.position;
+    const second = subscribe(checkpoint);
+    await writing;
+
+    const committed = await committedAfter(start);
+    expect(committed).toHaveLength(8 * 150);
+    expect(first.seen).toHaveLength(400);
+    await second.stopAt(committed.length - first.seen.length);
+    expectExactlyOnceInOrder([...first.seen, ...second.seen], committed);
   });
 });

@@ -4,8 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import pg from 'pg';
-import { createTestDatabase, type TestDatabase } from '../support/database';
+import { createTestDatabase } from '../support/database';
 import { createPostgresEventStore } from '../../server/infrastructure/event-store/postgres';
 import { createKurrentDbEventStore } from '../../server/infrastructure/event-store/kurrentdb';
 import { type EventStore, type RecordedEvent, WrongExpectedVersionError } from '../../server/infrastructure/event-store/port';
@@ -21,14 +20,12 @@ const adapters: Adapter[] = [
     name: 'PostgreSQL',
     skip: false,
     async open() {
-      const database: TestDatabase = await createTestDatabase();
-      const pool = new pg.Pool({ connectionString: database.url });
-      const store = await createPostgresEventStore({ pool });
+      const database = await createTestDatabase();
+      const store = await createPostgresEventStore({ connectionString: database.url });
       return {
         store,
         async close() {
           await store.close();
-          await pool.end();
           await database.drop();
         },
       };
@@ -47,19 +44,30 @@ const adapters: Adapter[] = [
 /** Streams unique to one run, so the suite also works against a shared KurrentDB. */
 const stream = (type: string) => `${type}-${randomUUID()}`;
 
-async function collect(iterable: AsyncIterable<RecordedEvent>, count: number, controller: AbortController, filter: (e: RecordedEvent) => boolean) {
+/** Collects the events `mine` accepts until `count` of them arrived, then aborts the subscription. */
+async function collect(iterable: AsyncIterable<RecordedEvent>, controller: AbortController, mine: (e: RecordedEvent) => boolean, count: number, onEach?: (seen: RecordedEvent[]) => void) {
   const seen: RecordedEvent[] = [];
   for await (const event of iterable) {
-    if (filter(event)) seen.push(event);
+    if (!mine(event)) continue;
+    seen.push(event);
+    onEach?.(seen);
     if (seen.length >= count) controller.abort();
   }
   return seen;
 }
 
+function isWrongExpectedVersion(streamName: string, expected: unknown, actual?: unknown) {
+  return (error: unknown) => {
+    expect(error).toBeInstanceOf(WrongExpectedVersionError);
+    expect(error).toMatchObject({ streamName, expected, ...(actual === undefined ? {} : { actual }) });
+    return true;
+  };
+}
+
 for (const adapter of adapters) {
   describe.skipIf(adapter.skip)(`event store contract: ${adapter.name}`, () => {
     let store: EventStore;
-    let close: () => Promise<void>;
+    let close: (() => Promise<void>) | undefined;
     beforeAll(async () => {
       ({ store, close } = await adapter.open());
     });
@@ -80,57 +88,101 @@ for (const adapter of adapters) {
         [1, 'Paid', { by: 'card' }],
         [2, 'Shipped', {}],
       ]);
-      expect(events.every((e) => e.streamName === name && e.createdAt instanceof Date)).toBe(true);
+      expect(events.every((e) => e.streamName === name && e.createdAt instanceof Date && Number.isSafeInteger(e.position))).toBe(true);
+      expect(events[0]!.position).toBe(first.position);
+      expect(events[2]!.position).toBe(second.position);
+    });
+
+    it('gives the events of one append consecutive versions and increasing positions', async () => {
+      const name = stream('batch');
+      const result = await store.append(
+        name,
+        Array.from({ length: 25 }, (_, n) => ({ type: 'Counted', data: { n } })),
+        { expectedVersion: 'no_stream' },
+      );
+      expect(result.nextExpectedVersion).toBe(24);
+      const events = await store.readStream(name);
+      expect(events.map((e) => e.version)).toEqual(Array.from({ length: 25 }, (_, n) => n));
+      expect(events.map((e) => (e.data as { n: number }).n)).toEqual(Array.from({ length: 25 }, (_, n) => n));
+      for (let i = 1; i < events.length; i++) expect(events[i]!.position).toBeGreaterThan(events[i - 1]!.position);
+      expect(events.at(-1)!.position).toBe(result.position);
     });
 
     it('returns an empty list for a stream that does not exist', async () => {
       expect(await store.readStream(stream('missing'))).toEqual([]);
     });
 
-    it('keeps the ids and metadata it was given', async () => {
+    it('keeps the ids, data and metadata it was given', async () => {
       const name = stream('meta');
       const id = randomUUID();
-      await store.append(name, [{ id, type: 'Noted', data: { text: 'é ☕' }, metadata: { actorId: 'member-1', commandId: 'c-1' } }], { expectedVersion: 'any' });
-      const [event] = await store.readStream(name);
-      expect(event).toMatchObject({ id, data: { text: 'é ☕' }, metadata: { actorId: 'member-1', commandId: 'c-1' } });
+      const data = { text: 'é ☕ "quoted" \\ back\\slash {braces} , comma', nested: { list: [1, null, true], empty: '' } };
+      const metadata = { actorId: 'member-1', commandId: 'c-1', extra: { n: 3 } };
+      await store.append(name, [{ id, type: 'Noted', data, metadata }, { type: 'Bare', data: 'just a string' }], { expectedVersion: 'any' });
+      const [first, second] = await store.readStream(name);
+      expect(first).toMatchObject({ id, type: 'Noted', data, metadata });
+      expect(second).toMatchObject({ type: 'Bare', data: 'just a string', metadata: {} });
+      expect(second!.id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
     });
 
-    it('checks every kind of expected version', async () => {
+    it('checks every kind of expected version, failing with a typed error', async () => {
       const name = stream('checked');
-      await expect(store.append(name, [{ type: 'A', data: {} }], { expectedVersion: 'stream_exists' })).rejects.toBeInstanceOf(WrongExpectedVersionError);
-      await expect(store.append(name, [{ type: 'A', data: {} }], { expectedVersion: 3 })).rejects.toBeInstanceOf(WrongExpectedVersionError);
-      await store.append(name, [{ type: 'A', data: {} }], { expectedVersion: 'no_stream' });
-      await expect(store.append(name, [{ type: 'B', data: {} }], { expectedVersion: 'no_stream' })).rejects.toBeInstanceOf(WrongExpectedVersionError);
-      await store.append(name, [{ type: 'B', data: {} }], { expectedVersion: 'stream_exists' });
-      await expect(store.append(name, [{ type: 'C', data: {} }], { expectedVersion: 0 })).rejects.toMatchObject({ name: 'WrongExpectedVersionError', actual: 1 });
-      await store.append(name, [{ type: 'C', data: {} }], { expectedVersion: 1 });
-      await store.append(name, [{ type: 'D', data: {} }], { expectedVersion: 'any' });
-      expect((await store.readStream(name)).map((e) => e.type)).toEqual(['A', 'B', 'C', 'D']);
+      const one = [{ type: 'E', data: {} }];
+      await expect(store.append(name, one, { expectedVersion: 'stream_exists' })).rejects.toSatisfy(isWrongExpectedVersion(name, 'stream_exists'));
+      await expect(store.append(name, one, { expectedVersion: 0 })).rejects.toSatisfy(isWrongExpectedVersion(name, 0));
+      expect((await store.append(name, one, { expectedVersion: 'no_stream' })).nextExpectedVersion).toBe(0);
+      await expect(store.append(name, one, { expectedVersion: 'no_stream' })).rejects.toSatisfy(isWrongExpectedVersion(name, 'no_stream', 0));
+      expect((await store.append(name, one, { expectedVersion: 'stream_exists' })).nextExpectedVersion).toBe(1);
+      await expect(store.append(name, one, { expectedVersion: 0 })).rejects.toSatisfy(isWrongExpectedVersion(name, 0, 1));
+      await expect(store.append(name, one, { expectedVersion: 2 })).rejects.toSatisfy(isWrongExpectedVersion(name, 2, 1));
+      expect((await store.append(name, one, { expectedVersion: 1 })).nextExpectedVersion).toBe(2);
+      expect((await store.append(name, one, { expectedVersion: 'any' })).nextExpectedVersion).toBe(3);
+      expect((await store.append(stream('fresh'), one, { expectedVersion: 'any' })).nextExpectedVersion).toBe(0);
+      expect((await store.readStream(name)).map((e) => e.version)).toEqual([0, 1, 2, 3]);
     });
 
-    it('delivers every event after a position, in order, then live ones', async () => {
+    it('delivers every event after a middle position in order, then live ones appended after it caught up', async () => {
       const name = stream('sub');
-      const before = await store.append(name, [{ type: 'E0', data: { n: 0 } }], { expectedVersion: 'no_stream' });
-      await store.append(name, [{ type: 'E1', data: { n: 1 } }, { type: 'E2', data: { n: 2 } }], { expectedVersion: 0 });
+      const before = await store.append(name, [{ type: 'E0', data: {} }], { expectedVersion: 'no_stream' });
+      await store.append(name, [{ type: 'E1', data: {} }, { type: 'E2', data: {} }], { expectedVersion: 0 });
       const controller = new AbortController();
-      const mine = (e: RecordedEvent) => e.streamName === name;
-      const seen = collect(store.subscribeToAll({ after: before.position, signal: controller.signal }), 4, controller, mine);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-      await store.append(name, [{ type: 'E3', data: { n: 3 } }], { expectedVersion: 2 });
-      await store.append(name, [{ type: 'E4', data: { n: 4 } }], { expectedVersion: 3 });
+      let caughtUp: () => void;
+      const catchUpDone = new Promise<void>((resolve) => (caughtUp = resolve));
+      const seen = collect(store.subscribeToAll({ after: before.position, signal: controller.signal }), controller, (e) => e.streamName === name, 4, (events) => {
+        if (events.length === 2) caughtUp();
+      });
+      await catchUpDone;
+      await store.append(name, [{ type: 'E3', data: {} }], { expectedVersion: 2 });
+      const last = await store.append(name, [{ type: 'E4', data: {} }], { expectedVersion: 3 });
       const events = await seen;
-      expect(events.map((e) => e.type)).toEqual(['E1', 'E2', 'E3', 'E4']);
-      const positions = events.map((e) => e.position);
-      expect([...positions].sort((a, b) => a - b)).toEqual(positions);
+      expect(events.map((e) => [e.type, e.version])).toEqual([
+        ['E1', 1],
+        ['E2', 2],
+        ['E3', 3],
+        ['E4', 4],
+      ]);
+      for (let i = 1; i < events.length; i++) expect(events[i]!.position).toBeGreaterThan(events[i - 1]!.position);
+      expect(events.at(-1)!.position).toBe(last.position);
     });
 
-    it('delivers from the start of the log and ends when aborted', async () => {
+    it('delivers from the start of the log with the same records readStream returns', async () => {
       const name = stream('from-start');
-      await store.append(name, [{ type: 'Only', data: {} }], { expectedVersion: 'no_stream' });
+      await store.append(name, [{ type: 'Only', data: { n: 1 }, metadata: { actorId: 'a' } }], { expectedVersion: 'no_stream' });
       const controller = new AbortController();
-      const events = await collect(store.subscribeToAll({ after: 0, signal: controller.signal }), 1, controller, (e) => e.streamName === name);
-      expect(events).toHaveLength(1);
-      expect(controller.signal.aborted).toBe(true);
+      const events = await collect(store.subscribeToAll({ after: 0, signal: controller.signal }), controller, (e) => e.streamName === name, 1);
+      expect(events).toEqual(await store.readStream(name));
+    });
+
+    it('ends the iteration when aborted while waiting for live events', async () => {
+      const controller = new AbortController();
+      const from = await store.headPosition();
+      const iteration = (async () => {
+        for await (const event of store.subscribeToAll({ after: from, signal: controller.signal })) expect(event.position).toBeGreaterThan(from);
+      })();
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      const abortedAt = performance.now();
+      controller.abort();
+      await iteration;
+      expect(performance.now() - abortedAt).toBeLessThan(1000);
     });
 
     it('reports the head position of the log', async () => {

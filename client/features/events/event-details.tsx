@@ -1,0 +1,211 @@
+/** The event detail dialog: badges, dates, location, organizer, RSVP in every state, export, edit and delete. */
+import { useState } from 'react';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Dialog, Heading, Modal, ModalOverlay } from 'react-aria-components';
+import { Badge } from '../../components/ui/badge';
+import { Button } from '../../components/ui/button';
+import { useToast } from '../../components/ui/toast';
+import { ApiError, apiRequest, errorMessage } from '../../lib/api';
+import { isStaff, useCurrentUser } from '../../lib/current-user';
+import { EVENT_ID_SHOWN_LENGTH, EVENT_TYPE_LABELS, type RsvpStatus } from '../../../shared/events/constants';
+import { EventForm } from './event-form';
+import type { CalendarEvent } from './types';
+
+export function dateLine(event: Pick<CalendarEvent, 'startDate' | 'endDate' | 'allDay'>): string {
+  const start = new Date(event.startDate);
+  const end = new Date(event.endDate);
+  const day = (d: Date) => d.toLocaleDateString('en-US', { weekday: 'long', month: 'long', day: 'numeric', year: 'numeric' });
+  const time = (d: Date) => d.toLocaleTimeString('en-US', { hour: 'numeric', minute: '2-digit' });
+  const sameDay = start.toDateString() === end.toDateString();
+  if (event.allDay) return sameDay ? `${day(start)} (all day)` : `${day(start)} – ${day(end)} (all day)`;
+  return sameDay ? `${day(start)}, ${time(start)} – ${time(end)}` : `${day(start)}, ${time(start)} – ${day(end)}, ${time(end)}`;
+}
+
+const RSVP_LABELS: Record<RsvpStatus, string> = { attending: 'Attending', maybe: 'Maybe', not_attending: 'Not attending' };
+
+function Rsvp({ event }: { event: CalendarEvent }) {
+  const { data: user } = useCurrentUser();
+  const queryClient = useQueryClient();
+  const { toast } = useToast();
+  const counts = useQuery<{ attending: number; maybe: number; notAttending: number }>({ queryKey: ['/api/events', event.id, 'attendees-count'] });
+  const refresh = () => void queryClient.invalidateQueries({ predicate: (q) => String(q.queryKey[0]).includes('/events') });
+  const set = useMutation({
+    mutationFn: (status: RsvpStatus | null) => (status ? apiRequest('PUT', `/api/events/${event.id}/rsvp/me`, { status }) : apiRequest('DELETE', `/api/events/${event.id}/rsvp/me`)),
+    onSuccess: (_r, status) => {
+      toast({ title: status ? 'RSVP updated successfully' : 'RSVP removed successfully' });
+      refresh();
+    },
+    onError: (error, status) =>
+      toast({
+        title: 'Error',
+        description: error instanceof ApiError && error.status === 409 ? 'Event is at capacity. Unable to RSVP as attending.' : errorMessage(error, status ? 'Failed to update RSVP' : 'Failed to remove RSVP'),
+        variant: 'destructive',
+      }),
+  });
+  const attending = counts.data?.attending ?? event.attendees.attending;
+  const full = event.maxAttendees !== null && attending >= event.maxAttendees && event.myRsvp !== 'attending';
+
+  let body;
+  if (user?.role === 'subscriber') body = <p>Upgrade your membership to RSVP to community events.</p>;
+  else if (new Date(event.startDate).getTime() <= Date.now()) body = <p>RSVP is no longer available for this event.</p>;
+  else if (!event.isApproved) body = <p>This event is pending approval. RSVP opens once staff approve it.</p>;
+  else
+    body = (
+      <div className="space-y-2">
+        <div role="group" aria-label="Your RSVP" className="flex flex-wrap gap-2">
+          {(Object.keys(RSVP_LABELS) as RsvpStatus[]).map((status) => (
+            <Button key={status} variant={event.myRsvp === status ? 'primary' : 'secondary'} aria-pressed={event.myRsvp === status} isDisabled={set.isPending || (status === 'attending' && full)} onPress={() => set.mutate(status)}>
+              {RSVP_LABELS[status]}
+            </Button>
+          ))}
+          {event.myRsvp && (
+            <Button variant="ghost" onPress={() => set.mutate(null)}>
+              Remove RSVP
+            </Button>
+          )}
+        </div>
+        {full && <p className="text-sm text-red-700 dark:text-red-400">This event is full.</p>}
+      </div>
+    );
+  return (
+    <section aria-label="RSVP" className="rounded-lg bg-slate-50 p-3 dark:bg-slate-800">
+      <p className="mb-2 text-sm font-medium">
+        {attending} attending{event.maxAttendees ? ` of ${event.maxAttendees}` : ''} · {counts.data?.maybe ?? event.attendees.maybe} maybe · {counts.data?.notAttending ?? event.attendees.notAttending} not attending
+      </p>
+      {body}
+    </section>
+  );
+}
+
+export function EventDetails({ eventId, onClose }: { eventId: string; onClose: () => void }) {
+  const { data: user } = useCurrentUser();
+  const queryClient = useQueryClient();
+  const { toast } = useToast();
+  const [mode, setMode] = useState<'view' | 'edit' | 'confirm-delete'>('view');
+  const query = useQuery<CalendarEvent>({ queryKey: ['/api/events', eventId] });
+  const remove = useMutation({
+    mutationFn: () => apiRequest('DELETE', `/api/events/${eventId}`),
+    onSuccess: () => {
+      toast({ title: 'Event Deleted', description: 'The event has been deleted successfully.' });
+      void queryClient.invalidateQueries({ predicate: (q) => String(q.queryKey[0]).includes('/events') });
+      onClose();
+    },
+    onError: (error) => toast({ title: 'Error', description: errorMessage(error, 'Failed to delete event'), variant: 'destructive' }),
+  });
+  const event = query.data;
+  const staff = isStaff(user?.role);
+
+  const download = async () => {
+    try {
+      const response = await fetch(`/api/events/${eventId}/ics`, { credentials: 'include' });
+      if (!response.ok) throw new Error(String(response.status));
+      const name = decodeURIComponent(response.headers.get('content-disposition')?.match(/filename\*=UTF-8''([^;]+)/)?.[1] ?? 'event.ics');
+      const link = document.createElement('a');
+      link.href = URL.createObjectURL(await response.blob());
+      link.download = name;
+      link.click();
+      URL.revokeObjectURL(link.href);
+      toast({ title: 'Calendar Export', description: 'Event has been downloaded as .ics file' });
+    } catch {
+      toast({ title: 'Export Failed', description: 'Failed to export event to calendar', variant: 'destructive' });
+    }
+  };
+
+  return (
+    <ModalOverlay isOpen isDismissable onOpenChange={(open) => !open && onClose()} className="fixed inset-0 z-40 flex items-start justify-center overflow-y-auto bg-black/40 p-4">
+      <Modal className="w-full max-w-2xl rounded-xl bg-white p-6 shadow-xl dark:bg-slate-900">
+        <Dialog className="outline-none" aria-label={event?.title ?? 'Event'}>
+          {!event ? (
+            <p role="status">{query.isError ? 'This event could not be loaded.' : 'Loading the event...'}</p>
+          ) : mode === 'edit' ? (
+            <>
+              <Heading slot="title" className="text-xl font-bold">
+                Edit Event
+              </Heading>
+              <p className="mb-4 text-sm text-slate-600 dark:text-slate-400">Make changes to your event. All changes will be saved automatically.</p>
+              <EventForm event={event} onDone={() => setMode('view')} />
+            </>
+          ) : (
+            <div className="space-y-4">
+              <div className="flex flex-wrap items-center gap-2">
+                <Heading slot="title" className="text-2xl font-bold">
+                  {event.title}
+                </Heading>
+                {event.isFeatured && <Badge>Featured</Badge>}
+                {!event.isApproved && <Badge variant="outline">Pending Approval</Badge>}
+                {!event.isPublic && <Badge variant="secondary">Private</Badge>}
+              </div>
+              <p className="font-medium">{dateLine(event)}</p>
+              <div className="flex flex-wrap gap-2">
+                <Badge variant="secondary">{EVENT_TYPE_LABELS[event.eventType]}</Badge>
+                {event.maxAttendees && <span className="text-sm">Up to {event.maxAttendees} attendees</span>}
+              </div>
+              {event.description && <p className="whitespace-pre-wrap">{event.description}</p>}
+              <p>
+                {event.isVirtual ? (
+                  <>
+                    Virtual Event{' '}
+                    {event.virtualLink && (
+                      <a href={event.virtualLink} target="_blank" rel="noopener noreferrer" className="text-brand-600 underline dark:text-amber-accent">
+                        Join Virtual Meeting
+                      </a>
+                    )}
+                  </>
+                ) : (
+                  event.location || 'Location not specified'
+                )}
+              </p>
+              <p className="text-sm">
+                Organized by {event.organizer.firstName} {event.organizer.lastName}
+              </p>
+              {event.tags.length > 0 && <p className="text-sm">{event.tags.map((t) => `#${t}`).join(' ')}</p>}
+              {event.isRecurring && event.recurrenceRule && <p className="text-sm">Repeats: {event.recurrenceRule}</p>}
+              <Rsvp event={event} />
+              {staff && (
+                <section aria-label="Admin information" className="rounded-lg border border-slate-200 p-3 text-xs dark:border-slate-700">
+                  <p>Creator: {event.organizer.email}</p>
+                  <p>Event id: {event.id.slice(0, EVENT_ID_SHOWN_LENGTH)}</p>
+                  <p>
+                    Created {new Date(event.createdAt).toLocaleString()} · Updated {new Date(event.updatedAt).toLocaleString()}
+                  </p>
+                </section>
+              )}
+              {mode === 'confirm-delete' ? (
+                <div role="alertdialog" aria-label="Confirm deletion" className="rounded-lg bg-red-50 p-3 dark:bg-red-950">
+                  <p className="text-sm">Delete this event? Its RSVPs and related data are deleted too. This cannot be undone.</p>
+                  <div className="mt-2 flex gap-2">
+                    <Button variant="destructive" onPress={() => remove.mutate()}>
+                      Delete
+                    </Button>
+                    <Button variant="ghost" onPress={() => setMode('view')}>
+                      Cancel
+                    </Button>
+                  </div>
+                </div>
+              ) : (
+                <div className="flex flex-wrap gap-2">
+                  <Button variant="secondary" onPress={() => void download()}>
+                    Download to calendar (.ics)
+                  </Button>
+                  {user?.role !== 'subscriber' && (
+                    <Button variant="secondary" onPress={() => setMode('edit')}>
+                      Edit
+                    </Button>
+                  )}
+                  {staff && (
+                    <Button variant="destructive" onPress={() => setMode('confirm-delete')}>
+                      Delete
+                    </Button>
+                  )}
+                  <Button variant="ghost" onPress={onClose}>
+                    Close
+                  </Button>
+                </div>
+              )}
+            </div>
+          )}
+        </Dialog>
+      </Modal>
+    </ModalOverlay>
+  );
+}

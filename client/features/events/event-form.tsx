@@ -1,0 +1,229 @@
+/** The event form (create and edit), validated with the same schema as the server. */
+import { useState } from 'react';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import * as v from 'valibot';
+import { Button } from '../../components/ui/button';
+import { useToast } from '../../components/ui/toast';
+import { ApiError, apiRequest } from '../../lib/api';
+import { isStaff, useCurrentUser } from '../../lib/current-user';
+import { EVENT_TYPES, EVENT_TYPE_LABELS, DEFAULT_DURATION_MS } from '../../../shared/events/constants';
+import { EventSchema } from '../../../shared/events/schemas';
+import type { CalendarEvent } from './types';
+
+const field = 'min-h-11 w-full rounded-md border border-slate-300 bg-white px-3 dark:border-slate-600 dark:bg-slate-900';
+
+/** The form's local date format: year-month-day "T" hours:minutes, in the reader's time zone. */
+const toLocalInput = (iso: string, allDay: boolean) => {
+  if (!iso) return '';
+  const d = new Date(iso);
+  const pad = (n: number) => String(n).padStart(2, '0');
+  const day = `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
+  return allDay ? day : `${day}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
+};
+const fromLocalInput = (value: string) => (value ? new Date(value.length === 10 ? `${value}T00:00` : value).toISOString() : '');
+
+export function EventForm({ event, onDone }: { event?: CalendarEvent; onDone: () => void }) {
+  const { data: user } = useCurrentUser();
+  const queryClient = useQueryClient();
+  const { toast } = useToast();
+  const editing = Boolean(event);
+  const [form, setForm] = useState({
+    title: event?.title ?? '',
+    description: event?.description ?? '',
+    eventType: event?.eventType ?? 'other',
+    location: event?.location ?? '',
+    isVirtual: event?.isVirtual ?? false,
+    virtualLink: event?.virtualLink ?? '',
+    startDate: event ? toLocalInput(event.startDate, event.allDay) : '',
+    endDate: event ? toLocalInput(event.endDate, event.allDay) : '',
+    allDay: event?.allDay ?? false,
+    isRecurring: event?.isRecurring ?? false,
+    recurrenceRule: event?.recurrenceRule ?? '',
+    maxAttendees: event?.maxAttendees ? String(event.maxAttendees) : '',
+    isPublic: event?.isPublic ?? true,
+    tags: event?.tags ?? ([] as string[]),
+  });
+  const [tag, setTag] = useState('');
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const set = <K extends keyof typeof form>(key: K, value: (typeof form)[K]) => setForm((current) => ({ ...current, [key]: value }));
+
+  const save = useMutation({
+    mutationFn: (body: unknown) => (editing ? apiRequest('PUT', `/api/events/${event!.id}`, body) : apiRequest('POST', '/api/events', body)),
+    onSuccess: () => {
+      toast({ title: editing ? 'Event Updated' : 'Event Created', description: editing ? 'Your event has been updated successfully.' : 'Your event has been created successfully.' });
+      void queryClient.invalidateQueries({ predicate: (q) => String(q.queryKey[0]).includes('/events') });
+      onDone();
+    },
+    onError: (error) => {
+      if (error instanceof ApiError) setErrors(error.fields);
+      toast({ title: 'Error', description: error instanceof ApiError && error.serverMessage ? error.serverMessage : editing ? 'Failed to update event' : 'Failed to create event', variant: 'destructive' });
+    },
+  });
+
+  const submit = () => {
+    const body = { ...form, startDate: fromLocalInput(form.startDate), endDate: fromLocalInput(form.endDate), maxAttendees: form.maxAttendees || null };
+    const result = v.safeParse(EventSchema, body);
+    if (!result.success) {
+      setErrors(Object.fromEntries(result.issues.map((issue) => [v.getDotPath(issue) ?? 'form', issue.message])));
+      return;
+    }
+    setErrors({});
+    save.mutate(result.output);
+  };
+
+  const setStart = (value: string) => {
+    setForm((current) => {
+      if (current.endDate || !value || current.allDay) return { ...current, startDate: value };
+      // An empty end becomes start plus one hour.
+      const end = new Date(new Date(value).getTime() + DEFAULT_DURATION_MS);
+      return { ...current, startDate: value, endDate: toLocalInput(end.toISOString(), false) };
+    });
+  };
+
+  const error = (key: string) => errors[key] && <span className="text-sm text-red-600 dark:text-red-400">{errors[key]}</span>;
+  const dateType = form.allDay ? 'date' : 'datetime-local';
+
+  return (
+    <form
+      noValidate
+      className="space-y-5"
+      onSubmit={(e) => {
+        e.preventDefault();
+        submit();
+      }}
+    >
+      <fieldset className="space-y-3">
+        <legend className="font-semibold">Basic Information</legend>
+        <label className="block text-sm">
+          Title
+          <input className={field} value={form.title} onChange={(e) => set('title', e.target.value)} />
+        </label>
+        {error('title')}
+        <label className="block text-sm">
+          Description
+          <textarea rows={3} className={`${field} py-2`} value={form.description} onChange={(e) => set('description', e.target.value)} />
+        </label>
+        <label className="block text-sm">
+          Event type
+          <select className={field} value={form.eventType} onChange={(e) => set('eventType', e.target.value as typeof form.eventType)}>
+            {EVENT_TYPES.map((type) => (
+              <option key={type} value={type}>
+                {EVENT_TYPE_LABELS[type]}
+              </option>
+            ))}
+          </select>
+        </label>
+      </fieldset>
+      <fieldset className="space-y-3">
+        <legend className="font-semibold">Date & Time</legend>
+        <label className="flex items-center gap-2 text-sm">
+          <input type="checkbox" checked={form.allDay} onChange={(e) => setForm((c) => ({ ...c, allDay: e.target.checked, startDate: c.startDate.slice(0, e.target.checked ? 10 : 16), endDate: c.endDate.slice(0, e.target.checked ? 10 : 16) }))} />
+          All day
+        </label>
+        <div className="grid gap-3 sm:grid-cols-2">
+          <div>
+            <label className="block text-sm">
+              Start
+              <input type={dateType} className={field} value={form.startDate} onChange={(e) => setStart(e.target.value)} />
+            </label>
+            {error('startDate')}
+          </div>
+          <div>
+            <label className="block text-sm">
+              End
+              <input type={dateType} className={field} value={form.endDate} onChange={(e) => set('endDate', e.target.value)} />
+            </label>
+            {error('endDate')}
+          </div>
+        </div>
+      </fieldset>
+      <fieldset className="space-y-3">
+        <legend className="font-semibold">Location</legend>
+        <label className="flex items-center gap-2 text-sm">
+          <input type="checkbox" checked={form.isVirtual} onChange={(e) => set('isVirtual', e.target.checked)} />
+          Virtual event
+        </label>
+        {form.isVirtual ? (
+          <div>
+            <label className="block text-sm">
+              Meeting link
+              <input type="url" className={field} value={form.virtualLink} onChange={(e) => set('virtualLink', e.target.value)} />
+            </label>
+            {error('virtualLink')}
+          </div>
+        ) : (
+          <label className="block text-sm">
+            Venue / location
+            <input className={field} value={form.location} onChange={(e) => set('location', e.target.value)} />
+          </label>
+        )}
+      </fieldset>
+      <fieldset className="space-y-3">
+        <legend className="font-semibold">Event Settings</legend>
+        <label className="block text-sm">
+          Max attendees
+          <input inputMode="numeric" className={field} value={form.maxAttendees} onChange={(e) => set('maxAttendees', e.target.value)} placeholder="No limit" />
+        </label>
+        {error('maxAttendees')}
+        <label className="flex items-center gap-2 text-sm">
+          <input type="checkbox" checked={form.isPublic} onChange={(e) => set('isPublic', e.target.checked)} />
+          Public — Anyone can see and join this event
+        </label>
+        <div className="flex gap-2">
+          <label htmlFor="event-tag" className="sr-only">
+            Add a tag
+          </label>
+          <input
+            id="event-tag"
+            className={field}
+            value={tag}
+            placeholder="Add a tag"
+            onChange={(e) => setTag(e.target.value)}
+            onKeyDown={(e) => {
+              if (e.key === 'Enter') {
+                e.preventDefault();
+                if (tag.trim() && !form.tags.includes(tag.trim())) set('tags', [...form.tags, tag.trim()]);
+                setTag('');
+              }
+            }}
+          />
+          <Button
+            variant="secondary"
+            onPress={() => {
+              if (tag.trim() && !form.tags.includes(tag.trim())) set('tags', [...form.tags, tag.trim()]);
+              setTag('');
+            }}
+          >
+            Add
+          </Button>
+        </div>
+        {form.tags.length > 0 && (
+          <ul className="flex flex-wrap gap-2">
+            {form.tags.map((t) => (
+              <li key={t} className="flex items-center gap-1 rounded-full bg-brand-50 py-0.5 pr-1 pl-2 text-sm dark:bg-slate-800">
+                {t}
+                <button type="button" aria-label={`Remove tag ${t}`} onClick={() => set('tags', form.tags.filter((x) => x !== t))} className="min-h-8 min-w-8">
+                  ×
+                </button>
+              </li>
+            ))}
+          </ul>
+        )}
+      </fieldset>
+      {isStaff(user?.role) && (
+        <fieldset>
+          <legend className="font-semibold">Admin Settings</legend>
+          <p className="text-sm text-slate-600 dark:text-slate-400">These settings are only available to staff and administrators.</p>
+        </fieldset>
+      )}
+      <div className="flex justify-end gap-2">
+        <Button variant="ghost" onPress={onDone}>
+          Cancel
+        </Button>
+        <Button type="submit" isDisabled={save.isPending}>
+          {save.isPending ? (editing ? 'Updating...' : 'Creating...') : editing ? 'Update Event' : 'Create Event'}
+        </Button>
+      </div>
+    </form>
+  );
+}

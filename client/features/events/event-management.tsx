@@ -1,0 +1,251 @@
+/** Event management for admin and staff (/events/manage): queue, bulk moderation, featuring, statistics. */
+import { useMemo, useState } from 'react';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Badge } from '../../components/ui/badge';
+import { Button } from '../../components/ui/button';
+import { PageHeader } from '../../components/ui/page-header';
+import { useToast } from '../../components/ui/toast';
+import { apiRequest, errorMessage } from '../../lib/api';
+import { isStaff, useCurrentUser } from '../../lib/current-user';
+import { EVENT_TYPES, EVENT_TYPE_LABELS, type EventType } from '../../../shared/events/constants';
+import { EventDetails, dateLine } from './event-details';
+import type { CalendarEvent } from './types';
+
+type Tab = 'pending' | 'all' | 'featured' | 'stats';
+type SortKey = 'created' | 'date' | 'title';
+interface Stats {
+  total: number;
+  pending: number;
+  approved: number;
+  featured: number;
+  public: number;
+  private: number;
+}
+
+const SORTS: Record<SortKey, (a: CalendarEvent, b: CalendarEvent) => number> = {
+  created: (a, b) => b.createdAt.localeCompare(a.createdAt),
+  date: (a, b) => a.startDate.localeCompare(b.startDate),
+  title: (a, b) => a.title.localeCompare(b.title),
+};
+
+export function EventManagementPage() {
+  const { data: user } = useCurrentUser();
+  const allowed = isStaff(user?.role);
+  const queryClient = useQueryClient();
+  const { toast } = useToast();
+  const [tab, setTab] = useState<Tab>('pending');
+  const [search, setSearch] = useState('');
+  const [type, setType] = useState<EventType | ''>('');
+  const [sort, setSort] = useState<SortKey>('created');
+  const [selected, setSelected] = useState<Set<string>>(new Set());
+  const [confirm, setConfirm] = useState<'approve' | 'reject' | null>(null);
+  const [open, setOpen] = useState<string | null>(null);
+  const all = useQuery<CalendarEvent[]>({ queryKey: ['/api/events'], enabled: allowed });
+  const stats = useQuery<Stats>({ queryKey: ['/api/admin/events/stats'], enabled: allowed });
+
+  const refresh = () => void queryClient.invalidateQueries({ predicate: (q) => String(q.queryKey[0]).includes('/events') });
+  const act = useMutation({
+    mutationFn: ({ id, action }: { id: string; action: 'approve' | 'reject' | 'feature' }) => apiRequest('PUT', `/api/admin/events/${id}/${action}`),
+    onSuccess: (_r, { action }) => {
+      toast({ title: action === 'approve' ? 'Event approved successfully' : action === 'reject' ? 'Event rejected successfully' : 'Event featured status updated' });
+      refresh();
+    },
+    onError: (error, { action }) =>
+      toast({ title: action === 'approve' ? 'Failed to approve event' : action === 'reject' ? 'Failed to reject event' : 'Failed to update featured status', description: errorMessage(error, ''), variant: 'destructive' }),
+  });
+
+  const list = useMemo(() => {
+    const q = search.trim().toLowerCase();
+    return (all.data ?? [])
+      .filter((e) => (tab === 'pending' ? e.status === 'pending' : tab === 'featured' ? e.isFeatured : true))
+      .filter((e) => !type || e.eventType === type)
+      .filter((e) => !q || [e.title, e.description, e.location].some((t) => t.toLowerCase().includes(q)))
+      .sort(SORTS[sort]);
+  }, [all.data, tab, type, search, sort]);
+
+  if (!allowed)
+    return (
+      <div className="py-16 text-center">
+        <h1 className="text-2xl font-bold">Access Restricted</h1>
+        <p className="mt-2 text-slate-600 dark:text-slate-400">Only admins and staff can manage events.</p>
+      </div>
+    );
+
+  /** Bulk actions run one event at a time, then clear the selection. */
+  const runBulk = async (action: 'approve' | 'reject') => {
+    setConfirm(null);
+    for (const id of selected) await act.mutateAsync({ id, action }).catch(() => undefined);
+    setSelected(new Set());
+  };
+  const askBulk = (action: 'approve' | 'reject') => {
+    if (selected.size === 0) toast({ title: 'No events selected', description: 'Please select events to perform bulk actions.' });
+    else setConfirm(action);
+  };
+  const s = stats.data;
+  const percent = (n: number) => (s && s.total > 0 ? Math.round((n / s.total) * 100) : 0);
+
+  return (
+    <div>
+      <PageHeader
+        title="Event Management"
+        actions={
+          <p className="flex gap-3 text-sm">
+            <span>Pending {s?.pending ?? '—'}</span>
+            <span>Featured {s?.featured ?? '—'}</span>
+            <span>Total {s?.total ?? '—'}</span>
+          </p>
+        }
+      />
+      <div role="tablist" aria-label="Event lists" className="mb-4 flex flex-wrap gap-1 border-b border-slate-200 dark:border-slate-800">
+        {(
+          [
+            ['pending', `Pending Events`],
+            ['all', 'All Events'],
+            ['featured', 'Featured Events'],
+            ['stats', 'Statistics'],
+          ] as const
+        ).map(([id, label]) => (
+          <button key={id} type="button" role="tab" aria-selected={tab === id} onClick={() => setTab(id)} className={`min-h-11 px-4 text-sm font-medium ${tab === id ? 'border-b-2 border-brand-600 dark:border-amber-accent' : 'text-slate-600 dark:text-slate-400'}`}>
+            {label}
+            {id === 'pending' && <span className="ml-2 rounded-full bg-red-600 px-2 text-xs text-white">{s?.pending ?? 0}</span>}
+          </button>
+        ))}
+      </div>
+      {tab === 'stats' ? (
+        <section aria-label="Statistics" className="space-y-4">
+          <div className="grid grid-cols-2 gap-3 md:grid-cols-3">
+            {(
+              [
+                ['Total', s?.total],
+                ['Pending Approval', s?.pending],
+                ['Approved', s?.approved],
+                ['Featured', s?.featured],
+                ['Public', s?.public],
+                ['Private', s?.private],
+              ] as const
+            ).map(([label, value]) => (
+              <div key={label} className="rounded-xl border border-slate-200 bg-white p-4 dark:border-slate-800 dark:bg-slate-900">
+                <p className="text-sm text-slate-600 dark:text-slate-400">{label}</p>
+                <p className="text-2xl font-bold">{value ?? '—'}</p>
+              </div>
+            ))}
+          </div>
+          {(
+            [
+              ['Approved', percent(s?.approved ?? 0)],
+              ['Public', percent(s?.public ?? 0)],
+            ] as const
+          ).map(([label, value]) => (
+            <div key={label}>
+              <p className="text-sm">
+                {label}: {value}%
+              </p>
+              <div className="h-3 rounded bg-slate-200 dark:bg-slate-700" role="progressbar" aria-label={`${label} share`} aria-valuenow={value} aria-valuemin={0} aria-valuemax={100}>
+                <div className="h-3 rounded bg-brand-600 dark:bg-amber-accent" style={{ width: `${value}%` }} />
+              </div>
+            </div>
+          ))}
+        </section>
+      ) : (
+        <>
+          <div className="mb-4 flex flex-wrap gap-2">
+            <input type="search" aria-label="Search events" placeholder="Search events..." value={search} onChange={(e) => setSearch(e.target.value)} className="min-h-11 flex-1 rounded-md border border-slate-300 bg-white px-3 dark:border-slate-600 dark:bg-slate-900" />
+            <select aria-label="Event type" value={type} onChange={(e) => setType(e.target.value as EventType | '')} className="min-h-11 rounded-md border border-slate-300 bg-white px-2 dark:border-slate-600 dark:bg-slate-900">
+              <option value="">All types</option>
+              {EVENT_TYPES.map((t) => (
+                <option key={t} value={t}>
+                  {EVENT_TYPE_LABELS[t]}
+                </option>
+              ))}
+            </select>
+            <select aria-label="Sort by" value={sort} onChange={(e) => setSort(e.target.value as SortKey)} className="min-h-11 rounded-md border border-slate-300 bg-white px-2 dark:border-slate-600 dark:bg-slate-900">
+              <option value="created">Created Date</option>
+              <option value="date">Event Date</option>
+              <option value="title">Title</option>
+            </select>
+          </div>
+          {tab === 'pending' && (
+            <div className="mb-3 flex flex-wrap items-center gap-2">
+              <label className="flex min-h-11 items-center gap-2 text-sm">
+                <input type="checkbox" checked={list.length > 0 && selected.size === list.length} onChange={(e) => setSelected(e.target.checked ? new Set(list.map((ev) => ev.id)) : new Set())} />
+                Select all
+              </label>
+              <Button onPress={() => askBulk('approve')}>Approve All</Button>
+              <Button variant="destructive" onPress={() => askBulk('reject')}>
+                Reject All
+              </Button>
+              <Button variant="ghost" onPress={() => setSelected(new Set())}>
+                Clear Selection
+              </Button>
+            </div>
+          )}
+          {confirm && (
+            <div role="alertdialog" aria-label="Confirm bulk action" className="mb-3 rounded-lg bg-amber-50 p-3 dark:bg-amber-950">
+              <p className="text-sm">
+                {confirm === 'approve' ? `Approve ${selected.size} selected event(s)?` : `Reject ${selected.size} selected event(s)? This cannot be undone.`}
+              </p>
+              <div className="mt-2 flex gap-2">
+                <Button variant={confirm === 'reject' ? 'destructive' : 'primary'} onPress={() => void runBulk(confirm)}>
+                  Confirm
+                </Button>
+                <Button variant="ghost" onPress={() => setConfirm(null)}>
+                  Cancel
+                </Button>
+              </div>
+            </div>
+          )}
+          {list.length === 0 ? (
+            <p className="rounded-xl border border-dashed border-slate-300 p-8 text-center dark:border-slate-700">No events found</p>
+          ) : (
+            <ul className="space-y-3">
+              {list.map((e) => (
+                <li key={e.id} aria-label={e.title} className="flex gap-3 rounded-xl border border-slate-200 bg-white p-4 dark:border-slate-800 dark:bg-slate-900">
+                  {tab === 'pending' && (
+                    <input
+                      type="checkbox"
+                      aria-label={`Select ${e.title}`}
+                      checked={selected.has(e.id)}
+                      onChange={(ev) => {
+                        const next = new Set(selected);
+                        if (ev.target.checked) next.add(e.id);
+                        else next.delete(e.id);
+                        setSelected(next);
+                      }}
+                    />
+                  )}
+                  <div className="min-w-0 flex-1">
+                    <div className="flex flex-wrap items-center gap-2">
+                      <h3 className="font-semibold">{e.title}</h3>
+                      <Badge variant="secondary">{EVENT_TYPE_LABELS[e.eventType]}</Badge>
+                      {e.isFeatured && <Badge>Featured</Badge>}
+                      {e.status === 'pending' && <Badge variant="outline">Pending Approval</Badge>}
+                      {e.status === 'rejected' && <Badge variant="destructive">Rejected</Badge>}
+                    </div>
+                    <p className="text-sm text-slate-600 dark:text-slate-400">
+                      {dateLine(e)} · {e.organizer.firstName} {e.organizer.lastName}
+                    </p>
+                    <div className="mt-2 flex flex-wrap gap-2">
+                      <Button variant="ghost" onPress={() => setOpen(e.id)}>
+                        View
+                      </Button>
+                      {e.status !== 'approved' && <Button onPress={() => act.mutate({ id: e.id, action: 'approve' })}>Approve</Button>}
+                      {e.status !== 'rejected' && (
+                        <Button variant="destructive" onPress={() => act.mutate({ id: e.id, action: 'reject' })}>
+                          Reject
+                        </Button>
+                      )}
+                      <Button variant="secondary" onPress={() => act.mutate({ id: e.id, action: 'feature' })}>
+                        {e.isFeatured ? 'Unfeature' : 'Feature'}
+                      </Button>
+                    </div>
+                  </div>
+                </li>
+              ))}
+            </ul>
+          )}
+        </>
+      )}
+      {open && <EventDetails eventId={open} onClose={() => setOpen(null)} />}
+    </div>
+  );
+}
