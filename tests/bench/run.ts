@@ -8,6 +8,7 @@ const benches: Record<string, () => Promise<{ run: () => Promise<void> }>> = {
   'document-store': () => import('./document-store.bench'),
   'client-bundle': () => import('./client-bundle.bench'),
   feed: () => import('./feed.bench'),
+  events: () => import('./events.bench'),
 };
 
 const filter = process.argv[2];

@@ -1,0 +1,90 @@
+/**
+ * RSVPs under contention (many members, one event: every command serialised on
+ * one stream) beside the same number of commands spread over separate events, and
+ * a calendar month query beside hand-written SQL over the same table.
+ */
+import { randomUUID } from 'node:crypto';
+import pg from 'pg';
+import * as v from 'valibot';
+import { createTestDatabase } from '../support/database';
+import { createPostgresEventStore } from '../../server/infrastructure/event-store/postgres';
+import { createPostgresDocumentStore } from '../../server/infrastructure/document-store/postgres';
+import { createCommandHandler } from '../../server/infrastructure/command-handler';
+import { createProjectionProgress } from '../../projections/progress';
+import { calendarEventDecider } from '../../shared/events/event-stream';
+import { EventSchema } from '../../shared/events/schemas';
+import { calendarEvents, eventsProjection, type CalendarEventDocument } from '../../projections/events/events';
+import { medianMs, printTable, rate } from './report';
+
+const MEMBERS = 500;
+const now = new Date('2030-01-01T00:00:00Z');
+const fields = v.parse(EventSchema, { title: 'Reunion', startDate: '2030-06-01T18:00:00Z', endDate: '2030-06-01T21:00:00Z', maxAttendees: 100 });
+
+export async function run() {
+  const database = await createTestDatabase();
+  const pool = new pg.Pool({ connectionString: database.url, max: 12 });
+  try {
+    const eventStore = await createPostgresEventStore({ pool });
+    const store = createPostgresDocumentStore({ pool });
+    // Read models are not followed here: this measures the write path, so answers do not wait for them.
+    const progress = createProjectionProgress({ store, runnerName: 'bench', local: true });
+    const handle = createCommandHandler({ eventStore, progress, readYourWritesTimeoutMs: 0 });
+    const staff = { id: 'staff', role: 'staff' as const };
+    const schedule = async () => {
+      const id = randomUUID();
+      await handle(calendarEventDecider, `event-${id}`, { type: 'ScheduleEvent', data: { id, fields }, metadata: { now, actor: staff } });
+      return id;
+    };
+    const members = Array.from({ length: MEMBERS }, (_, i) => ({ id: `member-${i}`, role: 'member' as const }));
+    const rsvp = (eventId: string, actor: (typeof members)[number]) =>
+      handle(calendarEventDecider, `event-${eventId}`, { type: 'SetRsvp', data: { status: 'attending' }, metadata: { now, actor } }).catch(() => undefined);
+
+    const hot = await schedule();
+    const contended = await rate(MEMBERS, async () => {
+      await Promise.all(members.map((member) => rsvp(hot, member)));
+    });
+    const spread = await Promise.all(members.map(() => schedule()));
+    const uncontended = await rate(MEMBERS, async () => {
+      await Promise.all(members.map((member, i) => rsvp(spread[i]!, member)));
+    });
+
+    await eventsProjection.setup!(store);
+    const events = calendarEvents(store);
+    const docs: CalendarEventDocument[] = Array.from({ length: 20_000 }, (_, i) => ({
+      ...fields,
+      _id: randomUUID(),
+      _position: i + 1,
+      title: `Event ${i}`,
+      startDate: new Date(Date.UTC(2020, 0, 1) + i * 3 * 3600 * 1000).toISOString(),
+      endDate: new Date(Date.UTC(2020, 0, 1) + i * 3 * 3600 * 1000 + 3600 * 1000).toISOString(),
+      status: i % 10 === 0 ? 'pending' : 'approved',
+      isApproved: i % 10 !== 0,
+      isFeatured: false,
+      organizerId: 'staff',
+      organizer: { firstName: 'S', lastName: 'T', email: 's@example.org', role: 'staff', profileImageUrl: null },
+      rsvps: {},
+      rsvpMembers: [],
+      attendees: { attending: 0, maybe: 0, notAttending: 0 },
+      createdAt: now.toISOString(),
+      updatedAt: now.toISOString(),
+    }));
+    for (let i = 0; i < docs.length; i += 2000) await events.insertMany(docs.slice(i, i + 2000));
+    await pool.query('ANALYZE');
+    const from = '2022-03-01T00:00:00.000Z';
+    const to = '2022-04-01T00:00:00.000Z';
+    const month = await medianMs(30, () => events.find({ status: 'approved', startDate: { $gte: from, $lt: to } }, { sort: { startDate: 1, _id: 1 } }));
+    const raw = await medianMs(30, () =>
+      pool.query(`SELECT doc FROM rm_calendar_events WHERE doc->>'status' = 'approved' AND doc->>'startDate' >= $1 AND doc->>'startDate' < $2 ORDER BY doc->>'startDate', id`, [from, to]),
+    );
+    printTable([
+      { figure: `RSVP, ${MEMBERS} members on one event`, value: contended, unit: 'commands/s', baseline: 'same, one event each', baselineValue: uncontended },
+      { figure: 'calendar month (20,000 events)', value: month, unit: 'ms', baseline: 'hand-written SQL, no index', baselineValue: raw },
+    ]);
+    await eventStore.close();
+  } finally {
+    await pool.end();
+    await database.drop();
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) await run();
