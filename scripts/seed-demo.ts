@@ -16,6 +16,9 @@ import { blogPostDecider } from '../shared/blog/blog-stream';
 import { sanitizeBlogHtml } from '../shared/blog/sanitize';
 import { generateExcerpt } from '../shared/blog/excerpt';
 import { normalizeTags } from '../shared/feed/tags';
+import { calendarEventDecider } from '../shared/events/event-stream';
+import { EventSchema } from '../shared/events/schemas';
+import * as v from 'valibot';
 
 export const DEMO_PASSWORD = 'broadcast-history';
 
@@ -72,6 +75,14 @@ const BLOG_POSTS = [
     featured: false,
   },
 ];
+
+const EVENTS = [
+  { title: 'WGN engineers reunion', eventType: 'reunion', location: 'Tribune Tower lobby', inDays: 12, hours: 3, maxAttendees: 40 },
+  { title: 'Memorial for Ray Castillo, voice of the overnight', eventType: 'memorial', location: 'St. James Chapel', inDays: 5, hours: 2 },
+  { title: '75 years of television in the state', eventType: 'anniversary', location: 'State History Museum', inDays: 30, hours: 4, featured: true },
+  { title: 'Archiving reel-to-reel tapes (online workshop)', eventType: 'meeting', isVirtual: true, virtualLink: 'https://meet.example.org/tapes', inDays: 9, hours: 1 },
+  { title: 'Radio days picnic', eventType: 'celebration', location: 'Lakeside Park', inDays: -14, hours: 5 },
+] as const;
 
 const days = (n: number) => n * 24 * 3600 * 1000;
 
@@ -146,8 +157,22 @@ async function main() {
       });
     }
 
+    const organizer = members.find((m) => m.role === 'admin')!;
+    for (const item of EVENTS) {
+      const id = randomUUID();
+      const start = new Date(Date.now() + days(item.inDays));
+      start.setUTCHours(23, 0, 0, 0);
+      const fields = v.parse(EventSchema, { ...item, startDate: start.toISOString(), endDate: new Date(start.getTime() + item.hours * 3_600_000).toISOString() });
+      const stream = streamName('event', id);
+      await services.handle(calendarEventDecider, stream, { type: 'ScheduleEvent', data: { id, fields }, metadata: { now: new Date(Date.now() - days(30)), actor: organizer } });
+      if ('featured' in item) await services.handle(calendarEventDecider, stream, { type: 'FeatureEvent', data: {}, metadata: { now: new Date(), actor: organizer } });
+      if (item.inDays > 0)
+        for (const guest of members.filter((m) => m.role === 'member').slice(0, 4))
+          await services.handle(calendarEventDecider, stream, { type: 'SetRsvp', data: { status: 'attending' }, metadata: { now: new Date(), actor: guest } });
+    }
+
     await app.close();
-    console.log(`Seeded ${members.length} members, ${POSTS.length + 1} posts and ${BLOG_POSTS.length} blog posts.`);
+    console.log(`Seeded ${members.length} members, ${POSTS.length + 1} posts, ${BLOG_POSTS.length} blog posts and ${EVENTS.length} events.`);
     console.log(`Sign in as margaret.hollis@${domain} (admin), dorothy.kane@${domain} (staff) or harold.stein@${domain} (member), password "${DEMO_PASSWORD}".`);
   } finally {
     await services.close();
