@@ -5,7 +5,7 @@ import * as v from 'valibot';
 import { fail, type Actor } from '../../shared/domain';
 import { streamName } from '../../shared/streams';
 import { blogPostDecider, type BlogPostCommand } from '../../shared/blog/blog-stream';
-import { CreateBlogPostSchema, UpdateBlogPostSchema } from '../../shared/blog/schemas';
+import { CONTENT_MAX_LENGTH, CreateBlogPostSchema, EXCERPT_MAX_LENGTH, UpdateBlogPostSchema } from '../../shared/blog/schemas';
 import { sanitizeBlogHtml } from '../../shared/blog/sanitize';
 import { generateExcerpt } from '../../shared/blog/excerpt';
 import { blogPosts, type BlogPostDocument } from '../../projections/blog/blog';
@@ -14,7 +14,18 @@ import { STAFF } from '../http/access';
 import type { Services } from '../services';
 import { rssFeed } from './rss';
 
-const IdParams = v.object({ id: v.pipe(v.string(), v.uuid('Blog post not found')) });
+const UUID = /^[\da-f]{8}-[\da-f]{4}-[\da-f]{4}-[\da-f]{4}-[\da-f]{12}$/iu;
+/** Every post id is a UUID, so anything else is a post that does not exist, not a malformed request. */
+function postId(params: unknown): string {
+  const { id } = params as { id: string };
+  if (!UUID.test(id)) throw fail.notFound('Blog post not found');
+  return id.toLowerCase();
+}
+/** What the editor's live preview sends: the draft as typed, before any rule about it being complete. */
+const PreviewSchema = v.object({
+  content: v.optional(v.pipe(v.string(), v.maxLength(CONTENT_MAX_LENGTH, 'Content is too long')), ''),
+  excerpt: v.nullish(v.pipe(v.string(), v.trim(), v.maxLength(EXCERPT_MAX_LENGTH, `Excerpt must be at most ${EXCERPT_MAX_LENGTH} characters`)), ''),
+});
 const ListQuery = v.object({
   limit: v.optional(v.pipe(v.string(), v.toNumber(), v.integer(), v.minValue(1), v.maxValue(100)), '50'),
   featured: v.optional(v.picklist(['true', 'false'])),
@@ -72,9 +83,9 @@ export async function blogRoutes(app: FastifyInstance, { services }: { services:
   });
 
   app.get('/api/blog/:id', { config: { access: 'public' } }, async (request) => {
-    const { id } = parse(IdParams, request.params);
+    const id = postId(request.params);
     const post = await posts.findOne({ _id: id });
-    const staff = request.actor?.role === 'admin' || request.actor?.role === 'staff';
+    const staff = request.actor !== null && STAFF.includes(request.actor.role);
     if (!post || (!post.isPublished && !staff)) throw fail.notFound('Blog post not found');
     return blogPostDto(post);
   });
@@ -89,16 +100,23 @@ export async function blogRoutes(app: FastifyInstance, { services }: { services:
   });
 
   app.patch('/api/blog/:id', { config: { access: STAFF } }, async (request) => {
-    const { id } = parse(IdParams, request.params);
+    const id = postId(request.params);
     const body = parse(UpdateBlogPostSchema, request.body);
     return command(id, request.actor, 'EditBlogPost', { ...body, ...prepare(body) });
   });
 
+  /** The sanitised HTML and the excerpt a save would store, for the editor's live preview; nothing is written. */
+  app.post('/api/blog/preview', { config: { access: STAFF } }, async (request) => {
+    const draft = parse(PreviewSchema, request.body);
+    const content = sanitizeBlogHtml(draft.content);
+    return { content, excerpt: draft.excerpt || generateExcerpt(content), excerptGenerated: !draft.excerpt };
+  });
+
   for (const [action, type] of Object.entries(TOGGLES))
-    app.post(`/api/blog/:id/${action}`, { config: { access: STAFF } }, async (request) => command(parse(IdParams, request.params).id, request.actor, type));
+    app.post(`/api/blog/:id/${action}`, { config: { access: STAFF } }, async (request) => command(postId(request.params), request.actor, type));
 
   app.delete('/api/blog/:id', { config: { access: STAFF } }, async (request, reply) => {
-    const { id } = parse(IdParams, request.params);
+    const id = postId(request.params);
     await services.handle(blogPostDecider, streamName('blog', id), { type: 'DeleteBlogPost', data: {}, metadata: { now: services.now(), actor: request.actor } }, { actorId: request.actor!.id });
     return reply.status(204).send();
   });
