@@ -13,7 +13,16 @@ import type { Transport } from '../server/mail/transport';
 
 export const MAIL_QUEUE = 'mail';
 
+/**
+ * BullMQ refuses ':' in custom job ids. Escaping '%' first keeps the mapping one-to-one, so two different
+ * causes can never share a job id (and one of their mails be dropped as a duplicate).
+ */
+function bullJobId(jobId: string): string {
+  return jobId.replaceAll('%', '%25').replaceAll(':', '%3A');
+}
+
 export interface MailQueueOptions {
+  /** Created with `maxRetriesPerRequest: null`, as BullMQ requires of a client a worker blocks on. */
   connection: Redis;
   prefix: string;
   /** First retry delay; doubles on each attempt. */
@@ -24,14 +33,17 @@ export function createMailQueue({ connection, prefix, backoffMs = 2000 }: MailQu
   const queue = new Queue(MAIL_QUEUE, { connection, prefix: `${prefix}:bull` });
   return {
     queue,
-    /** BullMQ reserves ':' in custom job ids. */
+    /**
+     * `jobId` names what caused the mail (e.g. `<eventId>:<recipient>`); a second enqueue with the same id while
+     * the job is kept (see removeOnComplete/removeOnFail) adds nothing.
+     */
     async enqueue(jobId: string, message: MailMessage) {
       await queue.add('send', message, {
-        jobId: jobId.replaceAll(':', '_'),
+        jobId: bullJobId(jobId),
         attempts: 6,
         backoff: { type: 'exponential', delay: backoffMs },
         removeOnComplete: { age: 7 * 24 * 3600, count: 10_000 },
-        removeOnFail: { age: 30 * 24 * 3600 },
+        removeOnFail: { age: 30 * 24 * 3600, count: 10_000 },
       });
     },
     close: () => queue.close(),
@@ -47,6 +59,8 @@ export function startMailWorker(options: { connection: Redis; prefix: string; tr
       const message = v.parse(MailMessageSchema, job.data);
       await options.transport.sendMail({ from: options.from, ...message });
     },
-    { connection: options.connection.duplicate({ maxRetriesPerRequest: null }), prefix: `${options.prefix}:bull`, concurrency: options.concurrency ?? 5 },
+    // BullMQ duplicates a given client for its blocking reads and closes those duplicates itself; a duplicate made
+    // here would be one more connection that nothing closes.
+    { connection: options.connection, prefix: `${options.prefix}:bull`, concurrency: options.concurrency ?? 5 },
   );
 }

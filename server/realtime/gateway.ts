@@ -6,7 +6,7 @@
  */
 import type { Server as HttpServer } from 'node:http';
 import type { Redis } from 'ioredis';
-import { Server } from 'socket.io';
+import { Server, type DefaultEventsMap } from 'socket.io';
 import { createAdapter } from '@socket.io/redis-streams-adapter';
 import type { Actor } from '../../shared/domain';
 import { HEARTBEAT_MS, type Presence } from './presence';
@@ -22,8 +22,21 @@ export interface Realtime {
   close(): Promise<void>;
 }
 
-function socketServer(redis: Redis, prefix: string, httpServer?: HttpServer): Server {
-  const options = { path: '/socket.io', adapter: createAdapter(redis, { streamName: `${prefix}:socket.io`, sessionKeyPrefix: `${prefix}:socket.io:session:` }) };
+interface SocketData {
+  actor: Actor | null;
+}
+
+type SocketServer = Server<DefaultEventsMap, DefaultEventsMap, DefaultEventsMap, SocketData>;
+
+function socketServer(redis: Redis, prefix: string, httpServer?: HttpServer): SocketServer {
+  const adapter = createAdapter(redis, {
+    streamName: `${prefix}:socket.io`,
+    // Requests that expect answers (fetchSockets, serverSideEmit) and the server count go over pub/sub on these
+    // channels; left at the default, every site sharing the Redis would answer them.
+    channelPrefix: `${prefix}:socket.io`,
+    sessionKeyPrefix: `${prefix}:socket.io:session:`,
+  });
+  const options = { path: '/socket.io', adapter };
   return httpServer ? new Server(httpServer, options) : new Server(options);
 }
 
@@ -45,7 +58,7 @@ export function attachRealtime(
   });
 
   io.on('connection', (socket) => {
-    const actor = socket.data.actor as Actor | null;
+    const { actor } = socket.data;
     void socket.join(ROOMS.public);
     if (!actor) return;
     void socket.join([ROOMS.members, ROOMS.member(actor.id), ...(actor.role === 'admin' || actor.role === 'staff' ? [ROOMS.staff] : [])]);
@@ -54,11 +67,7 @@ export function attachRealtime(
     socket.on('disconnect', () => presence.disconnected(actor.id).catch(ignore));
   });
 
-  const heartbeat = setInterval(() => {
-    const ids = new Set<string>();
-    for (const socket of io.sockets.sockets.values()) if (socket.data.actor) ids.add((socket.data.actor as Actor).id);
-    void presence.heartbeat([...ids]).catch(() => undefined);
-  }, HEARTBEAT_MS);
+  const heartbeat = setInterval(() => void presence.heartbeat().catch(() => undefined), HEARTBEAT_MS);
   heartbeat.unref();
 
   return {

@@ -49,6 +49,24 @@ describe('mail queue', () => {
     }
   });
 
+  it('keeps causes apart whose ids differ only where BullMQ needs escaping', async () => {
+    const prefix = testRedisPrefix();
+    const mailbox = createMailbox(redis, prefix);
+    const sink = await startSmtpSink(mailbox, 0);
+    const queue = createMailQueue({ connection: redis, prefix });
+    const worker = startMailWorker({ connection: redis, prefix, transport: createTransport(undefined, sink.port), from: 'c@example.org' });
+    try {
+      const ids = ['digest:2026-11', 'digest_2026-11', 'digest%3A2026-11'];
+      for (const id of ids) await queue.enqueue(id, { ...message('dan@example.org'), subject: id });
+      await expect.poll(async () => (await mailbox.list()).length).toBe(3);
+      expect((await mailbox.list()).map((m) => m.subject).sort()).toEqual([...ids].sort());
+    } finally {
+      await worker.close();
+      await queue.close();
+      await sink.close();
+    }
+  });
+
   it('retries a failed delivery with backoff until the SMTP server answers', async () => {
     const prefix = testRedisPrefix();
     const mailbox = createMailbox(redis, prefix);

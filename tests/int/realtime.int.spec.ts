@@ -5,8 +5,12 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { io, type Socket } from 'socket.io-client';
+import { Redis } from 'ioredis';
 import { startTestSite, type TestSite } from '../support/site';
 import { Browser, registerMember } from '../support/http';
+import { testRedisPrefix } from '../support/database';
+import { createNoticePublisher } from '../../server/realtime/gateway';
+import { createPresence } from '../../server/realtime/presence';
 
 let first: TestSite;
 let second: TestSite;
@@ -22,8 +26,8 @@ afterAll(async () => {
   await first?.close();
 });
 
-async function connect(siteUrl: string, browser?: Browser): Promise<{ socket: Socket; received: string[] }> {
-  const cookie = browser?.cookie('bhc.sid');
+async function connect(siteUrl: string, browser?: Browser | { forgedCookie: string }): Promise<{ socket: Socket; received: string[] }> {
+  const cookie = browser instanceof Browser ? browser.cookie('bhc.sid') : browser?.forgedCookie;
   const socket = io(siteUrl, { path: '/socket.io', transports: ['websocket'], extraHeaders: cookie ? { cookie: `bhc.sid=${cookie}` } : {} });
   sockets.push(socket);
   const received: string[] = [];
@@ -45,19 +49,40 @@ describe('realtime', () => {
     const staffSocket = await connect(second.url, staff.browser);
     const memberSocket = await connect(first.url, member.browser);
     const anonymous = await connect(second.url);
-    // Let the adapters of both processes settle on the stream before publishing.
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    const forged = await connect(first.url, { forgedCookie: 'not-a-session.forged' });
+    // A publisher of its own, with no HTTP server, as the projections role runs it.
+    const redis = new Redis('redis://127.0.0.1:6379');
+    const publisher = createNoticePublisher(redis, first.services.config.redisPrefix);
+    try {
+      // Let the adapters of every process settle on the stream before publishing.
+      await new Promise((resolve) => setTimeout(resolve, 300));
 
-    first.services.publish({ message: 'pending:changed', rooms: ['staff'], payload: { id: 'p1' } });
-    first.services.publish({ message: 'posts:changed', rooms: ['members'], payload: { id: 'p2' } });
-    first.services.publish({ message: 'blog:changed', rooms: ['public'], payload: { id: 'p3' } });
+      publisher.publish({ message: 'pending:changed', rooms: ['staff'], payload: { id: 'p1' } });
+      publisher.publish({ message: 'posts:changed', rooms: ['members'], payload: { id: 'p2' } });
+      publisher.publish({ message: 'blog:changed', rooms: ['public'], payload: { id: 'p3' } });
+      publisher.publish({ message: 'rsvp:changed', rooms: [`member:${member.user.id}`], payload: { id: 'p4' } });
 
-    await expect.poll(() => staffSocket.received.length).toBe(3);
-    await expect.poll(() => memberSocket.received.length).toBe(2);
-    await expect.poll(() => anonymous.received.length).toBe(1);
-    expect(staffSocket.received.sort()).toEqual(['blog:changed:p3', 'pending:changed:p1', 'posts:changed:p2']);
-    expect(memberSocket.received.sort()).toEqual(['blog:changed:p3', 'posts:changed:p2']);
-    expect(anonymous.received).toEqual(['blog:changed:p3']);
+      await expect.poll(() => staffSocket.received.length).toBe(3);
+      await expect.poll(() => memberSocket.received.length).toBe(3);
+      await expect.poll(() => anonymous.received.length).toBe(1);
+      await expect.poll(() => forged.received.length).toBe(1);
+      // Anything stray would have arrived with the last expected notice; give it a moment more anyway.
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(staffSocket.received.sort()).toEqual(['blog:changed:p3', 'pending:changed:p1', 'posts:changed:p2']);
+      expect(memberSocket.received.sort()).toEqual(['blog:changed:p3', 'posts:changed:p2', 'rsvp:changed:p4']);
+      expect(anonymous.received).toEqual(['blog:changed:p3']);
+      expect(forged.received).toEqual(['blog:changed:p3']);
+    } finally {
+      await publisher.close();
+      redis.disconnect();
+    }
+
+    // Both signed-in members are online, whichever process they are connected to; anonymous sockets are nobody.
+    await expect.poll(async () => (await first.services.presence.online()).sort()).toEqual([member.user.id, staff.user.id].sort());
+    memberSocket.socket.disconnect();
+    await expect.poll(() => second.services.presence.online()).toEqual([staff.user.id]);
+    const statuses = await second.services.presence.statuses([member.user.id, staff.user.id, admin.user.id]);
+    expect(Object.fromEntries(statuses)).toEqual({ [member.user.id]: 'away', [staff.user.id]: 'online', [admin.user.id]: 'offline' });
   });
 
   it('shows who is online, and ends a suspended member’s sockets on every process', async () => {
@@ -79,5 +104,43 @@ describe('realtime', () => {
     await expect
       .poll(async () => (await admin.get('/api/admin/users')).body.find((row: { id: string }) => row.id === member.user.id).status)
       .toBe('away');
+  });
+
+  it('counts a member online while any process holds a socket, and forgets a process that died without closing', async () => {
+    const redis = new Redis('redis://127.0.0.1:6379');
+    const prefix = testRedisPrefix();
+    let clock = 1_000_000;
+    const now = () => clock;
+    const a = createPresence(redis, prefix, now);
+    const b = createPresence(redis, prefix, now);
+    try {
+      await a.connected('ada');
+      await b.connected('ada');
+      await b.connected('bob');
+      await b.connected('bob');
+      await b.disconnected('bob');
+      await b.disconnected('ada');
+      expect((await a.online()).sort()).toEqual(['ada', 'bob']);
+
+      // Process a dies: no disconnects, no more heartbeats. b lives on.
+      clock += 40_000;
+      await b.heartbeat();
+      clock += 40_000;
+      await b.heartbeat();
+      expect(await b.online()).toEqual(['bob']);
+      expect(Object.fromEntries(await b.statuses(['ada', 'bob', 'cy']))).toEqual({ ada: 'away', bob: 'online', cy: 'offline' });
+
+      await b.disconnected('bob');
+      clock += 15 * 60_000 + 1;
+      await b.heartbeat();
+      expect(await b.online()).toEqual([]);
+      expect(Object.fromEntries(await b.statuses(['ada', 'bob']))).toEqual({ ada: 'offline', bob: 'offline' });
+      // Nothing of the dead process or the long gone is left behind.
+      expect(await redis.zcard(`${prefix}:presence:sockets`)).toBe(0);
+      expect(await redis.zcard(`${prefix}:presence:seen`)).toBe(0);
+    } finally {
+      await redis.del(`${prefix}:presence:sockets`, `${prefix}:presence:seen`);
+      await redis.quit();
+    }
   });
 });
