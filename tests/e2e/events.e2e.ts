@@ -5,14 +5,13 @@ import ICAL from 'ical.js';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { startTestSite, type TestSite } from '../support/site';
 import { Browser as Http, registerMember } from '../support/http';
-import { accessibilityViolations, launchChromium, newContext, registerInBrowser, screenshot } from '../support/browser';
+import { accessibilityViolations, launchChromium, openAs, person, screenshot } from '../support/browser';
 
 let site: TestSite;
 let browser: Browser;
 const contexts: BrowserContext[] = [];
 let staff: Page;
 let member: Page;
-const person = (firstName: string, lastName: string) => ({ firstName, lastName, email: `${firstName.toLowerCase()}-${Date.now()}@example.org`, password: 'correct horse battery' });
 const future = (days: number) => {
   const d = new Date(Date.now() + days * 24 * 3600 * 1000);
   const pad = (n: number) => String(n).padStart(2, '0');
@@ -20,11 +19,8 @@ const future = (days: number) => {
 };
 
 async function open(account: ReturnType<typeof person>, path = '/calendar') {
-  const context = await newContext(browser, site.url);
+  const { context, page } = await openAs(browser, site.url, account, path);
   contexts.push(context);
-  const page = await context.newPage();
-  await registerInBrowser(page, account);
-  await page.goto(path);
   return page;
 }
 

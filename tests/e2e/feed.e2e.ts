@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { startTestSite, type TestSite } from '../support/site';
-import { accessibilityViolations, launchChromium, newContext, registerInBrowser, screenshot } from '../support/browser';
+import { accessibilityViolations, launchChromium, openAs, person, screenshot } from '../support/browser';
 
 let site: TestSite;
 let browser: Browser;
@@ -14,13 +14,10 @@ const contexts: BrowserContext[] = [];
 let staffPage: Page;
 let memberPage: Page;
 let otherPage: Page;
-const person = (firstName: string, lastName: string) => ({ firstName, lastName, email: `${firstName.toLowerCase()}-${Date.now()}@example.org`, password: 'correct horse battery' });
 
 async function open(account: ReturnType<typeof person>) {
-  const context = await newContext(browser, site.url);
+  const { context, page } = await openAs(browser, site.url, account);
   contexts.push(context);
-  const page = await context.newPage();
-  await registerInBrowser(page, account);
   await page.getByRole('heading', { name: 'Broadcast History Newsfeed' }).waitFor();
   return page;
 }

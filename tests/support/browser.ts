@@ -52,3 +52,17 @@ export async function accessibilityViolations(page: Page) {
   );
   return results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).join(", ")})`);
 }
+
+/** A new account's details, unique per call. */
+export function person(firstName: string, lastName: string) {
+  return { firstName, lastName, email: `${firstName.toLowerCase()}-${Date.now()}-${Math.random().toString(36).slice(2, 6)}@example.org`, password: 'correct horse battery' };
+}
+
+/** A new browser context signed in as a newly registered member, on `path`. */
+export async function openAs(browser: Browser, siteUrl: string, account: ReturnType<typeof person>, path?: string): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await newContext(browser, siteUrl);
+  const page = await context.newPage();
+  await registerInBrowser(page, account);
+  if (path) await page.goto(path);
+  return { context, page };
+}

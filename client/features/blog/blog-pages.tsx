@@ -8,7 +8,8 @@ import { Spinner } from '../../components/ui/spinner';
 import { useToast } from '../../components/ui/toast';
 import { ApiError, apiRequest } from '../../lib/api';
 import { htmlToText } from '../../../shared/blog/excerpt';
-import { SHARE_DESCRIPTION_LENGTH, SHARE_POPUP } from '../../../shared/feed/constants';
+import { SHARE_DESCRIPTION_LENGTH } from '../../../shared/feed/constants';
+import { openSharePopup, shareNetworks } from '../../lib/share';
 
 export interface BlogPost {
   id: string;
@@ -131,11 +132,7 @@ function Share({ post }: { post: BlogPost }) {
   const { toast } = useToast();
   const url = `${window.location.origin}/blog/${post.id}`;
   const description = post.excerpt || htmlToText(post.content).slice(0, SHARE_DESCRIPTION_LENGTH);
-  const networks = [
-    { name: 'Facebook', href: `https://www.facebook.com/sharer/sharer.php?u=${encodeURIComponent(url)}` },
-    { name: 'X', href: `https://twitter.com/intent/tweet?url=${encodeURIComponent(url)}&text=${encodeURIComponent(`${post.title}: ${description}`)}` },
-    { name: 'LinkedIn', href: `https://www.linkedin.com/sharing/share-offsite/?url=${encodeURIComponent(url)}` },
-  ];
+  const networks = shareNetworks(url, `${post.title}: ${description}`);
   const copy = async () => {
     try {
       await navigator.clipboard.writeText(url);
@@ -153,7 +150,7 @@ function Share({ post }: { post: BlogPost }) {
         <button
           key={network.name}
           type="button"
-          onClick={() => window.open(network.href, 'share', `width=${SHARE_POPUP.width},height=${SHARE_POPUP.height}`)}
+          onClick={() => openSharePopup(network.href)}
           className="min-h-11 rounded-md border border-slate-300 px-3 text-sm dark:border-slate-600"
         >
           {network.name}

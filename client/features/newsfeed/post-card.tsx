@@ -6,7 +6,8 @@ import { useToast } from '../../components/ui/toast';
 import { apiRequest, errorMessage } from '../../lib/api';
 import type { CurrentUser } from '../../lib/current-user';
 import { youtubeEmbedUrl } from '../../../shared/feed/media';
-import { SHARE_POPUP, SHARE_TITLE_LENGTH } from '../../../shared/feed/constants';
+import { SHARE_TITLE_LENGTH } from '../../../shared/feed/constants';
+import { openSharePopup, shareNetworks } from '../../lib/share';
 import { relativeTime } from './relative-time';
 
 export interface Post {
@@ -70,11 +71,7 @@ function ShareControl({ post, onShared }: { post: Post; onShared: () => void }) 
   const url = `${window.location.origin}#post-${post.id}`;
   const text = post.content.length > SHARE_TITLE_LENGTH ? `${post.content.slice(0, SHARE_TITLE_LENGTH)}...` : post.content;
   const title = `${post.author.name}: ${text}`;
-  const networks = [
-    { name: 'Facebook', href: `https://www.facebook.com/sharer/sharer.php?u=${encodeURIComponent(url)}` },
-    { name: 'X', href: `https://twitter.com/intent/tweet?url=${encodeURIComponent(url)}&text=${encodeURIComponent(title)}` },
-    { name: 'LinkedIn', href: `https://www.linkedin.com/sharing/share-offsite/?url=${encodeURIComponent(url)}` },
-  ];
+  const networks = shareNetworks(url, title);
   const copy = async () => {
     try {
       await navigator.clipboard.writeText(url);
@@ -111,7 +108,7 @@ function ShareControl({ post, onShared }: { post: Post; onShared: () => void }) 
               type="button"
               role="menuitem"
               onClick={() => {
-                window.open(network.href, 'share', `width=${SHARE_POPUP.width},height=${SHARE_POPUP.height}`);
+                openSharePopup(network.href);
                 onShared();
                 setOpen(false);
               }}
