@@ -16,6 +16,7 @@
  * (`position > last`, no horizon) runs beside the subscriber to prove that the
  * hazard really occurred in each run.
  */
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
 import { createTestDatabase, type TestDatabase } from '../support/database';
@@ -159,6 +160,38 @@ describe('PostgreSQL event store under concurrency', () => {
       expect(reason).toMatchObject({ streamName: name, expected: expectedVersion, actual: expectedVersion === 0 ? 1 : 0 });
     }
     expect(await store.readStream(name)).toHaveLength(expectedVersion === 0 ? 2 : 1);
+  });
+
+  it('leaves no lock behind when an append fails inside its INSERT', async () => {
+    const id = randomUUID();
+    await store.append('original', [{ id, type: 'Original', data: {} }], { expectedVersion: 'no_stream' });
+    for (let i = 0; i < 12; i++) {
+      await expect(store.append(`duplicate-${i}`, [{ id, type: 'Copied', data: {} }], { expectedVersion: 'any' })).rejects.toMatchObject({ code: '23505' });
+    }
+    const { rows } = await pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory' AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`);
+    expect(rows[0]!.n).toBe(0);
+    await Promise.all(Array.from({ length: 20 }, (_, i) => store.append(`after-failure-${i}`, [{ type: 'Fine', data: {} }], { expectedVersion: 'no_stream' })));
+  });
+
+  it('listens again when its LISTEN connection is lost, instead of falling back to the slow poll', async () => {
+    const subscriber = subscribe(await store.headPosition());
+    const lags: number[] = [];
+    const appendAndWait = async (i: number) => {
+      const started = performance.now();
+      await store.append(`relisten-${i}`, [{ type: 'Live', data: {} }], { expectedVersion: 'no_stream' });
+      while (subscriber.seen.length <= i) await sleep(1);
+      return performance.now() - started;
+    };
+    await appendAndWait(0);
+    const { rowCount } = await pool.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND query LIKE 'LISTEN %'`);
+    expect(rowCount).toBe(1);
+    await sleep(100);
+    for (let i = 1; i <= 5; i++) {
+      lags.push(await appendAndWait(i));
+      await sleep(20);
+    }
+    await subscriber.stopAt(6);
+    expect(lags.sort((a, b) => a - b)[2]).toBeLessThan(200);
   });
 
   it('delivers every event exactly once, in order, while transactions commit out of order', async () => {

@@ -81,6 +81,8 @@ export function createKurrentDbEventStore(connectionString: string): EventStore 
     },
 
     async *subscribeToAll({ after, signal }) {
+      // An already aborted signal never fires 'abort', which would leave an idle subscription open for good.
+      if (signal?.aborted) return;
       const subscription = client.subscribeToAll({
         fromPosition: after === 0 ? START : { commit: BigInt(after), prepare: BigInt(after) },
         filter: excludeSystemEvents(),
