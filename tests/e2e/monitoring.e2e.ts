@@ -24,7 +24,8 @@ describe('monitoring page', () => {
     await admin.goto('/monitoring');
     const activeUsers = admin.getByText('Active users').locator('xpath=following-sibling::p[1]');
     await expect.poll(() => activeUsers.textContent()).toBe('1');
-    expect(await admin.getByText('All systems normal.').count()).toBe(1);
+    // Figures refresh by push every 5 s; a start-up moment (a burst of requests, a busy pool) may raise a passing alert.
+    await expect.poll(() => admin.getByText('All systems normal.').count(), { timeout: 20_000 }).toBe(1);
     await screenshot(admin, 'monitoring');
     expect(await accessibilityViolations(admin)).toEqual([]);
 
