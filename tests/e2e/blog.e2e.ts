@@ -2,6 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { startTestSite, type TestSite } from '../support/site';
+import { registerMember } from '../support/http';
 import { accessibilityViolations, launchChromium, openAs, person, screenshot } from '../support/browser';
 
 let site: TestSite;
@@ -19,7 +20,11 @@ async function open(account: ReturnType<typeof person>) {
 beforeAll(async () => {
   site = await startTestSite({ RATE_LIMIT_AUTH_MAX: '1000' });
   browser = await launchChromium();
+  // The first account is the admin; the writer here holds the staff role.
+  const admin = (await registerMember(site.url)).browser;
   staff = await open(person('Edith', 'Editor'));
+  const { id } = await staff.evaluate(() => fetch('/api/auth/user').then((response) => response.json() as Promise<{ id: string }>));
+  expect((await admin.put(`/api/admin/users/${id}/role`, { role: 'staff' })).status).toBe(200);
   member = await open(person('Rita', 'Reader'));
 });
 afterAll(async () => {
@@ -28,77 +33,223 @@ afterAll(async () => {
   await site?.close();
 });
 
+const dialog = () => staff.getByRole('dialog');
+const preview = () => staff.getByTestId('blog-preview');
+
 async function createPost(title: string, content: string) {
   await staff.getByRole('button', { name: 'New Blog Post' }).click();
-  const dialog = staff.getByRole('dialog');
-  const save = dialog.getByRole('button', { name: 'Create Post' });
+  const save = dialog().getByRole('button', { name: 'Create Post' });
   expect(await save.isDisabled()).toBe(true);
-  await dialog.getByLabel('Title').fill(title);
-  await dialog.getByLabel('Content').fill(content);
+  await dialog().getByLabel('Title').fill(title);
+  expect(await save.isDisabled()).toBe(true);
+  await dialog().getByLabel('Content').fill(content);
   await save.click();
   await staff.getByText('Blog post created successfully').waitFor();
 }
 
+/** Selects `text` in the content box, as an author would with the mouse. */
+async function select(text: string) {
+  await dialog()
+    .getByLabel('Content')
+    .evaluate((box: HTMLTextAreaElement, wanted) => {
+      const start = box.value.indexOf(wanted);
+      box.focus();
+      box.setSelectionRange(start, start + wanted.length);
+    }, text);
+}
+
 describe('blog', () => {
-  it('lets staff draft, edit, publish, pin and feature while a member’s list follows live', async () => {
+  it('lets staff draft with the formatting aid and a live preview of what will be kept', async () => {
     await member.goto('/blog');
     await member.getByText('No blog posts yet').waitFor();
 
     await staff.goto('/admin/blog');
     await staff.getByText('No blog posts yet').waitFor();
     await staff.getByText('Create your first blog post to get started').waitFor();
-    await createPost('The overnight shift', '<p>Five announcers remember.</p><script>window.__pwned = 1</script>');
+
+    await staff.getByRole('button', { name: 'New Blog Post' }).click();
+    await dialog().getByLabel('Title').fill('The overnight shift');
+    const content = dialog().getByLabel('Content');
+    await content.fill('Five announcers remember\nThe all-night record show\nThe farm report at five\nthe station archive');
+    await select('Five announcers remember');
+    await dialog().getByRole('button', { name: 'Heading', exact: true }).click();
+    await select('The all-night record show\nThe farm report at five');
+    await dialog().getByRole('button', { name: 'Bulleted list' }).click();
+    await select('farm report');
+    await content.press('Control+b');
+    await select('the station archive');
+    await dialog().getByRole('button', { name: 'Link', exact: true }).click();
+    await dialog().getByLabel('Link address').fill('https://archive.example/overnight');
+    await dialog().getByRole('button', { name: 'Add link' }).click();
+    await content.press('End');
+    await content.pressSequentially('<script>window.__pwned = 1</script><img src="https://images.example/x.png" onerror="window.__pwned = 2">');
+
+    expect(await content.inputValue()).toBe(
+      '<h2>Five announcers remember</h2>\n<ul>\n  <li>The all-night record show</li>\n  <li>The <strong>farm report</strong> at five</li>\n</ul>\n' +
+        '<a href="https://archive.example/overnight">the station archive</a><script>window.__pwned = 1</script><img src="https://images.example/x.png" onerror="window.__pwned = 2">',
+    );
+    await preview().getByRole('heading', { level: 2, name: 'Five announcers remember' }).waitFor();
+    await preview().getByRole('link', { name: 'the station archive' }).waitFor();
+    await preview().locator('li strong', { hasText: 'farm report' }).waitFor();
+    await preview().getByText('(written from the content)').waitFor();
+    await expect.poll(() => preview().locator('img').getAttribute('onerror')).toBeNull();
+    expect(await preview().locator('script').count()).toBe(0);
+    await dialog().getByText('1 image has no alt text').waitFor();
+    await content.fill((await content.inputValue()).replace('<img ', '<img alt="The tower at night" '));
+    await preview().getByRole('img', { name: 'The tower at night' }).waitFor();
+    expect(await dialog().getByText('1 image has no alt text').count()).toBe(0);
+    await screenshot(staff, 'blog-editor');
+    expect(await accessibilityViolations(staff)).toEqual([]);
+    await dialog().getByRole('button', { name: 'Create Post' }).click();
+    await staff.getByText('Blog post created successfully').waitFor();
+    await staff.getByRole('listitem', { name: 'The overnight shift' }).getByText('Draft').waitFor();
+    expect(await staff.evaluate(() => (window as { __pwned?: number }).__pwned)).toBeUndefined();
+  });
+
+  it('edits, publishes, pins and features while a member’s open list follows live', async () => {
     await createPost('Towers of 1948', '<h2>Steel</h2><p>The crews worked through two winters.</p>');
+    await createPost('Jingles we remember', '<p>Call letters set to music.</p>');
 
     const first = staff.getByRole('listitem', { name: 'The overnight shift' });
     await first.getByRole('button', { name: 'Edit' }).click();
-    await staff.getByRole('dialog').getByLabel('Excerpt').fill('Voices that kept the night company.');
-    await staff.getByRole('dialog').getByRole('button', { name: 'Update Post' }).click();
+    await dialog().getByLabel('Excerpt').fill('Voices that kept the night company.');
+    await dialog().getByLabel('Content').fill('');
+    expect(await dialog().getByRole('button', { name: 'Update Post' }).isDisabled()).toBe(true);
+    await dialog().getByLabel('Content').fill('<p>Five announcers remember.</p><script>window.__pwned = 1</script><p><a href="https://archive.example/overnight">the station archive</a></p>');
+    await dialog().getByRole('button', { name: 'Update Post' }).click();
     await staff.getByText('Blog post updated successfully').waitFor();
+    await first.getByText('Voices that kept the night company.').waitFor();
 
-    await first.getByRole('button', { name: 'Publish' }).click();
+    await first.getByRole('button', { name: 'Publish', exact: true }).click();
     await staff.getByText('Blog post published').waitFor();
     await member.getByRole('article', { name: 'The overnight shift' }).waitFor();
+    expect(await member.getByRole('region', { name: 'Latest Posts' }).getByRole('article').count()).toBe(1);
 
-    const second = staff.getByRole('listitem', { name: 'Towers of 1948' });
-    await second.getByRole('button', { name: 'Publish' }).click();
+    const towers = staff.getByRole('listitem', { name: 'Towers of 1948' });
+    await towers.getByRole('button', { name: 'Publish', exact: true }).click();
     await member.getByRole('article', { name: 'Towers of 1948' }).waitFor();
-    await second.getByRole('button', { name: 'Feature' }).click();
-    await member.getByRole('region', { name: 'Featured Posts' }).getByRole('article', { name: 'Towers of 1948' }).waitFor();
-    await first.getByRole('button', { name: 'Pin' }).click();
-    await member.getByRole('region', { name: 'Pinned Posts' }).getByRole('article', { name: 'The overnight shift' }).waitFor();
+    await staff.getByRole('listitem', { name: 'Jingles we remember' }).getByRole('button', { name: 'Publish', exact: true }).click();
+    await member.getByRole('article', { name: 'Jingles we remember' }).waitFor();
+    // Newest publication first.
+    await expect.poll(() => member.getByRole('region', { name: 'Latest Posts' }).locator('h3').allTextContents()).toEqual(['Jingles we remember', 'Towers of 1948', 'The overnight shift']);
+
+    await towers.getByRole('button', { name: 'Feature', exact: true }).click();
+    await staff.getByText('Blog post featured').waitFor();
+    await member.getByRole('region', { name: 'Featured Posts' }).getByRole('article', { name: 'Towers of 1948' }).getByText('Featured').waitFor();
+    await first.getByRole('button', { name: 'Pin', exact: true }).click();
+    await staff.getByText('Blog post pinned').waitFor();
+    await member.getByRole('region', { name: 'Pinned Posts' }).getByRole('article', { name: 'The overnight shift' }).getByText('Pinned').waitFor();
+    await expect.poll(() => member.locator('section[aria-labelledby$="-posts"] > h2').allTextContents()).toEqual(['Pinned Posts', 'Featured Posts', 'Latest Posts']);
+    expect(await member.getByRole('region', { name: 'Latest Posts' }).locator('h3').allTextContents()).toEqual(['Jingles we remember']);
     await screenshot(member, 'blog-list');
     expect(await accessibilityViolations(member)).toEqual([]);
     await screenshot(staff, 'blog-management');
+
+    await first.getByRole('button', { name: 'Unpin' }).click();
+    await staff.getByText('Blog post unpinned').waitFor();
+    await member.getByRole('region', { name: 'Latest Posts' }).getByRole('article', { name: 'The overnight shift' }).waitFor();
+    expect(await member.getByRole('region', { name: 'Pinned Posts' }).count()).toBe(0);
+    await first.getByRole('button', { name: 'Pin', exact: true }).click();
+    await member.getByRole('region', { name: 'Pinned Posts' }).waitFor();
   });
 
-  it('shows a post with its author, dates, excerpt and safe content', async () => {
+  it('searches the list on title or excerpt', async () => {
+    const search = member.getByLabel('Search blog posts');
+    await search.fill('night company');
+    await expect.poll(() => member.getByRole('article').allTextContents()).toHaveLength(1);
+    await member.getByRole('article', { name: 'The overnight shift' }).waitFor();
+    await search.fill('TOWERS');
+    await expect.poll(() => member.getByRole('article').count()).toBe(1);
+    await member.getByRole('article', { name: 'Towers of 1948' }).waitFor();
+    await search.fill('no such words');
+    await member.getByText('No blog posts yet').waitFor();
+    await search.fill('');
+    await expect.poll(() => member.getByRole('article').count()).toBe(3);
+  });
+
+  it('shows a post with badges, author, dates, excerpt, rendered and safe content, and share', async () => {
     await member.getByRole('article', { name: 'The overnight shift' }).getByRole('link', { name: /Read full post/ }).click();
+    const post = member.getByRole('article');
     await member.getByRole('heading', { level: 1, name: 'The overnight shift' }).waitFor();
     expect(await member.title()).toBe('The overnight shift | Broadcast History Community');
-    expect(await member.getByText('Edith Editor').count()).toBe(1);
-    expect(await member.getByText('Voices that kept the night company.').count()).toBe(1);
-    expect(await member.getByText('Five announcers remember.').count()).toBe(1);
+    await post.getByText('Pinned', { exact: true }).waitFor();
+    await post.getByText('Edith Editor').waitFor();
+    await post.getByText('staff', { exact: true }).waitFor();
+    await post.getByText(/^Published /).waitFor();
+    await post.getByText(/Updated /).waitFor();
+    expect(await post.locator('blockquote').textContent()).toBe('Voices that kept the night company.');
+    expect(await post.getByRole('link', { name: 'the station archive' }).getAttribute('href')).toBe('https://archive.example/overnight');
+    await post.getByText('Five announcers remember.').waitFor();
     expect(await member.evaluate(() => (window as { __pwned?: number }).__pwned)).toBeUndefined();
-    expect(await member.locator('article script').count()).toBe(0);
+    expect(await post.locator('script').count()).toBe(0);
+    expect(await member.content()).not.toContain('__pwned');
+
+    await post.getByRole('button', { name: 'Copy link' }).click();
+    await member.getByText('Link copied!').waitFor();
+    // The share popup is caught before it leaves for the network's site.
+    await member.evaluate(() => {
+      window.open = (url, _target, features) => {
+        (window as { opened?: string[] }).opened = [String(url), String(features)];
+        return null;
+      };
+    });
+    await post.getByRole('button', { name: 'X', exact: true }).click();
+    const [opened, features] = (await member.evaluate(() => (window as { opened?: string[] }).opened))!;
+    const shared = new URL(opened!);
+    expect(shared.searchParams.get('url')).toBe(member.url());
+    expect(shared.searchParams.get('text')).toBe('The overnight shift: Voices that kept the night company.');
+    expect(features).toBe('width=626,height=436');
+
     await screenshot(member, 'blog-post');
-    await member.getByRole('link', { name: 'Browse More Posts' }).click();
+    expect(await accessibilityViolations(member)).toEqual([]);
+    await post.getByRole('link', { name: 'Browse More Posts' }).click();
     await member.waitForURL(/\/blog$/);
   });
 
-  it('says when a post does not exist', async () => {
-    await member.goto('/blog/00000000-0000-4000-8000-000000000000');
-    await member.getByText('This blog post does not exist or was removed.').waitFor();
-    await member.getByRole('link', { name: 'Back to Blog' }).waitFor();
+  it('renders the post’s own HTML and shows no Updated date for a post never edited', async () => {
+    await member.getByRole('article', { name: 'Towers of 1948' }).getByRole('link', { name: /Read full post/ }).click();
+    await member.getByRole('heading', { level: 2, name: 'Steel' }).waitFor();
+    await member.getByRole('article').getByText('Featured', { exact: true }).waitFor();
+    expect(await member.getByText(/Updated /).count()).toBe(0);
+    expect(await member.locator('blockquote').textContent()).toBe('Steel The crews worked through two winters.');
+    await member.goBack();
   });
 
-  it('serves a well-formed RSS feed', async () => {
+  it('says when a post does not exist or is a draft', async () => {
+    await member.goto('/blog/00000000-0000-4000-8000-000000000000');
+    await member.getByText('This blog post does not exist or was removed.').waitFor();
+    await screenshot(member, 'blog-post-missing');
+    await member.getByRole('link', { name: 'Back to Blog' }).click();
+    await member.waitForURL(/\/blog$/);
+    await member.goto('/blog/not-a-post');
+    await member.getByText('This blog post does not exist or was removed.').waitFor();
+  });
+
+  it('removes a deleted post from the member’s open list', async () => {
+    await member.goto('/blog');
+    await member.getByRole('article', { name: 'Jingles we remember' }).waitFor();
+    await staff.getByRole('listitem', { name: 'Jingles we remember' }).getByRole('button', { name: 'Delete' }).click();
+    await staff.getByRole('alertdialog').getByRole('button', { name: 'Delete' }).click();
+    await staff.getByText('Blog post deleted').waitFor();
+    await member.getByRole('article', { name: 'Jingles we remember' }).waitFor({ state: 'detached' });
+    expect(await staff.getByRole('listitem', { name: 'Jingles we remember' }).count()).toBe(0);
+  });
+
+  it('serves a well-formed RSS feed of the published posts', async () => {
     const xml = await (await fetch(`${site.url}/rss`)).text();
     const parsed = await member.evaluate((text) => {
       const doc = new DOMParser().parseFromString(text, 'application/xml');
-      return { error: doc.querySelector('parsererror')?.textContent ?? null, titles: [...doc.querySelectorAll('item > title')].map((t) => t.textContent) };
+      return {
+        error: doc.querySelector('parsererror')?.textContent ?? null,
+        root: doc.documentElement.nodeName,
+        version: doc.documentElement.getAttribute('version'),
+        titles: [...doc.querySelectorAll('channel > item > title')].map((t) => t.textContent),
+        links: [...doc.querySelectorAll('channel > item > link')].map((t) => t.textContent),
+      };
     }, xml);
     expect(parsed.error).toBeNull();
+    expect(parsed).toMatchObject({ root: 'rss', version: '2.0' });
     expect(parsed.titles.sort()).toEqual(['The overnight shift', 'Towers of 1948']);
+    for (const link of parsed.links) expect(link).toMatch(new RegExp(`^${site.services.config.publicUrl}/blog/[0-9a-f-]{36}$`));
   });
 });

@@ -1,12 +1,13 @@
-/** Blog management for staff, in the admin dashboard's blog tab: toggles and the create/edit dialogs. */
-import { useRef, useState } from 'react';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+/** Blog management for staff, in the admin dashboard's blog tab: toggles, deletion and the create/edit dialogs. */
+import { useEffect, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Dialog, Heading, Modal, ModalOverlay } from 'react-aria-components';
 import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';
 import { useToast } from '../../components/ui/toast';
-import { apiRequest, errorMessage } from '../../lib/api';
+import { ApiError, apiRequest, errorMessage } from '../../lib/api';
 import type { BlogPost } from './blog-pages';
+import { applyFormat, isAllowedLink, type Edit, type Format } from './formatting';
 
 const TOGGLE_TOASTS = {
   publish: 'Blog post published',
@@ -18,18 +19,133 @@ const TOGGLE_TOASTS = {
 } as const;
 type Toggle = keyof typeof TOGGLE_TOASTS;
 
+/** How long typing must pause before the preview asks the server again. */
+const PREVIEW_DELAY_MS = 300;
+
 const fieldClass = 'w-full rounded-md border border-slate-300 bg-white px-3 py-2 dark:border-slate-600 dark:bg-slate-900';
 
-/** Buttons that wrap the selection in the content box with allowed HTML. */
-const FORMATS = [
-  { label: 'Heading', before: '<h2>', after: '</h2>' },
-  { label: 'Paragraph', before: '<p>', after: '</p>' },
-  { label: 'Bold', before: '<strong>', after: '</strong>' },
-  { label: 'Italic', before: '<em>', after: '</em>' },
-  { label: 'Quote', before: '<blockquote>', after: '</blockquote>' },
-  { label: 'List', before: '<ul>\n  <li>', after: '</li>\n</ul>' },
-  { label: 'Link', before: '<a href="https://">', after: '</a>' },
+const TOOLBAR: { format: Format; label: string; key?: string }[] = [
+  { format: 'heading', label: 'Heading' },
+  { format: 'subheading', label: 'Subheading' },
+  { format: 'paragraph', label: 'Paragraph' },
+  { format: 'bold', label: 'Bold', key: 'b' },
+  { format: 'italic', label: 'Italic', key: 'i' },
+  { format: 'link', label: 'Link', key: 'k' },
+  { format: 'bulleted', label: 'Bulleted list' },
+  { format: 'numbered', label: 'Numbered list' },
+  { format: 'quote', label: 'Quote' },
 ];
+const SHORTCUTS = new Map(TOOLBAR.filter((tool) => tool.key).map((tool) => [tool.key!, tool.format]));
+const isMac = typeof navigator !== 'undefined' && /Mac|iPhone|iPad/.test(navigator.platform);
+
+const refreshBlog = (queryClient: ReturnType<typeof useQueryClient>) =>
+  void queryClient.invalidateQueries({ predicate: (query) => String(query.queryKey[0]).startsWith('/api/blog') || String(query.queryKey[0]).startsWith('/api/admin/blog') });
+
+function useDebounced<T>(value: T, delay: number): T {
+  const [settled, setSettled] = useState(value);
+  useEffect(() => {
+    const timer = setTimeout(() => setSettled(value), delay);
+    return () => clearTimeout(timer);
+  }, [value, delay]);
+  return settled;
+}
+
+interface Preview {
+  content: string;
+  excerpt: string;
+  excerptGenerated: boolean;
+}
+
+/** What the post will look like once saved: the server sanitises the draft exactly as a save would. */
+function LivePreview({ title, excerpt, content }: { title: string; excerpt: string; content: string }) {
+  const draft = useDebounced({ excerpt, content }, PREVIEW_DELAY_MS);
+  const preview = useQuery({
+    queryKey: ['blog-preview', draft.content, draft.excerpt],
+    queryFn: () => apiRequest<Preview>('POST', '/api/blog/preview', draft),
+    placeholderData: keepPreviousData,
+    staleTime: Infinity,
+  });
+  const imagesWithoutAlt = useMemo(
+    () => (preview.data?.content ? new DOMParser().parseFromString(preview.data.content, 'text/html').querySelectorAll('img:not([alt])').length : 0),
+    [preview.data],
+  );
+  return (
+    <section aria-labelledby="blog-preview-heading" className="flex min-h-0 flex-col rounded-lg border border-slate-200 dark:border-slate-700">
+      <h3 id="blog-preview-heading" className="flex items-center justify-between border-b border-slate-200 px-4 py-2 text-sm font-semibold dark:border-slate-700">
+        Preview
+        {preview.isFetching && <span className="text-xs font-normal text-slate-500 dark:text-slate-400">Updating…</span>}
+      </h3>
+      <div data-testid="blog-preview" className="max-h-[60vh] overflow-y-auto px-4 py-3">
+        <p className="text-2xl font-bold">{title || <span className="text-slate-400">Untitled</span>}</p>
+        {preview.isError ? (
+          <p role="alert" className="mt-3 text-sm text-red-600 dark:text-red-400">
+            {errorMessage(preview.error, 'The preview could not be made.')}
+          </p>
+        ) : preview.data ? (
+          <>
+            {preview.data.excerpt && (
+              <blockquote className="mt-3 border-l-4 border-amber-accent pl-3 text-slate-700 italic dark:text-slate-300">
+                {preview.data.excerpt}
+                {preview.data.excerptGenerated && <span className="ml-2 text-xs not-italic text-slate-500 dark:text-slate-400">(written from the content)</span>}
+              </blockquote>
+            )}
+            {preview.data.content ? (
+              // Sanitised by the server with the same allow-list as a save.
+              <div className="blog-content mt-4 space-y-3 leading-relaxed" dangerouslySetInnerHTML={{ __html: preview.data.content }} />
+            ) : (
+              <p className="mt-4 text-sm text-slate-500 dark:text-slate-400">{content.trim() ? 'Nothing of this content would be kept.' : 'The content appears here as you write.'}</p>
+            )}
+          </>
+        ) : null}
+      </div>
+      {imagesWithoutAlt > 0 && (
+        <p role="note" className="border-t border-slate-200 px-4 py-2 text-sm text-amber-800 dark:border-slate-700 dark:text-amber-300">
+          {imagesWithoutAlt === 1 ? '1 image has' : `${imagesWithoutAlt} images have`} no alt text: add alt="…" describing it for readers who cannot see it.
+        </p>
+      )}
+    </section>
+  );
+}
+
+function LinkField({ onAdd, onCancel }: { onAdd: (href: string) => void; onCancel: () => void }) {
+  const [href, setHref] = useState('https://');
+  const valid = isAllowedLink(href);
+  const add = () => valid && onAdd(href);
+  return (
+    <div className="mb-2 flex flex-wrap items-end gap-2 rounded-md border border-slate-200 p-2 dark:border-slate-700">
+      <label className="flex-1 text-sm font-medium">
+        Link address
+        <input
+          autoFocus
+          type="url"
+          value={href}
+          onChange={(event) => setHref(event.target.value)}
+          onKeyDown={(event) => {
+            if (event.key === 'Enter') {
+              event.preventDefault();
+              add();
+            }
+            if (event.key === 'Escape') {
+              event.stopPropagation();
+              onCancel();
+            }
+          }}
+          aria-describedby="blog-link-hint"
+          className={`${fieldClass} mt-1 min-h-11`}
+        />
+        <span id="blog-link-hint" className="mt-1 block text-xs font-normal text-slate-500 dark:text-slate-400">
+          A web address (https://…) or mailto: address.
+        </span>
+      </label>
+      <Button variant="secondary" onPress={add} isDisabled={!valid}>
+        Add link
+      </Button>
+      <Button variant="ghost" onPress={onCancel}>
+        Cancel
+      </Button>
+    </div>
+  );
+}
 
 function PostDialog({ post, onClose }: { post: BlogPost | null; onClose: () => void }) {
   const queryClient = useQueryClient();
@@ -37,77 +153,175 @@ function PostDialog({ post, onClose }: { post: BlogPost | null; onClose: () => v
   const [title, setTitle] = useState(post?.title ?? '');
   const [excerpt, setExcerpt] = useState(post?.excerpt ?? '');
   const [content, setContent] = useState(post?.content ?? '');
+  const [askingForLink, setAskingForLink] = useState(false);
   const contentBox = useRef<HTMLTextAreaElement>(null);
+  const selection = useRef<{ start: number; end: number }>({ start: 0, end: 0 });
+  const nextSelection = useRef<Edit | null>(null);
   const editing = post !== null;
 
   const save = useMutation({
     mutationFn: () =>
-      editing ? apiRequest('PATCH', `/api/blog/${post.id}`, { title, excerpt, content }) : apiRequest('POST', '/api/blog', { title, excerpt, content, isPublished: false, isPinned: false, isFeatured: false }),
+      editing
+        ? apiRequest<BlogPost>('PATCH', `/api/blog/${post.id}`, { title, excerpt, content })
+        : apiRequest<BlogPost>('POST', '/api/blog', { title, excerpt, content, isPublished: false, isPinned: false, isFeatured: false }),
     onSuccess: () => {
       toast({ title: editing ? 'Blog post updated successfully' : 'Blog post created successfully' });
-      void queryClient.invalidateQueries({ predicate: (q) => String(q.queryKey[0]).includes('/blog') });
+      refreshBlog(queryClient);
       onClose();
     },
     onError: (error) => toast({ title: editing ? 'Failed to update blog post' : 'Failed to create blog post', description: errorMessage(error, 'Please try again.'), variant: 'destructive' }),
   });
+  const fieldErrors = save.error instanceof ApiError ? save.error.fields : {};
 
-  const format = (before: string, after: string) => {
+  // After a format is applied, select what the author will most likely type over next.
+  useLayoutEffect(() => {
+    const edit = nextSelection.current;
     const box = contentBox.current;
-    if (!box) return;
-    const { selectionStart, selectionEnd } = box;
-    setContent(content.slice(0, selectionStart) + before + content.slice(selectionStart, selectionEnd) + after + content.slice(selectionEnd));
+    if (!edit || !box) return;
+    nextSelection.current = null;
     box.focus();
+    box.setSelectionRange(edit.selectionStart, edit.selectionEnd);
+  }, [content]);
+
+  // A textarea keeps its selection when it loses focus, so the link field can take focus meanwhile.
+  const rememberSelection = () => {
+    const box = contentBox.current;
+    if (box) selection.current = { start: box.selectionStart, end: box.selectionEnd };
+  };
+  const format = (kind: Format, href?: string) => {
+    const { start, end } = selection.current;
+    const edit = applyFormat(content, start, end, kind, href);
+    nextSelection.current = edit;
+    setContent(edit.content);
+  };
+  const choose = (kind: Format) => {
+    rememberSelection();
+    if (kind === 'link') setAskingForLink(true);
+    else format(kind);
+  };
+  const onContentKey = (event: KeyboardEvent<HTMLTextAreaElement>) => {
+    const kind = (isMac ? event.metaKey : event.ctrlKey) && !event.altKey ? SHORTCUTS.get(event.key.toLowerCase()) : undefined;
+    if (!kind) return;
+    event.preventDefault();
+    choose(kind);
   };
 
   return (
     <ModalOverlay isOpen isDismissable onOpenChange={(open) => !open && onClose()} className="fixed inset-0 z-40 flex items-start justify-center overflow-y-auto bg-black/40 p-4">
-      <Modal className="w-full max-w-3xl rounded-xl bg-white p-6 shadow-xl dark:bg-slate-900">
+      <Modal className="w-full max-w-6xl rounded-xl bg-white p-6 shadow-xl dark:bg-slate-900">
         <Dialog className="outline-none">
           <Heading slot="title" className="text-xl font-bold">
             {editing ? 'Edit Blog Post' : 'Create Blog Post'}
           </Heading>
           <form
-            className="mt-4 space-y-4"
+            className="mt-4 grid gap-6 lg:grid-cols-2"
             onSubmit={(event) => {
               event.preventDefault();
               save.mutate();
             }}
           >
-            <label className="block text-sm font-medium">
-              Title
-              <input value={title} onChange={(event) => setTitle(event.target.value)} className={`${fieldClass} mt-1 min-h-11`} />
-            </label>
-            <label className="block text-sm font-medium">
-              Excerpt
-              <textarea rows={3} value={excerpt} onChange={(event) => setExcerpt(event.target.value)} placeholder="Left empty, it is written from the content." className={`${fieldClass} mt-1`} />
-            </label>
-            <div>
-              <div role="toolbar" aria-label="Formatting" className="mb-1 flex flex-wrap gap-1">
-                {FORMATS.map((f) => (
-                  <button key={f.label} type="button" onClick={() => format(f.before, f.after)} className="min-h-9 rounded border border-slate-300 px-2 text-xs dark:border-slate-600">
-                    {f.label}
-                  </button>
-                ))}
-              </div>
+            <div className="space-y-4">
               <label className="block text-sm font-medium">
-                Content
-                <textarea ref={contentBox} rows={8} value={content} onChange={(event) => setContent(event.target.value)} className={`${fieldClass} mt-1 font-mono text-sm`} />
+                Title
+                <input value={title} onChange={(event) => setTitle(event.target.value)} aria-invalid={Boolean(fieldErrors.title)} className={`${fieldClass} mt-1 min-h-11`} />
+                {fieldErrors.title && <span className="mt-1 block text-sm text-red-600 dark:text-red-400">{fieldErrors.title}</span>}
               </label>
+              <label className="block text-sm font-medium">
+                Excerpt
+                <textarea rows={3} value={excerpt} onChange={(event) => setExcerpt(event.target.value)} placeholder="Left empty, it is written from the content." className={`${fieldClass} mt-1`} />
+              </label>
+              <div>
+                <div role="toolbar" aria-label="Formatting" aria-controls="blog-content" className="mb-1 flex flex-wrap gap-1">
+                  {TOOLBAR.map((tool) => (
+                    <button
+                      key={tool.format}
+                      type="button"
+                      title={tool.key ? `${tool.label} (${isMac ? '⌘' : 'Ctrl+'}${tool.key.toUpperCase()})` : tool.label}
+                      // Keep the content box's selection: the button must not take focus on press.
+                      onMouseDown={(event) => event.preventDefault()}
+                      onClick={() => choose(tool.format)}
+                      className={`min-h-9 min-w-9 rounded border border-slate-300 px-2 text-sm hover:bg-slate-100 dark:border-slate-600 dark:hover:bg-slate-800 ${tool.format === 'bold' ? 'font-bold' : tool.format === 'italic' ? 'italic' : ''}`}
+                    >
+                      {tool.label}
+                    </button>
+                  ))}
+                </div>
+                {askingForLink && (
+                  <LinkField
+                    onAdd={(href) => {
+                      setAskingForLink(false);
+                      format('link', href);
+                    }}
+                    onCancel={() => {
+                      setAskingForLink(false);
+                      contentBox.current?.focus();
+                    }}
+                  />
+                )}
+                <label className="block text-sm font-medium">
+                  Content
+                  <textarea
+                    id="blog-content"
+                    ref={contentBox}
+                    rows={8}
+                    value={content}
+                    onChange={(event) => setContent(event.target.value)}
+                    onKeyDown={onContentKey}
+                    aria-invalid={Boolean(fieldErrors.content)}
+                    aria-describedby="blog-content-hint"
+                    className={`${fieldClass} mt-1 min-h-48 font-mono text-sm`}
+                  />
+                  {fieldErrors.content && <span className="mt-1 block text-sm text-red-600 dark:text-red-400">{fieldErrors.content}</span>}
+                </label>
+                <p id="blog-content-hint" className="mt-1 text-xs text-slate-500 dark:text-slate-400">
+                  HTML: headings, paragraphs, bold, italic, links, lists, quotes, images (https), tables. Anything else is removed when saved.
+                </p>
+              </div>
+              <div className="flex justify-end gap-2">
+                <Button variant="ghost" onPress={onClose}>
+                  Cancel
+                </Button>
+                <Button type="submit" isDisabled={!title.trim() || !content.trim() || save.isPending}>
+                  {save.isPending ? (editing ? 'Updating...' : 'Creating...') : editing ? 'Update Post' : 'Create Post'}
+                </Button>
+              </div>
             </div>
-            <details>
-              <summary className="cursor-pointer text-sm font-medium">Preview</summary>
-              {/* A sandboxed frame: the author's draft never runs in the site's own page. */}
-              <iframe title="Preview" sandbox="" srcDoc={`<body style="font-family:system-ui;padding:8px">${content}</body>`} className="mt-2 h-64 w-full rounded border border-slate-200 bg-white" />
-            </details>
-            <div className="flex justify-end gap-2">
-              <Button variant="ghost" onPress={onClose}>
-                Cancel
-              </Button>
-              <Button type="submit" isDisabled={!title.trim() || !content.trim() || save.isPending}>
-                {save.isPending ? (editing ? 'Updating...' : 'Creating...') : editing ? 'Update Post' : 'Create Post'}
-              </Button>
-            </div>
+            <LivePreview title={title} excerpt={excerpt} content={content} />
           </form>
+        </Dialog>
+      </Modal>
+    </ModalOverlay>
+  );
+}
+
+function DeleteDialog({ post, onClose }: { post: BlogPost; onClose: () => void }) {
+  const queryClient = useQueryClient();
+  const { toast } = useToast();
+  const remove = useMutation({
+    mutationFn: () => apiRequest('DELETE', `/api/blog/${post.id}`),
+    onSuccess: () => {
+      toast({ title: 'Blog post deleted' });
+      refreshBlog(queryClient);
+      onClose();
+    },
+    onError: (error) => toast({ title: 'Failed to delete blog post', description: errorMessage(error, 'Please try again.'), variant: 'destructive' }),
+  });
+  return (
+    <ModalOverlay isOpen isDismissable onOpenChange={(open) => !open && onClose()} className="fixed inset-0 z-40 flex items-center justify-center bg-black/40 p-4">
+      <Modal className="w-full max-w-md rounded-xl bg-white p-6 shadow-xl dark:bg-slate-900">
+        <Dialog role="alertdialog" className="outline-none">
+          <Heading slot="title" className="text-lg font-bold">
+            Delete this blog post?
+          </Heading>
+          <p className="mt-2 text-sm text-slate-600 dark:text-slate-400">“{post.title}” will be removed for everyone. This cannot be undone.</p>
+          <div className="mt-6 flex justify-end gap-2">
+            <Button variant="ghost" onPress={onClose}>
+              Cancel
+            </Button>
+            <Button variant="destructive" onPress={() => remove.mutate()} isDisabled={remove.isPending}>
+              {remove.isPending ? 'Deleting...' : 'Delete'}
+            </Button>
+          </div>
         </Dialog>
       </Modal>
     </ModalOverlay>
@@ -119,14 +333,16 @@ export function BlogManagement() {
   const queryClient = useQueryClient();
   const { toast } = useToast();
   const [editing, setEditing] = useState<BlogPost | null | undefined>(undefined);
+  const [deleting, setDeleting] = useState<BlogPost | null>(null);
   const toggle = useMutation({
     mutationFn: ({ id, action }: { id: string; action: Toggle }) => apiRequest('POST', `/api/blog/${id}/${action}`),
     onSuccess: (_result, { action }) => {
       toast({ title: TOGGLE_TOASTS[action] });
-      void queryClient.invalidateQueries({ predicate: (q) => String(q.queryKey[0]).includes('/blog') });
+      refreshBlog(queryClient);
     },
-    onError: (error) => toast({ title: 'Error', description: errorMessage(error, 'Please try again.'), variant: 'destructive' }),
+    onError: (error) => toast({ title: 'The blog post could not be changed', description: errorMessage(error, 'Please try again.'), variant: 'destructive' }),
   });
+  const busy = (id: string) => toggle.isPending && toggle.variables.id === id;
 
   return (
     <section aria-label="Blog management" className="space-y-4">
@@ -157,17 +373,20 @@ export function BlogManagement() {
               </p>
               <p className="mt-2 text-sm">{post.excerpt}</p>
               <div className="mt-3 flex flex-wrap gap-2">
-                <Button variant="secondary" onPress={() => toggle.mutate({ id: post.id, action: post.isPublished ? 'unpublish' : 'publish' })}>
+                <Button variant="secondary" isDisabled={busy(post.id)} onPress={() => toggle.mutate({ id: post.id, action: post.isPublished ? 'unpublish' : 'publish' })}>
                   {post.isPublished ? 'Unpublish' : 'Publish'}
                 </Button>
-                <Button variant="secondary" onPress={() => toggle.mutate({ id: post.id, action: post.isPinned ? 'unpin' : 'pin' })}>
+                <Button variant="secondary" isDisabled={busy(post.id)} onPress={() => toggle.mutate({ id: post.id, action: post.isPinned ? 'unpin' : 'pin' })}>
                   {post.isPinned ? 'Unpin' : 'Pin'}
                 </Button>
-                <Button variant="secondary" onPress={() => toggle.mutate({ id: post.id, action: post.isFeatured ? 'unfeature' : 'feature' })}>
+                <Button variant="secondary" isDisabled={busy(post.id)} onPress={() => toggle.mutate({ id: post.id, action: post.isFeatured ? 'unfeature' : 'feature' })}>
                   {post.isFeatured ? 'Unfeature' : 'Feature'}
                 </Button>
                 <Button variant="ghost" onPress={() => setEditing(post)}>
                   Edit
+                </Button>
+                <Button variant="ghost" className="text-red-700 dark:text-red-400" onPress={() => setDeleting(post)}>
+                  Delete
                 </Button>
               </div>
             </li>
@@ -175,6 +394,7 @@ export function BlogManagement() {
         </ul>
       )}
       {editing !== undefined && <PostDialog post={editing} onClose={() => setEditing(undefined)} />}
+      {deleting && <DeleteDialog post={deleting} onClose={() => setDeleting(null)} />}
     </section>
   );
 }

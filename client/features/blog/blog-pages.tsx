@@ -29,6 +29,7 @@ export interface BlogPost {
 const date = (iso: string) => new Date(iso).toLocaleDateString('en-US', { year: 'numeric', month: 'long', day: 'numeric' });
 
 function Badges({ post }: { post: BlogPost }) {
+  if (!post.isPinned && !post.isFeatured) return null;
   return (
     <div className="flex gap-2">
       {post.isPinned && <Badge variant="default">Pinned</Badge>}
@@ -136,10 +137,20 @@ function Share({ post }: { post: BlogPost }) {
   const copy = async () => {
     try {
       await navigator.clipboard.writeText(url);
-      toast({ title: 'Link copied!', description: 'The post URL has been copied to your clipboard.' });
     } catch {
-      toast({ title: 'Copy failed', description: 'Unable to copy the link. Please try again.', variant: 'destructive' });
+      // The older fallback, for browsers without the clipboard API or its permission.
+      const area = document.createElement('textarea');
+      area.value = url;
+      document.body.append(area);
+      area.select();
+      const copied = document.execCommand('copy');
+      area.remove();
+      if (!copied) {
+        toast({ title: 'Copy failed', description: 'Unable to copy the link. Please try again.', variant: 'destructive' });
+        return;
+      }
     }
+    toast({ title: 'Link copied!', description: 'The post URL has been copied to your clipboard.' });
   };
   return (
     <div className="flex flex-wrap gap-2" aria-label="Share this post" role="group">
