@@ -9,6 +9,7 @@ const benches: Record<string, () => Promise<{ run: () => Promise<void> }>> = {
   'client-bundle': () => import('./client-bundle.bench'),
   feed: () => import('./feed.bench'),
   events: () => import('./events.bench'),
+  blog: () => import('./blog.bench'),
 };
 
 const filter = process.argv[2];
