@@ -5,5 +5,7 @@ import { memberPostCountsProjection } from './members/post-counts';
 import { feedProjection } from './feed/feed';
 import { blogProjection } from './blog/blog';
 import { eventsProjection } from './events/events';
+import { memberEventsProjection } from './events/member-events';
+import { eventStatsProjection } from './events/event-stats';
 
-export const allProjections: readonly Projection[] = [membersProjection, memberPostCountsProjection, feedProjection, blogProjection, eventsProjection];
+export const allProjections: readonly Projection[] = [membersProjection, memberPostCountsProjection, feedProjection, blogProjection, eventsProjection, memberEventsProjection, eventStatsProjection];

@@ -1,114 +1,170 @@
-/** Calendar events' read model: one document per event with organizer, RSVPs and counts. */
+/**
+ * Read models of calendar events, built from `event-<id>` streams:
+ * - `event_details` (EventDetails): one document per event with every RSVP, for
+ *   the detail dialog, the member's own RSVP, attendee counts and the .ics file;
+ * - `event_calendar` (CalendarEvents): the same without the RSVPs, so lists never
+ *   carry them; month ranges, upcoming, featured, the pending queue and the
+ *   management lists are its index-served queries.
+ * The organizer's name and role are copied in, and refreshed when they change.
+ */
 import type { DocumentStore } from '../../server/infrastructure/document-store/port';
 import type { RecordedEvent } from '../../server/infrastructure/event-store/port';
 import type { Role } from '../../shared/domain';
 import type { CalendarEventEvent } from '../../shared/events/event-stream';
 import type { RsvpStatus } from '../../shared/events/constants';
 import type { EventFields } from '../../shared/events/schemas';
+import type { MemberEvent } from '../../shared/members/member-stream';
 import { applyToDocument, type Positioned } from '../documents';
-import { membersCollection } from '../members/members';
-import type { Projection } from '../runner';
+import { membersCollection, type MemberDocument } from '../members/members';
+import type { ChangeNotice, Projection } from '../runner';
 
-export const CALENDAR_EVENTS = 'calendar_events';
+export const EVENT_DETAILS = 'event_details';
+export const EVENT_CALENDAR = 'event_calendar';
 
+export type EventStatus = 'pending' | 'approved' | 'rejected';
+export type AttendeeCounts = { attending: number; maybe: number; notAttending: number };
+export type Organizer = { firstName: string; lastName: string; email: string; role: Role; profileImageUrl: string | null };
+
+type EventSummary = EventFields & {
+  _id: string;
+  status: EventStatus;
+  isApproved: boolean;
+  isFeatured: boolean;
+  organizerId: string;
+  organizer: Organizer;
+  attendees: AttendeeCounts;
+  createdAt: string;
+  updatedAt: string;
+};
+
+export type EventDetailsDocument = Positioned & EventSummary & { rsvps: Record<string, RsvpStatus> };
 export type CalendarEventDocument = Positioned &
-  EventFields & {
-    _id: string;
-    status: 'pending' | 'approved' | 'rejected';
-    isApproved: boolean;
-    isFeatured: boolean;
-    organizerId: string;
-    organizer: { firstName: string; lastName: string; email: string; role: Role; profileImageUrl: string | null };
-    rsvps: Record<string, RsvpStatus>;
-    /** Members with an RSVP, for "my events". */
-    rsvpMembers: string[];
-    attendees: { attending: number; maybe: number; notAttending: number };
-    createdAt: string;
-    updatedAt: string;
+  EventSummary & {
+    /** Lowercased title, description and location: what the calendar's search matches. */
+    search: string;
   };
 
-export const calendarEvents = (store: DocumentStore) => store.collection<CalendarEventDocument>(CALENDAR_EVENTS);
+export const eventDetails = (store: DocumentStore) => store.collection<EventDetailsDocument>(EVENT_DETAILS);
+export const calendarEvents = (store: DocumentStore) => store.collection<CalendarEventDocument>(EVENT_CALENDAR);
 
-function counts(rsvps: Record<string, RsvpStatus>) {
-  const values = Object.values(rsvps);
-  return { attending: values.filter((s) => s === 'attending').length, maybe: values.filter((s) => s === 'maybe').length, notAttending: values.filter((s) => s === 'not_attending').length };
+export function attendeeCounts(rsvps: Record<string, RsvpStatus>): AttendeeCounts {
+  const counts = { attending: 0, maybe: 0, notAttending: 0 };
+  for (const status of Object.values(rsvps)) {
+    if (status === 'attending') counts.attending++;
+    else if (status === 'maybe') counts.maybe++;
+    else counts.notAttending++;
+  }
+  return counts;
 }
 
-const isPublicFor = (event: CalendarEventDocument | null) => Boolean(event && event.isApproved && event.isPublic);
+const organizerOf = (member: MemberDocument | null): Organizer => ({
+  firstName: member?.firstName ?? '',
+  lastName: member?.lastName ?? '',
+  email: member?.email ?? '',
+  role: member?.role ?? 'member',
+  profileImageUrl: member?.profileImageUrl ?? null,
+});
+
+export const searchText = (event: Pick<EventFields, 'title' | 'description' | 'location'>) => [event.title, event.description, event.location].join('\n').toLowerCase();
+
+function calendarEntry(details: EventDetailsDocument): Omit<CalendarEventDocument, '_id' | '_position'> {
+  const { _id, _position, rsvps, ...summary } = details;
+  return { ...summary, search: searchText(details) };
+}
+
+/** Public approved events reach everyone; the rest only staff and the organizer. */
+export const roomsFor = (event: Pick<EventSummary, 'isApproved' | 'isPublic' | 'organizerId'>): ChangeNotice['rooms'] =>
+  event.isApproved && event.isPublic ? ['members', 'public'] : ['staff', `member:${event.organizerId}`];
+
+/** The details document after one event of its stream; null removes it. */
+function nextDetails(current: EventDetailsDocument | null, event: CalendarEventEvent, organizer: Organizer | null): Omit<EventDetailsDocument, '_id' | '_position'> | null {
+  if (event.type === 'EventScheduled') {
+    const { fields, approved, organizerId, scheduledAt } = event.data;
+    return {
+      ...fields,
+      status: approved ? 'approved' : 'pending',
+      isApproved: approved,
+      isFeatured: false,
+      organizerId,
+      organizer: organizer ?? organizerOf(null),
+      rsvps: {},
+      attendees: { attending: 0, maybe: 0, notAttending: 0 },
+      createdAt: scheduledAt,
+      updatedAt: scheduledAt,
+    };
+  }
+  if (!current) return null;
+  const at = { updatedAt: event.data.at };
+  switch (event.type) {
+    case 'EventEdited':
+      return { ...current, ...event.data.fields, ...at };
+    case 'EventApproved':
+      return { ...current, status: 'approved', isApproved: true, ...at };
+    case 'EventRejected':
+      return { ...current, status: 'rejected', isApproved: false, ...at };
+    case 'EventFeatured':
+      return { ...current, isFeatured: true, ...at };
+    case 'EventUnfeatured':
+      return { ...current, isFeatured: false, ...at };
+    case 'EventDeleted':
+      return null;
+    case 'RsvpChanged':
+    case 'RsvpRemoved': {
+      const rsvps = { ...current.rsvps };
+      if (event.type === 'RsvpChanged') rsvps[event.data.memberId] = event.data.status;
+      else delete rsvps[event.data.memberId];
+      // An RSVP is not an edit of the event: updatedAt stays.
+      return { ...current, rsvps, attendees: attendeeCounts(rsvps) };
+    }
+  }
+}
 
 export const eventsProjection: Projection = {
   name: 'events',
-  collections: [CALENDAR_EVENTS],
+  collections: [EVENT_DETAILS, EVENT_CALENDAR],
   async setup(store) {
-    await calendarEvents(store).createIndex({ status: 1, startDate: 1 });
+    await eventDetails(store).createIndex({ organizerId: 1 });
+    const calendar = calendarEvents(store);
+    await calendar.createIndex({ status: 1, isPublic: 1, startDate: 1 });
+    await calendar.createIndex({ organizerId: 1, startDate: 1 });
+    await calendar.createIndex({ isFeatured: 1, startDate: 1 });
+    await calendar.createIndex({ status: 1, createdAt: 1 });
   },
-  async apply(recorded, { store, notify }) {
+  async apply(recorded, context) {
+    if (recorded.streamName.startsWith('member-')) return refreshOrganizer(recorded as RecordedEvent & MemberEvent, context.store, context.notify);
     if (!recorded.streamName.startsWith('event-')) return;
     const event = recorded as RecordedEvent & CalendarEventEvent;
     const id = recorded.streamName.slice('event-'.length);
-    const events = calendarEvents(store);
-    const before = await events.findOne({ _id: id });
-    const change = (update: (doc: CalendarEventDocument) => Partial<CalendarEventDocument>) =>
-      applyToDocument(events, id, recorded.position, (current) => (current ? { ...current, ...update(current) } : null));
-    const at = (data: { at?: string }) => ({ updatedAt: data.at ?? recorded.createdAt.toISOString() });
+    const { store, notify } = context;
+    const details = eventDetails(store);
+    const before = await details.findOne({ _id: id });
+    const organizer = event.type === 'EventScheduled' ? organizerOf(await membersCollection(store).findOne({ _id: event.data.organizerId })) : null;
+    await applyToDocument(details, id, recorded.position, (current) => nextDetails(current, event, organizer));
+    // Built from the details document as it now stands, so a crash between the two writes heals on replay.
+    const after = await details.findOne({ _id: id });
+    await applyToDocument(calendarEvents(store), id, recorded.position, () => (after ? calendarEntry(after) : null));
 
-    switch (event.type) {
-      case 'EventScheduled': {
-        const member = await membersCollection(store).findOne({ _id: event.data.organizerId });
-        await applyToDocument(events, id, recorded.position, () => ({
-          ...event.data.fields,
-          status: event.data.approved ? ('approved' as const) : ('pending' as const),
-          isApproved: event.data.approved,
-          isFeatured: false,
-          organizerId: event.data.organizerId,
-          organizer: { firstName: member?.firstName ?? '', lastName: member?.lastName ?? '', email: member?.email ?? '', role: member?.role ?? 'member', profileImageUrl: member?.profileImageUrl ?? null },
-          rsvps: {},
-          rsvpMembers: [],
-          attendees: { attending: 0, maybe: 0, notAttending: 0 },
-          createdAt: event.data.scheduledAt,
-          updatedAt: event.data.scheduledAt,
-        }));
-        break;
-      }
-      case 'EventEdited':
-        await change(() => ({ ...event.data.fields, ...at(event.data) }));
-        break;
-      case 'EventApproved':
-        await change(() => ({ status: 'approved', isApproved: true, ...at(event.data) }));
-        break;
-      case 'EventRejected':
-        await change(() => ({ status: 'rejected', isApproved: false, ...at(event.data) }));
-        break;
-      case 'EventFeatured':
-        await change(() => ({ isFeatured: true, ...at(event.data) }));
-        break;
-      case 'EventUnfeatured':
-        await change(() => ({ isFeatured: false, ...at(event.data) }));
-        break;
-      case 'EventDeleted':
-        await applyToDocument(events, id, recorded.position, () => null);
-        break;
-      case 'RsvpChanged':
-      case 'RsvpRemoved':
-        await change((doc) => {
-          const rsvps = { ...doc.rsvps };
-          if (event.type === 'RsvpChanged') rsvps[event.data.memberId] = event.data.status;
-          else delete rsvps[event.data.memberId];
-          return { rsvps, rsvpMembers: Object.keys(rsvps), attendees: counts(rsvps) };
-        });
-        break;
-    }
-
-    const after = await events.findOne({ _id: id });
+    const subject = after ?? before;
+    if (!subject) return;
     if (event.type === 'RsvpChanged' || event.type === 'RsvpRemoved') {
-      if (after) notify({ message: 'rsvp:changed', rooms: isPublicFor(after) ? ['members', 'public'] : ['members'], payload: { eventId: id, ...after.attendees } });
+      notify({ message: 'rsvp:changed', rooms: roomsFor(subject), payload: { eventId: id, ...subject.attendees } });
       return;
     }
-    const kind = !before ? 'created' : !after ? 'removed' : 'updated';
-    notify({ message: 'events:changed', rooms: isPublicFor(before) || isPublicFor(after) ? ['members', 'public'] : ['members'], payload: { id, kind } });
-    if (before?.status === 'pending' || after?.status === 'pending') {
-      const [pendingEvents, pendingPosts] = await Promise.all([events.countDocuments({ status: 'pending' }), store.collection('feed_posts').countDocuments({ status: 'pending' })]);
-      notify({ message: 'pending:changed', rooms: ['staff'], payload: { events: pendingEvents, posts: pendingPosts } });
-    }
+    const rooms = new Set([...(before ? roomsFor(before) : []), ...(after ? roomsFor(after) : [])]);
+    notify({ message: 'events:changed', rooms: [...rooms], payload: { id, kind: !before ? 'created' : !after ? 'removed' : 'updated' } });
   },
 };
+
+/** A renamed or promoted organizer shows as they are now on their events. */
+async function refreshOrganizer(event: RecordedEvent & MemberEvent, store: DocumentStore, notify: (notice: ChangeNotice) => void) {
+  if (event.type !== 'MemberProfileChanged' && event.type !== 'MemberRoleChanged') return;
+  const memberId = event.streamName.slice('member-'.length);
+  const organizer = organizerOf(await membersCollection(store).findOne({ _id: memberId }));
+  const details = eventDetails(store);
+  for (const { _id } of await details.find({ organizerId: memberId })) {
+    await applyToDocument(details, _id, event.position, (current) => current && { ...current, organizer });
+    const after = await details.findOne({ _id });
+    await applyToDocument(calendarEvents(store), _id, event.position, () => (after ? calendarEntry(after) : null));
+    if (after) notify({ message: 'events:changed', rooms: roomsFor(after), payload: { id: _id, kind: 'updated' } });
+  }
+}

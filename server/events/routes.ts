@@ -4,28 +4,49 @@ import type { FastifyInstance } from 'fastify';
 import * as v from 'valibot';
 import { fail, type Actor } from '../../shared/domain';
 import { streamName } from '../../shared/streams';
-import { calendarEventDecider, type CalendarEventCommand } from '../../shared/events/event-stream';
+import { calendarEventDecider, isModerator, type CalendarEventCommand } from '../../shared/events/event-stream';
 import { EventSchema, RsvpSchema } from '../../shared/events/schemas';
-import { EVENT_TYPES } from '../../shared/events/constants';
+import { EVENT_TYPES, type RsvpStatus } from '../../shared/events/constants';
 import { calendarFile, icsFileName, type IcsEvent } from '../../shared/events/ics';
-import { calendarEvents, type CalendarEventDocument } from '../../projections/events/events';
-import type { Filter } from '../infrastructure/document-store/port';
+import { calendarEvents, eventDetails, type CalendarEventDocument, type EventDetailsDocument } from '../../projections/events/events';
+import { memberEvents } from '../../projections/events/member-events';
+import { readEventStats } from '../../projections/events/event-stats';
+import type { Filter, Sort } from '../infrastructure/document-store/port';
 import { parse } from '../http/errors';
 import { PARTICIPANTS, STAFF } from '../http/access';
 import type { Services } from '../services';
 
-const IdParams = v.object({ id: v.pipe(v.string(), v.uuid('Event not found')) });
-const ListQuery = v.object({
-  from: v.optional(v.pipe(v.string(), v.isoTimestamp('from must be an ISO date'))),
-  to: v.optional(v.pipe(v.string(), v.isoTimestamp('to must be an ISO date'))),
-  q: v.optional(v.pipe(v.string(), v.trim(), v.maxLength(200))),
-  type: v.optional(v.picklist(EVENT_TYPES, 'Unknown event type')),
-  featured: v.optional(v.picklist(['true', 'false'])),
-  limit: v.optional(v.pipe(v.string(), v.toNumber(), v.integer(), v.minValue(1), v.maxValue(500)), '500'),
-});
-const FeatureBody = v.nullish(v.object({ featured: v.optional(v.boolean()) }));
+const LIST_LIMIT = 100;
+/** How far back the subscribable feed reaches: calendar apps keep what they have already fetched. */
+const FEED_HISTORY_MS = 365 * 24 * 3600 * 1000;
 
-const isStaff = (actor: Actor | null) => actor?.role === 'admin' || actor?.role === 'staff';
+const IdParams = v.object({ id: v.string() });
+const UUID = /^[\da-f]{8}-[\da-f]{4}-[\da-f]{4}-[\da-f]{4}-[\da-f]{12}$/iu;
+/** Every event id is a UUID, so anything else names an event that does not exist, not a malformed request. */
+function eventIdOf(params: unknown): string {
+  const { id } = parse(IdParams, params);
+  if (!UUID.test(id)) throw fail.notFound('Event not found');
+  return id;
+}
+const isoDate = (name: string) => v.optional(v.pipe(v.string(), v.check((s) => !Number.isNaN(Date.parse(s)), `${name} must be a date`), v.transform((s) => new Date(s).toISOString())));
+const SORTS = { start: { startDate: 1, _id: 1 }, created: { createdAt: -1, _id: 1 }, title: { title: 1, _id: 1 } } satisfies Record<string, Sort>;
+/** The moderation queue's own order: oldest first, as staff work through it. */
+const QUEUE_ORDER: Sort = { createdAt: 1, _id: 1 };
+const ListQuery = v.object({
+  from: isoDate('from'),
+  to: isoDate('to'),
+  q: v.optional(v.pipe(v.string(), v.trim(), v.maxLength(200, 'Search at most 200 characters'))),
+  type: v.optional(v.picklist(EVENT_TYPES, 'Unknown event type')),
+  featured: v.optional(v.picklist(['true', 'false'], 'featured must be true or false')),
+  /** Rejected events leave every list unless asked for (management's All Events). */
+  status: v.optional(v.picklist(['pending', 'approved', 'rejected', 'any'], 'status must be pending, approved, rejected or any')),
+  sort: v.optional(v.picklist(['start', 'created', 'title'], 'sort must be start, created or title')),
+  limit: v.optional(v.pipe(v.string(), v.toNumber('limit must be a number'), v.integer('limit must be a whole number'), v.minValue(1, 'limit must be at least 1'), v.maxValue(LIST_LIMIT, `limit must be at most ${LIST_LIMIT}`))),
+});
+type ListQuery = v.InferOutput<typeof ListQuery>;
+const FeatureBody = v.nullish(v.object({ featured: v.optional(v.boolean('featured must be true or false')) }));
+
+const isStaff = (actor: Actor | null) => Boolean(actor && isModerator(actor));
 const escapeRegex = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** Who sees what: everyone public approved events; members also their own; staff everything. */
@@ -35,95 +56,115 @@ function visibility(actor: Actor | null): Filter {
   return actor ? { $or: [open, { organizerId: actor.id }] } : open;
 }
 
-export function eventDto(event: CalendarEventDocument, viewer: Actor | null) {
-  const { _position, rsvps, rsvpMembers, organizer, ...fields } = event;
+function canSee(event: EventDetailsDocument, actor: Actor | null) {
+  return isStaff(actor) || (event.isApproved && event.isPublic) || event.organizerId === actor?.id;
+}
+
+/** The event as the spec's entity; organizer e-mails only for staff (the dialog's admin information). */
+function eventDto(event: CalendarEventDocument | EventDetailsDocument, viewer: Actor | null, myRsvp?: RsvpStatus | null) {
+  const { _id, _position, organizer, ...rest } = event;
+  const { rsvps, search, ...fields } = rest as typeof rest & { rsvps?: unknown; search?: unknown };
   return {
     ...fields,
-    id: event._id,
-    organizer: { firstName: organizer.firstName, lastName: organizer.lastName, role: organizer.role, profileImageUrl: organizer.profileImageUrl, ...(viewer ? { email: organizer.email } : {}) },
+    id: _id,
+    organizer: { firstName: organizer.firstName, lastName: organizer.lastName, role: organizer.role, profileImageUrl: organizer.profileImageUrl, ...(isStaff(viewer) ? { email: organizer.email } : {}) },
     attendeeCount: event.attendees.attending,
-    ...(viewer ? { myRsvp: rsvps[viewer.id] ?? null } : {}),
+    ...(myRsvp !== undefined ? { myRsvp } : {}),
   };
 }
 
-function icsEvent(event: CalendarEventDocument): IcsEvent {
+const detailsDto = (event: EventDetailsDocument, viewer: Actor | null) => eventDto(event, viewer, viewer ? (event.rsvps[viewer.id] ?? null) : undefined);
+
+function icsEvent(event: EventDetailsDocument | CalendarEventDocument): IcsEvent {
   const name = `${event.organizer.firstName} ${event.organizer.lastName}`.trim();
   return { ...event, id: event._id, organizerName: name || null };
 }
 
+/** The calendar's filter for a list query, within what the caller may see. */
+function listFilter(query: ListQuery, actor: Actor | null, fixed: Filter = {}): Filter {
+  const conditions: Filter[] = [visibility(actor), fixed];
+  const status = query.status ?? (fixed.status ? undefined : 'current');
+  if (status === 'current') conditions.push({ status: { $ne: 'rejected' } });
+  else if (status && status !== 'any') conditions.push({ status });
+  if (query.from) conditions.push({ startDate: { $gte: query.from } });
+  if (query.to) conditions.push({ startDate: { $lt: query.to } });
+  if (query.type) conditions.push({ eventType: query.type });
+  if (query.featured) conditions.push({ isFeatured: query.featured === 'true' });
+  if (query.q) conditions.push({ search: { $regex: escapeRegex(query.q.toLowerCase()) } });
+  const effective = conditions.filter((condition) => Object.keys(condition).length > 0);
+  return effective.length > 0 ? { $and: effective } : {};
+}
+
 export async function eventRoutes(app: FastifyInstance, { services }: { services: Services }) {
-  const events = calendarEvents(services.store);
+  const details = eventDetails(services.store);
+  const calendar = calendarEvents(services.store);
+  const links = memberEvents(services.store);
   const host = new URL(services.config.publicUrl).hostname;
 
   async function visibleEvent(id: string, actor: Actor | null) {
-    const event = await events.findOne({ $and: [{ _id: id }, visibility(actor)] });
+    const event = await details.findOne({ _id: id });
+    if (!event || !canSee(event, actor)) throw fail.notFound('Event not found');
+    return event;
+  }
+
+  /** Runs a command on the event's stream; the answer is the event as every query now shows it. */
+  async function command(id: string, actor: Actor | null, type: CalendarEventCommand['type'], data: Record<string, unknown> = {}) {
+    await services.handle(calendarEventDecider, streamName('event', id), { type, data, metadata: { now: services.now(), actor } } as CalendarEventCommand, actor ? { actorId: actor.id } : {});
+    const event = await details.findOne({ _id: id });
     if (!event) throw fail.notFound('Event not found');
     return event;
   }
 
-  async function command(id: string, actor: Actor | null, type: CalendarEventCommand['type'], data: Record<string, unknown> = {}) {
-    await services.handle(calendarEventDecider, streamName('event', id), { type, data, metadata: { now: services.now(), actor } } as CalendarEventCommand, actor ? { actorId: actor.id } : {});
-    const event = await events.findOne({ _id: id });
-    if (!event) throw fail.notFound('Event not found');
-    return eventDto(event, actor);
+  async function list(request: { query: unknown; actor: Actor | null }, fixed: Filter = {}, defaultSort: Sort = SORTS.start) {
+    const query = parse(ListQuery, request.query);
+    const events = await calendar.find(listFilter(query, request.actor, fixed), { sort: query.sort ? SORTS[query.sort] : defaultSort, limit: query.limit ?? LIST_LIMIT });
+    return events.map((event) => eventDto(event, request.actor));
   }
 
-  app.get('/api/events', { config: { access: 'public' } }, async (request) => {
-    const query = parse(ListQuery, request.query);
-    const conditions: Filter[] = [visibility(request.actor), { status: { $ne: 'rejected' } }];
-    if (query.from) conditions.push({ startDate: { $gte: new Date(query.from).toISOString() } });
-    if (query.to) conditions.push({ startDate: { $lt: new Date(query.to).toISOString() } });
-    if (query.type) conditions.push({ eventType: query.type });
-    if (query.featured) conditions.push({ isFeatured: query.featured === 'true' });
-    if (query.q) {
-      const pattern = { $regex: escapeRegex(query.q), $options: 'i' };
-      conditions.push({ $or: [{ title: pattern }, { description: pattern }, { location: pattern }] });
-    }
-    const list = await events.find({ $and: conditions }, { sort: { startDate: 1, _id: 1 }, limit: query.limit });
-    return list.map((event) => eventDto(event, request.actor));
-  });
+  app.get('/api/events', { config: { access: 'public' } }, (request) => list(request));
 
-  app.get('/api/events/:id', { config: { access: 'public' } }, async (request) => eventDto(await visibleEvent(parse(IdParams, request.params).id, request.actor), request.actor));
+  app.get('/api/events/:id', { config: { access: 'public' } }, async (request) => detailsDto(await visibleEvent(eventIdOf(request.params), request.actor), request.actor));
 
   app.post('/api/events', { config: { access: PARTICIPANTS } }, async (request, reply) => {
     const fields = parse(EventSchema, request.body);
     const id = randomUUID();
-    return reply.status(201).send(await command(id, request.actor, 'ScheduleEvent', { id, fields }));
+    return reply.status(201).send(detailsDto(await command(id, request.actor, 'ScheduleEvent', { id, fields }), request.actor));
   });
 
   app.put('/api/events/:id', { config: { access: PARTICIPANTS } }, async (request) => {
-    const { id } = parse(IdParams, request.params);
+    const id = eventIdOf(request.params);
     await visibleEvent(id, request.actor);
-    return command(id, request.actor, 'EditEvent', { fields: parse(EventSchema, request.body) });
+    return detailsDto(await command(id, request.actor, 'EditEvent', { fields: parse(EventSchema, request.body) }), request.actor);
   });
 
   app.delete('/api/events/:id', { config: { access: STAFF } }, async (request, reply) => {
-    const { id } = parse(IdParams, request.params);
+    const id = eventIdOf(request.params);
+    await visibleEvent(id, request.actor);
     await services.handle(calendarEventDecider, streamName('event', id), { type: 'DeleteEvent', data: {}, metadata: { now: services.now(), actor: request.actor } }, { actorId: request.actor!.id });
     return reply.status(204).send();
   });
 
   app.get('/api/events/:id/rsvp/me', { config: { access: 'signed-in' } }, async (request) => {
-    const event = await visibleEvent(parse(IdParams, request.params).id, request.actor);
+    const event = await visibleEvent(eventIdOf(request.params), request.actor);
     return { status: event.rsvps[request.actor!.id] ?? null };
   });
   app.put('/api/events/:id/rsvp/me', { config: { access: 'signed-in' } }, async (request) => {
-    const { id } = parse(IdParams, request.params);
+    const id = eventIdOf(request.params);
     await visibleEvent(id, request.actor);
     const { status } = parse(RsvpSchema, request.body);
     const event = await command(id, request.actor, 'SetRsvp', { status });
-    return { status: event.myRsvp ?? null, ...event.attendees };
+    return { status: event.rsvps[request.actor!.id] ?? null, ...event.attendees };
   });
   app.delete('/api/events/:id/rsvp/me', { config: { access: 'signed-in' } }, async (request) => {
-    const { id } = parse(IdParams, request.params);
+    const id = eventIdOf(request.params);
     await visibleEvent(id, request.actor);
     const event = await command(id, request.actor, 'RemoveRsvp');
     return { status: null, ...event.attendees };
   });
-  app.get('/api/events/:id/attendees-count', { config: { access: 'public' } }, async (request) => (await visibleEvent(parse(IdParams, request.params).id, request.actor)).attendees);
+  app.get('/api/events/:id/attendees-count', { config: { access: 'public' } }, async (request) => (await visibleEvent(eventIdOf(request.params), request.actor)).attendees);
 
   app.get('/api/events/:id/ics', { config: { access: 'public' } }, async (request, reply) => {
-    const event = await visibleEvent(parse(IdParams, request.params).id, request.actor);
+    const event = await visibleEvent(eventIdOf(request.params), request.actor);
     const name = icsFileName(event.title, event.startDate);
     return reply
       .type('text/calendar; charset=utf-8')
@@ -132,44 +173,38 @@ export async function eventRoutes(app: FastifyInstance, { services }: { services
   });
 
   app.get('/api/calendar.ics', { config: { access: 'public' } }, async (_request, reply) => {
-    const list = await events.find({ status: 'approved', isPublic: true }, { sort: { startDate: 1, _id: 1 } });
-    return reply.type('text/calendar; charset=utf-8').send(calendarFile(list.map(icsEvent), host, services.now(), 'Broadcast History Community'));
+    const since = new Date(services.now().getTime() - FEED_HISTORY_MS).toISOString();
+    const events = await calendar.find({ status: 'approved', isPublic: true, startDate: { $gte: since } }, { sort: SORTS.start });
+    return reply.type('text/calendar; charset=utf-8').send(calendarFile(events.map(icsEvent), host, services.now(), 'Broadcast History Community'));
   });
 
   app.get('/api/user/events', { config: { access: 'signed-in' } }, async (request) => {
-    const me = request.actor!.id;
-    const list = await events.find({ $or: [{ organizerId: me }, { rsvpMembers: me }] }, { sort: { startDate: 1, _id: 1 } });
-    return list.map((event) => eventDto(event, request.actor));
+    const actor = request.actor!;
+    const mine = new Map((await links.find({ memberId: actor.id })).map((link) => [link.eventId, link.rsvp]));
+    if (mine.size === 0) return [];
+    const events = await calendar.find({ $and: [{ _id: { $in: [...mine.keys()] } }, visibility(actor)] }, { sort: SORTS.start });
+    return events.map((event) => eventDto(event, actor, mine.get(event._id) ?? null));
   });
 
   for (const [action, type] of [
     ['approve', 'ApproveEvent'],
     ['reject', 'RejectEvent'],
   ] as const)
-    app.put(`/api/admin/events/:id/${action}`, { config: { access: STAFF } }, async (request) => command(parse(IdParams, request.params).id, request.actor, type));
+    app.put(`/api/admin/events/:id/${action}`, { config: { access: STAFF } }, async (request) => {
+      const id = eventIdOf(request.params);
+      await visibleEvent(id, request.actor);
+      return detailsDto(await command(id, request.actor, type), request.actor);
+    });
 
   app.put('/api/admin/events/:id/feature', { config: { access: STAFF } }, async (request) => {
-    const { id } = parse(IdParams, request.params);
+    const id = eventIdOf(request.params);
     const body = parse(FeatureBody, request.body);
     const current = await visibleEvent(id, request.actor);
     const featured = body?.featured ?? !current.isFeatured;
-    return command(id, request.actor, featured ? 'FeatureEvent' : 'UnfeatureEvent');
+    return detailsDto(await command(id, request.actor, featured ? 'FeatureEvent' : 'UnfeatureEvent'), request.actor);
   });
 
-  app.get('/api/admin/events/pending', { config: { access: STAFF } }, async (request) =>
-    (await events.find({ status: 'pending' }, { sort: { createdAt: 1, _id: 1 } })).map((event) => eventDto(event, request.actor)),
-  );
-  app.get('/api/admin/events/featured', { config: { access: STAFF } }, async (request) =>
-    (await events.find({ isFeatured: true }, { sort: { startDate: 1, _id: 1 } })).map((event) => eventDto(event, request.actor)),
-  );
-  app.get('/api/admin/events/stats', { config: { access: STAFF } }, async () => {
-    const [total, pending, approved, featured, isPublic] = await Promise.all([
-      events.countDocuments({}),
-      events.countDocuments({ status: 'pending' }),
-      events.countDocuments({ status: 'approved' }),
-      events.countDocuments({ isFeatured: true }),
-      events.countDocuments({ isPublic: true }),
-    ]);
-    return { total, pending, approved, featured, public: isPublic, private: total - isPublic };
-  });
+  app.get('/api/admin/events/pending', { config: { access: STAFF } }, (request) => list(request, { status: 'pending' }, QUEUE_ORDER));
+  app.get('/api/admin/events/featured', { config: { access: STAFF } }, (request) => list(request, { isFeatured: true }));
+  app.get('/api/admin/events/stats', { config: { access: STAFF } }, () => readEventStats(services.store));
 }

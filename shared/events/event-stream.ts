@@ -126,6 +126,7 @@ export const calendarEventDecider: Decider<CalendarEventState, CalendarEventComm
         return [{ type: 'EventDeleted', data: by }];
       case 'SetRsvp': {
         if (actor.role === 'subscriber') throw fail.forbidden('Upgrade your membership to RSVP to events');
+        if (state.rejected) throw fail.rule('This event was not approved: it takes no RSVPs');
         if (!state.approved) throw fail.rule('This event is waiting for approval: RSVP opens once it is approved');
         if (new Date(state.fields.startDate).getTime() <= command.metadata.now.getTime()) throw fail.rule('RSVP is no longer available for past events');
         if (!state.fields.isPublic && actor.id !== state.organizerId && !isModerator(actor)) throw fail.rule('This is a private event');

@@ -20,7 +20,7 @@ const date = (required: string, invalid: string) =>
 
 export const EventSchema = v.pipe(
   v.object({
-    title: v.pipe(v.optional(v.string(), ''), v.trim(), v.minLength(1, 'Event title is required'), v.maxLength(TITLE_MAX_LENGTH - 1, 'Title must be less than 255 characters')),
+    title: v.pipe(v.optional(v.string(), ''), v.trim(), v.minLength(1, 'Event title is required'), v.maxLength(TITLE_MAX_LENGTH, 'Title must be less than 255 characters')),
     description: optionalText(10_000),
     eventType: v.optional(v.picklist(EVENT_TYPES, 'Choose one of the event types'), 'other'),
     location: optionalText(500),

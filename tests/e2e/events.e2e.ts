@@ -84,7 +84,7 @@ describe('events', () => {
     await rsvp.getByRole('button', { name: 'Remove RSVP' }).click();
     await member.getByText('RSVP removed successfully').waitFor();
 
-    const [eventId] = (await site.services.store.collection('calendar_events').find({ title: 'Engineers reunion' })).map((e) => e._id);
+    const [eventId] = (await site.services.store.collection('event_calendar').find({ title: 'Engineers reunion' })).map((e) => e._id);
     const someone = (await registerMember(site.url)).browser;
     expect((await someone.put(`/api/events/${eventId}/rsvp/me`, { status: 'attending' })).status).toBe(200);
     await rsvp.getByText('This event is full.').waitFor();

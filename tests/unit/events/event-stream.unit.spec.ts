@@ -36,6 +36,9 @@ describe('scheduling', () => {
       { type: 'EventScheduled', data: { id: 'e1', organizerId: organizer.id, fields: fields(), approved: false, scheduledAt: at } },
     ]);
   });
+  it('never schedules the same event twice', () => {
+    given(calendarEventDecider, [scheduled()]).when({ type: 'ScheduleEvent', data: { id: 'e1', fields: fields() }, metadata: meta(staff) }).thenThrows('conflict');
+  });
   it('refuses subscribers and anonymous callers', () => {
     given(calendarEventDecider).when({ type: 'ScheduleEvent', data: { id: 'e1', fields: fields() }, metadata: meta(subscriber) }).thenThrows('forbidden');
     given(calendarEventDecider).when({ type: 'ScheduleEvent', data: { id: 'e1', fields: fields() }, metadata: { now, actor: null } }).thenThrows('unauthenticated');
@@ -65,6 +68,12 @@ describe('editing and moderation', () => {
     given(calendarEventDecider, [scheduled()]).when({ type: 'UnfeatureEvent', data: {}, metadata: meta(staff) }).then([]);
     given(calendarEventDecider, [scheduled()]).when({ type: 'DeleteEvent', data: {}, metadata: meta(member) }).thenThrows('forbidden');
     given(calendarEventDecider, [scheduled(), { type: 'EventDeleted', data: { by: staff.id, at } }] as CalendarEventEvent[]).when({ type: 'FeatureEvent', data: {}, metadata: meta(staff) }).thenThrows('not_found');
+    given(calendarEventDecider, [scheduled({}, false), { type: 'EventRejected', data: { by: staff.id, at } }] as CalendarEventEvent[]).when({ type: 'RejectEvent', data: {}, metadata: meta(staff) }).then([]);
+    given(calendarEventDecider, [scheduled({}, false), { type: 'EventRejected', data: { by: staff.id, at } }] as CalendarEventEvent[]).when({ type: 'ApproveEvent', data: {}, metadata: meta(admin) }).then([{ type: 'EventApproved', data: { by: admin.id, at } }]);
+    given(calendarEventDecider, [scheduled(), { type: 'EventFeatured', data: { by: staff.id, at } }] as CalendarEventEvent[]).when({ type: 'UnfeatureEvent', data: {}, metadata: meta(admin) }).then([{ type: 'EventUnfeatured', data: { by: admin.id, at } }]);
+    given(calendarEventDecider, [scheduled()]).when({ type: 'FeatureEvent', data: {}, metadata: meta(subscriber) }).thenThrows('forbidden');
+    given(calendarEventDecider, [scheduled()]).when({ type: 'DeleteEvent', data: {}, metadata: meta(organizer) }).thenThrows('forbidden');
+    given(calendarEventDecider, [scheduled()]).when({ type: 'DeleteEvent', data: {}, metadata: meta(staff) }).then([{ type: 'EventDeleted', data: { by: staff.id, at } }]);
   });
 });
 
@@ -91,6 +100,18 @@ describe('RSVP', () => {
     given(calendarEventDecider, [scheduled({ isPublic: false })]).when({ type: 'SetRsvp', data: { status: 'attending' }, metadata: meta(member) }).thenThrows('rule', 'This is a private event');
     given(calendarEventDecider, [scheduled({ isPublic: false })]).when({ type: 'SetRsvp', data: { status: 'attending' }, metadata: meta(organizer) }).then([rsvp(organizer.id, 'attending')]);
     given(calendarEventDecider, [scheduled()]).when({ type: 'SetRsvp', data: { status: 'attending' }, metadata: meta(subscriber) }).thenThrows('forbidden');
+    given(calendarEventDecider, [scheduled({}, false), { type: 'EventRejected', data: { by: staff.id, at } }] as CalendarEventEvent[]).when({ type: 'SetRsvp', data: { status: 'maybe' }, metadata: meta(member) }).thenThrows('rule', /not approved/);
+    given(calendarEventDecider, [scheduled({ isPublic: false })]).when({ type: 'SetRsvp', data: { status: 'maybe' }, metadata: meta(staff) }).then([rsvp(staff.id, 'maybe')]);
+    given(calendarEventDecider, [scheduled()]).when({ type: 'SetRsvp', data: { status: 'attending' }, metadata: { now, actor: null } }).thenThrows('unauthenticated');
+    given(calendarEventDecider, []).when({ type: 'SetRsvp', data: { status: 'attending' }, metadata: meta(member) }).thenThrows('not_found');
+    given(calendarEventDecider, [scheduled(), { type: 'EventDeleted', data: { by: staff.id, at } }] as CalendarEventEvent[]).when({ type: 'RemoveRsvp', data: {}, metadata: meta(member) }).thenThrows('not_found');
+  });
+  it('treats an event starting right now as past', () => {
+    given(calendarEventDecider, [scheduled({ startDate: at, endDate: '2026-06-01T13:00:00.000Z' })]).when({ type: 'SetRsvp', data: { status: 'maybe' }, metadata: meta(member) }).thenThrows('rule', 'RSVP is no longer available for past events');
+  });
+  it('seats anyone when there is no limit', () => {
+    const crowd = Array.from({ length: 50 }, (_, i) => rsvp(`m${i}`, 'attending'));
+    given(calendarEventDecider, [scheduled({ maxAttendees: null }), ...crowd]).when({ type: 'SetRsvp', data: { status: 'attending' }, metadata: meta(member) }).then([rsvp(member.id, 'attending')]);
   });
 });
 
@@ -101,7 +122,9 @@ describe('event form validation', () => {
   };
   it('gives the spec’s messages', () => {
     expect(parse({})).toMatchObject({ title: 'Event title is required', startDate: 'Start date is required', endDate: 'End date is required' });
-    expect(parse({ title: 'x'.repeat(255), startDate: '2026-01-01T10:00', endDate: '2026-01-01T11:00' })).toEqual({ title: 'Title must be less than 255 characters' });
+    // The spec's rule is "at most 255 characters"; its message says "less than".
+    expect(parse({ title: 'x'.repeat(256), startDate: '2026-01-01T10:00', endDate: '2026-01-01T11:00' })).toEqual({ title: 'Title must be less than 255 characters' });
+    expect(parse({ title: 'x'.repeat(255), startDate: '2026-01-01T10:00', endDate: '2026-01-01T11:00' })).toEqual({});
     expect(parse({ title: 'A', startDate: 'soon', endDate: '2026-01-01T11:00' })).toEqual({ startDate: 'Invalid start date format' });
     expect(parse({ title: 'A', startDate: '2026-01-01T10:00', endDate: 'later' })).toEqual({ endDate: 'Invalid end date format' });
     expect(parse({ title: 'A', startDate: '2026-01-01T10:00', endDate: '2026-01-01T09:00' })).toEqual({ endDate: 'End date must be after start date' });

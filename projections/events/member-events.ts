@@ -1,0 +1,56 @@
+/**
+ * `member_events` (MemberEvents): which events each member organises or has
+ * answered, with their RSVP, for "my events". One small link document per member
+ * and event; the events themselves are read from the calendar, so an RSVP to a
+ * busy event never rewrites every attendee's copy.
+ */
+import type { DocumentStore } from '../../server/infrastructure/document-store/port';
+import type { RecordedEvent } from '../../server/infrastructure/event-store/port';
+import type { CalendarEventEvent } from '../../shared/events/event-stream';
+import type { RsvpStatus } from '../../shared/events/constants';
+import { applyToDocument, type Positioned } from '../documents';
+import type { Projection } from '../runner';
+
+export const MEMBER_EVENTS = 'member_events';
+
+export type MemberEventDocument = Positioned & {
+  _id: string;
+  memberId: string;
+  eventId: string;
+  organizing: boolean;
+  rsvp: RsvpStatus | null;
+};
+
+export const memberEvents = (store: DocumentStore) => store.collection<MemberEventDocument>(MEMBER_EVENTS);
+
+export const memberEventsProjection: Projection = {
+  name: 'member-events',
+  collections: [MEMBER_EVENTS],
+  async setup(store) {
+    await memberEvents(store).createIndex({ memberId: 1 });
+    await memberEvents(store).createIndex({ eventId: 1 });
+  },
+  async apply(recorded, { store }) {
+    if (!recorded.streamName.startsWith('event-')) return;
+    const event = recorded as RecordedEvent & CalendarEventEvent;
+    const eventId = recorded.streamName.slice('event-'.length);
+    const links = memberEvents(store);
+    const link = (memberId: string, change: (current: MemberEventDocument | null) => Omit<MemberEventDocument, '_id' | '_position'> | null) =>
+      applyToDocument(links, `${eventId}:${memberId}`, recorded.position, change);
+
+    switch (event.type) {
+      case 'EventScheduled':
+        await link(event.data.organizerId, (current) => ({ memberId: event.data.organizerId, eventId, organizing: true, rsvp: current?.rsvp ?? null }));
+        return;
+      case 'RsvpChanged':
+        await link(event.data.memberId, (current) => ({ memberId: event.data.memberId, eventId, organizing: current?.organizing ?? false, rsvp: event.data.status }));
+        return;
+      case 'RsvpRemoved':
+        await link(event.data.memberId, (current) => (current?.organizing ? { ...current, rsvp: null } : null));
+        return;
+      case 'EventDeleted':
+        for (const { memberId } of await links.find({ eventId })) await link(memberId, () => null);
+        return;
+    }
+  },
+};
