@@ -5,8 +5,8 @@ import type { Role } from '../../shared/domain';
 import type { BlogPostEvent } from '../../shared/blog/blog-stream';
 import { displayName } from '../../shared/members/display';
 import { applyToDocument, type Positioned } from '../documents';
-import { membersCollection } from '../members/members';
-import type { Projection } from '../runner';
+import { membersCollection, type MemberDocument } from '../members/members';
+import type { Projection, ProjectionContext } from '../runner';
 
 export const BLOG_POSTS = 'blog_posts';
 
@@ -32,14 +32,47 @@ export type BlogPostDocument = Positioned & {
 
 export const blogPosts = (store: DocumentStore) => store.collection<BlogPostDocument>(BLOG_POSTS);
 
+function authorOf(member: MemberDocument | null): BlogPostDocument['author'] {
+  return {
+    name: member ? displayName(member) : 'Former member',
+    role: member?.role ?? 'staff',
+    firstName: member?.firstName ?? '',
+    lastName: member?.lastName ?? '',
+    profileImageUrl: member?.profileImageUrl ?? null,
+  };
+}
+
+/** Readers see posts that are published now or were until this change; drafts concern staff only. */
+const roomsFor = (wasOrIsPublished: boolean) => (wasOrIsPublished ? ['members', 'public'] : ['staff']);
+
+/**
+ * The post page shows the author's current name, picture and role: the members
+ * projection, applied before this one to the same event, already holds them.
+ */
+async function followAuthor(recorded: RecordedEvent, { store, notify }: ProjectionContext) {
+  if (recorded.type !== 'MemberProfileChanged' && recorded.type !== 'MemberRoleChanged') return;
+  const authorId = recorded.streamName.slice('member-'.length);
+  const posts = blogPosts(store);
+  const written = await posts.find({ authorId });
+  if (written.length === 0) return;
+  const author = authorOf(await membersCollection(store).findOne({ _id: authorId }));
+  for (const post of written) {
+    await applyToDocument(posts, post._id, recorded.position, (current) => current && { ...current, author });
+    notify({ message: 'blog:changed', rooms: roomsFor(post.isPublished), payload: { id: post._id, kind: 'updated' } });
+  }
+}
+
 export const blogProjection: Projection = {
   name: 'blog',
   collections: [BLOG_POSTS],
   async setup(store) {
     await blogPosts(store).createIndex({ isPublished: 1, pinRank: -1, shownAt: -1 });
+    await blogPosts(store).createIndex({ authorId: 1 });
   },
-  async apply(recorded, { store, notify }) {
+  async apply(recorded, context) {
+    if (recorded.streamName.startsWith('member-')) return followAuthor(recorded, context);
     if (!recorded.streamName.startsWith('blog-')) return;
+    const { store, notify } = context;
     const event = recorded as RecordedEvent & BlogPostEvent;
     const id = recorded.streamName.slice('blog-'.length);
     const posts = blogPosts(store);
@@ -65,13 +98,7 @@ export const blogProjection: Projection = {
           publishedAt: null,
           shownAt: data.createdAt,
           authorId: data.authorId,
-          author: {
-            name: member ? displayName(member) : 'Former member',
-            role: member?.role ?? 'staff',
-            firstName: member?.firstName ?? '',
-            lastName: member?.lastName ?? '',
-            profileImageUrl: member?.profileImageUrl ?? null,
-          },
+          author: authorOf(member),
         }));
         break;
       }
@@ -102,7 +129,6 @@ export const blogProjection: Projection = {
     }
     const after = await posts.findOne({ _id: id });
     const kind = !before ? 'created' : !after ? 'removed' : 'updated';
-    const wasOrIsPublic = Boolean(before?.isPublished || after?.isPublished);
-    notify({ message: 'blog:changed', rooms: wasOrIsPublic ? ['members', 'public'] : ['staff'], payload: { id, kind } });
+    notify({ message: 'blog:changed', rooms: roomsFor(Boolean(before?.isPublished || after?.isPublished)), payload: { id, kind } });
   },
 };

@@ -187,6 +187,16 @@ describe('writing', () => {
     expect((await staff.delete(`/api/blog/${doomed.id}`)).status).toBe(404);
   });
 
+  it('shows the author’s current role once it changes', async () => {
+    const writer = await registerMember(site.url, { firstName: 'Wendy', lastName: 'Writer' });
+    await admin.put(`/api/admin/users/${writer.user.id}/role`, { role: 'staff' });
+    const post = (await writer.browser.post('/api/blog', { title: 'By Wendy', content: '<p>x</p>', isPublished: true })).body;
+    expect(post.author).toMatchObject({ name: 'Wendy Writer', role: 'staff' });
+    expect((await admin.put(`/api/admin/users/${writer.user.id}/role`, { role: 'admin' })).status).toBe(200);
+    await expect.poll(async () => (await anonymous().get(`/api/blog/${post.id}`)).body.author.role).toBe('admin');
+    expect((await anonymous().get(`/api/blog/${post.id}`)).body.author).toMatchObject({ name: 'Wendy Writer', firstName: 'Wendy', lastName: 'Writer' });
+  });
+
   it('previews the sanitised content and the excerpt a save would store, writing nothing', async () => {
     const before = (await staff.get('/api/admin/blog')).body.length;
     const preview = await staff.post('/api/blog/preview', { content: '<h2 style="color:red">Tower</h2><script>alert(1)</script><p>Raised in 1948.</p>', excerpt: '' });
