@@ -106,6 +106,20 @@ describe('blog', () => {
     expect(await staff.evaluate(() => (window as { __pwned?: number }).__pwned)).toBeUndefined();
   });
 
+  it('says why a save failed and keeps the dialog open', async () => {
+    await staff.getByRole('button', { name: 'New Blog Post' }).click();
+    await dialog().getByLabel('Title').fill('Only a script');
+    await dialog().getByLabel('Content').fill('<script>alert(1)</script>');
+    await preview().getByText('Nothing of this content would be kept.').waitFor();
+    await dialog().getByRole('button', { name: 'Create Post' }).click();
+    const toast = staff.getByRole('alert').filter({ hasText: 'Failed to create blog post' });
+    await toast.getByText('Content is required').waitFor();
+    expect(await dialog().getByLabel('Content').getAttribute('aria-invalid')).toBe('true');
+    await dialog().getByRole('button', { name: 'Cancel' }).click();
+    await dialog().waitFor({ state: 'detached' });
+    expect(await staff.getByRole('listitem', { name: 'Only a script' }).count()).toBe(0);
+  });
+
   it('edits, publishes, pins and features while a member’s open list follows live', async () => {
     await createPost('Towers of 1948', '<h2>Steel</h2><p>The crews worked through two winters.</p>');
     await createPost('Jingles we remember', '<p>Call letters set to music.</p>');
@@ -223,6 +237,14 @@ describe('blog', () => {
     await member.waitForURL(/\/blog$/);
     await member.goto('/blog/not-a-post');
     await member.getByText('This blog post does not exist or was removed.').waitFor();
+    const draft = await staff.evaluate(() =>
+      fetch('/api/blog', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ title: 'Secret draft', content: '<p>Not yet.</p>' }) }).then(
+        (response) => response.json() as Promise<{ id: string }>,
+      ),
+    );
+    await member.goto(`/blog/${draft.id}`);
+    await member.getByText('This blog post does not exist or was removed.').waitFor();
+    expect(await member.getByText('Secret draft').count()).toBe(0);
   });
 
   it('removes a deleted post from the member’s open list', async () => {
