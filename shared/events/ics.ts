@@ -24,9 +24,15 @@ export interface IcsEvent {
 
 const PRODID = '-//Broadcast History Community//Events//EN';
 
+/** Control characters other than tab may not appear in a content line (RFC 5545 §3.1); a stray one would break the file. */
+const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g;
+
 export function escapeText(text: string): string {
-  return text.replace(/\\/g, '\\\\').replace(/;/g, '\\;').replace(/,/g, '\\,').replace(/\r\n|\r|\n/g, '\\n');
+  return text.replace(CONTROL, '').replace(/\\/g, '\\\\').replace(/;/g, '\\;').replace(/,/g, '\\,').replace(/\r\n|\r|\n/g, '\\n');
 }
+
+/** A URI value is not escaped, so a line break in a pasted link would start a new property: drop every control character. */
+const uriValue = (uri: string) => uri.replace(/[\u0000-\u001f\u007f]/g, '');
 
 /** Folds a content line at 75 octets; continuation lines start with one space. */
 export function foldLine(line: string): string {
@@ -77,7 +83,7 @@ function eventLines(event: IcsEvent, host: string, now: Date): string[] {
     `SUMMARY:${escapeText(event.title)}`,
     ...(description ? [`DESCRIPTION:${escapeText(description)}`] : []),
     ...(location ? [`LOCATION:${escapeText(location)}`] : []),
-    ...(event.isVirtual && event.virtualLink ? [`URL:${event.virtualLink}`] : []),
+    ...(event.isVirtual && event.virtualLink ? [`URL:${uriValue(event.virtualLink)}`] : []),
     'STATUS:CONFIRMED',
     'TRANSP:OPAQUE',
     `CREATED:${utcStamp(event.createdAt)}`,
@@ -100,11 +106,14 @@ export function calendarFile(events: IcsEvent[], host: string, now = new Date(),
   return `${lines.map(foldLine).join('\r\n')}\r\n`;
 }
 
-/** The spec's file name: title without other characters than letters, digits, spaces, hyphens and underscores; spaces to underscores; 50 characters; then the start date. */
+/**
+ * The spec's file name: the title without other characters than letters, digits, spaces,
+ * hyphens and underscores; spaces to underscores; 50 characters; then the start date.
+ * Letters and digits are Unicode ones ("Réunion" keeps its é), which every current
+ * browser and file system accepts; a title with none of them is named "event".
+ */
 export function icsFileName(title: string, startDate: string): string {
-  const base = title
-    .replace(/[^\p{L}\p{N} _-]/gu, '')
-    .replace(/ /g, '_')
-    .slice(0, 50);
+  const kept = title.replace(/[^\p{L}\p{N} _-]/gu, '');
+  const base = /[\p{L}\p{N}]/u.test(kept) ? kept.replace(/ /g, '_').slice(0, 50) : 'event';
   return `${base}_${new Date(startDate).toISOString().slice(0, 10)}.ics`;
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import ICAL from 'ical.js';
-import { calendarFile, foldLine, icsFileName, type IcsEvent } from '../../../shared/events/ics';
+import { calendarFile, escapeText, foldLine, icsFileName, type IcsEvent } from '../../../shared/events/ics';
 
 const base: IcsEvent = {
   id: '6f1c1c9e-0000-4000-8000-000000000001',
@@ -65,5 +65,65 @@ describe('iCalendar export', () => {
     expect(icsFileName('WGN Reunion: 75 years!', '2026-07-04T18:00:00Z')).toBe('WGN_Reunion_75_years_2026-07-04.ics');
     expect(icsFileName('Réunion — été', '2026-07-04T18:00:00Z')).toBe('Réunion__été_2026-07-04.ics');
     expect(icsFileName('x'.repeat(80), '2026-01-02T00:00:00Z')).toBe(`${'x'.repeat(50)}_2026-01-02.ics`);
+  });
+
+  it('escapes backslash, semicolon, comma and line breaks in text', () => {
+    expect(escapeText('a\\b;c,d\r\ne\nf\rg')).toBe('a\\\\b\\;c\\,d\\ne\\nf\\ng');
+    const text = calendarFile([{ ...base, title: 'News, weather; sports' }], 'h');
+    expect(text).toContain('SUMMARY:News\\, weather\\; sports');
+  });
+
+  it('drops control characters, so a pasted link cannot add properties', () => {
+    const text = calendarFile([{ ...base, isVirtual: true, virtualLink: 'https://meet.example.org/x\r\nATTENDEE:mailto:evil@example.org', title: 'Bell\u0007 test' }], 'h');
+    expect(text).not.toMatch(/^ATTENDEE/m);
+    expect(text).toContain('URL:https://meet.example.org/xATTENDEE:mailto:evil@example.org');
+    expect(text).toContain('SUMMARY:Bell test');
+    expect(() => parse(text)).not.toThrow();
+  });
+
+  it('unfolds to the original line, every continuation starting with exactly one space', () => {
+    const line = `DESCRIPTION:${'Réunion — WGN 50 ans ☕ '.repeat(12)}`;
+    const folded = foldLine(line).split('\r\n');
+    expect(folded.length).toBeGreaterThan(3);
+    expect(new TextEncoder().encode(folded[0]).length).toBe(75);
+    for (const continuation of folded.slice(1)) {
+      expect(continuation.startsWith(' ')).toBe(true);
+      expect(new TextEncoder().encode(continuation).length).toBeLessThanOrEqual(75);
+    }
+    expect(folded.map((part, i) => (i === 0 ? part : part.slice(1))).join('')).toBe(line);
+    expect(foldLine('SUMMARY:short')).toBe('SUMMARY:short');
+  });
+
+  it('publishes a feed with one event per entry, each with its own UID', () => {
+    const second: IcsEvent = { ...base, id: 'e2', title: 'Memorial', eventType: 'memorial', tags: [], organizerName: null, description: '' };
+    const calendar = parse(calendarFile([base, second], 'community.example.org', new Date('2026-06-03T00:00:00Z'), 'Broadcast History Community'));
+    const events = calendar.getAllSubcomponents('vevent').map((component) => new ICAL.Event(component));
+    expect(events.map((event) => event.uid)).toEqual([`${base.id}@community.example.org`, 'e2@community.example.org']);
+    expect(events[1]!.description).toBe('Event Type: Memorial');
+    expect(calendar.getFirstPropertyValue('x-wr-calname')).toBe('Broadcast History Community');
+    expect(calendar.getFirstPropertyValue('version')).toBe('2.0');
+    expect(String(calendar.getFirstPropertyValue('prodid'))).toContain('Broadcast History Community');
+    const vevent = calendar.getFirstSubcomponent('vevent')!;
+    expect(String(vevent.getFirstPropertyValue('dtstamp'))).toBe('2026-06-03T00:00:00Z');
+    expect(String(vevent.getFirstPropertyValue('created'))).toBe('2026-06-01T10:00:00Z');
+  });
+
+  it('leaves the description and location out when there is nothing to say', () => {
+    const text = calendarFile([{ ...base, eventType: 'other', description: '', tags: [], organizerName: null, location: '', isVirtual: true, virtualLink: '' }], 'h');
+    expect(text).not.toContain('DESCRIPTION');
+    expect(text).not.toContain('LOCATION');
+    expect(text).not.toContain('URL:');
+  });
+
+  it('ends a several-day all-day event one day after its last day', () => {
+    const text = calendarFile([{ ...base, allDay: true, startDate: '2026-07-04T00:00:00.000Z', endDate: '2026-07-06T00:00:00.000Z' }], 'h');
+    const event = new ICAL.Event(parse(text).getFirstSubcomponent('vevent')!);
+    expect(event.startDate.toString()).toBe('2026-07-04');
+    expect(event.endDate.toString()).toBe('2026-07-07');
+  });
+
+  it('keeps Unicode letters in the file name, drops other symbols, and names a title without letters or digits "event"', () => {
+    expect(icsFileName('☕ — !!', '2026-07-04T18:00:00Z')).toBe('event_2026-07-04.ics');
+    expect(icsFileName('Ünïcode_and-dash 50', '2026-07-04T18:00:00Z')).toBe('Ünïcode_and-dash_50_2026-07-04.ics');
   });
 });
