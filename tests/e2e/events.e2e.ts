@@ -1,4 +1,9 @@
-/** Events end to end in real browsers: create, bulk approve live, RSVP states, full events, export, subscribers. */
+/**
+ * Events end to end in real browsers, each member in a context of their own:
+ * proposing, approving one by one and in bulk with everyone's page following by
+ * push, RSVP in every state, the full event, export, editing, deleting,
+ * featuring, statistics, and what subscribers and members may not do.
+ */
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import ICAL from 'ical.js';
@@ -9,14 +14,18 @@ import { accessibilityViolations, launchChromium, openAs, person, screenshot } f
 
 let site: TestSite;
 let browser: Browser;
+let admin: Http;
 const contexts: BrowserContext[] = [];
 let staff: Page;
 let member: Page;
+let neighbour: Page;
+const pad = (n: number) => String(n).padStart(2, '0');
+/** The form's local date-time value, `days` from today at 18:00. */
 const future = (days: number) => {
   const d = new Date(Date.now() + days * 24 * 3600 * 1000);
-  const pad = (n: number) => String(n).padStart(2, '0');
   return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T18:00`;
 };
+const eventId = async (title: string) => (await site.services.store.collection('event_calendar').findOne({ title }))!._id;
 
 async function open(account: ReturnType<typeof person>, path = '/calendar') {
   const { context, page } = await openAs(browser, site.url, account, path);
@@ -24,11 +33,28 @@ async function open(account: ReturnType<typeof person>, path = '/calendar') {
   return page;
 }
 
+async function propose(page: Page, title: string, options: { maxAttendees?: string; days?: number } = {}) {
+  await page.getByRole('button', { name: 'New Event' }).click();
+  const dialog = page.getByRole('dialog');
+  await dialog.getByLabel('Title', { exact: true }).fill(title);
+  await dialog.getByLabel('Start', { exact: true }).fill(future(options.days ?? 7));
+  if (options.maxAttendees) await dialog.getByLabel('Max attendees').fill(options.maxAttendees);
+  await dialog.getByRole('button', { name: 'Create Event' }).click();
+  await page.getByText('Your event has been created successfully.').last().waitFor();
+  await dialog.waitFor({ state: 'detached' });
+}
+
 beforeAll(async () => {
   site = await startTestSite({ RATE_LIMIT_AUTH_MAX: '1000' });
   browser = await launchChromium();
-  staff = await open(person('Stella', 'Staff'), '/events/manage');
+  admin = (await registerMember(site.url, { firstName: 'Ada', lastName: 'Admin' })).browser;
+  const staffAccount = person('Stella', 'Staff');
+  staff = await open(staffAccount, '/events/manage');
+  const staffId = (await site.services.store.collection('member_credentials').findOne({ email: staffAccount.email }))!._id;
+  expect((await admin.put(`/api/admin/users/${staffId}/role`, { role: 'staff' })).status).toBe(200);
+  await staff.reload();
   member = await open(person('Morris', 'Member'));
+  neighbour = await open(person('Nora', 'Neighbour'));
 });
 afterAll(async () => {
   for (const context of contexts) await context.close();
@@ -37,76 +63,213 @@ afterAll(async () => {
 });
 
 describe('events', () => {
-  it('lets a member propose an event that staff approve in bulk, appearing live on the member’s calendar', async () => {
-    await member.getByRole('button', { name: 'List' }).click();
-    for (const title of ['Engineers reunion', 'Memorial for Ray']) {
-      await member.getByRole('button', { name: 'New Event' }).click();
-      const dialog = member.getByRole('dialog');
-      await dialog.getByText('Create New Event').waitFor();
-      await dialog.getByRole('button', { name: 'Create Event' }).click();
-      await dialog.getByText('Event title is required').waitFor();
-      await dialog.getByLabel('Title', { exact: true }).fill(title);
-      await dialog.getByLabel('Start', { exact: true }).fill(future(7));
-      expect(await dialog.getByLabel('End', { exact: true }).inputValue()).toMatch(/T19:00$/);
-      await dialog.getByLabel('Max attendees').fill('1');
-      await dialog.getByRole('button', { name: 'Create Event' }).click();
-      await member.getByText('Your event has been created successfully.').waitFor();
-    }
-    const card = member.getByRole('article', { name: 'Engineers reunion' });
-    await card.getByText('Pending Approval').waitFor();
+  it('validates the form with the shared schema and fills the end an hour after the start', async () => {
+    await member.getByRole('button', { name: 'New Event' }).click();
+    const dialog = member.getByRole('dialog');
+    await dialog.getByText('Create New Event').waitFor();
+    for (const section of ['Basic Information', 'Date & Time', 'Location', 'Event Settings']) await dialog.getByRole('group', { name: section }).waitFor();
+    expect(await dialog.getByText('Admin Settings').count()).toBe(0);
+    await dialog.getByRole('button', { name: 'Create Event' }).click();
+    await dialog.getByText('Event title is required').waitFor();
+    await dialog.getByText('Start date is required').waitFor();
+    await dialog.getByLabel('Start', { exact: true }).fill(future(3));
+    expect(await dialog.getByLabel('End', { exact: true }).inputValue()).toMatch(/T19:00$/);
+    await dialog.getByLabel('End', { exact: true }).fill(future(2));
+    await dialog.getByLabel('Title', { exact: true }).fill('Backwards');
+    await dialog.getByRole('button', { name: 'Create Event' }).click();
+    await dialog.getByText('End date must be after start date').waitFor();
+    await dialog.getByLabel('All day').check();
+    expect(await dialog.getByLabel('Start', { exact: true }).getAttribute('type')).toBe('date');
+    await dialog.getByLabel('Virtual event').check();
+    await dialog.getByLabel('Meeting link').waitFor();
+    expect(await dialog.getByLabel('Venue / location').count()).toBe(0);
+    await dialog.getByLabel('Add a tag').fill('  radio ');
+    await dialog.getByLabel('Add a tag').press('Enter');
+    await dialog.getByLabel('Add a tag').fill('radio');
+    await dialog.getByRole('button', { name: 'Add', exact: true }).click();
+    expect(await dialog.getByRole('button', { name: /^Remove tag/ }).count()).toBe(1);
+    await dialog.getByRole('button', { name: 'Remove tag radio' }).click();
+    expect(await dialog.getByRole('button', { name: /^Remove tag/ }).count()).toBe(0);
+    await screenshot(member, 'events-form');
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+  });
 
-    const queued = staff.getByRole('listitem', { name: 'Engineers reunion' });
-    await queued.waitFor();
+  it('queues members’ events; staff approve one and then the rest in bulk; every open page follows by push', async () => {
+    await member.getByRole('button', { name: 'List' }).click();
+    for (const title of ['Engineers reunion', 'Memorial for Ray', 'Tower tour']) await propose(member, title, { maxAttendees: title === 'Engineers reunion' ? '1' : undefined });
+    const cards = member.getByRole('article');
+    await member.getByRole('button', { name: 'Next month' }).click();
+    await member.getByRole('button', { name: 'Today' }).click();
+    await member.getByLabel('Search events').fill('e');
+    await expect.poll(() => cards.filter({ hasText: 'Pending Approval' }).count()).toBe(3);
+    await member.getByLabel('Search events').fill('');
+    expect(await neighbour.getByText('Engineers reunion').count()).toBe(0);
+
+    // The staff page was open all along: the queue and the sidebar badge filled by push.
+    const queue = staff.getByRole('listitem', { name: 'Tower tour' });
+    await queue.waitFor();
+    await staff.getByRole('navigation').getByLabel('3 pending').waitFor();
+    await staff.getByText('Pending 3').waitFor();
     await screenshot(staff, 'events-management');
     expect(await accessibilityViolations(staff)).toEqual([]);
+
+    await queue.getByRole('button', { name: 'Approve' }).click();
+    await staff.getByText('Event approved successfully').first().waitFor();
+    await staff.getByRole('navigation').getByLabel('2 pending').waitFor();
+    await expect.poll(() => member.getByRole('article', { name: 'Tower tour' }).getByText('Pending Approval').count()).toBe(0);
+    await neighbour.reload();
+    await neighbour.getByRole('button', { name: 'List' }).click();
+    await neighbour.getByRole('article', { name: 'Tower tour' }).waitFor();
+
     await staff.getByRole('button', { name: 'Approve All' }).click();
     await staff.getByText('No events selected').waitFor();
     await staff.getByLabel('Select all').check();
     await staff.getByRole('button', { name: 'Approve All' }).click();
     await staff.getByRole('alertdialog').getByRole('button', { name: 'Confirm' }).click();
     await staff.getByText('No events found').waitFor();
+    await staff.getByRole('navigation').getByLabel(/pending/).waitFor({ state: 'detached' });
 
-    await expect.poll(() => card.getByText('Pending Approval').count()).toBe(0);
+    await expect.poll(() => cards.filter({ hasText: 'Pending Approval' }).count()).toBe(0);
+    await neighbour.getByRole('article', { name: 'Memorial for Ray' }).waitFor();
     await screenshot(member, 'events-calendar-list');
   });
 
-  it('takes RSVPs in every state, and shows a full event', async () => {
+  it('rejects in bulk after a warning, and features from the card’s menu', async () => {
+    await propose(member, 'Doubtful gathering');
+    const queued = staff.getByRole('listitem', { name: 'Doubtful gathering' });
+    await queued.getByRole('checkbox').check();
+    await staff.getByRole('button', { name: 'Reject All' }).click();
+    await staff.getByRole('alertdialog').getByText('This cannot be undone.').waitFor();
+    await staff.getByRole('alertdialog').getByRole('button', { name: 'Confirm' }).click();
+    await staff.getByText('Event rejected successfully').waitFor();
+    await expect.poll(() => member.getByRole('article', { name: 'Doubtful gathering' }).count()).toBe(0);
+
+    await staff.getByRole('tab', { name: 'All Events' }).click();
+    const memorial = staff.getByRole('listitem', { name: 'Memorial for Ray' });
+    await memorial.getByRole('button', { name: 'More actions for Memorial for Ray' }).click();
+    await staff.getByRole('menuitem', { name: 'Feature' }).click();
+    await staff.getByText('Event featured status updated').waitFor();
+    await member.getByRole('region', { name: 'Featured Events' }).getByRole('button', { name: 'Memorial for Ray' }).waitFor();
+    await member.getByRole('article', { name: 'Memorial for Ray' }).getByText('Featured').waitFor();
+    await staff.getByRole('tab', { name: 'Featured Events' }).click();
+    await staff.getByRole('listitem', { name: 'Memorial for Ray' }).waitFor();
+    await staff.getByRole('tab', { name: 'Statistics' }).click();
+    const stats = staff.getByRole('region', { name: 'Statistics' });
+    await stats.getByText('Pending Approval').waitFor();
+    await stats.getByRole('progressbar', { name: 'Approved share' }).waitFor();
+    expect(await stats.getByRole('progressbar', { name: 'Approved share' }).getAttribute('aria-valuenow')).toBe('75');
+    await screenshot(staff, 'events-statistics');
+  });
+
+  it('takes RSVPs in every state, shows the counts live to others, and a full event', async () => {
     await member.getByRole('article', { name: 'Engineers reunion' }).getByRole('button', { name: 'Engineers reunion' }).click();
     const dialog = member.getByRole('dialog');
     const rsvp = dialog.getByRole('region', { name: 'RSVP' });
+    await neighbour.getByRole('article', { name: 'Engineers reunion' }).getByRole('button', { name: 'Engineers reunion' }).click();
+    const watching = neighbour.getByRole('dialog').getByRole('region', { name: 'RSVP' });
+
     await rsvp.getByRole('button', { name: 'Maybe' }).click();
     await member.getByText('RSVP updated successfully').waitFor();
     await rsvp.getByText('0 attending of 1 · 1 maybe').waitFor();
+    await watching.getByText('0 attending of 1 · 1 maybe').waitFor();
     await rsvp.getByRole('button', { name: 'Attending', exact: true }).click();
     await rsvp.getByText('1 attending of 1 · 0 maybe').waitFor();
+    await watching.getByText('This event is full.').waitFor();
+    expect(await watching.getByRole('button', { name: 'Attending', exact: true }).isDisabled()).toBe(true);
+    await screenshot(neighbour, 'events-detail-full');
     await rsvp.getByRole('button', { name: 'Not attending' }).click();
     await rsvp.getByText('0 attending of 1 · 0 maybe · 1 not attending').waitFor();
+    await expect.poll(() => watching.getByRole('button', { name: 'Attending', exact: true }).isDisabled()).toBe(false);
     await rsvp.getByRole('button', { name: 'Remove RSVP' }).click();
     await member.getByText('RSVP removed successfully').waitFor();
+    await rsvp.getByText('0 attending of 1 · 0 maybe · 0 not attending').waitFor();
 
-    const [eventId] = (await site.services.store.collection('event_calendar').find({ title: 'Engineers reunion' })).map((e) => e._id);
+    // Someone else takes the last place while the dialog is open.
     const someone = (await registerMember(site.url)).browser;
-    expect((await someone.put(`/api/events/${eventId}/rsvp/me`, { status: 'attending' })).status).toBe(200);
+    expect((await someone.put(`/api/events/${await eventId('Engineers reunion')}/rsvp/me`, { status: 'attending' })).status).toBe(200);
     await rsvp.getByText('This event is full.').waitFor();
     expect(await rsvp.getByRole('button', { name: 'Attending', exact: true }).isDisabled()).toBe(true);
-    await screenshot(member, 'events-detail-full');
+    await neighbour.getByRole('dialog').getByRole('button', { name: 'Close' }).click();
 
     const download = member.waitForEvent('download');
     await dialog.getByRole('button', { name: 'Download to calendar (.ics)' }).click();
     const file = await download;
+    await member.getByText('Event has been downloaded as .ics file').waitFor();
     expect(file.suggestedFilename()).toMatch(/^Engineers_reunion_\d{4}-\d{2}-\d{2}\.ics$/);
     const text = readFileSync((await file.path())!, 'utf8');
-    expect(new ICAL.Event(new ICAL.Component(ICAL.parse(text)).getFirstSubcomponent('vevent')!).summary).toBe('Engineers reunion');
+    const vevent = new ICAL.Event(new ICAL.Component(ICAL.parse(text)).getFirstSubcomponent('vevent')!);
+    expect(vevent.summary).toBe('Engineers reunion');
+    expect(vevent.description).toContain('Organizer: Morris Member');
     await dialog.getByRole('button', { name: 'Close' }).click();
   });
 
-  it('tells a subscriber to upgrade and offers no New Event button', async () => {
+  it('lets the organizer edit, not other members; staff see admin information and delete after a warning', async () => {
+    await neighbour.getByRole('article', { name: 'Tower tour' }).getByRole('button', { name: 'Tower tour' }).click();
+    expect(await neighbour.getByRole('dialog').getByRole('button', { name: 'Edit' }).count()).toBe(0);
+    expect(await neighbour.getByRole('dialog').getByRole('button', { name: 'Delete' }).count()).toBe(0);
+    expect(await neighbour.getByRole('dialog').getByRole('region', { name: 'Admin information' }).count()).toBe(0);
+
+    await member.getByRole('article', { name: 'Tower tour' }).getByRole('button', { name: 'Tower tour' }).click();
+    const dialog = member.getByRole('dialog');
+    await dialog.getByRole('button', { name: 'Edit' }).click();
+    await dialog.getByText('Make changes to your event. All changes will be saved automatically.').waitFor();
+    expect(await dialog.getByLabel('Title', { exact: true }).inputValue()).toBe('Tower tour');
+    await dialog.getByLabel('Title', { exact: true }).fill('Transmitter tower tour');
+    await dialog.getByRole('button', { name: 'Update Event' }).click();
+    await member.getByText('Your event has been updated successfully.').waitFor();
+    await dialog.getByRole('heading', { name: 'Transmitter tower tour' }).waitFor();
+    await neighbour.getByRole('dialog').getByRole('heading', { name: 'Transmitter tower tour' }).waitFor();
+    await dialog.getByRole('button', { name: 'Close' }).click();
+    await neighbour.getByRole('dialog').getByRole('button', { name: 'Close' }).click();
+
+    await staff.goto('/calendar');
+    await staff.getByRole('button', { name: 'List' }).click();
+    await staff.getByRole('article', { name: 'Transmitter tower tour' }).getByRole('button', { name: 'Transmitter tower tour' }).click();
+    const staffDialog = staff.getByRole('dialog');
+    const info = staffDialog.getByRole('region', { name: 'Admin information' });
+    await info.getByText(/^Creator: morris-.*@example\.org$/).waitFor();
+    await info.getByText(`Event id: ${(await eventId('Transmitter tower tour')).slice(0, 8)}`).waitFor();
+    await screenshot(staff, 'events-detail-staff');
+    await staffDialog.getByRole('button', { name: 'Delete' }).click();
+    await staffDialog.getByRole('alertdialog').getByText(/RSVPs and related data are deleted too/).waitFor();
+    await staffDialog.getByRole('alertdialog').getByRole('button', { name: 'Delete' }).click();
+    await staff.getByText('The event has been deleted successfully.').waitFor();
+    await expect.poll(() => member.getByRole('article', { name: 'Transmitter tower tour' }).count()).toBe(0);
+    await expect.poll(() => neighbour.getByRole('article', { name: 'Transmitter tower tour' }).count()).toBe(0);
+  });
+
+  it('shows the month grid with two events a day and “+N more”, live', async () => {
+    await neighbour.getByRole('button', { name: 'Calendar' }).click();
+    const today = new Date();
+    const at = (hour: number) => new Date(today.getFullYear(), today.getMonth(), today.getDate(), hour, 0).toISOString();
+    const cell = neighbour.getByRole('gridcell', { name: today.toDateString() });
+    for (const [i, title] of ['Morning news history', 'Noon show', 'Evening sign-off'].entries())
+      expect((await admin.post('/api/events', { title, startDate: at(8 + i), endDate: at(9 + i) })).status).toBe(201);
+    await cell.getByRole('button', { name: 'Morning news history' }).waitFor();
+    await cell.getByRole('button', { name: 'Noon show' }).waitFor();
+    await cell.getByText('+1 more').waitFor();
+    expect(await cell.getByRole('button', { name: 'Evening sign-off' }).count()).toBe(0);
+    const grid = neighbour.getByRole('grid');
+    expect(await grid.getByRole('columnheader').allTextContents()).toEqual(['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat']);
+    await neighbour.getByLabel('Search events').fill('noon');
+    await expect.poll(() => cell.getByRole('button').count()).toBe(1);
+    await neighbour.getByLabel('Search events').fill('no such thing');
+    await neighbour.getByText('No events found').first().waitFor();
+    await neighbour.getByLabel('Search events').fill('');
+    await cell.getByText('+1 more').waitFor();
+    await screenshot(neighbour, 'events-calendar-month');
+    expect(await accessibilityViolations(neighbour)).toEqual([]);
+    const label = (d: Date) => d.toLocaleDateString('en-US', { month: 'long', year: 'numeric' });
+    await neighbour.getByRole('button', { name: 'Next month' }).click();
+    await neighbour.getByRole('heading', { name: label(new Date(today.getFullYear(), today.getMonth() + 1, 1)) }).waitFor();
+    await neighbour.getByRole('button', { name: 'Today' }).click();
+    await neighbour.getByRole('heading', { name: label(today) }).waitFor();
+    await cell.getByText('+1 more').waitFor();
+  });
+
+  it('tells a subscriber to upgrade and offers no New Event button; keeps members out of management', async () => {
     const subscriberAccount = person('Sid', 'Subscriber');
     const page = await open(subscriberAccount);
-    const admin = new Http(site.url);
-    const adminId = (await site.services.store.collection('members').findOne({ role: 'admin' }))!._id;
-    const adminEmail = (await site.services.store.collection('member_credentials').findOne({ _id: adminId }))!.email;
-    await admin.post('/api/auth/login', { email: adminEmail, password: 'correct horse battery' });
     const subscriber = (await site.services.store.collection('member_credentials').findOne({ email: subscriberAccount.email }))!;
     expect((await admin.put(`/api/admin/users/${subscriber._id}/role`, { role: 'subscriber' })).status).toBe(200);
     await page.reload();
@@ -115,5 +278,12 @@ describe('events', () => {
     await page.getByRole('button', { name: 'List' }).click();
     await page.getByRole('article', { name: 'Memorial for Ray' }).getByRole('button', { name: 'Memorial for Ray' }).click();
     await page.getByText('Upgrade your membership to RSVP to community events.').waitFor();
+    expect(await page.getByRole('dialog').getByRole('button', { name: 'Edit' }).count()).toBe(0);
+    await screenshot(page, 'events-subscriber');
+
+    // The route exists only for admin and staff (spec 2 route table): members find nothing there.
+    await member.goto('/events/manage');
+    await member.getByRole('heading', { name: 'Page not found' }).waitFor();
+    expect(await member.getByRole('tab', { name: /Pending Events/ }).count()).toBe(0);
   });
 });

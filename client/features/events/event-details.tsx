@@ -48,6 +48,7 @@ function Rsvp({ event }: { event: CalendarEvent }) {
   let body;
   if (user?.role === 'subscriber') body = <p>Upgrade your membership to RSVP to community events.</p>;
   else if (new Date(event.startDate).getTime() <= Date.now()) body = <p>RSVP is no longer available for this event.</p>;
+  else if (event.status === 'rejected') body = <p>This event was not approved, so it takes no RSVPs.</p>;
   else if (!event.isApproved) body = <p>This event is pending approval. RSVP opens once staff approve it.</p>;
   else
     body = (
@@ -163,8 +164,10 @@ export function EventDetails({ eventId, onClose }: { eventId: string; onClose: (
               <Rsvp event={event} />
               {staff && (
                 <section aria-label="Admin information" className="rounded-lg border border-slate-200 p-3 text-xs dark:border-slate-700">
+                  <h3 className="mb-1 font-semibold">Admin Information</h3>
                   <p>Creator: {event.organizer.email}</p>
                   <p>Event id: {event.id.slice(0, EVENT_ID_SHOWN_LENGTH)}</p>
+                  <p>Organizer id: {event.organizerId.slice(0, EVENT_ID_SHOWN_LENGTH)}</p>
                   <p>
                     Created {new Date(event.createdAt).toLocaleString()} · Updated {new Date(event.updatedAt).toLocaleString()}
                   </p>
@@ -187,7 +190,7 @@ export function EventDetails({ eventId, onClose }: { eventId: string; onClose: (
                   <Button variant="secondary" onPress={() => void download()}>
                     Download to calendar (.ics)
                   </Button>
-                  {user?.role !== 'subscriber' && (
+                  {(staff || (user && user.role !== 'subscriber' && user.id === event.organizerId)) && (
                     <Button variant="secondary" onPress={() => setMode('edit')}>
                       Edit
                     </Button>

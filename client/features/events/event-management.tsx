@@ -1,6 +1,7 @@
 /** Event management for admin and staff (/events/manage): queue, bulk moderation, featuring, statistics. */
-import { useMemo, useState } from 'react';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Menu, MenuItem, MenuTrigger, Popover } from 'react-aria-components';
 import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';
 import { PageHeader } from '../../components/ui/page-header';
@@ -9,10 +10,11 @@ import { apiRequest, errorMessage } from '../../lib/api';
 import { isStaff, useCurrentUser } from '../../lib/current-user';
 import { EVENT_TYPES, EVENT_TYPE_LABELS, type EventType } from '../../../shared/events/constants';
 import { EventDetails, dateLine } from './event-details';
-import type { CalendarEvent } from './types';
+import { eventsUrl, type CalendarEvent } from './types';
+import { useDebounced } from './use-debounced';
 
 type Tab = 'pending' | 'all' | 'featured' | 'stats';
-type SortKey = 'created' | 'date' | 'title';
+type SortKey = 'created' | 'start' | 'title';
 interface Stats {
   total: number;
   pending: number;
@@ -22,10 +24,11 @@ interface Stats {
   private: number;
 }
 
-const SORTS: Record<SortKey, (a: CalendarEvent, b: CalendarEvent) => number> = {
-  created: (a, b) => b.createdAt.localeCompare(a.createdAt),
-  date: (a, b) => a.startDate.localeCompare(b.startDate),
-  title: (a, b) => a.title.localeCompare(b.title),
+/** Each tab's list, searched, filtered and sorted by the server. */
+const TAB_LISTS: Record<Exclude<Tab, 'stats'>, { path: string; params?: Record<string, string> }> = {
+  pending: { path: '/api/admin/events/pending' },
+  all: { path: '/api/events', params: { status: 'any' } },
+  featured: { path: '/api/admin/events/featured' },
 };
 
 export function EventManagementPage() {
@@ -34,13 +37,15 @@ export function EventManagementPage() {
   const queryClient = useQueryClient();
   const { toast } = useToast();
   const [tab, setTab] = useState<Tab>('pending');
-  const [search, setSearch] = useState('');
+  const [searchInput, setSearch] = useState('');
   const [type, setType] = useState<EventType | ''>('');
   const [sort, setSort] = useState<SortKey>('created');
   const [selected, setSelected] = useState<Set<string>>(new Set());
   const [confirm, setConfirm] = useState<'approve' | 'reject' | null>(null);
   const [open, setOpen] = useState<string | null>(null);
-  const all = useQuery<CalendarEvent[]>({ queryKey: ['/api/events'], enabled: allowed });
+  const search = useDebounced(searchInput.trim());
+  const listed = TAB_LISTS[tab === 'stats' ? 'all' : tab];
+  const events = useQuery<CalendarEvent[]>({ queryKey: [eventsUrl({ ...listed.params, q: search, type, sort }, listed.path)], enabled: allowed && tab !== 'stats', placeholderData: keepPreviousData });
   const stats = useQuery<Stats>({ queryKey: ['/api/admin/events/stats'], enabled: allowed });
 
   const refresh = () => void queryClient.invalidateQueries({ predicate: (q) => String(q.queryKey[0]).includes('/events') });
@@ -54,15 +59,9 @@ export function EventManagementPage() {
       toast({ title: action === 'approve' ? 'Failed to approve event' : action === 'reject' ? 'Failed to reject event' : 'Failed to update featured status', description: errorMessage(error, ''), variant: 'destructive' }),
   });
 
-  const list = useMemo(() => {
-    const q = search.trim().toLowerCase();
-    return (all.data ?? [])
-      .filter((e) => (tab === 'pending' ? e.status === 'pending' : tab === 'featured' ? e.isFeatured : true))
-      .filter((e) => !type || e.eventType === type)
-      .filter((e) => !q || [e.title, e.description, e.location].some((t) => t.toLowerCase().includes(q)))
-      .sort(SORTS[sort]);
-  }, [all.data, tab, type, search, sort]);
+  const list = events.data ?? [];
 
+  if (user === undefined) return <p role="status">Loading...</p>;
   if (!allowed)
     return (
       <div className="py-16 text-center">
@@ -105,7 +104,10 @@ export function EventManagementPage() {
             ['stats', 'Statistics'],
           ] as const
         ).map(([id, label]) => (
-          <button key={id} type="button" role="tab" aria-selected={tab === id} onClick={() => setTab(id)} className={`min-h-11 px-4 text-sm font-medium ${tab === id ? 'border-b-2 border-brand-600 dark:border-amber-accent' : 'text-slate-600 dark:text-slate-400'}`}>
+          <button key={id} type="button" role="tab" aria-selected={tab === id} onClick={() => {
+              setTab(id);
+              setSelected(new Set());
+            }} className={`min-h-11 px-4 text-sm font-medium ${tab === id ? 'border-b-2 border-brand-600 dark:border-amber-accent' : 'text-slate-600 dark:text-slate-400'}`}>
             {label}
             {id === 'pending' && <span className="ml-2 rounded-full bg-red-600 px-2 text-xs text-white">{s?.pending ?? 0}</span>}
           </button>
@@ -149,7 +151,7 @@ export function EventManagementPage() {
       ) : (
         <>
           <div className="mb-4 flex flex-wrap gap-2">
-            <input type="search" aria-label="Search events" placeholder="Search events..." value={search} onChange={(e) => setSearch(e.target.value)} className="min-h-11 flex-1 rounded-md border border-slate-300 bg-white px-3 dark:border-slate-600 dark:bg-slate-900" />
+            <input type="search" aria-label="Search events" placeholder="Search events..." value={searchInput} onChange={(e) => setSearch(e.target.value)} className="min-h-11 flex-1 rounded-md border border-slate-300 bg-white px-3 dark:border-slate-600 dark:bg-slate-900" />
             <select aria-label="Event type" value={type} onChange={(e) => setType(e.target.value as EventType | '')} className="min-h-11 rounded-md border border-slate-300 bg-white px-2 dark:border-slate-600 dark:bg-slate-900">
               <option value="">All types</option>
               {EVENT_TYPES.map((t) => (
@@ -160,7 +162,7 @@ export function EventManagementPage() {
             </select>
             <select aria-label="Sort by" value={sort} onChange={(e) => setSort(e.target.value as SortKey)} className="min-h-11 rounded-md border border-slate-300 bg-white px-2 dark:border-slate-600 dark:bg-slate-900">
               <option value="created">Created Date</option>
-              <option value="date">Event Date</option>
+              <option value="start">Event Date</option>
               <option value="title">Title</option>
             </select>
           </div>
@@ -234,9 +236,16 @@ export function EventManagementPage() {
                           Reject
                         </Button>
                       )}
-                      <Button variant="secondary" onPress={() => act.mutate({ id: e.id, action: 'feature' })}>
-                        {e.isFeatured ? 'Unfeature' : 'Feature'}
-                      </Button>
+                      <MenuTrigger>
+                        <Button variant="secondary" aria-label={`More actions for ${e.title}`}>
+                          ⋯
+                        </Button>
+                        <Popover className="min-w-40 rounded-md border border-slate-200 bg-white p-1 shadow-lg dark:border-slate-700 dark:bg-slate-900">
+                          <Menu className="outline-none" onAction={() => act.mutate({ id: e.id, action: 'feature' })}>
+                            <MenuItem className="flex min-h-11 cursor-pointer items-center rounded px-3 text-sm outline-none data-focused:bg-slate-100 dark:data-focused:bg-slate-800">{e.isFeatured ? 'Unfeature' : 'Feature'}</MenuItem>
+                          </Menu>
+                        </Popover>
+                      </MenuTrigger>
                     </div>
                   </div>
                 </li>
@@ -249,3 +258,4 @@ export function EventManagementPage() {
     </div>
   );
 }
+

@@ -1,6 +1,6 @@
-/** The calendar page (/calendar) and event management (/events/manage). */
-import { useMemo, useState } from 'react';
-import { useQuery } from '@tanstack/react-query';
+/** The calendar page (/calendar): month grid or list, search, upcoming and featured panels. */
+import { useState } from 'react';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Dialog, Heading, Modal, ModalOverlay } from 'react-aria-components';
 import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';
@@ -9,7 +9,8 @@ import { useCurrentUser } from '../../lib/current-user';
 import { DAY_CELL_LIMIT, EVENT_TYPE_LABELS, FEATURED_SIDE_LIMIT, UPCOMING_LIMIT } from '../../../shared/events/constants';
 import { EventDetails, dateLine } from './event-details';
 import { EventForm } from './event-form';
-import type { CalendarEvent } from './types';
+import { eventsUrl, type CalendarEvent } from './types';
+import { useDebounced } from './use-debounced';
 
 const WEEKDAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
 
@@ -26,38 +27,77 @@ export function monthGrid(year: number, month: number): Date[][] {
   return weeks;
 }
 
-const sameDay = (a: Date, b: Date) => a.toDateString() === b.toDateString();
+const dayStart = (d: Date) => new Date(d.getFullYear(), d.getMonth(), d.getDate()).getTime();
+const sameDay = (a: Date, b: Date) => dayStart(a) === dayStart(b);
+/** An event shows on every day it spans. */
+const onDay = (event: CalendarEvent, day: Date) => dayStart(new Date(event.startDate)) <= dayStart(day) && dayStart(day) <= dayStart(new Date(event.endDate));
+
+function EventLink({ event, onOpen, compact = false }: { event: CalendarEvent; onOpen: (id: string) => void; compact?: boolean }) {
+  return (
+    <button
+      type="button"
+      onClick={() => onOpen(event.id)}
+      className={`block w-full truncate rounded text-left ${compact ? `px-1 text-xs ${event.isApproved ? 'bg-brand-100 text-brand-800 dark:bg-brand-800 dark:text-brand-100' : 'border border-dashed border-brand-600 text-brand-800 dark:text-brand-100'}` : 'underline-offset-2 hover:underline'}`}
+    >
+      {event.title}
+    </button>
+  );
+}
+
+function SidePanel({ id, title, url, onOpen }: { id: string; title: string; url: string; onOpen: (id: string) => void }) {
+  const events = useQuery<CalendarEvent[]>({ queryKey: [url] });
+  return (
+    <section aria-labelledby={id} className="rounded-xl border border-slate-200 bg-white p-4 dark:border-slate-800 dark:bg-slate-900">
+      <h2 id={id} className="font-semibold">
+        {title}
+      </h2>
+      {events.isPending ? (
+        <p className="mt-2 text-sm">Loading...</p>
+      ) : (events.data ?? []).length === 0 ? (
+        <p className="mt-2 text-sm">No events found</p>
+      ) : (
+        <ul className="mt-2 space-y-2 text-sm">
+          {events.data!.map((e) => (
+            <li key={e.id}>
+              <EventLink event={e} onOpen={onOpen} />
+              <span className="text-xs text-slate-600 dark:text-slate-400">{new Date(e.startDate).toLocaleDateString('en-US', { month: 'short', day: 'numeric', year: 'numeric' })}</span>
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
 
 export function CalendarPage() {
   const { data: user } = useCurrentUser();
   const [cursor, setCursor] = useState(() => new Date(new Date().getFullYear(), new Date().getMonth(), 1));
   const [view, setView] = useState<'calendar' | 'list'>('calendar');
   const [search, setSearch] = useState('');
+  const q = useDebounced(search.trim());
   const [open, setOpen] = useState<string | null>(null);
   const [creating, setCreating] = useState(false);
-  const events = useQuery<CalendarEvent[]>({ queryKey: ['/api/events'] });
+  // Fixed for the page's life, so the panels' queries keep one key and refresh by push.
+  const [now] = useState(() => new Date());
 
-  const shown = useMemo(() => {
-    const q = search.trim().toLowerCase();
-    return (events.data ?? []).filter((e) => !q || [e.title, e.description, e.location].some((text) => text.toLowerCase().includes(q)));
-  }, [events.data, search]);
-  const now = Date.now();
-  const upcoming = shown.filter((e) => new Date(e.startDate).getTime() >= now).slice(0, UPCOMING_LIMIT);
-  const featured = shown.filter((e) => e.isFeatured).slice(0, FEATURED_SIDE_LIMIT);
   const weeks = monthGrid(cursor.getFullYear(), cursor.getMonth());
+  const gridFrom = weeks[0]![0]!;
+  const gridTo = new Date(weeks.at(-1)![6]!.getFullYear(), weeks.at(-1)![6]!.getMonth(), weeks.at(-1)![6]!.getDate() + 1);
+  const url =
+    view === 'calendar'
+      ? eventsUrl({ from: gridFrom.toISOString(), to: gridTo.toISOString(), q })
+      : q
+        ? eventsUrl({ q })
+        : eventsUrl({ from: cursor.toISOString() });
+  const events = useQuery<CalendarEvent[]>({ queryKey: [url], placeholderData: keepPreviousData });
+  const shown = events.data ?? [];
   const monthLabel = cursor.toLocaleDateString('en-US', { month: 'long', year: 'numeric' });
-  const eventButton = (e: CalendarEvent, compact = false) => (
-    <button key={e.id} type="button" onClick={() => setOpen(e.id)} className={`block w-full truncate rounded text-left ${compact ? 'bg-brand-100 px-1 text-xs text-brand-800 dark:bg-brand-800 dark:text-brand-100' : ''}`}>
-      {e.title}
-    </button>
-  );
+  // The list runs from the shown month onwards; a search looks through every event.
+  const listHeading = view === 'calendar' ? monthLabel : q ? `Events matching “${q}”` : `${monthLabel} onwards`;
 
   return (
     <div>
-      <PageHeader
-        title="Events & Calendar"
-        actions={user && user.role !== 'subscriber' ? <Button onPress={() => setCreating(true)}>New Event</Button> : undefined}
-      />
+      <PageHeader title="Events & Calendar" actions={user && user.role !== 'subscriber' ? <Button onPress={() => setCreating(true)}>New Event</Button> : undefined} />
       <div className="mb-4 flex flex-wrap gap-2">
         <label htmlFor="event-search" className="sr-only">
           Search events
@@ -72,57 +112,76 @@ export function CalendarPage() {
         </div>
       </div>
       <div className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_18rem]">
-        <div className="min-w-0">
+        <section aria-label={listHeading} className="min-w-0 rounded-xl border border-slate-200 bg-white p-3 dark:border-slate-800 dark:bg-slate-900">
+          <div className="mb-3 flex flex-wrap items-center justify-between gap-2">
+            <h2 className="text-lg font-semibold">{listHeading}</h2>
+            <div className="flex gap-1">
+              <Button variant="secondary" aria-label="Previous month" onPress={() => setCursor(new Date(cursor.getFullYear(), cursor.getMonth() - 1, 1))}>
+                ‹
+              </Button>
+              <Button variant="secondary" onPress={() => setCursor(new Date(new Date().getFullYear(), new Date().getMonth(), 1))}>
+                Today
+              </Button>
+              <Button variant="secondary" aria-label="Next month" onPress={() => setCursor(new Date(cursor.getFullYear(), cursor.getMonth() + 1, 1))}>
+                ›
+              </Button>
+            </div>
+          </div>
           {events.isPending ? (
             <p role="status">Loading events...</p>
+          ) : events.isError ? (
+            <p role="alert">The events could not be loaded. Please refresh the page.</p>
           ) : view === 'calendar' ? (
-            <section aria-label={monthLabel} className="rounded-xl border border-slate-200 bg-white p-3 dark:border-slate-800 dark:bg-slate-900">
-              <div className="mb-3 flex items-center justify-between gap-2">
-                <h2 className="text-lg font-semibold">{monthLabel}</h2>
-                <div className="flex gap-1">
-                  <Button variant="secondary" aria-label="Previous month" onPress={() => setCursor(new Date(cursor.getFullYear(), cursor.getMonth() - 1, 1))}>
-                    ‹
-                  </Button>
-                  <Button variant="secondary" onPress={() => setCursor(new Date(new Date().getFullYear(), new Date().getMonth(), 1))}>
-                    Today
-                  </Button>
-                  <Button variant="secondary" aria-label="Next month" onPress={() => setCursor(new Date(cursor.getFullYear(), cursor.getMonth() + 1, 1))}>
-                    ›
-                  </Button>
+            <>
+              <div role="grid" aria-label={monthLabel} className="grid grid-cols-7 gap-px overflow-hidden rounded bg-slate-200 text-sm dark:bg-slate-700">
+                <div role="row" className="contents">
+                  {WEEKDAYS.map((d) => (
+                    <div key={d} role="columnheader" className="bg-slate-50 p-1 text-center font-medium dark:bg-slate-800">
+                      {d}
+                    </div>
+                  ))}
                 </div>
-              </div>
-              <div role="grid" className="grid grid-cols-7 gap-px overflow-hidden rounded bg-slate-200 text-sm dark:bg-slate-700">
-                {WEEKDAYS.map((d) => (
-                  <div key={d} role="columnheader" className="bg-slate-50 p-1 text-center font-medium dark:bg-slate-800">
-                    {d}
+                {weeks.map((week) => (
+                  <div key={week[0]!.toISOString()} role="row" className="contents">
+                    {week.map((day) => {
+                      const dayEvents = shown.filter((e) => onDay(e, day));
+                      return (
+                        <div key={day.toISOString()} role="gridcell" className={`min-h-20 bg-white p-1 dark:bg-slate-900 ${day.getMonth() !== cursor.getMonth() ? 'opacity-60' : ''}`}>
+                          <p className={`text-xs ${sameDay(day, new Date()) ? 'font-bold text-amber-700 dark:text-amber-accent' : ''}`}>
+                            <span aria-hidden="true">{day.getDate()}</span>
+                            <span className="sr-only">{day.toDateString()}</span>
+                          </p>
+                          <div className="space-y-0.5">
+                            {dayEvents.slice(0, DAY_CELL_LIMIT).map((e) => (
+                              <EventLink key={e.id} event={e} onOpen={setOpen} compact />
+                            ))}
+                          </div>
+                          {dayEvents.length > DAY_CELL_LIMIT && <p className="text-xs text-slate-600 dark:text-slate-400">+{dayEvents.length - DAY_CELL_LIMIT} more</p>}
+                        </div>
+                      );
+                    })}
                   </div>
                 ))}
-                {weeks.flat().map((day) => {
-                  const dayEvents = shown.filter((e) => sameDay(new Date(e.startDate), day));
-                  return (
-                    <div key={day.toISOString()} role="gridcell" aria-label={day.toDateString()} className={`min-h-20 bg-white p-1 dark:bg-slate-900 ${day.getMonth() !== cursor.getMonth() ? 'opacity-50' : ''}`}>
-                      <p className={`text-xs ${sameDay(day, new Date()) ? 'font-bold text-amber-700 dark:text-amber-accent' : ''}`}>{day.getDate()}</p>
-                      <div className="space-y-0.5">{dayEvents.slice(0, DAY_CELL_LIMIT).map((e) => eventButton(e, true))}</div>
-                      {dayEvents.length > DAY_CELL_LIMIT && <p className="text-xs text-slate-600 dark:text-slate-400">+{dayEvents.length - DAY_CELL_LIMIT} more</p>}
-                    </div>
-                  );
-                })}
               </div>
-            </section>
+              {shown.length === 0 && <p className="mt-3 text-center text-sm">No events found</p>}
+            </>
           ) : shown.length === 0 ? (
             <p className="rounded-xl border border-dashed border-slate-300 p-8 text-center dark:border-slate-700">No events found</p>
           ) : (
             <ul className="space-y-3">
               {shown.map((e) => (
                 <li key={e.id}>
-                  <article aria-label={e.title} className="rounded-xl border border-slate-200 bg-white p-4 dark:border-slate-800 dark:bg-slate-900">
+                  <article aria-label={e.title} className="rounded-xl border border-slate-200 p-4 dark:border-slate-800">
                     <div className="flex flex-wrap items-center gap-2">
                       <Badge variant="secondary">{EVENT_TYPE_LABELS[e.eventType]}</Badge>
                       {e.isFeatured && <Badge>Featured</Badge>}
                       {!e.isApproved && <Badge variant="outline">Pending Approval</Badge>}
+                      {!e.isPublic && <Badge variant="secondary">Private</Badge>}
                     </div>
-                    <h3 className="mt-2 text-lg font-semibold">{eventButton(e)}</h3>
-                    {e.description && <p className="mt-1 text-sm">{e.description}</p>}
+                    <h3 className="mt-2 text-lg font-semibold">
+                      <EventLink event={e} onOpen={setOpen} />
+                    </h3>
+                    {e.description && <p className="mt-1 line-clamp-3 text-sm">{e.description}</p>}
                     <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">
                       {dateLine(e)} · {e.isVirtual ? 'Virtual Event' : e.location || 'Location not specified'} · {e.organizer.firstName} {e.organizer.lastName}
                     </p>
@@ -131,20 +190,10 @@ export function CalendarPage() {
               ))}
             </ul>
           )}
-        </div>
+        </section>
         <aside className="space-y-4">
-          <section aria-labelledby="upcoming" className="rounded-xl border border-slate-200 bg-white p-4 dark:border-slate-800 dark:bg-slate-900">
-            <h2 id="upcoming" className="font-semibold">
-              Upcoming Events
-            </h2>
-            {upcoming.length === 0 ? <p className="mt-2 text-sm">No events found</p> : <ul className="mt-2 space-y-2 text-sm">{upcoming.map((e) => <li key={e.id}>{eventButton(e)}</li>)}</ul>}
-          </section>
-          <section aria-labelledby="featured" className="rounded-xl border border-slate-200 bg-white p-4 dark:border-slate-800 dark:bg-slate-900">
-            <h2 id="featured" className="font-semibold">
-              Featured Events
-            </h2>
-            {featured.length === 0 ? <p className="mt-2 text-sm">No events found</p> : <ul className="mt-2 space-y-2 text-sm">{featured.map((e) => <li key={e.id}>{eventButton(e)}</li>)}</ul>}
-          </section>
+          <SidePanel id="upcoming" title="Upcoming Events" url={eventsUrl({ from: now.toISOString(), limit: String(UPCOMING_LIMIT) })} onOpen={setOpen} />
+          <SidePanel id="featured" title="Featured Events" url={eventsUrl({ featured: 'true', from: now.toISOString(), limit: String(FEATURED_SIDE_LIMIT) })} onOpen={setOpen} />
         </aside>
       </div>
       {open && <EventDetails eventId={open} onClose={() => setOpen(null)} />}

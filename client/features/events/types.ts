@@ -1,5 +1,6 @@
 import type { EventType, RsvpStatus } from '../../../shared/events/constants';
 
+/** An event as the API serves it (spec 2 §3). */
 export interface CalendarEvent {
   id: string;
   title: string;
@@ -23,7 +24,15 @@ export interface CalendarEvent {
   organizer: { firstName: string; lastName: string; email?: string; role: string; profileImageUrl: string | null };
   attendees: { attending: number; maybe: number; notAttending: number };
   attendeeCount: number;
+  /** Only on a single event, for a signed-in reader. */
   myRsvp?: RsvpStatus | null;
   createdAt: string;
   updatedAt: string;
+}
+
+/** A list query's address; it is also the query key, so a pushed change notice finds it by prefix. */
+export function eventsUrl(params: Record<string, string | undefined>, path = '/api/events'): string {
+  const query = new URLSearchParams(Object.entries(params).filter((entry): entry is [string, string] => Boolean(entry[1])));
+  const text = query.toString();
+  return text ? `${path}?${text}` : path;
 }
