@@ -10,6 +10,7 @@ import type { RecordedEvent } from '../../server/infrastructure/event-store/port
 import type { CalendarEventEvent } from '../../shared/events/event-stream';
 import { applyToDocument, type Positioned } from '../documents';
 import type { Projection } from '../runner';
+import { SOCKET_MESSAGES } from '../../shared/socket-messages';
 import { calendarEvents } from './events';
 
 export const EVENT_STATS = 'event_stats';
@@ -54,7 +55,7 @@ export const eventStatsProjection: Projection = {
     await applyToDocument(eventStats(store), STATS_ID, recorded.position, () => ({ total, pending, approved, featured, public: open, private: total - open }));
     if (before.pending !== pending) {
       const posts = await store.collection(FEED_POSTS).countDocuments({ status: 'pending' });
-      notify({ message: 'pending:changed', rooms: ['staff'], payload: { events: pending, posts } });
+      notify({ message: SOCKET_MESSAGES.pendingChanged, rooms: ['staff'], payload: { events: pending, posts } });
     }
   },
 };

@@ -17,6 +17,7 @@ import type { MemberEvent } from '../../shared/members/member-stream';
 import { applyToDocument, type Positioned } from '../documents';
 import { membersCollection, type MemberDocument } from '../members/members';
 import type { ChangeNotice, Projection } from '../runner';
+import { SOCKET_MESSAGES } from '../../shared/socket-messages';
 
 export const EVENT_DETAILS = 'event_details';
 export const EVENT_CALENDAR = 'event_calendar';
@@ -147,11 +148,11 @@ export const eventsProjection: Projection = {
     const subject = after ?? before;
     if (!subject) return;
     if (event.type === 'RsvpChanged' || event.type === 'RsvpRemoved') {
-      notify({ message: 'rsvp:changed', rooms: roomsFor(subject), payload: { eventId: id, ...subject.attendees } });
+      notify({ message: SOCKET_MESSAGES.rsvpChanged, rooms: roomsFor(subject), payload: { eventId: id, ...subject.attendees } });
       return;
     }
     const rooms = new Set([...(before ? roomsFor(before) : []), ...(after ? roomsFor(after) : [])]);
-    notify({ message: 'events:changed', rooms: [...rooms], payload: { id, kind: !before ? 'created' : !after ? 'removed' : 'updated' } });
+    notify({ message: SOCKET_MESSAGES.eventsChanged, rooms: [...rooms], payload: { id, kind: !before ? 'created' : !after ? 'removed' : 'updated' } });
   },
 };
 
@@ -165,6 +166,6 @@ async function refreshOrganizer(event: RecordedEvent & MemberEvent, store: Docum
     await applyToDocument(details, _id, event.position, (current) => current && { ...current, organizer });
     const after = await details.findOne({ _id });
     await applyToDocument(calendarEvents(store), _id, event.position, () => (after ? calendarEntry(after) : null));
-    if (after) notify({ message: 'events:changed', rooms: roomsFor(after), payload: { id: _id, kind: 'updated' } });
+    if (after) notify({ message: SOCKET_MESSAGES.eventsChanged, rooms: roomsFor(after), payload: { id: _id, kind: 'updated' } });
   }
 }

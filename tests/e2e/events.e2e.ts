@@ -10,7 +10,7 @@ import ICAL from 'ical.js';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { startTestSite, type TestSite } from '../support/site';
 import { Browser as Http, registerMember } from '../support/http';
-import { accessibilityViolations, launchChromium, openAs, person, screenshot } from '../support/browser';
+import { accessibilityViolations, launchChromium, openAs, person, registerInBrowser, screenshot } from '../support/browser';
 
 let site: TestSite;
 let browser: Browser;
@@ -265,6 +265,33 @@ describe('events', () => {
     await neighbour.getByRole('button', { name: 'Today' }).click();
     await neighbour.getByRole('heading', { name: label(today) }).waitFor();
     await cell.getByText('+1 more').waitFor();
+  });
+
+  it('keeps an all-day event on its calendar date in every time zone, as the .ics file does', async () => {
+    for (const timezoneId of ['Pacific/Auckland', 'America/Los_Angeles']) {
+      const context = await browser.newContext({ baseURL: site.url, timezoneId });
+      contexts.push(context);
+      const page = await context.newPage();
+      await registerInBrowser(page, person('Zoe', 'Zone'));
+      await page.goto('/calendar');
+      const title = `Archive day ${timezoneId}`;
+      await page.getByRole('button', { name: 'New Event' }).click();
+      const dialog = page.getByRole('dialog');
+      await dialog.getByLabel('Title', { exact: true }).fill(title);
+      await dialog.getByLabel('All day').check();
+      await dialog.getByLabel('Start', { exact: true }).fill('2030-05-04');
+      await dialog.getByLabel('End', { exact: true }).fill('2030-05-04');
+      await dialog.getByRole('button', { name: 'Create Event' }).click();
+      await dialog.waitFor({ state: 'detached' });
+      const stored = (await site.services.store.collection('event_calendar').findOne({ title }))!;
+      expect([stored.startDate, stored.endDate]).toEqual(['2030-05-04T00:00:00.000Z', '2030-05-04T00:00:00.000Z']);
+      await page.getByRole('button', { name: 'List' }).click();
+      await page.getByLabel('Search events').fill(title);
+      await page.getByRole('article', { name: title }).getByRole('button', { name: title }).click();
+      await page.getByRole('dialog').getByText('Saturday, May 4, 2030 · All day').waitFor();
+      await page.getByRole('dialog').getByRole('button', { name: 'Edit' }).click();
+      expect(await page.getByRole('dialog').getByLabel('Start', { exact: true }).inputValue()).toBe('2030-05-04');
+    }
   });
 
   it('tells a subscriber to upgrade and offers no New Event button; keeps members out of management', async () => {

@@ -8,18 +8,14 @@ import { useToast } from '../../components/ui/toast';
 import { ApiError, apiRequest, errorMessage } from '../../lib/api';
 import { isStaff, useCurrentUser } from '../../lib/current-user';
 import { EVENT_ID_SHOWN_LENGTH, EVENT_TYPE_LABELS, type RsvpStatus } from '../../../shared/events/constants';
+import { formatEventDateLine } from '../../../shared/events/dates';
 import { EventForm } from './event-form';
 import type { CalendarEvent } from './types';
 
-export function dateLine(event: Pick<CalendarEvent, 'startDate' | 'endDate' | 'allDay'>): string {
-  const start = new Date(event.startDate);
-  const end = new Date(event.endDate);
-  const day = (d: Date) => d.toLocaleDateString('en-US', { weekday: 'long', month: 'long', day: 'numeric', year: 'numeric' });
-  const time = (d: Date) => d.toLocaleTimeString('en-US', { hour: 'numeric', minute: '2-digit' });
-  const sameDay = start.toDateString() === end.toDateString();
-  if (event.allDay) return sameDay ? `${day(start)} (all day)` : `${day(start)} – ${day(end)} (all day)`;
-  return sameDay ? `${day(start)}, ${time(start)} – ${time(end)}` : `${day(start)}, ${time(start)} – ${day(end)}, ${time(end)}`;
-}
+/** The reader's own zone: timed events show on their wall clock; all-day ones are calendar dates wherever they are read. */
+export const readerTimeZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone;
+
+export const dateLine = (event: Pick<CalendarEvent, 'startDate' | 'endDate' | 'allDay'>) => formatEventDateLine(event, { timeZone: readerTimeZone() });
 
 const RSVP_LABELS: Record<RsvpStatus, string> = { attending: 'Attending', maybe: 'Maybe', not_attending: 'Not attending' };
 

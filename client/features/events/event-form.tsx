@@ -6,21 +6,30 @@ import { Button } from '../../components/ui/button';
 import { useToast } from '../../components/ui/toast';
 import { ApiError, apiRequest } from '../../lib/api';
 import { isStaff, useCurrentUser } from '../../lib/current-user';
-import { EVENT_TYPES, EVENT_TYPE_LABELS, DEFAULT_DURATION_MS } from '../../../shared/events/constants';
+import { EVENT_TYPES, EVENT_TYPE_LABELS } from '../../../shared/events/constants';
+import { defaultEndDate } from '../../../shared/events/dates';
 import { EventSchema } from '../../../shared/events/schemas';
 import type { CalendarEvent } from './types';
 
 const field = 'min-h-11 w-full rounded-md border border-slate-300 bg-white px-3 dark:border-slate-600 dark:bg-slate-900';
 
-/** The form's local date format: year-month-day "T" hours:minutes, in the reader's time zone. */
-const toLocalInput = (iso: string, allDay: boolean) => {
+/**
+ * The form's date format: year-month-day "T" hours:minutes on the reader's wall clock,
+ * or the bare date of an all-day event, which is a calendar date kept in UTC (shared/events/dates.ts).
+ */
+const toFormValue = (iso: string, allDay: boolean) => {
   if (!iso) return '';
+  if (allDay) return iso.slice(0, 10);
   const d = new Date(iso);
   const pad = (n: number) => String(n).padStart(2, '0');
-  const day = `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
-  return allDay ? day : `${day}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
 };
-const fromLocalInput = (value: string) => (value ? new Date(value.length === 10 ? `${value}T00:00` : value).toISOString() : '');
+const fromFormValue = (value: string) => {
+  if (!value) return '';
+  const date = new Date(value.length === 10 ? `${value}T00:00:00Z` : value);
+  // An unreadable value goes to the schema as it is, which answers with the spec's message.
+  return Number.isNaN(date.getTime()) ? value : date.toISOString();
+};
 
 export function EventForm({ event, onDone }: { event?: CalendarEvent; onDone: () => void }) {
   const { data: user } = useCurrentUser();
@@ -34,8 +43,8 @@ export function EventForm({ event, onDone }: { event?: CalendarEvent; onDone: ()
     location: event?.location ?? '',
     isVirtual: event?.isVirtual ?? false,
     virtualLink: event?.virtualLink ?? '',
-    startDate: event ? toLocalInput(event.startDate, event.allDay) : '',
-    endDate: event ? toLocalInput(event.endDate, event.allDay) : '',
+    startDate: event ? toFormValue(event.startDate, event.allDay) : '',
+    endDate: event ? toFormValue(event.endDate, event.allDay) : '',
     allDay: event?.allDay ?? false,
     isRecurring: event?.isRecurring ?? false,
     recurrenceRule: event?.recurrenceRule ?? '',
@@ -61,7 +70,7 @@ export function EventForm({ event, onDone }: { event?: CalendarEvent; onDone: ()
   });
 
   const submit = () => {
-    const body = { ...form, startDate: fromLocalInput(form.startDate), endDate: fromLocalInput(form.endDate), maxAttendees: form.maxAttendees || null };
+    const body = { ...form, startDate: fromFormValue(form.startDate), endDate: fromFormValue(form.endDate), maxAttendees: form.maxAttendees || null };
     const result = v.safeParse(EventSchema, body);
     if (!result.success) {
       setErrors(Object.fromEntries(result.issues.map((issue) => [v.getDotPath(issue) ?? 'form', issue.message])));
@@ -73,10 +82,8 @@ export function EventForm({ event, onDone }: { event?: CalendarEvent; onDone: ()
 
   const setStart = (value: string) => {
     setForm((current) => {
-      if (current.endDate || !value || current.allDay) return { ...current, startDate: value };
-      // An empty end becomes start plus one hour.
-      const end = new Date(new Date(value).getTime() + DEFAULT_DURATION_MS);
-      return { ...current, startDate: value, endDate: toLocalInput(end.toISOString(), false) };
+      if (current.endDate || !value) return { ...current, startDate: value };
+      return { ...current, startDate: value, endDate: defaultEndDate(value) };
     });
   };
 

@@ -7,30 +7,17 @@ import { Button } from '../../components/ui/button';
 import { PageHeader } from '../../components/ui/page-header';
 import { useCurrentUser } from '../../lib/current-user';
 import { DAY_CELL_LIMIT, EVENT_TYPE_LABELS, FEATURED_SIDE_LIMIT, UPCOMING_LIMIT } from '../../../shared/events/constants';
-import { EventDetails, dateLine } from './event-details';
+import { dayKey, monthGrid, occursOn } from '../../../shared/events/dates';
+import { EventDetails, dateLine, readerTimeZone } from './event-details';
 import { EventForm } from './event-form';
 import { eventsUrl, type CalendarEvent } from './types';
 import { useDebounced } from './use-debounced';
 
 const WEEKDAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
 
-/** The weeks of a month, Sunday to Saturday, including the days of neighbouring months that fill them. */
-export function monthGrid(year: number, month: number): Date[][] {
-  const first = new Date(year, month, 1);
-  const start = new Date(year, month, 1 - first.getDay());
-  const weeks: Date[][] = [];
-  for (let w = 0; w < 6; w++) {
-    const week = Array.from({ length: 7 }, (_, d) => new Date(start.getFullYear(), start.getMonth(), start.getDate() + w * 7 + d));
-    if (w > 3 && week[0]!.getMonth() !== month) break;
-    weeks.push(week);
-  }
-  return weeks;
-}
-
-const dayStart = (d: Date) => new Date(d.getFullYear(), d.getMonth(), d.getDate()).getTime();
-const sameDay = (a: Date, b: Date) => dayStart(a) === dayStart(b);
-/** An event shows on every day it spans. */
-const onDay = (event: CalendarEvent, day: Date) => dayStart(new Date(event.startDate)) <= dayStart(day) && dayStart(day) <= dayStart(new Date(event.endDate));
+const DAY_MS = 24 * 3600 * 1000;
+/** A day key's date as people read it ("Sun Nov 22 2026"), for screen readers. */
+const spokenDay = (key: string) => new Date(`${key}T12:00:00Z`).toDateString();
 
 function EventLink({ event, onOpen, compact = false }: { event: CalendarEvent; onOpen: (id: string) => void; compact?: boolean }) {
   return (
@@ -80,9 +67,12 @@ export function CalendarPage() {
   // Fixed for the page's life, so the panels' queries keep one key and refresh by push.
   const [now] = useState(() => new Date());
 
+  const zone = readerTimeZone();
+  const today = dayKey(new Date(), zone);
   const weeks = monthGrid(cursor.getFullYear(), cursor.getMonth());
-  const gridFrom = weeks[0]![0]!;
-  const gridTo = new Date(weeks.at(-1)![6]!.getFullYear(), weeks.at(-1)![6]!.getMonth(), weeks.at(-1)![6]!.getDate() + 1);
+  // A day wider on each side than the grid: all-day events are UTC dates, which the reader's midnight may not reach.
+  const gridFrom = new Date(new Date(`${weeks[0]![0]!.date}T00:00`).getTime() - DAY_MS);
+  const gridTo = new Date(new Date(`${weeks.at(-1)![6]!.date}T00:00`).getTime() + 2 * DAY_MS);
   const url =
     view === 'calendar'
       ? eventsUrl({ from: gridFrom.toISOString(), to: gridTo.toISOString(), q })
@@ -142,14 +132,14 @@ export function CalendarPage() {
                   ))}
                 </div>
                 {weeks.map((week) => (
-                  <div key={week[0]!.toISOString()} role="row" className="contents">
+                  <div key={week[0]!.date} role="row" className="contents">
                     {week.map((day) => {
-                      const dayEvents = shown.filter((e) => onDay(e, day));
+                      const dayEvents = shown.filter((e) => occursOn(e, day.date, zone));
                       return (
-                        <div key={day.toISOString()} role="gridcell" className={`min-h-20 bg-white p-1 dark:bg-slate-900 ${day.getMonth() !== cursor.getMonth() ? 'opacity-60' : ''}`}>
-                          <p className={`text-xs ${sameDay(day, new Date()) ? 'font-bold text-amber-700 dark:text-amber-accent' : ''}`}>
-                            <span aria-hidden="true">{day.getDate()}</span>
-                            <span className="sr-only">{day.toDateString()}</span>
+                        <div key={day.date} role="gridcell" className={`min-h-20 bg-white p-1 dark:bg-slate-900 ${day.inMonth ? '' : 'opacity-60'}`}>
+                          <p className={`text-xs ${day.date === today ? 'font-bold text-amber-700 dark:text-amber-accent' : ''}`}>
+                            <span aria-hidden="true">{day.day}</span>
+                            <span className="sr-only">{spokenDay(day.date)}</span>
                           </p>
                           <div className="space-y-0.5">
                             {dayEvents.slice(0, DAY_CELL_LIMIT).map((e) => (
