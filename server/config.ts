@@ -1,7 +1,7 @@
 /**
  * The environment, parsed and validated once at start. Nothing else reads process.env.
  */
-import { randomBytes } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { dirname } from 'node:path';
 import * as v from 'valibot';
@@ -35,6 +35,8 @@ const EnvSchema = v.object({
   ),
   SESSION_SECRET: v.optional(v.pipe(v.string(), v.minLength(32, 'SESSION_SECRET must be at least 32 characters'))),
   SESSION_SECRET_FILE: v.optional(v.string(), '.data/session-secret'),
+  /** Key of subscription link tokens (confirm, unsubscribe); derived from the session secret when unset. Changing it breaks every link already mailed. */
+  SUBSCRIPTION_LINK_SECRET: v.optional(v.pipe(v.string(), v.minLength(32, 'SUBSCRIPTION_LINK_SECRET must be at least 32 characters'))),
   TRUST_PROXY: v.optional(v.string(), 'false'),
   SMTP_URL: v.optional(v.string()),
   MAIL_FROM: v.optional(v.string(), 'Broadcast History Community <community@localhost>'),
@@ -91,6 +93,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
   const env = parsed.output;
   if (env.EVENT_STORE === 'kurrentdb' && !env.KURRENTDB_URL) throw new ConfigError('EVENT_STORE=kurrentdb needs KURRENTDB_URL');
   if (env.READ_STORE === 'mongodb' && !env.MONGODB_URL) throw new ConfigError('READ_STORE=mongodb needs MONGODB_URL');
+  const secret = sessionSecret(env);
   const publicUrl = (env.PUBLIC_URL ?? `http://localhost:${env.PORT}`).replace(/\/$/, '');
   return {
     env: env.NODE_ENV,
@@ -105,7 +108,8 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     kurrentDbUrl: env.KURRENTDB_URL,
     mongoDbUrl: env.MONGODB_URL,
     roles: new Set(env.ROLES),
-    sessionSecret: sessionSecret(env),
+    sessionSecret: secret,
+    subscriptionLinkSecret: env.SUBSCRIPTION_LINK_SECRET ?? createHmac('sha256', secret).update('subscription-links').digest('base64url'),
     trustProxy: trustProxy(env.TRUST_PROXY),
     secureCookies: env.SECURE_COOKIES ?? publicUrl.startsWith('https://'),
     smtpUrl: env.SMTP_URL,

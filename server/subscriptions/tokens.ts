@@ -1,0 +1,18 @@
+/**
+ * The link token of a subscription: it confirms a guest's subscription and unsubscribes from it.
+ *
+ * Every mail of a subscription must carry its token, yet only the token's SHA-256 may be stored.
+ * So the token is not kept anywhere: it is the HMAC-SHA256 of the subscription id under a server
+ * secret (32 bytes, unguessable without the secret, the same for every mail of one subscription),
+ * and the mail worker derives it again when it renders a mail. The event log and read models hold
+ * only its hash, which is what a link is looked up by.
+ */
+import { createHash, createHmac } from 'node:crypto';
+
+export function subscriptionToken(secret: string, subscriptionId: string): string {
+  return createHmac('sha256', secret).update(`subscription:${subscriptionId}`).digest('base64url');
+}
+
+export function hashSubscriptionToken(token: string): string {
+  return createHash('sha256').update(token).digest('hex');
+}
