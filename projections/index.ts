@@ -7,5 +7,6 @@ import { blogProjection } from './blog/blog';
 import { eventsProjection } from './events/events';
 import { memberEventsProjection } from './events/member-events';
 import { eventStatsProjection } from './events/event-stats';
+import { subscriptionsProjection } from './subscriptions/subscriptions';
 
-export const allProjections: readonly Projection[] = [membersProjection, memberPostCountsProjection, feedProjection, blogProjection, eventsProjection, memberEventsProjection, eventStatsProjection];
+export const allProjections: readonly Projection[] = [membersProjection, memberPostCountsProjection, feedProjection, blogProjection, eventsProjection, memberEventsProjection, eventStatsProjection, subscriptionsProjection];

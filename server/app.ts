@@ -20,6 +20,7 @@ import { memberRoutes } from './members/routes';
 import { feedRoutes } from './feed/routes';
 import { blogRoutes } from './blog/routes';
 import { eventRoutes } from './events/routes';
+import { subscriptionRoutes } from './subscriptions/routes';
 import { serveClient } from './http/client';
 import { mailboxRoutes } from './mail/mailbox-routes';
 import { registerSecurityHeaders } from './http/security-headers';
@@ -97,6 +98,7 @@ export async function buildApp(services: Services, options: { logger?: boolean |
   await app.register(feedRoutes, { services });
   await app.register(blogRoutes, { services });
   await app.register(eventRoutes, { services });
+  await app.register(subscriptionRoutes, { services });
   await app.register(monitoringRoutes, { services, realtime });
   if (!config.smtpUrl) await app.register(mailboxRoutes, { mailbox: services.mailbox });
 

@@ -1,0 +1,126 @@
+/**
+ * `subscriptions`: one document per e-mail subscription, serving the settings page
+ * (by memberId), the links in mails (by tokenHash), the mail fan-out and the staff
+ * consent record (by email). `history` is that consent record: every request,
+ * confirmation, change and unsubscribe with its time, kept after the subscription
+ * ends, so staff can show when and how an address agreed to (or stopped) mail.
+ * Deliveries are not listed: they say nothing about consent and would grow the
+ * document with every mail.
+ */
+import type { DocumentStore } from '../../server/infrastructure/document-store/port';
+import type { RecordedEvent } from '../../server/infrastructure/event-store/port';
+import type { Frequency, SubscriptionType } from '../../shared/subscriptions/constants';
+import type { SubscriptionEvent } from '../../shared/subscriptions/subscription-stream';
+import { applyToDocument, type Positioned } from '../documents';
+import type { Projection } from '../runner';
+
+export const SUBSCRIPTIONS = 'subscriptions';
+
+export type SubscriptionStatus = 'pending' | 'active' | 'paused' | 'unsubscribed';
+
+export type ConsentEntry = {
+  event: 'requested' | 'confirmed' | 'frequency_changed' | 'paused' | 'resumed' | 'unsubscribed' | 'bounced';
+  at: string;
+  /**
+   * requested: `guest` or `member` (who asked); frequency_changed: `daily to weekly`;
+   * unsubscribed: how (`settings`, `link`, `one_click`); bounced: the relay's reason.
+   */
+  detail?: string;
+};
+
+export type SubscriptionDocument = Positioned & {
+  _id: string;
+  /** Stored as the routes give it: trimmed and lower-case, so the consent lookup is an exact match on the index. */
+  email: string;
+  /** null for a guest's subscription, which changes only through its link. */
+  memberId: string | null;
+  subscriptionType: SubscriptionType;
+  frequency: Frequency;
+  status: SubscriptionStatus;
+  /** The member's pause switch; false once unsubscribed. A pending subscription keeps the switch it was asked with. */
+  isActive: boolean;
+  /** SHA-256 of the link token; the token itself is never stored. */
+  tokenHash: string;
+  bounces: number;
+  createdAt: string;
+  confirmedAt: string | null;
+  unsubscribedAt: string | null;
+  history: ConsentEntry[];
+};
+
+export const subscriptionsCollection = (store: DocumentStore) => store.collection<SubscriptionDocument>(SUBSCRIPTIONS);
+
+/** The status the pages show: confirmed subscriptions are active or paused by their switch. */
+export function statusOf(confirmed: boolean, isActive: boolean): Exclude<SubscriptionStatus, 'unsubscribed'> {
+  if (!confirmed) return 'pending';
+  return isActive ? 'active' : 'paused';
+}
+
+type Fields = Omit<SubscriptionDocument, '_id' | '_position'>;
+
+/** The document after one event; null leaves a missing document missing (an event before the request cannot happen). */
+export function evolveDocument(current: Fields | null, event: SubscriptionEvent): Fields | null {
+  if (event.type === 'SubscriptionRequested') {
+    const { email, memberId, subscriptionType, frequency, tokenHash, confirmationRequired, at } = event.data;
+    return {
+      email,
+      memberId,
+      subscriptionType,
+      frequency,
+      status: statusOf(!confirmationRequired, true),
+      isActive: true,
+      tokenHash,
+      bounces: 0,
+      createdAt: at,
+      confirmedAt: confirmationRequired ? null : at,
+      unsubscribedAt: null,
+      history: [{ event: 'requested', at, detail: memberId ? 'member' : 'guest' }],
+    };
+  }
+  if (!current) return null;
+  const record = (entry: ConsentEntry) => [...current.history, entry];
+  const confirmed = current.confirmedAt !== null;
+  switch (event.type) {
+    case 'SubscriptionConfirmed':
+      return { ...current, status: statusOf(true, current.isActive), confirmedAt: event.data.at, history: record({ event: 'confirmed', at: event.data.at }) };
+    case 'SubscriptionFrequencyChanged': {
+      const { frequency, previous, at } = event.data;
+      return { ...current, frequency, history: record({ event: 'frequency_changed', at, detail: `${previous} to ${frequency}` }) };
+    }
+    case 'SubscriptionPaused':
+      return { ...current, isActive: false, status: statusOf(confirmed, false), history: record({ event: 'paused', at: event.data.at }) };
+    case 'SubscriptionResumed':
+      return { ...current, isActive: true, status: statusOf(confirmed, true), history: record({ event: 'resumed', at: event.data.at }) };
+    case 'Unsubscribed':
+      return {
+        ...current,
+        isActive: false,
+        status: 'unsubscribed',
+        unsubscribedAt: event.data.at,
+        history: record({ event: 'unsubscribed', at: event.data.at, detail: event.data.via }),
+      };
+    case 'EmailBounced':
+      return { ...current, bounces: current.bounces + 1, history: record({ event: 'bounced', at: event.data.at, detail: event.data.reason }) };
+    case 'EmailDelivered':
+      return current;
+  }
+}
+
+export const subscriptionsProjection: Projection = {
+  name: 'subscriptions',
+  collections: [SUBSCRIPTIONS],
+  async setup(store) {
+    const subscriptions = subscriptionsCollection(store);
+    await subscriptions.createIndex({ memberId: 1 });
+    await subscriptions.createIndex({ tokenHash: 1 });
+    await subscriptions.createIndex({ email: 1 });
+  },
+  async apply(recorded, { store }) {
+    if (!recorded.streamName.startsWith('subscription-')) return;
+    // Deliveries change nothing here; skipping them saves a read per mail sent.
+    if (recorded.type === 'EmailDelivered') return;
+    const event = recorded as RecordedEvent & SubscriptionEvent;
+    const id = recorded.streamName.slice('subscription-'.length);
+    await applyToDocument(subscriptionsCollection(store), id, recorded.position, (current) => evolveDocument(current, event));
+  },
+};
