@@ -1,12 +1,14 @@
 /**
- * The routes of spec 2's route table. Public routes (sign-in, embeds,
- * unsubscribe) render without the session; every other path waits for the
+ * The routes of spec 2's route table. Public routes (sign-in, unsubscribe)
+ * render without the session; the embeds are a page of their own
+ * (client/embed.html, served for /embed routes). Every other path waits for the
  * session, shows the landing page when signed out, and the shell when signed
  * in. Pages are split per route so the landing page loads little.
  */
 import { lazy, Suspense, type ReactNode } from 'react';
 import { Outlet, createRootRoute, createRoute, createRouter, lazyRouteComponent } from '@tanstack/react-router';
 import { useQueryClient } from '@tanstack/react-query';
+import * as v from 'valibot';
 import { Spinner } from './components/ui/spinner';
 import { Toaster } from './components/ui/toast';
 import { useCurrentUser, isStaff, type CurrentUser } from './lib/current-user';
@@ -60,10 +62,15 @@ const page = <T extends Record<string, unknown>>(load: () => Promise<T>, name: k
 const publicRoutes = [
   createRoute({ getParentRoute: () => rootRoute, path: '/login', component: page(() => import('./features/auth/sign-in-page'), 'SignInPage') }),
   createRoute({ getParentRoute: () => rootRoute, path: '/register', component: page(() => import('./features/auth/register-page'), 'RegisterPage') }),
-  createRoute({ getParentRoute: () => rootRoute, path: '/unsubscribe/$token', component: page(() => import('./features/subscriptions/subscription-pages'), 'UnsubscribePage') }),
-  ...['/embed', '/embed/simple', '/embed/ultra', '/embed/compact', '/embed/minimal', '/embed/calendar', '/embed/blog', '/embed/blog/$id'].map((path) =>
-    createRoute({ getParentRoute: () => rootRoute, path, component: page(() => import('./features/embeds/embed-pages'), 'EmbedPage') }),
-  ),
+  createRoute({ getParentRoute: () => rootRoute, path: '/unsubscribe/$token', component: page(() => import('./features/subscriptions/unsubscribe-page'), 'UnsubscribePage') }),
+  // Without a token the same page says "Invalid Request" (spec 2 §5: unsubscribe needs a token in the path).
+  createRoute({ getParentRoute: () => rootRoute, path: '/unsubscribe', component: page(() => import('./features/subscriptions/unsubscribe-page'), 'UnsubscribePage') }),
+  createRoute({
+    getParentRoute: () => rootRoute,
+    path: '/subscribe/confirmed',
+    validateSearch: v.object({ error: v.fallback(v.optional(v.picklist(['link', 'ended'])), undefined) }),
+    component: page(() => import('./features/subscriptions/confirmed-page'), 'SubscriptionConfirmedPage'),
+  }),
 ];
 
 const shellRoute = createRoute({
@@ -92,6 +99,7 @@ const AdminPage = lazy(() =>
   })),
 );
 const EventManagementPage = lazy(() => import('./features/events/event-management').then((m) => ({ default: m.EventManagementPage })));
+const WidgetsPage = lazy(() => import('./features/embeds/widgets-page').then((m) => ({ default: m.WidgetsPage })));
 
 const shellRoutes = [
   createRoute({ getParentRoute: () => shellRoute, path: '/', component: page(() => import('./features/newsfeed/newsfeed-page'), 'NewsfeedPage') }),
@@ -109,8 +117,19 @@ const shellRoutes = [
       </StaffOnly>
     ),
   }),
+  // A static segment: it outranks /admin/$tab, so no dashboard tab is shadowed.
+  createRoute({
+    getParentRoute: () => shellRoute,
+    path: '/admin/widgets',
+    component: () => (
+      <StaffOnly>
+        <WidgetsPage />
+      </StaffOnly>
+    ),
+  }),
   createRoute({ getParentRoute: () => shellRoute, path: '/monitoring', component: page(() => import('./features/monitoring/monitoring-page'), 'MonitoringPage') }),
-  createRoute({ getParentRoute: () => shellRoute, path: '/subscription-settings', component: page(() => import('./features/subscriptions/subscription-pages'), 'SubscriptionSettingsPage') }),
+  createRoute({ getParentRoute: () => shellRoute, path: '/subscription-settings', component: page(() => import('./features/subscriptions/settings-page'), 'SubscriptionSettingsPage') }),
+  createRoute({ getParentRoute: () => shellRoute, path: '/mailbox', component: page(() => import('./features/mailbox/mailbox-page'), 'MailboxPage') }),
   createRoute({ getParentRoute: () => shellRoute, path: '/discussions', component: page(() => import('./features/placeholders/placeholder-pages'), 'DiscussionsPage') }),
   createRoute({ getParentRoute: () => shellRoute, path: '/trending', component: page(() => import('./features/placeholders/placeholder-pages'), 'TrendingPage') }),
   createRoute({ getParentRoute: () => shellRoute, path: '/bookmarks', component: page(() => import('./features/placeholders/placeholder-pages'), 'BookmarksPage') }),

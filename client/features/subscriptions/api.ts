@@ -1,0 +1,62 @@
+/** The subscription calls of spec 2 §7 and API.md, with the hooks the pages use. */
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { apiRequest } from '../../lib/api';
+import type { UnsubscribeLookup } from '../../../shared/subscriptions/schemas';
+import type { SaveStep, Subscription } from './settings-plan';
+
+export const SUBSCRIPTIONS_KEY = ['/api/subscriptions'];
+
+export function useSubscriptions() {
+  return useQuery<Subscription[]>({ queryKey: SUBSCRIPTIONS_KEY });
+}
+
+export function runSaveStep(step: SaveStep): Promise<unknown> {
+  switch (step.kind) {
+    case 'create':
+      return apiRequest<Subscription>('POST', '/api/subscriptions', { subscriptionType: step.subscriptionType, frequency: step.frequency, isActive: true });
+    case 'update':
+      return apiRequest<Subscription>('PUT', `/api/subscriptions/${encodeURIComponent(step.subscription.id)}`, step.changes);
+    case 'remove':
+      return apiRequest('DELETE', `/api/subscriptions/${encodeURIComponent(step.subscription.id)}`);
+  }
+}
+
+/**
+ * Runs a Save's steps one at a time, telling the page about each outcome, and
+ * stops at the first failure so the member sees it and keeps the rest of their
+ * edits. The list is refetched either way before the mutation settles, so the
+ * page never shows the toggles from before the save for a moment.
+ */
+export function useSaveSubscriptionSettings(onStep: (step: SaveStep, error: unknown) => void) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async (steps: SaveStep[]) => {
+      let failed = false;
+      try {
+        for (const step of steps) {
+          try {
+            await runSaveStep(step);
+            onStep(step, null);
+          } catch (error) {
+            onStep(step, error);
+            failed = true;
+            break;
+          }
+        }
+      } finally {
+        await queryClient.invalidateQueries({ queryKey: SUBSCRIPTIONS_KEY });
+      }
+      return { failed };
+    },
+  });
+}
+
+export function useUnsubscribeLookup(token: string) {
+  return useQuery<UnsubscribeLookup>({ queryKey: ['/api/unsubscribe', token], queryFn: () => apiRequest('GET', `/api/unsubscribe/${encodeURIComponent(token)}`) });
+}
+
+export function useUnsubscribe(token: string) {
+  return useMutation({
+    mutationFn: () => apiRequest<{ success: boolean; alreadyUnsubscribed: boolean }>('POST', `/api/unsubscribe/${encodeURIComponent(token)}`, {}),
+  });
+}
