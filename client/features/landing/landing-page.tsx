@@ -1,5 +1,6 @@
 /** What signed-out visitors see. Both buttons go through /api/login, as the spec says. */
 import { Icon, type IconName } from '../../components/ui/icon';
+import { GuestSubscribeForm } from './guest-subscribe-form';
 
 const FEATURES: { icon: IconName; title: string; text: string }[] = [
   { icon: 'newspaper', title: 'Rich media posts', text: 'Share photos, airchecks, video and links from the golden age of radio and television.' },
@@ -43,6 +44,7 @@ export function LandingPage() {
             </li>
           ))}
         </ul>
+        <GuestSubscribeForm />
       </main>
     </div>
   );

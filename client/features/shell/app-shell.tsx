@@ -14,7 +14,7 @@ import { apiRequest } from '../../lib/api';
 import { CURRENT_USER_KEY, isStaff, type CurrentUser } from '../../lib/current-user';
 import { resetSocket } from '../../lib/socket';
 import { useTheme } from '../../lib/theme';
-import { ADMIN_NAV, MAIN_NAV, MOBILE_BREAKPOINT, SETTINGS_NAV, SIDEBAR_COOKIE, SIDEBAR_COOKIE_MAX_AGE, isActive, type NavItem } from './nav';
+import { ADMIN_NAV, MAILBOX_NAV, MAIN_NAV, MOBILE_BREAKPOINT, SETTINGS_NAV, SIDEBAR_COOKIE, SIDEBAR_COOKIE_MAX_AGE, isActive, type NavItem } from './nav';
 
 function readExpanded(): boolean {
   const match = document.cookie.match(new RegExp(`(?:^|; )${SIDEBAR_COOKIE}=([^;]*)`));
@@ -99,6 +99,17 @@ function PendingEventsBadge({ children }: { children: (pending: number | undefin
   return <>{children(stats.data?.pending ?? 0)}</>;
 }
 
+/** Shown only when the development mailbox answers (see MAILBOX_NAV); its list is the one the mailbox page shows. */
+function MailboxNavEntry({ collapsed, pathname }: { collapsed: boolean; pathname: string }) {
+  const mailbox = useQuery({ queryKey: ['/api/admin/mailbox'] });
+  if (!mailbox.isSuccess) return null;
+  return (
+    <li>
+      <NavLink item={MAILBOX_NAV} collapsed={collapsed} pathname={pathname} />
+    </li>
+  );
+}
+
 function SidebarContent({ user, collapsed, onToggle }: { user: CurrentUser; collapsed: boolean; onToggle?: () => void }) {
   const pathname = useRouterState({ select: (state) => state.location.pathname });
   const { theme, toggle } = useTheme();
@@ -160,6 +171,7 @@ function SidebarContent({ user, collapsed, onToggle }: { user: CurrentUser; coll
                   )}
                 </li>
               ))}
+              <MailboxNavEntry collapsed={collapsed} pathname={pathname} />
             </ul>
           </div>
         )}

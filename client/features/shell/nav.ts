@@ -29,6 +29,13 @@ export const ADMIN_NAV: NavItem[] = [
   { to: '/admin/settings', title: 'Settings', icon: 'settings' },
 ];
 
+/**
+ * The staff view of the development mailbox. Not one of the spec's Administration
+ * entries, so the shell adds it after them, and only where the mailbox exists
+ * (no SMTP_URL): with a real relay the route answers 404 and the entry stays hidden.
+ */
+export const MAILBOX_NAV: NavItem = { to: '/mailbox', title: 'Mailbox', icon: 'mail' };
+
 /** An entry is active when the path starts with its route; the Newsfeed only on exactly "/". */
 export function isActive(item: NavItem, pathname: string): boolean {
   if (item.exact) return pathname === item.to;
