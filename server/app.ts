@@ -24,6 +24,7 @@ import { subscriptionRoutes } from './subscriptions/routes';
 import { serveClient } from './http/client';
 import { mailboxRoutes } from './mail/mailbox-routes';
 import { registerSecurityHeaders } from './http/security-headers';
+import { embedRoutes } from './embeds/routes';
 
 export const SESSION_TTL_SECONDS = 30 * 24 * 3600;
 export const SESSION_COOKIE = 'bhc.sid';
@@ -100,6 +101,7 @@ export async function buildApp(services: Services, options: { logger?: boolean |
   await app.register(eventRoutes, { services });
   await app.register(subscriptionRoutes, { services });
   await app.register(monitoringRoutes, { services, realtime });
+  await app.register(embedRoutes);
   if (!config.smtpUrl) await app.register(mailboxRoutes, { mailbox: services.mailbox });
 
   if (options.serveClient ?? true) await app.register(serveClient);

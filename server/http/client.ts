@@ -1,13 +1,14 @@
 /**
  * Serves the built client (dist/client): hashed assets cached for a year, other
- * files revalidated, and every other non-API path answered with index.html so
- * the client's router takes over.
+ * files revalidated, the embed routes answered with the light embed page, and
+ * every other non-API path with index.html so the client's router takes over.
  */
 import { existsSync, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { resolve, sep } from 'node:path';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import fastifyStatic from '@fastify/static';
+import { isEmbedPath } from '../embeds/paths';
 import { withNoscriptUnsubscribeForm } from '../subscriptions/unsubscribe-pages';
 
 export const CLIENT_DIR = resolve(import.meta.dirname, '../../dist/client');
@@ -38,6 +39,7 @@ export async function serveClient(app: FastifyInstance) {
   app.get('/*', { config: { access: 'public' } }, (request, reply) => {
     const path = request.url.split('?')[0]!;
     if (path.startsWith('/api/')) return reply.status(404).send({ message: `No such endpoint: GET ${path}` });
+    if (isEmbedPath(path)) return reply.header('Cache-Control', 'no-cache').sendFile('embed.html');
     const file = builtFile(path);
     if (!file) return page(reply);
     const cache = file.startsWith('assets/') ? 'public, max-age=31536000, immutable' : 'no-cache';

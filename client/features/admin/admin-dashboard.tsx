@@ -211,7 +211,12 @@ export function AdminDashboard({ blogTab }: { blogTab?: ReactNode }) {
     );
   return (
     <div className="space-y-6">
-      <h1 className="text-2xl font-bold md:text-3xl">Admin Dashboard</h1>
+      <div className="flex flex-wrap items-end justify-between gap-3">
+        <h1 className="text-2xl font-bold md:text-3xl">Admin Dashboard</h1>
+        <Link to="/admin/widgets" className="text-sm font-medium text-brand-700 underline dark:text-amber-accent">
+          Widgets for other sites
+        </Link>
+      </div>
       <StatCards />
       <nav aria-label="Dashboard sections" className="flex flex-wrap gap-1 border-b border-slate-200 dark:border-slate-800">
         {TABS.map((t) =>
