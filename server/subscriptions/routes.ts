@@ -6,7 +6,7 @@
  * from the events these calls record.
  */
 import { randomUUID } from 'node:crypto';
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import * as v from 'valibot';
 import { DomainError, fail, type Actor } from '../../shared/domain';
 import { streamName } from '../../shared/streams';
@@ -34,6 +34,7 @@ const TokenParams = v.object({ token: v.string() });
 const ConsentQuery = v.object({ email: EmailSchema });
 /** What arrives at the unsubscribe POST: nothing or `{}` from the page, `List-Unsubscribe=One-Click` from a mail provider. */
 const UnsubscribeBody = v.nullish(v.looseObject({ 'List-Unsubscribe': v.optional(v.unknown()) }));
+const ONE_CLICK_BODY_LIMIT = 16 * 1024;
 const UUID = /^[\da-f]{8}-[\da-f]{4}-[\da-f]{4}-[\da-f]{4}-[\da-f]{12}$/iu;
 
 /** Every subscription id is a UUID, so anything else names a subscription that does not exist. */
@@ -106,9 +107,9 @@ export async function subscriptionRoutes(app: FastifyInstance, { services }: { s
   const authLimit = { max: config.rateLimits.auth, timeWindow: '1 minute' };
   const tokenHashOf = (id: string) => hashSubscriptionToken(subscriptionToken(config.subscriptionLinkSecret, id));
 
-  async function command(id: string, actor: Actor | null, type: SubscriptionCommand['type'], data: Record<string, unknown>) {
+  function command(id: string, actor: Actor | null, type: SubscriptionCommand['type'], data: Record<string, unknown>) {
     const metadata = { now: services.now(), actor };
-    await services.handle(subscriptionDecider, streamName('subscription', id), { type, data, metadata } as SubscriptionCommand, actor ? { actorId: actor.id } : {});
+    return services.handle(subscriptionDecider, streamName('subscription', id), { type, data, metadata } as SubscriptionCommand, actor ? { actorId: actor.id } : {});
   }
 
   async function subscriptionOrFail(id: string) {
@@ -134,6 +135,17 @@ export async function subscriptionRoutes(app: FastifyInstance, { services }: { s
   }
 
   const tokenNotFound = (reply: FastifyReply) => reply.status(404).send({ error: TOKEN_NOT_FOUND });
+
+  // RFC 8058 says one-click POSTs SHOULD be multipart/form-data (url-encoded is also
+  // allowed, and @fastify/formbody reads that). Only the routes of this plugin get this parser.
+  app.addContentTypeParser('multipart/form-data', { parseAs: 'string', bodyLimit: ONE_CLICK_BODY_LIMIT }, async (request: FastifyRequest, body: string) => {
+    try {
+      const form = await new Response(body, { headers: { 'content-type': request.headers['content-type']! } }).formData();
+      return Object.fromEntries([...form].filter((entry): entry is [string, string] => typeof entry[1] === 'string'));
+    } catch {
+      throw fail.invalid('Unreadable form');
+    }
+  });
 
   app.get('/api/subscriptions', { config: { access: 'signed-in' } }, async (request) => {
     const own = await subscriptions.find({ memberId: request.actor!.id, status: { $ne: 'unsubscribed' } }, { sort: { createdAt: 1, _id: 1 } });
@@ -204,6 +216,7 @@ export async function subscriptionRoutes(app: FastifyInstance, { services }: { s
   // No rate limit on the token routes: a mail provider sends many one-click POSTs from
   // one address, and the 256-bit token cannot be guessed.
   app.get('/api/unsubscribe/:token', { config: { access: 'public' } }, async (request, reply) => {
+    reply.header('Cache-Control', 'no-store');
     const found = await subscriptionOfToken(request.params);
     if (!found) return tokenNotFound(reply);
     return unsubscribeLookup(found.subscription);
@@ -212,13 +225,14 @@ export async function subscriptionRoutes(app: FastifyInstance, { services }: { s
   // The token is the only authority here, and RFC 8058 one-click POSTs come from mail
   // providers without a cookie or an Origin header: exempt from the same-origin check.
   app.post('/api/unsubscribe/:token', { config: { access: 'public', allowCrossSite: true } }, async (request, reply) => {
+    reply.header('Cache-Control', 'no-store');
     const html = prefersHtml(request.headers.accept);
     const found = await subscriptionOfToken(request.params);
     if (!found) return html ? reply.status(404).type('text/html; charset=utf-8').send(linkNotFoundPage()) : tokenNotFound(reply);
     const { subscription, tokenHash } = found;
     const via = unsubscribeVia(parse(UnsubscribeBody, request.body));
-    const metadata = { now: services.now(), actor: null };
-    const { events } = await services.handle(subscriptionDecider, streamName('subscription', subscription._id), { type: 'Unsubscribe', data: { via, tokenHash }, metadata });
+    const { events } = await command(subscription._id, null, 'Unsubscribe', { via, tokenHash });
+    // The decider records nothing for a subscription that had already ended.
     const alreadyUnsubscribed = events.length === 0;
     if (html) return reply.type('text/html; charset=utf-8').send(unsubscribedPage(subscription.email, SUBSCRIPTION_TYPE_LABELS[subscription.subscriptionType], alreadyUnsubscribed));
     return { success: true, alreadyUnsubscribed };

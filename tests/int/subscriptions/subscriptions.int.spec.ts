@@ -274,6 +274,19 @@ describe('unsubscribe links', () => {
     expect((await other.get('/api/subscriptions')).body.map((s: { id: string }) => s.id)).not.toContain(mine.body.id);
   });
 
+  it('accepts the one-click POST as multipart/form-data too, as RFC 8058 prefers', async () => {
+    const guest = await guestSubscription();
+    const form = new FormData();
+    form.append('List-Unsubscribe', 'One-Click');
+    const response = await fetch(`${site.url}/api/unsubscribe/${tokenOf(guest._id)}`, { method: 'POST', body: form });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('cache-control')).toBe('no-store');
+    expect(await response.json()).toEqual({ success: true, alreadyUnsubscribed: false });
+    expect((await documents().findOne({ _id: guest._id }))!.history.at(-1)).toMatchObject({ event: 'unsubscribed', detail: 'one_click' });
+    const garbled = await fetch(`${site.url}/api/unsubscribe/${tokenOf(guest._id)}`, { method: 'POST', headers: { 'content-type': 'multipart/form-data; boundary=x' }, body: 'nonsense' });
+    expect(garbled.status).toBe(400);
+  });
+
   it('keeps the same-origin check on every other state-changing call', async () => {
     const crossSite = await anonymous().request('POST', '/api/subscribe', `email=${encodeURIComponent(guestEmail())}&subscriptionType=all&frequency=daily`, ONE_CLICK);
     expect(crossSite.status).toBe(403);
