@@ -1,0 +1,48 @@
+/**
+ * The unsubscribe link in a browser with JavaScript switched off: the page still
+ * offers a button, and pressing it unsubscribes and shows a page saying so.
+ */
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import type { Browser } from 'playwright-core';
+import { launchChromium, screenshot } from '../support/browser';
+import { startTestSite, type TestSite } from '../support/site';
+import { subscriptionsCollection } from '../../projections/subscriptions/subscriptions';
+import { subscriptionToken } from '../../server/subscriptions/tokens';
+
+let site: TestSite;
+let browser: Browser;
+
+beforeAll(async () => {
+  site = await startTestSite();
+  browser = await launchChromium();
+});
+afterAll(async () => {
+  await browser?.close();
+  await site?.close();
+});
+
+it('unsubscribes through the page’s plain form, without JavaScript', async () => {
+  const email = `no-js-${Date.now()}@example.org`;
+  const subscribe = await fetch(`${site.url}/api/subscribe`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, subscriptionType: 'newsfeed', frequency: 'weekly' }) });
+  expect(subscribe.status).toBe(202);
+  const subscription = (await subscriptionsCollection(site.services.store).findOne({ email }))!;
+  const token = subscriptionToken(site.services.config.subscriptionLinkSecret, subscription._id);
+
+  const context = await browser.newContext({ baseURL: site.url, javaScriptEnabled: false });
+  const page = await context.newPage();
+  await page.goto(`/unsubscribe/${token}`);
+  await page.getByRole('button', { name: 'Unsubscribe' }).click();
+  await expect.poll(() => page.getByRole('heading', { name: 'Successfully Unsubscribed' }).isVisible()).toBe(true);
+  await expect.poll(() => page.getByText(`${email} will no longer receive Newsfeed e-mails.`).isVisible()).toBe(true);
+  await screenshot(page, 'unsubscribe-no-js');
+
+  const ended = await subscriptionsCollection(site.services.store).findOne({ _id: subscription._id });
+  expect(ended).toMatchObject({ status: 'unsubscribed' });
+  expect(ended!.history.at(-1)).toMatchObject({ event: 'unsubscribed', detail: 'link' });
+
+  // Back and pressing again: already unsubscribed, still shown as success.
+  await page.goto(`/unsubscribe/${token}`);
+  await page.getByRole('button', { name: 'Unsubscribe' }).click();
+  await expect.poll(() => page.getByText(`${email} was already unsubscribed from Newsfeed e-mails.`).isVisible()).toBe(true);
+  await context.close();
+});
