@@ -43,6 +43,16 @@ const EnvSchema = v.object({
   /** Port of the in-process SMTP sink used when SMTP_URL is not set (0 picks a free port). */
   SMTP_SINK_PORT: v.optional(v.pipe(v.string(), v.toNumber(), v.integer()), '2525'),
   TIME_ZONE: v.optional(v.string(), 'America/Chicago'),
+  /** DKIM signing of outgoing mail: all three (the key inline or as a file) or none. */
+  DKIM_DOMAIN: v.optional(v.string()),
+  DKIM_SELECTOR: v.optional(v.string()),
+  DKIM_PRIVATE_KEY: v.optional(v.string()),
+  DKIM_PRIVATE_KEY_FILE: v.optional(v.string()),
+  /** When digests are assembled (cron, in TIME_ZONE): daily at 07:00, weekly on Monday at 07:00. */
+  DIGEST_DAILY_CRON: v.optional(v.string(), '0 7 * * *'),
+  DIGEST_WEEKLY_CRON: v.optional(v.string(), '0 7 * * 1'),
+  /** Mail jobs one worker process sends at the same time. */
+  MAIL_CONCURRENCY: v.optional(v.pipe(v.string(), v.toNumber(), v.integer(), v.minValue(1)), '10'),
   METRICS_TOKEN: v.optional(v.string()),
   RATE_LIMIT_AUTH_MAX: v.optional(v.pipe(v.string(), v.toNumber(), v.integer(), v.minValue(1)), '10'),
   RATE_LIMIT_POST_MAX: v.optional(v.pipe(v.string(), v.toNumber(), v.integer(), v.minValue(1)), '30'),
@@ -62,6 +72,15 @@ export type Config = ReturnType<typeof loadConfig>;
 
 export class ConfigError extends Error {
   override readonly name = 'ConfigError';
+}
+
+/** The DKIM key from DKIM_PRIVATE_KEY or DKIM_PRIVATE_KEY_FILE; null when signing is not configured. */
+function dkim(env: v.InferOutput<typeof EnvSchema>) {
+  const privateKey = env.DKIM_PRIVATE_KEY ?? (env.DKIM_PRIVATE_KEY_FILE ? readFileSync(env.DKIM_PRIVATE_KEY_FILE, 'utf8') : undefined);
+  const given = [env.DKIM_DOMAIN, env.DKIM_SELECTOR, privateKey].filter((value) => value !== undefined).length;
+  if (given === 0) return null;
+  if (given < 3) throw new ConfigError('DKIM signing needs DKIM_DOMAIN, DKIM_SELECTOR and DKIM_PRIVATE_KEY (or DKIM_PRIVATE_KEY_FILE)');
+  return { domainName: env.DKIM_DOMAIN!, keySelector: env.DKIM_SELECTOR!, privateKey: privateKey! };
 }
 
 function trustProxy(value: string): boolean | number {
@@ -116,6 +135,9 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     mailFrom: env.MAIL_FROM,
     smtpSinkPort: env.SMTP_SINK_PORT,
     timeZone: env.TIME_ZONE,
+    dkim: dkim(env),
+    digestSchedule: { daily: env.DIGEST_DAILY_CRON, weekly: env.DIGEST_WEEKLY_CRON, timeZone: env.TIME_ZONE },
+    mailConcurrency: env.MAIL_CONCURRENCY,
     metricsToken: env.METRICS_TOKEN,
     rateLimits: { auth: env.RATE_LIMIT_AUTH_MAX, posting: env.RATE_LIMIT_POST_MAX },
     logLevel: env.LOG_LEVEL,

@@ -20,6 +20,7 @@ import { createPresence } from './realtime/presence';
 import { createMailbox, startSmtpSink } from './mail/smtp-sink';
 import { createTransport } from './mail/transport';
 import { createMailQueue, startMailWorker } from '../workers/mail';
+import { createSubscriptionMail, workerJobs } from '../workers/subscriptions';
 
 export type Services = Awaited<ReturnType<typeof createServices>>;
 
@@ -107,9 +108,13 @@ export async function createServices(config: Config, logger: Logger) {
   const handle = createCommandHandler({ eventStore, progress });
   const mail = createMailQueue({ connection: redis, prefix: config.redisPrefix });
   const mailbox = createMailbox(redis, config.redisPrefix);
+  const subscriptionMail = createSubscriptionMail({ config, eventStore, store, redis, mail, handle, logger });
   const stopWorkers: (() => Promise<void>)[] = [];
 
-  /** The workers role: sends queued mail (through the in-process sink when SMTP_URL is unset). */
+  /**
+   * The workers role: decides subscription mail from the event log (the `mail` runner) and sends queued mail
+   * (through the in-process sink when SMTP_URL is unset).
+   */
   async function startWorkers() {
     let sinkPort = config.smtpSinkPort;
     if (!config.smtpUrl) {
@@ -118,10 +123,20 @@ export async function createServices(config: Config, logger: Logger) {
       stopWorkers.push(sink.close);
       logger.info({ port: sink.port }, 'no SMTP_URL: mail is caught by the in-process sink (staff read it at /api/admin/mailbox)');
     }
-    const transport = createTransport(config.smtpUrl, sinkPort);
-    const worker = startMailWorker({ connection: redis, prefix: config.redisPrefix, transport, from: config.mailFrom });
+    const transport = createTransport(config.smtpUrl, sinkPort, config.dkim ?? undefined);
+    const worker = startMailWorker({
+      connection: redis,
+      prefix: config.redisPrefix,
+      transport,
+      from: config.mailFrom,
+      concurrency: config.mailConcurrency,
+      subscriptionMail: workerJobs(subscriptionMail, transport),
+    });
     worker.on('failed', (job, error) => logger.error({ jobId: job?.id, attempts: job?.attemptsMade, err: error }, 'mail job failed'));
+    await subscriptionMail.start();
     stopWorkers.unshift(async () => {
+      // Stop deciding first, then let the jobs in flight finish (worker.close waits for them).
+      await subscriptionMail.stop();
       await worker.close();
       transport.close();
     });
@@ -140,6 +155,7 @@ export async function createServices(config: Config, logger: Logger) {
     presence,
     mail,
     mailbox,
+    subscriptionMail,
     startWorkers,
     now: () => new Date(),
     async close() {

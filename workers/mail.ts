@@ -6,12 +6,22 @@
  * delivers (Redis is not durable here).
  */
 import type { Redis } from 'ioredis';
-import { Queue, Worker, type Job } from 'bullmq';
+import { DelayedError, Queue, Worker, type Job } from 'bullmq';
 import * as v from 'valibot';
 import { MailMessageSchema, type MailMessage } from '../server/mail/message';
 import type { Transport } from '../server/mail/transport';
+import type { Deliver } from './subscriptions/delivery';
+import type { DigestFrequency } from './subscriptions/digests';
 
 export const MAIL_QUEUE = 'mail';
+
+/** Job names: a ready message (sign-in links), an outbox entry of a subscription mail, a digest run. */
+const SEND = 'send';
+const OUTBOX = 'outbox';
+const DIGEST = 'digest';
+
+const OutboxJobSchema = v.object({ outboxId: v.string() });
+const DigestJobSchema = v.object({ frequency: v.picklist(['daily', 'weekly']) });
 
 /**
  * BullMQ refuses ':' in custom job ids. Escaping '%' first keeps the mapping one-to-one, so two different
@@ -38,7 +48,7 @@ export function createMailQueue({ connection, prefix, backoffMs = 2000 }: MailQu
      * the job is kept (see removeOnComplete/removeOnFail) adds nothing.
      */
     async enqueue(jobId: string, message: MailMessage) {
-      await queue.add('send', message, {
+      await queue.add(SEND, message, {
         jobId: bullJobId(jobId),
         attempts: 6,
         backoff: { type: 'exponential', delay: backoffMs },
@@ -46,18 +56,72 @@ export function createMailQueue({ connection, prefix, backoffMs = 2000 }: MailQu
         removeOnFail: { age: 30 * 24 * 3600, count: 10_000 },
       });
     },
+    /**
+     * Enqueues outbox entries (see workers/subscriptions/outbox.ts). Jobs are removed once done or failed: the
+     * outbox entry's status is what prevents a second send, and a kept failed job would block the sweeper from
+     * enqueuing the entry again.
+     */
+    async enqueueOutbox(outboxIds: string[]) {
+      for (let i = 0; i < outboxIds.length; i += ADD_BULK) {
+        await queue.addBulk(
+          outboxIds.slice(i, i + ADD_BULK).map((outboxId) => ({
+            name: OUTBOX,
+            data: { outboxId },
+            opts: { jobId: bullJobId(`outbox:${outboxId}`), attempts: 8, backoff: { type: 'exponential', delay: backoffMs }, removeOnComplete: true, removeOnFail: true },
+          })),
+        );
+      }
+    },
+    /** Daily and weekly digest runs as BullMQ job schedulers (cron in the site's time zone); upserting is idempotent. */
+    async scheduleDigests(schedule: { daily: string; weekly: string; timeZone: string }) {
+      for (const frequency of ['daily', 'weekly'] as const) {
+        await queue.upsertJobScheduler(
+          `digest-${frequency}`,
+          { pattern: schedule[frequency], tz: schedule.timeZone },
+          { name: DIGEST, data: { frequency }, opts: { attempts: 3, backoff: { type: 'exponential', delay: backoffMs }, removeOnComplete: 100, removeOnFail: 100 } },
+        );
+      }
+    },
     close: () => queue.close(),
   };
 }
 
+const ADD_BULK = 500;
+
 export type MailQueue = ReturnType<typeof createMailQueue>;
 
-export function startMailWorker(options: { connection: Redis; prefix: string; transport: Transport; from: string; concurrency?: number }) {
+/** What the worker does with subscription jobs; without it, only ready messages are sent. */
+export interface SubscriptionMail {
+  deliver: Deliver;
+  runDigest(frequency: DigestFrequency): Promise<unknown>;
+}
+
+export interface MailWorkerOptions {
+  connection: Redis;
+  prefix: string;
+  transport: Transport;
+  from: string;
+  concurrency?: number;
+  subscriptionMail?: SubscriptionMail;
+}
+
+export function startMailWorker(options: MailWorkerOptions) {
   return new Worker(
     MAIL_QUEUE,
-    async (job: Job) => {
+    async (job: Job, token?: string) => {
+      if (job.name === OUTBOX && options.subscriptionMail) {
+        const result = await options.subscriptionMail.deliver(v.parse(OutboxJobSchema, job.data).outboxId);
+        if (result.outcome === 'claimed') {
+          // Another sender holds the entry: look again when its claim runs out, without spending an attempt.
+          await job.moveToDelayed(result.until + 100, token);
+          throw new DelayedError();
+        }
+        return result.outcome;
+      }
+      if (job.name === DIGEST && options.subscriptionMail) return options.subscriptionMail.runDigest(v.parse(DigestJobSchema, job.data).frequency);
       const message = v.parse(MailMessageSchema, job.data);
       await options.transport.sendMail({ from: options.from, ...message });
+      return 'sent';
     },
     // BullMQ duplicates a given client for its blocking reads and closes those duplicates itself; a duplicate made
     // here would be one more connection that nothing closes.

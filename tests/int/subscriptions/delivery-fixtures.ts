@@ -1,0 +1,157 @@
+/** Subscriptions, publications and a counting SMTP server for the mail delivery tests. */
+import { randomUUID } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import { SMTPServer } from 'smtp-server';
+import PostalMime from 'postal-mime';
+import type { Actor } from '../../../shared/domain';
+import { streamName } from '../../../shared/streams';
+import { subscriptionDecider } from '../../../shared/subscriptions/subscription-stream';
+import type { Frequency, SubscriptionType } from '../../../shared/subscriptions/constants';
+import { blogPostDecider } from '../../../shared/blog/blog-stream';
+import { postDecider } from '../../../shared/feed/post-stream';
+import { calendarEventDecider } from '../../../shared/events/event-stream';
+import { createCommandHandler } from '../../../server/infrastructure/command-handler';
+import type { EventStore } from '../../../server/infrastructure/event-store/port';
+import { hashSubscriptionToken, subscriptionToken } from '../../../server/subscriptions/tokens';
+
+export const staff: Actor = { id: randomUUID(), role: 'staff' };
+
+/** A command handler that does not wait for read models: these tests watch the mail runner instead. */
+export function commands(eventStore: EventStore) {
+  return createCommandHandler({ eventStore, progress: { waitFor: async () => true, reached: () => undefined, current: () => 0 } });
+}
+export type Commands = ReturnType<typeof commands>;
+
+export interface TestSubscription {
+  id: string;
+  email: string;
+  token: string;
+  actor: Actor | null;
+}
+
+export async function subscribe(
+  handle: Commands,
+  linkSecret: string,
+  options: { email: string; type: SubscriptionType; frequency: Frequency; guest?: boolean; isActive?: boolean },
+): Promise<TestSubscription> {
+  const id = randomUUID();
+  const token = subscriptionToken(linkSecret, id);
+  const actor: Actor | null = options.guest ? null : { id: randomUUID(), role: 'member' };
+  await handle(subscriptionDecider, streamName('subscription', id), {
+    type: 'RequestSubscription',
+    data: { id, email: options.email, subscriptionType: options.type, frequency: options.frequency, tokenHash: hashSubscriptionToken(token), isActive: options.isActive ?? true },
+    metadata: { now: new Date(), actor },
+  });
+  return { id, email: options.email, token, actor };
+}
+
+export async function confirm(handle: Commands, subscription: TestSubscription) {
+  await handle(subscriptionDecider, streamName('subscription', subscription.id), {
+    type: 'ConfirmSubscription',
+    data: { tokenHash: hashSubscriptionToken(subscription.token) },
+    metadata: { now: new Date(), actor: null },
+  });
+}
+
+export async function unsubscribe(handle: Commands, subscription: TestSubscription) {
+  await handle(subscriptionDecider, streamName('subscription', subscription.id), {
+    type: 'Unsubscribe',
+    data: { via: 'link', tokenHash: hashSubscriptionToken(subscription.token) },
+    metadata: { now: new Date(), actor: null },
+  });
+}
+
+export async function publishBlogPost(handle: Commands, title: string, excerpt = `About ${title}`): Promise<string> {
+  const id = randomUUID();
+  await handle(blogPostDecider, streamName('blog', id), {
+    type: 'CreateBlogPost',
+    data: { id, title, excerpt, content: `<p>${excerpt}</p>`, tags: [], isPublished: true, isPinned: false, isFeatured: false },
+    metadata: { now: new Date(), actor: staff },
+  });
+  return id;
+}
+
+/** A member's post, then its approval by staff. */
+export async function approvedFeedPost(handle: Commands, content: string): Promise<string> {
+  const id = randomUUID();
+  const stream = streamName('post', id);
+  await handle(postDecider, stream, {
+    type: 'SubmitPost',
+    data: { id, content, mediaType: null, mediaUrl: null, mediaTitle: null, tags: [] },
+    metadata: { now: new Date(), actor: { id: randomUUID(), role: 'member' } },
+  });
+  await handle(postDecider, stream, { type: 'ApprovePost', data: {}, metadata: { now: new Date(), actor: staff } });
+  return id;
+}
+
+/** A public event scheduled by staff (approved at once). */
+export async function scheduleEvent(handle: Commands, title: string, startDate: string): Promise<string> {
+  const id = randomUUID();
+  const endDate = new Date(new Date(startDate).getTime() + 3600_000).toISOString();
+  await handle(calendarEventDecider, streamName('event', id), {
+    type: 'ScheduleEvent',
+    data: {
+      id,
+      fields: { title, description: '', eventType: 'other', location: 'Chicago', isVirtual: false, virtualLink: '', startDate, endDate, allDay: false, isRecurring: false, recurrenceRule: '', maxAttendees: null, isPublic: true, tags: [] },
+    },
+    metadata: { now: new Date(), actor: staff },
+  });
+  return id;
+}
+
+export interface ReceivedMail {
+  to: string;
+  messageId: string;
+  subject: string;
+  headers: Map<string, string>;
+  raw: string;
+  text: string;
+  html: string;
+}
+
+/**
+ * An SMTP server that keeps every message in memory, for counting per recipient. `refuse` names addresses
+ * answered with a permanent 550 (a bounce).
+ */
+export async function startCountingSmtp(options: { refuse?: (address: string) => boolean } = {}) {
+  const received: ReceivedMail[] = [];
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS', 'AUTH'],
+    logger: false,
+    onRcptTo(address, _session, callback) {
+      if (options.refuse?.(address.address)) {
+        const error = Object.assign(new Error('Mailbox unavailable'), { responseCode: 550 });
+        callback(error);
+        return;
+      }
+      callback();
+    },
+    async onData(stream, session, callback) {
+      const chunks: Buffer[] = [];
+      for await (const chunk of stream) chunks.push(chunk as Buffer);
+      const raw = Buffer.concat(chunks);
+      const parsed = await PostalMime.parse(raw);
+      for (const rcpt of session.envelope.rcptTo) {
+        received.push({
+          to: rcpt.address,
+          messageId: parsed.messageId ?? '',
+          subject: parsed.subject ?? '',
+          headers: new Map(parsed.headers.map((header) => [header.key, header.value])),
+          raw: raw.toString('utf8'),
+          text: parsed.text ?? '',
+          html: parsed.html ?? '',
+        });
+      }
+      callback();
+    },
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+  return {
+    port: (server.server.address() as AddressInfo).port,
+    received,
+    to: (address: string) => received.filter((mail) => mail.to === address),
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+export type CountingSmtp = Awaited<ReturnType<typeof startCountingSmtp>>;

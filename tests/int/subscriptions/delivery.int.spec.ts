@@ -1,0 +1,196 @@
+/**
+ * Subscription mail from the event log to a real SMTP server in this process: who receives a publication, the
+ * guest's double opt-in, replays, digests and bounces. The whole site runs here (all roles), mailing through
+ * SMTP_URL to a server that counts per recipient.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestSite, type TestSite } from '../../support/site';
+import { streamName } from '../../../shared/streams';
+import { MAX_BOUNCES } from '../../../shared/subscriptions/constants';
+import { mailOutbox } from '../../../workers/subscriptions/outbox';
+import {
+  approvedFeedPost,
+  commands,
+  confirm,
+  publishBlogPost,
+  scheduleEvent,
+  startCountingSmtp,
+  subscribe,
+  unsubscribe,
+  type Commands,
+  type CountingSmtp,
+  type TestSubscription,
+} from './delivery-fixtures';
+
+const PUBLIC_URL = 'https://community.example.org';
+
+let smtp: CountingSmtp;
+let site: TestSite;
+let handle: Commands;
+let secret: string;
+
+beforeAll(async () => {
+  smtp = await startCountingSmtp({ refuse: (address) => address.startsWith('bounce') });
+  site = await startTestSite({ SMTP_URL: `smtp://127.0.0.1:${smtp.port}`, PUBLIC_URL, TIME_ZONE: 'America/Chicago' });
+  handle = commands(site.services.eventStore);
+  secret = site.services.config.subscriptionLinkSecret;
+});
+
+afterAll(async () => {
+  await site?.close();
+  await smtp?.close();
+});
+
+/** Waits until the mail runner has handled every event so far and the outbox has nothing left to send. */
+async function delivered() {
+  const { subscriptionMail, eventStore, store } = site.services;
+  expect(await subscriptionMail.progress.waitFor(await eventStore.headPosition(), 15_000)).toBe(true);
+  await expect.poll(() => mailOutbox(store).countDocuments({ status: 'queued' }), { timeout: 15_000, interval: 50 }).toBe(0);
+}
+
+const sub = (email: string, type: 'blog_posts' | 'newsfeed' | 'all', frequency: 'immediate' | 'daily' | 'weekly' = 'immediate', extra: { guest?: boolean; isActive?: boolean } = {}) =>
+  subscribe(handle, secret, { email, type, frequency, ...extra });
+
+describe('immediate mail', () => {
+  it('reaches exactly the active immediate subscribers of the right types, once, with both unsubscribe headers; a replay sends nothing more', async () => {
+    const blogReader = await sub('blog-reader@example.org', 'blog_posts');
+    const feedReader = await sub('feed-reader@example.org', 'newsfeed');
+    const everything = await sub('everything@example.org', 'all');
+    await sub('paused@example.org', 'all', 'immediate', { isActive: false });
+    const leaver = await sub('leaver@example.org', 'all');
+    await unsubscribe(handle, leaver);
+    await sub('daily@example.org', 'all', 'daily');
+    await sub('weekly@example.org', 'blog_posts', 'weekly');
+    const guest = await sub('unconfirmed-guest@example.org', 'all', 'immediate', { guest: true });
+
+    const blogId = await publishBlogPost(handle, 'WGN at 100 <the tower>');
+    const postId = await approvedFeedPost(handle, 'Found a 1962 rate card & a studio photo');
+    await delivered();
+
+    const count = (address: string) => smtp.to(address).length;
+    expect(count('blog-reader@example.org')).toBe(1);
+    expect(count('feed-reader@example.org')).toBe(1);
+    expect(count('everything@example.org')).toBe(2);
+    for (const nobody of ['paused@example.org', 'leaver@example.org', 'daily@example.org', 'weekly@example.org']) expect(count(nobody)).toBe(0);
+    // The unconfirmed guest gets the confirmation link only.
+    expect(smtp.to(guest.email).map((mail) => mail.subject)).toEqual(['Confirm your subscription to Broadcast History Community']);
+
+    const [blogMail] = smtp.to(blogReader.email);
+    expect(blogMail!.subject).toBe('New on the blog: WGN at 100 <the tower>');
+    expect(blogMail!.html).toContain('WGN at 100 &lt;the tower&gt;');
+    expect(blogMail!.html).toContain(`${PUBLIC_URL}/blog/${blogId}`);
+    expect(blogMail!.text).toContain(`${PUBLIC_URL}/unsubscribe/${blogReader.token}`);
+    expect(blogMail!.text).toContain(`${PUBLIC_URL}/subscription-settings`);
+    const feedMail = smtp.to(feedReader.email)[0]!;
+    expect(feedMail.text).toContain('Found a 1962 rate card & a studio photo');
+    expect(feedMail.html).toContain('Found a 1962 rate card &amp; a studio photo');
+    for (const [subscription, mails] of [blogReader, feedReader, everything].map((s): [TestSubscription, typeof smtp.received] => [s, smtp.to(s.email)])) {
+      for (const mail of mails) {
+        expect(mail.headers.get('list-unsubscribe')).toBe(`<${PUBLIC_URL}/api/unsubscribe/${subscription.token}>`);
+        expect(mail.headers.get('list-unsubscribe-post')).toBe('List-Unsubscribe=One-Click');
+        expect(mail.messageId).toMatch(/^<[0-9a-f]{32}@community\.example\.org>$/);
+      }
+    }
+    expect(new Set(smtp.received.map((mail) => mail.messageId)).size).toBe(smtp.received.length);
+    const outbox = mailOutbox(site.services.store);
+    expect(await outbox.findOne({ _id: `item:${everything.id}:post:${postId}` })).toMatchObject({ status: 'sent' });
+
+    // Replay the whole log through the mail runner (its own models dropped, checkpoint back to 0).
+    const before = smtp.received.length;
+    const entries = await outbox.countDocuments();
+    const { runner } = site.services.subscriptionMail;
+    await runner.stop();
+    await runner.reset();
+    await runner.start();
+    await delivered();
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(smtp.received.length).toBe(before);
+    expect(await outbox.countDocuments()).toBe(entries);
+  });
+
+  it("a guest's double opt-in: only the confirmation before confirming, item mail after", async () => {
+    const guest = await sub('guest@example.org', 'blog_posts', 'immediate', { guest: true });
+    await delivered();
+    const [confirmation] = smtp.to(guest.email);
+    expect(confirmation!.text).toContain(`${PUBLIC_URL}/api/subscribe/confirm/${guest.token}`);
+    // Like every subscription mail it carries the one-click header, so the address can refuse at once.
+    expect(confirmation!.headers.get('list-unsubscribe')).toBe(`<${PUBLIC_URL}/api/unsubscribe/${guest.token}>`);
+
+    await publishBlogPost(handle, 'Before the guest confirmed');
+    await delivered();
+    expect(smtp.to(guest.email)).toHaveLength(1);
+
+    await confirm(handle, guest);
+    await publishBlogPost(handle, 'After the guest confirmed');
+    await delivered();
+    expect(smtp.to(guest.email).map((mail) => mail.subject)).toEqual([
+      'Confirm your subscription to Broadcast History Community',
+      'New on the blog: After the guest confirmed',
+    ]);
+    // The consent record says when the opt-in link went out.
+    const history = await site.services.eventStore.readStream(streamName('subscription', guest.id));
+    expect(history.map((event) => event.type)).toEqual(['SubscriptionRequested', 'EmailDelivered', 'SubscriptionConfirmed']);
+  });
+
+  it(`records each refusal as a bounce and stops mailing an address after ${MAX_BOUNCES}`, async () => {
+    const bouncing = await sub('bounce-me@example.org', 'newsfeed');
+    for (let i = 0; i <= MAX_BOUNCES; i++) {
+      await approvedFeedPost(handle, `Post ${i} for the bouncing address`);
+      await delivered();
+      // The bounce is an event too: let the mail runner see it before the next publication.
+      expect(await site.services.subscriptionMail.progress.waitFor(await site.services.eventStore.headPosition(), 15_000)).toBe(true);
+    }
+    const history = await site.services.eventStore.readStream(streamName('subscription', bouncing.id));
+    expect(history.filter((event) => event.type === 'EmailBounced')).toHaveLength(MAX_BOUNCES);
+    const entries = await mailOutbox(site.services.store).find({ subscriptionId: bouncing.id });
+    expect(entries.map((entry) => entry.status)).toEqual(Array(MAX_BOUNCES).fill('bounced'));
+  });
+});
+
+describe('digests', () => {
+  it('hold exactly what is new since the previous digest, once per period, and are not sent when empty', async () => {
+    const daily = await sub('digest-all@example.org', 'all', 'daily');
+    const dailyBlog = await sub('digest-blog@example.org', 'blog_posts', 'daily');
+    const run = async (at: string) => {
+      await delivered();
+      const result = await site.services.subscriptionMail.runDigest('daily', new Date(at));
+      await delivered();
+      return result;
+    };
+    // Nothing new for them yet: no digest at all. (Other tests' daily subscribers share this site, so counts are per address.)
+    expect((await run('2030-03-01T13:00:00Z')).period).toBe('daily:2030-03-01');
+    expect(smtp.to(daily.email)).toHaveLength(0);
+
+    await publishBlogPost(handle, 'Digest blog one');
+    await approvedFeedPost(handle, 'Digest feed one');
+    await scheduleEvent(handle, 'Reunion dinner', '2030-06-01T23:00:00.000Z');
+    await scheduleEvent(handle, 'Already over', '2030-02-01T23:00:00.000Z');
+    expect((await run('2030-03-02T13:00:00Z')).period).toBe('daily:2030-03-02');
+    const first = smtp.to(daily.email);
+    expect(first).toHaveLength(1);
+    expect(first[0]!.subject).toBe('Your daily digest from Broadcast History Community: 1 blog post, 1 feed post, 1 upcoming event');
+    expect(first[0]!.text).toContain('Digest blog one');
+    expect(first[0]!.text).toContain('Digest feed one');
+    expect(first[0]!.text).toContain('Reunion dinner');
+    expect(first[0]!.text).not.toContain('Already over');
+    expect(first[0]!.headers.get('list-unsubscribe')).toBe(`<${PUBLIC_URL}/api/unsubscribe/${daily.token}>`);
+    expect(smtp.to(dailyBlog.email).map((mail) => mail.subject)).toEqual(['Your daily digest from Broadcast History Community: 1 blog post']);
+
+    // Same period again, even with something new since: nothing more this period.
+    await publishBlogPost(handle, 'Digest blog two');
+    expect((await run('2030-03-02T20:00:00Z')).written).toBe(0);
+    expect(smtp.to(daily.email)).toHaveLength(1);
+
+    // Next day: only what is new since the previous digest.
+    await run('2030-03-03T13:00:00Z');
+    const second = smtp.to(daily.email)[1]!;
+    expect(second.subject).toBe('Your daily digest from Broadcast History Community: 1 blog post');
+    expect(second.text).toContain('Digest blog two');
+    expect(second.text).not.toContain('Digest blog one');
+
+    // And a day with nothing new sends nothing.
+    expect((await run('2030-03-04T13:00:00Z')).written).toBe(0);
+    expect(smtp.to(daily.email)).toHaveLength(2);
+    expect(smtp.to(dailyBlog.email)).toHaveLength(2);
+  });
+});

@@ -1,0 +1,175 @@
+/**
+ * Sends one outbox entry: the mail worker's job for a subscription mail.
+ *
+ * Load the entry; unless it is still queued, there is nothing to do (a retry or a re-enqueue never sends twice).
+ * Claim it for a lease, so that two workers (or two jobs of one worker, after Redis lost its queue and the sweeper
+ * enqueued it again) never send it at the same time. Render, send, then mark it sent. A crash between the relay's
+ * acceptance and that mark is the one window left: the entry is sent again after the lease, with the same
+ * Message-ID, so the resend is recognisably the same message.
+ */
+import { createHash } from 'node:crypto';
+import type { DocumentStore } from '../../server/infrastructure/document-store/port';
+import type { Transport } from '../../server/mail/transport';
+import type { CommandHandler } from '../../server/infrastructure/command-handler';
+import { subscriptionToken } from '../../server/subscriptions/tokens';
+import { streamName } from '../../shared/streams';
+import { subscriptionDecider } from '../../shared/subscriptions/subscription-stream';
+import { formatEventDateLine } from '../../shared/events/dates';
+import { mailOutbox, type OutboxEntry } from './outbox';
+import { mailRecipients, type MailRecipient } from './recipients';
+import { mailItemId, mailItems, type MailItem } from './items';
+import { renderMail, type MailContent, type MailLinks } from './templates';
+
+/** How long a claim holds; longer than a send can take with the transport's timeouts (see server/mail/transport.ts). */
+export const CLAIM_LEASE_MS = 30_000;
+
+export interface DeliveryOptions {
+  store: DocumentStore;
+  transport: Transport;
+  handle: CommandHandler;
+  from: string;
+  publicUrl: string;
+  linkSecret: string;
+  timeZone: string;
+  now?: () => Date;
+}
+
+/** The result of one attempt; `claimed` means another sender holds the entry until `until` (epoch ms). */
+export type DeliveryResult = { outcome: 'sent' | 'bounced' | 'dropped' | 'done' } | { outcome: 'claimed'; until: number };
+
+/** A Message-ID derived from the outbox id: the same mail always carries the same one. */
+export function messageIdFor(outboxId: string, publicUrl: string): string {
+  return `<${createHash('sha256').update(outboxId).digest('hex').slice(0, 32)}@${new URL(publicUrl).hostname}>`;
+}
+
+/** A permanent refusal by the relay (5xx): retrying cannot help, and it counts as a bounce. */
+function permanentFailure(error: unknown): boolean {
+  const code = (error as { responseCode?: number }).responseCode;
+  return typeof code === 'number' && code >= 500 && code < 600;
+}
+
+export function linksFor(publicUrl: string, token: string, recipient: Pick<MailRecipient, 'memberId'>): MailLinks & { oneClick: string } {
+  const unsubscribe = `${publicUrl}/unsubscribe/${token}`;
+  return {
+    site: `${publicUrl}/`,
+    unsubscribe,
+    // A guest has no settings page: the unsubscribe page is where their subscription is managed.
+    manage: recipient.memberId ? `${publicUrl}/subscription-settings` : unsubscribe,
+    oneClick: `${publicUrl}/api/unsubscribe/${token}`,
+  };
+}
+
+export function createDelivery(options: DeliveryOptions) {
+  const { store, transport, handle, publicUrl } = options;
+  const now = options.now ?? (() => new Date());
+  const outbox = mailOutbox(store);
+  const blogUrl = (item: MailItem) => `${publicUrl}/blog/${item.itemId}`;
+  const feedUrl = () => `${publicUrl}/`;
+
+  async function items(ids: string[]): Promise<Map<string, MailItem>> {
+    const found = ids.length === 0 ? [] : await mailItems(store).find({ _id: { $in: ids }, visible: true });
+    return new Map(found.map((item) => [item._id, item]));
+  }
+
+  /** What the mail says; null when everything it was about has been withdrawn meanwhile. */
+  async function contentOf(entry: OutboxEntry, recipient: MailRecipient, token: string): Promise<MailContent | null> {
+    const { cause } = entry;
+    switch (cause.kind) {
+      case 'confirmation':
+        return { kind: 'confirmation', subscriptionType: recipient.subscriptionType, frequency: recipient.frequency, confirmUrl: `${publicUrl}/api/subscribe/confirm/${token}` };
+      case 'item': {
+        const item = (await items([mailItemId(cause.content, cause.itemId)])).values().next().value;
+        if (!item) return null;
+        return cause.content === 'blog'
+          ? { kind: 'blog', post: { title: item.title, excerpt: item.text, url: blogUrl(item) } }
+          : { kind: 'post', post: { text: item.text, url: feedUrl() } };
+      }
+      case 'digest': {
+        const { blog, posts, events } = cause.items;
+        const found = await items([...blog.map((id) => mailItemId('blog', id)), ...posts.map((id) => mailItemId('post', id)), ...events.map((id) => mailItemId('event', id))]);
+        const pick = (kind: MailItem['kind'], ids: string[]) => ids.map((id) => found.get(mailItemId(kind, id))).filter((item): item is MailItem => item !== undefined);
+        const content: MailContent = {
+          kind: 'digest',
+          frequency: cause.frequency,
+          blog: pick('blog', blog).map((item) => ({ title: item.title, excerpt: item.text, url: blogUrl(item) })),
+          posts: pick('post', posts).map((item) => ({ text: item.text, url: feedUrl() })),
+          events: pick('event', events).map((item) => ({
+            title: item.title,
+            when: formatEventDateLine({ startDate: item.startDate!, endDate: item.endDate!, allDay: item.allDay }, { timeZone: options.timeZone }),
+            url: `${publicUrl}/calendar`,
+          })),
+        };
+        return content.blog.length + content.posts.length + content.events.length === 0 ? null : content;
+      }
+    }
+  }
+
+  /** Whether this mail may still go to the recipient: a confirmation only while pending, anything else while deliverable. */
+  const stillWanted = (entry: OutboxEntry, recipient: MailRecipient | null): recipient is MailRecipient =>
+    recipient !== null && (entry.cause.kind === 'confirmation' ? recipient.status === 'pending' : recipient.deliverable);
+
+  async function finish(id: string, status: OutboxEntry['status'], extra: Partial<OutboxEntry> = {}) {
+    await outbox.updateOne({ _id: id }, { $set: { status, ...extra }, $unset: { claimedUntil: '' } });
+  }
+
+  return async function deliver(outboxId: string): Promise<DeliveryResult> {
+    const entry = await outbox.findOne({ _id: outboxId });
+    if (!entry || entry.status !== 'queued') return { outcome: 'done' };
+    const at = now().getTime();
+    if (entry.claimedUntil !== undefined && entry.claimedUntil > at) return { outcome: 'claimed', until: entry.claimedUntil };
+    const claim = await outbox.updateOne(
+      { _id: outboxId, status: 'queued', ...(entry.claimedUntil === undefined ? { claimedUntil: { $exists: false } } : { claimedUntil: entry.claimedUntil }) },
+      { $set: { claimedUntil: at + CLAIM_LEASE_MS } },
+    );
+    if (claim.matchedCount === 0) {
+      // Someone else claimed or finished it between our read and our claim: look again later.
+      const current = await outbox.findOne({ _id: outboxId });
+      return current?.status === 'queued' ? { outcome: 'claimed', until: current.claimedUntil ?? at + CLAIM_LEASE_MS } : { outcome: 'done' };
+    }
+
+    const recipient = await mailRecipients(store).findOne({ _id: entry.subscriptionId });
+    if (!stillWanted(entry, recipient)) {
+      await finish(outboxId, 'dropped');
+      return { outcome: 'dropped' };
+    }
+    const token = subscriptionToken(options.linkSecret, entry.subscriptionId);
+    const content = await contentOf(entry, recipient, token);
+    if (!content) {
+      await finish(outboxId, 'dropped');
+      return { outcome: 'dropped' };
+    }
+    const links = linksFor(publicUrl, token, recipient);
+    const mail = await renderMail(content, links);
+    const messageId = messageIdFor(outboxId, publicUrl);
+    try {
+      await transport.sendMail({
+        from: options.from,
+        to: recipient.email,
+        subject: mail.subject,
+        html: mail.html,
+        text: mail.text,
+        messageId,
+        // RFC 8058: mail clients offer one-click unsubscribe, POSTing to the address without a session.
+        headers: { 'List-Unsubscribe': `<${links.oneClick}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' },
+      });
+    } catch (error) {
+      if (!permanentFailure(error)) throw error;
+      const reason = String((error as { response?: string }).response ?? (error as Error).message).slice(0, 500);
+      await finish(outboxId, 'bounced', { failure: reason });
+      await handle(subscriptionDecider, streamName('subscription', entry.subscriptionId), { type: 'RecordBounce', data: { reason }, metadata: { now: now(), actor: null } });
+      return { outcome: 'bounced' };
+    }
+    await finish(outboxId, 'sent', { sentAt: now().toISOString(), messageId });
+    if (entry.cause.kind === 'confirmation') {
+      // Part of the consent record: when the opt-in link went out. Item and digest mail is logged in the outbox only.
+      await handle(subscriptionDecider, streamName('subscription', entry.subscriptionId), {
+        type: 'RecordDelivery',
+        data: { kind: 'confirmation', itemKey: entry.subscriptionId },
+        metadata: { now: now(), actor: null },
+      });
+    }
+    return { outcome: 'sent' };
+  };
+}
+
+export type Deliver = ReturnType<typeof createDelivery>;

@@ -1,0 +1,89 @@
+/**
+ * Daily and weekly digests. A run for period P (`daily:2026-11-22`, `weekly:2026-11-16` — the Monday — in the
+ * site's time zone) writes one outbox entry `digest:<subscriptionId>:<P>` per deliverable subscription of that
+ * frequency that has something new: blog posts and feed posts (as its type covers them) and upcoming public events
+ * announced after its cursor. The cursor is the mail-runner position the previous digest covered (kept in that
+ * outbox entry, which no rebuild drops), or where the subscription's mail started. An empty digest is not written,
+ * and a second run in the same period writes nothing, since the entry's id is taken.
+ */
+import type { DocumentStore } from '../../server/infrastructure/document-store/port';
+import { CHECKPOINTS, type Checkpoint } from '../../projections/runner';
+import { dayKey } from '../../shared/events/dates';
+import { coversContent } from '../../shared/subscriptions/subscription-stream';
+import { insertNewEntries, mailOutbox, newOutboxEntry, type DigestItems, type OutboxEntry } from './outbox';
+import { mailRecipients, type MailRecipient } from './recipients';
+import { mailItems, type MailItem } from './items';
+
+export type DigestFrequency = 'daily' | 'weekly';
+
+/** The digest period `now` falls in, read in `timeZone`; weekly periods are named by their Monday. */
+export function digestPeriod(frequency: DigestFrequency, now: Date, timeZone: string): string {
+  const day = dayKey(now, timeZone);
+  if (frequency === 'daily') return `daily:${day}`;
+  const [year, month, date] = day.split('-').map(Number) as [number, number, number];
+  const utc = new Date(Date.UTC(year, month - 1, date));
+  const sinceMonday = (utc.getUTCDay() + 6) % 7;
+  return `weekly:${new Date(utc.getTime() - sinceMonday * 86_400_000).toISOString().slice(0, 10)}`;
+}
+
+/** What one subscriber's digest holds: the items announced after its cursor that its type covers. */
+export function digestItems(recipient: Pick<MailRecipient, 'subscriptionType'>, cursor: number, items: readonly MailItem[], now: Date): DigestItems {
+  const fresh = items.filter((item) => item.visible && item.announcedAt !== null && item.announcedAt > cursor);
+  const ids = (kind: MailItem['kind']) => fresh.filter((item) => item.kind === kind).map((item) => item.itemId);
+  const feed = coversContent(recipient.subscriptionType, 'newsfeed');
+  return {
+    blog: coversContent(recipient.subscriptionType, 'blog_posts') ? ids('blog') : [],
+    posts: feed ? ids('post') : [],
+    // Events are community news, like the feed: they come with the feed's coverage, and only while still ahead.
+    events: feed ? fresh.filter((item) => item.kind === 'event' && item.startDate !== null && new Date(item.startDate) > now).map((item) => item.itemId) : [],
+  };
+}
+
+export const isEmptyDigest = (items: DigestItems) => items.blog.length + items.posts.length + items.events.length === 0;
+
+const CHUNK = 1000;
+
+/** The position each subscription's latest digest covered. */
+async function previousDigests(store: DocumentStore, subscriptionIds: string[]): Promise<Map<string, number>> {
+  const covered = new Map<string, number>();
+  for (let i = 0; i < subscriptionIds.length; i += CHUNK) {
+    const entries = await mailOutbox(store).find({ subscriptionId: { $in: subscriptionIds.slice(i, i + CHUNK) }, 'cause.kind': 'digest' });
+    for (const entry of entries) {
+      if (entry.cause.kind !== 'digest') continue;
+      covered.set(entry.subscriptionId, Math.max(covered.get(entry.subscriptionId) ?? 0, entry.cause.upTo));
+    }
+  }
+  return covered;
+}
+
+export interface DigestRunOptions {
+  store: DocumentStore;
+  frequency: DigestFrequency;
+  now: Date;
+  timeZone: string;
+  /** The mail runner's checkpoint name: a digest covers what that runner has seen. */
+  runnerName: string;
+  enqueue(outboxIds: string[]): Promise<void>;
+}
+
+/** Writes this period's digests and enqueues them; returns the period and how many digests were written. */
+export async function runDigest({ store, frequency, now, timeZone, runnerName, enqueue }: DigestRunOptions) {
+  const period = digestPeriod(frequency, now, timeZone);
+  // Items announced up to this position are in mail_items; later ones belong to the next digest.
+  const upTo = (await store.collection<Checkpoint>(CHECKPOINTS).findOne({ _id: runnerName }))?.position ?? 0;
+  const recipients = await mailRecipients(store).find({ deliverable: true, frequency });
+  if (recipients.length === 0) return { period, written: 0 };
+  const covered = await previousDigests(store, recipients.map((recipient) => recipient._id));
+  const cursors = new Map(recipients.map((recipient) => [recipient._id, Math.max(recipient.digestFrom, covered.get(recipient._id) ?? 0)]));
+  const oldest = Math.min(...cursors.values());
+  const items = await mailItems(store).find({ announcedAt: { $gt: oldest, $lte: upTo }, visible: true }, { sort: { announcedAt: 1 } });
+
+  const entries: OutboxEntry[] = [];
+  for (const recipient of recipients) {
+    const chosen = digestItems(recipient, cursors.get(recipient._id)!, items, now);
+    if (!isEmptyDigest(chosen)) entries.push(newOutboxEntry(recipient._id, { kind: 'digest', frequency, period, items: chosen, upTo }, now));
+  }
+  const inserted = await insertNewEntries(mailOutbox(store), entries);
+  if (inserted.length > 0) await enqueue(inserted);
+  return { period, written: inserted.length };
+}

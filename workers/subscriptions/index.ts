@@ -1,0 +1,110 @@
+/**
+ * Subscription mail, as the workers role runs it:
+ * - the `mail` runner (its own checkpoint, so rebuilding read models never re-sends mail) applies, per event,
+ *   mail_recipients, mail_items and the reactor that writes the outbox;
+ * - the mail worker sends outbox entries (workers/subscriptions/delivery.ts) and runs digests from job schedulers;
+ * - the sweeper enqueues every entry still queued: at start, every minute, and whenever the Redis connection is
+ *   ready again, since a restarted Redis has lost its queue and its schedulers (both are upserted again then).
+ */
+import type { Redis } from 'ioredis';
+import type { Config } from '../../server/config';
+import type { DocumentStore } from '../../server/infrastructure/document-store/port';
+import type { EventStore } from '../../server/infrastructure/event-store/port';
+import type { CommandHandler } from '../../server/infrastructure/command-handler';
+import type { Transport } from '../../server/mail/transport';
+import { createProjectionProgress } from '../../projections/progress';
+import { createProjectionRunner, type Logger } from '../../projections/runner';
+import type { MailQueue, SubscriptionMail } from '../mail';
+import { mailRecipientsProjection } from './recipients';
+import { mailItemsProjection } from './items';
+import { createMailReactor } from './reactor';
+import { mailOutbox, queuedIds } from './outbox';
+import { runDigest, type DigestFrequency } from './digests';
+import { createDelivery } from './delivery';
+
+export const MAIL_RUNNER = 'mail';
+const SWEEP_EVERY_MS = 60_000;
+
+export interface SubscriptionMailOptions {
+  config: Pick<Config, 'publicUrl' | 'mailFrom' | 'subscriptionLinkSecret' | 'timeZone' | 'digestSchedule'>;
+  eventStore: EventStore;
+  store: DocumentStore;
+  redis: Redis;
+  mail: MailQueue;
+  handle: CommandHandler;
+  logger: Logger;
+}
+
+export function createSubscriptionMail({ config, eventStore, store, redis, mail, handle, logger }: SubscriptionMailOptions) {
+  const enqueue = (outboxIds: string[]) => mail.enqueueOutbox(outboxIds);
+  const reactor = createMailReactor({
+    enqueue,
+    onEnqueueError: (error) => logger.error({ err: error }, 'could not enqueue subscription mail; the sweeper enqueues it when Redis is back'),
+    now: () => new Date(),
+  });
+  const progress = createProjectionProgress({ store, runnerName: MAIL_RUNNER, local: true });
+  const runner = createProjectionRunner({ name: MAIL_RUNNER, eventStore, store, projections: [mailRecipientsProjection, mailItemsProjection, reactor], progress, logger });
+
+  let sweeping: Promise<void> | null = null;
+  /** Enqueues every queued entry; BullMQ ignores ids it already holds, and a sent entry is skipped by its worker. */
+  function sweep(): Promise<void> {
+    sweeping ??= (async () => {
+      try {
+        const ids = await queuedIds(mailOutbox(store));
+        if (ids.length > 0) await enqueue(ids);
+      } catch (error) {
+        logger.error({ err: error }, 'mail sweep failed; the next one retries');
+      } finally {
+        sweeping = null;
+      }
+    })();
+    return sweeping;
+  }
+
+  async function schedule() {
+    try {
+      await mail.scheduleDigests(config.digestSchedule);
+    } catch (error) {
+      logger.error({ err: error }, 'could not schedule digests; retried when Redis is ready again');
+    }
+  }
+
+  const onReady = () => {
+    void schedule();
+    void sweep();
+  };
+  let timer: NodeJS.Timeout | null = null;
+
+  return {
+    runner,
+    progress,
+    /** One digest run for the period `now` falls in (what the schedulers' jobs call; tests call it with a fixed `now`). */
+    runDigest: (frequency: DigestFrequency, now = new Date()) =>
+      runDigest({ store, frequency, now, timeZone: config.timeZone, runnerName: MAIL_RUNNER, enqueue }),
+    sweep,
+    delivery(transport: Transport) {
+      return createDelivery({ store, transport, handle, from: config.mailFrom, publicUrl: config.publicUrl, linkSecret: config.subscriptionLinkSecret, timeZone: config.timeZone });
+    },
+    async start() {
+      await runner.start();
+      await schedule();
+      await sweep();
+      redis.on('ready', onReady);
+      timer = setInterval(() => void sweep(), SWEEP_EVERY_MS);
+    },
+    async stop() {
+      if (timer) clearInterval(timer);
+      timer = null;
+      redis.off('ready', onReady);
+      await runner.stop();
+      await sweeping;
+    },
+  };
+}
+
+export type SubscriptionMailService = ReturnType<typeof createSubscriptionMail>;
+
+/** The worker's view: deliver outbox entries and run digests. */
+export function workerJobs(service: SubscriptionMailService, transport: Transport): SubscriptionMail {
+  return { deliver: service.delivery(transport), runDigest: (frequency) => service.runDigest(frequency) };
+}

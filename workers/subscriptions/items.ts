@@ -1,0 +1,137 @@
+/**
+ * `mail_items`: what subscription mail can be about — blog posts, feed posts and calendar events — as the mail
+ * runner has seen them, with the position at which each first became public (`announcedAt`). Mail is rendered
+ * from here: a blog publication event does not carry the title, and the API's read models may lag behind (or be
+ * rebuilding). Digests collect the items announced after a subscriber's cursor; an item withdrawn since
+ * (unpublished, rejected, deleted) is no longer `visible` and is left out, also of mail not yet sent.
+ */
+import type { DocumentStore } from '../../server/infrastructure/document-store/port';
+import type { RecordedEvent } from '../../server/infrastructure/event-store/port';
+import { parseStreamName } from '../../shared/streams';
+import type { BlogPostEvent } from '../../shared/blog/blog-stream';
+import type { PostEvent } from '../../shared/feed/post-stream';
+import type { CalendarEventEvent } from '../../shared/events/event-stream';
+import { applyToDocument, type Positioned } from '../../projections/documents';
+import type { Projection } from '../../projections/runner';
+
+export const MAIL_ITEMS = 'mail_items';
+
+export type ItemKind = 'blog' | 'post' | 'event';
+
+export type MailItem = Positioned & {
+  _id: string;
+  kind: ItemKind;
+  itemId: string;
+  title: string;
+  /** A blog post's excerpt, a feed post's text, an event's description: plain text. */
+  text: string;
+  /** Blog: published; post: approved; event: approved. Deleted and rejected items are never visible. */
+  approved: boolean;
+  deleted: boolean;
+  /** Events only: public, and when. */
+  isPublic: boolean;
+  startDate: string | null;
+  endDate: string | null;
+  allDay: boolean;
+  visible: boolean;
+  /** Position of the event that first made the item visible; null while it never was. */
+  announcedAt: number | null;
+};
+
+export const mailItems = (store: DocumentStore) => store.collection<MailItem>(MAIL_ITEMS);
+export const mailItemId = (kind: ItemKind, itemId: string) => `${kind}:${itemId}`;
+
+type ItemFields = Omit<MailItem, '_id' | '_position' | 'visible' | 'announcedAt'>;
+
+function blank(kind: ItemKind, itemId: string): ItemFields {
+  return { kind, itemId, title: '', text: '', approved: false, deleted: false, isPublic: true, startDate: null, endDate: null, allDay: false };
+}
+
+/** How an event changes an item; null when the event does not concern mail. */
+function change(recorded: RecordedEvent): { kind: ItemKind; itemId: string; update: (item: ItemFields) => ItemFields } | null {
+  const { type, id } = parseStreamName(recorded.streamName);
+  if (type === 'blog') {
+    const event = recorded as RecordedEvent & BlogPostEvent;
+    const update = ((): ((item: ItemFields) => ItemFields) | null => {
+      switch (event.type) {
+        case 'BlogPostDrafted':
+        case 'BlogPostEdited':
+          return (item) => ({ ...item, title: event.data.title, text: event.data.excerpt });
+        case 'BlogPostPublished':
+          return (item) => ({ ...item, approved: true });
+        case 'BlogPostUnpublished':
+          return (item) => ({ ...item, approved: false });
+        case 'BlogPostDeleted':
+          return (item) => ({ ...item, deleted: true });
+        default:
+          return null;
+      }
+    })();
+    return update && { kind: 'blog', itemId: id, update };
+  }
+  if (type === 'post') {
+    const event = recorded as RecordedEvent & PostEvent;
+    const update = ((): ((item: ItemFields) => ItemFields) | null => {
+      switch (event.type) {
+        case 'PostSubmitted':
+          return (item) => ({ ...item, text: event.data.content, title: event.data.mediaTitle ?? '', approved: event.data.approved });
+        case 'PostApproved':
+          return (item) => ({ ...item, approved: true });
+        case 'PostRejected':
+          return (item) => ({ ...item, approved: false });
+        case 'PostDeleted':
+          return (item) => ({ ...item, deleted: true });
+        default:
+          return null;
+      }
+    })();
+    return update && { kind: 'post', itemId: id, update };
+  }
+  if (type === 'event') {
+    const event = recorded as RecordedEvent & CalendarEventEvent;
+    const update = ((): ((item: ItemFields) => ItemFields) | null => {
+      switch (event.type) {
+        case 'EventScheduled':
+        case 'EventEdited': {
+          const { title, description, isPublic, startDate, endDate, allDay } = event.data.fields;
+          const approved = event.type === 'EventScheduled' ? { approved: event.data.approved } : {};
+          return (item) => ({ ...item, ...approved, title, text: description, isPublic, startDate, endDate, allDay });
+        }
+        case 'EventApproved':
+          return (item) => ({ ...item, approved: true });
+        case 'EventRejected':
+          return (item) => ({ ...item, approved: false });
+        case 'EventDeleted':
+          return (item) => ({ ...item, deleted: true });
+        default:
+          return null;
+      }
+    })();
+    return update && { kind: 'event', itemId: id, update };
+  }
+  return null;
+}
+
+function fieldsOf({ kind, itemId, title, text, approved, deleted, isPublic, startDate, endDate, allDay }: MailItem): ItemFields {
+  return { kind, itemId, title, text, approved, deleted, isPublic, startDate, endDate, allDay };
+}
+
+const isVisible = (item: ItemFields) => item.approved && !item.deleted && (item.kind !== 'event' || item.isPublic);
+
+export const mailItemsProjection: Projection = {
+  name: 'mail-items',
+  collections: [MAIL_ITEMS],
+  async setup(store) {
+    await mailItems(store).createIndex({ announcedAt: 1 });
+  },
+  async apply(recorded, { store }) {
+    const found = change(recorded);
+    if (!found) return;
+    const { kind, itemId, update } = found;
+    await applyToDocument(mailItems(store), mailItemId(kind, itemId), recorded.position, (current) => {
+      const next = update(current ? fieldsOf(current) : blank(kind, itemId));
+      const visible = isVisible(next);
+      return { ...next, visible, announcedAt: current?.announcedAt ?? (visible ? recorded.position : null) };
+    });
+  },
+};

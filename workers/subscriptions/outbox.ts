@@ -1,0 +1,104 @@
+/**
+ * The mail outbox: one document per mail that must go out, keyed by recipient and cause
+ * (`item:<subscriptionId>:<blog|post>:<itemId>`, `digest:<subscriptionId>:<period>`,
+ * `confirmation:<subscriptionId>`). It is the durable record of what to send and what was sent;
+ * Redis is not durable here, so BullMQ jobs only deliver and are re-enqueued from `queued` entries.
+ *
+ * The collection belongs to no projection, so rebuilding read models (or the mail runner's own
+ * models) never drops it, and a replay finds its entries already there and sends nothing again.
+ */
+import { DuplicateKeyError, type Collection, type DocumentStore } from '../../server/infrastructure/document-store/port';
+
+export const MAIL_OUTBOX = 'mail_outbox';
+
+/** Item ids a digest carries, split as the mail shows them. */
+export interface DigestItems {
+  blog: string[];
+  posts: string[];
+  events: string[];
+}
+
+export type OutboxCause =
+  | { kind: 'confirmation' }
+  | { kind: 'item'; content: 'blog' | 'post'; itemId: string }
+  | {
+      kind: 'digest';
+      frequency: 'daily' | 'weekly';
+      period: string;
+      items: DigestItems;
+      /** Mail-runner position the digest covers up to: the next digest of this subscription starts after it. */
+      upTo: number;
+    };
+
+export type OutboxEntry = {
+  _id: string;
+  subscriptionId: string;
+  cause: OutboxCause;
+  /** queued: to send; sent: accepted by the relay; bounced: refused for good (5xx); dropped: its item was withdrawn first. */
+  status: 'queued' | 'sent' | 'bounced' | 'dropped';
+  createdAt: string;
+  /** A worker that is sending this mail holds it until then (epoch ms), so two workers never send it at once. */
+  claimedUntil?: number;
+  sentAt?: string;
+  messageId?: string;
+  failure?: string;
+};
+
+export function outboxId(subscriptionId: string, cause: OutboxCause): string {
+  switch (cause.kind) {
+    case 'confirmation':
+      return `confirmation:${subscriptionId}`;
+    case 'item':
+      return `item:${subscriptionId}:${cause.content}:${cause.itemId}`;
+    case 'digest':
+      return `digest:${subscriptionId}:${cause.period}`;
+  }
+}
+
+export function newOutboxEntry(subscriptionId: string, cause: OutboxCause, now: Date): OutboxEntry {
+  return { _id: outboxId(subscriptionId, cause), subscriptionId, cause, status: 'queued', createdAt: now.toISOString() };
+}
+
+export const mailOutbox = (store: DocumentStore) => store.collection<OutboxEntry>(MAIL_OUTBOX);
+
+export async function setupOutbox(store: DocumentStore) {
+  const outbox = mailOutbox(store);
+  await outbox.createIndex({ status: 1 });
+  await outbox.createIndex({ subscriptionId: 1 });
+}
+
+const CHUNK = 1000;
+
+/**
+ * Inserts the entries whose ids are not in the outbox yet and returns those ids: a replay, or a second digest
+ * run in the same period, writes (and therefore enqueues) nothing.
+ */
+export async function insertNewEntries(outbox: Collection<OutboxEntry>, entries: OutboxEntry[]): Promise<string[]> {
+  const inserted: string[] = [];
+  for (let i = 0; i < entries.length; i += CHUNK) {
+    const chunk = entries.slice(i, i + CHUNK);
+    const existing = new Set((await outbox.find({ _id: { $in: chunk.map((entry) => entry._id) } })).map((entry) => entry._id));
+    const fresh = chunk.filter((entry) => !existing.has(entry._id));
+    try {
+      await outbox.insertMany(fresh);
+      inserted.push(...fresh.map((entry) => entry._id));
+    } catch (error) {
+      if (!(error instanceof DuplicateKeyError)) throw error;
+      // Another mail runner wrote some of them meanwhile: insert one by one, keeping only ours.
+      for (const entry of fresh) {
+        try {
+          await outbox.insertOne(entry);
+          inserted.push(entry._id);
+        } catch (single) {
+          if (!(single instanceof DuplicateKeyError)) throw single;
+        }
+      }
+    }
+  }
+  return inserted;
+}
+
+/** Ids of every entry still to send, for the sweeper that re-enqueues them. */
+export async function queuedIds(outbox: Collection<OutboxEntry>): Promise<string[]> {
+  return (await outbox.find({ status: 'queued' }, { sort: { createdAt: 1 } })).map((entry) => entry._id);
+}

@@ -1,0 +1,70 @@
+/**
+ * The subscription mail reactor, applied by the mail runner after `mail_recipients` and `mail_items`: for the first
+ * publication of a blog post or the approval of a feed post it writes one outbox entry per deliverable `immediate`
+ * subscription covering that content; for a guest's subscription request, the confirmation mail. Then it hands the
+ * new entries to the queue without waiting: the outbox is the truth, and a Redis outage must not stop the runner
+ * (the sweeper enqueues whatever is still queued once Redis is back).
+ */
+import type { RecordedEvent } from '../../server/infrastructure/event-store/port';
+import { parseStreamName } from '../../shared/streams';
+import type { BlogPostEvent } from '../../shared/blog/blog-stream';
+import type { PostEvent } from '../../shared/feed/post-stream';
+import { coversContent, type SubscriptionEvent } from '../../shared/subscriptions/subscription-stream';
+import type { Projection } from '../../projections/runner';
+import { insertNewEntries, mailOutbox, newOutboxEntry, setupOutbox, type OutboxCause } from './outbox';
+import { mailRecipients } from './recipients';
+
+/**
+ * Events older than this are history: when the mail runner starts on an existing log (first deployment of mail, a
+ * lost checkpoint, a new database restored from an old dump), it must not mail subscribers about every post ever
+ * published or send stale confirmation links. A live event is handled within seconds, so a day leaves ample room
+ * for a runner that was down for hours.
+ */
+export const HISTORY_AGE_MS = 24 * 3600 * 1000;
+
+type Reaction = { to: 'immediate'; content: 'blog' | 'post'; itemId: string } | { to: 'guest'; subscriptionId: string };
+
+/** What an event asks of the mail service, if anything. */
+export function reactionTo(recorded: RecordedEvent): Reaction | null {
+  const { type, id } = parseStreamName(recorded.streamName);
+  const event = recorded as RecordedEvent & (BlogPostEvent | PostEvent | SubscriptionEvent);
+  if (type === 'blog' && event.type === 'BlogPostPublished') return event.data.firstPublication ? { to: 'immediate', content: 'blog', itemId: id } : null;
+  if (type === 'post' && (event.type === 'PostApproved' || (event.type === 'PostSubmitted' && event.data.approved))) {
+    return { to: 'immediate', content: 'post', itemId: id };
+  }
+  if (type === 'subscription' && event.type === 'SubscriptionRequested' && event.data.confirmationRequired) return { to: 'guest', subscriptionId: id };
+  return null;
+}
+
+export interface ReactorOptions {
+  /** Hands new outbox entries to the queue; may reject (Redis down): the sweeper enqueues them later. */
+  enqueue(outboxIds: string[]): Promise<void>;
+  onEnqueueError(error: unknown): void;
+  now(): Date;
+}
+
+export function createMailReactor({ enqueue, onEnqueueError, now }: ReactorOptions): Projection {
+  return {
+    name: 'mail-reactor',
+    // Owns nothing that may be dropped: the outbox must survive every rebuild.
+    collections: [],
+    setup: setupOutbox,
+    async apply(recorded, { store }) {
+      const reaction = reactionTo(recorded);
+      if (!reaction) return;
+      const at = now();
+      if (at.getTime() - recorded.createdAt.getTime() > HISTORY_AGE_MS) return;
+      let entries;
+      if (reaction.to === 'guest') {
+        entries = [newOutboxEntry(reaction.subscriptionId, { kind: 'confirmation' }, at)];
+      } else {
+        const content = reaction.content === 'blog' ? 'blog_posts' : 'newsfeed';
+        const recipients = await mailRecipients(store).find({ deliverable: true, frequency: 'immediate' });
+        const cause: OutboxCause = { kind: 'item', content: reaction.content, itemId: reaction.itemId };
+        entries = recipients.filter((recipient) => coversContent(recipient.subscriptionType, content)).map((recipient) => newOutboxEntry(recipient._id, cause, at));
+      }
+      const inserted = await insertNewEntries(mailOutbox(store), entries);
+      if (inserted.length > 0) enqueue(inserted).catch(onEnqueueError);
+    },
+  };
+}
