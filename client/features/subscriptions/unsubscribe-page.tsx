@@ -61,7 +61,9 @@ function Confirm({ token }: { token: string }) {
   if (isTokenNotFound(unsubscribe.error)) return <NotFound />;
 
   const { subscription } = found;
-  const types = subscription.subscriptionTypes.length > 0 ? subscription.subscriptionTypes : [subscription.subscriptionType];
+  // "All Updates" covers several kinds of mail; naming them tells the reader what stops.
+  const covered = subscription.subscriptionTypes.filter((type) => type !== subscription.subscriptionType);
+  const typeLine = SUBSCRIPTION_TYPE_LABELS[subscription.subscriptionType] + (covered.length > 0 ? ` (${covered.map((type) => SUBSCRIPTION_TYPE_LABELS[type]).join(', ')})` : '');
   return (
     <Panel title="Unsubscribe from e-mails">
       <p>Do you want to stop receiving these e-mails?</p>
@@ -69,7 +71,7 @@ function Confirm({ token }: { token: string }) {
         <dt className="font-medium">E-mail</dt>
         <dd className="break-all">{subscription.email}</dd>
         <dt className="font-medium">Type</dt>
-        <dd>{types.map((type) => SUBSCRIPTION_TYPE_LABELS[type] ?? type).join(', ')}</dd>
+        <dd>{typeLine}</dd>
         <dt className="font-medium">Frequency</dt>
         <dd>{FREQUENCY_LABELS[subscription.frequency] ?? subscription.frequency}</dd>
         <dt className="font-medium">Status</dt>
