@@ -29,7 +29,8 @@ export function coalesce(load: () => Promise<void>): () => void {
 }
 
 export function followNotices(messages: readonly string[], refresh: () => void) {
-  const socket = io({ path: '/socket.io', withCredentials: false });
+  // WebSocket first (one connection, no long-polling requests on the holding page), long-polling if it fails.
+  const socket = io({ path: '/socket.io', withCredentials: false, transports: ['websocket', 'polling'], tryAllTransports: true });
   for (const message of messages) socket.on(message, refresh);
   socket.on('connect', refresh);
   return () => socket.disconnect();
@@ -37,9 +38,13 @@ export function followNotices(messages: readonly string[], refresh: () => void) 
 
 export const RESIZE_MESSAGE = 'bhc:resize';
 
-/** Posts the widget's height to the holding page whenever it changes (the loader resizes the frame to it). */
-export function reportHeight(target: HTMLElement) {
-  if (window.parent === window) return;
+/**
+ * Posts the widget's height to the holding page whenever it changes (the loader resizes the frame to it).
+ * Returns a function to call after each render: Chrome pauses rendering, and with it ResizeObserver,
+ * in cross-origin frames that are off screen, so a widget below the fold reports its height itself.
+ */
+export function reportHeight(target: HTMLElement): () => void {
+  if (window.parent === window) return () => undefined;
   let last = -1;
   const post = () => {
     const height = Math.ceil(target.getBoundingClientRect().height);
@@ -50,4 +55,5 @@ export function reportHeight(target: HTMLElement) {
   };
   new ResizeObserver(post).observe(target);
   post();
+  return post;
 }

@@ -13,9 +13,12 @@ import './embed.css';
 const root = document.getElementById('widget')!;
 const request = readWidgetRequest(window.location.pathname, window.location.search);
 if (request?.options.transparent) document.documentElement.classList.add('transparent');
-reportHeight(root);
+const heightChanged = reportHeight(root);
 
-if (!request) root.replaceChildren(renderUnknown());
+if (!request) {
+  root.replaceChildren(renderUnknown());
+  heightChanged();
+}
 else {
   const context = { origin: window.location.origin, timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone };
   let shown = false;
@@ -28,6 +31,7 @@ else {
       if (!shown) root.replaceChildren(renderFailure(request));
     }
     root.setAttribute('aria-busy', 'false');
+    heightChanged();
   });
   refresh();
   followNotices(NOTICES[request.spec.kind], refresh);

@@ -85,8 +85,9 @@ const tagList = (tags: readonly string[], shown = tags.length) =>
     ? null
     : h('ul', { class: 'tags', 'aria-label': 'Tags' }, tags.slice(0, shown).map((tag) => h('li', null, `#${tag}`)), tags.length > shown ? h('li', { class: 'more' }, `+${tags.length - shown}`) : null);
 
+const plural = (count: number, one: string, many: string) => `${count} ${count === 1 ? one : many}`;
 const counts = (post: FeedPost) =>
-  h('p', { class: 'counts muted' }, h('span', null, `♥ ${post.likesCount}`, h('span', { class: 'sr' }, ' likes')), h('span', null, `💬 ${post.commentsCount}`, h('span', { class: 'sr' }, ' comments')));
+  h('p', { class: 'counts muted' }, h('span', null, plural(post.likesCount, 'like', 'likes')), h('span', null, plural(post.commentsCount, 'comment', 'comments')));
 
 function feedPost(post: FeedPost, look: FeedLook, origin: string) {
   const byline = h('p', { class: 'byline' }, h('span', { class: 'author' }, post.author.name), look === 'ultra' ? null : roleBadge(post.author.role), look === 'ultra' ? null : postedAt(origin, post.createdAt));

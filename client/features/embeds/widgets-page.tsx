@@ -126,7 +126,7 @@ function WidgetCard({ spec, posts }: { spec: WidgetSpec; posts: PublishedPost[] 
             Copy
           </Button>
         </div>
-        <pre className="overflow-x-auto rounded-md bg-slate-100 p-3 text-xs dark:bg-slate-800" aria-label={`${spec.label} snippet`}>
+        <pre className="rounded-md bg-slate-100 p-3 text-xs break-all whitespace-pre-wrap dark:bg-slate-800" aria-label={`${spec.label} snippet`}>
           <code>{snippet}</code>
         </pre>
       </div>
