@@ -16,6 +16,8 @@ const contexts: BrowserContext[] = [];
 let admin: Page;
 let member: Page;
 const memberAccount = person('Sally', 'Settings');
+/** The guest who subscribes from the landing page, and their link's token, for the mailbox test. */
+const guest = { email: `guest-${Date.now()}@example.org`, token: '' };
 
 async function open(account: ReturnType<typeof person>, path: string) {
   const { context, page } = await openAs(browser, site.url, account, path);
@@ -186,7 +188,7 @@ describe('unsubscribe page', () => {
   });
 
   it("confirms a guest's subscription from its link, lets the guest cancel, then unsubscribe", async () => {
-    const email = `guest-${Date.now()}@example.org`;
+    const { email } = guest;
     const page = await anonymous('/');
     const form = page.getByRole('region', { name: 'Get updates by e-mail' });
     await form.getByLabel('E-mail address').fill(email);
@@ -199,6 +201,10 @@ describe('unsubscribe page', () => {
     expect(record.body).toHaveLength(1);
     expect(record.body[0]!.status).toBe('pending');
     const token = subscriptionToken(site.services.config.subscriptionLinkSecret, record.body[0]!.id);
+    guest.token = token;
+    // The confirmation mail carries the same token the test derived.
+    const confirmation = await site.services.mailbox.waitFor((mail) => mail.to.includes(email));
+    expect(confirmation.text).toContain(`/api/subscribe/confirm/${token}`);
 
     await page.goto(`/api/subscribe/confirm/${token}`);
     await page.waitForURL('**/subscribe/confirmed');
@@ -257,6 +263,12 @@ describe('staff mailbox', () => {
     await admin.getByRole('region', { name: 'Text part' }).getByText(link!, { exact: false }).waitFor();
     await screenshot(admin, 'mailbox');
     expect(await accessibilityViolations(admin)).toEqual([]);
+
+    // The guest's confirmation mail, with its RFC 8058 headers.
+    await list.getByRole('button').filter({ hasText: `To ${guest.email}` }).first().click();
+    await headers.getByRole('rowheader', { name: 'list-unsubscribe', exact: true }).waitFor();
+    await headers.getByText(`/api/unsubscribe/${guest.token}`, { exact: false }).waitFor();
+    await headers.getByText('List-Unsubscribe=One-Click').waitFor();
 
     await admin.getByLabel('E-mail address').fill(memberAccount.email);
     await admin.getByRole('button', { name: 'Look up' }).click();

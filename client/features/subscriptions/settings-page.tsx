@@ -68,7 +68,7 @@ function FrequencySelect({ type, value, isDisabled, onChange }: { type: Subscrip
 function SubscriptionRow({ type, choice, onChange }: { type: SubscriptionType; choice: Choice; onChange: (choice: Choice) => void }) {
   return (
     <li className="flex flex-wrap items-end justify-between gap-4 py-4 first:pt-0 last:pb-0">
-      <Switch isSelected={choice.enabled} onChange={(enabled) => onChange({ ...choice, enabled })} className="group flex min-h-11 min-w-0 flex-1 cursor-pointer items-center gap-3 outline-none">
+      <Switch isSelected={choice.enabled} onChange={(enabled) => onChange({ ...choice, enabled })} className="group flex min-h-11 flex-1 basis-64 cursor-pointer items-center gap-3 outline-none">
         <span
           aria-hidden="true"
           className="flex h-6 w-11 shrink-0 items-center rounded-full bg-slate-300 px-0.5 transition-colors group-data-[selected]:bg-brand-600 group-data-[focus-visible]:ring-2 group-data-[focus-visible]:ring-amber-500 dark:bg-slate-600 dark:group-data-[selected]:bg-amber-accent"
