@@ -196,6 +196,7 @@ describe('unsubscribe page', () => {
     await form.getByLabel('How often').selectOption({ label: 'Weekly digest' });
     await form.getByRole('button', { name: 'Subscribe' }).click();
     await form.getByText('Check your inbox to confirm your subscription.').waitFor();
+    expect(await accessibilityViolations(page)).toEqual([]);
 
     const record = await call<{ id: string; status: string }[]>(admin, 'GET', `/api/admin/subscriptions?email=${encodeURIComponent(email)}`);
     expect(record.body).toHaveLength(1);
@@ -209,6 +210,7 @@ describe('unsubscribe page', () => {
     await page.goto(`/api/subscribe/confirm/${token}`);
     await page.waitForURL('**/subscribe/confirmed');
     await page.getByRole('heading', { name: 'Subscription confirmed' }).waitFor();
+    expect(await accessibilityViolations(page)).toEqual([]);
     await page.goto(`/api/subscribe/confirm/${'x'.repeat(43)}`);
     await page.waitForURL('**/subscribe/confirmed?error=link');
     await page.getByRole('heading', { name: 'Confirmation link not valid' }).waitFor();

@@ -188,7 +188,7 @@ function ConsentLookup() {
                         <time dateTime={entry.at} className="text-slate-600 dark:text-slate-400">
                           {when(entry.at)}
                         </time>{' '}
-                        <span className="font-medium">{entry.event}</span>
+                        <span className="font-medium">{entry.event.replaceAll('_', ' ')}</span>
                         {entry.detail && <span className="text-slate-600 dark:text-slate-400"> — {entry.detail}</span>}
                       </li>
                     ))}
