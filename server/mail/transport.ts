@@ -12,18 +12,23 @@ export interface DkimOptions {
  */
 export const DKIM_SIGNED_HEADERS = ['From', 'To', 'Subject', 'Date', 'Message-ID', 'MIME-Version', 'Content-Type', 'List-Unsubscribe', 'List-Unsubscribe-Post'];
 
-/**
- * Pooled connections (a fan-out reuses them instead of one SMTP handshake per mail) and timeouts well below the
- * outbox claim lease (workers/subscriptions/delivery.ts), so a hung send never outlives its claim.
- */
-const CONNECTION = { pool: true, maxConnections: 5, connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 20_000 } as const;
+/** Timeouts well below the outbox claim lease (workers/subscriptions/delivery.ts), so a hung send never outlives its claim. */
+const TIMEOUTS = { connectionTimeout: 5_000, greetingTimeout: 5_000, socketTimeout: 10_000 } as const;
+/** A fan-out reuses pooled connections instead of one SMTP handshake per mail; idle ones close after socketTimeout. */
+const POOL = { pool: true, maxConnections: 5 } as const;
+
+export interface TransportOptions {
+  dkim?: DkimOptions | null;
+  /** Keep a pool of SMTP connections (the workers role); close() ends them. */
+  pooled?: boolean;
+}
 
 /** SMTP_URL when set; otherwise the in-process sink on loopback. Signs with DKIM when a key is given. */
-export function createTransport(smtpUrl: string | undefined, sinkPort: number, dkim?: DkimOptions) {
-  const signing = dkim ? { dkim: { ...dkim, headerFieldNames: DKIM_SIGNED_HEADERS.join(':') } } : {};
+export function createTransport(smtpUrl: string | undefined, sinkPort: number, { dkim, pooled = false }: TransportOptions = {}) {
+  const options = { ...TIMEOUTS, ...(pooled ? POOL : {}), ...(dkim ? { dkim: { ...dkim, headerFieldNames: DKIM_SIGNED_HEADERS.join(':') } } : {}) };
   return smtpUrl
-    ? nodemailer.createTransport({ url: smtpUrl, ...CONNECTION, ...signing })
-    : nodemailer.createTransport({ host: '127.0.0.1', port: sinkPort, secure: false, ignoreTLS: true, ...CONNECTION, ...signing });
+    ? nodemailer.createTransport({ url: smtpUrl, ...options })
+    : nodemailer.createTransport({ host: '127.0.0.1', port: sinkPort, secure: false, ignoreTLS: true, ...options });
 }
 
 export type Transport = ReturnType<typeof createTransport>;

@@ -21,7 +21,7 @@ import { mailItemId, mailItems, type MailItem } from './items';
 import { renderMail, type MailContent, type MailLinks } from './templates';
 
 /** How long a claim holds; longer than a send can take with the transport's timeouts (see server/mail/transport.ts). */
-export const CLAIM_LEASE_MS = 30_000;
+export const CLAIM_LEASE_MS = 15_000;
 
 export interface DeliveryOptions {
   store: DocumentStore;

@@ -39,7 +39,14 @@ export async function subscribe(
   const actor: Actor | null = options.guest ? null : { id: randomUUID(), role: 'member' };
   await handle(subscriptionDecider, streamName('subscription', id), {
     type: 'RequestSubscription',
-    data: { id, email: options.email, subscriptionType: options.type, frequency: options.frequency, tokenHash: hashSubscriptionToken(token), isActive: options.isActive ?? true },
+    data: {
+      id,
+      email: options.email,
+      subscriptionType: options.type,
+      frequency: options.frequency,
+      tokenHash: hashSubscriptionToken(token),
+      isActive: options.isActive ?? true,
+    },
     metadata: { now: new Date(), actor },
   });
   return { id, email: options.email, token, actor };
@@ -92,7 +99,22 @@ export async function scheduleEvent(handle: Commands, title: string, startDate: 
     type: 'ScheduleEvent',
     data: {
       id,
-      fields: { title, description: '', eventType: 'other', location: 'Chicago', isVirtual: false, virtualLink: '', startDate, endDate, allDay: false, isRecurring: false, recurrenceRule: '', maxAttendees: null, isPublic: true, tags: [] },
+      fields: {
+        title,
+        description: '',
+        eventType: 'other',
+        location: 'Chicago',
+        isVirtual: false,
+        virtualLink: '',
+        startDate,
+        endDate,
+        allDay: false,
+        isRecurring: false,
+        recurrenceRule: '',
+        maxAttendees: null,
+        isPublic: true,
+        tags: [],
+      },
     },
     metadata: { now: new Date(), actor: staff },
   });
@@ -111,9 +133,9 @@ export interface ReceivedMail {
 
 /**
  * An SMTP server that keeps every message in memory, for counting per recipient. `refuse` names addresses
- * answered with a permanent 550 (a bounce).
+ * answered with a permanent 550 (a bounce); `delayMs` slows every message down.
  */
-export async function startCountingSmtp(options: { refuse?: (address: string) => boolean } = {}) {
+export async function startCountingSmtp(options: { refuse?: (address: string) => boolean; delayMs?: number } = {}) {
   const received: ReceivedMail[] = [];
   const server = new SMTPServer({
     authOptional: true,
@@ -127,25 +149,33 @@ export async function startCountingSmtp(options: { refuse?: (address: string) =>
       }
       callback();
     },
-    async onData(stream, session, callback) {
-      const chunks: Buffer[] = [];
-      for await (const chunk of stream) chunks.push(chunk as Buffer);
-      const raw = Buffer.concat(chunks);
-      const parsed = await PostalMime.parse(raw);
-      for (const rcpt of session.envelope.rcptTo) {
-        received.push({
-          to: rcpt.address,
-          messageId: parsed.messageId ?? '',
-          subject: parsed.subject ?? '',
-          headers: new Map(parsed.headers.map((header) => [header.key, header.value])),
-          raw: raw.toString('utf8'),
-          text: parsed.text ?? '',
-          html: parsed.html ?? '',
-        });
-      }
-      callback();
+    onData(stream, session, callback) {
+      // A sender killed mid-message closes the stream with an error: that message was never received.
+      receive(stream, session).then(
+        () => callback(),
+        (error: Error) => callback(error),
+      );
     },
   });
+  async function receive(stream: AsyncIterable<unknown>, session: { envelope: { rcptTo: { address: string }[] } }) {
+    const chunks: Buffer[] = [];
+    for await (const chunk of stream) chunks.push(chunk as Buffer);
+    const raw = Buffer.concat(chunks);
+    // A relay that takes a moment per message, so that a fan-out can be interrupted half-way.
+    if (options.delayMs) await new Promise((resolve) => setTimeout(resolve, options.delayMs));
+    const parsed = await PostalMime.parse(raw);
+    for (const rcpt of session.envelope.rcptTo) {
+      received.push({
+        to: rcpt.address,
+        messageId: parsed.messageId ?? '',
+        subject: parsed.subject ?? '',
+        headers: new Map(parsed.headers.map((header) => [header.key, header.value])),
+        raw: raw.toString('utf8'),
+        text: parsed.text ?? '',
+        html: parsed.html ?? '',
+      });
+    }
+  }
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
   return {
     port: (server.server.address() as AddressInfo).port,
