@@ -10,6 +10,8 @@ const benches: Record<string, () => Promise<{ run: () => Promise<void> }>> = {
   feed: () => import('./feed.bench'),
   events: () => import('./events.bench'),
   blog: () => import('./blog.bench'),
+  mail: () => import('./mail.bench'),
+  embeds: () => import('./embeds.bench'),
 };
 
 const filter = process.argv[2];
