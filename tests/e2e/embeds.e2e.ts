@@ -6,7 +6,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser as Chromium, FrameLocator, Page } from 'playwright-core';
+import type { Browser as Chromium, FrameLocator, Locator, Page } from 'playwright-core';
 import { startTestSite, type TestSite } from '../support/site';
 import { Browser, registerMember } from '../support/http';
 import { accessibilityViolations, launchChromium, newContext, openAs, person, screenshot } from '../support/browser';
@@ -98,7 +98,7 @@ afterAll(async () => {
   await site?.close();
 });
 
-const texts = (frame: FrameLocator, selector: string) => frame.locator(selector).allTextContents();
+const texts = (within: FrameLocator | Locator, selector: string) => within.locator(selector).allTextContents();
 
 describe('widgets on another site', () => {
   it('shows every widget with the spec’s defaults, truncation, tags, role colours and errors, sized to its content', async () => {
