@@ -7,7 +7,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestSite, type TestSite } from '../../support/site';
 import { streamName } from '../../../shared/streams';
 import { MAX_BOUNCES } from '../../../shared/subscriptions/constants';
-import { mailOutbox } from '../../../workers/subscriptions/outbox';
+import { mailOutbox, newOutboxEntry } from '../../../workers/subscriptions/outbox';
+import { createMailReactor, HISTORY_AGE_MS } from '../../../workers/subscriptions/reactor';
+import type { RecordedEvent } from '../../../server/infrastructure/event-store/port';
 import {
   approvedFeedPost,
   commands,
@@ -192,5 +194,59 @@ describe('digests', () => {
     expect((await run('2030-03-04T13:00:00Z')).written).toBe(0);
     expect(smtp.to(daily.email)).toHaveLength(2);
     expect(smtp.to(dailyBlog.email)).toHaveLength(2);
+  });
+});
+
+describe('the outbox is the truth', () => {
+  it('a queued entry is sent by the sweeper without any job, and not at all once its subscription has ended', async () => {
+    const reader = await sub('swept@example.org', 'blog_posts');
+    const leaver = await sub('gone-before-sending@example.org', 'blog_posts');
+    const blogId = await publishBlogPost(handle, 'Swept up');
+    await delivered();
+    await unsubscribe(handle, leaver);
+    // Entries written while Redis was unreachable: in the outbox, never enqueued.
+    const outbox = mailOutbox(site.services.store);
+    const cause = { kind: 'item', content: 'blog', itemId: blogId } as const;
+    await outbox.deleteMany({ subscriptionId: { $in: [reader.id, leaver.id] } });
+    const sentBefore = smtp.received.length;
+    await outbox.insertMany([newOutboxEntry(reader.id, cause, new Date()), newOutboxEntry(leaver.id, cause, new Date())]);
+    await site.services.subscriptionMail.sweep();
+    await delivered();
+    expect(await outbox.findOne({ _id: `item:${leaver.id}:blog:${blogId}` })).toMatchObject({ status: 'dropped' });
+    expect(await outbox.findOne({ _id: `item:${reader.id}:blog:${blogId}` })).toMatchObject({ status: 'sent' });
+    expect(smtp.received.slice(sentBefore).map((mail) => mail.to)).toEqual([reader.email]);
+  });
+
+  it('a publication older than a day, met when the runner replays an old log, mails nobody', async () => {
+    await sub('history@example.org', 'all');
+    await delivered();
+    const blogId = '00000000-0000-4000-8000-000000000001';
+    const old: RecordedEvent = {
+      id: 'e1',
+      streamName: streamName('blog', blogId),
+      version: 1,
+      position: Number.MAX_SAFE_INTEGER,
+      type: 'BlogPostPublished',
+      data: { publishedAt: '2020-01-01T00:00:00.000Z', firstPublication: true, by: 'x', at: '2020-01-01T00:00:00.000Z' },
+      metadata: {},
+      createdAt: new Date(Date.now() - HISTORY_AGE_MS - 60_000),
+    };
+    const enqueued: string[][] = [];
+    const reactor = createMailReactor({ enqueue: async (ids) => void enqueued.push(ids), onEnqueueError: () => undefined, now: () => new Date() });
+    await reactor.apply(old, { store: site.services.store, notify: () => undefined });
+    expect(enqueued).toEqual([]);
+    expect(await mailOutbox(site.services.store).countDocuments({ 'cause.itemId': blogId })).toBe(0);
+  });
+
+  it('schedules the daily and weekly digests in the site time zone, again after a Redis reconnect', async () => {
+    const { queue } = site.services.mail;
+    expect(await queue.getJobScheduler('digest-daily')).toMatchObject({ pattern: '0 7 * * *', tz: 'America/Chicago' });
+    expect(await queue.getJobScheduler('digest-weekly')).toMatchObject({ pattern: '0 7 * * 1', tz: 'America/Chicago' });
+    // A restarted Redis has lost them: the next 'ready' puts them back.
+    await queue.removeJobScheduler('digest-daily');
+    await queue.removeJobScheduler('digest-weekly');
+    site.services.redis.disconnect(true);
+    await expect.poll(() => queue.getJobScheduler('digest-daily'), { timeout: 10_000 }).toMatchObject({ pattern: '0 7 * * *' });
+    await expect.poll(() => queue.getJobScheduler('digest-weekly'), { timeout: 10_000 }).toMatchObject({ pattern: '0 7 * * 1' });
   });
 });
