@@ -35,7 +35,9 @@ export const TEXTS = {
   noBlogPosts: 'No blog posts yet',
   postFailed: 'Failed to load blog post.',
   postNotFound: 'Blog post not found',
-  listFailed: 'Failed to load. The widget will try again when the community changes.',
+  feedFailed: 'Failed to load posts.',
+  eventsFailed: 'Failed to load events.',
+  blogFailed: 'Failed to load blog posts.',
   unknownWidget: 'This widget does not exist.',
   readMore: 'Read the full post',
 } as const;
@@ -202,9 +204,11 @@ export function renderWidget({ spec, options }: WidgetRequest, data: WidgetData,
   }
 }
 
-/** What a widget says when its data cannot be read. */
+const FAILURES = { feed: TEXTS.feedFailed, events: TEXTS.eventsFailed, blog: TEXTS.blogFailed, 'blog-post': TEXTS.postFailed } as const;
+
+/** What a widget says when its data cannot be read (it tries again on the next notice or reconnection). */
 export function renderFailure({ spec }: WidgetRequest): HTMLElement {
-  return h('section', { class: 'widget' }, notice(spec.kind === 'blog-post' ? TEXTS.postFailed : TEXTS.listFailed, 'alert'));
+  return h('section', { class: 'widget' }, notice(FAILURES[spec.kind], 'alert'));
 }
 
 export function renderUnknown(): HTMLElement {

@@ -22,6 +22,7 @@ export interface WidgetSpec {
   /** Items shown unless the page asks for another number; none for the single post. */
   defaultLimit: number | null;
   look: FeedLook | null;
+  /** A title bar with a link to the site's page for it (the minimal feed and the single post have none). */
   header: boolean;
   /** Query options the widget understands besides limit and the transparent background. */
   filters: readonly ('featured' | 'pinned' | 'compact')[];
@@ -46,7 +47,7 @@ export const WIDGETS: Record<WidgetName, WidgetSpec> = {
   minimal: { name: 'minimal', kind: 'feed', label: 'Minimal feed', description: 'Compact posts without a header.', defaultLimit: MINIMAL_FEED_LIMIT, look: 'compact', header: false, filters: [] },
   calendar: { name: 'calendar', kind: 'events', label: 'Events', description: 'Upcoming public events with dates, places and attendance.', defaultLimit: EVENTS_WIDGET_LIMIT, look: null, header: true, filters: ['featured', 'compact'] },
   blog: { name: 'blog', kind: 'blog', label: 'Blog', description: 'The latest blog posts with excerpts and tags.', defaultLimit: BLOG_WIDGET_LIMIT, look: null, header: true, filters: ['featured', 'pinned', 'compact'] },
-  'blog-post': { name: 'blog-post', kind: 'blog-post', label: 'Single blog post', description: 'One blog post, its opening lines and a link to read on.', defaultLimit: null, look: null, header: true, filters: [] },
+  'blog-post': { name: 'blog-post', kind: 'blog-post', label: 'Single blog post', description: 'One blog post, its opening lines and a link to read on.', defaultLimit: null, look: null, header: false, filters: [] },
 };
 
 /** Where a widget lives on the site. */

@@ -117,17 +117,19 @@ describe('widgets on another site', () => {
         widget('blog-post', ` id="single" data-id="${blogPostId}"`),
         widget('blog-post', ' id="missing" data-id="00000000-0000-4000-8000-000000000000"'),
         widget('blog-post', ' id="failing" data-id="11111111-1111-4111-8111-111111111111"'),
+        widget('calendar', ' id="failing-events" data-featured="true"'),
       ].join(''),
     );
     const context = await newContext(chromium, hostUrl, { height: 900 });
     // A server failure for one post, to see the widget's failure text.
     await context.route('**/api/blog/11111111-1111-4111-8111-111111111111', (route) => route.fulfill({ status: 500, body: '{"message":"boom"}' }));
+    await context.route(/\/api\/events\?.*featured=true/, (route) => route.fulfill({ status: 500, body: '{"message":"boom"}' }));
     const page = await context.newPage();
     await page.goto(url);
     expect(new URL(page.url()).origin).not.toBe(new URL(site.url).origin);
 
     // The loader replaced each placeholder with a frame of the site's origin.
-    await expect.poll(() => page.locator('iframe').count()).toBe(12);
+    await expect.poll(() => page.locator('iframe').count()).toBe(13);
     expect(await page.locator('div[data-bhc-widget]').count()).toBe(0);
     expect(await page.locator('#calendar-compact').getAttribute('src')).toBe(`${site.url}/embed/calendar?compact=1&limit=2`);
 
@@ -186,6 +188,7 @@ describe('widgets on another site', () => {
     expect(body.length <= 201 && body.endsWith('…') && body.startsWith('The first licensed station')).toBe(true);
     expect(await frameOf(page, '#missing').getByText('Blog post not found').count()).toBe(1);
     await frameOf(page, '#failing').getByText('Failed to load blog post.').waitFor();
+    await frameOf(page, '#failing-events').getByText('Failed to load events.').waitFor();
 
     // Every link to the site opens in the page holding the widget, never inside the frame.
     for (const id of ['feed', 'minimal', 'calendar', 'blog', 'single']) {
