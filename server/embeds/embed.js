@@ -8,7 +8,8 @@
  * the widget's options.
  */
 (function () {
-  var script = document.currentScript;
+  // currentScript is null when a tag manager runs this code itself: then the first tag loading the loader tells where from.
+  var script = document.currentScript || document.querySelector('script[src$="/embed.js"]');
   if (!script || !script.src) return;
   var origin = new URL(script.src).origin;
   var PATHS = { feed: '', simple: '/simple', ultra: '/ultra', compact: '/compact', minimal: '/minimal', calendar: '/calendar', blog: '/blog', 'blog-post': '/blog/' };
