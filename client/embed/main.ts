@@ -1,8 +1,8 @@
 /**
  * The embed page (client/embed.html, served for every /embed route): one widget,
- * drawn with plain DOM, kept live by socket notices. It shares no code with the
- * main app's bundle beyond small pure helpers, so it stays light for the sites
- * that embed it.
+ * drawn with plain DOM, kept live by socket notices. No React, router or UI
+ * library: beyond socket.io-client it loads only small pure helpers, so it
+ * stays light for the sites that embed it.
  */
 import { readWidgetRequest } from './widgets';
 import { NOTICES, loadWidget } from './data';
@@ -18,8 +18,7 @@ const heightChanged = reportHeight(root);
 if (!request) {
   root.replaceChildren(renderUnknown());
   heightChanged();
-}
-else {
+} else {
   const context = { origin: window.location.origin, timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone };
   let shown = false;
   const refresh = coalesce(async () => {
