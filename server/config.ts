@@ -76,7 +76,8 @@ export class ConfigError extends Error {
 
 /** The DKIM key from DKIM_PRIVATE_KEY or DKIM_PRIVATE_KEY_FILE; null when signing is not configured. */
 function dkim(env: v.InferOutput<typeof EnvSchema>) {
-  const privateKey = env.DKIM_PRIVATE_KEY ?? (env.DKIM_PRIVATE_KEY_FILE ? readFileSync(env.DKIM_PRIVATE_KEY_FILE, 'utf8') : undefined);
+  // A PEM key in an environment variable often arrives with its line breaks written as \n.
+  const privateKey = env.DKIM_PRIVATE_KEY?.replaceAll('\\n', '\n') ?? (env.DKIM_PRIVATE_KEY_FILE ? readFileSync(env.DKIM_PRIVATE_KEY_FILE, 'utf8') : undefined);
   const given = [env.DKIM_DOMAIN, env.DKIM_SELECTOR, privateKey].filter((value) => value !== undefined).length;
   if (given === 0) return null;
   if (given < 3) throw new ConfigError('DKIM signing needs DKIM_DOMAIN, DKIM_SELECTOR and DKIM_PRIVATE_KEY (or DKIM_PRIVATE_KEY_FILE)');
