@@ -180,7 +180,11 @@ export function createDelivery(options: DeliveryOptions) {
         headers: { 'List-Unsubscribe': `<${links.oneClick}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' },
       });
     } catch (error) {
-      if (!permanentFailure(error)) throw error;
+      if (!permanentFailure(error)) {
+        // Not sent (relay down, a 4xx): let the job's own retry, or any worker, try again without waiting out the lease.
+        await outbox.updateOne({ _id: outboxId, status: 'queued' }, { $unset: { claimedUntil: '' } });
+        throw error;
+      }
       const reason = String((error as { response?: string }).response ?? (error as Error).message).slice(0, 500);
       await finish(outboxId, 'bounced', { failure: reason });
       await handle(subscriptionDecider, streamName('subscription', entry.subscriptionId), { type: 'RecordBounce', data: { reason }, metadata: { now: now(), actor: null } });

@@ -133,10 +133,12 @@ export interface ReceivedMail {
 
 /**
  * An SMTP server that keeps every message in memory, for counting per recipient. `refuse` names addresses
- * answered with a permanent 550 (a bounce); `delayMs` slows every message down.
+ * answered with a permanent 550 (a bounce); `deferOnce` names addresses refused once with a temporary 451;
+ * `delayMs` slows every message down.
  */
-export async function startCountingSmtp(options: { refuse?: (address: string) => boolean; delayMs?: number } = {}) {
+export async function startCountingSmtp(options: { refuse?: (address: string) => boolean; deferOnce?: (address: string) => boolean; delayMs?: number } = {}) {
   const received: ReceivedMail[] = [];
+  const deferred = new Set<string>();
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS', 'AUTH'],
@@ -145,6 +147,11 @@ export async function startCountingSmtp(options: { refuse?: (address: string) =>
       if (options.refuse?.(address.address)) {
         const error = Object.assign(new Error('Mailbox unavailable'), { responseCode: 550 });
         callback(error);
+        return;
+      }
+      if (options.deferOnce?.(address.address) && !deferred.has(address.address)) {
+        deferred.add(address.address);
+        callback(Object.assign(new Error('Try again later'), { responseCode: 451 }));
         return;
       }
       callback();

@@ -32,7 +32,7 @@ let handle: Commands;
 let secret: string;
 
 beforeAll(async () => {
-  smtp = await startCountingSmtp({ refuse: (address) => address.startsWith('bounce') });
+  smtp = await startCountingSmtp({ refuse: (address) => address.startsWith('bounce'), deferOnce: (address) => address.startsWith('deferred') });
   site = await startTestSite({ SMTP_URL: `smtp://127.0.0.1:${smtp.port}`, PUBLIC_URL, TIME_ZONE: 'America/Chicago' });
   handle = commands(site.services.eventStore);
   secret = site.services.config.subscriptionLinkSecret;
@@ -147,6 +147,16 @@ describe('immediate mail', () => {
     const entries = await mailOutbox(site.services.store).find({ subscriptionId: bouncing.id });
     expect(entries.map((entry) => entry.status)).toEqual(Array(MAX_BOUNCES).fill('bounced'));
   });
+
+  it('retries a temporary refusal (4xx) and sends once, without counting a bounce', async () => {
+    const deferred = await sub('deferred@example.org', 'blog_posts');
+    await publishBlogPost(handle, 'Worth the wait');
+    await expect.poll(() => smtp.to(deferred.email).length, { timeout: 20_000 }).toBe(1);
+    await delivered();
+    const history = await site.services.eventStore.readStream(streamName('subscription', deferred.id));
+    expect(history.map((event) => event.type)).toEqual(['SubscriptionRequested']);
+    expect(await mailOutbox(site.services.store).find({ subscriptionId: deferred.id })).toMatchObject([{ status: 'sent' }]);
+  });
 });
 
 describe('digests', () => {
@@ -204,6 +214,7 @@ describe('the outbox is the truth', () => {
     const blogId = await publishBlogPost(handle, 'Swept up');
     await delivered();
     await unsubscribe(handle, leaver);
+    await delivered();
     // Entries written while Redis was unreachable: in the outbox, never enqueued.
     const outbox = mailOutbox(site.services.store);
     const cause = { kind: 'item', content: 'blog', itemId: blogId } as const;
