@@ -108,7 +108,7 @@ export async function createServices(config: Config, logger: Logger) {
   const handle = createCommandHandler({ eventStore, progress });
   const mail = createMailQueue({ connection: redis, prefix: config.redisPrefix });
   const mailbox = createMailbox(redis, config.redisPrefix);
-  const subscriptionMail = createSubscriptionMail({ config, eventStore, store, redis, mail, handle, logger });
+  const subscriptionMail = createSubscriptionMail({ config, eventStore, store, pool, redis, mail, handle, logger });
   const stopWorkers: (() => Promise<void>)[] = [];
 
   /**

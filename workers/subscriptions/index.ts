@@ -1,12 +1,15 @@
 /**
  * Subscription mail, as the workers role runs it:
  * - the `mail` runner (its own checkpoint, so rebuilding read models never re-sends mail) applies, per event,
- *   mail_recipients, mail_items and the reactor that writes the outbox;
+ *   mail_recipients, mail_items and the reactor that writes the outbox. Of several worker processes, the one holding
+ *   a PostgreSQL advisory lock runs it and the others wait to take over; two running at once (a lock lost with its
+ *   connection) would only do the same work twice, since outbox ids are unique;
  * - the mail worker sends outbox entries (workers/subscriptions/delivery.ts) and runs digests from job schedulers;
  * - the sweeper enqueues every entry still queued: at start, every minute, and whenever the Redis connection is
  *   ready again, since a restarted Redis has lost its queue and its schedulers (both are upserted again then).
  */
 import type { Redis } from 'ioredis';
+import type pg from 'pg';
 import type { Config } from '../../server/config';
 import type { DocumentStore } from '../../server/infrastructure/document-store/port';
 import type { EventStore } from '../../server/infrastructure/event-store/port';
@@ -24,18 +27,43 @@ import { createDelivery } from './delivery';
 
 export const MAIL_RUNNER = 'mail';
 const SWEEP_EVERY_MS = 60_000;
+/** Advisory lock key of the mail runner ('bhml'), and how often a process without it tries to take it. */
+const MAIL_RUNNER_LOCK = 0x6268_6d6c;
+const TAKE_OVER_EVERY_MS = 5_000;
+
+/** A session-level advisory lock on a pooled connection kept for it: held until released or the process dies. */
+function advisoryLock(pool: pg.Pool, key: number, logger: Logger) {
+  let client: pg.PoolClient | null = null;
+  return {
+    async tryAcquire(): Promise<boolean> {
+      if (!client) {
+        client = await pool.connect();
+        client.on('error', (error) => logger.error({ err: error }, 'the mail runner lost its lock connection'));
+      }
+      const { rows } = await client.query<{ ok: boolean }>('SELECT pg_try_advisory_lock($1, 0) AS ok', [key]);
+      return rows[0]!.ok;
+    },
+    async release() {
+      if (!client) return;
+      await client.query('SELECT pg_advisory_unlock($1, 0)', [key]).catch(() => undefined);
+      client.release();
+      client = null;
+    },
+  };
+}
 
 export interface SubscriptionMailOptions {
   config: Pick<Config, 'publicUrl' | 'mailFrom' | 'subscriptionLinkSecret' | 'timeZone' | 'digestSchedule'>;
   eventStore: EventStore;
   store: DocumentStore;
+  pool: pg.Pool;
   redis: Redis;
   mail: MailQueue;
   handle: CommandHandler;
   logger: Logger;
 }
 
-export function createSubscriptionMail({ config, eventStore, store, redis, mail, handle, logger }: SubscriptionMailOptions) {
+export function createSubscriptionMail({ config, eventStore, store, pool, redis, mail, handle, logger }: SubscriptionMailOptions) {
   const enqueue = (outboxIds: string[]) => mail.enqueueOutbox(outboxIds);
   const reactor = createMailReactor({
     enqueue,
@@ -75,6 +103,17 @@ export function createSubscriptionMail({ config, eventStore, store, redis, mail,
   };
   let timer: NodeJS.Timeout | null = null;
 
+  const lock = advisoryLock(pool, MAIL_RUNNER_LOCK, logger);
+  let leading = false;
+  let takeOver: NodeJS.Timeout | null = null;
+  async function lead() {
+    if (leading || !(await lock.tryAcquire())) return;
+    leading = true;
+    if (takeOver) clearInterval(takeOver);
+    takeOver = null;
+    await runner.start();
+  }
+
   return {
     runner,
     progress,
@@ -85,8 +124,13 @@ export function createSubscriptionMail({ config, eventStore, store, redis, mail,
     delivery(transport: Transport) {
       return createDelivery({ store, transport, handle, from: config.mailFrom, publicUrl: config.publicUrl, linkSecret: config.subscriptionLinkSecret, timeZone: config.timeZone });
     },
+    /** Whether this process runs the mail runner (holds the lock). */
+    leading: () => leading,
     async start() {
-      await runner.start();
+      await lead();
+      if (!leading) {
+        takeOver = setInterval(() => void lead().catch((error: unknown) => logger.error({ err: error }, 'could not take over the mail runner')), TAKE_OVER_EVERY_MS);
+      }
       await schedule();
       await sweep();
       redis.on('ready', onReady);
@@ -94,9 +138,12 @@ export function createSubscriptionMail({ config, eventStore, store, redis, mail,
     },
     async stop() {
       if (timer) clearInterval(timer);
-      timer = null;
+      if (takeOver) clearInterval(takeOver);
+      timer = takeOver = null;
       redis.off('ready', onReady);
       await runner.stop();
+      await lock.release();
+      leading = false;
       await sweeping;
     },
   };

@@ -4,7 +4,10 @@
  * SMTP_URL to a server that counts per recipient.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { pino } from 'pino';
 import { startTestSite, type TestSite } from '../../support/site';
+import { loadConfig } from '../../../server/config';
+import { createServices } from '../../../server/services';
 import { streamName } from '../../../shared/streams';
 import { MAX_BOUNCES } from '../../../shared/subscriptions/constants';
 import { mailOutbox, newOutboxEntry } from '../../../workers/subscriptions/outbox';
@@ -259,5 +262,30 @@ describe('the outbox is the truth', () => {
     site.services.redis.disconnect(true);
     await expect.poll(() => queue.getJobScheduler('digest-daily'), { timeout: 10_000 }).toMatchObject({ pattern: '0 7 * * *' });
     await expect.poll(() => queue.getJobScheduler('digest-weekly'), { timeout: 10_000 }).toMatchObject({ pattern: '0 7 * * 1' });
+  });
+});
+
+describe('several worker processes', () => {
+  it('run one mail runner; another takes over when it stops', async () => {
+    const { config } = site.services;
+    const second = await createServices(
+      loadConfig({ NODE_ENV: 'test', DATABASE_URL: config.databaseUrl, REDIS_PREFIX: config.redisPrefix, ROLES: 'workers', SESSION_SECRET: config.sessionSecret, LOG_LEVEL: 'warn', PUBLIC_URL }),
+      pino({ level: 'warn' }),
+    );
+    try {
+      expect(site.services.subscriptionMail.leading()).toBe(true);
+      await second.subscriptionMail.start();
+      expect(second.subscriptionMail.leading()).toBe(false);
+
+      await site.services.subscriptionMail.stop();
+      await expect.poll(() => second.subscriptionMail.leading(), { timeout: 10_000 }).toBe(true);
+      const reader = await sub('after-take-over@example.org', 'blog_posts');
+      await publishBlogPost(handle, 'Decided by the other process');
+      await expect.poll(() => smtp.to(reader.email).map((mail) => mail.subject), { timeout: 15_000 }).toEqual(['New on the blog: Decided by the other process']);
+    } finally {
+      await second.subscriptionMail.stop();
+      await second.close();
+      await site.services.subscriptionMail.start();
+    }
   });
 });
