@@ -32,7 +32,6 @@ export interface DeliveryOptions {
   publicUrl: string;
   linkSecret: string;
   timeZone: string;
-  now?: () => Date;
 }
 
 /** The result of one attempt; `claimed` means another sender holds the entry until `until` (epoch ms). */
@@ -57,7 +56,7 @@ function permanentFailure(error: unknown): boolean {
   return typeof code === 'number' && code >= 500 && code < 600;
 }
 
-export function linksFor(publicUrl: string, token: string, recipient: Pick<MailRecipient, 'memberId'>): MailLinks & { oneClick: string } {
+function linksFor(publicUrl: string, token: string, recipient: Pick<MailRecipient, 'memberId'>): MailLinks & { oneClick: string } {
   const unsubscribe = `${publicUrl}/unsubscribe/${token}`;
   return {
     site: `${publicUrl}/`,
@@ -70,7 +69,7 @@ export function linksFor(publicUrl: string, token: string, recipient: Pick<MailR
 
 export function createDelivery(options: DeliveryOptions) {
   const { store, transport, handle, publicUrl } = options;
-  const now = options.now ?? (() => new Date());
+  const now = () => new Date();
   const outbox = mailOutbox(store);
   const blogUrl = (item: MailItem) => `${publicUrl}/blog/${item.itemId}`;
   const feedUrl = () => `${publicUrl}/`;
