@@ -9,6 +9,23 @@ export function shareNetworks(url: string, title: string) {
   ];
 }
 
+/** Copies text to the clipboard; false when the browser refused. */
+export async function copyText(text: string): Promise<boolean> {
+  try {
+    await navigator.clipboard.writeText(text);
+    return true;
+  } catch {
+    // The older fallback, for browsers without the clipboard API or its permission.
+    const area = document.createElement('textarea');
+    area.value = text;
+    document.body.append(area);
+    area.select();
+    const copied = document.execCommand('copy');
+    area.remove();
+    return copied;
+  }
+}
+
 export function openSharePopup(href: string) {
   window.open(href, 'share', `width=${SHARE_POPUP.width},height=${SHARE_POPUP.height}`);
 }

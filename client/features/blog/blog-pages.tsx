@@ -9,7 +9,7 @@ import { useToast } from '../../components/ui/toast';
 import { ApiError, apiRequest } from '../../lib/api';
 import { htmlToText } from '../../../shared/blog/excerpt';
 import { SHARE_DESCRIPTION_LENGTH } from '../../../shared/feed/constants';
-import { openSharePopup, shareNetworks } from '../../lib/share';
+import { copyText, openSharePopup, shareNetworks } from '../../lib/share';
 
 export interface BlogPost {
   id: string;
@@ -135,20 +135,9 @@ function Share({ post }: { post: BlogPost }) {
   const description = post.excerpt || htmlToText(post.content).slice(0, SHARE_DESCRIPTION_LENGTH);
   const networks = shareNetworks(url, `${post.title}: ${description}`);
   const copy = async () => {
-    try {
-      await navigator.clipboard.writeText(url);
-    } catch {
-      // The older fallback, for browsers without the clipboard API or its permission.
-      const area = document.createElement('textarea');
-      area.value = url;
-      document.body.append(area);
-      area.select();
-      const copied = document.execCommand('copy');
-      area.remove();
-      if (!copied) {
-        toast({ title: 'Copy failed', description: 'Unable to copy the link. Please try again.', variant: 'destructive' });
-        return;
-      }
+    if (!(await copyText(url))) {
+      toast({ title: 'Copy failed', description: 'Unable to copy the link. Please try again.', variant: 'destructive' });
+      return;
     }
     toast({ title: 'Link copied!', description: 'The post URL has been copied to your clipboard.' });
   };

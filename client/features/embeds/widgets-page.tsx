@@ -8,6 +8,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Button } from '../../components/ui/button';
 import { PageHeader } from '../../components/ui/page-header';
 import { useToast } from '../../components/ui/toast';
+import { copyText } from '../../lib/share';
 import { LIMIT_MAX, WIDGETS, WIDGET_NAMES, defaultChoice, widgetSnippet, widgetUrl, type WidgetChoice, type WidgetSpec } from '../../embed/widgets';
 
 interface PublishedPost {
@@ -16,22 +17,6 @@ interface PublishedPost {
 }
 
 const inputClass = 'min-h-11 rounded-md border border-slate-300 bg-white px-3 text-sm dark:border-slate-600 dark:bg-slate-900';
-
-async function copyText(text: string): Promise<boolean> {
-  try {
-    await navigator.clipboard.writeText(text);
-    return true;
-  } catch {
-    // The older fallback, for browsers without the clipboard API or its permission.
-    const area = document.createElement('textarea');
-    area.value = text;
-    document.body.append(area);
-    area.select();
-    const copied = document.execCommand('copy');
-    area.remove();
-    return copied;
-  }
-}
 
 /** The widget in a frame that follows its height, as the loader's frames do. */
 function Preview({ src, title }: { src: string; title: string }) {

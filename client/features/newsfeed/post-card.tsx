@@ -7,7 +7,7 @@ import { apiRequest, errorMessage } from '../../lib/api';
 import type { CurrentUser } from '../../lib/current-user';
 import { youtubeEmbedUrl } from '../../../shared/feed/media';
 import { SHARE_TITLE_LENGTH } from '../../../shared/feed/constants';
-import { openSharePopup, shareNetworks } from '../../lib/share';
+import { copyText, openSharePopup, shareNetworks } from '../../lib/share';
 import { relativeTime } from './relative-time';
 
 export interface Post {
@@ -73,20 +73,9 @@ function ShareControl({ post, onShared }: { post: Post; onShared: () => void }) 
   const title = `${post.author.name}: ${text}`;
   const networks = shareNetworks(url, title);
   const copy = async () => {
-    try {
-      await navigator.clipboard.writeText(url);
-    } catch {
-      // The older fallback, for browsers without the clipboard API or permission.
-      const area = document.createElement('textarea');
-      area.value = url;
-      document.body.append(area);
-      area.select();
-      const copied = document.execCommand('copy');
-      area.remove();
-      if (!copied) {
-        toast({ title: 'Copy failed', description: 'Unable to copy the link. Please try again.', variant: 'destructive' });
-        return;
-      }
+    if (!(await copyText(url))) {
+      toast({ title: 'Copy failed', description: 'Unable to copy the link. Please try again.', variant: 'destructive' });
+      return;
     }
     toast({ title: 'Link copied!', description: 'The post URL has been copied to your clipboard.' });
     onShared();
