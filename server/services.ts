@@ -15,12 +15,13 @@ import { createCommandHandler } from './infrastructure/command-handler';
 import { createProjectionProgress } from '../projections/progress';
 import { createProjectionRunner, type ChangeNotice, type Logger } from '../projections/runner';
 import { allProjections } from '../projections';
-import { createNoticePublisher } from './realtime/gateway';
+import { createNoticePublisher, ROOMS } from './realtime/gateway';
 import { createPresence } from './realtime/presence';
 import { createMailbox, startSmtpSink } from './mail/smtp-sink';
 import { createTransport } from './mail/transport';
 import { createMailQueue, startMailWorker } from '../workers/mail';
 import { createSubscriptionMail, workerJobs } from '../workers/subscriptions';
+import { SOCKET_MESSAGES } from '../shared/socket-messages';
 
 export type Services = Awaited<ReturnType<typeof createServices>>;
 
@@ -118,7 +119,9 @@ export async function createServices(config: Config, logger: Logger) {
   async function startWorkers() {
     let sinkPort = config.smtpSinkPort;
     if (!config.smtpUrl) {
-      const sink = await startSmtpSink(mailbox, config.smtpSinkPort);
+      const sink = await startSmtpSink(mailbox, config.smtpSinkPort, {
+        onCaptured: () => publish({ message: SOCKET_MESSAGES.mailboxChanged, rooms: [ROOMS.staff], payload: {} }),
+      });
       sinkPort = sink.port;
       stopWorkers.push(sink.close);
       logger.info({ port: sink.port }, 'no SMTP_URL: mail is caught by the in-process sink (staff read it at /api/admin/mailbox)');

@@ -17,6 +17,8 @@ export const SOCKET_MESSAGES = {
   pendingChanged: 'pending:changed',
   statsChanged: 'stats:changed',
   monitoringChanged: 'monitoring:changed',
+  mailboxChanged: 'mailbox:changed',
+  subscriptionsChanged: 'subscriptions:changed',
 } as const;
 export type SocketMessage = (typeof SOCKET_MESSAGES)[keyof typeof SOCKET_MESSAGES];
 
@@ -46,6 +48,10 @@ export const SOCKET_PAYLOADS = {
   // carry the figures it knows, or none, and the receiver refetches the rest.
   'stats:changed': v.partial(CommunityStatsSchema),
   'monitoring:changed': v.object({}),
+  // Staff: the development mailbox caught mail. A burst of mail gives one notice, so it names none.
+  'mailbox:changed': v.object({}),
+  // The owner's room only: one of their subscriptions changed (settings, another tab, a link in a mail).
+  'subscriptions:changed': v.object({ id: v.string() }),
 } as const satisfies Record<SocketMessage, v.GenericSchema>;
 
 export type SocketPayload<M extends SocketMessage> = v.InferOutput<(typeof SOCKET_PAYLOADS)[M]>;

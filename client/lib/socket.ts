@@ -16,6 +16,8 @@ const INVALIDATES: Record<string, string[]> = {
   'pending:changed': ['/api/admin/events/stats', '/api/admin/events/pending', '/api/admin/posts/pending', '/api/admin/stats'],
   'stats:changed': ['/api/stats', '/api/admin/stats', '/api/admin/users'],
   'monitoring:changed': ['/api/admin/monitoring'],
+  'mailbox:changed': ['/api/admin/mailbox'],
+  'subscriptions:changed': ['/api/subscriptions'],
 };
 
 let socket: Promise<Socket> | null = null;

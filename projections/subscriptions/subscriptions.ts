@@ -4,13 +4,19 @@
  * consent record (by email). `history` is that consent record: every request,
  * confirmation, change and unsubscribe with its time, kept after the subscription
  * ends, so staff can show when and how an address agreed to (or stopped) mail.
- * Deliveries are not listed: they say nothing about consent and would grow the
- * document with every mail.
+ * Of deliveries, only the confirmation mail is listed (when the opt-in link went
+ * out is part of the consent); item and digest mail says nothing about consent and
+ * would grow the document with every mail.
+ *
+ * A change to a member's subscription is announced to that member's sockets
+ * (`subscriptions:changed`), so an open settings page follows changes made in
+ * another tab or through the link in a mail.
  */
 import type { DocumentStore } from '../../server/infrastructure/document-store/port';
 import type { RecordedEvent } from '../../server/infrastructure/event-store/port';
 import type { Frequency, SubscriptionType } from '../../shared/subscriptions/constants';
 import type { SubscriptionEvent } from '../../shared/subscriptions/subscription-stream';
+import { SOCKET_MESSAGES } from '../../shared/socket-messages';
 import { applyToDocument, type Positioned } from '../documents';
 import type { Projection } from '../runner';
 
@@ -19,7 +25,7 @@ export const SUBSCRIPTIONS = 'subscriptions';
 export type SubscriptionStatus = 'pending' | 'active' | 'paused' | 'unsubscribed';
 
 export type ConsentEntry = {
-  event: 'requested' | 'confirmed' | 'frequency_changed' | 'paused' | 'resumed' | 'unsubscribed' | 'bounced';
+  event: 'requested' | 'confirmation_sent' | 'confirmed' | 'frequency_changed' | 'paused' | 'resumed' | 'unsubscribed' | 'bounced';
   at: string;
   /**
    * requested: `guest` or `member` (who asked); frequency_changed: `daily to weekly`;
@@ -102,7 +108,7 @@ export function evolveDocument(current: Fields | null, event: SubscriptionEvent)
     case 'EmailBounced':
       return { ...current, bounces: current.bounces + 1, history: record({ event: 'bounced', at: event.data.at, detail: event.data.reason }) };
     case 'EmailDelivered':
-      return current;
+      return event.data.kind === 'confirmation' ? { ...current, history: record({ event: 'confirmation_sent', at: event.data.at }) } : current;
   }
 }
 
@@ -115,12 +121,19 @@ export const subscriptionsProjection: Projection = {
     await subscriptions.createIndex({ tokenHash: 1 });
     await subscriptions.createIndex({ email: 1 });
   },
-  async apply(recorded, { store }) {
+  async apply(recorded, { store, notify }) {
     if (!recorded.streamName.startsWith('subscription-')) return;
-    // Deliveries change nothing here; skipping them saves a read per mail sent.
-    if (recorded.type === 'EmailDelivered') return;
     const event = recorded as RecordedEvent & SubscriptionEvent;
+    // Item and digest deliveries change nothing here; skipping them saves a read per mail sent.
+    if (event.type === 'EmailDelivered' && event.data.kind !== 'confirmation') return;
     const id = recorded.streamName.slice('subscription-'.length);
-    await applyToDocument(subscriptionsCollection(store), id, recorded.position, (current) => evolveDocument(current, event));
+    let owner = null as string | null;
+    await applyToDocument(subscriptionsCollection(store), id, recorded.position, (current) => {
+      const next = evolveDocument(current, event);
+      owner = next?.memberId ?? current?.memberId ?? null;
+      return next;
+    });
+    // Only the owner's settings page shows it; a guest's subscription has no account to tell.
+    if (owner !== null) notify({ message: SOCKET_MESSAGES.subscriptionsChanged, rooms: [`member:${owner}`], payload: { id } });
   },
 };

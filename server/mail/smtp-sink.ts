@@ -56,7 +56,52 @@ export function createMailbox(redis: Redis, prefix: string) {
 
 export type Mailbox = ReturnType<typeof createMailbox>;
 
-export async function startSmtpSink(mailbox: Mailbox, port: number) {
+/**
+ * At most one `mailbox:changed` per this interval: every notice makes open mailbox pages refetch the list, and a
+ * fan-out puts hundreds of mails a second into the sink.
+ */
+export const MAILBOX_NOTICE_EVERY_MS = 500;
+
+/**
+ * Calls `notify` at once, then at most once per `everyMs` while calls keep coming; a call during the wait is
+ * answered when it ends, so the last mail of a burst is always announced.
+ */
+export function throttled(notify: () => void, everyMs: number) {
+  let timer: NodeJS.Timeout | null = null;
+  let waiting = false;
+  const wait = () => {
+    timer = setTimeout(() => {
+      timer = null;
+      if (!waiting) return;
+      waiting = false;
+      notify();
+      wait();
+    }, everyMs);
+  };
+  return {
+    call() {
+      if (timer) {
+        waiting = true;
+        return;
+      }
+      notify();
+      wait();
+    },
+    cancel() {
+      if (timer) clearTimeout(timer);
+      timer = null;
+      waiting = false;
+    },
+  };
+}
+
+export interface SmtpSinkOptions {
+  /** Told after a mail was captured (throttled, see MAILBOX_NOTICE_EVERY_MS); the workers role publishes `mailbox:changed`. */
+  onCaptured?: () => void;
+}
+
+export async function startSmtpSink(mailbox: Mailbox, port: number, { onCaptured }: SmtpSinkOptions = {}) {
+  const captured = onCaptured ? throttled(onCaptured, MAILBOX_NOTICE_EVERY_MS) : null;
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS', 'AUTH'],
@@ -76,6 +121,7 @@ export async function startSmtpSink(mailbox: Mailbox, port: number) {
           text: parsed.text ?? '',
           html: parsed.html ?? '',
         });
+        captured?.call();
         callback();
       } catch (error) {
         callback(error as Error);
@@ -88,6 +134,10 @@ export async function startSmtpSink(mailbox: Mailbox, port: number) {
   });
   return {
     port: (server.server.address() as AddressInfo).port,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    close: () =>
+      new Promise<void>((resolve) => {
+        captured?.cancel();
+        server.close(() => resolve());
+      }),
   };
 }

@@ -38,9 +38,21 @@ interface ConsentRecord {
   history: { event: string; at: string; detail?: string }[];
 }
 
+/** Refetched when the sink announces new mail (`mailbox:changed`, client/lib/socket.ts). */
 const MAILBOX_KEY = ['/api/admin/mailbox'];
-/** Mail arrives from workers without a change notice, so the open list looks again now and then. */
-const MAILBOX_REFRESH_MS = 5000;
+
+/** The consent record's entries in words; an entry this page does not know yet shows its name. */
+const CONSENT_EVENTS: Record<string, string> = {
+  requested: 'Requested',
+  confirmation_sent: 'Confirmation link sent',
+  confirmed: 'Confirmed',
+  frequency_changed: 'Frequency changed',
+  paused: 'Paused',
+  resumed: 'Resumed',
+  unsubscribed: 'Unsubscribed',
+  bounced: 'Bounced',
+};
+const consentEvent = (event: string) => CONSENT_EVENTS[event] ?? event.replaceAll('_', ' ');
 
 const card = 'rounded-xl border border-slate-200 bg-white p-4 dark:border-slate-800 dark:bg-slate-900';
 const when = (iso: string) => new Date(iso).toLocaleString('en-US', { dateStyle: 'medium', timeStyle: 'short' });
@@ -96,7 +108,7 @@ function MailView({ id }: { id: string }) {
 }
 
 function CapturedMail() {
-  const list = useQuery<MailSummary[]>({ queryKey: MAILBOX_KEY, refetchOnMount: 'always', refetchInterval: MAILBOX_REFRESH_MS });
+  const list = useQuery<MailSummary[]>({ queryKey: MAILBOX_KEY, refetchOnMount: 'always' });
   const [selected, setSelected] = useState<string | null>(null);
   if (list.isPending) return <Spinner label="Loading the mailbox" />;
   if (list.isError)
@@ -188,7 +200,7 @@ function ConsentLookup() {
                         <time dateTime={entry.at} className="text-slate-600 dark:text-slate-400">
                           {when(entry.at)}
                         </time>{' '}
-                        <span className="font-medium">{entry.event.replaceAll('_', ' ')}</span>
+                        <span className="font-medium">{consentEvent(entry.event)}</span>
                         {entry.detail && <span className="text-slate-600 dark:text-slate-400"> — {entry.detail}</span>}
                       </li>
                     ))}

@@ -1,7 +1,9 @@
 /**
  * Subscription settings (/subscription-settings): the member's own e-mail
  * subscriptions. Edits stay local until Save, which makes exactly the calls
- * spec 2 §4 lists (see settings-plan.ts); a failed call keeps the edits.
+ * spec 2 §4 lists (see settings-plan.ts); a failed call keeps the edits. The
+ * page follows changes made elsewhere (`subscriptions:changed`) without losing
+ * the edits (rebaseEdits).
  */
 import { useState } from 'react';
 import { Button as AriaButton, Label, ListBox, ListBoxItem, Popover, Select, SelectValue, Switch } from 'react-aria-components';
@@ -14,7 +16,7 @@ import { errorMessage } from '../../lib/api';
 import { useCurrentUser } from '../../lib/current-user';
 import { FREQUENCIES, FREQUENCY_LABELS, SUBSCRIPTION_TYPES, SUBSCRIPTION_TYPE_LABELS, type Frequency, type SubscriptionType } from '../../../shared/subscriptions/constants';
 import { useSaveSubscriptionSettings, useSubscriptions } from './api';
-import { activeSubscriptions, saveSteps, shownChoices, type Choice, type Edits, type SaveStep } from './settings-plan';
+import { activeSubscriptions, rebaseEdits, savedChoices, saveSteps, shownChoices, type Choice, type Edits, type SaveStep, type Subscription } from './settings-plan';
 
 const TYPE_DESCRIPTIONS: Record<SubscriptionType, string> = {
   blog_posts: 'New articles from the community blog.',
@@ -92,10 +94,13 @@ export function SubscriptionSettingsPage() {
   const subscriptions = useSubscriptions();
   const { toast } = useToast();
   const [edits, setEdits] = useState<Edits>({});
+  /** The server's list the edits were last carried over; refetched on `subscriptions:changed` and after a Save. */
+  const [seen, setSeen] = useState<readonly Subscription[] | undefined>(undefined);
   const save = useSaveSubscriptionSettings((step, error) => toast(stepToast(step, error)));
 
   if (subscriptions.isPending) return <Spinner label="Loading subscription settings" />;
-  if (subscriptions.isError)
+  // A failed refetch keeps the list it had, so the page (and the member's edits) stays; only a first load fails here.
+  if (subscriptions.data === undefined)
     return (
       <div>
         <PageHeader title="Subscription Settings" />
@@ -106,6 +111,11 @@ export function SubscriptionSettingsPage() {
     );
 
   const list = subscriptions.data;
+  if (list !== seen) {
+    // The server's state moved (a change elsewhere, or this page's own Save): carry the unsaved edits over it.
+    if (seen) setEdits((current) => rebaseEdits(current, savedChoices(seen), savedChoices(list)));
+    setSeen(list);
+  }
   const choices = shownChoices(list, edits);
   const steps = saveSteps(list, edits);
   const active = activeSubscriptions(list);

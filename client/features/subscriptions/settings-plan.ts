@@ -54,6 +54,26 @@ export function shownChoices(subscriptions: readonly Subscription[], edits: Edit
 }
 
 /**
+ * The member's edits once the server's state moved from `before` to `after` (a Save, another tab, an unsubscribe
+ * link in a mail): each field the member changed keeps their choice, each field they left alone follows the
+ * server, and an edit that now matches the server is dropped, since there is nothing left to save. So a
+ * subscription ended elsewhere turns its toggle off unless the member had turned it on themselves.
+ */
+export function rebaseEdits(edits: Edits, before: Choices, after: Choices): Edits {
+  const rebased: Edits = {};
+  for (const type of SUBSCRIPTION_TYPES) {
+    const edit = edits[type];
+    if (!edit) continue;
+    const choice: Choice = {
+      enabled: edit.enabled === before[type].enabled ? after[type].enabled : edit.enabled,
+      frequency: edit.frequency === before[type].frequency ? after[type].frequency : edit.frequency,
+    };
+    if (choice.enabled !== after[type].enabled || choice.frequency !== after[type].frequency) rebased[type] = choice;
+  }
+  return rebased;
+}
+
+/**
  * The calls a Save makes: create for a newly enabled type, update an existing
  * subscription whose active flag or frequency changed, delete one turned off.
  * A type whose toggle is off and was off asks for nothing, whatever its

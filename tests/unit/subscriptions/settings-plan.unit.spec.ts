@@ -1,6 +1,6 @@
 /** The subscription settings page's Save (spec 2 §4): exactly the calls that reach what the member chose. */
 import { describe, expect, it } from 'vitest';
-import { activeSubscriptions, saveSteps, savedChoices, shownChoices, type Subscription } from '../../../client/features/subscriptions/settings-plan';
+import { activeSubscriptions, rebaseEdits, saveSteps, savedChoices, shownChoices, type Subscription } from '../../../client/features/subscriptions/settings-plan';
 
 const subscription = (overrides: Partial<Subscription>): Subscription => ({
   id: 'id',
@@ -65,5 +65,40 @@ describe('subscription settings', () => {
     const active = subscription({ id: 'a' });
     const list = [active, subscription({ id: 'p', subscriptionType: 'newsfeed', isActive: false, status: 'paused' }), subscription({ id: 'q', subscriptionType: 'all', status: 'pending' })];
     expect(activeSubscriptions(list)).toEqual([active]);
+  });
+});
+
+describe('edits carried over a change made elsewhere', () => {
+  const blog = subscription({ id: 'b', frequency: 'daily' });
+  const feed = subscription({ id: 'n', subscriptionType: 'newsfeed' });
+
+  it('turns a toggle off for a subscription ended elsewhere when the member only changed its frequency', () => {
+    const before = savedChoices([blog, feed]);
+    const after = savedChoices([{ ...blog, status: 'unsubscribed', isActive: false }, feed]);
+    const edits = rebaseEdits({ blog_posts: { enabled: true, frequency: 'weekly' } }, before, after);
+    expect(edits).toEqual({ blog_posts: { enabled: false, frequency: 'weekly' } });
+    expect(shownChoices([{ ...blog, status: 'unsubscribed', isActive: false }, feed], edits).blog_posts.enabled).toBe(false);
+    // Nothing to save: the member never asked for the subscription to go on.
+    expect(saveSteps([{ ...blog, status: 'unsubscribed', isActive: false }, feed], edits)).toEqual([]);
+  });
+
+  it('keeps what the member changed, and the other types follow the server', () => {
+    const before = savedChoices([blog]);
+    const after = savedChoices([blog, feed]);
+    const edits = rebaseEdits({ all: { enabled: true, frequency: 'weekly' }, blog_posts: { enabled: false, frequency: 'daily' } }, before, after);
+    expect(edits).toEqual({ all: { enabled: true, frequency: 'weekly' }, blog_posts: { enabled: false, frequency: 'daily' } });
+    expect(shownChoices([blog, feed], edits).newsfeed).toEqual({ enabled: true, frequency: 'immediate' });
+  });
+
+  it('drops an edit the server now matches, as after a Save', () => {
+    const before = savedChoices([blog]);
+    const after = savedChoices([{ ...blog, frequency: 'weekly' }]);
+    expect(rebaseEdits({ blog_posts: { enabled: true, frequency: 'weekly' } }, before, after)).toEqual({});
+  });
+
+  it('keeps a frequency chosen against a change of frequency elsewhere', () => {
+    const before = savedChoices([blog]);
+    const after = savedChoices([{ ...blog, frequency: 'immediate' }]);
+    expect(rebaseEdits({ blog_posts: { enabled: true, frequency: 'weekly' } }, before, after)).toEqual({ blog_posts: { enabled: true, frequency: 'weekly' } });
   });
 });
