@@ -2,9 +2,9 @@
  * Daily and weekly digests. A run for period P (`daily:2026-11-22`, `weekly:2026-11-16` — the Monday — in the
  * site's time zone) writes one outbox entry `digest:<subscriptionId>:<P>` per deliverable subscription of that
  * frequency that has something new: blog posts and feed posts (as its type covers them) and upcoming public events
- * announced after its cursor. The cursor is the mail-runner position the previous digest covered (kept in that
- * outbox entry, which no rebuild drops), or where the subscription's mail started. An empty digest is not written,
- * and a second run in the same period writes nothing, since the entry's id is taken.
+ * announced after its cursor, but for the subscriber's own. The cursor is the mail-runner position the previous
+ * digest covered (kept in that outbox entry, which no rebuild drops), or where the subscription's mail started. An
+ * empty digest is not written, and a second run in the same period writes nothing, since the entry's id is taken.
  */
 import type { DocumentStore } from '../../server/infrastructure/document-store/port';
 import { CHECKPOINTS, type Checkpoint } from '../../projections/runner';
@@ -12,7 +12,7 @@ import { dayKey } from '../../shared/events/dates';
 import { coversContent } from '../../shared/subscriptions/subscription-stream';
 import { insertNewEntries, mailOutbox, newOutboxEntry, type DigestItems, type OutboxEntry } from './outbox';
 import { mailRecipients, type MailRecipient } from './recipients';
-import { mailItems, type MailItem } from './items';
+import { isOwnItem, mailItems, type MailItem } from './items';
 
 export type DigestFrequency = 'daily' | 'weekly';
 
@@ -26,9 +26,9 @@ export function digestPeriod(frequency: DigestFrequency, now: Date, timeZone: st
   return `weekly:${new Date(utc.getTime() - sinceMonday * 86_400_000).toISOString().slice(0, 10)}`;
 }
 
-/** What one subscriber's digest holds: the items announced after its cursor that its type covers. */
-export function digestItems(recipient: Pick<MailRecipient, 'subscriptionType'>, cursor: number, items: readonly MailItem[], now: Date): DigestItems {
-  const fresh = items.filter((item) => item.visible && item.announcedAt !== null && item.announcedAt > cursor);
+/** What one subscriber's digest holds: the items announced after its cursor that its type covers, but for their own. */
+export function digestItems(recipient: Pick<MailRecipient, 'subscriptionType' | 'memberId'>, cursor: number, items: readonly MailItem[], now: Date): DigestItems {
+  const fresh = items.filter((item) => item.visible && item.announcedAt !== null && item.announcedAt > cursor && !isOwnItem(recipient, item));
   const ids = (kind: MailItem['kind']) => fresh.filter((item) => item.kind === kind).map((item) => item.itemId);
   const feed = coversContent(recipient.subscriptionType, 'newsfeed');
   return {

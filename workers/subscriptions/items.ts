@@ -3,7 +3,8 @@
  * runner has seen them, with the position at which each first became public (`announcedAt`). Mail is rendered
  * from here: a blog publication event does not carry the title, and the API's read models may lag behind (or be
  * rebuilding). Digests collect the items announced after a subscriber's cursor; an item withdrawn since
- * (unpublished, rejected, deleted) is no longer `visible` and is left out, also of mail not yet sent.
+ * (unpublished, rejected, deleted) is no longer `visible` and is left out, also of mail not yet sent. Each item keeps
+ * its author, so that nobody is mailed about what they wrote themselves (see isOwnItem).
  */
 import type { DocumentStore } from '../../server/infrastructure/document-store/port';
 import type { RecordedEvent } from '../../server/infrastructure/event-store/port';
@@ -25,6 +26,11 @@ export type MailItem = Positioned & {
   title: string;
   /** A blog post's excerpt, a feed post's text, an event's description: plain text. */
   text: string;
+  /**
+   * Who wrote the blog or feed post, or organises the event. Absent in documents written before authors were kept:
+   * such an item, like one with a null author, is nobody's own and goes to every subscriber, as before.
+   */
+  authorId?: string | null;
   /** Blog: published; post: approved; event: approved. Deleted and rejected items are never visible. */
   approved: boolean;
   deleted: boolean;
@@ -44,7 +50,7 @@ export const mailItemId = (kind: ItemKind, itemId: string) => `${kind}:${itemId}
 type ItemFields = Omit<MailItem, '_id' | '_position' | 'visible' | 'announcedAt'>;
 
 function blank(kind: ItemKind, itemId: string): ItemFields {
-  return { kind, itemId, title: '', text: '', approved: false, deleted: false, isPublic: true, startDate: null, endDate: null, allDay: false };
+  return { kind, itemId, title: '', text: '', authorId: null, approved: false, deleted: false, isPublic: true, startDate: null, endDate: null, allDay: false };
 }
 
 /** How an event changes an item; null when the event does not concern mail. */
@@ -55,6 +61,7 @@ function change(recorded: RecordedEvent): { kind: ItemKind; itemId: string; upda
     const update = ((): ((item: ItemFields) => ItemFields) | null => {
       switch (event.type) {
         case 'BlogPostDrafted':
+          return (item) => ({ ...item, title: event.data.title, text: event.data.excerpt, authorId: event.data.authorId });
         case 'BlogPostEdited':
           return (item) => ({ ...item, title: event.data.title, text: event.data.excerpt });
         case 'BlogPostPublished':
@@ -74,7 +81,7 @@ function change(recorded: RecordedEvent): { kind: ItemKind; itemId: string; upda
     const update = ((): ((item: ItemFields) => ItemFields) | null => {
       switch (event.type) {
         case 'PostSubmitted':
-          return (item) => ({ ...item, text: event.data.content, title: event.data.mediaTitle ?? '', approved: event.data.approved });
+          return (item) => ({ ...item, text: event.data.content, title: event.data.mediaTitle ?? '', authorId: event.data.authorId, approved: event.data.approved });
         case 'PostApproved':
           return (item) => ({ ...item, approved: true });
         case 'PostRejected':
@@ -94,8 +101,9 @@ function change(recorded: RecordedEvent): { kind: ItemKind; itemId: string; upda
         case 'EventScheduled':
         case 'EventEdited': {
           const { title, description, isPublic, startDate, endDate, allDay } = event.data.fields;
-          const approved = event.type === 'EventScheduled' ? { approved: event.data.approved } : {};
-          return (item) => ({ ...item, ...approved, title, text: description, isPublic, startDate, endDate, allDay });
+          // Only scheduling says who organises it; an edit leaves the organizer as it was.
+          const scheduled = event.type === 'EventScheduled' ? { approved: event.data.approved, authorId: event.data.organizerId } : {};
+          return (item) => ({ ...item, ...scheduled, title, text: description, isPublic, startDate, endDate, allDay });
         }
         case 'EventApproved':
           return (item) => ({ ...item, approved: true });
@@ -112,8 +120,16 @@ function change(recorded: RecordedEvent): { kind: ItemKind; itemId: string; upda
   return null;
 }
 
-function fieldsOf({ kind, itemId, title, text, approved, deleted, isPublic, startDate, endDate, allDay }: MailItem): ItemFields {
-  return { kind, itemId, title, text, approved, deleted, isPublic, startDate, endDate, allDay };
+function fieldsOf({ kind, itemId, title, text, authorId, approved, deleted, isPublic, startDate, endDate, allDay }: MailItem): ItemFields {
+  return { kind, itemId, title, text, authorId: authorId ?? null, approved, deleted, isPublic, startDate, endDate, allDay };
+}
+
+/**
+ * Whether the item is the subscriber's own: a member is not mailed about a post they wrote or an event they organise,
+ * neither at once nor in a digest. A guest (no member id) owns nothing, and neither does an item without an author.
+ */
+export function isOwnItem(recipient: { memberId: string | null }, item: Pick<MailItem, 'authorId'>): boolean {
+  return recipient.memberId !== null && item.authorId === recipient.memberId;
 }
 
 const isVisible = (item: ItemFields) => item.approved && !item.deleted && (item.kind !== 'event' || item.isPublic);

@@ -1,9 +1,9 @@
 /**
  * The subscription mail reactor, applied by the mail runner after `mail_recipients` and `mail_items`: for the first
  * publication of a blog post or the approval of a feed post it writes one outbox entry per deliverable `immediate`
- * subscription covering that content; for a guest's subscription request, the confirmation mail. Then it hands the
- * new entries to the queue without waiting: the outbox is the truth, and a Redis outage must not stop the runner
- * (the sweeper enqueues whatever is still queued once Redis is back).
+ * subscription covering that content, but for the author's own; for a guest's subscription request, the confirmation
+ * mail. Then it hands the new entries to the queue without waiting: the outbox is the truth, and a Redis outage must
+ * not stop the runner (the sweeper enqueues whatever is still queued once Redis is back).
  */
 import type { RecordedEvent } from '../../server/infrastructure/event-store/port';
 import { parseStreamName } from '../../shared/streams';
@@ -13,6 +13,7 @@ import { coversContent, type SubscriptionEvent } from '../../shared/subscription
 import type { Projection } from '../../projections/runner';
 import { insertNewEntries, mailOutbox, newOutboxEntry, setupOutbox, type OutboxCause } from './outbox';
 import { mailRecipients } from './recipients';
+import { isOwnItem, mailItemId, mailItems } from './items';
 
 /**
  * Events older than this are history: when the mail runner starts on an existing log (first deployment of mail, a
@@ -60,8 +61,12 @@ export function createMailReactor({ enqueue, onEnqueueError, now }: ReactorOptio
       } else {
         const content = reaction.content === 'blog' ? 'blog_posts' : 'newsfeed';
         const recipients = await mailRecipients(store).find({ deliverable: true, frequency: 'immediate' });
+        // mail_items has already applied this event (it runs before the reactor), so the item and its author are there.
+        const item = await mailItems(store).findOne({ _id: mailItemId(reaction.content, reaction.itemId) });
         const cause: OutboxCause = { kind: 'item', content: reaction.content, itemId: reaction.itemId };
-        entries = recipients.filter((recipient) => coversContent(recipient.subscriptionType, content)).map((recipient) => newOutboxEntry(recipient._id, cause, at));
+        entries = recipients
+          .filter((recipient) => coversContent(recipient.subscriptionType, content) && !isOwnItem(recipient, item ?? { authorId: null }))
+          .map((recipient) => newOutboxEntry(recipient._id, cause, at));
       }
       const inserted = await insertNewEntries(mailOutbox(store), entries);
       if (inserted.length > 0) enqueue(inserted).catch(onEnqueueError);

@@ -32,11 +32,12 @@ export interface TestSubscription {
 export async function subscribe(
   handle: Commands,
   linkSecret: string,
-  options: { email: string; type: SubscriptionType; frequency: Frequency; guest?: boolean; isActive?: boolean },
+  /** `member`: who subscribes (a new member unless given); ignored for a guest. */
+  options: { email: string; type: SubscriptionType; frequency: Frequency; guest?: boolean; isActive?: boolean; member?: Actor },
 ): Promise<TestSubscription> {
   const id = randomUUID();
   const token = subscriptionToken(linkSecret, id);
-  const actor: Actor | null = options.guest ? null : { id: randomUUID(), role: 'member' };
+  const actor: Actor | null = options.guest ? null : (options.member ?? { id: randomUUID(), role: 'member' });
   await handle(subscriptionDecider, streamName('subscription', id), {
     type: 'RequestSubscription',
     data: {
@@ -68,31 +69,31 @@ export async function unsubscribe(handle: Commands, subscription: TestSubscripti
   });
 }
 
-export async function publishBlogPost(handle: Commands, title: string, excerpt = `About ${title}`): Promise<string> {
+export async function publishBlogPost(handle: Commands, title: string, excerpt = `About ${title}`, author: Actor = staff): Promise<string> {
   const id = randomUUID();
   await handle(blogPostDecider, streamName('blog', id), {
     type: 'CreateBlogPost',
     data: { id, title, excerpt, content: `<p>${excerpt}</p>`, tags: [], isPublished: true, isPinned: false, isFeatured: false },
-    metadata: { now: new Date(), actor: staff },
+    metadata: { now: new Date(), actor: author },
   });
   return id;
 }
 
-/** A member's post, then its approval by staff. */
-export async function approvedFeedPost(handle: Commands, content: string): Promise<string> {
+/** A member's post (a new member's unless `author` is given), then its approval by staff. */
+export async function approvedFeedPost(handle: Commands, content: string, author: Actor = { id: randomUUID(), role: 'member' }): Promise<string> {
   const id = randomUUID();
   const stream = streamName('post', id);
   await handle(postDecider, stream, {
     type: 'SubmitPost',
     data: { id, content, mediaType: null, mediaUrl: null, mediaTitle: null, tags: [] },
-    metadata: { now: new Date(), actor: { id: randomUUID(), role: 'member' } },
+    metadata: { now: new Date(), actor: author },
   });
   await handle(postDecider, stream, { type: 'ApprovePost', data: {}, metadata: { now: new Date(), actor: staff } });
   return id;
 }
 
-/** A public event scheduled by staff (approved at once). */
-export async function scheduleEvent(handle: Commands, title: string, startDate: string): Promise<string> {
+/** A public event scheduled by staff (approved at once); `organizer` must be staff or an admin for that. */
+export async function scheduleEvent(handle: Commands, title: string, startDate: string, organizer: Actor = staff): Promise<string> {
   const id = randomUUID();
   const endDate = new Date(new Date(startDate).getTime() + 3600_000).toISOString();
   await handle(calendarEventDecider, streamName('event', id), {
@@ -116,7 +117,7 @@ export async function scheduleEvent(handle: Commands, title: string, startDate: 
         tags: [],
       },
     },
-    metadata: { now: new Date(), actor: staff },
+    metadata: { now: new Date(), actor: organizer },
   });
   return id;
 }

@@ -49,10 +49,10 @@ describe('digest contents', () => {
   ];
 
   it('holds what is new after the cursor, as the subscription type covers it, and only events still ahead', () => {
-    expect(digestItems({ subscriptionType: 'all' }, 10, items, now)).toEqual({ blog: ['new-blog'], posts: ['new-post'], events: ['ahead'] });
-    expect(digestItems({ subscriptionType: 'blog_posts' }, 10, items, now)).toEqual({ blog: ['new-blog'], posts: [], events: [] });
-    expect(digestItems({ subscriptionType: 'newsfeed' }, 10, items, now)).toEqual({ blog: [], posts: ['new-post'], events: ['ahead'] });
-    expect(digestItems({ subscriptionType: 'all' }, 19, items, now)).toEqual({ blog: [], posts: [], events: [] });
+    expect(digestItems({ subscriptionType: 'all', memberId: null }, 10, items, now)).toEqual({ blog: ['new-blog'], posts: ['new-post'], events: ['ahead'] });
+    expect(digestItems({ subscriptionType: 'blog_posts', memberId: null }, 10, items, now)).toEqual({ blog: ['new-blog'], posts: [], events: [] });
+    expect(digestItems({ subscriptionType: 'newsfeed', memberId: null }, 10, items, now)).toEqual({ blog: [], posts: ['new-post'], events: ['ahead'] });
+    expect(digestItems({ subscriptionType: 'all', memberId: null }, 19, items, now)).toEqual({ blog: [], posts: [], events: [] });
   });
 });
 

@@ -3,6 +3,7 @@
  * guest's double opt-in, replays, digests and bounces. The whole site runs here (all roles), mailing through
  * SMTP_URL to a server that counts per recipient.
  */
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pino } from 'pino';
 import { startTestSite, type TestSite } from '../../support/site';
@@ -13,6 +14,7 @@ import { MAX_BOUNCES } from '../../../shared/subscriptions/constants';
 import { mailOutbox, newOutboxEntry } from '../../../workers/subscriptions/outbox';
 import { createMailReactor, HISTORY_AGE_MS } from '../../../workers/subscriptions/reactor';
 import type { RecordedEvent } from '../../../server/infrastructure/event-store/port';
+import type { Actor } from '../../../shared/domain';
 import {
   approvedFeedPost,
   commands,
@@ -53,7 +55,7 @@ async function delivered() {
   await expect.poll(() => mailOutbox(store).countDocuments({ status: 'queued' }), { timeout: 15_000, interval: 50 }).toBe(0);
 }
 
-const sub = (email: string, type: 'blog_posts' | 'newsfeed' | 'all', frequency: 'immediate' | 'daily' | 'weekly' = 'immediate', extra: { guest?: boolean; isActive?: boolean } = {}) =>
+const sub = (email: string, type: 'blog_posts' | 'newsfeed' | 'all', frequency: 'immediate' | 'daily' | 'weekly' = 'immediate', extra: { guest?: boolean; isActive?: boolean; member?: Actor } = {}) =>
   subscribe(handle, secret, { email, type, frequency, ...extra });
 
 describe('immediate mail', () => {
@@ -207,6 +209,55 @@ describe('digests', () => {
     expect((await run('2030-03-04T13:00:00Z')).written).toBe(0);
     expect(smtp.to(daily.email)).toHaveLength(2);
     expect(smtp.to(dailyBlog.email)).toHaveLength(2);
+  });
+});
+
+describe("an author's own content", () => {
+  it('is not mailed to its author at once, while the other subscribers get it', async () => {
+    const editor: Actor = { id: randomUUID(), role: 'staff' };
+    const author = await sub('own-post-author@example.org', 'all');
+    const editorSubscription = await sub('own-blog-author@example.org', 'all', 'immediate', { member: editor });
+    const reader = await sub('own-content-reader@example.org', 'all');
+    const ownPost = await approvedFeedPost(handle, 'An aircheck I found myself', author.actor!);
+    await approvedFeedPost(handle, 'An aircheck somebody else found');
+    const ownColumn = await publishBlogPost(handle, 'A column the editor wrote', undefined, editor);
+    await delivered();
+
+    const subjects = (address: string) => smtp.to(address).map((mail) => mail.subject);
+    expect(subjects(author.email)).toEqual(['New in the newsfeed: An aircheck somebody else found', 'New on the blog: A column the editor wrote']);
+    expect(subjects(editorSubscription.email)).toEqual(['New in the newsfeed: An aircheck I found myself', 'New in the newsfeed: An aircheck somebody else found']);
+    expect(subjects(reader.email)).toHaveLength(3);
+    // Left out when the fan-out is written, not dropped when sending: there is no outbox entry at all.
+    const outbox = mailOutbox(site.services.store);
+    expect(await outbox.findOne({ _id: `item:${author.id}:post:${ownPost}` })).toBeNull();
+    expect(await outbox.findOne({ _id: `item:${editorSubscription.id}:blog:${ownColumn}` })).toBeNull();
+  });
+
+  it("is left out of its author's digest, which keeps everybody else's", async () => {
+    const member: Actor = { id: randomUUID(), role: 'member' };
+    const editor: Actor = { id: randomUUID(), role: 'staff' };
+    const memberDigest = await sub('own-digest-member@example.org', 'all', 'daily', { member });
+    const editorDigest = await sub('own-digest-editor@example.org', 'all', 'daily', { member: editor });
+    await approvedFeedPost(handle, 'A find the member posted', member);
+    await publishBlogPost(handle, 'A column the editor published', undefined, editor);
+    await scheduleEvent(handle, 'A meetup the editor organises', '2031-06-01T23:00:00.000Z', editor);
+    await delivered();
+    await site.services.subscriptionMail.runDigest('daily', new Date('2031-01-10T13:00:00Z'));
+    await delivered();
+
+    const [memberMail, ...moreForMember] = smtp.to(memberDigest.email);
+    expect(moreForMember).toHaveLength(0);
+    expect(memberMail!.subject).toBe('Your daily digest from Broadcast History Community: 1 blog post, 1 upcoming event');
+    expect(memberMail!.text).toContain('A column the editor published');
+    expect(memberMail!.text).toContain('A meetup the editor organises');
+    expect(memberMail!.text).not.toContain('A find the member posted');
+
+    const [editorMail, ...moreForEditor] = smtp.to(editorDigest.email);
+    expect(moreForEditor).toHaveLength(0);
+    expect(editorMail!.subject).toBe('Your daily digest from Broadcast History Community: 1 feed post');
+    expect(editorMail!.text).toContain('A find the member posted');
+    expect(editorMail!.text).not.toContain('A column the editor published');
+    expect(editorMail!.text).not.toContain('A meetup the editor organises');
   });
 });
 
