@@ -62,6 +62,8 @@ const EnvSchema = v.object({
   ALERT_RESPONSE_P95_MS: v.optional(v.pipe(v.string(), v.toNumber(), v.minValue(1)), '500'),
   ALERT_PROJECTION_LAG: v.optional(v.pipe(v.string(), v.toNumber(), v.integer(), v.minValue(1)), '100'),
   ALERT_STORAGE_USAGE: v.optional(v.pipe(v.string(), v.toNumber(), v.minValue(0.01), v.maxValue(1)), '0.8'),
+  /** Alert when the oldest subscription mail still queued in the outbox is older than this, in seconds. */
+  ALERT_MAIL_BACKLOG_SECONDS: v.optional(v.pipe(v.string(), v.toNumber(), v.integer(), v.minValue(1)), '600'),
   HOSTING_USAGE_URL: v.optional(v.pipe(v.string(), v.url())),
   HOSTING_BILLING_URL: v.optional(v.pipe(v.string(), v.url())),
   /** scrypt cost (N) for new password hashes; OWASP's 2^17 unless lowered for tests. */
@@ -145,7 +147,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     scrypt: { N: env.SCRYPT_N, r: 8, p: 1 },
     monitoring: {
       storageQuotaBytes: env.STORAGE_QUOTA_BYTES ?? null,
-      thresholds: { responseP95Ms: env.ALERT_RESPONSE_P95_MS, projectionLag: env.ALERT_PROJECTION_LAG, poolUsage: 0.8, failedJobs: 1, storageUsage: env.ALERT_STORAGE_USAGE },
+      thresholds: { responseP95Ms: env.ALERT_RESPONSE_P95_MS, projectionLag: env.ALERT_PROJECTION_LAG, poolUsage: 0.8, failedJobs: 1, storageUsage: env.ALERT_STORAGE_USAGE, mailBacklogSeconds: env.ALERT_MAIL_BACKLOG_SECONDS },
       hostingUsageUrl: env.HOSTING_USAGE_URL ?? null,
       hostingBillingUrl: env.HOSTING_BILLING_URL ?? null,
     },

@@ -1,14 +1,15 @@
 /**
  * Measured figures for the monitoring page and /metrics: response times from a
  * rolling window of this process's requests, the database pool and size, the
- * event store head and projection lag, queue depths, sockets and presence, and
- * alerts derived from configurable thresholds.
+ * event store head and projection lag, queue depths, the mail outbox, sockets and
+ * presence, and alerts derived from configurable thresholds.
  */
 import type { FastifyInstance } from 'fastify';
 import { Registry, Gauge, collectDefaultMetrics } from 'prom-client';
 import type { Services } from '../services';
 import type { Realtime } from '../realtime/gateway';
 import { MEMBER_POST_COUNTS } from '../../projections/members/post-counts';
+import { mailOutbox, outboxFigures } from '../../workers/subscriptions/outbox';
 
 const WINDOW_MS = 5 * 60_000;
 
@@ -23,9 +24,11 @@ export interface Thresholds {
   failedJobs: number;
   /** Database size, as a share of STORAGE_QUOTA_BYTES (the spec's credit alert at 80%). */
   storageUsage: number;
+  /** Age of the oldest mail still queued in the outbox, in seconds. */
+  mailBacklogSeconds: number;
 }
 
-export const DEFAULT_THRESHOLDS: Thresholds = { responseP95Ms: 500, projectionLag: 100, poolUsage: 0.8, failedJobs: 1, storageUsage: 0.8 };
+export const DEFAULT_THRESHOLDS: Thresholds = { responseP95Ms: 500, projectionLag: 100, poolUsage: 0.8, failedJobs: 1, storageUsage: 0.8, mailBacklogSeconds: 600 };
 
 export interface Alert {
   level: 'warning' | 'critical';
@@ -54,7 +57,10 @@ export function createResponseTimes(now: () => number = Date.now) {
   };
 }
 
-export function alertsFor(figures: { responseP95Ms: number; lag: number; poolInUse: number; poolMax: number; failedJobs: number; storageBytes: number; storageQuotaBytes: number | null; projectionsStopped: boolean }, thresholds: Thresholds): Alert[] {
+export function alertsFor(
+  figures: { responseP95Ms: number; lag: number; poolInUse: number; poolMax: number; failedJobs: number; storageBytes: number; storageQuotaBytes: number | null; projectionsStopped: boolean; oldestQueuedMailSeconds: number },
+  thresholds: Thresholds,
+): Alert[] {
   const alerts: Alert[] = [];
   if (figures.projectionsStopped) alerts.push({ level: 'critical', message: 'Projections have stopped: read models are not updating' });
   if (figures.lag > thresholds.projectionLag) alerts.push({ level: 'warning', message: `Read models are ${figures.lag} events behind` });
@@ -63,6 +69,8 @@ export function alertsFor(figures: { responseP95Ms: number; lag: number; poolInU
   if (figures.failedJobs >= thresholds.failedJobs) alerts.push({ level: 'warning', message: `${figures.failedJobs} background job(s) failed` });
   if (figures.storageQuotaBytes && figures.storageBytes / figures.storageQuotaBytes >= thresholds.storageUsage)
     alerts.push({ level: 'warning', message: `Storage at ${Math.round((figures.storageBytes / figures.storageQuotaBytes) * 100)}% of its quota` });
+  if (figures.oldestQueuedMailSeconds > thresholds.mailBacklogSeconds)
+    alerts.push({ level: 'warning', message: `Mail backlog: the oldest queued mail has waited ${figures.oldestQueuedMailSeconds} s` });
   return alerts;
 }
 
@@ -73,13 +81,14 @@ export function createMonitoring(services: Services, realtime: Realtime, options
 
   async function snapshot() {
     const { pool, eventStore, progress, runner, presence, mail, store } = services;
-    const [head, dbSize, connections, queue, online, postCounts] = await Promise.all([
+    const [head, dbSize, connections, queue, online, postCounts, outbox] = await Promise.all([
       eventStore.headPosition(),
       pool.query<{ bytes: string }>('SELECT pg_database_size(current_database()) AS bytes').then((r) => Number(r.rows[0]!.bytes)),
       pool.query<{ n: number }>('SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database()').then((r) => r.rows[0]!.n),
       mail.queue.getJobCounts('waiting', 'active', 'failed', 'delayed'),
       presence.online(),
       store.collection<{ _id: string; posts: number }>(MEMBER_POST_COUNTS).find({}),
+      outboxFigures(mailOutbox(store), new Date()),
     ]);
     const lag = Math.max(0, head - progress.current());
     const times = responseTimes.summary();
@@ -87,7 +96,7 @@ export function createMonitoring(services: Services, realtime: Realtime, options
     const poolInUse = pool.totalCount - pool.idleCount;
     const failure = runner.failure();
     const alerts = alertsFor(
-      { responseP95Ms: times.p95, lag, poolInUse, poolMax, failedJobs: queue.failed ?? 0, storageBytes: dbSize, storageQuotaBytes: options.storageQuotaBytes ?? null, projectionsStopped: failure !== null },
+      { responseP95Ms: times.p95, lag, poolInUse, poolMax, failedJobs: queue.failed ?? 0, storageBytes: dbSize, storageQuotaBytes: options.storageQuotaBytes ?? null, projectionsStopped: failure !== null, oldestQueuedMailSeconds: outbox.oldestQueuedSeconds },
       thresholds,
     );
     const health = alerts.some((a) => a.level === 'critical') ? 'critical' : alerts.length > 0 ? 'warning' : 'healthy';
@@ -102,6 +111,8 @@ export function createMonitoring(services: Services, realtime: Realtime, options
       storage: { status: options.storageQuotaBytes && dbSize / options.storageQuotaBytes >= thresholds.storageUsage ? 'warning' : 'ok', bytes: dbSize, quotaBytes: options.storageQuotaBytes ?? null },
       eventStore: { head, lag, projections: failure ? 'stopped' : 'running' },
       queues: { waiting: (queue.waiting ?? 0) + (queue.delayed ?? 0), active: queue.active ?? 0, failed: queue.failed ?? 0 },
+      // The outbox, not BullMQ, is the record of subscription mail: a failed job leaves the queue, its entry stays queued.
+      mail: outbox,
       sockets: realtime.socketCount(),
       alerts,
     };
@@ -132,6 +143,10 @@ export function prometheusRegistry(monitoring: Monitoring) {
   gauge('bhc_projection_lag_events', 'Events not yet applied to the read models', (s) => s.eventStore.lag);
   gauge('bhc_queue_waiting', 'Mail jobs waiting', (s) => s.queues.waiting);
   gauge('bhc_queue_failed', 'Mail jobs failed', (s) => s.queues.failed);
+  gauge('bhc_mail_queued', 'Subscription mails in the outbox still to send', (s) => s.mail.queued);
+  gauge('bhc_mail_oldest_queued_seconds', 'Age of the oldest subscription mail still to send (0 when none)', (s) => s.mail.oldestQueuedSeconds);
+  gauge('bhc_mail_sent_last_hour', 'Subscription mails accepted by the relay in the last hour', (s) => s.mail.sentLastHour);
+  gauge('bhc_mail_bounced', 'Subscription mails refused for good by the relay', (s) => s.mail.bounced);
   gauge('bhc_sockets', 'Sockets connected to this process', (s) => s.sockets);
   gauge('bhc_alerts', 'Active alerts', (s) => s.alerts.length);
   return registry;

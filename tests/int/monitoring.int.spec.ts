@@ -3,6 +3,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { io, type Socket } from 'socket.io-client';
 import { startTestSite, type TestSite } from '../support/site';
 import { Browser, registerMember } from '../support/http';
+import { createTransport } from '../../server/mail/transport';
+import { startMailWorker } from '../../workers/mail';
+import { workerJobs } from '../../workers/subscriptions';
+import { commands, publishBlogPost, startCountingSmtp, subscribe } from './subscriptions/delivery-fixtures';
 
 let site: TestSite;
 let admin: Browser;
@@ -69,5 +73,67 @@ describe('monitoring', () => {
     expect(scraped.body).toMatch(/^bhc_projection_lag_events \d+$/m);
     expect((await new Browser(site.url).request('GET', '/metrics', undefined, { authorization: 'Bearer wrong' })).status).toBe(401);
     expect((await admin.get('/metrics')).status).toBe(200);
+  });
+});
+
+describe('the mail outbox in the figures', () => {
+  let mailSite: TestSite;
+  let staff: Browser;
+  const mailFigures = async () => (await staff.get('/api/admin/monitoring')).body;
+
+  beforeAll(async () => {
+    // No workers role: the test runs the mail runner itself and starts the sender when it chooses.
+    mailSite = await startTestSite({ ROLES: 'api,projections', ALERT_MAIL_BACKLOG_SECONDS: '2', ALERT_RESPONSE_P95_MS: '10000', METRICS_TOKEN: 'scraper-token-0123456789' });
+    staff = (await registerMember(mailSite.url)).browser;
+  });
+  afterAll(async () => {
+    await mailSite?.services.subscriptionMail.stop();
+    await mailSite?.close();
+  });
+
+  it('counts mail queued while no worker sends, ages it into an alert, then shows it sent and bounced once a worker runs', async () => {
+    const { services } = mailSite;
+    expect((await mailFigures()).mail).toEqual({ queued: 0, oldestQueuedSeconds: 0, sentLastHour: 0, bounced: 0 });
+
+    // The mail runner decides the mail and queues it; nothing sends it.
+    await services.subscriptionMail.start();
+    const handle = commands(services.eventStore);
+    const secret = services.config.subscriptionLinkSecret;
+    for (const email of ['reader-1@example.org', 'reader-2@example.org', 'bounce@example.org']) await subscribe(handle, secret, { email, type: 'blog_posts', frequency: 'immediate' });
+    await publishBlogPost(handle, 'The first FM license in the state');
+    await expect.poll(async () => (await mailFigures()).mail.queued, { timeout: 15_000 }).toBe(3);
+    const queued = await mailFigures();
+    expect(queued.queues.waiting).toBeGreaterThanOrEqual(3);
+
+    // Waiting mail ages, and past ALERT_MAIL_BACKLOG_SECONDS the page says so.
+    await expect.poll(async () => (await mailFigures()).mail.oldestQueuedSeconds, { timeout: 10_000 }).toBeGreaterThan(2);
+    const late = await mailFigures();
+    expect(late.mail.oldestQueuedSeconds).toBeGreaterThan(queued.mail.oldestQueuedSeconds);
+    expect(late.mail.queued).toBe(3);
+    expect(late.alerts.map((alert: { message: string }) => alert.message)).toContainEqual(expect.stringMatching(/^Mail backlog: the oldest queued mail has waited \d+ s$/));
+    expect(late.health).toBe('warning');
+    const scraped = await new Browser(mailSite.url).request('GET', '/metrics', undefined, { authorization: 'Bearer scraper-token-0123456789' });
+    expect(scraped.body).toMatch(/^bhc_mail_queued 3$/m);
+    expect(Number(scraped.body.match(/^bhc_mail_oldest_queued_seconds (\d+)$/m)?.[1])).toBeGreaterThan(2);
+
+    // A worker starts, against a relay that refuses one address for good.
+    const smtp = await startCountingSmtp({ refuse: (address) => address.startsWith('bounce') });
+    const transport = createTransport(`smtp://127.0.0.1:${smtp.port}`, 0);
+    const worker = startMailWorker({ connection: services.redis, prefix: services.config.redisPrefix, transport, from: services.config.mailFrom, subscriptionMail: workerJobs(services.subscriptionMail, transport) });
+    try {
+      await expect.poll(async () => (await mailFigures()).mail, { timeout: 15_000 }).toEqual({ queued: 0, oldestQueuedSeconds: 0, sentLastHour: 2, bounced: 1 });
+      const after = await mailFigures();
+      expect(after.alerts.map((alert: { message: string }) => alert.message)).not.toContainEqual(expect.stringMatching(/^Mail backlog/));
+      expect(after.health).toBe('healthy');
+      const metrics = (await new Browser(mailSite.url).request('GET', '/metrics', undefined, { authorization: 'Bearer scraper-token-0123456789' })).body;
+      expect(metrics).toMatch(/^bhc_mail_queued 0$/m);
+      expect(metrics).toMatch(/^bhc_mail_oldest_queued_seconds 0$/m);
+      expect(metrics).toMatch(/^bhc_mail_sent_last_hour 2$/m);
+      expect(metrics).toMatch(/^bhc_mail_bounced 1$/m);
+    } finally {
+      await worker.close();
+      transport.close();
+      await smtp.close();
+    }
   });
 });

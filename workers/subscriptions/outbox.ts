@@ -65,6 +65,34 @@ export async function setupOutbox(store: DocumentStore) {
   const outbox = mailOutbox(store);
   await outbox.createIndex({ status: 1 });
   await outbox.createIndex({ subscriptionId: 1 });
+  // For outboxFigures: the oldest queued entry, and the mail sent in the last hour, without reading the outbox.
+  await outbox.createIndex({ status: 1, createdAt: 1 });
+  await outbox.createIndex({ status: 1, sentAt: 1 });
+}
+
+/** What monitoring shows of the outbox (GET /api/admin/monitoring `mail`, /metrics). */
+export interface OutboxFigures {
+  /** Entries still to send, including any whose job failed for good and waits for the sweeper. */
+  queued: number;
+  /** Age of the oldest of them, 0 when none: a stuck mail shows here, since failed outbox jobs leave BullMQ. */
+  oldestQueuedSeconds: number;
+  sentLastHour: number;
+  /** Refused for good by the relay, ever. */
+  bounced: number;
+}
+
+const HOUR_MS = 3600_000;
+
+/** Four queries, each a range of the (status, createdAt) or (status, sentAt) index. */
+export async function outboxFigures(outbox: Collection<OutboxEntry>, now: Date): Promise<OutboxFigures> {
+  const [queued, oldest, sentLastHour, bounced] = await Promise.all([
+    outbox.countDocuments({ status: 'queued' }),
+    outbox.findOne({ status: 'queued' }, { sort: { createdAt: 1 } }),
+    outbox.countDocuments({ status: 'sent', sentAt: { $gte: new Date(now.getTime() - HOUR_MS).toISOString() } }),
+    outbox.countDocuments({ status: 'bounced' }),
+  ]);
+  const oldestQueuedSeconds = oldest ? Math.max(0, Math.floor((now.getTime() - Date.parse(oldest.createdAt)) / 1000)) : 0;
+  return { queued, oldestQueuedSeconds, sentLastHour, bounced };
 }
 
 const CHUNK = 1000;

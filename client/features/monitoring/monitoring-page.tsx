@@ -18,10 +18,11 @@ interface Monitoring {
   storage: { status: string; bytes: number; quotaBytes: number | null };
   eventStore: { head: number; lag: number; projections: string };
   queues: { waiting: number; active: number; failed: number };
+  mail: { queued: number; oldestQueuedSeconds: number; sentLastHour: number; bounced: number };
   sockets: number;
   alerts: { level: 'warning' | 'critical'; message: string }[];
   links: { usage: string | null; billing: string | null };
-  thresholds: { storageUsage: number };
+  thresholds: { storageUsage: number; mailBacklogSeconds: number };
 }
 
 const HEALTH = { healthy: 'secondary', warning: 'default', critical: 'destructive' } as const;
@@ -31,6 +32,13 @@ function uptime(seconds: number) {
   const h = Math.floor((seconds % 86400) / 3600);
   const m = Math.floor((seconds % 3600) / 60);
   return d > 0 ? `${d}d ${h}h` : h > 0 ? `${h}h ${m}m` : `${m}m ${seconds % 60}s`;
+}
+
+/** How long a mail has waited, as a person reads it. */
+function age(seconds: number) {
+  if (seconds < 60) return `${seconds} s`;
+  if (seconds < 3600) return `${Math.floor(seconds / 60)} min`;
+  return uptime(seconds);
 }
 
 function bytes(n: number) {
@@ -94,6 +102,11 @@ export function MonitoringPage() {
         <Tile label="Storage" value={bytes(m.storage.bytes)} detail={quotaShare === null ? m.storage.status : `${quotaShare}% of quota · ${m.storage.status}`} />
         <Tile label="Event log" value={m.eventStore.head.toLocaleString('en-US')} detail={`projections ${m.eventStore.projections}, ${m.eventStore.lag} behind`} />
         <Tile label="Mail queue" value={`${m.queues.waiting} waiting`} detail={`${m.queues.active} sending, ${m.queues.failed} failed`} />
+        <Tile
+          label="Mail outbox"
+          value={`${m.mail.queued.toLocaleString('en-US')} to send`}
+          detail={`${m.mail.queued > 0 ? `oldest waiting ${age(m.mail.oldestQueuedSeconds)}; ` : ''}${m.mail.sentLastHour.toLocaleString('en-US')} sent in the last hour, ${m.mail.bounced.toLocaleString('en-US')} bounced`}
+        />
       </section>
       {(m.links.usage || m.links.billing) && (
         <p className="mt-4 flex gap-4 text-sm">
