@@ -38,7 +38,8 @@ it('unsubscribes through the page’s plain form, without JavaScript', async () 
 
   const ended = await subscriptionsCollection(site.services.store).findOne({ _id: subscription._id });
   expect(ended).toMatchObject({ status: 'unsubscribed' });
-  expect(ended!.history.at(-1)).toMatchObject({ event: 'unsubscribed', detail: 'link' });
+  // Found by its name: the confirmation mail's entry (confirmation_sent) may be recorded after the unsubscribe.
+  expect(ended!.history.find((entry) => entry.event === 'unsubscribed')).toMatchObject({ detail: 'link' });
 
   // Back and pressing again: already unsubscribed, still shown as success.
   await page.goto(`/unsubscribe/${token}`);

@@ -11,6 +11,7 @@ import { Browser, registerMember } from '../support/http';
 import { testRedisPrefix } from '../support/database';
 import { createNoticePublisher } from '../../server/realtime/gateway';
 import { createPresence } from '../../server/realtime/presence';
+import { subscriptionToken } from '../../server/subscriptions/tokens';
 
 let first: TestSite;
 let second: TestSite;
@@ -104,6 +105,46 @@ describe('realtime', () => {
     await expect
       .poll(async () => (await admin.get('/api/admin/users')).body.find((row: { id: string }) => row.id === member.user.id).status)
       .toBe('away');
+  });
+
+  it('tells staff only about captured mail, and a member only about their own subscriptions, on every process', async () => {
+    const admin = new Browser(first.url);
+    const adminEmail = (await first.services.store.collection('member_credentials').find({}, { limit: 1 }))[0]!.email;
+    expect((await admin.post('/api/auth/login', { email: adminEmail, password: 'correct horse battery' })).status).toBe(200);
+    const staff = await registerMember(first.url);
+    await admin.put(`/api/admin/users/${staff.user.id}/role`, { role: 'staff' });
+    const owner = await registerMember(first.url);
+    const other = await registerMember(first.url);
+
+    const staffSocket = await connect(second.url, staff.browser);
+    const ownerHere = await connect(first.url, owner.browser);
+    const ownerThere = await connect(second.url, owner.browser);
+    const otherSocket = await connect(first.url, other.browser);
+    const members = [ownerHere, ownerThere, otherSocket];
+    const of = (socket: { received: string[] }, message: string) => socket.received.filter((entry) => entry.startsWith(`${message}:`));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+
+    // The SMTP sink runs in the workers role (the first process); the staff socket is on the second.
+    await first.services.mail.enqueue(`realtime-${Date.now()}`, { to: 'listener@example.org', subject: 'Sign-off tonight', text: 'At midnight.', html: '<p>At midnight.</p>' });
+    await expect.poll(() => of(staffSocket, 'mailbox:changed').length).toBeGreaterThan(0);
+
+    const created = await owner.browser.post('/api/subscriptions', { subscriptionType: 'newsfeed', frequency: 'daily' });
+    expect(created.status).toBe(201);
+    const id = created.body.id as string;
+    await expect.poll(() => [of(ownerHere, 'subscriptions:changed'), of(ownerThere, 'subscriptions:changed')]).toEqual([[`subscriptions:changed:${id}`], [`subscriptions:changed:${id}`]]);
+    // An unsubscribe through the link in a mail (no session) reaches the owner's open pages too.
+    const token = subscriptionToken(first.services.config.subscriptionLinkSecret, id);
+    expect((await new Browser(first.url).post(`/api/unsubscribe/${token}`, {})).status).toBe(200);
+    await expect.poll(() => of(ownerHere, 'subscriptions:changed').length).toBe(2);
+    await expect.poll(() => of(ownerThere, 'subscriptions:changed').length).toBe(2);
+    // A guest's subscription has no owner to tell.
+    expect((await new Browser(first.url).post('/api/subscribe', { email: `guest-${Date.now()}@example.org`, subscriptionType: 'all', frequency: 'weekly' })).status).toBe(202);
+
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(of(otherSocket, 'subscriptions:changed')).toEqual([]);
+    expect(of(staffSocket, 'subscriptions:changed')).toEqual([]);
+    for (const member of members) expect(of(member, 'mailbox:changed')).toEqual([]);
+    expect(of(ownerHere, 'subscriptions:changed')).toHaveLength(2);
   });
 
   it('counts a member online while any process holds a socket, and forgets a process that died without closing', async () => {

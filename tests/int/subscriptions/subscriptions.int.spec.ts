@@ -32,13 +32,24 @@ const tokenOf = (id: string) => subscriptionToken(site.services.config.subscript
 let guestCounter = 0;
 const guestEmail = () => `guest${++guestCounter}-${Date.now()}@example.org`;
 
-/** A guest's pending subscription, found through the read model as the mail worker would. */
+/** The subscription once its confirmation mail went out (the site's own workers send it to the in-process sink). */
+async function afterConfirmationSent(id: string): Promise<SubscriptionDocument> {
+  await expect
+    .poll(async () => (await documents().findOne({ _id: id }))?.history.some((entry) => entry.event === 'confirmation_sent'), { timeout: 15_000, interval: 50 })
+    .toBe(true);
+  return (await documents().findOne({ _id: id }))!;
+}
+
+/**
+ * A guest's pending subscription, found through the read model as the mail worker would, once its confirmation
+ * mail is recorded: from then on its history changes only by what the test does.
+ */
 async function guestSubscription(overrides: Record<string, unknown> = {}): Promise<SubscriptionDocument> {
   const email = guestEmail();
   const response = await anonymous().post('/api/subscribe', { email, subscriptionType: 'blog_posts', frequency: 'daily', ...overrides });
   expect(response.status).toBe(202);
   const [created] = await documents().find({ email: String(overrides.email ?? email).toLowerCase() }, { sort: { createdAt: -1 } });
-  return created!;
+  return afterConfirmationSent(created!._id);
 }
 
 beforeAll(async () => {
@@ -162,9 +173,16 @@ describe("a guest's double opt-in", () => {
     const response = await anonymous().post('/api/subscribe', { email, subscriptionType: 'all', frequency: 'weekly' });
     expect(response.status).toBe(202);
     expect(response.body).toEqual({ message: GUEST_SUBSCRIBE_MESSAGE });
-    const [pending] = await documents().find({ email: email.toLowerCase() });
-    expect(pending).toMatchObject({ email: email.toLowerCase(), memberId: null, subscriptionType: 'all', frequency: 'weekly', status: 'pending', confirmedAt: null, bounces: 0 });
-    expect(pending!.history).toEqual([{ event: 'requested', at: pending!.createdAt, detail: 'guest' }]);
+    const [requested] = await documents().find({ email: email.toLowerCase() });
+    expect(requested).toMatchObject({ email: email.toLowerCase(), memberId: null, subscriptionType: 'all', frequency: 'weekly', status: 'pending', confirmedAt: null, bounces: 0 });
+    // The consent record: the request, then when the opt-in link went out (the time the worker recorded its delivery).
+    const pending = await afterConfirmationSent(requested!._id);
+    const [delivered] = (await site.services.eventStore.readStream(`subscription-${pending._id}`)).filter((event) => event.type === 'EmailDelivered');
+    expect(pending.history).toEqual([
+      { event: 'requested', at: pending.createdAt, detail: 'guest' },
+      { event: 'confirmation_sent', at: (delivered!.data as { at: string }).at },
+    ]);
+    expect(pending.status).toBe('pending');
     // A member's address gets the same answer, and a subscription that needs its link like anyone else's.
     const forMember = await anonymous().post('/api/subscribe', { email: memberEmail, subscriptionType: 'newsfeed', frequency: 'daily' });
     expect(forMember.status).toBe(202);
@@ -209,10 +227,10 @@ describe("a guest's double opt-in", () => {
     expect(confirm.headers.get('location')).toBe('/subscribe/confirmed');
     const confirmed = await documents().findOne({ _id: pending._id });
     expect(confirmed).toMatchObject({ status: 'active', isActive: true, confirmedAt: expect.any(String) });
-    expect(confirmed!.history.map((h) => h.event)).toEqual(['requested', 'confirmed']);
+    expect(confirmed!.history.map((h) => h.event)).toEqual(['requested', 'confirmation_sent', 'confirmed']);
     const again = await anonymous().get(`/api/subscribe/confirm/${tokenOf(pending._id)}`);
     expect(again.headers.get('location')).toBe('/subscribe/confirmed');
-    expect((await documents().findOne({ _id: pending._id }))!.history).toHaveLength(2);
+    expect((await documents().findOne({ _id: pending._id }))!.history).toHaveLength(3);
   });
 
   it('sends unknown, malformed and ended links to the page’s error states', async () => {
@@ -357,11 +375,12 @@ describe('the consent record', () => {
       unsubscribedAt: expect.any(String),
       history: [
         { event: 'requested', at: first.createdAt, detail: 'guest' },
+        { event: 'confirmation_sent', at: expect.any(String) },
         { event: 'confirmed', at: expect.any(String) },
         { event: 'unsubscribed', at: expect.any(String), detail: 'one_click' },
       ],
     });
-    expect(record.body[0]).toMatchObject({ status: 'pending', history: [{ event: 'requested', detail: 'guest' }] });
+    expect(record.body[0]).toMatchObject({ status: 'pending', history: [{ event: 'requested', detail: 'guest' }, { event: 'confirmation_sent' }] });
     expect(JSON.stringify(record.body)).not.toContain('tokenHash');
   });
 
