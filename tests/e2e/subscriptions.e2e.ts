@@ -121,22 +121,52 @@ describe('subscription settings', () => {
     expect((await call<unknown[]>(member, 'GET', '/api/subscriptions')).body).toHaveLength(1);
   });
 
-  it('keeps the edits and says why when a save fails', async () => {
-    // Meanwhile, from another tab, the member subscribes to All Updates weekly; this page still shows it off.
-    expect((await call(member, 'POST', '/api/subscriptions', { subscriptionType: 'all', frequency: 'weekly', isActive: true })).status).toBe(201);
+  it('follows a subscription made in another tab without losing the unsaved edits, and keeps them when a save fails', async () => {
     await flip(member, 'All Updates');
     await chooseFrequency(member, 'All Updates', 'Daily digest');
-    await member.getByRole('button', { name: 'Save Changes' }).click();
-    const failure = member.getByRole('alert').filter({ hasText: 'Creation failed' });
-    await failure.getByText('You already have a subscription of this type').waitFor();
-    // The page now knows the weekly subscription, and the member's daily choice is still there to save.
     await unsaved(member).waitFor();
+    // Meanwhile, from another tab, the member subscribes to All Updates weekly: this page learns it by socket.
+    expect((await call(member, 'POST', '/api/subscriptions', { subscriptionType: 'all', frequency: 'weekly', isActive: true })).status).toBe(201);
+    const active = member.getByRole('region', { name: 'Active Subscriptions' });
+    await active.getByRole('listitem', { name: 'All Updates' }).getByText('Weekly digest').waitFor();
+    // The member's own choice (daily) is still there, now as a change of the weekly subscription.
     expect(await toggle(member, 'All Updates').isChecked()).toBe(true);
+    expect(await member.getByRole('button', { name: /All Updates frequency/ }).textContent()).toContain('Daily digest');
+    await unsaved(member).waitFor();
+
+    // The update fails once: the toast says why and the edits stay.
+    await member.route('**/api/subscriptions/*', (route) => route.fulfill({ status: 503, contentType: 'application/json', body: JSON.stringify({ message: 'The site is busy. Please try again.' }) }), { times: 1 });
+    await member.getByRole('button', { name: 'Save Changes' }).click();
+    const failure = member.getByRole('alert').filter({ hasText: 'Update failed' });
+    await failure.getByText('The site is busy. Please try again.').waitFor();
+    await unsaved(member).waitFor();
     expect(await member.getByRole('button', { name: /All Updates frequency/ }).textContent()).toContain('Daily digest');
     await save(member, 'Settings updated');
     await unsaved(member).waitFor({ state: 'detached' });
     const all = (await call<{ subscriptionType: string; frequency: string }[]>(member, 'GET', '/api/subscriptions')).body.find((s) => s.subscriptionType === 'all');
     expect(all?.frequency).toBe('daily');
+  });
+
+  it('follows an unsubscribe made through the link in a mail, opened in another page, keeping an unsaved edit of another type', async () => {
+    const blog = (await call<{ id: string; subscriptionType: string; status: string }[]>(member, 'GET', '/api/subscriptions')).body.find((s) => s.subscriptionType === 'blog_posts' && s.status === 'active');
+    expect(blog).toBeTruthy();
+    expect(await toggle(member, 'Blog Posts').isChecked()).toBe(true);
+    await flip(member, 'Newsfeed');
+    await unsaved(member).waitFor();
+
+    const link = await anonymous(`/unsubscribe/${subscriptionToken(site.services.config.subscriptionLinkSecret, blog!.id)}`);
+    await link.getByRole('button', { name: 'Unsubscribe' }).click();
+    await link.getByRole('heading', { name: 'Successfully Unsubscribed' }).waitFor();
+
+    // No reload: the settings page turns Blog Posts off and drops it from the summary.
+    const active = member.getByRole('region', { name: 'Active Subscriptions' });
+    await active.getByRole('listitem', { name: 'Blog Posts' }).waitFor({ state: 'detached' });
+    await expect.poll(() => toggle(member, 'Blog Posts').isChecked()).toBe(false);
+    // The unsaved Newsfeed choice is still there to save.
+    expect(await toggle(member, 'Newsfeed').isChecked()).toBe(true);
+    await unsaved(member).waitFor();
+    await flip(member, 'Newsfeed');
+    await unsaved(member).waitFor({ state: 'detached' });
   });
 
   it('works at 375px, by keyboard, and says so when the settings cannot load', async () => {
@@ -277,7 +307,26 @@ describe('staff mailbox', () => {
     const record = admin.getByRole('list', { name: `Subscriptions of ${memberAccount.email}` });
     await record.getByText('Newsfeed · Daily digest · unsubscribed').waitFor();
     await record.getByText('All Updates · Daily digest · active').waitFor();
-    expect(await record.getByText('unsubscribed', { exact: true }).count()).toBeGreaterThan(0);
+    expect(await record.getByText('Unsubscribed', { exact: true }).count()).toBeGreaterThan(0);
+
+    // The guest's record says when the opt-in link went out.
+    await admin.getByLabel('E-mail address').fill(guest.email);
+    await admin.getByRole('button', { name: 'Look up' }).click();
+    const guestRecord = admin.getByRole('list', { name: `Subscriptions of ${guest.email}` });
+    await guestRecord.getByText('Confirmation link sent', { exact: true }).waitFor();
+    expect(await guestRecord.getByRole('list', { name: 'History' }).getByRole('listitem').filter({ hasText: 'Confirmation link sent' }).count()).toBe(1);
+
+    // The list follows new mail by socket, without reloading or polling.
+    const listRequests: string[] = [];
+    admin.on('request', (request) => {
+      if (new URL(request.url()).pathname === '/api/admin/mailbox') listRequests.push(request.url());
+    });
+    await new Promise((resolve) => setTimeout(resolve, 6000));
+    expect(listRequests).toEqual([]);
+    const subject = `Tonight's sign-off ${Date.now()}`;
+    await site.services.mail.enqueue(`e2e-${subject}`, { to: 'listener@example.org', subject, text: 'At midnight.', html: '<p>At midnight.</p>' });
+    await list.getByRole('button').filter({ hasText: subject }).waitFor({ timeout: 5000 });
+    expect(listRequests.length).toBeGreaterThan(0);
 
     await member.goto('/mailbox');
     await member.getByRole('heading', { name: 'Access Denied' }).waitFor();
