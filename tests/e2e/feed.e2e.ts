@@ -1,7 +1,7 @@
 /**
  * The newsfeed and the admin dashboard in real browsers, several members at once:
  * moderation end to end with live updates, likes, search and filters, scripts shown
- * as text, promotion and suspension.
+ * as text, the "N new posts" pill, promotion and suspension.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
@@ -114,6 +114,67 @@ describe('newsfeed', () => {
     await expect.poll(async () => (await postTexts(otherPage)).length).toBe(2);
     await screenshot(otherPage, 'feed');
     expect(await accessibilityViolations(otherPage)).toEqual([]);
+  });
+
+  it('keeps posts approved while a reader is scrolled down behind an "N new posts" pill that scrolls up to them; at the top they just show', async () => {
+    // Enough posts that the first page scrolls and a second one waits behind "Load More Posts".
+    for (let i = 1; i <= 24; i++) {
+      const created = await staffPage.request.post('/api/posts', { data: { content: `Archive note ${i}: a station log from ${1940 + i}` } });
+      expect(created.status()).toBe(201);
+    }
+    /** Another member's post, approved by staff: both through the API, while the reader only watches. */
+    const approvedPost = async (content: string) => {
+      const submitted = await memberPage.request.post('/api/posts', { data: { content } });
+      expect(submitted.status()).toBe(201);
+      const { id } = (await submitted.json()) as { id: string };
+      expect((await staffPage.request.put(`/api/admin/posts/${id}/approve`, { data: {} })).status()).toBe(200);
+    };
+
+    const reader = await open(person('Rita', 'Reader'));
+    const articles = reader.getByRole('article');
+    await expect.poll(() => articles.count()).toBe(20);
+    // At once, not smoothly: the position read next is where the reader stays.
+    const scrollDown = () => reader.evaluate(() => window.scrollTo({ top: 1500, behavior: 'instant' }));
+    await scrollDown();
+    const scrolledTo = await reader.evaluate(() => window.scrollY);
+    expect(scrolledTo).toBe(1500);
+
+    const pill = reader.getByRole('button', { name: /^\d+ new posts?$/ });
+    await approvedPost('Live find one: a WLS jingle reel');
+    await pill.waitFor();
+    expect(await pill.textContent()).toBe('1 new post');
+    await approvedPost('Live find two: a WGN-TV sign-off card');
+    await expect.poll(() => pill.textContent()).toBe('2 new posts');
+    // They wait behind the pill: nothing moved under the reader.
+    expect(await articles.filter({ hasText: 'Live find' }).count()).toBe(0);
+    expect(await reader.evaluate(() => window.scrollY)).toBe(scrolledTo);
+    await screenshot(reader, 'feed-new-posts-pill');
+
+    // Older posts loaded meanwhile are not new: they show at the bottom, and the pill still counts two.
+    await reader.getByRole('button', { name: 'Load More Posts' }).click();
+    await articles.filter({ hasText: 'Archive note 1:' }).waitFor();
+    expect(await pill.textContent()).toBe('2 new posts');
+
+    await pill.click();
+    await expect.poll(() => reader.evaluate(() => window.scrollY)).toBe(0);
+    await expect.poll(async () => (await articles.allTextContents()).slice(0, 2).map((text) => text.match(/Live find \w+/)?.[0])).toEqual(['Live find two', 'Live find one']);
+    expect(await pill.count()).toBe(0);
+
+    // At the top of the page a new post simply shows, first.
+    await approvedPost('Live find three: an NBC chimes recording');
+    await expect.poll(async () => (await articles.first().textContent()) ?? '').toContain('Live find three');
+    expect(await pill.count()).toBe(0);
+
+    // Back on the feed from another page, with its posts still cached: the same.
+    await reader.getByRole('link', { name: 'Blog' }).click();
+    await reader.waitForURL('**/blog');
+    await reader.getByRole('link', { name: 'Newsfeed' }).click();
+    await articles.filter({ hasText: 'Live find three' }).waitFor();
+    await scrollDown();
+    await approvedPost('Live find four: a Mutual network cue sheet');
+    await pill.waitFor();
+    expect(await pill.textContent()).toBe('1 new post');
+    expect(await articles.filter({ hasText: 'Live find four' }).count()).toBe(0);
   });
 });
 

@@ -10,6 +10,7 @@ import { apiRequest } from '../../lib/api';
 import { useCurrentUser, type CurrentUser } from '../../lib/current-user';
 import { Composer } from './composer';
 import { PostCard, type Post } from './post-card';
+import { splitNewPosts } from './new-posts';
 
 type Filter = 'all' | 'trending' | 'following';
 const FILTERS: { value: Filter; label: string }[] = [
@@ -73,13 +74,14 @@ function Feed({ user }: { user: CurrentUser }) {
     window.addEventListener('scroll', onScroll, { passive: true });
     return () => window.removeEventListener('scroll', onScroll);
   }, []);
+  // A new search or filter starts over. Declared before the effect below: effects run in order, and on a remount
+  // with the posts already cached both run at once, so the reset must not come last and leave nothing seen.
+  useEffect(() => setSeen(null), [filter, q]);
   useEffect(() => {
     if (!feed.data) return;
     setSeen((current) => (current && scrolledDown.current ? current : new Set(posts.map((post) => post.id))));
   }, [feed.data, posts]);
-  useEffect(() => setSeen(null), [filter, q]);
-  const fresh = seen ? posts.filter((post) => !seen.has(post.id)) : [];
-  const shown = seen ? posts.filter((post) => seen.has(post.id)) : posts;
+  const { fresh, shown } = seen ? splitNewPosts(posts, seen) : { fresh: [], shown: posts };
   const revealNew = () => {
     setSeen(new Set(posts.map((post) => post.id)));
     window.scrollTo({ top: 0, behavior: 'smooth' });
@@ -124,13 +126,16 @@ function Feed({ user }: { user: CurrentUser }) {
           </div>
         )}
         <Composer user={user} />
-        {fresh.length > 0 && (
-          <div className="sticky top-16 z-20 flex justify-center">
-            <button type="button" onClick={revealNew} className="min-h-11 rounded-full bg-brand-600 px-4 text-sm font-semibold text-white shadow-lg dark:bg-amber-accent dark:text-slate-950">
+        {/* Always there and zero high, the pill floats over the posts: its appearance must not push them down (browsers
+            without scroll anchoring would jump, and with it the scroll position changes under the reader). Being always
+            there, it can also be the live region that tells screen reader users about new posts. */}
+        <div aria-live="polite" className="sticky top-16 z-20 flex h-0 justify-center">
+          {fresh.length > 0 && (
+            <button type="button" onClick={revealNew} className="min-h-11 shrink-0 rounded-full bg-brand-600 px-4 text-sm font-semibold text-white shadow-lg dark:bg-amber-accent dark:text-slate-950">
               {fresh.length} new post{fresh.length === 1 ? '' : 's'}
             </button>
-          </div>
-        )}
+          )}
+        </div>
         {feed.isPending ? (
           <p role="status" className="text-slate-600 dark:text-slate-400">
             Loading posts...
