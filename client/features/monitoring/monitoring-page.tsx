@@ -86,7 +86,7 @@ export function MonitoringPage() {
     <div>
       <PageHeader
         title="System Monitoring"
-        description={`Live figures measured on the server. An alert is raised when storage reaches ${Math.round(m.thresholds.storageUsage * 100)}% of its quota (credits).`}
+        description={`Live figures measured on the server. An alert is raised when storage reaches ${Math.round(m.thresholds.storageUsage * 100)}% of its quota (credits), or when a subscription mail has waited more than ${age(m.thresholds.mailBacklogSeconds)} to be sent.`}
         actions={
           <span className="flex items-center gap-2 text-sm">
             Health <Badge variant={HEALTH[m.health]}>{m.health}</Badge>
