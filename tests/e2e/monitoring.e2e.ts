@@ -29,6 +29,14 @@ describe('monitoring page', () => {
     await screenshot(admin, 'monitoring');
     expect(await accessibilityViolations(admin)).toEqual([]);
 
+    // The mail outbox tile: a guest's confirmation mail goes out, and the page shows it sent without a reload.
+    const outbox = admin.getByText('Mail outbox').locator('xpath=..');
+    await outbox.getByText('0 to send').waitFor();
+    await outbox.getByText('0 sent in the last hour, 0 bounced').waitFor();
+    const subscribed = await fetch(`${site.url}/api/subscribe`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: `tile-${Date.now()}@example.org`, subscriptionType: 'all', frequency: 'weekly' }) });
+    expect(subscribed.status).toBe(202);
+    await outbox.getByText('1 sent in the last hour, 0 bounced').waitFor({ timeout: 15_000 });
+
     const memberContext = await newContext(browser, site.url);
     const member = await memberContext.newPage();
     await registerInBrowser(member, account('Mem'));
