@@ -130,8 +130,13 @@ export async function startSmtpSink(mailbox: Mailbox, port: number, { onCaptured
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(port, '127.0.0.1', () => resolve());
+    server.listen(port, '127.0.0.1', () => {
+      server.off('error', reject);
+      resolve();
+    });
   });
+  // smtp-server reports a sender's dropped connection (ECONNRESET) as an 'error' event; unheard, it would end the process.
+  server.on('error', () => {});
   return {
     port: (server.server.address() as AddressInfo).port,
     close: () =>

@@ -1,7 +1,7 @@
 /** The mail queue and worker against real Redis and a real SMTP server. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Redis } from 'ioredis';
-import { createServer, type Server } from 'node:net';
+import { connect, createServer, type Server } from 'node:net';
 import { createMailbox, startSmtpSink } from '../../server/mail/smtp-sink';
 import { createTransport } from '../../server/mail/transport';
 import { createMailQueue, startMailWorker } from '../../workers/mail';
@@ -21,6 +21,31 @@ const message = (to: string) => ({
   text: 'See you there',
   html: '<p>See you there</p>',
   headers: { 'List-Unsubscribe': '<https://example.org/api/unsubscribe/abc>', 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' },
+});
+
+describe('development SMTP sink', () => {
+  it('outlives a sender that drops its connection mid-conversation, and keeps catching mail', async () => {
+    const prefix = testRedisPrefix();
+    const mailbox = createMailbox(redis, prefix);
+    const sink = await startSmtpSink(mailbox, 0);
+    const transport = createTransport(undefined, sink.port);
+    try {
+      const socket = connect(sink.port, '127.0.0.1');
+      await new Promise((resolve) => socket.once('data', resolve));
+      for (const line of ['EHLO crashed.example', 'MAIL FROM:<c@example.org>']) {
+        socket.write(`${line}\r\n`);
+        await new Promise((resolve) => socket.once('data', resolve));
+      }
+      // A TCP reset inside a transaction, as a sender killed mid-message leaves behind: smtp-server reports it as an 'error' event.
+      socket.resetAndDestroy();
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      await transport.sendMail({ from: 'c@example.org', ...message('eve@example.org') });
+      expect((await mailbox.waitFor((m) => m.to.includes('eve@example.org'))).subject).toBe('Reunion at WGN');
+    } finally {
+      transport.close();
+      await sink.close();
+    }
+  });
 });
 
 describe('mail queue', () => {

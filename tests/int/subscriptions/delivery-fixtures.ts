@@ -184,6 +184,8 @@ export async function startCountingSmtp(options: { refuse?: (address: string) =>
       });
     }
   }
+  // A sender killed mid-message resets its connection; smtp-server reports that as an 'error' event, which must be heard.
+  server.on('error', () => {});
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
   return {
     port: (server.server.address() as AddressInfo).port,
