@@ -72,7 +72,8 @@ export function createDelivery(options: DeliveryOptions) {
   const now = () => new Date();
   const outbox = mailOutbox(store);
   const blogUrl = (item: MailItem) => `${publicUrl}/blog/${item.itemId}`;
-  const feedUrl = () => `${publicUrl}/`;
+  // The post's place in the feed, as the feed's own share link names it.
+  const feedUrl = (item: MailItem) => `${publicUrl}/#post-${item.itemId}`;
 
   async function items(ids: string[]): Promise<Map<string, MailItem>> {
     const found = ids.length === 0 ? [] : await mailItems(store).find({ _id: { $in: ids }, visible: true });
@@ -90,7 +91,7 @@ export function createDelivery(options: DeliveryOptions) {
         if (!item) return null;
         return cause.content === 'blog'
           ? { kind: 'blog', post: { title: item.title, excerpt: item.text, url: blogUrl(item) } }
-          : { kind: 'post', post: { text: item.text, url: feedUrl() } };
+          : { kind: 'post', post: { text: item.text, url: feedUrl(item) } };
       }
       case 'digest': {
         const { blog, posts, events } = cause.items;
@@ -100,7 +101,7 @@ export function createDelivery(options: DeliveryOptions) {
           kind: 'digest',
           frequency: cause.frequency,
           blog: pick('blog', blog).map((item) => ({ title: item.title, excerpt: item.text, url: blogUrl(item) })),
-          posts: pick('post', posts).map((item) => ({ text: item.text, url: feedUrl() })),
+          posts: pick('post', posts).map((item) => ({ text: item.text, url: feedUrl(item) })),
           events: pick('event', events).map((item) => ({
             title: item.title,
             when: formatEventDateLine({ startDate: item.startDate!, endDate: item.endDate!, allDay: item.allDay }, { timeZone: options.timeZone }),

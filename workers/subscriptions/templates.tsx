@@ -4,7 +4,7 @@
  * text part is derived from the same HTML, so the two never disagree. User content (titles, excerpts, post text)
  * goes in as React text children, which React escapes.
  */
-import type { ReactNode } from 'react';
+import { Fragment, type ReactElement, type ReactNode } from 'react';
 import { render, toPlainText } from '@react-email/render';
 import { Html } from '@react-email/html';
 import { Head } from '@react-email/head';
@@ -96,6 +96,21 @@ function Layout({ preview, children, links }: { preview: string; children: React
         </Container>
       </Body>
     </Html>
+  );
+}
+
+/** One part of a digest, left out when it has nothing. A mail is rendered once and never updated, so entries are keyed by place. */
+function DigestSection({ title, entries }: { title: string; entries: ReactElement[] }) {
+  if (entries.length === 0) return null;
+  return (
+    <Section>
+      <Heading as="h2" style={styles.section}>
+        {title}
+      </Heading>
+      {entries.map((entry, i) => (
+        <Fragment key={i}>{entry}</Fragment>
+      ))}
+    </Section>
   );
 }
 
@@ -201,36 +216,9 @@ function MailBody({ content, links }: { content: MailContent; links: MailLinks }
       return (
         <Layout preview={subject} links={links}>
           <Heading style={styles.heading}>Your {content.frequency} digest</Heading>
-          {content.blog.length > 0 ? (
-            <Section>
-              <Heading as="h2" style={styles.section}>
-                From the blog
-              </Heading>
-              {content.blog.map((post) => (
-                <BlogEntry key={post.url} post={post} />
-              ))}
-            </Section>
-          ) : null}
-          {content.posts.length > 0 ? (
-            <Section>
-              <Heading as="h2" style={styles.section}>
-                In the newsfeed
-              </Heading>
-              {content.posts.map((post) => (
-                <FeedEntry key={post.url} post={post} />
-              ))}
-            </Section>
-          ) : null}
-          {content.events.length > 0 ? (
-            <Section>
-              <Heading as="h2" style={styles.section}>
-                Upcoming events
-              </Heading>
-              {content.events.map((event) => (
-                <EventEntry key={event.url} event={event} />
-              ))}
-            </Section>
-          ) : null}
+          <DigestSection title="From the blog" entries={content.blog.map((post) => <BlogEntry post={post} />)} />
+          <DigestSection title="In the newsfeed" entries={content.posts.map((post) => <FeedEntry post={post} />)} />
+          <DigestSection title="Upcoming events" entries={content.events.map((event) => <EventEntry event={event} />)} />
         </Layout>
       );
   }

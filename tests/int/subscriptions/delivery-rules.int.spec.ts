@@ -108,6 +108,27 @@ describe('templates', () => {
     expect(order.every((at, i) => at >= 0 && (i === 0 || at > order[i - 1]!))).toBe(true);
   });
 
+  it('list every entry of a digest section, even entries with the same link, and leave an empty section out', async () => {
+    const mail = await renderMail(
+        {
+          kind: 'digest',
+          frequency: 'daily',
+          blog: [],
+          posts: [
+            { text: 'First rate card', url: 'https://c.example.org/#post-1' },
+            { text: 'Second rate card', url: 'https://c.example.org/#post-2' },
+          ],
+          events: [
+            { title: 'Reunion', when: 'Saturday', url: 'https://c.example.org/calendar' },
+            { title: 'Memorial', when: 'Sunday', url: 'https://c.example.org/calendar' },
+          ],
+        },
+        links,
+      );
+      for (const text of ['First rate card', 'Second rate card', 'Reunion', 'Memorial', 'https://c.example.org/#post-2']) expect(mail.text).toContain(text);
+      expect(mail.text).not.toContain('FROM THE BLOG');
+  });
+
   it('give each outbox entry its own stable Message-ID on the site domain', () => {
     expect(messageIdFor('item:s1:blog:b1', 'https://c.example.org')).toBe(messageIdFor('item:s1:blog:b1', 'https://c.example.org'));
     expect(messageIdFor('item:s1:blog:b1', 'https://c.example.org')).not.toBe(messageIdFor('item:s2:blog:b1', 'https://c.example.org'));
