@@ -3,14 +3,14 @@
  * site's time zone) writes one outbox entry `digest:<subscriptionId>:<P>` per deliverable subscription of that
  * frequency that has something new: blog posts and feed posts (as its type covers them) and upcoming public events
  * announced after its cursor, but for the subscriber's own. The cursor is the mail-runner position the previous
- * digest covered (kept in that outbox entry, which no rebuild drops), or where the subscription's mail started. An
+ * run of that frequency covered (see DigestRuns), or where the subscription's mail started, whichever is later. An
  * empty digest is not written, and a second run in the same period writes nothing, since the entry's id is taken.
  */
 import type { DocumentStore } from '../../server/infrastructure/document-store/port';
 import { CHECKPOINTS, type Checkpoint } from '../../projections/runner';
 import { dayKey } from '../../shared/events/dates';
 import { coversContent } from '../../shared/subscriptions/subscription-stream';
-import { insertNewEntries, mailOutbox, newOutboxEntry, type DigestItems, type OutboxEntry } from './outbox';
+import { insertNewEntries, mailOutbox, newOutboxEntry, outboxId, type DigestItems, type OutboxEntry } from './outbox';
 import { mailRecipients, type MailRecipient } from './recipients';
 import { isOwnItem, mailItems, type MailItem } from './items';
 
@@ -41,17 +41,28 @@ export function digestItems(recipient: Pick<MailRecipient, 'subscriptionType' | 
 
 export const isEmptyDigest = (items: DigestItems) => items.blog.length + items.posts.length + items.events.length === 0;
 
+export const MAIL_DIGEST_RUNS = 'mail_digest_runs';
+
+/** A digest run: its period and the mail-runner position it covered. */
+type RunMark = { period: string; upTo: number };
+
+/**
+ * The runs of one frequency: the last one `started`, and the last one that `finished` writing its entries. Every
+ * subscription deliverable at a finished run was covered up to its `upTo` (an empty digest means nothing new for that
+ * subscriber up to there), so one document replaces looking up every subscriber's past digests. Like the outbox it
+ * belongs to no projection: no rebuild drops it.
+ */
+export type DigestRuns = { _id: DigestFrequency; started: RunMark; finished: RunMark | null };
+
 const CHUNK = 1000;
 
-/** The position each subscription's latest digest covered. */
-async function previousDigests(store: DocumentStore, subscriptionIds: string[]): Promise<Map<string, number>> {
-  const covered = new Map<string, number>();
+/** Subscriptions that got a digest from a run that did not finish (a crash mid-run): they are covered up to it too. */
+async function coveredByUnfinishedRun(store: DocumentStore, runs: DigestRuns | null, subscriptionIds: string[]): Promise<Set<string>> {
+  const covered = new Set<string>();
+  if (!runs || runs.finished?.period === runs.started.period) return covered;
   for (let i = 0; i < subscriptionIds.length; i += CHUNK) {
-    const entries = await mailOutbox(store).find({ subscriptionId: { $in: subscriptionIds.slice(i, i + CHUNK) }, 'cause.kind': 'digest' });
-    for (const entry of entries) {
-      if (entry.cause.kind !== 'digest') continue;
-      covered.set(entry.subscriptionId, Math.max(covered.get(entry.subscriptionId) ?? 0, entry.cause.upTo));
-    }
+    const ids = subscriptionIds.slice(i, i + CHUNK).map((id) => outboxId(id, { kind: 'digest', period: runs.started.period }));
+    for (const entry of await mailOutbox(store).find({ _id: { $in: ids } })) covered.add(entry.subscriptionId);
   }
   return covered;
 }
@@ -69,12 +80,19 @@ export interface DigestRunOptions {
 /** Writes this period's digests and enqueues them; returns the period and how many digests were written. */
 export async function runDigest({ store, frequency, now, timeZone, runnerName, enqueue }: DigestRunOptions) {
   const period = digestPeriod(frequency, now, timeZone);
-  // Items announced up to this position are in mail_items; later ones belong to the next digest.
-  const upTo = (await store.collection<Checkpoint>(CHECKPOINTS).findOne({ _id: runnerName }))?.position ?? 0;
   const recipients = await mailRecipients(store).find({ deliverable: true, frequency });
   if (recipients.length === 0) return { period, written: 0 };
-  const covered = await previousDigests(store, recipients.map((recipient) => recipient._id));
-  const cursors = new Map(recipients.map((recipient) => [recipient._id, Math.max(recipient.digestFrom, covered.get(recipient._id) ?? 0)]));
+  const runs = store.collection<DigestRuns>(MAIL_DIGEST_RUNS);
+  const previous = await runs.findOne({ _id: frequency });
+  // Items announced up to this position are in mail_items; later ones belong to the next digest. A period's digests
+  // cover what its first run saw: a second run (a retry, a restart) must not move the next period's start past
+  // items it did not send.
+  const upTo =
+    previous?.started.period === period ? previous.started.upTo : ((await store.collection<Checkpoint>(CHECKPOINTS).findOne({ _id: runnerName }))?.position ?? 0);
+  const unfinished = await coveredByUnfinishedRun(store, previous, recipients.map((recipient) => recipient._id));
+  const cursorOf = (recipient: MailRecipient) =>
+    Math.max(recipient.digestFrom, previous?.finished?.upTo ?? 0, unfinished.has(recipient._id) ? previous!.started.upTo : 0);
+  const cursors = new Map(recipients.map((recipient) => [recipient._id, cursorOf(recipient)]));
   const oldest = Math.min(...cursors.values());
   const items = await mailItems(store).find({ announcedAt: { $gt: oldest, $lte: upTo }, visible: true }, { sort: { announcedAt: 1 } });
 
@@ -83,7 +101,10 @@ export async function runDigest({ store, frequency, now, timeZone, runnerName, e
     const chosen = digestItems(recipient, cursors.get(recipient._id)!, items, now);
     if (!isEmptyDigest(chosen)) entries.push(newOutboxEntry(recipient._id, { kind: 'digest', frequency, period, items: chosen, upTo }, now));
   }
+  const mark = { period, upTo };
+  await runs.replaceOne({ _id: frequency }, { _id: frequency, started: mark, finished: previous?.finished ?? null }, { upsert: true });
   const inserted = await insertNewEntries(mailOutbox(store), entries);
+  await runs.updateOne({ _id: frequency }, { $set: { finished: mark } });
   if (inserted.length > 0) await enqueue(inserted);
   return { period, written: inserted.length };
 }

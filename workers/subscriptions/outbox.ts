@@ -44,7 +44,7 @@ export type OutboxEntry = {
   failure?: string;
 };
 
-export function outboxId(subscriptionId: string, cause: OutboxCause): string {
+export function outboxId(subscriptionId: string, cause: OutboxCause | { kind: 'digest'; period: string }): string {
   switch (cause.kind) {
     case 'confirmation':
       return `confirmation:${subscriptionId}`;
@@ -64,7 +64,6 @@ export const mailOutbox = (store: DocumentStore) => store.collection<OutboxEntry
 export async function setupOutbox(store: DocumentStore) {
   const outbox = mailOutbox(store);
   await outbox.createIndex({ status: 1 });
-  await outbox.createIndex({ subscriptionId: 1 });
   // For outboxFigures: the oldest queued entry, and the mail sent in the last hour, without reading the outbox.
   await outbox.createIndex({ status: 1, createdAt: 1 });
   await outbox.createIndex({ status: 1, sentAt: 1 });

@@ -12,6 +12,7 @@ import { createServices } from '../../../server/services';
 import { streamName } from '../../../shared/streams';
 import { MAX_BOUNCES } from '../../../shared/subscriptions/constants';
 import { mailOutbox, newOutboxEntry } from '../../../workers/subscriptions/outbox';
+import { MAIL_DIGEST_RUNS, type DigestRuns } from '../../../workers/subscriptions/digests';
 import { createMailReactor, HISTORY_AGE_MS } from '../../../workers/subscriptions/reactor';
 import type { RecordedEvent } from '../../../server/infrastructure/event-store/port';
 import type { Actor } from '../../../shared/domain';
@@ -210,6 +211,38 @@ describe('digests', () => {
     expect((await run('2030-03-04T13:00:00Z')).written).toBe(0);
     expect(smtp.to(daily.email)).toHaveLength(2);
     expect(smtp.to(dailyBlog.email)).toHaveLength(2);
+  });
+});
+
+describe('a digest run that stopped half-way', () => {
+  it('is finished by the next run without mailing anyone what they already got', async () => {
+    const got = await sub('digest-before-crash@example.org', 'blog_posts', 'daily');
+    const missed = await sub('digest-missed-by-crash@example.org', 'blog_posts', 'daily');
+    const run = async (at: string) => {
+      await delivered();
+      await site.services.subscriptionMail.runDigest('daily', new Date(at));
+      await delivered();
+    };
+    const runs = site.services.store.collection<DigestRuns>(MAIL_DIGEST_RUNS);
+    const before = await runs.findOne({ _id: 'daily' });
+    await publishBlogPost(handle, 'Crash day column');
+    await run('2032-01-01T13:00:00Z');
+    expect(smtp.to(got.email)).toHaveLength(1);
+    expect(smtp.to(missed.email)).toHaveLength(1);
+
+    // As if that run had stopped after writing one digest: the other entry never written, the run never marked finished.
+    await mailOutbox(site.services.store).deleteOne({ _id: `digest:${missed.id}:daily:2032-01-01` });
+    await runs.updateOne({ _id: 'daily' }, { $set: { finished: before?.finished ?? null } });
+
+    await publishBlogPost(handle, 'Day after column');
+    await run('2032-01-02T13:00:00Z');
+    const [, next] = smtp.to(got.email);
+    expect(next!.subject).toBe('Your daily digest from Broadcast History Community: 1 blog post');
+    expect(next!.text).toContain('Day after column');
+    expect(next!.text).not.toContain('Crash day column');
+    const [, late] = smtp.to(missed.email);
+    expect(late!.subject).toBe('Your daily digest from Broadcast History Community: 2 blog posts');
+    expect(late!.text).toContain('Crash day column');
   });
 });
 
