@@ -53,71 +53,80 @@ function blank(kind: ItemKind, itemId: string): ItemFields {
   return { kind, itemId, title: '', text: '', authorId: null, approved: false, deleted: false, isPublic: true, startDate: null, endDate: null, allDay: false };
 }
 
+type Update = (item: ItemFields) => ItemFields;
+
+function blogUpdate(event: BlogPostEvent): Update | null {
+  switch (event.type) {
+    case 'BlogPostDrafted':
+      return (item) => ({ ...item, title: event.data.title, text: event.data.excerpt, authorId: event.data.authorId });
+    case 'BlogPostEdited':
+      return (item) => ({ ...item, title: event.data.title, text: event.data.excerpt });
+    case 'BlogPostPublished':
+      return (item) => ({ ...item, approved: true });
+    case 'BlogPostUnpublished':
+      return (item) => ({ ...item, approved: false });
+    case 'BlogPostDeleted':
+      return (item) => ({ ...item, deleted: true });
+    default:
+      return null;
+  }
+}
+
+function postUpdate(event: PostEvent): Update | null {
+  switch (event.type) {
+    case 'PostSubmitted':
+      return (item) => ({
+        ...item,
+        text: event.data.content,
+        title: event.data.mediaTitle ?? '',
+        authorId: event.data.authorId,
+        approved: event.data.approved,
+      });
+    case 'PostApproved':
+      return (item) => ({ ...item, approved: true });
+    case 'PostRejected':
+      return (item) => ({ ...item, approved: false });
+    case 'PostDeleted':
+      return (item) => ({ ...item, deleted: true });
+    default:
+      return null;
+  }
+}
+
+function calendarEventUpdate(event: CalendarEventEvent): Update | null {
+  switch (event.type) {
+    case 'EventScheduled':
+    case 'EventEdited': {
+      const { title, description, isPublic, startDate, endDate, allDay } = event.data.fields;
+      // Only scheduling says who organises it; an edit leaves the organizer as it was.
+      const scheduled = event.type === 'EventScheduled' ? { approved: event.data.approved, authorId: event.data.organizerId } : {};
+      return (item) => ({ ...item, ...scheduled, title, text: description, isPublic, startDate, endDate, allDay });
+    }
+    case 'EventApproved':
+      return (item) => ({ ...item, approved: true });
+    case 'EventRejected':
+      return (item) => ({ ...item, approved: false });
+    case 'EventDeleted':
+      return (item) => ({ ...item, deleted: true });
+    default:
+      return null;
+  }
+}
+
+/** Per stream type (the item kinds are named as their streams are), how one of its events changes an item. */
+const UPDATES: Record<ItemKind, (recorded: RecordedEvent) => Update | null> = {
+  blog: (recorded) => blogUpdate(recorded as RecordedEvent & BlogPostEvent),
+  post: (recorded) => postUpdate(recorded as RecordedEvent & PostEvent),
+  event: (recorded) => calendarEventUpdate(recorded as RecordedEvent & CalendarEventEvent),
+};
+
 /** How an event changes an item; null when the event does not concern mail. */
-function change(recorded: RecordedEvent): { kind: ItemKind; itemId: string; update: (item: ItemFields) => ItemFields } | null {
+function change(recorded: RecordedEvent): { kind: ItemKind; itemId: string; update: Update } | null {
   const { type, id } = parseStreamName(recorded.streamName);
-  if (type === 'blog') {
-    const event = recorded as RecordedEvent & BlogPostEvent;
-    const update = ((): ((item: ItemFields) => ItemFields) | null => {
-      switch (event.type) {
-        case 'BlogPostDrafted':
-          return (item) => ({ ...item, title: event.data.title, text: event.data.excerpt, authorId: event.data.authorId });
-        case 'BlogPostEdited':
-          return (item) => ({ ...item, title: event.data.title, text: event.data.excerpt });
-        case 'BlogPostPublished':
-          return (item) => ({ ...item, approved: true });
-        case 'BlogPostUnpublished':
-          return (item) => ({ ...item, approved: false });
-        case 'BlogPostDeleted':
-          return (item) => ({ ...item, deleted: true });
-        default:
-          return null;
-      }
-    })();
-    return update && { kind: 'blog', itemId: id, update };
-  }
-  if (type === 'post') {
-    const event = recorded as RecordedEvent & PostEvent;
-    const update = ((): ((item: ItemFields) => ItemFields) | null => {
-      switch (event.type) {
-        case 'PostSubmitted':
-          return (item) => ({ ...item, text: event.data.content, title: event.data.mediaTitle ?? '', authorId: event.data.authorId, approved: event.data.approved });
-        case 'PostApproved':
-          return (item) => ({ ...item, approved: true });
-        case 'PostRejected':
-          return (item) => ({ ...item, approved: false });
-        case 'PostDeleted':
-          return (item) => ({ ...item, deleted: true });
-        default:
-          return null;
-      }
-    })();
-    return update && { kind: 'post', itemId: id, update };
-  }
-  if (type === 'event') {
-    const event = recorded as RecordedEvent & CalendarEventEvent;
-    const update = ((): ((item: ItemFields) => ItemFields) | null => {
-      switch (event.type) {
-        case 'EventScheduled':
-        case 'EventEdited': {
-          const { title, description, isPublic, startDate, endDate, allDay } = event.data.fields;
-          // Only scheduling says who organises it; an edit leaves the organizer as it was.
-          const scheduled = event.type === 'EventScheduled' ? { approved: event.data.approved, authorId: event.data.organizerId } : {};
-          return (item) => ({ ...item, ...scheduled, title, text: description, isPublic, startDate, endDate, allDay });
-        }
-        case 'EventApproved':
-          return (item) => ({ ...item, approved: true });
-        case 'EventRejected':
-          return (item) => ({ ...item, approved: false });
-        case 'EventDeleted':
-          return (item) => ({ ...item, deleted: true });
-        default:
-          return null;
-      }
-    })();
-    return update && { kind: 'event', itemId: id, update };
-  }
-  return null;
+  if (!Object.hasOwn(UPDATES, type)) return null;
+  const kind = type as ItemKind;
+  const update = UPDATES[kind](recorded);
+  return update && { kind, itemId: id, update };
 }
 
 function fieldsOf({ kind, itemId, title, text, authorId, approved, deleted, isPublic, startDate, endDate, allDay }: MailItem): ItemFields {
