@@ -1,5 +1,10 @@
 /** Text helpers shared by the client, the server and the e-mails. */
 
+const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+
+/** Text made safe to put into HTML, in an element or a quoted attribute. */
+export const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c]!);
+
 const ELLIPSIS = '…';
 /** Punctuation that reads badly right before an ellipsis ("word,…"). */
 const TRAILING_PUNCTUATION = /[\s,;:.\-–—]+$/u;

@@ -1,8 +1,6 @@
 /** The one-time sign-in link e-mail. */
 import type { MailMessage } from '../mail/message';
-
-const escapeHtml = (text: string) =>
-  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+import { escapeHtml } from '../../shared/text';
 
 export function signInMail({ to, name, link }: { to: string; name: string; link: string }): MailMessage {
   return {

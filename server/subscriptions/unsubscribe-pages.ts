@@ -6,9 +6,7 @@
  */
 import * as v from 'valibot';
 import { TokenSchema } from '../../shared/subscriptions/schemas';
-
-const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-export const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c]!);
+import { escapeHtml } from '../../shared/text';
 
 const BUTTON = 'background:#b91c1c;color:#fff;border:0;border-radius:6px;padding:10px 18px;font-size:16px;cursor:pointer';
 const CARD = 'max-width:28rem;margin:4rem auto;padding:2rem;border:1px solid #d4d4d8;border-radius:12px;font-family:system-ui,sans-serif;color:#18181b;background:#fff';

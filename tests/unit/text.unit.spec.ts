@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { truncate } from '../../shared/text';
+import { escapeHtml, truncate } from '../../shared/text';
 
 describe('truncate', () => {
   it('returns text that fits unchanged', () => {
@@ -36,5 +36,11 @@ describe('truncate', () => {
         return result.endsWith('…') && result.length <= max + 1 && text.startsWith(result.slice(0, -1));
       }),
     );
+  });
+});
+
+describe('escapeHtml', () => {
+  it('escapes the five characters that matter in elements and quoted attributes', () => {
+    expect(escapeHtml(`<a href="x">'&'</a>`)).toBe('&lt;a href=&quot;x&quot;&gt;&#39;&amp;&#39;&lt;/a&gt;');
   });
 });

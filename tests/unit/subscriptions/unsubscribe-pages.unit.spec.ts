@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { escapeHtml, prefersHtml, unsubscribedPage, withNoscriptUnsubscribeForm } from '../../../server/subscriptions/unsubscribe-pages';
+import { prefersHtml, unsubscribedPage, withNoscriptUnsubscribeForm } from '../../../server/subscriptions/unsubscribe-pages';
 import { coveredTypes, guestRequestNeeded, unsubscribeVia, GUEST_REPEAT_AFTER_MS } from '../../../server/subscriptions/routes';
 import type { SubscriptionDocument } from '../../../projections/subscriptions/subscriptions';
 
@@ -33,7 +33,6 @@ describe('the no-JavaScript form', () => {
 
 describe('the answer page', () => {
   it('escapes what it shows', () => {
-    expect(escapeHtml(`<a href="x">'&'</a>`)).toBe('&lt;a href=&quot;x&quot;&gt;&#39;&amp;&#39;&lt;/a&gt;');
     const page = unsubscribedPage('<b>@example.org', 'Blog Posts', false);
     expect(page).toContain('&lt;b&gt;@example.org will no longer receive Blog Posts e-mails.');
     expect(page).not.toContain('<b>');
