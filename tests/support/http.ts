@@ -77,3 +77,18 @@ export async function registerMember(baseUrl: string, overrides: Partial<{ email
   if (response.status !== 201) throw new Error(`register failed: ${response.status} ${JSON.stringify(response.body)}`);
   return { browser, user: response.body as { id: string; email: string; role: string }, account };
 }
+
+/**
+ * One signed-in account of every role, for a test file's site: the first account (the admin), then staff, a member,
+ * a second member and a subscriber, promoted and demoted by the admin through the API.
+ */
+export async function registerCast(baseUrl: string) {
+  const admin = await registerMember(baseUrl, { firstName: 'Ada', lastName: 'Admin' });
+  const staff = await registerMember(baseUrl, { firstName: 'Stan', lastName: 'Staff' });
+  await admin.browser.put(`/api/admin/users/${staff.user.id}/role`, { role: 'staff' });
+  const member = await registerMember(baseUrl, { firstName: 'Mona', lastName: 'Member' });
+  const other = await registerMember(baseUrl, { firstName: 'Otto', lastName: 'Other' });
+  const subscriber = await registerMember(baseUrl, { firstName: 'Sue', lastName: 'Subscriber' });
+  await admin.browser.put(`/api/admin/users/${subscriber.user.id}/role`, { role: 'subscriber' });
+  return { admin, staff, member, other, subscriber };
+}

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import ICAL from 'ical.js';
 import { io, type Socket } from 'socket.io-client';
 import { startTestSite, type TestSite } from '../../support/site';
-import { Browser, registerMember } from '../../support/http';
+import { Browser, registerCast, registerMember } from '../../support/http';
 import { allProjections } from '../../../projections/index';
 import { EVENT_CALENDAR, EVENT_DETAILS } from '../../../projections/events/events';
 import { MEMBER_EVENTS } from '../../../projections/events/member-events';
@@ -37,17 +37,13 @@ const create = async (browser: Browser, overrides: Record<string, unknown> = {})
 
 beforeAll(async () => {
   site = await startTestSite({ RATE_LIMIT_AUTH_MAX: '10000' });
-  admin = (await registerMember(site.url, { firstName: 'Ada', lastName: 'Admin' })).browser;
-  const staffAccount = await registerMember(site.url, { firstName: 'Stan', lastName: 'Staff' });
-  staff = staffAccount.browser;
-  await admin.put(`/api/admin/users/${staffAccount.user.id}/role`, { role: 'staff' });
-  const memberAccount = await registerMember(site.url, { firstName: 'Mona', lastName: 'Member' });
-  member = memberAccount.browser;
-  memberId = memberAccount.user.id;
-  other = (await registerMember(site.url, { firstName: 'Otto', lastName: 'Other' })).browser;
-  const sub = await registerMember(site.url);
-  subscriber = sub.browser;
-  await admin.put(`/api/admin/users/${sub.user.id}/role`, { role: 'subscriber' });
+  const cast = await registerCast(site.url);
+  admin = cast.admin.browser;
+  staff = cast.staff.browser;
+  member = cast.member.browser;
+  memberId = cast.member.user.id;
+  other = cast.other.browser;
+  subscriber = cast.subscriber.browser;
 });
 afterAll(async () => {
   for (const socket of sockets) socket.disconnect();

@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestSite, type TestSite } from '../../support/site';
-import { Browser, registerMember } from '../../support/http';
+import { Browser, registerCast } from '../../support/http';
 import { allProjections } from '../../../projections/index';
 import { SUBSCRIPTIONS, subscriptionsCollection, type SubscriptionDocument } from '../../../projections/subscriptions/subscriptions';
 import { subscriptionToken } from '../../../server/subscriptions/tokens';
@@ -54,18 +54,13 @@ async function guestSubscription(overrides: Record<string, unknown> = {}): Promi
 
 beforeAll(async () => {
   site = await startTestSite({ RATE_LIMIT_AUTH_MAX: '10000' });
-  const admin = (await registerMember(site.url, { firstName: 'Ada', lastName: 'Admin' })).browser;
-  const staffAccount = await registerMember(site.url, { firstName: 'Stan', lastName: 'Staff' });
-  staff = staffAccount.browser;
-  await admin.put(`/api/admin/users/${staffAccount.user.id}/role`, { role: 'staff' });
-  const memberAccount = await registerMember(site.url, { firstName: 'Mona', lastName: 'Member' });
-  member = memberAccount.browser;
-  memberEmail = memberAccount.user.email;
-  memberId = memberAccount.user.id;
-  other = (await registerMember(site.url, { firstName: 'Otto', lastName: 'Other' })).browser;
-  const sub = await registerMember(site.url);
-  subscriber = sub.browser;
-  await admin.put(`/api/admin/users/${sub.user.id}/role`, { role: 'subscriber' });
+  const cast = await registerCast(site.url);
+  staff = cast.staff.browser;
+  member = cast.member.browser;
+  memberEmail = cast.member.user.email;
+  memberId = cast.member.user.id;
+  other = cast.other.browser;
+  subscriber = cast.subscriber.browser;
 });
 afterAll(async () => {
   await site?.close();
