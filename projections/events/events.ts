@@ -101,6 +101,8 @@ function nextDetails(current: EventDetailsDocument | null, event: CalendarEventE
       return { ...current, ...event.data.fields, ...at };
     case 'EventApproved':
       return { ...current, status: 'approved', isApproved: true, ...at };
+    case 'EventReturnedToModeration':
+      return { ...current, status: 'pending', isApproved: false, ...at };
     case 'EventRejected':
       return { ...current, status: 'rejected', isApproved: false, ...at };
     case 'EventFeatured':

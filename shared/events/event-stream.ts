@@ -14,6 +14,8 @@ export type CalendarEventEvent =
   | { type: 'EventScheduled'; data: { id: string; organizerId: string; fields: EventFields; approved: boolean; scheduledAt: string } }
   | { type: 'EventEdited'; data: { fields: EventFields; by: string; at: string } }
   | { type: 'EventApproved'; data: { by: string; at: string } }
+  /** A member edited their approved event: it waits for staff again, so nothing unreviewed reaches guests. */
+  | { type: 'EventReturnedToModeration'; data: { by: string; at: string } }
   | { type: 'EventRejected'; data: { by: string; at: string } }
   | { type: 'EventFeatured'; data: { by: string; at: string } }
   | { type: 'EventUnfeatured'; data: { by: string; at: string } }
@@ -70,6 +72,8 @@ export const calendarEventDecider: Decider<CalendarEventState, CalendarEventComm
         return { ...state, fields: event.data.fields };
       case 'EventApproved':
         return { ...state, approved: true, rejected: false };
+      case 'EventReturnedToModeration':
+        return { ...state, approved: false };
       case 'EventRejected':
         return { ...state, approved: false, rejected: true };
       case 'EventFeatured':
@@ -107,7 +111,9 @@ export const calendarEventDecider: Decider<CalendarEventState, CalendarEventComm
         const { maxAttendees } = command.data.fields;
         const { attending } = attendeeCounts(state.rsvps);
         if (maxAttendees !== null && maxAttendees < attending) throw fail.rule(`${attending} people are already attending: max attendees cannot be lower`);
-        return [{ type: 'EventEdited', data: { fields: command.data.fields, ...by } }];
+        const edited: CalendarEventEvent = { type: 'EventEdited', data: { fields: command.data.fields, ...by } };
+        // Staff edits keep approval; a member's edit of an approved event goes back to the moderation queue.
+        return state.approved && !isModerator(actor) ? [edited, { type: 'EventReturnedToModeration', data: by }] : [edited];
       }
       case 'ApproveEvent':
         requireModerator(actor);

@@ -105,6 +105,7 @@ function calendarEventUpdate(event: CalendarEventEvent): Update | null {
     case 'EventApproved':
       return (item) => ({ ...item, approved: true });
     case 'EventRejected':
+    case 'EventReturnedToModeration':
       return (item) => ({ ...item, approved: false });
     case 'EventDeleted':
       return (item) => ({ ...item, deleted: true });

@@ -58,8 +58,11 @@ export function EventForm({ event, onDone }: { event?: CalendarEvent; onDone: ()
 
   const save = useMutation({
     mutationFn: (body: unknown) => (editing ? apiRequest('PUT', `/api/events/${event!.id}`, body) : apiRequest('POST', '/api/events', body)),
-    onSuccess: () => {
-      toast({ title: editing ? 'Event Updated' : 'Event Created', description: editing ? 'Your event has been updated successfully.' : 'Your event has been created successfully.' });
+    onSuccess: (saved) => {
+      // A member's edit of an approved event goes back to the moderation queue (the server decides; this only says so).
+      const backToReview = editing && event!.isApproved && !(saved as { isApproved?: boolean }).isApproved;
+      const updated = backToReview ? 'Your event has been updated and will be visible again once staff approve the changes.' : 'Your event has been updated successfully.';
+      toast({ title: editing ? 'Event Updated' : 'Event Created', description: editing ? updated : 'Your event has been created successfully.' });
       void queryClient.invalidateQueries({ predicate: (q) => String(q.queryKey[0]).includes('/events') });
       onDone();
     },

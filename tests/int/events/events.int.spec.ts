@@ -158,6 +158,23 @@ describe('scheduling and approval', () => {
     expect(ids(await member.get('/api/user/events'))).not.toContain(doomed);
   });
 
+  it('puts a member’s edit of an approved event back to pending, hidden from guests; staff edits keep approval', async () => {
+    const id = await create(member, { title: 'Transmitter tour' });
+    await staff.put(`/api/admin/events/${id}/approve`);
+    const pendingBefore = (await staff.get('/api/admin/events/stats')).body.pending as number;
+    const edited = await member.put(`/api/events/${id}`, event({ title: 'Transmitter tour', description: 'Now with a new description nobody reviewed' }));
+    expect(edited.status).toBe(200);
+    expect(edited.body).toMatchObject({ isApproved: false, status: 'pending', description: 'Now with a new description nobody reviewed' });
+    expect((await anonymous().get(`/api/events/${id}`)).status).toBe(404);
+    expect((await other.get(`/api/events/${id}`)).status).toBe(404);
+    expect((await staff.get('/api/admin/events/stats')).body.pending).toBe(pendingBefore + 1);
+    expect((await staff.put(`/api/admin/events/${id}/approve`)).body.isApproved).toBe(true);
+    expect((await anonymous().get(`/api/events/${id}`)).body.description).toBe('Now with a new description nobody reviewed');
+    const byStaff = await staff.put(`/api/events/${id}`, event({ title: 'Transmitter tour, corrected by staff' }));
+    expect(byStaff.body).toMatchObject({ isApproved: true, status: 'approved' });
+    expect((await anonymous().get(`/api/events/${id}`)).body.title).toBe('Transmitter tour, corrected by staff');
+  });
+
   it('shows the organizer as they are now', async () => {
     const promoted = await registerMember(site.url, { firstName: 'Pat', lastName: 'Promoted' });
     const id = await create(promoted.browser, { title: 'Pat’s tour' });

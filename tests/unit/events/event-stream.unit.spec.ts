@@ -48,11 +48,23 @@ describe('scheduling', () => {
 describe('editing and moderation', () => {
   it('lets the organizer, staff and admins edit, and nobody else', () => {
     const edited = fields({ title: 'Renamed' });
-    given(calendarEventDecider, [scheduled()]).when({ type: 'EditEvent', data: { fields: edited }, metadata: meta(organizer) }).then([
+    given(calendarEventDecider, [scheduled({}, false)]).when({ type: 'EditEvent', data: { fields: edited }, metadata: meta(organizer) }).then([
       { type: 'EventEdited', data: { fields: edited, by: organizer.id, at } },
     ]);
     given(calendarEventDecider, [scheduled()]).when({ type: 'EditEvent', data: { fields: edited }, metadata: meta(admin) }).then([{ type: 'EventEdited', data: { fields: edited, by: admin.id, at } }]);
     given(calendarEventDecider, [scheduled()]).when({ type: 'EditEvent', data: { fields: edited }, metadata: meta(member) }).thenThrows('forbidden');
+  });
+  it('sends a member’s edit of an approved event back to moderation; staff edits keep approval', () => {
+    const edited = fields({ title: 'Renamed' });
+    given(calendarEventDecider, [scheduled()]).when({ type: 'EditEvent', data: { fields: edited }, metadata: meta(organizer) }).then([
+      { type: 'EventEdited', data: { fields: edited, by: organizer.id, at } },
+      { type: 'EventReturnedToModeration', data: { by: organizer.id, at } },
+    ]);
+    given(calendarEventDecider, [scheduled()]).when({ type: 'EditEvent', data: { fields: edited }, metadata: meta(staff) }).then([{ type: 'EventEdited', data: { fields: edited, by: staff.id, at } }]);
+    // Back in the queue, it takes no RSVPs until staff approve it again.
+    given(calendarEventDecider, [scheduled(), { type: 'EventEdited', data: { fields: edited, by: organizer.id, at } }, { type: 'EventReturnedToModeration', data: { by: organizer.id, at } }])
+      .when({ type: 'SetRsvp', data: { status: 'attending' }, metadata: meta(member) })
+      .thenThrows('rule', /waiting for approval/);
   });
   it('refuses lowering max attendees below those attending', () => {
     given(calendarEventDecider, [scheduled({ maxAttendees: 5 }), rsvp('a', 'attending'), rsvp('b', 'attending')])
