@@ -62,7 +62,7 @@ describe('editing and moderation', () => {
     ]);
     given(calendarEventDecider, [scheduled()]).when({ type: 'EditEvent', data: { fields: edited }, metadata: meta(staff) }).then([{ type: 'EventEdited', data: { fields: edited, by: staff.id, at } }]);
     // Back in the queue, it takes no RSVPs until staff approve it again.
-    given(calendarEventDecider, [scheduled(), { type: 'EventEdited', data: { fields: edited, by: organizer.id, at } }, { type: 'EventReturnedToModeration', data: { by: organizer.id, at } }])
+    given(calendarEventDecider, [scheduled(), { type: 'EventEdited', data: { fields: edited, by: organizer.id, at } }, { type: 'EventReturnedToModeration', data: { by: organizer.id, at } }] as CalendarEventEvent[])
       .when({ type: 'SetRsvp', data: { status: 'attending' }, metadata: meta(member) })
       .thenThrows('rule', /waiting for approval/);
   });
