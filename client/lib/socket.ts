@@ -60,9 +60,18 @@ function bind(queryClient: QueryClient, connection: Socket) {
     return [message, handler] as const;
   });
   const onReconnect = () => void queryClient.invalidateQueries({ type: 'active' });
+  // The server ends a member's sockets when their role changes or they are suspended: connect again, as whoever
+  // the session now says (into the new role's rooms, or as a guest), and refetch everything, the user first.
+  const onServerDisconnect = (reason: Socket.DisconnectReason) => {
+    if (reason !== 'io server disconnect') return;
+    connection.connect();
+    onReconnect();
+  };
   connection.io.on('reconnect', onReconnect);
+  connection.on('disconnect', onServerDisconnect);
   return () => {
     for (const [message, handler] of handlers) connection.off(message, handler);
     connection.io.off('reconnect', onReconnect);
+    connection.off('disconnect', onServerDisconnect);
   };
 }

@@ -26,7 +26,7 @@ export const SIGN_IN_LINK_TTL_SECONDS = 15 * 60;
 export interface MemberRoutesOptions {
   services: Services;
   memberSessions: MemberSessions;
-  /** Ends a member's open sockets, on every API process. */
+  /** Ends a member's open sockets, on every API process (suspension, role change). */
   disconnectMember: (memberId: string) => Promise<void>;
 }
 
@@ -172,6 +172,9 @@ export async function memberRoutes(app: FastifyInstance, options: MemberRoutesOp
     await memberOrFail(id);
     const adminCount = await members.countDocuments({ role: 'admin', suspended: false });
     await handle(memberDecider, streamName('member', id), { type: 'ChangeRole', data: { role, adminCount }, metadata: metadataOf(request.actor) }, { actorId: request.actor!.id });
+    // Open sockets joined the rooms of the old role (a demoted staff member would go on hearing staff notices):
+    // end them; the browser reconnects into the rooms of the new role.
+    await options.disconnectMember(id);
     return userDto(await memberOrFail(id));
   });
 

@@ -15,7 +15,7 @@ import type { ChangeNotice } from '../../projections/runner';
 export const ROOMS = { public: 'public', members: 'members', staff: 'staff', member: (id: string) => `member:${id}` } as const;
 
 export interface Realtime {
-  /** Ends every socket of a member, on every API process (suspension). */
+  /** Ends every socket of a member, on every API process (suspension, role change). */
   disconnectMember(memberId: string): Promise<void>;
   /** Sockets connected to this process. */
   socketCount(): number;

@@ -107,6 +107,35 @@ describe('realtime', () => {
       .toBe('away');
   });
 
+  it('ends a member’s sockets on every process when their role changes; a new socket joins the new role’s rooms only', async () => {
+    const admin = new Browser(first.url);
+    const adminEmail = (await first.services.store.collection('member_credentials').find({}, { limit: 1 }))[0]!.email;
+    expect((await admin.post('/api/auth/login', { email: adminEmail, password: 'correct horse battery' })).status).toBe(200);
+    const staff = await registerMember(first.url);
+    expect((await admin.put(`/api/admin/users/${staff.user.id}/role`, { role: 'staff' })).status).toBe(200);
+    const { socket } = await connect(second.url, staff.browser);
+
+    const disconnected = new Promise<string>((resolve) => socket.once('disconnect', (reason) => resolve(reason)));
+    expect((await admin.put(`/api/admin/users/${staff.user.id}/role`, { role: 'member' })).status).toBe(200);
+    expect(await disconnected).toBe('io server disconnect');
+
+    // Same session, new socket: the rooms of a member now.
+    const again = await connect(second.url, staff.browser);
+    const redis = new Redis('redis://127.0.0.1:6379');
+    const publisher = createNoticePublisher(redis, first.services.config.redisPrefix);
+    try {
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      publisher.publish({ message: 'pending:changed', rooms: ['staff'], payload: { id: 'staff-only' } });
+      publisher.publish({ message: 'posts:changed', rooms: ['members'], payload: { id: 'members' } });
+      await expect.poll(() => again.received.length).toBe(1);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(again.received).toEqual(['posts:changed:members']);
+    } finally {
+      await publisher.close();
+      redis.disconnect();
+    }
+  });
+
   it('tells staff only about captured mail, and a member only about their own subscriptions, on every process', async () => {
     const admin = new Browser(first.url);
     const adminEmail = (await first.services.store.collection('member_credentials').find({}, { limit: 1 }))[0]!.email;
