@@ -42,6 +42,8 @@ const EnvSchema = v.object({
   MAIL_FROM: v.optional(v.string(), 'Broadcast History Community <community@localhost>'),
   /** Port of the in-process SMTP sink used when SMTP_URL is not set (0 picks a free port). */
   SMTP_SINK_PORT: v.optional(v.pipe(v.string(), v.toNumber(), v.integer()), '2525'),
+  /** Lets a production site without SMTP_URL run the in-process sink anyway (a staging site): its mail is never delivered. */
+  SMTP_SINK_IN_PRODUCTION: v.optional(booleanish, 'false'),
   TIME_ZONE: v.optional(v.string(), 'America/Chicago'),
   /** DKIM signing of outgoing mail: all three (the key inline or as a file) or none. */
   DKIM_DOMAIN: v.optional(v.string()),
@@ -53,6 +55,11 @@ const EnvSchema = v.object({
   DIGEST_WEEKLY_CRON: v.optional(v.string(), '0 7 * * 1'),
   /** Mail jobs one worker process sends at the same time. */
   MAIL_CONCURRENCY: v.optional(v.pipe(v.string(), v.toNumber(), v.integer(), v.minValue(1)), '10'),
+  /**
+   * Days a sent mail stays in the outbox before it is pruned. At least one: the mail runner skips events older than a
+   * day (HISTORY_AGE_MS), so a replay never meets a cause whose pruned entry would have kept it from being sent again.
+   */
+  MAIL_OUTBOX_RETENTION_DAYS: v.optional(v.pipe(v.string(), v.toNumber(), v.integer(), v.minValue(1, 'MAIL_OUTBOX_RETENTION_DAYS must be at least 1')), '30'),
   METRICS_TOKEN: v.optional(v.string()),
   RATE_LIMIT_AUTH_MAX: v.optional(v.pipe(v.string(), v.toNumber(), v.integer(), v.minValue(1)), '10'),
   RATE_LIMIT_POST_MAX: v.optional(v.pipe(v.string(), v.toNumber(), v.integer(), v.minValue(1)), '30'),
@@ -115,6 +122,12 @@ export function loadConfig(source: Record<string, string | undefined> = process.
   const env = parsed.output;
   if (env.EVENT_STORE === 'kurrentdb' && !env.KURRENTDB_URL) throw new ConfigError('EVENT_STORE=kurrentdb needs KURRENTDB_URL');
   if (env.READ_STORE === 'mongodb' && !env.MONGODB_URL) throw new ConfigError('READ_STORE=mongodb needs MONGODB_URL');
+  // Without SMTP_URL the sink catches every mail, sign-in links included, and the site shows them in its mailbox.
+  if (env.NODE_ENV === 'production' && !env.SMTP_URL && !env.SMTP_SINK_IN_PRODUCTION && env.ROLES.some((role) => role === 'api' || role === 'workers')) {
+    throw new ConfigError(
+      'SMTP_URL is required in production: without it no mail is delivered, and the in-process SMTP sink would catch it instead. Set SMTP_URL to your relay, or SMTP_SINK_IN_PRODUCTION=true to run the sink anyway (e.g. on a staging site)',
+    );
+  }
   const secret = sessionSecret(env);
   const publicUrl = (env.PUBLIC_URL ?? `http://localhost:${env.PORT}`).replace(/\/$/, '');
   return {
@@ -141,6 +154,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     dkim: dkim(env),
     digestSchedule: { daily: env.DIGEST_DAILY_CRON, weekly: env.DIGEST_WEEKLY_CRON, timeZone: env.TIME_ZONE },
     mailConcurrency: env.MAIL_CONCURRENCY,
+    mailOutboxRetentionDays: env.MAIL_OUTBOX_RETENTION_DAYS,
     metricsToken: env.METRICS_TOKEN,
     rateLimits: { auth: env.RATE_LIMIT_AUTH_MAX, posting: env.RATE_LIMIT_POST_MAX },
     logLevel: env.LOG_LEVEL,

@@ -124,7 +124,7 @@ export async function createServices(config: Config, logger: Logger) {
       });
       sinkPort = sink.port;
       stopWorkers.push(sink.close);
-      logger.info({ port: sink.port }, 'no SMTP_URL: mail is caught by the in-process sink (staff read it at /api/admin/mailbox)');
+      logger.info({ port: sink.port }, 'no SMTP_URL: mail is caught by the in-process sink (admins read it at /api/admin/mailbox)');
     }
     const transport = createTransport(config.smtpUrl, sinkPort, { dkim: config.dkim, pooled: true });
     const worker = startMailWorker({

@@ -1,7 +1,9 @@
 /**
  * The development mailbox: an SMTP server inside the process that keeps every
- * message it receives (the newest 500) in Redis, where staff read them in the
- * app and tests wait for them. Used when SMTP_URL is not set; loopback only.
+ * message it receives (the newest 500) in Redis, as sent, where admins read them
+ * in the app (tokens masked, see masked-links.ts) and tests wait for them. Used
+ * when SMTP_URL is not set, and in production only when SMTP_SINK_IN_PRODUCTION
+ * allows it; loopback only.
  */
 import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
