@@ -9,6 +9,7 @@ import formbody from '@fastify/formbody';
 import rateLimit from '@fastify/rate-limit';
 import type { Services } from './services';
 import { registerErrorHandler } from './http/errors';
+import { parseQueryString } from './http/query-string';
 import { registerAccessControl, type RouteAccess } from './http/access';
 import { registerSameOriginCheck } from './http/same-origin';
 import { createSessionStore } from './http/session-store';
@@ -45,13 +46,14 @@ export async function buildApp(services: Services, options: { logger?: boolean |
       redact: ['req.headers.cookie', 'req.headers.authorization', 'res.headers["set-cookie"]'],
     },
     bodyLimit: 1024 * 1024,
+    routerOptions: { querystringParser: parseQueryString },
   };
   const app: FastifyInstance = Fastify(serverOptions);
 
   registerErrorHandler(app);
   const routes = registerAccessControl(app, (request) => resolveActor(services, request));
   registerSameOriginCheck(app, config.publicUrl);
-  registerSecurityHeaders(app);
+  registerSecurityHeaders(app, { https: config.publicUrl.startsWith('https://') });
 
   const sessions = createSessionStore(services.redis, config.redisPrefix, SESSION_TTL_SECONDS);
   const signer = new Signer(config.sessionSecret);

@@ -13,9 +13,9 @@ export function registerSameOriginCheck(app: FastifyInstance, publicUrl: string)
   app.addHook('onRequest', async (request) => {
     if (SAFE_METHODS.has(request.method) || request.routeOptions.config?.allowCrossSite) return;
     if ((request.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase() === 'application/json') return;
+    // Only PUBLIC_URL's origin counts: the Host header is the caller's to choose.
     const origin = request.headers.origin ?? refererOrigin(request.headers.referer);
-    const ownOrigin = `${request.protocol}://${request.host}`;
-    if (origin && (origin === siteOrigin || origin === ownOrigin)) return;
+    if (origin === siteOrigin) return;
     throw fail.forbidden('Cross-site request refused');
   });
 }

@@ -10,10 +10,13 @@ import { streamName } from '../../shared/streams';
 import { memberDecider } from '../../shared/members/member-stream';
 import { LoginSchema, MagicLinkSchema, RegisterSchema, RoleChangeSchema } from '../../shared/members/schemas';
 import { displayName } from '../../shared/members/display';
+import { text } from '../../shared/text-schema';
 import { WrongExpectedVersionError } from '../infrastructure/event-store/port';
 import { credentialsCollection, membersCollection, type MemberDocument } from '../../projections/members/members';
 import { postCountsByAuthor } from '../../projections/members/post-counts';
+import type { Sort } from '../infrastructure/document-store/port';
 import { parse } from '../http/errors';
+import { findPage, mapPage, pageQuery } from '../http/pagination';
 import { ADMIN, STAFF } from '../http/access';
 import type { MemberSessions } from '../http/session-store';
 import type { Services } from '../services';
@@ -41,8 +44,14 @@ export function userDto(member: MemberDocument) {
   };
 }
 
-const IdParams = v.object({ id: v.pipe(v.string(), v.uuid('Unknown member')) });
-const TokenParams = v.object({ token: v.string() });
+const IdParams = v.object({ id: v.pipe(text(), v.uuid('Unknown member')) });
+const TokenParams = v.object({ token: text() });
+const MembersQuery = v.object({
+  ...pageQuery(50),
+  /** Only members with an open socket now: the newsfeed marks who is online without paging through everyone. */
+  online: v.optional(v.picklist(['true'], 'online must be true')),
+});
+const NEWEST_MEMBERS_FIRST: Sort = { registeredAt: -1, _id: -1 };
 
 export async function memberRoutes(app: FastifyInstance, options: MemberRoutesOptions) {
   const { services, memberSessions } = options;
@@ -144,17 +153,23 @@ export async function memberRoutes(app: FastifyInstance, options: MemberRoutesOp
     return reply.status(204).send();
   });
   app.get('/api/logout', { config: { access: 'public' } }, async (request, reply: FastifyReply) => {
-    await signOut(request);
+    // A GET can be started by any site (a link, an image): sign out only on the site's own navigation or one
+    // typed in ('none'); browsers too old to send Sec-Fetch-Site are let through, as before.
+    const site = request.headers['sec-fetch-site'];
+    if (site === undefined || site === 'same-origin' || site === 'none') await signOut(request);
     return reply.redirect('/');
   });
 
   app.get('/api/auth/user', { config: { access: 'signed-in' } }, async (request) => userDto(await memberOrFail(request.actor!.id)));
 
-  app.get('/api/admin/users', { config: { access: STAFF } }, async () => {
-    const list = await members.find({}, { sort: { registeredAt: -1 } });
-    const ids = list.map((member) => member._id);
+  app.get('/api/admin/users', { config: { access: STAFF } }, async (request) => {
+    const query = parse(MembersQuery, request.query);
+    const filter = query.online === 'true' ? { _id: { $in: await services.presence.online() } } : {};
+    const page = await findPage(members, filter, NEWEST_MEMBERS_FIRST, query);
+    // Presence and post counts only for the page: asking them for every member made the list grow with the community.
+    const ids = page.items.map((member) => member._id);
     const [status, posts] = await Promise.all([services.presence.statuses(ids), postCountsByAuthor(store, ids)]);
-    return list.map((member) => ({
+    return mapPage(page, (member) => ({
       id: member._id,
       name: displayName(member),
       email: member.email,

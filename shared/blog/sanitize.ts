@@ -5,6 +5,19 @@
  */
 import sanitizeHtml from 'sanitize-html';
 
+/**
+ * Whether a link leads into the site's API. Relative links are resolved as a browser would; absolute ones
+ * cannot be told from another site's /api/ without knowing our address, so every http(s) link to an /api/
+ * path is left out (a blog has no reason to link to any site's API).
+ */
+function intoOurApi(href: string): boolean {
+  try {
+    return /^\/api(?:\/|$)/iu.test(decodeURIComponent(new URL(href.trim(), 'https://site.invalid/blog/post').pathname));
+  } catch {
+    return true;
+  }
+}
+
 const OPTIONS: sanitizeHtml.IOptions = {
   allowedTags: [
     'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'p', 'br', 'hr', 'ul', 'ol', 'li', 'a', 'img', 'blockquote', 'pre', 'code',
@@ -27,13 +40,14 @@ const OPTIONS: sanitizeHtml.IOptions = {
   nonTextTags: ['script', 'style', 'textarea', 'option', 'noscript', 'title', 'iframe', 'noembed', 'noframes', 'template', 'xmp', 'select'],
   transformTags: {
     // Every link gets the same rel, whatever the author wrote, so a linked page gets no handle on ours;
-    // a target other than a new tab could navigate a frame of the embedding site.
-    a: (tagName, { target, ...attribs }) => ({
+    // a target other than a new tab could navigate a frame of the embedding site. A link into our own API
+    // (`/api/logout`, say) would act with the reader's session at a click: it keeps its text, not its address.
+    a: (tagName, { target, href, ...attribs }) => ({
       tagName,
-      attribs: { ...attribs, ...(target === '_blank' ? { target } : {}), rel: 'noopener noreferrer' },
+      attribs: { ...(href !== undefined && !intoOurApi(href) ? { href } : {}), ...attribs, ...(target === '_blank' ? { target } : {}), rel: 'noopener noreferrer' },
     }),
   },
-  exclusiveFilter: (frame) => frame.tag === 'img' && !frame.attribs.src?.startsWith('https://'),
+  exclusiveFilter: (frame) => frame.tag === 'img' && (!frame.attribs.src?.startsWith('https://') || intoOurApi(frame.attribs.src)),
 };
 
 export function sanitizeBlogHtml(html: string): string {

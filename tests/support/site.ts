@@ -7,6 +7,7 @@ import { loadConfig } from '../../server/config';
 import { createServices, type Services } from '../../server/services';
 import { buildApp } from '../../server/app';
 import type { FastifyInstance } from 'fastify';
+import { createServer, type AddressInfo } from 'node:net';
 import { createTestDatabase, testRedisPrefix } from './database';
 
 export interface TestSite {
@@ -21,9 +22,21 @@ export interface TestSite {
  * prefix), as a load-balanced deployment would run several; by default an API
  * process only.
  */
+/** A port nobody listens on now, so the site can know its own address (PUBLIC_URL) before it starts. */
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
 export async function startTestSite(env: Record<string, string> = {}, alongside?: TestSite): Promise<TestSite> {
   const database = alongside ? null : await createTestDatabase();
+  const port = await freePort();
   const config = loadConfig({
+    // The same-origin check compares with PUBLIC_URL only, so a site's own forms must come from it.
+    PUBLIC_URL: `http://127.0.0.1:${port}`,
     NODE_ENV: 'test',
     DATABASE_URL: alongside?.services.config.databaseUrl ?? database!.url,
     REDIS_PREFIX: alongside?.services.config.redisPrefix ?? testRedisPrefix(),
@@ -32,7 +45,7 @@ export async function startTestSite(env: Record<string, string> = {}, alongside?
     SCRYPT_N: '1024',
     SMTP_SINK_PORT: '0',
     LOG_LEVEL: 'warn',
-    PORT: '0',
+    PORT: String(port),
     ...env,
   });
   const logger = pino({ level: config.logLevel });
@@ -40,7 +53,7 @@ export async function startTestSite(env: Record<string, string> = {}, alongside?
   if (config.roles.has('projections')) await services.runner.start();
   if (config.roles.has('workers')) await services.startWorkers();
   const { app } = await buildApp(services, { logger: false, serveClient: true });
-  const address = await app.listen({ port: 0, host: '127.0.0.1' });
+  const address = await app.listen({ port, host: '127.0.0.1' });
   return {
     url: address,
     app,

@@ -27,8 +27,8 @@ const anonymous = () => new Browser(site.url);
 const sockets: Socket[] = [];
 const inDays = (days: number, hour = 18) => new Date(Date.UTC(2030, 0, 1 + days, hour)).toISOString();
 const event = (overrides: Record<string, unknown> = {}) => ({ title: 'WGN reunion', eventType: 'reunion', location: 'Tribune Tower', startDate: inDays(10), endDate: inDays(10, 21), ...overrides });
-const ids = (response: { body: { id: string }[] }) => response.body.map((e) => e.id);
-const titles = (response: { body: { title: string }[] }) => response.body.map((e) => e.title);
+const ids = (response: { body: { items: { id: string }[] } }) => response.body.items.map((e) => e.id);
+const titles = (response: { body: { items: { title: string }[] } }) => response.body.items.map((e) => e.title);
 const create = async (browser: Browser, overrides: Record<string, unknown> = {}) => {
   const response = await browser.post('/api/events', event(overrides));
   expect(response.status).toBe(201);
@@ -106,7 +106,7 @@ describe('scheduling and approval', () => {
     const approved = await staff.put(`/api/admin/events/${pendingId}/approve`);
     expect(approved.body).toMatchObject({ isApproved: true, status: 'approved' });
     expect(ids(await anonymous().get('/api/events'))).toContain(pendingId);
-    expect((await admin.get('/api/admin/events/pending')).body).toEqual([]);
+    expect((await admin.get('/api/admin/events/pending')).body).toEqual({ items: [], nextCursor: null });
     expect((await admin.get('/api/admin/events/stats')).body).toMatchObject({ pending: 0, approved: 2 });
   });
 
@@ -124,7 +124,7 @@ describe('scheduling and approval', () => {
     expect(ids(await admin.get('/api/admin/events/featured'))).toEqual([pendingId]);
     expect((await staff.put(`/api/admin/events/${pendingId}/feature`)).body.isFeatured).toBe(false);
     expect((await staff.put(`/api/admin/events/${pendingId}/feature`, { featured: false })).body.isFeatured).toBe(false);
-    expect((await admin.get('/api/admin/events/featured')).body).toEqual([]);
+    expect((await admin.get('/api/admin/events/featured')).body).toEqual({ items: [], nextCursor: null });
     expect((await staff.put(`/api/admin/events/${pendingId}/feature`, { featured: 'yes' })).status).toBe(400);
     await staff.put(`/api/admin/events/${pendingId}/feature`, { featured: true });
     expect((await admin.get('/api/admin/events/stats')).body.featured).toBe(1);
@@ -180,7 +180,7 @@ describe('scheduling and approval', () => {
     const id = await create(promoted.browser, { title: 'Pat’s tour' });
     await admin.put(`/api/admin/users/${promoted.user.id}/role`, { role: 'staff' });
     expect((await admin.get(`/api/events/${id}`)).body.organizer.role).toBe('staff');
-    expect((await admin.get('/api/events?q=pat’s')).body[0].organizer.role).toBe('staff');
+    expect((await admin.get('/api/events?q=pat’s')).body.items[0].organizer.role).toBe('staff');
   });
 });
 
@@ -197,7 +197,7 @@ describe('lists', () => {
     expect(titles(await member.get('/api/events?from=2031-01-01T00:00:00Z'))).toEqual(['Spring radio fair', 'April signal day']);
     expect(titles(await member.get('/api/events?from=2031-01-01T00:00:00Z&sort=title'))).toEqual(['April signal day', 'Spring radio fair']);
     expect(titles(await member.get('/api/events?from=2031-01-01T00:00:00Z&sort=created'))).toEqual(['April signal day', 'Spring radio fair']);
-    expect((await member.get('/api/events?limit=1')).body).toHaveLength(1);
+    expect((await member.get('/api/events?limit=1')).body.items).toHaveLength(1);
     for (const query of ['limit=0', 'limit=101', 'limit=ten', 'type=party', 'from=someday', 'featured=yes', 'sort=random', 'status=lost'])
       expect((await member.get(`/api/events?${query}`)).status, query).toBe(400);
   });
@@ -219,10 +219,10 @@ describe('lists', () => {
   it('lists my events: organised or answered, with my RSVP', async () => {
     const mine = await member.get('/api/user/events');
     expect(mine.status).toBe(200);
-    expect(mine.body.every((e: { organizer: { firstName: string }; myRsvp: string | null }) => e.organizer.firstName === 'Mona' || e.myRsvp !== null)).toBe(true);
-    expect(mine.body.find((e: { title: string }) => e.title === 'My private tea').myRsvp).toBe('attending');
+    expect(mine.body.items.every((e: { organizer: { firstName: string }; myRsvp: string | null }) => e.organizer.firstName === 'Mona' || e.myRsvp !== null)).toBe(true);
+    expect(mine.body.items.find((e: { title: string }) => e.title === 'My private tea').myRsvp).toBe('attending');
     expect((await anonymous().get('/api/user/events')).status).toBe(401);
-    expect((await subscriber.get('/api/user/events')).body).toEqual([]);
+    expect((await subscriber.get('/api/user/events')).body).toEqual({ items: [], nextCursor: null });
   });
 });
 
@@ -340,7 +340,7 @@ describe('calendar export', () => {
     expect(calendar.getFirstPropertyValue('method')).toBe('PUBLISH');
     const vevent = new ICAL.Event(calendar.getFirstSubcomponent('vevent')!);
     expect(vevent.summary).toBe('Réunion: WGN à 75 ans ☕');
-    expect(vevent.uid).toBe(`${id}@localhost`);
+    expect(vevent.uid).toBe(`${id}@${new URL(site.url).hostname}`);
     expect(vevent.description).toBe('Event Type: Reunion\n\nPhotos, stories; memories\n\nTags: wgn, tv\n\nOrganizer: Ada Admin');
     expect(vevent.startDate.toJSDate().toISOString()).toBe(inDays(10));
   });

@@ -106,6 +106,29 @@ describe('registration and sign-in', () => {
     const sameOrigin = await browser.request('POST', '/api/logout', 'x=1', { 'content-type': 'text/plain', origin: site.url });
     expect(sameOrigin.status).toBe(204);
   });
+
+  it('compares the origin with PUBLIC_URL only, never with the Host header the caller chose', async () => {
+    const spoofed = await site.app.inject({
+      method: 'POST',
+      url: '/api/logout',
+      headers: { host: 'evil.example', origin: 'http://evil.example', 'content-type': 'text/plain' },
+      payload: 'x=1',
+    });
+    expect(spoofed.statusCode).toBe(403);
+  });
+
+  it('signs out by GET /api/logout only on a navigation from the site itself or typed in, not from another site', async () => {
+    const { browser } = await registerMember(site.url);
+    const fromElsewhere = await browser.request('GET', '/api/logout', undefined, { 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'navigate' });
+    expect(fromElsewhere.status).toBe(302);
+    expect((await browser.get('/api/auth/user')).status).toBe(200);
+    const fromSibling = await browser.request('GET', '/api/logout', undefined, { 'sec-fetch-site': 'same-site', 'sec-fetch-mode': 'navigate' });
+    expect(fromSibling.status).toBe(302);
+    expect((await browser.get('/api/auth/user')).status).toBe(200);
+    const fromSite = await browser.request('GET', '/api/logout', undefined, { 'sec-fetch-site': 'same-origin', 'sec-fetch-mode': 'navigate' });
+    expect(fromSite.headers.get('location')).toBe('/');
+    expect((await browser.get('/api/auth/user')).status).toBe(401);
+  });
 });
 
 describe('roles and suspension', () => {
@@ -157,7 +180,7 @@ describe('roles and suspension', () => {
     expect(again.status).toBe(403);
 
     const list = await admin.get('/api/admin/users');
-    expect(list.body.find((row: { id: string }) => row.id === user.id)).toMatchObject({ suspended: true, role: 'member' });
+    expect(list.body.items.find((row: { id: string }) => row.id === user.id)).toMatchObject({ suspended: true, role: 'member' });
 
     expect((await admin.put(`/api/admin/users/${user.id}/unsuspend`)).status).toBe(200);
     expect((await new Browser(site.url).post('/api/auth/login', { email: account.email, password: account.password })).status).toBe(200);
@@ -175,9 +198,9 @@ describe('roles and suspension', () => {
   it('lists members for staff with their status, posts and join date, without password data', async () => {
     const admin = new Browser(site.url);
     await admin.post('/api/auth/login', { email: 'founder@example.org', password: 'correct horse battery' });
-    const list = await admin.get('/api/admin/users');
+    const list = await admin.get('/api/admin/users?limit=100');
     expect(list.status).toBe(200);
-    const founder = list.body.find((row: { email: string }) => row.email === 'founder@example.org');
+    const founder = list.body.items.find((row: { email: string }) => row.email === 'founder@example.org');
     expect(founder).toMatchObject({ name: 'Ada Founder', role: 'admin', suspended: false, posts: 0 });
     expect(['online', 'away', 'offline']).toContain(founder.status);
     expect(new Date(founder.joinedAt).getTime()).toBeGreaterThan(0);
@@ -189,8 +212,8 @@ describe('roles and suspension', () => {
       data: { id, content: 'Our first transmitter, 1922', mediaType: null, mediaUrl: null, mediaTitle: null, tags: [] },
       metadata: { now: new Date(), actor: { id: founder.id, role: 'admin' } },
     });
-    const after = await admin.get('/api/admin/users');
-    expect(after.body.find((row: { id: string }) => row.id === founder.id).posts).toBe(1);
+    const after = await admin.get('/api/admin/users?limit=100');
+    expect(after.body.items.find((row: { id: string }) => row.id === founder.id).posts).toBe(1);
   });
 });
 
@@ -256,8 +279,8 @@ describe('one-time sign-in links', () => {
   });
 });
 
-describe('cookies behind an https proxy', () => {
-  it('marks the session cookie Secure', async () => {
+describe('a site served over https', () => {
+  it('marks the session cookie Secure and sends HSTS; plain http sends no HSTS', async () => {
     const secure = await startTestSite({ PUBLIC_URL: 'https://community.example.org', TRUST_PROXY: 'true' });
     try {
       const browser = new Browser(secure.url);
@@ -265,6 +288,9 @@ describe('cookies behind an https proxy', () => {
       expect(response.status).toBe(201);
       const cookie = response.headers.getSetCookie().find((line) => line.startsWith('bhc.sid='))!;
       expect(cookie).toMatch(/; Secure/i);
+      expect(response.headers.get('strict-transport-security')).toBe('max-age=31536000; includeSubDomains');
+      expect((await browser.get('/')).headers.get('strict-transport-security')).toBe('max-age=31536000; includeSubDomains');
+      expect((await new Browser(site.url).get('/')).headers.get('strict-transport-security')).toBeNull();
     } finally {
       await secure.close();
     }

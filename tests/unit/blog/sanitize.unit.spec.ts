@@ -75,6 +75,13 @@ describe('sanitizeBlogHtml keeps what a blog post needs', () => {
     expect(sanitizeBlogHtml('<a href="mailto:editor@example.org">a</a>')).toBe('<a href="mailto:editor@example.org" rel="noopener noreferrer">a</a>');
     expect(sanitizeBlogHtml('<a href="/blog/123">a</a>')).toBe('<a href="/blog/123" rel="noopener noreferrer">a</a>');
   });
+  it('keeps no link into the API (it would act with the reader’s session at a click)', () => {
+    for (const href of ['/api/logout', '/API/logout', '../api/logout', '/./api/logout', '/%61pi/logout', 'https://community.example/api/logout', '  /api/posts/1/like', '/api']) {
+      expect(sanitizeBlogHtml(`<a href="${href}">out</a>`), href).toBe('<a rel="noopener noreferrer">out</a>');
+    }
+    expect(sanitizeBlogHtml('<a href="/apiary">bees</a>')).toBe('<a href="/apiary" rel="noopener noreferrer">bees</a>');
+    expect(sanitizeBlogHtml('<p>x<img src="https://community.example/api/logout" alt="" /></p>')).toBe('<p>x</p>');
+  });
 
   it('keeps target only as _blank', () => {
     expect(sanitizeBlogHtml('<a href="https://example.org" target="_blank">a</a>')).toBe('<a href="https://example.org" target="_blank" rel="noopener noreferrer">a</a>');
