@@ -9,7 +9,9 @@ import { CONTENT_MAX_LENGTH, CreateBlogPostSchema, EXCERPT_MAX_LENGTH, UpdateBlo
 import { sanitizeBlogHtml } from '../../shared/blog/sanitize';
 import { generateExcerpt } from '../../shared/blog/excerpt';
 import { blogPosts, type BlogPostDocument } from '../../projections/blog/blog';
+import type { Sort } from '../infrastructure/document-store/port';
 import { parse } from '../http/errors';
+import { findPage, mapPage, pageQuery } from '../http/pagination';
 import { STAFF } from '../http/access';
 import type { Services } from '../services';
 import { rssFeed } from './rss';
@@ -27,10 +29,15 @@ const PreviewSchema = v.object({
   excerpt: v.nullish(v.pipe(v.string(), v.trim(), v.maxLength(EXCERPT_MAX_LENGTH, `Excerpt must be at most ${EXCERPT_MAX_LENGTH} characters`)), ''),
 });
 const ListQuery = v.object({
-  limit: v.optional(v.pipe(v.string(), v.toNumber(), v.integer(), v.minValue(1), v.maxValue(100)), '50'),
+  ...pageQuery(50),
   featured: v.optional(v.picklist(['true', 'false'])),
   pinned: v.optional(v.picklist(['true', 'false'])),
 });
+const ManagementQuery = v.object(pageQuery(50));
+/** Readers' order: pinned first, then newest shown. */
+const READING_ORDER: Sort = { pinRank: -1, shownAt: -1, _id: -1 };
+/** Management's order: newest written first, drafts among them. */
+const WRITING_ORDER: Sort = { createdAt: -1, _id: -1 };
 const TOGGLES = {
   publish: 'PublishBlogPost',
   unpublish: 'UnpublishBlogPost',
@@ -79,7 +86,7 @@ export async function blogRoutes(app: FastifyInstance, { services }: { services:
     const filter: Record<string, unknown> = { isPublished: true };
     if (query.featured) filter.isFeatured = query.featured === 'true';
     if (query.pinned) filter.isPinned = query.pinned === 'true';
-    return (await posts.find(filter, { sort: { pinRank: -1, shownAt: -1, _id: -1 }, limit: query.limit })).map(blogPostDto);
+    return mapPage(await findPage(posts, filter, READING_ORDER, query), blogPostDto);
   });
 
   app.get('/api/blog/:id', { config: { access: 'public' } }, async (request) => {
@@ -90,7 +97,7 @@ export async function blogRoutes(app: FastifyInstance, { services }: { services:
     return blogPostDto(post);
   });
 
-  app.get('/api/admin/blog', { config: { access: STAFF } }, async () => (await posts.find({}, { sort: { createdAt: -1, _id: -1 } })).map(blogPostDto));
+  app.get('/api/admin/blog', { config: { access: STAFF } }, async (request) => mapPage(await findPage(posts, {}, WRITING_ORDER, parse(ManagementQuery, request.query)), blogPostDto));
 
   app.post('/api/blog', { config: { access: STAFF } }, async (request, reply) => {
     const body = parse(CreateBlogPostSchema, request.body);

@@ -13,10 +13,12 @@ import { memberEvents } from '../../projections/events/member-events';
 import { readEventStats } from '../../projections/events/event-stats';
 import type { Filter, Sort } from '../infrastructure/document-store/port';
 import { parse } from '../http/errors';
+import { findPage, mapPage, pageQuery } from '../http/pagination';
 import { PARTICIPANTS, STAFF } from '../http/access';
 import type { Services } from '../services';
 
-const LIST_LIMIT = 100;
+/** A list's page when the caller names no limit: a month of the calendar fits. */
+const LIST_PAGE = 100;
 /** How far back the subscribable feed reaches: calendar apps keep what they have already fetched. */
 const FEED_HISTORY_MS = 365 * 24 * 3600 * 1000;
 
@@ -41,9 +43,10 @@ const ListQuery = v.object({
   /** Rejected events leave every list unless asked for (management's All Events). */
   status: v.optional(v.picklist(['pending', 'approved', 'rejected', 'any'], 'status must be pending, approved, rejected or any')),
   sort: v.optional(v.picklist(['start', 'created', 'title'], 'sort must be start, created or title')),
-  limit: v.optional(v.pipe(v.string(), v.toNumber('limit must be a number'), v.integer('limit must be a whole number'), v.minValue(1, 'limit must be at least 1'), v.maxValue(LIST_LIMIT, `limit must be at most ${LIST_LIMIT}`))),
+  ...pageQuery(LIST_PAGE),
 });
 type ListQuery = v.InferOutput<typeof ListQuery>;
+const MyEventsQuery = v.object(pageQuery(50));
 const FeatureBody = v.nullish(v.object({ featured: v.optional(v.boolean('featured must be true or false')) }));
 
 const isStaff = (actor: Actor | null) => Boolean(actor && isModerator(actor));
@@ -117,8 +120,8 @@ export async function eventRoutes(app: FastifyInstance, { services }: { services
 
   async function list(request: { query: unknown; actor: Actor | null }, fixed: Filter = {}, defaultSort: Sort = SORTS.start) {
     const query = parse(ListQuery, request.query);
-    const events = await calendar.find(listFilter(query, request.actor, fixed), { sort: query.sort ? SORTS[query.sort] : defaultSort, limit: query.limit ?? LIST_LIMIT });
-    return events.map((event) => eventDto(event, request.actor));
+    const page = await findPage(calendar, listFilter(query, request.actor, fixed), query.sort ? SORTS[query.sort] : defaultSort, query);
+    return mapPage(page, (event) => eventDto(event, request.actor));
   }
 
   app.get('/api/events', { config: { access: 'public' } }, (request) => list(request));
@@ -180,10 +183,10 @@ export async function eventRoutes(app: FastifyInstance, { services }: { services
 
   app.get('/api/user/events', { config: { access: 'signed-in' } }, async (request) => {
     const actor = request.actor!;
+    const query = parse(MyEventsQuery, request.query);
     const mine = new Map((await links.find({ memberId: actor.id })).map((link) => [link.eventId, link.rsvp]));
-    if (mine.size === 0) return [];
-    const events = await calendar.find({ $and: [{ _id: { $in: [...mine.keys()] } }, visibility(actor)] }, { sort: SORTS.start });
-    return events.map((event) => eventDto(event, actor, mine.get(event._id) ?? null));
+    const page = await findPage(calendar, { $and: [{ _id: { $in: [...mine.keys()] } }, visibility(actor)] }, SORTS.start, query);
+    return mapPage(page, (event) => eventDto(event, actor, mine.get(event._id) ?? null));
   });
 
   for (const [action, type] of [

@@ -1,7 +1,8 @@
-import { fail, type Actor } from '../../shared/domain';
+import type { Actor } from '../../shared/domain';
 import { TRENDING_LIKES } from '../../shared/feed/constants';
 import { normalizeTag } from '../../shared/feed/tags';
 import type { Collection, Filter, Sort } from '../infrastructure/document-store/port';
+import { afterCursor, pageOf, type Page } from '../http/pagination';
 import type { FeedPostDocument } from '../../projections/feed/feed';
 
 /** Trending tags are counted over the posts of this many recent days. */
@@ -52,25 +53,6 @@ export interface FeedQuery {
 /** Pinned first, then newest; the id breaks ties so the cursor is exact. */
 export const FEED_ORDER: Sort = { pinRank: -1, createdAt: -1, _id: -1 };
 
-interface Cursor {
-  pinRank: number;
-  createdAt: string;
-  id: string;
-}
-
-export const encodeCursor = (post: FeedPostDocument) =>
-  Buffer.from(JSON.stringify({ pinRank: post.pinRank, createdAt: post.createdAt, id: post._id } satisfies Cursor)).toString('base64url');
-
-function decodeCursor(cursor: string): Cursor {
-  try {
-    const value = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as Cursor;
-    if (typeof value.pinRank === 'number' && typeof value.createdAt === 'string' && typeof value.id === 'string') return value;
-  } catch {
-    // fall through
-  }
-  throw fail.invalid('Invalid cursor', { cursor: 'Invalid cursor' });
-}
-
 const escapeRegex = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** Narrows by filter, search, tag and cursor (what every part of a feed page shares). */
@@ -80,10 +62,7 @@ function narrowing(query: FeedQuery): Filter[] {
   if (query.filter === 'following') conditions.push({ 'author.role': { $in: ['admin', 'staff'] } });
   if (query.q) conditions.push({ search: { $regex: escapeRegex(query.q.replace(/^#/, '').toLowerCase()) } });
   if (query.tag) conditions.push({ tags: normalizeTag(query.tag) });
-  if (query.cursor) {
-    const { pinRank, createdAt, id } = decodeCursor(query.cursor);
-    conditions.push({ $or: [{ pinRank: { $lt: pinRank } }, { pinRank, createdAt: { $lt: createdAt } }, { pinRank, createdAt, _id: { $lt: id } }] });
-  }
+  if (query.cursor) conditions.push(afterCursor(query.cursor, FEED_ORDER));
   return conditions;
 }
 
@@ -95,13 +74,11 @@ const inFeedOrder = (a: FeedPostDocument, b: FeedPostDocument) =>
  * own pending ones. Asked as two queries, each served by the status index in feed
  * order, rather than one `$or` that no index serves.
  */
-export async function feedPage(posts: Collection<FeedPostDocument>, query: FeedQuery, viewer: Actor | null, limit: number) {
+export async function feedPage(posts: Collection<FeedPostDocument>, query: FeedQuery, viewer: Actor | null, limit: number): Promise<Page<FeedPostDocument>> {
   const rest = narrowing(query);
   const [approved, own] = await Promise.all([
     posts.find({ $and: [{ status: 'approved' }, ...rest] }, { sort: FEED_ORDER, limit: limit + 1 }),
     viewer ? posts.find({ $and: [{ status: 'pending', authorId: viewer.id }, ...rest] }, { sort: FEED_ORDER, limit: limit + 1 }) : [],
   ]);
-  const page = [...approved, ...own].sort(inFeedOrder).slice(0, limit + 1);
-  const items = page.slice(0, limit);
-  return { items, nextCursor: page.length > limit ? encodeCursor(items.at(-1)!) : null };
+  return pageOf([...approved, ...own].sort(inFeedOrder), { limit }, FEED_ORDER);
 }

@@ -10,19 +10,23 @@ import { NewPostSchema, ReasonSchema } from '../../shared/feed/schemas';
 import { FEED_PAGE_SIZE } from '../../shared/feed/constants';
 import { feedPosts, tagDays } from '../../projections/feed/feed';
 import { membersCollection } from '../../projections/members/members';
+import type { Sort } from '../infrastructure/document-store/port';
 import { parse } from '../http/errors';
+import { findPage, mapPage, pageQuery } from '../http/pagination';
 import { STAFF } from '../http/access';
 import type { Services } from '../services';
 import { feedPage, postDto, trendingTags } from './feed-queries';
 
 const IdParams = v.object({ id: v.pipe(v.string(), v.uuid('Post not found')) });
 const FeedQuery = v.object({
-  limit: v.optional(v.pipe(v.string(), v.toNumber(), v.integer('limit must be a whole number'), v.minValue(1), v.maxValue(100)), String(FEED_PAGE_SIZE)),
-  cursor: v.optional(v.string()),
+  ...pageQuery(FEED_PAGE_SIZE),
   filter: v.optional(v.picklist(['all', 'trending', 'following'], 'filter must be all, trending or following'), 'all'),
   q: v.optional(v.pipe(v.string(), v.trim(), v.maxLength(200))),
   tag: v.optional(v.pipe(v.string(), v.maxLength(80))),
 });
+/** The moderation queue: oldest first, as staff work through it. */
+const QUEUE_ORDER: Sort = { createdAt: 1, _id: 1 };
+const QueueQuery = v.object(pageQuery(50));
 
 export async function feedRoutes(app: FastifyInstance, { services }: { services: Services }) {
   const { store, handle, config } = services;
@@ -65,9 +69,10 @@ export async function feedRoutes(app: FastifyInstance, { services }: { services:
   app.put('/api/admin/posts/:id/pin', { config: { access: STAFF } }, async (request) => command(parse(IdParams, request.params).id, request.actor, 'PinPost'));
   app.put('/api/admin/posts/:id/unpin', { config: { access: STAFF } }, async (request) => command(parse(IdParams, request.params).id, request.actor, 'UnpinPost'));
 
-  app.get('/api/admin/posts/pending', { config: { access: STAFF } }, async (request) =>
-    (await posts.find({ status: 'pending' }, { sort: { createdAt: 1, _id: 1 } })).map((post) => postDto(post, request.actor)),
-  );
+  app.get('/api/admin/posts/pending', { config: { access: STAFF } }, async (request) => {
+    const page = await findPage(posts, { status: 'pending' }, QUEUE_ORDER, parse(QueueQuery, request.query));
+    return mapPage(page, (post) => postDto(post, request.actor));
+  });
 
   const weekAgo = () => new Date(services.now().getTime() - 7 * 24 * 3600 * 1000).toISOString();
 

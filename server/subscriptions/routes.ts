@@ -17,6 +17,7 @@ import { subscriptionDecider, type SubscriptionCommand } from '../../shared/subs
 import { membersCollection } from '../../projections/members/members';
 import { subscriptionsCollection, type SubscriptionDocument } from '../../projections/subscriptions/subscriptions';
 import { parse } from '../http/errors';
+import { findPage, mapPage, pageQuery } from '../http/pagination';
 import { STAFF } from '../http/access';
 import type { Services } from '../services';
 import { hashSubscriptionToken, subscriptionToken } from './tokens';
@@ -31,7 +32,9 @@ export const CONFIRMED_PAGE = '/subscribe/confirmed';
 
 const IdParams = v.object({ id: v.string() });
 const TokenParams = v.object({ token: v.string() });
-const ConsentQuery = v.object({ email: EmailSchema });
+const ConsentQuery = v.object({ email: EmailSchema, ...pageQuery(50) });
+/** A member has at most one live subscription per type, so one page holds them all unless asked for less. */
+const OwnQuery = v.object(pageQuery(20));
 /** What arrives at the unsubscribe POST: nothing or `{}` from the page, `List-Unsubscribe=One-Click` from a mail provider. */
 const UnsubscribeBody = v.nullish(v.looseObject({ 'List-Unsubscribe': v.optional(v.unknown()) }));
 const ONE_CLICK_BODY_LIMIT = 16 * 1024;
@@ -148,8 +151,8 @@ export async function subscriptionRoutes(app: FastifyInstance, { services }: { s
   });
 
   app.get('/api/subscriptions', { config: { access: 'signed-in' } }, async (request) => {
-    const own = await subscriptions.find({ memberId: request.actor!.id, status: { $ne: 'unsubscribed' } }, { sort: { createdAt: 1, _id: 1 } });
-    return own.map(subscriptionDto);
+    const query = parse(OwnQuery, request.query);
+    return mapPage(await findPage(subscriptions, { memberId: request.actor!.id, status: { $ne: 'unsubscribed' } }, { createdAt: 1, _id: 1 }, query), subscriptionDto);
   });
 
   app.post('/api/subscriptions', { config: { access: 'signed-in' } }, async (request, reply) => {
@@ -240,8 +243,7 @@ export async function subscriptionRoutes(app: FastifyInstance, { services }: { s
 
   app.get('/api/admin/subscriptions', { config: { access: STAFF } }, async (request) => {
     // Addresses are stored lower-case (EmailSchema, and member accounts), so this exact match is case-insensitive.
-    const { email } = parse(ConsentQuery, request.query);
-    const record = await subscriptions.find({ email }, { sort: { createdAt: -1, _id: 1 } });
-    return record.map(consentRecordDto);
+    const query = parse(ConsentQuery, request.query);
+    return mapPage(await findPage(subscriptions, { email: query.email }, { createdAt: -1, _id: 1 }, query), consentRecordDto);
   });
 }

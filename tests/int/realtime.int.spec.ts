@@ -92,18 +92,18 @@ describe('realtime', () => {
     expect(adminLogin.status).toBe(200);
     const member = await registerMember(first.url);
     const before = await admin.get('/api/admin/users');
-    expect(before.body.find((row: { id: string }) => row.id === member.user.id).status).toBe('offline');
+    expect(before.body.items.find((row: { id: string }) => row.id === member.user.id).status).toBe('offline');
 
     const { socket } = await connect(second.url, member.browser);
     await expect
-      .poll(async () => (await admin.get('/api/admin/users')).body.find((row: { id: string }) => row.id === member.user.id).status)
+      .poll(async () => (await admin.get('/api/admin/users')).body.items.find((row: { id: string }) => row.id === member.user.id).status)
       .toBe('online');
 
     const disconnected = new Promise<string>((resolve) => socket.once('disconnect', (reason) => resolve(reason)));
     expect((await admin.put(`/api/admin/users/${member.user.id}/suspend`)).status).toBe(200);
     expect(await disconnected).toBe('io server disconnect');
     await expect
-      .poll(async () => (await admin.get('/api/admin/users')).body.find((row: { id: string }) => row.id === member.user.id).status)
+      .poll(async () => (await admin.get('/api/admin/users')).body.items.find((row: { id: string }) => row.id === member.user.id).status)
       .toBe('away');
   });
 

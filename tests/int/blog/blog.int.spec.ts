@@ -36,7 +36,7 @@ afterAll(async () => {
   await site?.close();
 });
 
-const ids = (response: { body: { id: string }[] }) => response.body.map((post) => post.id);
+const ids = (response: { body: { items: { id: string }[] } }) => response.body.items.map((post) => post.id);
 const create = async (body: Record<string, unknown>) => {
   const response = await staff.post('/api/blog', { content: '<p>Text</p>', ...body });
   expect(response.status).toBe(201);
@@ -104,7 +104,7 @@ describe('writing', () => {
   });
 
   it('refuses a missing title, content empty once sanitised, and wrong types, naming the field', async () => {
-    const before = (await staff.get('/api/admin/blog')).body.length;
+    const before = (await staff.get('/api/admin/blog?limit=100')).body.items.length;
     const cases: [Record<string, unknown>, string, string][] = [
       [{ content: '<p>x</p>' }, 'title', 'Title is required'],
       [{ title: '   ', content: '<p>x</p>' }, 'title', 'Title is required'],
@@ -119,7 +119,7 @@ describe('writing', () => {
       expect(response.status).toBe(400);
       expect(response.body).toEqual({ message, fields: { [field]: message } });
     }
-    expect((await staff.get('/api/admin/blog')).body.length).toBe(before);
+    expect((await staff.get('/api/admin/blog?limit=100')).body.items.length).toBe(before);
   });
 
   it('edits the whole record, sanitising again, generating an emptied excerpt and stamping Updated', async () => {
@@ -198,14 +198,14 @@ describe('writing', () => {
   });
 
   it('previews the sanitised content and the excerpt a save would store, writing nothing', async () => {
-    const before = (await staff.get('/api/admin/blog')).body.length;
+    const before = (await staff.get('/api/admin/blog?limit=100')).body.items.length;
     const preview = await staff.post('/api/blog/preview', { content: '<h2 style="color:red">Tower</h2><script>alert(1)</script><p>Raised in 1948.</p>', excerpt: '' });
     expect(preview.status).toBe(200);
     expect(preview.body).toEqual({ content: '<h2>Tower</h2><p>Raised in 1948.</p>', excerpt: 'Tower Raised in 1948.', excerptGenerated: true });
     expect((await staff.post('/api/blog/preview', { content: '<p>x</p>', excerpt: ' Mine ' })).body).toEqual({ content: '<p>x</p>', excerpt: 'Mine', excerptGenerated: false });
     expect((await staff.post('/api/blog/preview', {})).body).toEqual({ content: '', excerpt: '', excerptGenerated: true });
     expect((await staff.post('/api/blog/preview', { content: 'x'.repeat(200_001) })).status).toBe(400);
-    expect((await staff.get('/api/admin/blog')).body.length).toBe(before);
+    expect((await staff.get('/api/admin/blog?limit=100')).body.items.length).toBe(before);
   });
 });
 
@@ -250,7 +250,7 @@ describe('reading', () => {
     expect(ids(await reader().get('/api/blog'))).toEqual([pinned, newest, featured, older]);
 
     expect(ids(await writer.get('/api/admin/blog'))).toEqual([newest, featured, pinned, older, draft]);
-    const first = (await reader().get('/api/blog')).body[0];
+    const first = (await reader().get('/api/blog')).body.items[0];
     expect(first.author).toMatchObject({ name: expect.any(String), role: 'admin', firstName: expect.any(String), lastName: expect.any(String) });
     expect(Object.keys(first).sort()).toEqual(['author', 'content', 'createdAt', 'excerpt', 'id', 'isFeatured', 'isPinned', 'isPublished', 'publishedAt', 'tags', 'title', 'updatedAt']);
   });
@@ -292,7 +292,7 @@ describe('RSS', () => {
 
     // Structure: every item is closed, holds exactly one of each required element, and each date is an RFC 822 date.
     const items = [...xml.matchAll(/<item>([\s\S]*?)<\/item>/g)].map((match) => match[1]!);
-    const published = (await anonymous().get('/api/blog?limit=100')).body as { id: string; publishedAt: string }[];
+    const published = (await anonymous().get('/api/blog?limit=100')).body.items as { id: string; publishedAt: string }[];
     expect(items).toHaveLength(published.length);
     expect(xml.split('<item>').length - 1).toBe(items.length);
     for (const item of items) {

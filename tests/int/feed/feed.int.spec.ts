@@ -55,7 +55,7 @@ describe('posting and moderation', () => {
     expect(JSON.stringify(publicFeed.body)).not.toMatch(/@example\.org/);
 
     const queue = await staff.get('/api/admin/posts/pending');
-    expect(queue.body.map((p: { content: string }) => p.content)).toEqual(['My grandfather ran the transmitter', 'Hello from a listener']);
+    expect(queue.body.items.map((p: { content: string }) => p.content)).toEqual(['My grandfather ran the transmitter', 'Hello from a listener']);
     expect((await member.get('/api/admin/posts/pending')).status).toBe(403);
     expect((await anonymous().get('/api/admin/posts/pending')).status).toBe(401);
   });
@@ -66,14 +66,14 @@ describe('posting and moderation', () => {
     expect(approved.status).toBe(200);
     expect(approved.body.isApproved).toBe(true);
     expect((await anonymous().get('/api/posts')).body.items.map((p: { id: string }) => p.id)).toContain(pendingId);
-    expect((await staff.get('/api/admin/posts/pending')).body).toHaveLength(1);
+    expect((await staff.get('/api/admin/posts/pending')).body.items).toHaveLength(1);
   });
 
   it('rejects with a reason shown to the author', async () => {
-    const [pending] = (await staff.get('/api/admin/posts/pending')).body;
+    const [pending] = (await staff.get('/api/admin/posts/pending')).body.items;
     const rejected = await staff.put(`/api/admin/posts/${pending.id}/reject`, { reason: 'Please add a source' });
     expect(rejected.body).toMatchObject({ isApproved: false, status: 'rejected', rejectionReason: 'Please add a source' });
-    expect((await staff.get('/api/admin/posts/pending')).body).toEqual([]);
+    expect((await staff.get('/api/admin/posts/pending')).body).toEqual({ items: [], nextCursor: null });
   });
 
   it('refuses empty, oversized and unsafe posts with clear messages', async () => {

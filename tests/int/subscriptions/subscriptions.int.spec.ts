@@ -110,15 +110,15 @@ describe("a member's own subscriptions", () => {
   it('lists only the caller’s own subscriptions, oldest first', async () => {
     const mine = await member.get('/api/subscriptions');
     expect(mine.status).toBe(200);
-    expect(mine.body.map((s: { subscriptionType: string }) => s.subscriptionType)).toEqual(['blog_posts', 'newsfeed']);
+    expect(mine.body.items.map((s: { subscriptionType: string }) => s.subscriptionType)).toEqual(['blog_posts', 'newsfeed']);
     const theirs = await other.get('/api/subscriptions');
-    expect(theirs.body.map((s: { subscriptionType: string }) => s.subscriptionType)).toEqual(['all']);
+    expect(theirs.body.items.map((s: { subscriptionType: string }) => s.subscriptionType)).toEqual(['all']);
   });
 
   it('lets subscribers manage their subscriptions too', async () => {
     const response = await subscriber.post('/api/subscriptions', { subscriptionType: 'newsfeed', frequency: 'daily' });
     expect(response.status).toBe(201);
-    expect((await subscriber.get('/api/subscriptions')).body).toHaveLength(1);
+    expect((await subscriber.get('/api/subscriptions')).body.items).toHaveLength(1);
   });
 
   it('changes frequency and the active switch for the owner only', async () => {
@@ -136,7 +136,7 @@ describe("a member's own subscriptions", () => {
     const invalid = await member.put(`/api/subscriptions/${blogId}`, { frequency: 'hourly' });
     expect(invalid.status).toBe(400);
     expect(invalid.body).toEqual({ message: 'Choose immediate, daily or weekly', fields: { frequency: 'Choose immediate, daily or weekly' } });
-    expect((await member.get('/api/subscriptions')).body[0]).toMatchObject({ frequency: 'daily', isActive: true });
+    expect((await member.get('/api/subscriptions')).body.items[0]).toMatchObject({ frequency: 'daily', isActive: true });
   });
 
   it('deletes for the owner only; the type can then be subscribed to afresh', async () => {
@@ -145,7 +145,7 @@ describe("a member's own subscriptions", () => {
     expect((await member.delete(`/api/subscriptions/${UNKNOWN_ID}`)).status).toBe(404);
     expect((await member.delete(`/api/subscriptions/${blogId}`)).status).toBe(204);
     expect((await member.delete(`/api/subscriptions/${blogId}`)).status).toBe(204);
-    expect((await member.get('/api/subscriptions')).body.map((s: { id: string }) => s.id)).not.toContain(blogId);
+    expect((await member.get('/api/subscriptions')).body.items.map((s: { id: string }) => s.id)).not.toContain(blogId);
     const ended = await member.put(`/api/subscriptions/${blogId}`, { isActive: true });
     expect(ended.status).toBe(422);
     expect(ended.body.message).toBe('This subscription has ended. Subscribe again to receive e-mails.');
@@ -256,7 +256,7 @@ describe('unsubscribe links', () => {
       alreadyUnsubscribed: false,
       subscription: { email: memberEmail, type: 'user', subscriptionTypes: ['blog_posts', 'newsfeed'], subscriptionType: 'all', frequency: 'daily' },
     });
-    const newsfeed = (await member.get('/api/subscriptions')).body.find((s: { subscriptionType: string }) => s.subscriptionType === 'newsfeed');
+    const newsfeed = (await member.get('/api/subscriptions')).body.items.find((s: { subscriptionType: string }) => s.subscriptionType === 'newsfeed');
     expect((await anonymous().get(`/api/unsubscribe/${tokenOf(newsfeed.id)}`)).body.subscription.subscriptionTypes).toEqual(['newsfeed']);
   });
 
@@ -284,7 +284,7 @@ describe('unsubscribe links', () => {
     const document = await documents().findOne({ _id: mine.body.id });
     expect(document).toMatchObject({ status: 'unsubscribed', isActive: false, unsubscribedAt: expect.any(String) });
     expect(document!.history.filter((h) => h.event === 'unsubscribed')).toEqual([{ event: 'unsubscribed', at: document!.unsubscribedAt, detail: 'one_click' }]);
-    expect((await other.get('/api/subscriptions')).body.map((s: { id: string }) => s.id)).not.toContain(mine.body.id);
+    expect((await other.get('/api/subscriptions')).body.items.map((s: { id: string }) => s.id)).not.toContain(mine.body.id);
   });
 
   it('accepts the one-click POST as multipart/form-data too, as RFC 8058 prefers', async () => {
@@ -355,8 +355,8 @@ describe('the consent record', () => {
 
     const record = await staff.get(`/api/admin/subscriptions?email=${encodeURIComponent(email.toUpperCase())}`);
     expect(record.status).toBe(200);
-    expect(record.body.map((s: { id: string }) => s.id)).toEqual([second._id, first._id]);
-    expect(record.body[1]).toEqual({
+    expect(record.body.items.map((s: { id: string }) => s.id)).toEqual([second._id, first._id]);
+    expect(record.body.items[1]).toEqual({
       id: first._id,
       email,
       memberId: null,
@@ -375,13 +375,13 @@ describe('the consent record', () => {
         { event: 'unsubscribed', at: expect.any(String), detail: 'one_click' },
       ],
     });
-    expect(record.body[0]).toMatchObject({ status: 'pending', history: [{ event: 'requested', detail: 'guest' }, { event: 'confirmation_sent' }] });
+    expect(record.body.items[0]).toMatchObject({ status: 'pending', history: [{ event: 'requested', detail: 'guest' }, { event: 'confirmation_sent' }] });
     expect(JSON.stringify(record.body)).not.toContain('tokenHash');
   });
 
   it('lists a member’s changes in order', async () => {
     const record = await staff.get(`/api/admin/subscriptions?email=${encodeURIComponent(memberEmail)}`);
-    const blog = record.body.find((s: { memberId: string; status: string; subscriptionType: string }) => s.memberId === memberId && s.status === 'unsubscribed' && s.subscriptionType === 'blog_posts');
+    const blog = record.body.items.find((s: { memberId: string; status: string; subscriptionType: string }) => s.memberId === memberId && s.status === 'unsubscribed' && s.subscriptionType === 'blog_posts');
     expect(blog.history.map((h: { event: string; detail?: string }) => [h.event, h.detail])).toEqual([
       ['requested', 'member'],
       ['frequency_changed', 'weekly to daily'],
@@ -396,7 +396,7 @@ describe('the consent record', () => {
     expect((await member.get('/api/admin/subscriptions?email=a@example.org')).status).toBe(403);
     expect((await subscriber.get('/api/admin/subscriptions?email=a@example.org')).status).toBe(403);
     expect((await staff.get('/api/admin/subscriptions')).status).toBe(400);
-    expect((await staff.get('/api/admin/subscriptions?email=nobody@example.org')).body).toEqual([]);
+    expect((await staff.get('/api/admin/subscriptions?email=nobody@example.org')).body).toEqual({ items: [], nextCursor: null });
   });
 });
 
