@@ -66,6 +66,14 @@ export async function buildApp(services: Services, options: { logger?: boolean |
     cookie: { httpOnly: true, sameSite: 'lax', secure: config.secureCookies, path: '/', maxAge: SESSION_TTL_SECONDS * 1000 },
   });
   await app.register(formbody);
+  // Calls without a body (like, approve, sign out) may still say Content-Type: application/json, as many HTTP
+  // clients do: an empty body is no body (API.md "Hardening"), not fastify's 400. Everything else is parsed
+  // by fastify's own JSON parser, with its prototype-poisoning guards.
+  const json = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) =>
+    body === '' ? done(null, undefined) : json(request, body as string, done),
+  );
   // Limits are set per route (sign-in, registration, e-mail links, posting), counted per client address in Redis.
   await app.register(rateLimit, {
     global: false,

@@ -2,10 +2,12 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import * as v from 'valibot';
 import { DomainError, ERROR_STATUS, fail } from '../../shared/domain';
+import { refusedInputCode } from '../infrastructure/refused-input';
 
 /** Parses input at a boundary; an invalid one becomes a 400 naming each field. */
 export function parse<const Schema extends v.GenericSchema>(schema: Schema, input: unknown): v.InferOutput<Schema> {
-  const result = v.safeParse(schema, input);
+  // No body where an object is expected reads as an object with no fields, so each field gets its own message.
+  const result = v.safeParse(schema, input === undefined && schema.type === 'object' ? {} : input);
   if (result.success) return result.output;
   const fields: Record<string, string> = {};
   for (const issue of result.issues) {
@@ -20,6 +22,12 @@ export function registerErrorHandler(app: FastifyInstance) {
   app.setErrorHandler((error: FastifyError | DomainError | Error, request, reply) => {
     if (error instanceof DomainError) {
       return reply.status(ERROR_STATUS[error.code]).send(error.fields ? { message: error.message, fields: error.fields } : { message: error.message });
+    }
+    const refused = refusedInputCode(error);
+    if (refused) {
+      // Neither the body nor the store's message is logged or answered: both may quote what the caller sent.
+      request.log.warn({ code: refused, method: request.method, route: request.routeOptions.url }, 'a store refused the input');
+      return reply.status(400).send({ message: 'Invalid input' });
     }
     const status = 'statusCode' in error && typeof error.statusCode === 'number' ? error.statusCode : 500;
     if (status >= 500) {

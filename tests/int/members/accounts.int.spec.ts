@@ -107,6 +107,19 @@ describe('registration and sign-in', () => {
     expect(sameOrigin.status).toBe(204);
   });
 
+  it('takes an empty body with Content-Type: application/json as no body; malformed JSON is still a 400', async () => {
+    const { browser } = await registerMember(site.url);
+    const empty = await browser.request('POST', '/api/logout', '', { 'content-type': 'application/json' });
+    expect(empty.status).toBe(204);
+    const emptyLogin = await new Browser(site.url).request('POST', '/api/auth/login', '', { 'content-type': 'application/json; charset=utf-8' });
+    expect(emptyLogin.status).toBe(400);
+    expect(emptyLogin.body.fields).toMatchObject({ email: 'Email is required' });
+    const malformed = await new Browser(site.url).request('POST', '/api/auth/login', '{"email":', { 'content-type': 'application/json' });
+    expect(malformed.status).toBe(400);
+    const poisoned = await new Browser(site.url).request('POST', '/api/auth/login', '{"__proto__":{"admin":true}}', { 'content-type': 'application/json' });
+    expect(poisoned.status).toBe(400);
+  });
+
   it('compares the origin with PUBLIC_URL only, never with the Host header the caller chose', async () => {
     const spoofed = await site.app.inject({
       method: 'POST',
