@@ -8,6 +8,7 @@ import { blogPostDecider, type BlogPostCommand } from '../../shared/blog/blog-st
 import { CONTENT_MAX_LENGTH, CreateBlogPostSchema, EXCERPT_MAX_LENGTH, UpdateBlogPostSchema } from '../../shared/blog/schemas';
 import { sanitizeBlogHtml } from '../../shared/blog/sanitize';
 import { generateExcerpt } from '../../shared/blog/excerpt';
+import { text } from '../../shared/text-schema';
 import { blogPosts, type BlogPostDocument } from '../../projections/blog/blog';
 import type { Sort } from '../infrastructure/document-store/port';
 import { parse } from '../http/errors';
@@ -16,17 +17,18 @@ import { STAFF } from '../http/access';
 import type { Services } from '../services';
 import { rssFeed } from './rss';
 
+const IdParams = v.object({ id: text() });
 const UUID = /^[\da-f]{8}-[\da-f]{4}-[\da-f]{4}-[\da-f]{4}-[\da-f]{12}$/iu;
 /** Every post id is a UUID, so anything else is a post that does not exist, not a malformed request. */
 function postId(params: unknown): string {
-  const { id } = params as { id: string };
+  const { id } = parse(IdParams, params);
   if (!UUID.test(id)) throw fail.notFound('Blog post not found');
   return id.toLowerCase();
 }
 /** What the editor's live preview sends: the draft as typed, before any rule about it being complete. */
 const PreviewSchema = v.object({
-  content: v.optional(v.pipe(v.string(), v.maxLength(CONTENT_MAX_LENGTH, 'Content is too long')), ''),
-  excerpt: v.nullish(v.pipe(v.string(), v.trim(), v.maxLength(EXCERPT_MAX_LENGTH, `Excerpt must be at most ${EXCERPT_MAX_LENGTH} characters`)), ''),
+  content: v.optional(v.pipe(text(), v.maxLength(CONTENT_MAX_LENGTH, 'Content is too long')), ''),
+  excerpt: v.nullish(v.pipe(text(), v.trim(), v.maxLength(EXCERPT_MAX_LENGTH, `Excerpt must be at most ${EXCERPT_MAX_LENGTH} characters`)), ''),
 });
 const ListQuery = v.object({
   ...pageQuery(50),

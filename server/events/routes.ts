@@ -8,6 +8,7 @@ import { calendarEventDecider, isModerator, type CalendarEventCommand } from '..
 import { EventSchema, RsvpSchema } from '../../shared/events/schemas';
 import { EVENT_TYPES, type RsvpStatus } from '../../shared/events/constants';
 import { calendarFile, icsFileName, type IcsEvent } from '../../shared/events/ics';
+import { text } from '../../shared/text-schema';
 import { calendarEvents, eventDetails, type CalendarEventDocument, type EventDetailsDocument } from '../../projections/events/events';
 import { memberEvents } from '../../projections/events/member-events';
 import { readEventStats } from '../../projections/events/event-stats';
@@ -22,7 +23,7 @@ const LIST_PAGE = 100;
 /** How far back the subscribable feed reaches: calendar apps keep what they have already fetched. */
 const FEED_HISTORY_MS = 365 * 24 * 3600 * 1000;
 
-const IdParams = v.object({ id: v.string() });
+const IdParams = v.object({ id: text() });
 const UUID = /^[\da-f]{8}-[\da-f]{4}-[\da-f]{4}-[\da-f]{4}-[\da-f]{12}$/iu;
 /** Every event id is a UUID, so anything else names an event that does not exist, not a malformed request. */
 function eventIdOf(params: unknown): string {
@@ -30,14 +31,14 @@ function eventIdOf(params: unknown): string {
   if (!UUID.test(id)) throw fail.notFound('Event not found');
   return id;
 }
-const isoDate = (name: string) => v.optional(v.pipe(v.string(), v.check((s) => !Number.isNaN(Date.parse(s)), `${name} must be a date`), v.transform((s) => new Date(s).toISOString())));
+const isoDate = (name: string) => v.optional(v.pipe(text(), v.check((s) => !Number.isNaN(Date.parse(s)), `${name} must be a date`), v.transform((s) => new Date(s).toISOString())));
 const SORTS = { start: { startDate: 1, _id: 1 }, created: { createdAt: -1, _id: 1 }, title: { title: 1, _id: 1 } } satisfies Record<string, Sort>;
 /** The moderation queue's own order: oldest first, as staff work through it. */
 const QUEUE_ORDER: Sort = { createdAt: 1, _id: 1 };
 const ListQuery = v.object({
   from: isoDate('from'),
   to: isoDate('to'),
-  q: v.optional(v.pipe(v.string(), v.trim(), v.maxLength(200, 'Search at most 200 characters'))),
+  q: v.optional(v.pipe(text(), v.trim(), v.maxLength(200, 'Search at most 200 characters'))),
   type: v.optional(v.picklist(EVENT_TYPES, 'Unknown event type')),
   featured: v.optional(v.picklist(['true', 'false'], 'featured must be true or false')),
   /** Rejected events leave every list unless asked for (management's All Events). */

@@ -8,6 +8,7 @@ import { streamName } from '../../shared/streams';
 import { postDecider, type PostCommand } from '../../shared/feed/post-stream';
 import { NewPostSchema, ReasonSchema } from '../../shared/feed/schemas';
 import { FEED_PAGE_SIZE } from '../../shared/feed/constants';
+import { text } from '../../shared/text-schema';
 import { feedPosts, tagDays } from '../../projections/feed/feed';
 import { membersCollection } from '../../projections/members/members';
 import type { Sort } from '../infrastructure/document-store/port';
@@ -17,12 +18,12 @@ import { STAFF } from '../http/access';
 import type { Services } from '../services';
 import { feedPage, postDto, trendingTags } from './feed-queries';
 
-const IdParams = v.object({ id: v.pipe(v.string(), v.uuid('Post not found')) });
+const IdParams = v.object({ id: v.pipe(text(), v.uuid('Post not found')) });
 const FeedQuery = v.object({
   ...pageQuery(FEED_PAGE_SIZE),
   filter: v.optional(v.picklist(['all', 'trending', 'following'], 'filter must be all, trending or following'), 'all'),
-  q: v.optional(v.pipe(v.string(), v.trim(), v.maxLength(200))),
-  tag: v.optional(v.pipe(v.string(), v.maxLength(80))),
+  q: v.optional(v.pipe(text(), v.trim(), v.maxLength(200))),
+  tag: v.optional(v.pipe(text(), v.maxLength(80))),
 });
 /** The moderation queue: oldest first, as staff work through it. */
 const QUEUE_ORDER: Sort = { createdAt: 1, _id: 1 };

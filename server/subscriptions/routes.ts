@@ -11,6 +11,7 @@ import * as v from 'valibot';
 import { DomainError, fail, type Actor } from '../../shared/domain';
 import { streamName } from '../../shared/streams';
 import { EmailSchema } from '../../shared/members/schemas';
+import { text } from '../../shared/text-schema';
 import { SUBSCRIPTION_TYPE_LABELS, TOKEN_NOT_FOUND, type KnownSubscriptionType, type SubscriptionType } from '../../shared/subscriptions/constants';
 import { GuestSubscribeSchema, NewSubscriptionSchema, SubscriptionUpdateSchema, TokenSchema, type UnsubscribeLookup } from '../../shared/subscriptions/schemas';
 import { subscriptionDecider, type SubscriptionCommand } from '../../shared/subscriptions/subscription-stream';
@@ -30,8 +31,8 @@ export const GUEST_REPEAT_AFTER_MS = 15 * 60 * 1000;
 /** Where a confirmation link lands (a client page); `?error=link` or `?error=ended` when it could not confirm. */
 export const CONFIRMED_PAGE = '/subscribe/confirmed';
 
-const IdParams = v.object({ id: v.string() });
-const TokenParams = v.object({ token: v.string() });
+const IdParams = v.object({ id: text() });
+const TokenParams = v.object({ token: text() });
 const ConsentQuery = v.object({ email: EmailSchema, ...pageQuery(50) });
 /** A member has at most one live subscription per type, so one page holds them all unless asked for less. */
 const OwnQuery = v.object(pageQuery(20));

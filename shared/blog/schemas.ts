@@ -1,6 +1,7 @@
 /** Input schemas of the blog calls (spec 1 §7: POST /api/blog, PATCH /api/blog/{id}). */
 import * as v from 'valibot';
 import { TagsSchema } from '../feed/schemas';
+import { text } from '../text-schema';
 
 export const TITLE_MAX_LENGTH = 255;
 export const EXCERPT_MAX_LENGTH = 1_000;
@@ -9,20 +10,20 @@ export const CONTENT_MAX_LENGTH = 200_000;
 
 // A missing field reads as '' so that it gets the same "… is required" message as an empty one.
 const title = v.pipe(
-  v.optional(v.string('Title is required'), ''),
+  v.optional(text('Title is required'), ''),
   v.trim(),
   v.nonEmpty('Title is required'),
   v.maxLength(TITLE_MAX_LENGTH, `Title must be at most ${TITLE_MAX_LENGTH} characters`),
 );
 const content = v.pipe(
-  v.optional(v.string('Content is required'), ''),
+  v.optional(text('Content is required'), ''),
   v.trim(),
   v.nonEmpty('Content is required'),
   v.maxLength(CONTENT_MAX_LENGTH, 'Content is too long'),
 );
 /** Empty means "generate it from the content" (done on the server). */
 const excerpt = v.nullish(
-  v.pipe(v.string('Excerpt must be text'), v.trim(), v.maxLength(EXCERPT_MAX_LENGTH, `Excerpt must be at most ${EXCERPT_MAX_LENGTH} characters`)),
+  v.pipe(text('Excerpt must be text'), v.trim(), v.maxLength(EXCERPT_MAX_LENGTH, `Excerpt must be at most ${EXCERPT_MAX_LENGTH} characters`)),
   '',
 );
 const flag = (name: string) => v.optional(v.boolean(`${name} must be true or false`), false);

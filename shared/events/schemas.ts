@@ -1,17 +1,18 @@
 /** The event form and body, one schema for the client's form and the server (spec 2 §5 messages). */
 import * as v from 'valibot';
 import { EVENT_TYPES, TITLE_MAX_LENGTH } from './constants';
+import { text } from '../text-schema';
 
 const optionalText = (max: number) =>
   v.pipe(
-    v.optional(v.nullable(v.string()), ''),
+    v.optional(v.nullable(text()), ''),
     v.transform((s) => (s ?? '').trim()),
     v.maxLength(max, `Must be at most ${max} characters`),
   );
 
 const date = (required: string, invalid: string) =>
   v.pipe(
-    v.optional(v.union([v.string(), v.date()], required), ''),
+    v.optional(v.union([text(), v.date()], required), ''),
     v.transform((value) => (value instanceof Date ? value.toISOString() : value.trim())),
     v.minLength(1, required),
     v.check((value) => value === '' || !Number.isNaN(new Date(value).getTime()), invalid),
@@ -20,7 +21,7 @@ const date = (required: string, invalid: string) =>
 
 export const EventSchema = v.pipe(
   v.object({
-    title: v.pipe(v.optional(v.string(), ''), v.trim(), v.minLength(1, 'Event title is required'), v.maxLength(TITLE_MAX_LENGTH, 'Title must be less than 255 characters')),
+    title: v.pipe(v.optional(text(), ''), v.trim(), v.minLength(1, 'Event title is required'), v.maxLength(TITLE_MAX_LENGTH, 'Title must be less than 255 characters')),
     description: optionalText(10_000),
     eventType: v.optional(v.picklist(EVENT_TYPES, 'Choose one of the event types'), 'other'),
     location: optionalText(500),
@@ -35,13 +36,13 @@ export const EventSchema = v.pipe(
     isRecurring: v.optional(v.boolean(), false),
     recurrenceRule: optionalText(500),
     maxAttendees: v.pipe(
-      v.optional(v.nullable(v.union([v.number(), v.string()])), null),
+      v.optional(v.nullable(v.union([v.number(), text()])), null),
       v.transform((value) => (value === null || value === '' ? null : Number(value))),
       v.nullable(v.pipe(v.number('Max attendees must be a number'), v.integer('Max attendees must be a whole number'), v.minValue(1, 'Max attendees must be at least 1'))),
     ),
     isPublic: v.optional(v.boolean(), true),
     tags: v.pipe(
-      v.optional(v.array(v.string()), []),
+      v.optional(v.array(text()), []),
       v.transform((tags) => [...new Set(tags.map((tag) => tag.trim()).filter(Boolean))]),
     ),
   }),

@@ -3,12 +3,13 @@ import * as v from 'valibot';
 import { MEDIA_TITLE_MAX_LENGTH, MEDIA_TYPES, MEDIA_URL_MAX_LENGTH, POST_CONTENT_MAX_LENGTH, type MediaType } from './constants';
 import { isHttpUrl, youtubeEmbedUrl } from './media';
 import { normalizeTags } from './tags';
+import { text } from '../text-schema';
 
 const REASON_MAX_LENGTH = 500;
 
 /** A list of tags, normalised as the composer does (see `normalizeTags`). */
 export const TagsSchema = v.pipe(
-  v.array(v.string('Tags must be text'), 'Tags must be a list'),
+  v.array(text('Tags must be text'), 'Tags must be a list'),
   v.transform((tags: string[]) => normalizeTags(tags)),
 );
 
@@ -23,7 +24,7 @@ export const NewPostSchema = v.pipe(
   v.object({
     content: v.pipe(
       // A missing field reads as '' so that it gets the same message as an empty one.
-      v.optional(v.string('Post content is required'), ''),
+      v.optional(text('Post content is required'), ''),
       v.trim(),
       v.nonEmpty('Post content is required'),
       v.maxLength(POST_CONTENT_MAX_LENGTH, 'Post content must be at most 5,000 characters'),
@@ -32,7 +33,7 @@ export const NewPostSchema = v.pipe(
     mediaUrl: v.optional(
       v.nullable(
         v.pipe(
-          v.string('Media URL must be a web address'),
+          text('Media URL must be a web address'),
           v.trim(),
           v.maxLength(MEDIA_URL_MAX_LENGTH, 'Media URL is too long'),
           v.check((url) => url === '' || isHttpUrl(url), 'Media URL must start with http:// or https://'),
@@ -41,7 +42,7 @@ export const NewPostSchema = v.pipe(
       null,
     ),
     mediaTitle: v.optional(
-      v.nullable(v.pipe(v.string('Media title must be text'), v.trim(), v.maxLength(MEDIA_TITLE_MAX_LENGTH, 'Media title must be at most 200 characters'))),
+      v.nullable(v.pipe(text('Media title must be text'), v.trim(), v.maxLength(MEDIA_TITLE_MAX_LENGTH, 'Media title must be at most 200 characters'))),
       null,
     ),
     tags: v.optional(TagsSchema, []),
@@ -81,7 +82,7 @@ export interface NewPost {
 /** Body of reject and report: an optional reason shown to moderators. */
 export const ReasonSchema = v.nullish(
   v.object({
-    reason: v.optional(v.pipe(v.string('Reason must be text'), v.trim(), v.maxLength(REASON_MAX_LENGTH, 'Reason must be at most 500 characters'))),
+    reason: v.optional(v.pipe(text('Reason must be text'), v.trim(), v.maxLength(REASON_MAX_LENGTH, 'Reason must be at most 500 characters'))),
   }),
   {},
 );

@@ -1,6 +1,7 @@
 /** Input schemas of the account and member-management calls (API.md "Accounts and sessions", "Members (admin)"). */
 import * as v from 'valibot';
 import { ROLES } from '../domain';
+import { text } from '../text-schema';
 
 export const PASSWORD_MIN_LENGTH = 10;
 /** Long enough for any passphrase, short enough that hashing stays cheap for an attacker's input. */
@@ -11,7 +12,7 @@ const EMAIL_MAX_LENGTH = 254;
 
 // A missing field reads as '' so that it gets the same "… is required" message as an empty one.
 export const EmailSchema = v.pipe(
-  v.optional(v.string('Email is required'), ''),
+  v.optional(text('Email is required'), ''),
   v.trim(),
   v.toLowerCase(),
   v.nonEmpty('Email is required'),
@@ -20,7 +21,7 @@ export const EmailSchema = v.pipe(
 );
 
 export const PasswordSchema = v.pipe(
-  v.optional(v.string('Password is required'), ''),
+  v.optional(text('Password is required'), ''),
   v.nonEmpty('Password is required'),
   v.minLength(PASSWORD_MIN_LENGTH, `Password must be at least ${PASSWORD_MIN_LENGTH} characters`),
   v.maxLength(PASSWORD_MAX_LENGTH, `Password must be at most ${PASSWORD_MAX_LENGTH} characters`),
@@ -28,7 +29,7 @@ export const PasswordSchema = v.pipe(
 
 function nameSchema(label: string) {
   return v.pipe(
-    v.optional(v.string(`${label} is required`), ''),
+    v.optional(text(`${label} is required`), ''),
     v.trim(),
     v.nonEmpty(`${label} is required`),
     v.maxLength(NAME_MAX_LENGTH, `${label} must be at most ${NAME_MAX_LENGTH} characters`),
@@ -47,7 +48,7 @@ export const LoginSchema = v.object({
   email: EmailSchema,
   // No minimum here: the length rule belongs to choosing a password, not to trying one.
   password: v.pipe(
-    v.optional(v.string('Password is required'), ''),
+    v.optional(text('Password is required'), ''),
     v.nonEmpty('Password is required'),
     v.maxLength(PASSWORD_MAX_LENGTH, 'Invalid email or password'),
   ),
@@ -69,7 +70,7 @@ export const ProfileChangeSchema = v.object({
 export type ProfileChangeInput = v.InferOutput<typeof ProfileChangeSchema>;
 
 export const PasswordChangeSchema = v.object({
-  currentPassword: v.pipe(v.optional(v.string('Current password is required'), ''), v.nonEmpty('Current password is required')),
+  currentPassword: v.pipe(v.optional(text('Current password is required'), ''), v.nonEmpty('Current password is required')),
   newPassword: PasswordSchema,
 });
 export type PasswordChangeInput = v.InferOutput<typeof PasswordChangeSchema>;

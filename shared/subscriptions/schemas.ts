@@ -1,6 +1,7 @@
 /** Bodies of the subscription calls (spec 2 §7, API.md "Subscriptions and unsubscribe") and the unsubscribe lookup's shape. */
 import * as v from 'valibot';
 import { EmailSchema } from '../members/schemas';
+import { text } from '../text-schema';
 import { FREQUENCIES, SUBSCRIPTION_TYPES, TOKEN_LENGTH, type Frequency, type KnownSubscriptionType, type SubscriptionType } from './constants';
 
 export const SubscriptionTypeSchema = v.picklist(SUBSCRIPTION_TYPES, 'Choose blog_posts, newsfeed or all');
@@ -30,7 +31,7 @@ export const GuestSubscribeSchema = v.object({
 export type GuestSubscribe = v.InferOutput<typeof GuestSubscribeSchema>;
 
 /** A token from a link: anything else is an unknown token, answered without touching the store. */
-export const TokenSchema = v.pipe(v.string(), v.regex(new RegExp(`^[A-Za-z0-9_-]{${TOKEN_LENGTH}}$`), 'Invalid token'));
+export const TokenSchema = v.pipe(text(), v.regex(new RegExp(`^[A-Za-z0-9_-]{${TOKEN_LENGTH}}$`), 'Invalid token'));
 
 /** GET /api/unsubscribe/{token} (spec 2 §3). */
 export type UnsubscribeLookup =

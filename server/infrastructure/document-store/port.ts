@@ -75,6 +75,9 @@ export class UnsupportedQueryError extends Error {
   override readonly name = 'UnsupportedQueryError';
 }
 
+/** A string no store can hold (it contains NUL or an unpaired surrogate): refused whatever the query, so it came from input. */
+export class UnstorableTextError extends UnsupportedQueryError {}
+
 export class DuplicateKeyError extends Error {
   override readonly name = 'DuplicateKeyError';
 }

@@ -11,7 +11,7 @@
  * - undefined in filters (the driver would drop the condition and match everything).
  */
 import { compileRegex, type CompiledRegex } from './regex';
-import { UnsupportedQueryError, type Filter, type FindOptions, type IndexOptions, type Sort, type Update } from './port';
+import { UnstorableTextError, UnsupportedQueryError, type Filter, type FindOptions, type IndexOptions, type Sort, type Update } from './port';
 
 export type Path = readonly string[];
 /** Scalars, Dates and arrays of them: what filters compare with. */
@@ -95,8 +95,8 @@ export function parsePath(key: string): Path {
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 function checkString(value: string, where: string): void {
-  if (value.includes('\0')) unsupported(`${where}: strings containing NUL are not supported`);
-  if (LONE_SURROGATE.test(value)) unsupported(`${where}: strings with unpaired surrogates are not supported`);
+  if (value.includes('\0')) throw new UnstorableTextError(`${where}: strings containing NUL are not supported`);
+  if (LONE_SURROGATE.test(value)) throw new UnstorableTextError(`${where}: strings with unpaired surrogates are not supported`);
 }
 
 function checkNumber(value: number, where: string): void {
