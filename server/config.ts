@@ -12,7 +12,8 @@ const booleanish = v.pipe(
 );
 const roles = ['api', 'projections', 'workers'] as const;
 
-const EnvSchema = v.object({
+/** Exported so that tests can name every variable of a kind (all the rate limits). */
+export const EnvSchema = v.object({
   NODE_ENV: v.optional(v.picklist(['development', 'production', 'test']), 'development'),
   PORT: v.optional(v.pipe(v.string(), v.toNumber(), v.integer(), v.minValue(0), v.maxValue(65535)), '3000'),
   HOST: v.optional(v.string(), '0.0.0.0'),

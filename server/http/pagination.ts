@@ -7,6 +7,7 @@
  */
 import * as v from 'valibot';
 import { fail } from '../../shared/domain';
+import { hasNoForbiddenCharacters, text } from '../../shared/text-schema';
 import type { Collection, Document, Filter, Sort } from '../infrastructure/document-store/port';
 
 export const PAGE_LIMIT_MAX = 100;
@@ -24,7 +25,7 @@ export function pageQuery(defaultLimit: number) {
   return {
     limit: v.optional(
       v.pipe(
-        v.string(),
+        text(),
         v.toNumber('limit must be a number'),
         v.integer('limit must be a whole number'),
         v.minValue(1, 'limit must be at least 1'),
@@ -32,7 +33,7 @@ export function pageQuery(defaultLimit: number) {
       ),
       String(defaultLimit),
     ),
-    cursor: v.optional(v.pipe(v.string(), v.maxLength(CURSOR_MAX_LENGTH, 'Invalid cursor'))),
+    cursor: v.optional(v.pipe(text(), v.maxLength(CURSOR_MAX_LENGTH, 'Invalid cursor'))),
   };
 }
 
@@ -53,9 +54,8 @@ export function encodeCursor(document: Document, order: Sort): string {
   return Buffer.from(JSON.stringify(Object.fromEntries(keysOf(order).map((key) => [key, document[key]])))).toString('base64url');
 }
 
-/** NUL and unpaired surrogates, which PostgreSQL refuses in text: a cursor carrying one was forged. */
-const UNSTORABLE = /\0|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
-const isSortValue = (value: unknown): value is SortValue => (typeof value === 'string' && !UNSTORABLE.test(value)) || (typeof value === 'number' && Number.isFinite(value));
+/** A string carrying text no store can hold (see the text schema) was not made by this server: the cursor was forged. */
+const isSortValue = (value: unknown): value is SortValue => (typeof value === 'string' && hasNoForbiddenCharacters(value)) || (typeof value === 'number' && Number.isFinite(value));
 
 /** The position a cursor holds; a 400 unless it was made for this very order. */
 function decodeCursor(cursor: string, keys: string[]): Record<string, SortValue> {

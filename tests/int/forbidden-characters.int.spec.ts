@@ -5,7 +5,7 @@
  */
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestSite, type TestSite } from '../support/site';
+import { startTestSite, UNLIMITED_RATES, type TestSite } from '../support/site';
 import { Browser, registerCast, type Response } from '../support/http';
 import { buildApp } from '../../server/app';
 import type { RouteAccess } from '../../server/http/access';
@@ -19,7 +19,7 @@ const guest = () => new Browser(site.url);
 const SOME_ID = '00000000-0000-4000-8000-000000000000';
 
 beforeAll(async () => {
-  site = await startTestSite({ RATE_LIMIT_AUTH_MAX: '1000', RATE_LIMIT_POST_MAX: '1000' });
+  site = await startTestSite(UNLIMITED_RATES);
   ({ routes } = await buildApp(site.services, { logger: false }));
   cast = await registerCast(site.url);
   const event = await cast.member.browser.post('/api/events', { title: 'Reunion', startDate: '2031-05-01T18:00:00Z', endDate: '2031-05-01T21:00:00Z' });
@@ -76,6 +76,8 @@ const QUERY_FIELDS: [Who, string, string][] = [
   ['guest', '/api/events', 'from'],
   ['staff', '/api/admin/events/pending', 'to'],
   ['staff', '/api/admin/subscriptions', 'email'],
+  ['guest', '/api/blog', 'limit'],
+  ['guest', '/api/blog', 'cursor'],
 ];
 
 function browserOf(who: Who): Browser {

@@ -3,12 +3,19 @@
  * unique Redis prefix, every role in this process, listening on a free port.
  */
 import { pino } from 'pino';
-import { loadConfig } from '../../server/config';
+import { EnvSchema, loadConfig } from '../../server/config';
 import { createServices, type Services } from '../../server/services';
 import { buildApp } from '../../server/app';
 import type { FastifyInstance } from 'fastify';
 import { createServer, type AddressInfo } from 'node:net';
 import { createTestDatabase, testRedisPrefix } from './database';
+
+/** Every rate limit of the site out of reach, for tests that send many requests from one address. */
+export const UNLIMITED_RATES: Record<string, string> = Object.fromEntries(
+  Object.keys(EnvSchema.entries)
+    .filter((name) => name.startsWith('RATE_LIMIT_'))
+    .map((name) => [name, '1000000']),
+);
 
 export interface TestSite {
   url: string;
