@@ -2,13 +2,14 @@
  * E-mail subscriptions in real browsers, from real server state: a member's
  * settings page and its Save, the unsubscribe page in its states with tokens
  * derived as the mail workers derive them, a guest's confirmation landing, and
- * the staff mailbox with the consent record.
+ * the admins' mailbox (tokens masked) with the consent record.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { startTestSite, type TestSite } from '../support/site';
 import { accessibilityViolations, launchChromium, newContext, openAs, person, screenshot } from '../support/browser';
 import { subscriptionToken } from '../../server/subscriptions/tokens';
+import { MASKED_TOKEN, maskLinkTokens } from '../../server/mail/masked-links';
 
 let site: TestSite;
 let browser: Browser;
@@ -235,13 +236,19 @@ describe('unsubscribe page', () => {
     guest.token = token;
     // The confirmation mail carries the same token the test derived.
     const confirmation = await site.services.mailbox.waitFor((mail) => mail.to.includes(email));
-    expect(confirmation.text).toContain(`/api/subscribe/confirm/${token}`);
+    expect(confirmation.text).toContain(`/subscribe/confirm/${token}`);
 
-    await page.goto(`/api/subscribe/confirm/${token}`);
+    // Opening the link confirms nothing (mail scanners open links); the page's button does.
+    await page.goto(`/subscribe/confirm/${token}`);
+    await page.getByRole('heading', { name: 'Confirm your subscription' }).waitFor();
+    expect(await accessibilityViolations(page)).toEqual([]);
+    expect((await call<{ items: { status: string }[] }>(admin, 'GET', `/api/admin/subscriptions?email=${encodeURIComponent(email)}`)).body.items[0]!.status).toBe('pending');
+    await page.getByRole('button', { name: 'Confirm subscription' }).click();
     await page.waitForURL('**/subscribe/confirmed');
     await page.getByRole('heading', { name: 'Subscription confirmed' }).waitFor();
     expect(await accessibilityViolations(page)).toEqual([]);
-    await page.goto(`/api/subscribe/confirm/${'x'.repeat(43)}`);
+    await page.goto(`/subscribe/confirm/${'x'.repeat(43)}`);
+    await page.getByRole('button', { name: 'Confirm subscription' }).click();
     await page.waitForURL('**/subscribe/confirmed?error=link');
     await page.getByRole('heading', { name: 'Confirmation link not valid' }).waitFor();
 
@@ -257,7 +264,10 @@ describe('unsubscribe page', () => {
     await page.goto(`/unsubscribe/${token}`);
     await page.getByRole('button', { name: 'Unsubscribe' }).click();
     await page.getByRole('heading', { name: 'Successfully Unsubscribed' }).waitFor();
+    // A link mailed before confirmation moved to the page still leads there.
     await page.goto(`/api/subscribe/confirm/${token}`);
+    await page.waitForURL(`**/subscribe/confirm/${token}`);
+    await page.getByRole('button', { name: 'Confirm subscription' }).click();
     await page.waitForURL('**/subscribe/confirmed?error=ended');
     await page.getByRole('heading', { name: 'Subscription ended' }).waitFor();
   });
@@ -273,8 +283,8 @@ describe('unsubscribe page', () => {
   });
 });
 
-describe('staff mailbox', () => {
-  it('shows staff the mail the site sent, with headers and both parts, and the consent record of an address', async () => {
+describe('admin mailbox', () => {
+  it('shows admins the mail the site sent, with headers and both parts, its links masked, and the consent record of an address', async () => {
     const visitor = await anonymous('/');
     expect((await call(visitor, 'POST', '/api/auth/magic-link', { email: memberAccount.email })).status).toBe(202);
     const sent = await site.services.mailbox.waitFor((mail) => mail.to.includes(memberAccount.email.toLowerCase()));
@@ -289,17 +299,23 @@ describe('staff mailbox', () => {
     await headers.getByRole('rowheader', { name: 'subject' }).waitFor();
     const frame = admin.locator('iframe[title="Message as HTML"]');
     expect(await frame.getAttribute('sandbox')).toBe('');
-    expect(await frame.getAttribute('srcdoc')).toBe(sent.html);
-    const link = sent.text.match(/https?:\/\/\S+\/api\/auth\/magic\/\S+/)?.[0];
-    expect(link).toBeTruthy();
-    await admin.getByRole('region', { name: 'Text part' }).getByText(link!, { exact: false }).waitFor();
+    // The sign-in link is shown, but not its token: whoever read it could sign in as the member.
+    const token = sent.text.match(/\/api\/auth\/magic\/(\S+)/)?.[1];
+    expect(token).toBeTruthy();
+    const srcdoc = await frame.getAttribute('srcdoc');
+    expect(srcdoc).toBe(maskLinkTokens(sent.html));
+    expect(srcdoc).not.toContain(token);
+    const textPart = admin.getByRole('region', { name: 'Text part' });
+    await textPart.getByText(`${site.services.config.publicUrl}/api/auth/magic/${MASKED_TOKEN}`, { exact: false }).waitFor();
+    expect(await textPart.textContent()).not.toContain(token);
     await screenshot(admin, 'mailbox');
     expect(await accessibilityViolations(admin)).toEqual([]);
 
     // The guest's confirmation mail, with its RFC 8058 headers.
     await list.getByRole('button').filter({ hasText: `To ${guest.email}` }).first().click();
     await headers.getByRole('rowheader', { name: 'list-unsubscribe', exact: true }).waitFor();
-    await headers.getByText(`/api/unsubscribe/${guest.token}`, { exact: false }).waitFor();
+    await headers.getByText(`/api/unsubscribe/${MASKED_TOKEN}`, { exact: false }).waitFor();
+    expect(await headers.textContent()).not.toContain(guest.token);
     await headers.getByText('List-Unsubscribe=One-Click').waitFor();
 
     await admin.getByLabel('E-mail address').fill(memberAccount.email);
@@ -331,5 +347,18 @@ describe('staff mailbox', () => {
     await member.goto('/mailbox');
     await member.getByRole('heading', { name: 'Access Denied' }).waitFor();
     expect(await member.getByRole('link', { name: 'Mailbox' }).count()).toBe(0);
+  });
+
+  it('is not shown to staff, who get Access Denied at /mailbox', async () => {
+    const staff = await open(person('Stan', 'Staff'), '/');
+    const { body: user } = await call<{ id: string }>(staff, 'GET', '/api/auth/user');
+    expect((await call(admin, 'PUT', `/api/admin/users/${user.id}/role`, { role: 'staff' })).status).toBe(200);
+    await staff.goto('/mailbox');
+    await staff.getByRole('heading', { name: 'Access Denied' }).waitFor();
+    await staff.getByRole('link', { name: 'Event Management' }).waitFor();
+    // Once every query of the page has answered, the sidebar still has no Mailbox entry.
+    await staff.waitForLoadState('networkidle');
+    expect(await staff.getByRole('link', { name: 'Mailbox' }).count()).toBe(0);
+    expect(await staff.getByRole('heading', { name: 'Mailbox' }).count()).toBe(0);
   });
 });

@@ -1,8 +1,10 @@
 /**
- * The staff mailbox (/mailbox): in development, with no SMTP_URL, the site's
- * mail lands in an in-process sink, and staff read it here as a recipient
+ * The admins' mailbox (/mailbox): in development, with no SMTP_URL, the site's
+ * mail lands in an in-process sink, and admins read it here as a recipient
  * would (headers, the HTML part, the text part), so a newcomer can watch
- * confirmations and digests arrive. Beside it, the consent record: every
+ * confirmations and digests arrive. Sign-in, confirmation and unsubscribe links
+ * come with their token masked by the server: reading someone's mail here
+ * must not let anyone act as them. Beside it, the consent record: every
  * subscription of one address with its history.
  */
 import { useState, type FormEvent } from 'react';
@@ -12,7 +14,7 @@ import { PageHeader } from '../../components/ui/page-header';
 import { Spinner } from '../../components/ui/spinner';
 import { TextField } from '../../components/ui/text-field';
 import { ApiError, apiRequest, errorMessage } from '../../lib/api';
-import { isStaff, useCurrentUser } from '../../lib/current-user';
+import { useCurrentUser } from '../../lib/current-user';
 import { FREQUENCY_LABELS, SUBSCRIPTION_TYPE_LABELS, type Frequency, type SubscriptionType } from '../../../shared/subscriptions/constants';
 
 interface MailSummary {
@@ -217,16 +219,16 @@ function ConsentLookup() {
 
 export function MailboxPage() {
   const { data: user } = useCurrentUser();
-  if (!isStaff(user?.role))
+  if (user?.role !== 'admin')
     return (
       <div className="py-16 text-center">
         <h1 className="text-2xl font-bold">Access Denied</h1>
-        <p className="mt-2 text-slate-600 dark:text-slate-400">You don't have permission to view the mailbox.</p>
+        <p className="mt-2 text-slate-600 dark:text-slate-400">Only admins can view the mailbox.</p>
       </div>
     );
   return (
     <div className="space-y-6">
-      <PageHeader title="Mailbox" description="Mail the site has sent, caught in development instead of being delivered, and the consent record of any address." />
+      <PageHeader title="Mailbox" description="Mail the site has sent, caught in development instead of being delivered (sign-in, confirmation and unsubscribe links show their token masked), and the consent record of any address." />
       <CapturedMail />
       <ConsentLookup />
     </div>

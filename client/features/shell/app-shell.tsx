@@ -99,7 +99,7 @@ function PendingEventsBadge({ children }: { children: (pending: number | undefin
   return <>{children(stats.data?.pending ?? 0)}</>;
 }
 
-/** Shown only when the development mailbox answers (see MAILBOX_NAV); its list is the one the mailbox page shows. */
+/** Shown to admins only when the development mailbox answers (see MAILBOX_NAV); its list is the one the mailbox page shows. */
 function MailboxNavEntry({ collapsed, pathname }: { collapsed: boolean; pathname: string }) {
   const mailbox = useQuery({ queryKey: ['/api/admin/mailbox'] });
   if (!mailbox.isSuccess) return null;
@@ -171,7 +171,7 @@ function SidebarContent({ user, collapsed, onToggle }: { user: CurrentUser; coll
                   )}
                 </li>
               ))}
-              <MailboxNavEntry collapsed={collapsed} pathname={pathname} />
+              {user.role === 'admin' && <MailboxNavEntry collapsed={collapsed} pathname={pathname} />}
             </ul>
           </div>
         )}

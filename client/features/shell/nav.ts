@@ -30,9 +30,10 @@ export const ADMIN_NAV: NavItem[] = [
 ];
 
 /**
- * The staff view of the development mailbox. Not one of the spec's Administration
- * entries, so the shell adds it after them, and only where the mailbox exists
- * (no SMTP_URL): with a real relay the route answers 404 and the entry stays hidden.
+ * The admins' view of the development mailbox. Not one of the spec's Administration
+ * entries, so the shell adds it after them, for admins only (the mail holds other
+ * people's links), and only where the mailbox exists (no SMTP_URL): with a real
+ * relay the route answers 404 and the entry stays hidden.
  */
 export const MAILBOX_NAV: NavItem = { to: '/mailbox', title: 'Mailbox', icon: 'mail' };
 
