@@ -65,6 +65,7 @@ const publicRoutes = [
   createRoute({ getParentRoute: () => rootRoute, path: '/unsubscribe/$token', component: page(() => import('./features/subscriptions/unsubscribe-page'), 'UnsubscribePage') }),
   // Without a token the same page says "Invalid Request" (spec 2 §5: unsubscribe needs a token in the path).
   createRoute({ getParentRoute: () => rootRoute, path: '/unsubscribe', component: page(() => import('./features/subscriptions/unsubscribe-page'), 'UnsubscribePage') }),
+  createRoute({ getParentRoute: () => rootRoute, path: '/subscribe/confirm/$token', component: page(() => import('./features/subscriptions/confirm-page'), 'ConfirmSubscriptionPage') }),
   createRoute({
     getParentRoute: () => rootRoute,
     path: '/subscribe/confirmed',

@@ -9,7 +9,7 @@ import { resolve, sep } from 'node:path';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import fastifyStatic from '@fastify/static';
 import { isEmbedPath } from '../embeds/paths';
-import { withNoscriptUnsubscribeForm } from '../subscriptions/unsubscribe-pages';
+import { withNoscriptConfirmForm, withNoscriptUnsubscribeForm } from '../subscriptions/link-pages';
 
 export const CLIENT_DIR = resolve(import.meta.dirname, '../../dist/client');
 
@@ -29,13 +29,17 @@ export async function serveClient(app: FastifyInstance) {
 
   const page = (reply: FastifyReply) => reply.header('Cache-Control', 'no-cache').sendFile('index.html');
   app.get('/', { config: { access: 'public' } }, (_request, reply) => page(reply));
-  // The unsubscribe page must work with JavaScript off too (a mail's link opened in a
-  // locked-down client): the same page, plus a plain form that POSTs the token.
-  app.get('/unsubscribe/:token', { config: { access: 'public' } }, async (request, reply) => {
-    const { token } = request.params as { token: string };
-    const html = await readFile(resolve(CLIENT_DIR, 'index.html'), 'utf8');
-    return reply.header('Cache-Control', 'no-cache').type('text/html; charset=utf-8').send(withNoscriptUnsubscribeForm(html, token));
-  });
+  // The pages a mail links to must work with JavaScript off too (a link opened in a locked-down
+  // client): the same page, plus a plain form that POSTs the token.
+  for (const [path, withForm] of [
+    ['/unsubscribe/:token', withNoscriptUnsubscribeForm],
+    ['/subscribe/confirm/:token', withNoscriptConfirmForm],
+  ] as const)
+    app.get(path, { config: { access: 'public' } }, async (request, reply) => {
+      const { token } = request.params as { token: string };
+      const html = await readFile(resolve(CLIENT_DIR, 'index.html'), 'utf8');
+      return reply.header('Cache-Control', 'no-cache').type('text/html; charset=utf-8').send(withForm(html, token));
+    });
   app.get('/*', { config: { access: 'public' } }, (request, reply) => {
     const path = request.url.split('?')[0]!;
     if (path.startsWith('/api/')) return reply.status(404).send({ message: `No such endpoint: GET ${path}` });

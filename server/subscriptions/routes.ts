@@ -22,14 +22,16 @@ import { findPage, mapPage, pageQuery } from '../http/pagination';
 import { STAFF } from '../http/access';
 import type { Services } from '../services';
 import { hashSubscriptionToken, subscriptionToken } from './tokens';
-import { linkNotFoundPage, prefersHtml, unsubscribedPage } from './unsubscribe-pages';
+import { confirmationPage, linkNotFoundPage, prefersHtml, unsubscribedPage } from './link-pages';
 
 export const GUEST_SUBSCRIBE_MESSAGE = 'Check your inbox to confirm your subscription.';
 export const DUPLICATE_SUBSCRIPTION = 'You already have a subscription of this type';
 /** A guest may ask again for a confirmation mail after this long (the first may have been lost); sooner, the request changes nothing. */
 export const GUEST_REPEAT_AFTER_MS = 15 * 60 * 1000;
-/** Where a confirmation link lands (a client page); `?error=link` or `?error=ended` when it could not confirm. */
+/** Where a confirmation ends (a client page); `?error=link` or `?error=ended` when it could not confirm. */
 export const CONFIRMED_PAGE = '/subscribe/confirmed';
+/** The page a confirmation mail links to (followed by the token): it confirms by POST when the visitor asks. */
+export const CONFIRM_PAGE = '/subscribe/confirm';
 
 const IdParams = v.object({ id: text() });
 const TokenParams = v.object({ token: text() });
@@ -202,19 +204,37 @@ export async function subscriptionRoutes(app: FastifyInstance, { services }: { s
     return reply.status(202).send({ message: GUEST_SUBSCRIBE_MESSAGE });
   });
 
-  app.get('/api/subscribe/confirm/:token', { config: { access: 'public', rateLimit: authLimit } }, async (request, reply) => {
-    const found = await subscriptionOfToken(request.params);
-    if (!found) return reply.redirect(`${CONFIRMED_PAGE}?error=link`);
-    if (found.subscription.status === 'unsubscribed') return reply.redirect(`${CONFIRMED_PAGE}?error=ended`);
+  // Mail scanners open links to check them, so opening the link changes nothing: it leads to a page whose
+  // button (or, without JavaScript, whose form) confirms by POST. Links mailed before that lead there too.
+  app.get('/api/subscribe/confirm/:token', { config: { access: 'public' } }, async (request, reply) => {
+    const { token } = parse(TokenParams, request.params);
+    return reply.redirect(v.is(TokenSchema, token) ? `${CONFIRM_PAGE}/${token}` : `${CONFIRMED_PAGE}?error=link`);
+  });
+
+  /** Confirms the subscription of a link; what the visitor is told otherwise. */
+  async function confirm(params: unknown): Promise<'confirmed' | 'link' | 'ended'> {
+    const found = await subscriptionOfToken(params);
+    if (!found) return 'link';
+    if (found.subscription.status === 'unsubscribed') return 'ended';
     try {
       await command(found.subscription._id, null, 'ConfirmSubscription', { tokenHash: found.tokenHash });
+      return 'confirmed';
     } catch (error) {
       // The stream may be ahead of the read model (unsubscribed a moment ago).
-      if (error instanceof DomainError && error.code === 'rule') return reply.redirect(`${CONFIRMED_PAGE}?error=ended`);
-      if (error instanceof DomainError && error.code === 'not_found') return reply.redirect(`${CONFIRMED_PAGE}?error=link`);
+      if (error instanceof DomainError && error.code === 'rule') return 'ended';
+      if (error instanceof DomainError && error.code === 'not_found') return 'link';
       throw error;
     }
-    return reply.redirect(CONFIRMED_PAGE);
+  }
+
+  app.post('/api/subscribe/confirm/:token', { config: { access: 'public', rateLimit: authLimit } }, async (request, reply) => {
+    reply.header('Cache-Control', 'no-store');
+    const outcome = await confirm(request.params);
+    // The page's form without JavaScript gets a page of its own, as the unsubscribe form does.
+    if (prefersHtml(request.headers.accept)) return reply.status(outcome === 'link' ? 404 : outcome === 'ended' ? 409 : 200).type('text/html; charset=utf-8').send(confirmationPage(outcome));
+    if (outcome === 'link') return reply.status(404).send({ error: TOKEN_NOT_FOUND, message: 'This confirmation link is invalid or has expired' });
+    if (outcome === 'ended') return reply.status(409).send({ message: 'This subscription has ended. Subscribe again to receive e-mails.' });
+    return { success: true };
   });
 
   // No rate limit on the token routes: a mail provider sends many one-click POSTs from

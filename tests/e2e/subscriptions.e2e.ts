@@ -229,10 +229,10 @@ describe('unsubscribe page', () => {
     await form.getByText('Check your inbox to confirm your subscription.').waitFor();
     expect(await accessibilityViolations(page)).toEqual([]);
 
-    const record = await call<{ id: string; status: string }[]>(admin, 'GET', `/api/admin/subscriptions?email=${encodeURIComponent(email)}`);
-    expect(record.body).toHaveLength(1);
-    expect(record.body[0]!.status).toBe('pending');
-    const token = subscriptionToken(site.services.config.subscriptionLinkSecret, record.body[0]!.id);
+    const record = await call<{ items: { id: string; status: string }[] }>(admin, 'GET', `/api/admin/subscriptions?email=${encodeURIComponent(email)}`);
+    expect(record.body.items).toHaveLength(1);
+    expect(record.body.items[0]!.status).toBe('pending');
+    const token = subscriptionToken(site.services.config.subscriptionLinkSecret, record.body.items[0]!.id);
     guest.token = token;
     // The confirmation mail carries the same token the test derived.
     const confirmation = await site.services.mailbox.waitFor((mail) => mail.to.includes(email));

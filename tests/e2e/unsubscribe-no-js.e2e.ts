@@ -1,6 +1,7 @@
 /**
- * The unsubscribe link in a browser with JavaScript switched off: the page still
- * offers a button, and pressing it unsubscribes and shows a page saying so.
+ * The links of subscription mail in a browser with JavaScript switched off: the
+ * confirmation and unsubscribe pages still offer a button, and pressing it does
+ * what it says and shows a page saying so.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
@@ -45,5 +46,24 @@ it('unsubscribes through the page’s plain form, without JavaScript', async () 
   await page.goto(`/unsubscribe/${token}`);
   await page.getByRole('button', { name: 'Unsubscribe' }).click();
   await expect.poll(() => page.getByText(`${email} was already unsubscribed from Newsfeed e-mails.`).isVisible()).toBe(true);
+  await context.close();
+});
+
+it('confirms a guest’s subscription through the page’s plain form, without JavaScript, and not by opening the link', async () => {
+  const email = `no-js-confirm-${Date.now()}@example.org`;
+  const subscribe = await fetch(`${site.url}/api/subscribe`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, subscriptionType: 'blog_posts', frequency: 'immediate' }) });
+  expect(subscribe.status).toBe(202);
+  const subscription = (await subscriptionsCollection(site.services.store).findOne({ email }))!;
+  const token = subscriptionToken(site.services.config.subscriptionLinkSecret, subscription._id);
+
+  const context = await browser.newContext({ baseURL: site.url, javaScriptEnabled: false });
+  const page = await context.newPage();
+  await page.goto(`/api/subscribe/confirm/${token}`);
+  await page.getByRole('button', { name: 'Confirm subscription' }).waitFor();
+  expect(await subscriptionsCollection(site.services.store).findOne({ _id: subscription._id })).toMatchObject({ status: 'pending' });
+  await page.getByRole('button', { name: 'Confirm subscription' }).click();
+  await expect.poll(() => page.getByRole('heading', { name: 'Subscription confirmed' }).isVisible()).toBe(true);
+  await screenshot(page, 'confirm-no-js');
+  expect(await subscriptionsCollection(site.services.store).findOne({ _id: subscription._id })).toMatchObject({ status: 'active' });
   await context.close();
 });

@@ -85,7 +85,7 @@ export function createDelivery(options: DeliveryOptions) {
     const { cause } = entry;
     switch (cause.kind) {
       case 'confirmation':
-        return { kind: 'confirmation', subscriptionType: recipient.subscriptionType, frequency: recipient.frequency, confirmUrl: `${publicUrl}/api/subscribe/confirm/${token}` };
+        return { kind: 'confirmation', subscriptionType: recipient.subscriptionType, frequency: recipient.frequency, confirmUrl: `${publicUrl}/subscribe/confirm/${token}` };
       case 'item': {
         const item = (await items([mailItemId(cause.content, cause.itemId)])).values().next().value;
         if (!item) return null;

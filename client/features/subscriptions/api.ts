@@ -60,3 +60,10 @@ export function useUnsubscribe(token: string) {
     mutationFn: () => apiRequest<{ success: boolean; alreadyUnsubscribed: boolean }>('POST', `/api/unsubscribe/${encodeURIComponent(token)}`, {}),
   });
 }
+
+/** Confirms a guest's subscription from the page its mail links to (a POST: opening the link confirms nothing). */
+export function useConfirmSubscription(token: string) {
+  return useMutation({
+    mutationFn: () => apiRequest<{ success: true }>('POST', `/api/subscribe/confirm/${encodeURIComponent(token)}`),
+  });
+}

@@ -121,7 +121,7 @@ describe('immediate mail', () => {
     const guest = await sub('guest@example.org', 'blog_posts', 'immediate', { guest: true });
     await delivered();
     const [confirmation] = smtp.to(guest.email);
-    expect(confirmation!.text).toContain(`${PUBLIC_URL}/api/subscribe/confirm/${guest.token}`);
+    expect(confirmation!.text).toContain(`${PUBLIC_URL}/subscribe/confirm/${guest.token}`);
     // Like every subscription mail it carries the one-click header, so the address can refuse at once.
     expect(confirmation!.headers.get('list-unsubscribe')).toBe(`<${PUBLIC_URL}/api/unsubscribe/${guest.token}>`);
 

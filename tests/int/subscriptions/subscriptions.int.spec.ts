@@ -215,28 +215,59 @@ describe("a guest's double opt-in", () => {
     expect(await documents().countDocuments({ email })).toBe(3);
   });
 
-  it('confirms through the link and redirects to the confirmation page; a second use changes nothing', async () => {
+  /** What a browser's plain form sends from the site's own page. */
+  const FORM = () => ({ 'content-type': 'application/x-www-form-urlencoded', accept: 'text/html,application/xhtml+xml', origin: site.url });
+
+  it('confirms nothing when the link is opened (mail scanners open links): it leads to a page that confirms by POST', async () => {
     const pending = await guestSubscription();
-    const confirm = await anonymous().get(`/api/subscribe/confirm/${tokenOf(pending._id)}`);
-    expect(confirm.status).toBe(302);
-    expect(confirm.headers.get('location')).toBe('/subscribe/confirmed');
+    const token = tokenOf(pending._id);
+    const opened = await anonymous().get(`/api/subscribe/confirm/${token}`);
+    expect(opened.status).toBe(302);
+    expect(opened.headers.get('location')).toBe(`/subscribe/confirm/${token}`);
+    const page = await anonymous().get(`/subscribe/confirm/${token}`);
+    expect(page.status).toBe(200);
+    expect(page.body).toContain(`<form method="post" action="/api/subscribe/confirm/${token}">`);
+    expect(await documents().findOne({ _id: pending._id })).toMatchObject({ status: 'pending', confirmedAt: null });
+
+    const confirm = await anonymous().post(`/api/subscribe/confirm/${token}`);
+    expect(confirm.status).toBe(200);
+    expect(confirm.body).toEqual({ success: true });
     const confirmed = await documents().findOne({ _id: pending._id });
     expect(confirmed).toMatchObject({ status: 'active', isActive: true, confirmedAt: expect.any(String) });
     expect(confirmed!.history.map((h) => h.event)).toEqual(['requested', 'confirmation_sent', 'confirmed']);
-    const again = await anonymous().get(`/api/subscribe/confirm/${tokenOf(pending._id)}`);
-    expect(again.headers.get('location')).toBe('/subscribe/confirmed');
+    expect((await anonymous().post(`/api/subscribe/confirm/${token}`)).status).toBe(200);
     expect((await documents().findOne({ _id: pending._id }))!.history).toHaveLength(3);
   });
 
-  it('sends unknown, malformed and ended links to the page’s error states', async () => {
-    const unknown = await anonymous().get(`/api/subscribe/confirm/${UNKNOWN_TOKEN}`);
-    expect(unknown.status).toBe(302);
-    expect(unknown.headers.get('location')).toBe('/subscribe/confirmed?error=link');
+  it('confirms by the page’s form without JavaScript and answers with a page saying so', async () => {
+    const pending = await guestSubscription();
+    const form = await anonymous().request('POST', `/api/subscribe/confirm/${tokenOf(pending._id)}`, '', FORM());
+    expect(form.status).toBe(200);
+    expect(form.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(form.body).toContain('Subscription confirmed');
+    expect(await documents().findOne({ _id: pending._id })).toMatchObject({ status: 'active' });
+    // A form from another site is refused, as every state-changing request is.
+    const other = await guestSubscription();
+    const crossSite = await anonymous().request('POST', `/api/subscribe/confirm/${tokenOf(other._id)}`, '', { 'content-type': 'application/x-www-form-urlencoded', origin: 'https://evil.example' });
+    expect(crossSite.status).toBe(403);
+  });
+
+  it('answers unknown, malformed and ended links with their errors, and the form with the page’s error states', async () => {
+    const unknown = await anonymous().post(`/api/subscribe/confirm/${UNKNOWN_TOKEN}`);
+    expect(unknown.status).toBe(404);
+    expect(unknown.body.error).toBe('TOKEN_NOT_FOUND');
+    expect((await anonymous().post('/api/subscribe/confirm/short')).status).toBe(404);
     expect((await anonymous().get('/api/subscribe/confirm/short')).headers.get('location')).toBe('/subscribe/confirmed?error=link');
+    const form = await anonymous().request('POST', `/api/subscribe/confirm/${UNKNOWN_TOKEN}`, '', FORM());
+    expect(form.status).toBe(404);
+    expect(form.body).toContain('Confirmation link not valid');
     const pending = await guestSubscription();
     expect((await anonymous().post(`/api/unsubscribe/${tokenOf(pending._id)}`)).status).toBe(200);
-    const ended = await anonymous().get(`/api/subscribe/confirm/${tokenOf(pending._id)}`);
-    expect(ended.headers.get('location')).toBe('/subscribe/confirmed?error=ended');
+    const ended = await anonymous().post(`/api/subscribe/confirm/${tokenOf(pending._id)}`);
+    expect(ended.status).toBe(409);
+    const endedForm = await anonymous().request('POST', `/api/subscribe/confirm/${tokenOf(pending._id)}`, '', FORM());
+    expect(endedForm.status).toBe(409);
+    expect(endedForm.body).toContain('Subscription ended');
     expect(await documents().findOne({ _id: pending._id })).toMatchObject({ status: 'unsubscribed', confirmedAt: null });
   });
 });
@@ -349,7 +380,7 @@ describe('the consent record', () => {
   it('shows staff every subscription of an address, newest first, with its history', async () => {
     const email = guestEmail();
     const first = await guestSubscription({ email, subscriptionType: 'newsfeed' });
-    await anonymous().get(`/api/subscribe/confirm/${tokenOf(first._id)}`);
+    await anonymous().post(`/api/subscribe/confirm/${tokenOf(first._id)}`);
     await anonymous().request('POST', `/api/unsubscribe/${tokenOf(first._id)}`, 'List-Unsubscribe=One-Click', ONE_CLICK);
     const second = await guestSubscription({ email, subscriptionType: 'all' });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { prefersHtml, unsubscribedPage, withNoscriptUnsubscribeForm } from '../../../server/subscriptions/unsubscribe-pages';
+import { prefersHtml, unsubscribedPage, withNoscriptUnsubscribeForm } from '../../../server/subscriptions/link-pages';
 import { coveredTypes, guestRequestNeeded, unsubscribeVia, GUEST_REPEAT_AFTER_MS } from '../../../server/subscriptions/routes';
 import type { SubscriptionDocument } from '../../../projections/subscriptions/subscriptions';
 
