@@ -8,11 +8,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestSite, UNLIMITED_RATES, type TestSite } from '../support/site';
 import { Browser, registerCast, type Response } from '../support/http';
 import { buildApp } from '../../server/app';
-import type { RouteAccess } from '../../server/http/access';
 import { FORBIDDEN_CHARACTERS_MESSAGE } from '../../shared/text-schema';
 
 let site: TestSite;
-let routes: RouteAccess[];
 let cast: Awaited<ReturnType<typeof registerCast>>;
 let memberEventId: string;
 const guest = () => new Browser(site.url);
@@ -20,7 +18,6 @@ const SOME_ID = '00000000-0000-4000-8000-000000000000';
 
 beforeAll(async () => {
   site = await startTestSite(UNLIMITED_RATES);
-  ({ routes } = await buildApp(site.services, { logger: false }));
   cast = await registerCast(site.url);
   const event = await cast.member.browser.post('/api/events', { title: 'Reunion', startDate: '2031-05-01T18:00:00Z', endDate: '2031-05-01T21:00:00Z' });
   expect(event.status).toBe(201);
@@ -114,7 +111,7 @@ describe('text the database cannot store', () => {
 
   it('is refused with a field message in the path parameters of every API route, and nothing is stored', async () => {
     const before = await site.services.eventStore.headPosition();
-    const withParameters = routes.filter((route) => route.url.startsWith('/api/') && route.url.includes('/:'));
+    const withParameters = site.routes.filter((route) => route.url.startsWith('/api/') && route.url.includes('/:'));
     expect(withParameters.length).toBeGreaterThan(10);
     for (const route of withParameters) {
       const names = [...route.url.matchAll(/:(\w+)/g)].map((match) => match[1]!);

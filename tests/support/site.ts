@@ -6,6 +6,7 @@ import { pino } from 'pino';
 import { EnvSchema, loadConfig } from '../../server/config';
 import { createServices, type Services } from '../../server/services';
 import { buildApp } from '../../server/app';
+import type { RouteAccess } from '../../server/http/access';
 import type { FastifyInstance } from 'fastify';
 import { createServer, type AddressInfo } from 'node:net';
 import { createTestDatabase, testRedisPrefix } from './database';
@@ -20,6 +21,8 @@ export const UNLIMITED_RATES: Record<string, string> = Object.fromEntries(
 export interface TestSite {
   url: string;
   app: FastifyInstance;
+  /** Every route with its declared access (the table `npm run routes` prints). */
+  routes: RouteAccess[];
   services: Services;
   close(): Promise<void>;
 }
@@ -59,11 +62,12 @@ export async function startTestSite(env: Record<string, string> = {}, alongside?
   const services = await createServices(config, logger);
   if (config.roles.has('projections')) await services.runner.start();
   if (config.roles.has('workers')) await services.startWorkers();
-  const { app } = await buildApp(services, { logger: false, serveClient: true });
+  const { app, routes } = await buildApp(services, { logger: false, serveClient: true });
   const address = await app.listen({ port, host: '127.0.0.1' });
   return {
     url: address,
     app,
+    routes,
     services,
     async close() {
       await app.close();
