@@ -56,6 +56,15 @@ export type DigestRuns = { _id: DigestFrequency; started: RunMark; finished: Run
 
 const CHUNK = 1000;
 
+/**
+ * The periods whose digest entries must outlive the outbox's retention: the period each frequency's last run started.
+ * Until a run of that frequency finishes after it, the next run looks that run's entries up by id to know whom it
+ * covered (coveredByUnfinishedRun), however long ago it stopped.
+ */
+export async function digestPeriodsInUse(store: DocumentStore): Promise<string[]> {
+  return (await store.collection<DigestRuns>(MAIL_DIGEST_RUNS).find({})).map((runs) => runs.started.period);
+}
+
 /** Subscriptions that got a digest from a run that did not finish (a crash mid-run): they are covered up to it too. */
 async function coveredByUnfinishedRun(store: DocumentStore, runs: DigestRuns | null, subscriptionIds: string[]): Promise<Set<string>> {
   const covered = new Set<string>();

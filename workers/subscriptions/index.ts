@@ -6,7 +6,9 @@
  *   connection) would only do the same work twice, since outbox ids are unique;
  * - the mail worker sends outbox entries (workers/subscriptions/delivery.ts) and runs digests from job schedulers;
  * - the sweeper enqueues every entry still queued: at start, every minute, and whenever the Redis connection is
- *   ready again, since a restarted Redis has lost its queue and its schedulers (both are upserted again then).
+ *   ready again, since a restarted Redis has lost its queue and its schedulers (both are upserted again then);
+ * - the process running the mail runner also prunes the outbox of mail sent longer ago than its retention
+ *   (MAIL_OUTBOX_RETENTION_DAYS), at most once an hour.
  */
 import type { Redis } from 'ioredis';
 import type pg from 'pg';
@@ -21,12 +23,14 @@ import type { MailQueue, SubscriptionMail } from '../mail';
 import { mailRecipientsProjection } from './recipients';
 import { mailItemsProjection } from './items';
 import { createMailReactor } from './reactor';
-import { mailOutbox, queuedIds } from './outbox';
-import { runDigest, type DigestFrequency } from './digests';
+import { mailOutbox, pruneSentEntries, queuedIds } from './outbox';
+import { digestPeriodsInUse, runDigest, type DigestFrequency } from './digests';
 import { createDelivery } from './delivery';
 
 export const MAIL_RUNNER = 'mail';
 const SWEEP_EVERY_MS = 60_000;
+const PRUNE_EVERY_MS = 3600_000;
+const DAY_MS = 86_400_000;
 /** Advisory lock key of the mail runner ('bhml'), and how often a process without it tries to take it. */
 const MAIL_RUNNER_LOCK = 0x6268_6d6c;
 const TAKE_OVER_EVERY_MS = 5_000;
@@ -53,7 +57,7 @@ function advisoryLock(pool: pg.Pool, key: number, logger: Logger) {
 }
 
 export interface SubscriptionMailOptions {
-  config: Pick<Config, 'publicUrl' | 'mailFrom' | 'subscriptionLinkSecret' | 'timeZone' | 'digestSchedule'>;
+  config: Pick<Config, 'publicUrl' | 'mailFrom' | 'subscriptionLinkSecret' | 'timeZone' | 'digestSchedule' | 'mailOutboxRetentionDays'>;
   eventStore: EventStore;
   store: DocumentStore;
   pool: pg.Pool;
@@ -112,6 +116,38 @@ export function createSubscriptionMail({ config, eventStore, store, pool, redis,
     if (takeOver) clearInterval(takeOver);
     takeOver = null;
     await runner.start();
+    pruneWhenDue();
+  }
+
+  let stopping = false;
+  /** Deletes the mail sent longer ago than the retention; returns how many entries went. */
+  async function pruneOutbox(now = new Date()): Promise<number> {
+    return pruneSentEntries(mailOutbox(store), {
+      sentBefore: new Date(now.getTime() - config.mailOutboxRetentionDays * DAY_MS),
+      keepDigestPeriods: await digestPeriodsInUse(store),
+      stopped: () => stopping,
+    });
+  }
+
+  let pruning: Promise<void> | null = null;
+  let prunedAt = 0;
+  /**
+   * Prunes when this process runs the mail runner and its last prune is an hour old: on taking the runner (at start or
+   * on taking over), then from the sweeper's timer. One runner prunes for all.
+   */
+  function pruneWhenDue() {
+    if (!leading || pruning || Date.now() - prunedAt < PRUNE_EVERY_MS) return;
+    prunedAt = Date.now();
+    pruning = (async () => {
+      try {
+        const deleted = await pruneOutbox();
+        if (deleted > 0) logger.info({ deleted, retentionDays: config.mailOutboxRetentionDays }, 'pruned sent mail from the outbox');
+      } catch (error) {
+        logger.error({ err: error }, 'outbox prune failed; the next one retries');
+      } finally {
+        pruning = null;
+      }
+    })();
   }
 
   return {
@@ -121,12 +157,14 @@ export function createSubscriptionMail({ config, eventStore, store, pool, redis,
     runDigest: (frequency: DigestFrequency, now = new Date()) =>
       runDigest({ store, frequency, now, timeZone: config.timeZone, runnerName: MAIL_RUNNER, enqueue }),
     sweep,
+    pruneOutbox,
     delivery(transport: Transport) {
       return createDelivery({ store, transport, handle, from: config.mailFrom, publicUrl: config.publicUrl, linkSecret: config.subscriptionLinkSecret, timeZone: config.timeZone });
     },
     /** Whether this process runs the mail runner (holds the lock). */
     leading: () => leading,
     async start() {
+      stopping = false;
       await lead();
       if (!leading) {
         takeOver = setInterval(() => void lead().catch((error: unknown) => logger.error({ err: error }, 'could not take over the mail runner')), TAKE_OVER_EVERY_MS);
@@ -134,14 +172,19 @@ export function createSubscriptionMail({ config, eventStore, store, pool, redis,
       await schedule();
       await sweep();
       redis.on('ready', onReady);
-      timer = setInterval(() => void sweep(), SWEEP_EVERY_MS);
+      timer = setInterval(() => {
+        void sweep();
+        pruneWhenDue();
+      }, SWEEP_EVERY_MS);
     },
     async stop() {
+      stopping = true;
       if (timer) clearInterval(timer);
       if (takeOver) clearInterval(takeOver);
       timer = takeOver = null;
       redis.off('ready', onReady);
       await runner.stop();
+      await pruning;
       await lock.release();
       leading = false;
       await sweeping;

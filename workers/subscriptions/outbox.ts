@@ -6,6 +6,7 @@
  *
  * The collection belongs to no projection, so rebuilding read models (or the mail runner's own
  * models) never drops it, and a replay finds its entries already there and sends nothing again.
+ * Sent entries are pruned after MAIL_OUTBOX_RETENTION_DAYS (see pruneSentEntries).
  */
 import { DuplicateKeyError, type Collection, type DocumentStore } from '../../server/infrastructure/document-store/port';
 
@@ -123,6 +124,34 @@ export async function insertNewEntries(outbox: Collection<OutboxEntry>, entries:
     }
   }
   return inserted;
+}
+
+/** Entries deleted per statement when pruning: each delete is short, whatever the backlog. */
+const PRUNE_BATCH = 1000;
+
+export interface PruneOptions {
+  /** Entries sent before this are deleted. */
+  sentBefore: Date;
+  /** Digest periods whose entries stay whatever their age (see digestPeriodsInUse). */
+  keepDigestPeriods: string[];
+  /** Asked between batches: a stopping worker ends the prune there, and the next one goes on. */
+  stopped?: () => boolean;
+}
+
+/**
+ * Deletes the entries sent before `sentBefore`, oldest first, in batches; returns how many. Whatever was not sent
+ * (queued, bounced, dropped) stays. Deleting an entry frees its id, which alone would let its cause be written again;
+ * nothing writes an old cause again: the mail runner leaves events older than a day alone (HISTORY_AGE_MS) and mails an
+ * item only for the event that first announced it, and digests are written for the current period only.
+ */
+export async function pruneSentEntries(outbox: Collection<OutboxEntry>, { sentBefore, keepDigestPeriods, stopped = () => false }: PruneOptions): Promise<number> {
+  const filter = { status: 'sent', sentAt: { $lt: sentBefore.toISOString() }, 'cause.period': { $nin: keepDigestPeriods } };
+  let deleted = 0;
+  for (;;) {
+    const ids = (await outbox.find(filter, { sort: { sentAt: 1 }, limit: PRUNE_BATCH })).map((entry) => entry._id);
+    if (ids.length > 0) deleted += await outbox.deleteMany({ _id: { $in: ids } });
+    if (ids.length < PRUNE_BATCH || stopped()) return deleted;
+  }
 }
 
 /** Ids of every entry still to send, for the sweeper that re-enqueues them. */

@@ -1,6 +1,6 @@
 /**
  * The subscription mail reactor, applied by the mail runner after `mail_recipients` and `mail_items`: for the first
- * publication of a blog post or the approval of a feed post it writes one outbox entry per deliverable `immediate`
+ * publication of a blog post or the first approval of a feed post it writes one outbox entry per deliverable `immediate`
  * subscription covering that content, but for the author's own; for a guest's subscription request, the confirmation
  * mail. Then it hands the new entries to the queue without waiting: the outbox is the truth, and a Redis outage must
  * not stop the runner (the sweeper enqueues whatever is still queued once Redis is back).
@@ -60,12 +60,15 @@ export function createMailReactor({ enqueue, onEnqueueError, now }: ReactorOptio
         entries = [newOutboxEntry(reaction.subscriptionId, { kind: 'confirmation' }, at)];
       } else {
         const content = reaction.content === 'blog' ? 'blog_posts' : 'newsfeed';
-        const recipients = await mailRecipients(store).find({ deliverable: true, frequency: 'immediate' });
         // mail_items has already applied this event (it runs before the reactor), so the item and its author are there.
         const item = await mailItems(store).findOne({ _id: mailItemId(reaction.content, reaction.itemId) });
+        // Only the event that first made the item public mails about it. A post approved again after a rejection was
+        // announced then, and the outbox entries that would have kept it from going out twice may be pruned since.
+        if (!item || item.announcedAt !== recorded.position) return;
         const cause: OutboxCause = { kind: 'item', content: reaction.content, itemId: reaction.itemId };
+        const recipients = await mailRecipients(store).find({ deliverable: true, frequency: 'immediate' });
         entries = recipients
-          .filter((recipient) => coversContent(recipient.subscriptionType, content) && !isOwnItem(recipient, item ?? { authorId: null }))
+          .filter((recipient) => coversContent(recipient.subscriptionType, content) && !isOwnItem(recipient, item))
           .map((recipient) => newOutboxEntry(recipient._id, cause, at));
       }
       const inserted = await insertNewEntries(mailOutbox(store), entries);
