@@ -1,14 +1,16 @@
 /**
  * The newsfeed's read models: `feed_posts` (one document per post, serving the
- * feed, the moderation queue and the post counts of the dashboard) and
- * `feed_tag_days` (posts per tag per day, for trending tags over a recent
- * window). Change notices go to the rooms that may see the post.
+ * feed, the moderation queue and the post counts of the dashboard),
+ * `feed_tag_days` (posts per tag per day) and `feed_tag_counts` (posts per tag
+ * over the trending window, see shared/feed/trending.ts). Change notices go to
+ * the rooms that may see the post.
  */
 import type { DocumentStore } from '../../server/infrastructure/document-store/port';
 import type { RecordedEvent } from '../../server/infrastructure/event-store/port';
 import type { Role } from '../../shared/domain';
 import type { PostEvent } from '../../shared/feed/post-stream';
 import type { MediaType } from '../../shared/feed/constants';
+import { trendingWindowStart } from '../../shared/feed/trending';
 import { displayName } from '../../shared/members/display';
 import { applyToDocument, type Positioned } from '../documents';
 import { membersCollection } from '../members/members';
@@ -16,6 +18,7 @@ import type { ChangeNotice, Projection } from '../runner';
 
 export const FEED_POSTS = 'feed_posts';
 export const FEED_TAG_DAYS = 'feed_tag_days';
+export const FEED_TAG_COUNTS = 'feed_tag_counts';
 
 export type PostStatus = 'pending' | 'approved' | 'rejected';
 
@@ -43,23 +46,48 @@ export type FeedPostDocument = Positioned & {
 };
 
 type TagDay = Positioned & { _id: string; tag: string; day: string; count: number };
+/** Keyed by tag: its posts per day over the trending window ending on the newest post's day, and their sum. */
+export type TagCountDocument = Positioned & { _id: string; days: Record<string, number>; count: number };
 
 export const feedPosts = (store: DocumentStore) => store.collection<FeedPostDocument>(FEED_POSTS);
 export const tagDays = (store: DocumentStore) => store.collection<TagDay>(FEED_TAG_DAYS);
+export const tagCounts = (store: DocumentStore) => store.collection<TagCountDocument>(FEED_TAG_COUNTS);
 
 function visibleTo(post: FeedPostDocument): ChangeNotice['rooms'] {
   return post.status === 'approved' ? ['members', 'public'] : ['staff', `member:${post.authorId}`];
 }
 
+/**
+ * Adds a post's tags to `feed_tag_counts`. When the post moves the newest day forward, the tags of the days leaving
+ * the window are recounted too, so every count covers the window ending on the newest day and nothing older. Runs
+ * before the post's tag-day rows are written: a replay of a half-applied post then finds the same newest day.
+ */
+async function countTags(store: DocumentStore, tags: readonly string[], day: string, at: number) {
+  const [newest] = await tagDays(store).find({}, { sort: { day: -1 }, limit: 1 });
+  const end = newest && newest.day > day ? newest.day : day;
+  const start = trendingWindowStart(end);
+  const leaving = newest && end > newest.day ? await tagDays(store).find({ day: { $gte: trendingWindowStart(newest.day), $lt: start } }) : [];
+  // A post dated before the window (the demo seed writes the past) keeps its tag-day rows but counts nowhere.
+  const counted = day >= start ? tags : [];
+  for (const tag of new Set([...counted, ...leaving.map((row) => row.tag)]))
+    await applyToDocument(tagCounts(store), tag, at, (current) => {
+      const days = Object.fromEntries(Object.entries(current?.days ?? {}).filter(([kept]) => kept >= start));
+      if (counted.includes(tag)) days[day] = (days[day] ?? 0) + 1;
+      const count = Object.values(days).reduce((sum, posts) => sum + posts, 0);
+      return count > 0 ? { days, count } : null;
+    });
+}
+
 export const feedProjection: Projection = {
   name: 'feed',
-  collections: [FEED_POSTS, FEED_TAG_DAYS],
+  collections: [FEED_POSTS, FEED_TAG_DAYS, FEED_TAG_COUNTS],
   async setup(store) {
     const posts = feedPosts(store);
     await posts.createIndex({ status: 1, pinRank: -1, createdAt: -1, _id: -1 });
     await posts.createIndex({ authorId: 1 });
     await posts.createIndex({ reports: 1 });
     await tagDays(store).createIndex({ day: 1 });
+    await tagCounts(store).createIndex({ count: -1, _id: 1 });
   },
   async apply(recorded, { store, notify }) {
     if (!recorded.streamName.startsWith('post-')) return;
@@ -97,6 +125,7 @@ export const feedProjection: Projection = {
           search: [data.content, name, ...data.tags].join('\n').toLowerCase(),
         }));
         const day = data.submittedAt.slice(0, 10);
+        await countTags(store, data.tags, day, at);
         for (const tag of data.tags)
           await applyToDocument(tagDays(store), `${tag}:${day}`, at, (current) => ({ tag, day, count: (current?.count ?? 0) + 1 }));
         break;

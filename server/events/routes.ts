@@ -20,8 +20,10 @@ import type { Services } from '../services';
 
 /** A list's page when the caller names no limit: a month of the calendar fits. */
 const LIST_PAGE = 100;
-/** How far back the subscribable feed reaches: calendar apps keep what they have already fetched. */
-const FEED_HISTORY_MS = 365 * 24 * 3600 * 1000;
+/** How far back the subscribable feed reaches, by start: calendar apps keep what they have already fetched. */
+const CALENDAR_FEED_PAST_DAYS = 90;
+/** The most events the feed carries; past it those that started longest ago are left out first. */
+const CALENDAR_FEED_MAX_EVENTS = 500;
 
 const IdParams = v.object({ id: text() });
 const UUID = /^[\da-f]{8}-[\da-f]{4}-[\da-f]{4}-[\da-f]{4}-[\da-f]{12}$/iu;
@@ -129,7 +131,7 @@ export async function eventRoutes(app: FastifyInstance, { services }: { services
 
   app.get('/api/events/:id', { config: { access: 'public' } }, async (request) => detailsDto(await visibleEvent(eventIdOf(request.params), request.actor), request.actor));
 
-  app.post('/api/events', { config: { access: PARTICIPANTS } }, async (request, reply) => {
+  app.post('/api/events', { config: { access: PARTICIPANTS, rateLimit: { max: services.config.rateLimits.events, timeWindow: '1 minute' } } }, async (request, reply) => {
     const fields = parse(EventSchema, request.body);
     const id = randomUUID();
     return reply.status(201).send(detailsDto(await command(id, request.actor, 'ScheduleEvent', { id, fields }), request.actor));
@@ -177,9 +179,9 @@ export async function eventRoutes(app: FastifyInstance, { services }: { services
   });
 
   app.get('/api/calendar.ics', { config: { access: 'public' } }, async (_request, reply) => {
-    const since = new Date(services.now().getTime() - FEED_HISTORY_MS).toISOString();
-    const events = await calendar.find({ status: 'approved', isPublic: true, startDate: { $gte: since } }, { sort: SORTS.start });
-    return reply.type('text/calendar; charset=utf-8').send(calendarFile(events.map(icsEvent), host, services.now(), 'Broadcast History Community'));
+    const since = new Date(services.now().getTime() - CALENDAR_FEED_PAST_DAYS * 24 * 3600 * 1000).toISOString();
+    const newestFirst = await calendar.find({ status: 'approved', isPublic: true, startDate: { $gte: since } }, { sort: { startDate: -1, _id: -1 }, limit: CALENDAR_FEED_MAX_EVENTS });
+    return reply.type('text/calendar; charset=utf-8').send(calendarFile(newestFirst.reverse().map(icsEvent), host, services.now(), 'Broadcast History Community'));
   });
 
   app.get('/api/user/events', { config: { access: 'signed-in' } }, async (request) => {

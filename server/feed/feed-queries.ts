@@ -1,13 +1,13 @@
 import type { Actor } from '../../shared/domain';
 import { TRENDING_LIKES } from '../../shared/feed/constants';
 import { normalizeTag } from '../../shared/feed/tags';
+import { topTrendingTags, TRENDING_TAGS_SHOWN, trendingWindowStart } from '../../shared/feed/trending';
 import type { Collection, Filter, Sort } from '../infrastructure/document-store/port';
 import { afterCursor, pageOf, type Page } from '../http/pagination';
-import type { FeedPostDocument } from '../../projections/feed/feed';
+import type { FeedPostDocument, TagCountDocument } from '../../projections/feed/feed';
 
-/** Trending tags are counted over the posts of this many recent days. */
-export const TRENDING_WINDOW_DAYS = 30;
-const TRENDING_TAGS_SHOWN = 5;
+/** Tag counts read at once: when every count is current, the trending tags and the one after them. */
+const TAG_COUNT_PAGE = TRENDING_TAGS_SHOWN * 2;
 
 /** The API's Post: one source for the feed's names and the embed's (likesCount, commentsCount). */
 export function postDto(post: FeedPostDocument, viewer: Actor | null) {
@@ -33,14 +33,16 @@ export function postDto(post: FeedPostDocument, viewer: Actor | null) {
   };
 }
 
-export async function trendingTags(days: Collection<{ _id: string; tag: string; day: string; count: number }>, now: Date) {
-  const since = new Date(now.getTime() - TRENDING_WINDOW_DAYS * 24 * 3600 * 1000).toISOString().slice(0, 10);
-  const totals = new Map<string, number>();
-  for (const row of await days.find({ day: { $gte: since } })) totals.set(row.tag, (totals.get(row.tag) ?? 0) + row.count);
-  return [...totals]
-    .map(([tag, count]) => ({ tag, count }))
-    .sort((a, b) => b.count - a.count || a.tag.localeCompare(b.tag))
-    .slice(0, TRENDING_TAGS_SHOWN);
+/** The trending tags now (see shared/feed/trending.ts), reading the tag counts a page at a time and only as far as needed. */
+export async function trendingTags(counts: Collection<TagCountDocument>, now: Date) {
+  async function* byCount() {
+    for (let skip = 0; ; skip += TAG_COUNT_PAGE) {
+      const page = await counts.find({}, { sort: { count: -1, _id: 1 }, skip, limit: TAG_COUNT_PAGE });
+      for (const { _id, days, count } of page) yield { tag: _id, days, count };
+      if (page.length < TAG_COUNT_PAGE) return;
+    }
+  }
+  return topTrendingTags(byCount(), trendingWindowStart(now.toISOString().slice(0, 10)));
 }
 
 export interface FeedQuery {

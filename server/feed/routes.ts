@@ -9,7 +9,7 @@ import { postDecider, type PostCommand } from '../../shared/feed/post-stream';
 import { NewPostSchema, ReasonSchema } from '../../shared/feed/schemas';
 import { FEED_PAGE_SIZE } from '../../shared/feed/constants';
 import { text } from '../../shared/text-schema';
-import { feedPosts, tagDays } from '../../projections/feed/feed';
+import { feedPosts, tagCounts } from '../../projections/feed/feed';
 import { membersCollection } from '../../projections/members/members';
 import type { Sort } from '../infrastructure/document-store/port';
 import { parse } from '../http/errors';
@@ -17,6 +17,7 @@ import { findPage, mapPage, pageQuery } from '../http/pagination';
 import { STAFF } from '../http/access';
 import type { Services } from '../services';
 import { feedPage, postDto, trendingTags } from './feed-queries';
+import { createShareLedger, shareKey, sharer } from './shares';
 
 const IdParams = v.object({ id: v.pipe(text(), v.uuid('Post not found')) });
 const FeedQuery = v.object({
@@ -32,6 +33,7 @@ const QueueQuery = v.object(pageQuery(50));
 export async function feedRoutes(app: FastifyInstance, { services }: { services: Services }) {
   const { store, handle, config } = services;
   const posts = feedPosts(store);
+  const shares = createShareLedger(services.redis, config.redisPrefix);
 
   async function command(id: string, actor: Actor | null, type: PostCommand['type'], data: Record<string, unknown> = {}) {
     await handle(postDecider, streamName('post', id), { type, data, metadata: { now: services.now(), actor } } as PostCommand, actor ? { actorId: actor.id } : {});
@@ -54,7 +56,20 @@ export async function feedRoutes(app: FastifyInstance, { services }: { services:
 
   app.put('/api/posts/:id/like', { config: { access: 'signed-in' } }, async (request) => command(parse(IdParams, request.params).id, request.actor, 'LikePost'));
   app.delete('/api/posts/:id/like', { config: { access: 'signed-in' } }, async (request) => command(parse(IdParams, request.params).id, request.actor, 'UnlikePost'));
-  app.post('/api/posts/:id/share', { config: { access: 'public' } }, async (request) => command(parse(IdParams, request.params).id, request.actor, 'SharePost'));
+  app.post('/api/posts/:id/share', { config: { access: 'public', rateLimit: { max: config.rateLimits.shares, timeWindow: '1 minute' } } }, async (request) => {
+    const { id } = parse(IdParams, request.params);
+    const post = await posts.findOne({ _id: id });
+    // Only an approved post can be shared: anything else goes to the decider, which refuses it and says why.
+    if (post?.status !== 'approved') return command(id, request.actor, 'SharePost');
+    const key = shareKey(id, sharer(request.actor, request.ip), services.now(), config.timeZone);
+    if (!(await shares.claim(key))) return postDto(post, request.actor);
+    try {
+      return await command(id, request.actor, 'SharePost');
+    } catch (error) {
+      await shares.release(key);
+      throw error;
+    }
+  });
   app.post('/api/posts/:id/report', { config: { access: 'signed-in' } }, async (request) =>
     command(parse(IdParams, request.params).id, request.actor, 'ReportPost', parse(ReasonSchema, request.body) ?? {}),
   );
@@ -83,7 +98,7 @@ export async function feedRoutes(app: FastifyInstance, { services }: { services:
       membersCollection(store).countDocuments({ suspended: false }),
       services.presence.online(),
       posts.countDocuments({ status: 'approved', createdAt: { $gte: weekAgo() } }),
-      trendingTags(tagDays(store), services.now()),
+      trendingTags(tagCounts(store), services.now()),
     ]);
     return { totalPosts, activeMembers, onlineNow: online.length, postsThisWeek, trendingTags: tags };
   });

@@ -1,6 +1,7 @@
 /** The event form and body, one schema for the client's form and the server (spec 2 §5 messages). */
 import * as v from 'valibot';
 import { EVENT_TYPES, TITLE_MAX_LENGTH } from './constants';
+import { tagsSchema } from '../feed/schemas';
 import { text } from '../text-schema';
 
 const optionalText = (max: number) =>
@@ -41,10 +42,8 @@ export const EventSchema = v.pipe(
       v.nullable(v.pipe(v.number('Max attendees must be a number'), v.integer('Max attendees must be a whole number'), v.minValue(1, 'Max attendees must be at least 1'))),
     ),
     isPublic: v.optional(v.boolean(), true),
-    tags: v.pipe(
-      v.optional(v.array(text()), []),
-      v.transform((tags) => [...new Set(tags.map((tag) => tag.trim()).filter(Boolean))]),
-    ),
+    // Trimmed only, as the event form adds them (spec 2 "Event form"); the feed's lowercasing is not applied.
+    tags: v.optional(tagsSchema((tag) => tag.trim()), []),
   }),
   v.forward(
     v.check((event) => new Date(event.endDate).getTime() >= new Date(event.startDate).getTime(), 'End date must be after start date'),

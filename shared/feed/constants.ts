@@ -6,7 +6,9 @@ export type MediaType = (typeof MEDIA_TYPES)[number];
 export const POST_CONTENT_MAX_LENGTH = 5_000;
 export const MEDIA_TITLE_MAX_LENGTH = 200;
 export const MEDIA_URL_MAX_LENGTH = 2_048;
-export const MAX_TAGS_PER_POST = 10;
+/** Tags one feed post, event or blog post may carry, counted after normalisation and without repeats. */
+export const MAX_TAGS_PER_ITEM = 10;
+/** Characters (code points) of one tag, after normalisation. */
 export const TAG_MAX_LENGTH = 40;
 
 /** A post is trending when it has more than this many likes (strictly greater). */

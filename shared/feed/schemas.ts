@@ -1,17 +1,26 @@
 /** Input schemas of the newsfeed calls (API.md "Newsfeed"). */
 import * as v from 'valibot';
-import { MEDIA_TITLE_MAX_LENGTH, MEDIA_TYPES, MEDIA_URL_MAX_LENGTH, POST_CONTENT_MAX_LENGTH, type MediaType } from './constants';
+import { MAX_TAGS_PER_ITEM, MEDIA_TITLE_MAX_LENGTH, MEDIA_TYPES, MEDIA_URL_MAX_LENGTH, POST_CONTENT_MAX_LENGTH, TAG_MAX_LENGTH, type MediaType } from './constants';
 import { isHttpUrl, youtubeEmbedUrl } from './media';
-import { normalizeTags } from './tags';
+import { normalizeTag, normalizeTags, TAG_TOO_LONG, tagLength, TOO_MANY_TAGS } from './tags';
 import { text } from '../text-schema';
 
 const REASON_MAX_LENGTH = 500;
 
-/** A list of tags, normalised as the composer does (see `normalizeTags`). */
-export const TagsSchema = v.pipe(
-  v.array(text('Tags must be text'), 'Tags must be a list'),
-  v.transform((tags: string[]) => normalizeTags(tags)),
-);
+/**
+ * A list of tags, each normalised by `normalize`, empties and repeats dropped. The limits apply to what is kept,
+ * as a person reads the list: "#Radio" and "radio" are one tag.
+ */
+export const tagsSchema = (normalize: (tag: string) => string) =>
+  v.pipe(
+    v.array(text('Tags must be text'), 'Tags must be a list'),
+    v.transform((tags: string[]) => normalizeTags(tags, normalize)),
+    v.maxLength(MAX_TAGS_PER_ITEM, TOO_MANY_TAGS),
+    v.check((tags) => tags.every((tag) => tagLength(tag) <= TAG_MAX_LENGTH), TAG_TOO_LONG),
+  );
+
+/** Feed and blog tags, normalised as the composer does (see `normalizeTag`). */
+export const TagsSchema = tagsSchema(normalizeTag);
 
 /**
  * A new feed post. Media rules: a media URL must be http(s); a media type needs a

@@ -44,7 +44,7 @@ export async function run() {
   const widget = pageWeight(readFileSync(embed, 'utf8'));
   const loader = readFileSync(resolve(import.meta.dirname, '../../server/embeds/embed.js'));
 
-  const site = await startTestSite({ RATE_LIMIT_AUTH_MAX: '10000', RATE_LIMIT_POST_MAX: '100000', LOG_LEVEL: 'error' });
+  const site = await startTestSite({ RATE_LIMIT_AUTH_MAX: '10000', RATE_LIMIT_POST_MAX: '100000', RATE_LIMIT_EVENT_MAX: '100000', LOG_LEVEL: 'error' });
   const socket = io(site.url, { path: '/socket.io', transports: ['websocket'] });
   try {
     const admin = (await registerMember(site.url, { firstName: 'Ada', lastName: 'Admin' })).browser;

@@ -40,7 +40,7 @@ async function post(author: Browser, content: string, extra: Record<string, unkn
 }
 
 beforeAll(async () => {
-  site = await startTestSite({ RATE_LIMIT_AUTH_MAX: '10000', RATE_LIMIT_POST_MAX: '10000' });
+  site = await startTestSite({ RATE_LIMIT_AUTH_MAX: '10000', RATE_LIMIT_POST_MAX: '10000', RATE_LIMIT_EVENT_MAX: '10000' });
   admin = (await registerMember(site.url, { firstName: 'Ada', lastName: 'Admin' })).browser;
   const staffAccount = await registerMember(site.url, { firstName: 'Stan', lastName: 'Staff' });
   await admin.put(`/api/admin/users/${staffAccount.user.id}/role`, { role: 'staff' });

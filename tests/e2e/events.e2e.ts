@@ -45,7 +45,7 @@ async function propose(page: Page, title: string, options: { maxAttendees?: stri
 }
 
 beforeAll(async () => {
-  site = await startTestSite({ RATE_LIMIT_AUTH_MAX: '1000' });
+  site = await startTestSite({ RATE_LIMIT_AUTH_MAX: '1000', RATE_LIMIT_EVENT_MAX: '1000' });
   browser = await launchChromium();
   admin = (await registerMember(site.url, { firstName: 'Ada', lastName: 'Admin' })).browser;
   const staffAccount = person('Stella', 'Staff');

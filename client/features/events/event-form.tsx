@@ -9,6 +9,8 @@ import { isStaff, useCurrentUser } from '../../lib/current-user';
 import { EVENT_TYPES, EVENT_TYPE_LABELS } from '../../../shared/events/constants';
 import { defaultEndDate } from '../../../shared/events/dates';
 import { EventSchema } from '../../../shared/events/schemas';
+import { MAX_TAGS_PER_ITEM, TAG_MAX_LENGTH } from '../../../shared/feed/constants';
+import { tagRefusal } from '../../../shared/feed/tags';
 import type { CalendarEvent } from './types';
 
 const field = 'min-h-11 w-full rounded-md border border-slate-300 bg-white px-3 dark:border-slate-600 dark:bg-slate-900';
@@ -90,6 +92,14 @@ export function EventForm({ event, onDone }: { event?: CalendarEvent; onDone: ()
     });
   };
 
+  // Event tags are trimmed only (spec 2 "Event form"); a refused one stays in the input, with the reason under it.
+  const typedTag = tag.trim();
+  const tagInputRefusal = typedTag ? tagRefusal(form.tags, typedTag) : null;
+  const addTag = () => {
+    if (tagInputRefusal) return;
+    if (typedTag && !form.tags.includes(typedTag)) set('tags', [...form.tags, typedTag]);
+    setTag('');
+  };
   const error = (key: string) => errors[key] && <span className="text-sm text-red-600 dark:text-red-400">{errors[key]}</span>;
   const dateType = form.allDay ? 'date' : 'datetime-local';
 
@@ -188,25 +198,23 @@ export function EventForm({ event, onDone }: { event?: CalendarEvent; onDone: ()
             className={field}
             value={tag}
             placeholder="Add a tag"
+            aria-describedby="event-tag-limits"
+            aria-invalid={tagInputRefusal ? true : undefined}
             onChange={(e) => setTag(e.target.value)}
             onKeyDown={(e) => {
               if (e.key === 'Enter') {
                 e.preventDefault();
-                if (tag.trim() && !form.tags.includes(tag.trim())) set('tags', [...form.tags, tag.trim()]);
-                setTag('');
+                addTag();
               }
             }}
           />
-          <Button
-            variant="secondary"
-            onPress={() => {
-              if (tag.trim() && !form.tags.includes(tag.trim())) set('tags', [...form.tags, tag.trim()]);
-              setTag('');
-            }}
-          >
+          <Button variant="secondary" onPress={addTag} isDisabled={Boolean(tagInputRefusal)}>
             Add
           </Button>
         </div>
+        <p id="event-tag-limits" className={`text-sm ${tagInputRefusal || errors.tags ? 'text-red-600 dark:text-red-400' : 'text-slate-600 dark:text-slate-400'}`}>
+          {tagInputRefusal ?? errors.tags ?? `${form.tags.length} of ${MAX_TAGS_PER_ITEM} tags, up to ${TAG_MAX_LENGTH} characters each`}
+        </p>
         {form.tags.length > 0 && (
           <ul className="flex flex-wrap gap-2">
             {form.tags.map((t) => (

@@ -4,8 +4,8 @@ import { Button } from '../../components/ui/button';
 import { useToast } from '../../components/ui/toast';
 import { ApiError, apiRequest, errorMessage } from '../../lib/api';
 import { isStaff, type CurrentUser } from '../../lib/current-user';
-import { MEDIA_TYPES, type MediaType } from '../../../shared/feed/constants';
-import { normalizeTag } from '../../../shared/feed/tags';
+import { MAX_TAGS_PER_ITEM, MEDIA_TYPES, TAG_MAX_LENGTH, type MediaType } from '../../../shared/feed/constants';
+import { normalizeTag, tagRefusal } from '../../../shared/feed/tags';
 
 const MEDIA_LABELS: Record<MediaType, string> = { image: 'Image', video: 'Video', audio: 'Audio', youtube: 'YouTube', link: 'Link' };
 const fieldClass = 'min-h-11 w-full rounded-md border border-slate-300 bg-white px-3 dark:border-slate-600 dark:bg-slate-900';
@@ -52,9 +52,12 @@ export function Composer({ user }: { user: CurrentUser }) {
   const canPost = content.trim().length > 0 && !post.isPending;
   const submit = () => canPost && post.mutate();
 
+  // A refused tag stays in the input, with the reason under it, so it can be shortened.
+  const typedTag = normalizeTag(tagInput);
+  const tagInputRefusal = typedTag ? tagRefusal(tags, typedTag) : null;
   const addTag = () => {
-    const tag = normalizeTag(tagInput);
-    if (tag && !tags.includes(tag)) setTags([...tags, tag]);
+    if (tagInputRefusal) return;
+    if (typedTag && !tags.includes(typedTag)) setTags([...tags, typedTag]);
     setTagInput('');
   };
 
@@ -127,12 +130,17 @@ export function Composer({ user }: { user: CurrentUser }) {
                   }
                 }}
                 placeholder="Add a tag"
+                aria-describedby="tag-limits"
+                aria-invalid={tagInputRefusal ? true : undefined}
                 className={fieldClass}
               />
-              <Button variant="secondary" onPress={addTag}>
+              <Button variant="secondary" onPress={addTag} isDisabled={Boolean(tagInputRefusal)}>
                 Add
               </Button>
             </div>
+            <p id="tag-limits" className={`mt-1 text-sm ${tagInputRefusal || fields.tags ? 'text-red-600' : 'text-slate-600 dark:text-slate-400'}`}>
+              {tagInputRefusal ?? fields.tags ?? `${tags.length} of ${MAX_TAGS_PER_ITEM} tags, up to ${TAG_MAX_LENGTH} characters each`}
+            </p>
             {tags.length > 0 && (
               <ul className="mt-2 flex flex-wrap gap-2" aria-label="Tags to add">
                 {tags.map((tag) => (

@@ -36,7 +36,7 @@ const create = async (browser: Browser, overrides: Record<string, unknown> = {})
 };
 
 beforeAll(async () => {
-  site = await startTestSite({ RATE_LIMIT_AUTH_MAX: '10000' });
+  site = await startTestSite({ RATE_LIMIT_AUTH_MAX: '10000', RATE_LIMIT_EVENT_MAX: '10000' });
   const cast = await registerCast(site.url);
   admin = cast.admin.browser;
   staff = cast.staff.browser;
