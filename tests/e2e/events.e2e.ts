@@ -208,6 +208,7 @@ describe('events', () => {
     expect(await neighbour.getByRole('dialog').getByRole('button', { name: 'Edit' }).count()).toBe(0);
     expect(await neighbour.getByRole('dialog').getByRole('button', { name: 'Delete' }).count()).toBe(0);
     expect(await neighbour.getByRole('dialog').getByRole('region', { name: 'Admin information' }).count()).toBe(0);
+    await neighbour.getByRole('dialog').getByRole('button', { name: 'Close' }).click();
 
     await member.getByRole('article', { name: 'Tower tour' }).getByRole('button', { name: 'Tower tour' }).click();
     const dialog = member.getByRole('dialog');
@@ -216,16 +217,21 @@ describe('events', () => {
     expect(await dialog.getByLabel('Title', { exact: true }).inputValue()).toBe('Tower tour');
     await dialog.getByLabel('Title', { exact: true }).fill('Transmitter tower tour');
     await dialog.getByRole('button', { name: 'Update Event' }).click();
-    await member.getByText('Your event has been updated successfully.').waitFor();
+    // A member's edit of an approved event goes back to staff: others stop seeing it until it is approved again.
+    await member.getByText('Your event has been updated and will be visible again once staff approve the changes.').waitFor();
     await dialog.getByRole('heading', { name: 'Transmitter tower tour' }).waitFor();
-    await neighbour.getByRole('dialog').getByRole('heading', { name: 'Transmitter tower tour' }).waitFor();
+    await expect.poll(() => neighbour.getByRole('article', { name: 'Tower tour' }).count()).toBe(0);
+    expect(await neighbour.getByRole('article', { name: 'Transmitter tower tour' }).count()).toBe(0);
     await dialog.getByRole('button', { name: 'Close' }).click();
-    await neighbour.getByRole('dialog').getByRole('button', { name: 'Close' }).click();
 
     await staff.goto('/calendar');
     await staff.getByRole('button', { name: 'List' }).click();
     await staff.getByRole('article', { name: 'Transmitter tower tour' }).getByRole('button', { name: 'Transmitter tower tour' }).click();
     const staffDialog = staff.getByRole('dialog');
+    await staffDialog.getByText('Pending Approval').waitFor();
+    const approved = await staff.evaluate(async (id) => (await fetch(`/api/admin/events/${id}/approve`, { method: 'PUT' })).status, await eventId('Transmitter tower tour'));
+    expect(approved).toBe(200);
+    await neighbour.getByRole('article', { name: 'Transmitter tower tour' }).waitFor();
     const info = staffDialog.getByRole('region', { name: 'Admin information' });
     await info.getByText(/^Creator: morris-.*@example\.org$/).waitFor();
     await info.getByText(`Event id: ${(await eventId('Transmitter tower tour')).slice(0, 8)}`).waitFor();
