@@ -82,7 +82,7 @@ export function startOfToday(now = new Date()): string {
   return day.toISOString();
 }
 
-/** The API address a widget reads. */
+/** The API address a widget reads: the first page of a list, as long as the widget's limit. */
 export function widgetSource({ spec, postId, options }: WidgetRequest, now = new Date()): string {
   const query = new URLSearchParams();
   if (options.limit !== null) query.set('limit', String(options.limit));
@@ -107,11 +107,11 @@ export async function loadWidget(request: WidgetRequest): Promise<WidgetData> {
     case 'feed':
       return { kind: 'feed', posts: (await getJson<{ items: FeedPost[] }>(url)).items };
     case 'events': {
-      const events = await getJson<(Omit<WidgetEvent, 'isAllDay'> & { allDay: boolean })[]>(url);
-      return { kind: 'events', events: events.map(({ allDay, ...event }) => ({ ...event, isAllDay: allDay })) };
+      const { items } = await getJson<{ items: (Omit<WidgetEvent, 'isAllDay'> & { allDay: boolean })[] }>(url);
+      return { kind: 'events', events: items.map(({ allDay, ...event }) => ({ ...event, isAllDay: allDay })) };
     }
     case 'blog':
-      return { kind: 'blog', posts: await getJson<BlogPost[]>(url) };
+      return { kind: 'blog', posts: (await getJson<{ items: BlogPost[] }>(url)).items };
     case 'blog-post':
       try {
         return { kind: 'blog-post', post: await getJson<BlogPost>(url) };

@@ -316,7 +316,7 @@ describe('widgets page for staff', () => {
     const { context, page } = await openAs(chromium, site.url, staff);
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: site.url });
     const users = await admin.get('/api/admin/users');
-    const stella = (users.body as { id: string; email: string }[]).find((user) => user.email === staff.email)!;
+    const stella = (users.body.items as { id: string; email: string }[]).find((user) => user.email === staff.email)!;
     await admin.put(`/api/admin/users/${stella.id}/role`, { role: 'staff' });
 
     await page.goto('/admin');

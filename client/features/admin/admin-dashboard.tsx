@@ -11,6 +11,7 @@ import { Avatar } from '../../components/ui/avatar';
 import { ComingSoon } from '../../components/ui/page-header';
 import { useToast } from '../../components/ui/toast';
 import { apiRequest, errorMessage } from '../../lib/api';
+import { LoadMore, usePagedList } from '../../lib/paged-list';
 import { isStaff, useCurrentUser, type CurrentUser, type Role } from '../../lib/current-user';
 
 const TABS = [
@@ -77,118 +78,124 @@ function StatCards() {
 }
 
 function Moderation() {
-  const pending = useQuery<PendingPost[]>({ queryKey: ['/api/admin/posts/pending'] });
+  const { list: pending, items: posts } = usePagedList<PendingPost>('/api/admin/posts/pending');
   const act = useAdminAction();
   if (pending.isPending) return <p role="status">Loading pending posts...</p>;
   if (pending.isError) return <p role="alert">The moderation queue could not be loaded.</p>;
-  if (pending.data.length === 0) return <p className="py-8 text-center text-slate-600 dark:text-slate-400">All posts have been reviewed!</p>;
+  if (posts.length === 0) return <p className="py-8 text-center text-slate-600 dark:text-slate-400">All posts have been reviewed!</p>;
   return (
-    <ul className="space-y-3">
-      {pending.data.map((post) => (
-        <li key={post.id} className="rounded-xl border border-slate-200 bg-white p-4 dark:border-slate-800 dark:bg-slate-900">
-          <p className="text-sm">
-            <span className="font-semibold">{post.author.name}</span> <RoleBadge role={post.author.role} /> · <time dateTime={post.createdAt}>{new Date(post.createdAt).toLocaleString()}</time>
-          </p>
-          <p className="mt-2 break-words whitespace-pre-wrap">{post.content}</p>
-          {post.mediaUrl && <p className="mt-1 truncate text-sm text-slate-600 dark:text-slate-400">{post.mediaType}: {post.mediaUrl}</p>}
-          {post.tags.length > 0 && <p className="mt-1 text-sm text-brand-700 dark:text-amber-accent">{post.tags.map((t) => `#${t}`).join(' ')}</p>}
-          <div className="mt-3 flex gap-2">
-            <Button onPress={() => act.mutate({ path: `/api/admin/posts/${post.id}/approve`, done: 'Post approved' })}>Approve</Button>
-            <Button variant="destructive" onPress={() => act.mutate({ path: `/api/admin/posts/${post.id}/reject`, done: 'Post rejected' })}>
-              Reject
-            </Button>
-          </div>
-        </li>
-      ))}
-    </ul>
+    <>
+      <ul className="space-y-3">
+        {posts.map((post) => (
+          <li key={post.id} className="rounded-xl border border-slate-200 bg-white p-4 dark:border-slate-800 dark:bg-slate-900">
+            <p className="text-sm">
+              <span className="font-semibold">{post.author.name}</span> <RoleBadge role={post.author.role} /> · <time dateTime={post.createdAt}>{new Date(post.createdAt).toLocaleString()}</time>
+            </p>
+            <p className="mt-2 break-words whitespace-pre-wrap">{post.content}</p>
+            {post.mediaUrl && <p className="mt-1 truncate text-sm text-slate-600 dark:text-slate-400">{post.mediaType}: {post.mediaUrl}</p>}
+            {post.tags.length > 0 && <p className="mt-1 text-sm text-brand-700 dark:text-amber-accent">{post.tags.map((t) => `#${t}`).join(' ')}</p>}
+            <div className="mt-3 flex gap-2">
+              <Button onPress={() => act.mutate({ path: `/api/admin/posts/${post.id}/approve`, done: 'Post approved' })}>Approve</Button>
+              <Button variant="destructive" onPress={() => act.mutate({ path: `/api/admin/posts/${post.id}/reject`, done: 'Post rejected' })}>
+                Reject
+              </Button>
+            </div>
+          </li>
+        ))}
+      </ul>
+      <LoadMore list={pending} label="Load more posts" />
+    </>
   );
 }
 
 const STATUS_DOT = { online: 'bg-green-500', away: 'bg-amber-400', offline: 'bg-slate-400' } as const;
 
 function Users({ viewer }: { viewer: CurrentUser }) {
-  const users = useQuery<UserRow[]>({ queryKey: ['/api/admin/users'] });
+  const { list: users, items: rows } = usePagedList<UserRow>('/api/admin/users');
   const act = useAdminAction();
   if (users.isPending) return <p role="status">Loading members...</p>;
   if (users.isError) return <p role="alert">The member list could not be loaded.</p>;
   return (
-    <div className="overflow-x-auto rounded-xl border border-slate-200 bg-white dark:border-slate-800 dark:bg-slate-900">
-      <table className="w-full text-left text-sm">
-        <thead className="border-b border-slate-200 dark:border-slate-800">
-          <tr>
-            <th className="p-3">Member</th>
-            <th className="p-3">Role</th>
-            <th className="p-3">Status</th>
-            <th className="p-3">Posts</th>
-            <th className="p-3">Joined</th>
-            <th className="p-3">
-              <span className="sr-only">Actions</span>
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {users.data.map((row) => (
-            <tr key={row.id} className="border-b border-slate-100 last:border-0 dark:border-slate-800">
-              <td className="p-3">
-                <div className="flex items-center gap-2">
-                  <Avatar name={row.name} size="sm" />
-                  <div>
-                    <p className="font-medium">{row.name}</p>
-                    <p className="text-xs text-slate-600 dark:text-slate-400">{row.email}</p>
-                  </div>
-                </div>
-              </td>
-              <td className="p-3">
-                <RoleBadge role={row.role} /> {row.suspended && <span className="ml-1 text-xs font-semibold text-red-700 dark:text-red-400">Suspended</span>}
-              </td>
-              <td className="p-3">
-                <span className="inline-flex items-center gap-1">
-                  <span aria-hidden="true" className={`size-2 rounded-full ${STATUS_DOT[row.status]}`} />
-                  {row.status}
-                </span>
-              </td>
-              <td className="p-3">{row.posts}</td>
-              <td className="p-3">{new Date(row.joinedAt).toLocaleDateString()}</td>
-              <td className="p-3">
-                {row.role !== 'admin' && row.id !== viewer.id && (
-                  <div className="flex flex-wrap justify-end gap-2">
-                    {viewer.role === 'admin' && (
-                      <label className="flex items-center gap-1">
-                        <span className="sr-only">Promote {row.name} to</span>
-                        <select
-                          aria-label={`Promote ${row.name}`}
-                          value=""
-                          onChange={(event) => event.target.value && act.mutate({ path: `/api/admin/users/${row.id}/role`, body: { role: event.target.value }, done: `${row.name} is now ${event.target.value}` })}
-                          className="min-h-11 rounded-md border border-slate-300 bg-white px-2 dark:border-slate-600 dark:bg-slate-900"
-                        >
-                          <option value="">Promote…</option>
-                          {(['admin', 'staff', 'member', 'subscriber'] as const)
-                            .filter((role) => role !== row.role)
-                            .map((role) => (
-                              <option key={role} value={role}>
-                                {role}
-                              </option>
-                            ))}
-                        </select>
-                      </label>
-                    )}
-                    {row.suspended ? (
-                      <Button variant="secondary" onPress={() => act.mutate({ path: `/api/admin/users/${row.id}/unsuspend`, done: `${row.name} can sign in again` })}>
-                        Unsuspend
-                      </Button>
-                    ) : (
-                      <Button variant="destructive" onPress={() => act.mutate({ path: `/api/admin/users/${row.id}/suspend`, done: `${row.name} is suspended` })}>
-                        Suspend
-                      </Button>
-                    )}
-                  </div>
-                )}
-              </td>
+    <>
+      <div className="overflow-x-auto rounded-xl border border-slate-200 bg-white dark:border-slate-800 dark:bg-slate-900">
+        <table className="w-full text-left text-sm">
+          <thead className="border-b border-slate-200 dark:border-slate-800">
+            <tr>
+              <th className="p-3">Member</th>
+              <th className="p-3">Role</th>
+              <th className="p-3">Status</th>
+              <th className="p-3">Posts</th>
+              <th className="p-3">Joined</th>
+              <th className="p-3">
+                <span className="sr-only">Actions</span>
+              </th>
             </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+          </thead>
+          <tbody>
+            {rows.map((row) => (
+              <tr key={row.id} className="border-b border-slate-100 last:border-0 dark:border-slate-800">
+                <td className="p-3">
+                  <div className="flex items-center gap-2">
+                    <Avatar name={row.name} size="sm" />
+                    <div>
+                      <p className="font-medium">{row.name}</p>
+                      <p className="text-xs text-slate-600 dark:text-slate-400">{row.email}</p>
+                    </div>
+                  </div>
+                </td>
+                <td className="p-3">
+                  <RoleBadge role={row.role} /> {row.suspended && <span className="ml-1 text-xs font-semibold text-red-700 dark:text-red-400">Suspended</span>}
+                </td>
+                <td className="p-3">
+                  <span className="inline-flex items-center gap-1">
+                    <span aria-hidden="true" className={`size-2 rounded-full ${STATUS_DOT[row.status]}`} />
+                    {row.status}
+                  </span>
+                </td>
+                <td className="p-3">{row.posts}</td>
+                <td className="p-3">{new Date(row.joinedAt).toLocaleDateString()}</td>
+                <td className="p-3">
+                  {row.role !== 'admin' && row.id !== viewer.id && (
+                    <div className="flex flex-wrap justify-end gap-2">
+                      {viewer.role === 'admin' && (
+                        <label className="flex items-center gap-1">
+                          <span className="sr-only">Promote {row.name} to</span>
+                          <select
+                            aria-label={`Promote ${row.name}`}
+                            value=""
+                            onChange={(event) => event.target.value && act.mutate({ path: `/api/admin/users/${row.id}/role`, body: { role: event.target.value }, done: `${row.name} is now ${event.target.value}` })}
+                            className="min-h-11 rounded-md border border-slate-300 bg-white px-2 dark:border-slate-600 dark:bg-slate-900"
+                          >
+                            <option value="">Promote…</option>
+                            {(['admin', 'staff', 'member', 'subscriber'] as const)
+                              .filter((role) => role !== row.role)
+                              .map((role) => (
+                                <option key={role} value={role}>
+                                  {role}
+                                </option>
+                              ))}
+                          </select>
+                        </label>
+                      )}
+                      {row.suspended ? (
+                        <Button variant="secondary" onPress={() => act.mutate({ path: `/api/admin/users/${row.id}/unsuspend`, done: `${row.name} can sign in again` })}>
+                          Unsuspend
+                        </Button>
+                      ) : (
+                        <Button variant="destructive" onPress={() => act.mutate({ path: `/api/admin/users/${row.id}/suspend`, done: `${row.name} is suspended` })}>
+                          Suspend
+                        </Button>
+                      )}
+                    </div>
+                  )}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      <LoadMore list={users} label="Load more members" />
+    </>
   );
 }
 

@@ -6,6 +6,7 @@ import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';
 import { useToast } from '../../components/ui/toast';
 import { ApiError, apiRequest, errorMessage } from '../../lib/api';
+import { LoadMore, usePagedList } from '../../lib/paged-list';
 import type { BlogPost } from './blog-pages';
 import { applyFormat, isAllowedLink, type Edit, type Format } from './formatting';
 
@@ -329,7 +330,7 @@ function DeleteDialog({ post, onClose }: { post: BlogPost; onClose: () => void }
 }
 
 export function BlogManagement() {
-  const posts = useQuery<BlogPost[]>({ queryKey: ['/api/admin/blog'] });
+  const { list: posts, items: written } = usePagedList<BlogPost>('/api/admin/blog');
   const queryClient = useQueryClient();
   const { toast } = useToast();
   const [editing, setEditing] = useState<BlogPost | null | undefined>(undefined);
@@ -353,14 +354,14 @@ export function BlogManagement() {
         <p role="status">Loading blog posts...</p>
       ) : posts.isError ? (
         <p role="alert">The blog posts could not be loaded.</p>
-      ) : posts.data.length === 0 ? (
+      ) : written.length === 0 ? (
         <div className="rounded-xl border border-dashed border-slate-300 p-8 text-center dark:border-slate-700">
           <p className="font-medium">No blog posts yet</p>
           <p className="text-sm text-slate-600 dark:text-slate-400">Create your first blog post to get started</p>
         </div>
       ) : (
         <ul className="space-y-3">
-          {posts.data.map((post) => (
+          {written.map((post) => (
             <li key={post.id} aria-label={post.title} className="rounded-xl border border-slate-200 bg-white p-4 dark:border-slate-800 dark:bg-slate-900">
               <div className="flex flex-wrap items-center gap-2">
                 <h3 className="font-semibold">{post.title}</h3>
@@ -393,6 +394,7 @@ export function BlogManagement() {
           ))}
         </ul>
       )}
+      <LoadMore list={posts} label="Load more posts" />
       {editing !== undefined && <PostDialog post={editing} onClose={() => setEditing(undefined)} />}
       {deleting && <DeleteDialog post={deleting} onClose={() => setDeleting(null)} />}
     </section>

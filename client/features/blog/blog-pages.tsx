@@ -7,6 +7,7 @@ import { PageHeader } from '../../components/ui/page-header';
 import { Spinner } from '../../components/ui/spinner';
 import { useToast } from '../../components/ui/toast';
 import { ApiError, apiRequest } from '../../lib/api';
+import { LoadMore, usePagedList } from '../../lib/paged-list';
 import { htmlToText } from '../../../shared/blog/excerpt';
 import { SHARE_DESCRIPTION_LENGTH } from '../../../shared/feed/constants';
 import { copyText, openSharePopup, shareNetworks } from '../../lib/share';
@@ -55,12 +56,13 @@ function PostCard({ post }: { post: BlogPost }) {
 }
 
 export function BlogPage() {
-  const posts = useQuery<BlogPost[]>({ queryKey: ['/api/blog'] });
+  const { list: posts, items: loaded } = usePagedList<BlogPost>('/api/blog');
   const [search, setSearch] = useState('');
+  // The search looks through the posts loaded so far; "Load more" brings older ones in.
   const shown = useMemo(() => {
     const q = search.trim().toLowerCase();
-    return (posts.data ?? []).filter((post) => !q || post.title.toLowerCase().includes(q) || post.excerpt.toLowerCase().includes(q));
-  }, [posts.data, search]);
+    return loaded.filter((post) => !q || post.title.toLowerCase().includes(q) || post.excerpt.toLowerCase().includes(q));
+  }, [loaded, search]);
   const pinned = shown.filter((post) => post.isPinned);
   const featured = shown.filter((post) => post.isFeatured && !post.isPinned);
   const latest = shown.filter((post) => !post.isPinned && !post.isFeatured);
@@ -125,6 +127,7 @@ export function BlogPage() {
           )}
         </div>
       )}
+      <LoadMore list={posts} label="Load more posts" />
     </div>
   );
 }

@@ -3,11 +3,11 @@
  * catalogue with its options, the snippet to paste (the loader and the widget's
  * placeholder) and a live preview, framed exactly as the loader frames it.
  */
-import { useEffect, useId, useRef, useState } from 'react';
-import { useQuery } from '@tanstack/react-query';
+import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import { Button } from '../../components/ui/button';
 import { PageHeader } from '../../components/ui/page-header';
 import { useToast } from '../../components/ui/toast';
+import { LoadMore, usePagedList } from '../../lib/paged-list';
 import { copyText } from '../../lib/share';
 import { LIMIT_MAX, WIDGETS, WIDGET_NAMES, defaultChoice, widgetSnippet, widgetUrl, type WidgetChoice, type WidgetSpec } from '../../embed/widgets';
 
@@ -46,7 +46,8 @@ function Checkbox({ label, checked, onChange }: { label: string; checked: boolea
   );
 }
 
-function WidgetCard({ spec, posts }: { spec: WidgetSpec; posts: PublishedPost[] }) {
+/** `morePosts` loads further published posts into the blog-post widget's picker. */
+function WidgetCard({ spec, posts, morePosts }: { spec: WidgetSpec; posts: PublishedPost[]; morePosts: ReactNode }) {
   const { toast } = useToast();
   const id = useId();
   const [choice, setChoice] = useState<WidgetChoice>(() => defaultChoice(spec));
@@ -99,6 +100,7 @@ function WidgetCard({ spec, posts }: { spec: WidgetSpec; posts: PublishedPost[] 
             </select>
           </label>
         )}
+        {spec.kind === 'blog-post' && morePosts}
         {spec.filters.includes('featured') && <Checkbox label="Featured only" checked={choice.featured} onChange={(featured) => set({ featured })} />}
         {spec.filters.includes('pinned') && <Checkbox label="Pinned only" checked={choice.pinned} onChange={(pinned) => set({ pinned })} />}
         {spec.filters.includes('compact') && <Checkbox label="Compact" checked={choice.compact} onChange={(compact) => set({ compact })} />}
@@ -124,7 +126,7 @@ function WidgetCard({ spec, posts }: { spec: WidgetSpec; posts: PublishedPost[] 
 }
 
 export function WidgetsPage() {
-  const posts = useQuery<PublishedPost[]>({ queryKey: ['/api/blog?limit=50'] });
+  const { list, items: posts } = usePagedList<PublishedPost>('/api/blog?limit=50');
   return (
     <div>
       <PageHeader
@@ -133,7 +135,7 @@ export function WidgetsPage() {
       />
       <div className="grid gap-6 xl:grid-cols-2">
         {WIDGET_NAMES.map((name) => (
-          <WidgetCard key={name} spec={WIDGETS[name]} posts={posts.data ?? []} />
+          <WidgetCard key={name} spec={WIDGETS[name]} posts={posts} morePosts={<LoadMore list={list} label="Load more posts" />} />
         ))}
       </div>
     </div>

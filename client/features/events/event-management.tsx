@@ -1,6 +1,6 @@
 /** Event management for admin and staff (/events/manage): queue, bulk moderation, featuring, statistics. */
 import { useState } from 'react';
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Menu, MenuItem, MenuTrigger, Popover } from 'react-aria-components';
 import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';
@@ -8,6 +8,7 @@ import { PageHeader } from '../../components/ui/page-header';
 import { useToast } from '../../components/ui/toast';
 import { apiRequest, errorMessage } from '../../lib/api';
 import { isStaff, useCurrentUser } from '../../lib/current-user';
+import { LoadMore, usePagedList } from '../../lib/paged-list';
 import { EVENT_TYPES, EVENT_TYPE_LABELS, type EventType } from '../../../shared/events/constants';
 import { EventDetails, dateLine } from './event-details';
 import { eventsUrl, type CalendarEvent } from './types';
@@ -45,7 +46,7 @@ export function EventManagementPage() {
   const [open, setOpen] = useState<string | null>(null);
   const search = useDebounced(searchInput.trim());
   const listed = TAB_LISTS[tab === 'stats' ? 'all' : tab];
-  const events = useQuery<CalendarEvent[]>({ queryKey: [eventsUrl({ ...listed.params, q: search, type, sort }, listed.path)], enabled: allowed && tab !== 'stats', placeholderData: keepPreviousData });
+  const { list: events, items: list } = usePagedList<CalendarEvent>(eventsUrl({ ...listed.params, q: search, type, sort }, listed.path), { enabled: allowed && tab !== 'stats', keepPrevious: true });
   const stats = useQuery<Stats>({ queryKey: ['/api/admin/events/stats'], enabled: allowed });
 
   const refresh = () => void queryClient.invalidateQueries({ predicate: (q) => String(q.queryKey[0]).includes('/events') });
@@ -58,8 +59,6 @@ export function EventManagementPage() {
     onError: (error, { action }) =>
       toast({ title: action === 'approve' ? 'Failed to approve event' : action === 'reject' ? 'Failed to reject event' : 'Failed to update featured status', description: errorMessage(error, ''), variant: 'destructive' }),
   });
-
-  const list = events.data ?? [];
 
   if (user === undefined) return <p role="status">Loading...</p>;
   if (!allowed)
@@ -252,6 +251,7 @@ export function EventManagementPage() {
               ))}
             </ul>
           )}
+          <LoadMore list={events} label="Load more events" />
         </>
       )}
       {open && <EventDetails eventId={open} onClose={() => setOpen(null)} />}

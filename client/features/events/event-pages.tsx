@@ -6,6 +6,7 @@ import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';
 import { PageHeader } from '../../components/ui/page-header';
 import { useCurrentUser } from '../../lib/current-user';
+import { LoadMore, fetchAllPages, usePagedList, type Page } from '../../lib/paged-list';
 import { DAY_CELL_LIMIT, EVENT_TYPE_LABELS, FEATURED_SIDE_LIMIT, UPCOMING_LIMIT } from '../../../shared/events/constants';
 import { dayKey, monthGrid, occursOn } from '../../../shared/events/dates';
 import { EventDetails, dateLine, readerTimeZone } from './event-details';
@@ -16,6 +17,8 @@ import { useDebounced } from './use-debounced';
 const WEEKDAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
 
 const DAY_MS = 24 * 3600 * 1000;
+/** A month rarely holds more events than this, so the grid usually needs one request. */
+const MONTH_PAGE = 100;
 /** A day key's date as people read it ("Sun Nov 22 2026"), for screen readers. */
 const spokenDay = (key: string) => new Date(`${key}T12:00:00Z`).toDateString();
 
@@ -31,8 +34,9 @@ function EventLink({ event, onOpen, compact = false }: { event: CalendarEvent; o
   );
 }
 
+/** A short list of what comes first: one page, no more. */
 function SidePanel({ id, title, url, onOpen }: { id: string; title: string; url: string; onOpen: (id: string) => void }) {
-  const events = useQuery<CalendarEvent[]>({ queryKey: [url] });
+  const events = useQuery<Page<CalendarEvent>>({ queryKey: [url] });
   return (
     <section aria-labelledby={id} className="rounded-xl border border-slate-200 bg-white p-4 dark:border-slate-800 dark:bg-slate-900">
       <h2 id={id} className="font-semibold">
@@ -40,11 +44,11 @@ function SidePanel({ id, title, url, onOpen }: { id: string; title: string; url:
       </h2>
       {events.isPending ? (
         <p className="mt-2 text-sm">Loading...</p>
-      ) : (events.data ?? []).length === 0 ? (
+      ) : (events.data?.items ?? []).length === 0 ? (
         <p className="mt-2 text-sm">No events found</p>
       ) : (
         <ul className="mt-2 space-y-2 text-sm">
-          {events.data!.map((e) => (
+          {events.data!.items.map((e) => (
             <li key={e.id}>
               <EventLink event={e} onOpen={onOpen} />
               <span className="text-xs text-slate-600 dark:text-slate-400">{new Date(e.startDate).toLocaleDateString('en-US', { month: 'short', day: 'numeric', year: 'numeric' })}</span>
@@ -73,14 +77,12 @@ export function CalendarPage() {
   // A day wider on each side than the grid: all-day events are UTC dates, which the reader's midnight may not reach.
   const gridFrom = new Date(new Date(`${weeks[0]![0]!.date}T00:00`).getTime() - DAY_MS);
   const gridTo = new Date(new Date(`${weeks.at(-1)![6]!.date}T00:00`).getTime() + 2 * DAY_MS);
-  const url =
-    view === 'calendar'
-      ? eventsUrl({ from: gridFrom.toISOString(), to: gridTo.toISOString(), q })
-      : q
-        ? eventsUrl({ q })
-        : eventsUrl({ from: cursor.toISOString() });
-  const events = useQuery<CalendarEvent[]>({ queryKey: [url], placeholderData: keepPreviousData });
-  const shown = events.data ?? [];
+  // The grid shows the whole month at once, so it reads every page of it; the list grows by "Load more".
+  const monthUrl = eventsUrl({ from: gridFrom.toISOString(), to: gridTo.toISOString(), q, limit: String(MONTH_PAGE) });
+  const month = useQuery({ queryKey: [monthUrl, 'all'], queryFn: () => fetchAllPages<CalendarEvent>(monthUrl), enabled: view === 'calendar', placeholderData: keepPreviousData });
+  const { list: listed, items: listedEvents } = usePagedList<CalendarEvent>(q ? eventsUrl({ q }) : eventsUrl({ from: cursor.toISOString() }), { enabled: view === 'list', keepPrevious: true });
+  const events = view === 'calendar' ? month : listed;
+  const shown = view === 'calendar' ? (month.data ?? []) : listedEvents;
   const monthLabel = cursor.toLocaleDateString('en-US', { month: 'long', year: 'numeric' });
   // The list runs from the shown month onwards; a search looks through every event.
   const listHeading = view === 'calendar' ? monthLabel : q ? `Events matching “${q}”` : `${monthLabel} onwards`;
@@ -180,6 +182,7 @@ export function CalendarPage() {
               ))}
             </ul>
           )}
+          {view === 'list' && <LoadMore list={listed} label="Load more events" />}
         </section>
         <aside className="space-y-4">
           <SidePanel id="upcoming" title="Upcoming Events" url={eventsUrl({ from: now.toISOString(), limit: String(UPCOMING_LIMIT) })} onOpen={setOpen} />

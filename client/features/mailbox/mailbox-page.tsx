@@ -13,8 +13,9 @@ import { Button } from '../../components/ui/button';
 import { PageHeader } from '../../components/ui/page-header';
 import { Spinner } from '../../components/ui/spinner';
 import { TextField } from '../../components/ui/text-field';
-import { ApiError, apiRequest, errorMessage } from '../../lib/api';
+import { ApiError, errorMessage } from '../../lib/api';
 import { useCurrentUser } from '../../lib/current-user';
+import { LoadMore, usePagedList } from '../../lib/paged-list';
 import { FREQUENCY_LABELS, SUBSCRIPTION_TYPE_LABELS, type Frequency, type SubscriptionType } from '../../../shared/subscriptions/constants';
 
 interface MailSummary {
@@ -150,11 +151,7 @@ function CapturedMail() {
 function ConsentLookup() {
   const [draft, setDraft] = useState('');
   const [email, setEmail] = useState<string | null>(null);
-  const record = useQuery<ConsentRecord[]>({
-    queryKey: ['/api/admin/subscriptions', email],
-    queryFn: () => apiRequest('GET', `/api/admin/subscriptions?email=${encodeURIComponent(email!)}`),
-    enabled: email !== null,
-  });
+  const { list: record, items: subscriptions } = usePagedList<ConsentRecord>(`/api/admin/subscriptions?email=${encodeURIComponent(email ?? '')}`, { enabled: email !== null });
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
     const wanted = draft.trim();
@@ -177,17 +174,17 @@ function ConsentLookup() {
       </form>
       {email !== null && (
         <div className="mt-4">
-          {record.isPending || record.isFetching ? (
+          {record.isPending || (record.isFetching && !record.isFetchingNextPage) ? (
             <p role="status">Looking up {email}...</p>
           ) : record.isError ? (
             <p role="alert" className="text-red-700 dark:text-red-400">
               {errorMessage(record.error, 'The consent record could not be loaded.')}
             </p>
-          ) : record.data.length === 0 ? (
+          ) : subscriptions.length === 0 ? (
             <p>No subscriptions for {email}.</p>
           ) : (
             <ul aria-label={`Subscriptions of ${email}`} className="space-y-3">
-              {record.data.map((subscription) => (
+              {subscriptions.map((subscription) => (
                 <li key={subscription.id} className="rounded-lg border border-slate-200 p-3 dark:border-slate-800">
                   <p className="font-medium">
                     {SUBSCRIPTION_TYPE_LABELS[subscription.subscriptionType]} · {FREQUENCY_LABELS[subscription.frequency]} · {subscription.status}
@@ -211,6 +208,7 @@ function ConsentLookup() {
               ))}
             </ul>
           )}
+          <LoadMore list={record} label="Load more subscriptions" />
         </div>
       )}
     </section>

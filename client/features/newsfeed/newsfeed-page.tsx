@@ -7,6 +7,7 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { Button } from '../../components/ui/button';
 import { apiRequest } from '../../lib/api';
+import { fetchAllPages } from '../../lib/paged-list';
 import { useCurrentUser, type CurrentUser } from '../../lib/current-user';
 import { Composer } from './composer';
 import { PostCard, type Post } from './post-card';
@@ -41,6 +42,9 @@ function useDebounced<T>(value: T, ms: number) {
   return debounced;
 }
 
+/** Staff see who is online beside each author: only those members, not the whole member list. */
+const ONLINE_MEMBERS = '/api/admin/users?online=true&limit=100';
+
 function feedUrl(params: Record<string, string | undefined>) {
   const search = new URLSearchParams(Object.entries(params).filter((entry): entry is [string, string] => Boolean(entry[1])));
   return `/api/posts?${search}`;
@@ -61,7 +65,11 @@ function Feed({ user }: { user: CurrentUser }) {
   const trendingCount = useQuery({ queryKey: ['/api/posts', { filter: 'trending', count: true }], queryFn: () => apiRequest<Page>('GET', feedUrl({ filter: 'trending', limit: '100' })) });
   const followingCount = useQuery({ queryKey: ['/api/posts', { filter: 'following', count: true }], queryFn: () => apiRequest<Page>('GET', feedUrl({ filter: 'following', limit: '100' })) });
   const stats = useQuery<Stats>({ queryKey: ['/api/stats'] });
-  const online = useQuery<{ id: string; status: string }[]>({ queryKey: ['/api/admin/users'], enabled: user.role === 'admin' || user.role === 'staff' });
+  const online = useQuery({
+    queryKey: [ONLINE_MEMBERS],
+    queryFn: () => fetchAllPages<{ id: string; status: string }>(ONLINE_MEMBERS),
+    enabled: user.role === 'admin' || user.role === 'staff',
+  });
   const onlineIds = useMemo(() => new Set((online.data ?? []).filter((row) => row.status === 'online').map((row) => row.id)), [online.data]);
 
   const posts = useMemo(() => feed.data?.pages.flatMap((page) => page.items) ?? [], [feed.data]);

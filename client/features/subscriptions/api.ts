@@ -1,13 +1,15 @@
 /** The subscription calls of spec 2 §7 and API.md, with the hooks the pages use. */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '../../lib/api';
+import { fetchAllPages } from '../../lib/paged-list';
 import type { UnsubscribeLookup } from '../../../shared/subscriptions/schemas';
 import type { SaveStep, Subscription } from './settings-plan';
 
 export const SUBSCRIPTIONS_KEY = ['/api/subscriptions'];
 
+/** Every live subscription of the member: at most one per type, so one request, however the list pages. */
 export function useSubscriptions() {
-  return useQuery<Subscription[]>({ queryKey: SUBSCRIPTIONS_KEY });
+  return useQuery({ queryKey: SUBSCRIPTIONS_KEY, queryFn: () => fetchAllPages<Subscription>('/api/subscriptions?limit=100') });
 }
 
 export function runSaveStep(step: SaveStep): Promise<unknown> {

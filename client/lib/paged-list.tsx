@@ -1,0 +1,63 @@
+/**
+ * The server's lists come a page at a time (`{ items, nextCursor }`, API.md
+ * "Hardening"). A list on screen grows by "Load more"; a view that must hold all
+ * of a bounded list at once (a calendar month) follows the cursor to the end.
+ * Query keys start with the list's address, so socket notices find them by prefix.
+ */
+import { keepPreviousData, useInfiniteQuery } from '@tanstack/react-query';
+import { useMemo } from 'react';
+import { Button } from '../components/ui/button';
+import { apiRequest } from './api';
+
+export interface Page<T> {
+  items: T[];
+  nextCursor: string | null;
+}
+
+function pageUrl(url: string, cursor: string | null): string {
+  if (!cursor) return url;
+  return `${url}${url.includes('?') ? '&' : '?'}cursor=${encodeURIComponent(cursor)}`;
+}
+
+/** Every item of a list, page after page. */
+export async function fetchAllPages<T>(url: string): Promise<T[]> {
+  const items: T[] = [];
+  let cursor: string | null = null;
+  do {
+    const page: Page<T> = await apiRequest<Page<T>>('GET', pageUrl(url, cursor));
+    items.push(...page.items);
+    cursor = page.nextCursor;
+  } while (cursor);
+  return items;
+}
+
+/**
+ * A list read page by page; `items` holds every page loaded so far. With
+ * `keepPrevious`, a new address (a changed search or sort) keeps showing the old
+ * items until its first page arrives.
+ */
+export function usePagedList<T>(url: string, options: { enabled?: boolean; keepPrevious?: boolean } = {}) {
+  const list = useInfiniteQuery({
+    // Marked apart from a plain query of the same address, whose cached data is one page, not several.
+    queryKey: [url, 'pages'],
+    queryFn: ({ pageParam }) => apiRequest<Page<T>>('GET', pageUrl(url, pageParam)),
+    initialPageParam: null as string | null,
+    getNextPageParam: (last) => last.nextCursor,
+    enabled: options.enabled ?? true,
+    ...(options.keepPrevious ? { placeholderData: keepPreviousData } : {}),
+  });
+  const items = useMemo(() => list.data?.pages.flatMap((page) => page.items) ?? [], [list.data]);
+  return { list, items };
+}
+
+/** The button under a paged list, there while more pages remain. */
+export function LoadMore({ list, label = 'Load more' }: { list: { hasNextPage: boolean; isFetchingNextPage: boolean; fetchNextPage: () => Promise<unknown> }; label?: string }) {
+  if (!list.hasNextPage) return null;
+  return (
+    <div className="mt-4 flex justify-center">
+      <Button variant="secondary" onPress={() => void list.fetchNextPage()} isDisabled={list.isFetchingNextPage}>
+        {list.isFetchingNextPage ? 'Loading...' : label}
+      </Button>
+    </div>
+  );
+}
