@@ -228,7 +228,7 @@ describe('events', () => {
     await staff.getByRole('button', { name: 'List' }).click();
     await staff.getByRole('article', { name: 'Transmitter tower tour' }).getByRole('button', { name: 'Transmitter tower tour' }).click();
     const staffDialog = staff.getByRole('dialog');
-    await staffDialog.getByText('Pending Approval').waitFor();
+    await staffDialog.getByText('Pending Approval', { exact: true }).waitFor();
     const approved = await staff.evaluate(async (id) => (await fetch(`/api/admin/events/${id}/approve`, { method: 'PUT' })).status, await eventId('Transmitter tower tour'));
     expect(approved).toBe(200);
     await neighbour.getByRole('article', { name: 'Transmitter tower tour' }).waitFor();
