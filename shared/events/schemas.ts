@@ -11,12 +11,21 @@ const optionalText = (max: number) =>
     v.maxLength(max, `Must be at most ${max} characters`),
   );
 
-const date = (required: string, invalid: string) =>
+/** Four-digit years, as ISO 8601 and iCalendar write them: a calendar file cannot carry a date beyond them. */
+const FIRST_YEAR = 1000;
+const LAST_YEAR = 9999;
+const inWrittenYears = (value: string) => {
+  const year = new Date(value).getUTCFullYear();
+  return Number.isNaN(year) || (year >= FIRST_YEAR && year <= LAST_YEAR);
+};
+
+const date = (label: string, invalid: string) =>
   v.pipe(
-    v.optional(v.union([text(), v.date()], required), ''),
+    v.optional(v.union([text(), v.date()], `${label} is required`), ''),
     v.transform((value) => (value instanceof Date ? value.toISOString() : value.trim())),
-    v.minLength(1, required),
+    v.minLength(1, `${label} is required`),
     v.check((value) => value === '' || !Number.isNaN(new Date(value).getTime()), invalid),
+    v.check((value) => value === '' || inWrittenYears(value), `${label} must be between the years ${FIRST_YEAR} and ${LAST_YEAR}`),
     v.transform((value) => (value === '' ? value : new Date(value).toISOString())),
   );
 
@@ -31,8 +40,8 @@ export const EventSchema = v.pipe(
       optionalText(2048),
       v.check((link) => link === '' || /^https?:\/\//i.test(link), 'The meeting link must start with http:// or https://'),
     ),
-    startDate: date('Start date is required', 'Invalid start date format'),
-    endDate: date('End date is required', 'Invalid end date format'),
+    startDate: date('Start date', 'Invalid start date format'),
+    endDate: date('End date', 'Invalid end date format'),
     allDay: v.optional(v.boolean(), false),
     isRecurring: v.optional(v.boolean(), false),
     recurrenceRule: optionalText(500),

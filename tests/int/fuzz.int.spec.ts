@@ -34,11 +34,31 @@ interface Account {
 let site: TestSite;
 const accounts = new Map<Exclude<Caller, 'guest'>, Account>();
 /**
- * Ids and tokens that exist, by the start of the paths they belong in, so that requests reach past the lookups.
+ * Ids and tokens that exist, by kind, so that requests reach past the lookups; what the run creates joins them.
  * Never a caller's own member id: the fuzzer would suspend or demote itself.
  */
-const known = new Map<string, string[]>();
-const knownFor = (url: string) => [...known].find(([start]) => url.startsWith(start))?.[1] ?? [...known.values()].flat();
+const pools = { posts: [] as string[], events: [] as string[], blog: [] as string[], subscriptions: [] as string[], tokens: [] as string[], mails: [] as string[], members: [] as string[] };
+type Pool = keyof typeof pools;
+/** The pool a route's path parameters come from, by its path. */
+const POOL_OF_PATH: [RegExp, Pool][] = [
+  [/^\/api\/(?:admin\/)?posts\//u, 'posts'],
+  [/^\/api\/(?:admin\/)?events\//u, 'events'],
+  [/^\/api\/blog\//u, 'blog'],
+  [/^\/api\/subscriptions\//u, 'subscriptions'],
+  [/^\/(?:api\/)?(?:unsubscribe|subscribe\/confirm)\//u, 'tokens'],
+  [/^\/api\/admin\/mailbox\//u, 'mails'],
+  [/^\/api\/admin\/users\//u, 'members'],
+];
+/** The pool what a creating route answers with joins. */
+const POOL_OF_CREATED: Partial<Record<string, Pool>> = { '/api/posts': 'posts', '/api/events': 'events', '/api/blog': 'blog', '/api/subscriptions': 'subscriptions', '/api/auth/register': 'members' };
+/** Only the newest are kept, so that picks stay spread over ids that still exist. */
+const POOL_SIZE = 30;
+
+function remember(pool: Pool, id: string) {
+  pools[pool].push(id);
+  if (pools[pool].length > POOL_SIZE) pools[pool].shift();
+  if (pool === 'subscriptions') remember('tokens', subscriptionToken(site.services.config.subscriptionLinkSecret, id));
+}
 
 async function signIn(account: Pick<Account, 'email' | 'password'>): Promise<string> {
   const response = await site.app.inject({ method: 'POST', url: '/api/auth/login', payload: { email: account.email, password: account.password } });
@@ -63,22 +83,17 @@ beforeAll(async () => {
   await cast.other.browser.post('/api/auth/magic-link', { email: cast.other.account.email });
   const mail = await site.services.mailbox.waitFor((m) => m.to.includes(cast.other.account.email));
   for (const response of [staffPost, memberPost, event, blog, subscription]) expect(response.status).toBe(201);
-  const token = subscriptionToken(site.services.config.subscriptionLinkSecret, subscription.body.id);
-  for (const [start, ids] of [
-    ['/api/posts', [staffPost.body.id, memberPost.body.id]],
-    ['/api/admin/posts', [staffPost.body.id, memberPost.body.id]],
-    ['/api/events', [event.body.id]],
-    ['/api/admin/events', [event.body.id]],
-    ['/api/blog', [blog.body.id]],
-    ['/api/subscriptions', [subscription.body.id]],
-    ['/api/subscribe/confirm', [token]],
-    ['/api/unsubscribe', [token]],
-    ['/unsubscribe', [token]],
-    ['/subscribe/confirm', [token]],
-    ['/api/admin/mailbox', [mail.id]],
-    ['/api/admin/users', [cast.other.user.id, cast.subscriber.user.id]],
+  for (const [pool, id] of [
+    ['posts', staffPost.body.id],
+    ['posts', memberPost.body.id],
+    ['events', event.body.id],
+    ['blog', blog.body.id],
+    ['subscriptions', subscription.body.id],
+    ['mails', mail.id],
+    ['members', cast.other.user.id],
+    ['members', cast.subscriber.user.id],
   ] as const)
-    known.set(start, [...ids]);
+    remember(pool, id);
 }, 120_000);
 afterAll(async () => {
   await site?.close();
@@ -118,6 +133,12 @@ const oddValue: fc.Arbitrary<unknown> = fc.oneof(
 );
 
 const iso = (date: Date) => date.toISOString();
+/** Dates at and past the ends of what JavaScript can hold, and strings Date.parse reads surprisingly. */
+const EDGE_DATES = ['+275760-09-13T00:00:00.000Z', '-271821-04-20T00:00:00.000Z', '0000-01-01', '9999-12-31T23:59:59Z', '2031-02-30', '2031-01-01T00:00:00+14:00', '1', '0', 'Tuesday'];
+const eventDate = fc.oneof(
+  { weight: 4, arbitrary: fc.date({ min: new Date('2020-01-01'), max: new Date('2035-01-01'), noInvalidDate: true }).map(iso) },
+  { weight: 1, arbitrary: fc.constantFrom(...EDGE_DATES) },
+);
 /** What each field of the site's bodies plausibly holds, so that generated bodies often pass validation and reach the domain. */
 const PLAUSIBLE: Record<string, fc.Arbitrary<unknown>> = {
   content: fc.constantFrom('Fuzzed words', '<p>An <b>article</b> <a href="/api/x">link</a></p>'),
@@ -137,8 +158,8 @@ const PLAUSIBLE: Record<string, fc.Arbitrary<unknown>> = {
   subscriptionType: fc.constantFrom('blog_posts', 'newsfeed', 'all'),
   frequency: fc.constantFrom('immediate', 'daily', 'weekly'),
   isActive: fc.boolean(),
-  startDate: fc.date({ min: new Date('2020-01-01'), max: new Date('2035-01-01'), noInvalidDate: true }).map(iso),
-  endDate: fc.date({ min: new Date('2020-01-01'), max: new Date('2035-01-01'), noInvalidDate: true }).map(iso),
+  startDate: eventDate,
+  endDate: eventDate,
   eventType: fc.constantFrom('reunion', 'memorial', 'anniversary', 'other'),
   maxAttendees: fc.integer({ min: 1, max: 5 }),
   isPublic: fc.boolean(),
@@ -206,16 +227,19 @@ function payloadOf(value: Body, contentType: string | undefined): string | undef
 
 const ODD_SEGMENTS = ['%00', 'a%00b', '%ED%A0%80', '%FF', '%C0%80', '%', '%25', '..', '.', '%2F', '%2e%2e%2f', 'null', '0', '-1', 'NaN', '__proto__', 'constructor', '00000000-0000-4000-8000-000000000000', 'x'.repeat(150)];
 /** A path parameter of the route at `url`: mostly an id that exists there, else anything a path can carry. */
-const segment = (url: string) =>
-  fc.oneof(
-    { weight: 4, arbitrary: fc.constantFrom(...knownFor(url)).map(percentEncode) },
+const segment = (url: string) => {
+  const pool = POOL_OF_PATH.find(([path]) => path.test(url))?.[1];
+  const existing = () => (pool ? pools[pool] : Object.values(pools).flat());
+  return fc.oneof(
+    { weight: 4, arbitrary: fc.nat().map((pick) => percentEncode(existing()[pick % existing().length]!)) },
     { weight: 1, arbitrary: fc.uuid().map(percentEncode) },
     { weight: 2, arbitrary: fc.constantFrom(...ODD_SEGMENTS) },
     { weight: 2, arbitrary: oddText.map(percentEncode) },
   );
+};
 
 const QUERY_KEYS = ['limit', 'cursor', 'q', 'tag', 'filter', 'from', 'to', 'type', 'featured', 'pinned', 'status', 'sort', 'email', 'online'];
-const PLAUSIBLE_QUERY = ['1', '10', '100', '0', '-1', '101', '1.5', '1e3', 'abc', 'true', 'false', 'trending', 'following', 'start', 'title', 'any', 'pending', '2031-01-01', 'reunion', 'someone@example.org'];
+const PLAUSIBLE_QUERY = ['1', '10', '100', '0', '-1', '101', '1.5', '1e3', 'abc', 'true', 'false', 'trending', 'following', 'start', 'title', 'any', 'pending', '2031-01-01', 'reunion', 'someone@example.org', ...EDGE_DATES.map(encodeURIComponent)];
 const query = fc.array(
   fc.tuple(
     fc.oneof({ weight: 5, arbitrary: fc.constantFrom(...QUERY_KEYS) }, { weight: 1, arbitrary: oddText.map(percentEncode) }),
@@ -308,6 +332,8 @@ async function send(fuzz: FuzzRequest): Promise<{ status: number; summary: strin
   });
   try {
     const response = await Promise.race([site.app.inject({ method: fuzz.method as 'GET', url, headers, ...(payload === undefined ? {} : { payload }) }), timeout]);
+    const pool = POOL_OF_CREATED[fuzz.route.url];
+    if (pool && fuzz.method === 'POST' && response.statusCode === 201) remember(pool, response.json<{ id: string }>().id);
     return { status: response.statusCode, summary: `${summary} → ${response.statusCode} ${response.body.slice(0, 300)}` };
   } finally {
     clearTimeout(timer);

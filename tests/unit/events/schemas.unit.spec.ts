@@ -33,6 +33,15 @@ describe('event form schema: the spec’s messages', () => {
     expect(issues({ ...valid, startDate: 'soon', endDate: 'later' })).toEqual({ startDate: 'Invalid start date format', endDate: 'Invalid end date format' });
   });
 
+  it('refuses dates outside four-digit years, which no calendar file can carry', () => {
+    expect(issues({ ...valid, startDate: '+275760-09-13T00:00:00.000Z', endDate: '+275760-09-13T00:00:00.000Z', allDay: true })).toEqual({
+      startDate: 'Start date must be between the years 1000 and 9999',
+      endDate: 'End date must be between the years 1000 and 9999',
+    });
+    expect(issues({ ...valid, startDate: '0999-12-31T23:59:59.999Z' })).toEqual({ startDate: 'Start date must be between the years 1000 and 9999' });
+    expect(issues({ ...valid, startDate: '1000-01-01T00:00:00.000Z', endDate: '9999-12-31T23:59:59.999Z' })).toEqual({});
+  });
+
   it('reports an end before the start on endDate, and allows an equal end', () => {
     expect(issues({ ...valid, endDate: '2026-07-04T17:59:00.000Z' })).toEqual({ endDate: 'End date must be after start date' });
     expect(issues({ ...valid, endDate: valid.startDate })).toEqual({});
