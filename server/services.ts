@@ -48,6 +48,18 @@ function redactUrl(url: string): string {
   }
 }
 
+/**
+ * Logs the errors BullMQ emits (unheard, it prints them to stderr outside the log), a repeated one once: a
+ * reconnecting client reports the same failure at every attempt.
+ */
+function logEachFailure(logger: Logger, message: string) {
+  let last = '';
+  return (error: Error) => {
+    if (error.message !== last) logger.error({ err: error }, message);
+    last = error.message;
+  };
+}
+
 /** Outside production, creates the database named in DATABASE_URL when it does not exist yet. */
 async function ensureDatabase(config: Config) {
   const probe = new pg.Client({ connectionString: config.databaseUrl });
@@ -108,6 +120,7 @@ export async function createServices(config: Config, logger: Logger) {
   const runner = createProjectionRunner({ eventStore, store, projections: allProjections, progress, publish, logger });
   const handle = createCommandHandler({ eventStore, progress });
   const mail = createMailQueue({ connection: redis, prefix: config.redisPrefix });
+  mail.queue.on('error', logEachFailure(logger, 'mail queue error'));
   const mailbox = createMailbox(redis, config.redisPrefix);
   const subscriptionMail = createSubscriptionMail({ config, eventStore, store, pool, redis, mail, handle, logger });
   const stopWorkers: (() => Promise<void>)[] = [];
@@ -136,6 +149,8 @@ export async function createServices(config: Config, logger: Logger) {
       subscriptionMail: workerJobs(subscriptionMail, transport),
     });
     worker.on('failed', (job, error) => logger.error({ jobId: job?.id, attempts: job?.attemptsMade, err: error }, 'mail job failed'));
+    // Besides lost connections, jobs that a restarted Redis no longer holds (the outbox sends their mail again).
+    worker.on('error', logEachFailure(logger, 'mail worker error'));
     await subscriptionMail.start();
     stopWorkers.unshift(async () => {
       // Stop deciding first, then let the jobs in flight finish (worker.close waits for them).

@@ -7,12 +7,12 @@
  * - a private Redis killed with -9 and started again empty on the same port: everyone gets exactly one.
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
+import type { ChildProcess } from 'node:child_process';
 import { pino } from 'pino';
 import { loadConfig } from '../../../server/config';
 import { createServices, type Services } from '../../../server/services';
 import { createTestDatabase, testRedisPrefix, type TestDatabase } from '../../support/database';
+import { childProcesses, freePort, stop } from '../../support/processes';
 import { mailOutbox } from '../../../workers/subscriptions/outbox';
 import { commands, publishBlogPost, startCountingSmtp, subscribe, type Commands, type CountingSmtp } from './delivery-fixtures';
 
@@ -23,14 +23,10 @@ const PUBLIC_URL = 'https://community.example.org';
 let database: TestDatabase;
 let services: Services;
 let handle: Commands;
-/** Worker processes; a private redis-server is kept apart so that it is stopped after them. */
-const children = new Set<ChildProcess>();
-let redisServer: ChildProcess | null = null;
-const logs: string[] = [];
+const processes = childProcesses();
 
 // A database per test, so each fan-out goes to its own subscribers only.
 beforeEach(async () => {
-  logs.length = 0;
   database = await createTestDatabase();
   const config = loadConfig({ NODE_ENV: 'test', DATABASE_URL: database.url, REDIS_PREFIX: testRedisPrefix(), ROLES: 'api', SESSION_SECRET, LOG_LEVEL: 'warn', PUBLIC_URL });
   services = await createServices(config, pino({ level: 'warn' }));
@@ -38,41 +34,17 @@ beforeEach(async () => {
 });
 
 afterEach(async () => {
-  for (const child of children) await stop(child, 'SIGKILL');
-  if (redisServer) await stop(redisServer, 'SIGKILL');
-  redisServer = null;
+  await processes.stopAll();
   await services?.close();
   await database?.drop();
 });
 
-/** The workers role as its own process: `node --import tsx` so that a signal reaches the worker itself, not a wrapper. */
+/** The workers role as its own process. */
 function startWorkers(env: { REDIS_URL?: string; REDIS_PREFIX: string; SMTP_URL: string }): ChildProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
-    env: { ...process.env, NODE_ENV: 'test', ROLES: 'workers', DATABASE_URL: database.url, REDIS_URL: 'redis://127.0.0.1:6379', SESSION_SECRET, LOG_LEVEL: 'warn', PUBLIC_URL, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  child.stdout!.on('data', (chunk: Buffer) => logs.push(chunk.toString()));
-  child.stderr!.on('data', (chunk: Buffer) => logs.push(chunk.toString()));
-  children.add(child);
-  child.once('exit', () => children.delete(child));
-  return child;
+  return processes.start('server/main.ts', { NODE_ENV: 'test', ROLES: 'workers', DATABASE_URL: database.url, REDIS_URL: 'redis://127.0.0.1:6379', SESSION_SECRET, LOG_LEVEL: 'warn', PUBLIC_URL, ...env });
 }
 
-function stop(child: ChildProcess, signal: NodeJS.Signals): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-  return new Promise((resolve) => {
-    child.once('exit', () => resolve());
-    child.kill(signal);
-  });
-}
-
-async function until(condition: () => boolean | Promise<boolean>, timeoutMs: number, what: string) {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}\n${logs.join('').slice(-4000)}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
+const until = processes.until;
 
 /** SUBSCRIBERS immediate subscribers of everything, then one blog publication: the fan-out to interrupt. */
 async function fanOut(run: string) {
@@ -93,26 +65,6 @@ function tally(smtp: CountingSmtp, emails: string[]) {
 }
 
 const queued = () => mailOutbox(services.store).countDocuments({ status: 'queued' });
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
-  const { port } = server.address() as { port: number };
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
-
-/** A private Redis for one test, never the shared one: `--save "" --appendonly no`, so a restart starts it empty. */
-function startRedis(port: number): Promise<ChildProcess> {
-  const redis = spawn('/usr/bin/redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: ['ignore', 'pipe', 'pipe'] });
-  redisServer = redis;
-  return new Promise((resolve, reject) => {
-    redis.stdout!.on('data', (chunk: Buffer) => {
-      if (chunk.toString().includes('Ready to accept connections')) resolve(redis);
-    });
-    redis.once('exit', (code) => reject(new Error(`redis-server exited with ${code}`)));
-  });
-}
 
 describe('a fan-out survives', () => {
   it('SIGKILL of the worker mid-fan-out: every recipient gets the mail, never two different messages', async () => {
@@ -165,7 +117,7 @@ describe('a fan-out survives', () => {
   it('a Redis restart (kill -9, started again empty) mid-fan-out: everyone gets exactly one', async () => {
     const smtp = await startCountingSmtp({ delayMs: 15 });
     const port = await freePort();
-    const redis = await startRedis(port);
+    const redis = await processes.redis(port);
     try {
       const { emails } = await fanOut('redis');
       startWorkers({ REDIS_URL: `redis://127.0.0.1:${port}`, REDIS_PREFIX: 'bhc', SMTP_URL: `smtp://127.0.0.1:${smtp.port}` });
@@ -173,14 +125,14 @@ describe('a fan-out survives', () => {
       await stop(redis, 'SIGKILL');
       const atKill = smtp.received.length;
       await new Promise((resolve) => setTimeout(resolve, 500));
-      await startRedis(port);
+      await processes.redis(port);
       await until(async () => tally(smtp, emails).missing === 0 && (await queued()) === 0, 150_000, 'every recipient');
       await new Promise((resolve) => setTimeout(resolve, 500));
       console.log(`Redis killed after ${atKill} of ${SUBSCRIBERS} mails`);
       expect(atKill).toBeLessThan(SUBSCRIBERS);
       expect(tally(smtp, emails)).toEqual({ missing: 0, differentMessages: 0, exactDuplicates: 0 });
     } finally {
-      for (const child of children) await stop(child, 'SIGTERM');
+      await processes.stopAll('SIGTERM');
       await smtp.close();
     }
   }, 200_000);
