@@ -65,7 +65,8 @@ export async function buildApp(services: Services, options: { logger?: boolean |
     saveUninitialized: false,
     cookie: { httpOnly: true, sameSite: 'lax', secure: config.secureCookies, path: '/', maxAge: SESSION_TTL_SECONDS * 1000 },
   });
-  await app.register(formbody);
+  // Form bodies decode as query strings do, so that text that is not UTF-8 is refused the same way.
+  await app.register(formbody, { parser: parseQueryString });
   // Calls without a body (like, approve, sign out) may still say Content-Type: application/json, as many HTTP
   // clients do: an empty body is no body (API.md "Hardening"), not fastify's 400. Everything else is parsed
   // by fastify's own JSON parser, with its prototype-poisoning guards.

@@ -1,8 +1,9 @@
 /**
- * The query string parser. fastify's default keeps a value whose escapes are not UTF-8 (`%ED%A0%80`, an encoded
- * lone surrogate, or `%FF`) as its literal escapes, so such text passed every schema as something it was not. Here
- * each run of escapes that is not UTF-8 becomes lone surrogates, one per byte (as Python's "surrogateescape"), which
- * the shared text schema refuses with the field's name. Repeated keys give an array, as before.
+ * The parser of query strings and url-encoded form bodies. fastify's default keeps a value whose escapes are not
+ * UTF-8 (`%ED%A0%80`, an encoded lone surrogate, or `%FF`) as its literal escapes, so such text passed every schema
+ * as something it was not. Here each run of escapes that is not UTF-8 becomes lone surrogates, one per byte (as
+ * Python's "surrogateescape"), which the shared text schema refuses with the field's name. Repeated keys give an
+ * array, as before.
  */
 
 const ESCAPE_RUN = /(?:%[\da-f]{2})+/giu;

@@ -109,6 +109,14 @@ describe('text the database cannot store', () => {
     expect(search.status).toBe(200);
   });
 
+  it('is refused with a field message in url-encoded form bodies, as in query strings', async () => {
+    for (const [name, bad] of Object.entries(BAD_QUERY)) {
+      const form = `email=new.member%40example.org&password=correct+horse+battery&firstName=x${bad}y&lastName=Member`;
+      const response = await guest().request('POST', '/api/auth/register', form, { 'content-type': 'application/x-www-form-urlencoded', origin: site.url });
+      expectFieldRefused(response, 'firstName', `form firstName with ${name}`);
+    }
+  });
+
   it('is refused with a field message in the path parameters of every API route, and nothing is stored', async () => {
     const before = await site.services.eventStore.headPosition();
     const withParameters = site.routes.filter((route) => route.url.startsWith('/api/') && route.url.includes('/:'));
