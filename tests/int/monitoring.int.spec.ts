@@ -59,7 +59,7 @@ describe('monitoring', () => {
     expect(paused.alerts.map((a: { message: string }) => a.message)).toContainEqual(expect.stringMatching(/behind/));
     expect(paused.health).toBe('warning');
     await site.services.runner.start();
-    await expect.poll(async () => (await figures()).eventStore.lag).toBe(0);
+    await expect.poll(async () => (await figures()).eventStore.lag, { timeout: 15_000 }).toBe(0);
     expect((await figures()).health).toBe('healthy');
   });
 

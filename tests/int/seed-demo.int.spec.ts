@@ -36,5 +36,5 @@ describe('npm run seed:demo', () => {
     } finally {
       await client.end();
     }
-  });
+  }, 120_000); // two tsx processes running every command: far longer than one request on a busy machine
 });

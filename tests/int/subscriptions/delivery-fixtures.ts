@@ -1,5 +1,6 @@
 /** Subscriptions, publications and a counting SMTP server for the mail delivery tests. */
 import { randomUUID } from 'node:crypto';
+import { expect } from 'vitest';
 import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
 import PostalMime from 'postal-mime';
@@ -12,6 +13,8 @@ import { postDecider } from '../../../shared/feed/post-stream';
 import { calendarEventDecider } from '../../../shared/events/event-stream';
 import { createCommandHandler } from '../../../server/infrastructure/command-handler';
 import type { EventStore } from '../../../server/infrastructure/event-store/port';
+import type { Services } from '../../../server/services';
+import { mailOutbox } from '../../../workers/subscriptions/outbox';
 import { hashSubscriptionToken, subscriptionToken } from '../../../server/subscriptions/tokens';
 
 export const staff: Actor = { id: randomUUID(), role: 'staff' };
@@ -195,3 +198,14 @@ export async function startCountingSmtp(options: { refuse?: (address: string) =>
   };
 }
 export type CountingSmtp = Awaited<ReturnType<typeof startCountingSmtp>>;
+
+/**
+ * Waits until the mail runner has handled every event appended so far and the outbox has nothing left to send. The
+ * last position is read from the table itself: the store's head stops at the server-wide transaction horizon, which
+ * another test database's long transaction on the same server holds back, and the wait would end too early.
+ */
+export async function allDelivered({ subscriptionMail, pool, store }: Pick<Services, 'subscriptionMail' | 'pool' | 'store'>) {
+  const { rows } = await pool.query<{ position: string | null }>('SELECT max(position) AS position FROM events');
+  expect(await subscriptionMail.progress.waitFor(Number(rows[0]!.position ?? 0), 20_000)).toBe(true);
+  await expect.poll(() => mailOutbox(store).countDocuments({ status: 'queued' }), { timeout: 15_000, interval: 50 }).toBe(0);
+}

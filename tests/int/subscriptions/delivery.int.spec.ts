@@ -28,6 +28,7 @@ import {
   type Commands,
   type CountingSmtp,
   type TestSubscription,
+  allDelivered,
 } from './delivery-fixtures';
 
 const PUBLIC_URL = 'https://community.example.org';
@@ -49,12 +50,7 @@ afterAll(async () => {
   await smtp?.close();
 });
 
-/** Waits until the mail runner has handled every event so far and the outbox has nothing left to send. */
-async function delivered() {
-  const { subscriptionMail, eventStore, store } = site.services;
-  expect(await subscriptionMail.progress.waitFor(await eventStore.headPosition(), 15_000)).toBe(true);
-  await expect.poll(() => mailOutbox(store).countDocuments({ status: 'queued' }), { timeout: 15_000, interval: 50 }).toBe(0);
-}
+const delivered = () => allDelivered(site.services);
 
 const sub = (email: string, type: 'blog_posts' | 'newsfeed' | 'all', frequency: 'immediate' | 'daily' | 'weekly' = 'immediate', extra: { guest?: boolean; isActive?: boolean; member?: Actor } = {}) =>
   subscribe(handle, secret, { email, type, frequency, ...extra });

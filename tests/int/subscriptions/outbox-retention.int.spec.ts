@@ -13,7 +13,7 @@ import { streamName } from '../../../shared/streams';
 import { postDecider } from '../../../shared/feed/post-stream';
 import { mailOutbox, newOutboxEntry, type OutboxEntry } from '../../../workers/subscriptions/outbox';
 import { MAIL_DIGEST_RUNS, type DigestRuns } from '../../../workers/subscriptions/digests';
-import { approvedFeedPost, commands, publishBlogPost, staff, startCountingSmtp, subscribe, type Commands, type CountingSmtp } from './delivery-fixtures';
+import { allDelivered, approvedFeedPost, commands, publishBlogPost, staff, startCountingSmtp, subscribe, type Commands, type CountingSmtp } from './delivery-fixtures';
 
 const RETENTION_DAYS = 30;
 const DAY_MS = 86_400_000;
@@ -38,17 +38,7 @@ const sub = (email: string, type: 'blog_posts' | 'newsfeed' | 'all', frequency: 
 /** A prune run as the mail runner runs it, on a day `days` after `from`. */
 const pruneAt = (from: number, days: number) => site.services.subscriptionMail.pruneOutbox(new Date(from + days * DAY_MS));
 
-/**
- * Waits until the mail runner has handled every event appended so far and the outbox has nothing left to send. The
- * last position is read from the table itself: the store's head stops at the server-wide transaction horizon, which
- * another database's long transaction on the same server holds back.
- */
-async function delivered() {
-  const { subscriptionMail, pool } = site.services;
-  const { rows } = await pool.query<{ position: string | null }>('SELECT max(position) AS position FROM events');
-  expect(await subscriptionMail.progress.waitFor(Number(rows[0]!.position ?? 0), 20_000)).toBe(true);
-  await expect.poll(() => outbox().countDocuments({ status: 'queued' }), { timeout: 15_000, interval: 50 }).toBe(0);
-}
+const delivered = () => allDelivered(site.services);
 
 describe('pruning the outbox', () => {
   it('removes mail sent longer ago than the retention, in batches, and keeps what is still to send, what bounced and what is recent', async () => {
