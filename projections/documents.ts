@@ -30,8 +30,3 @@ export async function applyToDocument<T extends Document>(
   await collection.replaceOne({ _id: id }, { ...next, _id: id, _position: position } as T & Positioned, { upsert: true });
 }
 
-/** Removes the bookkeeping field before a document leaves the server. */
-export function withoutPosition<T extends Positioned>(document: T): Omit<T, '_position'> {
-  const { _position, ...rest } = document;
-  return rest;
-}

@@ -28,3 +28,6 @@ export function truncate(text: string, max: number): string {
 function isLowSurrogate(code: number): boolean {
   return code >= 0xdc00 && code <= 0xdfff;
 }
+
+/** Text to match literally inside a regular expression (a search box's words in a `$regex`). */
+export const escapeRegex = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

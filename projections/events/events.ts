@@ -10,7 +10,7 @@
 import type { DocumentStore } from '../../server/infrastructure/document-store/port';
 import type { RecordedEvent } from '../../server/infrastructure/event-store/port';
 import type { Role } from '../../shared/domain';
-import type { CalendarEventEvent } from '../../shared/events/event-stream';
+import { attendeeCounts, type CalendarEventEvent } from '../../shared/events/event-stream';
 import type { RsvpStatus } from '../../shared/events/constants';
 import type { EventFields } from '../../shared/events/schemas';
 import type { MemberEvent } from '../../shared/members/member-stream';
@@ -47,16 +47,6 @@ export type CalendarEventDocument = Positioned &
 
 export const eventDetails = (store: DocumentStore) => store.collection<EventDetailsDocument>(EVENT_DETAILS);
 export const calendarEvents = (store: DocumentStore) => store.collection<CalendarEventDocument>(EVENT_CALENDAR);
-
-export function attendeeCounts(rsvps: Record<string, RsvpStatus>): AttendeeCounts {
-  const counts = { attending: 0, maybe: 0, notAttending: 0 };
-  for (const status of Object.values(rsvps)) {
-    if (status === 'attending') counts.attending++;
-    else if (status === 'maybe') counts.maybe++;
-    else counts.notAttending++;
-  }
-  return counts;
-}
 
 const organizerOf = (member: MemberDocument | null): Organizer => ({
   firstName: member?.firstName ?? '',
@@ -117,7 +107,7 @@ function nextDetails(current: EventDetailsDocument | null, event: CalendarEventE
       if (event.type === 'RsvpChanged') rsvps[event.data.memberId] = event.data.status;
       else delete rsvps[event.data.memberId];
       // An RSVP is not an edit of the event: updatedAt stays.
-      return { ...current, rsvps, attendees: attendeeCounts(rsvps) };
+      return { ...current, rsvps, attendees: attendeeCounts(Object.values(rsvps)) };
     }
   }
 }

@@ -17,6 +17,7 @@ import { parse } from '../http/errors';
 import { findPage, mapPage, pageQuery } from '../http/pagination';
 import { PARTICIPANTS, STAFF } from '../http/access';
 import type { Services } from '../services';
+import { escapeRegex } from '../../shared/text';
 
 /** A list's page when the caller names no limit: a month of the calendar fits. */
 const LIST_PAGE = 100;
@@ -53,7 +54,6 @@ const MyEventsQuery = v.object(pageQuery(50));
 const FeatureBody = v.nullish(v.object({ featured: v.optional(v.boolean('featured must be true or false')) }));
 
 const isStaff = (actor: Actor | null) => Boolean(actor && isModerator(actor));
-const escapeRegex = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** Who sees what: everyone public approved events; members also their own; staff everything. */
 function visibility(actor: Actor | null): Filter {

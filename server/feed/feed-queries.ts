@@ -5,6 +5,7 @@ import { topTrendingTags, TRENDING_TAGS_SHOWN, trendingWindowStart } from '../..
 import type { Collection, Filter, Sort } from '../infrastructure/document-store/port';
 import { afterCursor, pageOf, type Page } from '../http/pagination';
 import type { FeedPostDocument, TagCountDocument } from '../../projections/feed/feed';
+import { escapeRegex } from '../../shared/text';
 
 /** Tag counts read at once: when every count is current, the trending tags and the one after them. */
 const TAG_COUNT_PAGE = TRENDING_TAGS_SHOWN * 2;
@@ -55,7 +56,6 @@ export interface FeedQuery {
 /** Pinned first, then newest; the id breaks ties so the cursor is exact. */
 export const FEED_ORDER: Sort = { pinRank: -1, createdAt: -1, _id: -1 };
 
-const escapeRegex = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** Narrows by filter, search, tag and cursor (what every part of a feed page shares). */
 function narrowing(query: FeedQuery): Filter[] {

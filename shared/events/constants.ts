@@ -23,7 +23,6 @@ export const DAY_CELL_LIMIT = 2;
 export const DEFAULT_DURATION_MS = 60 * 60 * 1000;
 export const EVENT_ID_SHOWN_LENGTH = 8;
 export const AT_CAPACITY = 'Event is at capacity';
-export const MAX_ATTENDEES_MIN = 1;
 /** Day of the week the month grid starts on (0 = Sunday, as Date#getDay counts). */
 export const WEEK_STARTS_ON = 0;
 /** Events shown by the events widget unless it asks for another limit. */

@@ -42,9 +42,10 @@ export interface CalendarEventState {
 
 export const isModerator = (actor: Actor) => actor.role === 'admin' || actor.role === 'staff';
 
-export function attendeeCounts(rsvps: ReadonlyMap<string, RsvpStatus>) {
+/** How many answered attending, maybe and not attending: one count for the decider and the read models. */
+export function attendeeCounts(answers: Iterable<RsvpStatus>) {
   const counts = { attending: 0, maybe: 0, notAttending: 0 };
-  for (const status of rsvps.values()) {
+  for (const status of answers) {
     if (status === 'attending') counts.attending++;
     else if (status === 'maybe') counts.maybe++;
     else counts.notAttending++;
@@ -109,7 +110,7 @@ export const calendarEventDecider: Decider<CalendarEventState, CalendarEventComm
       case 'EditEvent': {
         if (actor.role === 'subscriber' || (actor.id !== state.organizerId && !isModerator(actor))) throw fail.forbidden('Only the organizer, staff or admins can edit this event');
         const { maxAttendees } = command.data.fields;
-        const { attending } = attendeeCounts(state.rsvps);
+        const { attending } = attendeeCounts(state.rsvps.values());
         if (maxAttendees !== null && maxAttendees < attending) throw fail.rule(`${attending} people are already attending: max attendees cannot be lower`);
         const edited: CalendarEventEvent = { type: 'EventEdited', data: { fields: command.data.fields, ...by } };
         // Staff edits keep approval; a member's edit of an approved event goes back to the moderation queue.
@@ -140,7 +141,7 @@ export const calendarEventDecider: Decider<CalendarEventState, CalendarEventComm
         const { status } = command.data;
         if (previous === status) return [];
         const { maxAttendees } = state.fields;
-        if (status === 'attending' && maxAttendees !== null && attendeeCounts(state.rsvps).attending >= maxAttendees) throw fail.conflict(AT_CAPACITY);
+        if (status === 'attending' && maxAttendees !== null && attendeeCounts(state.rsvps.values()).attending >= maxAttendees) throw fail.conflict(AT_CAPACITY);
         return [{ type: 'RsvpChanged', data: { memberId: actor.id, status, previous, at } }];
       }
       case 'RemoveRsvp': {

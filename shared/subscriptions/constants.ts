@@ -32,8 +32,7 @@ export type DeliveryKind = (typeof DELIVERY_KINDS)[number];
 /** After this many bounces an address gets no more mail, so that the relay keeps its reputation. */
 export const MAX_BOUNCES = 3;
 
-/** Tokens are 32 random bytes in base64url (43 characters); only their SHA-256 is stored. */
-export const TOKEN_BYTES = 32;
+/** Link tokens are 32 bytes in base64url (43 characters); only their SHA-256 is stored. */
 export const TOKEN_LENGTH = 43;
 
 /** The lookup's answer for an unknown unsubscribe token (spec 2 §3). */

@@ -9,6 +9,7 @@ import { ApiError, apiRequest, errorMessage } from '../../lib/api';
 import { LoadMore, usePagedList } from '../../lib/paged-list';
 import type { BlogPost } from './blog-pages';
 import { applyFormat, isAllowedLink, type Edit, type Format } from './formatting';
+import { useDebounced } from '../../lib/use-debounced';
 
 const TOGGLE_TOASTS = {
   publish: 'Blog post published',
@@ -41,15 +42,6 @@ const isMac = typeof navigator !== 'undefined' && /Mac|iPhone|iPad/.test(navigat
 
 const refreshBlog = (queryClient: ReturnType<typeof useQueryClient>) =>
   void queryClient.invalidateQueries({ predicate: (query) => String(query.queryKey[0]).startsWith('/api/blog') || String(query.queryKey[0]).startsWith('/api/admin/blog') });
-
-function useDebounced<T>(value: T, delay: number): T {
-  const [settled, setSettled] = useState(value);
-  useEffect(() => {
-    const timer = setTimeout(() => setSettled(value), delay);
-    return () => clearTimeout(timer);
-  }, [value, delay]);
-  return settled;
-}
 
 interface Preview {
   content: string;

@@ -12,7 +12,7 @@ import { LoadMore, usePagedList } from '../../lib/paged-list';
 import { EVENT_TYPES, EVENT_TYPE_LABELS, type EventType } from '../../../shared/events/constants';
 import { EventDetails, dateLine } from './event-details';
 import { eventsUrl, type CalendarEvent } from './types';
-import { useDebounced } from './use-debounced';
+import { useDebounced } from '../../lib/use-debounced';
 
 type Tab = 'pending' | 'all' | 'featured' | 'stats';
 type SortKey = 'created' | 'start' | 'title';

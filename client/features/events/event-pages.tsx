@@ -12,7 +12,7 @@ import { dayKey, monthGrid, occursOn } from '../../../shared/events/dates';
 import { EventDetails, dateLine, readerTimeZone } from './event-details';
 import { EventForm } from './event-form';
 import { eventsUrl, type CalendarEvent } from './types';
-import { useDebounced } from './use-debounced';
+import { useDebounced } from '../../lib/use-debounced';
 
 const WEEKDAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
 

@@ -12,6 +12,7 @@ import { useCurrentUser, type CurrentUser } from '../../lib/current-user';
 import { Composer } from './composer';
 import { PostCard, type Post } from './post-card';
 import { splitNewPosts } from './new-posts';
+import { useDebounced } from '../../lib/use-debounced';
 
 type Filter = 'all' | 'trending' | 'following';
 const FILTERS: { value: Filter; label: string }[] = [
@@ -31,15 +32,6 @@ interface Stats {
   onlineNow: number;
   postsThisWeek: number;
   trendingTags: { tag: string; count: number }[];
-}
-
-function useDebounced<T>(value: T, ms: number) {
-  const [debounced, setDebounced] = useState(value);
-  useEffect(() => {
-    const timer = setTimeout(() => setDebounced(value), ms);
-    return () => clearTimeout(timer);
-  }, [value, ms]);
-  return debounced;
 }
 
 /** Staff see who is online beside each author: only those members, not the whole member list. */

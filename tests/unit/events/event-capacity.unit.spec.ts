@@ -37,7 +37,7 @@ describe('capacity under any sequence of RSVPs and limit changes', () => {
           data: { id: 'e1', organizerId: staff.id, fields: fields(max), approved: true, scheduledAt: now.toISOString() },
         });
         for (const s of steps) {
-          const before = attendeeCounts(state.rsvps).attending;
+          const before = attendeeCounts(state.rsvps.values()).attending;
           const limit = state.fields!.maxAttendees;
           try {
             for (const event of calendarEventDecider.decide(command(s), state)) state = calendarEventDecider.evolve(state, event);
@@ -53,7 +53,7 @@ describe('capacity under any sequence of RSVPs and limit changes', () => {
               expect(s.kind === 'limit' && s.max !== null && s.max < before).toBe(true);
             }
           }
-          const counts = attendeeCounts(state.rsvps);
+          const counts = attendeeCounts(state.rsvps.values());
           const currentLimit = state.fields!.maxAttendees;
           if (currentLimit !== null) expect(counts.attending).toBeLessThanOrEqual(currentLimit);
           // Each member counts once, whatever they switched between.
