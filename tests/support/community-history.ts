@@ -1,0 +1,325 @@
+/**
+ * A large, believable event log for fault and replay tests, built quickly: the community's commands are decided
+ * by the real deciders against states kept in memory, with a clock running over past days, and appended through
+ * the event store port in big batches: each stream's events of one period in one append, several appends at once.
+ * Members register (the first one becomes admin), change their profiles and roles and are suspended; they post,
+ * like, unlike, share and report, and staff moderate, pin and delete; staff write, publish, pin, feature and delete
+ * blog posts; members and staff schedule events, members edit theirs (back to moderation), staff approve, reject,
+ * feature and delete them, and members RSVP, change their minds and withdraw; members and guests subscribe, confirm,
+ * change frequency, pause, resume, bounce and unsubscribe. A command the site would refuse is left out, as the
+ * decider refuses it; the choices follow a seeded generator, so a seed gives the same history.
+ */
+import { createHash, randomUUID } from 'node:crypto';
+import * as v from 'valibot';
+import type { EventStore, NewEvent } from '../../server/infrastructure/event-store/port';
+import { type Actor, type CommandMetadata, type Decider, type DomainEvent, DomainError, type Role } from '../../shared/domain';
+import { streamName } from '../../shared/streams';
+import { memberDecider } from '../../shared/members/member-stream';
+import { postDecider } from '../../shared/feed/post-stream';
+import { normalizeTags } from '../../shared/feed/tags';
+import { calendarEventDecider } from '../../shared/events/event-stream';
+import { EventSchema } from '../../shared/events/schemas';
+import { EVENT_TYPES, RSVP_STATUSES } from '../../shared/events/constants';
+import { blogPostDecider } from '../../shared/blog/blog-stream';
+import { generateExcerpt } from '../../shared/blog/excerpt';
+import { subscriptionDecider } from '../../shared/subscriptions/subscription-stream';
+import { FREQUENCIES, SUBSCRIPTION_TYPES } from '../../shared/subscriptions/constants';
+
+const DAY = 24 * 3600 * 1000;
+/** About this many events come of one act (the rest are refused or change nothing), so the history spans `days`. */
+const EVENTS_PER_ACT = 0.31;
+/** Members only stand for the hash's place: projections copy it, nobody signs in with it. */
+const PASSWORD_HASH = 'scrypt$131072$8$1$c2FsdHNhbHRzYWx0c2FsdA$aGFzaGhhc2hoYXNoaGFzaGhhc2hoYXNoaGFzaGhhc2g';
+
+const FIRST_NAMES = ['Margaret', 'Walter', 'Dorothy', 'Frank', 'Lucille', 'Harold', 'Irene', 'Gus', 'Ruth', 'Earl', 'Peggy', 'Sam', 'Alice', 'Bernard', 'Joan', 'Vern', 'Edna', 'Lloyd', 'Mabel', 'Otis'];
+const LAST_NAMES = ['Hollis', 'Brandt', 'Kane', 'Okafor', 'Marsh', 'Stein', 'Castillo', 'Lindqvist', 'Abernathy', 'Washington', 'Novak', 'Delgado', 'Tran', 'Cole', 'Whitfield', 'Pruitt', 'Sandoval', 'Yoder'];
+const WORDS = 'transmitter tower studio microphone signal antenna reel tape broadcast evening farm report anchor weather station call sign frequency overnight announcer engineer console newsroom remote pickup kinescope color test pattern sign-on sign-off'.split(' ');
+const TAGS = ['radio', 'television', 'wgn', 'wls', 'kyw', 'archives', 'equipment', 'restoration', 'oral-history', 'anniversary', 'sports', 'news', 'weather', 'farm', 'call-signs'];
+
+export interface CommunityHistory {
+  /** Events appended. */
+  events: number;
+  /** Calls of EventStore.append. */
+  appends: number;
+  /** Position of the last event appended. */
+  head: number;
+}
+
+/** A seeded generator (mulberry32). */
+function generator(seed: number) {
+  let a = seed >>> 0;
+  const next = () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  return {
+    chance: (p: number) => next() < p,
+    int: (min: number, max: number) => min + Math.floor(next() * (max - min + 1)),
+    pick: <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)]!,
+    /** Mostly from the end of the list: recent posts and events get most of the attention. */
+    recent: <T>(items: readonly T[]): T => items[Math.min(items.length - 1, Math.floor(items.length * Math.sqrt(next())))]!,
+    words: (count: number) => Array.from({ length: count }, () => WORDS[Math.floor(next() * WORDS.length)]).join(' '),
+  };
+}
+
+/** Streams decided in memory and appended period by period. */
+function streams(eventStore: EventStore) {
+  const states = new Map<string, unknown>();
+  const versions = new Map<string, number>();
+  let pending = new Map<string, NewEvent[]>();
+  let decided = 0;
+  let appends = 0;
+  let head = 0;
+
+  return {
+    decided: () => decided,
+    /** Decides one command on the stream's current state; false when the decider refuses it or it changes nothing. */
+    run<State, Command extends { metadata: CommandMetadata }, Event extends DomainEvent>(decider: Decider<State, Command, Event>, stream: string, command: Command): boolean {
+      const state = (states.get(stream) as State | undefined) ?? decider.initialState();
+      let events: Event[];
+      try {
+        events = decider.decide(command, state);
+      } catch (error) {
+        if (error instanceof DomainError) return false;
+        throw error;
+      }
+      if (events.length === 0) return false;
+      states.set(stream, events.reduce(decider.evolve, state));
+      this.record(stream, events, command.metadata.actor);
+      return true;
+    },
+    record(stream: string, events: readonly DomainEvent[], actor: Actor | null) {
+      const metadata = { commandId: randomUUID(), ...(actor ? { actorId: actor.id } : {}) };
+      const batch = pending.get(stream) ?? [];
+      pending.set(stream, batch);
+      for (const event of events) batch.push({ id: randomUUID(), type: event.type, data: event.data, metadata });
+      decided += events.length;
+    },
+    /** Appends what was decided since the last flush: one append per stream, eight at once. */
+    async flush() {
+      const batches = [...pending];
+      pending = new Map();
+      let next = 0;
+      const appender = async () => {
+        for (let item = batches[next++]; item; item = batches[next++]) {
+          const [stream, events] = item;
+          const last = versions.get(stream);
+          const result = await eventStore.append(stream, events, { expectedVersion: last ?? 'no_stream' });
+          versions.set(stream, result.nextExpectedVersion);
+          head = Math.max(head, result.position);
+          appends++;
+        }
+      };
+      await Promise.all(Array.from({ length: 8 }, appender));
+    },
+    summary: (): CommunityHistory => ({ events: decided, appends, head }),
+  };
+}
+
+interface Member extends Actor {
+  email: string;
+  suspended: boolean;
+}
+
+/**
+ * Appends at least `events` events of community life over `days` past days, flushed every `daysPerAppend` days:
+ * members registered in one flush act from the next one on, so nobody acts before their registration is in the log.
+ */
+export async function appendCommunityHistory(eventStore: EventStore, options: { events: number; seed?: number; days?: number; daysPerAppend?: number }): Promise<CommunityHistory> {
+  const random = generator(options.seed ?? 13);
+  const log = streams(eventStore);
+  const days = options.days ?? 90;
+  const daysPerAppend = options.daysPerAppend ?? 45;
+  const perDay = Math.ceil(options.events / days / EVENTS_PER_ACT);
+  const start = Date.now() - (days + 1) * DAY;
+  let now = new Date(start);
+  const meta = (actor: Actor | null) => ({ now, actor });
+
+  const members: Member[] = [];
+  /** Registered in an earlier flush, so they may act. */
+  let active: Member[] = [];
+  /** Staff and admins as of the last flush; one demoted since is refused by the deciders, as the site would refuse them. */
+  let moderators: Member[] = [];
+  const posts: string[] = [];
+  const calendar: string[] = [];
+  const organizers = new Map<string, Member>();
+  const blog: string[] = [];
+  const subscriptions: { id: string; tokenHash: string; owner: Member | null }[] = [];
+
+  function register(role: Role) {
+    const id = randomUUID();
+    const firstName = random.pick(FIRST_NAMES);
+    const lastName = random.pick(LAST_NAMES);
+    const email = `${firstName}.${lastName}.${members.length}@example.org`.toLowerCase();
+    // Registration claims the address first, and the very first account the founder stream, as the route does.
+    log.record(streamName('email', createHash('sha256').update(email).digest('hex')), [{ type: 'EmailClaimed', data: { memberId: id } }], null);
+    if (members.length === 0) log.record(streamName('founder', 'community'), [{ type: 'FounderClaimed', data: { memberId: id } }], null);
+    log.run(memberDecider, streamName('member', id), {
+      type: 'RegisterMember',
+      data: { id, email, firstName, lastName, passwordHash: PASSWORD_HASH, isFirstMember: members.length === 0 },
+      metadata: meta(null),
+    });
+    const member: Member = { id, role: members.length === 0 ? 'admin' : 'member', email, suspended: false };
+    members.push(member);
+    if (role !== member.role) changeRole(members[0]!, member, role);
+  }
+
+  function changeRole(admin: Member, member: Member, role: Role) {
+    if (log.run(memberDecider, streamName('member', member.id), { type: 'ChangeRole', data: { role, adminCount: 2 }, metadata: meta(admin) })) member.role = role;
+  }
+
+  const post = (actor: Member, id: string, type: 'ApprovePost' | 'RejectPost' | 'PinPost' | 'UnpinPost' | 'LikePost' | 'UnlikePost' | 'DeletePost') =>
+    log.run(postDecider, streamName('post', id), { type, data: {}, metadata: meta(actor) });
+
+  function eventFields(organizer: Member) {
+    const startDate = new Date(now.getTime() + random.int(2, 60) * DAY + random.int(9, 20) * 3600_000);
+    return v.parse(EventSchema, {
+      title: `${random.pick(['Reunion of', 'Memorial for', 'Anniversary of', 'Open house at', 'Tour of'])} ${random.words(3)}`,
+      description: random.words(random.int(5, 40)),
+      eventType: random.pick(EVENT_TYPES),
+      location: random.chance(0.2) ? '' : `${random.pick(LAST_NAMES)} Hall`,
+      isVirtual: random.chance(0.2),
+      startDate: startDate.toISOString(),
+      endDate: new Date(startDate.getTime() + random.int(1, 4) * 3600_000).toISOString(),
+      maxAttendees: random.chance(0.3) ? random.int(20, 120) : null,
+      isPublic: random.chance(0.9) || organizer.role === 'member',
+      tags: [random.pick(TAGS)],
+    });
+  }
+
+  function blogPost(writer: Member) {
+    const id = randomUUID();
+    const content = `<h2>${random.words(4)}</h2><p>${random.words(random.int(30, 120))}</p>`;
+    if (
+      log.run(blogPostDecider, streamName('blog', id), {
+        type: 'CreateBlogPost',
+        data: { id, title: random.words(6), excerpt: generateExcerpt(content), content, tags: [random.pick(TAGS)], isPublished: random.chance(0.7), isPinned: random.chance(0.05), isFeatured: random.chance(0.1) },
+        metadata: meta(writer),
+      })
+    )
+      blog.push(id);
+  }
+
+  function subscribe(owner: Member | null) {
+    const id = randomUUID();
+    const tokenHash = createHash('sha256').update(id).digest('hex');
+    const email = owner?.email ?? `guest.${subscriptions.length}@example.net`;
+    const requested = log.run(subscriptionDecider, streamName('subscription', id), {
+      type: 'RequestSubscription',
+      data: { id, email, subscriptionType: random.pick(SUBSCRIPTION_TYPES), frequency: random.pick(FREQUENCIES), tokenHash },
+      metadata: meta(owner),
+    });
+    if (requested) subscriptions.push({ id, tokenHash, owner });
+  }
+
+  /** One thing a member, staff or a mail worker does; the weights give a believable mix, mostly likes and RSVPs. */
+  function act() {
+    const member = random.pick(active);
+    const moderator = random.pick(moderators);
+    const roll = random.int(0, 9999);
+    if (member.suspended) {
+      if (roll < 500 && log.run(memberDecider, streamName('member', member.id), { type: 'UnsuspendMember', data: {}, metadata: meta(moderator) })) member.suspended = false;
+      return;
+    }
+    if (roll < 50) {
+      const id = randomUUID();
+      const tags = normalizeTags(Array.from({ length: random.int(0, 3) }, () => random.pick(TAGS)));
+      const media = random.chance(0.15);
+      const submitted = log.run(postDecider, streamName('post', id), {
+        type: 'SubmitPost',
+        data: { id, content: random.words(random.int(8, 60)), tags, mediaType: media ? 'link' : null, mediaUrl: media ? 'https://en.wikipedia.org/wiki/Broadcasting' : null, mediaTitle: null },
+        metadata: meta(member),
+      });
+      if (submitted) posts.push(id);
+    } else if (roll < 300 && posts.length) post(moderator, random.recent(posts), random.chance(0.85) ? 'ApprovePost' : 'RejectPost');
+    else if (roll < 4720 && posts.length) post(member, random.recent(posts), 'LikePost');
+    else if (roll < 4920 && posts.length) post(member, random.recent(posts), 'UnlikePost');
+    else if (roll < 5520 && posts.length)
+      log.run(postDecider, streamName('post', random.recent(posts)), { type: 'SharePost', data: {}, metadata: meta(random.chance(0.5) ? member : null) });
+    else if (roll < 5570 && posts.length)
+      log.run(postDecider, streamName('post', random.recent(posts)), { type: 'ReportPost', data: { reason: random.words(3) }, metadata: meta(member) });
+    else if (roll < 5600 && posts.length) post(moderator, random.recent(posts), random.chance(0.6) ? 'PinPost' : 'UnpinPost');
+    else if (roll < 5630 && posts.length) post(random.chance(0.5) ? moderator : member, random.pick(posts), 'DeletePost');
+    else if (roll < 5645) {
+      const id = randomUUID();
+      if (log.run(calendarEventDecider, streamName('event', id), { type: 'ScheduleEvent', data: { id, fields: eventFields(member) }, metadata: meta(member) })) {
+        calendar.push(id);
+        organizers.set(id, member);
+      }
+    } else if (roll < 5795 && calendar.length) {
+      const type = random.pick(['ApproveEvent', 'ApproveEvent', 'ApproveEvent', 'RejectEvent', 'FeatureEvent', 'UnfeatureEvent'] as const);
+      log.run(calendarEventDecider, streamName('event', random.recent(calendar)), { type, data: {}, metadata: meta(moderator) });
+    } else if (roll < 5845 && calendar.length) {
+      // Organizers and staff edit; a member's edit of an approved event goes back to moderation.
+      const id = random.recent(calendar);
+      const editor = random.chance(0.3) ? moderator : organizers.get(id)!;
+      log.run(calendarEventDecider, streamName('event', id), { type: 'EditEvent', data: { fields: eventFields(editor) }, metadata: meta(editor) });
+    } else if (roll < 5850 && calendar.length) log.run(calendarEventDecider, streamName('event', random.pick(calendar)), { type: 'DeleteEvent', data: {}, metadata: meta(moderator) });
+    else if (roll < 8350 && calendar.length)
+      log.run(calendarEventDecider, streamName('event', random.recent(calendar)), { type: 'SetRsvp', data: { status: random.pick(RSVP_STATUSES) }, metadata: meta(member) });
+    else if (roll < 8550 && calendar.length) log.run(calendarEventDecider, streamName('event', random.recent(calendar)), { type: 'RemoveRsvp', data: {}, metadata: meta(member) });
+    else if (roll < 8560) blogPost(moderator);
+    else if (roll < 8715 && blog.length) {
+      const id = random.recent(blog);
+      const type = random.pick(['EditBlogPost', 'PublishBlogPost', 'UnpublishBlogPost', 'PinBlogPost', 'UnpinBlogPost', 'FeatureBlogPost', 'UnfeatureBlogPost', 'DeleteBlogPost'] as const);
+      if (type === 'EditBlogPost') {
+        const content = `<p>${random.words(random.int(30, 120))}</p>`;
+        log.run(blogPostDecider, streamName('blog', id), { type, data: { title: random.words(6), excerpt: generateExcerpt(content), content, ...(random.chance(0.5) ? { tags: [random.pick(TAGS)] } : {}) }, metadata: meta(moderator) });
+      } else if (type !== 'DeleteBlogPost' || random.chance(0.2)) log.run(blogPostDecider, streamName('blog', id), { type, data: {}, metadata: meta(moderator) });
+    } else if (roll < 8915) {
+      const changes = random.chance(0.5) ? { firstName: random.pick(FIRST_NAMES) } : random.chance(0.5) ? { lastName: random.pick(LAST_NAMES) } : { profileImageUrl: `/uploads/${randomUUID()}.jpg` };
+      log.run(memberDecider, streamName('member', member.id), { type: 'ChangeProfile', data: changes, metadata: meta(member) });
+    } else if (roll < 8965) log.run(memberDecider, streamName('member', member.id), { type: 'ChangePassword', data: { passwordHash: PASSWORD_HASH }, metadata: meta(member) });
+    else if (roll < 8995 && member.role !== 'admin') {
+      const admin = active.find((m) => m.role === 'admin' && !m.suspended)!;
+      changeRole(admin, member, random.pick(['member', 'member', 'subscriber', 'staff'] as const));
+    } else if (roll < 9025 && member.role === 'member') {
+      if (log.run(memberDecider, streamName('member', member.id), { type: 'SuspendMember', data: { reason: random.words(4) }, metadata: meta(moderator) })) member.suspended = true;
+    } else if (roll < 9065) subscribe(random.chance(0.6) ? member : null);
+    else if (roll < 10000 && subscriptions.length) {
+      const subscription = random.recent(subscriptions);
+      const stream = streamName('subscription', subscription.id);
+      const system = meta(null);
+      const choice = random.int(0, 99);
+      // A guest is sent the confirmation link, and confirms (or not) by it; a member's subscription needs neither.
+      if (choice < 30) {
+        if (!subscription.owner) log.run(subscriptionDecider, stream, { type: 'RecordDelivery', data: { kind: 'confirmation', itemKey: subscription.id }, metadata: system });
+      } else if (choice < 60) log.run(subscriptionDecider, stream, { type: 'ConfirmSubscription', data: { tokenHash: subscription.tokenHash }, metadata: system });
+      else if (choice < 90) {
+        // Only a member changes a subscription; a guest's changes only through its links.
+        if (subscription.owner)
+          log.run(subscriptionDecider, stream, { type: 'UpdateSubscription', data: random.chance(0.5) ? { frequency: random.pick(FREQUENCIES) } : { isActive: random.chance(0.5) }, metadata: meta(subscription.owner) });
+      } else if (choice < 91) log.run(subscriptionDecider, stream, { type: 'RecordBounce', data: { reason: '550 Mailbox unavailable' }, metadata: system });
+      else log.run(subscriptionDecider, stream, { type: 'Unsubscribe', data: { via: random.pick(['link', 'one_click'] as const), tokenHash: subscription.tokenHash }, metadata: system });
+    }
+  }
+
+  // The founder, the staff and the first members, before anyone acts.
+  register('admin');
+  for (let i = 0; i < 5; i++) register('staff');
+  for (let i = 0; i < 30; i++) register(random.chance(0.1) ? 'subscriber' : 'member');
+  const joined = async () => {
+    await log.flush();
+    active = [...members];
+    moderators = active.filter((m) => m.role === 'admin' || m.role === 'staff');
+  };
+  await joined();
+
+  for (let day = 0; log.decided() < options.events; day++) {
+    const dayStart = start + day * DAY;
+    for (let newcomers = random.int(1, 6); newcomers > 0; newcomers--) {
+      now = new Date(dayStart + random.int(0, DAY - 1));
+      register(random.chance(0.1) ? 'subscriber' : 'member');
+    }
+    for (let i = 0; i < perDay && log.decided() < options.events; i++) {
+      now = new Date(dayStart + Math.floor((i / perDay) * DAY));
+      act();
+    }
+    if ((day + 1) % daysPerAppend === 0) await joined();
+  }
+  await log.flush();
+  return log.summary();
+}
