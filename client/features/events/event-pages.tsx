@@ -138,8 +138,10 @@ export function CalendarPage() {
                     {week.map((day) => {
                       const dayEvents = shown.filter((e) => occursOn(e, day.date, zone));
                       return (
-                        <div key={day.date} role="gridcell" className={`min-h-20 bg-white p-1 dark:bg-slate-900 ${day.inMonth ? '' : 'opacity-60'}`}>
-                          <p className={`text-xs ${day.date === today ? 'font-bold text-amber-700 dark:text-amber-accent' : ''}`}>
+                        // Days of the next or previous month are told apart by a muted background and number, not by
+                        // dimming the whole cell: their events must stay as readable as any other (contrast).
+                        <div key={day.date} role="gridcell" className={`min-h-20 p-1 ${day.inMonth ? 'bg-white dark:bg-slate-900' : 'bg-slate-50 dark:bg-slate-950'}`}>
+                          <p className={`text-xs ${day.date === today ? 'font-bold text-amber-700 dark:text-amber-accent' : day.inMonth ? '' : 'text-slate-600 dark:text-slate-400'}`}>
                             <span aria-hidden="true">{day.day}</span>
                             <span className="sr-only">{spokenDay(day.date)}</span>
                           </p>
