@@ -14,7 +14,7 @@ import { memberEvents } from '../../projections/events/member-events';
 import { readEventStats } from '../../projections/events/event-stats';
 import type { Filter, Sort } from '../infrastructure/document-store/port';
 import { parse } from '../http/errors';
-import { findPage, mapPage, pageQuery } from '../http/pagination';
+import { findPage, mapPage, OLDEST_FIRST, pageQuery } from '../http/pagination';
 import { PARTICIPANTS, STAFF } from '../http/access';
 import type { Services } from '../services';
 import { escapeRegex } from '../../shared/text';
@@ -36,8 +36,6 @@ function eventIdOf(params: unknown): string {
 }
 const isoDate = (name: string) => v.optional(v.pipe(text(), v.check((s) => !Number.isNaN(Date.parse(s)), `${name} must be a date`), v.transform((s) => new Date(s).toISOString())));
 const SORTS = { start: { startDate: 1, _id: 1 }, created: { createdAt: -1, _id: 1 }, title: { title: 1, _id: 1 } } satisfies Record<string, Sort>;
-/** The moderation queue's own order: oldest first, as staff work through it. */
-const QUEUE_ORDER: Sort = { createdAt: 1, _id: 1 };
 const ListQuery = v.object({
   from: isoDate('from'),
   to: isoDate('to'),
@@ -210,7 +208,7 @@ export async function eventRoutes(app: FastifyInstance, { services }: { services
     return detailsDto(await command(id, request.actor, featured ? 'FeatureEvent' : 'UnfeatureEvent'), request.actor);
   });
 
-  app.get('/api/admin/events/pending', { config: { access: STAFF } }, (request) => list(request, { status: 'pending' }, QUEUE_ORDER));
+  app.get('/api/admin/events/pending', { config: { access: STAFF } }, (request) => list(request, { status: 'pending' }, OLDEST_FIRST));
   app.get('/api/admin/events/featured', { config: { access: STAFF } }, (request) => list(request, { isFeatured: true }));
   app.get('/api/admin/events/stats', { config: { access: STAFF } }, () => readEventStats(services.store));
 }

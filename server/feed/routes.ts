@@ -11,9 +11,8 @@ import { FEED_PAGE_SIZE } from '../../shared/feed/constants';
 import { text } from '../../shared/text-schema';
 import { feedPosts, tagCounts } from '../../projections/feed/feed';
 import { membersCollection } from '../../projections/members/members';
-import type { Sort } from '../infrastructure/document-store/port';
 import { parse } from '../http/errors';
-import { findPage, mapPage, pageQuery } from '../http/pagination';
+import { findPage, mapPage, OLDEST_FIRST, pageQuery } from '../http/pagination';
 import { STAFF } from '../http/access';
 import type { Services } from '../services';
 import { feedPage, postDto, trendingTags } from './feed-queries';
@@ -26,8 +25,6 @@ const FeedQuery = v.object({
   q: v.optional(v.pipe(text(), v.trim(), v.maxLength(200))),
   tag: v.optional(v.pipe(text(), v.maxLength(80))),
 });
-/** The moderation queue: oldest first, as staff work through it. */
-const QUEUE_ORDER: Sort = { createdAt: 1, _id: 1 };
 const QueueQuery = v.object(pageQuery(50));
 
 export async function feedRoutes(app: FastifyInstance, { services }: { services: Services }) {
@@ -86,7 +83,7 @@ export async function feedRoutes(app: FastifyInstance, { services }: { services:
   app.put('/api/admin/posts/:id/unpin', { config: { access: STAFF } }, async (request) => command(parse(IdParams, request.params).id, request.actor, 'UnpinPost'));
 
   app.get('/api/admin/posts/pending', { config: { access: STAFF } }, async (request) => {
-    const page = await findPage(posts, { status: 'pending' }, QUEUE_ORDER, parse(QueueQuery, request.query));
+    const page = await findPage(posts, { status: 'pending' }, OLDEST_FIRST, parse(QueueQuery, request.query));
     return mapPage(page, (post) => postDto(post, request.actor));
   });
 

@@ -11,6 +11,8 @@ import { hasNoForbiddenCharacters, text } from '../../shared/text-schema';
 import type { Collection, Document, Filter, Sort } from '../infrastructure/document-store/port';
 
 export const PAGE_LIMIT_MAX = 100;
+/** The order of the moderation queues: oldest first, as staff work through them. */
+export const OLDEST_FIRST: Sort = { createdAt: 1, _id: 1 };
 /** Far more than the sort keys of any list here take; anything longer was not made by this server. */
 const CURSOR_MAX_LENGTH = 2000;
 
