@@ -12,6 +12,8 @@ WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --no-fund --no-audit
 COPY --from=build /app/dist ./dist
+COPY main ./main
+COPY platform ./platform
 COPY server ./server
 COPY projections ./projections
 COPY workers ./workers
@@ -20,4 +22,4 @@ COPY scripts ./scripts
 COPY tsconfig.json ./
 EXPOSE 3000
 USER node
-CMD ["npx", "tsx", "server/main.ts"]
+CMD ["npx", "tsx", "main/main.ts"]

@@ -1,5 +1,5 @@
 /** Every projection the runner maintains, in the order they are applied. */
-import type { Projection } from './runner';
+import type { Projection } from '../platform/projections/runner';
 import { membersProjection } from './members/members';
 import { memberPostCountsProjection } from './members/post-counts';
 import { feedProjection } from './feed/feed';

@@ -2,7 +2,7 @@
 import { spawn } from 'node:child_process';
 
 const children = [
-  spawn('npx', ['tsx', 'watch', 'server/main.ts'], { stdio: 'inherit' }),
+  spawn('npx', ['tsx', 'watch', 'main/main.ts'], { stdio: 'inherit' }),
   spawn('npx', ['vite'], { stdio: 'inherit' }),
 ];
 const stop = () => {

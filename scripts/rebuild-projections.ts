@@ -4,8 +4,8 @@
  * from the read models as they refill.
  */
 import { pino } from 'pino';
-import { loadConfig } from '../server/config';
-import { createServices } from '../server/services';
+import { loadConfig } from '../platform/config';
+import { createServices } from '../main/services';
 
 const config = loadConfig({ ...process.env, ROLES: 'projections' });
 const logger = pino({ level: config.logLevel });

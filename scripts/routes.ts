@@ -1,7 +1,7 @@
 /** `npm run routes`: every HTTP route with who may call it, for an access audit. */
 import { pino } from 'pino';
-import { loadConfig } from '../server/config';
-import { createServices } from '../server/services';
+import { loadConfig } from '../platform/config';
+import { createServices } from '../main/services';
 import { buildApp } from '../server/app';
 import { describeAccess } from '../server/http/access';
 

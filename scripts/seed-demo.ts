@@ -6,8 +6,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import { pino } from 'pino';
-import { loadConfig } from '../server/config';
-import { createServices } from '../server/services';
+import { loadConfig } from '../platform/config';
+import { createServices } from '../main/services';
 import { buildApp } from '../server/app';
 import { streamName } from '../shared/streams';
 import type { Actor, Role } from '../shared/domain';

@@ -2,12 +2,14 @@
  * Builds the HTTP application from its dependencies. Tests use it with app.inject
  * or by listening on a free port; main.ts starts it for real.
  */
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import cookie, { Signer } from '@fastify/cookie';
 import session from '@fastify/session';
 import formbody from '@fastify/formbody';
 import rateLimit from '@fastify/rate-limit';
-import type { Services } from './services';
+import type { ApiDependencies } from './dependencies';
 import { registerErrorHandler } from './http/errors';
 import { parseQueryString } from './http/query-string';
 import { registerAccessControl, type RouteAccess } from './http/access';
@@ -26,9 +28,12 @@ import { serveClient } from './http/client';
 import { mailboxRoutes } from './mail/mailbox-routes';
 import { registerSecurityHeaders } from './http/security-headers';
 import { embedRoutes } from './embeds/routes';
+import { DOCS_PREFIX, OPENAPI_PATH, registerOpenApi, registerValibotSchemas } from './http/openapi';
 
 export const SESSION_TTL_SECONDS = 30 * 24 * 3600;
 export const SESSION_COOKIE = 'bhc.sid';
+/** The API's version in the OpenAPI document: the package's. */
+const API_VERSION = (JSON.parse(readFileSync(resolve(import.meta.dirname, '../package.json'), 'utf8')) as { version: string }).version;
 
 export interface App {
   app: FastifyInstance;
@@ -36,7 +41,7 @@ export interface App {
   realtime: Realtime;
 }
 
-export async function buildApp(services: Services, options: { logger?: boolean | object; serveClient?: boolean } = {}): Promise<App> {
+export async function buildApp(services: ApiDependencies, options: { logger?: boolean | object; serveClient?: boolean } = {}): Promise<App> {
   const { config } = services;
   const serverOptions: FastifyServerOptions = {
     // fastify accepts a hop count too (proxy-addr); its types only list the other forms.
@@ -51,7 +56,8 @@ export async function buildApp(services: Services, options: { logger?: boolean |
   const app: FastifyInstance = Fastify(serverOptions);
 
   registerErrorHandler(app);
-  const routes = registerAccessControl(app, (request) => resolveActor(services, request));
+  registerValibotSchemas(app);
+  const routes = registerAccessControl(app, (request) => resolveActor(services, request), [DOCS_PREFIX]);
   registerSameOriginCheck(app, config.publicUrl);
   registerSecurityHeaders(app, { https: config.publicUrl.startsWith('https://') });
 
@@ -68,7 +74,7 @@ export async function buildApp(services: Services, options: { logger?: boolean |
   // Form bodies decode as query strings do, so that text that is not UTF-8 is refused the same way.
   await app.register(formbody, { parser: parseQueryString });
   // Calls without a body (like, approve, sign out) may still say Content-Type: application/json, as many HTTP
-  // clients do: an empty body is no body (API.md "Hardening"), not fastify's 400. Everything else is parsed
+  // clients do: an empty body is no body (docs/architecture.md#http-conventions), not fastify's 400. Everything else is parsed
   // by fastify's own JSON parser, with its prototype-poisoning guards.
   const json = app.getDefaultJsonParser('error', 'error');
   app.removeContentTypeParser('application/json');
@@ -99,6 +105,9 @@ export async function buildApp(services: Services, options: { logger?: boolean |
     },
   });
   app.addHook('preClose', () => realtime.close());
+
+  await registerOpenApi(app, { version: API_VERSION, publicUrl: config.publicUrl });
+  app.get(OPENAPI_PATH, { config: { access: 'public' }, schema: { hide: true } }, () => app.swagger());
 
   await app.register(healthRoutes, { services });
   await app.register(memberRoutes, {

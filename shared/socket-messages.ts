@@ -1,42 +1,18 @@
 /**
- * Realtime change notices (API.md "Realtime"): the message names, the rooms and the
- * payload schemas, in one place for the projections that send them and the browsers
- * that receive them. Notices say what changed, never carry whole data sets: the
- * browser refetches what it shows.
+ * Realtime change notices (docs/architecture.md#change-notices): the message names with their
+ * payload schemas, and the rooms, in one place for the projections that send them, the gateway
+ * that delivers them and the browsers that receive them. Notices say what changed, never carry
+ * whole data sets: the browser refetches what it shows.
  */
 import * as v from 'valibot';
-
-export const SOCKET_ROOMS = { members: 'members', staff: 'staff', public: 'public' } as const;
-export type SocketRoom = (typeof SOCKET_ROOMS)[keyof typeof SOCKET_ROOMS];
-
-export const SOCKET_MESSAGES = {
-  postsChanged: 'posts:changed',
-  eventsChanged: 'events:changed',
-  blogChanged: 'blog:changed',
-  rsvpChanged: 'rsvp:changed',
-  pendingChanged: 'pending:changed',
-  statsChanged: 'stats:changed',
-  monitoringChanged: 'monitoring:changed',
-  mailboxChanged: 'mailbox:changed',
-  subscriptionsChanged: 'subscriptions:changed',
-} as const;
-export type SocketMessage = (typeof SOCKET_MESSAGES)[keyof typeof SOCKET_MESSAGES];
+import { CommunityStatsSchema } from './feed/schemas';
 
 const count = v.pipe(v.number(), v.integer(), v.minValue(0));
 
 export const ChangeKindSchema = v.picklist(['created', 'updated', 'removed']);
 const ChangeSchema = v.object({ id: v.string(), kind: ChangeKindSchema });
 
-/** GET /api/stats, and what `stats:changed` may carry. */
-export const CommunityStatsSchema = v.object({
-  totalPosts: count,
-  activeMembers: count,
-  onlineNow: count,
-  postsThisWeek: count,
-  trendingTags: v.array(v.object({ tag: v.string(), count })),
-});
-export type CommunityStats = v.InferOutput<typeof CommunityStatsSchema>;
-
+/** Every message the server sends, by name, with the schema of its payload: the one source of both. */
 export const SOCKET_PAYLOADS = {
   'posts:changed': ChangeSchema,
   'events:changed': ChangeSchema,
@@ -52,6 +28,29 @@ export const SOCKET_PAYLOADS = {
   'mailbox:changed': v.object({}),
   // The owner's room only: one of their subscriptions changed (settings, another tab, a link in a mail).
   'subscriptions:changed': v.object({ id: v.string() }),
-} as const satisfies Record<SocketMessage, v.GenericSchema>;
+} as const;
 
+export type SocketMessage = keyof typeof SOCKET_PAYLOADS;
 export type SocketPayload<M extends SocketMessage> = v.InferOutput<(typeof SOCKET_PAYLOADS)[M]>;
+
+/** socket.io's typed events, server to browser: one listener per message, given its payload. */
+export type ServerToClientEvents = { [M in SocketMessage]: (payload: SocketPayload<M>) => void };
+/** Browsers only listen: they send nothing of their own over the socket. */
+export type ClientToServerEvents = Record<never, never>;
+
+type MemberRoom = `member:${string}`;
+export type Room = 'public' | 'members' | 'staff' | MemberRoom;
+
+/**
+ * Anonymous sockets (widgets) join `public`; signed-in members also `members` and their own room;
+ * admin and staff also `staff`.
+ */
+export const ROOMS = {
+  public: 'public',
+  members: 'members',
+  staff: 'staff',
+  member: (id: string): MemberRoom => `member:${id}`,
+} as const;
+
+/** One message to some rooms, its payload checked against the message's own. */
+export type ChangeNotice = { [M in SocketMessage]: { message: M; rooms: readonly Room[]; payload: SocketPayload<M> } }[SocketMessage];

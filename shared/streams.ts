@@ -2,15 +2,39 @@
  * Stream names, one helper per stream type, so category streams stay usable (`$ce-event` in KurrentDB).
  * `email-<sha256>` claims an address for one member; `founder-community` is claimed by the first account.
  */
+import type { BlogPostEvent } from './blog/blog-stream';
+import type { CalendarEventEvent } from './events/event-stream';
+import type { PostEvent } from './feed/post-stream';
+import type { MemberEvent } from './members/member-stream';
+import type { SubscriptionEvent } from './subscriptions/subscription-stream';
+
 export const STREAM_TYPES = ['member', 'email', 'founder', 'event', 'post', 'blog', 'subscription'] as const;
 export type StreamType = (typeof STREAM_TYPES)[number];
+
+/** A claim stream's only event: the member who holds the address, or who founded the community. */
+export type EmailClaimed = { type: 'EmailClaimed'; data: { memberId: string } };
+export type FounderClaimed = { type: 'FounderClaimed'; data: { memberId: string } };
+
+/** The events each stream type holds: what its decider (or, for the claims, the registration) appends. */
+export type StreamEvents = {
+  member: MemberEvent;
+  email: EmailClaimed;
+  founder: FounderClaimed;
+  event: CalendarEventEvent;
+  post: PostEvent;
+  blog: BlogPostEvent;
+  subscription: SubscriptionEvent;
+};
 
 export function streamName(type: StreamType, id: string): string {
   return `${type}-${id}`;
 }
 
-/** Splits `event-<uuid>` into its type and id; ids may contain dashes. */
-export function parseStreamName(name: string): { type: string; id: string } {
+const isStreamType = (type: string): type is StreamType => STREAM_TYPES.some((known) => known === type);
+
+/** Splits `event-<uuid>` into its type and id (ids may contain dashes); null for a name of no known stream type. */
+export function parseStreamName(name: string): { type: StreamType; id: string } | null {
   const dash = name.indexOf('-');
-  return dash < 0 ? { type: name, id: '' } : { type: name.slice(0, dash), id: name.slice(dash + 1) };
+  const type = name.slice(0, dash);
+  return dash >= 0 && isStreamType(type) ? { type, id: name.slice(dash + 1) } : null;
 }

@@ -8,8 +8,8 @@
 import type { Redis } from 'ioredis';
 import { DelayedError, Queue, Worker, type Job } from 'bullmq';
 import * as v from 'valibot';
-import { MailMessageSchema, type MailMessage } from '../server/mail/message';
-import type { Transport } from '../server/mail/transport';
+import { MailMessageSchema, type MailMessage } from '../platform/mail/message';
+import type { Transport } from '../platform/mail/transport';
 import type { Deliver } from './subscriptions/delivery';
 import type { DigestFrequency } from './subscriptions/digests';
 

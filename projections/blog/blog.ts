@@ -1,12 +1,14 @@
 /** The blog's read model: one document per post, serving lists, the post page, management and RSS. */
-import type { DocumentStore } from '../../server/infrastructure/document-store/port';
-import type { RecordedEvent } from '../../server/infrastructure/event-store/port';
+import type { DocumentStore } from '../../platform/document-store/port';
+import type { RecordedEvent } from '../../platform/event-store/port';
 import type { Role } from '../../shared/domain';
-import type { BlogPostEvent } from '../../shared/blog/blog-stream';
+import type { MemberEvent } from '../../shared/members/member-stream';
 import { displayName } from '../../shared/members/display';
-import { applyToDocument, type Positioned } from '../documents';
+import { applyToDocument, type Positioned } from '../../platform/projections/documents';
 import { membersCollection, type MemberDocument } from '../members/members';
-import type { Projection, ProjectionContext } from '../runner';
+import type { Projection, ProjectionContext } from '../../platform/projections/runner';
+import { typedEvent } from '../../platform/projections/typed-event';
+import { ROOMS, type Room } from '../../shared/socket-messages';
 
 export const BLOG_POSTS = 'blog_posts';
 
@@ -43,15 +45,14 @@ function authorOf(member: MemberDocument | null): BlogPostDocument['author'] {
 }
 
 /** Readers see posts that are published now or were until this change; drafts concern staff only. */
-const roomsFor = (wasOrIsPublished: boolean) => (wasOrIsPublished ? ['members', 'public'] : ['staff']);
+const roomsFor = (wasOrIsPublished: boolean): Room[] => (wasOrIsPublished ? [ROOMS.members, ROOMS.public] : [ROOMS.staff]);
 
 /**
  * The post page shows the author's current name, picture and role: the members
  * projection, applied before this one to the same event, already holds them.
  */
-async function followAuthor(recorded: RecordedEvent, { store, notify }: ProjectionContext) {
+async function followAuthor(authorId: string, recorded: RecordedEvent & MemberEvent, { store, notify }: ProjectionContext) {
   if (recorded.type !== 'MemberProfileChanged' && recorded.type !== 'MemberRoleChanged') return;
-  const authorId = recorded.streamName.slice('member-'.length);
   const posts = blogPosts(store);
   const written = await posts.find({ authorId });
   if (written.length === 0) return;
@@ -70,11 +71,11 @@ export const blogProjection: Projection = {
     await blogPosts(store).createIndex({ authorId: 1 });
   },
   async apply(recorded, context) {
-    if (recorded.streamName.startsWith('member-')) return followAuthor(recorded, context);
-    if (!recorded.streamName.startsWith('blog-')) return;
+    const typed = typedEvent(recorded);
+    if (typed?.stream === 'member') return followAuthor(typed.id, typed.event, context);
+    if (typed?.stream !== 'blog') return;
     const { store, notify } = context;
-    const event = recorded as RecordedEvent & BlogPostEvent;
-    const id = recorded.streamName.slice('blog-'.length);
+    const { id, event } = typed;
     const posts = blogPosts(store);
     const before = await posts.findOne({ _id: id });
     const change = (update: (post: BlogPostDocument) => Partial<BlogPostDocument>, at?: string) =>

@@ -5,12 +5,11 @@
  * increments, so a replay after a crash cannot count anything twice. Staff are
  * told when the pending count moves, with the feed's pending count beside it.
  */
-import type { DocumentStore } from '../../server/infrastructure/document-store/port';
-import type { RecordedEvent } from '../../server/infrastructure/event-store/port';
-import type { CalendarEventEvent } from '../../shared/events/event-stream';
-import { applyToDocument, type Positioned } from '../documents';
-import type { Projection } from '../runner';
-import { SOCKET_MESSAGES } from '../../shared/socket-messages';
+import type { DocumentStore } from '../../platform/document-store/port';
+import { applyToDocument, type Positioned } from '../../platform/projections/documents';
+import type { Projection } from '../../platform/projections/runner';
+import { typedEvent } from '../../platform/projections/typed-event';
+import { ROOMS } from '../../shared/socket-messages';
 import { calendarEvents } from './events';
 
 export const EVENT_STATS = 'event_stats';
@@ -40,9 +39,8 @@ export const eventStatsProjection: Projection = {
   name: 'event-stats',
   collections: [EVENT_STATS],
   async apply(recorded, { store, notify }) {
-    if (!recorded.streamName.startsWith('event-')) return;
-    const event = recorded as RecordedEvent & CalendarEventEvent;
-    if (event.type === 'RsvpChanged' || event.type === 'RsvpRemoved') return;
+    const typed = typedEvent(recorded);
+    if (typed?.stream !== 'event' || typed.event.type === 'RsvpChanged' || typed.event.type === 'RsvpRemoved') return;
     const calendar = calendarEvents(store);
     const [total, pending, approved, featured, open] = await Promise.all([
       calendar.countDocuments({}),
@@ -55,7 +53,7 @@ export const eventStatsProjection: Projection = {
     await applyToDocument(eventStats(store), STATS_ID, recorded.position, () => ({ total, pending, approved, featured, public: open, private: total - open }));
     if (before.pending !== pending) {
       const posts = await store.collection(FEED_POSTS).countDocuments({ status: 'pending' });
-      notify({ message: SOCKET_MESSAGES.pendingChanged, rooms: ['staff'], payload: { events: pending, posts } });
+      notify({ message: 'pending:changed', rooms: [ROOMS.staff], payload: { events: pending, posts } });
     }
   },
 };

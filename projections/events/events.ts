@@ -7,17 +7,18 @@
  *   management lists are its index-served queries.
  * The organizer's name and role are copied in, and refreshed when they change.
  */
-import type { DocumentStore } from '../../server/infrastructure/document-store/port';
-import type { RecordedEvent } from '../../server/infrastructure/event-store/port';
+import type { DocumentStore } from '../../platform/document-store/port';
+import type { RecordedEvent } from '../../platform/event-store/port';
 import type { Role } from '../../shared/domain';
 import { attendeeCounts, type CalendarEventEvent } from '../../shared/events/event-stream';
 import type { RsvpStatus } from '../../shared/events/constants';
 import type { EventFields } from '../../shared/events/schemas';
 import type { MemberEvent } from '../../shared/members/member-stream';
-import { applyToDocument, type Positioned } from '../documents';
+import { applyToDocument, type Positioned } from '../../platform/projections/documents';
 import { membersCollection, type MemberDocument } from '../members/members';
-import type { ChangeNotice, Projection } from '../runner';
-import { SOCKET_MESSAGES } from '../../shared/socket-messages';
+import type { Projection, ProjectionContext } from '../../platform/projections/runner';
+import { typedEvent } from '../../platform/projections/typed-event';
+import { ROOMS, type Room } from '../../shared/socket-messages';
 
 export const EVENT_DETAILS = 'event_details';
 export const EVENT_CALENDAR = 'event_calendar';
@@ -64,8 +65,8 @@ function calendarEntry(details: EventDetailsDocument): Omit<CalendarEventDocumen
 }
 
 /** Public approved events reach everyone; the rest only staff and the organizer. */
-export const roomsFor = (event: Pick<EventSummary, 'isApproved' | 'isPublic' | 'organizerId'>): ChangeNotice['rooms'] =>
-  event.isApproved && event.isPublic ? ['members', 'public'] : ['staff', `member:${event.organizerId}`];
+export const roomsFor = (event: Pick<EventSummary, 'isApproved' | 'isPublic' | 'organizerId'>): Room[] =>
+  event.isApproved && event.isPublic ? [ROOMS.members, ROOMS.public] : [ROOMS.staff, ROOMS.member(event.organizerId)];
 
 /** The details document after one event of its stream; null removes it. */
 function nextDetails(current: EventDetailsDocument | null, event: CalendarEventEvent, organizer: Organizer | null): Omit<EventDetailsDocument, '_id' | '_position'> | null {
@@ -124,10 +125,10 @@ export const eventsProjection: Projection = {
     await calendar.createIndex({ status: 1, createdAt: 1 });
   },
   async apply(recorded, context) {
-    if (recorded.streamName.startsWith('member-')) return refreshOrganizer(recorded as RecordedEvent & MemberEvent, context.store, context.notify);
-    if (!recorded.streamName.startsWith('event-')) return;
-    const event = recorded as RecordedEvent & CalendarEventEvent;
-    const id = recorded.streamName.slice('event-'.length);
+    const typed = typedEvent(recorded);
+    if (typed?.stream === 'member') return refreshOrganizer(typed.id, typed.event, context);
+    if (typed?.stream !== 'event') return;
+    const { id, event } = typed;
     const { store, notify } = context;
     const details = eventDetails(store);
     const before = await details.findOne({ _id: id });
@@ -140,24 +141,23 @@ export const eventsProjection: Projection = {
     const subject = after ?? before;
     if (!subject) return;
     if (event.type === 'RsvpChanged' || event.type === 'RsvpRemoved') {
-      notify({ message: SOCKET_MESSAGES.rsvpChanged, rooms: roomsFor(subject), payload: { eventId: id, ...subject.attendees } });
+      notify({ message: 'rsvp:changed', rooms: roomsFor(subject), payload: { eventId: id, ...subject.attendees } });
       return;
     }
     const rooms = new Set([...(before ? roomsFor(before) : []), ...(after ? roomsFor(after) : [])]);
-    notify({ message: SOCKET_MESSAGES.eventsChanged, rooms: [...rooms], payload: { id, kind: !before ? 'created' : !after ? 'removed' : 'updated' } });
+    notify({ message: 'events:changed', rooms: [...rooms], payload: { id, kind: !before ? 'created' : !after ? 'removed' : 'updated' } });
   },
 };
 
 /** A renamed or promoted organizer shows as they are now on their events. */
-async function refreshOrganizer(event: RecordedEvent & MemberEvent, store: DocumentStore, notify: (notice: ChangeNotice) => void) {
+async function refreshOrganizer(memberId: string, event: RecordedEvent & MemberEvent, { store, notify }: ProjectionContext) {
   if (event.type !== 'MemberProfileChanged' && event.type !== 'MemberRoleChanged') return;
-  const memberId = event.streamName.slice('member-'.length);
   const organizer = organizerOf(await membersCollection(store).findOne({ _id: memberId }));
   const details = eventDetails(store);
   for (const { _id } of await details.find({ organizerId: memberId })) {
     await applyToDocument(details, _id, event.position, (current) => current && { ...current, organizer });
     const after = await details.findOne({ _id });
     await applyToDocument(calendarEvents(store), _id, event.position, () => (after ? calendarEntry(after) : null));
-    if (after) notify({ message: SOCKET_MESSAGES.eventsChanged, rooms: roomsFor(after), payload: { id: _id, kind: 'updated' } });
+    if (after) notify({ message: 'events:changed', rooms: roomsFor(after), payload: { id: _id, kind: 'updated' } });
   }
 }

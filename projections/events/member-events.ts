@@ -4,12 +4,11 @@
  * and event; the events themselves are read from the calendar, so an RSVP to a
  * busy event never rewrites every attendee's copy.
  */
-import type { DocumentStore } from '../../server/infrastructure/document-store/port';
-import type { RecordedEvent } from '../../server/infrastructure/event-store/port';
-import type { CalendarEventEvent } from '../../shared/events/event-stream';
+import type { DocumentStore } from '../../platform/document-store/port';
 import type { RsvpStatus } from '../../shared/events/constants';
-import { applyToDocument, type Positioned } from '../documents';
-import type { Projection } from '../runner';
+import { applyToDocument, type Positioned } from '../../platform/projections/documents';
+import type { Projection } from '../../platform/projections/runner';
+import { typedEvent } from '../../platform/projections/typed-event';
 
 export const MEMBER_EVENTS = 'member_events';
 
@@ -31,9 +30,9 @@ export const memberEventsProjection: Projection = {
     await memberEvents(store).createIndex({ eventId: 1 });
   },
   async apply(recorded, { store }) {
-    if (!recorded.streamName.startsWith('event-')) return;
-    const event = recorded as RecordedEvent & CalendarEventEvent;
-    const eventId = recorded.streamName.slice('event-'.length);
+    const typed = typedEvent(recorded);
+    if (typed?.stream !== 'event') return;
+    const { id: eventId, event } = typed;
     const links = memberEvents(store);
     const link = (memberId: string, change: (current: MemberEventDocument | null) => Omit<MemberEventDocument, '_id' | '_position'> | null) =>
       applyToDocument(links, `${eventId}:${memberId}`, recorded.position, change);

@@ -5,16 +5,16 @@
  * over the trending window, see shared/feed/trending.ts). Change notices go to
  * the rooms that may see the post.
  */
-import type { DocumentStore } from '../../server/infrastructure/document-store/port';
-import type { RecordedEvent } from '../../server/infrastructure/event-store/port';
+import type { DocumentStore } from '../../platform/document-store/port';
 import type { Role } from '../../shared/domain';
-import type { PostEvent } from '../../shared/feed/post-stream';
 import type { MediaType } from '../../shared/feed/constants';
 import { trendingWindowStart } from '../../shared/feed/trending';
 import { displayName } from '../../shared/members/display';
-import { applyToDocument, type Positioned } from '../documents';
+import { applyToDocument, type Positioned } from '../../platform/projections/documents';
 import { membersCollection } from '../members/members';
-import type { ChangeNotice, Projection } from '../runner';
+import type { Projection } from '../../platform/projections/runner';
+import { typedEvent } from '../../platform/projections/typed-event';
+import { ROOMS, type Room } from '../../shared/socket-messages';
 
 export const FEED_POSTS = 'feed_posts';
 export const FEED_TAG_DAYS = 'feed_tag_days';
@@ -53,8 +53,8 @@ export const feedPosts = (store: DocumentStore) => store.collection<FeedPostDocu
 export const tagDays = (store: DocumentStore) => store.collection<TagDay>(FEED_TAG_DAYS);
 export const tagCounts = (store: DocumentStore) => store.collection<TagCountDocument>(FEED_TAG_COUNTS);
 
-function visibleTo(post: FeedPostDocument): ChangeNotice['rooms'] {
-  return post.status === 'approved' ? ['members', 'public'] : ['staff', `member:${post.authorId}`];
+function visibleTo(post: FeedPostDocument): Room[] {
+  return post.status === 'approved' ? [ROOMS.members, ROOMS.public] : [ROOMS.staff, ROOMS.member(post.authorId)];
 }
 
 /**
@@ -90,9 +90,9 @@ export const feedProjection: Projection = {
     await tagCounts(store).createIndex({ count: -1, _id: 1 });
   },
   async apply(recorded, { store, notify }) {
-    if (!recorded.streamName.startsWith('post-')) return;
-    const event = recorded as RecordedEvent & PostEvent;
-    const id = recorded.streamName.slice('post-'.length);
+    const typed = typedEvent(recorded);
+    if (typed?.stream !== 'post') return;
+    const { id, event } = typed;
     const posts = feedPosts(store);
     const at = recorded.position;
     const before = await posts.findOne({ _id: id });
@@ -167,8 +167,8 @@ export const feedProjection: Projection = {
     notify({ message: 'posts:changed', rooms: [...rooms], payload: { id, kind } });
     if (before?.status === 'pending' || after?.status === 'pending' || event.type === 'PostReported') {
       const pending = await posts.countDocuments({ status: 'pending' });
-      notify({ message: 'pending:changed', rooms: ['staff'], payload: { posts: pending } });
+      notify({ message: 'pending:changed', rooms: [ROOMS.staff], payload: { posts: pending } });
     }
-    if (event.type !== 'PostShared') notify({ message: 'stats:changed', rooms: ['members'], payload: {} });
+    if (event.type !== 'PostShared') notify({ message: 'stats:changed', rooms: [ROOMS.members], payload: {} });
   },
 };

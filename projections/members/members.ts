@@ -4,12 +4,12 @@
  * password hash for signing in, kept apart so a member document can never leak a
  * hash).
  */
-import type { DocumentStore } from '../../server/infrastructure/document-store/port';
-import type { RecordedEvent } from '../../server/infrastructure/event-store/port';
+import type { DocumentStore } from '../../platform/document-store/port';
 import type { Role } from '../../shared/domain';
-import type { MemberEvent } from '../../shared/members/member-stream';
-import { applyToDocument, type Positioned } from '../documents';
-import type { Projection } from '../runner';
+import { applyToDocument, type Positioned } from '../../platform/projections/documents';
+import type { Projection } from '../../platform/projections/runner';
+import { typedEvent } from '../../platform/projections/typed-event';
+import { ROOMS } from '../../shared/socket-messages';
 
 export const MEMBERS = 'members';
 export const MEMBER_CREDENTIALS = 'member_credentials';
@@ -47,9 +47,9 @@ export const membersProjection: Projection = {
     await credentialsCollection(store).createIndex({ email: 1 }, { unique: true });
   },
   async apply(recorded, { store, notify }) {
-    if (!recorded.streamName.startsWith('member-')) return;
-    const event = recorded as RecordedEvent & MemberEvent;
-    const id = recorded.streamName.slice('member-'.length);
+    const typed = typedEvent(recorded);
+    if (typed?.stream !== 'member') return;
+    const { id, event } = typed;
     const members = membersCollection(store);
     const at = recorded.position;
     switch (event.type) {
@@ -65,7 +65,7 @@ export const membersProjection: Projection = {
           registeredAt,
         }));
         await applyToDocument(credentialsCollection(store), id, at, () => ({ email, passwordHash: passwordHash ?? null }));
-        notify({ message: 'stats:changed', rooms: ['members'], payload: {} });
+        notify({ message: 'stats:changed', rooms: [ROOMS.members], payload: {} });
         return;
       }
       case 'MemberProfileChanged':

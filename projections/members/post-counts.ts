@@ -3,11 +3,10 @@
  * the member list. Kept by the members feature so the list does not depend on
  * how the feed's own read models are shaped.
  */
-import type { DocumentStore } from '../../server/infrastructure/document-store/port';
-import type { PostEvent } from '../../shared/feed/post-stream';
-import type { RecordedEvent } from '../../server/infrastructure/event-store/port';
-import { applyToDocument, type Positioned } from '../documents';
-import type { Projection } from '../runner';
+import type { DocumentStore } from '../../platform/document-store/port';
+import { applyToDocument, type Positioned } from '../../platform/projections/documents';
+import type { Projection } from '../../platform/projections/runner';
+import { typedEvent } from '../../platform/projections/typed-event';
 
 export const MEMBER_POST_COUNTS = 'member_post_counts';
 /** Which member wrote each post, so a deletion can be counted against its author. */
@@ -25,8 +24,9 @@ export const memberPostCountsProjection: Projection = {
   name: 'member-post-counts',
   collections: [MEMBER_POST_COUNTS, POST_AUTHORS],
   async apply(recorded, { store }) {
-    const event = recorded as RecordedEvent & PostEvent;
-    const postId = recorded.streamName.slice('post-'.length);
+    const typed = typedEvent(recorded);
+    if (typed?.stream !== 'post') return;
+    const { id: postId, event } = typed;
     const counts = store.collection<PostCount>(MEMBER_POST_COUNTS);
     if (event.type === 'PostSubmitted') {
       await applyToDocument(store.collection<PostAuthor>(POST_AUTHORS), postId, recorded.position, () => ({ authorId: event.data.authorId }));

@@ -12,13 +12,13 @@
  * (`subscriptions:changed`), so an open settings page follows changes made in
  * another tab or through the link in a mail.
  */
-import type { DocumentStore } from '../../server/infrastructure/document-store/port';
-import type { RecordedEvent } from '../../server/infrastructure/event-store/port';
+import type { DocumentStore } from '../../platform/document-store/port';
 import type { Frequency, SubscriptionType } from '../../shared/subscriptions/constants';
 import type { SubscriptionEvent } from '../../shared/subscriptions/subscription-stream';
-import { SOCKET_MESSAGES } from '../../shared/socket-messages';
-import { applyToDocument, type Positioned } from '../documents';
-import type { Projection } from '../runner';
+import { ROOMS } from '../../shared/socket-messages';
+import { applyToDocument, type Positioned } from '../../platform/projections/documents';
+import type { Projection } from '../../platform/projections/runner';
+import { typedEvent } from '../../platform/projections/typed-event';
 
 export const SUBSCRIPTIONS = 'subscriptions';
 
@@ -122,11 +122,11 @@ export const subscriptionsProjection: Projection = {
     await subscriptions.createIndex({ email: 1 });
   },
   async apply(recorded, { store, notify }) {
-    if (!recorded.streamName.startsWith('subscription-')) return;
-    const event = recorded as RecordedEvent & SubscriptionEvent;
+    const typed = typedEvent(recorded);
+    if (typed?.stream !== 'subscription') return;
+    const { id, event } = typed;
     // Item and digest deliveries change nothing here; skipping them saves a read per mail sent.
     if (event.type === 'EmailDelivered' && event.data.kind !== 'confirmation') return;
-    const id = recorded.streamName.slice('subscription-'.length);
     let owner = null as string | null;
     await applyToDocument(subscriptionsCollection(store), id, recorded.position, (current) => {
       const next = evolveDocument(current, event);
@@ -134,6 +134,6 @@ export const subscriptionsProjection: Projection = {
       return next;
     });
     // Only the owner's settings page shows it; a guest's subscription has no account to tell.
-    if (owner !== null) notify({ message: SOCKET_MESSAGES.subscriptionsChanged, rooms: [`member:${owner}`], payload: { id } });
+    if (owner !== null) notify({ message: 'subscriptions:changed', rooms: [ROOMS.member(owner)], payload: { id } });
   },
 };

@@ -10,11 +10,11 @@ import { sanitizeBlogHtml } from '../../shared/blog/sanitize';
 import { generateExcerpt } from '../../shared/blog/excerpt';
 import { text } from '../../shared/text-schema';
 import { blogPosts, type BlogPostDocument } from '../../projections/blog/blog';
-import type { Sort } from '../infrastructure/document-store/port';
+import type { Sort } from '../../platform/document-store/port';
 import { parse } from '../http/errors';
 import { findPage, mapPage, pageQuery } from '../http/pagination';
 import { STAFF } from '../http/access';
-import type { Services } from '../services';
+import type { ApiDependencies } from '../dependencies';
 import { rssFeed } from './rss';
 
 const IdParams = v.object({ id: text() });
@@ -73,7 +73,7 @@ function prepare(text: { title: string; excerpt: string; content: string }) {
   return { ...text, content, excerpt: text.excerpt.trim() || generateExcerpt(content) };
 }
 
-export async function blogRoutes(app: FastifyInstance, { services }: { services: Services }) {
+export async function blogRoutes(app: FastifyInstance, { services }: { services: Pick<ApiDependencies, 'store' | 'handle' | 'config' | 'now'> }) {
   const posts = blogPosts(services.store);
 
   async function command(id: string, actor: Actor | null, type: BlogPostCommand['type'], data: Record<string, unknown> = {}) {

@@ -12,11 +12,11 @@ import { text } from '../../shared/text-schema';
 import { calendarEvents, eventDetails, type CalendarEventDocument, type EventDetailsDocument } from '../../projections/events/events';
 import { memberEvents } from '../../projections/events/member-events';
 import { readEventStats } from '../../projections/events/event-stats';
-import type { Filter, Sort } from '../infrastructure/document-store/port';
+import type { Filter, Sort } from '../../platform/document-store/port';
 import { parse } from '../http/errors';
 import { findPage, mapPage, OLDEST_FIRST, pageQuery } from '../http/pagination';
 import { PARTICIPANTS, STAFF } from '../http/access';
-import type { Services } from '../services';
+import type { ApiDependencies } from '../dependencies';
 import { escapeRegex } from '../../shared/text';
 
 /** A list's page when the caller names no limit: a month of the calendar fits. */
@@ -99,7 +99,7 @@ function listFilter(query: ListQuery, actor: Actor | null, fixed: Filter = {}): 
   return effective.length > 0 ? { $and: effective } : {};
 }
 
-export async function eventRoutes(app: FastifyInstance, { services }: { services: Services }) {
+export async function eventRoutes(app: FastifyInstance, { services }: { services: Pick<ApiDependencies, 'store' | 'handle' | 'config' | 'now'> }) {
   const details = eventDetails(services.store);
   const calendar = calendarEvents(services.store);
   const links = memberEvents(services.store);

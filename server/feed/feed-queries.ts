@@ -2,7 +2,7 @@ import type { Actor } from '../../shared/domain';
 import { TRENDING_LIKES } from '../../shared/feed/constants';
 import { normalizeTag } from '../../shared/feed/tags';
 import { topTrendingTags, TRENDING_TAGS_SHOWN, trendingWindowStart } from '../../shared/feed/trending';
-import type { Collection, Filter, Sort } from '../infrastructure/document-store/port';
+import type { Collection, Filter, Sort } from '../../platform/document-store/port';
 import { afterCursor, pageOf, type Page } from '../http/pagination';
 import type { FeedPostDocument, TagCountDocument } from '../../projections/feed/feed';
 import { escapeRegex } from '../../shared/text';

@@ -14,7 +14,8 @@ import { membersCollection } from '../../projections/members/members';
 import { parse } from '../http/errors';
 import { findPage, mapPage, OLDEST_FIRST, pageQuery } from '../http/pagination';
 import { STAFF } from '../http/access';
-import type { Services } from '../services';
+import type { ApiDependencies } from '../dependencies';
+import type { Intent } from '../../platform/command-handler';
 import { feedPage, postDto, trendingTags } from './feed-queries';
 import { createShareLedger, shareKey, sharer } from './shares';
 
@@ -27,13 +28,13 @@ const FeedQuery = v.object({
 });
 const QueueQuery = v.object(pageQuery(50));
 
-export async function feedRoutes(app: FastifyInstance, { services }: { services: Services }) {
+export async function feedRoutes(app: FastifyInstance, { services }: { services: Pick<ApiDependencies, 'store' | 'handle' | 'config' | 'redis' | 'presence' | 'now'> }) {
   const { store, handle, config } = services;
   const posts = feedPosts(store);
   const shares = createShareLedger(services.redis, config.redisPrefix);
 
-  async function command(id: string, actor: Actor | null, type: PostCommand['type'], data: Record<string, unknown> = {}) {
-    await handle(postDecider, streamName('post', id), { type, data, metadata: { now: services.now(), actor } } as PostCommand, actor ? { actorId: actor.id } : {});
+  async function command(id: string, actor: Actor | null, intent: Intent<PostCommand>) {
+    await handle(postDecider, streamName('post', id), { ...intent, metadata: { now: services.now(), actor } }, actor ? { actorId: actor.id } : {});
     const post = await posts.findOne({ _id: id });
     return post && postDto(post, actor);
   }
@@ -51,7 +52,7 @@ export async function feedRoutes(app: FastifyInstance, { services }: { services:
     return reply.status(201).send(await command(id, request.actor, 'SubmitPost', { ...post, id }));
   });
 
-  app.put('/api/posts/:id/like', { config: { access: 'signed-in' } }, async (request) => command(parse(IdParams, request.params).id, request.actor, 'LikePost'));
+  app.put('/api/posts/:id/like', { config: { access: 'signed-in' } }, async (request) => command(parse(IdParams, request.params).id, request.actor, { type: 'LikePost', data: {} }));
   app.delete('/api/posts/:id/like', { config: { access: 'signed-in' } }, async (request) => command(parse(IdParams, request.params).id, request.actor, 'UnlikePost'));
   app.post('/api/posts/:id/share', { config: { access: 'public', rateLimit: { max: config.rateLimits.shares, timeWindow: '1 minute' } } }, async (request) => {
     const { id } = parse(IdParams, request.params);

@@ -8,6 +8,7 @@ import { readFile } from 'node:fs/promises';
 import { resolve, sep } from 'node:path';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import fastifyStatic from '@fastify/static';
+import * as v from 'valibot';
 import { isEmbedPath } from '../embeds/paths';
 import { withNoscriptConfirmForm, withNoscriptUnsubscribeForm } from '../subscriptions/link-pages';
 
@@ -27,20 +28,23 @@ export async function serveClient(app: FastifyInstance) {
   // Only reply.sendFile: our own route decides what is served, with its access declared.
   await app.register(fastifyStatic, { root: CLIENT_DIR, serve: false });
 
+  const APP_PAGE = { summary: 'The web app', tags: ['pages'], response: { 200: { description: 'The app’s page', contentType: 'text/html' } } };
+  const TokenParams = v.object({ token: v.string() });
   const page = (reply: FastifyReply) => reply.header('Cache-Control', 'no-cache').sendFile('index.html');
-  app.get('/', { config: { access: 'public' } }, (_request, reply) => page(reply));
+  app.get('/', { config: { access: 'public' }, schema: APP_PAGE },  (_request, reply) => page(reply));
   // The pages a mail links to must work with JavaScript off too (a link opened in a locked-down
   // client): the same page, plus a plain form that POSTs the token.
   for (const [path, withForm] of [
     ['/unsubscribe/:token', withNoscriptUnsubscribeForm],
     ['/subscribe/confirm/:token', withNoscriptConfirmForm],
   ] as const)
-    app.get(path, { config: { access: 'public' } }, async (request, reply) => {
-      const { token } = request.params as { token: string };
+    app.get(path, { config: { access: 'public' }, schema: { ...APP_PAGE, summary: 'A page a mail links to, with a form that works without JavaScript', params: TokenParams } }, async (request, reply) => {
+      const { token } = request.params as v.InferOutput<typeof TokenParams>;
       const html = await readFile(resolve(CLIENT_DIR, 'index.html'), 'utf8');
       return reply.header('Cache-Control', 'no-cache').type('text/html; charset=utf-8').send(withForm(html, token));
     });
-  app.get('/*', { config: { access: 'public' } }, (request, reply) => {
+  // Every other page of the app, its built files, and the widgets' page: not part of the API.
+  app.get('/*', { config: { access: 'public' }, schema: { hide: true } }, (request, reply) => {
     const path = request.url.split('?')[0]!;
     if (path.startsWith('/api/')) return reply.status(404).send({ message: `No such endpoint: GET ${path}` });
     if (isEmbedPath(path)) return reply.header('Cache-Control', 'no-cache').sendFile('embed.html');

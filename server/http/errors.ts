@@ -2,7 +2,7 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import * as v from 'valibot';
 import { DomainError, ERROR_STATUS, fail } from '../../shared/domain';
-import { refusedInputCode } from '../infrastructure/refused-input';
+import { refusedInputCode } from '../../platform/refused-input';
 
 /** Parses input at a boundary; an invalid one becomes a 400 naming each field. */
 export function parse<const Schema extends v.GenericSchema>(schema: Schema, input: unknown): v.InferOutput<Schema> {

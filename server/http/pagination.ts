@@ -1,5 +1,5 @@
 /**
- * Paging of every list (API.md "Hardening"): `limit` (at most 100) and an opaque
+ * Paging of every list (docs/architecture.md#http-conventions): `limit` (at most 100) and an opaque
  * `cursor`, answered as `{ items, nextCursor }`. The cursor holds the sort keys
  * of a page's last item and the next page is what sorts after them (keyset), so
  * items added or removed meanwhile never make a reader miss or repeat one, as an
@@ -8,7 +8,7 @@
 import * as v from 'valibot';
 import { fail } from '../../shared/domain';
 import { hasNoForbiddenCharacters, text } from '../../shared/text-schema';
-import type { Collection, Document, Filter, Sort } from '../infrastructure/document-store/port';
+import type { Collection, Document, Filter, Sort } from '../../platform/document-store/port';
 
 export const PAGE_LIMIT_MAX = 100;
 /** The order of the moderation queues: oldest first, as staff work through them. */

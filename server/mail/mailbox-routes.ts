@@ -4,12 +4,13 @@
  */
 import type { FastifyInstance } from 'fastify';
 import * as v from 'valibot';
+import { CapturedMailSchema, MailSummarySchema } from '../../shared/mailbox/schemas';
 import { fail } from '../../shared/domain';
 import { text } from '../../shared/text-schema';
 import { ADMIN } from '../http/access';
-import { parse } from '../http/errors';
+import { ErrorSchema, type ValibotTypeProvider } from '../http/openapi';
 import { maskLinkTokens } from './masked-links';
-import type { CapturedMail, Mailbox } from './smtp-sink';
+import type { CapturedMail, Mailbox } from '../../platform/mail/smtp-sink';
 
 function masked(mail: CapturedMail): CapturedMail {
   return {
@@ -21,11 +22,14 @@ function masked(mail: CapturedMail): CapturedMail {
   };
 }
 
-export async function mailboxRoutes(app: FastifyInstance, { mailbox }: { mailbox: Mailbox }) {
-  app.get('/api/admin/mailbox', { config: { access: ADMIN } }, async () => (await mailbox.list()).map((mail) => ({ ...mail, subject: maskLinkTokens(mail.subject) })));
-  app.get('/api/admin/mailbox/:id', { config: { access: ADMIN } }, async (request) => {
-    const { id } = parse(v.object({ id: text() }), request.params);
-    const mail = await mailbox.get(id);
+const MailParams = v.object({ id: text() });
+
+export async function mailboxRoutes(fastify: FastifyInstance, { mailbox }: { mailbox: Mailbox }) {
+  const app = fastify.withTypeProvider<ValibotTypeProvider>();
+  const tags = ['mailbox'];
+  app.get('/api/admin/mailbox', { config: { access: ADMIN }, schema: { summary: 'Mail caught by the development sink, newest first', tags, response: { 200: v.array(MailSummarySchema) } } }, async () => (await mailbox.list()).map((mail) => ({ ...mail, subject: maskLinkTokens(mail.subject) })));
+  app.get('/api/admin/mailbox/:id', { config: { access: ADMIN }, schema: { summary: 'One caught message, headers, text and HTML', tags, params: MailParams, response: { 200: CapturedMailSchema, 404: ErrorSchema } } }, async (request) => {
+    const mail = await mailbox.get(request.params.id);
     if (!mail) throw fail.notFound('No such message');
     return masked(mail);
   });

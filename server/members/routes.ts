@@ -11,15 +11,15 @@ import { memberDecider } from '../../shared/members/member-stream';
 import { LoginSchema, MagicLinkSchema, RegisterSchema, RoleChangeSchema } from '../../shared/members/schemas';
 import { displayName } from '../../shared/members/display';
 import { text } from '../../shared/text-schema';
-import { WrongExpectedVersionError } from '../infrastructure/event-store/port';
+import { WrongExpectedVersionError } from '../../platform/event-store/port';
 import { credentialsCollection, membersCollection, type MemberDocument } from '../../projections/members/members';
 import { postCountsByAuthor } from '../../projections/members/post-counts';
-import type { Sort } from '../infrastructure/document-store/port';
+import type { Sort } from '../../platform/document-store/port';
 import { parse } from '../http/errors';
 import { findPage, mapPage, pageQuery } from '../http/pagination';
 import { ADMIN, STAFF } from '../http/access';
 import type { MemberSessions } from '../http/session-store';
-import type { Services } from '../services';
+import type { ApiDependencies } from '../dependencies';
 import { decoyHash, hashPassword, verifyPassword } from './passwords';
 import { createOneTimeLinks } from './one-time-links';
 import { signInMail } from './sign-in-mail';
@@ -27,7 +27,7 @@ import { signInMail } from './sign-in-mail';
 export const SIGN_IN_LINK_TTL_SECONDS = 15 * 60;
 
 export interface MemberRoutesOptions {
-  services: Services;
+  services: Pick<ApiDependencies, 'store' | 'eventStore' | 'handle' | 'config' | 'redis' | 'mail' | 'presence' | 'now'>;
   memberSessions: MemberSessions;
   /** Ends a member's open sockets, on every API process (suspension, role change). */
   disconnectMember: (memberId: string) => Promise<void>;

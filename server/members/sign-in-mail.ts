@@ -1,5 +1,5 @@
 /** The one-time sign-in link e-mail. */
-import type { MailMessage } from '../mail/message';
+import type { MailMessage } from '../../platform/mail/message';
 import { escapeHtml } from '../../shared/text';
 
 export function signInMail({ to, name, link }: { to: string; name: string; link: string }): MailMessage {

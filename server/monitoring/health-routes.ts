@@ -1,6 +1,7 @@
 /** Liveness and readiness, for load balancers and orchestrators. */
 import type { FastifyInstance } from 'fastify';
-import type { Services } from '../services';
+import { LivenessSchema, ReadinessSchema } from '../../shared/monitoring/schemas';
+import type { ApiDependencies } from '../dependencies';
 
 /** Readiness fails when the read models are further behind the log than this. */
 const MAX_READY_LAG = 1000;
@@ -14,10 +15,10 @@ async function check(name: string, probe: () => Promise<unknown>): Promise<[stri
   }
 }
 
-export async function healthRoutes(app: FastifyInstance, { services }: { services: Services }) {
-  app.get('/healthz', { config: { access: 'public' } }, async () => ({ status: 'ok' }));
+export async function healthRoutes(app: FastifyInstance, { services }: { services: Pick<ApiDependencies, 'eventStore' | 'store' | 'redis' | 'progress' | 'runner'> }) {
+  app.get('/healthz', { config: { access: 'public' }, schema: { summary: 'Liveness: the process answers', tags: ['monitoring'], response: { 200: LivenessSchema } } }, async () => ({ status: 'ok' }));
 
-  app.get('/readyz', { config: { access: 'public' } }, async (_request, reply) => {
+  app.get('/readyz', { config: { access: 'public' }, schema: { summary: 'Readiness: the stores and Redis answer and the read models are not far behind', tags: ['monitoring'], response: { 200: ReadinessSchema, 503: ReadinessSchema } } }, async (_request, reply) => {
     const { eventStore, store, redis, progress, runner } = services;
     let lag = 0;
     const checks = Object.fromEntries(

@@ -6,34 +6,18 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { Registry, Gauge, collectDefaultMetrics } from 'prom-client';
-import type { Services } from '../services';
+import type * as v from 'valibot';
+import type { AlertSchema, ThresholdsSchema } from '../../shared/monitoring/schemas';
+import type { ApiDependencies } from '../dependencies';
 import type { Realtime } from '../realtime/gateway';
 import { MEMBER_POST_COUNTS } from '../../projections/members/post-counts';
-import { mailOutbox, outboxFigures } from '../../workers/subscriptions/outbox';
 
 const WINDOW_MS = 5 * 60_000;
 
-export interface Thresholds {
-  /** p95 response time above which an alert is raised, in ms. */
-  responseP95Ms: number;
-  /** Projection lag, in events. */
-  projectionLag: number;
-  /** Share of the database pool in use. */
-  poolUsage: number;
-  /** Failed jobs. */
-  failedJobs: number;
-  /** Database size, as a share of STORAGE_QUOTA_BYTES (the spec's credit alert at 80%). */
-  storageUsage: number;
-  /** Age of the oldest mail still queued in the outbox, in seconds. */
-  mailBacklogSeconds: number;
-}
+export type Thresholds = v.InferOutput<typeof ThresholdsSchema>;
+export type Alert = v.InferOutput<typeof AlertSchema>;
 
 export const DEFAULT_THRESHOLDS: Thresholds = { responseP95Ms: 500, projectionLag: 100, poolUsage: 0.8, failedJobs: 1, storageUsage: 0.8, mailBacklogSeconds: 600 };
-
-export interface Alert {
-  level: 'warning' | 'critical';
-  message: string;
-}
 
 function percentile(sorted: number[], p: number): number {
   if (sorted.length === 0) return 0;
@@ -74,21 +58,22 @@ export function alertsFor(
   return alerts;
 }
 
-export function createMonitoring(services: Services, realtime: Realtime, options: { thresholds?: Thresholds; storageQuotaBytes?: number | null } = {}) {
+export type MonitoringNeeds = 'pool' | 'eventStore' | 'progress' | 'runner' | 'presence' | 'mailFigures' | 'store';
+
+export function createMonitoring(services: Pick<ApiDependencies, MonitoringNeeds>, realtime: Realtime, options: { thresholds?: Thresholds; storageQuotaBytes?: number | null } = {}) {
   const thresholds = options.thresholds ?? DEFAULT_THRESHOLDS;
   const responseTimes = createResponseTimes();
   const started = Date.now();
 
   async function snapshot() {
-    const { pool, eventStore, progress, runner, presence, mail, store } = services;
-    const [head, dbSize, connections, queue, online, postCounts, outbox] = await Promise.all([
+    const { pool, eventStore, progress, runner, presence, mailFigures, store } = services;
+    const [head, dbSize, connections, { jobs: queue, outbox }, online, postCounts] = await Promise.all([
       eventStore.headPosition(),
       pool.query<{ bytes: string }>('SELECT pg_database_size(current_database()) AS bytes').then((r) => Number(r.rows[0]!.bytes)),
       pool.query<{ n: number }>('SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database()').then((r) => r.rows[0]!.n),
-      mail.queue.getJobCounts('waiting', 'active', 'failed', 'delayed'),
+      mailFigures(),
       presence.online(),
       store.collection<{ _id: string; posts: number }>(MEMBER_POST_COUNTS).find({}),
-      outboxFigures(mailOutbox(store), new Date()),
     ]);
     const lag = Math.max(0, head - progress.current());
     const times = responseTimes.summary();

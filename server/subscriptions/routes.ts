@@ -20,8 +20,8 @@ import { subscriptionsCollection, type SubscriptionDocument } from '../../projec
 import { parse } from '../http/errors';
 import { findPage, mapPage, pageQuery } from '../http/pagination';
 import { STAFF } from '../http/access';
-import type { Services } from '../services';
-import { hashSubscriptionToken, subscriptionToken } from './tokens';
+import type { ApiDependencies } from '../dependencies';
+import { hashSubscriptionToken, subscriptionToken } from '../../platform/mail/link-tokens';
 import { confirmationPage, linkNotFoundPage, prefersHtml, unsubscribedPage } from './link-pages';
 
 export const GUEST_SUBSCRIBE_MESSAGE = 'Check your inbox to confirm your subscription.';
@@ -105,7 +105,7 @@ function serialisePerKey() {
   };
 }
 
-export async function subscriptionRoutes(app: FastifyInstance, { services }: { services: Services }) {
+export async function subscriptionRoutes(app: FastifyInstance, { services }: { services: Pick<ApiDependencies, 'store' | 'handle' | 'config' | 'now'> }) {
   const { config } = services;
   const subscriptions = subscriptionsCollection(services.store);
   const members = membersCollection(services.store);

@@ -1,4 +1,4 @@
-/** Business constants of events and the calendar (spec 2 §3, §9). */
+/** Business constants of events and the calendar (docs/domain/events.md#constants). */
 export const EVENT_TYPES = ['meeting', 'anniversary', 'conference', 'reunion', 'broadcast_history', 'memorial', 'celebration', 'other'] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 

@@ -27,7 +27,7 @@ const FORM_VALUE = /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2}))?$/;
 const pad = (n: number, width = 2) => String(n).padStart(width, '0');
 
 /**
- * The end the form proposes once a start is entered: start plus one hour (spec 2 §4).
+ * The end the form proposes once a start is entered: start plus one hour (docs/domain/events.md#constants).
  * A form value (`YYYY-MM-DDTHH:mm`, the reader's wall clock) gets a form value back,
  * computed on the wall clock so no time zone is needed; a date-only value (all-day)
  * ends the same day. Any other string is read as an instant and answered in ISO;
@@ -85,7 +85,7 @@ export function occursOn(event: EventSpan, day: DayKey, timeZone = 'UTC'): boole
 }
 
 /**
- * The date line of the event dialog and lists, in four shapes (spec 2 §2):
+ * The date line of the event dialog and lists, in four shapes (docs/domain/events.md#date-line):
  *   all-day, one day      Saturday, July 4, 2026 · All day
  *   all-day, several days Saturday, July 4, 2026 – Monday, July 6, 2026 · All day
  *   one day               Saturday, July 4, 2026 · 1:00 PM – 4:00 PM

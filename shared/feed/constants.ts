@@ -1,4 +1,4 @@
-/** Business constants of the newsfeed and its share control (spec 1 §9). */
+/** Business constants of the newsfeed and its share control (docs/domain/feed.md#constants). */
 
 export const MEDIA_TYPES = ['image', 'video', 'audio', 'youtube', 'link'] as const;
 export type MediaType = (typeof MEDIA_TYPES)[number];

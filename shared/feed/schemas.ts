@@ -1,4 +1,4 @@
-/** Input schemas of the newsfeed calls (API.md "Newsfeed"). */
+/** Input and answer schemas of the newsfeed calls (API.md "Newsfeed"). */
 import * as v from 'valibot';
 import { MAX_TAGS_PER_ITEM, MEDIA_TITLE_MAX_LENGTH, MEDIA_TYPES, MEDIA_URL_MAX_LENGTH, POST_CONTENT_MAX_LENGTH, TAG_MAX_LENGTH, type MediaType } from './constants';
 import { isHttpUrl, youtubeEmbedUrl } from './media';
@@ -95,3 +95,15 @@ export const ReasonSchema = v.nullish(
   }),
   {},
 );
+
+const count = v.pipe(v.number(), v.integer(), v.minValue(0));
+
+/** GET /api/stats, and what `stats:changed` may carry. */
+export const CommunityStatsSchema = v.object({
+  totalPosts: count,
+  activeMembers: count,
+  onlineNow: count,
+  postsThisWeek: count,
+  trendingTags: v.array(v.object({ tag: v.string(), count })),
+});
+export type CommunityStats = v.InferOutput<typeof CommunityStatsSchema>;

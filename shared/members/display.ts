@@ -1,4 +1,4 @@
-/** How a member is named and pictured wherever they appear (spec 1 §2 and §3). */
+/** How a member is named and pictured wherever they appear (docs/domain/members.md#display-name). */
 
 export interface NamedMember {
   firstName?: string | null;

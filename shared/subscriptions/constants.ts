@@ -1,4 +1,4 @@
-/** Business constants of e-mail subscriptions (spec 2 §3, §9; API.md "Subscriptions and unsubscribe"). */
+/** Business constants of e-mail subscriptions (docs/domain/subscriptions.md#types-and-frequencies). */
 
 /** What a subscription can be created for; `all` covers both blog posts and the newsfeed. */
 export const SUBSCRIPTION_TYPES = ['blog_posts', 'newsfeed', 'all'] as const;
@@ -35,5 +35,5 @@ export const MAX_BOUNCES = 3;
 /** Link tokens are 32 bytes in base64url (43 characters); only their SHA-256 is stored. */
 export const TOKEN_LENGTH = 43;
 
-/** The lookup's answer for an unknown unsubscribe token (spec 2 §3). */
+/** The lookup's answer for an unknown unsubscribe token (docs/domain/subscriptions.md#unsubscribe-page). */
 export const TOKEN_NOT_FOUND = 'TOKEN_NOT_FOUND';

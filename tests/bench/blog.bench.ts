@@ -7,7 +7,7 @@
 import pg from 'pg';
 import sanitizeHtml from 'sanitize-html';
 import { createTestDatabase } from '../support/database';
-import { createPostgresDocumentStore } from '../../server/infrastructure/document-store/postgres';
+import { createPostgresDocumentStore } from '../../platform/document-store/postgres';
 import { blogPosts, blogProjection, type BlogPostDocument } from '../../projections/blog/blog';
 import { blogPostDto } from '../../server/blog/routes';
 import { rssFeed } from '../../server/blog/rss';

@@ -10,8 +10,8 @@
  */
 import { pathToFileURL } from 'node:url';
 import pg from 'pg';
-import { createPostgresDocumentStore } from '../../server/infrastructure/document-store/postgres';
-import type { Document } from '../../server/infrastructure/document-store/port';
+import { createPostgresDocumentStore } from '../../platform/document-store/postgres';
+import type { Document } from '../../platform/document-store/port';
 import { createTestDatabase } from '../support/database';
 
 const DOCUMENTS = 100_000;

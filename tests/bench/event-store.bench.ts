@@ -10,8 +10,8 @@
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { createTestDatabase } from '../support/database';
-import { createPostgresEventStore } from '../../server/infrastructure/event-store/postgres';
-import type { EventStore } from '../../server/infrastructure/event-store/port';
+import { createPostgresEventStore } from '../../platform/event-store/postgres';
+import type { EventStore } from '../../platform/event-store/port';
 import { printTable, rate } from './report';
 
 const ROUNDS = 3;

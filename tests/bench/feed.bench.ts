@@ -5,7 +5,7 @@
  */
 import pg from 'pg';
 import { createTestDatabase } from '../support/database';
-import { createPostgresDocumentStore } from '../../server/infrastructure/document-store/postgres';
+import { createPostgresDocumentStore } from '../../platform/document-store/postgres';
 import { feedProjection, feedPosts, type FeedPostDocument } from '../../projections/feed/feed';
 import { feedPage } from '../../server/feed/feed-queries';
 import { medianMs, printTable } from './report';

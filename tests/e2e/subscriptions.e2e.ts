@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { startTestSite, type TestSite } from '../support/site';
 import { accessibilityViolations, launchChromium, newContext, openAs, person, screenshot } from '../support/browser';
-import { subscriptionToken } from '../../server/subscriptions/tokens';
+import { subscriptionToken } from '../../platform/mail/link-tokens';
 import { MASKED_TOKEN, maskLinkTokens } from '../../server/mail/masked-links';
 
 let site: TestSite;

@@ -8,7 +8,7 @@ import type { Browser } from 'playwright-core';
 import { launchChromium, screenshot } from '../support/browser';
 import { startTestSite, type TestSite } from '../support/site';
 import { subscriptionsCollection } from '../../projections/subscriptions/subscriptions';
-import { subscriptionToken } from '../../server/subscriptions/tokens';
+import { subscriptionToken } from '../../platform/mail/link-tokens';
 
 let site: TestSite;
 let browser: Browser;

@@ -4,7 +4,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createMongoDocumentStore } from '../../server/infrastructure/document-store/mongodb';
+import { createMongoDocumentStore } from '../../platform/document-store/mongodb';
 import {
   DuplicateKeyError,
   UnsupportedQueryError,
@@ -12,9 +12,9 @@ import {
   type Document,
   type DocumentStore,
   type Filter,
-} from '../../server/infrastructure/document-store/port';
-import { createPostgresDocumentStore } from '../../server/infrastructure/document-store/postgres';
-import { UpdateNotApplicableError } from '../../server/infrastructure/document-store/semantics';
+} from '../../platform/document-store/port';
+import { createPostgresDocumentStore } from '../../platform/document-store/postgres';
+import { UpdateNotApplicableError } from '../../platform/document-store/semantics';
 import { createTestDatabase } from '../support/database';
 
 interface Adapter {

@@ -37,10 +37,10 @@ import {
   type DocumentStore,
   type Filter,
   type Update,
-} from '../../server/infrastructure/document-store/port';
-import { createPostgresDocumentStore } from '../../server/infrastructure/document-store/postgres';
-import { sortValue } from '../../server/infrastructure/document-store/semantics';
-import { parsePath } from '../../server/infrastructure/document-store/subset';
+} from '../../platform/document-store/port';
+import { createPostgresDocumentStore } from '../../platform/document-store/postgres';
+import { sortValue } from '../../platform/document-store/semantics';
+import { parsePath } from '../../platform/document-store/subset';
 import { createTestDatabase, type TestDatabase } from '../support/database';
 
 type Doc = Document & Record<string, unknown>;

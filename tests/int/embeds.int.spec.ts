@@ -44,7 +44,7 @@ afterAll(async () => {
 /** The Content-Security-Policy as directive → value. */
 const policy = (headers: Headers) =>
   Object.fromEntries((headers.get('content-security-policy') ?? '').split(';').map((part) => part.trim().split(/\s+/)).map(([name, ...values]) => [name, values.join(' ')]));
-/** What API.md's "Hardening" asks of every page: only our own scripts, no plugins, no base-URL tricks. */
+/** What docs/architecture.md#http-conventions asks of every page: only our own scripts, no plugins, no base-URL tricks. */
 const STRICT = { 'default-src': "'self'", 'script-src': "'self'", 'object-src': "'none'", 'base-uri': "'self'" };
 
 describe('framing', () => {

@@ -20,8 +20,8 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
 import { createTestDatabase, type TestDatabase } from '../support/database';
-import { createPostgresEventStore } from '../../server/infrastructure/event-store/postgres';
-import { type EventStore, type NewEvent, type RecordedEvent, WrongExpectedVersionError } from '../../server/infrastructure/event-store/port';
+import { createPostgresEventStore } from '../../platform/event-store/postgres';
+import { type EventStore, type NewEvent, type RecordedEvent, WrongExpectedVersionError } from '../../platform/event-store/port';
 
 let database: TestDatabase;
 let pool: pg.Pool;

@@ -5,9 +5,9 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase } from '../support/database';
-import { createPostgresEventStore } from '../../server/infrastructure/event-store/postgres';
-import { createKurrentDbEventStore } from '../../server/infrastructure/event-store/kurrentdb';
-import { type EventStore, type RecordedEvent, WrongExpectedVersionError } from '../../server/infrastructure/event-store/port';
+import { createPostgresEventStore } from '../../platform/event-store/postgres';
+import { createKurrentDbEventStore } from '../../platform/event-store/kurrentdb';
+import { type EventStore, type RecordedEvent, WrongExpectedVersionError } from '../../platform/event-store/port';
 
 interface Adapter {
   name: string;

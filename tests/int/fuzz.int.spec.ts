@@ -13,7 +13,7 @@ import fc from 'fast-check';
 import { startTestSite, UNLIMITED_RATES, type TestSite } from '../support/site';
 import { registerCast } from '../support/http';
 import { ROLES, type Role } from '../../shared/domain';
-import { subscriptionToken } from '../../server/subscriptions/tokens';
+import { subscriptionToken } from '../../platform/mail/link-tokens';
 import type { RouteAccess } from '../../server/http/access';
 
 /** Requests per run: batches of BATCH requests in flight together, as a busy site gets them. */

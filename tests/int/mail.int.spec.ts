@@ -2,8 +2,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Redis } from 'ioredis';
 import { connect, createServer, type Server } from 'node:net';
-import { createMailbox, startSmtpSink } from '../../server/mail/smtp-sink';
-import { createTransport } from '../../server/mail/transport';
+import { createMailbox, startSmtpSink } from '../../platform/mail/smtp-sink';
+import { createTransport } from '../../platform/mail/transport';
 import { createMailQueue, startMailWorker } from '../../workers/mail';
 import { testRedisPrefix } from '../support/database';
 

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestSite, type TestSite } from '../support/site';
 import { Browser, registerCast } from '../support/http';
 import { MASKED_TOKEN } from '../../server/mail/masked-links';
-import type { CapturedMail } from '../../server/mail/smtp-sink';
+import type { CapturedMail } from '../../platform/mail/smtp-sink';
 
 let site: TestSite;
 let cast: Awaited<ReturnType<typeof registerCast>>;

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { io, type Socket } from 'socket.io-client';
 import { startTestSite, type TestSite } from '../support/site';
 import { Browser, registerMember } from '../support/http';
-import { createTransport } from '../../server/mail/transport';
+import { createTransport } from '../../platform/mail/transport';
 import { startMailWorker } from '../../workers/mail';
 import { workerJobs } from '../../workers/subscriptions';
 import { commands, publishBlogPost, startCountingSmtp, subscribe } from './subscriptions/delivery-fixtures';

@@ -1,5 +1,5 @@
 /**
- * Every list pages (API.md "Hardening"): `limit` at most 100, an opaque cursor,
+ * Every list pages (docs/architecture.md#http-conventions): `limit` at most 100, an opaque cursor,
  * `{ items, nextCursor }`. Paging with a small limit yields every item exactly
  * once and in the list's order, ties in the sort keys included; a limit over 100
  * and a cursor this server did not make are 400s; the member list of a large

@@ -1,5 +1,5 @@
 /**
- * A kill -9 of the projections role in the middle of a replay of a large log: the role (`server/main.ts`,
+ * A kill -9 of the projections role in the middle of a replay of a large log: the role (`main/main.ts`,
  * ROLES=projections) runs in a child process over a believable community history of 100,000 events, is killed
  * with -9 four times as its checkpoint passes each fifth of the log, and started again each time; once it has caught
  * up, every read-model collection must be identical, document for document, to what a clean rebuild
@@ -11,11 +11,11 @@ import pg from 'pg';
 import { createTestDatabase, testRedisPrefix, type TestDatabase } from '../support/database';
 import { childProcesses, stop } from '../support/processes';
 import { appendCommunityHistory, type CommunityHistory } from '../support/community-history';
-import { createPostgresEventStore } from '../../server/infrastructure/event-store/postgres';
-import { createPostgresDocumentStore } from '../../server/infrastructure/document-store/postgres';
-import type { EventStore } from '../../server/infrastructure/event-store/port';
-import type { Document, DocumentStore } from '../../server/infrastructure/document-store/port';
-import { CHECKPOINTS, type Checkpoint } from '../../projections/runner';
+import { createPostgresEventStore } from '../../platform/event-store/postgres';
+import { createPostgresDocumentStore } from '../../platform/document-store/postgres';
+import type { EventStore } from '../../platform/event-store/port';
+import type { Document, DocumentStore } from '../../platform/document-store/port';
+import { CHECKPOINTS, type Checkpoint } from '../../platform/projections/progress';
 import { allProjections } from '../../projections';
 
 const EVENTS = 100_000;
@@ -81,7 +81,7 @@ describe('the projections role killed with -9 mid-replay', () => {
     // the event in flight somewhere among its writes.
     let previous = 0;
     for (const share of [0.2, 0.4, 0.6, 0.8]) {
-      const role = processes.start('server/main.ts', { ...env, ROLES: 'projections' });
+      const role = processes.start('main/main.ts', { ...env, ROLES: 'projections' });
       await processes.until(async () => (await checkpoint()) >= history.head * share, 1_200_000, `the replay to pass ${share * 100}% of the log`);
       await stop(role, 'SIGKILL');
       const killedAt = await checkpoint();
@@ -91,7 +91,7 @@ describe('the projections role killed with -9 mid-replay', () => {
       console.log(`killed at position ${killedAt} of ${history.head} after ${seconds()} s`);
     }
 
-    processes.start('server/main.ts', { ...env, ROLES: 'projections' });
+    processes.start('main/main.ts', { ...env, ROLES: 'projections' });
     await processes.until(async () => (await checkpoint()) === history.head, 1_200_000, 'the restarted role to catch up');
     await processes.stopAll('SIGTERM');
     const resumed = await snapshot();

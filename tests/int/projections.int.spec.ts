@@ -1,14 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
 import { createTestDatabase, type TestDatabase } from '../support/database';
-import { createPostgresEventStore } from '../../server/infrastructure/event-store/postgres';
-import { createPostgresDocumentStore } from '../../server/infrastructure/document-store/postgres';
-import type { EventStore } from '../../server/infrastructure/event-store/port';
-import type { DocumentStore } from '../../server/infrastructure/document-store/port';
-import { createProjectionRunner, type Projection, CHECKPOINTS } from '../../projections/runner';
-import { createProjectionProgress } from '../../projections/progress';
-import { applyToDocument, type Positioned } from '../../projections/documents';
-import { createCommandHandler } from '../../server/infrastructure/command-handler';
+import { createPostgresEventStore } from '../../platform/event-store/postgres';
+import { createPostgresDocumentStore } from '../../platform/document-store/postgres';
+import type { EventStore } from '../../platform/event-store/port';
+import type { DocumentStore } from '../../platform/document-store/port';
+import { createProjectionRunner, type Projection } from '../../platform/projections/runner';
+import { CHECKPOINTS, createProjectionProgress } from '../../platform/projections/progress';
+import { applyToDocument, type Positioned } from '../../platform/projections/documents';
+import { createCommandHandler } from '../../platform/command-handler';
 import { type Decider, fail } from '../../shared/domain';
 
 type TallyEvent = { type: 'Counted'; data: { by: number } } | { type: 'Closed'; data: Record<string, never> };

@@ -9,9 +9,10 @@ import { Redis } from 'ioredis';
 import { startTestSite, type TestSite } from '../support/site';
 import { Browser, registerMember } from '../support/http';
 import { testRedisPrefix } from '../support/database';
-import { createNoticePublisher } from '../../server/realtime/gateway';
+import { createNoticePublisher } from '../../platform/realtime/notices';
+import { ROOMS } from '../../shared/socket-messages';
 import { createPresence } from '../../server/realtime/presence';
-import { subscriptionToken } from '../../server/subscriptions/tokens';
+import { subscriptionToken } from '../../platform/mail/link-tokens';
 
 let first: TestSite;
 let second: TestSite;
@@ -58,10 +59,10 @@ describe('realtime', () => {
       // Let the adapters of every process settle on the stream before publishing.
       await new Promise((resolve) => setTimeout(resolve, 300));
 
-      publisher.publish({ message: 'pending:changed', rooms: ['staff'], payload: { id: 'p1' } });
-      publisher.publish({ message: 'posts:changed', rooms: ['members'], payload: { id: 'p2' } });
-      publisher.publish({ message: 'blog:changed', rooms: ['public'], payload: { id: 'p3' } });
-      publisher.publish({ message: 'rsvp:changed', rooms: [`member:${member.user.id}`], payload: { id: 'p4' } });
+      publisher.publish({ message: 'events:changed', rooms: [ROOMS.staff], payload: { id: 'p1', kind: 'created' } });
+      publisher.publish({ message: 'posts:changed', rooms: [ROOMS.members], payload: { id: 'p2', kind: 'created' } });
+      publisher.publish({ message: 'blog:changed', rooms: [ROOMS.public], payload: { id: 'p3', kind: 'created' } });
+      publisher.publish({ message: 'subscriptions:changed', rooms: [ROOMS.member(member.user.id)], payload: { id: 'p4' } });
 
       await expect.poll(() => staffSocket.received.length).toBe(3);
       await expect.poll(() => memberSocket.received.length).toBe(3);
@@ -69,8 +70,8 @@ describe('realtime', () => {
       await expect.poll(() => forged.received.length).toBe(1);
       // Anything stray would have arrived with the last expected notice; give it a moment more anyway.
       await new Promise((resolve) => setTimeout(resolve, 200));
-      expect(staffSocket.received.sort()).toEqual(['blog:changed:p3', 'pending:changed:p1', 'posts:changed:p2']);
-      expect(memberSocket.received.sort()).toEqual(['blog:changed:p3', 'posts:changed:p2', 'rsvp:changed:p4']);
+      expect(staffSocket.received.sort()).toEqual(['blog:changed:p3', 'events:changed:p1', 'posts:changed:p2']);
+      expect(memberSocket.received.sort()).toEqual(['blog:changed:p3', 'posts:changed:p2', 'subscriptions:changed:p4']);
       expect(anonymous.received).toEqual(['blog:changed:p3']);
       expect(forged.received).toEqual(['blog:changed:p3']);
     } finally {
@@ -125,8 +126,8 @@ describe('realtime', () => {
     const publisher = createNoticePublisher(redis, first.services.config.redisPrefix);
     try {
       await new Promise((resolve) => setTimeout(resolve, 300));
-      publisher.publish({ message: 'pending:changed', rooms: ['staff'], payload: { id: 'staff-only' } });
-      publisher.publish({ message: 'posts:changed', rooms: ['members'], payload: { id: 'members' } });
+      publisher.publish({ message: 'events:changed', rooms: [ROOMS.staff], payload: { id: 'staff-only', kind: 'updated' } });
+      publisher.publish({ message: 'posts:changed', rooms: [ROOMS.members], payload: { id: 'members', kind: 'updated' } });
       await expect.poll(() => again.received.length).toBe(1);
       await new Promise((resolve) => setTimeout(resolve, 200));
       expect(again.received).toEqual(['posts:changed:members']);

@@ -11,7 +11,7 @@
  */
 import { createHash, randomUUID } from 'node:crypto';
 import * as v from 'valibot';
-import type { EventStore, NewEvent } from '../../server/infrastructure/event-store/port';
+import type { EventStore, NewEvent } from '../../platform/event-store/port';
 import { type Actor, type CommandMetadata, type Decider, type DomainEvent, DomainError, type Role } from '../../shared/domain';
 import { streamName } from '../../shared/streams';
 import { memberDecider } from '../../shared/members/member-stream';

@@ -1,5 +1,5 @@
 /**
- * Child processes for fault tests: roles of the site (`server/main.ts` with ROLES, or a script) and a private
+ * Child processes for fault tests: roles of the site (`main/main.ts` with ROLES, or a script) and a private
  * redis-server, each one killable by signal. `stopAll` ends the roles before the Redis they use.
  */
 import { spawn, type ChildProcess } from 'node:child_process';

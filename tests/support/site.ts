@@ -3,8 +3,8 @@
  * unique Redis prefix, every role in this process, listening on a free port.
  */
 import { pino } from 'pino';
-import { EnvSchema, loadConfig } from '../../server/config';
-import { createServices, type Services } from '../../server/services';
+import { EnvSchema, loadConfig } from '../../platform/config';
+import { createServices, type Services } from '../../main/services';
 import { buildApp } from '../../server/app';
 import type { RouteAccess } from '../../server/http/access';
 import type { FastifyInstance } from 'fastify';

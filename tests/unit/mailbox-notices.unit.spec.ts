@@ -1,6 +1,6 @@
 /** The SMTP sink's `mailbox:changed`: at once for a single mail, a few times a second during a fan-out, never losing the last. */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { throttled } from '../../server/mail/smtp-sink';
+import { throttled } from '../../platform/mail/smtp-sink';
 
 beforeEach(() => void vi.useFakeTimers());
 afterEach(() => void vi.useRealTimers());

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import pg from 'pg';
 import { BSON } from 'mongodb';
-import { refusedInputCode } from '../../server/infrastructure/refused-input';
-import { UnstorableTextError, UnsupportedQueryError } from '../../server/infrastructure/document-store/port';
+import { refusedInputCode } from '../../platform/refused-input';
+import { UnstorableTextError, UnsupportedQueryError } from '../../platform/document-store/port';
 
 function databaseError(code: string) {
   const error = new pg.DatabaseError('refused', 0, 'error');

@@ -8,10 +8,10 @@
  * Message-ID, so the resend is recognisably the same message.
  */
 import { createHash } from 'node:crypto';
-import type { DocumentStore } from '../../server/infrastructure/document-store/port';
-import type { Transport } from '../../server/mail/transport';
-import type { CommandHandler } from '../../server/infrastructure/command-handler';
-import { subscriptionToken } from '../../server/subscriptions/tokens';
+import type { DocumentStore } from '../../platform/document-store/port';
+import type { Transport } from '../../platform/mail/transport';
+import type { CommandHandler } from '../../platform/command-handler';
+import { subscriptionToken } from '../../platform/mail/link-tokens';
 import { streamName } from '../../shared/streams';
 import { subscriptionDecider } from '../../shared/subscriptions/subscription-stream';
 import { formatEventDateLine } from '../../shared/events/dates';

@@ -6,8 +6,8 @@
  * run of that frequency covered (see DigestRuns), or where the subscription's mail started, whichever is later. An
  * empty digest is not written, and a second run in the same period writes nothing, since the entry's id is taken.
  */
-import type { DocumentStore } from '../../server/infrastructure/document-store/port';
-import { CHECKPOINTS, type Checkpoint } from '../../projections/runner';
+import type { DocumentStore } from '../../platform/document-store/port';
+import { CHECKPOINTS, type Checkpoint } from '../../platform/projections/progress';
 import { dayKey } from '../../shared/events/dates';
 import { coversContent } from '../../shared/subscriptions/subscription-stream';
 import { insertNewEntries, mailOutbox, newOutboxEntry, outboxId, type DigestItems, type OutboxEntry } from './outbox';

@@ -12,13 +12,14 @@
  */
 import type { Redis } from 'ioredis';
 import type pg from 'pg';
-import type { Config } from '../../server/config';
-import type { DocumentStore } from '../../server/infrastructure/document-store/port';
-import type { EventStore } from '../../server/infrastructure/event-store/port';
-import type { CommandHandler } from '../../server/infrastructure/command-handler';
-import type { Transport } from '../../server/mail/transport';
-import { createProjectionProgress } from '../../projections/progress';
-import { createProjectionRunner, type Logger } from '../../projections/runner';
+import type { Config } from '../../platform/config';
+import type { DocumentStore } from '../../platform/document-store/port';
+import type { EventStore } from '../../platform/event-store/port';
+import type { CommandHandler } from '../../platform/command-handler';
+import type { Transport } from '../../platform/mail/transport';
+import { createProjectionProgress } from '../../platform/projections/progress';
+import { createProjectionRunner } from '../../platform/projections/runner';
+import type { Logger } from '../../platform/logger';
 import type { MailQueue, SubscriptionMail } from '../mail';
 import { mailRecipientsProjection } from './recipients';
 import { mailItemsProjection } from './items';

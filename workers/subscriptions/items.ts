@@ -6,14 +6,14 @@
  * (unpublished, rejected, deleted) is no longer `visible` and is left out, also of mail not yet sent. Each item keeps
  * its author, so that nobody is mailed about what they wrote themselves (see isOwnItem).
  */
-import type { DocumentStore } from '../../server/infrastructure/document-store/port';
-import type { RecordedEvent } from '../../server/infrastructure/event-store/port';
-import { parseStreamName } from '../../shared/streams';
+import type { DocumentStore } from '../../platform/document-store/port';
+import type { RecordedEvent } from '../../platform/event-store/port';
 import type { BlogPostEvent } from '../../shared/blog/blog-stream';
 import type { PostEvent } from '../../shared/feed/post-stream';
 import type { CalendarEventEvent } from '../../shared/events/event-stream';
-import { applyToDocument, type Positioned } from '../../projections/documents';
-import type { Projection } from '../../projections/runner';
+import { applyToDocument, type Positioned } from '../../platform/projections/documents';
+import type { Projection } from '../../platform/projections/runner';
+import { typedEvent } from '../../platform/projections/typed-event';
 
 export const MAIL_ITEMS = 'mail_items';
 
@@ -114,20 +114,22 @@ function calendarEventUpdate(event: CalendarEventEvent): Update | null {
   }
 }
 
-/** Per stream type (the item kinds are named as their streams are), how one of its events changes an item. */
-const UPDATES: Record<ItemKind, (recorded: RecordedEvent) => Update | null> = {
-  blog: (recorded) => blogUpdate(recorded as RecordedEvent & BlogPostEvent),
-  post: (recorded) => postUpdate(recorded as RecordedEvent & PostEvent),
-  event: (recorded) => calendarEventUpdate(recorded as RecordedEvent & CalendarEventEvent),
-};
+/** How an update of one kind of item changes it, if it does. */
+const itemChange = (kind: ItemKind, itemId: string, update: Update | null) => update && { kind, itemId, update };
 
-/** How an event changes an item; null when the event does not concern mail. */
+/** How an event changes an item (the item kinds are named as their streams are); null when it does not concern mail. */
 function change(recorded: RecordedEvent): { kind: ItemKind; itemId: string; update: Update } | null {
-  const { type, id } = parseStreamName(recorded.streamName);
-  if (!Object.hasOwn(UPDATES, type)) return null;
-  const kind = type as ItemKind;
-  const update = UPDATES[kind](recorded);
-  return update && { kind, itemId: id, update };
+  const typed = typedEvent(recorded);
+  switch (typed?.stream) {
+    case 'blog':
+      return itemChange('blog', typed.id, blogUpdate(typed.event));
+    case 'post':
+      return itemChange('post', typed.id, postUpdate(typed.event));
+    case 'event':
+      return itemChange('event', typed.id, calendarEventUpdate(typed.event));
+    default:
+      return null;
+  }
 }
 
 function fieldsOf({ kind, itemId, title, text, authorId, approved, deleted, isPublic, startDate, endDate, allDay }: MailItem): ItemFields {

@@ -8,7 +8,7 @@
  * models) never drops it, and a replay finds its entries already there and sends nothing again.
  * Sent entries are pruned after MAIL_OUTBOX_RETENTION_DAYS (see pruneSentEntries).
  */
-import { DuplicateKeyError, type Collection, type DocumentStore } from '../../server/infrastructure/document-store/port';
+import { DuplicateKeyError, type Collection, type DocumentStore } from '../../platform/document-store/port';
 
 export const MAIL_OUTBOX = 'mail_outbox';
 

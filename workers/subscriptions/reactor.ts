@@ -5,12 +5,10 @@
  * mail. Then it hands the new entries to the queue without waiting: the outbox is the truth, and a Redis outage must
  * not stop the runner (the sweeper enqueues whatever is still queued once Redis is back).
  */
-import type { RecordedEvent } from '../../server/infrastructure/event-store/port';
-import { parseStreamName } from '../../shared/streams';
-import type { BlogPostEvent } from '../../shared/blog/blog-stream';
-import type { PostEvent } from '../../shared/feed/post-stream';
-import { coversContent, type SubscriptionEvent } from '../../shared/subscriptions/subscription-stream';
-import type { Projection } from '../../projections/runner';
+import type { RecordedEvent } from '../../platform/event-store/port';
+import { coversContent } from '../../shared/subscriptions/subscription-stream';
+import type { Projection } from '../../platform/projections/runner';
+import { typedEvent } from '../../platform/projections/typed-event';
 import { insertNewEntries, mailOutbox, newOutboxEntry, setupOutbox, type OutboxCause } from './outbox';
 import { mailRecipients } from './recipients';
 import { isOwnItem, mailItemId, mailItems } from './items';
@@ -27,13 +25,12 @@ type Reaction = { to: 'immediate'; content: 'blog' | 'post'; itemId: string } | 
 
 /** What an event asks of the mail service, if anything. */
 export function reactionTo(recorded: RecordedEvent): Reaction | null {
-  const { type, id } = parseStreamName(recorded.streamName);
-  const event = recorded as RecordedEvent & (BlogPostEvent | PostEvent | SubscriptionEvent);
-  if (type === 'blog' && event.type === 'BlogPostPublished') return event.data.firstPublication ? { to: 'immediate', content: 'blog', itemId: id } : null;
-  if (type === 'post' && (event.type === 'PostApproved' || (event.type === 'PostSubmitted' && event.data.approved))) {
-    return { to: 'immediate', content: 'post', itemId: id };
+  const typed = typedEvent(recorded);
+  if (typed?.stream === 'blog' && typed.event.type === 'BlogPostPublished') return typed.event.data.firstPublication ? { to: 'immediate', content: 'blog', itemId: typed.id } : null;
+  if (typed?.stream === 'post' && (typed.event.type === 'PostApproved' || (typed.event.type === 'PostSubmitted' && typed.event.data.approved))) {
+    return { to: 'immediate', content: 'post', itemId: typed.id };
   }
-  if (type === 'subscription' && event.type === 'SubscriptionRequested' && event.data.confirmationRequired) return { to: 'guest', subscriptionId: id };
+  if (typed?.stream === 'subscription' && typed.event.type === 'SubscriptionRequested' && typed.event.data.confirmationRequired) return { to: 'guest', subscriptionId: typed.id };
   return null;
 }
 

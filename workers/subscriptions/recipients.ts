@@ -5,13 +5,12 @@
  * is not, whatever the API's read models are doing. The state is folded with the subscription decider's
  * own `evolve`, so "deliverable" means here exactly what it means in the domain.
  */
-import type { DocumentStore } from '../../server/infrastructure/document-store/port';
-import type { RecordedEvent } from '../../server/infrastructure/event-store/port';
-import { parseStreamName } from '../../shared/streams';
+import type { DocumentStore } from '../../platform/document-store/port';
 import { isDeliverable, subscriptionDecider, type SubscriptionEvent, type SubscriptionState } from '../../shared/subscriptions/subscription-stream';
 import type { Frequency, SubscriptionType } from '../../shared/subscriptions/constants';
-import { applyToDocument, type Positioned } from '../../projections/documents';
-import type { Projection } from '../../projections/runner';
+import { applyToDocument, type Positioned } from '../../platform/projections/documents';
+import type { Projection } from '../../platform/projections/runner';
+import { typedEvent } from '../../platform/projections/typed-event';
 
 export const MAIL_RECIPIENTS = 'mail_recipients';
 
@@ -64,9 +63,9 @@ export const mailRecipientsProjection: Projection = {
     await recipients.createIndex({ deliverable: 1, frequency: 1 });
   },
   async apply(recorded, { store }) {
-    const { type, id } = parseStreamName(recorded.streamName);
-    if (type !== 'subscription') return;
-    const event = recorded as RecordedEvent & SubscriptionEvent;
+    const typed = typedEvent(recorded);
+    if (typed?.stream !== 'subscription') return;
+    const { id, event } = typed;
     await applyToDocument(mailRecipients(store), id, recorded.position, (current) => {
       const state = subscriptionDecider.evolve(stateOf(current), event);
       return {

@@ -1,5 +1,5 @@
 /**
- * Every blog call of spec 1 §7 plus delete, preview and /rss, for every role, with
+ * Every blog call of the OpenAPI document plus delete, preview and /rss, for every role, with
  * their errors, and the `blog:changed` notices each write pushes to the right rooms.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,5 +1,5 @@
 /**
- * Every event call of spec 2 §7 and API.md for every role, with their errors; the
+ * Every event call of the OpenAPI document for every role, with their errors; the
  * list filters; the capacity rule under 200 simultaneous RSVPs; the .ics file and
  * feed; the change notices each write pushes to the right rooms; and read models
  * that a replay rebuilds identically.
@@ -289,7 +289,7 @@ describe('RSVP', () => {
   }, 180_000);
 });
 
-describe('every call answers 401, 403 and 404 as API.md says', () => {
+describe('every call answers 401, 403 and 404 as its OpenAPI operation says', () => {
   const calls: [method: 'get' | 'put' | 'delete', path: (id: string) => string, signedIn: boolean, staffOnly: boolean][] = [
     ['get', (id) => `/api/events/${id}`, false, false],
     ['put', (id) => `/api/events/${id}`, true, false],

@@ -1,5 +1,5 @@
 /**
- * Faults during a fan-out, with the workers role in a child process (`server/main.ts`, ROLES=workers) mailing a
+ * Faults during a fan-out, with the workers role in a child process (`main/main.ts`, ROLES=workers) mailing a
  * few hundred subscribers through an SMTP server in this process:
  * - SIGKILL mid-fan-out, then a new worker: every recipient gets the mail, nobody two different messages; exact
  *   resends (same Message-ID) can only come from the crash window and are counted;
@@ -9,8 +9,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ChildProcess } from 'node:child_process';
 import { pino } from 'pino';
-import { loadConfig } from '../../../server/config';
-import { createServices, type Services } from '../../../server/services';
+import { loadConfig } from '../../../platform/config';
+import { createServices, type Services } from '../../../main/services';
 import { createTestDatabase, testRedisPrefix, type TestDatabase } from '../../support/database';
 import { childProcesses, freePort, stop } from '../../support/processes';
 import { mailOutbox } from '../../../workers/subscriptions/outbox';
@@ -41,7 +41,7 @@ afterEach(async () => {
 
 /** The workers role as its own process. */
 function startWorkers(env: { REDIS_URL?: string; REDIS_PREFIX: string; SMTP_URL: string }): ChildProcess {
-  return processes.start('server/main.ts', { NODE_ENV: 'test', ROLES: 'workers', DATABASE_URL: database.url, REDIS_URL: 'redis://127.0.0.1:6379', SESSION_SECRET, LOG_LEVEL: 'warn', PUBLIC_URL, ...env });
+  return processes.start('main/main.ts', { NODE_ENV: 'test', ROLES: 'workers', DATABASE_URL: database.url, REDIS_URL: 'redis://127.0.0.1:6379', SESSION_SECRET, LOG_LEVEL: 'warn', PUBLIC_URL, ...env });
 }
 
 const until = processes.until;

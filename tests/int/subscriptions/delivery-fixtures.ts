@@ -11,11 +11,11 @@ import type { Frequency, SubscriptionType } from '../../../shared/subscriptions/
 import { blogPostDecider } from '../../../shared/blog/blog-stream';
 import { postDecider } from '../../../shared/feed/post-stream';
 import { calendarEventDecider } from '../../../shared/events/event-stream';
-import { createCommandHandler } from '../../../server/infrastructure/command-handler';
-import type { EventStore } from '../../../server/infrastructure/event-store/port';
-import type { Services } from '../../../server/services';
+import { createCommandHandler } from '../../../platform/command-handler';
+import type { EventStore } from '../../../platform/event-store/port';
+import type { Services } from '../../../main/services';
 import { mailOutbox } from '../../../workers/subscriptions/outbox';
-import { hashSubscriptionToken, subscriptionToken } from '../../../server/subscriptions/tokens';
+import { hashSubscriptionToken, subscriptionToken } from '../../../platform/mail/link-tokens';
 
 export const staff: Actor = { id: randomUUID(), role: 'staff' };
 

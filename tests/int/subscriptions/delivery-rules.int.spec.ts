@@ -1,6 +1,6 @@
 /** The pure rules of subscription mail: digest periods, what a digest holds, which events call for mail, templates. */
 import { describe, expect, it } from 'vitest';
-import type { RecordedEvent } from '../../../server/infrastructure/event-store/port';
+import type { RecordedEvent } from '../../../platform/event-store/port';
 import { digestItems, digestPeriod } from '../../../workers/subscriptions/digests';
 import { reactionTo } from '../../../workers/subscriptions/reactor';
 import type { MailItem } from '../../../workers/subscriptions/items';

@@ -7,14 +7,14 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pino } from 'pino';
 import { startTestSite, type TestSite } from '../../support/site';
-import { loadConfig } from '../../../server/config';
-import { createServices } from '../../../server/services';
+import { loadConfig } from '../../../platform/config';
+import { createServices } from '../../../main/services';
 import { streamName } from '../../../shared/streams';
 import { MAX_BOUNCES } from '../../../shared/subscriptions/constants';
 import { mailOutbox, newOutboxEntry } from '../../../workers/subscriptions/outbox';
 import { MAIL_DIGEST_RUNS, type DigestRuns } from '../../../workers/subscriptions/digests';
 import { createMailReactor, HISTORY_AGE_MS } from '../../../workers/subscriptions/reactor';
-import type { RecordedEvent } from '../../../server/infrastructure/event-store/port';
+import type { RecordedEvent } from '../../../platform/event-store/port';
 import type { Actor } from '../../../shared/domain';
 import {
   approvedFeedPost,

@@ -7,8 +7,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pino } from 'pino';
 import { startTestSite, type TestSite } from '../../support/site';
-import { loadConfig } from '../../../server/config';
-import { createServices } from '../../../server/services';
+import { loadConfig } from '../../../platform/config';
+import { createServices } from '../../../main/services';
 import { streamName } from '../../../shared/streams';
 import { postDecider } from '../../../shared/feed/post-stream';
 import { mailOutbox, newOutboxEntry, type OutboxEntry } from '../../../workers/subscriptions/outbox';

@@ -1,5 +1,5 @@
 /**
- * Every subscription call of spec 2 §7 and API.md for every role, with its errors;
+ * Every subscription call of the OpenAPI document for every role, with its errors;
  * a guest's double opt-in through the real confirmation link; unsubscribing by the
  * page, by a mail provider's one-click POST (no session, no Origin) and by a plain
  * form without JavaScript; the lookup's shapes; the staff consent record; and a
@@ -10,7 +10,7 @@ import { startTestSite, type TestSite } from '../../support/site';
 import { Browser, registerCast } from '../../support/http';
 import { allProjections } from '../../../projections/index';
 import { SUBSCRIPTIONS, subscriptionsCollection, type SubscriptionDocument } from '../../../projections/subscriptions/subscriptions';
-import { subscriptionToken } from '../../../server/subscriptions/tokens';
+import { subscriptionToken } from '../../../platform/mail/link-tokens';
 import { DUPLICATE_SUBSCRIPTION, GUEST_REPEAT_AFTER_MS, GUEST_SUBSCRIBE_MESSAGE } from '../../../server/subscriptions/routes';
 
 const UNKNOWN_ID = '00000000-0000-4000-8000-000000000000';

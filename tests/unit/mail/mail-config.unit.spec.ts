@@ -1,6 +1,6 @@
 /** Mail settings read from the environment: the SMTP sink kept out of production, the outbox's retention. */
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from '../../../server/config';
+import { ConfigError, loadConfig } from '../../../platform/config';
 
 const production = { NODE_ENV: 'production', SESSION_SECRET: 'production-secret-production-secret-0123' };
 

@@ -1,4 +1,4 @@
-/** The subscription settings page's Save (spec 2 §4): exactly the calls that reach what the member chose. */
+/** The subscription settings page's Save (docs/domain/subscriptions.md#settings-page): exactly the calls that reach what the member chose. */
 import { describe, expect, it } from 'vitest';
 import { activeSubscriptions, rebaseEdits, saveSteps, savedChoices, shownChoices, type Subscription } from '../../../client/features/subscriptions/settings-plan';
 

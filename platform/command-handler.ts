@@ -8,9 +8,16 @@
  * across processes, with a bounded number of retries.
  */
 import { randomUUID } from 'node:crypto';
-import { type Decider, type DomainEvent, fail, fold } from '../../shared/domain';
+import { type CommandMetadata, type Decider, type DomainEvent, fail, fold } from '../shared/domain';
 import { type EventMetadata, type EventStore, WrongExpectedVersionError } from './event-store/port';
-import type { ProjectionProgress } from '../../projections/progress';
+import type { ProjectionProgress } from './projections/progress';
+
+/**
+ * A command as a caller writes it: a typed literal of its type and data, e.g.
+ * `{ type: 'LikePost', data: {} }`. `{ ...intent, metadata }` is then the full command,
+ * checked by the compiler without a cast.
+ */
+export type Intent<Command> = Command extends { metadata: CommandMetadata } ? Omit<Command, 'metadata'> : never;
 
 export interface CommandResult<State, Event> {
   /** The events the command produced; empty for a no-op. */

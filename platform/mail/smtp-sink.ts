@@ -10,21 +10,11 @@ import type { AddressInfo } from 'node:net';
 import type { Redis } from 'ioredis';
 import { SMTPServer } from 'smtp-server';
 import PostalMime from 'postal-mime';
+import type { CapturedMail, MailSummary } from '../../shared/mailbox/schemas';
 
 const KEEP = 500;
 
-export interface CapturedMail {
-  id: string;
-  from: string;
-  to: string[];
-  subject: string;
-  date: string;
-  headers: Record<string, string>;
-  text: string;
-  html: string;
-}
-
-export type MailSummary = Pick<CapturedMail, 'id' | 'from' | 'to' | 'subject' | 'date'>;
+export type { CapturedMail, MailSummary };
 
 export function createMailbox(redis: Redis, prefix: string) {
   const key = `${prefix}:mailbox`;

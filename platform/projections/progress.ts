@@ -3,8 +3,16 @@
  * this process reports each position as it passes it; an API process without a
  * runner (ROLES=api) reads the stored checkpoint instead.
  */
-import type { DocumentStore } from '../server/infrastructure/document-store/port';
-import { CHECKPOINTS, type Checkpoint } from './runner';
+import type { DocumentStore } from '../document-store/port';
+
+/** Where each runner has got to: one document per runner, written by the runner after each event. */
+export const CHECKPOINTS = 'projection_checkpoints';
+
+export interface Checkpoint {
+  _id: string;
+  position: number;
+  [key: string]: unknown;
+}
 
 export interface ProjectionProgress {
   /** Resolves once every projection has passed `position`, or after the timeout. Never rejects. */

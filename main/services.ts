@@ -2,51 +2,30 @@
  * The composition root's clients: everything the roles (api, projections, workers)
  * share, created from the configuration. Only this file and main.ts create clients.
  */
-import pg from 'pg';
-import { Redis } from 'ioredis';
-import type { Config } from './config';
-import type { EventStore } from './infrastructure/event-store/port';
-import type { DocumentStore } from './infrastructure/document-store/port';
-import { createPostgresEventStore } from './infrastructure/event-store/postgres';
-import { createKurrentDbEventStore } from './infrastructure/event-store/kurrentdb';
-import { createPostgresDocumentStore } from './infrastructure/document-store/postgres';
-import { createMongoDocumentStore } from './infrastructure/document-store/mongodb';
-import { createCommandHandler } from './infrastructure/command-handler';
-import { createProjectionProgress } from '../projections/progress';
-import { createProjectionRunner, type ChangeNotice, type Logger } from '../projections/runner';
+import type { Config } from '../platform/config';
+import type { EventStore } from '../platform/event-store/port';
+import type { DocumentStore } from '../platform/document-store/port';
+import { createPostgresEventStore } from '../platform/event-store/postgres';
+import { createKurrentDbEventStore } from '../platform/event-store/kurrentdb';
+import { createPostgresDocumentStore } from '../platform/document-store/postgres';
+import { createMongoDocumentStore } from '../platform/document-store/mongodb';
+import { createCommandHandler } from '../platform/command-handler';
+import { createProjectionProgress } from '../platform/projections/progress';
+import { createProjectionRunner } from '../platform/projections/runner';
+import type { Logger } from '../platform/logger';
 import { allProjections } from '../projections';
-import { createNoticePublisher, ROOMS } from './realtime/gateway';
-import { createPresence } from './realtime/presence';
-import { createMailbox, startSmtpSink } from './mail/smtp-sink';
-import { createTransport } from './mail/transport';
+import { createNoticePublisher } from '../platform/realtime/notices';
+import { connectPostgres, connectRedis, reachable } from '../platform/connections';
+import { createPresence } from '../server/realtime/presence';
+import { createMailbox, startSmtpSink } from '../platform/mail/smtp-sink';
+import { createTransport } from '../platform/mail/transport';
 import { createMailQueue, startMailWorker } from '../workers/mail';
 import { createSubscriptionMail, workerJobs } from '../workers/subscriptions';
-import { SOCKET_MESSAGES } from '../shared/socket-messages';
+import { ROOMS, type ChangeNotice } from '../shared/socket-messages';
+import { mailOutbox, outboxFigures } from '../workers/subscriptions/outbox';
+import type { MailFigures } from '../server/dependencies';
 
 export type Services = Awaited<ReturnType<typeof createServices>>;
-
-export class ServiceUnavailableError extends Error {
-  override readonly name = 'ServiceUnavailableError';
-}
-
-async function reachable<T>(what: string, url: string, connect: () => Promise<T>): Promise<T> {
-  try {
-    return await connect();
-  } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
-    throw new ServiceUnavailableError(`Cannot reach ${what} at ${redactUrl(url)}: ${reason}`);
-  }
-}
-
-function redactUrl(url: string): string {
-  try {
-    const parsed = new URL(url);
-    if (parsed.password) parsed.password = '***';
-    return parsed.toString();
-  } catch {
-    return '(unparsable URL)';
-  }
-}
 
 /**
  * Logs the errors BullMQ emits (unheard, it prints them to stderr outside the log), a repeated one once: a
@@ -60,32 +39,8 @@ function logEachFailure(logger: Logger, message: string) {
   };
 }
 
-/** Outside production, creates the database named in DATABASE_URL when it does not exist yet. */
-async function ensureDatabase(config: Config) {
-  const probe = new pg.Client({ connectionString: config.databaseUrl });
-  try {
-    await probe.connect();
-    await probe.end();
-  } catch (error) {
-    if ((error as { code?: string }).code !== '3D000' || config.env === 'production') throw error;
-    const url = new URL(config.databaseUrl);
-    const name = decodeURIComponent(url.pathname.slice(1));
-    url.pathname = '/postgres';
-    const admin = new pg.Client({ connectionString: url.toString() });
-    await admin.connect();
-    await admin.query(`CREATE DATABASE "${name.replaceAll('"', '""')}"`).catch((e: { code?: string }) => {
-      if (e.code !== '42P04') throw e;
-    });
-    await admin.end();
-  }
-}
-
 export async function createServices(config: Config, logger: Logger) {
-  await reachable('PostgreSQL', config.databaseUrl, () => ensureDatabase(config));
-  const pool = new pg.Pool({ connectionString: config.databaseUrl, max: 10 });
-  pool.on('error', (error) => logger.error({ err: error }, 'idle PostgreSQL client failed'));
-  await reachable('PostgreSQL', config.databaseUrl, async () => (await pool.query('SELECT 1')).rowCount);
-
+  const pool = await connectPostgres(config, logger);
   const eventStore: EventStore =
     config.eventStore === 'kurrentdb'
       ? await reachable('KurrentDB', config.kurrentDbUrl!, async () => createKurrentDbEventStore(config.kurrentDbUrl!))
@@ -95,22 +50,7 @@ export async function createServices(config: Config, logger: Logger) {
       ? await reachable('MongoDB', config.mongoDbUrl!, async () => createMongoDocumentStore(config.mongoDbUrl!))
       : createPostgresDocumentStore({ pool });
 
-  const redis = await reachable('Redis', config.redisUrl, async () => {
-    const client = new Redis(config.redisUrl, { maxRetriesPerRequest: null, lazyConnect: true });
-    let lastError: Error | null = null;
-    client.on('error', (error: Error) => {
-      // ioredis reconnects by itself; say so once per failure instead of an unhandled-error dump.
-      if (lastError?.message !== error.message) logger.error({ err: error }, 'Redis connection error; reconnecting');
-      lastError = error;
-    });
-    try {
-      await client.connect();
-    } catch (error) {
-      client.disconnect();
-      throw lastError ?? error;
-    }
-    return client;
-  });
+  const redis = await connectRedis(config, logger);
 
   const notices = createNoticePublisher(redis, config.redisPrefix);
   const publish = (notice: ChangeNotice) => notices.publish(notice);
@@ -133,7 +73,7 @@ export async function createServices(config: Config, logger: Logger) {
     let sinkPort = config.smtpSinkPort;
     if (!config.smtpUrl) {
       const sink = await startSmtpSink(mailbox, config.smtpSinkPort, {
-        onCaptured: () => publish({ message: SOCKET_MESSAGES.mailboxChanged, rooms: [ROOMS.staff], payload: {} }),
+        onCaptured: () => publish({ message: 'mailbox:changed', rooms: [ROOMS.staff], payload: {} }),
       });
       sinkPort = sink.port;
       stopWorkers.push(sink.close);
@@ -176,6 +116,10 @@ export async function createServices(config: Config, logger: Logger) {
     subscriptionMail,
     startWorkers,
     now: () => new Date(),
+    async mailFigures(): Promise<MailFigures> {
+      const [jobs, outbox] = await Promise.all([mail.queue.getJobCounts('waiting', 'active', 'failed', 'delayed'), outboxFigures(mailOutbox(store), new Date())]);
+      return { jobs, outbox };
+    },
     async close() {
       for (const stop of stopWorkers.splice(0)) await stop();
       await mail.close();

@@ -3,9 +3,10 @@
  * default, for one machine) and closes them gracefully on SIGINT/SIGTERM.
  */
 import { pino } from 'pino';
-import { ConfigError, loadConfig } from './config';
-import { createServices, ServiceUnavailableError } from './services';
-import { buildApp } from './app';
+import { ConfigError, loadConfig } from '../platform/config';
+import { createServices } from './services';
+import { ServiceUnavailableError } from '../platform/connections';
+import { buildApp } from '../server/app';
 
 async function main() {
   const config = loadConfig();

@@ -4,24 +4,14 @@
  * stored. A projection that throws stops the runner with a clear log line; the
  * event is not skipped, and a restart resumes from the checkpoint.
  */
-import type { DocumentStore } from '../server/infrastructure/document-store/port';
-import type { EventStore, RecordedEvent } from '../server/infrastructure/event-store/port';
-import type { ProjectionProgress } from './progress';
+import type { DocumentStore } from '../document-store/port';
+import type { EventStore, RecordedEvent } from '../event-store/port';
+import type { Logger } from '../logger';
+import type { ChangeNotice } from '../../shared/socket-messages';
+import { CHECKPOINTS, type Checkpoint, type ProjectionProgress } from './progress';
 
-export const CHECKPOINTS = 'projection_checkpoints';
-
-export interface Checkpoint {
-  _id: string;
-  position: number;
-  [key: string]: unknown;
-}
-
-/** A small change notice for browsers (socket.io), published after the read model changed. */
-export interface ChangeNotice {
-  message: string;
-  rooms: readonly string[];
-  payload: unknown;
-}
+// The API's dependencies name the publisher's notice from here.
+export type { ChangeNotice };
 
 export interface ProjectionContext {
   store: DocumentStore;
@@ -36,11 +26,6 @@ export interface Projection {
   /** Declares indexes; runs at start, must be idempotent. */
   setup?(store: DocumentStore): Promise<void>;
   apply(event: RecordedEvent, context: ProjectionContext): Promise<void>;
-}
-
-export interface Logger {
-  info(object: object, message: string): void;
-  error(object: object, message: string): void;
 }
 
 export interface ProjectionRunnerOptions {

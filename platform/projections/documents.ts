@@ -3,7 +3,7 @@
  * of the last event applied to it, and an event at or below that position is
  * skipped, so replaying the log (after a crash, or twice) gives the same document.
  */
-import type { Collection, Document } from '../server/infrastructure/document-store/port';
+import type { Collection, Document } from '../document-store/port';
 
 /** A type alias, not an interface, so documents built on it keep an implicit index signature. */
 export type Positioned = {

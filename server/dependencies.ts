@@ -1,0 +1,40 @@
+/**
+ * What the HTTP role needs from the composition root (main/services.ts). Each
+ * route plugin names only the parts it uses, so a reader sees a route's reach in
+ * its signature and a test can build it from those parts alone.
+ */
+import type pg from 'pg';
+import type { Redis } from 'ioredis';
+import type { Config } from '../platform/config';
+import type { EventStore } from '../platform/event-store/port';
+import type { DocumentStore } from '../platform/document-store/port';
+import type { CommandHandler } from '../platform/command-handler';
+import type { ProjectionProgress } from '../platform/projections/progress';
+import type { ChangeNotice, ProjectionRunner } from '../platform/projections/runner';
+import type { MailMessage } from '../platform/mail/message';
+import type { Mailbox } from '../platform/mail/smtp-sink';
+import type { Presence } from './realtime/presence';
+
+/** The mail queue's figures and the subscription outbox's, as monitoring shows them. */
+export interface MailFigures {
+  jobs: { waiting?: number; active?: number; failed?: number; delayed?: number };
+  outbox: { queued: number; oldestQueuedSeconds: number; sentLastHour: number; bounced: number };
+}
+
+export interface ApiDependencies {
+  config: Config;
+  pool: pg.Pool;
+  eventStore: EventStore;
+  store: DocumentStore;
+  redis: Redis;
+  progress: ProjectionProgress;
+  runner: Pick<ProjectionRunner, 'failure'>;
+  handle: CommandHandler;
+  publish(notice: ChangeNotice): void;
+  presence: Presence;
+  /** Queues a ready message (sign-in links); `jobId` names its cause, so a repeat adds nothing. */
+  mail: { enqueue(jobId: string, message: MailMessage): Promise<void> };
+  mailbox: Mailbox;
+  mailFigures(): Promise<MailFigures>;
+  now(): Date;
+}

@@ -1,0 +1,153 @@
+/**
+ * Routes declare their params, query, body and responses with valibot schemas
+ * (from shared/<feature>/ where client and server share them). fastify validates
+ * requests and serialises responses with them, and the OpenAPI 3.1 document
+ * (GET /api/openapi.json, read at /api/docs) is generated from the same schemas,
+ * so the reference cannot drift from what the server does.
+ *
+ * Requests: an invalid one is the API's 400 naming each field (`parse`).
+ * Responses: every answer is parsed by its schema before it is written, so a
+ * field a schema does not name never leaves the server, and a handler answering
+ * something else is a 500 that the tests see.
+ */
+import { STATUS_CODES } from 'node:http';
+import type { FastifyInstance, FastifySchema, FastifyTypeProvider } from 'fastify';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import { toJsonSchema } from '@valibot/to-json-schema';
+import * as v from 'valibot';
+import { parse } from './errors';
+import { describeAccess, type Access } from './access';
+
+/** Lets handlers see `request.body` etc. as the schema's output and checks what they answer against it. */
+export interface ValibotTypeProvider extends FastifyTypeProvider {
+  validator: this['schema'] extends v.GenericSchema ? v.InferOutput<this['schema']> : unknown;
+  serializer: this['schema'] extends v.GenericSchema ? v.InferInput<this['schema']> : unknown;
+}
+
+/** A response that is not JSON (a calendar file, RSS, a redirect, a page): documented by its media type. */
+export interface RawResponse {
+  description: string;
+  contentType?: string;
+}
+
+export type ResponseSchema = v.GenericSchema | RawResponse;
+
+export interface RouteSchema extends FastifySchema {
+  summary?: string;
+  description?: string;
+  tags?: string[];
+  params?: v.GenericSchema;
+  querystring?: v.GenericSchema;
+  body?: v.GenericSchema;
+  response: Record<number, ResponseSchema>;
+}
+
+export const DOCS_PREFIX = '/api/docs';
+export const OPENAPI_PATH = '/api/openapi.json';
+
+/** An answer without a body (204, or a 304 revalidation). */
+export const noContent = (description = 'No content'): RawResponse => ({ description });
+/** A redirect; where to is in the Location header. */
+export const redirect = (description: string): RawResponse => ({ description });
+
+export const ErrorSchema = v.object({
+  message: v.string(),
+  /** Field path to its message, for a 400 about a form. */
+  fields: v.optional(v.record(v.string(), v.string())),
+});
+
+function isValibot(schema: unknown): schema is v.GenericSchema {
+  return typeof schema === 'object' && schema !== null && 'kind' in schema && (schema as { kind: unknown }).kind === 'schema';
+}
+
+export function registerValibotSchemas(app: FastifyInstance) {
+  app.setValidatorCompiler(({ schema }) => {
+    if (!isValibot(schema)) throw new Error('Route schemas are valibot schemas');
+    return (data) => {
+      try {
+        return { value: parse(schema, data) };
+      } catch (error) {
+        return { error: error as Error };
+      }
+    };
+  });
+  app.setSerializerCompiler(({ schema }) => {
+    if (!isValibot(schema)) return (data) => JSON.stringify(data);
+    return (data) => JSON.stringify(v.parse(schema, data));
+  });
+}
+
+/**
+ * Refuses, when a route is registered, one that declares no answers: every route is in the OpenAPI document,
+ * or says it is not part of the API (`schema: { hide: true }`: the reference itself, the app's pages).
+ */
+export function requireRouteSchemas(app: FastifyInstance) {
+  app.addHook('onRoute', (route) => {
+    const schema = route.schema as RouteSchema | undefined;
+    if (!schema?.hide && !schema?.response) throw new Error(`${String(route.method)} ${route.url} declares no response schema (server/http/openapi.ts)`);
+  });
+}
+
+/** Converts the schemas of one route for the OpenAPI document; requests by their input, answers by their output. */
+function jsonSchema(schema: v.GenericSchema, typeMode: 'input' | 'output') {
+  return toJsonSchema(schema, { target: 'draft-2020-12', typeMode, errorMode: 'ignore' });
+}
+
+/** The errors a route may answer, from what it declares: invalid input, who may call it, rate limits. */
+function errorResponses(schema: RouteSchema, access: Access | undefined, rateLimited: boolean): Record<number, ResponseSchema> {
+  const errors: Record<number, ResponseSchema> = {};
+  if (schema.params || schema.querystring || schema.body) errors[400] = ErrorSchema;
+  if (access && access !== 'public') errors[401] = ErrorSchema;
+  if (access && typeof access !== 'string') errors[403] = ErrorSchema;
+  if (rateLimited) errors[429] = ErrorSchema;
+  return errors;
+}
+
+/** A non-JSON answer as @fastify/swagger writes it: its media type, or no body at all. */
+function rawResponse(response: RawResponse) {
+  return response.contentType
+    ? { description: response.description, content: { [response.contentType]: { schema: { type: 'string' } } } }
+    : { description: response.description, type: 'null' };
+}
+
+/** Turns a route's valibot schemas into the JSON Schemas @fastify/swagger documents. */
+export function documentedSchema(schema: RouteSchema, access: Access | undefined, rateLimited: boolean) {
+  const { params, querystring, body, response, ...rest } = schema;
+  const responses = { ...errorResponses(schema, access, rateLimited), ...response };
+  return {
+    ...rest,
+    description: [rest.description, access ? `Who may call it: ${describeAccess(access)}.` : undefined].filter(Boolean).join('\n\n') || undefined,
+    ...(access && access !== 'public' ? { security: [{ session: [] }] } : {}),
+    ...(params ? { params: jsonSchema(params, 'input') } : {}),
+    ...(querystring ? { querystring: jsonSchema(querystring, 'input') } : {}),
+    ...(body ? { body: jsonSchema(body, 'input') } : {}),
+    response: Object.fromEntries(
+      Object.entries(responses).map(([status, r]) => [status, isValibot(r) ? { ...jsonSchema(r, 'output'), description: STATUS_CODES[status] } : rawResponse(r)]),
+    ),
+  };
+}
+
+export async function registerOpenApi(app: FastifyInstance, info: { version: string; publicUrl: string }) {
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'Broadcast History Community API',
+        version: info.version,
+        description:
+          'The HTTP API of the site and its widgets. Signed-in calls use the session cookie set by POST /api/auth/login; ' +
+          'state-changing calls must come from the site itself (Origin or Sec-Fetch-Site). Errors are `{ message, fields? }`. ' +
+          'Lists answer `{ items, nextCursor }`: pass `cursor` to get the next page.',
+      },
+      servers: [{ url: info.publicUrl }],
+      components: { securitySchemes: { session: { type: 'apiKey', in: 'cookie', name: 'bhc.sid' } } },
+    },
+    transform: ({ schema, url, route }) => {
+      const routeSchema = schema as RouteSchema | undefined;
+      if (!routeSchema?.response || routeSchema.hide) return { schema: { hide: true }, url };
+      return { schema: documentedSchema(routeSchema, route.config?.access, Boolean(route.config?.rateLimit)) as FastifySchema, url };
+    },
+  });
+  await app.register(swaggerUi, { routePrefix: DOCS_PREFIX, uiConfig: { docExpansion: 'list', deepLinking: true } });
+}
