@@ -63,7 +63,7 @@ const publicRoutes = [
   createRoute({ getParentRoute: () => rootRoute, path: '/login', component: page(() => import('./features/auth/sign-in-page'), 'SignInPage') }),
   createRoute({ getParentRoute: () => rootRoute, path: '/register', component: page(() => import('./features/auth/register-page'), 'RegisterPage') }),
   createRoute({ getParentRoute: () => rootRoute, path: '/unsubscribe/$token', component: page(() => import('./features/subscriptions/unsubscribe-page'), 'UnsubscribePage') }),
-  // Without a token the same page says "Invalid Request" (spec 2 §5: unsubscribe needs a token in the path).
+  // Without a token the same page says "Invalid Request" (docs/domain/subscriptions.md#unsubscribe: unsubscribe needs a token in the path).
   createRoute({ getParentRoute: () => rootRoute, path: '/unsubscribe', component: page(() => import('./features/subscriptions/unsubscribe-page'), 'UnsubscribePage') }),
   createRoute({ getParentRoute: () => rootRoute, path: '/subscribe/confirm/$token', component: page(() => import('./features/subscriptions/confirm-page'), 'ConfirmSubscriptionPage') }),
   createRoute({

@@ -1,5 +1,5 @@
 /**
- * What the widgets read: the public API calls of spec 2 §7 with the widget's
+ * What the widgets read: the public API calls (docs/domain/embeds.md#content) with the widget's
  * options, always anonymous (an embed shows the same to every visitor of the
  * site it sits on), and the change notices that make each one stale.
  */
@@ -55,7 +55,7 @@ export type WidgetData =
   | { kind: 'blog'; posts: BlogPost[] }
   | { kind: 'blog-post'; post: BlogPost | null };
 
-/** Which notices make a widget's data stale (API.md "Realtime"). */
+/** Which notices make a widget's data stale (docs/architecture.md#change-notices). */
 export const NOTICES: Record<WidgetRequest['spec']['kind'], readonly string[]> = {
   feed: ['posts:changed'],
   events: ['events:changed', 'rsvp:changed'],

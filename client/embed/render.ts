@@ -1,5 +1,5 @@
 /**
- * The widgets' markup (spec 2 §2 "Widgets", §9). Every link opens the main
+ * The widgets' markup (docs/domain/embeds.md#widgets). Every link opens the main
  * site in the page that holds the widget (target="_top"), never inside the
  * frame. The feed's looks: `full` (avatars, media, tags, counts), `simple`
  * (text, author, tags and counts, no media or avatars), `ultra` (one clamped

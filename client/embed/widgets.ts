@@ -1,5 +1,5 @@
 /**
- * The embeddable widgets (spec 2 §2 "Widgets", §9): their names as the loader
+ * The embeddable widgets (docs/domain/embeds.md#widgets): their names as the loader
  * (`/embed.js`) knows them, their paths, their defaults and what each reads
  * from its query string. Pure, so the embed page, the staff widgets page and
  * the tests agree on one catalogue.

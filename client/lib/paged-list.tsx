@@ -1,6 +1,5 @@
 /**
- * The server's lists come a page at a time (`{ items, nextCursor }`, API.md
- * "Hardening"). A list on screen grows by "Load more"; a view that must hold all
+ * The server's lists come a page at a time (`{ items, nextCursor }`, docs/architecture.md#http-conventions). A list on screen grows by "Load more"; a view that must hold all
  * of a bounded list at once (a calendar month) follows the cursor to the end.
  * Query keys start with the list's address, so socket notices find them by prefix.
  */

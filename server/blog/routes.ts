@@ -1,4 +1,4 @@
-/** The blog (spec 1 §7, API.md "Blog"): staff write; everyone reads published posts; RSS at /rss. */
+/** The blog (docs/domain/blog.md): staff write; everyone reads published posts; RSS at /rss. */
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import * as v from 'valibot';

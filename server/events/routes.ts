@@ -1,4 +1,4 @@
-/** Events, RSVP and calendar export (spec 2 §7, API.md "Events, RSVP, calendar export"). */
+/** Events, RSVP and calendar export (docs/domain/events.md). */
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import * as v from 'valibot';

@@ -1,4 +1,4 @@
-/** The newsfeed (API.md "Newsfeed"): posting, likes, shares, reports, moderation and community stats. */
+/** The newsfeed (docs/domain/feed.md): posting, likes, shares, reports, moderation and community stats. */
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import * as v from 'valibot';

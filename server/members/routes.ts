@@ -1,6 +1,6 @@
 /**
- * Accounts and sessions (API.md "Accounts and sessions") and member management
- * for staff (API.md "Members (admin)").
+ * Accounts and sessions (docs/domain/members.md) and member management
+ * for staff (docs/domain/members.md#user-list).
  */
 import { createHash, randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';

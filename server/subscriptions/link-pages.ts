@@ -70,7 +70,7 @@ function page(title: string, body: string): string {
     '<p style="margin:1.5rem 0 0"><a href="/" style="color:#1d4ed8">Go to the Broadcast History Community</a></p></main></body></html>';
 }
 
-/** The answer to a form unsubscribe; an earlier unsubscribe is shown as success too (spec 2 §4). */
+/** The answer to a form unsubscribe; an earlier unsubscribe is shown as success too (docs/domain/subscriptions.md#unsubscribe). */
 export function unsubscribedPage(email: string, typeLabel: string, alreadyUnsubscribed: boolean): string {
   const text = alreadyUnsubscribed
     ? `${escapeHtml(email)} was already unsubscribed from ${escapeHtml(typeLabel)} e-mails. No further e-mails will be sent.`

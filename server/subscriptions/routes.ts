@@ -1,5 +1,5 @@
 /**
- * E-mail subscriptions (spec 2 §7, API.md "Subscriptions and unsubscribe"): a
+ * E-mail subscriptions (docs/domain/subscriptions.md): a
  * member's own subscriptions, a guest's double opt-in, the links in mails
  * (confirm, unsubscribe lookup, unsubscribe including RFC 8058 one-click) and the
  * consent record staff look up per address. Mail itself is sent by the workers,
@@ -50,7 +50,7 @@ function subscriptionIdOf(params: unknown): string {
   return id;
 }
 
-/** The Subscription entity of spec 2 §3, as the settings page reads it. */
+/** A subscription (docs/domain/subscriptions.md#member-subscriptions), as the settings page reads it. */
 export function subscriptionDto(subscription: SubscriptionDocument) {
   const { _id: id, email, subscriptionType, frequency, isActive, status, createdAt } = subscription;
   return { id, email, subscriptionType, frequency, isActive, status, createdAt };

@@ -1,4 +1,4 @@
-/** Input schemas of the blog calls (spec 1 §7: POST /api/blog, PATCH /api/blog/{id}). */
+/** Input schemas of the blog calls (docs/domain/blog.md#validation). */
 import * as v from 'valibot';
 import { TagsSchema } from '../feed/schemas';
 import { text } from '../text-schema';

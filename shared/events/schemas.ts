@@ -1,4 +1,4 @@
-/** The event form and body, one schema for the client's form and the server (spec 2 §5 messages). */
+/** The event form and body, one schema for the client's form and the server (docs/domain/events.md#validation). */
 import * as v from 'valibot';
 import { EVENT_TYPES, TITLE_MAX_LENGTH } from './constants';
 import { tagsSchema } from '../feed/schemas';

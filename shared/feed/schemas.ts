@@ -1,4 +1,4 @@
-/** Input and answer schemas of the newsfeed calls (API.md "Newsfeed"). */
+/** Input and answer schemas of the newsfeed calls (docs/domain/feed.md). */
 import * as v from 'valibot';
 import { MAX_TAGS_PER_ITEM, MEDIA_TITLE_MAX_LENGTH, MEDIA_TYPES, MEDIA_URL_MAX_LENGTH, POST_CONTENT_MAX_LENGTH, TAG_MAX_LENGTH, type MediaType } from './constants';
 import { isHttpUrl, youtubeEmbedUrl } from './media';

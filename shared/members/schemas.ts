@@ -1,4 +1,4 @@
-/** Input schemas of the account and member-management calls (API.md "Accounts and sessions", "Members (admin)"). */
+/** Input schemas of the account and member-management calls (docs/domain/members.md). */
 import * as v from 'valibot';
 import { ROLES } from '../domain';
 import { text } from '../text-schema';

@@ -1,4 +1,4 @@
-/** Bodies of the subscription calls (spec 2 §7, API.md "Subscriptions and unsubscribe") and the unsubscribe lookup's shape. */
+/** Bodies of the subscription calls (docs/domain/subscriptions.md) and the unsubscribe lookup's shape. */
 import * as v from 'valibot';
 import { EmailSchema } from '../members/schemas';
 import { text } from '../text-schema';
@@ -33,7 +33,7 @@ export type GuestSubscribe = v.InferOutput<typeof GuestSubscribeSchema>;
 /** A token from a link: anything else is an unknown token, answered without touching the store. */
 export const TokenSchema = v.pipe(text(), v.regex(new RegExp(`^[A-Za-z0-9_-]{${TOKEN_LENGTH}}$`), 'Invalid token'));
 
-/** GET /api/unsubscribe/{token} (spec 2 §3). */
+/** GET /api/unsubscribe/{token} (docs/domain/subscriptions.md#unsubscribe-page). */
 export type UnsubscribeLookup =
   | { error: 'TOKEN_NOT_FOUND' }
   | {

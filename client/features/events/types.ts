@@ -1,6 +1,6 @@
 import type { EventType, RsvpStatus } from '../../../shared/events/constants';
 
-/** An event as the API serves it (spec 2 §3). */
+/** An event as the API serves it (docs/domain/events.md). */
 export interface CalendarEvent {
   id: string;
   title: string;

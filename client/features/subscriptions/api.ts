@@ -1,4 +1,4 @@
-/** The subscription calls of spec 2 §7 and API.md, with the hooks the pages use. */
+/** The subscription calls (docs/domain/subscriptions.md), with the hooks the pages use. */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '../../lib/api';
 import { fetchAllPages } from '../../lib/paged-list';

@@ -1,7 +1,7 @@
 /**
  * Subscription settings (/subscription-settings): the member's own e-mail
  * subscriptions. Edits stay local until Save, which makes exactly the calls
- * spec 2 §4 lists (see settings-plan.ts); a failed call keeps the edits. The
+ * docs/domain/subscriptions.md#settings-page lists (see settings-plan.ts); a failed call keeps the edits. The
  * page follows changes made elsewhere (`subscriptions:changed`) without losing
  * the edits (rebaseEdits).
  */

@@ -1,5 +1,5 @@
 /**
- * The subscription settings page's rules (spec 2 §4), kept pure so they can be
+ * The subscription settings page's rules (docs/domain/subscriptions.md#settings-page), kept pure so they can be
  * tested without a browser: what the toggles show for the member's current
  * subscriptions, and which calls a Save makes to reach what the member chose.
  */

@@ -1,6 +1,6 @@
 /**
  * The unsubscribe page (/unsubscribe/{token}), reached from the link in every
- * subscription e-mail without signing in. Its states are spec 2 §2's; the
+ * subscription e-mail without signing in. Its states are docs/domain/subscriptions.md#unsubscribe-page's; the
  * link counts as invalid when the lookup fails, is empty or says
  * TOKEN_NOT_FOUND (§8), and an address already unsubscribed sees success.
  */
