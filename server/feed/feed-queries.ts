@@ -1,3 +1,4 @@
+import type { Post } from '../../shared/feed/schemas';
 import type { Actor } from '../../shared/domain';
 import { TRENDING_LIKES } from '../../shared/feed/constants';
 import { normalizeTag } from '../../shared/feed/tags';
@@ -11,7 +12,7 @@ import { escapeRegex } from '../../shared/text';
 const TAG_COUNT_PAGE = TRENDING_TAGS_SHOWN * 2;
 
 /** The API's Post: one source for the feed's names and the embed's (likesCount, commentsCount). */
-export function postDto(post: FeedPostDocument, viewer: Actor | null) {
+export function postDto(post: FeedPostDocument, viewer: Actor | null): Post {
   return {
     id: post._id,
     author: post.author,

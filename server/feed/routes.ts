@@ -6,12 +6,13 @@ import type { Actor } from '../../shared/domain';
 import { fail } from '../../shared/domain';
 import { streamName } from '../../shared/streams';
 import { postDecider, type PostCommand } from '../../shared/feed/post-stream';
-import { NewPostSchema, ReasonSchema } from '../../shared/feed/schemas';
+import { AdminStatsSchema, CommunityStatsSchema, NewPostSchema, PostSchema, ReasonSchema, type Post } from '../../shared/feed/schemas';
+import { pageSchema } from '../../shared/page';
 import { FEED_PAGE_SIZE } from '../../shared/feed/constants';
 import { text } from '../../shared/text-schema';
 import { feedPosts, tagCounts } from '../../projections/feed/feed';
 import { membersCollection } from '../../projections/members/members';
-import { parse } from '../http/errors';
+import { ErrorSchema, noContent, type ValibotTypeProvider } from '../http/openapi';
 import { findPage, mapPage, OLDEST_FIRST, pageQuery } from '../http/pagination';
 import { STAFF } from '../http/access';
 import type { ApiDependencies } from '../dependencies';
@@ -28,80 +29,96 @@ const FeedQuery = v.object({
 });
 const QueueQuery = v.object(pageQuery(50));
 
-export async function feedRoutes(app: FastifyInstance, { services }: { services: Pick<ApiDependencies, 'store' | 'handle' | 'config' | 'redis' | 'presence' | 'now'> }) {
+export async function feedRoutes(fastify: FastifyInstance, { services }: { services: Pick<ApiDependencies, 'store' | 'handle' | 'config' | 'redis' | 'presence' | 'now'> }) {
+  const app = fastify.withTypeProvider<ValibotTypeProvider>();
   const { store, handle, config } = services;
   const posts = feedPosts(store);
   const shares = createShareLedger(services.redis, config.redisPrefix);
+  const tags = ['feed'];
+  /** What the post decider may refuse: no such post, not yours, already done, against a rule. */
+  const refusals = { 403: ErrorSchema, 404: ErrorSchema, 409: ErrorSchema, 422: ErrorSchema };
+  const postCommand = (summary: string) => ({ summary, tags, params: IdParams, response: { 200: PostSchema, ...refusals } });
 
-  async function command(id: string, actor: Actor | null, intent: Intent<PostCommand>) {
-    await handle(postDecider, streamName('post', id), { ...intent, metadata: { now: services.now(), actor } }, actor ? { actorId: actor.id } : {});
+  const decide = (id: string, actor: Actor | null, intent: Intent<PostCommand>) =>
+    handle(postDecider, streamName('post', id), { ...intent, metadata: { now: services.now(), actor } }, actor ? { actorId: actor.id } : {});
+  /** Decides `intent` on the post's stream; answers the post as the actor now sees it (read-your-writes). */
+  async function command(id: string, actor: Actor | null, intent: Intent<PostCommand>): Promise<Post> {
+    await decide(id, actor, intent);
     const post = await posts.findOne({ _id: id });
-    return post && postDto(post, actor);
+    if (!post) throw fail.notFound('Post not found');
+    return postDto(post, actor);
   }
+  const none = {} as Record<string, never>;
 
-  app.get('/api/posts', { config: { access: 'public' } }, async (request) => {
-    const query = parse(FeedQuery, request.query);
-    const actor = request.actor;
+  app.get('/api/posts', { config: { access: 'public' }, schema: { summary: 'The feed: pinned first, then newest; filtered, searched or by tag', tags, querystring: FeedQuery, response: { 200: pageSchema(PostSchema) } } }, async (request) => {
+    const { query, actor } = request;
     const { items, nextCursor } = await feedPage(posts, query, actor, query.limit);
     return { items: items.map((post) => postDto(post, actor)), nextCursor };
   });
 
-  app.post('/api/posts', { config: { access: 'signed-in', rateLimit: { max: config.rateLimits.posting, timeWindow: '1 minute' } } }, async (request, reply) => {
-    const post = parse(NewPostSchema, request.body);
-    const id = randomUUID();
-    return reply.status(201).send(await command(id, request.actor, 'SubmitPost', { ...post, id }));
-  });
-
-  app.put('/api/posts/:id/like', { config: { access: 'signed-in' } }, async (request) => command(parse(IdParams, request.params).id, request.actor, { type: 'LikePost', data: {} }));
-  app.delete('/api/posts/:id/like', { config: { access: 'signed-in' } }, async (request) => command(parse(IdParams, request.params).id, request.actor, 'UnlikePost'));
-  app.post('/api/posts/:id/share', { config: { access: 'public', rateLimit: { max: config.rateLimits.shares, timeWindow: '1 minute' } } }, async (request) => {
-    const { id } = parse(IdParams, request.params);
-    const post = await posts.findOne({ _id: id });
-    // Only an approved post can be shared: anything else goes to the decider, which refuses it and says why.
-    if (post?.status !== 'approved') return command(id, request.actor, 'SharePost');
-    const key = shareKey(id, sharer(request.actor, request.ip), services.now(), config.timeZone);
-    if (!(await shares.claim(key))) return postDto(post, request.actor);
-    try {
-      return await command(id, request.actor, 'SharePost');
-    } catch (error) {
-      await shares.release(key);
-      throw error;
-    }
-  });
-  app.post('/api/posts/:id/report', { config: { access: 'signed-in' } }, async (request) =>
-    command(parse(IdParams, request.params).id, request.actor, 'ReportPost', parse(ReasonSchema, request.body) ?? {}),
+  app.post(
+    '/api/posts',
+    { config: { access: 'signed-in', rateLimit: { max: config.rateLimits.posting, timeWindow: '1 minute' } }, schema: { summary: 'Submit a post; staff posts are approved at once, others wait for moderation', tags, body: NewPostSchema, response: { 201: PostSchema, ...refusals } } },
+    async (request, reply) => {
+      const id = randomUUID();
+      return reply.status(201).send(await command(id, request.actor, { type: 'SubmitPost', data: { ...request.body, id } }));
+    },
   );
-  app.delete('/api/posts/:id', { config: { access: 'signed-in' } }, async (request, reply) => {
-    await command(parse(IdParams, request.params).id, request.actor, 'DeletePost');
+
+  app.put('/api/posts/:id/like', { config: { access: 'signed-in' }, schema: postCommand('Like a post') }, async (request) => command(request.params.id, request.actor, { type: 'LikePost', data: none }));
+  app.delete('/api/posts/:id/like', { config: { access: 'signed-in' }, schema: postCommand('Take back a like') }, async (request) => command(request.params.id, request.actor, { type: 'UnlikePost', data: none }));
+  app.post(
+    '/api/posts/:id/share',
+    { config: { access: 'public', rateLimit: { max: config.rateLimits.shares, timeWindow: '1 minute' } }, schema: postCommand('Count a share; once a day per reader') },
+    async (request) => {
+      const { id } = request.params;
+      const post = await posts.findOne({ _id: id });
+      // Only an approved post can be shared: anything else goes to the decider, which refuses it and says why.
+      if (post?.status !== 'approved') return command(id, request.actor, { type: 'SharePost', data: none });
+      const key = shareKey(id, sharer(request.actor, request.ip), services.now(), config.timeZone);
+      if (!(await shares.claim(key))) return postDto(post, request.actor);
+      try {
+        return await command(id, request.actor, { type: 'SharePost', data: none });
+      } catch (error) {
+        await shares.release(key);
+        throw error;
+      }
+    },
+  );
+  app.post('/api/posts/:id/report', { config: { access: 'signed-in' }, schema: { ...postCommand('Report a post to the moderators'), body: ReasonSchema } }, async (request) =>
+    command(request.params.id, request.actor, { type: 'ReportPost', data: request.body }),
+  );
+  app.delete('/api/posts/:id', { config: { access: 'signed-in' }, schema: { summary: 'Delete a post (its author or staff)', tags, params: IdParams, response: { 204: noContent(), ...refusals } } }, async (request, reply) => {
+    await decide(request.params.id, request.actor, { type: 'DeletePost', data: none });
     return reply.status(204).send();
   });
 
-  app.put('/api/admin/posts/:id/approve', { config: { access: STAFF } }, async (request) => command(parse(IdParams, request.params).id, request.actor, 'ApprovePost'));
-  app.put('/api/admin/posts/:id/reject', { config: { access: STAFF } }, async (request) =>
-    command(parse(IdParams, request.params).id, request.actor, 'RejectPost', parse(ReasonSchema, request.body) ?? {}),
+  app.put('/api/admin/posts/:id/approve', { config: { access: STAFF }, schema: postCommand('Approve a pending post') }, async (request) => command(request.params.id, request.actor, { type: 'ApprovePost', data: none }));
+  app.put('/api/admin/posts/:id/reject', { config: { access: STAFF }, schema: { ...postCommand('Reject a pending post, with a reason its author sees'), body: ReasonSchema } }, async (request) =>
+    command(request.params.id, request.actor, { type: 'RejectPost', data: request.body }),
   );
-  app.put('/api/admin/posts/:id/pin', { config: { access: STAFF } }, async (request) => command(parse(IdParams, request.params).id, request.actor, 'PinPost'));
-  app.put('/api/admin/posts/:id/unpin', { config: { access: STAFF } }, async (request) => command(parse(IdParams, request.params).id, request.actor, 'UnpinPost'));
+  app.put('/api/admin/posts/:id/pin', { config: { access: STAFF }, schema: postCommand('Pin a post to the top of the feed') }, async (request) => command(request.params.id, request.actor, { type: 'PinPost', data: none }));
+  app.put('/api/admin/posts/:id/unpin', { config: { access: STAFF }, schema: postCommand('Unpin a post') }, async (request) => command(request.params.id, request.actor, { type: 'UnpinPost', data: none }));
 
-  app.get('/api/admin/posts/pending', { config: { access: STAFF } }, async (request) => {
-    const page = await findPage(posts, { status: 'pending' }, OLDEST_FIRST, parse(QueueQuery, request.query));
+  app.get('/api/admin/posts/pending', { config: { access: STAFF }, schema: { summary: 'The moderation queue, oldest first', tags, querystring: QueueQuery, response: { 200: pageSchema(PostSchema) } } }, async (request) => {
+    const page = await findPage(posts, { status: 'pending' }, OLDEST_FIRST, request.query);
     return mapPage(page, (post) => postDto(post, request.actor));
   });
 
   const weekAgo = () => new Date(services.now().getTime() - 7 * 24 * 3600 * 1000).toISOString();
 
-  app.get('/api/stats', { config: { access: 'signed-in' } }, async () => {
-    const [totalPosts, activeMembers, online, postsThisWeek, tags] = await Promise.all([
+  app.get('/api/stats', { config: { access: 'signed-in' }, schema: { summary: 'The community figures of the sidebar', tags, response: { 200: CommunityStatsSchema } } }, async () => {
+    const [totalPosts, activeMembers, online, postsThisWeek, trending] = await Promise.all([
       posts.countDocuments({ status: 'approved' }),
       membersCollection(store).countDocuments({ suspended: false }),
       services.presence.online(),
       posts.countDocuments({ status: 'approved', createdAt: { $gte: weekAgo() } }),
       trendingTags(tagCounts(store), services.now()),
     ]);
-    return { totalPosts, activeMembers, onlineNow: online.length, postsThisWeek, trendingTags: tags };
+    return { totalPosts, activeMembers, onlineNow: online.length, postsThisWeek, trendingTags: trending };
   });
 
-  app.get('/api/admin/stats', { config: { access: STAFF } }, async () => {
+  app.get('/api/admin/stats', { config: { access: STAFF }, schema: { summary: 'The admin dashboard’s figures', tags, response: { 200: AdminStatsSchema } } }, async () => {
     const [totalPosts, online, pendingApproval, reportedContent] = await Promise.all([
       posts.countDocuments({ status: 'approved' }),
       services.presence.online(),

@@ -21,3 +21,7 @@ export const SHARE_POPUP = { width: 626, height: 436 } as const;
 export const SHARE_TITLE_LENGTH = 100;
 /** The blog post share description: the excerpt, else this many characters of the stripped content. */
 export const SHARE_DESCRIPTION_LENGTH = 200;
+
+/** Where a post is in its life: submitted (pending), approved or rejected by staff, deleted. */
+export const POST_STATUSES = ['none', 'pending', 'approved', 'rejected', 'deleted'] as const;
+export type PostStatus = (typeof POST_STATUSES)[number];

@@ -3,7 +3,7 @@
  * The post's text arrives already parsed by `NewPostSchema`.
  */
 import { type Actor, type CommandMetadata, type Decider, type Role, assertNever, fail } from '../domain';
-import type { MediaType } from './constants';
+import type { MediaType, PostStatus } from './constants';
 import type { NewPost } from './schemas';
 
 export type PostEvent =
@@ -45,8 +45,6 @@ export type PostCommand =
   | { type: 'SharePost'; data: Record<string, never>; metadata: CommandMetadata }
   | { type: 'ReportPost'; data: { reason?: string }; metadata: CommandMetadata }
   | { type: 'DeletePost'; data: Record<string, never>; metadata: CommandMetadata };
-
-export type PostStatus = 'none' | 'pending' | 'approved' | 'rejected' | 'deleted';
 
 export interface PostState {
   status: PostStatus;

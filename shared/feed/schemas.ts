@@ -1,9 +1,10 @@
 /** Input and answer schemas of the newsfeed calls (docs/domain/feed.md). */
 import * as v from 'valibot';
-import { MAX_TAGS_PER_ITEM, MEDIA_TITLE_MAX_LENGTH, MEDIA_TYPES, MEDIA_URL_MAX_LENGTH, POST_CONTENT_MAX_LENGTH, TAG_MAX_LENGTH, type MediaType } from './constants';
+import { MAX_TAGS_PER_ITEM, MEDIA_TITLE_MAX_LENGTH, MEDIA_TYPES, MEDIA_URL_MAX_LENGTH, POST_STATUSES, POST_CONTENT_MAX_LENGTH, TAG_MAX_LENGTH, type MediaType } from './constants';
 import { isHttpUrl, youtubeEmbedUrl } from './media';
 import { normalizeTag, normalizeTags, TAG_TOO_LONG, tagLength, TOO_MANY_TAGS } from './tags';
 import { text } from '../text-schema';
+import { ROLES } from '../domain';
 
 const REASON_MAX_LENGTH = 500;
 
@@ -107,3 +108,36 @@ export const CommunityStatsSchema = v.object({
   trendingTags: v.array(v.object({ tag: v.string(), count })),
 });
 export type CommunityStats = v.InferOutput<typeof CommunityStatsSchema>;
+
+/** Who wrote a post, blog post or event, as the lists show them. */
+export const AuthorSchema = v.object({ id: v.string(), name: v.string(), avatar: v.nullable(v.string()), role: v.picklist(ROLES) });
+
+/** A post as the API answers it; `likesCount` and `commentsCount` are the widgets' names for `likes` and `comments`. */
+export const PostSchema = v.object({
+  id: v.string(),
+  author: AuthorSchema,
+  content: v.string(),
+  mediaType: v.nullable(v.picklist(MEDIA_TYPES)),
+  mediaUrl: v.nullable(v.string()),
+  mediaTitle: v.nullable(v.string()),
+  tags: v.array(v.string()),
+  likes: count,
+  likesCount: count,
+  likedByMe: v.boolean(),
+  comments: count,
+  commentsCount: count,
+  shares: count,
+  isApproved: v.boolean(),
+  isPinned: v.boolean(),
+  status: v.picklist(POST_STATUSES),
+  /** Only for its author and staff. */
+  rejectionReason: v.optional(v.nullable(v.string())),
+  /** Only for its author and staff. */
+  reports: v.optional(count),
+  createdAt: v.string(),
+});
+export type Post = v.InferOutput<typeof PostSchema>;
+
+/** GET /api/admin/stats: the admin dashboard's figures. */
+export const AdminStatsSchema = v.object({ totalPosts: count, activeUsers: count, pendingApproval: count, reportedContent: count });
+export type AdminStats = v.InferOutput<typeof AdminStatsSchema>;
