@@ -1,9 +1,9 @@
 /** The blog in real browsers: staff write and manage, a member's open list reorders live. */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { startTestSite, type TestSite } from '../support/site';
+import type { TestSite } from '../support/site';
 import { registerMember } from '../support/http';
-import { accessibilityViolations, launchChromium, openAs, person, screenshot } from '../support/browser';
+import { accessibilityViolations, siteInBrowser, openAs, person, screenshot } from '../support/browser';
 
 let site: TestSite;
 let browser: Browser;
@@ -17,20 +17,15 @@ async function open(account: ReturnType<typeof person>) {
   return page;
 }
 
-beforeAll(async () => {
-  site = await startTestSite({ RATE_LIMIT_AUTH_MAX: '1000' });
-  browser = await launchChromium();
+siteInBrowser({ RATE_LIMIT_AUTH_MAX: '1000' }, async (started, chromium) => {
+  site = started;
+  browser = chromium;
   // The first account is the admin; the writer here holds the staff role.
   const admin = (await registerMember(site.url)).browser;
   staff = await open(person('Edith', 'Editor'));
   const { id } = await staff.evaluate(() => fetch('/api/auth/user').then((response) => response.json() as Promise<{ id: string }>));
   expect((await admin.put(`/api/admin/users/${id}/role`, { role: 'staff' })).status).toBe(200);
   member = await open(person('Rita', 'Reader'));
-});
-afterAll(async () => {
-  for (const context of contexts) await context.close();
-  await browser?.close();
-  await site?.close();
 });
 
 const dialog = () => staff.getByRole('dialog');

@@ -5,12 +5,12 @@
  * featuring, statistics, and what subscribers and members may not do.
  */
 import { readFileSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import ICAL from 'ical.js';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { startTestSite, type TestSite } from '../support/site';
+import type { TestSite } from '../support/site';
 import { Browser as Http, registerMember } from '../support/http';
-import { accessibilityViolations, launchChromium, openAs, person, registerInBrowser, screenshot } from '../support/browser';
+import { accessibilityViolations, siteInBrowser, openAs, person, registerInBrowser, screenshot } from '../support/browser';
 
 let site: TestSite;
 let browser: Browser;
@@ -44,9 +44,9 @@ async function propose(page: Page, title: string, options: { maxAttendees?: stri
   await dialog.waitFor({ state: 'detached' });
 }
 
-beforeAll(async () => {
-  site = await startTestSite({ RATE_LIMIT_AUTH_MAX: '1000', RATE_LIMIT_EVENT_MAX: '1000' });
-  browser = await launchChromium();
+siteInBrowser({ RATE_LIMIT_AUTH_MAX: '1000', RATE_LIMIT_EVENT_MAX: '1000' }, async (started, chromium) => {
+  site = started;
+  browser = chromium;
   admin = (await registerMember(site.url, { firstName: 'Ada', lastName: 'Admin' })).browser;
   const staffAccount = person('Stella', 'Staff');
   staff = await open(staffAccount, '/events/manage');
@@ -55,11 +55,6 @@ beforeAll(async () => {
   await staff.reload();
   member = await open(person('Morris', 'Member'));
   neighbour = await open(person('Nora', 'Neighbour'));
-});
-afterAll(async () => {
-  for (const context of contexts) await context.close();
-  await browser?.close();
-  await site?.close();
 });
 
 describe('events', () => {

@@ -3,10 +3,10 @@
  * moderation end to end with live updates, likes, search and filters, scripts shown
  * as text, the "N new posts" pill, promotion and suspension.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { startTestSite, type TestSite } from '../support/site';
-import { accessibilityViolations, launchChromium, openAs, person, screenshot } from '../support/browser';
+import type { TestSite } from '../support/site';
+import { accessibilityViolations, siteInBrowser, openAs, person, screenshot } from '../support/browser';
 
 let site: TestSite;
 let browser: Browser;
@@ -24,17 +24,12 @@ async function open(account: ReturnType<typeof person>) {
 
 const postTexts = (page: Page) => page.getByRole('article').allTextContents();
 
-beforeAll(async () => {
-  site = await startTestSite({ RATE_LIMIT_AUTH_MAX: '1000', RATE_LIMIT_POST_MAX: '1000' });
-  browser = await launchChromium();
+siteInBrowser({ RATE_LIMIT_AUTH_MAX: '1000', RATE_LIMIT_POST_MAX: '1000' }, async (started, chromium) => {
+  site = started;
+  browser = chromium;
   staffPage = await open(person('Ada', 'Admin'));
   memberPage = await open(person('Mary', 'Member'));
   otherPage = await open(person('Otto', 'Other'));
-});
-afterAll(async () => {
-  for (const context of contexts) await context.close();
-  await browser?.close();
-  await site?.close();
 });
 
 describe('newsfeed', () => {

@@ -1,19 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
-import { startTestSite, type TestSite } from '../support/site';
-import { accessibilityViolations, launchChromium, newContext, registerInBrowser, screenshot } from '../support/browser';
+import type { TestSite } from '../support/site';
+import { accessibilityViolations, newContext, registerInBrowser, screenshot, siteInBrowser } from '../support/browser';
 
 let site: TestSite;
 let browser: Browser;
 const account = (name: string) => ({ firstName: name, lastName: 'Watcher', email: `${name.toLowerCase()}-${Date.now()}@example.org`, password: 'correct horse battery' });
 
-beforeAll(async () => {
-  site = await startTestSite({ RATE_LIMIT_AUTH_MAX: '1000', ALERT_RESPONSE_P95_MS: '10000' });
-  browser = await launchChromium();
-});
-afterAll(async () => {
-  await browser?.close();
-  await site?.close();
+siteInBrowser({ RATE_LIMIT_AUTH_MAX: '1000', ALERT_RESPONSE_P95_MS: '10000' }, (started, chromium) => {
+  site = started;
+  browser = chromium;
 });
 
 describe('monitoring page', () => {

@@ -4,15 +4,15 @@
  * grow by "Load more", and a pushed change still refreshes a list of several pages.
  */
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import * as v from 'valibot';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { streamName } from '../../shared/streams';
 import { calendarEventDecider } from '../../shared/events/event-stream';
 import { EventSchema } from '../../shared/events/schemas';
-import { startTestSite, type TestSite } from '../support/site';
+import type { TestSite } from '../support/site';
 import { registerMember } from '../support/http';
-import { launchChromium, openAs, person, screenshot } from '../support/browser';
+import { siteInBrowser, openAs, person, screenshot } from '../support/browser';
 
 /** More than the 100 a page holds. */
 const CROWDED = 105;
@@ -23,18 +23,13 @@ const contexts: BrowserContext[] = [];
 let admin: Page;
 let adminId: string;
 
-beforeAll(async () => {
-  site = await startTestSite({ RATE_LIMIT_AUTH_MAX: '1000' });
-  browser = await launchChromium();
+siteInBrowser({ RATE_LIMIT_AUTH_MAX: '1000' }, async (started, chromium) => {
+  site = started;
+  browser = chromium;
   const opened = await openAs(browser, site.url, person('Ada', 'Admin'));
   contexts.push(opened.context);
   admin = opened.page;
   adminId = (await admin.evaluate(() => fetch('/api/auth/user').then((response) => response.json() as Promise<{ id: string }>))).id;
-});
-afterAll(async () => {
-  for (const context of contexts) await context.close();
-  await browser?.close();
-  await site?.close();
 });
 
 describe('paged lists', () => {

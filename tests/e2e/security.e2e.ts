@@ -3,21 +3,17 @@
  * needs may be inline. Every page an admin can open, the sign-in pages and the embeds are visited, with a
  * YouTube post in the feed, and Chromium must report no refusal.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
-import { startTestSite, type TestSite } from '../support/site';
-import { launchChromium, newContext, person, recordPolicyViolations, registerInBrowser } from '../support/browser';
+import type { TestSite } from '../support/site';
+import { siteInBrowser, newContext, person, recordPolicyViolations, registerInBrowser } from '../support/browser';
 
 let site: TestSite;
 let browser: Browser;
 
-beforeAll(async () => {
-  site = await startTestSite({ RATE_LIMIT_AUTH_MAX: '1000' });
-  browser = await launchChromium();
-});
-afterAll(async () => {
-  await browser?.close();
-  await site?.close();
+siteInBrowser({ RATE_LIMIT_AUTH_MAX: '1000' }, (started, chromium) => {
+  site = started;
+  browser = chromium;
 });
 
 describe('the Content-Security-Policy', () => {

@@ -4,10 +4,10 @@
  * derived as the mail workers derive them, a guest's confirmation landing, and
  * the admins' mailbox (tokens masked) with the consent record.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { startTestSite, type TestSite } from '../support/site';
-import { accessibilityViolations, launchChromium, newContext, openAs, person, screenshot } from '../support/browser';
+import type { TestSite } from '../support/site';
+import { accessibilityViolations, siteInBrowser, newContext, openAs, person, screenshot } from '../support/browser';
 import { subscriptionToken } from '../../platform/mail/link-tokens';
 import { MASKED_TOKEN, maskLinkTokens } from '../../server/mail/masked-links';
 
@@ -62,17 +62,12 @@ async function save(page: Page, expectedToast: string) {
   await toast(page, expectedToast).waitFor();
 }
 
-beforeAll(async () => {
-  site = await startTestSite({ RATE_LIMIT_AUTH_MAX: '1000' });
-  browser = await launchChromium();
+siteInBrowser({ RATE_LIMIT_AUTH_MAX: '1000' }, async (started, chromium) => {
+  site = started;
+  browser = chromium;
   // The first account is the admin.
   admin = await open(person('Ada', 'Admin'), '/');
   member = await open(memberAccount, '/subscription-settings');
-});
-afterAll(async () => {
-  for (const context of contexts) await context.close();
-  await browser?.close();
-  await site?.close();
 });
 
 describe('subscription settings', () => {

@@ -3,23 +3,19 @@
  * confirmation and unsubscribe pages still offer a button, and pressing it does
  * what it says and shows a page saying so.
  */
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
-import { launchChromium, screenshot } from '../support/browser';
-import { startTestSite, type TestSite } from '../support/site';
+import { siteInBrowser, screenshot } from '../support/browser';
+import type { TestSite } from '../support/site';
 import { subscriptionsCollection } from '../../projections/subscriptions/subscriptions';
 import { subscriptionToken } from '../../platform/mail/link-tokens';
 
 let site: TestSite;
 let browser: Browser;
 
-beforeAll(async () => {
-  site = await startTestSite();
-  browser = await launchChromium();
-});
-afterAll(async () => {
-  await browser?.close();
-  await site?.close();
+siteInBrowser({}, (started, chromium) => {
+  site = started;
+  browser = chromium;
 });
 
 it('unsubscribes through the page’s plain form, without JavaScript', async () => {

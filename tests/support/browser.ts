@@ -8,6 +8,8 @@ import { createRequire } from 'node:module';
 import { resolve } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import type { AxeResults } from 'axe-core';
+import { afterAll, beforeAll } from 'vitest';
+import { startTestSite, type TestSite } from './site';
 
 export const SCREENSHOTS = resolve(import.meta.dirname, '../../test-results/screenshots');
 
@@ -15,6 +17,24 @@ export async function launchChromium(): Promise<Browser> {
   return chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
     args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'],
+  });
+}
+
+/**
+ * A test site (started with `env`) and a Chromium for one file's tests: both start before the tests and
+ * close after them; `ready` receives them (and may open the pages the tests share).
+ */
+export function siteInBrowser(env: Record<string, string>, ready: (site: TestSite, browser: Browser) => void | Promise<void>) {
+  let site: TestSite | undefined;
+  let browser: Browser | undefined;
+  beforeAll(async () => {
+    site = await startTestSite(env);
+    browser = await launchChromium();
+    await ready(site, browser);
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await site?.close();
   });
 }
 
