@@ -5,7 +5,8 @@ import * as v from 'valibot';
 import { fail, type Actor } from '../../shared/domain';
 import { streamName } from '../../shared/streams';
 import { calendarEventDecider, isModerator, type CalendarEventCommand } from '../../shared/events/event-stream';
-import { EventSchema, RsvpSchema } from '../../shared/events/schemas';
+import { AttendeeCountsSchema, CalendarEventSchema, EventSchema, EventStatsSchema, MyRsvpSchema, RsvpChangeSchema, RsvpSchema, type CalendarEvent, type RsvpChange } from '../../shared/events/schemas';
+import { pageSchema } from '../../shared/page';
 import { EVENT_TYPES, type RsvpStatus } from '../../shared/events/constants';
 import { calendarFile, icsFileName, type IcsEvent } from '../../shared/events/ics';
 import { text } from '../../shared/text-schema';
@@ -13,7 +14,8 @@ import { calendarEvents, eventDetails, type CalendarEventDocument, type EventDet
 import { memberEvents } from '../../projections/events/member-events';
 import { readEventStats } from '../../projections/events/event-stats';
 import type { Filter, Sort } from '../../platform/document-store/port';
-import { parse } from '../http/errors';
+import { ErrorSchema, noContent, type ResponseSchema, type ValibotTypeProvider } from '../http/openapi';
+import type { Intent } from '../../platform/command-handler';
 import { findPage, mapPage, OLDEST_FIRST, pageQuery } from '../http/pagination';
 import { PARTICIPANTS, STAFF } from '../http/access';
 import type { ApiDependencies } from '../dependencies';
@@ -29,8 +31,7 @@ const CALENDAR_FEED_MAX_EVENTS = 500;
 const IdParams = v.object({ id: text() });
 const UUID = /^[\da-f]{8}-[\da-f]{4}-[\da-f]{4}-[\da-f]{4}-[\da-f]{12}$/iu;
 /** Every event id is a UUID, so anything else names an event that does not exist, not a malformed request. */
-function eventIdOf(params: unknown): string {
-  const { id } = parse(IdParams, params);
+function eventId(id: string): string {
   if (!UUID.test(id)) throw fail.notFound('Event not found');
   return id;
 }
@@ -64,20 +65,39 @@ function canSee(event: EventDetailsDocument, actor: Actor | null) {
   return isStaff(actor) || (event.isApproved && event.isPublic) || event.organizerId === actor?.id;
 }
 
-/** The event as the spec's entity; organizer e-mails only for staff (the dialog's admin information). */
-function eventDto(event: CalendarEventDocument | EventDetailsDocument, viewer: Actor | null, myRsvp?: RsvpStatus | null) {
-  const { _id, _position, organizer, ...rest } = event;
-  const { rsvps, search, ...fields } = rest as typeof rest & { rsvps?: unknown; search?: unknown };
+/** The event as the API answers it (docs/domain/events.md#event-types); organizer e-mails only for staff (the dialog's admin information). */
+function eventDto(event: CalendarEventDocument | EventDetailsDocument, viewer: Actor | null, myRsvp?: RsvpStatus | null): CalendarEvent {
+  const { organizer } = event;
   return {
-    ...fields,
-    id: _id,
+    id: event._id,
+    title: event.title,
+    description: event.description,
+    eventType: event.eventType,
+    location: event.location,
+    isVirtual: event.isVirtual,
+    virtualLink: event.virtualLink,
+    startDate: event.startDate,
+    endDate: event.endDate,
+    allDay: event.allDay,
+    isRecurring: event.isRecurring,
+    recurrenceRule: event.recurrenceRule,
+    maxAttendees: event.maxAttendees,
+    isPublic: event.isPublic,
+    tags: event.tags,
+    status: event.status,
+    isApproved: event.isApproved,
+    isFeatured: event.isFeatured,
+    organizerId: event.organizerId,
     organizer: { firstName: organizer.firstName, lastName: organizer.lastName, role: organizer.role, profileImageUrl: organizer.profileImageUrl, ...(isStaff(viewer) ? { email: organizer.email } : {}) },
+    attendees: event.attendees,
     attendeeCount: event.attendees.attending,
     ...(myRsvp !== undefined ? { myRsvp } : {}),
+    createdAt: event.createdAt,
+    updatedAt: event.updatedAt,
   };
 }
 
-const detailsDto = (event: EventDetailsDocument, viewer: Actor | null) => eventDto(event, viewer, viewer ? (event.rsvps[viewer.id] ?? null) : undefined);
+const detailsDto = (event: EventDetailsDocument, viewer: Actor | null): CalendarEvent => eventDto(event, viewer, viewer ? (event.rsvps[viewer.id] ?? null) : undefined);
 
 function icsEvent(event: EventDetailsDocument | CalendarEventDocument): IcsEvent {
   const name = `${event.organizer.firstName} ${event.organizer.lastName}`.trim();
@@ -99,11 +119,19 @@ function listFilter(query: ListQuery, actor: Actor | null, fixed: Filter = {}): 
   return effective.length > 0 ? { $and: effective } : {};
 }
 
-export async function eventRoutes(app: FastifyInstance, { services }: { services: Pick<ApiDependencies, 'store' | 'handle' | 'config' | 'now'> }) {
+export async function eventRoutes(fastify: FastifyInstance, { services }: { services: Pick<ApiDependencies, 'store' | 'handle' | 'config' | 'now'> }) {
+  const app = fastify.withTypeProvider<ValibotTypeProvider>();
   const details = eventDetails(services.store);
   const calendar = calendarEvents(services.store);
   const links = memberEvents(services.store);
   const host = new URL(services.config.publicUrl).hostname;
+  const tags = ['events'];
+  const none = {} as Record<string, never>;
+  /** One event's call: its id in the path; 404 for an event the caller may not see, as for one that does not exist. */
+  const onEvent = <Answers extends Record<number, ResponseSchema>>(summary: string, response: Answers) => ({ summary, tags, params: IdParams, response: { ...response, 404: ErrorSchema } });
+  /** A command on an event: refused when someone else changed it at the same moment (409). */
+  const changesEvent = (summary: string) => onEvent(summary, { 200: CalendarEventSchema, 409: ErrorSchema });
+  const eventList = (summary: string) => ({ summary, tags, querystring: ListQuery, response: { 200: pageSchema(CalendarEventSchema) } });
 
   async function visibleEvent(id: string, actor: Actor | null) {
     const event = await details.findOne({ _id: id });
@@ -111,64 +139,80 @@ export async function eventRoutes(app: FastifyInstance, { services }: { services
     return event;
   }
 
+  const decide = (id: string, actor: Actor | null, intent: Intent<CalendarEventCommand>) =>
+    services.handle(calendarEventDecider, streamName('event', id), { ...intent, metadata: { now: services.now(), actor } }, actor ? { actorId: actor.id } : {});
   /** Runs a command on the event's stream; the answer is the event as every query now shows it. */
-  async function command(id: string, actor: Actor | null, type: CalendarEventCommand['type'], data: Record<string, unknown> = {}) {
-    await services.handle(calendarEventDecider, streamName('event', id), { type, data, metadata: { now: services.now(), actor } } as CalendarEventCommand, actor ? { actorId: actor.id } : {});
+  async function command(id: string, actor: Actor | null, intent: Intent<CalendarEventCommand>) {
+    await decide(id, actor, intent);
     const event = await details.findOne({ _id: id });
     if (!event) throw fail.notFound('Event not found');
     return event;
   }
 
-  async function list(request: { query: unknown; actor: Actor | null }, fixed: Filter = {}, defaultSort: Sort = SORTS.start) {
-    const query = parse(ListQuery, request.query);
-    const page = await findPage(calendar, listFilter(query, request.actor, fixed), query.sort ? SORTS[query.sort] : defaultSort, query);
-    return mapPage(page, (event) => eventDto(event, request.actor));
+  async function list(query: ListQuery, actor: Actor | null, fixed: Filter = {}, defaultSort: Sort = SORTS.start) {
+    const page = await findPage(calendar, listFilter(query, actor, fixed), query.sort ? SORTS[query.sort] : defaultSort, query);
+    return mapPage(page, (event) => eventDto(event, actor));
   }
 
-  app.get('/api/events', { config: { access: 'public' } }, (request) => list(request));
+  app.get('/api/events', { config: { access: 'public' }, schema: eventList('The calendar: events by start, filtered by dates, search, type, featured or status') }, (request) => list(request.query, request.actor));
 
-  app.get('/api/events/:id', { config: { access: 'public' } }, async (request) => detailsDto(await visibleEvent(eventIdOf(request.params), request.actor), request.actor));
+  app.get('/api/events/:id', { config: { access: 'public' }, schema: onEvent('One event, with the reader’s RSVP when signed in', { 200: CalendarEventSchema }) }, async (request) =>
+    detailsDto(await visibleEvent(eventId(request.params.id), request.actor), request.actor),
+  );
 
-  app.post('/api/events', { config: { access: PARTICIPANTS, rateLimit: { max: services.config.rateLimits.events, timeWindow: '1 minute' } } }, async (request, reply) => {
-    const fields = parse(EventSchema, request.body);
-    const id = randomUUID();
-    return reply.status(201).send(detailsDto(await command(id, request.actor, 'ScheduleEvent', { id, fields }), request.actor));
-  });
+  app.post(
+    '/api/events',
+    { config: { access: PARTICIPANTS, rateLimit: { max: services.config.rateLimits.events, timeWindow: '1 minute' } }, schema: { summary: 'Create an event; staff events are approved at once, members’ wait for approval', tags, body: EventSchema, response: { 201: CalendarEventSchema } } },
+    async (request, reply) => {
+      const id = randomUUID();
+      return reply.status(201).send(detailsDto(await command(id, request.actor, { type: 'ScheduleEvent', data: { id, fields: request.body } }), request.actor));
+    },
+  );
 
-  app.put('/api/events/:id', { config: { access: PARTICIPANTS } }, async (request) => {
-    const id = eventIdOf(request.params);
+  app.put(
+    '/api/events/:id',
+    { config: { access: PARTICIPANTS }, schema: { ...onEvent('Edit an event (its organizer or staff); a member’s edit of an approved event waits for approval again', { 200: CalendarEventSchema, 409: ErrorSchema, 422: ErrorSchema }), body: EventSchema } },
+    async (request) => {
+      const id = eventId(request.params.id);
+      await visibleEvent(id, request.actor);
+      return detailsDto(await command(id, request.actor, { type: 'EditEvent', data: { fields: request.body } }), request.actor);
+    },
+  );
+
+  app.delete('/api/events/:id', { config: { access: STAFF }, schema: onEvent('Delete an event and its RSVPs', { 204: noContent(), 409: ErrorSchema }) }, async (request, reply) => {
+    const id = eventId(request.params.id);
     await visibleEvent(id, request.actor);
-    return detailsDto(await command(id, request.actor, 'EditEvent', { fields: parse(EventSchema, request.body) }), request.actor);
-  });
-
-  app.delete('/api/events/:id', { config: { access: STAFF } }, async (request, reply) => {
-    const id = eventIdOf(request.params);
-    await visibleEvent(id, request.actor);
-    await services.handle(calendarEventDecider, streamName('event', id), { type: 'DeleteEvent', data: {}, metadata: { now: services.now(), actor: request.actor } }, { actorId: request.actor!.id });
+    await decide(id, request.actor, { type: 'DeleteEvent', data: none });
     return reply.status(204).send();
   });
 
-  app.get('/api/events/:id/rsvp/me', { config: { access: 'signed-in' } }, async (request) => {
-    const event = await visibleEvent(eventIdOf(request.params), request.actor);
+  app.get('/api/events/:id/rsvp/me', { config: { access: 'signed-in' }, schema: onEvent('The reader’s RSVP to an event', { 200: MyRsvpSchema }) }, async (request) => {
+    const event = await visibleEvent(eventId(request.params.id), request.actor);
     return { status: event.rsvps[request.actor!.id] ?? null };
   });
-  app.put('/api/events/:id/rsvp/me', { config: { access: 'signed-in' } }, async (request) => {
-    const id = eventIdOf(request.params);
+  app.put(
+    '/api/events/:id/rsvp/me',
+    // 403: subscribers may not RSVP (the decider's refusal; the route itself is open to every signed-in reader).
+    { config: { access: 'signed-in' }, schema: { ...onEvent('RSVP to an event: attending, maybe or not attending', { 200: RsvpChangeSchema, 403: ErrorSchema, 409: ErrorSchema, 422: ErrorSchema }), body: RsvpSchema } },
+    async (request): Promise<RsvpChange> => {
+      const id = eventId(request.params.id);
+      await visibleEvent(id, request.actor);
+      const event = await command(id, request.actor, { type: 'SetRsvp', data: { status: request.body.status } });
+      return { status: event.rsvps[request.actor!.id] ?? null, ...event.attendees };
+    },
+  );
+  app.delete('/api/events/:id/rsvp/me', { config: { access: 'signed-in' }, schema: onEvent('Take back the reader’s RSVP', { 200: RsvpChangeSchema, 409: ErrorSchema }) }, async (request): Promise<RsvpChange> => {
+    const id = eventId(request.params.id);
     await visibleEvent(id, request.actor);
-    const { status } = parse(RsvpSchema, request.body);
-    const event = await command(id, request.actor, 'SetRsvp', { status });
-    return { status: event.rsvps[request.actor!.id] ?? null, ...event.attendees };
-  });
-  app.delete('/api/events/:id/rsvp/me', { config: { access: 'signed-in' } }, async (request) => {
-    const id = eventIdOf(request.params);
-    await visibleEvent(id, request.actor);
-    const event = await command(id, request.actor, 'RemoveRsvp');
+    const event = await command(id, request.actor, { type: 'RemoveRsvp', data: none });
     return { status: null, ...event.attendees };
   });
-  app.get('/api/events/:id/attendees-count', { config: { access: 'public' } }, async (request) => (await visibleEvent(eventIdOf(request.params), request.actor)).attendees);
+  app.get('/api/events/:id/attendees-count', { config: { access: 'public' }, schema: onEvent('How many answered attending, maybe and not attending', { 200: AttendeeCountsSchema }) }, async (request) =>
+    (await visibleEvent(eventId(request.params.id), request.actor)).attendees,
+  );
 
-  app.get('/api/events/:id/ics', { config: { access: 'public' } }, async (request, reply) => {
-    const event = await visibleEvent(eventIdOf(request.params), request.actor);
+  app.get('/api/events/:id/ics', { config: { access: 'public' }, schema: onEvent('Download an event as an iCalendar file', { 200: { description: 'The event as an iCalendar (.ics) file', contentType: 'text/calendar' } }) }, async (request, reply) => {
+    const event = await visibleEvent(eventId(request.params.id), request.actor);
     const name = icsFileName(event.title, event.startDate);
     return reply
       .type('text/calendar; charset=utf-8')
@@ -176,39 +220,41 @@ export async function eventRoutes(app: FastifyInstance, { services }: { services
       .send(calendarFile([icsEvent(event)], host, services.now()));
   });
 
-  app.get('/api/calendar.ics', { config: { access: 'public' } }, async (_request, reply) => {
-    const since = new Date(services.now().getTime() - CALENDAR_FEED_PAST_DAYS * 24 * 3600 * 1000).toISOString();
-    const newestFirst = await calendar.find({ status: 'approved', isPublic: true, startDate: { $gte: since } }, { sort: { startDate: -1, _id: -1 }, limit: CALENDAR_FEED_MAX_EVENTS });
-    return reply.type('text/calendar; charset=utf-8').send(calendarFile(newestFirst.reverse().map(icsEvent), host, services.now(), 'Broadcast History Community'));
-  });
+  app.get(
+    '/api/calendar.ics',
+    { config: { access: 'public' }, schema: { summary: 'Subscribe to the calendar: public approved events from 90 days ago onward', tags, response: { 200: { description: 'An iCalendar feed of public approved events', contentType: 'text/calendar' } } } },
+    async (_request, reply) => {
+      const since = new Date(services.now().getTime() - CALENDAR_FEED_PAST_DAYS * 24 * 3600 * 1000).toISOString();
+      const newestFirst = await calendar.find({ status: 'approved', isPublic: true, startDate: { $gte: since } }, { sort: { startDate: -1, _id: -1 }, limit: CALENDAR_FEED_MAX_EVENTS });
+      return reply.type('text/calendar; charset=utf-8').send(calendarFile(newestFirst.reverse().map(icsEvent), host, services.now(), 'Broadcast History Community'));
+    },
+  );
 
-  app.get('/api/user/events', { config: { access: 'signed-in' } }, async (request) => {
+  app.get('/api/user/events', { config: { access: 'signed-in' }, schema: { summary: 'My events: those I organise or answered, with my RSVP', tags, querystring: MyEventsQuery, response: { 200: pageSchema(CalendarEventSchema) } } }, async (request) => {
     const actor = request.actor!;
-    const query = parse(MyEventsQuery, request.query);
     const mine = new Map((await links.find({ memberId: actor.id })).map((link) => [link.eventId, link.rsvp]));
-    const page = await findPage(calendar, { $and: [{ _id: { $in: [...mine.keys()] } }, visibility(actor)] }, SORTS.start, query);
+    const page = await findPage(calendar, { $and: [{ _id: { $in: [...mine.keys()] } }, visibility(actor)] }, SORTS.start, request.query);
     return mapPage(page, (event) => eventDto(event, actor, mine.get(event._id) ?? null));
   });
 
-  for (const [action, type] of [
-    ['approve', 'ApproveEvent'],
-    ['reject', 'RejectEvent'],
+  for (const [action, type, summary] of [
+    ['approve', 'ApproveEvent', 'Approve an event: it reaches the calendar'],
+    ['reject', 'RejectEvent', 'Reject an event: it leaves the listings and takes no RSVPs'],
   ] as const)
-    app.put(`/api/admin/events/:id/${action}`, { config: { access: STAFF } }, async (request) => {
-      const id = eventIdOf(request.params);
+    app.put(`/api/admin/events/:id/${action}`, { config: { access: STAFF }, schema: changesEvent(summary) }, async (request) => {
+      const id = eventId(request.params.id);
       await visibleEvent(id, request.actor);
-      return detailsDto(await command(id, request.actor, type), request.actor);
+      return detailsDto(await command(id, request.actor, { type, data: none }), request.actor);
     });
 
-  app.put('/api/admin/events/:id/feature', { config: { access: STAFF } }, async (request) => {
-    const id = eventIdOf(request.params);
-    const body = parse(FeatureBody, request.body);
+  app.put('/api/admin/events/:id/feature', { config: { access: STAFF }, schema: { ...changesEvent('Feature or unfeature an event: toggles, or sets `featured` when given'), body: FeatureBody } }, async (request) => {
+    const id = eventId(request.params.id);
     const current = await visibleEvent(id, request.actor);
-    const featured = body?.featured ?? !current.isFeatured;
-    return detailsDto(await command(id, request.actor, featured ? 'FeatureEvent' : 'UnfeatureEvent'), request.actor);
+    const featured = request.body?.featured ?? !current.isFeatured;
+    return detailsDto(await command(id, request.actor, { type: featured ? 'FeatureEvent' : 'UnfeatureEvent', data: none }), request.actor);
   });
 
-  app.get('/api/admin/events/pending', { config: { access: STAFF } }, (request) => list(request, { status: 'pending' }, OLDEST_FIRST));
-  app.get('/api/admin/events/featured', { config: { access: STAFF } }, (request) => list(request, { isFeatured: true }));
-  app.get('/api/admin/events/stats', { config: { access: STAFF } }, () => readEventStats(services.store));
+  app.get('/api/admin/events/pending', { config: { access: STAFF }, schema: eventList('The events waiting for approval, oldest first') }, (request) => list(request.query, request.actor, { status: 'pending' }, OLDEST_FIRST));
+  app.get('/api/admin/events/featured', { config: { access: STAFF }, schema: eventList('The featured events') }, (request) => list(request.query, request.actor, { isFeatured: true }));
+  app.get('/api/admin/events/stats', { config: { access: STAFF }, schema: { summary: 'Management’s counts: total, pending, approved, featured, public, private', tags, response: { 200: EventStatsSchema } } }, () => readEventStats(services.store));
 }

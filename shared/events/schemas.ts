@@ -1,6 +1,10 @@
-/** The event form and body, one schema for the client's form and the server (docs/domain/events.md#validation). */
+/**
+ * The event form and body, one schema for the client's form and the server (docs/domain/events.md#validation);
+ * and the answers of the event calls.
+ */
 import * as v from 'valibot';
-import { EVENT_TYPES, TITLE_MAX_LENGTH } from './constants';
+import { EVENT_TYPES, RSVP_STATUSES, TITLE_MAX_LENGTH } from './constants';
+import { ROLES } from '../domain';
 import { tagsSchema } from '../feed/schemas';
 import { text } from '../text-schema';
 
@@ -51,7 +55,7 @@ export const EventSchema = v.pipe(
       v.nullable(v.pipe(v.number('Max attendees must be a number'), v.integer('Max attendees must be a whole number'), v.minValue(1, 'Max attendees must be at least 1'))),
     ),
     isPublic: v.optional(v.boolean(), true),
-    // Trimmed only, as the event form adds them (spec 2 "Event form"); the feed's lowercasing is not applied.
+    // Trimmed only, as the event form adds them (docs/domain/events.md#tags); the feed's lowercasing is not applied.
     tags: v.optional(tagsSchema((tag) => tag.trim()), []),
   }),
   v.forward(
@@ -62,3 +66,69 @@ export const EventSchema = v.pipe(
 
 export type EventFields = v.InferOutput<typeof EventSchema>;
 export const RsvpSchema = v.object({ status: v.picklist(['attending', 'maybe', 'not_attending'], 'Status must be attending, maybe or not_attending') });
+
+const count = v.pipe(v.number(), v.integer(), v.minValue(0));
+const rsvpStatus = v.picklist(RSVP_STATUSES);
+
+/** Where an event is in moderation (docs/domain/events.md#approval). */
+export const EVENT_STATUSES = ['pending', 'approved', 'rejected'] as const;
+
+/** How many answered attending, maybe and not attending (`GET /api/events/{id}/attendees-count`). */
+export const AttendeeCountsSchema = v.object({ attending: count, maybe: count, notAttending: count });
+export type AttendeeCounts = v.InferOutput<typeof AttendeeCountsSchema>;
+
+/** Who organises an event; the e-mail only for staff (the dialog's admin information). */
+export const OrganizerSchema = v.object({
+  firstName: v.string(),
+  lastName: v.string(),
+  role: v.picklist(ROLES),
+  profileImageUrl: v.nullable(v.string()),
+  /** Only for staff. */
+  email: v.optional(v.string()),
+});
+
+/** An event as the API answers it: the form's fields, then what the calendar knows of it (docs/domain/events.md#event-types). */
+export const CalendarEventSchema = v.object({
+  id: v.string(),
+  title: v.string(),
+  description: v.string(),
+  eventType: v.picklist(EVENT_TYPES),
+  location: v.string(),
+  isVirtual: v.boolean(),
+  virtualLink: v.string(),
+  /** ISO instants in UTC. */
+  startDate: v.string(),
+  endDate: v.string(),
+  allDay: v.boolean(),
+  isRecurring: v.boolean(),
+  recurrenceRule: v.string(),
+  /** null: no limit. */
+  maxAttendees: v.nullable(count),
+  isPublic: v.boolean(),
+  tags: v.array(v.string()),
+  status: v.picklist(EVENT_STATUSES),
+  isApproved: v.boolean(),
+  isFeatured: v.boolean(),
+  organizerId: v.string(),
+  organizer: OrganizerSchema,
+  attendees: AttendeeCountsSchema,
+  /** The attending count, as `attendees.attending`. */
+  attendeeCount: count,
+  /** Only on one event for a signed-in reader, and on their own list: their answer, null for none. */
+  myRsvp: v.optional(v.nullable(rsvpStatus)),
+  createdAt: v.string(),
+  updatedAt: v.string(),
+});
+export type CalendarEvent = v.InferOutput<typeof CalendarEventSchema>;
+
+/** GET /api/events/{id}/rsvp/me: the reader's answer, null for none. */
+export const MyRsvpSchema = v.object({ status: v.nullable(rsvpStatus) });
+export type MyRsvp = v.InferOutput<typeof MyRsvpSchema>;
+
+/** PUT and DELETE /api/events/{id}/rsvp/me: the reader's answer now, and the event's counts after it. */
+export const RsvpChangeSchema = v.object({ status: v.nullable(rsvpStatus), attending: count, maybe: count, notAttending: count });
+export type RsvpChange = v.InferOutput<typeof RsvpChangeSchema>;
+
+/** GET /api/admin/events/stats: management's tiles (private = total − public; rejected events count in the total). */
+export const EventStatsSchema = v.object({ total: count, pending: count, approved: count, featured: count, public: count, private: count });
+export type EventStats = v.InferOutput<typeof EventStatsSchema>;
