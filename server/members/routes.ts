@@ -8,14 +8,15 @@ import * as v from 'valibot';
 import { fail, type Actor } from '../../shared/domain';
 import { streamName } from '../../shared/streams';
 import { memberDecider } from '../../shared/members/member-stream';
-import { LoginSchema, MagicLinkSchema, RegisterSchema, RoleChangeSchema } from '../../shared/members/schemas';
+import { LoginSchema, MagicLinkSchema, MemberRowSchema, RegisterSchema, RoleChangeSchema, SignInLinkRequestedSchema, UserSchema, type MemberRow, type User } from '../../shared/members/schemas';
+import { pageSchema } from '../../shared/page';
 import { displayName } from '../../shared/members/display';
 import { text } from '../../shared/text-schema';
 import { WrongExpectedVersionError } from '../../platform/event-store/port';
 import { credentialsCollection, membersCollection, type MemberDocument } from '../../projections/members/members';
 import { postCountsByAuthor } from '../../projections/members/post-counts';
 import type { Sort } from '../../platform/document-store/port';
-import { parse } from '../http/errors';
+import { ErrorSchema, noContent, redirect, type ValibotTypeProvider } from '../http/openapi';
 import { findPage, mapPage, pageQuery } from '../http/pagination';
 import { ADMIN, STAFF } from '../http/access';
 import type { MemberSessions } from '../http/session-store';
@@ -33,7 +34,7 @@ export interface MemberRoutesOptions {
   disconnectMember: (memberId: string) => Promise<void>;
 }
 
-export function userDto(member: MemberDocument) {
+export function userDto(member: MemberDocument): User {
   return {
     id: member._id,
     email: member.email,
@@ -53,7 +54,18 @@ const MembersQuery = v.object({
 });
 const NEWEST_MEMBERS_FIRST: Sort = { registeredAt: -1, _id: -1 };
 
-export async function memberRoutes(app: FastifyInstance, options: MemberRoutesOptions) {
+/**
+ * fastify hands a missing body (docs/architecture.md#http-conventions: an empty body is no body) to the validator
+ * as null, which would answer one message for the whole body; read it as an object with no fields instead, so that
+ * each field gets its own message ("Email is required"), as the forms show them.
+ */
+async function noBodyAsNoFields(request: FastifyRequest) {
+  if (request.body === undefined) request.body = {};
+}
+
+export async function memberRoutes(fastify: FastifyInstance, options: MemberRoutesOptions) {
+  const app = fastify.withTypeProvider<ValibotTypeProvider>();
+  const tags = ['members'];
   const { services, memberSessions } = options;
   const { store, eventStore, handle, config } = services;
   const members = membersCollection(store);
@@ -88,124 +100,192 @@ export async function memberRoutes(app: FastifyInstance, options: MemberRoutesOp
     }
   }
 
-  app.get('/api/login', { config: { access: 'public' } }, async (_request, reply) => reply.redirect('/login'));
+  app.get('/api/login', { config: { access: 'public' }, schema: { summary: 'The sign-in page’s old address: sends the browser to /login', tags, response: { 302: redirect('To the sign-in page, /login') } } }, async (_request, reply) => reply.redirect('/login'));
 
-  app.post('/api/auth/register', { config: { access: 'public', rateLimit: authLimit } }, async (request, reply) => {
-    const body = parse(RegisterSchema, request.body);
-    const email = body.email.trim().toLowerCase();
-    const taken = () => fail.conflict('An account with this e-mail address already exists. Sign in instead.');
-    if (await credentials.findOne({ email })) throw taken();
-    // The address stream makes e-mail addresses unique across concurrent registrations;
-    // a registration that claimed an address but never finished can be completed later.
-    const memberId = await claim(streamName('email', createHash('sha256').update(email).digest('hex')), 'EmailClaimed', randomUUID());
-    if ((await eventStore.readStream(streamName('member', memberId))).length > 0) throw taken();
-    const isFirstMember = (await members.countDocuments({})) === 0 && (await claim(streamName('founder', 'community'), 'FounderClaimed', memberId)) === memberId;
-    const passwordHash = await hashPassword(body.password, config.scrypt);
-    const { state } = await handle(memberDecider, streamName('member', memberId), {
-      type: 'RegisterMember',
-      data: { id: memberId, email, firstName: body.firstName, lastName: body.lastName, passwordHash, isFirstMember },
-      metadata: metadataOf(null),
-    }, { actorId: memberId });
-    await signIn(request, memberId);
-    // Answered from the stream's own state: correct even if the read models lag behind a burst of sign-ups.
-    return reply.status(201).send({ id: memberId, email, firstName: state.firstName, lastName: state.lastName, profileImageUrl: null, role: state.role });
-  });
+  app.post(
+    '/api/auth/register',
+    {
+      config: { access: 'public', rateLimit: authLimit },
+      preValidation: noBodyAsNoFields,
+      schema: { summary: 'Create an account and sign in; the community’s first member becomes its admin', tags, body: RegisterSchema, response: { 201: UserSchema, 409: ErrorSchema } },
+    },
+    async (request, reply) => {
+      const { body } = request;
+      const email = body.email.trim().toLowerCase();
+      const taken = () => fail.conflict('An account with this e-mail address already exists. Sign in instead.');
+      if (await credentials.findOne({ email })) throw taken();
+      // The address stream makes e-mail addresses unique across concurrent registrations;
+      // a registration that claimed an address but never finished can be completed later.
+      const memberId = await claim(streamName('email', createHash('sha256').update(email).digest('hex')), 'EmailClaimed', randomUUID());
+      if ((await eventStore.readStream(streamName('member', memberId))).length > 0) throw taken();
+      const isFirstMember = (await members.countDocuments({})) === 0 && (await claim(streamName('founder', 'community'), 'FounderClaimed', memberId)) === memberId;
+      const passwordHash = await hashPassword(body.password, config.scrypt);
+      const { state } = await handle(memberDecider, streamName('member', memberId), {
+        type: 'RegisterMember',
+        data: { id: memberId, email, firstName: body.firstName, lastName: body.lastName, passwordHash, isFirstMember },
+        metadata: metadataOf(null),
+      }, { actorId: memberId });
+      await signIn(request, memberId);
+      // Answered from the stream's own state: correct even if the read models lag behind a burst of sign-ups.
+      const user: User = { id: memberId, email, firstName: state.firstName, lastName: state.lastName, profileImageUrl: null, role: state.role };
+      return reply.status(201).send(user);
+    },
+  );
 
-  app.post('/api/auth/login', { config: { access: 'public', rateLimit: authLimit } }, async (request) => {
-    const body = parse(LoginSchema, request.body);
-    const account = await credentials.findOne({ email: body.email.trim().toLowerCase() });
-    const valid = account?.passwordHash
-      ? await verifyPassword(body.password, account.passwordHash)
-      : await verifyPassword(body.password, await decoyHash(config.scrypt)).then(() => false);
-    if (!account || !valid) throw fail.unauthenticated('Invalid email or password');
-    const member = await memberOrFail(account._id);
-    if (member.suspended) throw fail.forbidden('Your account is suspended. Please contact the community staff.');
-    await signIn(request, member._id);
-    return userDto(member);
-  });
+  app.post(
+    '/api/auth/login',
+    {
+      config: { access: 'public', rateLimit: authLimit },
+      preValidation: noBodyAsNoFields,
+      // 401 and 403 are this route's own answers (a wrong password, a suspended account): it is public, so they are not implied.
+      schema: { summary: 'Sign in with e-mail and password; the session cookie is set', tags, body: LoginSchema, response: { 200: UserSchema, 401: ErrorSchema, 403: ErrorSchema } },
+    },
+    async (request): Promise<User> => {
+      const { body } = request;
+      const account = await credentials.findOne({ email: body.email.trim().toLowerCase() });
+      const valid = account?.passwordHash
+        ? await verifyPassword(body.password, account.passwordHash)
+        : await verifyPassword(body.password, await decoyHash(config.scrypt)).then(() => false);
+      if (!account || !valid) throw fail.unauthenticated('Invalid email or password');
+      const member = await memberOrFail(account._id);
+      if (member.suspended) throw fail.forbidden('Your account is suspended. Please contact the community staff.');
+      await signIn(request, member._id);
+      return userDto(member);
+    },
+  );
 
-  app.post('/api/auth/magic-link', { config: { access: 'public', rateLimit: authLimit } }, async (request, reply) => {
-    const body = parse(MagicLinkSchema, request.body);
-    const account = await credentials.findOne({ email: body.email.trim().toLowerCase() });
-    const member = account && (await members.findOne({ _id: account._id }));
-    if (member && !member.suspended) {
-      const token = await signInLinks.issue(member._id);
-      const link = `${config.publicUrl}/api/auth/magic/${token}`;
-      await services.mail.enqueue(`sign-in-link:${createHash('sha256').update(token).digest('hex')}`, signInMail({ to: member.email, name: displayName(member), link }));
-    }
-    return reply.status(202).send({ message: 'If an account exists for that address, a sign-in link is on its way.' });
-  });
+  app.post(
+    '/api/auth/magic-link',
+    {
+      config: { access: 'public', rateLimit: authLimit },
+      preValidation: noBodyAsNoFields,
+      schema: { summary: 'E-mail a one-time sign-in link; answers the same whether or not the address has an account', tags, body: MagicLinkSchema, response: { 202: SignInLinkRequestedSchema } },
+    },
+    async (request, reply) => {
+      const { body } = request;
+      const account = await credentials.findOne({ email: body.email.trim().toLowerCase() });
+      const member = account && (await members.findOne({ _id: account._id }));
+      if (member && !member.suspended) {
+        const token = await signInLinks.issue(member._id);
+        const link = `${config.publicUrl}/api/auth/magic/${token}`;
+        await services.mail.enqueue(`sign-in-link:${createHash('sha256').update(token).digest('hex')}`, signInMail({ to: member.email, name: displayName(member), link }));
+      }
+      return reply.status(202).send({ message: 'If an account exists for that address, a sign-in link is on its way.' });
+    },
+  );
 
-  app.get('/api/auth/magic/:token', { config: { access: 'public', rateLimit: authLimit } }, async (request, reply) => {
-    const { token } = parse(TokenParams, request.params);
-    const memberId = await signInLinks.take(token);
-    const member = memberId ? await members.findOne({ _id: memberId }) : null;
-    if (!member || member.suspended) return reply.redirect('/login?error=link');
-    await signIn(request, member._id);
-    return reply.redirect('/');
-  });
+  app.get(
+    '/api/auth/magic/:token',
+    {
+      config: { access: 'public', rateLimit: authLimit },
+      schema: {
+        summary: 'Follow a sign-in link from the e-mail: signs in once, then the link is spent',
+        tags,
+        params: TokenParams,
+        response: { 302: redirect('To the home page when signed in; to /login?error=link for a spent, expired or unknown link, or a suspended account') },
+      },
+    },
+    async (request, reply) => {
+      const { token } = request.params;
+      const memberId = await signInLinks.take(token);
+      const member = memberId ? await members.findOne({ _id: memberId }) : null;
+      if (!member || member.suspended) return reply.redirect('/login?error=link');
+      await signIn(request, member._id);
+      return reply.redirect('/');
+    },
+  );
 
   async function signOut(request: FastifyRequest) {
     if (request.session.memberId) await request.session.destroy();
   }
-  app.post('/api/logout', { config: { access: 'public' } }, async (request, reply) => {
+  app.post('/api/logout', { config: { access: 'public' }, schema: { summary: 'Sign out: the session ends', tags, response: { 204: noContent('Signed out (also when no one was signed in)') } } }, async (request, reply) => {
     await signOut(request);
     return reply.status(204).send();
   });
-  app.get('/api/logout', { config: { access: 'public' } }, async (request, reply: FastifyReply) => {
-    // A GET can be started by any site (a link, an image): sign out only on the site's own navigation or one
-    // typed in ('none'); browsers too old to send Sec-Fetch-Site are let through, as before.
-    const site = request.headers['sec-fetch-site'];
-    if (site === undefined || site === 'same-origin' || site === 'none') await signOut(request);
-    return reply.redirect('/');
-  });
+  app.get(
+    '/api/logout',
+    { config: { access: 'public' }, schema: { summary: 'Sign out from a link: only on the site’s own navigation or an address typed in', tags, response: { 302: redirect('To the home page') } } },
+    async (request, reply: FastifyReply) => {
+      // A GET can be started by any site (a link, an image): sign out only on the site's own navigation or one
+      // typed in ('none'); browsers too old to send Sec-Fetch-Site are let through, as before.
+      const site = request.headers['sec-fetch-site'];
+      if (site === undefined || site === 'same-origin' || site === 'none') await signOut(request);
+      return reply.redirect('/');
+    },
+  );
 
-  app.get('/api/auth/user', { config: { access: 'signed-in' } }, async (request) => userDto(await memberOrFail(request.actor!.id)));
+  app.get('/api/auth/user', { config: { access: 'signed-in' }, schema: { summary: 'Who is signed in', tags, response: { 200: UserSchema } } }, async (request) => userDto(await memberOrFail(request.actor!.id)));
 
-  app.get('/api/admin/users', { config: { access: STAFF } }, async (request) => {
-    const query = parse(MembersQuery, request.query);
-    const filter = query.online === 'true' ? { _id: { $in: await services.presence.online() } } : {};
-    const page = await findPage(members, filter, NEWEST_MEMBERS_FIRST, query);
-    // Presence and post counts only for the page: asking them for every member made the list grow with the community.
-    const ids = page.items.map((member) => member._id);
-    const [status, posts] = await Promise.all([services.presence.statuses(ids), postCountsByAuthor(store, ids)]);
-    return mapPage(page, (member) => ({
-      id: member._id,
-      name: displayName(member),
-      email: member.email,
-      role: member.role,
-      status: status.get(member._id) ?? 'offline',
-      posts: posts.get(member._id) ?? 0,
-      joinedAt: member.registeredAt,
-      suspended: member.suspended,
-    }));
-  });
+  app.get(
+    '/api/admin/users',
+    { config: { access: STAFF }, schema: { summary: 'The member list, newest first, with presence and post counts; or only those online now', tags, querystring: MembersQuery, response: { 200: pageSchema(MemberRowSchema) } } },
+    async (request) => {
+      const { query } = request;
+      const filter = query.online === 'true' ? { _id: { $in: await services.presence.online() } } : {};
+      const page = await findPage(members, filter, NEWEST_MEMBERS_FIRST, query);
+      // Presence and post counts only for the page: asking them for every member made the list grow with the community.
+      const ids = page.items.map((member) => member._id);
+      const [status, posts] = await Promise.all([services.presence.statuses(ids), postCountsByAuthor(store, ids)]);
+      return mapPage(page, (member): MemberRow => ({
+        id: member._id,
+        name: displayName(member),
+        email: member.email,
+        role: member.role,
+        status: status.get(member._id) ?? 'offline',
+        posts: posts.get(member._id) ?? 0,
+        joinedAt: member.registeredAt,
+        suspended: member.suspended,
+      }));
+    },
+  );
 
-  app.put('/api/admin/users/:id/role', { config: { access: ADMIN } }, async (request) => {
-    const { id } = parse(IdParams, request.params);
-    const { role } = parse(RoleChangeSchema, request.body);
-    await memberOrFail(id);
-    const adminCount = await members.countDocuments({ role: 'admin', suspended: false });
-    await handle(memberDecider, streamName('member', id), { type: 'ChangeRole', data: { role, adminCount }, metadata: metadataOf(request.actor) }, { actorId: request.actor!.id });
-    // Open sockets joined the rooms of the old role (a demoted staff member would go on hearing staff notices):
-    // end them; the browser reconnects into the rooms of the new role.
-    await options.disconnectMember(id);
-    return userDto(await memberOrFail(id));
-  });
+  app.put(
+    '/api/admin/users/:id/role',
+    {
+      config: { access: ADMIN },
+      preValidation: noBodyAsNoFields,
+      // 409: someone else changed the member at the same moment; 422: the last active admin cannot be demoted.
+      schema: { summary: 'Change a member’s role; their open pages reconnect with the new one', tags, params: IdParams, body: RoleChangeSchema, response: { 200: UserSchema, 404: ErrorSchema, 409: ErrorSchema, 422: ErrorSchema } },
+    },
+    async (request): Promise<User> => {
+      const { id } = request.params;
+      const { role } = request.body;
+      await memberOrFail(id);
+      const adminCount = await members.countDocuments({ role: 'admin', suspended: false });
+      await handle(memberDecider, streamName('member', id), { type: 'ChangeRole', data: { role, adminCount }, metadata: metadataOf(request.actor) }, { actorId: request.actor!.id });
+      // Open sockets joined the rooms of the old role (a demoted staff member would go on hearing staff notices):
+      // end them; the browser reconnects into the rooms of the new role.
+      await options.disconnectMember(id);
+      return userDto(await memberOrFail(id));
+    },
+  );
 
-  app.put('/api/admin/users/:id/suspend', { config: { access: STAFF } }, async (request) => {
-    const { id } = parse(IdParams, request.params);
-    await memberOrFail(id);
-    await handle(memberDecider, streamName('member', id), { type: 'SuspendMember', data: {}, metadata: metadataOf(request.actor) }, { actorId: request.actor!.id });
-    await memberSessions.endAll(id);
-    await options.disconnectMember(id);
-    return userDto(await memberOrFail(id));
-  });
+  app.put(
+    '/api/admin/users/:id/suspend',
+    {
+      config: { access: STAFF },
+      // 403: staff may not suspend an admin; 409: changed by someone else at the same moment; 422: no one may suspend themselves.
+      schema: { summary: 'Suspend a member: signed out everywhere, and refused sign-in until unsuspended', tags, params: IdParams, response: { 200: UserSchema, 404: ErrorSchema, 409: ErrorSchema, 422: ErrorSchema } },
+    },
+    async (request): Promise<User> => {
+      const { id } = request.params;
+      await memberOrFail(id);
+      await handle(memberDecider, streamName('member', id), { type: 'SuspendMember', data: {}, metadata: metadataOf(request.actor) }, { actorId: request.actor!.id });
+      await memberSessions.endAll(id);
+      await options.disconnectMember(id);
+      return userDto(await memberOrFail(id));
+    },
+  );
 
-  app.put('/api/admin/users/:id/unsuspend', { config: { access: STAFF } }, async (request) => {
-    const { id } = parse(IdParams, request.params);
-    await memberOrFail(id);
-    await handle(memberDecider, streamName('member', id), { type: 'UnsuspendMember', data: {}, metadata: metadataOf(request.actor) }, { actorId: request.actor!.id });
-    return userDto(await memberOrFail(id));
-  });
+  app.put(
+    '/api/admin/users/:id/unsuspend',
+    // 403: staff may not unsuspend an admin; 409: changed by someone else at the same moment.
+    { config: { access: STAFF }, schema: { summary: 'Lift a member’s suspension', tags, params: IdParams, response: { 200: UserSchema, 404: ErrorSchema, 409: ErrorSchema } } },
+    async (request): Promise<User> => {
+      const { id } = request.params;
+      await memberOrFail(id);
+      await handle(memberDecider, streamName('member', id), { type: 'UnsuspendMember', data: {}, metadata: metadataOf(request.actor) }, { actorId: request.actor!.id });
+      return userDto(await memberOrFail(id));
+    },
+  );
 }

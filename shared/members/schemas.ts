@@ -1,4 +1,7 @@
-/** Input schemas of the account and member-management calls (docs/domain/members.md). */
+/**
+ * Input schemas of the account and member-management calls (docs/domain/members.md), and the answers
+ * of those calls.
+ */
 import * as v from 'valibot';
 import { ROLES } from '../domain';
 import { text } from '../text-schema';
@@ -74,3 +77,38 @@ export const PasswordChangeSchema = v.object({
   newPassword: PasswordSchema,
 });
 export type PasswordChangeInput = v.InferOutput<typeof PasswordChangeSchema>;
+
+/** A member as the account calls answer them: who is signed in, and a member after staff changed them. */
+export const UserSchema = v.object({
+  id: v.string(),
+  email: v.string(),
+  firstName: v.string(),
+  lastName: v.string(),
+  /** null: no picture, the initials are shown. */
+  profileImageUrl: v.nullable(v.string()),
+  role: v.picklist(ROLES),
+});
+export type User = v.InferOutput<typeof UserSchema>;
+
+/** Whether a member has an open socket now, or had one lately (docs/domain/members.md#presence). */
+export const PRESENCE_STATUSES = ['online', 'away', 'offline'] as const;
+
+/** One row of the staff's member list (docs/domain/members.md#user-list). */
+export const MemberRowSchema = v.object({
+  id: v.string(),
+  /** The display name (docs/domain/members.md#display-name). */
+  name: v.string(),
+  email: v.string(),
+  role: v.picklist(ROLES),
+  status: v.picklist(PRESENCE_STATUSES),
+  /** How many posts the member wrote. */
+  posts: v.pipe(v.number(), v.integer(), v.minValue(0)),
+  /** When the member registered, an ISO instant in UTC. */
+  joinedAt: v.string(),
+  suspended: v.boolean(),
+});
+export type MemberRow = v.InferOutput<typeof MemberRowSchema>;
+
+/** POST /api/auth/magic-link: the same words whether or not the address has an account. */
+export const SignInLinkRequestedSchema = v.object({ message: v.string() });
+export type SignInLinkRequested = v.InferOutput<typeof SignInLinkRequestedSchema>;
