@@ -62,11 +62,12 @@ function isValibot(schema: unknown): schema is v.GenericSchema {
 }
 
 export function registerValibotSchemas(app: FastifyInstance) {
-  app.setValidatorCompiler(({ schema }) => {
+  app.setValidatorCompiler(({ schema, httpPart }) => {
     if (!isValibot(schema)) throw new Error('Route schemas are valibot schemas');
     return (data) => {
       try {
-        return { value: parse(schema, data) };
+        // fastify hands a request without a body over as null: no body, whose fields `parse` names one by one.
+        return { value: parse(schema, httpPart === 'body' && data === null ? undefined : data) };
       } catch (error) {
         return { error: error as Error };
       }

@@ -54,15 +54,6 @@ const MembersQuery = v.object({
 });
 const NEWEST_MEMBERS_FIRST: Sort = { registeredAt: -1, _id: -1 };
 
-/**
- * fastify hands a missing body (docs/architecture.md#http-conventions: an empty body is no body) to the validator
- * as null, which would answer one message for the whole body; read it as an object with no fields instead, so that
- * each field gets its own message ("Email is required"), as the forms show them.
- */
-async function noBodyAsNoFields(request: FastifyRequest) {
-  if (request.body === undefined) request.body = {};
-}
-
 export async function memberRoutes(fastify: FastifyInstance, options: MemberRoutesOptions) {
   const app = fastify.withTypeProvider<ValibotTypeProvider>();
   const tags = ['members'];
@@ -106,7 +97,6 @@ export async function memberRoutes(fastify: FastifyInstance, options: MemberRout
     '/api/auth/register',
     {
       config: { access: 'public', rateLimit: authLimit },
-      preValidation: noBodyAsNoFields,
       schema: { summary: 'Create an account and sign in; the community’s first member becomes its admin', tags, body: RegisterSchema, response: { 201: UserSchema, 409: ErrorSchema } },
     },
     async (request, reply) => {
@@ -136,7 +126,6 @@ export async function memberRoutes(fastify: FastifyInstance, options: MemberRout
     '/api/auth/login',
     {
       config: { access: 'public', rateLimit: authLimit },
-      preValidation: noBodyAsNoFields,
       // 401 and 403 are this route's own answers (a wrong password, a suspended account): it is public, so they are not implied.
       schema: { summary: 'Sign in with e-mail and password; the session cookie is set', tags, body: LoginSchema, response: { 200: UserSchema, 401: ErrorSchema, 403: ErrorSchema } },
     },
@@ -158,7 +147,6 @@ export async function memberRoutes(fastify: FastifyInstance, options: MemberRout
     '/api/auth/magic-link',
     {
       config: { access: 'public', rateLimit: authLimit },
-      preValidation: noBodyAsNoFields,
       schema: { summary: 'E-mail a one-time sign-in link; answers the same whether or not the address has an account', tags, body: MagicLinkSchema, response: { 202: SignInLinkRequestedSchema } },
     },
     async (request, reply) => {
@@ -243,7 +231,6 @@ export async function memberRoutes(fastify: FastifyInstance, options: MemberRout
     '/api/admin/users/:id/role',
     {
       config: { access: ADMIN },
-      preValidation: noBodyAsNoFields,
       // 409: someone else changed the member at the same moment; 422: the last active admin cannot be demoted.
       schema: { summary: 'Change a member’s role; their open pages reconnect with the new one', tags, params: IdParams, body: RoleChangeSchema, response: { 200: UserSchema, 404: ErrorSchema, 409: ErrorSchema, 422: ErrorSchema } },
     },
