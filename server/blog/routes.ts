@@ -5,13 +5,15 @@ import * as v from 'valibot';
 import { fail, type Actor } from '../../shared/domain';
 import { streamName } from '../../shared/streams';
 import { blogPostDecider, type BlogPostCommand } from '../../shared/blog/blog-stream';
-import { CONTENT_MAX_LENGTH, CreateBlogPostSchema, EXCERPT_MAX_LENGTH, UpdateBlogPostSchema } from '../../shared/blog/schemas';
+import { BlogPostSchema, BlogPreviewRequestSchema, BlogPreviewSchema, CreateBlogPostSchema, UpdateBlogPostSchema, type BlogPost } from '../../shared/blog/schemas';
+import { pageSchema } from '../../shared/page';
 import { sanitizeBlogHtml } from '../../shared/blog/sanitize';
 import { generateExcerpt } from '../../shared/blog/excerpt';
 import { text } from '../../shared/text-schema';
 import { blogPosts, type BlogPostDocument } from '../../projections/blog/blog';
 import type { Sort } from '../../platform/document-store/port';
-import { parse } from '../http/errors';
+import { ErrorSchema, noContent, type ValibotTypeProvider } from '../http/openapi';
+import type { Intent } from '../../platform/command-handler';
 import { findPage, mapPage, pageQuery } from '../http/pagination';
 import { STAFF } from '../http/access';
 import type { ApiDependencies } from '../dependencies';
@@ -20,16 +22,10 @@ import { rssFeed } from './rss';
 const IdParams = v.object({ id: text() });
 const UUID = /^[\da-f]{8}-[\da-f]{4}-[\da-f]{4}-[\da-f]{4}-[\da-f]{12}$/iu;
 /** Every post id is a UUID, so anything else is a post that does not exist, not a malformed request. */
-function postId(params: unknown): string {
-  const { id } = parse(IdParams, params);
+function postId({ id }: { id: string }): string {
   if (!UUID.test(id)) throw fail.notFound('Blog post not found');
   return id.toLowerCase();
 }
-/** What the editor's live preview sends: the draft as typed, before any rule about it being complete. */
-const PreviewSchema = v.object({
-  content: v.optional(v.pipe(text(), v.maxLength(CONTENT_MAX_LENGTH, 'Content is too long')), ''),
-  excerpt: v.nullish(v.pipe(text(), v.trim(), v.maxLength(EXCERPT_MAX_LENGTH, `Excerpt must be at most ${EXCERPT_MAX_LENGTH} characters`)), ''),
-});
 const ListQuery = v.object({
   ...pageQuery(50),
   featured: v.optional(v.picklist(['true', 'false'])),
@@ -49,7 +45,7 @@ const TOGGLES = {
   unfeature: 'UnfeatureBlogPost',
 } as const;
 
-export function blogPostDto(post: BlogPostDocument) {
+export function blogPostDto(post: BlogPostDocument): BlogPost {
   return {
     id: post._id,
     title: post.title,
@@ -73,64 +69,72 @@ function prepare(text: { title: string; excerpt: string; content: string }) {
   return { ...text, content, excerpt: text.excerpt.trim() || generateExcerpt(content) };
 }
 
-export async function blogRoutes(app: FastifyInstance, { services }: { services: Pick<ApiDependencies, 'store' | 'handle' | 'config' | 'now'> }) {
+export async function blogRoutes(fastify: FastifyInstance, { services }: { services: Pick<ApiDependencies, 'store' | 'handle' | 'config' | 'now'> }) {
+  const app = fastify.withTypeProvider<ValibotTypeProvider>();
   const posts = blogPosts(services.store);
+  const tags = ['blog'];
+  /** What the blog post decider may refuse: no such post, already done, against a rule. */
+  const refusals = { 404: ErrorSchema, 409: ErrorSchema, 422: ErrorSchema };
 
-  async function command(id: string, actor: Actor | null, type: BlogPostCommand['type'], data: Record<string, unknown> = {}) {
-    await services.handle(blogPostDecider, streamName('blog', id), { type, data, metadata: { now: services.now(), actor } } as BlogPostCommand, actor ? { actorId: actor.id } : {});
+  const decide = (id: string, actor: Actor | null, intent: Intent<BlogPostCommand>) =>
+    services.handle(blogPostDecider, streamName('blog', id), { ...intent, metadata: { now: services.now(), actor } }, actor ? { actorId: actor.id } : {});
+  /** Decides `intent` on the post's stream; answers the post as it now is (read-your-writes). */
+  async function command(id: string, actor: Actor | null, intent: Intent<BlogPostCommand>): Promise<BlogPost> {
+    await decide(id, actor, intent);
     const post = await posts.findOne({ _id: id });
     if (!post) throw fail.notFound('Blog post not found');
     return blogPostDto(post);
   }
 
-  app.get('/api/blog', { config: { access: 'public' } }, async (request) => {
-    const query = parse(ListQuery, request.query);
+  app.get('/api/blog', { config: { access: 'public' }, schema: { summary: 'Published posts, pinned first, then newest', tags, querystring: ListQuery, response: { 200: pageSchema(BlogPostSchema) } } }, async (request) => {
+    const { query } = request;
     const filter: Record<string, unknown> = { isPublished: true };
     if (query.featured) filter.isFeatured = query.featured === 'true';
     if (query.pinned) filter.isPinned = query.pinned === 'true';
     return mapPage(await findPage(posts, filter, READING_ORDER, query), blogPostDto);
   });
 
-  app.get('/api/blog/:id', { config: { access: 'public' } }, async (request) => {
-    const id = postId(request.params);
-    const post = await posts.findOne({ _id: id });
+  app.get('/api/blog/:id', { config: { access: 'public' }, schema: { summary: 'One post; a draft only for staff', tags, params: IdParams, response: { 200: BlogPostSchema, 404: ErrorSchema } } }, async (request) => {
+    const post = await posts.findOne({ _id: postId(request.params) });
     const staff = request.actor !== null && STAFF.includes(request.actor.role);
     if (!post || (!post.isPublished && !staff)) throw fail.notFound('Blog post not found');
     return blogPostDto(post);
   });
 
-  app.get('/api/admin/blog', { config: { access: STAFF } }, async (request) => mapPage(await findPage(posts, {}, WRITING_ORDER, parse(ManagementQuery, request.query)), blogPostDto));
+  app.get('/api/admin/blog', { config: { access: STAFF }, schema: { summary: 'Every post, drafts too, newest written first', tags, querystring: ManagementQuery, response: { 200: pageSchema(BlogPostSchema) } } }, async (request) =>
+    mapPage(await findPage(posts, {}, WRITING_ORDER, request.query), blogPostDto),
+  );
 
-  app.post('/api/blog', { config: { access: STAFF } }, async (request, reply) => {
-    const body = parse(CreateBlogPostSchema, request.body);
+  app.post('/api/blog', { config: { access: STAFF }, schema: { summary: 'Write a post (sanitised; an empty excerpt is generated)', tags, body: CreateBlogPostSchema, response: { 201: BlogPostSchema, ...refusals } } }, async (request, reply) => {
+    const { body } = request;
     const id = randomUUID();
-    const post = await command(id, request.actor, 'CreateBlogPost', { ...body, ...prepare(body), id, tags: body.tags ?? [] });
+    const post = await command(id, request.actor, { type: 'CreateBlogPost', data: { ...body, ...prepare(body), id } });
     return reply.status(201).send(post);
   });
 
-  app.patch('/api/blog/:id', { config: { access: STAFF } }, async (request) => {
-    const id = postId(request.params);
-    const body = parse(UpdateBlogPostSchema, request.body);
-    return command(id, request.actor, 'EditBlogPost', { ...body, ...prepare(body) });
+  app.patch('/api/blog/:id', { config: { access: STAFF }, schema: { summary: 'Edit a post’s title, excerpt, content and tags', tags, params: IdParams, body: UpdateBlogPostSchema, response: { 200: BlogPostSchema, ...refusals } } }, async (request) => {
+    const { body } = request;
+    return command(postId(request.params), request.actor, { type: 'EditBlogPost', data: { ...body, ...prepare(body) } });
   });
 
   /** The sanitised HTML and the excerpt a save would store, for the editor's live preview; nothing is written. */
-  app.post('/api/blog/preview', { config: { access: STAFF } }, async (request) => {
-    const draft = parse(PreviewSchema, request.body);
+  app.post('/api/blog/preview', { config: { access: STAFF }, schema: { summary: 'Preview a draft as a save would store it; nothing is written', tags, body: BlogPreviewRequestSchema, response: { 200: BlogPreviewSchema } } }, async (request) => {
+    const draft = request.body;
     const content = sanitizeBlogHtml(draft.content);
     return { content, excerpt: draft.excerpt || generateExcerpt(content), excerptGenerated: !draft.excerpt };
   });
 
   for (const [action, type] of Object.entries(TOGGLES))
-    app.post(`/api/blog/:id/${action}`, { config: { access: STAFF } }, async (request) => command(postId(request.params), request.actor, type));
+    app.post(`/api/blog/:id/${action}`, { config: { access: STAFF }, schema: { summary: `${action[0]!.toUpperCase()}${action.slice(1)} a post`, tags, params: IdParams, response: { 200: BlogPostSchema, ...refusals } } }, async (request) =>
+      command(postId(request.params), request.actor, { type, data: {} }),
+    );
 
-  app.delete('/api/blog/:id', { config: { access: STAFF } }, async (request, reply) => {
-    const id = postId(request.params);
-    await services.handle(blogPostDecider, streamName('blog', id), { type: 'DeleteBlogPost', data: {}, metadata: { now: services.now(), actor: request.actor } }, { actorId: request.actor!.id });
+  app.delete('/api/blog/:id', { config: { access: STAFF }, schema: { summary: 'Delete a post', tags, params: IdParams, response: { 204: noContent(), ...refusals } } }, async (request, reply) => {
+    await decide(postId(request.params), request.actor, { type: 'DeleteBlogPost', data: {} });
     return reply.status(204).send();
   });
 
-  app.get('/rss', { config: { access: 'public' } }, async (_request, reply) => {
+  app.get('/rss', { config: { access: 'public' }, schema: { summary: 'RSS 2.0 of the 50 newest published posts', tags, response: { 200: { description: 'The RSS feed', contentType: 'application/rss+xml' } } } }, async (_request, reply) => {
     const published = await posts.find({ isPublished: true }, { sort: { shownAt: -1, _id: -1 }, limit: 50 });
     return reply.type('application/rss+xml; charset=utf-8').send(rssFeed(published, services.config.publicUrl));
   });

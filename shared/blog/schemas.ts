@@ -1,7 +1,8 @@
-/** Input schemas of the blog calls (docs/domain/blog.md#validation). */
+/** Input and answer schemas of the blog calls (docs/domain/blog.md#validation). */
 import * as v from 'valibot';
 import { TagsSchema } from '../feed/schemas';
 import { text } from '../text-schema';
+import { ROLES } from '../domain';
 
 export const TITLE_MAX_LENGTH = 255;
 export const EXCERPT_MAX_LENGTH = 1_000;
@@ -42,3 +43,30 @@ export type CreateBlogPostInput = v.InferOutput<typeof CreateBlogPostSchema>;
 /** The edit dialog sends the whole edited record; tags stay as they are when absent. */
 export const UpdateBlogPostSchema = v.object({ title, excerpt, content, tags: v.optional(TagsSchema) });
 export type UpdateBlogPostInput = v.InferOutput<typeof UpdateBlogPostSchema>;
+
+/** A blog post as the API answers it: `content` is the sanitised HTML, `publishedAt` null until first published. */
+export const BlogPostSchema = v.object({
+  id: v.string(),
+  title: v.string(),
+  excerpt: v.string(),
+  content: v.string(),
+  tags: v.array(v.string()),
+  isPublished: v.boolean(),
+  isPinned: v.boolean(),
+  isFeatured: v.boolean(),
+  createdAt: v.string(),
+  updatedAt: v.string(),
+  publishedAt: v.nullable(v.string()),
+  author: v.object({ name: v.string(), role: v.picklist(ROLES), firstName: v.string(), lastName: v.string(), profileImageUrl: v.nullable(v.string()) }),
+});
+export type BlogPost = v.InferOutput<typeof BlogPostSchema>;
+
+/** What the editor's live preview sends: the draft as typed, before any rule about it being complete. */
+export const BlogPreviewRequestSchema = v.object({
+  content: v.optional(v.pipe(text(), v.maxLength(CONTENT_MAX_LENGTH, 'Content is too long')), ''),
+  excerpt: v.nullish(v.pipe(text(), v.trim(), v.maxLength(EXCERPT_MAX_LENGTH, `Excerpt must be at most ${EXCERPT_MAX_LENGTH} characters`)), ''),
+});
+
+/** The sanitised HTML and the excerpt a save would store. */
+export const BlogPreviewSchema = v.object({ content: v.string(), excerpt: v.string(), excerptGenerated: v.boolean() });
+export type BlogPreview = v.InferOutput<typeof BlogPreviewSchema>;
