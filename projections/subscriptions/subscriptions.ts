@@ -13,7 +13,7 @@
  * another tab or through the link in a mail.
  */
 import type { DocumentStore } from '../../platform/document-store/port';
-import type { Frequency, SubscriptionType } from '../../shared/subscriptions/constants';
+import type { ConsentEvent, Frequency, SubscriptionStatus, SubscriptionType } from '../../shared/subscriptions/constants';
 import type { SubscriptionEvent } from '../../shared/subscriptions/subscription-stream';
 import { ROOMS } from '../../shared/socket-messages';
 import { applyToDocument, type Positioned } from '../../platform/projections/documents';
@@ -22,10 +22,10 @@ import { typedEvent } from '../../platform/projections/typed-event';
 
 export const SUBSCRIPTIONS = 'subscriptions';
 
-export type SubscriptionStatus = 'pending' | 'active' | 'paused' | 'unsubscribed';
+export type { SubscriptionStatus };
 
 export type ConsentEntry = {
-  event: 'requested' | 'confirmation_sent' | 'confirmed' | 'frequency_changed' | 'paused' | 'resumed' | 'unsubscribed' | 'bounced';
+  event: ConsentEvent;
   at: string;
   /**
    * requested: `guest` or `member` (who asked); frequency_changed: `daily to weekly`;

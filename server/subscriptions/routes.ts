@@ -13,11 +13,27 @@ import { streamName } from '../../shared/streams';
 import { EmailSchema } from '../../shared/members/schemas';
 import { text } from '../../shared/text-schema';
 import { SUBSCRIPTION_TYPE_LABELS, TOKEN_NOT_FOUND, type KnownSubscriptionType, type SubscriptionType } from '../../shared/subscriptions/constants';
-import { GuestSubscribeSchema, NewSubscriptionSchema, SubscriptionUpdateSchema, TokenSchema, type UnsubscribeLookup } from '../../shared/subscriptions/schemas';
+import {
+  ConfirmedSchema,
+  ConsentRecordSchema,
+  GuestSubscribeSchema,
+  NewSubscriptionSchema,
+  SubscriptionSchema,
+  SubscriptionUpdateSchema,
+  TokenNotFoundSchema,
+  TokenSchema,
+  UnsubscribedSchema,
+  UnsubscribeLookupSchema,
+  type ConsentRecord,
+  type Subscription,
+  type UnsubscribeLookup,
+} from '../../shared/subscriptions/schemas';
+import { pageSchema } from '../../shared/page';
 import { subscriptionDecider, type SubscriptionCommand } from '../../shared/subscriptions/subscription-stream';
 import { membersCollection } from '../../projections/members/members';
 import { subscriptionsCollection, type SubscriptionDocument } from '../../projections/subscriptions/subscriptions';
-import { parse } from '../http/errors';
+import { ErrorSchema, noContent, redirect, type ValibotTypeProvider } from '../http/openapi';
+import type { Intent } from '../../platform/command-handler';
 import { findPage, mapPage, pageQuery } from '../http/pagination';
 import { STAFF } from '../http/access';
 import type { ApiDependencies } from '../dependencies';
@@ -44,20 +60,22 @@ const ONE_CLICK_BODY_LIMIT = 16 * 1024;
 const UUID = /^[\da-f]{8}-[\da-f]{4}-[\da-f]{4}-[\da-f]{4}-[\da-f]{12}$/iu;
 
 /** Every subscription id is a UUID, so anything else names a subscription that does not exist. */
-function subscriptionIdOf(params: unknown): string {
-  const { id } = parse(IdParams, params);
+function subscriptionIdOf({ id }: { id: string }): string {
   if (!UUID.test(id)) throw fail.notFound('Subscription not found');
   return id;
 }
+const GuestSubscribedSchema = v.object({ message: v.literal(GUEST_SUBSCRIBE_MESSAGE) });
+/** The link routes answer an HTML page to a browser's form (no JavaScript): documented by their JSON answers. */
+const HTML_TOO = 'Answers an HTML page instead when the request prefers text/html (the page’s form without JavaScript).';
 
 /** A subscription (docs/domain/subscriptions.md#member-subscriptions), as the settings page reads it. */
-export function subscriptionDto(subscription: SubscriptionDocument) {
+export function subscriptionDto(subscription: SubscriptionDocument): Subscription {
   const { _id: id, email, subscriptionType, frequency, isActive, status, createdAt } = subscription;
   return { id, email, subscriptionType, frequency, isActive, status, createdAt };
 }
 
 /** One subscription in the staff consent record: everything but the token hash. */
-export function consentRecordDto(subscription: SubscriptionDocument) {
+export function consentRecordDto(subscription: SubscriptionDocument): ConsentRecord {
   const { _id: id, _position, tokenHash, ...fields } = subscription;
   return { id, ...fields };
 }
@@ -67,7 +85,7 @@ export function coveredTypes(type: SubscriptionType): KnownSubscriptionType[] {
   return type === 'all' ? ['blog_posts', 'newsfeed'] : [type];
 }
 
-export function unsubscribeLookup(subscription: SubscriptionDocument): Exclude<UnsubscribeLookup, { error: string }> {
+export function unsubscribeLookup(subscription: SubscriptionDocument): UnsubscribeLookup {
   const { email, memberId, subscriptionType, frequency, status } = subscription;
   return {
     alreadyUnsubscribed: status === 'unsubscribed',
@@ -105,7 +123,11 @@ function serialisePerKey() {
   };
 }
 
-export async function subscriptionRoutes(app: FastifyInstance, { services }: { services: Pick<ApiDependencies, 'store' | 'handle' | 'config' | 'now'> }) {
+export async function subscriptionRoutes(fastify: FastifyInstance, { services }: { services: Pick<ApiDependencies, 'store' | 'handle' | 'config' | 'now'> }) {
+  const app = fastify.withTypeProvider<ValibotTypeProvider>();
+  const tags = ['subscriptions'];
+  /** What changing one's own subscription may meet: someone else's, none, a conflict, a rule. */
+  const own = { 403: ErrorSchema, 404: ErrorSchema, 409: ErrorSchema, 422: ErrorSchema };
   const { config } = services;
   const subscriptions = subscriptionsCollection(services.store);
   const members = membersCollection(services.store);
@@ -113,9 +135,8 @@ export async function subscriptionRoutes(app: FastifyInstance, { services }: { s
   const authLimit = { max: config.rateLimits.auth, timeWindow: '1 minute' };
   const tokenHashOf = (id: string) => hashSubscriptionToken(subscriptionToken(config.subscriptionLinkSecret, id));
 
-  function command(id: string, actor: Actor | null, type: SubscriptionCommand['type'], data: Record<string, unknown>) {
-    const metadata = { now: services.now(), actor };
-    return services.handle(subscriptionDecider, streamName('subscription', id), { type, data, metadata } as SubscriptionCommand, actor ? { actorId: actor.id } : {});
+  function command(id: string, actor: Actor | null, intent: Intent<SubscriptionCommand>) {
+    return services.handle(subscriptionDecider, streamName('subscription', id), { ...intent, metadata: { now: services.now(), actor } }, actor ? { actorId: actor.id } : {});
   }
 
   async function subscriptionOrFail(id: string) {
@@ -125,15 +146,15 @@ export async function subscriptionRoutes(app: FastifyInstance, { services }: { s
   }
 
   /** A member's subscription; staff may not change others' either, since consent belongs to the recipient. */
-  async function ownSubscription(params: unknown, actor: Actor) {
+  async function ownSubscription(params: { id: string }, actor: Actor) {
     const subscription = await subscriptionOrFail(subscriptionIdOf(params));
     if (subscription.memberId !== actor.id) throw fail.forbidden('You can only change your own subscriptions');
     return subscription;
   }
 
   /** The subscription a link's token belongs to; null for a malformed or unknown token, without a store lookup for the former. */
-  async function subscriptionOfToken(params: unknown) {
-    const token = v.safeParse(TokenSchema, parse(TokenParams, params).token);
+  async function subscriptionOfToken(params: { token: string }) {
+    const token = v.safeParse(TokenSchema, params.token);
     if (!token.success) return null;
     const tokenHash = hashSubscriptionToken(token.output);
     const subscription = await subscriptions.findOne({ tokenHash });
@@ -141,6 +162,8 @@ export async function subscriptionRoutes(app: FastifyInstance, { services }: { s
   }
 
   const tokenNotFound = (reply: FastifyReply) => reply.status(404).send({ error: TOKEN_NOT_FOUND });
+  /** A page for a browser's form (HTML_TOO): sent as it is, not through the route's JSON answers. */
+  const sendPage = (reply: FastifyReply, html: string, status = 200) => reply.status(status).type('text/html; charset=utf-8').send(html);
 
   // RFC 8058 says one-click POSTs SHOULD be multipart/form-data (url-encoded is also
   // allowed, and @fastify/formbody reads that). Only the routes of this plugin get this parser.
@@ -153,14 +176,14 @@ export async function subscriptionRoutes(app: FastifyInstance, { services }: { s
     }
   });
 
-  app.get('/api/subscriptions', { config: { access: 'signed-in' } }, async (request) => {
-    const query = parse(OwnQuery, request.query);
-    return mapPage(await findPage(subscriptions, { memberId: request.actor!.id, status: { $ne: 'unsubscribed' } }, { createdAt: 1, _id: 1 }, query), subscriptionDto);
-  });
+  app.get('/api/subscriptions', { config: { access: 'signed-in' }, schema: { summary: 'The member’s own live subscriptions', tags, querystring: OwnQuery, response: { 200: pageSchema(SubscriptionSchema) } } }, async (request) =>
+    mapPage(await findPage(subscriptions, { memberId: request.actor!.id, status: { $ne: 'unsubscribed' } }, { createdAt: 1, _id: 1 }, request.query), subscriptionDto),
+  );
 
-  app.post('/api/subscriptions', { config: { access: 'signed-in' } }, async (request, reply) => {
+  const newSubscription = { summary: 'Subscribe the member’s own address; one live subscription per type', tags, body: NewSubscriptionSchema, response: { 201: SubscriptionSchema, ...own } };
+  app.post('/api/subscriptions', { config: { access: 'signed-in' }, schema: newSubscription }, async (request, reply) => {
     const actor = request.actor!;
-    const body = parse(NewSubscriptionSchema, request.body);
+    const { body } = request;
     const member = await members.findOne({ _id: actor.id });
     if (!member) throw fail.notFound('Member not found');
     // One live subscription per member and type, checked on the read model. A member's
@@ -172,52 +195,54 @@ export async function subscriptionRoutes(app: FastifyInstance, { services }: { s
         throw fail.conflict(DUPLICATE_SUBSCRIPTION);
       }
       const newId = randomUUID();
-      await command(newId, actor, 'RequestSubscription', { id: newId, email: member.email, ...body, tokenHash: tokenHashOf(newId) });
+      await command(newId, actor, { type: 'RequestSubscription', data: { id: newId, email: member.email, ...body, tokenHash: tokenHashOf(newId) } });
       return newId;
     });
     return reply.status(201).send(subscriptionDto(await subscriptionOrFail(id)));
   });
 
-  app.put('/api/subscriptions/:id', { config: { access: 'signed-in' } }, async (request) => {
+  const change = { summary: 'Pause, resume or change the frequency of one’s own subscription', tags, params: IdParams, body: SubscriptionUpdateSchema, response: { 200: SubscriptionSchema, ...own } };
+  app.put('/api/subscriptions/:id', { config: { access: 'signed-in' }, schema: change }, async (request) => {
     const subscription = await ownSubscription(request.params, request.actor!);
-    const changes = parse(SubscriptionUpdateSchema, request.body);
-    await command(subscription._id, request.actor, 'UpdateSubscription', changes);
+    await command(subscription._id, request.actor, { type: 'UpdateSubscription', data: request.body });
     return subscriptionDto(await subscriptionOrFail(subscription._id));
   });
 
-  app.delete('/api/subscriptions/:id', { config: { access: 'signed-in' } }, async (request, reply) => {
+  app.delete('/api/subscriptions/:id', { config: { access: 'signed-in' }, schema: { summary: 'Unsubscribe one’s own subscription', tags, params: IdParams, response: { 204: noContent(), ...own } } }, async (request, reply) => {
     const subscription = await ownSubscription(request.params, request.actor!);
-    await command(subscription._id, request.actor, 'Unsubscribe', { via: 'settings' });
+    await command(subscription._id, request.actor, { type: 'Unsubscribe', data: { via: 'settings' } });
     return reply.status(204).send();
   });
 
   // The answer never depends on the address (no account enumeration), and the limit
   // keeps anyone from mailing confirmation links to a list of strangers.
-  app.post('/api/subscribe', { config: { access: 'public', rateLimit: authLimit } }, async (request, reply) => {
-    const { email, subscriptionType, frequency } = parse(GuestSubscribeSchema, request.body);
+  const guestSubscription = { summary: 'A guest subscribes; the address gets a confirmation link first (double opt-in)', tags, body: GuestSubscribeSchema, response: { 202: GuestSubscribedSchema } };
+  app.post('/api/subscribe', { config: { access: 'public', rateLimit: authLimit }, schema: guestSubscription }, async (request, reply) => {
+    const { email, subscriptionType, frequency } = request.body;
     const live = await subscriptions.find({ email, subscriptionType, status: { $ne: 'unsubscribed' } });
     if (guestRequestNeeded(live, services.now())) {
       const id = randomUUID();
       // No actor: the decider records it as needing confirmation, and nothing but the confirmation link is mailed before that.
-      await command(id, null, 'RequestSubscription', { id, email, subscriptionType, frequency, tokenHash: tokenHashOf(id) });
+      await command(id, null, { type: 'RequestSubscription', data: { id, email, subscriptionType, frequency, tokenHash: tokenHashOf(id) } });
     }
     return reply.status(202).send({ message: GUEST_SUBSCRIBE_MESSAGE });
   });
 
   // Mail scanners open links to check them, so opening the link changes nothing: it leads to a page whose
   // button (or, without JavaScript, whose form) confirms by POST. Links mailed before that lead there too.
-  app.get('/api/subscribe/confirm/:token', { config: { access: 'public' } }, async (request, reply) => {
-    const { token } = parse(TokenParams, request.params);
+  const oldConfirmationLink = { summary: 'An old confirmation link: leads to the page that confirms by POST', tags, params: TokenParams, response: { 302: redirect('To the confirmation page, or to the confirmed page with ?error=link') } };
+  app.get('/api/subscribe/confirm/:token', { config: { access: 'public' }, schema: oldConfirmationLink }, async (request, reply) => {
+    const { token } = request.params;
     return reply.redirect(v.is(TokenSchema, token) ? `${CONFIRM_PAGE}/${token}` : `${CONFIRMED_PAGE}?error=link`);
   });
 
   /** Confirms the subscription of a link; what the visitor is told otherwise. */
-  async function confirm(params: unknown): Promise<'confirmed' | 'link' | 'ended'> {
+  async function confirm(params: { token: string }): Promise<'confirmed' | 'link' | 'ended'> {
     const found = await subscriptionOfToken(params);
     if (!found) return 'link';
     if (found.subscription.status === 'unsubscribed') return 'ended';
     try {
-      await command(found.subscription._id, null, 'ConfirmSubscription', { tokenHash: found.tokenHash });
+      await command(found.subscription._id, null, { type: 'ConfirmSubscription', data: { tokenHash: found.tokenHash } });
       return 'confirmed';
     } catch (error) {
       // The stream may be ahead of the read model (unsubscribed a moment ago).
@@ -227,19 +252,21 @@ export async function subscriptionRoutes(app: FastifyInstance, { services }: { s
     }
   }
 
-  app.post('/api/subscribe/confirm/:token', { config: { access: 'public', rateLimit: authLimit } }, async (request, reply) => {
+  const confirmation = { summary: 'Confirm a guest’s subscription by its link’s token', description: HTML_TOO, tags, params: TokenParams, response: { 200: ConfirmedSchema, 404: TokenNotFoundSchema, 409: ErrorSchema } };
+  app.post('/api/subscribe/confirm/:token', { config: { access: 'public', rateLimit: authLimit }, schema: confirmation }, async (request, reply) => {
     reply.header('Cache-Control', 'no-store');
     const outcome = await confirm(request.params);
     // The page's form without JavaScript gets a page of its own, as the unsubscribe form does.
-    if (prefersHtml(request.headers.accept)) return reply.status(outcome === 'link' ? 404 : outcome === 'ended' ? 409 : 200).type('text/html; charset=utf-8').send(confirmationPage(outcome));
+    if (prefersHtml(request.headers.accept)) return sendPage(reply, confirmationPage(outcome), outcome === 'link' ? 404 : outcome === 'ended' ? 409 : 200);
     if (outcome === 'link') return reply.status(404).send({ error: TOKEN_NOT_FOUND, message: 'This confirmation link is invalid or has expired' });
     if (outcome === 'ended') return reply.status(409).send({ message: 'This subscription has ended. Subscribe again to receive e-mails.' });
-    return { success: true };
+    return { success: true } as const;
   });
 
   // No rate limit on the token routes: a mail provider sends many one-click POSTs from
   // one address, and the 256-bit token cannot be guessed.
-  app.get('/api/unsubscribe/:token', { config: { access: 'public' } }, async (request, reply) => {
+  const lookup = { summary: 'What an unsubscribe link’s page shows', tags, params: TokenParams, response: { 200: UnsubscribeLookupSchema, 404: TokenNotFoundSchema } };
+  app.get('/api/unsubscribe/:token', { config: { access: 'public' }, schema: lookup }, async (request, reply) => {
     reply.header('Cache-Control', 'no-store');
     const found = await subscriptionOfToken(request.params);
     if (!found) return tokenNotFound(reply);
@@ -248,23 +275,24 @@ export async function subscriptionRoutes(app: FastifyInstance, { services }: { s
 
   // The token is the only authority here, and RFC 8058 one-click POSTs come from mail
   // providers without a cookie or an Origin header: exempt from the same-origin check.
-  app.post('/api/unsubscribe/:token', { config: { access: 'public', allowCrossSite: true } }, async (request, reply) => {
+  const unsubscribe = { summary: 'Unsubscribe by a link’s token, from its page or as an RFC 8058 one-click POST', description: HTML_TOO, tags, params: TokenParams, body: UnsubscribeBody, response: { 200: UnsubscribedSchema, 404: TokenNotFoundSchema } };
+  app.post('/api/unsubscribe/:token', { config: { access: 'public', allowCrossSite: true }, schema: unsubscribe }, async (request, reply) => {
     reply.header('Cache-Control', 'no-store');
     const html = prefersHtml(request.headers.accept);
     const found = await subscriptionOfToken(request.params);
-    if (!found) return html ? reply.status(404).type('text/html; charset=utf-8').send(linkNotFoundPage()) : tokenNotFound(reply);
+    if (!found) return html ? sendPage(reply, linkNotFoundPage(), 404) : tokenNotFound(reply);
     const { subscription, tokenHash } = found;
-    const via = unsubscribeVia(parse(UnsubscribeBody, request.body));
-    const { events } = await command(subscription._id, null, 'Unsubscribe', { via, tokenHash });
+    const via = unsubscribeVia(request.body);
+    const { events } = await command(subscription._id, null, { type: 'Unsubscribe', data: { via, tokenHash } });
     // The decider records nothing for a subscription that had already ended.
     const alreadyUnsubscribed = events.length === 0;
-    if (html) return reply.type('text/html; charset=utf-8').send(unsubscribedPage(subscription.email, SUBSCRIPTION_TYPE_LABELS[subscription.subscriptionType], alreadyUnsubscribed));
-    return { success: true, alreadyUnsubscribed };
+    if (html) return sendPage(reply, unsubscribedPage(subscription.email, SUBSCRIPTION_TYPE_LABELS[subscription.subscriptionType], alreadyUnsubscribed));
+    return { success: true as const, alreadyUnsubscribed };
   });
 
-  app.get('/api/admin/subscriptions', { config: { access: STAFF } }, async (request) => {
+  app.get('/api/admin/subscriptions', { config: { access: STAFF }, schema: { summary: 'The consent record of one address', tags, querystring: ConsentQuery, response: { 200: pageSchema(ConsentRecordSchema) } } }, async (request) => {
     // Addresses are stored lower-case (EmailSchema, and member accounts), so this exact match is case-insensitive.
-    const query = parse(ConsentQuery, request.query);
+    const { query } = request;
     return mapPage(await findPage(subscriptions, { email: query.email }, { createdAt: -1, _id: 1 }, query), consentRecordDto);
   });
 }

@@ -37,3 +37,11 @@ export const TOKEN_LENGTH = 43;
 
 /** The lookup's answer for an unknown unsubscribe token (docs/domain/subscriptions.md#unsubscribe-page). */
 export const TOKEN_NOT_FOUND = 'TOKEN_NOT_FOUND';
+
+/** pending until confirmed; then active or paused by the member's switch; unsubscribed for good. */
+export const SUBSCRIPTION_STATUSES = ['pending', 'active', 'paused', 'unsubscribed'] as const;
+export type SubscriptionStatus = (typeof SUBSCRIPTION_STATUSES)[number];
+
+/** The steps of a subscription's consent record (docs/domain/subscriptions.md#consent-record). */
+export const CONSENT_EVENTS = ['requested', 'confirmation_sent', 'confirmed', 'frequency_changed', 'paused', 'resumed', 'unsubscribed', 'bounced'] as const;
+export type ConsentEvent = (typeof CONSENT_EVENTS)[number];

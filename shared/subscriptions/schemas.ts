@@ -1,8 +1,8 @@
-/** Bodies of the subscription calls (docs/domain/subscriptions.md) and the unsubscribe lookup's shape. */
+/** Bodies and answers of the subscription calls (docs/domain/subscriptions.md). */
 import * as v from 'valibot';
 import { EmailSchema } from '../members/schemas';
 import { text } from '../text-schema';
-import { FREQUENCIES, SUBSCRIPTION_TYPES, TOKEN_LENGTH, type Frequency, type KnownSubscriptionType, type SubscriptionType } from './constants';
+import { CONSENT_EVENTS, FREQUENCIES, SUBSCRIPTION_STATUSES, SUBSCRIPTION_TYPES, TOKEN_LENGTH, TOKEN_NOT_FOUND } from './constants';
 
 export const SubscriptionTypeSchema = v.picklist(SUBSCRIPTION_TYPES, 'Choose blog_posts, newsfeed or all');
 export const FrequencySchema = v.picklist(FREQUENCIES, 'Choose immediate, daily or weekly');
@@ -33,17 +33,45 @@ export type GuestSubscribe = v.InferOutput<typeof GuestSubscribeSchema>;
 /** A token from a link: anything else is an unknown token, answered without touching the store. */
 export const TokenSchema = v.pipe(text(), v.regex(new RegExp(`^[A-Za-z0-9_-]{${TOKEN_LENGTH}}$`), 'Invalid token'));
 
+/** One of a member's subscriptions, as the settings page reads it. */
+export const SubscriptionSchema = v.object({
+  id: v.string(),
+  email: v.string(),
+  subscriptionType: v.picklist(SUBSCRIPTION_TYPES),
+  frequency: v.picklist(FREQUENCIES),
+  isActive: v.boolean(),
+  status: v.picklist(SUBSCRIPTION_STATUSES),
+  createdAt: v.string(),
+});
+export type Subscription = v.InferOutput<typeof SubscriptionSchema>;
+
+/** One subscription in the staff consent record: everything but the token hash. */
+export const ConsentRecordSchema = v.object({
+  ...SubscriptionSchema.entries,
+  memberId: v.nullable(v.string()),
+  bounces: v.pipe(v.number(), v.integer()),
+  confirmedAt: v.nullable(v.string()),
+  unsubscribedAt: v.nullable(v.string()),
+  history: v.array(v.object({ event: v.picklist(CONSENT_EVENTS), at: v.string(), detail: v.optional(v.string()) })),
+});
+export type ConsentRecord = v.InferOutput<typeof ConsentRecordSchema>;
+
 /** GET /api/unsubscribe/{token} (docs/domain/subscriptions.md#unsubscribe-page). */
-export type UnsubscribeLookup =
-  | { error: 'TOKEN_NOT_FOUND' }
-  | {
-      alreadyUnsubscribed: boolean;
-      subscription: {
-        email: string;
-        /** guest: subscribed without an account; user: a member's subscription. */
-        type: 'guest' | 'user';
-        subscriptionTypes: KnownSubscriptionType[];
-        subscriptionType: SubscriptionType;
-        frequency: Frequency;
-      };
-    };
+export const UnsubscribeLookupSchema = v.object({
+  alreadyUnsubscribed: v.boolean(),
+  subscription: v.object({
+    email: v.string(),
+    /** guest: subscribed without an account; user: a member's subscription. */
+    type: v.picklist(['guest', 'user']),
+    subscriptionTypes: v.array(v.picklist([...SUBSCRIPTION_TYPES, 'newsletter'])),
+    subscriptionType: v.picklist(SUBSCRIPTION_TYPES),
+    frequency: v.picklist(FREQUENCIES),
+  }),
+});
+export type UnsubscribeLookup = v.InferOutput<typeof UnsubscribeLookupSchema>;
+
+/** A link's token that is malformed, unknown or expired. */
+export const TokenNotFoundSchema = v.object({ error: v.literal(TOKEN_NOT_FOUND), message: v.optional(v.string()) });
+
+export const UnsubscribedSchema = v.object({ success: v.literal(true), alreadyUnsubscribed: v.boolean() });
+export const ConfirmedSchema = v.object({ success: v.literal(true) });
