@@ -28,7 +28,7 @@ import { serveClient } from './http/client';
 import { mailboxRoutes } from './mail/mailbox-routes';
 import { registerSecurityHeaders } from './http/security-headers';
 import { embedRoutes } from './embeds/routes';
-import { DOCS_PREFIX, OPENAPI_PATH, registerOpenApi, registerValibotSchemas } from './http/openapi';
+import { DOCS_PREFIX, OPENAPI_PATH, registerOpenApi, registerValibotSchemas, requireRouteSchemas } from './http/openapi';
 
 export const SESSION_TTL_SECONDS = 30 * 24 * 3600;
 export const SESSION_COOKIE = 'bhc.sid';
@@ -57,6 +57,7 @@ export async function buildApp(services: ApiDependencies, options: { logger?: bo
 
   registerErrorHandler(app);
   registerValibotSchemas(app);
+  requireRouteSchemas(app);
   const routes = registerAccessControl(app, (request) => resolveActor(services, request), [DOCS_PREFIX]);
   registerSameOriginCheck(app, config.publicUrl);
   registerSecurityHeaders(app, { https: config.publicUrl.startsWith('https://') });
