@@ -1,26 +1,21 @@
 import { useQuery } from '@tanstack/react-query';
+import type { Role } from '../../shared/domain';
+import type { User } from '../../shared/members/schemas';
 import { ApiError, apiRequest } from './api';
+import { apiKey } from './query-keys';
 
-export type Role = 'admin' | 'staff' | 'member' | 'subscriber';
+export type { Role };
 
-export interface ServerUser {
-  id: string;
-  email: string;
-  firstName: string;
-  lastName: string;
-  profileImageUrl: string | null;
-  role: Role;
-}
-
-export interface CurrentUser extends ServerUser {
+export interface CurrentUser extends User {
   name: string;
   avatar: string | null;
 }
 
-export const CURRENT_USER_KEY = ['/api/auth/user'];
+const CURRENT_USER = '/api/auth/user';
+export const CURRENT_USER_KEY = apiKey(CURRENT_USER);
 
 /** The spec's derived user: first and last name, else the e-mail's local part, else "User". */
-export function deriveUser(user: ServerUser): CurrentUser {
+export function deriveUser(user: User): CurrentUser {
   const name = user.firstName && user.lastName ? `${user.firstName} ${user.lastName}` : user.email?.split('@')[0] || 'User';
   return { ...user, name, avatar: user.profileImageUrl ?? null, role: user.role ?? 'member' };
 }
@@ -31,7 +26,7 @@ export function useCurrentUser() {
     queryKey: CURRENT_USER_KEY,
     queryFn: async () => {
       try {
-        return deriveUser(await apiRequest<ServerUser>('GET', '/api/auth/user'));
+        return deriveUser(await apiRequest<User>('GET', CURRENT_USER));
       } catch (error) {
         if (error instanceof ApiError && error.status === 401) return null;
         throw error;

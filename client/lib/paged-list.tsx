@@ -1,12 +1,13 @@
 /**
  * The server's lists come a page at a time (`{ items, nextCursor }`, docs/architecture.md#http-conventions). A list on screen grows by "Load more"; a view that must hold all
  * of a bounded list at once (a calendar month) follows the cursor to the end.
- * Query keys start with the list's address, so socket notices find them by prefix.
+ * Their keys are their addresses' (client/lib/query-keys.ts), so socket notices find them by prefix.
  */
 import { keepPreviousData, useInfiniteQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import { Button } from '../components/ui/button';
 import { apiRequest } from './api';
+import { apiKey } from './query-keys';
 
 export interface Page<T> {
   items: T[];
@@ -38,7 +39,7 @@ export async function fetchAllPages<T>(url: string): Promise<T[]> {
 export function usePagedList<T>(url: string, options: { enabled?: boolean; keepPrevious?: boolean } = {}) {
   const list = useInfiniteQuery({
     // Marked apart from a plain query of the same address, whose cached data is one page, not several.
-    queryKey: [url, 'pages'],
+    queryKey: [...apiKey(url), 'pages'],
     queryFn: ({ pageParam }) => apiRequest<Page<T>>('GET', pageUrl(url, pageParam)),
     initialPageParam: null as string | null,
     getNextPageParam: (last) => last.nextCursor,

@@ -1,9 +1,9 @@
 import { QueryClient } from '@tanstack/react-query';
-import { apiRequest } from './api';
 
 /**
  * The spec's defaults: no retries, no refetch on focus, never stale. Data is
- * refreshed only when a socket change notice invalidates it.
+ * refreshed only when a socket change notice invalidates it. Every query names
+ * its own key and fetch (client/lib/query-keys.ts, each feature's api.ts).
  */
 export const queryClient = new QueryClient({
   defaultOptions: {
@@ -11,7 +11,6 @@ export const queryClient = new QueryClient({
       retry: false,
       refetchOnWindowFocus: false,
       staleTime: Infinity,
-      queryFn: ({ queryKey }) => apiRequest('GET', queryKey.join('/')),
     },
     mutations: { retry: false },
   },

@@ -6,11 +6,13 @@
 import { useEffect } from 'react';
 import type { Socket } from 'socket.io-client';
 import type { QueryClient } from '@tanstack/react-query';
+import type { ClientToServerEvents, ServerToClientEvents, SocketMessage } from '../../shared/socket-messages';
+import { apiKey } from './query-keys';
 
-/** Which cached queries each notice makes stale, by the first part of their key. */
-const INVALIDATES: Record<string, string[]> = {
+/** Which cached reads each notice makes stale: every read under these addresses. */
+const INVALIDATES: { [M in SocketMessage]: string[] } = {
   'posts:changed': ['/api/posts', '/api/stats', '/api/admin/posts/pending', '/api/admin/stats'],
-  'events:changed': ['/api/events', '/api/user/events', '/api/admin/events', '/api/admin/events/stats', '/api/admin/events/pending', '/api/admin/events/featured'],
+  'events:changed': ['/api/events', '/api/user/events', '/api/admin/events'],
   'rsvp:changed': ['/api/events', '/api/user/events'],
   'blog:changed': ['/api/blog', '/api/admin/blog'],
   'pending:changed': ['/api/admin/events/stats', '/api/admin/events/pending', '/api/admin/posts/pending', '/api/admin/stats'],
@@ -20,11 +22,13 @@ const INVALIDATES: Record<string, string[]> = {
   'subscriptions:changed': ['/api/subscriptions'],
 };
 
-let socket: Promise<Socket> | null = null;
+type NoticeSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
+
+let socket: Promise<NoticeSocket> | null = null;
 
 /** socket.io-client loads only when a page needs live updates, keeping it off the landing page. */
-export function connectSocket(): Promise<Socket> {
-  socket ??= import('socket.io-client').then(({ io }) => io({ path: '/socket.io', withCredentials: true }));
+export function connectSocket(): Promise<NoticeSocket> {
+  socket ??= import('socket.io-client').then(({ io }): NoticeSocket => io({ path: '/socket.io', withCredentials: true }));
   return socket;
 }
 
@@ -51,11 +55,11 @@ export function useSocketInvalidation(queryClient: QueryClient, sessionKey: stri
   }, [queryClient, sessionKey, enabled]);
 }
 
-function bind(queryClient: QueryClient, connection: Socket) {
-  const stale = (prefixes: string[]) =>
-    void queryClient.invalidateQueries({ predicate: (query) => prefixes.some((prefix) => String(query.queryKey[0] ?? '').startsWith(prefix)) });
-  const handlers = Object.entries(INVALIDATES).map(([message, prefixes]) => {
-    const handler = () => stale(prefixes);
+function bind(queryClient: QueryClient, connection: NoticeSocket) {
+  const handlers = (Object.keys(INVALIDATES) as SocketMessage[]).map((message) => {
+    const handler = () => {
+      for (const address of INVALIDATES[message]) void queryClient.invalidateQueries({ queryKey: apiKey(address) });
+    };
     connection.on(message, handler);
     return [message, handler] as const;
   });

@@ -3,16 +3,18 @@
  * /admin-webflow): real figures, the live moderation queue and member management.
  */
 import { useState, type ReactNode } from 'react';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation } from '@tanstack/react-query';
 import { Link, useParams } from '@tanstack/react-router';
 import { Button } from '../../components/ui/button';
 import { RoleBadge } from '../../components/ui/badge';
 import { Avatar } from '../../components/ui/avatar';
 import { ComingSoon } from '../../components/ui/page-header';
 import { useToast } from '../../components/ui/toast';
-import { apiRequest, errorMessage } from '../../lib/api';
-import { LoadMore, usePagedList } from '../../lib/paged-list';
-import { isStaff, useCurrentUser, type CurrentUser, type Role } from '../../lib/current-user';
+import { errorMessage } from '../../lib/api';
+import { LoadMore } from '../../lib/paged-list';
+import { ROLES } from '../../../shared/domain';
+import { runAdminAction, useAdminStats, useMembers, usePendingPosts, useRefreshAdmin, type AdminAction } from './api';
+import { isStaff, useCurrentUser, type CurrentUser } from '../../lib/current-user';
 
 const TABS = [
   { id: 'moderation', label: 'Moderation' },
@@ -23,42 +25,21 @@ const TABS = [
 ] as const;
 type Tab = (typeof TABS)[number]['id'];
 
-interface PendingPost {
-  id: string;
-  author: { name: string; role: string };
-  content: string;
-  tags: string[];
-  mediaType: string | null;
-  mediaUrl: string | null;
-  createdAt: string;
-}
-
-interface UserRow {
-  id: string;
-  name: string;
-  email: string;
-  role: Role;
-  status: 'online' | 'away' | 'offline';
-  posts: number;
-  joinedAt: string;
-  suspended: boolean;
-}
-
 function useAdminAction() {
-  const queryClient = useQueryClient();
+  const refresh = useRefreshAdmin();
   const { toast } = useToast();
   return useMutation({
-    mutationFn: ({ path, body }: { path: string; body?: unknown; done: string }) => apiRequest('PUT', path, body ?? {}),
+    mutationFn: ({ action }: { action: AdminAction; done: string }) => runAdminAction(action),
     onSuccess: (_result, { done }) => {
       toast({ title: done });
-      void queryClient.invalidateQueries({ predicate: (q) => String(q.queryKey[0]).startsWith('/api/admin') || String(q.queryKey[0]).startsWith('/api/posts') });
+      void refresh();
     },
     onError: (error) => toast({ title: 'Action failed', description: errorMessage(error, 'Please try again.'), variant: 'destructive' }),
   });
 }
 
 function StatCards() {
-  const stats = useQuery<{ totalPosts: number; activeUsers: number; pendingApproval: number; reportedContent: number }>({ queryKey: ['/api/admin/stats'] });
+  const stats = useAdminStats();
   const cards = [
     ['Total Posts', stats.data?.totalPosts],
     ['Active Users', stats.data?.activeUsers],
@@ -78,7 +59,7 @@ function StatCards() {
 }
 
 function Moderation() {
-  const { list: pending, items: posts } = usePagedList<PendingPost>('/api/admin/posts/pending');
+  const { list: pending, items: posts } = usePendingPosts();
   const act = useAdminAction();
   if (pending.isPending) return <p role="status">Loading pending posts...</p>;
   if (pending.isError) return <p role="alert">The moderation queue could not be loaded.</p>;
@@ -95,8 +76,8 @@ function Moderation() {
             {post.mediaUrl && <p className="mt-1 truncate text-sm text-slate-600 dark:text-slate-400">{post.mediaType}: {post.mediaUrl}</p>}
             {post.tags.length > 0 && <p className="mt-1 text-sm text-brand-700 dark:text-amber-accent">{post.tags.map((t) => `#${t}`).join(' ')}</p>}
             <div className="mt-3 flex gap-2">
-              <Button onPress={() => act.mutate({ path: `/api/admin/posts/${post.id}/approve`, done: 'Post approved' })}>Approve</Button>
-              <Button variant="destructive" onPress={() => act.mutate({ path: `/api/admin/posts/${post.id}/reject`, done: 'Post rejected' })}>
+              <Button onPress={() => act.mutate({ action: { do: 'approve', postId: post.id }, done: 'Post approved' })}>Approve</Button>
+              <Button variant="destructive" onPress={() => act.mutate({ action: { do: 'reject', postId: post.id }, done: 'Post rejected' })}>
                 Reject
               </Button>
             </div>
@@ -111,7 +92,7 @@ function Moderation() {
 const STATUS_DOT = { online: 'bg-green-500', away: 'bg-amber-400', offline: 'bg-slate-400' } as const;
 
 function Users({ viewer }: { viewer: CurrentUser }) {
-  const { list: users, items: rows } = usePagedList<UserRow>('/api/admin/users');
+  const { list: users, items: rows } = useMembers();
   const act = useAdminAction();
   if (users.isPending) return <p role="status">Loading members...</p>;
   if (users.isError) return <p role="alert">The member list could not be loaded.</p>;
@@ -163,11 +144,14 @@ function Users({ viewer }: { viewer: CurrentUser }) {
                           <select
                             aria-label={`Promote ${row.name}`}
                             value=""
-                            onChange={(event) => event.target.value && act.mutate({ path: `/api/admin/users/${row.id}/role`, body: { role: event.target.value }, done: `${row.name} is now ${event.target.value}` })}
+                            onChange={(event) => {
+                              const role = ROLES.find((known) => known === event.target.value);
+                              if (role) act.mutate({ action: { do: 'role', memberId: row.id, role }, done: `${row.name} is now ${role}` });
+                            }}
                             className="min-h-11 rounded-md border border-slate-300 bg-white px-2 dark:border-slate-600 dark:bg-slate-900"
                           >
                             <option value="">Promote…</option>
-                            {(['admin', 'staff', 'member', 'subscriber'] as const)
+                            {ROLES
                               .filter((role) => role !== row.role)
                               .map((role) => (
                                 <option key={role} value={role}>
@@ -178,11 +162,11 @@ function Users({ viewer }: { viewer: CurrentUser }) {
                         </label>
                       )}
                       {row.suspended ? (
-                        <Button variant="secondary" onPress={() => act.mutate({ path: `/api/admin/users/${row.id}/unsuspend`, done: `${row.name} can sign in again` })}>
+                        <Button variant="secondary" onPress={() => act.mutate({ action: { do: 'unsuspend', memberId: row.id }, done: `${row.name} can sign in again` })}>
                           Unsuspend
                         </Button>
                       ) : (
-                        <Button variant="destructive" onPress={() => act.mutate({ path: `/api/admin/users/${row.id}/suspend`, done: `${row.name} is suspended` })}>
+                        <Button variant="destructive" onPress={() => act.mutate({ action: { do: 'suspend', memberId: row.id }, done: `${row.name} is suspended` })}>
                           Suspend
                         </Button>
                       )}

@@ -1,16 +1,14 @@
 import { useState, type FormEvent } from 'react';
 import { Link, useNavigate } from '@tanstack/react-router';
-import { useQueryClient } from '@tanstack/react-query';
 import { Button } from '../../components/ui/button';
 import { TextField } from '../../components/ui/text-field';
-import { ApiError, apiRequest, errorMessage } from '../../lib/api';
-import { CURRENT_USER_KEY, deriveUser, type ServerUser } from '../../lib/current-user';
-import { resetSocket } from '../../lib/socket';
+import { ApiError, errorMessage } from '../../lib/api';
+import { register, useSignedIn } from './api';
 import { AuthCard } from './auth-card';
 
 export function RegisterPage() {
   const navigate = useNavigate();
-  const queryClient = useQueryClient();
+  const signedIn = useSignedIn();
   const [form, setForm] = useState({ firstName: '', lastName: '', email: '', password: '' });
   const [fields, setFields] = useState<Record<string, string>>({});
   const [error, setError] = useState<string | null>(null);
@@ -23,9 +21,7 @@ export function RegisterPage() {
     setError(null);
     setFields({});
     try {
-      const user = await apiRequest<ServerUser>('POST', '/api/auth/register', form);
-      resetSocket();
-      queryClient.setQueryData(CURRENT_USER_KEY, deriveUser(user));
+      signedIn(await register(form));
       await navigate({ to: '/' });
     } catch (caught) {
       if (caught instanceof ApiError) setFields(caught.fields);

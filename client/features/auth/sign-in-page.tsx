@@ -1,17 +1,15 @@
 import { useState, type FormEvent } from 'react';
 import { Link, useNavigate, useSearch } from '@tanstack/react-router';
-import { useQueryClient } from '@tanstack/react-query';
 import { Button } from '../../components/ui/button';
 import { TextField } from '../../components/ui/text-field';
-import { apiRequest, errorMessage } from '../../lib/api';
-import { CURRENT_USER_KEY, deriveUser, type ServerUser } from '../../lib/current-user';
-import { resetSocket } from '../../lib/socket';
+import { errorMessage } from '../../lib/api';
+import { requestSignInLink, signIn as signInWith, useSignedIn } from './api';
 import { AuthCard } from './auth-card';
 
 export function SignInPage() {
   const search = useSearch({ strict: false }) as { error?: string };
   const navigate = useNavigate();
-  const queryClient = useQueryClient();
+  const signedIn = useSignedIn();
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [error, setError] = useState<string | null>(search.error === 'link' ? 'That sign-in link has expired or was already used.' : null);
@@ -23,9 +21,7 @@ export function SignInPage() {
     setPending(true);
     setError(null);
     try {
-      const user = await apiRequest<ServerUser>('POST', '/api/auth/login', { email, password });
-      resetSocket();
-      queryClient.setQueryData(CURRENT_USER_KEY, deriveUser(user));
+      signedIn(await signInWith({ email, password }));
       await navigate({ to: '/' });
     } catch (caught) {
       setError(errorMessage(caught, 'Could not sign in. Please try again.'));
@@ -41,8 +37,7 @@ export function SignInPage() {
       return;
     }
     try {
-      const answer = await apiRequest<{ message: string }>('POST', '/api/auth/magic-link', { email });
-      setNotice(answer.message);
+      setNotice((await requestSignInLink(email)).message);
     } catch (caught) {
       setError(errorMessage(caught, 'Could not send the link. Please try again.'));
     }

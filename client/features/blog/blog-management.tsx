@@ -1,25 +1,24 @@
 /** Blog management for staff, in the admin dashboard's blog tab: toggles, deletion and the create/edit dialogs. */
 import { useEffect, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation } from '@tanstack/react-query';
 import { Dialog, Heading, Modal, ModalOverlay } from 'react-aria-components';
 import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';
 import { useToast } from '../../components/ui/toast';
-import { ApiError, apiRequest, errorMessage } from '../../lib/api';
-import { LoadMore, usePagedList } from '../../lib/paged-list';
-import type { BlogPost } from './blog-pages';
+import { ApiError, errorMessage } from '../../lib/api';
+import { LoadMore } from '../../lib/paged-list';
+import { deletePost, savePost, togglePost, usePreview, useRefreshBlog, useWrittenPosts, type BlogPost, type Toggle } from './api';
 import { applyFormat, isAllowedLink, type Edit, type Format } from './formatting';
 import { useDebounced } from '../../lib/use-debounced';
 
-const TOGGLE_TOASTS = {
+const TOGGLE_TOASTS: Record<Toggle, string> = {
   publish: 'Blog post published',
   unpublish: 'Blog post unpublished',
   pin: 'Blog post pinned',
   unpin: 'Blog post unpinned',
   feature: 'Blog post featured',
   unfeature: 'Blog post unfeatured',
-} as const;
-type Toggle = keyof typeof TOGGLE_TOASTS;
+};
 
 /** How long typing must pause before the preview asks the server again. */
 const PREVIEW_DELAY_MS = 300;
@@ -40,24 +39,10 @@ const TOOLBAR: { format: Format; label: string; key?: string }[] = [
 const SHORTCUTS = new Map(TOOLBAR.filter((tool) => tool.key).map((tool) => [tool.key!, tool.format]));
 const isMac = typeof navigator !== 'undefined' && /Mac|iPhone|iPad/.test(navigator.platform);
 
-const refreshBlog = (queryClient: ReturnType<typeof useQueryClient>) =>
-  void queryClient.invalidateQueries({ predicate: (query) => String(query.queryKey[0]).startsWith('/api/blog') || String(query.queryKey[0]).startsWith('/api/admin/blog') });
-
-interface Preview {
-  content: string;
-  excerpt: string;
-  excerptGenerated: boolean;
-}
-
 /** What the post will look like once saved: the server sanitises the draft exactly as a save would. */
 function LivePreview({ title, excerpt, content }: { title: string; excerpt: string; content: string }) {
   const draft = useDebounced({ excerpt, content }, PREVIEW_DELAY_MS);
-  const preview = useQuery({
-    queryKey: ['blog-preview', draft.content, draft.excerpt],
-    queryFn: () => apiRequest<Preview>('POST', '/api/blog/preview', draft),
-    placeholderData: keepPreviousData,
-    staleTime: Infinity,
-  });
+  const preview = usePreview(draft);
   const imagesWithoutAlt = useMemo(
     () => (preview.data?.content ? new DOMParser().parseFromString(preview.data.content, 'text/html').querySelectorAll('img:not([alt])').length : 0),
     [preview.data],
@@ -141,7 +126,7 @@ function LinkField({ onAdd, onCancel }: { onAdd: (href: string) => void; onCance
 }
 
 function PostDialog({ post, onClose }: { post: BlogPost | null; onClose: () => void }) {
-  const queryClient = useQueryClient();
+  const refreshBlog = useRefreshBlog();
   const { toast } = useToast();
   const [title, setTitle] = useState(post?.title ?? '');
   const [excerpt, setExcerpt] = useState(post?.excerpt ?? '');
@@ -153,13 +138,10 @@ function PostDialog({ post, onClose }: { post: BlogPost | null; onClose: () => v
   const editing = post !== null;
 
   const save = useMutation({
-    mutationFn: () =>
-      editing
-        ? apiRequest<BlogPost>('PATCH', `/api/blog/${post.id}`, { title, excerpt, content })
-        : apiRequest<BlogPost>('POST', '/api/blog', { title, excerpt, content, isPublished: false, isPinned: false, isFeatured: false }),
+    mutationFn: () => savePost({ title, excerpt, content }, editing ? post.id : undefined),
     onSuccess: () => {
       toast({ title: editing ? 'Blog post updated successfully' : 'Blog post created successfully' });
-      refreshBlog(queryClient);
+      void refreshBlog();
       onClose();
     },
     onError: (error) => toast({ title: editing ? 'Failed to update blog post' : 'Failed to create blog post', description: errorMessage(error, 'Please try again.'), variant: 'destructive' }),
@@ -288,13 +270,13 @@ function PostDialog({ post, onClose }: { post: BlogPost | null; onClose: () => v
 }
 
 function DeleteDialog({ post, onClose }: { post: BlogPost; onClose: () => void }) {
-  const queryClient = useQueryClient();
+  const refreshBlog = useRefreshBlog();
   const { toast } = useToast();
   const remove = useMutation({
-    mutationFn: () => apiRequest('DELETE', `/api/blog/${post.id}`),
+    mutationFn: () => deletePost(post.id),
     onSuccess: () => {
       toast({ title: 'Blog post deleted' });
-      refreshBlog(queryClient);
+      void refreshBlog();
       onClose();
     },
     onError: (error) => toast({ title: 'Failed to delete blog post', description: errorMessage(error, 'Please try again.'), variant: 'destructive' }),
@@ -322,16 +304,16 @@ function DeleteDialog({ post, onClose }: { post: BlogPost; onClose: () => void }
 }
 
 export function BlogManagement() {
-  const { list: posts, items: written } = usePagedList<BlogPost>('/api/admin/blog');
-  const queryClient = useQueryClient();
+  const { list: posts, items: written } = useWrittenPosts();
+  const refreshBlog = useRefreshBlog();
   const { toast } = useToast();
   const [editing, setEditing] = useState<BlogPost | null | undefined>(undefined);
   const [deleting, setDeleting] = useState<BlogPost | null>(null);
   const toggle = useMutation({
-    mutationFn: ({ id, action }: { id: string; action: Toggle }) => apiRequest('POST', `/api/blog/${id}/${action}`),
+    mutationFn: ({ id, action }: { id: string; action: Toggle }) => togglePost(id, action),
     onSuccess: (_result, { action }) => {
       toast({ title: TOGGLE_TOASTS[action] });
-      refreshBlog(queryClient);
+      void refreshBlog();
     },
     onError: (error) => toast({ title: 'The blog post could not be changed', description: errorMessage(error, 'Please try again.'), variant: 'destructive' }),
   });

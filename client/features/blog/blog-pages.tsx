@@ -1,31 +1,15 @@
 /** The blog list (/blog) and a single post (/blog/{id}). */
 import { useEffect, useMemo, useState } from 'react';
-import { useQuery } from '@tanstack/react-query';
 import { Link, useParams } from '@tanstack/react-router';
 import { Badge, RoleBadge } from '../../components/ui/badge';
 import { PageHeader } from '../../components/ui/page-header';
 import { Spinner } from '../../components/ui/spinner';
 import { useToast } from '../../components/ui/toast';
-import { ApiError, apiRequest } from '../../lib/api';
-import { LoadMore, usePagedList } from '../../lib/paged-list';
+import { LoadMore } from '../../lib/paged-list';
+import { useBlogPost, usePublishedPosts, type BlogPost } from './api';
 import { htmlToText } from '../../../shared/blog/excerpt';
 import { SHARE_DESCRIPTION_LENGTH } from '../../../shared/feed/constants';
 import { copyText, openSharePopup, shareNetworks } from '../../lib/share';
-
-export interface BlogPost {
-  id: string;
-  title: string;
-  excerpt: string;
-  content: string;
-  tags: string[];
-  isPublished: boolean;
-  isPinned: boolean;
-  isFeatured: boolean;
-  createdAt: string;
-  updatedAt: string;
-  publishedAt: string | null;
-  author: { name: string; role: string; firstName: string; lastName: string; profileImageUrl: string | null };
-}
 
 const date = (iso: string) => new Date(iso).toLocaleDateString('en-US', { year: 'numeric', month: 'long', day: 'numeric' });
 
@@ -56,7 +40,7 @@ function PostCard({ post }: { post: BlogPost }) {
 }
 
 export function BlogPage() {
-  const { list: posts, items: loaded } = usePagedList<BlogPost>('/api/blog');
+  const { list: posts, items: loaded } = usePublishedPosts();
   const [search, setSearch] = useState('');
   // The search looks through the posts loaded so far; "Load more" brings older ones in.
   const shown = useMemo(() => {
@@ -165,17 +149,7 @@ function Share({ post }: { post: BlogPost }) {
 
 export function BlogPostPage() {
   const { id } = useParams({ strict: false }) as { id: string };
-  const post = useQuery<BlogPost | null>({
-    queryKey: ['/api/blog', id],
-    queryFn: async () => {
-      try {
-        return await apiRequest<BlogPost>('GET', `/api/blog/${id}`);
-      } catch (error) {
-        if (error instanceof ApiError && (error.status === 404 || error.status === 400)) return null;
-        throw error;
-      }
-    },
-  });
+  const post = useBlogPost(id);
   useEffect(() => {
     if (post.data) document.title = `${post.data.title} | Broadcast History Community`;
     return () => {

@@ -7,14 +7,11 @@ import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import { Button } from '../../components/ui/button';
 import { PageHeader } from '../../components/ui/page-header';
 import { useToast } from '../../components/ui/toast';
-import { LoadMore, usePagedList } from '../../lib/paged-list';
+import { LoadMore } from '../../lib/paged-list';
+import { usePublishedPostChoices } from './api';
+import type { BlogPost } from '../../../shared/blog/schemas';
 import { copyText } from '../../lib/share';
 import { LIMIT_MAX, WIDGETS, WIDGET_NAMES, defaultChoice, widgetSnippet, widgetUrl, type WidgetChoice, type WidgetSpec } from '../../embed/widgets';
-
-interface PublishedPost {
-  id: string;
-  title: string;
-}
 
 const inputClass = 'min-h-11 rounded-md border border-slate-300 bg-white px-3 text-sm dark:border-slate-600 dark:bg-slate-900';
 
@@ -47,7 +44,7 @@ function Checkbox({ label, checked, onChange }: { label: string; checked: boolea
 }
 
 /** `morePosts` loads further published posts into the blog-post widget's picker. */
-function WidgetCard({ spec, posts, morePosts }: { spec: WidgetSpec; posts: PublishedPost[]; morePosts: ReactNode }) {
+function WidgetCard({ spec, posts, morePosts }: { spec: WidgetSpec; posts: Pick<BlogPost, 'id' | 'title'>[]; morePosts: ReactNode }) {
   const { toast } = useToast();
   const id = useId();
   const [choice, setChoice] = useState<WidgetChoice>(() => defaultChoice(spec));
@@ -126,7 +123,7 @@ function WidgetCard({ spec, posts, morePosts }: { spec: WidgetSpec; posts: Publi
 }
 
 export function WidgetsPage() {
-  const { list, items: posts } = usePagedList<PublishedPost>('/api/blog?limit=50');
+  const { list, items: posts } = usePublishedPostChoices();
   return (
     <div>
       <PageHeader

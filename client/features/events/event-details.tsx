@@ -1,16 +1,16 @@
 /** The event detail dialog: badges, dates, location, organizer, RSVP in every state, export, edit and delete. */
 import { useState } from 'react';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation } from '@tanstack/react-query';
 import { Dialog, Heading, Modal, ModalOverlay } from 'react-aria-components';
 import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';
 import { useToast } from '../../components/ui/toast';
-import { ApiError, apiRequest, errorMessage } from '../../lib/api';
+import { ApiError, errorMessage } from '../../lib/api';
 import { isStaff, useCurrentUser } from '../../lib/current-user';
 import { EVENT_ID_SHOWN_LENGTH, EVENT_TYPE_LABELS, type RsvpStatus } from '../../../shared/events/constants';
 import { formatEventDateLine } from '../../../shared/events/dates';
 import { EventForm } from './event-form';
-import type { CalendarEvent } from './types';
+import { deleteEvent, eventIcsUrl, setRsvp, useAttendeeCounts, useEvent, useRefreshEvents, type CalendarEvent } from './api';
 
 /** The reader's own zone: timed events show on their wall clock; all-day ones are calendar dates wherever they are read. */
 export const readerTimeZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone;
@@ -21,15 +21,14 @@ const RSVP_LABELS: Record<RsvpStatus, string> = { attending: 'Attending', maybe:
 
 function Rsvp({ event }: { event: CalendarEvent }) {
   const { data: user } = useCurrentUser();
-  const queryClient = useQueryClient();
   const { toast } = useToast();
-  const counts = useQuery<{ attending: number; maybe: number; notAttending: number }>({ queryKey: ['/api/events', event.id, 'attendees-count'] });
-  const refresh = () => void queryClient.invalidateQueries({ predicate: (q) => String(q.queryKey[0]).includes('/events') });
+  const counts = useAttendeeCounts(event.id);
+  const refresh = useRefreshEvents();
   const set = useMutation({
-    mutationFn: (status: RsvpStatus | null) => (status ? apiRequest('PUT', `/api/events/${event.id}/rsvp/me`, { status }) : apiRequest('DELETE', `/api/events/${event.id}/rsvp/me`)),
+    mutationFn: (status: RsvpStatus | null) => setRsvp(event.id, status),
     onSuccess: (_r, status) => {
       toast({ title: status ? 'RSVP updated successfully' : 'RSVP removed successfully' });
-      refresh();
+      void refresh();
     },
     onError: (error, status) =>
       toast({
@@ -76,15 +75,15 @@ function Rsvp({ event }: { event: CalendarEvent }) {
 
 export function EventDetails({ eventId, onClose }: { eventId: string; onClose: () => void }) {
   const { data: user } = useCurrentUser();
-  const queryClient = useQueryClient();
+  const refresh = useRefreshEvents();
   const { toast } = useToast();
   const [mode, setMode] = useState<'view' | 'edit' | 'confirm-delete'>('view');
-  const query = useQuery<CalendarEvent>({ queryKey: ['/api/events', eventId] });
+  const query = useEvent(eventId);
   const remove = useMutation({
-    mutationFn: () => apiRequest('DELETE', `/api/events/${eventId}`),
+    mutationFn: () => deleteEvent(eventId),
     onSuccess: () => {
       toast({ title: 'Event Deleted', description: 'The event has been deleted successfully.' });
-      void queryClient.invalidateQueries({ predicate: (q) => String(q.queryKey[0]).includes('/events') });
+      void refresh();
       onClose();
     },
     onError: (error) => toast({ title: 'Error', description: errorMessage(error, 'Failed to delete event'), variant: 'destructive' }),
@@ -94,7 +93,7 @@ export function EventDetails({ eventId, onClose }: { eventId: string; onClose: (
 
   const download = async () => {
     try {
-      const response = await fetch(`/api/events/${eventId}/ics`, { credentials: 'include' });
+      const response = await fetch(eventIcsUrl(eventId), { credentials: 'include' });
       if (!response.ok) throw new Error(String(response.status));
       const name = decodeURIComponent(response.headers.get('content-disposition')?.match(/filename\*=UTF-8''([^;]+)/)?.[1] ?? 'event.ics');
       const link = document.createElement('a');

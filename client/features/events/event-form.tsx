@@ -1,17 +1,17 @@
 /** The event form (create and edit), validated with the same schema as the server. */
 import { useState } from 'react';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useMutation } from '@tanstack/react-query';
 import * as v from 'valibot';
 import { Button } from '../../components/ui/button';
 import { useToast } from '../../components/ui/toast';
-import { ApiError, apiRequest } from '../../lib/api';
+import { ApiError } from '../../lib/api';
 import { isStaff, useCurrentUser } from '../../lib/current-user';
 import { EVENT_TYPES, EVENT_TYPE_LABELS } from '../../../shared/events/constants';
 import { defaultEndDate } from '../../../shared/events/dates';
 import { EventSchema } from '../../../shared/events/schemas';
 import { MAX_TAGS_PER_ITEM, TAG_MAX_LENGTH } from '../../../shared/feed/constants';
 import { tagRefusal } from '../../../shared/feed/tags';
-import type { CalendarEvent } from './types';
+import { saveEvent, useRefreshEvents, type CalendarEvent } from './api';
 
 const field = 'min-h-11 w-full rounded-md border border-slate-300 bg-white px-3 dark:border-slate-600 dark:bg-slate-900';
 
@@ -35,7 +35,7 @@ const fromFormValue = (value: string) => {
 
 export function EventForm({ event, onDone }: { event?: CalendarEvent; onDone: () => void }) {
   const { data: user } = useCurrentUser();
-  const queryClient = useQueryClient();
+  const refresh = useRefreshEvents();
   const { toast } = useToast();
   const editing = Boolean(event);
   const [form, setForm] = useState({
@@ -59,13 +59,13 @@ export function EventForm({ event, onDone }: { event?: CalendarEvent; onDone: ()
   const set = <K extends keyof typeof form>(key: K, value: (typeof form)[K]) => setForm((current) => ({ ...current, [key]: value }));
 
   const save = useMutation({
-    mutationFn: (body: unknown) => (editing ? apiRequest('PUT', `/api/events/${event!.id}`, body) : apiRequest('POST', '/api/events', body)),
+    mutationFn: (body: unknown) => saveEvent(body, editing ? event!.id : undefined),
     onSuccess: (saved) => {
       // A member's edit of an approved event goes back to the moderation queue (the server decides; this only says so).
-      const backToReview = editing && event!.isApproved && !(saved as { isApproved?: boolean }).isApproved;
+      const backToReview = editing && event!.isApproved && !saved.isApproved;
       const updated = backToReview ? 'Your event has been updated and will be visible again once staff approve the changes.' : 'Your event has been updated successfully.';
       toast({ title: editing ? 'Event Updated' : 'Event Created', description: editing ? updated : 'Your event has been created successfully.' });
-      void queryClient.invalidateQueries({ predicate: (q) => String(q.queryKey[0]).includes('/events') });
+      void refresh();
       onDone();
     },
     onError: (error) => {

@@ -1,30 +1,21 @@
 /** Event management for admin and staff (/events/manage): queue, bulk moderation, featuring, statistics. */
 import { useState } from 'react';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation } from '@tanstack/react-query';
 import { Menu, MenuItem, MenuTrigger, Popover } from 'react-aria-components';
 import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';
 import { PageHeader } from '../../components/ui/page-header';
 import { useToast } from '../../components/ui/toast';
-import { apiRequest, errorMessage } from '../../lib/api';
+import { errorMessage } from '../../lib/api';
 import { isStaff, useCurrentUser } from '../../lib/current-user';
-import { LoadMore, usePagedList } from '../../lib/paged-list';
+import { LoadMore } from '../../lib/paged-list';
 import { EVENT_TYPES, EVENT_TYPE_LABELS, type EventType } from '../../../shared/events/constants';
 import { EventDetails, dateLine } from './event-details';
-import { eventsUrl, type CalendarEvent } from './types';
+import { eventsUrl, moderateEvent, useEventList, useEventStats, useRefreshEvents } from './api';
 import { useDebounced } from '../../lib/use-debounced';
 
 type Tab = 'pending' | 'all' | 'featured' | 'stats';
 type SortKey = 'created' | 'start' | 'title';
-interface Stats {
-  total: number;
-  pending: number;
-  approved: number;
-  featured: number;
-  public: number;
-  private: number;
-}
-
 /** Each tab's list, searched, filtered and sorted by the server. */
 const TAB_LISTS: Record<Exclude<Tab, 'stats'>, { path: string; params?: Record<string, string> }> = {
   pending: { path: '/api/admin/events/pending' },
@@ -35,7 +26,7 @@ const TAB_LISTS: Record<Exclude<Tab, 'stats'>, { path: string; params?: Record<s
 export function EventManagementPage() {
   const { data: user } = useCurrentUser();
   const allowed = isStaff(user?.role);
-  const queryClient = useQueryClient();
+  const refresh = useRefreshEvents();
   const { toast } = useToast();
   const [tab, setTab] = useState<Tab>('pending');
   const [searchInput, setSearch] = useState('');
@@ -46,15 +37,13 @@ export function EventManagementPage() {
   const [open, setOpen] = useState<string | null>(null);
   const search = useDebounced(searchInput.trim());
   const listed = TAB_LISTS[tab === 'stats' ? 'all' : tab];
-  const { list: events, items: list } = usePagedList<CalendarEvent>(eventsUrl({ ...listed.params, q: search, type, sort }, listed.path), { enabled: allowed && tab !== 'stats', keepPrevious: true });
-  const stats = useQuery<Stats>({ queryKey: ['/api/admin/events/stats'], enabled: allowed });
-
-  const refresh = () => void queryClient.invalidateQueries({ predicate: (q) => String(q.queryKey[0]).includes('/events') });
+  const { list: events, items: list } = useEventList(eventsUrl({ ...listed.params, q: search, type, sort }, listed.path), { enabled: allowed && tab !== 'stats' });
+  const stats = useEventStats(allowed);
   const act = useMutation({
-    mutationFn: ({ id, action }: { id: string; action: 'approve' | 'reject' | 'feature' }) => apiRequest('PUT', `/api/admin/events/${id}/${action}`),
+    mutationFn: ({ id, action }: { id: string; action: 'approve' | 'reject' | 'feature' }) => moderateEvent(id, action),
     onSuccess: (_r, { action }) => {
       toast({ title: action === 'approve' ? 'Event approved successfully' : action === 'reject' ? 'Event rejected successfully' : 'Event featured status updated' });
-      refresh();
+      void refresh();
     },
     onError: (error, { action }) =>
       toast({ title: action === 'approve' ? 'Failed to approve event' : action === 'reject' ? 'Failed to reject event' : 'Failed to update featured status', description: errorMessage(error, ''), variant: 'destructive' }),

@@ -1,17 +1,16 @@
 /** The calendar page (/calendar): month grid or list, search, upcoming and featured panels. */
 import { useState } from 'react';
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Dialog, Heading, Modal, ModalOverlay } from 'react-aria-components';
 import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';
 import { PageHeader } from '../../components/ui/page-header';
 import { useCurrentUser } from '../../lib/current-user';
-import { LoadMore, fetchAllPages, usePagedList, type Page } from '../../lib/paged-list';
+import { LoadMore } from '../../lib/paged-list';
 import { DAY_CELL_LIMIT, EVENT_TYPE_LABELS, FEATURED_SIDE_LIMIT, UPCOMING_LIMIT } from '../../../shared/events/constants';
 import { dayKey, monthGrid, occursOn } from '../../../shared/events/dates';
 import { EventDetails, dateLine, readerTimeZone } from './event-details';
 import { EventForm } from './event-form';
-import { eventsUrl, type CalendarEvent } from './types';
+import { eventsUrl, useAllEvents, useEventList, useEventPage, type CalendarEvent } from './api';
 import { useDebounced } from '../../lib/use-debounced';
 
 const WEEKDAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
@@ -36,7 +35,7 @@ function EventLink({ event, onOpen, compact = false }: { event: CalendarEvent; o
 
 /** A short list of what comes first: one page, no more. */
 function SidePanel({ id, title, url, onOpen }: { id: string; title: string; url: string; onOpen: (id: string) => void }) {
-  const events = useQuery<Page<CalendarEvent>>({ queryKey: [url] });
+  const events = useEventPage(url);
   return (
     <section aria-labelledby={id} className="rounded-xl border border-slate-200 bg-white p-4 dark:border-slate-800 dark:bg-slate-900">
       <h2 id={id} className="font-semibold">
@@ -79,8 +78,8 @@ export function CalendarPage() {
   const gridTo = new Date(new Date(`${weeks.at(-1)![6]!.date}T00:00`).getTime() + 2 * DAY_MS);
   // The grid shows the whole month at once, so it reads every page of it; the list grows by "Load more".
   const monthUrl = eventsUrl({ from: gridFrom.toISOString(), to: gridTo.toISOString(), q, limit: String(MONTH_PAGE) });
-  const month = useQuery({ queryKey: [monthUrl, 'all'], queryFn: () => fetchAllPages<CalendarEvent>(monthUrl), enabled: view === 'calendar', placeholderData: keepPreviousData });
-  const { list: listed, items: listedEvents } = usePagedList<CalendarEvent>(q ? eventsUrl({ q }) : eventsUrl({ from: cursor.toISOString() }), { enabled: view === 'list', keepPrevious: true });
+  const month = useAllEvents(monthUrl, view === 'calendar');
+  const { list: listed, items: listedEvents } = useEventList(q ? eventsUrl({ q }) : eventsUrl({ from: cursor.toISOString() }), { enabled: view === 'list' });
   const events = view === 'calendar' ? month : listed;
   const shown = view === 'calendar' ? (month.data ?? []) : listedEvents;
   const monthLabel = cursor.toLocaleDateString('en-US', { month: 'long', year: 'numeric' });

@@ -5,7 +5,8 @@
  */
 import { useState, type FormEvent } from 'react';
 import { useMutation } from '@tanstack/react-query';
-import { ApiError, apiRequest, errorMessage } from '../../lib/api';
+import { ApiError, errorMessage } from '../../lib/api';
+import { subscribeAsGuest } from './api';
 import { FREQUENCIES, FREQUENCY_LABELS, SUBSCRIPTION_TYPES, SUBSCRIPTION_TYPE_LABELS, type Frequency, type SubscriptionType } from '../../../shared/subscriptions/constants';
 
 const field = 'min-h-11 w-full rounded-md border border-white/30 bg-white/10 px-3 text-white placeholder:text-slate-300 focus:border-amber-300 focus:outline-none focus:ring-2 focus:ring-amber-300/40';
@@ -16,7 +17,7 @@ export function GuestSubscribeForm() {
   const [subscriptionType, setSubscriptionType] = useState<SubscriptionType>('all');
   const [frequency, setFrequency] = useState<Frequency>('weekly');
   const subscribe = useMutation({
-    mutationFn: () => apiRequest<{ message: string }>('POST', '/api/subscribe', { email: email.trim(), subscriptionType, frequency }),
+    mutationFn: () => subscribeAsGuest({ email: email.trim(), subscriptionType, frequency }),
   });
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();

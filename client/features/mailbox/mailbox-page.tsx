@@ -8,41 +8,16 @@
  * subscription of one address with its history.
  */
 import { useState, type FormEvent } from 'react';
-import { useQuery } from '@tanstack/react-query';
 import { Button } from '../../components/ui/button';
 import { PageHeader } from '../../components/ui/page-header';
 import { Spinner } from '../../components/ui/spinner';
 import { TextField } from '../../components/ui/text-field';
 import { ApiError, errorMessage } from '../../lib/api';
 import { useCurrentUser } from '../../lib/current-user';
-import { LoadMore, usePagedList } from '../../lib/paged-list';
+import { LoadMore } from '../../lib/paged-list';
+import { useConsentRecord, useMail, useMailbox } from './api';
 import { FREQUENCY_LABELS, SUBSCRIPTION_TYPE_LABELS, type Frequency, type SubscriptionType } from '../../../shared/subscriptions/constants';
 
-interface MailSummary {
-  id: string;
-  from: string;
-  to: string[];
-  subject: string;
-  date: string;
-}
-interface Mail extends MailSummary {
-  headers: Record<string, string>;
-  text: string;
-  html: string;
-}
-interface ConsentRecord {
-  id: string;
-  email: string;
-  subscriptionType: SubscriptionType;
-  frequency: Frequency;
-  status: string;
-  isActive: boolean;
-  createdAt: string;
-  history: { event: string; at: string; detail?: string }[];
-}
-
-/** Refetched when the sink announces new mail (`mailbox:changed`, client/lib/socket.ts). */
-const MAILBOX_KEY = ['/api/admin/mailbox'];
 
 /** The consent record's entries in words; an entry this page does not know yet shows its name. */
 const CONSENT_EVENTS: Record<string, string> = {
@@ -61,7 +36,7 @@ const card = 'rounded-xl border border-slate-200 bg-white p-4 dark:border-slate-
 const when = (iso: string) => new Date(iso).toLocaleString('en-US', { dateStyle: 'medium', timeStyle: 'short' });
 
 function MailView({ id }: { id: string }) {
-  const mail = useQuery<Mail>({ queryKey: [...MAILBOX_KEY, id] });
+  const mail = useMail(id);
   if (mail.isPending) return <p role="status">Loading message...</p>;
   if (mail.isError) return <p role="alert">{errorMessage(mail.error, 'This message is no longer in the mailbox.')}</p>;
   const m = mail.data;
@@ -111,7 +86,7 @@ function MailView({ id }: { id: string }) {
 }
 
 function CapturedMail() {
-  const list = useQuery<MailSummary[]>({ queryKey: MAILBOX_KEY, refetchOnMount: 'always' });
+  const list = useMailbox({ refetchOnMount: 'always' });
   const [selected, setSelected] = useState<string | null>(null);
   if (list.isPending) return <Spinner label="Loading the mailbox" />;
   if (list.isError)
@@ -151,7 +126,7 @@ function CapturedMail() {
 function ConsentLookup() {
   const [draft, setDraft] = useState('');
   const [email, setEmail] = useState<string | null>(null);
-  const { list: record, items: subscriptions } = usePagedList<ConsentRecord>(`/api/admin/subscriptions?email=${encodeURIComponent(email ?? '')}`, { enabled: email !== null });
+  const { list: record, items: subscriptions } = useConsentRecord(email);
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
     const wanted = draft.trim();

@@ -2,28 +2,11 @@
  * System monitoring for admin and staff: measured figures from the server,
  * refreshed when the server pushes `monitoring:changed` (no polling).
  */
-import { useQuery } from '@tanstack/react-query';
 import { Badge } from '../../components/ui/badge';
 import { PageHeader } from '../../components/ui/page-header';
 import { Spinner } from '../../components/ui/spinner';
 import { isStaff, useCurrentUser } from '../../lib/current-user';
-
-interface Monitoring {
-  health: 'healthy' | 'warning' | 'critical';
-  activeUsers: number;
-  totalPosts: number;
-  responseTimeMs: { p50: number; p95: number };
-  uptimeSeconds: number;
-  database: { status: string; connections: number; maxConnections: number };
-  storage: { status: string; bytes: number; quotaBytes: number | null };
-  eventStore: { head: number; lag: number; projections: string };
-  queues: { waiting: number; active: number; failed: number };
-  mail: { queued: number; oldestQueuedSeconds: number; sentLastHour: number; bounced: number };
-  sockets: number;
-  alerts: { level: 'warning' | 'critical'; message: string }[];
-  links: { usage: string | null; billing: string | null };
-  thresholds: { storageUsage: number; mailBacklogSeconds: number };
-}
+import { useMonitoring } from './api';
 
 const HEALTH = { healthy: 'secondary', warning: 'default', critical: 'destructive' } as const;
 
@@ -65,7 +48,7 @@ function Tile({ label, value, detail }: { label: string; value: string; detail?:
 export function MonitoringPage() {
   const { data: user } = useCurrentUser();
   const allowed = isStaff(user?.role);
-  const query = useQuery<Monitoring>({ queryKey: ['/api/admin/monitoring'], enabled: allowed });
+  const query = useMonitoring(allowed);
   if (!allowed)
     return (
       <div className="py-16 text-center">

@@ -1,18 +1,17 @@
 import { useRef, useState, type KeyboardEvent } from 'react';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Button } from '../../components/ui/button';
 import { useToast } from '../../components/ui/toast';
-import { ApiError, apiRequest, errorMessage } from '../../lib/api';
+import { ApiError, errorMessage } from '../../lib/api';
 import { isStaff, type CurrentUser } from '../../lib/current-user';
 import { MAX_TAGS_PER_ITEM, MEDIA_TYPES, TAG_MAX_LENGTH, type MediaType } from '../../../shared/feed/constants';
 import { normalizeTag, tagRefusal } from '../../../shared/feed/tags';
+import { useSubmitPost } from './api';
 
 const MEDIA_LABELS: Record<MediaType, string> = { image: 'Image', video: 'Video', audio: 'Audio', youtube: 'YouTube', link: 'Link' };
 const fieldClass = 'min-h-11 w-full rounded-md border border-slate-300 bg-white px-3 dark:border-slate-600 dark:bg-slate-900';
 
 /** The post composer: collapsed until the text area is focused; Ctrl/Cmd+Enter posts. */
 export function Composer({ user }: { user: CurrentUser }) {
-  const queryClient = useQueryClient();
   const { toast } = useToast();
   const [expanded, setExpanded] = useState(false);
   const [content, setContent] = useState('');
@@ -35,22 +34,24 @@ export function Composer({ user }: { user: CurrentUser }) {
     setFields({});
   };
 
-  const post = useMutation({
-    mutationFn: () => apiRequest('POST', '/api/posts', { content: content.trim(), mediaType, mediaUrl: mediaType ? mediaUrl : null, mediaTitle: mediaType ? mediaTitle : null, tags }),
-    onSuccess: () => {
-      reset();
-      textArea.current?.blur();
-      void queryClient.invalidateQueries({ predicate: (q) => String(q.queryKey[0]).startsWith('/api/posts') });
-      toast({ title: isStaff(user.role) ? 'Posted' : 'Submitted for approval', description: isStaff(user.role) ? 'Your post is live.' : 'Staff will review your post shortly.' });
-    },
-    onError: (error) => {
-      if (error instanceof ApiError) setFields(error.fields);
-      toast({ title: 'Could not post', description: errorMessage(error, 'Please try again.'), variant: 'destructive' });
-    },
-  });
-
+  const post = useSubmitPost();
   const canPost = content.trim().length > 0 && !post.isPending;
-  const submit = () => canPost && post.mutate();
+  const submit = () =>
+    canPost &&
+    post.mutate(
+      { content: content.trim(), mediaType, mediaUrl: mediaType ? mediaUrl : null, mediaTitle: mediaType ? mediaTitle : null, tags },
+      {
+        onSuccess: () => {
+          reset();
+          textArea.current?.blur();
+          toast({ title: isStaff(user.role) ? 'Posted' : 'Submitted for approval', description: isStaff(user.role) ? 'Your post is live.' : 'Staff will review your post shortly.' });
+        },
+        onError: (error) => {
+          if (error instanceof ApiError) setFields(error.fields);
+          toast({ title: 'Could not post', description: errorMessage(error, 'Please try again.'), variant: 'destructive' });
+        },
+      },
+    );
 
   // A refused tag stays in the input, with the reason under it, so it can be shortened.
   const typedTag = normalizeTag(tagInput);

@@ -4,43 +4,20 @@
  * a reader who has scrolled down sees a "N new posts" pill instead of a jump.
  */
 import { useEffect, useMemo, useRef, useState } from 'react';
-import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { Button } from '../../components/ui/button';
-import { apiRequest } from '../../lib/api';
-import { fetchAllPages } from '../../lib/paged-list';
 import { useCurrentUser, type CurrentUser } from '../../lib/current-user';
 import { Composer } from './composer';
-import { PostCard, type Post } from './post-card';
+import { PostCard } from './post-card';
+import { useCommunityStats, useFeed, useFilterCount, useOnlineMembers, type FeedFilter } from './api';
 import { splitNewPosts } from './new-posts';
 import { useDebounced } from '../../lib/use-debounced';
 
-type Filter = 'all' | 'trending' | 'following';
+type Filter = FeedFilter;
 const FILTERS: { value: Filter; label: string }[] = [
   { value: 'all', label: 'All Posts' },
   { value: 'trending', label: 'Trending' },
   { value: 'following', label: 'Following' },
 ];
-
-interface Page {
-  items: Post[];
-  nextCursor: string | null;
-}
-
-interface Stats {
-  totalPosts: number;
-  activeMembers: number;
-  onlineNow: number;
-  postsThisWeek: number;
-  trendingTags: { tag: string; count: number }[];
-}
-
-/** Staff see who is online beside each author: only those members, not the whole member list. */
-const ONLINE_MEMBERS = '/api/admin/users?online=true&limit=100';
-
-function feedUrl(params: Record<string, string | undefined>) {
-  const search = new URLSearchParams(Object.entries(params).filter((entry): entry is [string, string] => Boolean(entry[1])));
-  return `/api/posts?${search}`;
-}
 
 function Feed({ user }: { user: CurrentUser }) {
   const [search, setSearch] = useState('');
@@ -48,23 +25,12 @@ function Feed({ user }: { user: CurrentUser }) {
   const [showFilters, setShowFilters] = useState(true);
   const q = useDebounced(search.trim(), 250);
 
-  const feed = useInfiniteQuery({
-    queryKey: ['/api/posts', { filter, q }],
-    queryFn: ({ pageParam }) => apiRequest<Page>('GET', feedUrl({ filter, q, cursor: pageParam ?? undefined })),
-    initialPageParam: null as string | null,
-    getNextPageParam: (last) => last.nextCursor,
-  });
-  const trendingCount = useQuery({ queryKey: ['/api/posts', { filter: 'trending', count: true }], queryFn: () => apiRequest<Page>('GET', feedUrl({ filter: 'trending', limit: '100' })) });
-  const followingCount = useQuery({ queryKey: ['/api/posts', { filter: 'following', count: true }], queryFn: () => apiRequest<Page>('GET', feedUrl({ filter: 'following', limit: '100' })) });
-  const stats = useQuery<Stats>({ queryKey: ['/api/stats'] });
-  const online = useQuery({
-    queryKey: [ONLINE_MEMBERS],
-    queryFn: () => fetchAllPages<{ id: string; status: string }>(ONLINE_MEMBERS),
-    enabled: user.role === 'admin' || user.role === 'staff',
-  });
-  const onlineIds = useMemo(() => new Set((online.data ?? []).filter((row) => row.status === 'online').map((row) => row.id)), [online.data]);
-
-  const posts = useMemo(() => feed.data?.pages.flatMap((page) => page.items) ?? [], [feed.data]);
+  const { list: feed, items: posts } = useFeed(filter, q);
+  const trendingCount = useFilterCount('trending');
+  const followingCount = useFilterCount('following');
+  const stats = useCommunityStats();
+  const online = useOnlineMembers(user.role === 'admin' || user.role === 'staff');
+  const onlineIds = useMemo(() => online.data ?? new Set<string>(), [online.data]);
 
   // Posts that arrive while the reader is scrolled down wait behind a pill, so the page does not jump.
   const [seen, setSeen] = useState<Set<string> | null>(null);
@@ -87,7 +53,7 @@ function Feed({ user }: { user: CurrentUser }) {
     window.scrollTo({ top: 0, behavior: 'smooth' });
   };
 
-  const counts: Record<Filter, number | undefined> = { all: undefined, trending: trendingCount.data?.items.length, following: followingCount.data?.items.length };
+  const counts: Record<Filter, number | undefined> = { all: undefined, trending: trendingCount.data, following: followingCount.data };
 
   return (
     <div className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_18rem]">

@@ -1,33 +1,14 @@
 import { useState } from 'react';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Avatar } from '../../components/ui/avatar';
 import { Badge } from '../../components/ui/badge';
 import { useToast } from '../../components/ui/toast';
-import { apiRequest, errorMessage } from '../../lib/api';
+import { errorMessage } from '../../lib/api';
 import type { CurrentUser } from '../../lib/current-user';
 import { youtubeEmbedUrl } from '../../../shared/feed/media';
 import { SHARE_TITLE_LENGTH } from '../../../shared/feed/constants';
 import { copyText, openSharePopup, shareNetworks } from '../../lib/share';
 import { relativeTime } from './relative-time';
-
-export interface Post {
-  id: string;
-  author: { id: string; name: string; avatar: string | null; role: string };
-  content: string;
-  mediaType: 'image' | 'video' | 'audio' | 'youtube' | 'link' | null;
-  mediaUrl: string | null;
-  mediaTitle: string | null;
-  tags: string[];
-  likes: number;
-  likedByMe: boolean;
-  comments: number;
-  shares: number;
-  isApproved: boolean;
-  isPinned: boolean;
-  status: 'pending' | 'approved' | 'rejected';
-  rejectionReason?: string | null;
-  createdAt: string;
-}
+import { usePostAction, type Post, type PostAction } from './api';
 
 /** The spec's feed role colours: admin red, staff blue, member green, subscriber yellow. */
 export const ROLE_COLOUR: Record<string, string> = {
@@ -113,15 +94,14 @@ function ShareControl({ post, onShared }: { post: Post; onShared: () => void }) 
 }
 
 export function PostCard({ post, viewer, onlineIds }: { post: Post; viewer: CurrentUser; onlineIds: ReadonlySet<string> }) {
-  const queryClient = useQueryClient();
   const { toast } = useToast();
-  const refresh = () => void queryClient.invalidateQueries({ predicate: (q) => String(q.queryKey[0]).startsWith('/api/posts') });
-  const action = useMutation({
-    mutationFn: ({ method, path, body }: { method: string; path: string; body?: unknown }) => apiRequest(method, path, body),
-    onSuccess: refresh,
-    onError: (error) => toast({ title: 'Error', description: errorMessage(error, 'Something went wrong. Please try again.'), variant: 'destructive' }),
-  });
-  const like = () => action.mutate({ method: post.likedByMe ? 'DELETE' : 'PUT', path: `/api/posts/${post.id}/like` });
+  const postAction = usePostAction();
+  const act = (action: PostAction, onSuccess?: () => void) =>
+    postAction.mutate(
+      { post, action },
+      { onSuccess, onError: (error) => toast({ title: 'Error', description: errorMessage(error, 'Something went wrong. Please try again.'), variant: 'destructive' }) },
+    );
+  const like = () => act(post.likedByMe ? 'unlike' : 'like');
 
   return (
     <article id={`post-${post.id}`} aria-label={`Post by ${post.author.name}`} className="rounded-xl border border-slate-200 bg-white p-4 dark:border-slate-800 dark:bg-slate-900">
@@ -159,11 +139,11 @@ export function PostCard({ post, viewer, onlineIds }: { post: Post; viewer: Curr
             {post.likedByMe ? '♥' : '♡'} Like · {post.likes}
           </button>
           <span className="px-3 text-slate-600 dark:text-slate-400">Comments · {post.comments}</span>
-          <ShareControl post={post} onShared={() => action.mutate({ method: 'POST', path: `/api/posts/${post.id}/share` })} />
+          <ShareControl post={post} onShared={() => act('share')} />
           {viewer.id !== post.author.id && (
             <button
               type="button"
-              onClick={() => action.mutate({ method: 'POST', path: `/api/posts/${post.id}/report` }, { onSuccess: () => toast({ title: 'Post reported', description: 'Thank you. Staff will review it.' }) })}
+              onClick={() => act('report', () => toast({ title: 'Post reported', description: 'Thank you. Staff will review it.' }))}
               className="ml-auto min-h-11 rounded-md px-3 text-slate-600 hover:bg-slate-100 dark:text-slate-400 dark:hover:bg-slate-800"
             >
               Report

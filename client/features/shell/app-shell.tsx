@@ -5,14 +5,15 @@
  */
 import { useCallback, useEffect, useState, type ReactNode } from 'react';
 import { Link, useNavigate, useRouterState } from '@tanstack/react-router';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Dialog, Modal, ModalOverlay } from 'react-aria-components';
 import { Avatar } from '../../components/ui/avatar';
 import { Icon } from '../../components/ui/icon';
 import { RoleBadge } from '../../components/ui/badge';
-import { apiRequest } from '../../lib/api';
-import { CURRENT_USER_KEY, isStaff, type CurrentUser } from '../../lib/current-user';
-import { resetSocket } from '../../lib/socket';
+import { isStaff, type CurrentUser } from '../../lib/current-user';
+import { useSignOut } from '../auth/api';
+import { useEventStats } from '../events/api';
+import { useMailbox } from '../mailbox/api';
+import { useCommunityStats } from '../newsfeed/api';
 import { useTheme } from '../../lib/theme';
 import { ADMIN_NAV, MAILBOX_NAV, MAIN_NAV, MOBILE_BREAKPOINT, SETTINGS_NAV, SIDEBAR_COOKIE, SIDEBAR_COOKIE_MAX_AGE, isActive, type NavItem } from './nav';
 
@@ -33,16 +34,10 @@ function useIsMobile() {
   return mobile;
 }
 
-interface CommunityStats {
-  totalPosts: number;
-  onlineNow: number;
-  postsThisWeek: number;
-}
-
 const figure = (value: number | undefined) => (value === undefined ? '—' : value.toLocaleString('en-US'));
 
 function CommunityStatsBlock() {
-  const stats = useQuery<CommunityStats>({ queryKey: ['/api/stats'] });
+  const stats = useCommunityStats();
   return (
     <section aria-labelledby="community-stats" className="mx-3 rounded-lg bg-brand-50 p-3 text-sm dark:bg-slate-800">
       <h2 id="community-stats" className="mb-2 font-semibold">
@@ -95,13 +90,13 @@ function NavLink({ item, collapsed, badge, badgeTone = 'neutral', pathname }: { 
 }
 
 function PendingEventsBadge({ children }: { children: (pending: number | undefined) => ReactNode }) {
-  const stats = useQuery<{ pending?: number }>({ queryKey: ['/api/admin/events/stats'] });
+  const stats = useEventStats();
   return <>{children(stats.data?.pending ?? 0)}</>;
 }
 
 /** Shown to admins only when the development mailbox answers (see MAILBOX_NAV); its list is the one the mailbox page shows. */
 function MailboxNavEntry({ collapsed, pathname }: { collapsed: boolean; pathname: string }) {
-  const mailbox = useQuery({ queryKey: ['/api/admin/mailbox'] });
+  const mailbox = useMailbox();
   if (!mailbox.isSuccess) return null;
   return (
     <li>
@@ -113,13 +108,10 @@ function MailboxNavEntry({ collapsed, pathname }: { collapsed: boolean; pathname
 function SidebarContent({ user, collapsed, onToggle }: { user: CurrentUser; collapsed: boolean; onToggle?: () => void }) {
   const pathname = useRouterState({ select: (state) => state.location.pathname });
   const { theme, toggle } = useTheme();
-  const queryClient = useQueryClient();
   const navigate = useNavigate();
+  const signedOut = useSignOut();
   const signOut = async () => {
-    await apiRequest('POST', '/api/logout');
-    resetSocket();
-    queryClient.setQueryData(CURRENT_USER_KEY, null);
-    queryClient.removeQueries({ predicate: (query) => query.queryKey[0] !== CURRENT_USER_KEY[0] });
+    await signedOut();
     await navigate({ to: '/' });
   };
 

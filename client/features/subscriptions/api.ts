@@ -2,24 +2,26 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { apiRequest } from '../../lib/api';
 import { fetchAllPages } from '../../lib/paged-list';
-import type { UnsubscribeLookup } from '../../../shared/subscriptions/schemas';
-import type { SaveStep, Subscription } from './settings-plan';
+import { apiKey } from '../../lib/query-keys';
+import type { Subscription, UnsubscribeLookup } from '../../../shared/subscriptions/schemas';
+import type { SaveStep } from './settings-plan';
 
-export const SUBSCRIPTIONS_KEY = ['/api/subscriptions'];
+const SUBSCRIPTIONS = '/api/subscriptions';
+export const SUBSCRIPTIONS_KEY = apiKey(SUBSCRIPTIONS);
 
 /** Every live subscription of the member: at most one per type, so one request, however the list pages. */
 export function useSubscriptions() {
-  return useQuery({ queryKey: SUBSCRIPTIONS_KEY, queryFn: () => fetchAllPages<Subscription>('/api/subscriptions?limit=100') });
+  return useQuery({ queryKey: SUBSCRIPTIONS_KEY, queryFn: () => fetchAllPages<Subscription>(`${SUBSCRIPTIONS}?limit=100`) });
 }
 
 export function runSaveStep(step: SaveStep): Promise<unknown> {
   switch (step.kind) {
     case 'create':
-      return apiRequest<Subscription>('POST', '/api/subscriptions', { subscriptionType: step.subscriptionType, frequency: step.frequency, isActive: true });
+      return apiRequest<Subscription>('POST', SUBSCRIPTIONS, { subscriptionType: step.subscriptionType, frequency: step.frequency, isActive: true });
     case 'update':
-      return apiRequest<Subscription>('PUT', `/api/subscriptions/${encodeURIComponent(step.subscription.id)}`, step.changes);
+      return apiRequest<Subscription>('PUT', `${SUBSCRIPTIONS}/${encodeURIComponent(step.subscription.id)}`, step.changes);
     case 'remove':
-      return apiRequest('DELETE', `/api/subscriptions/${encodeURIComponent(step.subscription.id)}`);
+      return apiRequest('DELETE', `${SUBSCRIPTIONS}/${encodeURIComponent(step.subscription.id)}`);
   }
 }
 
@@ -54,7 +56,8 @@ export function useSaveSubscriptionSettings(onStep: (step: SaveStep, error: unkn
 }
 
 export function useUnsubscribeLookup(token: string) {
-  return useQuery<UnsubscribeLookup>({ queryKey: ['/api/unsubscribe', token], queryFn: () => apiRequest('GET', `/api/unsubscribe/${encodeURIComponent(token)}`) });
+  const address = `/api/unsubscribe/${encodeURIComponent(token)}`;
+  return useQuery({ queryKey: apiKey(address), queryFn: () => apiRequest<UnsubscribeLookup>('GET', address) });
 }
 
 export function useUnsubscribe(token: string) {

@@ -4,16 +4,9 @@
  * subscriptions, and which calls a Save makes to reach what the member chose.
  */
 import { SUBSCRIPTION_TYPES, type Frequency, type SubscriptionType } from '../../../shared/subscriptions/constants';
+import type { Subscription } from '../../../shared/subscriptions/schemas';
 
-export interface Subscription {
-  id: string;
-  email: string;
-  subscriptionType: SubscriptionType;
-  frequency: Frequency;
-  isActive: boolean;
-  status: string;
-  createdAt: string;
-}
+export type { Subscription };
 
 /** What one toggle and its frequency choice show. */
 export interface Choice {

@@ -1,0 +1,33 @@
+/** The admin dashboard's calls: its figures, the moderation queue and member management (staff). */
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import type { Role } from '../../../shared/domain';
+import type { AdminStats, Post } from '../../../shared/feed/schemas';
+import type { MemberRow } from '../../../shared/members/schemas';
+import { apiRequest } from '../../lib/api';
+import { usePagedList } from '../../lib/paged-list';
+import { apiKey, getQuery } from '../../lib/query-keys';
+
+export const useAdminStats = () => useQuery(getQuery<AdminStats>('/api/admin/stats'));
+export const usePendingPosts = () => usePagedList<Post>('/api/admin/posts/pending');
+export const useMembers = () => usePagedList<MemberRow>('/api/admin/users');
+
+export type AdminAction = { do: 'approve' | 'reject'; postId: string } | { do: 'role'; memberId: string; role: Role } | { do: 'suspend' | 'unsuspend'; memberId: string };
+
+export function runAdminAction(action: AdminAction) {
+  switch (action.do) {
+    case 'approve':
+    case 'reject':
+      return apiRequest<Post>('PUT', `/api/admin/posts/${encodeURIComponent(action.postId)}/${action.do}`, {});
+    case 'role':
+      return apiRequest<MemberRow>('PUT', `/api/admin/users/${encodeURIComponent(action.memberId)}/role`, { role: action.role });
+    case 'suspend':
+    case 'unsuspend':
+      return apiRequest('PUT', `/api/admin/users/${encodeURIComponent(action.memberId)}/${action.do}`, {});
+  }
+}
+
+/** The dashboard's reads and the feed, refetched after an action. */
+export function useRefreshAdmin() {
+  const queryClient = useQueryClient();
+  return () => Promise.all(['/api/admin', '/api/posts'].map((address) => queryClient.invalidateQueries({ queryKey: apiKey(address) })));
+}

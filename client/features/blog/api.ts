@@ -1,0 +1,47 @@
+/** The blog's calls (docs/domain/blog.md), with the hooks its pages use. */
+import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { BlogPost, BlogPreview } from '../../../shared/blog/schemas';
+import { ApiError, apiRequest } from '../../lib/api';
+import { usePagedList } from '../../lib/paged-list';
+import { apiKey } from '../../lib/query-keys';
+
+export type { BlogPost };
+
+const BLOG = '/api/blog';
+const postUrl = (id: string) => `${BLOG}/${encodeURIComponent(id)}`;
+
+/** Published posts for readers, page by page. */
+export const usePublishedPosts = () => usePagedList<BlogPost>(BLOG);
+/** Every post, drafts too, for staff. */
+export const useWrittenPosts = () => usePagedList<BlogPost>('/api/admin/blog');
+
+/** One post; null when it does not exist or is a draft the reader may not see. */
+export function useBlogPost(id: string) {
+  return useQuery({
+    queryKey: apiKey(postUrl(id)),
+    queryFn: async () => {
+      try {
+        return await apiRequest<BlogPost>('GET', postUrl(id));
+      } catch (error) {
+        if (error instanceof ApiError && (error.status === 404 || error.status === 400)) return null;
+        throw error;
+      }
+    },
+  });
+}
+
+/** The draft as a save would store it (sanitised, excerpt generated); nothing is written. */
+export const usePreview = (draft: { content: string; excerpt: string }) =>
+  useQuery({ queryKey: ['blog-preview', draft.content, draft.excerpt], queryFn: () => apiRequest<BlogPreview>('POST', `${BLOG}/preview`, draft), placeholderData: keepPreviousData });
+
+/** Every read of the blog, refetched after a change by staff. */
+export function useRefreshBlog() {
+  const queryClient = useQueryClient();
+  return () => Promise.all([BLOG, '/api/admin/blog'].map((address) => queryClient.invalidateQueries({ queryKey: apiKey(address) })));
+}
+
+export const savePost = (text: { title: string; excerpt: string; content: string }, id?: string) =>
+  id ? apiRequest<BlogPost>('PATCH', postUrl(id), text) : apiRequest<BlogPost>('POST', BLOG, { ...text, isPublished: false, isPinned: false, isFeatured: false });
+export const deletePost = (id: string) => apiRequest('DELETE', postUrl(id));
+export type Toggle = 'publish' | 'unpublish' | 'pin' | 'unpin' | 'feature' | 'unfeature';
+export const togglePost = (id: string, action: Toggle) => apiRequest<BlogPost>('POST', `${postUrl(id)}/${action}`);

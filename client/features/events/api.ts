@@ -1,0 +1,44 @@
+/** The calendar's calls (docs/domain/events.md), with the hooks its pages use. */
+import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { RsvpStatus } from '../../../shared/events/constants';
+import type { AttendeeCounts, CalendarEvent, EventStats, RsvpChange } from '../../../shared/events/schemas';
+import { apiRequest } from '../../lib/api';
+import { fetchAllPages, usePagedList, type Page } from '../../lib/paged-list';
+import { apiKey, getQuery } from '../../lib/query-keys';
+
+export type { CalendarEvent };
+
+const EVENTS = '/api/events';
+const eventUrl = (id: string) => `${EVENTS}/${encodeURIComponent(id)}`;
+
+/** A list's address: its path and the parameters that are set. */
+export function eventsUrl(params: Record<string, string | undefined>, path = EVENTS): string {
+  const query = new URLSearchParams(Object.entries(params).filter((entry): entry is [string, string] => Boolean(entry[1])));
+  const text = query.toString();
+  return text ? `${path}?${text}` : path;
+}
+
+/** One page of a list (the side panels: upcoming, featured). */
+export const useEventPage = (url: string) => useQuery(getQuery<Page<CalendarEvent>>(url));
+/** A list read page by page ("Load more"). */
+export const useEventList = (url: string, options: { enabled: boolean }) => usePagedList<CalendarEvent>(url, { ...options, keepPrevious: true });
+/** Every event of a bounded list at once (a calendar month). */
+export const useAllEvents = (url: string, enabled: boolean) =>
+  useQuery({ queryKey: [...apiKey(url), 'all'], queryFn: () => fetchAllPages<CalendarEvent>(url), enabled, placeholderData: keepPreviousData });
+export const useEvent = (id: string) => useQuery(getQuery<CalendarEvent>(eventUrl(id)));
+export const useAttendeeCounts = (id: string) => useQuery(getQuery<AttendeeCounts>(`${eventUrl(id)}/attendees-count`));
+export const useEventStats = (enabled = true) => useQuery({ ...getQuery<EventStats>('/api/admin/events/stats'), enabled });
+
+/** Every read of events (the calendar, the reader's own, staff lists), refetched after the reader's own change. */
+export function useRefreshEvents() {
+  const queryClient = useQueryClient();
+  return () => Promise.all(['/api/events', '/api/user/events', '/api/admin/events'].map((address) => queryClient.invalidateQueries({ queryKey: apiKey(address) })));
+}
+
+export const saveEvent = (body: unknown, id?: string) => (id ? apiRequest<CalendarEvent>('PUT', eventUrl(id), body) : apiRequest<CalendarEvent>('POST', EVENTS, body));
+export const deleteEvent = (id: string) => apiRequest('DELETE', eventUrl(id));
+export const setRsvp = (id: string, status: RsvpStatus | null) =>
+  status ? apiRequest<RsvpChange>('PUT', `${eventUrl(id)}/rsvp/me`, { status }) : apiRequest<RsvpChange>('DELETE', `${eventUrl(id)}/rsvp/me`);
+export const moderateEvent = (id: string, action: 'approve' | 'reject' | 'feature') => apiRequest<CalendarEvent>('PUT', `/api/admin/events/${encodeURIComponent(id)}/${action}`);
+/** The event as an iCalendar file. */
+export const eventIcsUrl = (id: string) => `${eventUrl(id)}/ics`;

@@ -1,0 +1,55 @@
+/** The newsfeed's calls (docs/domain/feed.md), with the hooks its pages use. */
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { CommunityStats, NewPost, Post } from '../../../shared/feed/schemas';
+import type { MemberRow } from '../../../shared/members/schemas';
+import { apiRequest } from '../../lib/api';
+import { fetchAllPages, usePagedList, type Page } from '../../lib/paged-list';
+import { apiKey, getQuery } from '../../lib/query-keys';
+
+export type FeedFilter = 'all' | 'trending' | 'following';
+export type { Post };
+
+const POSTS = '/api/posts';
+/** Staff see who is online beside each author: only those members, not the whole member list. */
+const ONLINE_MEMBERS = '/api/admin/users?online=true&limit=100';
+
+function feedUrl(params: Record<string, string | undefined>) {
+  const search = new URLSearchParams(Object.entries(params).filter((entry): entry is [string, string] => Boolean(entry[1])));
+  return `${POSTS}?${search}`;
+}
+
+/** The feed as the reader filters and searches it, page by page. */
+export const useFeed = (filter: FeedFilter, q: string) => usePagedList<Post>(feedUrl({ filter, q }));
+/** How many posts a filter chip holds (up to a page of 100). */
+export const useFilterCount = (filter: FeedFilter) => useQuery({ ...getQuery<Page<Post>>(feedUrl({ filter, limit: '100' })), select: (page) => page.items.length });
+export const useCommunityStats = () => useQuery(getQuery<CommunityStats>('/api/stats'));
+export const useOnlineMembers = (enabled: boolean) =>
+  useQuery({ queryKey: apiKey(ONLINE_MEMBERS), queryFn: () => fetchAllPages<MemberRow>(ONLINE_MEMBERS), enabled, select: (rows) => new Set(rows.filter((row) => row.status === 'online').map((row) => row.id)) });
+
+/** Every read of the feed, refetched after one of the reader's own changes. */
+export function useRefreshFeed() {
+  const queryClient = useQueryClient();
+  return () => queryClient.invalidateQueries({ queryKey: apiKey(POSTS) });
+}
+
+export function useSubmitPost() {
+  const refresh = useRefreshFeed();
+  return useMutation({ mutationFn: (post: NewPost) => apiRequest<Post>('POST', POSTS, post), onSuccess: refresh });
+}
+
+/** What a reader does to a post from its card. */
+export type PostAction = 'like' | 'unlike' | 'share' | 'report';
+const ACTIONS: Record<PostAction, { method: string; path: string }> = {
+  like: { method: 'PUT', path: 'like' },
+  unlike: { method: 'DELETE', path: 'like' },
+  share: { method: 'POST', path: 'share' },
+  report: { method: 'POST', path: 'report' },
+};
+
+export function usePostAction() {
+  const refresh = useRefreshFeed();
+  return useMutation({
+    mutationFn: ({ post, action }: { post: Pick<Post, 'id'>; action: PostAction }) => apiRequest<Post>(ACTIONS[action].method, `${POSTS}/${encodeURIComponent(post.id)}/${ACTIONS[action].path}`),
+    onSuccess: refresh,
+  });
+}
