@@ -145,12 +145,12 @@ describe('a value a store refuses', () => {
       },
     });
     const { app } = await buildApp(site.services, { logger: { level: 'warn', stream: log }, serveClient: false });
-    // Stand-ins for an input no schema checked, sent straight to the real stores.
-    app.post('/test/append', { config: { access: 'public' } }, async (request) => {
+    // Stand-ins for an input no schema checked, sent straight to the real stores (outside the API, so hidden from its reference).
+    app.post('/test/append', { config: { access: 'public' }, schema: { hide: true } }, async (request) => {
       await site.services.eventStore.append('probe-refused', [{ type: 'Probe', data: request.body }], { expectedVersion: 'any' });
       return {};
     });
-    app.post('/test/find', { config: { access: 'public' } }, async (request) => site.services.store.collection('members').findOne(request.body as Record<string, unknown>));
+    app.post('/test/find', { config: { access: 'public' }, schema: { hide: true } }, async (request) => site.services.store.collection('members').findOne(request.body as Record<string, unknown>));
     try {
       for (const [url, payload] of [
         ['/test/append', { secret: 'written\u0000here' }],
