@@ -33,7 +33,6 @@ import {
   type Condition,
   type Path,
   type Predicate,
-  type PullCondition,
   type UpdateOperation,
 } from './subset';
 
@@ -227,10 +226,9 @@ class MongoCollectionAdapter<T extends Document> implements Collection<T> {
         const target = operation.path;
         const common = Math.min(target.length, path.length);
         if (target.slice(0, common).some((segment, i) => segment !== path[i])) continue;
-        const creates = operation.op === 'set' || operation.op === 'inc' || operation.op === 'push' || operation.op === 'addToSet';
-        if (!creates) continue;
-        if (target.length > path.length || operation.op === 'push' || operation.op === 'addToSet') throw unsortable(path);
-        if (operation.op === 'set') sortValue({ value: operation.value }, ['value', ...path.slice(target.length)]);
+        if (operation.op !== 'set') continue;
+        if (target.length > path.length) throw unsortable(path);
+        sortValue({ value: operation.value }, ['value', ...path.slice(target.length)]);
       }
     }
   }
@@ -296,17 +294,6 @@ function toMongoCondition(conditions: Condition[]): MongoDocument {
   return condition;
 }
 
-function toMongoPull(condition: PullCondition): unknown {
-  switch (condition.kind) {
-    case 'equals':
-      return condition.value;
-    case 'value':
-      return toMongoCondition(condition.conditions);
-    case 'document':
-      return toMongoFilter(condition.predicate);
-  }
-}
-
 function toMongoUpdate(operations: UpdateOperation[]): MongoDocument {
   const update: Record<string, Record<string, unknown>> = {};
   const put = (operator: string, path: Path, value: unknown) => {
@@ -318,14 +305,8 @@ function toMongoUpdate(operations: UpdateOperation[]): MongoDocument {
       case 'unset':
         put('$unset', operation.path, '');
         break;
-      case 'inc':
-        put('$inc', operation.path, operation.by);
-        break;
-      case 'pull':
-        put('$pull', operation.path, toMongoPull(operation.condition));
-        break;
-      default:
-        put(`$${operation.op}`, operation.path, operation.value);
+      case 'set':
+        put('$set', operation.path, operation.value);
     }
   }
   // An update whose fields were all undefined is a no-op; MongoDB refuses an empty update.

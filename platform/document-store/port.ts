@@ -9,7 +9,7 @@
  * - filters: field equality (dotted paths, arrays match any element), $eq $ne $gt
  *   $gte $lt $lte $in $nin $exists $regex (with $options 'i', 'm', 's') and
  *   top-level or nested $and $or;
- * - updates: $set $unset $inc $push $pull (by value or by equality filter) $addToSet;
+ * - updates: $set $unset (the projections write whole values: nothing needs more);
  * - options: sort (1 / -1 on dotted paths), limit, skip; countDocuments; upsert;
  *   createIndex (ascending/descending keys, unique).
  * Values are JSON values plus Date. Anything else throws UnsupportedQueryError at once.
@@ -24,7 +24,7 @@ export interface Document {
 }
 
 export type Filter = Record<string, unknown>;
-export type Update = Partial<Record<'$set' | '$unset' | '$inc' | '$push' | '$pull' | '$addToSet', Record<string, unknown>>>;
+export type Update = Partial<Record<'$set' | '$unset', Record<string, unknown>>>;
 export type Sort = Record<string, 1 | -1>;
 
 export interface FindOptions {

@@ -15,7 +15,6 @@ import {
   type Operand,
   type Path,
   type Predicate,
-  type PullCondition,
   type UpdateOperation,
 } from './subset';
 
@@ -155,19 +154,6 @@ function matches(document: unknown, predicate: Predicate): boolean {
   }
 }
 
-function pullMatches(element: unknown, condition: PullCondition): boolean {
-  switch (condition.kind) {
-    case 'equals':
-      return valuesEqual(element, condition.value);
-    case 'value': {
-      const reached = { values: Array.isArray(element) ? [...element, element] : [element], missing: false };
-      return condition.conditions.every((item) => matchesCondition(reached, item));
-    }
-    case 'document':
-      return isPlainObject(element) && matches(element, condition.predicate);
-  }
-}
-
 /** The errors MongoDB raises when an update does not fit the document. */
 export class UpdateNotApplicableError extends Error {
   override readonly name = 'UpdateNotApplicableError';
@@ -184,7 +170,7 @@ function typeName(value: unknown): string {
 /**
  * The object holding the last segment of `path`, creating missing documents on
  * the way when `create` is set. Returns null when the path cannot exist, which
- * $unset and $pull treat as "nothing to do" and the other operators as an error.
+ * $unset treats as "nothing to do" and $set as an error.
  */
 function parentOf(document: Record<string, unknown>, path: Path, create: boolean, operator: string): Record<string, unknown> | null {
   let current = document;
@@ -225,34 +211,6 @@ function applyOperation(document: Record<string, unknown>, operation: UpdateOper
     case 'unset': {
       const parent = parentOf(document, operation.path, false, '$unset');
       if (parent) delete parent[key];
-      return;
-    }
-    case 'inc': {
-      const parent = parentOf(document, operation.path, true, '$inc');
-      if (!parent) return;
-      const current = parent[key];
-      if (current === undefined) parent[key] = operation.by;
-      else if (typeof current === 'number') parent[key] = current + operation.by;
-      else throw new UpdateNotApplicableError(`$inc '${where}': cannot increment a value of type ${typeName(current)}`);
-      return;
-    }
-    case 'push':
-    case 'addToSet': {
-      const parent = parentOf(document, operation.path, true, `$${operation.op}`);
-      if (!parent) return;
-      const current = parent[key];
-      if (current === undefined) parent[key] = [clone(operation.value)];
-      else if (!Array.isArray(current))
-        throw new UpdateNotApplicableError(`$${operation.op} '${where}': the field is of type ${typeName(current)}, not an array`);
-      else if (operation.op === 'push' || !current.some((item) => valuesEqual(item, operation.value))) current.push(clone(operation.value));
-      return;
-    }
-    case 'pull': {
-      const parent = parentOf(document, operation.path, false, '$pull');
-      if (!parent || parent[key] === undefined) return;
-      const current = parent[key];
-      if (!Array.isArray(current)) throw new UpdateNotApplicableError(`$pull '${where}': the field is of type ${typeName(current)}, not an array`);
-      parent[key] = current.filter((item) => !pullMatches(item, operation.condition));
       return;
     }
   }

@@ -27,18 +27,7 @@ export type Condition =
 
 export type Predicate = { kind: 'and' | 'or'; items: Predicate[] } | { kind: 'field'; path: Path; condition: Condition };
 
-export type PullCondition =
-  | { kind: 'equals'; value: Operand }
-  /** Operators applied to each element as if it were a field value ({$gte: 5}). */
-  | { kind: 'value'; conditions: Condition[] }
-  /** A query run on each element that is an embedded document ({ id: 'x' }). */
-  | { kind: 'document'; predicate: Predicate };
-
-export type UpdateOperation =
-  | { op: 'set' | 'push' | 'addToSet'; path: Path; value: unknown }
-  | { op: 'unset'; path: Path }
-  | { op: 'inc'; path: Path; by: number }
-  | { op: 'pull'; path: Path; condition: PullCondition };
+export type UpdateOperation = { op: 'set'; path: Path; value: unknown } | { op: 'unset'; path: Path };
 
 export interface ParsedFindOptions {
   sort: [Path, 1 | -1][];
@@ -56,7 +45,7 @@ export interface ParsedIndex {
 const COMPARISON_OPERATORS = new Set(['$eq', '$ne', '$gt', '$gte', '$lt', '$lte', '$in', '$nin', '$exists', '$regex', '$options']);
 /** Operators that make MongoDB's $pull treat its argument as a condition on the element itself. */
 const PATH_OPERATORS = new Set([...COMPARISON_OPERATORS, '$not', '$size', '$type', '$all', '$elemMatch', '$mod', '$bitsAllSet']);
-const UPDATE_OPERATORS = new Set(['$set', '$unset', '$inc', '$push', '$pull', '$addToSet']);
+const UPDATE_OPERATORS = new Set(['$set', '$unset']);
 const COLLECTION_NAME = /^[A-Za-z0-9_][A-Za-z0-9_.-]{0,59}$/;
 
 function unsupported(message: string): never {
@@ -141,16 +130,6 @@ export function checkDocument(document: unknown, where: string): asserts documen
   if (!isPlainObject(document)) unsupported(`${where}: a document must be a plain object`);
   if (typeof document._id !== 'string') unsupported(`${where}: _id must be a string`);
   checkStoredValue(document, where);
-}
-
-/** True when comparing the value for equality cannot depend on field order. */
-function isOrderFree(value: unknown): boolean {
-  if (Array.isArray(value)) return value.every(isOrderFree);
-  if (isPlainObject(value)) {
-    const fields = Object.values(value).filter((field) => field !== undefined);
-    return fields.length <= 1 && fields.every(isOrderFree);
-  }
-  return true;
 }
 
 function parseOperand(value: unknown, where: string): Operand {
@@ -299,25 +278,11 @@ export function parseUpdate(update: Update): UpdateOperation[] {
       const where = `${operator}.${key}`;
       switch (operator) {
         case '$set':
-        case '$push':
           checkStoredValue(value, where);
-          operations.push({ op: operator === '$set' ? 'set' : 'push', path, value });
-          break;
-        case '$addToSet':
-          checkStoredValue(value, where);
-          if (!isOrderFree(value)) unsupported(`${where}: $addToSet of embedded documents with several fields is not supported (MongoDB compares field order)`);
-          operations.push({ op: 'addToSet', path, value });
+          operations.push({ op: 'set', path, value });
           break;
         case '$unset':
           operations.push({ op: 'unset', path });
-          break;
-        case '$inc':
-          if (typeof value !== 'number') unsupported(`${where}: $inc needs a number`);
-          checkNumber(value, where);
-          operations.push({ op: 'inc', path, by: value });
-          break;
-        case '$pull':
-          operations.push({ op: 'pull', path, condition: parsePullCondition(value, where) });
           break;
       }
     }
@@ -329,19 +294,6 @@ export function parseUpdate(update: Update): UpdateOperation[] {
     if (current === previous || current.startsWith(`${previous}.`)) unsupported(`updating '${current}' and '${previous}' together would conflict`);
   }
   return operations;
-}
-
-function parsePullCondition(value: unknown, where: string): PullCondition {
-  if (value instanceof RegExp) return { kind: 'value', conditions: parseConditions(value, where) };
-  if (isPlainObject(value)) {
-    // MongoDB decides by the first field only.
-    const first = Object.keys(value)[0];
-    if (first !== undefined && PATH_OPERATORS.has(first)) return { kind: 'value', conditions: parseConditions(value, where) };
-    const predicate = parseFilter(value);
-    return { kind: 'document', predicate };
-  }
-  const operand = parseOperand(value, where);
-  return { kind: 'equals', value: operand };
 }
 
 /**

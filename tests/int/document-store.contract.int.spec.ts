@@ -402,15 +402,12 @@ for (const adapter of adapters) {
     });
 
     describe('updates', () => {
-      it('applies $set, $unset and $inc on dotted paths', async () => {
+      it('applies $set and $unset on dotted paths', async () => {
         const c = fresh();
         await c.insertOne({ _id: 'a', stats: { views: 1 }, title: 'x', old: true });
-        const result = await c.updateOne(
-          { _id: 'a' },
-          { $set: { title: 'y', 'meta.created.at': new Date(5) }, $unset: { old: '' }, $inc: { 'stats.views': 2, 'stats.likes': 1 } },
-        );
+        const result = await c.updateOne({ _id: 'a' }, { $set: { title: 'y', 'meta.created.at': new Date(5), 'stats.likes': 1 }, $unset: { old: '' } });
         expect(result).toEqual({ matchedCount: 1, modifiedCount: 1, upsertedId: null });
-        expect(await c.findOne({ _id: 'a' })).toEqual({ _id: 'a', stats: { views: 3, likes: 1 }, title: 'y', meta: { created: { at: new Date(5) } } });
+        expect(await c.findOne({ _id: 'a' })).toEqual({ _id: 'a', stats: { views: 1, likes: 1 }, title: 'y', meta: { created: { at: new Date(5) } } });
         expect(await c.updateOne({ _id: 'a' }, { $set: { title: 'y' }, $unset: { absent: '' } })).toEqual({
           matchedCount: 1,
           modifiedCount: 0,
@@ -419,30 +416,9 @@ for (const adapter of adapters) {
         expect(await c.updateOne({ _id: 'none' }, { $set: { title: 'z' } })).toEqual({ matchedCount: 0, modifiedCount: 0, upsertedId: null });
       });
 
-      it('applies $push, $addToSet and $pull', async () => {
+      it('refuses the update operators no caller needs', async () => {
         const c = fresh();
-        await c.insertOne({ _id: 'a', tags: ['x'], scores: [1, 7, 3, 9], rsvps: [{ id: 'm1', n: 1 }, { id: 'm2', n: 2 }, 'm1'] });
-        await c.updateOne({ _id: 'a' }, { $push: { tags: 'y', 'log.entries': { at: new Date(1) } } });
-        await c.updateOne({ _id: 'a' }, { $addToSet: { tags: 'x' } });
-        await c.updateOne({ _id: 'a' }, { $addToSet: { tags: 'z' } });
-        await c.updateOne({ _id: 'a' }, { $pull: { scores: { $gte: 5 }, rsvps: { id: 'm1' } } });
-        expect(await c.findOne({ _id: 'a' })).toEqual({
-          _id: 'a',
-          tags: ['x', 'y', 'z'],
-          scores: [1, 3],
-          rsvps: [{ id: 'm2', n: 2 }, 'm1'],
-          log: { entries: [{ at: new Date(1) }] },
-        });
-        expect((await c.updateOne({ _id: 'a' }, { $pull: { tags: 'y' } })).modifiedCount).toBe(1);
-        expect((await c.updateOne({ _id: 'a' }, { $pull: { tags: 'nope', missing: 'x' } })).modifiedCount).toBe(0);
-        expect((await c.updateOne({ _id: 'a' }, { $addToSet: { tags: 'x' } })).modifiedCount).toBe(0);
-      });
-
-      it('pulls by regular expression, and by an empty document condition only documents', async () => {
-        const c = fresh();
-        await c.insertOne({ _id: 'a', tags: ['xray', 'Xmas', 'box'], mixed: [{ k: 1 }, 'text', { k: 2 }, 3] });
-        await c.updateOne({ _id: 'a' }, { $pull: { tags: /^x/i, mixed: {} } });
-        expect(await c.findOne({ _id: 'a' })).toEqual({ _id: 'a', tags: ['box'], mixed: ['text', 3] });
+        for (const operator of ['$inc', '$push', '$pull', '$addToSet']) await expect(c.updateOne({ _id: 'a' }, { [operator]: { n: 1 } })).rejects.toBeInstanceOf(UnsupportedQueryError);
       });
 
       it('updates many documents and counts matched and modified ones', async () => {
@@ -459,8 +435,6 @@ for (const adapter of adapters) {
       it('fails, changing nothing, when an update does not fit the document', async () => {
         const c = fresh();
         await c.insertOne({ _id: 'a', title: 'text', list: 'not a list', n: 1 });
-        await expect(c.updateOne({ _id: 'a' }, { $inc: { title: 1 } })).rejects.toBeInstanceOf(UpdateNotApplicableError);
-        await expect(c.updateOne({ _id: 'a' }, { $push: { list: 1 } })).rejects.toBeInstanceOf(UpdateNotApplicableError);
         await expect(c.updateOne({ _id: 'a' }, { $set: { 'n.x': 1 } })).rejects.toBeInstanceOf(UpdateNotApplicableError);
         await c.updateOne({ _id: 'a' }, { $set: { items: [{ x: 1 }] } });
         await expect(c.updateOne({ _id: 'a' }, { $set: { 'items.x': 2 } })).rejects.toBeInstanceOf(UpdateNotApplicableError);
@@ -471,10 +445,10 @@ for (const adapter of adapters) {
 
       it('upserts from the equality fields of the filter', async () => {
         const c = fresh();
-        const first = await c.updateOne({ _id: 'rsvp-1', 'event.id': 'e1', status: { $eq: 'going' }, n: { $gt: 0 } }, { $inc: { count: 1 } }, { upsert: true });
+        const first = await c.updateOne({ _id: 'rsvp-1', 'event.id': 'e1', status: { $eq: 'going' }, n: { $gt: 0 } }, { $set: { count: 1 } }, { upsert: true });
         expect(first).toEqual({ matchedCount: 0, modifiedCount: 0, upsertedId: 'rsvp-1' });
         expect(await c.findOne({ _id: 'rsvp-1' })).toEqual({ _id: 'rsvp-1', event: { id: 'e1' }, status: 'going', count: 1 });
-        const second = await c.updateOne({ _id: 'rsvp-1' }, { $inc: { count: 1 } }, { upsert: true });
+        const second = await c.updateOne({ _id: 'rsvp-1' }, { $set: { count: 2 } }, { upsert: true });
         expect(second).toEqual({ matchedCount: 1, modifiedCount: 1, upsertedId: null });
         const generated = await c.updateOne({ email: 'a@example.org' }, { $set: { name: 'A' } }, { upsert: true });
         expect(typeof generated.upsertedId).toBe('string');
@@ -535,7 +509,7 @@ for (const adapter of adapters) {
         await c.insertOne({ _id: 'ok', a: { b: 'x' } });
         await expect(c.insertOne({ _id: 'list', a: { b: ['x'] } })).rejects.toBeInstanceOf(UnsupportedQueryError);
         await expect(c.insertOne({ _id: 'through', a: [{ b: 'x' }] })).rejects.toBeInstanceOf(UnsupportedQueryError);
-        await expect(c.updateOne({ _id: 'ok' }, { $push: { 'a.b': 'y' } })).rejects.toThrow();
+        await expect(c.updateOne({ _id: 'ok' }, { $set: { 'a.b': ['y'] } })).rejects.toBeInstanceOf(UnsupportedQueryError);
         const other = fresh();
         await other.insertOne({ _id: '1', tags: ['x'] });
         await expect(other.createIndex({ tags: 1 })).rejects.toBeInstanceOf(UnsupportedQueryError);
@@ -576,11 +550,8 @@ for (const adapter of adapters) {
         await expect(c.updateOne({}, { $setOnInsert: { a: 1 } } as never)).rejects.toBeInstanceOf(UnsupportedQueryError);
         await expect(c.updateOne({}, { a: 1 } as never)).rejects.toBeInstanceOf(UnsupportedQueryError);
         await expect(c.updateOne({}, {})).rejects.toBeInstanceOf(UnsupportedQueryError);
-        await expect(c.updateOne({}, { $push: { tags: { $each: [1, 2] } } })).rejects.toBeInstanceOf(UnsupportedQueryError);
         await expect(c.updateOne({}, { $set: { _id: 'x' } })).rejects.toBeInstanceOf(UnsupportedQueryError);
-        await expect(c.updateOne({}, { $set: { a: 1 }, $inc: { 'a.b': 1 } })).rejects.toBeInstanceOf(UnsupportedQueryError);
-        await expect(c.updateOne({}, { $inc: { n: '1' } })).rejects.toBeInstanceOf(UnsupportedQueryError);
-        await expect(c.updateOne({}, { $addToSet: { list: { a: 1, b: 2 } } })).rejects.toBeInstanceOf(UnsupportedQueryError);
+        await expect(c.updateOne({}, { $set: { a: 1 }, $unset: { 'a.b': '' } })).rejects.toBeInstanceOf(UnsupportedQueryError);
         await expect(c.updateOne({ $or: [{ a: 1 }] }, { $set: { b: 1 } }, { upsert: true })).rejects.toBeInstanceOf(UnsupportedQueryError);
         await expect(c.insertOne({ _id: 'a', $bad: 1 })).rejects.toBeInstanceOf(UnsupportedQueryError);
         await expect(c.insertOne({ _id: 'a', 'dotted.name': 1 })).rejects.toBeInstanceOf(UnsupportedQueryError);
