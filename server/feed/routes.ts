@@ -48,7 +48,6 @@ export async function feedRoutes(fastify: FastifyInstance, { services }: { servi
     if (!post) throw fail.notFound('Post not found');
     return postDto(post, actor);
   }
-  const none = {} as Record<string, never>;
 
   app.get('/api/posts', { config: { access: 'public' }, schema: { summary: 'The feed: pinned first, then newest; filtered, searched or by tag', tags, querystring: FeedQuery, response: { 200: pageSchema(PostSchema) } } }, async (request) => {
     const { query, actor } = request;
@@ -65,8 +64,8 @@ export async function feedRoutes(fastify: FastifyInstance, { services }: { servi
     },
   );
 
-  app.put('/api/posts/:id/like', { config: { access: 'signed-in' }, schema: postCommand('Like a post') }, async (request) => command(request.params.id, request.actor, { type: 'LikePost', data: none }));
-  app.delete('/api/posts/:id/like', { config: { access: 'signed-in' }, schema: postCommand('Take back a like') }, async (request) => command(request.params.id, request.actor, { type: 'UnlikePost', data: none }));
+  app.put('/api/posts/:id/like', { config: { access: 'signed-in' }, schema: postCommand('Like a post') }, async (request) => command(request.params.id, request.actor, { type: 'LikePost', data: {} }));
+  app.delete('/api/posts/:id/like', { config: { access: 'signed-in' }, schema: postCommand('Take back a like') }, async (request) => command(request.params.id, request.actor, { type: 'UnlikePost', data: {} }));
   app.post(
     '/api/posts/:id/share',
     { config: { access: 'public', rateLimit: { max: config.rateLimits.shares, timeWindow: '1 minute' } }, schema: postCommand('Count a share; once a day per reader') },
@@ -74,11 +73,11 @@ export async function feedRoutes(fastify: FastifyInstance, { services }: { servi
       const { id } = request.params;
       const post = await posts.findOne({ _id: id });
       // Only an approved post can be shared: anything else goes to the decider, which refuses it and says why.
-      if (post?.status !== 'approved') return command(id, request.actor, { type: 'SharePost', data: none });
+      if (post?.status !== 'approved') return command(id, request.actor, { type: 'SharePost', data: {} });
       const key = shareKey(id, sharer(request.actor, request.ip), services.now(), config.timeZone);
       if (!(await shares.claim(key))) return postDto(post, request.actor);
       try {
-        return await command(id, request.actor, { type: 'SharePost', data: none });
+        return await command(id, request.actor, { type: 'SharePost', data: {} });
       } catch (error) {
         await shares.release(key);
         throw error;
@@ -89,16 +88,16 @@ export async function feedRoutes(fastify: FastifyInstance, { services }: { servi
     command(request.params.id, request.actor, { type: 'ReportPost', data: request.body }),
   );
   app.delete('/api/posts/:id', { config: { access: 'signed-in' }, schema: { summary: 'Delete a post (its author or staff)', tags, params: IdParams, response: { 204: noContent(), ...refusals } } }, async (request, reply) => {
-    await decide(request.params.id, request.actor, { type: 'DeletePost', data: none });
+    await decide(request.params.id, request.actor, { type: 'DeletePost', data: {} });
     return reply.status(204).send();
   });
 
-  app.put('/api/admin/posts/:id/approve', { config: { access: STAFF }, schema: postCommand('Approve a pending post') }, async (request) => command(request.params.id, request.actor, { type: 'ApprovePost', data: none }));
+  app.put('/api/admin/posts/:id/approve', { config: { access: STAFF }, schema: postCommand('Approve a pending post') }, async (request) => command(request.params.id, request.actor, { type: 'ApprovePost', data: {} }));
   app.put('/api/admin/posts/:id/reject', { config: { access: STAFF }, schema: { ...postCommand('Reject a pending post, with a reason its author sees'), body: ReasonSchema } }, async (request) =>
     command(request.params.id, request.actor, { type: 'RejectPost', data: request.body }),
   );
-  app.put('/api/admin/posts/:id/pin', { config: { access: STAFF }, schema: postCommand('Pin a post to the top of the feed') }, async (request) => command(request.params.id, request.actor, { type: 'PinPost', data: none }));
-  app.put('/api/admin/posts/:id/unpin', { config: { access: STAFF }, schema: postCommand('Unpin a post') }, async (request) => command(request.params.id, request.actor, { type: 'UnpinPost', data: none }));
+  app.put('/api/admin/posts/:id/pin', { config: { access: STAFF }, schema: postCommand('Pin a post to the top of the feed') }, async (request) => command(request.params.id, request.actor, { type: 'PinPost', data: {} }));
+  app.put('/api/admin/posts/:id/unpin', { config: { access: STAFF }, schema: postCommand('Unpin a post') }, async (request) => command(request.params.id, request.actor, { type: 'UnpinPost', data: {} }));
 
   app.get('/api/admin/posts/pending', { config: { access: STAFF }, schema: { summary: 'The moderation queue, oldest first', tags, querystring: QueueQuery, response: { 200: pageSchema(PostSchema) } } }, async (request) => {
     const page = await findPage(posts, { status: 'pending' }, OLDEST_FIRST, request.query);
