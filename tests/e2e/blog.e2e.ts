@@ -171,7 +171,9 @@ describe('blog', () => {
     await expect.poll(() => member.getByRole('article').count()).toBe(1);
     await member.getByRole('article', { name: 'Towers of 1948' }).waitFor();
     await search.fill('no such words');
-    await member.getByText('No blog posts yet').waitFor();
+    // No match is not an empty blog.
+    await member.getByText('No blog posts match “no such words”').waitFor();
+    expect(await member.getByText('No blog posts yet').count()).toBe(0);
     await search.fill('');
     await expect.poll(() => member.getByRole('article').count()).toBe(3);
   });

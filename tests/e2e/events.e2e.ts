@@ -122,6 +122,8 @@ describe('events', () => {
     await staff.getByRole('button', { name: 'Approve All' }).click();
     await staff.getByRole('alertdialog').getByRole('button', { name: 'Confirm' }).click();
     await staff.getByText('No events found').waitFor();
+    // An empty queue's tab carries no count: a red 0 reads as an alert.
+    await expect.poll(() => staff.getByRole('tab', { name: /Pending Events/ }).textContent()).toBe('Pending Events');
     await staff.getByRole('navigation').getByLabel(/pending/).waitFor({ state: 'detached' });
 
     await expect.poll(() => cards.filter({ hasText: 'Pending Approval' }).count()).toBe(0);

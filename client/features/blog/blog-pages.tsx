@@ -70,7 +70,9 @@ export function BlogPage() {
       ) : posts.isError ? (
         <p role="alert">The blog could not be loaded. Please refresh the page.</p>
       ) : shown.length === 0 ? (
-        <p className="rounded-xl border border-dashed border-slate-300 p-8 text-center dark:border-slate-700">No blog posts yet</p>
+        <p className="rounded-xl border border-dashed border-slate-300 p-8 text-center dark:border-slate-700">
+          {loaded.length > 0 ? `No blog posts match “${search.trim()}”` : 'No blog posts yet'}
+        </p>
       ) : (
         <div className="space-y-8">
           {pinned.length > 0 && (

@@ -97,7 +97,7 @@ export function EventManagementPage() {
               setSelected(new Set());
             }} className={`min-h-11 px-4 text-sm font-medium ${tab === id ? 'border-b-2 border-brand-600 dark:border-amber-accent' : 'text-slate-600 dark:text-slate-400'}`}>
             {label}
-            {id === 'pending' && <span className="ml-2 rounded-full bg-red-600 px-2 text-xs text-white">{s?.pending ?? 0}</span>}
+            {id === 'pending' && Boolean(s?.pending) && <span className="ml-2 rounded-full bg-red-600 px-2 text-xs text-white">{s?.pending}</span>}
           </button>
         ))}
       </div>
