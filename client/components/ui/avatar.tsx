@@ -9,9 +9,8 @@ export function initialsOf(name: string): string {
 }
 
 const SIZES = { sm: 'size-8 text-xs', md: 'size-10 text-sm', lg: 'size-16 text-lg' } as const;
-const ROLE_DOT: Record<string, string> = { admin: 'bg-red-600', staff: 'bg-blue-600', member: 'bg-green-600', subscriber: 'bg-yellow-500' };
-
-export function Avatar({ name, src, size = 'md', role, online }: { name: string; src?: string | null; size?: keyof typeof SIZES; role?: string; online?: boolean }) {
+/** The only dot on an avatar is the green one for online: the role is shown beside the name, never as a coloured dot. */
+export function Avatar({ name, src, size = 'md', online }: { name: string; src?: string | null; size?: keyof typeof SIZES; online?: boolean }) {
   return (
     <span className={`relative inline-flex shrink-0 ${SIZES[size]}`}>
       {src ? (
@@ -21,7 +20,6 @@ export function Avatar({ name, src, size = 'md', role, online }: { name: string;
           {initialsOf(name)}
         </span>
       )}
-      {role && <span aria-hidden="true" title={role} className={`absolute -top-0.5 -right-0.5 size-3 rounded-full ring-2 ring-white dark:ring-slate-900 ${ROLE_DOT[role] ?? ''}`} />}
       {online && <span aria-label="online" className="absolute -right-0.5 -bottom-0.5 size-3 rounded-full bg-green-500 ring-2 ring-white dark:ring-slate-900" />}
     </span>
   );

@@ -13,8 +13,10 @@ import { useToast } from '../../components/ui/toast';
 import { errorMessage } from '../../lib/api';
 import { LoadMore } from '../../lib/paged-list';
 import { ROLES } from '../../../shared/domain';
+import type { MemberRow } from '../../../shared/members/schemas';
 import { runAdminAction, useAdminStats, useMembers, usePendingPosts, useRefreshAdmin, type AdminAction } from './api';
 import { isStaff, useCurrentUser, type CurrentUser } from '../../lib/current-user';
+import { useNarrowScreen } from '../../lib/use-narrow-screen';
 
 const TABS = [
   { id: 'moderation', label: 'Moderation' },
@@ -91,93 +93,132 @@ function Moderation() {
 
 const STATUS_DOT = { online: 'bg-green-500', away: 'bg-amber-400', offline: 'bg-slate-400' } as const;
 
+function MemberStatus({ row }: { row: MemberRow }) {
+  return (
+    <span className="inline-flex items-center gap-1">
+      <span aria-hidden="true" className={`size-2 rounded-full ${STATUS_DOT[row.status]}`} />
+      {row.status}
+    </span>
+  );
+}
+
+/** What the viewer may do to a member: promote (admins), suspend or unsuspend; nothing to admins or to oneself. */
+function MemberActions({ row, viewer, act }: { row: MemberRow; viewer: CurrentUser; act: ReturnType<typeof useAdminAction> }) {
+  if (row.role === 'admin' || row.id === viewer.id) return null;
+  return (
+    <div className="flex flex-wrap gap-2 md:justify-end">
+      {viewer.role === 'admin' && (
+        <select
+          aria-label={`Promote ${row.name}`}
+          value=""
+          onChange={(event) => {
+            const role = ROLES.find((known) => known === event.target.value);
+            if (role) act.mutate({ action: { do: 'role', memberId: row.id, role }, done: `${row.name} is now ${role}` });
+          }}
+          className="min-h-11 rounded-md border border-slate-300 bg-white px-2 dark:border-slate-600 dark:bg-slate-900"
+        >
+          <option value="">Promote…</option>
+          {ROLES
+            .filter((role) => role !== row.role)
+            .map((role) => (
+              <option key={role} value={role}>
+                {role}
+              </option>
+            ))}
+        </select>
+      )}
+      {row.suspended ? (
+        <Button variant="secondary" onPress={() => act.mutate({ action: { do: 'unsuspend', memberId: row.id }, done: `${row.name} can sign in again` })}>
+          Unsuspend
+        </Button>
+      ) : (
+        <Button variant="destructive" onPress={() => act.mutate({ action: { do: 'suspend', memberId: row.id }, done: `${row.name} is suspended` })}>
+          Suspend
+        </Button>
+      )}
+    </div>
+  );
+}
+
+function MemberName({ row }: { row: MemberRow }) {
+  return (
+    <div className="flex min-w-0 items-center gap-2">
+      <Avatar name={row.name} size="sm" />
+      <div className="min-w-0">
+        <p className="font-medium break-words">{row.name}</p>
+        <p className="text-xs break-all text-slate-600 dark:text-slate-400">{row.email}</p>
+      </div>
+    </div>
+  );
+}
+
+const suspendedMark = <span className="ml-1 text-xs font-semibold text-red-700 dark:text-red-400">Suspended</span>;
+
+/** Members as a table on wide screens and as cards on a phone, where a table's actions would sit off-screen. */
 function Users({ viewer }: { viewer: CurrentUser }) {
   const { list: users, items: rows } = useMembers();
   const act = useAdminAction();
+  const narrow = useNarrowScreen();
   if (users.isPending) return <p role="status">Loading members...</p>;
   if (users.isError) return <p role="alert">The member list could not be loaded.</p>;
   return (
     <>
-      <div className="overflow-x-auto rounded-xl border border-slate-200 bg-white dark:border-slate-800 dark:bg-slate-900">
-        <table className="w-full text-left text-sm">
-          <thead className="border-b border-slate-200 dark:border-slate-800">
-            <tr>
-              <th className="p-3">Member</th>
-              <th className="p-3">Role</th>
-              <th className="p-3">Status</th>
-              <th className="p-3">Posts</th>
-              <th className="p-3">Joined</th>
-              <th className="p-3">
-                <span className="sr-only">Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {rows.map((row) => (
-              <tr key={row.id} className="border-b border-slate-100 last:border-0 dark:border-slate-800">
-                <td className="p-3">
-                  <div className="flex items-center gap-2">
-                    <Avatar name={row.name} size="sm" />
-                    <div>
-                      <p className="font-medium">{row.name}</p>
-                      <p className="text-xs text-slate-600 dark:text-slate-400">{row.email}</p>
-                    </div>
-                  </div>
-                </td>
-                <td className="p-3">
-                  <RoleBadge role={row.role} /> {row.suspended && <span className="ml-1 text-xs font-semibold text-red-700 dark:text-red-400">Suspended</span>}
-                </td>
-                <td className="p-3">
-                  <span className="inline-flex items-center gap-1">
-                    <span aria-hidden="true" className={`size-2 rounded-full ${STATUS_DOT[row.status]}`} />
-                    {row.status}
-                  </span>
-                </td>
-                <td className="p-3">{row.posts}</td>
-                <td className="p-3">{new Date(row.joinedAt).toLocaleDateString()}</td>
-                <td className="p-3">
-                  {row.role !== 'admin' && row.id !== viewer.id && (
-                    <div className="flex flex-wrap justify-end gap-2">
-                      {viewer.role === 'admin' && (
-                        <label className="flex items-center gap-1">
-                          <span className="sr-only">Promote {row.name} to</span>
-                          <select
-                            aria-label={`Promote ${row.name}`}
-                            value=""
-                            onChange={(event) => {
-                              const role = ROLES.find((known) => known === event.target.value);
-                              if (role) act.mutate({ action: { do: 'role', memberId: row.id, role }, done: `${row.name} is now ${role}` });
-                            }}
-                            className="min-h-11 rounded-md border border-slate-300 bg-white px-2 dark:border-slate-600 dark:bg-slate-900"
-                          >
-                            <option value="">Promote…</option>
-                            {ROLES
-                              .filter((role) => role !== row.role)
-                              .map((role) => (
-                                <option key={role} value={role}>
-                                  {role}
-                                </option>
-                              ))}
-                          </select>
-                        </label>
-                      )}
-                      {row.suspended ? (
-                        <Button variant="secondary" onPress={() => act.mutate({ action: { do: 'unsuspend', memberId: row.id }, done: `${row.name} can sign in again` })}>
-                          Unsuspend
-                        </Button>
-                      ) : (
-                        <Button variant="destructive" onPress={() => act.mutate({ action: { do: 'suspend', memberId: row.id }, done: `${row.name} is suspended` })}>
-                          Suspend
-                        </Button>
-                      )}
-                    </div>
-                  )}
-                </td>
+      {narrow ? (
+        <ul aria-label="Members" className="space-y-3">
+          {rows.map((row) => (
+            <li key={row.id} className="space-y-3 rounded-xl border border-slate-200 bg-white p-4 dark:border-slate-800 dark:bg-slate-900">
+              <MemberName row={row} />
+              <p className="flex flex-wrap items-center gap-x-3 gap-y-1 text-sm">
+                <span>
+                  <RoleBadge role={row.role} />
+                  {row.suspended && suspendedMark}
+                </span>
+                <MemberStatus row={row} />
+                <span>{row.posts} posts</span>
+                <span>Joined {new Date(row.joinedAt).toLocaleDateString()}</span>
+              </p>
+              <MemberActions row={row} viewer={viewer} act={act} />
+            </li>
+          ))}
+        </ul>
+      ) : (
+        <div className="overflow-x-auto rounded-xl border border-slate-200 bg-white dark:border-slate-800 dark:bg-slate-900">
+          <table className="w-full text-left text-sm">
+            <thead className="border-b border-slate-200 dark:border-slate-800">
+              <tr>
+                <th className="p-3">Member</th>
+                <th className="p-3">Role</th>
+                <th className="p-3">Status</th>
+                <th className="p-3">Posts</th>
+                <th className="p-3">Joined</th>
+                <th className="p-3">
+                  <span className="sr-only">Actions</span>
+                </th>
               </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+            </thead>
+            <tbody>
+              {rows.map((row) => (
+                <tr key={row.id} className="border-b border-slate-100 last:border-0 dark:border-slate-800">
+                  <td className="p-3">
+                    <MemberName row={row} />
+                  </td>
+                  <td className="p-3">
+                    <RoleBadge role={row.role} /> {row.suspended && suspendedMark}
+                  </td>
+                  <td className="p-3">
+                    <MemberStatus row={row} />
+                  </td>
+                  <td className="p-3">{row.posts}</td>
+                  <td className="p-3">{new Date(row.joinedAt).toLocaleDateString()}</td>
+                  <td className="p-3">
+                    <MemberActions row={row} viewer={viewer} act={act} />
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
       <LoadMore list={users} label="Load more members" />
     </>
   );

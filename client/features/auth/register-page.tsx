@@ -13,7 +13,11 @@ export function RegisterPage() {
   const [fields, setFields] = useState<Record<string, string>>({});
   const [error, setError] = useState<string | null>(null);
   const [pending, setPending] = useState(false);
-  const set = (key: keyof typeof form) => (value: string) => setForm((current) => ({ ...current, [key]: value }));
+  const set = (key: keyof typeof form) => (value: string) => {
+    setForm((current) => ({ ...current, [key]: value }));
+    // Editing a field the server refused clears its message: the next submit is judged afresh.
+    setFields(({ [key]: _edited, ...rest }) => rest);
+  };
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -24,8 +28,10 @@ export function RegisterPage() {
       signedIn(await register(form));
       await navigate({ to: '/' });
     } catch (caught) {
-      if (caught instanceof ApiError) setFields(caught.fields);
-      setError(errorMessage(caught, 'Could not create your account. Please try again.'));
+      const refusedFields = caught instanceof ApiError ? caught.fields : {};
+      setFields(refusedFields);
+      // A refused field shows its message beside itself; the form-wide alert is for everything else.
+      if (Object.keys(refusedFields).length === 0) setError(errorMessage(caught, 'Could not create your account. Please try again.'));
     } finally {
       setPending(false);
     }

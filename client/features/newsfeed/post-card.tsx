@@ -106,7 +106,7 @@ export function PostCard({ post, viewer, onlineIds }: { post: Post; viewer: Curr
   return (
     <article id={`post-${post.id}`} aria-label={`Post by ${post.author.name}`} className="rounded-xl border border-slate-200 bg-white p-4 dark:border-slate-800 dark:bg-slate-900">
       <header className="flex items-start gap-3">
-        <Avatar name={post.author.name} src={post.author.avatar} role={post.author.role} online={onlineIds.has(post.author.id)} />
+        <Avatar name={post.author.name} src={post.author.avatar} online={onlineIds.has(post.author.id)} />
         <div className="min-w-0 flex-1">
           <p className="font-semibold">
             {post.author.name} <span className={`text-xs font-medium capitalize ${ROLE_COLOUR[post.author.role] ?? ''}`}>{post.author.role}</span>

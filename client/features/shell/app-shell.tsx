@@ -3,9 +3,10 @@
  * `sidebar_state` cookie; an off-canvas drawer below 768px; Ctrl/Cmd+B toggles
  * it) and the content area.
  */
-import { useCallback, useEffect, useState, type ReactNode } from 'react';
+import { useCallback, useEffect, useId, useState, type ReactNode } from 'react';
 import { Link, useNavigate, useRouterState } from '@tanstack/react-router';
 import { Dialog, Modal, ModalOverlay } from 'react-aria-components';
+import { atom, useAtom } from 'jotai';
 import { Avatar } from '../../components/ui/avatar';
 import { Icon } from '../../components/ui/icon';
 import { RoleBadge } from '../../components/ui/badge';
@@ -15,23 +16,23 @@ import { useEventStats } from '../events/api';
 import { useMailbox } from '../mailbox/api';
 import { useCommunityStats } from '../newsfeed/api';
 import { useTheme } from '../../lib/theme';
-import { ADMIN_NAV, MAILBOX_NAV, MAIN_NAV, MOBILE_BREAKPOINT, SETTINGS_NAV, SIDEBAR_COOKIE, SIDEBAR_COOKIE_MAX_AGE, isActive, type NavItem } from './nav';
+import { useNarrowScreen } from '../../lib/use-narrow-screen';
+import {
+  ADMIN_NAV,
+  MAILBOX_NAV,
+  MAIN_NAV,
+  NAV_GROUPS_KEY,
+  SETTINGS_NAV,
+  SIDEBAR_COOKIE,
+  SIDEBAR_COOKIE_MAX_AGE,
+  activeEntry,
+  type NavGroup,
+  type NavItem,
+} from './nav';
 
 function readExpanded(): boolean {
   const match = document.cookie.match(new RegExp(`(?:^|; )${SIDEBAR_COOKIE}=([^;]*)`));
   return match ? match[1] !== 'false' : true;
-}
-
-function useIsMobile() {
-  const query = `(max-width: ${MOBILE_BREAKPOINT - 1}px)`;
-  const [mobile, setMobile] = useState(() => window.matchMedia(query).matches);
-  useEffect(() => {
-    const list = window.matchMedia(query);
-    const onChange = () => setMobile(list.matches);
-    list.addEventListener('change', onChange);
-    return () => list.removeEventListener('change', onChange);
-  }, [query]);
-  return mobile;
 }
 
 const figure = (value: number | undefined) => (value === undefined ? '—' : value.toLocaleString('en-US'));
@@ -61,15 +62,16 @@ function CommunityStatsBlock() {
   );
 }
 
-function NavLink({ item, collapsed, badge, badgeTone = 'neutral', pathname }: { item: NavItem; collapsed: boolean; badge?: number | undefined; badgeTone?: 'neutral' | 'alert'; pathname: string }) {
-  const active = isActive(item, pathname);
+function NavLink({ item, collapsed, badge, badgeTone = 'neutral', active }: { item: NavItem; collapsed: boolean; badge?: number | undefined; badgeTone?: 'neutral' | 'alert'; active: boolean }) {
   const count = badge ?? item.badge;
   return (
     <Link
       to={item.to}
+      // The router would also mark /admin current on /admin/users; which entry is current is decided once, by activeEntry.
+      activeOptions={{ exact: true }}
       aria-current={active ? 'page' : undefined}
       title={collapsed ? item.title : undefined}
-      className={`flex min-h-11 items-center gap-3 rounded-md px-3 text-sm font-medium outline-none focus-visible:ring-2 focus-visible:ring-amber-500 ${
+      className={`flex min-h-11 items-center gap-3 rounded-md px-3 text-sm pointer-fine:min-h-9 font-medium outline-none focus-visible:ring-2 focus-visible:ring-amber-500 ${
         active ? 'bg-brand-600 text-white dark:bg-amber-accent dark:text-slate-950' : 'text-slate-700 hover:bg-slate-100 dark:text-slate-200 dark:hover:bg-slate-800'
       }`}
     >
@@ -95,18 +97,67 @@ function PendingEventsBadge({ children }: { children: (pending: number | undefin
 }
 
 /** Shown to admins only when the development mailbox answers (see MAILBOX_NAV); its list is the one the mailbox page shows. */
-function MailboxNavEntry({ collapsed, pathname }: { collapsed: boolean; pathname: string }) {
+function MailboxNavEntry({ collapsed, active }: { collapsed: boolean; active: boolean }) {
   const mailbox = useMailbox();
   if (!mailbox.isSuccess) return null;
   return (
     <li>
-      <NavLink item={MAILBOX_NAV} collapsed={collapsed} pathname={pathname} />
+      <NavLink item={MAILBOX_NAV} collapsed={collapsed} active={active} />
     </li>
   );
 }
 
-function SidebarContent({ user, collapsed, onToggle }: { user: CurrentUser; collapsed: boolean; onToggle?: () => void }) {
+function readOpenGroups(): Partial<Record<NavGroup, boolean>> {
+  try {
+    return JSON.parse(localStorage.getItem(NAV_GROUPS_KEY) ?? '{}') as Partial<Record<NavGroup, boolean>>;
+  } catch {
+    return {};
+  }
+}
+const openGroupsAtom = atom(readOpenGroups());
+
+/**
+ * A group of entries under a heading that folds it away, so every entry a role has stays in reach at 1366×768
+ * and on a phone. Until the member chooses, a group is open in the wide sidebar and, in the phone drawer, only
+ * when it holds the current page; the choice is remembered in localStorage.
+ */
+function NavGroupSection({ group, title, collapsed, inDrawer, holdsCurrentPage, children }: { group: NavGroup; title: string; collapsed: boolean; inDrawer: boolean; holdsCurrentPage: boolean; children: ReactNode }) {
+  const [openGroups, setOpenGroups] = useAtom(openGroupsAtom);
+  const listId = useId();
+  const open = collapsed || (openGroups[group] ?? (holdsCurrentPage || !inDrawer));
+  const toggle = () => {
+    const next = { ...openGroups, [group]: !open };
+    setOpenGroups(next);
+    localStorage.setItem(NAV_GROUPS_KEY, JSON.stringify(next));
+  };
+  return (
+    <div>
+      {collapsed ? (
+        <h2 className="sr-only">{title}</h2>
+      ) : (
+        <h2>
+          <button
+            type="button"
+            aria-expanded={open}
+            aria-controls={listId}
+            onClick={toggle}
+            className="flex min-h-11 w-full items-center justify-between rounded-md px-3 text-xs font-semibold tracking-wide text-slate-600 uppercase outline-none hover:bg-slate-100 focus-visible:ring-2 focus-visible:ring-amber-500 pointer-fine:min-h-7 dark:text-slate-400 dark:hover:bg-slate-800"
+          >
+            {title}
+            <Icon name="chevronLeft" className={`size-4 transition-transform ${open ? '-rotate-90' : 'rotate-180'}`} />
+          </button>
+        </h2>
+      )}
+      <ul id={listId} hidden={!open}>
+        {children}
+      </ul>
+    </div>
+  );
+}
+
+function SidebarContent({ user, collapsed, onToggle, inDrawer = false }: { user: CurrentUser; collapsed: boolean; onToggle?: () => void; inDrawer?: boolean }) {
   const pathname = useRouterState({ select: (state) => state.location.pathname });
+  const current = activeEntry([...MAIN_NAV, ...SETTINGS_NAV, ...ADMIN_NAV, MAILBOX_NAV], pathname);
   const { theme, toggle } = useTheme();
   const navigate = useNavigate();
   const signedOut = useSignOut();
@@ -116,76 +167,71 @@ function SidebarContent({ user, collapsed, onToggle }: { user: CurrentUser; coll
   };
 
   return (
-    <div className="flex h-full flex-col gap-4 py-4">
+    <div className="flex h-full flex-col gap-2 py-2">
       <div className={`flex items-center gap-2 px-3 ${collapsed ? 'justify-center' : ''}`}>
         <span aria-hidden="true" className="flex size-9 shrink-0 items-center justify-center rounded-md bg-brand-600 text-white dark:bg-amber-accent dark:text-slate-950">
           <Icon name="radio" />
         </span>
         <div className={collapsed ? 'sr-only' : 'min-w-0'}>
-          <p className="truncate font-bold leading-tight">Broadcast History</p>
+          <p className="font-bold leading-tight">Broadcast History</p>
           <p className="text-xs text-amber-700 dark:text-amber-accent">Premium Community</p>
         </div>
         {onToggle && !collapsed && (
-          <button type="button" onClick={onToggle} aria-label="Collapse sidebar" className="ml-auto hidden min-h-11 min-w-11 rounded-md hover:bg-slate-100 md:block dark:hover:bg-slate-800">
+          <button type="button" onClick={onToggle} aria-label="Collapse sidebar" className="ml-auto hidden min-h-11 min-w-11 shrink-0 rounded-md pointer-fine:min-h-9 pointer-fine:min-w-9 hover:bg-slate-100 md:block dark:hover:bg-slate-800">
             <Icon name="chevronLeft" className="mx-auto size-5" />
           </button>
         )}
       </div>
 
-      <nav aria-label="Main" className="flex-1 space-y-4 overflow-y-auto px-2">
-        <ul className="space-y-1">
-          {MAIN_NAV.map((item) => (
-            <li key={item.to}>
-              <NavLink item={item} collapsed={collapsed} pathname={pathname} />
-            </li>
-          ))}
-        </ul>
-        <div>
-          <h2 className={collapsed ? 'sr-only' : 'px-3 pb-1 text-xs font-semibold tracking-wide text-slate-600 uppercase dark:text-slate-400'}>Settings</h2>
-          <ul className="space-y-1">
-            {SETTINGS_NAV.map((item) => (
+      <div className="min-h-0 flex-1 space-y-3 overflow-y-auto">
+        <nav aria-label="Main" className="space-y-2 px-2">
+          <ul>
+            {MAIN_NAV.map((item) => (
               <li key={item.to}>
-                <NavLink item={item} collapsed={collapsed} pathname={pathname} />
+                <NavLink item={item} collapsed={collapsed} active={item === current} />
               </li>
             ))}
           </ul>
-        </div>
-        {isStaff(user.role) && (
-          <div>
-            <h2 className={collapsed ? 'sr-only' : 'px-3 pb-1 text-xs font-semibold tracking-wide text-slate-600 uppercase dark:text-slate-400'}>Administration</h2>
-            <ul className="space-y-1">
+          <NavGroupSection group="settings" title="Settings" collapsed={collapsed} inDrawer={inDrawer} holdsCurrentPage={current !== undefined && SETTINGS_NAV.includes(current)}>
+            {SETTINGS_NAV.map((item) => (
+              <li key={item.to}>
+                <NavLink item={item} collapsed={collapsed} active={item === current} />
+              </li>
+            ))}
+          </NavGroupSection>
+          {isStaff(user.role) && (
+            <NavGroupSection group="admin" title="Administration" collapsed={collapsed} inDrawer={inDrawer} holdsCurrentPage={current !== undefined && [...ADMIN_NAV, MAILBOX_NAV].includes(current)}>
               {ADMIN_NAV.map((item) => (
                 <li key={item.to}>
                   {item.to === '/events/manage' ? (
-                    <PendingEventsBadge>{(pending) => <NavLink item={item} collapsed={collapsed} pathname={pathname} badge={pending} badgeTone="alert" />}</PendingEventsBadge>
+                    <PendingEventsBadge>{(pending) => <NavLink item={item} collapsed={collapsed} active={item === current} badge={pending} badgeTone="alert" />}</PendingEventsBadge>
                   ) : (
-                    <NavLink item={item} collapsed={collapsed} pathname={pathname} />
+                    <NavLink item={item} collapsed={collapsed} active={item === current} />
                   )}
                 </li>
               ))}
-              {user.role === 'admin' && <MailboxNavEntry collapsed={collapsed} pathname={pathname} />}
-            </ul>
-          </div>
-        )}
-      </nav>
-
-      {!collapsed && <CommunityStatsBlock />}
+              {user.role === 'admin' && <MailboxNavEntry collapsed={collapsed} active={current === MAILBOX_NAV} />}
+            </NavGroupSection>
+          )}
+        </nav>
+        {!collapsed && <CommunityStatsBlock />}
+      </div>
 
       <footer className={`flex items-center gap-2 border-t border-slate-200 px-3 pt-3 dark:border-slate-800 ${collapsed ? 'flex-col' : ''}`}>
-        <Avatar name={user.name} src={user.avatar} size="sm" role={user.role} />
+        <Avatar name={user.name} src={user.avatar} size="sm" />
         <div className={collapsed ? 'sr-only' : 'min-w-0 flex-1'}>
-          <p className="truncate text-sm font-medium">{user.name}</p>
+          <p className="text-sm leading-tight font-medium break-words">{user.name}</p>
           <RoleBadge role={user.role} />
         </div>
         <button
           type="button"
           onClick={toggle}
           aria-label={theme === 'dark' ? 'Switch to light theme' : 'Switch to dark theme'}
-          className="min-h-11 min-w-11 rounded-md hover:bg-slate-100 dark:hover:bg-slate-800"
+          className="min-h-11 min-w-11 shrink-0 rounded-md hover:bg-slate-100 pointer-fine:min-h-9 pointer-fine:min-w-9 dark:hover:bg-slate-800"
         >
           <Icon name={theme === 'dark' ? 'sun' : 'moon'} className="mx-auto size-5" />
         </button>
-        <button type="button" onClick={() => void signOut()} aria-label="Sign out" className="min-h-11 min-w-11 rounded-md hover:bg-slate-100 dark:hover:bg-slate-800">
+        <button type="button" onClick={() => void signOut()} aria-label="Sign out" className="min-h-11 min-w-11 shrink-0 rounded-md pointer-fine:min-h-9 pointer-fine:min-w-9 hover:bg-slate-100 dark:hover:bg-slate-800">
           <Icon name="logout" className="mx-auto size-5" />
         </button>
       </footer>
@@ -194,7 +240,7 @@ function SidebarContent({ user, collapsed, onToggle }: { user: CurrentUser; coll
 }
 
 export function AppShell({ user, children }: { user: CurrentUser; children: ReactNode }) {
-  const mobile = useIsMobile();
+  const mobile = useNarrowScreen();
   const [expanded, setExpanded] = useState(readExpanded);
   const [drawerOpen, setDrawerOpen] = useState(false);
   const pathname = useRouterState({ select: (state) => state.location.pathname });
@@ -233,7 +279,7 @@ export function AppShell({ user, children }: { user: CurrentUser; children: Reac
         <ModalOverlay isOpen={drawerOpen} onOpenChange={setDrawerOpen} isDismissable className="fixed inset-0 z-40 bg-black/40">
           <Modal className="fixed inset-y-0 left-0 w-72 bg-white shadow-xl dark:bg-slate-900">
             <Dialog aria-label="Navigation" className="h-full outline-none">
-              <SidebarContent user={user} collapsed={false} />
+              <SidebarContent user={user} collapsed={false} inDrawer />
             </Dialog>
           </Modal>
         </ModalOverlay>

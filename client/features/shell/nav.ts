@@ -37,12 +37,23 @@ export const ADMIN_NAV: NavItem[] = [
  */
 export const MAILBOX_NAV: NavItem = { to: '/mailbox', title: 'Mailbox', icon: 'mail' };
 
-/** An entry is active when the path starts with its route; the Newsfeed only on exactly "/". */
-export function isActive(item: NavItem, pathname: string): boolean {
+/** An entry matches a path that starts with its route; the Newsfeed only exactly "/". */
+function matches(item: NavItem, pathname: string): boolean {
   if (item.exact) return pathname === item.to;
   return pathname === item.to || pathname.startsWith(`${item.to}/`);
 }
 
+/**
+ * The one entry a path belongs to: the longest route that matches it, so /admin/users lights
+ * User Management and not Dashboard as well.
+ */
+export function activeEntry(items: NavItem[], pathname: string): NavItem | undefined {
+  return items.filter((item) => matches(item, pathname)).sort((a, b) => b.to.length - a.to.length)[0];
+}
+
+/** The sidebar's groups below the main entries; each folds away, and the choice is remembered here. */
+export type NavGroup = 'settings' | 'admin';
+export const NAV_GROUPS_KEY = 'sidebar_groups';
+
 export const SIDEBAR_COOKIE = 'sidebar_state';
 export const SIDEBAR_COOKIE_MAX_AGE = 60 * 60 * 24 * 7;
-export const MOBILE_BREAKPOINT = 768;
