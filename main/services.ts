@@ -117,8 +117,12 @@ export async function createServices(config: Config, logger: Logger) {
     startWorkers,
     now: () => new Date(),
     async mailFigures(): Promise<MailFigures> {
-      const [jobs, outbox] = await Promise.all([mail.queue.getJobCounts('waiting', 'active', 'failed', 'delayed'), outboxFigures(mailOutbox(store), new Date())]);
-      return { jobs, outbox };
+      const [jobs, scheduledJobs, outbox] = await Promise.all([
+        mail.queue.getJobCounts('waiting', 'active', 'failed', 'delayed'),
+        mail.queue.getJobSchedulersCount(),
+        outboxFigures(mailOutbox(store), new Date()),
+      ]);
+      return { jobs, scheduledJobs, outbox };
     },
     async close() {
       for (const stop of stopWorkers.splice(0)) await stop();

@@ -18,6 +18,8 @@ import type { Presence } from './realtime/presence';
 /** The mail queue's figures and the subscription outbox's, as monitoring shows them. */
 export interface MailFigures {
   jobs: { waiting?: number; active?: number; failed?: number; delayed?: number };
+  /** Repeating jobs (the digests), each holding one delayed job for its next run. */
+  scheduledJobs: number;
   outbox: { queued: number; oldestQueuedSeconds: number; sentLastHour: number; bounced: number };
 }
 

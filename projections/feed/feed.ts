@@ -53,6 +53,12 @@ export const feedPosts = (store: DocumentStore) => store.collection<FeedPostDocu
 export const tagDays = (store: DocumentStore) => store.collection<TagDay>(FEED_TAG_DAYS);
 export const tagCounts = (store: DocumentStore) => store.collection<TagCountDocument>(FEED_TAG_COUNTS);
 
+/**
+ * The community's post count wherever one is shown (sidebar, admin dashboard, monitoring): the posts in the
+ * feed, approved ones; a pending or rejected post is not counted until, unless, it is published.
+ */
+export const publishedPostCount = (store: DocumentStore) => feedPosts(store).countDocuments({ status: 'approved' });
+
 function visibleTo(post: FeedPostDocument): Room[] {
   return post.status === 'approved' ? [ROOMS.members, ROOMS.public] : [ROOMS.staff, ROOMS.member(post.authorId)];
 }

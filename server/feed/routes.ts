@@ -10,7 +10,7 @@ import { AdminStatsSchema, CommunityStatsSchema, NewPostSchema, PostSchema, Reas
 import { pageSchema } from '../../shared/page';
 import { FEED_PAGE_SIZE } from '../../shared/feed/constants';
 import { text } from '../../shared/text-schema';
-import { feedPosts, tagCounts } from '../../projections/feed/feed';
+import { feedPosts, publishedPostCount, tagCounts } from '../../projections/feed/feed';
 import { membersCollection } from '../../projections/members/members';
 import { ErrorSchema, noContent, type ValibotTypeProvider } from '../http/openapi';
 import { findPage, mapPage, OLDEST_FIRST, pageQuery } from '../http/pagination';
@@ -108,7 +108,7 @@ export async function feedRoutes(fastify: FastifyInstance, { services }: { servi
 
   app.get('/api/stats', { config: { access: 'signed-in' }, schema: { summary: 'The community figures of the sidebar', tags, response: { 200: CommunityStatsSchema } } }, async () => {
     const [totalPosts, activeMembers, online, postsThisWeek, trending] = await Promise.all([
-      posts.countDocuments({ status: 'approved' }),
+      publishedPostCount(store),
       membersCollection(store).countDocuments({ suspended: false }),
       services.presence.online(),
       posts.countDocuments({ status: 'approved', createdAt: { $gte: weekAgo() } }),
@@ -119,7 +119,7 @@ export async function feedRoutes(fastify: FastifyInstance, { services }: { servi
 
   app.get('/api/admin/stats', { config: { access: STAFF }, schema: { summary: 'The admin dashboard’s figures', tags, response: { 200: AdminStatsSchema } } }, async () => {
     const [totalPosts, online, pendingApproval, reportedContent] = await Promise.all([
-      posts.countDocuments({ status: 'approved' }),
+      publishedPostCount(store),
       services.presence.online(),
       posts.countDocuments({ status: 'pending' }),
       posts.countDocuments({ reports: { $gt: 0 } }),

@@ -10,7 +10,7 @@ import type * as v from 'valibot';
 import type { AlertSchema, ThresholdsSchema } from '../../shared/monitoring/schemas';
 import type { ApiDependencies } from '../dependencies';
 import type { Realtime } from '../realtime/gateway';
-import { MEMBER_POST_COUNTS } from '../../projections/members/post-counts';
+import { publishedPostCount } from '../../projections/feed/feed';
 
 const WINDOW_MS = 5 * 60_000;
 
@@ -67,13 +67,13 @@ export function createMonitoring(services: Pick<ApiDependencies, MonitoringNeeds
 
   async function snapshot() {
     const { pool, eventStore, progress, runner, presence, mailFigures, store } = services;
-    const [head, dbSize, connections, { jobs: queue, outbox }, online, postCounts] = await Promise.all([
+    const [head, dbSize, connections, { jobs: queue, scheduledJobs, outbox }, online, totalPosts] = await Promise.all([
       eventStore.headPosition(),
       pool.query<{ bytes: string }>('SELECT pg_database_size(current_database()) AS bytes').then((r) => Number(r.rows[0]!.bytes)),
       pool.query<{ n: number }>('SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database()').then((r) => r.rows[0]!.n),
       mailFigures(),
       presence.online(),
-      store.collection<{ _id: string; posts: number }>(MEMBER_POST_COUNTS).find({}),
+      publishedPostCount(store),
     ]);
     const lag = Math.max(0, head - progress.current());
     const times = responseTimes.summary();
@@ -88,14 +88,16 @@ export function createMonitoring(services: Pick<ApiDependencies, MonitoringNeeds
     return {
       health,
       activeUsers: online.length,
-      totalPosts: postCounts.reduce((sum, row) => sum + row.posts, 0),
+      totalPosts,
       responseTimeMs: { p50: times.p50, p95: times.p95 },
       requestsInWindow: times.count,
       uptimeSeconds: Math.round((Date.now() - started) / 1000),
       database: { status: 'connected', connections: poolInUse, maxConnections: poolMax, serverConnections: connections },
       storage: { status: options.storageQuotaBytes && dbSize / options.storageQuotaBytes >= thresholds.storageUsage ? 'warning' : 'ok', bytes: dbSize, quotaBytes: options.storageQuotaBytes ?? null },
       eventStore: { head, lag, projections: failure ? 'stopped' : 'running' },
-      queues: { waiting: (queue.waiting ?? 0) + (queue.delayed ?? 0), active: queue.active ?? 0, failed: queue.failed ?? 0 },
+      // Waiting: jobs to run, now or on a retry's backoff. Each digest schedule keeps one delayed job for its next
+      // run; those are the schedule, not work waiting, and are counted apart.
+      queues: { waiting: Math.max(0, (queue.waiting ?? 0) + (queue.delayed ?? 0) - scheduledJobs), active: queue.active ?? 0, failed: queue.failed ?? 0, scheduled: scheduledJobs },
       // The outbox, not BullMQ, is the record of subscription mail: a failed job leaves the queue, its entry stays queued.
       mail: outbox,
       sockets: realtime.socketCount(),

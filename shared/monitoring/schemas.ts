@@ -29,7 +29,8 @@ export const MonitoringSnapshotSchema = v.object({
   database: v.object({ status: v.literal('connected'), connections: count, maxConnections: count, serverConnections: count }),
   storage: v.object({ status: v.picklist(['ok', 'warning']), bytes: count, quotaBytes: v.nullable(count) }),
   eventStore: v.object({ head: count, lag: count, projections: v.picklist(['running', 'stopped']) }),
-  queues: v.object({ waiting: count, active: count, failed: count }),
+  /** Background jobs: waiting to run (including retries), running, failed; `scheduled` repeating jobs (the digests) are not waiting. */
+  queues: v.object({ waiting: count, active: count, failed: count, scheduled: count }),
   mail: v.object({ queued: count, oldestQueuedSeconds: count, sentLastHour: count, bounced: count }),
   /** Sockets connected to the API process that answered. */
   sockets: count,

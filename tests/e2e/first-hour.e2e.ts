@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import type { TestSite } from '../support/site';
 import { newContext, person, screenshot, siteInBrowser } from '../support/browser';
-import { registerMember } from '../support/http';
+import { Browser as HttpClient, registerMember } from '../support/http';
 
 let site: TestSite;
 let browser: Browser;
@@ -108,5 +108,32 @@ describe("a newcomer's first hour", () => {
     await admin.getByRole('button', { name: 'Suspend' }).first().click();
     await admin.getByText(/is suspended/).first().waitFor();
     await screenshot(admin, 'first-hour-members-390');
+  });
+
+  it('counts posts one way on the sidebar, the dashboard and monitoring, and shows no mail waiting when the outbox is empty', async () => {
+    const staffApi = new HttpClient(site.url);
+    expect((await staffApi.post('/api/auth/login', { email: adminAccount.email, password: adminAccount.password })).status).toBe(200);
+    const { browser: member } = await registerMember(site.url, { firstName: 'Irene', lastName: 'Poster' });
+    const submitted = [];
+    for (const content of ['The first remote broadcast from the state fair', 'A post the moderators will turn down']) {
+      const response = await member.post('/api/posts', { content });
+      expect(response.status).toBe(201);
+      submitted.push(response.body.id as string);
+    }
+    expect((await staffApi.put(`/api/admin/posts/${submitted[0]}/approve`)).status).toBe(200);
+    expect((await staffApi.put(`/api/admin/posts/${submitted[1]}/reject`, { reason: 'Off topic' })).status).toBe(200);
+    expect((await staffApi.post('/api/posts', { content: 'Welcome to the community' })).status).toBe(201);
+
+    await admin.setViewportSize({ width: 1366, height: 900 });
+    const tile = (label: string) => admin.getByText(label, { exact: true }).locator('xpath=following-sibling::p[1]');
+    await admin.goto('/admin');
+    await expect.poll(() => tile('Total Posts').textContent()).toBe('2');
+    await expect.poll(() => admin.getByRole('complementary', { name: 'Sidebar' }).getByText('Total Posts').locator('xpath=following-sibling::dd').textContent()).toBe('2');
+    await admin.goto('/monitoring');
+    await expect.poll(() => tile('Total posts').textContent()).toBe('2');
+    // The digests' schedule holds a delayed job each; that is not mail waiting to be sent.
+    expect(await tile('Mail outbox').textContent()).toBe('0 to send');
+    expect(await tile('Background jobs').textContent()).toBe('0 waiting');
+    await screenshot(admin, 'first-hour-monitoring');
   });
 });

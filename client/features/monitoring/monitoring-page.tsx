@@ -84,7 +84,7 @@ export function MonitoringPage() {
         <Tile label="Database" value={m.database.status} detail={`${m.database.connections}/${m.database.maxConnections} connections in use`} />
         <Tile label="Storage" value={bytes(m.storage.bytes)} detail={quotaShare === null ? m.storage.status : `${quotaShare}% of quota · ${m.storage.status}`} />
         <Tile label="Event log" value={m.eventStore.head.toLocaleString('en-US')} detail={`projections ${m.eventStore.projections}, ${m.eventStore.lag} behind`} />
-        <Tile label="Mail queue" value={`${m.queues.waiting} waiting`} detail={`${m.queues.active} sending, ${m.queues.failed} failed`} />
+        <Tile label="Background jobs" value={`${m.queues.waiting} waiting`} detail={`${m.queues.active} running, ${m.queues.failed} failed, ${m.queues.scheduled} digest schedule(s)`} />
         <Tile
           label="Mail outbox"
           value={`${m.mail.queued.toLocaleString('en-US')} to send`}
