@@ -4,7 +4,7 @@
  * Their keys are their addresses' (client/lib/query-keys.ts), so socket notices find them by prefix.
  */
 import { keepPreviousData, useInfiniteQuery } from '@tanstack/react-query';
-import { useMemo } from 'react';
+import { useEffect, useMemo, useRef } from 'react';
 import { Button } from '../components/ui/button';
 import { apiRequest } from './api';
 import { apiKey } from './query-keys';
@@ -48,6 +48,33 @@ export function usePagedList<T>(url: string, options: { enabled?: boolean; keepP
   });
   const items = useMemo(() => list.data?.pages.flatMap((page) => page.items) ?? [], [list.data]);
   return { list, items };
+}
+
+/**
+ * Keeps a newest-first list reaching as far back as it did. Refetched after a change, a list refetches as many pages
+ * as it held; when new items arrive at the top, the oldest ones slide onto a page not loaded and would vanish from the
+ * bottom under the reader. So while the list ends earlier in its order than it ended before (`comesBefore` is that
+ * order), the next page is loaded again. A deleted last item ends it no earlier, so this stops.
+ */
+export function useKeepReach<T>(
+  list: { hasNextPage: boolean; isFetchingNextPage: boolean; fetchNextPage: () => Promise<unknown> },
+  items: readonly T[],
+  comesBefore: (a: T, b: T) => boolean,
+  resetWhen: unknown,
+) {
+  const reach = useRef<T | undefined>(undefined);
+  useEffect(() => {
+    reach.current = undefined;
+  }, [resetWhen]);
+  useEffect(() => {
+    const last = items.at(-1);
+    const before = reach.current;
+    if (before !== undefined && last !== undefined && comesBefore(last, before)) {
+      if (list.hasNextPage && !list.isFetchingNextPage) void list.fetchNextPage();
+      if (list.hasNextPage) return;
+    }
+    reach.current = last;
+  }, [items, list, comesBefore]);
 }
 
 /** The button under a paged list, there while more pages remain. */

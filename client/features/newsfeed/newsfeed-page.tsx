@@ -8,11 +8,16 @@ import { Button } from '../../components/ui/button';
 import { useCurrentUser, type CurrentUser } from '../../lib/current-user';
 import { Composer } from './composer';
 import { PostCard } from './post-card';
-import { useCommunityStats, useFeed, useFilterCount, useOnlineMembers, type FeedFilter } from './api';
+import { useCommunityStats, useFeed, useFilterCount, useOnlineMembers, type FeedFilter, type Post } from './api';
 import { splitNewPosts } from './new-posts';
 import { useDebounced } from '../../lib/use-debounced';
+import { useKeepReach } from '../../lib/paged-list';
 
 type Filter = FeedFilter;
+
+/** The feed's order, as the server sorts it: pinned first, then newest. */
+const comesBeforeInFeed = (a: Post, b: Post) =>
+  a.isPinned !== b.isPinned ? a.isPinned : a.createdAt !== b.createdAt ? a.createdAt > b.createdAt : a.id > b.id;
 const FILTERS: { value: Filter; label: string }[] = [
   { value: 'all', label: 'All Posts' },
   { value: 'trending', label: 'Trending' },
@@ -26,6 +31,7 @@ function Feed({ user }: { user: CurrentUser }) {
   const q = useDebounced(search.trim(), 250);
 
   const { list: feed, items: posts } = useFeed(filter, q);
+  useKeepReach(feed, posts, comesBeforeInFeed, `${filter} ${q}`);
   const trendingCount = useFilterCount('trending');
   const followingCount = useFilterCount('following');
   const stats = useCommunityStats();
