@@ -25,6 +25,7 @@ import {
   UnsubscribedSchema,
   UnsubscribeLookupSchema,
   type ConsentRecord,
+  type NewSubscription,
   type Subscription,
   type UnsubscribeLookup,
 } from '../../shared/subscriptions/schemas';
@@ -42,6 +43,8 @@ import { confirmationPage, linkNotFoundPage, prefersHtml, unsubscribedPage } fro
 
 export const GUEST_SUBSCRIBE_MESSAGE = 'Check your inbox to confirm your subscription.';
 export const DUPLICATE_SUBSCRIPTION = 'You already have a subscription of this type';
+export const MEMBER_SUBSCRIBED_MESSAGE = 'You are subscribed. Manage your e-mail in Subscription Settings.';
+export const MEMBER_ALREADY_SUBSCRIBED_MESSAGE = 'You already get these updates. Manage your e-mail in Subscription Settings.';
 /** A guest may ask again for a confirmation mail after this long (the first may have been lost); sooner, the request changes nothing. */
 export const GUEST_REPEAT_AFTER_MS = 15 * 60 * 1000;
 /** Where a confirmation ends (a client page); `?error=link` or `?error=ended` when it could not confirm. */
@@ -64,7 +67,7 @@ function subscriptionIdOf({ id }: { id: string }): string {
   if (!UUID.test(id)) throw fail.notFound('Subscription not found');
   return id;
 }
-const GuestSubscribedSchema = v.object({ message: v.literal(GUEST_SUBSCRIBE_MESSAGE) });
+const GuestSubscribedSchema = v.object({ message: v.picklist([GUEST_SUBSCRIBE_MESSAGE, MEMBER_SUBSCRIBED_MESSAGE, MEMBER_ALREADY_SUBSCRIBED_MESSAGE]) });
 /** The link routes answer an HTML page to a browser's form (no JavaScript): documented by their JSON answers. */
 const HTML_TOO = 'Answers an HTML page instead when the request prefers text/html (the page’s form without JavaScript).';
 
@@ -176,6 +179,23 @@ export async function subscriptionRoutes(fastify: FastifyInstance, { services }:
     }
   });
 
+  const liveSubscriptionOf = (memberId: string, subscriptionType: SubscriptionType) => subscriptions.findOne({ memberId, subscriptionType, status: { $ne: 'unsubscribed' } });
+
+  /**
+   * The member's own subscription, active at once: they are signed in with that address. One live subscription per
+   * member and type, checked on the read model. A member's creates are serialised in this process (a double-clicked
+   * Save), and the command waits for the read model, so only simultaneous requests to two API processes could both
+   * pass; the cost would be a duplicate the member can delete.
+   */
+  function subscribeMember(actor: Actor, email: string, choice: Omit<NewSubscription, 'isActive'> & Partial<Pick<NewSubscription, 'isActive'>>) {
+    return perMember(actor.id, async () => {
+      if (await liveSubscriptionOf(actor.id, choice.subscriptionType)) throw fail.conflict(DUPLICATE_SUBSCRIPTION);
+      const id = randomUUID();
+      await command(id, actor, { type: 'RequestSubscription', data: { id, email, ...choice, tokenHash: tokenHashOf(id) } });
+      return id;
+    });
+  }
+
   app.get('/api/subscriptions', { config: { access: 'signed-in' }, schema: { summary: 'The member’s own live subscriptions', tags, querystring: OwnQuery, response: { 200: pageSchema(SubscriptionSchema) } } }, async (request) =>
     mapPage(await findPage(subscriptions, { memberId: request.actor!.id, status: { $ne: 'unsubscribed' } }, { createdAt: 1, _id: 1 }, request.query), subscriptionDto),
   );
@@ -186,18 +206,7 @@ export async function subscriptionRoutes(fastify: FastifyInstance, { services }:
     const { body } = request;
     const member = await members.findOne({ _id: actor.id });
     if (!member) throw fail.notFound('Member not found');
-    // One live subscription per member and type, checked on the read model. A member's
-    // creates are serialised in this process (a double-clicked Save), and the command
-    // waits for the read model, so only simultaneous requests to two API processes
-    // could both pass; the cost would be a duplicate the member can delete.
-    const id = await perMember(actor.id, async () => {
-      if (await subscriptions.findOne({ memberId: actor.id, subscriptionType: body.subscriptionType, status: { $ne: 'unsubscribed' } })) {
-        throw fail.conflict(DUPLICATE_SUBSCRIPTION);
-      }
-      const newId = randomUUID();
-      await command(newId, actor, { type: 'RequestSubscription', data: { id: newId, email: member.email, ...body, tokenHash: tokenHashOf(newId) } });
-      return newId;
-    });
+    const id = await subscribeMember(actor, member.email, body);
     return reply.status(201).send(subscriptionDto(await subscriptionOrFail(id)));
   });
 
@@ -219,6 +228,14 @@ export async function subscriptionRoutes(fastify: FastifyInstance, { services }:
   const guestSubscription = { summary: 'A guest subscribes; the address gets a confirmation link first (double opt-in)', tags, body: GuestSubscribeSchema, response: { 202: GuestSubscribedSchema } };
   app.post('/api/subscribe', { config: { access: 'public', rateLimit: authLimit }, schema: guestSubscription }, async (request, reply) => {
     const { email, subscriptionType, frequency } = request.body;
+    // A member who uses this form with their own address gets their account's subscription, not a second one as a
+    // guest: it shows in Subscription Settings, and the answer says so. Any other address is a guest's, confirmed by mail.
+    const member = request.actor && (await members.findOne({ _id: request.actor.id }));
+    if (request.actor && member?.email === email) {
+      if (await liveSubscriptionOf(member._id, subscriptionType)) return reply.status(202).send({ message: MEMBER_ALREADY_SUBSCRIBED_MESSAGE });
+      await subscribeMember(request.actor, email, { subscriptionType, frequency });
+      return reply.status(202).send({ message: MEMBER_SUBSCRIBED_MESSAGE });
+    }
     const live = await subscriptions.find({ email, subscriptionType, status: { $ne: 'unsubscribed' } });
     if (guestRequestNeeded(live, services.now())) {
       const id = randomUUID();

@@ -7,11 +7,11 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestSite, type TestSite } from '../../support/site';
-import { Browser, registerCast } from '../../support/http';
+import { Browser, registerCast, registerMember } from '../../support/http';
 import { allProjections } from '../../../projections/index';
 import { SUBSCRIPTIONS, subscriptionsCollection, type SubscriptionDocument } from '../../../projections/subscriptions/subscriptions';
 import { subscriptionToken } from '../../../platform/mail/link-tokens';
-import { DUPLICATE_SUBSCRIPTION, GUEST_REPEAT_AFTER_MS, GUEST_SUBSCRIBE_MESSAGE } from '../../../server/subscriptions/routes';
+import { DUPLICATE_SUBSCRIPTION, GUEST_REPEAT_AFTER_MS, GUEST_SUBSCRIBE_MESSAGE, MEMBER_ALREADY_SUBSCRIBED_MESSAGE, MEMBER_SUBSCRIBED_MESSAGE } from '../../../server/subscriptions/routes';
 
 const UNKNOWN_ID = '00000000-0000-4000-8000-000000000000';
 /** Well-formed (43 base64url characters) but belonging to no subscription. */
@@ -182,6 +182,24 @@ describe("a guest's double opt-in", () => {
     const forMember = await anonymous().post('/api/subscribe', { email: memberEmail, subscriptionType: 'newsfeed', frequency: 'daily' });
     expect(forMember.status).toBe(202);
     expect(forMember.body).toEqual({ message: GUEST_SUBSCRIBE_MESSAGE });
+  });
+
+  it('gives a signed-in member who uses the form with their own address their account’s subscription, not a guest’s', async () => {
+    const { browser: reader, user } = await registerMember(site.url);
+    const response = await reader.post('/api/subscribe', { email: user.email.toUpperCase(), subscriptionType: 'blog_posts', frequency: 'weekly' });
+    expect(response.status).toBe(202);
+    expect(response.body).toEqual({ message: MEMBER_SUBSCRIBED_MESSAGE });
+    const own = (await reader.get('/api/subscriptions')).body.items;
+    expect(own).toMatchObject([{ subscriptionType: 'blog_posts', frequency: 'weekly', isActive: true }]);
+    expect(await documents().find({ email: user.email })).toMatchObject([{ memberId: user.id, status: 'active' }]);
+    // Again: nothing new, and the answer says the updates already come.
+    const again = await reader.post('/api/subscribe', { email: user.email, subscriptionType: 'blog_posts', frequency: 'daily' });
+    expect(again.body).toEqual({ message: MEMBER_ALREADY_SUBSCRIBED_MESSAGE });
+    expect(await documents().find({ email: user.email })).toHaveLength(1);
+    // Another address from the same session is a guest's, confirmed by its own link.
+    const friend = guestEmail();
+    expect((await reader.post('/api/subscribe', { email: friend, subscriptionType: 'all', frequency: 'weekly' })).body).toEqual({ message: GUEST_SUBSCRIBE_MESSAGE });
+    expect(await documents().find({ email: friend })).toMatchObject([{ memberId: null, status: 'pending' }]);
   });
 
   it('stores the token’s hash only', async () => {
