@@ -7,6 +7,8 @@
  * no media or tags).
  */
 import { truncate } from '../../shared/text';
+// Not the DOM's textContent, which runs blocks together ("nerve</p><p>The" would read "nerveThe").
+import { htmlToText } from '../../shared/blog/excerpt';
 import { initials } from '../../shared/members/display';
 import { isHttpUrl } from '../../shared/feed/media';
 import { EVENT_ID_SHOWN_LENGTH, EVENT_TYPE_LABELS, type EventType } from '../../shared/events/constants';
@@ -143,11 +145,6 @@ function blogItem(post: BlogPost, compact: boolean, origin: string) {
   );
 }
 
-/** The text of sanitised HTML: parsed inert (DOMParser runs no script and loads nothing), then read as text. */
-export function textOf(html: string): string {
-  return (new DOMParser().parseFromString(html, 'text/html').body.textContent ?? '').replace(/\s+/gu, ' ').trim();
-}
-
 function singlePost(post: BlogPost, origin: string) {
   const date = post.publishedAt ?? post.createdAt;
   return h(
@@ -159,7 +156,7 @@ function singlePost(post: BlogPost, origin: string) {
       h('h1', null, siteLink(origin, `/blog/${post.id}`, post.title)),
       h('p', { class: 'byline' }, h('span', { class: 'author' }, post.author.name), roleBadge(post.author.role), h('time', { class: 'muted', datetime: date }, shownDate(date))),
       tagList(post.tags, BLOG_TAGS_SHOWN),
-      h('p', { class: 'content' }, truncate(textOf(post.content), SINGLE_POST_TEXT_LIMIT)),
+      h('p', { class: 'content' }, truncate(htmlToText(post.content), SINGLE_POST_TEXT_LIMIT)),
       siteLink(origin, `/blog/${post.id}`, TEXTS.readMore, 'read-more'),
     ),
   );

@@ -28,6 +28,11 @@ export function htmlToText(html: string): string {
     .trim();
 }
 
+/** Whether showing the excerpt above the post would only repeat it: a short post's generated excerpt is all its text. */
+export function excerptRepeatsBody(excerpt: string, html: string): boolean {
+  return excerpt.trim() === htmlToText(html);
+}
+
 /** The first 200 characters of the text, cut at a word boundary with '…' when cut. */
 export function generateExcerpt(html: string): string {
   return truncate(htmlToText(html), EXCERPT_LENGTH);

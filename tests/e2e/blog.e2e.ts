@@ -222,7 +222,9 @@ describe('blog', () => {
     await member.getByRole('heading', { level: 2, name: 'Steel' }).waitFor();
     await member.getByRole('article').getByText('Featured', { exact: true }).waitFor();
     expect(await member.getByText(/Updated /).count()).toBe(0);
-    expect(await member.locator('blockquote').textContent()).toBe('Steel The crews worked through two winters.');
+    // Its excerpt, written from so short a text, would only repeat it: the text shows once.
+    expect(await member.locator('blockquote').count()).toBe(0);
+    expect(await member.getByText('The crews worked through two winters.').count()).toBe(1);
     await member.goBack();
   });
 

@@ -7,7 +7,7 @@ import { Spinner } from '../../components/ui/spinner';
 import { useToast } from '../../components/ui/toast';
 import { LoadMore } from '../../lib/paged-list';
 import { useBlogPost, usePublishedPosts, type BlogPost } from './api';
-import { htmlToText } from '../../../shared/blog/excerpt';
+import { excerptRepeatsBody, htmlToText } from '../../../shared/blog/excerpt';
 import { SHARE_DESCRIPTION_LENGTH } from '../../../shared/feed/constants';
 import { copyText, openSharePopup, shareNetworks } from '../../lib/share';
 
@@ -192,7 +192,7 @@ export function BlogPostPage() {
           </span>
         )}
       </p>
-      {p.excerpt && <blockquote className="mt-6 border-l-4 border-amber-accent pl-4 text-lg text-slate-700 italic dark:text-slate-300">{p.excerpt}</blockquote>}
+      {p.excerpt && !excerptRepeatsBody(p.excerpt, p.content) && <blockquote className="mt-6 border-l-4 border-amber-accent pl-4 text-lg text-slate-700 italic dark:text-slate-300">{p.excerpt}</blockquote>}
       {/* Sanitised on the server when saved, with an allow-list of tags and attributes. */}
       <div className="blog-content mt-6 space-y-4 leading-relaxed" dangerouslySetInnerHTML={{ __html: p.content }} />
       <div className="mt-8 flex flex-wrap items-center justify-between gap-4 border-t border-slate-200 pt-6 dark:border-slate-800">

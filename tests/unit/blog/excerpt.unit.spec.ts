@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { EXCERPT_LENGTH, generateExcerpt, htmlToText } from '../../../shared/blog/excerpt';
+import { EXCERPT_LENGTH, excerptRepeatsBody, generateExcerpt, htmlToText } from '../../../shared/blog/excerpt';
 import { sanitizeBlogHtml } from '../../../shared/blog/sanitize';
 
 describe('htmlToText', () => {
@@ -36,5 +36,15 @@ describe('generateExcerpt', () => {
 
   it('is empty for content without text', () => {
     expect(generateExcerpt('<p> </p><hr />')).toBe('');
+  });
+});
+
+describe('excerptRepeatsBody', () => {
+  it('is true when the excerpt is the whole text of a short post, and false when it leads into a longer one or is the author’s own', () => {
+    const short = '<h2>Steel</h2><p>The crews worked through two winters.</p>';
+    expect(excerptRepeatsBody(generateExcerpt(short), short)).toBe(true);
+    const long = `<p>${Array.from({ length: 60 }, (_, index) => `word${index}`).join(' ')}</p>`;
+    expect(excerptRepeatsBody(generateExcerpt(long), long)).toBe(false);
+    expect(excerptRepeatsBody('Voices that kept the night company.', short)).toBe(false);
   });
 });
