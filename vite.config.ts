@@ -1,4 +1,6 @@
+import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 import tailwindcss from '@tailwindcss/vite';
@@ -17,9 +19,31 @@ const embedPages: Plugin = {
   },
 };
 
+/**
+ * Brotli and gzip copies of every text file of the build, made once here at the highest levels so the server
+ * sends them as they are (@fastify/static's preCompressed) instead of compressing on each request or not at all.
+ */
+const precompress: Plugin = {
+  name: 'precompress',
+  apply: 'build',
+  async writeBundle({ dir }) {
+    if (!dir) return;
+    const files = (await readdir(dir, { recursive: true })).filter((file) => /\.(?:js|css|html|svg|json|txt)$/u.test(file));
+    await Promise.all(
+      files.map(async (file) => {
+        const path = resolve(dir, file);
+        const content = await readFile(path);
+        if (content.length < 1024) return;
+        await writeFile(`${path}.br`, brotliCompressSync(content, { params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: content.length } }));
+        await writeFile(`${path}.gz`, gzipSync(content, { level: 9 }));
+      }),
+    );
+  },
+};
+
 export default defineConfig({
   root: 'client',
-  plugins: [react(), tailwindcss(), embedPages],
+  plugins: [react(), tailwindcss(), embedPages, precompress],
   build: {
     outDir: '../dist/client',
     emptyOutDir: true,

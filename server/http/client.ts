@@ -1,7 +1,8 @@
 /**
  * Serves the built client (dist/client): hashed assets cached for a year, other
- * files revalidated, the embed routes answered with the light embed page, and
- * every other non-API path with index.html so the client's router takes over.
+ * files revalidated, each as the build's brotli or gzip copy to a client that
+ * accepts it; the embed routes answered with the light embed page, and every
+ * other non-API path with index.html so the client's router takes over.
  */
 import { existsSync, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
@@ -25,8 +26,9 @@ export async function serveClient(app: FastifyInstance) {
     app.log.warn(`No built client in ${CLIENT_DIR}: run "npm run build" to serve the site from this process`);
     return;
   }
-  // Only reply.sendFile: our own route decides what is served, with its access declared.
-  await app.register(fastifyStatic, { root: CLIENT_DIR, serve: false });
+  // Only reply.sendFile: our own route decides what is served, with its access declared, and its Cache-Control
+  // (the plugin's own would replace it with max-age=0). The build's brotli and gzip copies go to clients that take them.
+  await app.register(fastifyStatic, { root: CLIENT_DIR, serve: false, cacheControl: false, preCompressed: true });
 
   const APP_PAGE = { summary: 'The web app', tags: ['pages'], response: { 200: { description: 'The app’s page', contentType: 'text/html' } } };
   const TokenParams = v.object({ token: v.string() });
