@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import type { Role } from '../../shared/domain';
-import type { User } from '../../shared/members/schemas';
-import { ApiError, apiRequest } from './api';
+import type { Session, User } from '../../shared/members/schemas';
+import { apiRequest } from './api';
 import { apiKey } from './query-keys';
 
 export type { Role };
@@ -11,7 +11,7 @@ export interface CurrentUser extends User {
   avatar: string | null;
 }
 
-const CURRENT_USER = '/api/auth/user';
+const CURRENT_USER = '/api/auth/session';
 export const CURRENT_USER_KEY = apiKey(CURRENT_USER);
 
 /** The spec's derived user: first and last name, else the e-mail's local part, else "User". */
@@ -20,17 +20,13 @@ export function deriveUser(user: User): CurrentUser {
   return { ...user, name, avatar: user.profileImageUrl ?? null, role: user.role ?? 'member' };
 }
 
-/** The signed-in member, or null when signed out (a 401 is an answer here, not an error). */
+/** The signed-in member, or null when signed out. */
 export function useCurrentUser() {
   return useQuery({
     queryKey: CURRENT_USER_KEY,
     queryFn: async () => {
-      try {
-        return deriveUser(await apiRequest<User>('GET', CURRENT_USER));
-      } catch (error) {
-        if (error instanceof ApiError && error.status === 401) return null;
-        throw error;
-      }
+      const { user } = await apiRequest<Session>('GET', CURRENT_USER);
+      return user && deriveUser(user);
     },
   });
 }

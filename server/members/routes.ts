@@ -8,7 +8,7 @@ import * as v from 'valibot';
 import { fail, type Actor } from '../../shared/domain';
 import { streamName } from '../../shared/streams';
 import { memberDecider } from '../../shared/members/member-stream';
-import { LoginSchema, MagicLinkSchema, MemberRowSchema, RegisterSchema, RoleChangeSchema, SignInLinkRequestedSchema, UserSchema, type MemberRow, type User } from '../../shared/members/schemas';
+import { LoginSchema, MagicLinkSchema, MemberRowSchema, RegisterSchema, RoleChangeSchema, SessionSchema, SignInLinkRequestedSchema, UserSchema, type MemberRow, type User } from '../../shared/members/schemas';
 import { pageSchema } from '../../shared/page';
 import { displayName } from '../../shared/members/display';
 import { text } from '../../shared/text-schema';
@@ -203,6 +203,10 @@ export async function memberRoutes(fastify: FastifyInstance, options: MemberRout
   );
 
   app.get('/api/auth/user', { config: { access: 'signed-in' }, schema: { summary: 'Who is signed in', tags, response: { 200: UserSchema } } }, async (request) => userDto(await memberOrFail(request.actor!.id)));
+  // The same for the web app, which asks on every page: a visitor is an answer ({ user: null }), not a 401 in the console.
+  app.get('/api/auth/session', { config: { access: 'public' }, schema: { summary: 'Who is signed in, or null for a visitor', tags, response: { 200: SessionSchema } } }, async (request) => {
+    return { user: request.actor ? userDto(await memberOrFail(request.actor.id)) : null };
+  });
 
   app.get(
     '/api/admin/users',

@@ -90,6 +90,10 @@ export const UserSchema = v.object({
 });
 export type User = v.InferOutput<typeof UserSchema>;
 
+/** Who is signed in, asked without a 401 for a visitor: the web app asks this on every page. */
+export const SessionSchema = v.object({ user: v.nullable(UserSchema) });
+export type Session = v.InferOutput<typeof SessionSchema>;
+
 /** Whether a member has an open socket now, or had one lately (docs/domain/members.md#presence). */
 export const PRESENCE_STATUSES = ['online', 'away', 'offline'] as const;
 

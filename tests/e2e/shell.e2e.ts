@@ -22,8 +22,15 @@ describe('the web client shell', () => {
   it('shows the landing page to visitors, whose buttons lead to sign-in', async () => {
     const context = await newContext(browser, site.url);
     const page = await context.newPage();
+    const consoleErrors: string[] = [];
+    page.on('console', (message) => {
+      if (message.type() === 'error') consoleErrors.push(message.text());
+    });
     await page.goto('/');
     await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toMatch(/history of broadcasting/i);
+    // Asking who is signed in is answered for a visitor too: no 401 in the console.
+    await page.waitForLoadState('networkidle');
+    expect(consoleErrors).toEqual([]);
     for (const feature of ['Rich media posts', 'Role-based community', 'Content moderation', 'Engagement tracking']) {
       expect(await page.getByRole('heading', { name: feature }).count()).toBe(1);
     }

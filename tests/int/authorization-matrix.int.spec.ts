@@ -85,8 +85,19 @@ describe('authorization matrix', () => {
     expect((await browsers.get('admin')!.put(`/api/admin/users/${suspendedId}/unsuspend`)).status).toBe(200);
     try {
       expect((await browsers.get('suspended')!.get('/api/auth/user')).status).toBe(401);
+      expect((await browsers.get('suspended')!.get('/api/auth/session')).body).toEqual({ user: null });
     } finally {
       expect((await browsers.get('admin')!.put(`/api/admin/users/${suspendedId}/suspend`)).status).toBe(200);
     }
+  });
+});
+
+describe('who is signed in, as the web app asks', () => {
+  it('answers a visitor with no member, not a 401, and a member with themselves', async () => {
+    const visitor = await browsers.get('anonymous')!.get('/api/auth/session');
+    expect(visitor.status).toBe(200);
+    expect(visitor.body).toEqual({ user: null });
+    const admin = browsers.get('admin')!;
+    expect((await admin.get('/api/auth/session')).body).toEqual({ user: (await admin.get('/api/auth/user')).body });
   });
 });
