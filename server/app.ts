@@ -25,6 +25,7 @@ import { blogRoutes } from './blog/routes';
 import { eventRoutes } from './events/routes';
 import { subscriptionRoutes } from './subscriptions/routes';
 import { serveClient } from './http/client';
+import { crawlerRoutes } from './crawlers/routes';
 import { mailboxRoutes } from './mail/mailbox-routes';
 import { registerSecurityHeaders } from './http/security-headers';
 import { embedRoutes } from './embeds/routes';
@@ -125,6 +126,7 @@ export async function buildApp(services: ApiDependencies, options: { logger?: bo
   await app.register(embedRoutes);
   if (!config.smtpUrl) await app.register(mailboxRoutes, { mailbox: services.mailbox });
 
+  await app.register(crawlerRoutes, { siteUrl: config.publicUrl });
   if (options.serveClient ?? true) await app.register(serveClient);
   return { app, routes, realtime };
 }
