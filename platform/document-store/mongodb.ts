@@ -88,12 +88,15 @@ class MongoCollectionAdapter<T extends Document> implements Collection<T> {
 
   async find(filter: Filter, options?: FindOptions): Promise<T[]> {
     const query = toMongoFilter(parseFilter(filter));
-    const { sort, limit, skip } = parseFindOptions(options);
+    const { sort, limit, skip, fields } = parseFindOptions(options);
+    // The sort keys are read too, to be checked below, and then left out.
+    const read = fields && new Set([...fields, ...sort.map(([path]) => path[0]!)]);
     const documents = await this.native
-      .find(query, { sort: Object.fromEntries(sort.map(([path, direction]) => [pathKey(path), direction])), limit, skip })
+      .find(query, { sort: Object.fromEntries(sort.map(([path, direction]) => [pathKey(path), direction])), limit, skip, ...(read ? { projection: Object.fromEntries([...read].map((field) => [field, 1])) } : {}) })
       .toArray();
     // MongoDB would order arrays by their smallest/largest element; PostgreSQL refuses, so refuse here too.
     for (const document of documents) for (const [path] of sort) sortValue(document, path);
+    if (fields) for (const document of documents) for (const key of Object.keys(document)) if (key !== '_id' && !fields.includes(key)) delete document[key];
     return documents as unknown as T[];
   }
 

@@ -10,7 +10,8 @@
  *   $gte $lt $lte $in $nin $exists $regex (with $options 'i', 'm', 's') and
  *   top-level or nested $and $or;
  * - updates: $set $unset (the projections write whole values: nothing needs more);
- * - options: sort (1 / -1 on dotted paths), limit, skip; countDocuments; upsert;
+ * - options: sort (1 / -1 on dotted paths), limit, skip, fields (top-level fields to
+ *   read, _id always); countDocuments; upsert;
  *   createIndex (ascending/descending keys, unique).
  * Values are JSON values plus Date. Anything else throws UnsupportedQueryError at once.
  */
@@ -31,6 +32,8 @@ export interface FindOptions {
   sort?: Sort;
   limit?: number;
   skip?: number;
+  /** Read only these top-level fields of each document (and _id): a list that prints little of large documents. */
+  fields?: readonly string[];
 }
 
 export interface UpdateResult {

@@ -157,7 +157,8 @@ class PostgresCollection<T extends Document> implements Collection<T> {
     const parsed = parseFindOptions(options);
     return this.read([], async (scalar) => {
       const q = new SqlQuery(scalar);
-      const sql = `SELECT doc::text AS doc FROM ${this.table} WHERE ${q.where(predicate)}${q.orderBy(parsed.sort)}${limitClause(q, parsed)}`;
+      const selected = parsed.fields ? `(SELECT jsonb_object_agg(key, value) FROM jsonb_each(doc) WHERE key = ANY(${q.param(['_id', ...parsed.fields], '::text[]')}))` : 'doc';
+      const sql = `SELECT ${selected}::text AS doc FROM ${this.table} WHERE ${q.where(predicate)}${q.orderBy(parsed.sort)}${limitClause(q, parsed)}`;
       const { rows } = await this.pool.query<{ doc: string }>(sql, q.finish());
       return rows.map((row) => decode<T>(row.doc));
     });

@@ -34,6 +34,8 @@ export interface ParsedFindOptions {
   /** 0 means no limit, as in MongoDB. */
   limit: number;
   skip: number;
+  /** Top-level fields to read besides _id; null reads whole documents. */
+  fields: string[] | null;
 }
 
 export interface ParsedIndex {
@@ -240,7 +242,16 @@ export function parseFindOptions(options: FindOptions | undefined): ParsedFindOp
   const skip = options?.skip ?? 0;
   if (!Number.isSafeInteger(limit) || limit < 0) unsupported('limit must be a non-negative integer');
   if (!Number.isSafeInteger(skip) || skip < 0) unsupported('skip must be a non-negative integer');
-  return { sort: parseKeys(options?.sort ?? {}, 'sort'), limit, skip };
+  return { sort: parseKeys(options?.sort ?? {}, 'sort'), limit, skip, fields: parseFields(options?.fields) };
+}
+
+function parseFields(fields: readonly string[] | undefined): string[] | null {
+  if (fields === undefined) return null;
+  if (!Array.isArray(fields)) unsupported('fields must be an array of field names');
+  for (const field of fields) {
+    if (typeof field !== 'string' || parsePath(field).length !== 1) unsupported(`fields: '${String(field)}' must be a top-level field name`);
+  }
+  return [...new Set(fields.filter((field) => field !== '_id'))];
 }
 
 function parseKeys(keys: Sort, where: string): [Path, 1 | -1][] {

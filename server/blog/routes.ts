@@ -1,5 +1,5 @@
 /** The blog (docs/domain/blog.md): staff write; everyone reads published posts; RSS at /rss. */
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import * as v from 'valibot';
 import { fail, type Actor } from '../../shared/domain';
@@ -17,7 +17,7 @@ import type { Intent } from '../../platform/command-handler';
 import { findPage, mapPage, pageQuery } from '../http/pagination';
 import { STAFF } from '../http/access';
 import type { ApiDependencies } from '../dependencies';
-import { rssFeed } from './rss';
+import { RSS_FIELDS, rssFeed, type RssPost } from './rss';
 
 const IdParams = v.object({ id: text() });
 const UUID = /^[\da-f]{8}-[\da-f]{4}-[\da-f]{4}-[\da-f]{4}-[\da-f]{12}$/iu;
@@ -134,8 +134,13 @@ export async function blogRoutes(fastify: FastifyInstance, { services }: { servi
     return reply.status(204).send();
   });
 
-  app.get('/rss', { config: { access: 'public' }, schema: { summary: 'RSS 2.0 of the 50 newest published posts', tags, response: { 200: { description: 'The RSS feed', contentType: 'application/rss+xml' } } } }, async (_request, reply) => {
-    const published = await posts.find({ isPublished: true }, { sort: { shownAt: -1, _id: -1 }, limit: 50 });
-    return reply.type('application/rss+xml; charset=utf-8').send(rssFeed(published, services.config.publicUrl));
+  app.get('/rss', { config: { access: 'public' }, schema: { summary: 'RSS 2.0 of the 50 newest published posts', tags, response: { 200: { description: 'The RSS feed', contentType: 'application/rss+xml' }, 304: noContent('The feed has not changed since the version whose ETag was sent in If-None-Match') } } }, async (request, reply) => {
+    const published: RssPost[] = await posts.find({ isPublished: true }, { sort: { shownAt: -1, _id: -1 }, limit: 50, fields: RSS_FIELDS });
+    const xml = rssFeed(published, services.config.publicUrl);
+    // Feed readers poll: one that holds this version is answered 304 without the body.
+    const etag = `"${createHash('sha256').update(xml).digest('base64url').slice(0, 27)}"`;
+    reply.header('ETag', etag).header('Cache-Control', 'public, max-age=0, must-revalidate');
+    if (request.headers['if-none-match']?.split(/\s*,\s*/u).some((tag) => tag.replace(/^W\//u, '') === etag)) return reply.status(304).send();
+    return reply.type('application/rss+xml; charset=utf-8').send(xml);
   });
 }

@@ -4,7 +4,11 @@ import type { BlogPostDocument } from '../../projections/blog/blog';
 const escapeXml = (text: string) =>
   text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' })[c]!).replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F]/g, '');
 
-export function rssFeed(posts: BlogPostDocument[], siteUrl: string): string {
+/** What an item prints: a post's whole content is never read for the feed. */
+export const RSS_FIELDS = ['title', 'shownAt', 'author', 'excerpt', 'tags'] as const;
+export type RssPost = Pick<BlogPostDocument, '_id' | (typeof RSS_FIELDS)[number]>;
+
+export function rssFeed(posts: RssPost[], siteUrl: string): string {
   const items = posts
     .map((post) => {
       const link = `${siteUrl}/blog/${post._id}`;

@@ -387,6 +387,25 @@ for (const adapter of adapters) {
         expect(await c.countDocuments()).toBe(10);
       });
 
+      it('reads only the fields asked for, and _id, sorting by fields it leaves out', async () => {
+        const c = fresh();
+        const when = new Date('2024-01-01T12:00:00.000Z');
+        await c.insertMany([
+          { _id: 'a', title: 'One', body: 'x'.repeat(2000), when, nested: { n: null }, rank: 2 },
+          { _id: 'b', title: 'Two', body: 'y', rank: 1 },
+        ]);
+        expect(await c.find({}, { sort: { _id: 1 }, fields: ['title', 'when', 'nested', 'absent'] })).toEqual([
+          { _id: 'a', title: 'One', when, nested: { n: null } },
+          { _id: 'b', title: 'Two' },
+        ]);
+        expect(((await c.findOne({ _id: 'a' }, { fields: ['when'] }))?.when as Date).getTime()).toBe(when.getTime());
+        expect(await c.find({}, { sort: { rank: 1 }, fields: ['title'] })).toEqual([
+          { _id: 'b', title: 'Two' },
+          { _id: 'a', title: 'One' },
+        ]);
+        for (const fields of [['nested.n'], ['$where'], [''], 'title' as never]) await expect(c.find({}, { fields })).rejects.toBeInstanceOf(UnsupportedQueryError);
+      });
+
       it('refuses to sort by arrays or embedded documents rather than order them differently', async () => {
         const c = fresh();
         await c.insertMany([

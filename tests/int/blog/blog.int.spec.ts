@@ -305,6 +305,20 @@ describe('RSS', () => {
     const order = items.map((item) => item.match(/<link>[^<]*\/blog\/([^<]+)<\/link>/)![1]);
     expect(order).toEqual([...published].sort((a, b) => b.publishedAt.localeCompare(a.publishedAt) || b.id.localeCompare(a.id)).map((post) => post.id));
   });
+
+  it('answers a reader holding the current version 304 without the feed, and sends a new version once a post changes', async () => {
+    const first = await anonymous().get('/rss');
+    const etag = first.headers.get('etag')!;
+    expect(etag).toMatch(/^"[\w-]+"$/u);
+    const unchanged = await anonymous().request('GET', '/rss', undefined, { 'if-none-match': `W/"other", ${etag}` });
+    expect(unchanged.status).toBe(304);
+    expect(unchanged.body).toBeUndefined();
+    await create({ title: 'A new story for the feed', isPublished: true });
+    const changed = await anonymous().request('GET', '/rss', undefined, { 'if-none-match': etag });
+    expect(changed.status).toBe(200);
+    expect(changed.body).toContain('A new story for the feed');
+    expect(changed.headers.get('etag')).not.toBe(etag);
+  });
 });
 
 describe('live notices', () => {
