@@ -185,7 +185,7 @@ export function EventManagementPage() {
             </div>
           )}
           {list.length === 0 ? (
-            <p className="rounded-xl border border-dashed border-slate-300 p-8 text-center dark:border-slate-700">No events found</p>
+            <p className="rounded-xl border border-dashed border-slate-300 p-8 text-center dark:border-slate-700">{search ? `No events match “${search}”` : 'No events found'}</p>
           ) : (
             <ul className="space-y-3">
               {list.map((e) => (

@@ -156,10 +156,10 @@ export function CalendarPage() {
                   </div>
                 ))}
               </div>
-              {shown.length === 0 && <p className="mt-3 text-center text-sm">No events found</p>}
+              {shown.length === 0 && <p className="mt-3 text-center text-sm">{q ? `No events match “${q}”` : 'No events found'}</p>}
             </>
           ) : shown.length === 0 ? (
-            <p className="rounded-xl border border-dashed border-slate-300 p-8 text-center dark:border-slate-700">No events found</p>
+            <p className="rounded-xl border border-dashed border-slate-300 p-8 text-center dark:border-slate-700">{q ? `No events match “${q}”` : 'No events found'}</p>
           ) : (
             <ul className="space-y-3">
               {shown.map((e) => (
