@@ -118,13 +118,13 @@ const openGroupsAtom = atom(readOpenGroups());
 
 /**
  * A group of entries under a heading that folds it away, so every entry a role has stays in reach at 1366×768
- * and on a phone. Until the member chooses, a group is open in the wide sidebar and, in the phone drawer, only
- * when it holds the current page; the choice is remembered in localStorage.
+ * and on a phone. Until the member chooses, a group is open, except Administration in the phone drawer, which
+ * opens there by default only when it holds the current page; the choice is remembered in localStorage.
  */
 function NavGroupSection({ group, title, collapsed, inDrawer, holdsCurrentPage, children }: { group: NavGroup; title: string; collapsed: boolean; inDrawer: boolean; holdsCurrentPage: boolean; children: ReactNode }) {
   const [openGroups, setOpenGroups] = useAtom(openGroupsAtom);
   const listId = useId();
-  const open = collapsed || (openGroups[group] ?? (holdsCurrentPage || !inDrawer));
+  const open = collapsed || (openGroups[group] ?? (holdsCurrentPage || !inDrawer || group !== 'admin'));
   const toggle = () => {
     const next = { ...openGroups, [group]: !open };
     setOpenGroups(next);
