@@ -4,9 +4,10 @@ import { membersProjection } from './members/members';
 import { memberPostCountsProjection } from './members/post-counts';
 import { feedProjection } from './feed/feed';
 import { blogProjection } from './blog/blog';
+import { sitePagesProjection } from './site-pages/site-pages';
 import { eventsProjection } from './events/events';
 import { memberEventsProjection } from './events/member-events';
 import { eventStatsProjection } from './events/event-stats';
 import { subscriptionsProjection } from './subscriptions/subscriptions';
 
-export const allProjections: readonly Projection[] = [membersProjection, memberPostCountsProjection, feedProjection, blogProjection, eventsProjection, memberEventsProjection, eventStatsProjection, subscriptionsProjection];
+export const allProjections: readonly Projection[] = [membersProjection, memberPostCountsProjection, feedProjection, blogProjection, eventsProjection, memberEventsProjection, eventStatsProjection, subscriptionsProjection, sitePagesProjection];

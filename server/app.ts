@@ -26,6 +26,7 @@ import { eventRoutes } from './events/routes';
 import { subscriptionRoutes } from './subscriptions/routes';
 import { serveClient } from './http/client';
 import { crawlerRoutes } from './crawlers/routes';
+import { sitePageRoutes } from './site-pages/routes';
 import { mailboxRoutes } from './mail/mailbox-routes';
 import { registerSecurityHeaders } from './http/security-headers';
 import { embedRoutes } from './embeds/routes';
@@ -126,7 +127,8 @@ export async function buildApp(services: ApiDependencies, options: { logger?: bo
   await app.register(embedRoutes);
   if (!config.smtpUrl) await app.register(mailboxRoutes, { mailbox: services.mailbox });
 
-  await app.register(crawlerRoutes, { siteUrl: config.publicUrl });
+  await app.register(sitePageRoutes, { services });
+  await app.register(crawlerRoutes, { siteUrl: config.publicUrl, store: services.store });
   if (options.serveClient ?? true) await app.register(serveClient);
   return { app, routes, realtime };
 }

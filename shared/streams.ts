@@ -7,8 +7,9 @@ import type { CalendarEventEvent } from './events/event-stream';
 import type { PostEvent } from './feed/post-stream';
 import type { MemberEvent } from './members/member-stream';
 import type { SubscriptionEvent } from './subscriptions/subscription-stream';
+import type { SitePageEvent } from './site-pages/site-page-stream';
 
-export const STREAM_TYPES = ['member', 'email', 'founder', 'event', 'post', 'blog', 'subscription'] as const;
+export const STREAM_TYPES = ['member', 'email', 'founder', 'event', 'post', 'blog', 'subscription', 'page'] as const;
 export type StreamType = (typeof STREAM_TYPES)[number];
 
 /** A claim stream's only event: the member who holds the address, or who founded the community. */
@@ -24,6 +25,7 @@ export type StreamEvents = {
   post: PostEvent;
   blog: BlogPostEvent;
   subscription: SubscriptionEvent;
+  page: SitePageEvent;
 };
 
 export function streamName(type: StreamType, id: string): string {

@@ -3,9 +3,12 @@
  * sitemap.xml of the pages a visitor can read without an account.
  */
 import type { FastifyInstance } from 'fastify';
+import type { DocumentStore } from '../../platform/document-store/port';
+import { sitePages } from '../../projections/site-pages/site-pages';
+import { SITE_PAGE_SLUGS } from '../../shared/site-pages/schemas';
 
 /** Pages that show a visitor their content; everything else of the app asks them to sign in first. */
-export const PUBLIC_PAGES = ['/', '/login', '/register'] as const;
+export const PUBLIC_PAGES = ['/', '/login', '/register', '/subscribe'] as const;
 
 /** The app's members-only and private paths, and the API: nothing there for a crawler. */
 const DISALLOWED = ['/api/', '/admin', '/events/manage', '/monitoring', '/mailbox', '/subscription-settings', '/discussions', '/trending', '/bookmarks', '/notifications', '/unsubscribe', '/subscribe/confirm', '/embed'];
@@ -21,12 +24,21 @@ export function sitemapXml(siteUrl: string, pages: readonly { path: string; last
   return `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${urls.join('\n')}\n</urlset>\n`;
 }
 
-export async function crawlerRoutes(app: FastifyInstance, { siteUrl }: { siteUrl: string }) {
+export async function crawlerRoutes(app: FastifyInstance, { siteUrl, store }: { siteUrl: string; store: DocumentStore }) {
   const tags = ['pages'];
   app.get('/robots.txt', { config: { access: 'public' }, schema: { summary: 'Which paths crawlers may read, and where the sitemap is', tags, response: { 200: { description: 'robots.txt', contentType: 'text/plain' } } } }, async (_request, reply) =>
     reply.header('Cache-Control', 'public, max-age=3600').type('text/plain; charset=utf-8').send(robotsTxt(siteUrl)),
   );
   app.get('/sitemap.xml', { config: { access: 'public' }, schema: { summary: 'The pages a visitor can read without an account', tags, response: { 200: { description: 'sitemap.xml', contentType: 'application/xml' } } } }, async (_request, reply) =>
-    reply.header('Cache-Control', 'public, max-age=3600').type('application/xml; charset=utf-8').send(sitemapXml(siteUrl, PUBLIC_PAGES.map((path) => ({ path })))),
+    reply
+      .header('Cache-Control', 'public, max-age=3600')
+      .type('application/xml; charset=utf-8')
+      .send(sitemapXml(siteUrl, [...PUBLIC_PAGES.map((path) => ({ path })), ...(await sitePageEntries(store))])),
   );
+}
+
+/** The site's own pages (About, Privacy, …), each with the date an admin last edited it. */
+async function sitePageEntries(store: DocumentStore) {
+  const edited = new Map((await sitePages(store).find({}, { fields: ['updatedAt'] })).map((page) => [page._id, page.updatedAt]));
+  return SITE_PAGE_SLUGS.map((slug) => ({ path: `/${slug}`, ...(edited.has(slug) ? { lastmod: edited.get(slug)! } : {}) }));
 }

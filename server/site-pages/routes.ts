@@ -1,0 +1,72 @@
+/**
+ * The public site's pages (docs/domain/site-pages.md): anyone reads them; admins edit their Markdown, rendered and
+ * sanitised here once, on write.
+ */
+import type { FastifyInstance } from 'fastify';
+import { Marked } from 'marked';
+import * as v from 'valibot';
+import { fail, type Actor } from '../../shared/domain';
+import { text } from '../../shared/text-schema';
+import { streamName } from '../../shared/streams';
+import { sanitizeBlogHtml } from '../../shared/blog/sanitize';
+import { DEFAULT_SITE_PAGES } from '../../shared/site-pages/defaults';
+import { SITE_PAGE_SLUGS, SitePagePreviewRequestSchema, SitePagePreviewSchema, SitePageSchema, SitePageSlugSchema, SitePageTextSchema, type SitePage, type SitePageSlug } from '../../shared/site-pages/schemas';
+import { sitePageDecider } from '../../shared/site-pages/site-page-stream';
+import { sitePages } from '../../projections/site-pages/site-pages';
+import { ErrorSchema, type ValibotTypeProvider } from '../http/openapi';
+import { ADMIN } from '../http/access';
+import type { ApiDependencies } from '../dependencies';
+
+const markdown = new Marked({ gfm: true, breaks: false, async: false });
+
+/** Markdown as the page shows it: rendered, then kept to the blog's allow-list (no script, no event handler, no javascript: link). */
+export function renderSitePage(body: string): string {
+  return sanitizeBlogHtml(markdown.parse(body, { async: false }));
+}
+
+/** A built-in page's rendering never changes between requests: done once. */
+const DEFAULT_HTML = new Map(SITE_PAGE_SLUGS.map((slug) => [slug, renderSitePage(DEFAULT_SITE_PAGES[slug].body)]));
+
+const SlugParams = v.object({ slug: text() });
+/** A slug of no page is a page that does not exist, not a malformed request. */
+function slugOf({ slug }: { slug: string }): SitePageSlug {
+  if (!v.is(SitePageSlugSchema, slug)) throw fail.notFound('No such page');
+  return slug;
+}
+
+export async function sitePageRoutes(fastify: FastifyInstance, { services }: { services: Pick<ApiDependencies, 'store' | 'handle' | 'now'> }) {
+  const app = fastify.withTypeProvider<ValibotTypeProvider>();
+  const pages = sitePages(services.store);
+  const tags = ['pages'];
+
+  async function page(slug: SitePageSlug): Promise<SitePage> {
+    const edited = await pages.findOne({ _id: slug });
+    if (edited) return { slug, title: edited.title, body: edited.body, html: edited.html, updatedAt: edited.updatedAt };
+    return { slug, ...DEFAULT_SITE_PAGES[slug], html: DEFAULT_HTML.get(slug)!, updatedAt: null };
+  }
+
+  app.get('/api/pages', { config: { access: 'public' }, schema: { summary: 'Every page of the public site, as edited or built in', tags, response: { 200: v.array(SitePageSchema) } } }, async () =>
+    Promise.all(SITE_PAGE_SLUGS.map(page)),
+  );
+
+  app.get('/api/pages/:slug', { config: { access: 'public' }, schema: { summary: 'One page of the public site', tags, params: SlugParams, response: { 200: SitePageSchema, 404: ErrorSchema } } }, async (request) => page(slugOf(request.params)));
+
+  app.put(
+    '/api/pages/:slug',
+    { config: { access: ADMIN }, schema: { summary: 'Edit a page’s title and Markdown (admins)', tags, params: SlugParams, body: SitePageTextSchema, response: { 200: SitePageSchema, 404: ErrorSchema } } },
+    async (request) => {
+      const slug = slugOf(request.params);
+      const { title, body } = request.body;
+      const actor: Actor = request.actor!;
+      const intent = { type: 'EditSitePage' as const, data: { slug, title, body, html: renderSitePage(body) } };
+      await services.handle(sitePageDecider, streamName('page', slug), { ...intent, metadata: { now: services.now(), actor } }, { actorId: actor.id });
+      return page(slug);
+    },
+  );
+
+  app.post(
+    '/api/pages/preview',
+    { config: { access: ADMIN }, schema: { summary: 'Markdown as a page would show it, without saving (admins)', tags, body: SitePagePreviewRequestSchema, response: { 200: SitePagePreviewSchema } } },
+    async (request) => ({ html: renderSitePage(request.body.body) }),
+  );
+}
