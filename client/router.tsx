@@ -14,6 +14,7 @@ import { Toaster } from './components/ui/toast';
 import { useCurrentUser, isStaff, type CurrentUser } from './lib/current-user';
 import { useSocketInvalidation } from './lib/socket';
 import { LandingPage } from './features/landing/landing-page';
+import { SITE_PAGE_SLUGS } from '../shared/site-pages/schemas';
 
 const AppShell = lazy(() => import('./features/shell/app-shell').then((m) => ({ default: m.AppShell })));
 const PublicSiteLayout = lazy(() => import('./features/shell/public-site-layout').then((m) => ({ default: m.PublicSiteLayout })));
@@ -59,7 +60,38 @@ const rootRoute = createRootRoute({
 
 const page = <T extends Record<string, unknown>>(load: () => Promise<T>, name: keyof T & string) => lazyRouteComponent(load, name);
 
+const sitePageModule = () => import('./features/site-pages/site-page');
+const SitePageView = lazy(() => sitePageModule().then((m) => ({ default: m.SitePageView })));
+const SubscribePage = lazy(() => sitePageModule().then((m) => ({ default: m.SubscribePage })));
+/** The public-site layout around a page of the site-pages feature. */
+const InPublicLayout = ({ children }: { children: ReactNode }) => (
+  <Suspense fallback={<Spinner />}>
+    <PublicSiteLayout>{children}</PublicSiteLayout>
+  </Suspense>
+);
+
 const publicRoutes = [
+  // The public site's pages: for visitors and members alike, in the public-site layout.
+  ...SITE_PAGE_SLUGS.map((slug) =>
+    createRoute({
+      getParentRoute: () => rootRoute,
+      path: `/${slug}`,
+      component: () => (
+        <InPublicLayout>
+          <SitePageView slug={slug} />
+        </InPublicLayout>
+      ),
+    }),
+  ),
+  createRoute({
+    getParentRoute: () => rootRoute,
+    path: '/subscribe',
+    component: () => (
+      <InPublicLayout>
+        <SubscribePage />
+      </InPublicLayout>
+    ),
+  }),
   createRoute({ getParentRoute: () => rootRoute, path: '/login', component: page(() => import('./features/auth/sign-in-page'), 'SignInPage') }),
   createRoute({ getParentRoute: () => rootRoute, path: '/register', component: page(() => import('./features/auth/register-page'), 'RegisterPage') }),
   createRoute({ getParentRoute: () => rootRoute, path: '/unsubscribe/$token', component: page(() => import('./features/subscriptions/unsubscribe-page'), 'UnsubscribePage') }),
@@ -95,8 +127,8 @@ function StaffOnly({ children }: { children: ReactNode }) {
 }
 /** The dashboard with the blog feature's management in its blog tab. */
 const AdminPage = lazy(() =>
-  Promise.all([import('./features/admin/admin-dashboard'), import('./features/blog/blog-management')]).then(([admin, blog]) => ({
-    default: () => <admin.AdminDashboard blogTab={<blog.BlogManagement />} />,
+  Promise.all([import('./features/admin/admin-dashboard'), import('./features/blog/blog-management'), import('./features/site-pages/site-pages-editor')]).then(([admin, blog, pages]) => ({
+    default: () => <admin.AdminDashboard blogTab={<blog.BlogManagement />} settingsTab={<pages.SitePagesEditor />} />,
   })),
 );
 const EventManagementPage = lazy(() => import('./features/events/event-management').then((m) => ({ default: m.EventManagementPage })));

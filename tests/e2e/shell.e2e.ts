@@ -161,7 +161,7 @@ describe('the web client shell', () => {
     await page.getByText('Coming soon').waitFor();
     await page.goto('/admin-webflow');
     await page.getByRole('navigation', { name: 'Site' }).waitFor();
-    expect(await page.getByText('© 2024').count()).toBe(1);
+    expect(await page.getByText(`© ${new Date().getFullYear()} Broadcast History Community`).count()).toBe(1);
     await context.close();
   });
 

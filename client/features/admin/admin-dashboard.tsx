@@ -224,8 +224,8 @@ function Users({ viewer }: { viewer: CurrentUser }) {
   );
 }
 
-/** The blog tab belongs to the blog feature; the route composes it in. */
-export function AdminDashboard({ blogTab }: { blogTab?: ReactNode }) {
+/** The blog and settings tabs belong to the blog and site-pages features; the route composes them in. */
+export function AdminDashboard({ blogTab, settingsTab }: { blogTab?: ReactNode; settingsTab?: ReactNode }) {
   const { data: user } = useCurrentUser();
   const params = useParams({ strict: false }) as { tab?: string };
   const inPublicLayout = window.location.pathname.startsWith('/admin-webflow');
@@ -267,7 +267,7 @@ export function AdminDashboard({ blogTab }: { blogTab?: ReactNode }) {
       {tab === 'blog' && blogTab}
       {tab === 'users' && <Users viewer={user} />}
       {tab === 'analytics' && <ComingSoon title="Analytics" />}
-      {tab === 'settings' && <ComingSoon title="Settings" />}
+      {tab === 'settings' && settingsTab}
     </div>
   );
 }

@@ -1,12 +1,22 @@
 /** What signed-out visitors see. Both buttons go through /api/login, as the spec says. */
 import { Icon, type IconName } from '../../components/ui/icon';
-import { GuestSubscribeForm } from './guest-subscribe-form';
+import { GuestSubscribeForm } from '../../components/guest-subscribe-form';
 
 const FEATURES: { icon: IconName; title: string; text: string }[] = [
   { icon: 'newspaper', title: 'Rich media posts', text: 'Share photos, airchecks, video and links from the golden age of radio and television.' },
   { icon: 'users', title: 'Role-based community', text: 'Members, staff and administrators, each with the tools their part needs.' },
   { icon: 'shield', title: 'Content moderation', text: 'Every member post is reviewed, so the feed stays accurate and kind.' },
   { icon: 'trending', title: 'Engagement tracking', text: 'Likes, shares and RSVPs show what the community cares about.' },
+];
+
+/** The site's own pages, so a visitor asked for an e-mail address can read the privacy notice first. */
+const LANDING_FOOTER = [
+  { label: 'About', href: '/about' },
+  { label: 'Privacy', href: '/privacy' },
+  { label: 'Terms', href: '/terms' },
+  { label: 'Community Guidelines', href: '/guidelines' },
+  { label: 'Help', href: '/help' },
+  { label: 'Contact', href: '/contact' },
 ];
 
 export function LandingPage() {
@@ -46,6 +56,15 @@ export function LandingPage() {
         </ul>
         <GuestSubscribeForm />
       </main>
+      <footer className="border-t border-white/10">
+        <nav aria-label="About the site" className="mx-auto flex max-w-6xl flex-wrap gap-x-6 gap-y-2 px-4 py-6 text-sm text-slate-200">
+          {LANDING_FOOTER.map(({ label, href }) => (
+            <a key={href} href={href} className="inline-flex min-h-6 items-center underline-offset-4 hover:text-white hover:underline">
+              {label}
+            </a>
+          ))}
+        </nav>
+      </footer>
     </div>
   );
 }

@@ -1,10 +1,13 @@
-/** The public-site layout the spec uses for one layout of the admin dashboard (/admin-webflow). */
+/**
+ * The public-site layout: the site's own pages (/about, /privacy, …, /subscribe) and one layout of the admin
+ * dashboard (/admin-webflow). Every link leads to a real page.
+ */
 import { useState, type ReactNode } from 'react';
 import { Link, useRouterState } from '@tanstack/react-router';
 
 const HEADER_LINKS = [
   { label: 'Home', to: '/' },
-  { label: 'About', href: '/about' },
+  { label: 'About', to: '/about' },
   { label: 'Community', to: '/' },
   { label: 'Blog', to: '/blog' },
   { label: 'Calendar', to: '/calendar' },
@@ -13,7 +16,7 @@ const HEADER_LINKS = [
 
 const FOOTER_GROUPS = [
   { title: 'Company', links: [{ label: 'About', href: '/about' }, { label: 'Contact', href: '/contact' }, { label: 'Privacy', href: '/privacy' }, { label: 'Terms', href: '/terms' }] },
-  { title: 'Community', links: [{ label: 'Guidelines', href: '/guidelines' }, { label: 'Help', href: '/help' }, { label: 'Support', href: '/support' }, { label: 'Subscribe', href: '/subscribe' }] },
+  { title: 'Community', links: [{ label: 'Community Guidelines', href: '/guidelines' }, { label: 'Help', href: '/help' }, { label: 'Support', href: '/support' }, { label: 'Subscribe', href: '/subscribe' }] },
   { title: 'Connect', links: [{ label: 'RSS', href: '/rss' }, { label: 'Blog', href: '/blog' }, { label: 'Calendar', href: '/calendar' }] },
 ];
 
@@ -21,16 +24,17 @@ export function PublicSiteLayout({ children }: { children: ReactNode }) {
   const pathname = useRouterState({ select: (state) => state.location.pathname });
   const [menuOpen, setMenuOpen] = useState(false);
   const links = HEADER_LINKS.map((link) => {
-    const active = 'to' in link && link.to === pathname;
-    const className = `inline-flex min-h-11 items-center px-2 ${active ? 'underline decoration-2 underline-offset-8' : 'hover:text-amber-300'}`;
-    return 'to' in link ? (
-      <Link key={link.label} to={link.to} className={className} aria-current={active ? 'page' : undefined}>
+    const active = link.to === pathname;
+    return (
+      <Link
+        key={link.label}
+        to={link.to}
+        activeOptions={{ exact: true }}
+        className={`inline-flex min-h-11 items-center px-2 ${active ? 'underline decoration-2 underline-offset-8' : 'hover:text-amber-300'}`}
+        aria-current={active ? 'page' : undefined}
+      >
         {link.label}
       </Link>
-    ) : (
-      <a key={link.label} href={link.href} className={className}>
-        {link.label}
-      </a>
     );
   });
   return (
@@ -69,7 +73,7 @@ export function PublicSiteLayout({ children }: { children: ReactNode }) {
               <ul className="mt-2 space-y-1 text-sm">
                 {group.links.map((link) => (
                   <li key={link.label}>
-                    <a href={link.href} className="hover:text-white">
+                    <a href={link.href} className="inline-flex min-h-6 items-center hover:text-white">
                       {link.label}
                     </a>
                   </li>
@@ -78,7 +82,7 @@ export function PublicSiteLayout({ children }: { children: ReactNode }) {
             </div>
           ))}
         </div>
-        <p className="border-t border-white/10 py-4 text-center text-sm">© 2024 Broadcast History Community. All rights reserved.</p>
+        <p className="border-t border-white/10 py-4 text-center text-sm">© {new Date().getFullYear()} Broadcast History Community. All rights reserved.</p>
       </footer>
     </div>
   );
