@@ -20,7 +20,7 @@ export function Avatar({ name, src, size = 'md', online }: { name: string; src?:
           {initialsOf(name)}
         </span>
       )}
-      {online && <span aria-label="online" className="absolute -right-0.5 -bottom-0.5 size-3 rounded-full bg-green-500 ring-2 ring-white dark:ring-slate-900" />}
+      {online && <span role="img" aria-label="online" className="absolute -right-0.5 -bottom-0.5 size-3 rounded-full bg-green-500 ring-2 ring-white dark:ring-slate-900" />}
     </span>
   );
 }

@@ -79,6 +79,7 @@ function NavLink({ item, collapsed, badge, badgeTone = 'neutral', active }: { it
       <span className={collapsed ? 'sr-only' : 'flex-1 truncate'}>{item.title}</span>
       {count !== undefined && count > 0 && (
         <span
+          role="img"
           aria-label={`${count} ${badgeTone === 'alert' ? 'pending' : 'new'}`}
           className={`rounded-full px-2 text-xs font-semibold ${collapsed ? 'absolute ml-5 -mt-5' : ''} ${
             badgeTone === 'alert' ? 'bg-red-600 text-white' : 'bg-slate-200 text-slate-700 dark:bg-slate-700 dark:text-slate-100'

@@ -7,6 +7,7 @@ import { SITE_PAGE_SLUGS, SITE_PAGE_TITLE_MAX_LENGTH, type SitePage, type SitePa
 import { Button } from '../../components/ui/button';
 import { useToast } from '../../components/ui/toast';
 import { ApiError, errorMessage } from '../../lib/api';
+import { useCurrentUser } from '../../lib/current-user';
 import { previewSitePage, useSaveSitePage, useSitePages } from './api';
 
 const fieldClass = 'w-full rounded-md border border-slate-300 bg-white px-3 py-2 text-base dark:border-slate-600 dark:bg-slate-900';
@@ -92,8 +93,15 @@ function PageEditor({ page }: { page: SitePage }) {
 }
 
 export function SitePagesEditor() {
+  const { data: user } = useCurrentUser();
   const pages = useSitePages();
   const [slug, setSlug] = useState<SitePageSlug>('about');
+  if (user?.role !== 'admin')
+    return (
+      <p className="rounded-xl border border-dashed border-slate-300 p-8 text-center text-slate-600 dark:border-slate-700 dark:text-slate-400">
+        Only admins can change the site’s settings and pages.
+      </p>
+    );
   if (pages.isPending) return <p role="status">Loading the site’s pages...</p>;
   if (pages.isError) return <p role="alert">The site’s pages could not be loaded.</p>;
   const page = pages.data.find((candidate) => candidate.slug === slug)!;

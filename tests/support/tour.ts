@@ -1,0 +1,118 @@
+/**
+ * The whole site as its people see it: every page of client/router.tsx for each role that has it, at a desktop
+ * and a phone size, on a site seeded through the real API so no page is empty. The accessibility tour
+ * (tests/e2e/tour.e2e.ts) and the screenshot tour (`npm run screenshots`) both walk this one list.
+ */
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { newContext } from './browser';
+import { registerCast } from './http';
+
+export const TOUR_ROLES = ['guest', 'member', 'staff', 'admin'] as const;
+export type TourRole = (typeof TOUR_ROLES)[number];
+
+export const TOUR_SIZES = {
+  desktop: { width: 1366, height: 900 },
+  phone: { width: 390, height: 844 },
+} as const;
+export type TourSize = keyof typeof TOUR_SIZES;
+
+export type TourSeed = Awaited<ReturnType<typeof seedTour>>;
+
+export interface TourPage {
+  name: string;
+  path: (seed: TourSeed) => string;
+  roles: readonly TourRole[];
+}
+
+const EVERYONE: readonly TourRole[] = TOUR_ROLES;
+const SIGNED_IN: readonly TourRole[] = ['member', 'staff', 'admin'];
+const STAFF: readonly TourRole[] = ['staff', 'admin'];
+const at = (path: string) => () => path;
+
+export const TOUR: readonly TourPage[] = [
+  { name: 'home', path: at('/'), roles: EVERYONE },
+  { name: 'sign-in', path: at('/login'), roles: ['guest'] },
+  { name: 'register', path: at('/register'), roles: ['guest'] },
+  { name: 'unsubscribe-without-link', path: at('/unsubscribe'), roles: ['guest'] },
+  ...['about', 'contact', 'privacy', 'terms', 'guidelines', 'help', 'support', 'subscribe'].map((slug) => ({ name: slug, path: at(`/${slug}`), roles: EVERYONE })),
+  { name: 'embed-feed', path: at('/embed'), roles: ['guest'] },
+  { name: 'embed-calendar', path: at('/embed/calendar'), roles: ['guest'] },
+  { name: 'embed-blog', path: at('/embed/blog'), roles: ['guest'] },
+  { name: 'blog', path: at('/blog'), roles: SIGNED_IN },
+  { name: 'blog-post', path: (seed) => `/blog/${seed.blogPostId}`, roles: SIGNED_IN },
+  { name: 'calendar', path: at('/calendar'), roles: SIGNED_IN },
+  { name: 'subscription-settings', path: at('/subscription-settings'), roles: SIGNED_IN },
+  { name: 'discussions', path: at('/discussions'), roles: SIGNED_IN },
+  { name: 'trending', path: at('/trending'), roles: SIGNED_IN },
+  { name: 'bookmarks', path: at('/bookmarks'), roles: SIGNED_IN },
+  { name: 'notifications', path: at('/notifications'), roles: SIGNED_IN },
+  { name: 'not-found', path: at('/no-such-page'), roles: SIGNED_IN },
+  { name: 'admin-moderation', path: at('/admin'), roles: STAFF },
+  { name: 'admin-blog', path: at('/admin/blog'), roles: STAFF },
+  { name: 'admin-users', path: at('/admin/users'), roles: STAFF },
+  { name: 'admin-analytics', path: at('/admin/analytics'), roles: STAFF },
+  { name: 'admin-settings', path: at('/admin/settings'), roles: STAFF },
+  { name: 'admin-widgets', path: at('/admin/widgets'), roles: STAFF },
+  { name: 'event-management', path: at('/events/manage'), roles: STAFF },
+  { name: 'monitoring', path: at('/monitoring'), roles: STAFF },
+  { name: 'admin-public-layout', path: at('/admin-webflow'), roles: STAFF },
+  { name: 'mailbox', path: at('/mailbox'), roles: ['admin'] },
+];
+
+export const pagesFor = (role: TourRole) => TOUR.filter((page) => page.roles.includes(role));
+
+const HOUR = 3600 * 1000;
+
+/** One account of each role and enough of everything, written through the API as people would. */
+export async function seedTour(siteUrl: string) {
+  const cast = await registerCast(siteUrl);
+  const { admin, staff, member } = cast;
+  const posted = async (who: typeof member, content: string, tags: string[] = []) => (await who.browser.post('/api/posts', { content, tags })).body.id as string;
+  const approved = await posted(member, 'Found my father’s 1952 press pass from the station’s first television season.', ['television']);
+  await staff.browser.put(`/api/admin/posts/${approved}/approve`);
+  await posted(member, 'Does anyone remember the overnight DJ who read poetry between records?');
+  await posted(staff, 'Welcome to the community! Share a memory of the station you grew up with.', ['welcome']);
+  const blog = await staff.browser.post('/api/blog', {
+    title: 'The tower that survived two winters',
+    content: '<p>The crews worked through two winters to raise the tower.</p><h2>Steel</h2><p>Every beam came by rail.</p>',
+    excerpt: '',
+    tags: ['towers'],
+    isPublished: true,
+  });
+  const start = Date.now() + 3 * 24 * HOUR;
+  const event = (who: typeof member, title: string) =>
+    who.browser.post('/api/events', {
+      title,
+      eventType: 'reunion',
+      location: 'Tribune Tower',
+      description: 'Former staff and listeners meet for an afternoon of stories.',
+      startDate: new Date(start).toISOString(),
+      endDate: new Date(start + 2 * HOUR).toISOString(),
+    });
+  await event(staff, 'Newsroom reunion');
+  await event(member, 'Listeners’ picnic');
+  return { cast, blogPostId: blog.body.id as string };
+}
+
+/** A browser context at `size`, signed in as `role` through the sign-in form (a guest stays signed out). */
+export async function contextAs(browser: Browser, siteUrl: string, seed: TourSeed, role: TourRole, size: TourSize): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await newContext(browser, siteUrl, TOUR_SIZES[size]);
+  const page = await context.newPage();
+  if (role !== 'guest') {
+    const { account } = seed.cast[role];
+    await page.goto('/login');
+    await page.getByLabel('Email').fill(account.email);
+    await page.getByLabel('Password').fill(account.password);
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await page.waitForURL((url) => url.pathname === '/');
+    await page.getByRole('button', { name: 'Toggle sidebar' }).waitFor();
+  }
+  return { context, page };
+}
+
+/** Opens a page of the tour and waits until its content has loaded: requests settled, no spinner or loading line left. */
+export async function visit(page: Page, seed: TourSeed, tourPage: TourPage) {
+  await page.goto(tourPage.path(seed));
+  await page.waitForLoadState('networkidle');
+  await page.waitForFunction(() => !document.querySelector('.animate-spin') && ![...document.querySelectorAll('[role="status"]')].some((status) => /^Loading/u.test(status.textContent ?? '')));
+}
