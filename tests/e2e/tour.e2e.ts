@@ -36,5 +36,6 @@ describe('every page, every role, both sizes', () => {
           await context.close();
         }
         expect(findings, findings.join('\n')).toEqual([]);
-      });
+        // Some thirty pages, each loaded and scanned: more than one browser test's usual minute.
+      }, 240_000);
 });

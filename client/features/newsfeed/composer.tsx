@@ -84,7 +84,8 @@ export function Composer({ user }: { user: CurrentUser }) {
         rows={expanded ? 4 : 1}
         maxLength={5000}
         placeholder="Share a memory, a find or a question..."
-        className={`${fieldClass} py-2`}
+        // Folded, it is as tall as its placeholder, which wraps on a phone rather than being cut off.
+        className={`${fieldClass} py-2 ${expanded ? '' : 'field-sizing-content'}`}
       />
       {fields.content && <p className="mt-1 text-sm text-red-600">{fields.content}</p>}
       {expanded && (
