@@ -6,7 +6,7 @@
  * like, unlike, share and report, and staff moderate, pin and delete; staff write, publish, pin, feature and delete
  * blog posts; members and staff schedule events, members edit theirs (back to moderation), staff approve, reject,
  * feature and delete them, and members RSVP, change their minds and withdraw; members and guests subscribe, confirm,
- * change frequency, pause, resume, bounce and unsubscribe. A command the site would refuse is left out, as the
+ * change frequency, pause, resume, bounce and unsubscribe; admins edit the site's pages. A command the site would refuse is left out, as the
  * decider refuses it; the choices follow a seeded generator, so a seed gives the same history.
  */
 import { createHash, randomUUID } from 'node:crypto';
@@ -22,6 +22,9 @@ import { EventSchema } from '../../shared/events/schemas';
 import { EVENT_TYPES, RSVP_STATUSES } from '../../shared/events/constants';
 import { blogPostDecider } from '../../shared/blog/blog-stream';
 import { generateExcerpt } from '../../shared/blog/excerpt';
+import { sitePageDecider } from '../../shared/site-pages/site-page-stream';
+import { SITE_PAGE_SLUGS } from '../../shared/site-pages/schemas';
+import { renderSitePage } from '../../server/site-pages/routes';
 import { subscriptionDecider } from '../../shared/subscriptions/subscription-stream';
 import { FREQUENCIES, SUBSCRIPTION_TYPES } from '../../shared/subscriptions/constants';
 
@@ -279,6 +282,12 @@ export async function appendCommunityHistory(eventStore: EventStore, options: { 
     } else if (roll < 9025 && member.role === 'member') {
       if (log.run(memberDecider, streamName('member', member.id), { type: 'SuspendMember', data: { reason: random.words(4) }, metadata: meta(moderator) })) member.suspended = true;
     } else if (roll < 9065) subscribe(random.chance(0.6) ? member : null);
+    else if (roll < 9070) {
+      const admin = active.find((m) => m.role === 'admin' && !m.suspended)!;
+      const slug = random.pick(SITE_PAGE_SLUGS);
+      const body = `## ${random.words(3)}\n\n${random.words(30)}`;
+      log.run(sitePageDecider, streamName('page', slug), { type: 'EditSitePage', data: { slug, title: random.words(3), body, html: renderSitePage(body) }, metadata: meta(admin) });
+    }
     else if (roll < 10000 && subscriptions.length) {
       const subscription = random.recent(subscriptions);
       const stream = streamName('subscription', subscription.id);
