@@ -274,9 +274,9 @@ function DeleteDialog({ post, onClose }: { post: BlogPost; onClose: () => void }
   const { toast } = useToast();
   const remove = useMutation({
     mutationFn: () => deletePost(post.id),
-    onSuccess: () => {
+    onSuccess: async () => {
+      await refreshBlog();
       toast({ title: 'Blog post deleted' });
-      void refreshBlog();
       onClose();
     },
     onError: (error) => toast({ title: 'Failed to delete blog post', description: errorMessage(error, 'Please try again.'), variant: 'destructive' }),

@@ -10,6 +10,7 @@ import { useBlogPost, usePublishedPosts, type BlogPost } from './api';
 import { excerptRepeatsBody, htmlToText } from '../../../shared/blog/excerpt';
 import { SHARE_DESCRIPTION_LENGTH } from '../../../shared/feed/constants';
 import { copyText, openSharePopup, shareNetworks } from '../../lib/share';
+import { usePrerenderedHandoff } from '../../lib/prerendered';
 
 const date = (iso: string) => new Date(iso).toLocaleDateString('en-US', { year: 'numeric', month: 'long', day: 'numeric' });
 
@@ -152,6 +153,7 @@ function Share({ post }: { post: BlogPost }) {
 export function BlogPostPage() {
   const { id } = useParams({ strict: false }) as { id: string };
   const post = useBlogPost(id);
+  usePrerenderedHandoff(!post.isPending);
   useEffect(() => {
     if (post.data) document.title = `${post.data.title} | Broadcast History Community`;
     return () => {
