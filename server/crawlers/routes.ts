@@ -1,10 +1,13 @@
 /**
  * What search engines are told (docs/domain/shell.md#crawlers): robots.txt as plain text, naming the sitemap;
- * sitemap.xml of the pages a visitor can read without an account.
+ * sitemap.xml of the pages a visitor can read without an account: the site's pages, published blog posts and
+ * public approved events, each with the date it last changed, read from the read models on each request.
  */
 import type { FastifyInstance } from 'fastify';
 import type { DocumentStore } from '../../platform/document-store/port';
 import { sitePages } from '../../projections/site-pages/site-pages';
+import { blogPosts } from '../../projections/blog/blog';
+import { eventDetails } from '../../projections/events/events';
 import { SITE_PAGE_SLUGS } from '../../shared/site-pages/schemas';
 
 /** Pages that show a visitor their content; everything else of the app asks them to sign in first. */
@@ -33,7 +36,7 @@ export async function crawlerRoutes(app: FastifyInstance, { siteUrl, store }: { 
     reply
       .header('Cache-Control', 'public, max-age=3600')
       .type('application/xml; charset=utf-8')
-      .send(sitemapXml(siteUrl, [...PUBLIC_PAGES.map((path) => ({ path })), ...(await sitePageEntries(store))])),
+      .send(sitemapXml(siteUrl, [...PUBLIC_PAGES.map((path) => ({ path })), ...(await sitePageEntries(store)), ...(await itemEntries(store))])),
   );
 }
 
@@ -41,4 +44,17 @@ export async function crawlerRoutes(app: FastifyInstance, { siteUrl, store }: { 
 async function sitePageEntries(store: DocumentStore) {
   const edited = new Map((await sitePages(store).find({}, { fields: ['updatedAt'] })).map((page) => [page._id, page.updatedAt]));
   return SITE_PAGE_SLUGS.map((slug) => ({ path: `/${slug}`, ...(edited.has(slug) ? { lastmod: edited.get(slug)! } : {}) }));
+}
+
+/** A sitemap holds at most 50,000 addresses; the site's pages leave room for this many of each kind. */
+const SITEMAP_ITEMS_PER_KIND = 20_000;
+
+/** Published blog posts and public approved events, newest change first. */
+async function itemEntries(store: DocumentStore) {
+  const options = { sort: { updatedAt: -1 }, limit: SITEMAP_ITEMS_PER_KIND, fields: ['updatedAt'] } as const;
+  const [posts, events] = await Promise.all([
+    blogPosts(store).find({ isPublished: true }, options),
+    eventDetails(store).find({ status: 'approved', isPublic: true }, options),
+  ]);
+  return [...posts.map((post) => ({ path: `/blog/${post._id}`, lastmod: post.updatedAt })), ...events.map((event) => ({ path: `/events/${event._id}`, lastmod: event.updatedAt }))];
 }

@@ -1,8 +1,9 @@
 /**
  * Serves the built client (dist/client): hashed assets cached for a year, other
  * files revalidated, each as the build's brotli or gzip copy to a client that
- * accepts it; the embed routes answered with the light embed page, and every
- * other non-API path with index.html so the client's router takes over.
+ * accepts it; the embed routes answered with the light embed page; the public
+ * pages (landing, blog post, event) with their content and preview tags in the
+ * HTML; and every other non-API path with index.html so the client's router takes over.
  */
 import { existsSync, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
@@ -11,7 +12,9 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import fastifyStatic from '@fastify/static';
 import * as v from 'valibot';
 import { isEmbedPath } from '../embeds/paths';
+import { THEME_SCRIPT } from './security-headers';
 import { withNoscriptConfirmForm, withNoscriptUnsubscribeForm } from '../subscriptions/link-pages';
+import { withPublicPage, type PublicPage, type PublicPages } from '../public-pages/pages';
 
 export const CLIENT_DIR = resolve(import.meta.dirname, '../../dist/client');
 
@@ -21,7 +24,22 @@ function builtFile(urlPath: string): string | null {
   return existsSync(path) && statSync(path).isFile() ? path.slice(CLIENT_DIR.length + 1) : null;
 }
 
-export async function serveClient(app: FastifyInstance) {
+/**
+ * The app's page as a visitor's first page with its content already in it: the stylesheet and the theme script
+ * inline, so nothing stands between the HTML and the first paint (style-src allows inline styles, script-src
+ * that one script by its hash), and the app's modules left for its entry to fetch, so they do not compete with
+ * the page for a slow connection.
+ */
+async function firstPaintPage(template: string): Promise<string> {
+  const html = template.replace(/\s*<link rel="modulepreload"[^>]*>/gu, '').replace('<script src="/theme.js"></script>', () => `<script>${THEME_SCRIPT}</script>`);
+  const stylesheet = html.match(/<link rel="stylesheet"[^>]*href="(\/assets\/[^"]+\.css)"[^>]*>/u);
+  if (!stylesheet) return html;
+  const css = await readFile(resolve(CLIENT_DIR, `.${stylesheet[1]}`), 'utf8');
+  // Nothing in a stylesheet may end the element early.
+  return html.replace(stylesheet[0], () => `<style>${css.replace(/<\/style/giu, '<\\/style')}</style>`);
+}
+
+export async function serveClient(app: FastifyInstance, { pages }: { pages: PublicPages }) {
   if (!existsSync(resolve(CLIENT_DIR, 'index.html'))) {
     app.log.warn(`No built client in ${CLIENT_DIR}: run "npm run build" to serve the site from this process`);
     return;
@@ -32,8 +50,33 @@ export async function serveClient(app: FastifyInstance) {
 
   const APP_PAGE = { summary: 'The web app', tags: ['pages'], response: { 200: { description: 'The app’s page', contentType: 'text/html' } } };
   const TokenParams = v.object({ token: v.string() });
+  const IdParams = v.object({ id: v.string() });
   const page = (reply: FastifyReply) => reply.header('Cache-Control', 'no-cache').sendFile('index.html');
-  app.get('/', { config: { access: 'public' }, schema: APP_PAGE },  (_request, reply) => page(reply));
+  // The build does not change while the process runs.
+  const template = await readFile(resolve(CLIENT_DIR, 'index.html'), 'utf8');
+  const templates = { app: template, firstPaint: await firstPaintPage(template) };
+  /** A public page, or for an id that is not public the app's page: 404 to a visitor, the app decides for a member. */
+  const publicPage = (reply: FastifyReply, found: PublicPage | null, signedIn: boolean) =>
+    reply
+      .status(found || signedIn ? 200 : 404)
+      .header('Cache-Control', 'no-cache')
+      .header('Vary', 'Cookie')
+      .type('text/html; charset=utf-8')
+      .send(withPublicPage(templates, found));
+  app.get('/', { config: { access: 'public' }, schema: { ...APP_PAGE, summary: 'The landing page (its content in the HTML for visitors), or the newsfeed when signed in' } }, (request, reply) =>
+    publicPage(reply, pages.landing(request.actor !== null), true),
+  );
+  const PUBLIC_ITEM = { ...APP_PAGE, params: IdParams, response: { ...APP_PAGE.response, 404: { description: 'Not a public item: the app’s page, which says so', contentType: 'text/html' } } };
+  app.get('/blog/:id', { config: { access: 'public' }, schema: { ...PUBLIC_ITEM, summary: 'A published blog post, its content, preview tags and BlogPosting JSON-LD in the HTML' } }, async (request, reply) => {
+    const { id } = request.params as v.InferOutput<typeof IdParams>;
+    return publicPage(reply, await pages.blogPost(id, request.actor !== null), request.actor !== null);
+  });
+  // The client's own page under /events, not an event (the page asks staff to sign in; the data is the API's).
+  app.get('/events/manage', { config: { access: 'public' }, schema: { ...APP_PAGE, summary: 'The app’s event management page' } }, (_request, reply) => page(reply));
+  app.get('/events/:id', { config: { access: 'public' }, schema: { ...PUBLIC_ITEM, summary: 'A public approved event, its content, preview tags and Event JSON-LD in the HTML' } }, async (request, reply) => {
+    const { id } = request.params as v.InferOutput<typeof IdParams>;
+    return publicPage(reply, await pages.event(id, request.actor !== null), request.actor !== null);
+  });
   // The pages a mail links to must work with JavaScript off too (a link opened in a locked-down
   // client): the same page, plus a plain form that POSTs the token.
   for (const [path, withForm] of [

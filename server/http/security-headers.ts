@@ -2,8 +2,18 @@
  * Headers every response carries: a Content-Security-Policy that lets only our own scripts run, HSTS when the
  * site is served over https, and framing refused everywhere but on the embed pages, which other sites frame.
  */
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { isEmbedPath } from '../embeds/paths';
+
+/**
+ * The one inline script a page may carry: the theme script (client/public/theme.js), inlined in a visitor's
+ * first page so nothing stands before its first paint (server/http/client.ts), allowed by its hash alone.
+ */
+export const THEME_SCRIPT = readFileSync(resolve(import.meta.dirname, '../../client/public/theme.js'), 'utf8');
+export const THEME_SCRIPT_SOURCE = `'sha256-${createHash('sha256').update(THEME_SCRIPT).digest('base64')}'`;
 
 /**
  * The policy. Scripts, connections (socket.io included: 'self' covers ws/wss of our own origin) and frames
@@ -11,10 +21,10 @@ import { isEmbedPath } from '../embeds/paths';
  * its privacy-enhanced host; inline style attributes stay allowed (the no-JavaScript unsubscribe pages and
  * the captured mail shown to admins use them; they cannot run code).
  */
-export function contentSecurityPolicy(frameAncestors: string): string {
+export function contentSecurityPolicy(frameAncestors: string, scriptSources = "'self'"): string {
   return [
     "default-src 'self'",
-    "script-src 'self'",
+    `script-src ${scriptSources}`,
     "object-src 'none'",
     "base-uri 'self'",
     "form-action 'self'",
@@ -26,7 +36,7 @@ export function contentSecurityPolicy(frameAncestors: string): string {
   ].join('; ');
 }
 
-const APP_POLICY = contentSecurityPolicy("'none'");
+const APP_POLICY = contentSecurityPolicy("'none'", `'self' ${THEME_SCRIPT_SOURCE}`);
 const EMBED_POLICY = contentSecurityPolicy('*');
 /** A year, the value preload lists ask for; sent only when the public address is https. */
 const HSTS = 'max-age=31536000; includeSubDomains';

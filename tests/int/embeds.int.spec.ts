@@ -11,6 +11,7 @@ import { startTestSite, type TestSite } from '../support/site';
 import { Browser, registerMember } from '../support/http';
 import { WIDGET_NAMES } from '../../client/embed/widgets';
 import { CLIENT_DIR } from '../../server/http/client';
+import { THEME_SCRIPT_SOURCE } from '../../server/http/security-headers';
 
 let site: TestSite;
 let admin: Browser;
@@ -63,7 +64,8 @@ describe('framing', () => {
   it("refuses framing everywhere else: frame-ancestors 'none' and X-Frame-Options DENY", async () => {
     for (const path of FRAMING_REFUSED) {
       const response = await anonymous().get(path);
-      expect(policy(response.headers), path).toMatchObject({ ...STRICT, 'frame-ancestors': "'none'" });
+      // The app's pages may also run the theme script inline, by its hash alone.
+      expect(policy(response.headers), path).toMatchObject({ ...STRICT, 'script-src': `'self' ${THEME_SCRIPT_SOURCE}`, 'frame-ancestors': "'none'" });
       expect(response.headers.get('x-frame-options'), path).toBe('DENY');
     }
     // An unknown /embed path is not a widget: it gets the app (and its not-found page), not the embed page.

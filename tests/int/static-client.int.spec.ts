@@ -38,10 +38,19 @@ describe('the built client', () => {
   });
 
   it('revalidates the app’s page each time, compressed too', async () => {
-    const response = await get('/', 'br');
+    const response = await get('/calendar', 'br');
     expect(response.headers.get('cache-control')).toBe('no-cache');
     expect(response.headers.get('content-encoding')).toBe('br');
     expect(await response.text()).toBe(readFileSync(resolve(CLIENT_DIR, 'index.html'), 'utf8'));
     expect((await get('/calendar', 'gzip')).headers.get('cache-control')).toBe('no-cache');
+  });
+
+  it('compresses the pages written per request (the landing page with its content) and the larger API answers', async () => {
+    for (const path of ['/', '/api/openapi.json']) {
+      const response = await get(path, 'br, gzip');
+      expect(response.headers.get('content-encoding')).toBe('br');
+      expect((await response.text()).length).toBeGreaterThan(1024);
+    }
+    expect((await get('/', 'identity')).headers.get('content-encoding')).toBeNull();
   });
 });

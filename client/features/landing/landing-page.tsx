@@ -1,42 +1,26 @@
 /** What signed-out visitors see. Both buttons go through /api/login, as the spec says. */
-import { Icon, type IconName } from '../../components/ui/icon';
+import { Icon } from '../../components/ui/icon';
 import { GuestSubscribeForm } from '../../components/guest-subscribe-form';
-
-const FEATURES: { icon: IconName; title: string; text: string }[] = [
-  { icon: 'newspaper', title: 'Rich media posts', text: 'Share photos, airchecks, video and links from the golden age of radio and television.' },
-  { icon: 'users', title: 'Role-based community', text: 'Members, staff and administrators, each with the tools their part needs.' },
-  { icon: 'shield', title: 'Content moderation', text: 'Every member post is reviewed, so the feed stays accurate and kind.' },
-  { icon: 'trending', title: 'Engagement tracking', text: 'Likes, shares and RSVPs show what the community cares about.' },
-];
-
-/** The site's own pages, so a visitor asked for an e-mail address can read the privacy notice first. */
-const LANDING_FOOTER = [
-  { label: 'About', href: '/about' },
-  { label: 'Privacy', href: '/privacy' },
-  { label: 'Terms', href: '/terms' },
-  { label: 'Community Guidelines', href: '/guidelines' },
-  { label: 'Help', href: '/help' },
-  { label: 'Contact', href: '/contact' },
-];
+import { usePrerenderedHandoff } from '../../lib/prerendered';
+import { LANDING, LANDING_FOOTER, SITE_NAME } from '../../../shared/landing';
 
 export function LandingPage() {
   const signIn = () => window.location.assign('/api/login');
+  usePrerenderedHandoff(true);
   return (
     <div className="min-h-screen bg-gradient-to-b from-brand-900 via-brand-800 to-slate-900 text-white">
       <header className="mx-auto flex max-w-6xl items-center justify-between px-4 py-5">
         <p className="flex items-center gap-2 text-lg font-bold">
-          Broadcast History Community
+          {SITE_NAME}
         </p>
         <button type="button" onClick={signIn} className="min-h-11 rounded-md border border-white/40 px-4 text-sm font-medium hover:bg-white/10">
           Sign In
         </button>
       </header>
       <main className="mx-auto max-w-6xl px-4 pt-12 pb-20">
-        <p className="text-sm font-semibold tracking-widest text-amber-300 uppercase">Premium Community</p>
-        <h1 className="mt-3 max-w-3xl text-4xl font-bold leading-tight md:text-6xl">The history of broadcasting in our state, kept by the people who lived it.</h1>
-        <p className="mt-6 max-w-2xl text-lg text-slate-200">
-          Share memories of stations and shows, read the stories behind them, and meet at reunions, memorials and broadcast anniversaries.
-        </p>
+        <p className="text-sm font-semibold tracking-widest text-amber-300 uppercase">{LANDING.eyebrow}</p>
+        <h1 className="mt-3 max-w-3xl text-4xl font-bold leading-tight md:text-6xl">{LANDING.headline}</h1>
+        <p className="mt-6 max-w-2xl text-lg text-slate-200">{LANDING.lead}</p>
         <div className="mt-8 flex flex-wrap gap-3">
           <button type="button" onClick={signIn} className="min-h-11 rounded-md bg-amber-400 px-6 font-semibold text-slate-950 hover:bg-amber-300">
             Join Community
@@ -46,7 +30,7 @@ export function LandingPage() {
           </button>
         </div>
         <ul className="mt-16 grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
-          {FEATURES.map((feature) => (
+          {LANDING.features.map((feature) => (
             <li key={feature.title} className="rounded-xl bg-white/10 p-5 backdrop-blur">
               <Icon name={feature.icon} className="size-8 text-amber-300" />
               <h2 className="mt-3 text-lg font-semibold">{feature.title}</h2>

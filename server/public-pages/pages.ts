@@ -1,0 +1,132 @@
+/**
+ * The public pages' HTML (docs/domain/shell.md#public-pages): the landing page, each published blog post and each
+ * public approved event, sent with their content, link-preview tags (Open Graph, Twitter), JSON-LD and the feeds'
+ * autodiscovery links, so crawlers, chat previews and visitors without JavaScript read them; the app takes over in
+ * the browser. A signed-in reader gets the tags only: their pages are the app's. Members-only, unpublished and
+ * unapproved items get nothing: no title, no tags.
+ */
+import type { DocumentStore } from '../../platform/document-store/port';
+import { blogPosts, type BlogPostDocument } from '../../projections/blog/blog';
+import { eventDetails, type EventDetailsDocument } from '../../projections/events/events';
+import { htmlToText } from '../../shared/blog/excerpt';
+import { formatEventDateLine } from '../../shared/events/dates';
+import { SITE_DESCRIPTION, SITE_NAME } from '../../shared/landing';
+import { truncate } from '../../shared/text';
+import { blogPostingData, eventData, organizationData, siteImage, type StructuredData } from './structured-data';
+import { BlogPostView, EventView, LandingView, renderView } from './views';
+
+/** What a page adds to the app's HTML: its head, and for a visitor its content. */
+export interface PublicPage {
+  head: string;
+  body: string | null;
+}
+
+interface PageMeta {
+  title: string;
+  description: string;
+  path: string;
+  type: 'website' | 'article';
+  image: string;
+  data: StructuredData;
+  publishedTime?: string;
+  modifiedTime?: string;
+}
+
+/** Descriptions as previews show them: one paragraph of plain text. */
+const DESCRIPTION_LENGTH = 200;
+
+const escapeHtml = (text: string) => text.replace(/[&<>"']/gu, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+/** JSON inside a script element: no "</script>" or "<!--" can close or change it. */
+const scriptJson = (value: unknown) => JSON.stringify(value).replace(/</gu, '\\u003c');
+
+export function headTags(meta: PageMeta, siteUrl: string): string {
+  const url = `${siteUrl}${meta.path}`;
+  const property = (name: string, content: string) => `<meta property="${name}" content="${escapeHtml(content)}" />`;
+  const named = (name: string, content: string) => `<meta name="${name}" content="${escapeHtml(content)}" />`;
+  return [
+    `<title>${escapeHtml(meta.title)}</title>`,
+    named('description', meta.description),
+    `<link rel="canonical" href="${escapeHtml(url)}" />`,
+    property('og:site_name', SITE_NAME),
+    property('og:type', meta.type),
+    property('og:title', meta.title),
+    property('og:description', meta.description),
+    property('og:url', url),
+    property('og:image', meta.image),
+    ...(meta.publishedTime ? [property('article:published_time', meta.publishedTime)] : []),
+    ...(meta.modifiedTime ? [property('article:modified_time', meta.modifiedTime)] : []),
+    named('twitter:card', 'summary_large_image'),
+    named('twitter:title', meta.title),
+    named('twitter:description', meta.description),
+    named('twitter:image', meta.image),
+    `<script type="application/ld+json">${scriptJson(meta.data)}</script>`,
+  ].join('\n    ');
+}
+
+/** The post's own first picture on the web, else the site's. */
+function firstImage(html: string): string | null {
+  return html.match(/<img\b[^>]*?\ssrc="(https?:\/\/[^"]+)"/iu)?.[1] ?? null;
+}
+
+const pageTitle = (title: string) => `${title} | ${SITE_NAME}`;
+
+export function publicPages({ store, siteUrl, timeZone, now }: { store: DocumentStore; siteUrl: string; timeZone: string; now: () => Date }) {
+  const year = () => now().getUTCFullYear();
+
+  function landing(signedIn: boolean): PublicPage {
+    const head = headTags({ title: SITE_NAME, description: SITE_DESCRIPTION, path: '/', type: 'website', image: siteImage(siteUrl), data: organizationData(siteUrl) }, siteUrl);
+    return { head, body: signedIn ? null : renderView(LandingView()) };
+  }
+
+  /** A published post; null for any other id. */
+  async function blogPost(id: string, signedIn: boolean): Promise<PublicPage | null> {
+    const post: BlogPostDocument | null = await blogPosts(store).findOne({ _id: id, isPublished: true });
+    if (!post) return null;
+    const image = firstImage(post.content) ?? siteImage(siteUrl);
+    const meta: PageMeta = {
+      title: pageTitle(post.title),
+      description: truncate(post.excerpt || htmlToText(post.content), DESCRIPTION_LENGTH),
+      path: `/blog/${post._id}`,
+      type: 'article',
+      image,
+      data: blogPostingData(post, siteUrl, image),
+      ...(post.publishedAt ? { publishedTime: post.publishedAt } : {}),
+      modifiedTime: post.updatedAt,
+    };
+    return { head: headTags(meta, siteUrl), body: signedIn ? null : renderView(BlogPostView({ post, year: year() })) };
+  }
+
+  /** A public approved event; null for any other id. */
+  async function event(id: string, signedIn: boolean): Promise<PublicPage | null> {
+    const found: EventDetailsDocument | null = await eventDetails(store).findOne({ _id: id, status: 'approved', isPublic: true });
+    if (!found) return null;
+    const image = siteImage(siteUrl);
+    const when = formatEventDateLine(found, { timeZone });
+    const meta: PageMeta = {
+      title: pageTitle(found.title),
+      description: truncate([when, found.location, found.description].filter(Boolean).join(' · '), DESCRIPTION_LENGTH),
+      path: `/events/${found._id}`,
+      type: 'website',
+      image,
+      data: eventData(found, siteUrl, image),
+    };
+    return { head: headTags(meta, siteUrl), body: signedIn ? null : renderView(EventView({ event: found, timeZone, year: year() })) };
+  }
+
+  return { landing, blogPost, event };
+}
+
+export type PublicPages = ReturnType<typeof publicPages>;
+
+/**
+ * The app's built index.html (which names the feeds for autodiscovery on every page) with a page's head in
+ * place of its default title and description, and the page's content beside the app's root, shown until the app has drawn the same page; a page with
+ * content starts from the first-paint version of index.html (server/http/client.ts).
+ */
+export function withPublicPage(templates: { app: string; firstPaint: string }, page: PublicPage | null): string {
+  let html = page?.body ? templates.firstPaint : templates.app;
+  if (!page) return html;
+  html = html.replace(/<title>[^<]*<\/title>\s*/u, '').replace(/<meta name="description"[^>]*>\s*/u, '').replace('</head>', `  ${page.head}\n  </head>`);
+  if (page.body) html = html.replace('<body>', `<body data-prerendered>\n    <div id="prerendered">${page.body}</div>`);
+  return html;
+}
