@@ -67,10 +67,10 @@ export function createKurrentDbEventStore(connectionString: string): EventStore 
       }
     },
 
-    async readStream(streamName) {
+    async readStream(streamName, { afterVersion = -1 } = {}) {
       const events: RecordedEvent[] = [];
       try {
-        for await (const resolved of client.readStream(streamName, { direction: FORWARDS, fromRevision: START })) {
+        for await (const resolved of client.readStream(streamName, { direction: FORWARDS, fromRevision: afterVersion < 0 ? START : BigInt(afterVersion + 1) })) {
           if (resolved.event) events.push(toRecorded(resolved.event));
         }
       } catch (error) {

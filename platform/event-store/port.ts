@@ -56,8 +56,11 @@ export interface SubscribeOptions {
 
 export interface EventStore {
   append(streamName: string, events: NewEvent[], options: { expectedVersion: ExpectedVersion }): Promise<AppendResult>;
-  /** All events of one stream in version order; an empty array when the stream does not exist. */
-  readStream(streamName: string): Promise<RecordedEvent[]>;
+  /**
+   * The events of one stream in version order (all, or those after `afterVersion`); an empty array when the
+   * stream does not exist or has nothing after that version.
+   */
+  readStream(streamName: string, options?: { afterVersion?: number }): Promise<RecordedEvent[]>;
   /**
    * Every event of every stream, in global order, after the given position, then
    * live events as they commit. Never skips an event and never yields one twice.

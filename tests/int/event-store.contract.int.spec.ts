@@ -138,6 +138,10 @@ for (const adapter of adapters) {
       expect((await store.append(name, one, { expectedVersion: 'any' })).nextExpectedVersion).toBe(3);
       expect((await store.append(stream('fresh'), one, { expectedVersion: 'any' })).nextExpectedVersion).toBe(0);
       expect((await store.readStream(name)).map((e) => e.version)).toEqual([0, 1, 2, 3]);
+      // The rest of a stream after a version already read (what the command handler reads after its cached state).
+      expect((await store.readStream(name, { afterVersion: 1 })).map((e) => e.version)).toEqual([2, 3]);
+      expect(await store.readStream(name, { afterVersion: 3 })).toEqual([]);
+      expect(await store.readStream(stream('missing'), { afterVersion: 3 })).toEqual([]);
     });
 
     it('delivers every event after a middle position in order, then live ones appended after it caught up', async () => {
