@@ -5,14 +5,15 @@
  * session, shows the landing page when signed out, and the shell when signed
  * in. Pages are split per route so the landing page loads little.
  */
-import { lazy, Suspense, type ReactNode } from 'react';
-import { Outlet, createRootRoute, createRoute, createRouter, lazyRouteComponent } from '@tanstack/react-router';
+import { lazy, Suspense, useEffect, useRef, type ReactNode } from 'react';
+import { Outlet, createRootRoute, createRoute, createRouter, lazyRouteComponent, useRouterState } from '@tanstack/react-router';
 import { useQueryClient } from '@tanstack/react-query';
 import * as v from 'valibot';
 import { Spinner } from './components/ui/spinner';
 import { Toaster } from './components/ui/toast';
 import { useCurrentUser, isStaff, type CurrentUser } from './lib/current-user';
 import { useSocketInvalidation } from './lib/socket';
+import { handOffPrerendered } from './lib/prerendered';
 import { LandingPage } from './features/landing/landing-page';
 import { SITE_PAGE_SLUGS } from '../shared/site-pages/schemas';
 
@@ -24,6 +25,12 @@ function Root() {
   const queryClient = useQueryClient();
   const user = useCurrentUser();
   useSocketInvalidation(queryClient, user.data?.id ?? 'anonymous', Boolean(user.data));
+  // The server's HTML of a public page stands for the first page only: once the reader moves on, the app shows.
+  const pathname = useRouterState({ select: (state) => state.location.pathname });
+  const firstPath = useRef(pathname);
+  useEffect(() => {
+    if (pathname !== firstPath.current) handOffPrerendered();
+  }, [pathname]);
   return (
     <>
       <Outlet />
@@ -92,7 +99,16 @@ const publicRoutes = [
       </InPublicLayout>
     ),
   }),
-  createRoute({ getParentRoute: () => rootRoute, path: '/login', component: page(() => import('./features/auth/sign-in-page'), 'SignInPage') }),
+  createRoute({
+    getParentRoute: () => rootRoute,
+    path: '/login',
+    // `redirect`: the page to come back to (a path of this site); `error=link`: a used or expired sign-in link.
+    validateSearch: v.object({
+      error: v.fallback(v.optional(v.picklist(['link'])), undefined),
+      redirect: v.fallback(v.optional(v.pipe(v.string(), v.regex(/^\/(?![/\\])/u))), undefined),
+    }),
+    component: page(() => import('./features/auth/sign-in-page'), 'SignInPage'),
+  }),
   createRoute({ getParentRoute: () => rootRoute, path: '/register', component: page(() => import('./features/auth/register-page'), 'RegisterPage') }),
   createRoute({ getParentRoute: () => rootRoute, path: '/unsubscribe/$token', component: page(() => import('./features/subscriptions/unsubscribe-page'), 'UnsubscribePage') }),
   // Without a token the same page says "Invalid Request" (docs/domain/subscriptions.md#unsubscribe: unsubscribe needs a token in the path).
@@ -120,6 +136,33 @@ const shellRoute = createRoute({
   ),
 });
 
+/** Pages a visitor may read too (a published blog post, a public event): in the public layout for them, in the shell for members. */
+const publicOrShellRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  id: 'public-or-shell',
+  component: function PublicOrShell() {
+    const { data: user, isPending } = useCurrentUser();
+    if (isPending) return <Spinner label="Loading your session" />;
+    if (!user)
+      return (
+        <InPublicLayout>
+          <Outlet />
+        </InPublicLayout>
+      );
+    return (
+      <Suspense fallback={<Spinner />}>
+        <AppShell user={user}>
+          <Outlet />
+        </AppShell>
+      </Suspense>
+    );
+  },
+});
+const publicOrShellRoutes = [
+  createRoute({ getParentRoute: () => publicOrShellRoute, path: '/blog/$id', component: page(() => import('./features/blog/blog-pages'), 'BlogPostPage') }),
+  createRoute({ getParentRoute: () => publicOrShellRoute, path: '/events/$id', component: page(() => import('./features/events/event-page'), 'EventPage') }),
+];
+
 /** Registered only for admin and staff: everyone else gets the not-found page. */
 function StaffOnly({ children }: { children: ReactNode }) {
   const { data: user } = useCurrentUser();
@@ -137,7 +180,6 @@ const WidgetsPage = lazy(() => import('./features/embeds/widgets-page').then((m)
 const shellRoutes = [
   createRoute({ getParentRoute: () => shellRoute, path: '/', component: page(() => import('./features/newsfeed/newsfeed-page'), 'NewsfeedPage') }),
   createRoute({ getParentRoute: () => shellRoute, path: '/blog', component: page(() => import('./features/blog/blog-pages'), 'BlogPage') }),
-  createRoute({ getParentRoute: () => shellRoute, path: '/blog/$id', component: page(() => import('./features/blog/blog-pages'), 'BlogPostPage') }),
   createRoute({ getParentRoute: () => shellRoute, path: '/calendar', component: page(() => import('./features/events/event-pages'), 'CalendarPage') }),
   createRoute({ getParentRoute: () => shellRoute, path: '/admin', component: AdminPage }),
   createRoute({ getParentRoute: () => shellRoute, path: '/admin/$tab', component: AdminPage }),
@@ -183,7 +225,7 @@ const webflowRoute = createRoute({
   ),
 });
 
-const routeTree = rootRoute.addChildren([...publicRoutes, shellRoute.addChildren(shellRoutes), webflowRoute]);
+const routeTree = rootRoute.addChildren([...publicRoutes, shellRoute.addChildren(shellRoutes), publicOrShellRoute.addChildren(publicOrShellRoutes), webflowRoute]);
 
 export const router = createRouter({ routeTree, defaultPreload: 'intent' });
 

@@ -8,6 +8,7 @@ import { sitePagesProjection } from './site-pages/site-pages';
 import { eventsProjection } from './events/events';
 import { memberEventsProjection } from './events/member-events';
 import { eventStatsProjection } from './events/event-stats';
+import { calendarFeedsProjection } from './events/calendar-feeds';
 import { subscriptionsProjection } from './subscriptions/subscriptions';
 
-export const allProjections: readonly Projection[] = [membersProjection, memberPostCountsProjection, feedProjection, blogProjection, eventsProjection, memberEventsProjection, eventStatsProjection, subscriptionsProjection, sitePagesProjection];
+export const allProjections: readonly Projection[] = [membersProjection, memberPostCountsProjection, feedProjection, blogProjection, eventsProjection, memberEventsProjection, eventStatsProjection, calendarFeedsProjection, subscriptionsProjection, sitePagesProjection];

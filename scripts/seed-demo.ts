@@ -7,6 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { pino } from 'pino';
 import { loadConfig } from '../platform/config';
+import { atWallTime, dayKey } from '../shared/events/dates';
 import { createServices } from '../main/services';
 import { buildApp } from '../server/app';
 import { streamName } from '../shared/streams';
@@ -76,6 +77,11 @@ const BLOG_POSTS = [
   },
 ];
 
+/**
+ * Demo events start at noon in the community's time zone and last at most 5 hours: no event runs past midnight there,
+ * nor in UTC (where the screenshots are taken).
+ */
+const START_HOUR = 12;
 const EVENTS = [
   { title: 'WGN engineers reunion', eventType: 'reunion', location: 'Tribune Tower lobby', inDays: 12, hours: 3, maxAttendees: 40 },
   { title: 'Memorial for Ray Castillo, voice of the overnight', eventType: 'memorial', location: 'St. James Chapel', inDays: 5, hours: 2 },
@@ -160,8 +166,7 @@ async function main() {
     const organizer = members.find((m) => m.role === 'admin')!;
     for (const item of EVENTS) {
       const id = randomUUID();
-      const start = new Date(Date.now() + days(item.inDays));
-      start.setUTCHours(23, 0, 0, 0);
+      const start = atWallTime(dayKey(new Date(Date.now() + days(item.inDays)), config.timeZone), START_HOUR, config.timeZone);
       const fields = v.parse(EventSchema, { ...item, startDate: start.toISOString(), endDate: new Date(start.getTime() + item.hours * 3_600_000).toISOString() });
       const stream = streamName('event', id);
       await services.handle(calendarEventDecider, stream, { type: 'ScheduleEvent', data: { id, fields }, metadata: { now: new Date(Date.now() - days(30)), actor: organizer } });

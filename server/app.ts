@@ -8,6 +8,8 @@ import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastif
 import cookie, { Signer } from '@fastify/cookie';
 import session from '@fastify/session';
 import formbody from '@fastify/formbody';
+import compress from '@fastify/compress';
+import { constants as zlib } from 'node:zlib';
 import rateLimit from '@fastify/rate-limit';
 import type { ApiDependencies } from './dependencies';
 import { registerErrorHandler } from './http/errors';
@@ -15,6 +17,7 @@ import { parseQueryString } from './http/query-string';
 import { registerAccessControl, type RouteAccess } from './http/access';
 import { registerSameOriginCheck } from './http/same-origin';
 import { createSessionStore } from './http/session-store';
+import { createAuthCache } from './http/auth-cache';
 import { healthRoutes } from './monitoring/health-routes';
 import { monitoringRoutes } from './monitoring/monitoring-routes';
 import { memberActor, resolveActor } from './members/actor';
@@ -26,6 +29,7 @@ import { eventRoutes } from './events/routes';
 import { subscriptionRoutes } from './subscriptions/routes';
 import { serveClient } from './http/client';
 import { crawlerRoutes } from './crawlers/routes';
+import { publicPages } from './public-pages/pages';
 import { sitePageRoutes } from './site-pages/routes';
 import { mailboxRoutes } from './mail/mailbox-routes';
 import { registerSecurityHeaders } from './http/security-headers';
@@ -34,6 +38,8 @@ import { DOCS_PREFIX, OPENAPI_PATH, registerOpenApi, registerValibotSchemas, req
 
 export const SESSION_TTL_SECONDS = 30 * 24 * 3600;
 export const SESSION_COOKIE = 'bhc.sid';
+/** How often a signed-in session's expiry moves forward as the member keeps using the site. */
+const SESSION_RENEWAL_MS = 24 * 3600 * 1000;
 /** The API's version in the OpenAPI document: the package's. */
 const API_VERSION = (JSON.parse(readFileSync(resolve(import.meta.dirname, '../package.json'), 'utf8')) as { version: string }).version;
 
@@ -60,11 +66,16 @@ export async function buildApp(services: ApiDependencies, options: { logger?: bo
   registerErrorHandler(app);
   registerValibotSchemas(app);
   requireRouteSchemas(app);
-  const routes = registerAccessControl(app, (request) => resolveActor(services, request), [DOCS_PREFIX]);
+  const authCache = createAuthCache(services.redis, config.redisPrefix);
+  const routes = registerAccessControl(app, (request) => resolveActor(services, request, authCache), [DOCS_PREFIX]);
   registerSameOriginCheck(app, config.publicUrl);
   registerSecurityHeaders(app, { https: config.publicUrl.startsWith('https://') });
 
-  const sessions = createSessionStore(services.redis, config.redisPrefix, SESSION_TTL_SECONDS);
+  // Answers over a kilobyte go out brotli or gzip compressed, at a level quick enough to do per request; the
+  // built client's files are compressed once at build time and sent as they are (server/http/client.ts).
+  await app.register(compress, { threshold: 1024, encodings: ['br', 'gzip'], brotliOptions: { params: { [zlib.BROTLI_PARAM_QUALITY]: 4 } } });
+
+  const sessions = createSessionStore(services.redis, config.redisPrefix, SESSION_TTL_SECONDS, authCache);
   const signer = new Signer(config.sessionSecret);
   await app.register(cookie);
   await app.register(session, {
@@ -72,7 +83,14 @@ export async function buildApp(services: ApiDependencies, options: { logger?: bo
     cookieName: SESSION_COOKIE,
     store: sessions.store,
     saveUninitialized: false,
+    // Not rewritten on every request: a signed-in session is renewed (for SESSION_TTL_SECONDS) once a day instead, below.
+    rolling: false,
     cookie: { httpOnly: true, sameSite: 'lax', secure: config.secureCookies, path: '/', maxAge: SESSION_TTL_SECONDS * 1000 },
+  });
+  app.addHook('preHandler', async (request) => {
+    const { session } = request;
+    const now = Date.now();
+    if (session?.memberId && !(now - (session.renewedAt ?? 0) < SESSION_RENEWAL_MS)) session.renewedAt = now;
   });
   // Form bodies decode as query strings do, so that text that is not UTF-8 is refused the same way.
   await app.register(formbody, { parser: parseQueryString });
@@ -129,6 +147,6 @@ export async function buildApp(services: ApiDependencies, options: { logger?: bo
 
   await app.register(sitePageRoutes, { services });
   await app.register(crawlerRoutes, { siteUrl: config.publicUrl, store: services.store });
-  if (options.serveClient ?? true) await app.register(serveClient);
+  if (options.serveClient ?? true) await app.register(serveClient, { pages: publicPages({ store: services.store, siteUrl: config.publicUrl, timeZone: config.timeZone, now: services.now }) });
   return { app, routes, realtime };
 }

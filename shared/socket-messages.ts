@@ -17,7 +17,7 @@ export const SOCKET_PAYLOADS = {
   'posts:changed': ChangeSchema,
   'events:changed': ChangeSchema,
   'blog:changed': ChangeSchema,
-  'rsvp:changed': v.object({ eventId: v.string(), attending: count, maybe: count, notAttending: count }),
+  'rsvp:changed': v.object({ eventId: v.string(), attending: count, maybe: count, notAttending: count, waitlistCount: count }),
   // Each moderation queue reports its own count; a notice may name one queue or both.
   'pending:changed': v.object({ events: v.optional(count), posts: v.optional(count) }),
   // Some figures (online now) are not known to the projection that sees a change: a notice may

@@ -111,8 +111,8 @@ export function startMailWorker(options: MailWorkerOptions) {
     async (job: Job, token?: string) => {
       if (job.name === OUTBOX && options.subscriptionMail) {
         const result = await options.subscriptionMail.deliver(v.parse(OutboxJobSchema, job.data).outboxId);
-        if (result.outcome === 'claimed') {
-          // Another sender holds the entry: look again when its claim runs out, without spending an attempt.
+        if (result.outcome === 'claimed' || result.outcome === 'later') {
+          // Another sender holds the entry, or its time has not come: look again then, without spending an attempt.
           await job.moveToDelayed(result.until + 100, token);
           throw new DelayedError();
         }

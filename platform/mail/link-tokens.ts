@@ -16,3 +16,11 @@ export function subscriptionToken(secret: string, subscriptionId: string): strin
 export function hashSubscriptionToken(token: string): string {
   return createHash('sha256').update(token).digest('hex');
 }
+
+/**
+ * The token of a member's private calendar feed URL, derived the same way: from the member and the feed's generation,
+ * so the URL can be shown again without being stored, and a reset (the next generation) makes a new one.
+ */
+export function calendarFeedToken(secret: string, memberId: string, generation: number): string {
+  return createHmac('sha256', secret).update(`calendar:${memberId}:${generation}`).digest('base64url');
+}

@@ -10,7 +10,7 @@
 import type { DocumentStore } from '../../platform/document-store/port';
 import type { RecordedEvent } from '../../platform/event-store/port';
 import type { Role } from '../../shared/domain';
-import { attendeeCounts, type CalendarEventEvent } from '../../shared/events/event-stream';
+import { attendeeCounts, sequenceAfter, type CalendarEventEvent } from '../../shared/events/event-stream';
 import type { RsvpStatus } from '../../shared/events/constants';
 import type { EventFields } from '../../shared/events/schemas';
 import type { MemberEvent } from '../../shared/members/member-stream';
@@ -35,11 +35,22 @@ type EventSummary = EventFields & {
   organizerId: string;
   organizer: Organizer;
   attendees: AttendeeCounts;
+  /** Absent, as `waiting`, on documents built before the waiting list: none waits there. */
+  waitlistCount?: number;
+  /** How often its time or place changed, or it was cancelled (iCalendar's SEQUENCE); absent on documents built before it: 0. */
+  sequence?: number;
+  /** Cancelled: still listed, as cancelled (absent before cancellation existed: false). */
+  isCancelled?: boolean;
   createdAt: string;
   updatedAt: string;
 };
 
-export type EventDetailsDocument = Positioned & EventSummary & { rsvps: Record<string, RsvpStatus> };
+export type EventDetailsDocument = Positioned &
+  EventSummary & {
+    rsvps: Record<string, RsvpStatus>;
+    /** Member ids waiting for a place, first in line first. */
+    waiting?: string[];
+  };
 export type CalendarEventDocument = Positioned &
   EventSummary & {
     /** Lowercased title, description and location: what the calendar's search matches. */
@@ -60,7 +71,7 @@ const organizerOf = (member: MemberDocument | null): Organizer => ({
 export const searchText = (event: Pick<EventFields, 'title' | 'description' | 'location'>) => [event.title, event.description, event.location].join('\n').toLowerCase();
 
 function calendarEntry(details: EventDetailsDocument): Omit<CalendarEventDocument, '_id' | '_position'> {
-  const { _id, _position, rsvps, ...summary } = details;
+  const { _id, _position, rsvps, waiting, ...summary } = details;
   return { ...summary, search: searchText(details) };
 }
 
@@ -80,7 +91,10 @@ function nextDetails(current: EventDetailsDocument | null, event: CalendarEventE
       organizerId,
       organizer: organizer ?? organizerOf(null),
       rsvps: {},
+      waiting: [],
       attendees: { attending: 0, maybe: 0, notAttending: 0 },
+      waitlistCount: 0,
+      sequence: 0,
       createdAt: scheduledAt,
       updatedAt: scheduledAt,
     };
@@ -89,7 +103,7 @@ function nextDetails(current: EventDetailsDocument | null, event: CalendarEventE
   const at = { updatedAt: event.data.at };
   switch (event.type) {
     case 'EventEdited':
-      return { ...current, ...event.data.fields, ...at };
+      return { ...current, ...event.data.fields, sequence: sequenceAfter(current.sequence ?? 0, event, current), ...at };
     case 'EventApproved':
       return { ...current, status: 'approved', isApproved: true, ...at };
     case 'EventReturnedToModeration':
@@ -102,16 +116,28 @@ function nextDetails(current: EventDetailsDocument | null, event: CalendarEventE
       return { ...current, isFeatured: false, ...at };
     case 'EventDeleted':
       return null;
+    case 'EventCancelled':
+      return { ...current, isCancelled: true, sequence: sequenceAfter(current.sequence ?? 0, event, current), ...at };
     case 'RsvpChanged':
-    case 'RsvpRemoved': {
+    case 'RsvpRemoved':
+    case 'JoinedWaitlist':
+    case 'LeftWaitlist':
+    case 'PromotedFromWaitlist': {
+      const { memberId } = event.data;
       const rsvps = { ...current.rsvps };
-      if (event.type === 'RsvpChanged') rsvps[event.data.memberId] = event.data.status;
-      else delete rsvps[event.data.memberId];
+      let waiting = (current.waiting ?? []).filter((id) => id !== memberId);
+      if (event.type === 'RsvpChanged') rsvps[memberId] = event.data.status;
+      else if (event.type === 'PromotedFromWaitlist') rsvps[memberId] = 'attending';
+      else delete rsvps[memberId];
+      if (event.type === 'JoinedWaitlist') waiting = [...waiting, memberId];
       // An RSVP is not an edit of the event: updatedAt stays.
-      return { ...current, rsvps, attendees: attendeeCounts(Object.values(rsvps)) };
+      return { ...current, rsvps, waiting, attendees: attendeeCounts(Object.values(rsvps)), waitlistCount: waiting.length };
     }
   }
 }
+
+/** What changes who comes, not the event itself. */
+const RSVP_EVENTS = new Set<CalendarEventEvent['type']>(['RsvpChanged', 'RsvpRemoved', 'JoinedWaitlist', 'LeftWaitlist', 'PromotedFromWaitlist']);
 
 export const eventsProjection: Projection = {
   name: 'events',
@@ -140,8 +166,8 @@ export const eventsProjection: Projection = {
 
     const subject = after ?? before;
     if (!subject) return;
-    if (event.type === 'RsvpChanged' || event.type === 'RsvpRemoved') {
-      notify({ message: 'rsvp:changed', rooms: roomsFor(subject), payload: { eventId: id, ...subject.attendees } });
+    if (RSVP_EVENTS.has(event.type)) {
+      notify({ message: 'rsvp:changed', rooms: roomsFor(subject), payload: { eventId: id, ...subject.attendees, waitlistCount: subject.waitlistCount ?? 0 } });
       return;
     }
     const rooms = new Set([...(before ? roomsFor(before) : []), ...(after ? roomsFor(after) : [])]);

@@ -1,11 +1,11 @@
 /**
  * `member_events` (MemberEvents): which events each member organises or has
- * answered, with their RSVP, for "my events". One small link document per member
+ * answered or waits for, with their RSVP, for "my events". One small link document per member
  * and event; the events themselves are read from the calendar, so an RSVP to a
  * busy event never rewrites every attendee's copy.
  */
 import type { DocumentStore } from '../../platform/document-store/port';
-import type { RsvpStatus } from '../../shared/events/constants';
+import type { MyRsvpStatus } from '../../shared/events/constants';
 import { applyToDocument, type Positioned } from '../../platform/projections/documents';
 import type { Projection } from '../../platform/projections/runner';
 import { typedEvent } from '../../platform/projections/typed-event';
@@ -17,7 +17,7 @@ export type MemberEventDocument = Positioned & {
   memberId: string;
   eventId: string;
   organizing: boolean;
-  rsvp: RsvpStatus | null;
+  rsvp: MyRsvpStatus | null;
 };
 
 export const memberEvents = (store: DocumentStore) => store.collection<MemberEventDocument>(MEMBER_EVENTS);
@@ -44,7 +44,14 @@ export const memberEventsProjection: Projection = {
       case 'RsvpChanged':
         await link(event.data.memberId, (current) => ({ memberId: event.data.memberId, eventId, organizing: current?.organizing ?? false, rsvp: event.data.status }));
         return;
+      case 'JoinedWaitlist':
+        await link(event.data.memberId, (current) => ({ memberId: event.data.memberId, eventId, organizing: current?.organizing ?? false, rsvp: 'waitlisted' }));
+        return;
+      case 'PromotedFromWaitlist':
+        await link(event.data.memberId, (current) => ({ memberId: event.data.memberId, eventId, organizing: current?.organizing ?? false, rsvp: 'attending' }));
+        return;
       case 'RsvpRemoved':
+      case 'LeftWaitlist':
         await link(event.data.memberId, (current) => (current?.organizing ? { ...current, rsvp: null } : null));
         return;
       case 'EventDeleted':

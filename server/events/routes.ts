@@ -4,14 +4,18 @@ import type { FastifyInstance } from 'fastify';
 import * as v from 'valibot';
 import { fail, type Actor } from '../../shared/domain';
 import { streamName } from '../../shared/streams';
-import { calendarEventDecider, isModerator, type CalendarEventCommand } from '../../shared/events/event-stream';
-import { AttendeeCountsSchema, CalendarEventSchema, EventSchema, EventStatsSchema, MyRsvpSchema, RsvpChangeSchema, RsvpSchema, type CalendarEvent, type RsvpChange } from '../../shared/events/schemas';
+import { attendeeCounts, calendarEventDecider, hasWaitlist, isModerator, type CalendarEventCommand, type CalendarEventState } from '../../shared/events/event-stream';
+import { AttendeeCountsSchema, CalendarEventSchema, EventSchema, EventStatsSchema, MyRsvpSchema, RsvpChangeSchema, RsvpSchema, WaitlistSchema, type CalendarEvent, type MyRsvp, type RsvpChange, type Waitlist } from '../../shared/events/schemas';
 import { pageSchema } from '../../shared/page';
 import { EVENT_TYPES, type RsvpStatus } from '../../shared/events/constants';
 import { calendarFile, icsFileName, type IcsEvent } from '../../shared/events/ics';
 import { text } from '../../shared/text-schema';
 import { calendarEvents, eventDetails, type CalendarEventDocument, type EventDetailsDocument } from '../../projections/events/events';
 import { memberEvents } from '../../projections/events/member-events';
+import { calendarFeeds } from '../../projections/events/calendar-feeds';
+import { calendarFeedDecider } from '../../shared/events/calendar-feed-stream';
+import { calendarFeedToken, hashSubscriptionToken as hashToken } from '../../platform/mail/link-tokens';
+import { membersCollection } from '../../projections/members/members';
 import { readEventStats } from '../../projections/events/event-stats';
 import type { Filter, Sort } from '../../platform/document-store/port';
 import { ErrorSchema, noContent, type ResponseSchema, type ValibotTypeProvider } from '../http/openapi';
@@ -20,9 +24,21 @@ import { findPage, mapPage, OLDEST_FIRST, pageQuery } from '../http/pagination';
 import { PARTICIPANTS, STAFF } from '../http/access';
 import type { ApiDependencies } from '../dependencies';
 import { escapeRegex } from '../../shared/text';
+import { occursOn } from '../../shared/events/dates';
 
 /** A list's page when the caller names no limit: a month of the calendar fits. */
 const LIST_PAGE = 100;
+const DAY_MS = 24 * 3600 * 1000;
+/** The most events one day's list reads: far more than any day of a community's calendar holds. */
+const DAY_LIST_MAX = 500;
+const isTimeZone = (zone: string) => {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: zone });
+    return true;
+  } catch {
+    return false;
+  }
+};
 /** How far back the subscribable feed reaches, by start: calendar apps keep what they have already fetched. */
 const CALENDAR_FEED_PAST_DAYS = 90;
 /** The most events the feed carries; past it those that started longest ago are left out first. */
@@ -46,10 +62,16 @@ const ListQuery = v.object({
   /** Rejected events leave every list unless asked for (management's All Events). */
   status: v.optional(v.picklist(['pending', 'approved', 'rejected', 'any'], 'status must be pending, approved, rejected or any')),
   sort: v.optional(v.picklist(['start', 'created', 'title'], 'sort must be start, created or title')),
+  /** Every event shown on this day of the calendar (all of them, in one page), read in `tz` or the site's zone. */
+  day: v.optional(v.pipe(text(), v.regex(/^\d{4}-\d{2}-\d{2}$/u, 'day must be a date written YYYY-MM-DD'), v.check((day) => !Number.isNaN(Date.parse(`${day}T00:00:00Z`)), 'day must be a date written YYYY-MM-DD'))),
+  tz: v.optional(v.pipe(text(), v.check(isTimeZone, 'tz must be a time zone such as America/Chicago'))),
   ...pageQuery(LIST_PAGE),
 });
 type ListQuery = v.InferOutput<typeof ListQuery>;
 const MyEventsQuery = v.object(pageQuery(50));
+const CalendarUrlSchema = v.object({ url: v.string() });
+const RemindersSchema = v.object({ enabled: v.boolean('enabled must be true or false') });
+const FeedFileParams = v.object({ file: text() });
 const FeatureBody = v.nullish(v.object({ featured: v.optional(v.boolean('featured must be true or false')) }));
 
 const isStaff = (actor: Actor | null) => Boolean(actor && isModerator(actor));
@@ -65,8 +87,15 @@ function canSee(event: EventDetailsDocument, actor: Actor | null) {
   return isStaff(actor) || (event.isApproved && event.isPublic) || event.organizerId === actor?.id;
 }
 
+/** A member's answer to an event, or their place in its waiting list. */
+function standing(waiting: readonly string[], answer: RsvpStatus | undefined, memberId: string): MyRsvp {
+  const index = waiting.indexOf(memberId);
+  return index >= 0 ? { status: 'waitlisted', position: index + 1 } : { status: answer ?? null };
+}
+const standingOf = (event: EventDetailsDocument, memberId: string) => standing(event.waiting ?? [], event.rsvps[memberId], memberId);
+
 /** The event as the API answers it (docs/domain/events.md#event-types); organizer e-mails only for staff (the dialog's admin information). */
-function eventDto(event: CalendarEventDocument | EventDetailsDocument, viewer: Actor | null, myRsvp?: RsvpStatus | null): CalendarEvent {
+function eventDto(event: CalendarEventDocument | EventDetailsDocument, viewer: Actor | null, mine?: MyRsvp): CalendarEvent {
   const { organizer } = event;
   return {
     id: event._id,
@@ -83,25 +112,35 @@ function eventDto(event: CalendarEventDocument | EventDetailsDocument, viewer: A
     recurrenceRule: event.recurrenceRule,
     maxAttendees: event.maxAttendees,
     isPublic: event.isPublic,
+    waitlist: hasWaitlist(event),
     tags: event.tags,
     status: event.status,
     isApproved: event.isApproved,
     isFeatured: event.isFeatured,
+    isCancelled: event.isCancelled ?? false,
     organizerId: event.organizerId,
     organizer: { firstName: organizer.firstName, lastName: organizer.lastName, role: organizer.role, profileImageUrl: organizer.profileImageUrl, ...(isStaff(viewer) ? { email: organizer.email } : {}) },
     attendees: event.attendees,
     attendeeCount: event.attendees.attending,
-    ...(myRsvp !== undefined ? { myRsvp } : {}),
+    waitlistCount: event.waitlistCount ?? 0,
+    ...(mine ? { myRsvp: mine.status, ...(mine.position ? { myWaitlistPosition: mine.position } : {}) } : {}),
     createdAt: event.createdAt,
     updatedAt: event.updatedAt,
   };
 }
 
-const detailsDto = (event: EventDetailsDocument, viewer: Actor | null): CalendarEvent => eventDto(event, viewer, viewer ? (event.rsvps[viewer.id] ?? null) : undefined);
+const detailsDto = (event: EventDetailsDocument, viewer: Actor | null): CalendarEvent => eventDto(event, viewer, viewer ? standingOf(event, viewer.id) : undefined);
+/**
+ * The reader's standing after an RSVP, with the event's counts, as the event's stream decided them: under a rush
+ * of RSVPs the read models may lag behind, and the answer must still give the place in line it recorded.
+ */
+function rsvpChange(state: CalendarEventState, memberId: string): RsvpChange {
+  return { ...standing(state.waiting, state.rsvps.get(memberId), memberId), ...attendeeCounts(state.rsvps.values()), waitlistCount: state.waiting.length };
+}
 
-function icsEvent(event: EventDetailsDocument | CalendarEventDocument): IcsEvent {
+function icsEvent(event: EventDetailsDocument | CalendarEventDocument, siteUrl: string): IcsEvent {
   const name = `${event.organizer.firstName} ${event.organizer.lastName}`.trim();
-  return { ...event, id: event._id, organizerName: name || null };
+  return { ...event, id: event._id, organizerName: name || null, url: `${siteUrl}/events/${event._id}`, sequence: event.sequence ?? 0 };
 }
 
 /** The calendar's filter for a list query, within what the caller may see. */
@@ -121,9 +160,11 @@ function listFilter(query: ListQuery, actor: Actor | null, fixed: Filter = {}): 
 
 export async function eventRoutes(fastify: FastifyInstance, { services }: { services: Pick<ApiDependencies, 'store' | 'handle' | 'config' | 'now'> }) {
   const app = fastify.withTypeProvider<ValibotTypeProvider>();
+  const feeds = calendarFeeds(services.store);
   const details = eventDetails(services.store);
   const calendar = calendarEvents(services.store);
   const links = memberEvents(services.store);
+  const members = membersCollection(services.store);
   const host = new URL(services.config.publicUrl).hostname;
   const tags = ['events'];
   const none = {} as Record<string, never>;
@@ -150,11 +191,25 @@ export async function eventRoutes(fastify: FastifyInstance, { services }: { serv
   }
 
   async function list(query: ListQuery, actor: Actor | null, fixed: Filter = {}, defaultSort: Sort = SORTS.start) {
+    if (query.day) return dayList(query, query.day, actor);
     const page = await findPage(calendar, listFilter(query, actor, fixed), query.sort ? SORTS[query.sort] : defaultSort, query);
     return mapPage(page, (event) => eventDto(event, actor));
   }
 
-  app.get('/api/events', { config: { access: 'public' }, schema: eventList('The calendar: events by start, filtered by dates, search, type, featured or status') }, (request) => list(request.query, request.actor));
+  /**
+   * A day of the calendar (its "+N more"): every event shown on it, as the month grid shows them (occursOn). Whatever the
+   * zone (±14 hours), such an event starts before the next UTC day ends and ends after the previous UTC day began; the
+   * store narrows to that, the rule decides.
+   */
+  async function dayList(query: ListQuery, day: string, actor: Actor | null) {
+    const start = Date.parse(`${day}T00:00:00Z`);
+    const near = { $and: [listFilter(query, actor), { startDate: { $lt: new Date(start + 2 * DAY_MS).toISOString() } }, { endDate: { $gte: new Date(start - DAY_MS).toISOString() } }] };
+    const candidates = await calendar.find(near, { sort: SORTS.start, limit: DAY_LIST_MAX });
+    const zone = query.tz ?? services.config.timeZone;
+    return { items: candidates.filter((event) => occursOn(event, day, zone)).map((event) => eventDto(event, actor)), nextCursor: null };
+  }
+
+  app.get('/api/events', { config: { access: 'public' }, schema: eventList('The calendar: events by start, filtered by dates, search, type, featured or status; or every event of one `day`') }, (request) => list(request.query, request.actor));
 
   app.get('/api/events/:id', { config: { access: 'public' }, schema: onEvent('One event, with the reader’s RSVP when signed in', { 200: CalendarEventSchema }) }, async (request) =>
     detailsDto(await visibleEvent(eventId(request.params.id), request.actor), request.actor),
@@ -179,33 +234,55 @@ export async function eventRoutes(fastify: FastifyInstance, { services }: { serv
     },
   );
 
-  app.delete('/api/events/:id', { config: { access: STAFF }, schema: onEvent('Delete an event and its RSVPs', { 204: noContent(), 409: ErrorSchema }) }, async (request, reply) => {
+  app.post('/api/events/:id/cancel', { config: { access: PARTICIPANTS }, schema: onEvent('Cancel an event (its organizer or staff): it stays listed as cancelled and takes no more RSVPs', { 200: CalendarEventSchema, 403: ErrorSchema, 409: ErrorSchema }) }, async (request) => {
+    const id = eventId(request.params.id);
+    await visibleEvent(id, request.actor);
+    return detailsDto(await command(id, request.actor, { type: 'CancelEvent', data: none }), request.actor);
+  });
+
+  app.delete('/api/events/:id', { config: { access: STAFF }, schema: onEvent('Delete an event and its RSVPs; one that someone attends or waits for is cancelled instead (a second delete removes it)', { 204: noContent(), 409: ErrorSchema }) }, async (request, reply) => {
     const id = eventId(request.params.id);
     await visibleEvent(id, request.actor);
     await decide(id, request.actor, { type: 'DeleteEvent', data: none });
     return reply.status(204).send();
   });
 
-  app.get('/api/events/:id/rsvp/me', { config: { access: 'signed-in' }, schema: onEvent('The reader’s RSVP to an event', { 200: MyRsvpSchema }) }, async (request) => {
-    const event = await visibleEvent(eventId(request.params.id), request.actor);
-    return { status: event.rsvps[request.actor!.id] ?? null };
-  });
+  app.get('/api/events/:id/rsvp/me', { config: { access: 'signed-in' }, schema: onEvent('The reader’s RSVP to an event, or their place in its waiting list', { 200: MyRsvpSchema }) }, async (request) =>
+    standingOf(await visibleEvent(eventId(request.params.id), request.actor), request.actor!.id),
+  );
   app.put(
     '/api/events/:id/rsvp/me',
     // 403: subscribers may not RSVP (the decider's refusal; the route itself is open to every signed-in reader).
-    { config: { access: 'signed-in' }, schema: { ...onEvent('RSVP to an event: attending, maybe or not attending', { 200: RsvpChangeSchema, 403: ErrorSchema, 409: ErrorSchema, 422: ErrorSchema }), body: RsvpSchema } },
-    async (request): Promise<RsvpChange> => {
+    {
+      config: { access: 'signed-in' },
+      schema: {
+        ...onEvent('RSVP to an event: attending, maybe or not attending. Attending a full event puts the reader on its waiting list (status `waitlisted` with their position); with the waiting list off it is refused (409)', {
+          200: RsvpChangeSchema,
+          403: ErrorSchema,
+          409: ErrorSchema,
+          422: ErrorSchema,
+        }),
+        body: RsvpSchema,
+      },
+    },
+    async (request) => {
       const id = eventId(request.params.id);
       await visibleEvent(id, request.actor);
-      const event = await command(id, request.actor, { type: 'SetRsvp', data: { status: request.body.status } });
-      return { status: event.rsvps[request.actor!.id] ?? null, ...event.attendees };
+      return rsvpChange((await decide(id, request.actor, { type: 'SetRsvp', data: { status: request.body.status } })).state, request.actor!.id);
     },
   );
-  app.delete('/api/events/:id/rsvp/me', { config: { access: 'signed-in' }, schema: onEvent('Take back the reader’s RSVP', { 200: RsvpChangeSchema, 409: ErrorSchema }) }, async (request): Promise<RsvpChange> => {
+  app.delete('/api/events/:id/rsvp/me', { config: { access: 'signed-in' }, schema: onEvent('Take back the reader’s RSVP, or leave the waiting list; a place freed goes to the first in line', { 200: RsvpChangeSchema, 409: ErrorSchema }) }, async (request) => {
     const id = eventId(request.params.id);
     await visibleEvent(id, request.actor);
-    const event = await command(id, request.actor, { type: 'RemoveRsvp', data: none });
-    return { status: null, ...event.attendees };
+    return rsvpChange((await decide(id, request.actor, { type: 'RemoveRsvp', data: none })).state, request.actor!.id);
+  });
+  app.get('/api/events/:id/waitlist', { config: { access: 'signed-in' }, schema: onEvent('Who waits for a place, first in line first (the organizer and staff)', { 200: WaitlistSchema, 403: ErrorSchema }) }, async (request): Promise<Waitlist> => {
+    const actor = request.actor!;
+    const event = await visibleEvent(eventId(request.params.id), actor);
+    if (event.organizerId !== actor.id && !isModerator(actor)) throw fail.forbidden('Only the organizer and staff can see the waiting list');
+    const waiting = event.waiting ?? [];
+    const names = new Map((await members.find({ _id: { $in: waiting } })).map((member) => [member._id, member]));
+    return { items: waiting.map((memberId, index) => ({ memberId, firstName: names.get(memberId)?.firstName ?? '', lastName: names.get(memberId)?.lastName ?? '', position: index + 1 })) };
   });
   app.get('/api/events/:id/attendees-count', { config: { access: 'public' }, schema: onEvent('How many answered attending, maybe and not attending', { 200: AttendeeCountsSchema }) }, async (request) =>
     (await visibleEvent(eventId(request.params.id), request.actor)).attendees,
@@ -217,7 +294,7 @@ export async function eventRoutes(fastify: FastifyInstance, { services }: { serv
     return reply
       .type('text/calendar; charset=utf-8')
       .header('Content-Disposition', `attachment; filename="${name.replace(/[^\x20-\x7e]/g, '_').replace(/"/g, '')}"; filename*=UTF-8''${encodeURIComponent(name)}`)
-      .send(calendarFile([icsEvent(event)], host, services.now()));
+      .send(calendarFile([icsEvent(event, services.config.publicUrl)], host, services.now()));
   });
 
   app.get(
@@ -226,7 +303,63 @@ export async function eventRoutes(fastify: FastifyInstance, { services }: { serv
     async (_request, reply) => {
       const since = new Date(services.now().getTime() - CALENDAR_FEED_PAST_DAYS * 24 * 3600 * 1000).toISOString();
       const newestFirst = await calendar.find({ status: 'approved', isPublic: true, startDate: { $gte: since } }, { sort: { startDate: -1, _id: -1 }, limit: CALENDAR_FEED_MAX_EVENTS });
-      return reply.type('text/calendar; charset=utf-8').send(calendarFile(newestFirst.reverse().map(icsEvent), host, services.now(), 'Broadcast History Community'));
+      return reply.type('text/calendar; charset=utf-8').send(calendarFile(newestFirst.reverse().map((event) => icsEvent(event, services.config.publicUrl)), host, services.now(), 'Broadcast History Community'));
+    },
+  );
+
+  /** The member's feed URL: the current generation's, or a first one issued now. */
+  async function calendarUrl(actor: Actor, reset: boolean) {
+    const current = (await feeds.findOne({ _id: actor.id }))?.generation ?? 0;
+    let generation = current;
+    if (reset || current === 0) {
+      generation = current + 1;
+      const tokenHash = hashToken(calendarFeedToken(services.config.subscriptionLinkSecret, actor.id, generation));
+      await services.handle(calendarFeedDecider, streamName('calendar', actor.id), { type: 'IssueCalendarFeed', data: { memberId: actor.id, generation, tokenHash }, metadata: { now: services.now(), actor } }, { actorId: actor.id });
+    }
+    return { url: `${services.config.publicUrl}/api/calendar/${calendarFeedToken(services.config.subscriptionLinkSecret, actor.id, generation)}.ics` };
+  }
+  app.get('/api/me/calendar-url', { config: { access: 'signed-in' }, schema: { summary: 'My private calendar feed’s URL (issued on first ask): the events I attend, organise or wait for', tags, response: { 200: CalendarUrlSchema, 409: ErrorSchema } } }, (request) =>
+    calendarUrl(request.actor!, false),
+  );
+  app.post('/api/me/calendar-url/reset', { config: { access: 'signed-in' }, schema: { summary: 'Make a new private calendar feed URL; the old one then answers 404', tags, response: { 200: CalendarUrlSchema, 409: ErrorSchema } } }, (request) =>
+    calendarUrl(request.actor!, true),
+  );
+  app.get('/api/me/event-reminders', { config: { access: 'signed-in' }, schema: { summary: 'Whether I am reminded by e-mail a day before the events I attend', tags, response: { 200: RemindersSchema } } }, async (request) => ({
+    enabled: (await feeds.findOne({ _id: request.actor!.id }))?.reminders ?? true,
+  }));
+  app.put(
+    '/api/me/event-reminders',
+    { config: { access: 'signed-in' }, schema: { summary: 'Turn my event reminders on or off (reminders already scheduled follow at once)', tags, body: RemindersSchema, response: { 200: RemindersSchema } } },
+    async (request) => {
+      const actor = request.actor!;
+      await services.handle(calendarFeedDecider, streamName('calendar', actor.id), { type: 'SetEventReminders', data: { memberId: actor.id, enabled: request.body.enabled }, metadata: { now: services.now(), actor } }, { actorId: actor.id });
+      return { enabled: (await feeds.findOne({ _id: actor.id }))?.reminders ?? true };
+    },
+  );
+
+  app.get(
+    '/api/calendar/:file',
+    {
+      config: { access: 'public' },
+      schema: {
+        summary: 'A member’s private calendar feed (`{token}.ics`): the events they attend, organise or wait for, from 90 days ago onward',
+        tags,
+        params: FeedFileParams,
+        response: { 200: { description: 'An iCalendar feed', contentType: 'text/calendar' }, 404: ErrorSchema },
+      },
+    },
+    async (request, reply) => {
+      const token = /^([\w-]{43})\.ics$/u.exec(request.params.file)?.[1];
+      const feed = token ? await feeds.findOne({ tokenHash: hashToken(token) }) : null;
+      const member = feed ? await members.findOne({ _id: feed._id }) : null;
+      if (!feed || !member || member.suspended) throw fail.notFound('This calendar link is not valid. Copy the current one from the Calendar page.');
+      const actor: Actor = { id: member._id, role: member.role };
+      const since = new Date(services.now().getTime() - CALENDAR_FEED_PAST_DAYS * 24 * 3600 * 1000).toISOString();
+      const mine = (await links.find({ memberId: actor.id })).filter((link) => link.organizing || link.rsvp === 'attending' || link.rsvp === 'waitlisted');
+      const events = await calendar.find({ $and: [{ _id: { $in: mine.map((link) => link.eventId) } }, visibility(actor), { status: { $ne: 'rejected' } }, { startDate: { $gte: since } }] }, { sort: { startDate: 1, _id: 1 }, limit: CALENDAR_FEED_MAX_EVENTS });
+      // Private: a shared cache must not keep it, and search engines must not list it.
+      reply.header('Cache-Control', 'private, no-store').header('X-Robots-Tag', 'noindex');
+      return reply.type('text/calendar; charset=utf-8').send(calendarFile(events.map((event) => icsEvent(event, services.config.publicUrl)), host, services.now(), 'Broadcast History Community: my events'));
     },
   );
 
@@ -234,7 +367,7 @@ export async function eventRoutes(fastify: FastifyInstance, { services }: { serv
     const actor = request.actor!;
     const mine = new Map((await links.find({ memberId: actor.id })).map((link) => [link.eventId, link.rsvp]));
     const page = await findPage(calendar, { $and: [{ _id: { $in: [...mine.keys()] } }, visibility(actor)] }, SORTS.start, request.query);
-    return mapPage(page, (event) => eventDto(event, actor, mine.get(event._id) ?? null));
+    return mapPage(page, (event) => eventDto(event, actor, { status: mine.get(event._id) ?? null }));
   });
 
   for (const [action, type, summary] of [

@@ -244,6 +244,7 @@ export async function memberRoutes(fastify: FastifyInstance, options: MemberRout
       await memberOrFail(id);
       const adminCount = await members.countDocuments({ role: 'admin', suspended: false });
       await handle(memberDecider, streamName('member', id), { type: 'ChangeRole', data: { role, adminCount }, metadata: metadataOf(request.actor) }, { actorId: request.actor!.id });
+      await memberSessions.standingChanged();
       // Open sockets joined the rooms of the old role (a demoted staff member would go on hearing staff notices):
       // end them; the browser reconnects into the rooms of the new role.
       await options.disconnectMember(id);
@@ -276,6 +277,7 @@ export async function memberRoutes(fastify: FastifyInstance, options: MemberRout
       const { id } = request.params;
       await memberOrFail(id);
       await handle(memberDecider, streamName('member', id), { type: 'UnsuspendMember', data: {}, metadata: metadataOf(request.actor) }, { actorId: request.actor!.id });
+      await memberSessions.standingChanged();
       return userDto(await memberOrFail(id));
     },
   );

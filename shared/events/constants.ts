@@ -15,6 +15,9 @@ export const EVENT_TYPE_LABELS: Record<EventType, string> = {
 
 export const RSVP_STATUSES = ['attending', 'maybe', 'not_attending'] as const;
 export type RsvpStatus = (typeof RSVP_STATUSES)[number];
+/** A member's own standing with an event: an answer, or a place in the waiting list of a full one. */
+export const MY_RSVP_STATUSES = [...RSVP_STATUSES, 'waitlisted'] as const;
+export type MyRsvpStatus = (typeof MY_RSVP_STATUSES)[number];
 
 export const TITLE_MAX_LENGTH = 255;
 export const UPCOMING_LIMIT = 5;
@@ -23,6 +26,8 @@ export const DAY_CELL_LIMIT = 2;
 export const DEFAULT_DURATION_MS = 60 * 60 * 1000;
 export const EVENT_ID_SHOWN_LENGTH = 8;
 export const AT_CAPACITY = 'Event is at capacity';
+/** Attendees are reminded by e-mail this long before an event starts (unless they turned reminders off). */
+export const REMINDER_BEFORE_MS = 24 * 60 * 60 * 1000;
 /** Day of the week the month grid starts on (0 = Sunday, as Date#getDay counts). */
 export const WEEK_STARTS_ON = 0;
 /** Events shown by the events widget unless it asks for another limit. */

@@ -72,6 +72,20 @@ export function dayKey(instant: string | Date, timeZone = 'UTC'): DayKey {
   return `${part('year')}-${part('month')}-${part('day')}`;
 }
 
+/** The instant the clock on the wall in `timeZone` shows `hour`:00 on `day` (the earlier one, in a repeated hour). */
+export function atWallTime(day: DayKey, hour: number, timeZone: string): Date {
+  const [year, month, date] = day.split('-').map(Number) as [number, number, number];
+  const wanted = Date.UTC(year, month - 1, date, hour);
+  // The zone's offset at a guess, then at the corrected instant (they differ only across a change of offset).
+  const offsetAt = (instant: number) => {
+    const parts = new Intl.DateTimeFormat('en-US', { timeZone, hourCycle: 'h23', year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric' }).formatToParts(new Date(instant));
+    const part = (type: Intl.DateTimeFormatPartTypes) => Number(parts.find((p) => p.type === type)?.value);
+    return Date.UTC(part('year'), part('month') - 1, part('day'), part('hour'), part('minute')) - Math.floor(instant / 60_000) * 60_000;
+  };
+  const first = wanted - offsetAt(wanted);
+  return new Date(wanted - offsetAt(first));
+}
+
 /** First and last day of an event; all-day events are read in UTC (see the module note). */
 export function eventDays(event: EventSpan, timeZone = 'UTC'): { first: DayKey; last: DayKey } {
   const zone = event.allDay ? 'UTC' : timeZone;

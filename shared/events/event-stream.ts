@@ -1,7 +1,17 @@
 /**
- * A calendar event (stream `event-<id>`): scheduling, approval, featuring and
- * RSVPs. The capacity rule lives here, so concurrent RSVPs (serialised per
- * stream, checked by expected version) can never seat more than maxAttendees.
+ * A calendar event (stream `event-<id>`): scheduling, approval, featuring,
+ * RSVPs and the waiting list. The capacity rule lives here, so concurrent RSVPs
+ * (serialised per stream, checked by expected version) can never seat more than
+ * maxAttendees.
+ *
+ * When the event is full (or others already wait), attending puts the member at
+ * the end of the waiting list, unless the event has its waiting list off (then
+ * it is refused, as before). Every decision that frees a place (someone leaves,
+ * the limit is raised or lifted) promotes the first in line in the same append,
+ * so no interleaving of RSVPs can overbook the event or pass anyone in the line.
+ *
+ * An event is cancelled, not deleted, once anyone attends or waits: it stays listed as cancelled (and calendar
+ * apps learn of it), takes no RSVPs and no edits. Deleting a cancelled event, or one nobody answered, removes it.
  *
  * A rejected event leaves the listings and takes no RSVPs; staff may still
  * approve it later, as they may change their minds.
@@ -20,13 +30,20 @@ export type CalendarEventEvent =
   | { type: 'EventFeatured'; data: { by: string; at: string } }
   | { type: 'EventUnfeatured'; data: { by: string; at: string } }
   | { type: 'EventDeleted'; data: { by: string; at: string } }
+  | { type: 'EventCancelled'; data: { by: string; at: string } }
   | { type: 'RsvpChanged'; data: { memberId: string; status: RsvpStatus; previous: RsvpStatus | null; at: string } }
-  | { type: 'RsvpRemoved'; data: { memberId: string; previous: RsvpStatus; at: string } };
+  | { type: 'RsvpRemoved'; data: { memberId: string; previous: RsvpStatus; at: string } }
+  /** Asked to attend a full event: last in line. Any earlier answer (maybe, not attending) is replaced. */
+  | { type: 'JoinedWaitlist'; data: { memberId: string; previous: RsvpStatus | null; at: string } }
+  /** Left the line by answering maybe or not attending, or by taking the answer back. */
+  | { type: 'LeftWaitlist'; data: { memberId: string; at: string } }
+  /** A place freed: the first in line now attends. */
+  | { type: 'PromotedFromWaitlist'; data: { memberId: string; at: string } };
 
 export type CalendarEventCommand =
   | { type: 'ScheduleEvent'; data: { id: string; fields: EventFields }; metadata: CommandMetadata }
   | { type: 'EditEvent'; data: { fields: EventFields }; metadata: CommandMetadata }
-  | { type: 'ApproveEvent' | 'RejectEvent' | 'FeatureEvent' | 'UnfeatureEvent' | 'DeleteEvent'; data: Record<string, never>; metadata: CommandMetadata }
+  | { type: 'ApproveEvent' | 'RejectEvent' | 'FeatureEvent' | 'UnfeatureEvent' | 'DeleteEvent' | 'CancelEvent'; data: Record<string, never>; metadata: CommandMetadata }
   | { type: 'SetRsvp'; data: { status: RsvpStatus }; metadata: CommandMetadata }
   | { type: 'RemoveRsvp'; data: Record<string, never>; metadata: CommandMetadata };
 
@@ -36,9 +53,25 @@ export interface CalendarEventState {
   approved: boolean;
   rejected: boolean;
   featured: boolean;
+  cancelled: boolean;
   fields: EventFields | null;
   rsvps: ReadonlyMap<string, RsvpStatus>;
+  /** Member ids waiting for a place, first in line first. */
+  waiting: readonly string[];
 }
+
+/** What an attendee's calendar must learn of: a change of time or place (iCalendar's SEQUENCE counts these). */
+export const isRescheduling = (before: EventFields, after: EventFields) =>
+  (['startDate', 'endDate', 'allDay', 'location', 'isVirtual', 'virtualLink'] as const).some((field) => before[field] !== after[field]);
+
+/** iCalendar's SEQUENCE after an event of the stream: raised by a change of time or place and by a cancellation. */
+export function sequenceAfter(sequence: number, event: CalendarEventEvent, before: EventFields | null): number {
+  if (event.type === 'EventCancelled') return sequence + 1;
+  return event.type === 'EventEdited' && before && isRescheduling(before, event.data.fields) ? sequence + 1 : sequence;
+}
+
+/** Events saved before the waiting list existed have it on, as new ones do unless their organiser turns it off. */
+export const hasWaitlist = (fields: Pick<EventFields, 'waitlist'>) => fields.waitlist !== false;
 
 export const isModerator = (actor: Actor) => actor.role === 'admin' || actor.role === 'staff';
 
@@ -62,38 +95,66 @@ function requireModerator(actor: Actor) {
   if (!isModerator(actor)) throw fail.forbidden('Only admins and staff can do that');
 }
 
-export const calendarEventDecider: Decider<CalendarEventState, CalendarEventCommand, CalendarEventEvent> = {
-  initialState: () => ({ status: 'none', organizerId: '', approved: false, rejected: false, featured: false, fields: null, rsvps: new Map() }),
-
-  evolve(state, event) {
-    switch (event.type) {
-      case 'EventScheduled':
-        return { ...state, status: 'scheduled', organizerId: event.data.organizerId, approved: event.data.approved, fields: event.data.fields };
-      case 'EventEdited':
-        return { ...state, fields: event.data.fields };
-      case 'EventApproved':
-        return { ...state, approved: true, rejected: false };
-      case 'EventReturnedToModeration':
-        return { ...state, approved: false };
-      case 'EventRejected':
-        return { ...state, approved: false, rejected: true };
-      case 'EventFeatured':
-        return { ...state, featured: true };
-      case 'EventUnfeatured':
-        return { ...state, featured: false };
-      case 'EventDeleted':
-        return { ...state, status: 'deleted' };
-      case 'RsvpChanged':
-        return { ...state, rsvps: new Map(state.rsvps).set(event.data.memberId, event.data.status) };
-      case 'RsvpRemoved': {
-        const rsvps = new Map(state.rsvps);
-        rsvps.delete(event.data.memberId);
-        return { ...state, rsvps };
-      }
-      default:
-        return assertNever(event);
+function evolve(state: CalendarEventState, event: CalendarEventEvent): CalendarEventState {
+  switch (event.type) {
+    case 'EventScheduled':
+      return { ...state, status: 'scheduled', organizerId: event.data.organizerId, approved: event.data.approved, fields: event.data.fields };
+    case 'EventEdited':
+      return { ...state, fields: event.data.fields };
+    case 'EventApproved':
+      return { ...state, approved: true, rejected: false };
+    case 'EventReturnedToModeration':
+      return { ...state, approved: false };
+    case 'EventRejected':
+      return { ...state, approved: false, rejected: true };
+    case 'EventFeatured':
+      return { ...state, featured: true };
+    case 'EventUnfeatured':
+      return { ...state, featured: false };
+    case 'EventDeleted':
+      return { ...state, status: 'deleted' };
+    case 'EventCancelled':
+      return { ...state, cancelled: true };
+    case 'RsvpChanged':
+      return { ...state, rsvps: new Map(state.rsvps).set(event.data.memberId, event.data.status) };
+    case 'RsvpRemoved': {
+      const rsvps = new Map(state.rsvps);
+      rsvps.delete(event.data.memberId);
+      return { ...state, rsvps };
     }
-  },
+    case 'JoinedWaitlist': {
+      const rsvps = new Map(state.rsvps);
+      rsvps.delete(event.data.memberId);
+      return { ...state, rsvps, waiting: [...state.waiting, event.data.memberId] };
+    }
+    case 'LeftWaitlist':
+      return { ...state, waiting: state.waiting.filter((id) => id !== event.data.memberId) };
+    case 'PromotedFromWaitlist':
+      return { ...state, rsvps: new Map(state.rsvps).set(event.data.memberId, 'attending'), waiting: state.waiting.filter((id) => id !== event.data.memberId) };
+    default:
+      return assertNever(event);
+  }
+}
+
+const hasAttendees = (state: CalendarEventState) => state.waiting.length > 0 || [...state.rsvps.values()].includes('attending');
+
+/** Places left under the limit; Infinity without one. */
+function freePlaces(state: CalendarEventState): number {
+  const max = state.fields?.maxAttendees ?? null;
+  return max === null ? Infinity : max - attendeeCounts(state.rsvps.values()).attending;
+}
+
+/** The decision's events, followed by the promotions of the first in line to every place they leave free. */
+function withPromotions(state: CalendarEventState, events: CalendarEventEvent[], at: string): CalendarEventEvent[] {
+  const after = events.reduce(evolve, state);
+  if (after.cancelled) return events;
+  const promoted = after.waiting.slice(0, Math.max(0, freePlaces(after)));
+  return [...events, ...promoted.map((memberId): CalendarEventEvent => ({ type: 'PromotedFromWaitlist', data: { memberId, at } }))];
+}
+
+export const calendarEventDecider: Decider<CalendarEventState, CalendarEventCommand, CalendarEventEvent> = {
+  initialState: () => ({ status: 'none', organizerId: '', approved: false, rejected: false, featured: false, cancelled: false, fields: null, rsvps: new Map(), waiting: [] }),
+  evolve,
 
   decide(command, state) {
     const at = command.metadata.now.toISOString();
@@ -106,15 +167,18 @@ export const calendarEventDecider: Decider<CalendarEventState, CalendarEventComm
     if (state.status !== 'scheduled' || !state.fields) throw fail.notFound('Event not found');
     const by = { by: actor.id, at };
 
+    const mayManage = actor.role !== 'subscriber' && (actor.id === state.organizerId || isModerator(actor));
     switch (command.type) {
       case 'EditEvent': {
-        if (actor.role === 'subscriber' || (actor.id !== state.organizerId && !isModerator(actor))) throw fail.forbidden('Only the organizer, staff or admins can edit this event');
+        if (!mayManage) throw fail.forbidden('Only the organizer, staff or admins can edit this event');
+        if (state.cancelled) throw fail.rule('This event was cancelled: it can no longer be changed');
         const { maxAttendees } = command.data.fields;
         const { attending } = attendeeCounts(state.rsvps.values());
         if (maxAttendees !== null && maxAttendees < attending) throw fail.rule(`${attending} people are already attending: max attendees cannot be lower`);
         const edited: CalendarEventEvent = { type: 'EventEdited', data: { fields: command.data.fields, ...by } };
         // Staff edits keep approval; a member's edit of an approved event goes back to the moderation queue.
-        return state.approved && !isModerator(actor) ? [edited, { type: 'EventReturnedToModeration', data: by }] : [edited];
+        // A raised or lifted limit seats those waiting at once.
+        return withPromotions(state, state.approved && !isModerator(actor) ? [edited, { type: 'EventReturnedToModeration', data: by }] : [edited], at);
       }
       case 'ApproveEvent':
         requireModerator(actor);
@@ -130,23 +194,36 @@ export const calendarEventDecider: Decider<CalendarEventState, CalendarEventComm
         return state.featured ? [{ type: 'EventUnfeatured', data: by }] : [];
       case 'DeleteEvent':
         requireModerator(actor);
-        return [{ type: 'EventDeleted', data: by }];
+        // Those who answered attending or wait must learn of it: the event is cancelled, and a second delete removes it.
+        return hasAttendees(state) && !state.cancelled ? [{ type: 'EventCancelled', data: by }] : [{ type: 'EventDeleted', data: by }];
+      case 'CancelEvent':
+        if (!mayManage) throw fail.forbidden('Only the organizer, staff or admins can cancel this event');
+        return state.cancelled ? [] : [{ type: 'EventCancelled', data: by }];
       case 'SetRsvp': {
         if (actor.role === 'subscriber') throw fail.forbidden('Upgrade your membership to RSVP to events');
+        if (state.cancelled) throw fail.rule('This event was cancelled: it takes no RSVPs');
         if (state.rejected) throw fail.rule('This event was not approved: it takes no RSVPs');
         if (!state.approved) throw fail.rule('This event is waiting for approval: RSVP opens once it is approved');
         if (new Date(state.fields.startDate).getTime() <= command.metadata.now.getTime()) throw fail.rule('RSVP is no longer available for past events');
         if (!state.fields.isPublic && actor.id !== state.organizerId && !isModerator(actor)) throw fail.rule('This is a private event');
         const previous = state.rsvps.get(actor.id) ?? null;
+        const waiting = state.waiting.includes(actor.id);
         const { status } = command.data;
+        if (status === 'attending') {
+          if (previous === 'attending' || waiting) return [];
+          // Nobody passes those already in line, even where a place is free.
+          if (freePlaces(state) > 0 && state.waiting.length === 0) return [{ type: 'RsvpChanged', data: { memberId: actor.id, status, previous, at } }];
+          if (!hasWaitlist(state.fields)) throw fail.conflict(AT_CAPACITY);
+          return [{ type: 'JoinedWaitlist', data: { memberId: actor.id, previous, at } }];
+        }
         if (previous === status) return [];
-        const { maxAttendees } = state.fields;
-        if (status === 'attending' && maxAttendees !== null && attendeeCounts(state.rsvps.values()).attending >= maxAttendees) throw fail.conflict(AT_CAPACITY);
-        return [{ type: 'RsvpChanged', data: { memberId: actor.id, status, previous, at } }];
+        const left: CalendarEventEvent[] = waiting ? [{ type: 'LeftWaitlist', data: { memberId: actor.id, at } }] : [];
+        return withPromotions(state, [...left, { type: 'RsvpChanged', data: { memberId: actor.id, status, previous, at } }], at);
       }
       case 'RemoveRsvp': {
+        if (state.waiting.includes(actor.id)) return [{ type: 'LeftWaitlist', data: { memberId: actor.id, at } }];
         const previous = state.rsvps.get(actor.id);
-        return previous ? [{ type: 'RsvpRemoved', data: { memberId: actor.id, previous, at } }] : [];
+        return previous ? withPromotions(state, [{ type: 'RsvpRemoved', data: { memberId: actor.id, previous, at } }], at) : [];
       }
       default:
         return assertNever(command);

@@ -2,6 +2,12 @@
  * iCalendar 2.0 export (spec 2 "Calendar-file export"): PUBLISH, Gregorian, UTC
  * stamps, all-day dates with the end one day later, RFC 5545 text escaping and
  * lines folded at 75 octets without splitting a UTF-8 character.
+ *
+ * Every VEVENT carries URL (the event's page), ORGANIZER (the name only: its value
+ * is the organizer's id as a URN, never an address) and SEQUENCE (how often its
+ * time or place changed), so a calendar app that already holds the event updates
+ * it. A VEVENT may carry one URL only: a virtual event's meeting link goes in
+ * CONFERENCE (RFC 7986) and in the description.
  */
 import { EVENT_TYPE_LABELS, type EventType } from './constants';
 
@@ -17,7 +23,13 @@ export interface IcsEvent {
   endDate: string;
   allDay: boolean;
   tags: string[];
+  organizerId: string;
   organizerName: string | null;
+  /** The event's page on the site. */
+  url: string;
+  /** Revisions of its time or place, and its cancellation (see isRescheduling). */
+  sequence: number;
+  isCancelled?: boolean;
   createdAt: string;
   updatedAt: string;
 }
@@ -33,6 +45,11 @@ export function escapeText(text: string): string {
 
 /** A URI value is not escaped, so a line break in a pasted link would start a new property: drop every control character. */
 const uriValue = (uri: string) => uri.replace(/[\u0000-\u001f\u007f]/g, '');
+
+const UUID = /^[\da-f]{8}-[\da-f]{4}-[\da-f]{4}-[\da-f]{4}-[\da-f]{12}$/iu;
+
+/** A parameter value (RFC 5545 §3.2): quoted, so ':', ';' and ',' may appear; a double quote or control character may not. */
+const paramValue = (text: string) => `"${text.replace(/["\u0000-\u001f\u007f]/g, '')}"`;
 
 /** Folds a content line at 75 octets; continuation lines start with one space. */
 export function foldLine(line: string): string {
@@ -69,6 +86,7 @@ function eventLines(event: IcsEvent, host: string, now: Date): string[] {
     event.description,
     event.tags.length > 0 ? `Tags: ${event.tags.join(', ')}` : '',
     event.organizerName ? `Organizer: ${event.organizerName}` : '',
+    event.isVirtual && event.virtualLink ? `Join online: ${uriValue(event.virtualLink)}` : '',
   ]
     .filter(Boolean)
     .join('\n\n');
@@ -83,8 +101,11 @@ function eventLines(event: IcsEvent, host: string, now: Date): string[] {
     `SUMMARY:${escapeText(event.title)}`,
     ...(description ? [`DESCRIPTION:${escapeText(description)}`] : []),
     ...(location ? [`LOCATION:${escapeText(location)}`] : []),
-    ...(event.isVirtual && event.virtualLink ? [`URL:${uriValue(event.virtualLink)}`] : []),
-    'STATUS:CONFIRMED',
+    `URL:${uriValue(event.url)}`,
+    ...(event.isVirtual && event.virtualLink ? [`CONFERENCE;VALUE=URI;FEATURE=VIDEO:${uriValue(event.virtualLink)}`] : []),
+    ...(event.organizerName && UUID.test(event.organizerId) ? [`ORGANIZER;CN=${paramValue(event.organizerName)}:urn:uuid:${event.organizerId}`] : []),
+    `SEQUENCE:${event.sequence}`,
+    `STATUS:${event.isCancelled ? 'CANCELLED' : 'CONFIRMED'}`,
     'TRANSP:OPAQUE',
     `CREATED:${utcStamp(event.createdAt)}`,
     `LAST-MODIFIED:${utcStamp(event.updatedAt)}`,
@@ -92,15 +113,26 @@ function eventLines(event: IcsEvent, host: string, now: Date): string[] {
   ];
 }
 
-export function calendarFile(events: IcsEvent[], host: string, now = new Date(), name?: string): string {
+/**
+ * How a file is meant: PUBLISH (a download or a feed); REQUEST (RFC 5546: an update of an entry the attendee's
+ * calendar already holds, matched by UID and newer by SEQUENCE); CANCEL (remove it). The last two name the one
+ * attendee the mail goes to.
+ */
+export type CalendarMethod = { method: 'PUBLISH' } | { method: 'REQUEST' | 'CANCEL'; attendee: { name: string; email: string } };
+
+export function calendarFile(events: IcsEvent[], host: string, now = new Date(), name?: string, how: CalendarMethod = { method: 'PUBLISH' }): string {
+  const attendee = how.method === 'PUBLISH' ? [] : [`ATTENDEE;CN=${paramValue(how.attendee.name)};ROLE=REQ-PARTICIPANT;PARTSTAT=ACCEPTED:mailto:${uriValue(how.attendee.email)}`];
   const lines = [
     'BEGIN:VCALENDAR',
     'VERSION:2.0',
     `PRODID:${PRODID}`,
     'CALSCALE:GREGORIAN',
-    'METHOD:PUBLISH',
+    `METHOD:${how.method}`,
     ...(name ? [`X-WR-CALNAME:${escapeText(name)}`] : []),
-    ...events.flatMap((event) => eventLines(event, host, now)),
+    ...events.flatMap((event) => {
+      const lines = eventLines(event, host, now);
+      return [...lines.slice(0, -1), ...attendee, ...lines.slice(-1)];
+    }),
     'END:VCALENDAR',
   ];
   return `${lines.map(foldLine).join('\r\n')}\r\n`;

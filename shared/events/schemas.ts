@@ -3,7 +3,7 @@
  * and the answers of the event calls.
  */
 import * as v from 'valibot';
-import { EVENT_TYPES, RSVP_STATUSES, TITLE_MAX_LENGTH } from './constants';
+import { EVENT_TYPES, MY_RSVP_STATUSES, TITLE_MAX_LENGTH } from './constants';
 import { ROLES } from '../domain';
 import { tagsSchema } from '../feed/schemas';
 import { text } from '../text-schema';
@@ -55,6 +55,8 @@ export const EventSchema = v.pipe(
       v.nullable(v.pipe(v.number('Max attendees must be a number'), v.integer('Max attendees must be a whole number'), v.minValue(1, 'Max attendees must be at least 1'))),
     ),
     isPublic: v.optional(v.boolean(), true),
+    /** When full, attending puts a member in line for the next free place; off, it is refused. */
+    waitlist: v.optional(v.boolean(), true),
     // Trimmed only, as the event form adds them (docs/domain/events.md#tags); the feed's lowercasing is not applied.
     tags: v.optional(tagsSchema((tag) => tag.trim()), []),
   }),
@@ -68,7 +70,9 @@ export type EventFields = v.InferOutput<typeof EventSchema>;
 export const RsvpSchema = v.object({ status: v.picklist(['attending', 'maybe', 'not_attending'], 'Status must be attending, maybe or not_attending') });
 
 const count = v.pipe(v.number(), v.integer(), v.minValue(0));
-const rsvpStatus = v.picklist(RSVP_STATUSES);
+const rsvpStatus = v.picklist(MY_RSVP_STATUSES);
+/** 1 for the first in line. */
+const position = v.pipe(v.number(), v.integer(), v.minValue(1));
 
 /** Where an event is in moderation (docs/domain/events.md#approval). */
 export const EVENT_STATUSES = ['pending', 'approved', 'rejected'] as const;
@@ -105,28 +109,41 @@ export const CalendarEventSchema = v.object({
   /** null: no limit. */
   maxAttendees: v.nullable(count),
   isPublic: v.boolean(),
+  waitlist: v.boolean(),
   tags: v.array(v.string()),
   status: v.picklist(EVENT_STATUSES),
   isApproved: v.boolean(),
   isFeatured: v.boolean(),
+  /** Cancelled by its organizer or staff: still listed, taking no RSVPs. */
+  isCancelled: v.boolean(),
   organizerId: v.string(),
   organizer: OrganizerSchema,
   attendees: AttendeeCountsSchema,
   /** The attending count, as `attendees.attending`. */
   attendeeCount: count,
+  /** How many wait for a place. */
+  waitlistCount: count,
   /** Only on one event for a signed-in reader, and on their own list: their answer, null for none. */
   myRsvp: v.optional(v.nullable(rsvpStatus)),
+  /** With myRsvp `waitlisted`: their place in line. */
+  myWaitlistPosition: v.optional(position),
   createdAt: v.string(),
   updatedAt: v.string(),
 });
 export type CalendarEvent = v.InferOutput<typeof CalendarEventSchema>;
 
-/** GET /api/events/{id}/rsvp/me: the reader's answer, null for none. */
-export const MyRsvpSchema = v.object({ status: v.nullable(rsvpStatus) });
+/** GET /api/events/{id}/rsvp/me: the reader's answer, null for none; their place in line when waitlisted. */
+export const MyRsvpSchema = v.object({ status: v.nullable(rsvpStatus), position: v.optional(position) });
 export type MyRsvp = v.InferOutput<typeof MyRsvpSchema>;
 
-/** PUT and DELETE /api/events/{id}/rsvp/me: the reader's answer now, and the event's counts after it. */
-export const RsvpChangeSchema = v.object({ status: v.nullable(rsvpStatus), attending: count, maybe: count, notAttending: count });
+/** PUT and DELETE /api/events/{id}/rsvp/me: the reader's answer now (with their place in line when waitlisted), and the event's counts after it. */
+export const RsvpChangeSchema = v.object({ status: v.nullable(rsvpStatus), position: v.optional(position), attending: count, maybe: count, notAttending: count, waitlistCount: count });
+
+/** GET /api/events/{id}/waitlist (organiser and staff): who waits, first in line first. */
+export const WaitlistSchema = v.object({
+  items: v.array(v.object({ memberId: v.string(), firstName: v.string(), lastName: v.string(), position })),
+});
+export type Waitlist = v.InferOutput<typeof WaitlistSchema>;
 export type RsvpChange = v.InferOutput<typeof RsvpChangeSchema>;
 
 /** GET /api/admin/events/stats: management's tiles (private = total − public; rejected events count in the total). */

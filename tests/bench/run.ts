@@ -12,6 +12,8 @@ const benches: Record<string, () => Promise<{ run: () => Promise<void> }>> = {
   blog: () => import('./blog.bench'),
   mail: () => import('./mail.bench'),
   embeds: () => import('./embeds.bench'),
+  http: () => import('./http.bench'),
+  lighthouse: () => import('./lighthouse.bench'),
 };
 
 const filter = process.argv[2];

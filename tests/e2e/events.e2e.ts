@@ -68,13 +68,25 @@ describe('events', () => {
     await dialog.getByText('Event title is required').waitFor();
     await dialog.getByText('Start date is required').waitFor();
     await dialog.getByLabel('Start', { exact: true }).fill(future(3));
+    // A fixed field loses its error at once; the others keep theirs until fixed.
+    await dialog.getByText('Start date is required').waitFor({ state: 'detached' });
+    await dialog.getByText('Event title is required').waitFor();
     expect(await dialog.getByLabel('End', { exact: true }).inputValue()).toMatch(/T19:00$/);
     await dialog.getByLabel('End', { exact: true }).fill(future(2));
     await dialog.getByLabel('Title', { exact: true }).fill('Backwards');
     await dialog.getByRole('button', { name: 'Create Event' }).click();
     await dialog.getByText('End date must be after start date').waitFor();
+    expect(await dialog.getByText('Event title is required').count()).toBe(0);
+    await dialog.getByLabel('End', { exact: true }).fill(future(4));
+    await dialog.getByText('End date must be after start date').waitFor({ state: 'detached' });
+    // All day on and off again keeps both dates, with a time of day again.
     await dialog.getByLabel('All day').check();
     expect(await dialog.getByLabel('Start', { exact: true }).getAttribute('type')).toBe('date');
+    expect(await dialog.getByLabel('Start', { exact: true }).inputValue()).toBe(future(3).slice(0, 10));
+    await dialog.getByLabel('All day').uncheck();
+    expect(await dialog.getByLabel('Start', { exact: true }).inputValue()).toBe(`${future(3).slice(0, 10)}T09:00`);
+    expect(await dialog.getByLabel('End', { exact: true }).inputValue()).toBe(`${future(4).slice(0, 10)}T17:00`);
+    await dialog.getByLabel('All day').check();
     await dialog.getByLabel('Virtual event').check();
     await dialog.getByLabel('Meeting link').waitFor();
     expect(await dialog.getByLabel('Venue / location').count()).toBe(0);
@@ -158,7 +170,7 @@ describe('events', () => {
     await screenshot(staff, 'events-statistics');
   });
 
-  it('takes RSVPs in every state, shows the counts live to others, and a full event', async () => {
+  it('takes RSVPs in every state, shows the counts live to others, and queues for a full event', async () => {
     await member.getByRole('article', { name: 'Engineers reunion' }).getByRole('button', { name: 'Engineers reunion' }).click();
     const dialog = member.getByRole('dialog');
     const rsvp = dialog.getByRole('region', { name: 'RSVP' });
@@ -171,21 +183,29 @@ describe('events', () => {
     await watching.getByText('0 attending of 1 · 1 maybe').waitFor();
     await rsvp.getByRole('button', { name: 'Attending', exact: true }).click();
     await rsvp.getByText('1 attending of 1 · 0 maybe').waitFor();
-    await watching.getByText('This event is full.').waitFor();
-    expect(await watching.getByRole('button', { name: 'Attending', exact: true }).isDisabled()).toBe(true);
+    // Full: the neighbour may queue for the place, and sees where they stand.
+    await watching.getByText('This event is full. Join the waiting list to get the next free place.').waitFor();
     await screenshot(neighbour, 'events-detail-full');
+    await watching.getByRole('button', { name: 'Join waiting list' }).click();
+    await watching.getByText('You are #1 on the waiting list. If a place frees, it is yours at once and we e-mail you.').waitFor();
+    await rsvp.getByText('1 attending of 1 · 0 maybe · 0 not attending · 1 waiting').waitFor();
+    await screenshot(neighbour, 'events-detail-waitlisted');
+    // The organizer sees the line.
+    await rsvp.getByText('Waiting list', { exact: true }).click();
+    await rsvp.getByRole('list', { name: 'Waiting list' }).getByText('Nora Neighbour').waitFor();
+    // The member gives up the place: the neighbour has it at once, on their open page.
     await rsvp.getByRole('button', { name: 'Not attending' }).click();
-    await rsvp.getByText('0 attending of 1 · 0 maybe · 1 not attending').waitFor();
-    await expect.poll(() => watching.getByRole('button', { name: 'Attending', exact: true }).isDisabled()).toBe(false);
+    await rsvp.getByText('1 attending of 1 · 0 maybe · 1 not attending').waitFor();
+    await expect.poll(() => watching.getByRole('button', { name: 'Attending', exact: true }).getAttribute('aria-pressed')).toBe('true');
     await rsvp.getByRole('button', { name: 'Remove RSVP' }).click();
     await member.getByText('RSVP removed successfully').waitFor();
-    await rsvp.getByText('0 attending of 1 · 0 maybe · 0 not attending').waitFor();
+    await rsvp.getByText('1 attending of 1 · 0 maybe · 0 not attending').waitFor();
 
-    // Someone else takes the last place while the dialog is open.
+    // Someone else joins the line while the dialog is open.
     const someone = (await registerMember(site.url)).browser;
-    expect((await someone.put(`/api/events/${await eventId('Engineers reunion')}/rsvp/me`, { status: 'attending' })).status).toBe(200);
-    await rsvp.getByText('This event is full.').waitFor();
-    expect(await rsvp.getByRole('button', { name: 'Attending', exact: true }).isDisabled()).toBe(true);
+    expect((await someone.put(`/api/events/${await eventId('Engineers reunion')}/rsvp/me`, { status: 'attending' })).body).toMatchObject({ status: 'waitlisted', position: 1 });
+    await rsvp.getByText('1 attending of 1 · 0 maybe · 0 not attending · 1 waiting').waitFor();
+    await rsvp.getByRole('button', { name: 'Join waiting list' }).waitFor();
     await neighbour.getByRole('dialog').getByRole('button', { name: 'Close' }).click();
 
     const download = member.waitForEvent('download');
@@ -226,9 +246,16 @@ describe('events', () => {
     await staff.getByRole('article', { name: 'Transmitter tower tour' }).getByRole('button', { name: 'Transmitter tower tour' }).click();
     const staffDialog = staff.getByRole('dialog');
     await staffDialog.getByText('Pending Approval', { exact: true }).waitFor();
-    const approved = await staff.evaluate(async (id) => (await fetch(`/api/admin/events/${id}/approve`, { method: 'PUT' })).status, await eventId('Transmitter tower tour'));
-    expect(approved).toBe(200);
-    await neighbour.getByRole('article', { name: 'Transmitter tower tour' }).waitFor();
+    // Staff approve and feature it from the form's Admin Settings.
+    await staffDialog.getByRole('button', { name: 'Edit' }).click();
+    const settings = staffDialog.getByRole('group', { name: 'Admin Settings' });
+    expect(await settings.getByLabel(/^Approved/u).isChecked()).toBe(false);
+    await settings.getByLabel(/^Approved/u).check();
+    await settings.getByLabel(/^Featured/u).check();
+    expect(await settings.getByLabel(/^Waiting list/u).isChecked()).toBe(true);
+    await staffDialog.getByRole('button', { name: 'Update Event' }).click();
+    await staff.getByText('Your event has been updated successfully.').waitFor();
+    await neighbour.getByRole('article', { name: 'Transmitter tower tour' }).getByText('Featured', { exact: true }).waitFor();
     const info = staffDialog.getByRole('region', { name: 'Admin information' });
     await info.getByText(/^Creator: morris-.*@example\.org$/).waitFor();
     await info.getByText(`Event id: ${(await eventId('Transmitter tower tour')).slice(0, 8)}`).waitFor();
@@ -268,7 +295,16 @@ describe('events', () => {
     await neighbour.getByRole('heading', { name: label(new Date(today.getFullYear(), today.getMonth() + 1, 1)) }).waitFor();
     await neighbour.getByRole('button', { name: 'Today' }).click();
     await neighbour.getByRole('heading', { name: label(today) }).waitFor();
-    await cell.getByText('+1 more').waitFor();
+    // "+1 more" opens the day's full list, whose events open as anywhere else, and the list comes back after.
+    await cell.getByRole('button', { name: /^\+1 more/u }).click();
+    const day = neighbour.getByRole('dialog', { name: today.toLocaleDateString('en-US', { weekday: 'long', month: 'long', day: 'numeric', year: 'numeric' }) });
+    await expect.poll(() => day.getByRole('listitem').getByRole('button').allTextContents()).toEqual(['Morning news history', 'Noon show', 'Evening sign-off']);
+    await screenshot(neighbour, 'events-day-list');
+    await day.getByRole('button', { name: 'Evening sign-off' }).click();
+    const details = neighbour.getByRole('dialog', { name: 'Evening sign-off' });
+    await details.getByRole('button', { name: 'Close' }).click();
+    await day.getByRole('button', { name: 'Close' }).click();
+    await day.waitFor({ state: 'detached' });
   });
 
   it('keeps an all-day event on its calendar date in every time zone, as the .ics file does', async () => {
@@ -296,6 +332,44 @@ describe('events', () => {
       await page.getByRole('dialog').getByRole('button', { name: 'Edit' }).click();
       expect(await page.getByRole('dialog').getByLabel('Start', { exact: true }).inputValue()).toBe('2030-05-04');
     }
+  });
+
+  it('gives a member a private calendar link of their events, which a new link replaces', async () => {
+    await neighbour.goto(`${site.url}/calendar`);
+    const panel = neighbour.getByRole('region', { name: 'Subscribe in your calendar app' });
+    const link = panel.getByRole('textbox', { name: 'Your private calendar link' });
+    await expect.poll(() => link.inputValue()).toMatch(/\/api\/calendar\/[\w-]{43}\.ics$/u);
+    const url = await link.inputValue();
+    expect(await panel.getByRole('link', { name: 'Open in calendar app' }).getAttribute('href')).toBe(url.replace(/^http:/u, 'webcal:'));
+    // The neighbour attends the Engineers reunion (promoted from the waiting list above).
+    const summaries = async (address: string) =>
+      new ICAL.Component(ICAL.parse(await (await fetch(address)).text())).getAllSubcomponents('vevent').map((vevent) => vevent.getFirstPropertyValue('summary'));
+    expect(await summaries(url)).toEqual(['Engineers reunion']);
+    await screenshot(neighbour, 'events-personal-calendar');
+
+    await panel.getByRole('button', { name: 'Make a new link' }).click();
+    await panel.getByText('The current link stops working at once, in every app that uses it.').waitFor();
+    await panel.getByRole('button', { name: 'Make a new link' }).click();
+    await neighbour.getByText('New calendar link made').waitFor();
+    await expect.poll(() => link.inputValue()).not.toBe(url);
+    expect((await fetch(url)).status).toBe(404);
+    expect(await summaries(await link.inputValue())).toEqual(['Engineers reunion']);
+  });
+
+  it('lets the organizer cancel an event: it stays listed as cancelled for everyone, live, and takes no RSVPs', async () => {
+    await member.goto(`${site.url}/calendar`);
+    await member.getByRole('button', { name: 'List' }).click();
+    await neighbour.getByRole('button', { name: 'List' }).click();
+    await member.getByRole('article', { name: 'Engineers reunion' }).getByRole('button', { name: 'Engineers reunion' }).click();
+    const dialog = member.getByRole('dialog');
+    await dialog.getByRole('button', { name: 'Cancel event' }).click();
+    await dialog.getByRole('alertdialog', { name: 'Confirm cancellation' }).getByRole('button', { name: 'Cancel event' }).click();
+    await member.getByText('It stays on the calendar as cancelled and takes no more RSVPs.').waitFor();
+    await dialog.getByText('This event was cancelled. It takes no more RSVPs.').waitFor();
+    expect(await dialog.getByRole('button', { name: 'Edit' }).count()).toBe(0);
+    await neighbour.getByRole('article', { name: 'Engineers reunion' }).getByText('Cancelled', { exact: true }).waitFor();
+    await screenshot(member, 'events-detail-cancelled');
+    await dialog.getByRole('button', { name: 'Close' }).click();
   });
 
   it('tells a subscriber to upgrade and offers no New Event button; keeps members out of management', async () => {

@@ -165,6 +165,21 @@ describe('subscription settings', () => {
     await unsaved(member).waitFor({ state: 'detached' });
   });
 
+  it('turns event reminders off and on at once, and keeps the choice across a reload', async () => {
+    await member.goto('/subscription-settings');
+    const reminders = member.getByRole('region', { name: 'Event reminders' });
+    const remind = reminders.getByRole('switch', { name: /^Remind me of events/u });
+    await expect.poll(() => remind.isChecked()).toBe(true);
+    await reminders.getByText('Remind me of events').click();
+    await toast(member, 'Event reminders off').waitFor();
+    expect(await unsaved(member).count()).toBe(0);
+    await member.reload();
+    await expect.poll(() => remind.isChecked()).toBe(false);
+    expect(await member.evaluate(async () => (await (await fetch('/api/me/event-reminders')).json()) as unknown)).toEqual({ enabled: false });
+    await reminders.getByText('Remind me of events').click();
+    await toast(member, 'Event reminders on').waitFor();
+  });
+
   it('works at 375px, by keyboard, and says so when the settings cannot load', async () => {
     const { context, page } = await openAs(browser, site.url, person('Nora', 'Narrow'));
     contexts.push(context);

@@ -3,6 +3,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
 import { createTestDatabase, testRedisPrefix, type TestDatabase } from '../support/database';
+import { dayKey } from '../../shared/events/dates';
 
 const run = promisify(execFile);
 let database: TestDatabase;
@@ -27,6 +28,10 @@ describe('npm run seed:demo', () => {
       expect(Object.fromEntries(roles.rows.map((r) => [r.role, r.n]))).toEqual({ admin: 2, member: 7, staff: 3, subscriber: 3 });
       const { rows } = await client.query<{ n: number }>(`SELECT count(*)::int AS n FROM events WHERE type = 'PostSubmitted'`);
       expect(rows[0]!.n).toBe(7);
+      // Every demo event starts and ends on the same day, on the community's clock and in UTC.
+      const events = await client.query<{ start: string; end: string }>(`SELECT doc->>'startDate' AS start, doc->>'endDate' AS end FROM rm_event_calendar`);
+      expect(events.rows.length).toBeGreaterThan(0);
+      for (const { start, end } of events.rows) for (const zone of ['America/Chicago', 'UTC']) expect(dayKey(end, zone)).toBe(dayKey(start, zone));
 
       const second = await run('npx', ['tsx', 'scripts/seed-demo.ts'], { env }).catch((error: { code: number; stderr: string }) => error);
       expect(second).toMatchObject({ code: 1 });

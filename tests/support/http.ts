@@ -9,8 +9,15 @@ export interface Response<T = any> {
 }
 
 export class Browser {
-  private cookies = new Map<string, string>();
-  constructor(readonly baseUrl: string) {}
+  constructor(
+    readonly baseUrl: string,
+    private readonly cookies = new Map<string, string>(),
+  ) {}
+
+  /** The same browser (its cookies shared) talking to another process of the site. */
+  at(baseUrl: string): Browser {
+    return new Browser(baseUrl, this.cookies);
+  }
 
   async request<T = any>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Response<T>> {
     const init: RequestInit = { method, redirect: 'manual', headers: { ...headers } };

@@ -20,6 +20,7 @@ import { mailRecipients, type MailRecipient } from './recipients';
 import { mailItemId, mailItems, type MailItem } from './items';
 import { renderMail, type MailContent, type MailLinks, type RenderedMail } from './templates';
 import { TOKEN_LENGTH } from '../../shared/subscriptions/constants';
+import { attendeeMessage } from '../attendees/delivery';
 
 /** How long a claim holds; longer than a send can take with the transport's timeouts (see server/mail/transport.ts). */
 export const CLAIM_LEASE_MS = 15_000;
@@ -35,7 +36,7 @@ export interface DeliveryOptions {
 }
 
 /** The result of one attempt; `claimed` means another sender holds the entry until `until` (epoch ms). */
-export type DeliveryResult = { outcome: 'sent' | 'bounced' | 'dropped' | 'done' } | { outcome: 'claimed'; until: number };
+export type DeliveryResult = { outcome: 'sent' | 'bounced' | 'dropped' | 'done' } | { outcome: 'claimed' | 'later'; until: number };
 
 /** Stands in for a subscription's token while rendering: as long as a token (so text wraps the same) and never one. */
 const TOKEN_SLOT = '~'.repeat(TOKEN_LENGTH);
@@ -84,6 +85,8 @@ export function createDelivery(options: DeliveryOptions) {
   async function contentOf(entry: OutboxEntry, recipient: MailRecipient, token: string): Promise<MailContent | null> {
     const { cause } = entry;
     switch (cause.kind) {
+      case 'attendee':
+        return null;
       case 'confirmation':
         return { kind: 'confirmation', subscriptionType: recipient.subscriptionType, frequency: recipient.frequency, confirmUrl: `${publicUrl}/subscribe/confirm/${token}` };
       case 'item': {
@@ -139,10 +142,34 @@ export function createDelivery(options: DeliveryOptions) {
     await outbox.updateOne({ _id: id }, { $set: { status, ...extra }, $unset: { claimedUntil: '' } });
   }
 
+  /**
+   * Hands a claimed entry's mail to the relay and records the outcome: sent; bounced for good (5xx: `onBounce` is told
+   * why); or, for a failure that may pass, released for the job's retry (the error is thrown on).
+   */
+  async function send(outboxId: string, message: Omit<Parameters<Transport['sendMail']>[0], 'from'> & { messageId: string }, onBounce?: (reason: string) => Promise<unknown>): Promise<DeliveryResult> {
+    try {
+      await transport.sendMail({ from: options.from, ...message });
+    } catch (error) {
+      if (!permanentFailure(error)) {
+        // Not sent (relay down, a 4xx): let the job's own retry, or any worker, try again without waiting out the lease.
+        await outbox.updateOne({ _id: outboxId, status: 'queued' }, { $unset: { claimedUntil: '' } });
+        throw error;
+      }
+      const reason = String((error as { response?: string }).response ?? (error as Error).message).slice(0, 500);
+      await finish(outboxId, 'bounced', { failure: reason });
+      await onBounce?.(reason);
+      return { outcome: 'bounced' };
+    }
+    await finish(outboxId, 'sent', { sentAt: now().toISOString(), messageId: message.messageId });
+    return { outcome: 'sent' };
+  }
+
   return async function deliver(outboxId: string): Promise<DeliveryResult> {
     const entry = await outbox.findOne({ _id: outboxId });
     if (!entry || entry.status !== 'queued') return { outcome: 'done' };
     const at = now().getTime();
+    // A scheduled mail (a reminder) waits for its time in BullMQ's delayed set; a lost one is enqueued again by the sweeper.
+    if (entry.sendAt && Date.parse(entry.sendAt) > at) return { outcome: 'later', until: Date.parse(entry.sendAt) };
     if (entry.claimedUntil !== undefined && entry.claimedUntil > at) return { outcome: 'claimed', until: entry.claimedUntil };
     const claim = await outbox.updateOne(
       { _id: outboxId, status: 'queued', ...(entry.claimedUntil === undefined ? { claimedUntil: { $exists: false } } : { claimedUntil: entry.claimedUntil }) },
@@ -152,6 +179,16 @@ export function createDelivery(options: DeliveryOptions) {
       // Someone else claimed or finished it between our read and our claim: look again later.
       const current = await outbox.findOne({ _id: outboxId });
       return current?.status === 'queued' ? { outcome: 'claimed', until: current.claimedUntil ?? at + CLAIM_LEASE_MS } : { outcome: 'done' };
+    }
+
+    const messageId = messageIdFor(outboxId, publicUrl);
+    if (entry.cause.kind === 'attendee') {
+      const message = await attendeeMessage(store, entry.cause, { publicUrl, timeZone: options.timeZone });
+      if (!message) {
+        await finish(outboxId, 'dropped');
+        return { outcome: 'dropped' };
+      }
+      return send(outboxId, { ...message, messageId });
     }
 
     const recipient = await mailRecipients(store).findOne({ _id: entry.subscriptionId });
@@ -167,10 +204,9 @@ export function createDelivery(options: DeliveryOptions) {
     const token = subscriptionToken(options.linkSecret, entry.subscriptionId);
     const links = linksFor(publicUrl, token, recipient);
     const mail = withToken(await rendered(content, linksFor(publicUrl, TOKEN_SLOT, recipient)), token);
-    const messageId = messageIdFor(outboxId, publicUrl);
-    try {
-      await transport.sendMail({
-        from: options.from,
+    const result = await send(
+      outboxId,
+      {
         to: recipient.email,
         subject: mail.subject,
         html: mail.html,
@@ -178,20 +214,10 @@ export function createDelivery(options: DeliveryOptions) {
         messageId,
         // RFC 8058: mail clients offer one-click unsubscribe, POSTing to the address without a session.
         headers: { 'List-Unsubscribe': `<${links.oneClick}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' },
-      });
-    } catch (error) {
-      if (!permanentFailure(error)) {
-        // Not sent (relay down, a 4xx): let the job's own retry, or any worker, try again without waiting out the lease.
-        await outbox.updateOne({ _id: outboxId, status: 'queued' }, { $unset: { claimedUntil: '' } });
-        throw error;
-      }
-      const reason = String((error as { response?: string }).response ?? (error as Error).message).slice(0, 500);
-      await finish(outboxId, 'bounced', { failure: reason });
-      await handle(subscriptionDecider, streamName('subscription', entry.subscriptionId), { type: 'RecordBounce', data: { reason }, metadata: { now: now(), actor: null } });
-      return { outcome: 'bounced' };
-    }
-    await finish(outboxId, 'sent', { sentAt: now().toISOString(), messageId });
-    if (entry.cause.kind === 'confirmation') {
+      },
+      (reason) => handle(subscriptionDecider, streamName('subscription', entry.subscriptionId), { type: 'RecordBounce', data: { reason }, metadata: { now: now(), actor: null } }),
+    );
+    if (result.outcome === 'sent' && entry.cause.kind === 'confirmation') {
       // Part of the consent record: when the opt-in link went out. Item and digest mail is logged in the outbox only.
       await handle(subscriptionDecider, streamName('subscription', entry.subscriptionId), {
         type: 'RecordDelivery',
@@ -199,7 +225,7 @@ export function createDelivery(options: DeliveryOptions) {
         metadata: { now: now(), actor: null },
       });
     }
-    return { outcome: 'sent' };
+    return result;
   };
 }
 

@@ -1,7 +1,8 @@
 /**
  * Subscription mail, as the workers role runs it:
  * - the `mail` runner (its own checkpoint, so rebuilding read models never re-sends mail) applies, per event,
- *   mail_recipients, mail_items and the reactor that writes the outbox. Of several worker processes, the one holding
+ *   mail_recipients, mail_items and the reactor that writes the outbox, then the mail to the people of an event
+ *   (workers/attendees). Of several worker processes, the one holding
  *   a PostgreSQL advisory lock runs it and the others wait to take over; two running at once (a lock lost with its
  *   connection) would only do the same work twice, since outbox ids are unique;
  * - the mail worker sends outbox entries (workers/subscriptions/delivery.ts) and runs digests from job schedulers;
@@ -24,6 +25,7 @@ import type { MailQueue, SubscriptionMail } from '../mail';
 import { mailRecipientsProjection } from './recipients';
 import { mailItemsProjection } from './items';
 import { createMailReactor } from './reactor';
+import { createAttendeeMail } from '../attendees/attendee-mail';
 import { mailOutbox, pruneSentEntries, queuedIds } from './outbox';
 import { digestPeriodsInUse, runDigest, type DigestFrequency } from './digests';
 import { createDelivery } from './delivery';
@@ -75,8 +77,13 @@ export function createSubscriptionMail({ config, eventStore, store, pool, redis,
     onEnqueueError: (error) => logger.error({ err: error }, 'could not enqueue subscription mail; the sweeper enqueues it when Redis is back'),
     now: () => new Date(),
   });
+  const attendeeMail = createAttendeeMail({
+    enqueue,
+    onEnqueueError: (error) => logger.error({ err: error }, 'could not enqueue mail to attendees; the sweeper enqueues it when Redis is back'),
+    now: () => new Date(),
+  });
   const progress = createProjectionProgress({ store, runnerName: MAIL_RUNNER, local: true });
-  const runner = createProjectionRunner({ name: MAIL_RUNNER, eventStore, store, projections: [mailRecipientsProjection, mailItemsProjection, reactor], progress, logger });
+  const runner = createProjectionRunner({ name: MAIL_RUNNER, eventStore, store, projections: [mailRecipientsProjection, mailItemsProjection, reactor, attendeeMail], progress, logger });
 
   let sweeping: Promise<void> | null = null;
   /** Enqueues every queued entry; BullMQ ignores ids it already holds, and a sent entry is skipped by its worker. */

@@ -108,6 +108,8 @@ function calendarEventUpdate(event: CalendarEventEvent): Update | null {
     case 'EventReturnedToModeration':
       return (item) => ({ ...item, approved: false });
     case 'EventDeleted':
+    // A cancelled event is no news to send: it leaves the digests as a deleted one does.
+    case 'EventCancelled':
       return (item) => ({ ...item, deleted: true });
     default:
       return null;

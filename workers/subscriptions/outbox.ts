@@ -1,7 +1,7 @@
 /**
  * The mail outbox: one document per mail that must go out, keyed by recipient and cause
  * (`item:<subscriptionId>:<blog|post>:<itemId>`, `digest:<subscriptionId>:<period>`,
- * `confirmation:<subscriptionId>`). It is the durable record of what to send and what was sent;
+ * `confirmation:<subscriptionId>`, and for the people of an event `attendee:<kind>:<eventId>:<memberId>:<key>`). It is the durable record of what to send and what was sent;
  * Redis is not durable here, so BullMQ jobs only deliver and are re-enqueued from `queued` entries.
  *
  * The collection belongs to no projection, so rebuilding read models (or the mail runner's own
@@ -19,8 +19,13 @@ export interface DigestItems {
   events: string[];
 }
 
+/** Mail to the people of an event (workers/attendees/attendee-mail.ts). */
+export type AttendeeMailKind = 'promoted' | 'changed' | 'cancelled' | 'reminder';
+
 export type OutboxCause =
   | { kind: 'confirmation' }
+  /** `key` tells two mails of one kind apart: the promotion's position in the log, the change's SEQUENCE, the reminded start. */
+  | { kind: 'attendee'; mail: AttendeeMailKind; eventId: string; memberId: string; key: string }
   | { kind: 'item'; content: 'blog' | 'post'; itemId: string }
   | {
       kind: 'digest';
@@ -33,11 +38,15 @@ export type OutboxCause =
 
 export type OutboxEntry = {
   _id: string;
+  /** The subscription the mail is for; for mail to the people of an event, the member. */
   subscriptionId: string;
   cause: OutboxCause;
   /** queued: to send; sent: accepted by the relay; bounced: refused for good (5xx); dropped: its item was withdrawn first. */
   status: 'queued' | 'sent' | 'bounced' | 'dropped';
+  /** When it was written; for a scheduled mail, when it falls due (so monitoring counts its wait from then). */
   createdAt: string;
+  /** A scheduled mail (a reminder) goes out at this time, not before. */
+  sendAt?: string;
   /** A worker that is sending this mail holds it until then (epoch ms), so two workers never send it at once. */
   claimedUntil?: number;
   sentAt?: string;
@@ -53,6 +62,8 @@ export function outboxId(subscriptionId: string, cause: OutboxCause | { kind: 'd
       return `item:${subscriptionId}:${cause.content}:${cause.itemId}`;
     case 'digest':
       return `digest:${subscriptionId}:${cause.period}`;
+    case 'attendee':
+      return `attendee:${cause.mail}:${cause.eventId}:${cause.memberId}:${cause.key}`;
   }
 }
 
@@ -86,8 +97,9 @@ const HOUR_MS = 3600_000;
 /** Four queries, each a range of the (status, createdAt) or (status, sentAt) index. */
 export async function outboxFigures(outbox: Collection<OutboxEntry>, now: Date): Promise<OutboxFigures> {
   const [queued, oldest, sentLastHour, bounced] = await Promise.all([
-    outbox.countDocuments({ status: 'queued' }),
-    outbox.findOne({ status: 'queued' }, { sort: { createdAt: 1 } }),
+    // Mail scheduled for later is not waiting yet.
+    outbox.countDocuments({ status: 'queued', createdAt: { $lte: now.toISOString() } }),
+    outbox.findOne({ status: 'queued', createdAt: { $lte: now.toISOString() } }, { sort: { createdAt: 1 } }),
     outbox.countDocuments({ status: 'sent', sentAt: { $gte: new Date(now.getTime() - HOUR_MS).toISOString() } }),
     outbox.countDocuments({ status: 'bounced' }),
   ]);

@@ -7,7 +7,7 @@ import { requestSignInLink, signIn as signInWith, useSignedIn } from './api';
 import { AuthCard } from './auth-card';
 
 export function SignInPage() {
-  const search = useSearch({ strict: false }) as { error?: string };
+  const search = useSearch({ from: '/login' });
   const navigate = useNavigate();
   const signedIn = useSignedIn();
   const [email, setEmail] = useState('');
@@ -22,7 +22,8 @@ export function SignInPage() {
     setError(null);
     try {
       signedIn(await signInWith({ email, password }));
-      await navigate({ to: '/' });
+      // A path of this site only (the route's search rule): never a way off it.
+      await navigate({ to: search.redirect ?? '/' });
     } catch (caught) {
       setError(errorMessage(caught, 'Could not sign in. Please try again.'));
     } finally {

@@ -1,7 +1,7 @@
 /** The calendar's calls (docs/domain/events.md), with the hooks its pages use. */
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { RsvpStatus } from '../../../shared/events/constants';
-import type { AttendeeCounts, CalendarEvent, EventStats, RsvpChange } from '../../../shared/events/schemas';
+import type { AttendeeCounts, CalendarEvent, EventStats, RsvpChange, Waitlist } from '../../../shared/events/schemas';
 import { apiRequest } from '../../lib/api';
 import { fetchAllPages, usePagedList, type Page } from '../../lib/paged-list';
 import { apiKey, getQuery } from '../../lib/query-keys';
@@ -27,6 +27,8 @@ export const useAllEvents = (url: string, enabled: boolean) =>
   useQuery({ queryKey: [...apiKey(url), 'all'], queryFn: () => fetchAllPages<CalendarEvent>(url), enabled, placeholderData: keepPreviousData });
 export const useEvent = (id: string) => useQuery(getQuery<CalendarEvent>(eventUrl(id)));
 export const useAttendeeCounts = (id: string) => useQuery(getQuery<AttendeeCounts>(`${eventUrl(id)}/attendees-count`));
+/** Who waits for a place (the organizer and staff only). */
+export const useWaitlist = (id: string, enabled: boolean) => useQuery({ ...getQuery<Waitlist>(`${eventUrl(id)}/waitlist`), enabled });
 export const useEventStats = (enabled = true) => useQuery({ ...getQuery<EventStats>('/api/admin/events/stats'), enabled });
 
 /** Every read of events (the calendar, the reader's own, staff lists), refetched after the reader's own change. */
@@ -37,8 +39,10 @@ export function useRefreshEvents() {
 
 export const saveEvent = (body: unknown, id?: string) => (id ? apiRequest<CalendarEvent>('PUT', eventUrl(id), body) : apiRequest<CalendarEvent>('POST', EVENTS, body));
 export const deleteEvent = (id: string) => apiRequest('DELETE', eventUrl(id));
+export const cancelEvent = (id: string) => apiRequest<CalendarEvent>('POST', `${eventUrl(id)}/cancel`);
 export const setRsvp = (id: string, status: RsvpStatus | null) =>
   status ? apiRequest<RsvpChange>('PUT', `${eventUrl(id)}/rsvp/me`, { status }) : apiRequest<RsvpChange>('DELETE', `${eventUrl(id)}/rsvp/me`);
 export const moderateEvent = (id: string, action: 'approve' | 'reject' | 'feature') => apiRequest<CalendarEvent>('PUT', `/api/admin/events/${encodeURIComponent(id)}/${action}`);
+export const setFeatured = (id: string, featured: boolean) => apiRequest<CalendarEvent>('PUT', `/api/admin/events/${encodeURIComponent(id)}/feature`, { featured });
 /** The event as an iCalendar file. */
 export const eventIcsUrl = (id: string) => `${eventUrl(id)}/ics`;

@@ -2,6 +2,7 @@
 import { useState } from 'react';
 import { useMutation } from '@tanstack/react-query';
 import { Dialog, Heading, Modal, ModalOverlay } from 'react-aria-components';
+import { Link } from '@tanstack/react-router';
 import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';
 import { useToast } from '../../components/ui/toast';
@@ -10,7 +11,7 @@ import { isStaff, useCurrentUser } from '../../lib/current-user';
 import { EVENT_ID_SHOWN_LENGTH, EVENT_TYPE_LABELS, type RsvpStatus } from '../../../shared/events/constants';
 import { formatEventDateLine } from '../../../shared/events/dates';
 import { EventForm } from './event-form';
-import { deleteEvent, eventIcsUrl, setRsvp, useAttendeeCounts, useEvent, useRefreshEvents, type CalendarEvent } from './api';
+import { cancelEvent, deleteEvent, eventIcsUrl, setRsvp, useAttendeeCounts, useEvent, useRefreshEvents, useWaitlist, type CalendarEvent } from './api';
 
 /** The reader's own zone: timed events show on their wall clock; all-day ones are calendar dates wherever they are read. */
 export const readerTimeZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone;
@@ -19,15 +20,16 @@ export const dateLine = (event: Pick<CalendarEvent, 'startDate' | 'endDate' | 'a
 
 const RSVP_LABELS: Record<RsvpStatus, string> = { attending: 'Attending', maybe: 'Maybe', not_attending: 'Not attending' };
 
-function Rsvp({ event }: { event: CalendarEvent }) {
+export function Rsvp({ event }: { event: CalendarEvent }) {
   const { data: user } = useCurrentUser();
   const { toast } = useToast();
   const counts = useAttendeeCounts(event.id);
   const refresh = useRefreshEvents();
   const set = useMutation({
     mutationFn: (status: RsvpStatus | null) => setRsvp(event.id, status),
-    onSuccess: (_r, status) => {
-      toast({ title: status ? 'RSVP updated successfully' : 'RSVP removed successfully' });
+    onSuccess: (result, status) => {
+      if (result.status === 'waitlisted') toast({ title: 'You are on the waiting list', description: `You are #${result.position} on the waiting list. If a place frees, it is yours at once and we e-mail you.` });
+      else toast({ title: status ? 'RSVP updated successfully' : 'RSVP removed successfully' });
       void refresh();
     },
     onError: (error, status) =>
@@ -38,10 +40,14 @@ function Rsvp({ event }: { event: CalendarEvent }) {
       }),
   });
   const attending = counts.data?.attending ?? event.attendees.attending;
-  const full = event.maxAttendees !== null && attending >= event.maxAttendees && event.myRsvp !== 'attending';
+  const waitlisted = event.myRsvp === 'waitlisted';
+  const full = event.maxAttendees !== null && (attending >= event.maxAttendees || event.waitlistCount > 0) && event.myRsvp !== 'attending' && !waitlisted;
+  // A full event with a waiting list still takes "attending": it puts the reader in line.
+  const attendingLabel = full && event.waitlist ? 'Join waiting list' : RSVP_LABELS.attending;
 
   let body;
-  if (user?.role === 'subscriber') body = <p>Upgrade your membership to RSVP to community events.</p>;
+  if (event.isCancelled) body = <p>This event was cancelled. It takes no more RSVPs.</p>;
+  else if (user?.role === 'subscriber') body = <p>Upgrade your membership to RSVP to community events.</p>;
   else if (new Date(event.startDate).getTime() <= Date.now()) body = <p>RSVP is no longer available for this event.</p>;
   else if (event.status === 'rejected') body = <p>This event was not approved, so it takes no RSVPs.</p>;
   else if (!event.isApproved) body = <p>This event is pending approval. RSVP opens once staff approve it.</p>;
@@ -49,27 +55,61 @@ function Rsvp({ event }: { event: CalendarEvent }) {
     body = (
       <div className="space-y-2">
         <div role="group" aria-label="Your RSVP" className="flex flex-wrap gap-2">
-          {(Object.keys(RSVP_LABELS) as RsvpStatus[]).map((status) => (
-            <Button key={status} variant={event.myRsvp === status ? 'primary' : 'secondary'} aria-pressed={event.myRsvp === status} isDisabled={set.isPending || (status === 'attending' && full)} onPress={() => set.mutate(status)}>
-              {RSVP_LABELS[status]}
-            </Button>
-          ))}
+          {(Object.keys(RSVP_LABELS) as RsvpStatus[]).map((status) => {
+            const chosen = event.myRsvp === status || (status === 'attending' && waitlisted);
+            return (
+              <Button key={status} variant={chosen ? 'primary' : 'secondary'} aria-pressed={chosen} isDisabled={set.isPending || (status === 'attending' && full && !event.waitlist)} onPress={() => set.mutate(status)}>
+                {status === 'attending' ? (waitlisted ? 'On the waiting list' : attendingLabel) : RSVP_LABELS[status]}
+              </Button>
+            );
+          })}
           {event.myRsvp && (
             <Button variant="ghost" onPress={() => set.mutate(null)}>
-              Remove RSVP
+              {waitlisted ? 'Leave waiting list' : 'Remove RSVP'}
             </Button>
           )}
         </div>
-        {full && <p className="text-sm text-red-700 dark:text-red-400">This event is full.</p>}
+        {waitlisted && event.myWaitlistPosition ? (
+          <p role="status" className="text-sm font-medium text-amber-800 dark:text-amber-300">
+            You are #{event.myWaitlistPosition} on the waiting list. If a place frees, it is yours at once and we e-mail you.
+          </p>
+        ) : full ? (
+          <p className="text-sm text-red-700 dark:text-red-400">{event.waitlist ? 'This event is full. Join the waiting list to get the next free place.' : 'This event is full.'}</p>
+        ) : null}
       </div>
     );
   return (
     <section aria-label="RSVP" className="rounded-lg bg-slate-50 p-3 dark:bg-slate-800">
       <p className="mb-2 text-sm font-medium">
         {attending} attending{event.maxAttendees ? ` of ${event.maxAttendees}` : ''} · {counts.data?.maybe ?? event.attendees.maybe} maybe · {counts.data?.notAttending ?? event.attendees.notAttending} not attending
+        {event.waitlistCount > 0 && ` · ${event.waitlistCount} waiting`}
       </p>
       {body}
+      {(user?.id === event.organizerId || isStaff(user?.role)) && event.waitlistCount > 0 && <WaitingList eventId={event.id} />}
     </section>
+  );
+}
+
+/** The line, first first, for the organizer and staff. */
+function WaitingList({ eventId }: { eventId: string }) {
+  const line = useWaitlist(eventId, true);
+  return (
+    <details className="mt-3 text-sm">
+      <summary className="cursor-pointer font-medium">Waiting list</summary>
+      {line.isPending ? (
+        <p role="status">Loading the waiting list...</p>
+      ) : line.isError ? (
+        <p role="alert">The waiting list could not be loaded.</p>
+      ) : (
+        <ol aria-label="Waiting list" className="mt-2 list-decimal space-y-1 pl-6">
+          {line.data.items.map((entry) => (
+            <li key={entry.memberId}>
+              {entry.firstName} {entry.lastName}
+            </li>
+          ))}
+        </ol>
+      )}
+    </details>
   );
 }
 
@@ -77,7 +117,7 @@ export function EventDetails({ eventId, onClose }: { eventId: string; onClose: (
   const { data: user } = useCurrentUser();
   const refresh = useRefreshEvents();
   const { toast } = useToast();
-  const [mode, setMode] = useState<'view' | 'edit' | 'confirm-delete'>('view');
+  const [mode, setMode] = useState<'view' | 'edit' | 'confirm-delete' | 'confirm-cancel'>('view');
   const query = useEvent(eventId);
   const remove = useMutation({
     mutationFn: () => deleteEvent(eventId),
@@ -88,8 +128,20 @@ export function EventDetails({ eventId, onClose }: { eventId: string; onClose: (
     },
     onError: (error) => toast({ title: 'Error', description: errorMessage(error, 'Failed to delete event'), variant: 'destructive' }),
   });
+  const cancel = useMutation({
+    mutationFn: () => cancelEvent(eventId),
+    onSuccess: async () => {
+      await refresh();
+      toast({ title: 'Event cancelled', description: 'It stays on the calendar as cancelled and takes no more RSVPs.' });
+      setMode('view');
+    },
+    onError: (error) => toast({ title: 'Error', description: errorMessage(error, 'The event could not be cancelled'), variant: 'destructive' }),
+  });
   const event = query.data;
   const staff = isStaff(user?.role);
+  const manages = Boolean(event && (staff || (user && user.role !== 'subscriber' && user.id === event.organizerId)));
+  // An event someone attends or waits for is cancelled by a delete (the server decides; the warning says so).
+  const deleteCancels = Boolean(event && !event.isCancelled && (event.attendeeCount > 0 || event.waitlistCount > 0));
 
   const download = async () => {
     try {
@@ -127,11 +179,12 @@ export function EventDetails({ eventId, onClose }: { eventId: string; onClose: (
                 <Heading slot="title" className="text-2xl font-bold">
                   {event.title}
                 </Heading>
+                {event.isCancelled && <Badge variant="destructive">Cancelled</Badge>}
                 {event.isFeatured && <Badge>Featured</Badge>}
                 {!event.isApproved && <Badge variant="outline">Pending Approval</Badge>}
                 {!event.isPublic && <Badge variant="secondary">Private</Badge>}
               </div>
-              <p className="font-medium">{dateLine(event)}</p>
+              <p className={`font-medium ${event.isCancelled ? 'line-through' : ''}`}>{dateLine(event)}</p>
               <div className="flex flex-wrap gap-2">
                 <Badge variant="secondary">{EVENT_TYPE_LABELS[event.eventType]}</Badge>
                 {event.maxAttendees && <span className="text-sm">Up to {event.maxAttendees} attendees</span>}
@@ -168,9 +221,25 @@ export function EventDetails({ eventId, onClose }: { eventId: string; onClose: (
                   </p>
                 </section>
               )}
-              {mode === 'confirm-delete' ? (
+              {mode === 'confirm-cancel' ? (
+                <div role="alertdialog" aria-label="Confirm cancellation" className="rounded-lg bg-red-50 p-3 dark:bg-red-950">
+                  <p className="text-sm">Cancel this event? It stays on the calendar as cancelled, takes no more RSVPs and can no longer be changed.</p>
+                  <div className="mt-2 flex gap-2">
+                    <Button variant="destructive" onPress={() => cancel.mutate()} isDisabled={cancel.isPending}>
+                      {cancel.isPending ? 'Cancelling...' : 'Cancel event'}
+                    </Button>
+                    <Button variant="ghost" onPress={() => setMode('view')}>
+                      Keep it
+                    </Button>
+                  </div>
+                </div>
+              ) : mode === 'confirm-delete' ? (
                 <div role="alertdialog" aria-label="Confirm deletion" className="rounded-lg bg-red-50 p-3 dark:bg-red-950">
-                  <p className="text-sm">Delete this event? Its RSVPs and related data are deleted too. This cannot be undone.</p>
+                  <p className="text-sm">
+                    {deleteCancels
+                      ? 'People attend or wait for this event, so it is cancelled instead: it stays on the calendar as cancelled. Delete it again afterwards to remove it.'
+                      : 'Delete this event? Its RSVPs and related data are deleted too. This cannot be undone.'}
+                  </p>
                   <div className="mt-2 flex gap-2">
                     <Button variant="destructive" onPress={() => remove.mutate()}>
                       Delete
@@ -185,10 +254,20 @@ export function EventDetails({ eventId, onClose }: { eventId: string; onClose: (
                   <Button variant="secondary" onPress={() => void download()}>
                     Download to calendar (.ics)
                   </Button>
-                  {(staff || (user && user.role !== 'subscriber' && user.id === event.organizerId)) && (
-                    <Button variant="secondary" onPress={() => setMode('edit')}>
-                      Edit
-                    </Button>
+                  {event.isApproved && event.isPublic && (
+                    <Link to="/events/$id" params={{ id: event.id }} className="inline-flex min-h-11 items-center rounded-md px-3 text-sm font-medium text-brand-600 underline dark:text-amber-accent">
+                      Event page to share
+                    </Link>
+                  )}
+                  {manages && !event.isCancelled && (
+                    <>
+                      <Button variant="secondary" onPress={() => setMode('edit')}>
+                        Edit
+                      </Button>
+                      <Button variant="secondary" onPress={() => setMode('confirm-cancel')}>
+                        Cancel event
+                      </Button>
+                    </>
                   )}
                   {staff && (
                     <Button variant="destructive" onPress={() => setMode('confirm-delete')}>

@@ -1,5 +1,5 @@
 /** The event form (create and edit), validated with the same schema as the server. */
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useMutation } from '@tanstack/react-query';
 import * as v from 'valibot';
 import { Button } from '../../components/ui/button';
@@ -11,7 +11,7 @@ import { defaultEndDate } from '../../../shared/events/dates';
 import { EventSchema } from '../../../shared/events/schemas';
 import { MAX_TAGS_PER_ITEM, TAG_MAX_LENGTH } from '../../../shared/feed/constants';
 import { tagRefusal } from '../../../shared/feed/tags';
-import { saveEvent, useRefreshEvents, type CalendarEvent } from './api';
+import { moderateEvent, saveEvent, setFeatured, useRefreshEvents, type CalendarEvent } from './api';
 
 const field = 'min-h-11 w-full rounded-md border border-slate-300 bg-white px-3 dark:border-slate-600 dark:bg-slate-900';
 
@@ -33,6 +33,25 @@ const fromFormValue = (value: string) => {
   return Number.isNaN(date.getTime()) ? value : date.toISOString();
 };
 
+type FormDates = { allDay: boolean; startDate: string; endDate: string };
+
+/**
+ * The form's dates when "All day" is switched: on, each keeps its date; off, each keeps its date too, the start at
+ * 09:00 and the end an hour later on the same day, or at 17:00 on a later one (an empty date stays empty).
+ */
+export function switchAllDay(dates: FormDates, allDay: boolean): FormDates {
+  if (allDay) return { allDay, startDate: dates.startDate.slice(0, 10), endDate: dates.endDate.slice(0, 10) };
+  if (dates.startDate.length > 10) return { ...dates, allDay };
+  const startDate = dates.startDate ? `${dates.startDate}T09:00` : '';
+  const sameDay = !dates.endDate || dates.endDate === dates.startDate;
+  const endDate = sameDay ? (startDate ? defaultEndDate(startDate) : '') : `${dates.endDate}T17:00`;
+  return { allDay, startDate, endDate };
+}
+
+/** What the form sends: its fields with the dates as instants and an empty limit as none. */
+const formBody = <F extends FormDates & { maxAttendees: string }>(form: F) => ({ ...form, startDate: fromFormValue(form.startDate), endDate: fromFormValue(form.endDate), maxAttendees: form.maxAttendees || null });
+const fieldErrors = (issues: v.BaseIssue<unknown>[]) => Object.fromEntries(issues.map((issue) => [v.getDotPath(issue) ?? 'form', issue.message]));
+
 export function EventForm({ event, onDone }: { event?: CalendarEvent; onDone: () => void }) {
   const { data: user } = useCurrentUser();
   const refresh = useRefreshEvents();
@@ -52,14 +71,24 @@ export function EventForm({ event, onDone }: { event?: CalendarEvent; onDone: ()
     recurrenceRule: event?.recurrenceRule ?? '',
     maxAttendees: event?.maxAttendees ? String(event.maxAttendees) : '',
     isPublic: event?.isPublic ?? true,
+    waitlist: event?.waitlist ?? true,
     tags: event?.tags ?? ([] as string[]),
   });
+  const staff = isStaff(user?.role);
+  // Staff events are approved when created; a member's pending event waits until staff tick it here or approve it.
+  const [moderation, setModeration] = useState({ featured: event?.isFeatured ?? false, approved: event ? event.isApproved : true });
   const [tag, setTag] = useState('');
   const [errors, setErrors] = useState<Record<string, string>>({});
   const set = <K extends keyof typeof form>(key: K, value: (typeof form)[K]) => setForm((current) => ({ ...current, [key]: value }));
 
   const save = useMutation({
-    mutationFn: (body: unknown) => saveEvent(body, editing ? event!.id : undefined),
+    mutationFn: async (body: unknown) => {
+      let saved = await saveEvent(body, editing ? event!.id : undefined);
+      // Staff settings are commands of their own, sent once the event is saved.
+      if (staff && moderation.approved && !saved.isApproved) saved = await moderateEvent(saved.id, 'approve');
+      if (staff && moderation.featured !== saved.isFeatured) saved = await setFeatured(saved.id, moderation.featured);
+      return saved;
+    },
     onSuccess: (saved) => {
       // A member's edit of an approved event goes back to the moderation queue (the server decides; this only says so).
       const backToReview = editing && event!.isApproved && !saved.isApproved;
@@ -74,11 +103,22 @@ export function EventForm({ event, onDone }: { event?: CalendarEvent; onDone: ()
     },
   });
 
+  // Once errors show, each goes as soon as its field is right (a new one waits for the next submit).
+  useEffect(() => {
+    setErrors((shown) => {
+      const keys = Object.keys(shown);
+      if (keys.length === 0) return shown;
+      const result = v.safeParse(EventSchema, formBody(form));
+      const now: Record<string, string> = result.success ? {} : fieldErrors(result.issues);
+      const still = keys.filter((key) => key in now);
+      return still.length === keys.length ? shown : Object.fromEntries(still.map((key) => [key, now[key]!]));
+    });
+  }, [form]);
+
   const submit = () => {
-    const body = { ...form, startDate: fromFormValue(form.startDate), endDate: fromFormValue(form.endDate), maxAttendees: form.maxAttendees || null };
-    const result = v.safeParse(EventSchema, body);
+    const result = v.safeParse(EventSchema, formBody(form));
     if (!result.success) {
-      setErrors(Object.fromEntries(result.issues.map((issue) => [v.getDotPath(issue) ?? 'form', issue.message])));
+      setErrors(fieldErrors(result.issues));
       return;
     }
     setErrors({});
@@ -137,7 +177,7 @@ export function EventForm({ event, onDone }: { event?: CalendarEvent; onDone: ()
       <fieldset className="space-y-3">
         <legend className="font-semibold">Date & Time</legend>
         <label className="flex items-center gap-2 text-sm">
-          <input type="checkbox" checked={form.allDay} onChange={(e) => setForm((c) => ({ ...c, allDay: e.target.checked, startDate: c.startDate.slice(0, e.target.checked ? 10 : 16), endDate: c.endDate.slice(0, e.target.checked ? 10 : 16) }))} />
+          <input type="checkbox" checked={form.allDay} onChange={(e) => setForm((c) => ({ ...c, ...switchAllDay(c, e.target.checked) }))} />
           All day
         </label>
         <div className="grid gap-3 sm:grid-cols-2">
@@ -228,10 +268,22 @@ export function EventForm({ event, onDone }: { event?: CalendarEvent; onDone: ()
           </ul>
         )}
       </fieldset>
-      {isStaff(user?.role) && (
-        <fieldset>
+      {staff && (
+        <fieldset className="space-y-2">
           <legend className="font-semibold">Admin Settings</legend>
           <p className="text-sm text-slate-600 dark:text-slate-400">These settings are only available to staff and administrators.</p>
+          <label className="flex items-center gap-2 text-sm">
+            <input type="checkbox" checked={moderation.featured} onChange={(e) => setModeration((m) => ({ ...m, featured: e.target.checked }))} />
+            Featured — shown in Featured Events
+          </label>
+          <label className="flex items-center gap-2 text-sm">
+            <input type="checkbox" checked={moderation.approved} disabled={!editing || event!.isApproved} onChange={(e) => setModeration((m) => ({ ...m, approved: e.target.checked }))} />
+            Approved — on the calendar for everyone at once{!editing && ' (events by staff always are)'}
+          </label>
+          <label className="mt-2 flex items-center gap-2 text-sm">
+            <input type="checkbox" checked={form.waitlist} onChange={(e) => set('waitlist', e.target.checked)} />
+            Waiting list — when the event is full, members can queue for the next free place
+          </label>
         </fieldset>
       )}
       <div className="flex justify-end gap-2">

@@ -207,6 +207,7 @@ export function EventManagementPage() {
                     <div className="flex flex-wrap items-center gap-2">
                       <h3 className="font-semibold">{e.title}</h3>
                       <Badge variant="secondary">{EVENT_TYPE_LABELS[e.eventType]}</Badge>
+                      {e.isCancelled && <Badge variant="destructive">Cancelled</Badge>}
                       {e.isFeatured && <Badge>Featured</Badge>}
                       {e.status === 'pending' && <Badge variant="outline">Pending Approval</Badge>}
                       {e.status === 'rejected' && <Badge variant="destructive">Rejected</Badge>}

@@ -10,6 +10,7 @@ import { DAY_CELL_LIMIT, EVENT_TYPE_LABELS, FEATURED_SIDE_LIMIT, UPCOMING_LIMIT 
 import { dayKey, monthGrid, occursOn } from '../../../shared/events/dates';
 import { EventDetails, dateLine, readerTimeZone } from './event-details';
 import { EventForm } from './event-form';
+import { PersonalCalendar } from './personal-calendar';
 import { eventsUrl, useAllEvents, useEventList, useEventPage, type CalendarEvent } from './api';
 import { useDebounced } from '../../lib/use-debounced';
 
@@ -30,6 +31,48 @@ function EventLink({ event, onOpen, compact = false }: { event: CalendarEvent; o
     >
       {event.title}
     </button>
+  );
+}
+
+/** A day's full list, opened from its "+N more": every event shown on it, each opening its details. */
+function DayList({ day, search, onOpen, onClose }: { day: string; search: string; onOpen: (id: string) => void; onClose: () => void }) {
+  const events = useEventPage(eventsUrl({ day, tz: readerTimeZone(), q: search }));
+  const title = new Date(`${day}T12:00:00Z`).toLocaleDateString('en-US', { weekday: 'long', month: 'long', day: 'numeric', year: 'numeric', timeZone: 'UTC' });
+  return (
+    <ModalOverlay isOpen isDismissable onOpenChange={(open) => !open && onClose()} className="fixed inset-0 z-40 flex items-start justify-center overflow-y-auto bg-black/40 p-4">
+      <Modal className="w-full max-w-md rounded-xl bg-white p-6 shadow-xl dark:bg-slate-900">
+        <Dialog className="outline-none">
+          <Heading slot="title" className="text-lg font-bold">
+            {title}
+          </Heading>
+          {events.isPending ? (
+            <p role="status" className="mt-3">
+              Loading events...
+            </p>
+          ) : events.isError ? (
+            <p role="alert" className="mt-3">
+              The events could not be loaded. Please try again.
+            </p>
+          ) : events.data.items.length === 0 ? (
+            <p className="mt-3">No events found</p>
+          ) : (
+            <ul aria-label={`Events on ${title}`} className="mt-3 space-y-3">
+              {events.data.items.map((e) => (
+                <li key={e.id}>
+                  <EventLink event={e} onOpen={onOpen} />
+                  <p className="text-sm text-slate-600 dark:text-slate-400">{dateLine(e)}</p>
+                </li>
+              ))}
+            </ul>
+          )}
+          <div className="mt-4 flex justify-end">
+            <Button variant="ghost" onPress={onClose}>
+              Close
+            </Button>
+          </div>
+        </Dialog>
+      </Modal>
+    </ModalOverlay>
   );
 }
 
@@ -66,6 +109,7 @@ export function CalendarPage() {
   const [search, setSearch] = useState('');
   const q = useDebounced(search.trim());
   const [open, setOpen] = useState<string | null>(null);
+  const [openDay, setOpenDay] = useState<string | null>(null);
   const [creating, setCreating] = useState(false);
   // Fixed for the page's life, so the panels' queries keep one key and refresh by push.
   const [now] = useState(() => new Date());
@@ -149,7 +193,11 @@ export function CalendarPage() {
                               <EventLink key={e.id} event={e} onOpen={setOpen} compact />
                             ))}
                           </div>
-                          {dayEvents.length > DAY_CELL_LIMIT && <p className="text-xs text-slate-600 dark:text-slate-400">+{dayEvents.length - DAY_CELL_LIMIT} more</p>}
+                          {dayEvents.length > DAY_CELL_LIMIT && (
+                            <button type="button" onClick={() => setOpenDay(day.date)} className="min-h-6 text-xs text-slate-600 underline-offset-2 hover:underline dark:text-slate-400">
+                              +{dayEvents.length - DAY_CELL_LIMIT} more<span className="sr-only"> on {spokenDay(day.date)}</span>
+                            </button>
+                          )}
                         </div>
                       );
                     })}
@@ -167,6 +215,7 @@ export function CalendarPage() {
                   <article aria-label={e.title} className="rounded-xl border border-slate-200 p-4 dark:border-slate-800">
                     <div className="flex flex-wrap items-center gap-2">
                       <Badge variant="secondary">{EVENT_TYPE_LABELS[e.eventType]}</Badge>
+                      {e.isCancelled && <Badge variant="destructive">Cancelled</Badge>}
                       {e.isFeatured && <Badge>Featured</Badge>}
                       {!e.isApproved && <Badge variant="outline">Pending Approval</Badge>}
                       {!e.isPublic && <Badge variant="secondary">Private</Badge>}
@@ -188,8 +237,10 @@ export function CalendarPage() {
         <aside className="space-y-4">
           <SidePanel id="upcoming" title="Upcoming Events" url={eventsUrl({ from: now.toISOString(), limit: String(UPCOMING_LIMIT) })} onOpen={setOpen} />
           <SidePanel id="featured" title="Featured Events" url={eventsUrl({ featured: 'true', from: now.toISOString(), limit: String(FEATURED_SIDE_LIMIT) })} onOpen={setOpen} />
+          {user && <PersonalCalendar />}
         </aside>
       </div>
+      {openDay && !open && <DayList day={openDay} search={q} onOpen={setOpen} onClose={() => setOpenDay(null)} />}
       {open && <EventDetails eventId={open} onClose={() => setOpen(null)} />}
       {creating && (
         <ModalOverlay isOpen isDismissable onOpenChange={(o) => !o && setCreating(false)} className="fixed inset-0 z-40 flex items-start justify-center overflow-y-auto bg-black/40 p-4">

@@ -16,6 +16,7 @@ import { errorMessage } from '../../lib/api';
 import { useCurrentUser } from '../../lib/current-user';
 import { FREQUENCIES, FREQUENCY_LABELS, SUBSCRIPTION_TYPES, SUBSCRIPTION_TYPE_LABELS, type Frequency, type SubscriptionType } from '../../../shared/subscriptions/constants';
 import { useSaveSubscriptionSettings, useSubscriptions } from './api';
+import { EventReminders } from './event-reminders';
 import { activeSubscriptions, rebaseEdits, savedChoices, saveSteps, shownChoices, type Choice, type Edits, type SaveStep, type Subscription } from './settings-plan';
 
 const TYPE_DESCRIPTIONS: Record<SubscriptionType, string> = {
@@ -161,6 +162,8 @@ export function SubscriptionSettingsPage() {
           </Button>
         </section>
       )}
+
+      <EventReminders className={card} />
 
       <section aria-labelledby="active-subscriptions" className={card}>
         <h2 id="active-subscriptions" className="font-semibold">

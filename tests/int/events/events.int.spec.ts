@@ -229,14 +229,14 @@ describe('lists', () => {
 describe('RSVP', () => {
   it('records attending, maybe, not attending and removal, with counts', async () => {
     const id = await create(admin, { title: 'Open house' });
-    expect((await member.put(`/api/events/${id}/rsvp/me`, { status: 'maybe' })).body).toEqual({ status: 'maybe', attending: 0, maybe: 1, notAttending: 0 });
-    expect((await member.put(`/api/events/${id}/rsvp/me`, { status: 'attending' })).body).toEqual({ status: 'attending', attending: 1, maybe: 0, notAttending: 0 });
+    expect((await member.put(`/api/events/${id}/rsvp/me`, { status: 'maybe' })).body).toEqual({ status: 'maybe', attending: 0, maybe: 1, notAttending: 0, waitlistCount: 0 });
+    expect((await member.put(`/api/events/${id}/rsvp/me`, { status: 'attending' })).body).toEqual({ status: 'attending', attending: 1, maybe: 0, notAttending: 0, waitlistCount: 0 });
     expect((await member.get(`/api/events/${id}/rsvp/me`)).body).toEqual({ status: 'attending' });
     expect((await member.get(`/api/events/${id}`)).body).toMatchObject({ myRsvp: 'attending', attendeeCount: 1 });
     expect((await anonymous().get(`/api/events/${id}`)).body).not.toHaveProperty('myRsvp');
     await other.put(`/api/events/${id}/rsvp/me`, { status: 'not_attending' });
     expect((await anonymous().get(`/api/events/${id}/attendees-count`)).body).toEqual({ attending: 1, maybe: 0, notAttending: 1 });
-    expect((await member.delete(`/api/events/${id}/rsvp/me`)).body).toEqual({ status: null, attending: 0, maybe: 0, notAttending: 1 });
+    expect((await member.delete(`/api/events/${id}/rsvp/me`)).body).toEqual({ status: null, attending: 0, maybe: 0, notAttending: 1, waitlistCount: 0 });
     expect((await member.get(`/api/events/${id}/rsvp/me`)).body).toEqual({ status: null });
     expect((await member.delete(`/api/events/${id}/rsvp/me`)).status).toBe(200);
     expect(ids(await member.get('/api/user/events'))).not.toContain(id);
@@ -259,25 +259,25 @@ describe('RSVP', () => {
     expect((await subscriber.get(`/api/events/${open}/rsvp/me`)).body).toEqual({ status: null });
   });
 
-  it('refuses lowering max attendees below those attending (422)', async () => {
-    const id = await create(admin, { title: 'Small room', maxAttendees: 5 });
+  it('refuses lowering max attendees below those attending (422), and a place in a full event without a waiting list (409)', async () => {
+    const id = await create(admin, { title: 'Small room', maxAttendees: 5, waitlist: false });
     await member.put(`/api/events/${id}/rsvp/me`, { status: 'attending' });
     await other.put(`/api/events/${id}/rsvp/me`, { status: 'attending' });
-    const response = await admin.put(`/api/events/${id}`, event({ title: 'Small room', maxAttendees: 1 }));
+    const response = await admin.put(`/api/events/${id}`, event({ title: 'Small room', maxAttendees: 1, waitlist: false }));
     expect(response.status).toBe(422);
     expect(response.body.message).toMatch(/2 people are already attending/);
-    expect((await admin.put(`/api/events/${id}`, event({ title: 'Small room', maxAttendees: 2 }))).status).toBe(200);
+    expect((await admin.put(`/api/events/${id}`, event({ title: 'Small room', maxAttendees: 2, waitlist: false }))).status).toBe(200);
     const full = await staff.put(`/api/events/${id}/rsvp/me`, { status: 'attending' });
     expect(full.status).toBe(409);
     expect(full.body.message).toBe('Event is at capacity');
     expect((await staff.put(`/api/events/${id}/rsvp/me`, { status: 'maybe' })).status).toBe(200);
   });
 
-  it('seats exactly max attendees when 200 members RSVP at once, every time', async () => {
+  it('seats exactly max attendees when 200 members RSVP at once to an event without a waiting list, every time', async () => {
     const members: Browser[] = [];
     for (let batch = 0; batch < 10; batch++) members.push(...(await Promise.all(Array.from({ length: 20 }, () => registerMember(site.url).then((m) => m.browser)))));
     for (let round = 0; round < 4; round++) {
-      const id = await create(admin, { title: `Hot event ${round}`, maxAttendees: 10 });
+      const id = await create(admin, { title: `Hot event ${round}`, maxAttendees: 10, waitlist: false });
       const answers = await Promise.all(members.map((browser) => browser.put(`/api/events/${id}/rsvp/me`, { status: 'attending' })));
       const statuses = answers.map((answer) => answer.status);
       expect(statuses.filter((s) => s === 200)).toHaveLength(10);
@@ -343,15 +343,31 @@ describe('calendar export', () => {
     expect(vevent.uid).toBe(`${id}@${new URL(site.url).hostname}`);
     expect(vevent.description).toBe('Event Type: Reunion\n\nPhotos, stories; memories\n\nTags: wgn, tv\n\nOrganizer: Ada Admin');
     expect(vevent.startDate.toJSDate().toISOString()).toBe(inDays(10));
+    // The event's page, the organizer's name without their address, and no revision yet.
+    expect(vevent.component.getFirstPropertyValue('url')).toBe(`${site.url}/events/${id}`);
+    expect(vevent.component.getFirstProperty('organizer')!.getParameter('cn')).toBe('Ada Admin');
+    expect(response.body).not.toMatch(/mailto:/iu);
+    expect(vevent.sequence).toBe(0);
+
+    // A new description is no revision for calendars; a new time or place is, each time.
+    const edit = (overrides: Record<string, unknown>) => admin.put(`/api/events/${id}`, event({ title: 'Réunion: WGN à 75 ans ☕', tags: ['wgn', 'tv'], ...overrides }));
+    const sequence = async () => new ICAL.Event(new ICAL.Component(ICAL.parse((await anonymous().get(`/api/events/${id}/ics`)).body)).getFirstSubcomponent('vevent')!).sequence;
+    await edit({ description: 'More photos' });
+    expect(await sequence()).toBe(0);
+    await edit({ startDate: inDays(11), endDate: inDays(11, 21) });
+    expect(await sequence()).toBe(1);
+    await edit({ startDate: inDays(11), endDate: inDays(11, 21), location: 'Navy Pier' });
+    expect(await sequence()).toBe(2);
   });
 
-  it('exports an all-day virtual event with date-only values, the end a day later, and its link', async () => {
+  it('exports an all-day virtual event with date-only values, the end a day later, and its meeting link beside its page', async () => {
     const id = await create(admin, { title: 'Online archive day', allDay: true, isVirtual: true, virtualLink: 'https://meet.example.org/archive', startDate: '2030-05-04T00:00:00Z', endDate: '2030-05-04T00:00:00Z' });
     const vevent = new ICAL.Component(ICAL.parse((await anonymous().get(`/api/events/${id}/ics`)).body)).getFirstSubcomponent('vevent')!;
     expect(vevent.getFirstPropertyValue('dtstart')!.toString()).toBe('2030-05-04');
     expect(vevent.getFirstPropertyValue('dtend')!.toString()).toBe('2030-05-05');
     expect(vevent.getFirstPropertyValue('location')).toBe('Virtual Event');
-    expect(vevent.getFirstPropertyValue('url')).toBe('https://meet.example.org/archive');
+    expect(vevent.getFirstPropertyValue('url')).toBe(`${site.url}/events/${id}`);
+    expect(vevent.getFirstPropertyValue('conference')).toBe('https://meet.example.org/archive');
   });
 
   it('serves a subscribable feed of public approved events only', async () => {
@@ -382,6 +398,9 @@ describe('live notices', () => {
     await other.put(`/api/events/${id}/rsvp/me`, { status: 'attending' });
     await expect.poll(() => anon.texts()).toContain(`rsvp:changed 1/0/0 ${id}`);
     for (const socket of [organizer, bystander, moderator]) await expect.poll(() => socket.texts()).toContain(`rsvp:changed 1/0/0 ${id}`);
+    // Someone attends: a delete cancels it (an update), a second one removes it.
+    await staff.delete(`/api/events/${id}`);
+    await expect.poll(() => bystander.texts().filter((text) => text === `events:changed updated ${id}`).length).toBe(2);
     await staff.delete(`/api/events/${id}`);
     await expect.poll(() => bystander.texts()).toContain(`events:changed removed ${id}`);
 
@@ -422,4 +441,50 @@ describe('read models', () => {
     }
     expect(await snapshot()).toEqual(before);
   }, 60_000);
+});
+
+describe('a day of the calendar (its “+N more”)', () => {
+  it('lists every event shown on the day, read in the given zone, and all-day events on their date everywhere', async () => {
+    // 22:30 on 9 February in Chicago is 04:30 on the 10th in UTC.
+    await create(admin, { title: 'Late show', startDate: '2031-02-10T04:30:00Z', endDate: '2031-02-10T05:30:00Z' });
+    await create(admin, { title: 'Archive day', allDay: true, startDate: '2031-02-09T00:00:00Z', endDate: '2031-02-09T00:00:00Z' });
+    await create(admin, { title: 'Next week', startDate: '2031-02-16T18:00:00Z', endDate: '2031-02-16T19:00:00Z' });
+    const day = async (query: string) => titles(await anonymous().get(`/api/events?${query}`));
+    expect(await day('day=2031-02-09&tz=America/Chicago')).toEqual(['Archive day', 'Late show']);
+    expect(await day('day=2031-02-10&tz=America/Chicago')).toEqual([]);
+    expect(await day('day=2031-02-10&tz=UTC')).toEqual(['Late show']);
+    expect(await day('day=2031-02-09&tz=Pacific/Auckland')).toEqual(['Archive day']);
+    expect((await anonymous().get('/api/events?day=2031-02-09&tz=America/Chicago')).body.nextCursor).toBeNull();
+    expect((await anonymous().get('/api/events?day=9 February')).status).toBe(400);
+    expect((await anonymous().get('/api/events?day=2031-02-09&tz=Mars/Olympus')).status).toBe(400);
+  });
+});
+
+describe('cancellation', () => {
+  it('lets the organizer cancel: the event stays listed as cancelled, takes no RSVPs, and calendars learn of it', async () => {
+    const id = await create(member, { title: 'Club night' });
+    await admin.put(`/api/admin/events/${id}/approve`);
+    expect((await other.put(`/api/events/${id}/rsvp/me`, { status: 'attending' })).status).toBe(200);
+    expect((await other.post(`/api/events/${id}/cancel`)).status).toBe(403);
+    const cancelled = await member.post(`/api/events/${id}/cancel`);
+    expect(cancelled.status).toBe(200);
+    expect(cancelled.body).toMatchObject({ isCancelled: true, attendeeCount: 1 });
+    expect((await member.post(`/api/events/${id}/cancel`)).status).toBe(200);
+    expect(titles(await anonymous().get('/api/events?q=club'))).toEqual(['Club night']);
+    expect((await anonymous().get(`/api/events/${id}`)).body.isCancelled).toBe(true);
+    expect((await staff.put(`/api/events/${id}/rsvp/me`, { status: 'attending' })).status).toBe(422);
+    expect((await member.put(`/api/events/${id}`, event({ title: 'Club night' }))).status).toBe(422);
+    const vevent = new ICAL.Component(ICAL.parse((await anonymous().get(`/api/events/${id}/ics`)).body)).getFirstSubcomponent('vevent')!;
+    expect(vevent.getFirstPropertyValue('status')).toBe('CANCELLED');
+    expect(vevent.getFirstPropertyValue('sequence')).toBe(1);
+  });
+
+  it('cancels instead of deleting an event someone attends; a second delete removes it', async () => {
+    const id = await create(admin, { title: 'Crowded hall' });
+    await other.put(`/api/events/${id}/rsvp/me`, { status: 'attending' });
+    expect((await staff.delete(`/api/events/${id}`)).status).toBe(204);
+    expect((await anonymous().get(`/api/events/${id}`)).body).toMatchObject({ isCancelled: true });
+    expect((await staff.delete(`/api/events/${id}`)).status).toBe(204);
+    expect((await anonymous().get(`/api/events/${id}`)).status).toBe(404);
+  });
 });

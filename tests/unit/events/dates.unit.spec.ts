@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { dayKey, defaultEndDate, formatEventDateLine, monthGrid, occursOn, upcomingEvents } from '../../../shared/events/dates';
+import { atWallTime, dayKey, defaultEndDate, formatEventDateLine, monthGrid, occursOn, upcomingEvents } from '../../../shared/events/dates';
 
 // Intl may put a narrow no-break space before AM/PM, depending on the ICU version.
 const plain = (text: string) => text.replace(/\s/g, ' ');
@@ -109,5 +109,17 @@ describe('days and upcoming events', () => {
       '2026-07-06T00:00:00Z',
     ]);
     expect(upcomingEvents(events, now, 2)).toHaveLength(2);
+  });
+});
+
+describe('atWallTime', () => {
+  it('finds the instant a zone’s clock shows an hour of a day, in winter, summer and far from UTC', () => {
+    expect(atWallTime('2026-01-10', 18, 'America/Chicago').toISOString()).toBe('2026-01-11T00:00:00.000Z');
+    expect(atWallTime('2026-07-04', 18, 'America/Chicago').toISOString()).toBe('2026-07-04T23:00:00.000Z');
+    expect(atWallTime('2026-07-04', 18, 'Pacific/Auckland').toISOString()).toBe('2026-07-04T06:00:00.000Z');
+    expect(atWallTime('2026-07-04', 18, 'UTC').toISOString()).toBe('2026-07-04T18:00:00.000Z');
+    // The day the clocks go forward (08:00 UTC is 03:00 CDT that day).
+    expect(atWallTime('2026-03-08', 18, 'America/Chicago').toISOString()).toBe('2026-03-08T23:00:00.000Z');
+    expect(dayKey(atWallTime('2026-11-01', 18, 'America/Chicago'), 'America/Chicago')).toBe('2026-11-01');
   });
 });

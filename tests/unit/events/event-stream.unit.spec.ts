@@ -89,6 +89,27 @@ describe('editing and moderation', () => {
   });
 });
 
+describe('cancellation', () => {
+  const cancelled = (by: string): CalendarEventEvent => ({ type: 'EventCancelled', data: { by, at } });
+  it('lets the organizer and staff cancel, once, and then takes no RSVPs or edits', () => {
+    given(calendarEventDecider, [scheduled()]).when({ type: 'CancelEvent', data: {}, metadata: meta(organizer) }).then([cancelled(organizer.id)]);
+    given(calendarEventDecider, [scheduled()]).when({ type: 'CancelEvent', data: {}, metadata: meta(staff) }).then([cancelled(staff.id)]);
+    given(calendarEventDecider, [scheduled()]).when({ type: 'CancelEvent', data: {}, metadata: meta(member) }).thenThrows('forbidden');
+    given(calendarEventDecider, [scheduled(), cancelled(staff.id)]).when({ type: 'CancelEvent', data: {}, metadata: meta(staff) }).then([]);
+    given(calendarEventDecider, [scheduled(), cancelled(staff.id)]).when({ type: 'SetRsvp', data: { status: 'attending' }, metadata: meta(member) }).thenThrows('rule', /cancelled/);
+    given(calendarEventDecider, [scheduled(), cancelled(staff.id)]).when({ type: 'EditEvent', data: { fields: fields() }, metadata: meta(organizer) }).thenThrows('rule', /cancelled/);
+  });
+  it('cancels instead of deleting an event someone attends or waits for; a second delete removes it', () => {
+    given(calendarEventDecider, [scheduled(), rsvp(member.id, 'attending')]).when({ type: 'DeleteEvent', data: {}, metadata: meta(staff) }).then([cancelled(staff.id)]);
+    given(calendarEventDecider, [scheduled(), rsvp(member.id, 'maybe')]).when({ type: 'DeleteEvent', data: {}, metadata: meta(staff) }).then([{ type: 'EventDeleted', data: { by: staff.id, at } }]);
+    given(calendarEventDecider, [scheduled(), rsvp(member.id, 'attending'), cancelled(staff.id)]).when({ type: 'DeleteEvent', data: {}, metadata: meta(staff) }).then([{ type: 'EventDeleted', data: { by: staff.id, at } }]);
+  });
+  it('promotes nobody from the line of a cancelled event', () => {
+    const line: CalendarEventEvent[] = [scheduled({ maxAttendees: 1 }), rsvp('a', 'attending'), { type: 'JoinedWaitlist', data: { memberId: 'b', previous: null, at } }, cancelled(staff.id)];
+    given(calendarEventDecider, line).when({ type: 'RemoveRsvp', data: {}, metadata: meta({ id: 'a', role: 'member' }) }).then([{ type: 'RsvpRemoved', data: { memberId: 'a', previous: 'attending', at } }]);
+  });
+});
+
 describe('RSVP', () => {
   it('records and changes a member’s answer, once per change', () => {
     given(calendarEventDecider, [scheduled()]).when({ type: 'SetRsvp', data: { status: 'maybe' }, metadata: meta(member) }).then([rsvp(member.id, 'maybe')]);
@@ -100,11 +121,29 @@ describe('RSVP', () => {
     given(calendarEventDecider, [scheduled()]).when({ type: 'RemoveRsvp', data: {}, metadata: meta(member) }).then([]);
   });
   it('never seats more than max attendees, but lets someone attending stay', () => {
-    const full: CalendarEventEvent[] = [scheduled({ maxAttendees: 2 }), rsvp('a', 'attending'), rsvp('b', 'attending')];
+    const full: CalendarEventEvent[] = [scheduled({ maxAttendees: 2, waitlist: false }), rsvp('a', 'attending'), rsvp('b', 'attending')];
     given(calendarEventDecider, full).when({ type: 'SetRsvp', data: { status: 'attending' }, metadata: meta(member) }).thenThrows('conflict', 'Event is at capacity');
     given(calendarEventDecider, full).when({ type: 'SetRsvp', data: { status: 'maybe' }, metadata: meta(member) }).then([rsvp(member.id, 'maybe')]);
     given(calendarEventDecider, [scheduled({ maxAttendees: 2 }), rsvp('a', 'attending'), rsvp(member.id, 'attending')]).when({ type: 'SetRsvp', data: { status: 'attending' }, metadata: meta(member) }).then([]);
     given(calendarEventDecider, [...full, rsvp('a', 'not_attending', 'attending')]).when({ type: 'SetRsvp', data: { status: 'attending' }, metadata: meta(member) }).then([rsvp(member.id, 'attending')]);
+  });
+  it('puts a member in line for a full event, and gives the first in line a place as soon as one frees', () => {
+    const full: CalendarEventEvent[] = [scheduled({ maxAttendees: 1 }), rsvp('a', 'attending')];
+    const joined = (memberId: string, previous: 'maybe' | null = null): CalendarEventEvent => ({ type: 'JoinedWaitlist', data: { memberId, previous, at } });
+    const promoted = (memberId: string): CalendarEventEvent => ({ type: 'PromotedFromWaitlist', data: { memberId, at } });
+    given(calendarEventDecider, [...full, rsvp(member.id, 'maybe')]).when({ type: 'SetRsvp', data: { status: 'attending' }, metadata: meta(member) }).then([joined(member.id, 'maybe')]);
+    const line = [...full, joined('b'), joined('c')];
+    // Already in line: asking again changes nothing.
+    given(calendarEventDecider, line).when({ type: 'SetRsvp', data: { status: 'attending' }, metadata: meta({ id: 'b', role: 'member' }) }).then([]);
+    // A place frees: b, first in line, gets it in the same append.
+    given(calendarEventDecider, line).when({ type: 'RemoveRsvp', data: {}, metadata: meta({ id: 'a', role: 'member' }) }).then([{ type: 'RsvpRemoved', data: { memberId: 'a', previous: 'attending', at } }, promoted('b')]);
+    given(calendarEventDecider, line).when({ type: 'SetRsvp', data: { status: 'maybe' }, metadata: meta({ id: 'a', role: 'member' }) }).then([rsvp('a', 'maybe', 'attending'), promoted('b')]);
+    // Leaving the line frees no place.
+    given(calendarEventDecider, line).when({ type: 'SetRsvp', data: { status: 'not_attending' }, metadata: meta({ id: 'b', role: 'member' }) }).then([{ type: 'LeftWaitlist', data: { memberId: 'b', at } }, rsvp('b', 'not_attending')]);
+    given(calendarEventDecider, line).when({ type: 'RemoveRsvp', data: {}, metadata: meta({ id: 'c', role: 'member' }) }).then([{ type: 'LeftWaitlist', data: { memberId: 'c', at } }]);
+    // A raised limit seats as many as it adds; a lifted one seats everyone.
+    given(calendarEventDecider, line).when({ type: 'EditEvent', data: { fields: fields({ maxAttendees: 2 }) }, metadata: meta(staff) }).then([{ type: 'EventEdited', data: { fields: fields({ maxAttendees: 2 }), by: staff.id, at } }, promoted('b')]);
+    given(calendarEventDecider, line).when({ type: 'EditEvent', data: { fields: fields({ maxAttendees: null }) }, metadata: meta(staff) }).then([{ type: 'EventEdited', data: { fields: fields({ maxAttendees: null }), by: staff.id, at } }, promoted('b'), promoted('c')]);
   });
   it('refuses past, unapproved and private events, and subscribers', () => {
     given(calendarEventDecider, [scheduled({ startDate: '2026-05-01T10:00:00.000Z', endDate: '2026-05-01T11:00:00.000Z' })]).when({ type: 'SetRsvp', data: { status: 'attending' }, metadata: meta(member) }).thenThrows('rule', 'RSVP is no longer available for past events');

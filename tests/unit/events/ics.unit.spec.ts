@@ -14,7 +14,10 @@ const base: IcsEvent = {
   endDate: '2026-07-04T21:30:00.000Z',
   allDay: false,
   tags: ['wgn', 'reunion'],
-  organizerName: 'Ada Founder',
+  organizerId: '0b5e3c1a-0000-4000-8000-0000000000ad',
+  organizerName: 'Ada "The Founder", Chicago',
+  url: 'https://community.example.org/events/6f1c1c9e-0000-4000-8000-000000000001',
+  sequence: 2,
   createdAt: '2026-06-01T10:00:00.000Z',
   updatedAt: '2026-06-02T11:00:00.000Z',
 };
@@ -33,8 +36,15 @@ describe('iCalendar export', () => {
     expect(event.location).toBe('Tribune Tower, Chicago');
     expect(event.startDate.toJSDate().toISOString()).toBe(base.startDate);
     expect(event.endDate.toJSDate().toISOString()).toBe(base.endDate);
-    expect(event.description).toBe('Event Type: Reunion\n\nBring photos; memories, and stories.\nSecond line \\ backslash\n\nTags: wgn, reunion\n\nOrganizer: Ada Founder');
+    expect(event.description).toBe('Event Type: Reunion\n\nBring photos; memories, and stories.\nSecond line \\ backslash\n\nTags: wgn, reunion\n\nOrganizer: Ada "The Founder", Chicago');
     const vevent = calendar.getFirstSubcomponent('vevent')!;
+    // The event's page, its organizer by name only (no address), and how often its time or place changed.
+    expect(vevent.getFirstPropertyValue('url')).toBe(base.url);
+    expect(event.sequence).toBe(2);
+    const organizer = vevent.getFirstProperty('organizer')!;
+    expect(organizer.getParameter('cn')).toBe('Ada The Founder, Chicago');
+    expect(String(organizer.getFirstValue())).toBe(`urn:uuid:${base.organizerId}`);
+    expect(text).not.toMatch(/mailto:/iu);
     expect(vevent.getFirstPropertyValue('status')).toBe('CONFIRMED');
     expect(vevent.getFirstPropertyValue('transp')).toBe('OPAQUE');
     expect(String(vevent.getFirstPropertyValue('last-modified'))).toContain('2026-06-02T11:00:00');
@@ -50,14 +60,16 @@ describe('iCalendar export', () => {
     for (const part of folded.split('\r\n')) expect(new TextEncoder().encode(part).length).toBeLessThanOrEqual(75);
   });
 
-  it('writes all-day events as dates with the end one day later, and virtual events with their link', () => {
+  it('writes all-day events as dates with the end one day later, and virtual events with their link beside the page', () => {
     const text = calendarFile([{ ...base, allDay: true, eventType: 'other', isVirtual: true, virtualLink: 'https://meet.example.org/wgn', startDate: '2026-07-04T00:00:00.000Z', endDate: '2026-07-05T00:00:00.000Z' }], 'h');
     expect(text).toContain('DTSTART;VALUE=DATE:20260704');
     expect(text).toContain('DTEND;VALUE=DATE:20260706');
     expect(text).toContain('LOCATION:Virtual Event');
-    expect(text).toContain('URL:https://meet.example.org/wgn');
+    expect(text).toContain('CONFERENCE;VALUE=URI;FEATURE=VIDEO:https://meet.example.org/wgn');
     expect(text).not.toContain('Event Type:');
     const event = new ICAL.Event(parse(text).getFirstSubcomponent('vevent')!);
+    expect(event.component.getAllProperties('url').map((url) => url.getFirstValue())).toEqual([base.url]);
+    expect(event.description).toContain('Join online: https://meet.example.org/wgn');
     expect(event.startDate.isDate).toBe(true);
   });
 
@@ -76,7 +88,7 @@ describe('iCalendar export', () => {
   it('drops control characters, so a pasted link cannot add properties', () => {
     const text = calendarFile([{ ...base, isVirtual: true, virtualLink: 'https://meet.example.org/x\r\nATTENDEE:mailto:evil@example.org', title: 'Bell\u0007 test' }], 'h');
     expect(text).not.toMatch(/^ATTENDEE/m);
-    expect(text).toContain('URL:https://meet.example.org/xATTENDEE:mailto:evil@example.org');
+    expect(text.replaceAll('\r\n ', '')).toContain('CONFERENCE;VALUE=URI;FEATURE=VIDEO:https://meet.example.org/xATTENDEE:mailto:evil@example.org');
     expect(text).toContain('SUMMARY:Bell test');
     expect(() => parse(text)).not.toThrow();
   });
@@ -95,7 +107,7 @@ describe('iCalendar export', () => {
   });
 
   it('publishes a feed with one event per entry, each with its own UID', () => {
-    const second: IcsEvent = { ...base, id: 'e2', title: 'Memorial', eventType: 'memorial', tags: [], organizerName: null, description: '' };
+    const second: IcsEvent = { ...base, id: 'e2', title: 'Memorial', eventType: 'memorial', tags: [], organizerName: null, description: '', sequence: 0 };
     const calendar = parse(calendarFile([base, second], 'community.example.org', new Date('2026-06-03T00:00:00Z'), 'Broadcast History Community'));
     const events = calendar.getAllSubcomponents('vevent').map((component) => new ICAL.Event(component));
     expect(events.map((event) => event.uid)).toEqual([`${base.id}@community.example.org`, 'e2@community.example.org']);
@@ -112,7 +124,8 @@ describe('iCalendar export', () => {
     const text = calendarFile([{ ...base, eventType: 'other', description: '', tags: [], organizerName: null, location: '', isVirtual: true, virtualLink: '' }], 'h');
     expect(text).not.toContain('DESCRIPTION');
     expect(text).not.toContain('LOCATION');
-    expect(text).not.toContain('URL:');
+    expect(text).not.toContain('CONFERENCE');
+    expect(text).not.toContain('ORGANIZER');
   });
 
   it('ends a several-day all-day event one day after its last day', () => {

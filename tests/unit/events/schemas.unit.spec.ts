@@ -93,6 +93,7 @@ describe('event form schema: defaults and normalised output', () => {
       recurrenceRule: '',
       maxAttendees: null,
       isPublic: true,
+      waitlist: true,
       tags: [],
     });
   });

@@ -1,0 +1,119 @@
+/**
+ * An event's own page (/events/{id}), the address to share: for visitors a public approved event with a
+ * sign-in that comes back here to RSVP; for members any event they may see, with their RSVP.
+ */
+import { useEffect } from 'react';
+import { Link, useParams } from '@tanstack/react-router';
+import { Badge } from '../../components/ui/badge';
+import { Spinner } from '../../components/ui/spinner';
+import { ApiError } from '../../lib/api';
+import { useCurrentUser } from '../../lib/current-user';
+import { usePrerenderedHandoff } from '../../lib/prerendered';
+import { EVENT_TYPE_LABELS } from '../../../shared/events/constants';
+import { placeLine, placesLine } from '../../../shared/events/summary-lines';
+import { SITE_NAME } from '../../../shared/landing';
+import { eventIcsUrl, useEvent } from './api';
+import { Rsvp, dateLine } from './event-details';
+
+const LINK = 'inline-flex min-h-11 items-center font-medium text-brand-600 underline dark:text-amber-accent';
+
+export function EventPage() {
+  const { id } = useParams({ strict: false }) as { id: string };
+  const { data: user } = useCurrentUser();
+  const query = useEvent(id);
+  const event = query.data;
+  usePrerenderedHandoff(!query.isPending);
+  useEffect(() => {
+    if (event) document.title = `${event.title} | ${SITE_NAME}`;
+    return () => {
+      document.title = SITE_NAME;
+    };
+  }, [event]);
+
+  if (query.isPending) return <Spinner label="Loading the event" />;
+  if (!event) {
+    const missing = query.error instanceof ApiError && (query.error.status === 404 || query.error.status === 400);
+    return (
+      <div className="py-16 text-center">
+        <h1 className="text-2xl font-bold">{missing ? 'Event not found' : 'The event could not be loaded'}</h1>
+        <p className="mt-2 text-slate-600 dark:text-slate-400">
+          {missing ? (user ? 'This event does not exist or was removed.' : 'This event does not exist, or only members can see it.') : 'Please refresh the page in a moment.'}
+        </p>
+        {missing && !user ? (
+          <Link to="/login" search={{ redirect: `/events/${id}` }} className={`${LINK} mt-6`}>
+            Sign in to see it
+          </Link>
+        ) : (
+          <Link to="/calendar" className={`${LINK} mt-6`}>
+            Back to the calendar
+          </Link>
+        )}
+      </div>
+    );
+  }
+  return (
+    <article className="mx-auto max-w-3xl">
+      <div className="flex flex-wrap items-center gap-2">
+        <p className="text-sm font-semibold text-brand-600 dark:text-amber-accent">{EVENT_TYPE_LABELS[event.eventType]}</p>
+        {event.isCancelled && <Badge variant="destructive">Cancelled</Badge>}
+        {event.isFeatured && <Badge>Featured</Badge>}
+        {!event.isApproved && <Badge variant="outline">Pending Approval</Badge>}
+        {!event.isPublic && <Badge variant="secondary">Private</Badge>}
+      </div>
+      <h1 className="mt-2 text-3xl font-bold md:text-4xl">{event.title}</h1>
+      <dl className="mt-4 grid gap-2 text-slate-700 dark:text-slate-300">
+        <div>
+          <dt className="sr-only">When</dt>
+          <dd>
+            <time dateTime={event.startDate}>{dateLine(event)}</time>
+          </dd>
+        </div>
+        <div>
+          <dt className="sr-only">Where</dt>
+          <dd>
+            {placeLine(event)}
+            {user && event.isVirtual && event.virtualLink && (
+              <>
+                {' · '}
+                <a href={event.virtualLink} target="_blank" rel="noopener noreferrer" className="text-brand-600 underline dark:text-amber-accent">
+                  Join Virtual Meeting
+                </a>
+              </>
+            )}
+          </dd>
+        </div>
+        <div>
+          <dt className="sr-only">Organizer</dt>
+          <dd>
+            Organized by {event.organizer.firstName} {event.organizer.lastName}
+          </dd>
+        </div>
+        {!user && (
+          <div>
+            <dt className="sr-only">Attending</dt>
+            <dd>{placesLine(event)}</dd>
+          </div>
+        )}
+      </dl>
+      {event.description && <p className="mt-4 leading-relaxed whitespace-pre-line">{event.description}</p>}
+      <div className="mt-8 space-y-4 border-t border-slate-200 pt-6 dark:border-slate-800">
+        {user && <Rsvp event={event} />}
+        <div className="flex flex-wrap gap-3">
+          {!user && (
+            <Link to="/login" search={{ redirect: `/events/${event.id}` }} className="inline-flex min-h-11 items-center rounded-md bg-brand-600 px-5 font-semibold text-white hover:bg-brand-700">
+              Sign in to RSVP
+            </Link>
+          )}
+          <a href={eventIcsUrl(event.id)} className="inline-flex min-h-11 items-center rounded-md border border-slate-300 px-5 font-medium dark:border-slate-600">
+            Add to calendar
+          </a>
+          {user && (
+            <Link to="/calendar" className={LINK}>
+              Back to the calendar
+            </Link>
+          )}
+        </div>
+      </div>
+    </article>
+  );
+}

@@ -1,0 +1,89 @@
+/**
+ * What a mail to the people of an event says, decided when it is sent (so it tells the event as it is then), with
+ * the calendar file that updates the entry their calendar app holds. Null when it has nothing left to say: the
+ * member is gone, the event is gone, a promoted or reminded member no longer attends, a later change superseded
+ * this one, the event moved since the reminder was scheduled (the new time has its own), or the member turned
+ * reminders off.
+ */
+import type { DocumentStore } from '../../platform/document-store/port';
+import { calendarFile, icsFileName, type CalendarMethod } from '../../shared/events/ics';
+import { formatEventDateLine } from '../../shared/events/dates';
+import { escapeHtml } from '../../shared/text';
+import type { OutboxCause } from '../subscriptions/outbox';
+import { mailCalendar, mailPeople, type MailCalendarEvent, type MailPerson } from './attendee-mail';
+
+type AttendeeCause = Extract<OutboxCause, { kind: 'attendee' }>;
+
+export interface AttendeeMessage {
+  to: string;
+  subject: string;
+  text: string;
+  html: string;
+  /** Sent as the mail's text/calendar part (nodemailer's icalEvent), which calendar apps act on. */
+  icalEvent: { method: 'REQUEST' | 'CANCEL'; filename: string; content: string };
+}
+
+const displayName = (person: Pick<MailPerson, 'firstName' | 'lastName'> | null) => (person ? `${person.firstName} ${person.lastName}`.trim() : '');
+
+function whereLine(event: MailCalendarEvent): string {
+  if (event.isVirtual) return event.virtualLink ? `Online: ${event.virtualLink}` : 'Online';
+  return event.location || 'Location not specified';
+}
+
+/** The words of each kind of mail: subject, then paragraphs. */
+function words(cause: AttendeeCause, event: MailCalendarEvent, when: string): { subject: string; paragraphs: string[] } {
+  switch (cause.mail) {
+    case 'promoted':
+      return {
+        subject: `A place is yours: ${event.title}`,
+        paragraphs: [`A place freed up at ${event.title}, and it is yours: you were first on the waiting list, and you are now attending.`, `When: ${when}`, `Where: ${whereLine(event)}`, 'If you can no longer come, change your RSVP on the event page, so the next in line gets the place.'],
+      };
+    case 'changed':
+      return {
+        subject: `Changed: ${event.title}`,
+        paragraphs: [`${event.title} has a new time or place.`, `When: ${when}`, `Where: ${whereLine(event)}`, 'The calendar file attached updates the entry in your calendar app.'],
+      };
+    case 'cancelled':
+      return {
+        subject: `Cancelled: ${event.title}`,
+        paragraphs: [`${event.title} (${when}) was cancelled.`, 'The calendar file attached removes it from your calendar app.'],
+      };
+    case 'reminder':
+      return {
+        subject: `Tomorrow: ${event.title}`,
+        paragraphs: [`A reminder: you are attending ${event.title}.`, `When: ${when}`, `Where: ${whereLine(event)}`, 'If you can no longer come, change your RSVP on the event page, so someone waiting can have your place. You can turn these reminders off in Subscription Settings.'],
+      };
+  }
+}
+
+export async function attendeeMessage(store: DocumentStore, cause: AttendeeCause, { publicUrl, timeZone }: { publicUrl: string; timeZone: string }): Promise<AttendeeMessage | null> {
+  const [person, event] = await Promise.all([mailPeople(store).findOne({ _id: cause.memberId }), mailCalendar(store).findOne({ _id: cause.eventId })]);
+  if (!person || !event) return null;
+  if (cause.mail === 'promoted' && (event.cancelled || !event.attending.includes(cause.memberId))) return null;
+  // Only the latest change goes out: its file carries every change before it.
+  if (cause.mail === 'changed' && (event.cancelled || String(event.sequence) !== cause.key)) return null;
+  if (cause.mail === 'reminder' && (event.cancelled || !event.attending.includes(cause.memberId) || event.startDate !== cause.key || person.reminders === false)) return null;
+
+  const organizer = await mailPeople(store).findOne({ _id: event.organizerId });
+  const url = `${publicUrl}/events/${event._id}`;
+  const method = cause.mail === 'cancelled' ? 'CANCEL' : 'REQUEST';
+  const how: CalendarMethod = { method, attendee: { name: displayName(person), email: person.email } };
+  const file = calendarFile(
+    [{ ...event, id: event._id, organizerName: displayName(organizer) || null, url, sequence: event.sequence, isCancelled: event.cancelled || cause.mail === 'cancelled' }],
+    new URL(publicUrl).hostname,
+    new Date(),
+    undefined,
+    how,
+  );
+  const when = formatEventDateLine(event, { timeZone });
+  const { subject, paragraphs } = words(cause, event, when);
+  const greeting = `Hello ${person.firstName || displayName(person) || 'there'},`;
+  const closing = `The event page: ${url}`;
+  return {
+    to: person.email,
+    subject,
+    text: [greeting, ...paragraphs, closing, '— Broadcast History Community'].join('\n\n') + '\n',
+    html: [greeting, ...paragraphs].map((paragraph) => `<p>${escapeHtml(paragraph)}</p>`).join('') + `<p><a href="${escapeHtml(url)}">Open the event page</a></p><p>— Broadcast History Community</p>`,
+    icalEvent: { method, filename: icsFileName(event.title, event.startDate), content: file },
+  };
+}
