@@ -6,7 +6,7 @@
  * like, unlike, share and report, and staff moderate, pin and delete; staff write, publish, pin, feature and delete
  * blog posts; members and staff schedule events, members edit theirs (back to moderation), staff approve, reject,
  * feature and delete them, and members RSVP, change their minds and withdraw; members and guests subscribe, confirm,
- * change frequency, pause, resume, bounce and unsubscribe; admins edit the site's pages. A command the site would refuse is left out, as the
+ * change frequency, pause, resume, bounce and unsubscribe; admins edit the site's pages; members ask for and reset their private calendar feeds and turn reminders on or off. A command the site would refuse is left out, as the
  * decider refuses it; the choices follow a seeded generator, so a seed gives the same history.
  */
 import { createHash, randomUUID } from 'node:crypto';
@@ -22,6 +22,7 @@ import { EventSchema } from '../../shared/events/schemas';
 import { EVENT_TYPES, RSVP_STATUSES } from '../../shared/events/constants';
 import { blogPostDecider } from '../../shared/blog/blog-stream';
 import { generateExcerpt } from '../../shared/blog/excerpt';
+import { calendarFeedDecider } from '../../shared/events/calendar-feed-stream';
 import { sitePageDecider } from '../../shared/site-pages/site-page-stream';
 import { SITE_PAGE_SLUGS } from '../../shared/site-pages/schemas';
 import { renderSitePage } from '../../server/site-pages/routes';
@@ -134,6 +135,7 @@ interface Member extends Actor {
 export async function appendCommunityHistory(eventStore: EventStore, options: { events: number; seed?: number; days?: number; daysPerAppend?: number }): Promise<CommunityHistory> {
   const random = generator(options.seed ?? 13);
   const log = streams(eventStore);
+  const feedGenerations = new Map<string, number>();
   const days = options.days ?? 90;
   const daysPerAppend = options.daysPerAppend ?? 45;
   const perDay = Math.ceil(options.events / days / EVENTS_PER_ACT);
@@ -287,6 +289,15 @@ export async function appendCommunityHistory(eventStore: EventStore, options: { 
       const slug = random.pick(SITE_PAGE_SLUGS);
       const body = `## ${random.words(3)}\n\n${random.words(30)}`;
       log.run(sitePageDecider, streamName('page', slug), { type: 'EditSitePage', data: { slug, title: random.words(3), body, html: renderSitePage(body) }, metadata: meta(admin) });
+    }
+    else if (roll < 9085) {
+      // A member asks for (or resets) their private calendar feed, or turns their event reminders on or off.
+      const stream = streamName('calendar', member.id);
+      if (random.chance(0.7)) {
+        const generation = (feedGenerations.get(member.id) ?? 0) + 1;
+        const tokenHash = createHash('sha256').update(`${member.id}:${generation}`).digest('hex');
+        if (log.run(calendarFeedDecider, stream, { type: 'IssueCalendarFeed', data: { memberId: member.id, generation, tokenHash }, metadata: meta(member) })) feedGenerations.set(member.id, generation);
+      } else log.run(calendarFeedDecider, stream, { type: 'SetEventReminders', data: { memberId: member.id, enabled: random.chance(0.5) }, metadata: meta(member) });
     }
     else if (roll < 10000 && subscriptions.length) {
       const subscription = random.recent(subscriptions);
