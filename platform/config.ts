@@ -66,6 +66,7 @@ export const EnvSchema = v.object({
   RATE_LIMIT_POST_MAX: v.optional(v.pipe(v.string(), v.toNumber(), v.integer(), v.minValue(1)), '30'),
   RATE_LIMIT_EVENT_MAX: v.optional(v.pipe(v.string(), v.toNumber(), v.integer(), v.minValue(1)), '10'),
   RATE_LIMIT_SHARE_MAX: v.optional(v.pipe(v.string(), v.toNumber(), v.integer(), v.minValue(1)), '60'),
+  RATE_LIMIT_COMMENT_MAX: v.optional(v.pipe(v.string(), v.toNumber(), v.integer(), v.minValue(1)), '20'),
   LOG_LEVEL: v.optional(v.picklist(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']), 'info'),
   SECURE_COOKIES: v.optional(booleanish),
   STORAGE_QUOTA_BYTES: v.optional(v.pipe(v.string(), v.toNumber(), v.integer(), v.minValue(1))),
@@ -159,7 +160,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     mailConcurrency: env.MAIL_CONCURRENCY,
     mailOutboxRetentionDays: env.MAIL_OUTBOX_RETENTION_DAYS,
     metricsToken: env.METRICS_TOKEN,
-    rateLimits: { auth: env.RATE_LIMIT_AUTH_MAX, posting: env.RATE_LIMIT_POST_MAX, events: env.RATE_LIMIT_EVENT_MAX, shares: env.RATE_LIMIT_SHARE_MAX },
+    rateLimits: { auth: env.RATE_LIMIT_AUTH_MAX, posting: env.RATE_LIMIT_POST_MAX, events: env.RATE_LIMIT_EVENT_MAX, shares: env.RATE_LIMIT_SHARE_MAX, comments: env.RATE_LIMIT_COMMENT_MAX },
     logLevel: env.LOG_LEVEL,
     scrypt: { N: env.SCRYPT_N, r: 8, p: 1 },
     monitoring: {

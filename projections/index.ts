@@ -9,6 +9,7 @@ import { eventsProjection } from './events/events';
 import { memberEventsProjection } from './events/member-events';
 import { eventStatsProjection } from './events/event-stats';
 import { calendarFeedsProjection } from './events/calendar-feeds';
+import { commentsProjection } from './comments/comments';
 import { subscriptionsProjection } from './subscriptions/subscriptions';
 
-export const allProjections: readonly Projection[] = [membersProjection, memberPostCountsProjection, feedProjection, blogProjection, eventsProjection, memberEventsProjection, eventStatsProjection, calendarFeedsProjection, subscriptionsProjection, sitePagesProjection];
+export const allProjections: readonly Projection[] = [membersProjection, memberPostCountsProjection, feedProjection, blogProjection, eventsProjection, memberEventsProjection, eventStatsProjection, calendarFeedsProjection, subscriptionsProjection, sitePagesProjection, commentsProjection];

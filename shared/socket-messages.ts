@@ -6,6 +6,7 @@
  */
 import * as v from 'valibot';
 import { CommunityStatsSchema } from './feed/schemas';
+import { COMMENT_TARGET_TYPES } from './comments/constants';
 
 const count = v.pipe(v.number(), v.integer(), v.minValue(0));
 
@@ -17,6 +18,8 @@ export const SOCKET_PAYLOADS = {
   'posts:changed': ChangeSchema,
   'events:changed': ChangeSchema,
   'blog:changed': ChangeSchema,
+  // A comment on a feed post or blog post: the thread is refetched by those who may see the target.
+  'comments:changed': v.object({ targetType: v.picklist(COMMENT_TARGET_TYPES), targetId: v.string(), id: v.string(), kind: ChangeKindSchema }),
   'rsvp:changed': v.object({ eventId: v.string(), attending: count, maybe: count, notAttending: count, waitlistCount: count }),
   // Each moderation queue reports its own count; a notice may name one queue or both.
   'pending:changed': v.object({ events: v.optional(count), posts: v.optional(count) }),

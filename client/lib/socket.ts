@@ -6,15 +6,16 @@
 import { useEffect } from 'react';
 import type { Socket } from 'socket.io-client';
 import type { QueryClient } from '@tanstack/react-query';
-import type { ClientToServerEvents, ServerToClientEvents, SocketMessage } from '../../shared/socket-messages';
+import type { ClientToServerEvents, ServerToClientEvents, SocketMessage, SocketPayload } from '../../shared/socket-messages';
 import { apiKey } from './query-keys';
 
-/** Which cached reads each notice makes stale: every read under these addresses. */
-const INVALIDATES: { [M in SocketMessage]: string[] } = {
+/** Which cached reads each notice makes stale: every read under these addresses (some depend on what the notice names). */
+const INVALIDATES: { [M in SocketMessage]: string[] | ((payload: SocketPayload<M>) => string[]) } = {
   'posts:changed': ['/api/posts', '/api/stats', '/api/admin/posts/pending', '/api/admin/stats'],
   'events:changed': ['/api/events', '/api/user/events', '/api/admin/events'],
   'rsvp:changed': ['/api/events', '/api/user/events'],
   'blog:changed': ['/api/blog', '/api/admin/blog'],
+  'comments:changed': ({ targetType, targetId }) => [`/api/${targetType === 'post' ? 'posts' : 'blog'}/${targetId}/comments`],
   'pending:changed': ['/api/admin/events/stats', '/api/admin/events/pending', '/api/admin/posts/pending', '/api/admin/stats'],
   'stats:changed': ['/api/stats', '/api/admin/stats', '/api/admin/users'],
   'monitoring:changed': ['/api/admin/monitoring'],
@@ -57,8 +58,9 @@ export function useSocketInvalidation(queryClient: QueryClient, sessionKey: stri
 
 function bind(queryClient: QueryClient, connection: NoticeSocket) {
   const handlers = (Object.keys(INVALIDATES) as SocketMessage[]).map((message) => {
-    const handler = () => {
-      for (const address of INVALIDATES[message]) void queryClient.invalidateQueries({ queryKey: apiKey(address) });
+    const handler = (payload: SocketPayload<typeof message>) => {
+      const addresses = INVALIDATES[message] as string[] | ((payload: SocketPayload<typeof message>) => string[]);
+      for (const address of typeof addresses === 'function' ? addresses(payload) : addresses) void queryClient.invalidateQueries({ queryKey: apiKey(address) });
     };
     connection.on(message, handler);
     return [message, handler] as const;

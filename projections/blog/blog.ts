@@ -3,6 +3,7 @@ import type { DocumentStore } from '../../platform/document-store/port';
 import type { RecordedEvent } from '../../platform/event-store/port';
 import type { Role } from '../../shared/domain';
 import type { MemberEvent } from '../../shared/members/member-stream';
+import type { CommentEvent } from '../../shared/comments/comment-stream';
 import { displayName } from '../../shared/members/display';
 import { applyToDocument, type Positioned } from '../../platform/projections/documents';
 import { membersCollection, type MemberDocument } from '../members/members';
@@ -30,6 +31,8 @@ export type BlogPostDocument = Positioned & {
   shownAt: string;
   authorId: string;
   author: { name: string; role: Role; firstName: string; lastName: string; profileImageUrl: string | null };
+  /** Comments in its thread that are not removed. */
+  comments: number;
 };
 
 export const blogPosts = (store: DocumentStore) => store.collection<BlogPostDocument>(BLOG_POSTS);
@@ -63,6 +66,16 @@ async function followAuthor(authorId: string, recorded: RecordedEvent & MemberEv
   }
 }
 
+/** A post's comment count follows its thread: one more for each comment written, one less for each removed. */
+async function countComments(event: CommentEvent, at: number, { store, notify }: ProjectionContext) {
+  if (event.data.targetType !== 'blog' || (event.type !== 'CommentWritten' && event.type !== 'CommentRemoved')) return;
+  const id = event.data.targetId;
+  const step = event.type === 'CommentWritten' ? 1 : -1;
+  await applyToDocument(blogPosts(store), id, at, (post) => post && { ...post, comments: post.comments + step });
+  const post = await blogPosts(store).findOne({ _id: id });
+  if (post) notify({ message: 'blog:changed', rooms: roomsFor(post.isPublished), payload: { id, kind: 'updated' } });
+}
+
 export const blogProjection: Projection = {
   name: 'blog',
   collections: [BLOG_POSTS],
@@ -73,6 +86,7 @@ export const blogProjection: Projection = {
   async apply(recorded, context) {
     const typed = typedEvent(recorded);
     if (typed?.stream === 'member') return followAuthor(typed.id, typed.event, context);
+    if (typed?.stream === 'comment') return countComments(typed.event, recorded.position, context);
     if (typed?.stream !== 'blog') return;
     const { store, notify } = context;
     const { id, event } = typed;
@@ -100,6 +114,7 @@ export const blogProjection: Projection = {
           shownAt: data.createdAt,
           authorId: data.authorId,
           author: authorOf(member),
+          comments: 0,
         }));
         break;
       }

@@ -12,7 +12,8 @@ import { trendingWindowStart } from '../../shared/feed/trending';
 import { displayName } from '../../shared/members/display';
 import { applyToDocument, type Positioned } from '../../platform/projections/documents';
 import { membersCollection } from '../members/members';
-import type { Projection } from '../../platform/projections/runner';
+import type { Projection, ProjectionContext } from '../../platform/projections/runner';
+import type { CommentEvent } from '../../shared/comments/comment-stream';
 import { typedEvent } from '../../platform/projections/typed-event';
 import { ROOMS, type Room } from '../../shared/socket-messages';
 
@@ -37,6 +38,8 @@ export type FeedPostDocument = Positioned & {
   pinRank: 0 | 1;
   likedBy: string[];
   likes: number;
+  /** Comments in its thread that are not removed. */
+  comments: number;
   shares: number;
   reportedBy: string[];
   reports: number;
@@ -84,6 +87,16 @@ async function countTags(store: DocumentStore, tags: readonly string[], day: str
     });
 }
 
+/** A post's comment count follows its thread: one more for each comment written, one less for each removed. */
+async function countComments(store: DocumentStore, event: CommentEvent, at: number, notify: ProjectionContext['notify']) {
+  if (event.data.targetType !== 'post' || (event.type !== 'CommentWritten' && event.type !== 'CommentRemoved')) return;
+  const id = event.data.targetId;
+  const step = event.type === 'CommentWritten' ? 1 : -1;
+  await applyToDocument(feedPosts(store), id, at, (post) => post && { ...post, comments: post.comments + step });
+  const post = await feedPosts(store).findOne({ _id: id });
+  if (post) notify({ message: 'posts:changed', rooms: visibleTo(post), payload: { id, kind: 'updated' } });
+}
+
 export const feedProjection: Projection = {
   name: 'feed',
   collections: [FEED_POSTS, FEED_TAG_DAYS, FEED_TAG_COUNTS],
@@ -97,6 +110,7 @@ export const feedProjection: Projection = {
   },
   async apply(recorded, { store, notify }) {
     const typed = typedEvent(recorded);
+    if (typed?.stream === 'comment') return countComments(store, typed.event, recorded.position, notify);
     if (typed?.stream !== 'post') return;
     const { id, event } = typed;
     const posts = feedPosts(store);
@@ -124,6 +138,7 @@ export const feedProjection: Projection = {
           pinRank: 0 as const,
           likedBy: [],
           likes: 0,
+          comments: 0,
           shares: 0,
           reportedBy: [],
           reports: 0,

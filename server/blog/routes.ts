@@ -59,6 +59,7 @@ export function blogPostDto(post: BlogPostDocument): BlogPost {
     updatedAt: post.updatedAt,
     publishedAt: post.publishedAt,
     author: post.author,
+    comments: post.comments,
   };
 }
 

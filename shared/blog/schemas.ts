@@ -58,6 +58,8 @@ export const BlogPostSchema = v.object({
   updatedAt: v.string(),
   publishedAt: v.nullable(v.string()),
   author: v.object({ name: v.string(), role: v.picklist(ROLES), firstName: v.string(), lastName: v.string(), profileImageUrl: v.nullable(v.string()) }),
+  /** Comments in its thread that are not removed. */
+  comments: v.pipe(v.number(), v.integer(), v.minValue(0)),
 });
 export type BlogPost = v.InferOutput<typeof BlogPostSchema>;
 

@@ -48,6 +48,7 @@ function post(i: number): BlogPostDocument {
     shownAt: createdAt,
     authorId: 'staff',
     author: { name: 'Sally Editor', role: 'staff', firstName: 'Sally', lastName: 'Editor', profileImageUrl: null },
+    comments: 0,
   };
 }
 

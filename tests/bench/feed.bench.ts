@@ -30,6 +30,7 @@ function post(i: number): FeedPostDocument {
     pinRank: i % 25_000 === 0 ? 1 : 0,
     likedBy: [],
     likes: i % 40,
+    comments: 0,
     shares: 0,
     reportedBy: [],
     reports: 0,

@@ -3,7 +3,7 @@
  * by the real deciders against states kept in memory, with a clock running over past days, and appended through
  * the event store port in big batches: each stream's events of one period in one append, several appends at once.
  * Members register (the first one becomes admin), change their profiles and roles and are suspended; they post,
- * like, unlike, share and report, and staff moderate, pin and delete; staff write, publish, pin, feature and delete
+ * like, unlike, share, report and comment (replying, editing, removing and reporting comments), and staff moderate, pin and delete; staff write, publish, pin, feature and delete
  * blog posts; members and staff schedule events, members edit theirs (back to moderation), staff approve, reject,
  * feature and delete them, and members RSVP, change their minds and withdraw; members and guests subscribe, confirm,
  * change frequency, pause, resume, bounce and unsubscribe; admins edit the site's pages; members ask for and reset their private calendar feeds and turn reminders on or off. A command the site would refuse is left out, as the
@@ -23,6 +23,7 @@ import { EVENT_TYPES, RSVP_STATUSES } from '../../shared/events/constants';
 import { blogPostDecider } from '../../shared/blog/blog-stream';
 import { generateExcerpt } from '../../shared/blog/excerpt';
 import { calendarFeedDecider } from '../../shared/events/calendar-feed-stream';
+import { commentDecider, type ParentComment } from '../../shared/comments/comment-stream';
 import { sitePageDecider } from '../../shared/site-pages/site-page-stream';
 import { SITE_PAGE_SLUGS } from '../../shared/site-pages/schemas';
 import { renderSitePage } from '../../server/site-pages/routes';
@@ -152,6 +153,7 @@ export async function appendCommunityHistory(eventStore: EventStore, options: { 
   const calendar: string[] = [];
   const organizers = new Map<string, Member>();
   const blog: string[] = [];
+  const comments: (ParentComment & { authorId: string })[] = [];
   const subscriptions: { id: string; tokenHash: string; owner: Member | null }[] = [];
 
   function register(role: Role) {
@@ -220,6 +222,31 @@ export async function appendCommunityHistory(eventStore: EventStore, options: { 
     if (requested) subscriptions.push({ id, tokenHash, owner });
   }
 
+  /** A member comments on a post or blog post, replies, edits or removes their comment, or reports one; staff remove some. */
+  function comment(member: Member, moderator: Member) {
+    const choice = random.int(0, 99);
+    const recent = comments.length ? random.recent(comments) : null;
+    if (choice < 60 || !recent) {
+      const id = randomUUID();
+      const onBlog = blog.length > 0 && random.chance(0.15);
+      const target = { targetType: onBlog ? ('blog' as const) : ('post' as const), targetId: onBlog ? random.recent(blog) : random.recent(posts) };
+      if (log.run(commentDecider, streamName('comment', id), { type: 'WriteComment', data: { id, ...target, content: random.words(random.int(3, 40)), parent: null }, metadata: meta(member) }))
+        comments.push({ id, ...target, parentId: null, authorId: member.id, removed: false });
+    } else if (choice < 75) {
+      const id = randomUUID();
+      const parent = recent.parentId ? comments.find((c) => c.id === recent.parentId)! : recent;
+      const { targetType, targetId } = parent;
+      if (log.run(commentDecider, streamName('comment', id), { type: 'WriteComment', data: { id, targetType, targetId, content: random.words(random.int(3, 30)), parent }, metadata: meta(member) }))
+        comments.push({ id, targetType, targetId, parentId: parent.id, authorId: member.id, removed: false });
+    } else if (choice < 85) {
+      const author = active.find((m) => m.id === recent.authorId);
+      if (author) log.run(commentDecider, streamName('comment', recent.id), { type: 'EditComment', data: { content: random.words(random.int(3, 40)) }, metadata: meta(author) });
+    } else if (choice < 95) {
+      const author = active.find((m) => m.id === recent.authorId);
+      if (log.run(commentDecider, streamName('comment', recent.id), { type: 'RemoveComment', data: {}, metadata: meta(random.chance(0.5) && author ? author : moderator) })) recent.removed = true;
+    } else log.run(commentDecider, streamName('comment', recent.id), { type: 'ReportComment', data: { reason: random.words(3) }, metadata: meta(member) });
+  }
+
   /** One thing a member, staff or a mail worker does; the weights give a believable mix, mostly likes and RSVPs. */
   function act() {
     const member = random.pick(active);
@@ -240,7 +267,8 @@ export async function appendCommunityHistory(eventStore: EventStore, options: { 
       });
       if (submitted) posts.push(id);
     } else if (roll < 300 && posts.length) post(moderator, random.recent(posts), random.chance(0.85) ? 'ApprovePost' : 'RejectPost');
-    else if (roll < 4720 && posts.length) post(member, random.recent(posts), 'LikePost');
+    else if (roll < 4420 && posts.length) post(member, random.recent(posts), 'LikePost');
+    else if (roll < 4720 && posts.length) comment(member, moderator);
     else if (roll < 4920 && posts.length) post(member, random.recent(posts), 'UnlikePost');
     else if (roll < 5520 && posts.length)
       log.run(postDecider, streamName('post', random.recent(posts)), { type: 'SharePost', data: {}, metadata: meta(random.chance(0.5) ? member : null) });

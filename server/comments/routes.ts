@@ -1,0 +1,121 @@
+/**
+ * Comments on feed posts and published blog posts (docs/domain/comments.md): threads oldest first with one level of
+ * replies, written at once (no pre-moderation, rate-limited), edited by their author, removed by their author or staff.
+ */
+import { randomUUID } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import * as v from 'valibot';
+import { type Actor, fail } from '../../shared/domain';
+import { streamName } from '../../shared/streams';
+import { text } from '../../shared/text-schema';
+import { pageSchema } from '../../shared/page';
+import { COMMENT_PAGE_SIZE, type CommentTargetType } from '../../shared/comments/constants';
+import { commentDecider, type CommentCommand } from '../../shared/comments/comment-stream';
+import { CommentEditSchema, CommentSchema, NewCommentSchema, type Comment } from '../../shared/comments/schemas';
+import { ReasonSchema } from '../../shared/feed/schemas';
+import { commentsCollection, type CommentDocument } from '../../projections/comments/comments';
+import { feedPosts } from '../../projections/feed/feed';
+import { blogPosts } from '../../projections/blog/blog';
+import type { Intent } from '../../platform/command-handler';
+import { ErrorSchema, noContent, type ValibotTypeProvider } from '../http/openapi';
+import { findPage, mapPage, OLDEST_FIRST, pageQuery } from '../http/pagination';
+import { STAFF } from '../http/access';
+import type { ApiDependencies } from '../dependencies';
+
+const UUID = /^[\da-f]{8}-[\da-f]{4}-[\da-f]{4}-[\da-f]{4}-[\da-f]{12}$/iu;
+const IdParams = v.object({ id: text() });
+const ThreadQuery = v.object(pageQuery(COMMENT_PAGE_SIZE));
+
+export function commentDto(comment: CommentDocument): Comment {
+  return {
+    id: comment._id,
+    targetType: comment.targetType,
+    targetId: comment.targetId,
+    parentId: comment.parentId,
+    author: comment.author,
+    content: comment.content,
+    createdAt: comment.createdAt,
+    editedAt: comment.editedAt,
+    removed: comment.removed,
+  };
+}
+
+const isStaff = (actor: Actor | null) => actor !== null && STAFF.includes(actor.role);
+
+export async function commentRoutes(fastify: FastifyInstance, { services }: { services: Pick<ApiDependencies, 'store' | 'handle' | 'config' | 'now'> }) {
+  const app = fastify.withTypeProvider<ValibotTypeProvider>();
+  const comments = commentsCollection(services.store);
+  const tags = ['comments'];
+  const refusals = { 403: ErrorSchema, 404: ErrorSchema, 409: ErrorSchema, 422: ErrorSchema };
+
+  /**
+   * The target as this reader may see it: `open` when comments may be written on it (a post in the feed, a
+   * published blog post). An unknown target, or one the reader may not see, is not found.
+   */
+  async function target(targetType: CommentTargetType, rawId: string, actor: Actor | null): Promise<{ id: string; open: boolean }> {
+    const id = rawId.toLowerCase();
+    if (targetType === 'post') {
+      const post = UUID.test(id) ? await feedPosts(services.store).findOne({ _id: id }) : null;
+      if (!post || (post.status !== 'approved' && actor?.id !== post.authorId && !isStaff(actor))) throw fail.notFound('Post not found');
+      return { id, open: post.status === 'approved' };
+    }
+    const post = UUID.test(id) ? await blogPosts(services.store).findOne({ _id: id }) : null;
+    if (!post?.isPublished) throw fail.notFound('Blog post not found');
+    return { id, open: true };
+  }
+
+  const decide = (id: string, actor: Actor | null, intent: Intent<CommentCommand>) =>
+    services.handle(commentDecider, streamName('comment', id), { ...intent, metadata: { now: services.now(), actor } }, actor ? { actorId: actor.id } : {});
+  /** Decides `intent` on the comment's stream; answers the comment as it now is (read-your-writes). */
+  async function command(id: string, actor: Actor | null, intent: Intent<CommentCommand>): Promise<Comment> {
+    await decide(id, actor, intent);
+    const comment = await comments.findOne({ _id: id });
+    if (!comment) throw fail.notFound('Comment not found');
+    return commentDto(comment);
+  }
+  const commentId = ({ id }: { id: string }) => {
+    if (!UUID.test(id)) throw fail.notFound('Comment not found');
+    return id.toLowerCase();
+  };
+
+  for (const [targetType, path, noun] of [
+    ['post', '/api/posts/:id/comments', 'a feed post'],
+    ['blog', '/api/blog/:id/comments', 'a published blog post'],
+  ] as const) {
+    app.get(path, { config: { access: 'public' }, schema: { summary: `The comments on ${noun}, oldest first; removed ones stay, without their text`, tags, params: IdParams, querystring: ThreadQuery, response: { 200: pageSchema(CommentSchema), 404: ErrorSchema } } }, async (request) => {
+      const { id } = await target(targetType, request.params.id, request.actor);
+      return mapPage(await findPage(comments, { targetType, targetId: id }, OLDEST_FIRST, request.query), commentDto);
+    });
+    app.post(
+      path,
+      {
+        config: { access: 'signed-in', rateLimit: { max: services.config.rateLimits.comments, timeWindow: '1 minute' } },
+        schema: { summary: `Comment on ${noun}, or reply to one of its comments (one level deep); subscribers only read`, tags, params: IdParams, body: NewCommentSchema, response: { 201: CommentSchema, ...refusals } },
+      },
+      async (request, reply) => {
+        const { id: targetId, open } = await target(targetType, request.params.id, request.actor);
+        if (!open) throw fail.rule('Comments open once the post is approved');
+        const { content, parentId } = request.body;
+        let parent = null;
+        if (parentId) {
+          const replied = await comments.findOne({ _id: parentId.toLowerCase() });
+          if (!replied) throw fail.notFound('The comment replied to was not found');
+          parent = { id: replied._id, targetType: replied.targetType, targetId: replied.targetId, parentId: replied.parentId, removed: replied.removed };
+        }
+        const id = randomUUID();
+        return reply.status(201).send(await command(id, request.actor, { type: 'WriteComment', data: { id, targetType, targetId, content, parent } }));
+      },
+    );
+  }
+
+  app.patch('/api/comments/:id', { config: { access: 'signed-in' }, schema: { summary: 'Edit my comment', tags, params: IdParams, body: CommentEditSchema, response: { 200: CommentSchema, ...refusals } } }, async (request) =>
+    command(commentId(request.params), request.actor, { type: 'EditComment', data: request.body }),
+  );
+  app.delete('/api/comments/:id', { config: { access: 'signed-in' }, schema: { summary: 'Remove a comment (its author or staff); the thread keeps a "removed" line', tags, params: IdParams, response: { 204: noContent(), ...refusals } } }, async (request, reply) => {
+    await decide(commentId(request.params), request.actor, { type: 'RemoveComment', data: {} });
+    return reply.status(204).send();
+  });
+  app.post('/api/comments/:id/report', { config: { access: 'signed-in' }, schema: { summary: 'Report a comment to the moderators', tags, params: IdParams, body: ReasonSchema, response: { 200: CommentSchema, ...refusals } } }, async (request) =>
+    command(commentId(request.params), request.actor, { type: 'ReportComment', data: request.body ?? {} }),
+  );
+}

@@ -1,0 +1,138 @@
+/** Comments through HTTP on a real site: threads, replies, counts, edits, removal, reports, who may do what, the rate limit. */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestSite, UNLIMITED_RATES, type TestSite } from '../../support/site';
+import { Browser, registerMember } from '../../support/http';
+
+let site: TestSite;
+let admin: Browser;
+let staff: Browser;
+let member: Browser;
+let other: Browser;
+let subscriber: Browser;
+let postId: string;
+const anonymous = () => new Browser(site.url);
+
+beforeAll(async () => {
+  site = await startTestSite(UNLIMITED_RATES);
+  admin = (await registerMember(site.url, { firstName: 'Ada', lastName: 'Admin' })).browser;
+  const s = await registerMember(site.url, { firstName: 'Stan', lastName: 'Staff' });
+  staff = s.browser;
+  await admin.put(`/api/admin/users/${s.user.id}/role`, { role: 'staff' });
+  member = (await registerMember(site.url, { firstName: 'Mary', lastName: 'Member' })).browser;
+  other = (await registerMember(site.url, { firstName: 'Otto', lastName: 'Other' })).browser;
+  const sub = await registerMember(site.url, { firstName: 'Sue', lastName: 'Subscriber' });
+  subscriber = sub.browser;
+  await admin.put(`/api/admin/users/${sub.user.id}/role`, { role: 'subscriber' });
+  postId = (await staff.post('/api/posts', { content: 'Who remembers the WLS barn dance?' })).body.id;
+});
+afterAll(async () => {
+  await site?.close();
+});
+
+const thread = async (path: string, as: Browser = member) => (await as.get(path)).body.items as { id: string; content: string; parentId: string | null; removed: boolean; author: { name: string } }[];
+const commentCount = async (id: string) => (await member.get('/api/posts')).body.items.find((p: { id: string }) => p.id === id).comments as number;
+
+describe('comments on a feed post', () => {
+  let first: string;
+
+  it('are written at once, trimmed, and counted on the post and its embed name', async () => {
+    const written = await member.post(`/api/posts/${postId}/comments`, { content: '  My dad played fiddle there  ' });
+    expect(written.status).toBe(201);
+    expect(written.body).toMatchObject({ targetType: 'post', targetId: postId, parentId: null, content: 'My dad played fiddle there', editedAt: null, removed: false, author: { name: 'Mary Member', role: 'member' } });
+    first = written.body.id;
+    const post = (await anonymous().get('/api/posts')).body.items.find((p: { id: string }) => p.id === postId);
+    expect(post).toMatchObject({ comments: 1, commentsCount: 1 });
+  });
+
+  it('take one level of replies, and list oldest first for readers signed in or not', async () => {
+    const reply = await other.post(`/api/posts/${postId}/comments`, { content: 'Mine ran the board', parentId: first });
+    expect(reply.status).toBe(201);
+    expect(reply.body.parentId).toBe(first);
+    const deeper = await member.post(`/api/posts/${postId}/comments`, { content: 'Small world', parentId: reply.body.id });
+    expect(deeper.status).toBe(422);
+    expect(deeper.body.message).toBe('Replies go one level deep: reply to the comment above it');
+    await staff.post(`/api/posts/${postId}/comments`, { content: 'Lovely memories' });
+    expect((await thread(`/api/posts/${postId}/comments`, anonymous())).map((c) => c.content)).toEqual(['My dad played fiddle there', 'Mine ran the board', 'Lovely memories']);
+    expect(await commentCount(postId)).toBe(3);
+  });
+
+  it('refuses what the contract refuses', async () => {
+    expect((await anonymous().post(`/api/posts/${postId}/comments`, { content: 'Hi' })).status).toBe(401);
+    const bySubscriber = await subscriber.post(`/api/posts/${postId}/comments`, { content: 'Hi' });
+    expect(bySubscriber.status).toBe(403);
+    const empty = await member.post(`/api/posts/${postId}/comments`, { content: '   ' });
+    expect(empty.status).toBe(400);
+    expect(empty.body.fields.content).toBe('Comment cannot be empty');
+    expect((await member.post(`/api/posts/${postId}/comments`, { content: 'x'.repeat(2001) })).body.fields.content).toBe('Comment must be at most 2,000 characters');
+    expect((await member.post(`/api/posts/00000000-0000-4000-8000-000000000000/comments`, { content: 'Hi' })).status).toBe(404);
+    expect((await member.post(`/api/posts/${postId}/comments`, { content: 'Hi', parentId: '00000000-0000-4000-8000-000000000000' })).status).toBe(404);
+  });
+
+  it('opens a post to comments only once it is approved', async () => {
+    const pending = (await member.post('/api/posts', { content: 'Waiting for approval' })).body.id;
+    const byAuthor = await member.post(`/api/posts/${pending}/comments`, { content: 'Early' });
+    expect(byAuthor.status).toBe(422);
+    expect(byAuthor.body.message).toBe('Comments open once the post is approved');
+    expect((await other.get(`/api/posts/${pending}/comments`)).status).toBe(404);
+    expect((await other.post(`/api/posts/${pending}/comments`, { content: 'Early' })).status).toBe(404);
+  });
+
+  it('are edited by their author only', async () => {
+    expect((await other.patch(`/api/comments/${first}`, { content: 'Not mine' })).status).toBe(403);
+    expect((await staff.patch(`/api/comments/${first}`, { content: 'Not mine' })).status).toBe(403);
+    const edited = await member.patch(`/api/comments/${first}`, { content: 'My dad played fiddle there, 1948 to 1952' });
+    expect(edited.status).toBe(200);
+    expect(edited.body.content).toBe('My dad played fiddle there, 1948 to 1952');
+    expect(edited.body.editedAt).not.toBeNull();
+  });
+
+  it('are reported once per member, never by their author', async () => {
+    expect((await member.post(`/api/comments/${first}/report`, {})).body.message).toBe('You cannot report your own comment');
+    expect((await other.post(`/api/comments/${first}/report`, { reason: 'Off topic' })).status).toBe(200);
+    expect((await other.post(`/api/comments/${first}/report`, {})).status).toBe(200);
+  });
+
+  it('are removed by their author or staff, leaving a line in the thread and leaving the count', async () => {
+    const mine = (await other.post(`/api/posts/${postId}/comments`, { content: 'Delete me' })).body.id;
+    expect((await member.delete(`/api/comments/${mine}`)).status).toBe(403);
+    expect((await other.delete(`/api/comments/${mine}`)).status).toBe(204);
+    expect((await staff.delete(`/api/comments/${first}`)).status).toBe(204);
+    expect((await staff.delete(`/api/comments/${first}`)).status).toBe(204);
+    const removed = (await thread(`/api/posts/${postId}/comments`)).filter((c) => c.removed);
+    expect(removed.map((c) => c.id).sort()).toEqual([first, mine].sort());
+    expect(removed.every((c) => c.content === '')).toBe(true);
+    expect(await commentCount(postId)).toBe(2);
+    expect((await member.patch(`/api/comments/${first}`, { content: 'Back' })).status).toBe(422);
+    const toRemoved = await other.post(`/api/posts/${postId}/comments`, { content: 'Reply', parentId: first });
+    expect(toRemoved.body.message).toBe('You cannot reply to a removed comment');
+  });
+});
+
+describe('comments on blog posts', () => {
+  it('are open on published posts only, and counted on the post', async () => {
+    const draft = (await staff.post('/api/blog', { title: 'The first sign-on', content: '<p>It was 1922.</p>' })).body.id;
+    expect((await member.post(`/api/blog/${draft}/comments`, { content: 'Hi' })).status).toBe(404);
+    expect((await staff.post(`/api/blog/${draft}/publish`)).status).toBe(200);
+    const written = await member.post(`/api/blog/${draft}/comments`, { content: 'Wonderful piece' });
+    expect(written.status).toBe(201);
+    expect(written.body.targetType).toBe('blog');
+    expect((await anonymous().get(`/api/blog/${draft}`)).body.comments).toBe(1);
+    expect((await thread(`/api/blog/${draft}/comments`, anonymous())).map((c) => c.content)).toEqual(['Wonderful piece']);
+    expect((await other.post(`/api/posts/${draft}/comments`, { content: 'Wrong door' })).status).toBe(404);
+  });
+});
+
+describe('the comment rate limit', () => {
+  it('answers 429 past RATE_LIMIT_COMMENT_MAX a minute', async () => {
+    const limited = await startTestSite({ ...UNLIMITED_RATES, RATE_LIMIT_COMMENT_MAX: '3' });
+    try {
+      const author = (await registerMember(limited.url)).browser;
+      const post = (await author.post('/api/posts', { content: 'Admin post' })).body.id;
+      const statuses = [];
+      for (let i = 0; i < 4; i++) statuses.push((await author.post(`/api/posts/${post}/comments`, { content: `Comment ${i}` })).status);
+      expect(statuses).toEqual([201, 201, 201, 429]);
+    } finally {
+      await limited.close();
+    }
+  });
+});
