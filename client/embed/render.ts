@@ -13,7 +13,7 @@ import { initials } from '../../shared/members/display';
 import { isHttpUrl } from '../../shared/feed/media';
 import { EVENT_ID_SHOWN_LENGTH, EVENT_TYPE_LABELS, type EventType } from '../../shared/events/constants';
 import { formatEventDateLine } from '../../shared/events/dates';
-import { relativeTime } from '../features/newsfeed/relative-time';
+import { relativeTime } from '../lib/relative-time';
 import { h, type Child } from './dom';
 import type { BlogPost, FeedPost, WidgetData, WidgetEvent } from './data';
 import {

@@ -11,6 +11,8 @@ import { excerptRepeatsBody, htmlToText } from '../../../shared/blog/excerpt';
 import { SHARE_DESCRIPTION_LENGTH } from '../../../shared/feed/constants';
 import { copyText, openSharePopup, shareNetworks } from '../../lib/share';
 import { usePrerenderedHandoff } from '../../lib/prerendered';
+import { useCurrentUser } from '../../lib/current-user';
+import { CommentThread } from '../../components/comment-thread';
 
 const date = (iso: string) => new Date(iso).toLocaleDateString('en-US', { year: 'numeric', month: 'long', day: 'numeric' });
 
@@ -153,6 +155,7 @@ function Share({ post }: { post: BlogPost }) {
 export function BlogPostPage() {
   const { id } = useParams({ strict: false }) as { id: string };
   const post = useBlogPost(id);
+  const viewer = useCurrentUser();
   usePrerenderedHandoff(!post.isPending);
   useEffect(() => {
     if (post.data) document.title = `${post.data.title} | Broadcast History Community`;
@@ -203,6 +206,14 @@ export function BlogPostPage() {
           Browse More Posts
         </Link>
       </div>
+      {p.isPublished && (
+        <section aria-labelledby="comments-heading" className="mt-8">
+          <h2 id="comments-heading" className="text-xl font-semibold">
+            Comments · {p.comments}
+          </h2>
+          <CommentThread targetType="blog" targetId={p.id} viewer={viewer.data ?? null} />
+        </section>
+      )}
     </article>
   );
 }

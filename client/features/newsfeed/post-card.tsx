@@ -7,7 +7,8 @@ import type { CurrentUser } from '../../lib/current-user';
 import { youtubeEmbedUrl } from '../../../shared/feed/media';
 import { SHARE_TITLE_LENGTH } from '../../../shared/feed/constants';
 import { copyText, openSharePopup, shareNetworks } from '../../lib/share';
-import { relativeTime } from './relative-time';
+import { relativeTime } from '../../lib/relative-time';
+import { CommentThread } from '../../components/comment-thread';
 import { usePostAction, type Post, type PostAction } from './api';
 
 /** The spec's feed role colours: admin red, staff blue, member green, subscriber yellow. */
@@ -102,6 +103,7 @@ export function PostCard({ post, viewer, onlineIds }: { post: Post; viewer: Curr
       { onSuccess, onError: (error) => toast({ title: 'Error', description: errorMessage(error, 'Something went wrong. Please try again.'), variant: 'destructive' }) },
     );
   const like = () => act(post.likedByMe ? 'unlike' : 'like');
+  const [commentsOpen, setCommentsOpen] = useState(false);
 
   return (
     <article id={`post-${post.id}`} aria-label={`Post by ${post.author.name}`} className="rounded-xl border border-slate-200 bg-white p-4 dark:border-slate-800 dark:bg-slate-900">
@@ -138,7 +140,15 @@ export function PostCard({ post, viewer, onlineIds }: { post: Post; viewer: Curr
           <button type="button" aria-pressed={post.likedByMe} onClick={like} className={`min-h-11 rounded-md px-3 hover:bg-slate-100 dark:hover:bg-slate-800 ${post.likedByMe ? 'font-semibold text-red-600' : ''}`}>
             {post.likedByMe ? '♥' : '♡'} Like · {post.likes}
           </button>
-          <span className="px-3 text-slate-600 dark:text-slate-400">Comments · {post.comments}</span>
+          <button
+            type="button"
+            aria-expanded={commentsOpen}
+            aria-controls={`comments-${post.id}`}
+            onClick={() => setCommentsOpen(!commentsOpen)}
+            className={`min-h-11 rounded-md px-3 hover:bg-slate-100 dark:hover:bg-slate-800 ${commentsOpen ? 'font-semibold' : ''}`}
+          >
+            Comments · {post.comments}
+          </button>
           <ShareControl post={post} onShared={() => act('share')} />
           {viewer.id !== post.author.id && (
             <button
@@ -150,6 +160,11 @@ export function PostCard({ post, viewer, onlineIds }: { post: Post; viewer: Curr
             </button>
           )}
         </footer>
+      )}
+      {post.isApproved && commentsOpen && (
+        <div id={`comments-${post.id}`}>
+          <CommentThread targetType="post" targetId={post.id} viewer={viewer} />
+        </div>
       )}
     </article>
   );

@@ -1,0 +1,259 @@
+/**
+ * The comments under a feed post or a blog post (docs/domain/comments.md): oldest first, replies one level deep
+ * under the comment they answer, a removed comment kept as a line. New comments arrive live: `comments:changed`
+ * refetches the thread (client/lib/socket.ts). Text that the server refuses stays in its box with the reason.
+ */
+import { useId, useMemo, useState, type FormEvent } from 'react';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { Comment } from '../../shared/comments/schemas';
+import type { CommentTargetType } from '../../shared/comments/constants';
+import { COMMENT_MAX_LENGTH } from '../../shared/comments/constants';
+import { ApiError, apiRequest, errorMessage } from '../lib/api';
+import type { CurrentUser } from '../lib/current-user';
+import { LoadMore, usePagedList } from '../lib/paged-list';
+import { apiKey } from '../lib/query-keys';
+import { relativeTime } from '../lib/relative-time';
+import { Avatar } from './ui/avatar';
+import { Button } from './ui/button';
+import { useToast } from './ui/toast';
+
+const ROLE_COLOUR: Record<string, string> = {
+  admin: 'text-red-700 dark:text-red-400',
+  staff: 'text-blue-700 dark:text-blue-400',
+  member: 'text-green-700 dark:text-green-400',
+  subscriber: 'text-yellow-700 dark:text-yellow-300',
+};
+
+const threadUrl = (targetType: CommentTargetType, targetId: string) => `/api/${targetType === 'post' ? 'posts' : 'blog'}/${encodeURIComponent(targetId)}/comments`;
+
+function useCommentCommands(targetType: CommentTargetType, targetId: string) {
+  const queryClient = useQueryClient();
+  // The thread, and the target's count on its card or page.
+  const refresh = () => queryClient.invalidateQueries({ queryKey: apiKey(`/api/${targetType === 'post' ? 'posts' : 'blog'}`) });
+  const write = useMutation({ mutationFn: (body: { content: string; parentId?: string }) => apiRequest<Comment>('POST', threadUrl(targetType, targetId), body), onSuccess: refresh });
+  const edit = useMutation({ mutationFn: ({ id, content }: { id: string; content: string }) => apiRequest<Comment>('PATCH', `/api/comments/${encodeURIComponent(id)}`, { content }), onSuccess: refresh });
+  const remove = useMutation({ mutationFn: (id: string) => apiRequest('DELETE', `/api/comments/${encodeURIComponent(id)}`), onSuccess: refresh });
+  const report = useMutation({ mutationFn: (id: string) => apiRequest<Comment>('POST', `/api/comments/${encodeURIComponent(id)}/report`, {}) });
+  return { write, edit, remove, report };
+}
+type Commands = ReturnType<typeof useCommentCommands>;
+
+/** A labelled text box with its send button; keeps the text until the server has taken it. */
+function CommentBox({ label, submitLabel, initial = '', onSubmit, onCancel, autoFocus }: { label: string; submitLabel: string; initial?: string; onSubmit: (content: string) => Promise<unknown>; onCancel?: () => void; autoFocus?: boolean }) {
+  const id = useId();
+  const [content, setContent] = useState(initial);
+  const [error, setError] = useState<string | null>(null);
+  const [sending, setSending] = useState(false);
+  const submit = async (event: Pick<FormEvent, 'preventDefault'>) => {
+    event.preventDefault();
+    if (!content.trim()) {
+      setError('Comment cannot be empty');
+      return;
+    }
+    setSending(true);
+    try {
+      await onSubmit(content);
+      setContent('');
+      setError(null);
+    } catch (failure) {
+      setError(failure instanceof ApiError ? (failure.fields.content ?? failure.serverMessage ?? 'Something went wrong. Please try again.') : 'Something went wrong. Please try again.');
+    } finally {
+      setSending(false);
+    }
+  };
+  return (
+    <form onSubmit={(event) => void submit(event)} className="mt-2 flex flex-col gap-2">
+      <label htmlFor={id} className="sr-only">
+        {label}
+      </label>
+      <textarea
+        id={id}
+        value={content}
+        placeholder={label}
+        rows={2}
+        maxLength={COMMENT_MAX_LENGTH}
+        autoFocus={autoFocus}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={error ? `${id}-error` : undefined}
+        onChange={(event) => {
+          setContent(event.target.value);
+          if (error) setError(null);
+        }}
+        onKeyDown={(event) => {
+          if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) void submit(event);
+          if (event.key === 'Escape' && onCancel) onCancel();
+        }}
+        className="w-full resize-y rounded-md border border-slate-300 bg-white px-3 py-2 text-base outline-none focus:border-brand-600 focus:ring-2 focus:ring-brand-600/30 aria-invalid:border-red-600 dark:border-slate-600 dark:bg-slate-900"
+      />
+      {error && (
+        <p id={`${id}-error`} role="alert" className="text-sm text-red-700 dark:text-red-400">
+          {error}
+        </p>
+      )}
+      <div className="flex justify-end gap-2">
+        {onCancel && (
+          <Button variant="ghost" onPress={onCancel}>
+            Cancel
+          </Button>
+        )}
+        <Button type="submit" isDisabled={sending}>
+          {sending ? 'Sending...' : submitLabel}
+        </Button>
+      </div>
+    </form>
+  );
+}
+
+function CommentItem({ comment, viewer, canWrite, commands, replying, onReply }: { comment: Comment; viewer: CurrentUser | null; canWrite: boolean; commands: Commands; replying?: boolean; onReply?: () => void }) {
+  const { toast } = useToast();
+  const [editing, setEditing] = useState(false);
+  const own = viewer?.id === comment.author.id;
+  const staff = viewer?.role === 'admin' || viewer?.role === 'staff';
+  const failed = (error: unknown) => toast({ title: 'Error', description: errorMessage(error, 'Something went wrong. Please try again.'), variant: 'destructive' });
+  if (comment.removed)
+    return (
+      <p id={`comment-${comment.id}`} className="py-2 text-sm text-slate-600 italic dark:text-slate-400">
+        This comment was removed
+      </p>
+    );
+  const action = 'min-h-11 rounded-md px-2 text-xs font-medium text-slate-600 hover:bg-slate-100 dark:text-slate-400 dark:hover:bg-slate-800';
+  return (
+    <article id={`comment-${comment.id}`} aria-label={`Comment by ${comment.author.name}`} className="flex gap-2 py-2">
+      <Avatar name={comment.author.name} src={comment.author.avatar} size="sm" />
+      <div className="min-w-0 flex-1">
+        <p className="text-sm">
+          <span className="font-semibold">{comment.author.name}</span> <span className={`text-xs font-medium capitalize ${ROLE_COLOUR[comment.author.role] ?? ''}`}>{comment.author.role}</span>{' '}
+          <time dateTime={comment.createdAt} title={new Date(comment.createdAt).toLocaleString()} className="text-xs text-slate-600 dark:text-slate-400">
+            {relativeTime(comment.createdAt)}
+          </time>
+          {comment.editedAt && <span className="text-xs text-slate-600 dark:text-slate-400"> · edited</span>}
+        </p>
+        {editing ? (
+          <CommentBox
+            label="Edit your comment"
+            submitLabel="Save"
+            initial={comment.content}
+            autoFocus
+            onCancel={() => setEditing(false)}
+            onSubmit={async (content) => {
+              await commands.edit.mutateAsync({ id: comment.id, content });
+              setEditing(false);
+            }}
+          />
+        ) : (
+          <p className="text-sm break-words whitespace-pre-wrap">{comment.content}</p>
+        )}
+        {!editing && viewer && (
+          <div className="-ml-2 flex flex-wrap gap-1">
+            {onReply && canWrite && (
+              <button type="button" aria-expanded={replying} onClick={onReply} className={action}>
+                Reply
+              </button>
+            )}
+            {own && (
+              <button type="button" onClick={() => setEditing(true)} className={action}>
+                Edit
+              </button>
+            )}
+            {(own || staff) && (
+              <button
+                type="button"
+                onClick={() => {
+                  if (window.confirm('Remove this comment? The thread will say it was removed.')) commands.remove.mutate(comment.id, { onError: failed });
+                }}
+                className={action}
+              >
+                Remove
+              </button>
+            )}
+            {!own && (
+              <button
+                type="button"
+                onClick={() => commands.report.mutate(comment.id, { onSuccess: () => toast({ title: 'Comment reported', description: 'Thank you. Staff will review it.' }), onError: failed })}
+                className={action}
+              >
+                Report
+              </button>
+            )}
+          </div>
+        )}
+      </div>
+    </article>
+  );
+}
+
+/** The thread of one post or blog post, with the box to join it. */
+export function CommentThread({ targetType, targetId, viewer }: { targetType: CommentTargetType; targetId: string; viewer: CurrentUser | null }) {
+  const { list, items } = usePagedList<Comment>(threadUrl(targetType, targetId));
+  const commands = useCommentCommands(targetType, targetId);
+  const [replyTo, setReplyTo] = useState<string | null>(null);
+  const canWrite = viewer !== null && viewer.role !== 'subscriber';
+  const { topLevel, replies } = useMemo(() => {
+    const byParent = new Map<string, Comment[]>();
+    for (const comment of items) if (comment.parentId) byParent.set(comment.parentId, [...(byParent.get(comment.parentId) ?? []), comment]);
+    return { topLevel: items.filter((comment) => !comment.parentId), replies: byParent };
+  }, [items]);
+
+  return (
+    <section aria-label="Comments" className="mt-2 border-t border-slate-100 pt-2 dark:border-slate-800">
+      {list.isPending ? (
+        <p className="py-2 text-sm text-slate-600 dark:text-slate-400">Loading comments...</p>
+      ) : list.isError ? (
+        <p className="py-2 text-sm text-red-700 dark:text-red-400">The comments could not be loaded. Please try again.</p>
+      ) : topLevel.length === 0 ? (
+        <p className="py-2 text-sm text-slate-600 dark:text-slate-400">No comments yet. {canWrite ? 'Start the conversation.' : ''}</p>
+      ) : (
+        <ul className="divide-y divide-slate-100 dark:divide-slate-800">
+          {topLevel.map((comment) => (
+            <li key={comment.id}>
+              <CommentItem
+                comment={comment}
+                viewer={viewer}
+                canWrite={canWrite}
+                commands={commands}
+                replying={replyTo === comment.id}
+                onReply={() => setReplyTo(replyTo === comment.id ? null : comment.id)}
+              />
+              {(replies.has(comment.id) || replyTo === comment.id) && (
+                <ul aria-label={`Replies to ${comment.removed ? 'a removed comment' : comment.author.name}`} className="ml-10 border-l border-slate-200 pl-3 dark:border-slate-700">
+                  {replies.get(comment.id)?.map((reply) => (
+                    <li key={reply.id}>
+                      <CommentItem comment={reply} viewer={viewer} canWrite={canWrite} commands={commands} />
+                    </li>
+                  ))}
+                  {replyTo === comment.id && (
+                    <li>
+                      <CommentBox
+                        label={`Reply to ${comment.author.name}`}
+                        submitLabel="Reply"
+                        autoFocus
+                        onCancel={() => setReplyTo(null)}
+                        onSubmit={async (content) => {
+                          await commands.write.mutateAsync({ content, parentId: comment.id });
+                          setReplyTo(null);
+                        }}
+                      />
+                    </li>
+                  )}
+                </ul>
+              )}
+            </li>
+          ))}
+        </ul>
+      )}
+      <LoadMore list={list} label="More comments" />
+      {canWrite ? (
+        <CommentBox label="Write a comment" submitLabel="Comment" onSubmit={(content) => commands.write.mutateAsync({ content })} />
+      ) : viewer ? (
+        <p className="py-2 text-sm text-slate-600 dark:text-slate-400">Subscribers can read comments but not write them.</p>
+      ) : (
+        <p className="py-2 text-sm text-slate-600 dark:text-slate-400">
+          <a href="/login" className="font-medium text-brand-700 underline dark:text-amber-accent">
+            Sign in
+          </a>{' '}
+          to join the conversation.
+        </p>
+      )}
+    </section>
+  );
+}

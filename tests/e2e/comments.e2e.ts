@@ -1,0 +1,117 @@
+/**
+ * Comments in real browsers: a comment written in one browser appears in another within a second, with the post's
+ * count; replies sit under the comment they answer; the author edits and removes, and the thread keeps a line; a
+ * refused comment keeps its text with the reason; a blog post's thread, read by a guest. Desktop and phone.
+ */
+import { describe, expect, it } from 'vitest';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { TestSite } from '../support/site';
+import { accessibilityViolations, newContext, openAs, person, screenshot, siteInBrowser } from '../support/browser';
+
+let site: TestSite;
+let browser: Browser;
+const contexts: BrowserContext[] = [];
+let adminPage: Page;
+let memberPage: Page;
+let otherPage: Page;
+
+async function open(account: ReturnType<typeof person>) {
+  const { context, page } = await openAs(browser, site.url, account);
+  contexts.push(context);
+  await page.getByRole('heading', { name: 'Broadcast History Newsfeed' }).waitFor();
+  return page;
+}
+
+siteInBrowser({ RATE_LIMIT_AUTH_MAX: '1000', RATE_LIMIT_POST_MAX: '1000', RATE_LIMIT_COMMENT_MAX: '1000' }, async (started, chromium) => {
+  site = started;
+  browser = chromium;
+  adminPage = await open(person('Ada', 'Admin'));
+  memberPage = await open(person('Mary', 'Member'));
+  otherPage = await open(person('Otto', 'Other'));
+});
+
+const card = (page: Page, text: string) => page.getByRole('article', { name: 'Post by Ada Admin' }).filter({ hasText: text });
+
+describe('comments', () => {
+  it('appear live in another browser within a second, with the count, and replies sit under their comment', async () => {
+    const written = await adminPage.request.post('/api/posts', { data: { content: 'Who remembers the WLS National Barn Dance?' } });
+    expect(written.status()).toBe(201);
+    const post = card(memberPage, 'Barn Dance');
+    const seen = card(otherPage, 'Barn Dance');
+    await post.getByRole('button', { name: 'Comments · 0' }).click();
+    await seen.getByRole('button', { name: 'Comments · 0' }).click();
+    await seen.getByText('No comments yet. Start the conversation.').waitFor();
+
+    const box = post.getByLabel('Write a comment');
+    await post.getByRole('button', { name: 'Comment', exact: true }).click();
+    await post.getByText('Comment cannot be empty').waitFor();
+    await box.fill('My father played fiddle there in 1948');
+    await box.press('Control+Enter');
+    await post.getByRole('article', { name: 'Comment by Mary Member' }).waitFor();
+    const started = Date.now();
+    await seen.getByRole('article', { name: 'Comment by Mary Member' }).getByText('My father played fiddle there in 1948').waitFor({ timeout: 1000 });
+    const elapsed = Date.now() - started;
+    expect(elapsed).toBeLessThan(1000);
+    await seen.getByRole('button', { name: 'Comments · 1' }).waitFor({ timeout: 1000 });
+    expect(await box.inputValue()).toBe('');
+
+    await seen.getByRole('article', { name: 'Comment by Mary Member' }).getByRole('button', { name: 'Reply' }).click();
+    const reply = seen.getByLabel('Reply to Mary Member');
+    await reply.fill('Mine ran the board that night');
+    await seen.getByRole('button', { name: 'Reply', exact: true }).last().click();
+    const replies = post.getByRole('list', { name: 'Replies to Mary Member' });
+    await replies.getByText('Mine ran the board that night').waitFor();
+    await post.getByRole('button', { name: 'Comments · 2' }).waitFor();
+    await screenshot(memberPage, 'comments-thread-member');
+    expect(await accessibilityViolations(memberPage)).toEqual([]);
+  });
+
+  it('are edited and removed by their author, and the thread keeps a line for a removed one', async () => {
+    const post = card(memberPage, 'Barn Dance');
+    const mine = post.getByRole('article', { name: 'Comment by Mary Member' });
+    expect(await post.getByRole('article', { name: 'Comment by Otto Other' }).getByRole('button', { name: 'Edit' }).count()).toBe(0);
+    await mine.getByRole('button', { name: 'Edit' }).click();
+    await mine.getByLabel('Edit your comment').fill('My father played fiddle there, 1948 to 1952');
+    await mine.getByRole('button', { name: 'Save' }).click();
+    await card(otherPage, 'Barn Dance').getByText('My father played fiddle there, 1948 to 1952').waitFor();
+    expect(await mine.getByText('· edited').count()).toBe(1);
+
+    memberPage.once('dialog', (dialog) => void dialog.accept());
+    await mine.getByRole('button', { name: 'Remove' }).click();
+    const seen = card(otherPage, 'Barn Dance');
+    await seen.getByText('This comment was removed').waitFor();
+    await seen.getByRole('button', { name: 'Comments · 1' }).waitFor();
+    expect(await seen.getByText('Mine ran the board that night').count()).toBe(1);
+  });
+
+  it('works on a phone', async () => {
+    await otherPage.setViewportSize({ width: 390, height: 844 });
+    const seen = card(otherPage, 'Barn Dance');
+    await seen.getByLabel('Write a comment').fill('Greetings from the phone');
+    await seen.getByRole('button', { name: 'Comment', exact: true }).click();
+    await seen.getByRole('article', { name: 'Comment by Otto Other' }).filter({ hasText: 'Greetings from the phone' }).waitFor();
+    expect(await otherPage.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+    await screenshot(otherPage, 'comments-thread-phone');
+    await otherPage.setViewportSize({ width: 1366, height: 900 });
+  });
+
+  it('gathers under a published blog post, which a guest reads', async () => {
+    const created = await adminPage.request.post('/api/blog', { data: { title: 'The first sign-on', content: '<p>It was 1922.</p>', isPublished: true } });
+    expect(created.status()).toBe(201);
+    const id = (await created.json()).id as string;
+    await memberPage.goto(`/blog/${id}`);
+    await memberPage.getByRole('heading', { name: 'Comments · 0' }).waitFor();
+    await memberPage.getByLabel('Write a comment').fill('A wonderful piece of history');
+    await memberPage.getByRole('button', { name: 'Comment', exact: true }).click();
+    await memberPage.getByRole('heading', { name: 'Comments · 1' }).waitFor();
+
+    const guest = await newContext(browser, site.url);
+    contexts.push(guest);
+    const reader = await guest.newPage();
+    await reader.goto(`/blog/${id}`);
+    await reader.getByText('A wonderful piece of history').waitFor();
+    await reader.getByText('to join the conversation.').waitFor();
+    expect(await reader.getByLabel('Write a comment').count()).toBe(0);
+    await screenshot(reader, 'comments-blog-guest');
+  });
+});
