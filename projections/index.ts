@@ -10,6 +10,7 @@ import { memberEventsProjection } from './events/member-events';
 import { eventStatsProjection } from './events/event-stats';
 import { calendarFeedsProjection } from './events/calendar-feeds';
 import { commentsProjection } from './comments/comments';
+import { reportsProjection } from './reports/reports';
 import { subscriptionsProjection } from './subscriptions/subscriptions';
 
-export const allProjections: readonly Projection[] = [membersProjection, memberPostCountsProjection, feedProjection, blogProjection, eventsProjection, memberEventsProjection, eventStatsProjection, calendarFeedsProjection, subscriptionsProjection, sitePagesProjection, commentsProjection];
+export const allProjections: readonly Projection[] = [membersProjection, memberPostCountsProjection, feedProjection, blogProjection, eventsProjection, memberEventsProjection, eventStatsProjection, calendarFeedsProjection, subscriptionsProjection, sitePagesProjection, commentsProjection, reportsProjection];

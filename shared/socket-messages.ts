@@ -22,7 +22,9 @@ export const SOCKET_PAYLOADS = {
   'comments:changed': v.object({ targetType: v.picklist(COMMENT_TARGET_TYPES), targetId: v.string(), id: v.string(), kind: ChangeKindSchema }),
   'rsvp:changed': v.object({ eventId: v.string(), attending: count, maybe: count, notAttending: count, waitlistCount: count }),
   // Each moderation queue reports its own count; a notice may name one queue or both.
-  'pending:changed': v.object({ events: v.optional(count), posts: v.optional(count) }),
+  'pending:changed': v.object({ events: v.optional(count), posts: v.optional(count), reports: v.optional(count) }),
+  // Staff: the open entries of the reports queue.
+  'reports:changed': v.object({ open: count }),
   // Some figures (online now) are not known to the projection that sees a change: a notice may
   // carry the figures it knows, or none, and the receiver refetches the rest.
   'stats:changed': v.partial(CommunityStatsSchema),

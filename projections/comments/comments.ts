@@ -93,6 +93,9 @@ export const commentsProjection: Projection = {
       case 'CommentReported':
         await change((comment) => (comment.reportedBy.includes(event.data.memberId) ? {} : { reportedBy: [...comment.reportedBy, event.data.memberId], reports: comment.reports + 1 }));
         break;
+      case 'CommentReportsDismissed':
+        await change(() => ({ reportedBy: [], reports: 0 }));
+        break;
     }
     const { targetType, targetId } = event.data;
     const kind = event.type === 'CommentWritten' ? 'created' : event.type === 'CommentRemoved' ? 'removed' : 'updated';

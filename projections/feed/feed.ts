@@ -175,6 +175,9 @@ export const feedProjection: Projection = {
       case 'PostReported':
         await change((post) => (post.reportedBy.includes(event.data.memberId) ? post : { ...post, reportedBy: [...post.reportedBy, event.data.memberId], reports: post.reports + 1 }));
         break;
+      case 'PostReportsDismissed':
+        await change((post) => ({ ...post, reportedBy: [], reports: 0 }));
+        break;
       case 'PostDeleted':
         await applyToDocument(posts, id, at, () => null);
         break;

@@ -12,6 +12,7 @@ import { FEED_PAGE_SIZE } from '../../shared/feed/constants';
 import { text } from '../../shared/text-schema';
 import { feedPosts, publishedPostCount, tagCounts } from '../../projections/feed/feed';
 import { membersCollection } from '../../projections/members/members';
+import { reportsCollection } from '../../projections/reports/reports';
 import { ErrorSchema, noContent, type ValibotTypeProvider } from '../http/openapi';
 import { findPage, mapPage, OLDEST_FIRST, pageQuery } from '../http/pagination';
 import { STAFF } from '../http/access';
@@ -122,7 +123,7 @@ export async function feedRoutes(fastify: FastifyInstance, { services }: { servi
       publishedPostCount(store),
       services.presence.online(),
       posts.countDocuments({ status: 'pending' }),
-      posts.countDocuments({ reports: { $gt: 0 } }),
+      reportsCollection(store).countDocuments({}),
     ]);
     return { totalPosts, activeUsers: online.length, pendingApproval, reportedContent };
   });

@@ -15,7 +15,9 @@ export type CommentEvent =
   | { type: 'CommentWritten'; data: Target & { id: string; parentId: string | null; authorId: string; authorRole: Role; content: string; at: string } }
   | { type: 'CommentEdited'; data: Target & { content: string; at: string } }
   | { type: 'CommentRemoved'; data: Target & { by: string; at: string } }
-  | { type: 'CommentReported'; data: Target & { memberId: string; reason?: string; at: string } };
+  | { type: 'CommentReported'; data: Target & { memberId: string; reason?: string; at: string } }
+  /** Staff looked at the reports and kept the comment: they leave the reports queue, and members may report it again. */
+  | { type: 'CommentReportsDismissed'; data: Target & { by: string; at: string } };
 
 /** What the route read of the comment replied to. */
 export interface ParentComment extends Target {
@@ -28,7 +30,8 @@ export type CommentCommand =
   | { type: 'WriteComment'; data: Target & { id: string; content: string; parent: ParentComment | null }; metadata: CommandMetadata }
   | { type: 'EditComment'; data: { content: string }; metadata: CommandMetadata }
   | { type: 'RemoveComment'; data: Record<string, never>; metadata: CommandMetadata }
-  | { type: 'ReportComment'; data: { reason?: string }; metadata: CommandMetadata };
+  | { type: 'ReportComment'; data: { reason?: string }; metadata: CommandMetadata }
+  | { type: 'DismissCommentReports'; data: Record<string, never>; metadata: CommandMetadata };
 
 export interface CommentState {
   status: 'none' | 'visible' | 'removed';
@@ -57,6 +60,8 @@ export const commentDecider: Decider<CommentState, CommentCommand, CommentEvent>
         return { ...state, status: 'removed', content: '' };
       case 'CommentReported':
         return { ...state, reportedBy: new Set(state.reportedBy).add(event.data.memberId) };
+      case 'CommentReportsDismissed':
+        return { ...state, reportedBy: new Set() };
       default:
         return assertNever(event);
     }
@@ -94,6 +99,9 @@ export const commentDecider: Decider<CommentState, CommentCommand, CommentEvent>
         const { reason } = command.data;
         return [{ type: 'CommentReported', data: { ...target, memberId: actor.id, ...(reason ? { reason } : {}), at } }];
       }
+      case 'DismissCommentReports':
+        if (!isModerator(actor.role)) throw fail.forbidden('Only admins and staff can dismiss reports');
+        return state.reportedBy.size === 0 ? [] : [{ type: 'CommentReportsDismissed', data: { ...target, by: actor.id, at } }];
       default:
         return assertNever(command);
     }

@@ -32,6 +32,8 @@ export type PostEvent =
   /** memberId is null for a share from a public page or embed. */
   | { type: 'PostShared'; data: { memberId: string | null } }
   | { type: 'PostReported'; data: { memberId: string; reason?: string; at: string } }
+  /** Staff looked at the reports and kept the post: they leave the reports queue, and members may report it again. */
+  | { type: 'PostReportsDismissed'; data: { by: string; at: string } }
   | { type: 'PostDeleted'; data: { by: string; at: string } };
 
 export type PostCommand =
@@ -44,6 +46,7 @@ export type PostCommand =
   | { type: 'UnlikePost'; data: Record<string, never>; metadata: CommandMetadata }
   | { type: 'SharePost'; data: Record<string, never>; metadata: CommandMetadata }
   | { type: 'ReportPost'; data: { reason?: string }; metadata: CommandMetadata }
+  | { type: 'DismissPostReports'; data: Record<string, never>; metadata: CommandMetadata }
   | { type: 'DeletePost'; data: Record<string, never>; metadata: CommandMetadata };
 
 export interface PostState {
@@ -86,6 +89,8 @@ export const postDecider: Decider<PostState, PostCommand, PostEvent> = {
         return state;
       case 'PostReported':
         return { ...state, reportedBy: new Set(state.reportedBy).add(event.data.memberId) };
+      case 'PostReportsDismissed':
+        return { ...state, reportedBy: new Set() };
       case 'PostDeleted':
         return { ...state, status: 'deleted' };
       default:
@@ -159,6 +164,9 @@ export const postDecider: Decider<PostState, PostCommand, PostEvent> = {
         const { reason } = command.data;
         return [{ type: 'PostReported', data: { memberId: actor.id, ...(reason ? { reason } : {}), at } }];
       }
+      case 'DismissPostReports':
+        assertModerator(actor, 'dismiss reports of');
+        return state.reportedBy.size === 0 ? [] : [{ type: 'PostReportsDismissed', data: { by: actor.id, at } }];
       case 'DeletePost':
         if (actor.id !== state.authorId && !isModerator(actor.role)) throw fail.forbidden('Only the author or staff can delete this post');
         return [{ type: 'PostDeleted', data: { by: actor.id, at } }];

@@ -95,6 +95,24 @@ describe('comments', () => {
     await otherPage.setViewportSize({ width: 1366, height: 900 });
   });
 
+  it('reach staff live in the Reported content tab, who remove what was reported', async () => {
+    await adminPage.goto('/admin/reports');
+    await adminPage.getByText('No open reports. Nothing needs a look.').waitFor();
+    const greeting = card(memberPage, 'Barn Dance').getByRole('article', { name: 'Comment by Otto Other' }).filter({ hasText: 'Greetings from the phone' });
+    await greeting.getByRole('button', { name: 'Report' }).click();
+    await memberPage.getByText('Thank you. Staff will review it.').waitFor();
+
+    const entry = adminPage.getByRole('listitem', { name: 'Comment by Otto Other' });
+    await entry.getByText('Greetings from the phone').waitFor();
+    expect(await entry.textContent()).toContain('reported by 1 member');
+    await adminPage.getByRole('link', { name: /Dashboard.*1 pending/ }).waitFor();
+    await screenshot(adminPage, 'reports-queue-admin');
+    expect(await accessibilityViolations(adminPage)).toEqual([]);
+    await entry.getByRole('button', { name: 'Remove' }).click();
+    await adminPage.getByText('No open reports. Nothing needs a look.').waitFor();
+    await card(otherPage, 'Barn Dance').getByText('This comment was removed').nth(1).waitFor();
+  });
+
   it('gathers under a published blog post, which a guest reads', async () => {
     const created = await adminPage.request.post('/api/blog', { data: { title: 'The first sign-on', content: '<p>It was 1922.</p>', isPublished: true } });
     expect(created.status()).toBe(201);

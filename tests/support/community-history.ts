@@ -244,7 +244,8 @@ export async function appendCommunityHistory(eventStore: EventStore, options: { 
     } else if (choice < 95) {
       const author = active.find((m) => m.id === recent.authorId);
       if (log.run(commentDecider, streamName('comment', recent.id), { type: 'RemoveComment', data: {}, metadata: meta(random.chance(0.5) && author ? author : moderator) })) recent.removed = true;
-    } else log.run(commentDecider, streamName('comment', recent.id), { type: 'ReportComment', data: { reason: random.words(3) }, metadata: meta(member) });
+    } else if (choice < 98) log.run(commentDecider, streamName('comment', recent.id), { type: 'ReportComment', data: { reason: random.words(3) }, metadata: meta(member) });
+    else log.run(commentDecider, streamName('comment', recent.id), { type: 'DismissCommentReports', data: {}, metadata: meta(moderator) });
   }
 
   /** One thing a member, staff or a mail worker does; the weights give a believable mix, mostly likes and RSVPs. */
@@ -273,7 +274,7 @@ export async function appendCommunityHistory(eventStore: EventStore, options: { 
     else if (roll < 5520 && posts.length)
       log.run(postDecider, streamName('post', random.recent(posts)), { type: 'SharePost', data: {}, metadata: meta(random.chance(0.5) ? member : null) });
     else if (roll < 5570 && posts.length)
-      log.run(postDecider, streamName('post', random.recent(posts)), { type: 'ReportPost', data: { reason: random.words(3) }, metadata: meta(member) });
+      log.run(postDecider, streamName('post', random.recent(posts)), random.chance(0.8) ? { type: 'ReportPost', data: { reason: random.words(3) }, metadata: meta(member) } : { type: 'DismissPostReports', data: {}, metadata: meta(moderator) });
     else if (roll < 5600 && posts.length) post(moderator, random.recent(posts), random.chance(0.6) ? 'PinPost' : 'UnpinPost');
     else if (roll < 5630 && posts.length) post(random.chance(0.5) ? moderator : member, random.pick(posts), 'DeletePost');
     else if (roll < 5645) {

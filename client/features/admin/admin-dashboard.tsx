@@ -14,12 +14,14 @@ import { errorMessage } from '../../lib/api';
 import { LoadMore } from '../../lib/paged-list';
 import { ROLES } from '../../../shared/domain';
 import type { MemberRow } from '../../../shared/members/schemas';
-import { runAdminAction, useAdminStats, useMembers, usePendingPosts, useRefreshAdmin, type AdminAction } from './api';
+import { runAdminAction, useAdminStats, useMembers, usePendingPosts, useRefreshAdmin, useReports, type AdminAction } from './api';
+import type { ReportGroup } from '../../../shared/reports/schemas';
 import { isStaff, useCurrentUser, type CurrentUser } from '../../lib/current-user';
 import { useNarrowScreen } from '../../lib/use-narrow-screen';
 
 const TABS = [
   { id: 'moderation', label: 'Moderation' },
+  { id: 'reports', label: 'Reported content' },
   { id: 'blog', label: 'Blog' },
   { id: 'users', label: 'Users' },
   { id: 'analytics', label: 'Analytics' },
@@ -87,6 +89,67 @@ function Moderation() {
         ))}
       </ul>
       <LoadMore list={pending} label="Load more posts" />
+    </>
+  );
+}
+
+/** Where the reported content is read: a post on the feed, a comment in its thread. */
+function contentLink(report: ReportGroup): string {
+  const place = report.thread ?? { targetType: 'post', targetId: report.targetId };
+  return place.targetType === 'blog' ? `/blog/${place.targetId}` : `/#post-${place.targetId}`;
+}
+
+function ReportedContent() {
+  const { list, items: reports } = useReports();
+  const act = useAdminAction();
+  if (list.isPending) return <p role="status">Loading reported content...</p>;
+  if (list.isError) return <p role="alert">The reports could not be loaded.</p>;
+  if (reports.length === 0) return <p className="py-8 text-center text-slate-600 dark:text-slate-400">No open reports. Nothing needs a look.</p>;
+  return (
+    <>
+      <ul className="space-y-3">
+        {reports.map((report) => {
+          const what = report.targetType === 'post' ? 'Post' : 'Comment';
+          return (
+            <li key={`${report.targetType}:${report.targetId}`} aria-label={`${what} by ${report.author.name}`} className="rounded-xl border border-slate-200 bg-white p-4 dark:border-slate-800 dark:bg-slate-900">
+              <p className="text-sm text-slate-600 dark:text-slate-400">
+                {what} by <span className="font-semibold text-slate-900 dark:text-slate-100">{report.author.name}</span> · reported by {report.reporters === 1 ? '1 member' : `${report.reporters} members`} · first{' '}
+                <time dateTime={report.firstReportedAt}>{new Date(report.firstReportedAt).toLocaleString()}</time>
+              </p>
+              <blockquote className="mt-2 border-l-4 border-slate-200 pl-3 break-words whitespace-pre-wrap dark:border-slate-700">{report.excerpt}</blockquote>
+              {report.reasons.length > 0 && (
+                <ul aria-label="Reasons given" className="mt-2 flex flex-wrap gap-2">
+                  {report.reasons.map((reason, index) => (
+                    <li key={index} className="rounded-full bg-red-50 px-2 py-0.5 text-xs text-red-800 dark:bg-red-950 dark:text-red-200">
+                      {reason}
+                    </li>
+                  ))}
+                </ul>
+              )}
+              <div className="mt-3 flex flex-wrap items-center gap-2">
+                <Button variant="secondary" onPress={() => act.mutate({ action: { do: 'dismiss', targetType: report.targetType, targetId: report.targetId }, done: 'Reports dismissed' })}>
+                  Dismiss
+                </Button>
+                <Button variant="destructive" onPress={() => act.mutate({ action: { do: 'remove', targetType: report.targetType, targetId: report.targetId }, done: `${what} removed` })}>
+                  Remove
+                </Button>
+                <Button
+                  variant="ghost"
+                  onPress={() => {
+                    if (window.confirm(`Suspend ${report.author.name}? They are signed out at once.`)) act.mutate({ action: { do: 'suspend', memberId: report.author.id }, done: `${report.author.name} is suspended` });
+                  }}
+                >
+                  Suspend author
+                </Button>
+                <a href={contentLink(report)} className="ml-auto inline-flex min-h-11 items-center text-sm font-medium text-brand-700 underline dark:text-amber-accent">
+                  See it in place<span className="sr-only">: {what.toLowerCase()} by {report.author.name}</span>
+                </a>
+              </div>
+            </li>
+          );
+        })}
+      </ul>
+      <LoadMore list={list} label="Load more reports" />
     </>
   );
 }
@@ -264,6 +327,7 @@ export function AdminDashboard({ blogTab, settingsTab }: { blogTab?: ReactNode; 
         )}
       </nav>
       {tab === 'moderation' && <Moderation />}
+      {tab === 'reports' && <ReportedContent />}
       {tab === 'blog' && blogTab}
       {tab === 'users' && <Users viewer={user} />}
       {tab === 'analytics' && <ComingSoon title="Analytics" />}

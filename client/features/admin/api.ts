@@ -3,6 +3,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { Role } from '../../../shared/domain';
 import type { AdminStats, Post } from '../../../shared/feed/schemas';
 import type { MemberRow } from '../../../shared/members/schemas';
+import type { ReportGroup, ReportTargetType } from '../../../shared/reports/schemas';
 import { apiRequest } from '../../lib/api';
 import { usePagedList } from '../../lib/paged-list';
 import { apiKey, getQuery } from '../../lib/query-keys';
@@ -10,8 +11,9 @@ import { apiKey, getQuery } from '../../lib/query-keys';
 export const useAdminStats = () => useQuery(getQuery<AdminStats>('/api/admin/stats'));
 export const usePendingPosts = () => usePagedList<Post>('/api/admin/posts/pending');
 export const useMembers = () => usePagedList<MemberRow>('/api/admin/users');
+export const useReports = () => usePagedList<ReportGroup>('/api/admin/reports');
 
-export type AdminAction = { do: 'approve' | 'reject'; postId: string } | { do: 'role'; memberId: string; role: Role } | { do: 'suspend' | 'unsuspend'; memberId: string };
+export type AdminAction = { do: 'approve' | 'reject'; postId: string } | { do: 'role'; memberId: string; role: Role } | { do: 'suspend' | 'unsuspend'; memberId: string } | { do: 'dismiss' | 'remove'; targetType: ReportTargetType; targetId: string };
 
 export function runAdminAction(action: AdminAction) {
   switch (action.do) {
@@ -23,6 +25,9 @@ export function runAdminAction(action: AdminAction) {
     case 'suspend':
     case 'unsuspend':
       return apiRequest('PUT', `/api/admin/users/${encodeURIComponent(action.memberId)}/${action.do}`, {});
+    case 'dismiss':
+    case 'remove':
+      return apiRequest('PUT', `/api/admin/reports/${action.targetType}/${encodeURIComponent(action.targetId)}/${action.do}`, {});
   }
 }
 

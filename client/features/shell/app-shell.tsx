@@ -13,6 +13,7 @@ import { RoleBadge } from '../../components/ui/badge';
 import { isStaff, type CurrentUser } from '../../lib/current-user';
 import { useSignOut } from '../auth/api';
 import { useEventStats } from '../events/api';
+import { useAdminStats } from '../admin/api';
 import { useMailbox } from '../mailbox/api';
 import { useCommunityStats } from '../newsfeed/api';
 import { useTheme } from '../../lib/theme';
@@ -90,6 +91,12 @@ function NavLink({ item, collapsed, badge, badgeTone = 'neutral', active }: { it
       )}
     </Link>
   );
+}
+
+/** The dashboard's queues: posts awaiting approval and reported content. */
+function DashboardBadge({ children }: { children: (waiting: number) => ReactNode }) {
+  const stats = useAdminStats();
+  return <>{children((stats.data?.pendingApproval ?? 0) + (stats.data?.reportedContent ?? 0))}</>;
 }
 
 function PendingEventsBadge({ children }: { children: (pending: number | undefined) => ReactNode }) {
@@ -206,6 +213,8 @@ function SidebarContent({ user, collapsed, onToggle, inDrawer = false }: { user:
                 <li key={item.to}>
                   {item.to === '/events/manage' ? (
                     <PendingEventsBadge>{(pending) => <NavLink item={item} collapsed={collapsed} active={item === current} badge={pending} badgeTone="alert" />}</PendingEventsBadge>
+                  ) : item.to === '/admin' ? (
+                    <DashboardBadge>{(waiting) => <NavLink item={item} collapsed={collapsed} active={item === current} badge={waiting} badgeTone="alert" />}</DashboardBadge>
                   ) : (
                     <NavLink item={item} collapsed={collapsed} active={item === current} />
                   )}

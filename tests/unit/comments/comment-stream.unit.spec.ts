@@ -62,6 +62,15 @@ describe('a written comment', () => {
     spec.given([written]).when(report(author)).thenThrows('rule', 'You cannot report your own comment');
     spec.given([written, removed]).when(report(other)).thenThrows('rule', 'This comment was removed');
   });
+  it('has its reports dismissed by staff only, which lets members report it again', () => {
+    const reported: CommentEvent = { type: 'CommentReported', data: { ...target, memberId: other.id, at } };
+    const dismiss = (actor: Actor): CommentCommand => ({ type: 'DismissCommentReports', data: {}, metadata: by(actor) });
+    const dismissed: CommentEvent = { type: 'CommentReportsDismissed', data: { ...target, by: staff.id, at } };
+    spec.given([written, reported]).when(dismiss(staff)).then([dismissed]);
+    spec.given([written, reported]).when(dismiss(other)).thenThrows('forbidden', 'Only admins and staff can dismiss reports');
+    spec.given([written]).when(dismiss(staff)).then([]);
+    spec.given([written, reported, dismissed]).when(report(other)).then([{ ...reported, data: { ...reported.data, reason: 'Rude' } }]);
+  });
   it('is not found before it is written', () => {
     spec.given([]).when(remove(author)).thenThrows('not_found', 'Comment not found');
   });

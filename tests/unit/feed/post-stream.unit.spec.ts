@@ -175,6 +175,15 @@ describe('reports', () => {
   it('refuses a report of your own post', () => {
     spec.given(approvedPost).when(report(author)).thenThrows('rule', 'You cannot report your own post');
   });
+
+  it('has its reports dismissed by staff only, after which a member may report again', () => {
+    const reported: PostEvent = { type: 'PostReported', data: { memberId: reader.id, at } };
+    const dismissed: PostEvent = { type: 'PostReportsDismissed', data: { by: staff.id, at } };
+    spec.given([...approvedPost, reported]).when(command('DismissPostReports', staff)).then([dismissed]);
+    spec.given([...approvedPost, reported]).when(command('DismissPostReports', author)).thenThrows('forbidden', 'Only admins and staff can dismiss reports of posts');
+    spec.given(approvedPost).when(command('DismissPostReports', staff)).then([]);
+    spec.given([...approvedPost, reported, dismissed]).when(report(reader, 'Again')).then([{ type: 'PostReported', data: { memberId: reader.id, reason: 'Again', at } }]);
+  });
 });
 
 describe('DeletePost', () => {

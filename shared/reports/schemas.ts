@@ -1,0 +1,29 @@
+/** The reports queue (docs/domain/reports.md): open reports, one entry per reported post or comment. */
+import * as v from 'valibot';
+import { COMMENT_TARGET_TYPES } from '../comments/constants';
+
+export const REPORT_TARGET_TYPES = ['post', 'comment'] as const;
+export type ReportTargetType = (typeof REPORT_TARGET_TYPES)[number];
+/** How much of the reported text the queue shows. */
+export const REPORT_EXCERPT_LENGTH = 280;
+
+const count = v.pipe(v.number(), v.integer(), v.minValue(0));
+
+export const ReportGroupSchema = v.object({
+  targetType: v.picklist(REPORT_TARGET_TYPES),
+  targetId: v.string(),
+  excerpt: v.string(),
+  author: v.object({ id: v.string(), name: v.string() }),
+  /** The reasons given, oldest first; a report without one adds none. */
+  reasons: v.array(v.string()),
+  reporters: count,
+  firstReportedAt: v.string(),
+  /** For a comment: the thread it is in. */
+  thread: v.nullable(v.object({ targetType: v.picklist(COMMENT_TARGET_TYPES), targetId: v.string() })),
+});
+export type ReportGroup = v.InferOutput<typeof ReportGroupSchema>;
+
+export const ReportTargetParams = v.object({
+  targetType: v.picklist(REPORT_TARGET_TYPES, 'Reports are of posts or comments'),
+  targetId: v.pipe(v.string(), v.uuid('No open reports for this content')),
+});
