@@ -11,6 +11,7 @@ import { eventStatsProjection } from './events/event-stats';
 import { calendarFeedsProjection } from './events/calendar-feeds';
 import { commentsProjection } from './comments/comments';
 import { reportsProjection } from './reports/reports';
+import { notificationsProjection } from './notifications/notifications';
 import { subscriptionsProjection } from './subscriptions/subscriptions';
 
-export const allProjections: readonly Projection[] = [membersProjection, memberPostCountsProjection, feedProjection, blogProjection, eventsProjection, memberEventsProjection, eventStatsProjection, calendarFeedsProjection, subscriptionsProjection, sitePagesProjection, commentsProjection, reportsProjection];
+export const allProjections: readonly Projection[] = [membersProjection, memberPostCountsProjection, feedProjection, blogProjection, eventsProjection, memberEventsProjection, eventStatsProjection, calendarFeedsProjection, subscriptionsProjection, sitePagesProjection, commentsProjection, reportsProjection, notificationsProjection];

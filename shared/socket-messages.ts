@@ -25,6 +25,8 @@ export const SOCKET_PAYLOADS = {
   'pending:changed': v.object({ events: v.optional(count), posts: v.optional(count), reports: v.optional(count) }),
   // Staff: the open entries of the reports queue.
   'reports:changed': v.object({ open: count }),
+  // The owner's room only: their notifications changed; how many are unread.
+  'notifications:changed': v.object({ unread: count }),
   // Some figures (online now) are not known to the projection that sees a change: a notice may
   // carry the figures it knows, or none, and the receiver refetches the rest.
   'stats:changed': v.partial(CommunityStatsSchema),

@@ -18,6 +18,7 @@ const INVALIDATES: { [M in SocketMessage]: string[] | ((payload: SocketPayload<M
   'comments:changed': ({ targetType, targetId }) => [`/api/${targetType === 'post' ? 'posts' : 'blog'}/${targetId}/comments`],
   'pending:changed': ['/api/admin/events/stats', '/api/admin/events/pending', '/api/admin/posts/pending', '/api/admin/stats', '/api/admin/reports'],
   'reports:changed': ['/api/admin/reports', '/api/admin/stats'],
+  'notifications:changed': ['/api/notifications'],
   'stats:changed': ['/api/stats', '/api/admin/stats', '/api/admin/users'],
   'monitoring:changed': ['/api/admin/monitoring'],
   'mailbox:changed': ['/api/admin/mailbox'],

@@ -1,0 +1,23 @@
+import { describe, it } from 'vitest';
+import type { Actor } from '../../../shared/domain';
+import { inboxDecider, type InboxCommand } from '../../../shared/notifications/inbox-stream';
+import { deciderSpec } from '../../support/decider-spec';
+
+const spec = deciderSpec(inboxDecider);
+const now = new Date('2026-03-01T10:00:00.000Z');
+const member: Actor = { id: 'member-1', role: 'member' };
+const mark = (actor: Actor | null, ids: string[] | null, memberId = member.id): InboxCommand => ({ type: 'MarkNotificationsRead', data: { memberId, ids }, metadata: { now, actor } });
+
+describe('marking notifications read', () => {
+  it('records the ids, or all (null), for the member themselves', () => {
+    spec.given().when(mark(member, ['a', 'b'])).then([{ type: 'NotificationsRead', data: { memberId: member.id, ids: ['a', 'b'], at: now.toISOString() } }]);
+    spec.given().when(mark(member, null)).then([{ type: 'NotificationsRead', data: { memberId: member.id, ids: null, at: now.toISOString() } }]);
+  });
+  it('records nothing for no ids', () => {
+    spec.given().when(mark(member, [])).then([]);
+  });
+  it('is refused for someone else’s inbox, and to nobody', () => {
+    spec.given().when(mark({ id: 'staff-1', role: 'staff' }, null)).thenThrows('forbidden', 'You can only read your own notifications');
+    spec.given().when(mark(null, null)).thenThrows('unauthenticated');
+  });
+});
