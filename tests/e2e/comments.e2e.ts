@@ -54,6 +54,8 @@ describe('comments', () => {
     expect(elapsed).toBeLessThan(1000);
     await seen.getByRole('button', { name: 'Comments · 1' }).waitFor({ timeout: 1000 });
     expect(await box.inputValue()).toBe('');
+    // The post's author is told at once, with no reload.
+    await adminPage.getByRole('link', { name: /Notifications.*1 new/ }).waitFor({ timeout: 1000 });
 
     await seen.getByRole('article', { name: 'Comment by Mary Member' }).getByRole('button', { name: 'Reply' }).click();
     const reply = seen.getByLabel('Reply to Mary Member');
@@ -62,6 +64,7 @@ describe('comments', () => {
     const replies = post.getByRole('list', { name: 'Replies to Mary Member' });
     await replies.getByText('Mine ran the board that night').waitFor();
     await post.getByRole('button', { name: 'Comments · 2' }).waitFor();
+    await memberPage.getByRole('link', { name: /Notifications.*1 new/ }).waitFor();
     await screenshot(memberPage, 'comments-thread-member');
     expect(await accessibilityViolations(memberPage)).toEqual([]);
   });
@@ -82,6 +85,24 @@ describe('comments', () => {
     await seen.getByText('This comment was removed').waitFor();
     await seen.getByRole('button', { name: 'Comments · 1' }).waitFor();
     expect(await seen.getByText('Mine ran the board that night').count()).toBe(1);
+  });
+
+  it('are listed on the notifications page, marked read when opened or all at once', async () => {
+    await adminPage.goto('/notifications');
+    await adminPage.getByText('2 unread notifications').waitFor();
+    const first = adminPage.getByRole('link', { name: /Mary Member commented on your post “Who remembers the WLS National Barn Dance\?”/ });
+    await screenshot(adminPage, 'notifications-admin');
+    expect(await accessibilityViolations(adminPage)).toEqual([]);
+    await first.click();
+    await adminPage.getByRole('heading', { name: 'Broadcast History Newsfeed' }).waitFor();
+    await adminPage.getByRole('link', { name: /Notifications.*1 new/ }).waitFor();
+    await adminPage.goto('/notifications');
+    await adminPage.getByText('1 unread notification', { exact: true }).waitFor();
+    await adminPage.getByRole('button', { name: 'Mark all as read' }).click();
+    await adminPage.getByText('You are all caught up.').waitFor();
+    expect(await adminPage.getByRole('link', { name: /Notifications.*new/ }).count()).toBe(0);
+    await adminPage.goto('/');
+    await adminPage.getByRole('heading', { name: 'Broadcast History Newsfeed' }).waitFor();
   });
 
   it('works on a phone', async () => {

@@ -14,6 +14,7 @@ import { isStaff, type CurrentUser } from '../../lib/current-user';
 import { useSignOut } from '../auth/api';
 import { useEventStats } from '../events/api';
 import { useAdminStats } from '../admin/api';
+import { useUnreadNotifications } from '../notifications/api';
 import { useMailbox } from '../mailbox/api';
 import { useCommunityStats } from '../newsfeed/api';
 import { useTheme } from '../../lib/theme';
@@ -64,7 +65,7 @@ function CommunityStatsBlock() {
 }
 
 function NavLink({ item, collapsed, badge, badgeTone = 'neutral', active }: { item: NavItem; collapsed: boolean; badge?: number | undefined; badgeTone?: 'neutral' | 'alert'; active: boolean }) {
-  const count = badge ?? item.badge;
+  const count = badge;
   return (
     <Link
       to={item.to}
@@ -91,6 +92,12 @@ function NavLink({ item, collapsed, badge, badgeTone = 'neutral', active }: { it
       )}
     </Link>
   );
+}
+
+/** The member's unread notifications, live. */
+function UnreadBadge({ children }: { children: (unread: number) => ReactNode }) {
+  const unread = useUnreadNotifications(true);
+  return <>{children(unread.data ?? 0)}</>;
 }
 
 /** The dashboard's queues: posts awaiting approval and reported content. */
@@ -196,7 +203,11 @@ function SidebarContent({ user, collapsed, onToggle, inDrawer = false }: { user:
           <ul>
             {MAIN_NAV.map((item) => (
               <li key={item.to}>
-                <NavLink item={item} collapsed={collapsed} active={item === current} />
+                {item.to === '/notifications' ? (
+                  <UnreadBadge>{(unread) => <NavLink item={item} collapsed={collapsed} active={item === current} badge={unread} />}</UnreadBadge>
+                ) : (
+                  <NavLink item={item} collapsed={collapsed} active={item === current} />
+                )}
               </li>
             ))}
           </ul>

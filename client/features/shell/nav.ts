@@ -5,7 +5,6 @@ export interface NavItem {
   to: string;
   title: string;
   icon: IconName;
-  badge?: number;
   exact?: boolean;
 }
 
@@ -13,10 +12,10 @@ export const MAIN_NAV: NavItem[] = [
   { to: '/', title: 'Newsfeed', icon: 'newspaper', exact: true },
   { to: '/blog', title: 'Blog', icon: 'pen' },
   { to: '/calendar', title: 'Calendar', icon: 'calendar' },
-  { to: '/discussions', title: 'Discussions', icon: 'message', badge: 12 },
+  { to: '/discussions', title: 'Discussions', icon: 'message' },
   { to: '/trending', title: 'Trending', icon: 'trending' },
   { to: '/bookmarks', title: 'Bookmarks', icon: 'bookmark' },
-  { to: '/notifications', title: 'Notifications', icon: 'bell', badge: 3 },
+  { to: '/notifications', title: 'Notifications', icon: 'bell' },
 ];
 
 export const SETTINGS_NAV: NavItem[] = [{ to: '/subscription-settings', title: 'Subscription Settings', icon: 'mail' }];
