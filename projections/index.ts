@@ -12,6 +12,7 @@ import { calendarFeedsProjection } from './events/calendar-feeds';
 import { commentsProjection } from './comments/comments';
 import { reportsProjection } from './reports/reports';
 import { notificationsProjection } from './notifications/notifications';
+import { bookmarksProjection } from './bookmarks/bookmarks';
 import { subscriptionsProjection } from './subscriptions/subscriptions';
 
-export const allProjections: readonly Projection[] = [membersProjection, memberPostCountsProjection, feedProjection, blogProjection, eventsProjection, memberEventsProjection, eventStatsProjection, calendarFeedsProjection, subscriptionsProjection, sitePagesProjection, commentsProjection, reportsProjection, notificationsProjection];
+export const allProjections: readonly Projection[] = [membersProjection, memberPostCountsProjection, feedProjection, blogProjection, eventsProjection, memberEventsProjection, eventStatsProjection, calendarFeedsProjection, subscriptionsProjection, sitePagesProjection, commentsProjection, reportsProjection, notificationsProjection, bookmarksProjection];

@@ -28,6 +28,7 @@ import { blogRoutes } from './blog/routes';
 import { commentRoutes } from './comments/routes';
 import { reportRoutes } from './reports/routes';
 import { notificationRoutes } from './notifications/routes';
+import { bookmarkRoutes } from './bookmarks/routes';
 import { eventRoutes } from './events/routes';
 import { subscriptionRoutes } from './subscriptions/routes';
 import { serveClient } from './http/client';
@@ -145,6 +146,7 @@ export async function buildApp(services: ApiDependencies, options: { logger?: bo
   await app.register(commentRoutes, { services });
   await app.register(reportRoutes, { services });
   await app.register(notificationRoutes, { services });
+  await app.register(bookmarkRoutes, { services });
   await app.register(eventRoutes, { services });
   await app.register(subscriptionRoutes, { services });
   await app.register(monitoringRoutes, { services, realtime });

@@ -27,6 +27,8 @@ export const SOCKET_PAYLOADS = {
   'reports:changed': v.object({ open: count }),
   // The owner's room only: their notifications changed; how many are unread.
   'notifications:changed': v.object({ unread: count }),
+  // The owner's room only: their bookmarks changed (another tab, another device).
+  'bookmarks:changed': v.object({}),
   // Some figures (online now) are not known to the projection that sees a change: a notice may
   // carry the figures it knows, or none, and the receiver refetches the rest.
   'stats:changed': v.partial(CommunityStatsSchema),

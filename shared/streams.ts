@@ -6,13 +6,14 @@ import type { BlogPostEvent } from './blog/blog-stream';
 import type { CalendarEventEvent } from './events/event-stream';
 import type { CommentEvent } from './comments/comment-stream';
 import type { InboxEvent } from './notifications/inbox-stream';
+import type { BookmarkEvent } from './bookmarks/bookmark-stream';
 import type { CalendarFeedEvent } from './events/calendar-feed-stream';
 import type { PostEvent } from './feed/post-stream';
 import type { MemberEvent } from './members/member-stream';
 import type { SubscriptionEvent } from './subscriptions/subscription-stream';
 import type { SitePageEvent } from './site-pages/site-page-stream';
 
-export const STREAM_TYPES = ['member', 'email', 'founder', 'event', 'post', 'blog', 'subscription', 'page', 'calendar', 'comment', 'inbox'] as const;
+export const STREAM_TYPES = ['member', 'email', 'founder', 'event', 'post', 'blog', 'subscription', 'page', 'calendar', 'comment', 'inbox', 'bookmarks'] as const;
 export type StreamType = (typeof STREAM_TYPES)[number];
 
 /** A claim stream's only event: the member who holds the address, or who founded the community. */
@@ -32,6 +33,7 @@ export type StreamEvents = {
   calendar: CalendarFeedEvent;
   comment: CommentEvent;
   inbox: InboxEvent;
+  bookmarks: BookmarkEvent;
 };
 
 export function streamName(type: StreamType, id: string): string {

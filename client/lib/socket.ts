@@ -19,6 +19,7 @@ const INVALIDATES: { [M in SocketMessage]: string[] | ((payload: SocketPayload<M
   'pending:changed': ['/api/admin/events/stats', '/api/admin/events/pending', '/api/admin/posts/pending', '/api/admin/stats', '/api/admin/reports'],
   'reports:changed': ['/api/admin/reports', '/api/admin/stats'],
   'notifications:changed': ['/api/notifications'],
+  'bookmarks:changed': ['/api/bookmarks'],
   'stats:changed': ['/api/stats', '/api/admin/stats', '/api/admin/users'],
   'monitoring:changed': ['/api/admin/monitoring'],
   'mailbox:changed': ['/api/admin/mailbox'],

@@ -83,7 +83,7 @@ function visibility(actor: Actor | null): Filter {
   return actor ? { $or: [open, { organizerId: actor.id }] } : open;
 }
 
-function canSee(event: EventDetailsDocument, actor: Actor | null) {
+export function canSee(event: EventDetailsDocument, actor: Actor | null) {
   return isStaff(actor) || (event.isApproved && event.isPublic) || event.organizerId === actor?.id;
 }
 

@@ -10,6 +10,7 @@ const benches: Record<string, () => Promise<{ run: () => Promise<void> }>> = {
   feed: () => import('./feed.bench'),
   events: () => import('./events.bench'),
   blog: () => import('./blog.bench'),
+  comments: () => import('./comments.bench'),
   mail: () => import('./mail.bench'),
   embeds: () => import('./embeds.bench'),
   http: () => import('./http.bench'),

@@ -6,7 +6,7 @@
  * like, unlike, share, report and comment (replying, editing, removing and reporting comments), and staff moderate, pin and delete; staff write, publish, pin, feature and delete
  * blog posts; members and staff schedule events, members edit theirs (back to moderation), staff approve, reject,
  * feature and delete them, and members RSVP, change their minds and withdraw; members and guests subscribe, confirm,
- * change frequency, pause, resume, bounce and unsubscribe; admins edit the site's pages; members mark their notifications read, ask for and reset their private calendar feeds and turn reminders on or off. A command the site would refuse is left out, as the
+ * change frequency, pause, resume, bounce and unsubscribe; admins edit the site's pages; members save bookmarks, mark their notifications read, ask for and reset their private calendar feeds and turn reminders on or off. A command the site would refuse is left out, as the
  * decider refuses it; the choices follow a seeded generator, so a seed gives the same history.
  */
 import { createHash, randomUUID } from 'node:crypto';
@@ -25,6 +25,7 @@ import { generateExcerpt } from '../../shared/blog/excerpt';
 import { calendarFeedDecider } from '../../shared/events/calendar-feed-stream';
 import { commentDecider, type ParentComment } from '../../shared/comments/comment-stream';
 import { inboxDecider } from '../../shared/notifications/inbox-stream';
+import { bookmarkDecider } from '../../shared/bookmarks/bookmark-stream';
 import { sitePageDecider } from '../../shared/site-pages/site-page-stream';
 import { SITE_PAGE_SLUGS } from '../../shared/site-pages/schemas';
 import { renderSitePage } from '../../server/site-pages/routes';
@@ -320,7 +321,12 @@ export async function appendCommunityHistory(eventStore: EventStore, options: { 
       const body = `## ${random.words(3)}\n\n${random.words(30)}`;
       log.run(sitePageDecider, streamName('page', slug), { type: 'EditSitePage', data: { slug, title: random.words(3), body, html: renderSitePage(body) }, metadata: meta(admin) });
     }
-    else if (roll < 9075) log.run(inboxDecider, streamName('inbox', member.id), { type: 'MarkNotificationsRead', data: { memberId: member.id, ids: null }, metadata: meta(member) });
+    else if (roll < 9072) {
+      // A member saves (or unsaves) a post, an event or a blog post.
+      const kind = random.pick(['post', 'event', 'blog'] as const);
+      const ids = kind === 'post' ? posts : kind === 'event' ? calendar : blog;
+      if (ids.length) log.run(bookmarkDecider, streamName('bookmarks', member.id), { type: random.chance(0.8) ? 'SaveBookmark' : 'RemoveBookmark', data: { memberId: member.id, kind, id: random.recent(ids) }, metadata: meta(member) });
+    } else if (roll < 9075) log.run(inboxDecider, streamName('inbox', member.id), { type: 'MarkNotificationsRead', data: { memberId: member.id, ids: null }, metadata: meta(member) });
     else if (roll < 9085) {
       // A member asks for (or resets) their private calendar feed, or turns their event reminders on or off.
       const stream = streamName('calendar', member.id);
