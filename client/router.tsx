@@ -207,7 +207,7 @@ const shellRoutes = [
   createRoute({ getParentRoute: () => shellRoute, path: '/mailbox', component: page(() => import('./features/mailbox/mailbox-page'), 'MailboxPage') }),
   createRoute({ getParentRoute: () => shellRoute, path: '/discussions', component: page(() => import('./features/placeholders/placeholder-pages'), 'DiscussionsPage') }),
   createRoute({ getParentRoute: () => shellRoute, path: '/trending', component: page(() => import('./features/placeholders/placeholder-pages'), 'TrendingPage') }),
-  createRoute({ getParentRoute: () => shellRoute, path: '/bookmarks', component: page(() => import('./features/placeholders/placeholder-pages'), 'BookmarksPage') }),
+  createRoute({ getParentRoute: () => shellRoute, path: '/bookmarks', component: page(() => import('./features/bookmarks/bookmarks-page'), 'BookmarksPage') }),
   createRoute({ getParentRoute: () => shellRoute, path: '/notifications', component: page(() => import('./features/notifications/notifications-page'), 'NotificationsPage') }),
 ];
 

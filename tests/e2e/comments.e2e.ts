@@ -153,4 +153,28 @@ describe('comments', () => {
     expect(await reader.getByLabel('Write a comment').count()).toBe(0);
     await screenshot(reader, 'comments-blog-guest');
   });
+
+  it('are saved from cards and pages to the bookmarks page, which says when one is gone', async () => {
+    await memberPage.goto('/');
+    const post = card(memberPage, 'Barn Dance');
+    await post.getByRole('button', { name: 'Save post by Ada Admin' }).click();
+    await post.getByRole('button', { name: 'Saved post by Ada Admin', pressed: true }).waitFor();
+    const created = await adminPage.request.post('/api/blog', { data: { title: 'Towers of the state', content: '<p>Steel and wire.</p>', isPublished: true } });
+    const blogId = (await created.json()).id as string;
+    await memberPage.goto(`/blog/${blogId}`);
+    await memberPage.getByRole('button', { name: 'Save Towers of the state' }).click();
+    await memberPage.getByRole('button', { name: 'Saved Towers of the state', pressed: true }).waitFor();
+
+    await memberPage.goto('/bookmarks');
+    const list = memberPage.getByRole('list', { name: 'Bookmarks' });
+    await list.getByRole('listitem', { name: 'Blog post: Towers of the state' }).waitFor();
+    await list.getByRole('listitem', { name: 'Post: Post by Ada Admin' }).waitFor();
+    expect((await adminPage.request.delete(`/api/blog/${blogId}`, { headers: { 'Content-Type': 'application/json' } })).status()).toBe(204);
+    await memberPage.reload();
+    await memberPage.getByText('This blog post was removed or is no longer shown.').waitFor();
+    await screenshot(memberPage, 'bookmarks-member');
+    expect(await accessibilityViolations(memberPage)).toEqual([]);
+    await memberPage.getByRole('button', { name: 'Saved removed blog post' }).click();
+    await expect.poll(() => list.getByRole('listitem').count()).toBe(1);
+  });
 });

@@ -13,6 +13,7 @@ import { copyText, openSharePopup, shareNetworks } from '../../lib/share';
 import { usePrerenderedHandoff } from '../../lib/prerendered';
 import { useCurrentUser } from '../../lib/current-user';
 import { CommentThread } from '../../components/comment-thread';
+import { BookmarkButton } from '../../components/bookmark-button';
 
 const date = (iso: string) => new Date(iso).toLocaleDateString('en-US', { year: 'numeric', month: 'long', day: 'numeric' });
 
@@ -201,7 +202,10 @@ export function BlogPostPage() {
       {/* Sanitised on the server when saved, with an allow-list of tags and attributes. */}
       <div className="blog-content mt-6 space-y-4 leading-relaxed" dangerouslySetInnerHTML={{ __html: p.content }} />
       <div className="mt-8 flex flex-wrap items-center justify-between gap-4 border-t border-slate-200 pt-6 dark:border-slate-800">
-        <Share post={p} />
+        <div className="flex flex-wrap items-center gap-2">
+          <Share post={p} />
+          {viewer.data && p.isPublished && <BookmarkButton kind="blog" id={p.id} label={p.title} className="border border-slate-300 dark:border-slate-600" />}
+        </div>
         <Link to="/blog" className="inline-flex min-h-11 items-center font-medium text-brand-600 underline dark:text-amber-accent">
           Browse More Posts
         </Link>

@@ -11,6 +11,7 @@ import { isStaff, useCurrentUser } from '../../lib/current-user';
 import { EVENT_ID_SHOWN_LENGTH, EVENT_TYPE_LABELS, type RsvpStatus } from '../../../shared/events/constants';
 import { formatEventDateLine } from '../../../shared/events/dates';
 import { EventForm } from './event-form';
+import { BookmarkButton } from '../../components/bookmark-button';
 import { cancelEvent, deleteEvent, eventIcsUrl, setRsvp, useAttendeeCounts, useEvent, useRefreshEvents, useWaitlist, type CalendarEvent } from './api';
 
 /** The reader's own zone: timed events show on their wall clock; all-day ones are calendar dates wherever they are read. */
@@ -254,6 +255,7 @@ export function EventDetails({ eventId, onClose }: { eventId: string; onClose: (
                   <Button variant="secondary" onPress={() => void download()}>
                     Download to calendar (.ics)
                   </Button>
+                  {user && <BookmarkButton kind="event" id={event.id} label={event.title} className="border border-slate-300 dark:border-slate-600" />}
                   {event.isApproved && event.isPublic && (
                     <Link to="/events/$id" params={{ id: event.id }} className="inline-flex min-h-11 items-center rounded-md px-3 text-sm font-medium text-brand-600 underline dark:text-amber-accent">
                       Event page to share

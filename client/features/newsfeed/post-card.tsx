@@ -9,6 +9,7 @@ import { SHARE_TITLE_LENGTH } from '../../../shared/feed/constants';
 import { copyText, openSharePopup, shareNetworks } from '../../lib/share';
 import { relativeTime } from '../../lib/relative-time';
 import { CommentThread } from '../../components/comment-thread';
+import { BookmarkButton } from '../../components/bookmark-button';
 import { usePostAction, type Post, type PostAction } from './api';
 
 /** The spec's feed role colours: admin red, staff blue, member green, subscriber yellow. */
@@ -150,6 +151,7 @@ export function PostCard({ post, viewer, onlineIds }: { post: Post; viewer: Curr
             Comments · {post.comments}
           </button>
           <ShareControl post={post} onShared={() => act('share')} />
+          <BookmarkButton kind="post" id={post.id} label={`post by ${post.author.name}`} />
           {viewer.id !== post.author.id && (
             <button
               type="button"

@@ -2,4 +2,3 @@ import { ComingSoon } from '../../components/ui/page-header';
 
 export const DiscussionsPage = () => <ComingSoon title="Discussions" />;
 export const TrendingPage = () => <ComingSoon title="Trending" />;
-export const BookmarksPage = () => <ComingSoon title="Bookmarks" />;
