@@ -29,6 +29,7 @@ import { commentRoutes } from './comments/routes';
 import { reportRoutes } from './reports/routes';
 import { notificationRoutes } from './notifications/routes';
 import { bookmarkRoutes } from './bookmarks/routes';
+import { directoryRoutes } from './members/directory';
 import { eventRoutes } from './events/routes';
 import { subscriptionRoutes } from './subscriptions/routes';
 import { serveClient } from './http/client';
@@ -147,6 +148,7 @@ export async function buildApp(services: ApiDependencies, options: { logger?: bo
   await app.register(reportRoutes, { services });
   await app.register(notificationRoutes, { services });
   await app.register(bookmarkRoutes, { services });
+  await app.register(directoryRoutes, { services });
   await app.register(eventRoutes, { services });
   await app.register(subscriptionRoutes, { services });
   await app.register(monitoringRoutes, { services, realtime });

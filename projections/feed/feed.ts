@@ -46,6 +46,8 @@ export type FeedPostDocument = Positioned & {
   createdAt: string;
   /** Lowercased content, author name and tags: what the feed's search matches. */
   search: string;
+  /** Members it mentions (absent when none): told once it is in the feed. */
+  mentions?: string[];
 };
 
 type TagDay = Positioned & { _id: string; tag: string; day: string; count: number };
@@ -144,6 +146,7 @@ export const feedProjection: Projection = {
           reports: 0,
           createdAt: data.submittedAt,
           search: [data.content, name, ...data.tags].join('\n').toLowerCase(),
+          ...(data.mentions ? { mentions: data.mentions } : {}),
         }));
         const day = data.submittedAt.slice(0, 10);
         await countTags(store, data.tags, day, at);

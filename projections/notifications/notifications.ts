@@ -1,7 +1,8 @@
 /**
  * Notifications (docs/domain/notifications.md): `notifications`, one document per member told of one thing, derived
  * from the log: a comment on my post or blog post, a reply to my comment, my post or event approved or rejected, an
- * event I answered changed or cancelled, a place freed for me on a waiting list. Nobody is told of their own act.
+ * event I answered changed or cancelled, a place freed for me on a waiting list, a mention of me in a comment or in a
+ * post once it is in the feed. Nobody is told of their own act, nor twice of one.
  * Marks of "read" come from the member's inbox stream. Applied after the feed, blog, events and comments projections,
  * whose documents name the people concerned: none of what it reads there changes with the event being applied.
  */
@@ -38,6 +39,9 @@ const quote = (text: string, length = 60) => `“${text.length > length ? `${tex
 
 type Told = { memberId: string; kind: NotificationKind; text: string; link: string };
 
+/** One notification per member for one event: the first reason given (a reply to them outranks a mention of them). */
+const onceEach = (told: Told[]) => told.filter((one, index) => told.findIndex((other) => other.memberId === one.memberId) === index);
+
 /** Who is told what of one event of the log. */
 async function notificationsOf(recorded: RecordedEvent, store: DocumentStore): Promise<Told[]> {
   const typed = typedEvent(recorded);
@@ -54,12 +58,22 @@ async function notificationsOf(recorded: RecordedEvent, store: DocumentStore): P
     if (blog) told.push({ memberId: blog.authorId, kind: 'comment', text: `${name} commented on your blog post ${quote(blog.title)}`, link });
     const parent = parentId ? await commentsCollection(store).findOne({ _id: parentId }) : null;
     if (parent) told.push({ memberId: parent.authorId, kind: 'reply', text: `${name} replied to your comment ${quote(parent.content || 'that was removed')}`, link });
-    return told.filter((one) => one.memberId !== authorId);
+    for (const memberId of typed.event.data.mentions ?? []) told.push({ memberId, kind: 'mention', text: `${name} mentioned you in a comment`, link });
+    return onceEach(told).filter((one) => one.memberId !== authorId);
   }
-  if (typed.stream === 'post' && (typed.event.type === 'PostApproved' || typed.event.type === 'PostRejected')) {
+  const postEvent = typed.stream === 'post' ? typed.event : null;
+  if (postEvent && (postEvent.type === 'PostApproved' || (postEvent.type === 'PostSubmitted' && postEvent.data.approved))) {
+    // A mention reaches its member once the post is in the feed: at once for staff posts, else at approval.
+    const post = await feedPosts(store).findOne({ _id: typed.id });
+    if (!post) return [];
+    const mentioned: Told[] = (post.mentions ?? []).map((memberId) => ({ memberId, kind: 'mention', text: `${post.author.name} mentioned you in a post ${quote(post.content)}`, link: `/#post-${typed.id}` }));
+    if (postEvent.type === 'PostSubmitted') return mentioned;
+    const approved: Told[] = post.authorId === postEvent.data.by ? [] : [{ memberId: post.authorId, kind: 'post_approved', text: `Your post ${quote(post.content)} was approved and is in the feed`, link: `/#post-${typed.id}` }];
+    return onceEach([...approved, ...mentioned]).filter((one) => one.memberId !== post.authorId || one.kind !== 'mention');
+  }
+  if (typed.stream === 'post' && typed.event.type === 'PostRejected') {
     const post = await feedPosts(store).findOne({ _id: typed.id });
     if (!post || post.authorId === typed.event.data.by) return [];
-    if (typed.event.type === 'PostApproved') return [{ memberId: post.authorId, kind: 'post_approved', text: `Your post ${quote(post.content)} was approved and is in the feed`, link: `/#post-${typed.id}` }];
     const reason = typed.event.data.reason;
     return [{ memberId: post.authorId, kind: 'post_rejected', text: `Your post ${quote(post.content)} was not approved${reason ? `: ${reason}` : ''}`, link: `/#post-${typed.id}` }];
   }

@@ -21,6 +21,7 @@ import { ErrorSchema, noContent, type ValibotTypeProvider } from '../http/openap
 import { findPage, mapPage, OLDEST_FIRST, pageQuery } from '../http/pagination';
 import { STAFF } from '../http/access';
 import type { ApiDependencies } from '../dependencies';
+import { resolveMentions } from '../members/directory';
 
 const UUID = /^[\da-f]{8}-[\da-f]{4}-[\da-f]{4}-[\da-f]{4}-[\da-f]{12}$/iu;
 const IdParams = v.object({ id: text() });
@@ -103,7 +104,8 @@ export async function commentRoutes(fastify: FastifyInstance, { services }: { se
           parent = { id: replied._id, targetType: replied.targetType, targetId: replied.targetId, parentId: replied.parentId, removed: replied.removed };
         }
         const id = randomUUID();
-        return reply.status(201).send(await command(id, request.actor, { type: 'WriteComment', data: { id, targetType, targetId, content, parent } }));
+        const mentions = await resolveMentions(services.store, content, request.actor!.id);
+        return reply.status(201).send(await command(id, request.actor, { type: 'WriteComment', data: { id, targetType, targetId, content, parent, mentions } }));
       },
     );
   }

@@ -20,6 +20,7 @@ import type { ApiDependencies } from '../dependencies';
 import type { Intent } from '../../platform/command-handler';
 import { feedPage, postDto, trendingTags } from './feed-queries';
 import { createShareLedger, shareKey, sharer } from './shares';
+import { resolveMentions } from '../members/directory';
 
 const IdParams = v.object({ id: v.pipe(text(), v.uuid('Post not found')) });
 const FeedQuery = v.object({
@@ -61,7 +62,8 @@ export async function feedRoutes(fastify: FastifyInstance, { services }: { servi
     { config: { access: 'signed-in', rateLimit: { max: config.rateLimits.posting, timeWindow: '1 minute' } }, schema: { summary: 'Submit a post; staff posts are approved at once, others wait for moderation', tags, body: NewPostSchema, response: { 201: PostSchema, ...refusals } } },
     async (request, reply) => {
       const id = randomUUID();
-      return reply.status(201).send(await command(id, request.actor, { type: 'SubmitPost', data: { ...request.body, id } }));
+      const mentions = await resolveMentions(store, request.body.content, request.actor!.id);
+      return reply.status(201).send(await command(id, request.actor, { type: 'SubmitPost', data: { ...request.body, id, mentions } }));
     },
   );
 

@@ -12,7 +12,7 @@ import type { CommentTargetType } from './constants';
 type Target = { targetType: CommentTargetType; targetId: string };
 
 export type CommentEvent =
-  | { type: 'CommentWritten'; data: Target & { id: string; parentId: string | null; authorId: string; authorRole: Role; content: string; at: string } }
+  | { type: 'CommentWritten'; data: Target & { id: string; parentId: string | null; authorId: string; authorRole: Role; content: string; at: string; mentions?: string[] } }
   | { type: 'CommentEdited'; data: Target & { content: string; at: string } }
   | { type: 'CommentRemoved'; data: Target & { by: string; at: string } }
   | { type: 'CommentReported'; data: Target & { memberId: string; reason?: string; at: string } }
@@ -27,7 +27,7 @@ export interface ParentComment extends Target {
 }
 
 export type CommentCommand =
-  | { type: 'WriteComment'; data: Target & { id: string; content: string; parent: ParentComment | null }; metadata: CommandMetadata }
+  | { type: 'WriteComment'; data: Target & { id: string; content: string; parent: ParentComment | null; mentions?: string[] }; metadata: CommandMetadata }
   | { type: 'EditComment'; data: { content: string }; metadata: CommandMetadata }
   | { type: 'RemoveComment'; data: Record<string, never>; metadata: CommandMetadata }
   | { type: 'ReportComment'; data: { reason?: string }; metadata: CommandMetadata }
@@ -74,13 +74,13 @@ export const commentDecider: Decider<CommentState, CommentCommand, CommentEvent>
     if (command.type === 'WriteComment') {
       if (!WRITERS.includes(actor.role)) throw fail.forbidden('Subscribers can read comments but not write them');
       if (state.status !== 'none') throw fail.conflict('This comment already exists');
-      const { id, targetType, targetId, content, parent } = command.data;
+      const { id, targetType, targetId, content, parent, mentions } = command.data;
       if (parent) {
         if (parent.targetType !== targetType || parent.targetId !== targetId) throw fail.rule('That comment belongs to another thread');
         if (parent.parentId) throw fail.rule('Replies go one level deep: reply to the comment above it');
         if (parent.removed) throw fail.rule('You cannot reply to a removed comment');
       }
-      return [{ type: 'CommentWritten', data: { id, targetType, targetId, parentId: parent?.id ?? null, authorId: actor.id, authorRole: actor.role, content, at } }];
+      return [{ type: 'CommentWritten', data: { id, targetType, targetId, parentId: parent?.id ?? null, authorId: actor.id, authorRole: actor.role, content, at, ...(mentions?.length ? { mentions } : {}) } }];
     }
     if (state.status === 'none' || !state.target) throw fail.notFound('Comment not found');
     const target = state.target;

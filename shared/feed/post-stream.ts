@@ -21,6 +21,8 @@ export type PostEvent =
         submittedAt: string;
         /** True for admin and staff authors: their posts skip the moderation queue. */
         approved: boolean;
+        /** Members named with `@First Last` (absent when none). */
+        mentions?: string[];
       };
     }
   | { type: 'PostApproved'; data: { by: string; at: string } }
@@ -37,7 +39,7 @@ export type PostEvent =
   | { type: 'PostDeleted'; data: { by: string; at: string } };
 
 export type PostCommand =
-  | { type: 'SubmitPost'; data: NewPost & { id: string }; metadata: CommandMetadata }
+  | { type: 'SubmitPost'; data: NewPost & { id: string; mentions?: string[] }; metadata: CommandMetadata }
   | { type: 'ApprovePost'; data: Record<string, never>; metadata: CommandMetadata }
   | { type: 'RejectPost'; data: { reason?: string }; metadata: CommandMetadata }
   | { type: 'PinPost'; data: Record<string, never>; metadata: CommandMetadata }
@@ -104,7 +106,7 @@ export const postDecider: Decider<PostState, PostCommand, PostEvent> = {
     if (command.type === 'SubmitPost') {
       if (!actor) throw fail.unauthenticated();
       if (state.status !== 'none') throw fail.conflict('This post already exists');
-      const { id, content, mediaType, mediaUrl, mediaTitle, tags } = command.data;
+      const { id, content, mediaType, mediaUrl, mediaTitle, tags, mentions } = command.data;
       return [
         {
           type: 'PostSubmitted',
@@ -119,6 +121,7 @@ export const postDecider: Decider<PostState, PostCommand, PostEvent> = {
             tags,
             submittedAt: at,
             approved: isModerator(actor.role),
+            ...(mentions?.length ? { mentions } : {}),
           },
         },
       ];

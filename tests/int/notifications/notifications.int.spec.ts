@@ -64,6 +64,24 @@ describe('notifications', () => {
     expect((await newest(other))?.kind).toBe('event_changed');
   });
 
+  it('tell members mentioned in a comment at once, and in a post once it is in the feed; the directory finds them by name', async () => {
+    const found = await member.get('/api/members?q=ott');
+    expect(found.body.items).toEqual([{ id: expect.any(String), name: 'Otto Other', avatar: null, role: 'member' }]);
+    expect(JSON.stringify(found.body)).not.toContain('@');
+    expect((await member.get('/api/members?q=Otto%20O')).body.items.map((m: { name: string }) => m.name)).toEqual(['Otto Other']);
+    expect((await new Browser(site.url).get('/api/members?q=ott')).status).toBe(401);
+
+    const postId = (await staff.post('/api/posts', { content: 'Radio row, 1950' })).body.id;
+    await member.post(`/api/posts/${postId}/comments`, { content: 'Ask @Otto Other, he was there. And @Nobody Here.' });
+    expect(await newest(other)).toMatchObject({ kind: 'mention', text: 'Mona Member mentioned you in a comment', link: `/#post-${postId}` });
+
+    const pending = (await member.post('/api/posts', { content: 'Thanks @Otto Other and @Mona Member for the photos' })).body.id;
+    expect((await newest(other))?.text).toBe('Mona Member mentioned you in a comment');
+    await staff.put(`/api/admin/posts/${pending}/approve`);
+    expect(await newest(other)).toMatchObject({ kind: 'mention', text: 'Mona Member mentioned you in a post “Thanks @Otto Other and @Mona Member for the photos”' });
+    expect((await newest(member))?.kind).toBe('post_approved');
+  });
+
   it('are marked read by id or all at once', async () => {
     const before = await inbox(staff);
     expect(before.unread).toBeGreaterThan(1);
