@@ -3,7 +3,7 @@
  * under the comment they answer, a removed comment kept as a line. New comments arrive live: `comments:changed`
  * refetches the thread (client/lib/socket.ts). Text that the server refuses stays in its box with the reason.
  */
-import { useId, useMemo, useState, type FormEvent } from 'react';
+import { useId, useMemo, useRef, useState, type FormEvent } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { Comment } from '../../shared/comments/schemas';
 import type { CommentTargetType } from '../../shared/comments/constants';
@@ -16,6 +16,7 @@ import { relativeTime } from '../lib/relative-time';
 import { Avatar } from './ui/avatar';
 import { Button } from './ui/button';
 import { useToast } from './ui/toast';
+import { useMentionPicker } from './mention-picker';
 
 const ROLE_COLOUR: Record<string, string> = {
   admin: 'text-red-700 dark:text-red-400',
@@ -44,6 +45,8 @@ function CommentBox({ label, submitLabel, initial = '', onSubmit, onCancel, auto
   const [content, setContent] = useState(initial);
   const [error, setError] = useState<string | null>(null);
   const [sending, setSending] = useState(false);
+  const textArea = useRef<HTMLTextAreaElement>(null);
+  const mentions = useMentionPicker(content, setContent, textArea);
   const submit = async (event: Pick<FormEvent, 'preventDefault'>) => {
     event.preventDefault();
     if (!content.trim()) {
@@ -68,6 +71,8 @@ function CommentBox({ label, submitLabel, initial = '', onSubmit, onCancel, auto
       </label>
       <textarea
         id={id}
+        ref={textArea}
+        {...mentions.textAreaProps}
         value={content}
         placeholder={label}
         rows={2}
@@ -77,14 +82,17 @@ function CommentBox({ label, submitLabel, initial = '', onSubmit, onCancel, auto
         aria-describedby={error ? `${id}-error` : undefined}
         onChange={(event) => {
           setContent(event.target.value);
+          mentions.follow(event.target);
           if (error) setError(null);
         }}
         onKeyDown={(event) => {
+          if (mentions.onKeyDown(event)) return;
           if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) void submit(event);
           if (event.key === 'Escape' && onCancel) onCancel();
         }}
         className="w-full resize-y rounded-md border border-slate-300 bg-white px-3 py-2 text-base outline-none focus:border-brand-600 focus:ring-2 focus:ring-brand-600/30 aria-invalid:border-red-600 dark:border-slate-600 dark:bg-slate-900"
       />
+      {mentions.picker}
       {error && (
         <p id={`${id}-error`} role="alert" className="text-sm text-red-700 dark:text-red-400">
           {error}

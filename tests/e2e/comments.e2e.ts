@@ -116,6 +116,29 @@ describe('comments', () => {
     await otherPage.setViewportSize({ width: 1366, height: 900 });
   });
 
+  it('mention a member picked from the list, who is told', async () => {
+    const seen = card(otherPage, 'Barn Dance');
+    const box = seen.getByLabel('Write a comment');
+    await box.click();
+    await box.pressSequentially('Ask @Mar');
+    const picker = otherPage.getByRole('listbox', { name: 'Members to mention' });
+    await picker.getByRole('option', { name: 'Mary Member' }).waitFor();
+    expect(await box.getAttribute('aria-activedescendant')).toBe(await picker.getByRole('option').first().getAttribute('id'));
+    await screenshot(otherPage, 'mention-picker');
+    expect(await accessibilityViolations(otherPage)).toEqual([]);
+    await box.press('Enter');
+    expect(await picker.count()).toBe(0);
+    await box.pressSequentially('about the fiddle');
+    expect(await box.inputValue()).toBe('Ask @Mary Member about the fiddle');
+    await box.press('Control+Enter');
+    await seen.getByText('Ask @Mary Member about the fiddle').waitFor();
+    await memberPage.goto('/notifications');
+    await memberPage.getByRole('link', { name: /Otto Other mentioned you in a comment/ }).waitFor();
+    await memberPage.goto('/');
+    await memberPage.getByRole('heading', { name: 'Broadcast History Newsfeed' }).waitFor();
+    await card(memberPage, 'Barn Dance').getByRole('button', { name: /Comments · / }).click();
+  });
+
   it('reach staff live in the Reported content tab, who remove what was reported', async () => {
     await adminPage.goto('/admin/reports');
     await adminPage.getByText('No open reports. Nothing needs a look.').waitFor();

@@ -6,6 +6,7 @@ import { isStaff, type CurrentUser } from '../../lib/current-user';
 import { MAX_TAGS_PER_ITEM, MEDIA_TYPES, TAG_MAX_LENGTH, type MediaType } from '../../../shared/feed/constants';
 import { normalizeTag, tagRefusal } from '../../../shared/feed/tags';
 import { useSubmitPost } from './api';
+import { useMentionPicker } from '../../components/mention-picker';
 
 const MEDIA_LABELS: Record<MediaType, string> = { image: 'Image', video: 'Video', audio: 'Audio', youtube: 'YouTube', link: 'Link' };
 const fieldClass = 'min-h-11 w-full rounded-md border border-slate-300 bg-white px-3 dark:border-slate-600 dark:bg-slate-900';
@@ -22,6 +23,7 @@ export function Composer({ user }: { user: CurrentUser }) {
   const [tagInput, setTagInput] = useState('');
   const [fields, setFields] = useState<Record<string, string>>({});
   const textArea = useRef<HTMLTextAreaElement>(null);
+  const mentions = useMentionPicker(content, setContent, textArea);
 
   const reset = () => {
     setExpanded(false);
@@ -63,6 +65,7 @@ export function Composer({ user }: { user: CurrentUser }) {
   };
 
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
+    if (mentions.onKeyDown(event)) return;
     if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) {
       event.preventDefault();
       submit();
@@ -77,8 +80,12 @@ export function Composer({ user }: { user: CurrentUser }) {
       <textarea
         id="composer"
         ref={textArea}
+        {...mentions.textAreaProps}
         value={content}
-        onChange={(event) => setContent(event.target.value)}
+        onChange={(event) => {
+          setContent(event.target.value);
+          mentions.follow(event.target);
+        }}
         onFocus={() => setExpanded(true)}
         onKeyDown={onKeyDown}
         rows={expanded ? 4 : 1}
@@ -87,6 +94,7 @@ export function Composer({ user }: { user: CurrentUser }) {
         // Folded, it is as tall as its placeholder, which wraps on a phone rather than being cut off.
         className={`${fieldClass} py-2 ${expanded ? '' : 'field-sizing-content'}`}
       />
+      {mentions.picker}
       {fields.content && <p className="mt-1 text-sm text-red-600">{fields.content}</p>}
       {expanded && (
         <div className="mt-3 space-y-3">
