@@ -16,6 +16,8 @@ import { ReasonSchema } from '../../shared/feed/schemas';
 import { commentsCollection, type CommentDocument } from '../../projections/comments/comments';
 import { feedPosts } from '../../projections/feed/feed';
 import { blogPosts } from '../../projections/blog/blog';
+import { membersCollection } from '../../projections/members/members';
+import { displayName } from '../../shared/members/display';
 import type { Intent } from '../../platform/command-handler';
 import { ErrorSchema, noContent, type ValibotTypeProvider } from '../http/openapi';
 import { findPage, mapPage, OLDEST_FIRST, pageQuery } from '../http/pagination';
@@ -69,10 +71,17 @@ export async function commentRoutes(fastify: FastifyInstance, { services }: { se
     services.handle(commentDecider, streamName('comment', id), { ...intent, metadata: { now: services.now(), actor } }, actor ? { actorId: actor.id } : {});
   /** Decides `intent` on the comment's stream; answers the comment as it now is (read-your-writes). */
   async function command(id: string, actor: Actor | null, intent: Intent<CommentCommand>): Promise<Comment> {
-    await decide(id, actor, intent);
+    const { events } = await decide(id, actor, intent);
     const comment = await comments.findOne({ _id: id });
-    if (!comment) throw fail.notFound('Comment not found');
-    return commentDto(comment);
+    if (comment) return commentDto(comment);
+    // A storm of writes can keep the read models behind longer than read-your-writes waits: a comment just
+    // written is then answered from the event that wrote it, not as missing.
+    const written = events.find((event) => event.type === 'CommentWritten');
+    if (!written || !actor) throw fail.notFound('Comment not found');
+    const member = await membersCollection(services.store).findOne({ _id: actor.id });
+    const { targetType, targetId, parentId, content, at } = written.data;
+    const author = { id: actor.id, name: member ? displayName(member) : 'Former member', avatar: member?.profileImageUrl ?? null, role: actor.role };
+    return { id, targetType, targetId, parentId, author, content, createdAt: at, editedAt: null, removed: false };
   }
   const commentId = ({ id }: { id: string }) => {
     if (!UUID.test(id)) throw fail.notFound('Comment not found');

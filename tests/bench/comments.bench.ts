@@ -19,28 +19,42 @@ export async function run() {
     const commented = (await admin.post('/api/posts', { content: 'Where were you when the station signed off for good?' })).body.id as string;
     const liked = (await admin.post('/api/posts', { content: 'The last broadcast from the old studio' })).body.id as string;
 
-    const expectOk = (status: number) => {
-      if (status >= 300) throw new Error(`A request of the storm failed with ${status}`);
+    const expectOk = ({ status, body }: { status: number; body: unknown }) => {
+      if (status >= 300) throw new Error(`A request of the storm failed with ${status}: ${JSON.stringify(body)}`);
     };
-    const comments = await rate(MEMBERS, async () => {
-      await Promise.all(members.map(async (member, i) => expectOk((await member.post(`/api/posts/${commented}/comments`, { content: `I was listening in the car, number ${i}` })).status)));
-    });
-    const likes = await rate(MEMBERS, async () => {
-      await Promise.all(members.map(async (member) => expectOk((await member.put(`/api/posts/${liked}/like`)).status)));
-    });
+    /** Until the read models show what `done` checks: how long after the storm's last answer, in ms. */
+    const settled = async (done: () => Promise<boolean>) => {
+      const started = performance.now();
+      while (!(await done())) {
+        if (performance.now() - started > 120_000) throw new Error('The read models did not catch up with the storm within 2 minutes');
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      return performance.now() - started;
+    };
+    const counted = async (id: string) => (await admin.get('/api/posts?limit=10')).body.items.find((p: { id: string }) => p.id === id) as { comments: number; likes: number };
 
-    const thread = (await admin.get(`/api/posts/${commented}/comments?limit=100`)).body;
-    let seen = thread.items.length;
-    for (let cursor = thread.nextCursor; cursor; ) {
-      const page = (await admin.get(`/api/posts/${commented}/comments?limit=100&cursor=${encodeURIComponent(cursor)}`)).body;
+    const comments = await rate(MEMBERS, async () => {
+      await Promise.all(members.map(async (member, i) => expectOk(await member.post(`/api/posts/${commented}/comments`, { content: `I was listening in the car, number ${i}` }))));
+    });
+    const commentsSettled = await settled(async () => (await counted(commented)).comments === MEMBERS);
+    const likes = await rate(MEMBERS, async () => {
+      await Promise.all(members.map(async (member) => expectOk(await member.put(`/api/posts/${liked}/like`))));
+    });
+    const likesSettled = await settled(async () => (await counted(liked)).likes === MEMBERS);
+
+    let seen = 0;
+    let cursor: string | null = null;
+    do {
+      const page: { items: unknown[]; nextCursor: string | null } = (await admin.get(`/api/posts/${commented}/comments?limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`)).body;
       seen += page.items.length;
       cursor = page.nextCursor;
-    }
-    const posts = (await admin.get('/api/posts?limit=10')).body.items as { id: string; comments: number; likes: number }[];
-    if (seen !== MEMBERS || posts.find((p) => p.id === commented)?.comments !== MEMBERS || posts.find((p) => p.id === liked)?.likes !== MEMBERS)
-      throw new Error(`The storm did not end with ${MEMBERS} comments in the thread and counted, and ${MEMBERS} likes`);
+    } while (cursor);
+    if (seen !== MEMBERS) throw new Error(`The storm ended with ${seen} comments in the thread, not ${MEMBERS}`);
 
-    printTable([{ figure: `comments, ${MEMBERS} members on one post at once (HTTP, read-your-writes)`, value: comments, unit: 'commands/s', baseline: `likes, ${MEMBERS} members on one post at once`, baselineValue: likes }]);
+    printTable([
+      { figure: `comments, ${MEMBERS} members on one post at once (HTTP)`, value: comments, unit: 'commands/s', baseline: `likes, ${MEMBERS} members on one post at once`, baselineValue: likes },
+      { figure: 'read models caught up after the comment storm', value: commentsSettled, unit: 'ms', baseline: 'after the like storm', baselineValue: likesSettled },
+    ]);
   } finally {
     await site.close();
   }
