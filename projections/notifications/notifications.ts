@@ -39,6 +39,9 @@ const quote = (text: string, length = 60) => `“${text.length > length ? `${tex
 
 type Told = { memberId: string; kind: NotificationKind; text: string; link: string };
 
+/** What of an event's stream anyone is told of; RSVPs, the most common, are not, and cost no read. */
+const TOLD_OF_EVENTS = new Set(['EventApproved', 'EventRejected', 'EventEdited', 'EventCancelled', 'PromotedFromWaitlist']);
+
 /** One notification per member for one event: the first reason given (a reply to them outranks a mention of them). */
 const onceEach = (told: Told[]) => told.filter((one, index) => told.findIndex((other) => other.memberId === one.memberId) === index);
 
@@ -77,7 +80,7 @@ async function notificationsOf(recorded: RecordedEvent, store: DocumentStore): P
     const reason = typed.event.data.reason;
     return [{ memberId: post.authorId, kind: 'post_rejected', text: `Your post ${quote(post.content)} was not approved${reason ? `: ${reason}` : ''}`, link: `/#post-${typed.id}` }];
   }
-  if (typed.stream === 'event') {
+  if (typed.stream === 'event' && TOLD_OF_EVENTS.has(typed.event.type)) {
     const { event } = typed;
     const details = await eventDetails(store).findOne({ _id: typed.id });
     if (!details) return [];

@@ -26,6 +26,9 @@ const excerptOf = (text: string) => (text.length > REPORT_EXCERPT_LENGTH ? `${te
 
 type Report = { memberId: string; reason?: string; at: string };
 
+/** The events that open, change or close an entry. */
+const REPORT_EVENTS = new Set(['PostReported', 'PostReportsDismissed', 'PostDeleted', 'PostRejected', 'CommentReported', 'CommentReportsDismissed', 'CommentRemoved', 'CommentEdited']);
+
 export const reportsProjection: Projection = {
   name: 'reports',
   collections: [REPORTS],
@@ -35,6 +38,8 @@ export const reportsProjection: Projection = {
   async apply(recorded, { store, notify }) {
     const typed = typedEvent(recorded);
     if (typed?.stream !== 'post' && typed?.stream !== 'comment') return;
+    // Likes, shares and the rest never touch the queue: no reads for them.
+    if (!REPORT_EVENTS.has(typed.event.type)) return;
     const reports = reportsCollection(store);
     const at = recorded.position;
     const targetType: ReportTargetType = typed.stream;
