@@ -13,6 +13,7 @@ import { buildApp } from '../server/app';
 import { streamName } from '../shared/streams';
 import type { Actor, Role } from '../shared/domain';
 import { postDecider } from '../shared/feed/post-stream';
+import { commentDecider } from '../shared/comments/comment-stream';
 import { blogPostDecider } from '../shared/blog/blog-stream';
 import { sanitizeBlogHtml } from '../shared/blog/sanitize';
 import { generateExcerpt } from '../shared/blog/excerpt';
@@ -45,6 +46,13 @@ const PEOPLE: { firstName: string; lastName: string; role: Role }[] = [
     ['Bernard', 'Cole'],
     ['Joan', 'Whitfield'],
   ].map(([firstName, lastName]) => ({ firstName: firstName!, lastName: lastName!, role: 'subscriber' as Role })),
+];
+
+/** Comments under the first posts, in order: the third replies to the first. */
+const COMMENTS: string[][] = [
+  ['My father worked the transmitter shift there in the sixties. He said the tower hummed on cold nights.', 'Does anyone know if the old studio building still stands?', 'It does! It is an insurance office now, but the call letters are still carved over the door.'],
+  ['I still have a reel of that broadcast somewhere in the basement. I will look for it this weekend.', 'Please digitise it if you can, the archive would love a copy.', 'Seconded. Let us know if you need a reel-to-reel deck, I can lend one.'],
+  ['What a find. The handwriting on the log sheet looks like the chief engineer’s.'],
 ];
 
 const POSTS = [
@@ -143,6 +151,19 @@ async function main() {
         await services.handle(postDecider, stream, { type: 'ApprovePost', data: {}, metadata: { now: new Date(start + days(index * 3) + 3_600_000), actor: moderator } });
       for (const liker of members.slice(0, 4 + index * 2))
         if (liker.role !== 'subscriber' || index % 2 === 0) await services.handle(postDecider, stream, { type: 'LikePost', data: {}, metadata: { now: new Date(start + days(index * 3 + 1)), actor: liker } });
+      // A short conversation under the first posts: two comments and a reply to the first.
+      const talkers = members.filter((m) => m.role !== 'subscriber' && m.id !== author.id);
+      let first: { id: string; parentId: null; removed: false } | null = null;
+      for (const [turn, content] of (COMMENTS[index] ?? []).entries()) {
+        const commentId = randomUUID();
+        const parent = turn === 2 && first ? { ...first, targetType: 'post' as const, targetId: id } : null;
+        await services.handle(commentDecider, streamName('comment', commentId), {
+          type: 'WriteComment',
+          data: { id: commentId, targetType: 'post', targetId: id, content, parent },
+          metadata: { now: new Date(start + days(index * 3 + 1) + (turn + 1) * 3_600_000), actor: talkers[(index + turn * 2) % talkers.length]! },
+        });
+        if (turn === 0) first = { id: commentId, parentId: null, removed: false };
+      }
     }
     const pendingAuthor = members.find((m) => m.role === 'member')!;
     const pendingId = randomUUID();

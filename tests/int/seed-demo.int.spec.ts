@@ -28,6 +28,11 @@ describe('npm run seed:demo', () => {
       expect(Object.fromEntries(roles.rows.map((r) => [r.role, r.n]))).toEqual({ admin: 2, member: 7, staff: 3, subscriber: 3 });
       const { rows } = await client.query<{ n: number }>(`SELECT count(*)::int AS n FROM events WHERE type = 'PostSubmitted'`);
       expect(rows[0]!.n).toBe(7);
+      // A conversation under the first posts, counted on them: seven comments, two of them replies.
+      const talk = await client.query<{ n: number; replies: number }>(`SELECT count(*)::int AS n, count(*) FILTER (WHERE doc->>'parentId' IS NOT NULL)::int AS replies FROM rm_comments`);
+      expect(talk.rows[0]).toEqual({ n: 7, replies: 2 });
+      const counted = await client.query<{ n: number }>(`SELECT coalesce(sum((doc->>'comments')::int), 0)::int AS n FROM rm_feed_posts`);
+      expect(counted.rows[0]!.n).toBe(7);
       // Every demo event starts and ends on the same day, on the community's clock and in UTC.
       const events = await client.query<{ start: string; end: string }>(`SELECT doc->>'startDate' AS start, doc->>'endDate' AS end FROM rm_event_calendar`);
       expect(events.rows.length).toBeGreaterThan(0);
