@@ -17,13 +17,7 @@ import { Avatar } from './ui/avatar';
 import { Button } from './ui/button';
 import { useToast } from './ui/toast';
 import { useMentionPicker } from './mention-picker';
-
-const ROLE_COLOUR: Record<string, string> = {
-  admin: 'text-red-700 dark:text-red-400',
-  staff: 'text-blue-700 dark:text-blue-400',
-  member: 'text-green-700 dark:text-green-400',
-  subscriber: 'text-yellow-700 dark:text-yellow-300',
-};
+import { ROLE_COLOUR } from './ui/role-colour';
 
 const threadUrl = (targetType: CommentTargetType, targetId: string) => `/api/${targetType === 'post' ? 'posts' : 'blog'}/${encodeURIComponent(targetId)}/comments`;
 
