@@ -252,7 +252,7 @@ describe('reading', () => {
     expect(ids(await writer.get('/api/admin/blog'))).toEqual([newest, featured, pinned, older, draft]);
     const first = (await reader().get('/api/blog')).body.items[0];
     expect(first.author).toMatchObject({ name: expect.any(String), role: 'admin', firstName: expect.any(String), lastName: expect.any(String) });
-    expect(Object.keys(first).sort()).toEqual(['author', 'content', 'createdAt', 'excerpt', 'id', 'isFeatured', 'isPinned', 'isPublished', 'publishedAt', 'tags', 'title', 'updatedAt']);
+    expect(Object.keys(first).sort()).toEqual(['author', 'comments', 'content', 'createdAt', 'excerpt', 'id', 'isFeatured', 'isPinned', 'isPublished', 'publishedAt', 'tags', 'title', 'updatedAt']);
   });
 
   it('shows a published post to anyone and a draft only to staff', async () => {
