@@ -34,6 +34,7 @@ function PostCard({ post }: { post: BlogPost }) {
       <h3 className="mt-2 text-xl font-semibold">{post.title}</h3>
       <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">
         {post.author.name} · <time dateTime={post.publishedAt ?? post.createdAt}>{date(post.publishedAt ?? post.createdAt)}</time>
+        {post.comments > 0 && <> · {post.comments === 1 ? '1 comment' : `${post.comments} comments`}</>}
       </p>
       <p className="mt-3 flex-1 text-slate-700 dark:text-slate-300">{post.excerpt}</p>
       <Link to="/blog/$id" params={{ id: post.id }} className="mt-4 inline-flex min-h-11 items-center font-medium text-brand-600 underline dark:text-amber-accent">
