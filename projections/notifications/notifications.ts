@@ -80,6 +80,10 @@ async function notificationsOf(recorded: RecordedEvent, store: DocumentStore): P
     const reason = typed.event.data.reason;
     return [{ memberId: post.authorId, kind: 'post_rejected', text: `Your post ${quote(post.content)} was not approved${reason ? `: ${reason}` : ''}`, link: `/#post-${typed.id}` }];
   }
+  if (typed.stream === 'inbox' && typed.event.type === 'EventReminderSent') {
+    const { memberId, eventId, title } = typed.event.data;
+    return [{ memberId, kind: 'event_reminder', text: `Tomorrow: ${quote(title, 80)}`, link: `/events/${eventId}` }];
+  }
   if (typed.stream === 'event' && TOLD_OF_EVENTS.has(typed.event.type)) {
     const { event } = typed;
     const details = await eventDetails(store).findOne({ _id: typed.id });
@@ -121,7 +125,7 @@ export const notificationsProjection: Projection = {
   async apply(recorded, { store, notify }) {
     const notifications = notificationsCollection(store);
     const typed = typedEvent(recorded);
-    if (typed?.stream === 'inbox') {
+    if (typed?.stream === 'inbox' && typed.event.type === 'NotificationsRead') {
       const { memberId, ids } = typed.event.data;
       const marked = await notifications.find(ids ? { memberId, _id: { $in: ids }, read: false } : { memberId, read: false, cause: { $lt: recorded.position } });
       for (const notification of marked) await applyToDocument(notifications, notification._id, recorded.position, (current) => current && { ...current, read: true });

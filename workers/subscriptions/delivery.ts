@@ -21,6 +21,8 @@ import { mailItemId, mailItems, type MailItem } from './items';
 import { renderMail, type MailContent, type MailLinks, type RenderedMail } from './templates';
 import { TOKEN_LENGTH } from '../../shared/subscriptions/constants';
 import { attendeeMessage } from '../attendees/delivery';
+import { mailCalendar } from '../attendees/attendee-mail';
+import { inboxDecider } from '../../shared/notifications/inbox-stream';
 
 /** How long a claim holds; longer than a send can take with the transport's timeouts (see server/mail/transport.ts). */
 export const CLAIM_LEASE_MS = 15_000;
@@ -164,6 +166,13 @@ export function createDelivery(options: DeliveryOptions) {
     return { outcome: 'sent' };
   }
 
+  /** A reminder that went out is told in the site too: an event in the member's inbox the notifications follow. */
+  async function notifyReminder({ eventId, memberId, key }: { eventId: string; memberId: string; key: string }) {
+    const event = await mailCalendar(store).findOne({ _id: eventId });
+    if (!event) return;
+    await handle(inboxDecider, streamName('inbox', memberId), { type: 'RecordEventReminder', data: { memberId, eventId, title: event.title, startDate: key }, metadata: { now: now(), actor: null } });
+  }
+
   return async function deliver(outboxId: string): Promise<DeliveryResult> {
     const entry = await outbox.findOne({ _id: outboxId });
     if (!entry || entry.status !== 'queued') return { outcome: 'done' };
@@ -188,7 +197,9 @@ export function createDelivery(options: DeliveryOptions) {
         await finish(outboxId, 'dropped');
         return { outcome: 'dropped' };
       }
-      return send(outboxId, { ...message, messageId });
+      const result = await send(outboxId, { ...message, messageId });
+      if (result.outcome === 'sent' && entry.cause.mail === 'reminder') await notifyReminder(entry.cause);
+      return result;
     }
 
     const recipient = await mailRecipients(store).findOne({ _id: entry.subscriptionId });

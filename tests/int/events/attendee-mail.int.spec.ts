@@ -193,6 +193,11 @@ describe('reminders', () => {
     expect(new ICAL.Event((await calendarOf(moverMail[0]!)).vevent).startDate.toJSDate().toISOString()).toBe(new Date(moved).toISOString().replace(/\.\d{3}Z$/u, '.000Z'));
     expect(reminders(leaver!.user.email)).toEqual([]);
     expect(reminders(quiet!.user.email)).toEqual([]);
+    // The reminder is a notification in the site too, once.
+    const told = async (member: typeof attendee) => ((await member!.browser.get('/api/notifications')).body.items as { kind: string; text: string }[]).filter((n) => n.kind === 'event_reminder');
+    await expect.poll(async () => (await told(attendee)).map((n) => n.text)).toEqual(['Tomorrow: “Reminded gathering”']);
+    expect(await told(quiet)).toEqual([]);
+    expect(await told(leaver)).toEqual([]);
     // The reminder that was scheduled for the old start, and those for the member who left or said no, were dropped.
     expect((await scheduled()).filter((entry) => entry.status === 'dropped')).toHaveLength(3);
   }, 60_000);
