@@ -7,7 +7,7 @@ export type BookmarkKind = (typeof BOOKMARK_KINDS)[number];
 export const BOOKMARK_PAGE_SIZE = 30;
 
 export const BookmarkParams = v.object({
-  kind: v.picklist(BOOKMARK_KINDS, 'Bookmarks are of posts, events or blog posts'),
+  kind: v.pipe(text(), v.picklist(BOOKMARK_KINDS, 'Bookmarks are of posts, events or blog posts')),
   id: v.pipe(text(), v.uuid('Not found')),
 });
 

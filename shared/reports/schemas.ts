@@ -1,6 +1,7 @@
 /** The reports queue (docs/domain/reports.md): open reports, one entry per reported post or comment. */
 import * as v from 'valibot';
 import { COMMENT_TARGET_TYPES } from '../comments/constants';
+import { text } from '../text-schema';
 
 export const REPORT_TARGET_TYPES = ['post', 'comment'] as const;
 export type ReportTargetType = (typeof REPORT_TARGET_TYPES)[number];
@@ -24,6 +25,6 @@ export const ReportGroupSchema = v.object({
 export type ReportGroup = v.InferOutput<typeof ReportGroupSchema>;
 
 export const ReportTargetParams = v.object({
-  targetType: v.picklist(REPORT_TARGET_TYPES, 'Reports are of posts or comments'),
-  targetId: v.pipe(v.string(), v.uuid('No open reports for this content')),
+  targetType: v.pipe(text(), v.picklist(REPORT_TARGET_TYPES, 'Reports are of posts or comments')),
+  targetId: v.pipe(text(), v.uuid('No open reports for this content')),
 });
