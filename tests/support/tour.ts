@@ -48,6 +48,7 @@ export const TOUR: readonly TourPage[] = [
   { name: 'notifications', path: at('/notifications'), roles: SIGNED_IN },
   { name: 'not-found', path: at('/no-such-page'), roles: SIGNED_IN },
   { name: 'admin-moderation', path: at('/admin'), roles: STAFF },
+  { name: 'admin-reports', path: at('/admin/reports'), roles: STAFF },
   { name: 'admin-blog', path: at('/admin/blog'), roles: STAFF },
   { name: 'admin-users', path: at('/admin/users'), roles: STAFF },
   { name: 'admin-analytics', path: at('/admin/analytics'), roles: STAFF },
@@ -71,7 +72,12 @@ export async function seedTour(siteUrl: string) {
   const approved = await posted(member, 'Found my father’s 1952 press pass from the station’s first television season.', ['television']);
   await staff.browser.put(`/api/admin/posts/${approved}/approve`);
   await posted(member, 'Does anyone remember the overnight DJ who read poetry between records?');
-  await posted(staff, 'Welcome to the community! Share a memory of the station you grew up with.', ['welcome']);
+  const welcome = await posted(staff, 'Welcome to the community! Share a memory of the station you grew up with.', ['welcome']);
+  // A conversation under it: comments, a reply, a mention, a report, and a bookmark, so those pages have content.
+  const comment = (await member.browser.post(`/api/posts/${welcome}/comments`, { content: 'Thank you! I grew up with the farm report every morning at five.' })).body.id as string;
+  const reply = (await cast.other.browser.post(`/api/posts/${welcome}/comments`, { content: 'Same here, @Mona Member. My grandfather never missed it.', parentId: comment })).body.id as string;
+  await member.browser.post(`/api/comments/${reply}/report`, { reason: 'Testing the queue' });
+  await member.browser.put(`/api/bookmarks/post/${welcome}`);
   const blog = await staff.browser.post('/api/blog', {
     title: 'The tower that survived two winters',
     content: '<p>The crews worked through two winters to raise the tower.</p><h2>Steel</h2><p>Every beam came by rail.</p>',
@@ -91,6 +97,7 @@ export async function seedTour(siteUrl: string) {
     });
   await event(staff, 'Newsroom reunion');
   await event(member, 'Listeners’ picnic');
+  await member.browser.put(`/api/bookmarks/blog/${blog.body.id}`);
   return { cast, blogPostId: blog.body.id as string };
 }
 

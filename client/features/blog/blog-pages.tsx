@@ -27,7 +27,7 @@ function Badges({ post }: { post: BlogPost }) {
   );
 }
 
-function PostCard({ post }: { post: BlogPost }) {
+function PostCard({ post, signedIn }: { post: BlogPost; signedIn: boolean }) {
   return (
     <article aria-label={post.title} className="flex flex-col rounded-xl border border-slate-200 bg-white p-5 dark:border-slate-800 dark:bg-slate-900">
       <Badges post={post} />
@@ -37,15 +37,19 @@ function PostCard({ post }: { post: BlogPost }) {
         {post.comments > 0 && <> · {post.comments === 1 ? '1 comment' : `${post.comments} comments`}</>}
       </p>
       <p className="mt-3 flex-1 text-slate-700 dark:text-slate-300">{post.excerpt}</p>
-      <Link to="/blog/$id" params={{ id: post.id }} className="mt-4 inline-flex min-h-11 items-center font-medium text-brand-600 underline dark:text-amber-accent">
-        Read full post<span className="sr-only">: {post.title}</span>
-      </Link>
+      <div className="mt-4 flex flex-wrap items-center justify-between gap-2">
+        <Link to="/blog/$id" params={{ id: post.id }} className="inline-flex min-h-11 items-center font-medium text-brand-600 underline dark:text-amber-accent">
+          Read full post<span className="sr-only">: {post.title}</span>
+        </Link>
+        {signedIn && <BookmarkButton kind="blog" id={post.id} label={post.title} />}
+      </div>
     </article>
   );
 }
 
 export function BlogPage() {
   const { list: posts, items: loaded } = usePublishedPosts();
+  const signedIn = Boolean(useCurrentUser().data);
   const [search, setSearch] = useState('');
   // The search looks through the posts loaded so far; "Load more" brings older ones in.
   const shown = useMemo(() => {
@@ -87,7 +91,7 @@ export function BlogPage() {
               </h2>
               <div className="space-y-4">
                 {pinned.map((post) => (
-                  <PostCard key={post.id} post={post} />
+                  <PostCard key={post.id} post={post} signedIn={signedIn} />
                 ))}
               </div>
             </section>
@@ -99,7 +103,7 @@ export function BlogPage() {
               </h2>
               <div className="grid gap-4 md:grid-cols-2">
                 {featured.map((post) => (
-                  <PostCard key={post.id} post={post} />
+                  <PostCard key={post.id} post={post} signedIn={signedIn} />
                 ))}
               </div>
             </section>
@@ -111,7 +115,7 @@ export function BlogPage() {
               </h2>
               <div className="space-y-4">
                 {latest.map((post) => (
-                  <PostCard key={post.id} post={post} />
+                  <PostCard key={post.id} post={post} signedIn={signedIn} />
                 ))}
               </div>
             </section>

@@ -8,6 +8,7 @@ import { Badge } from '../../components/ui/badge';
 import { Spinner } from '../../components/ui/spinner';
 import { ApiError } from '../../lib/api';
 import { useCurrentUser } from '../../lib/current-user';
+import { BookmarkButton } from '../../components/bookmark-button';
 import { usePrerenderedHandoff } from '../../lib/prerendered';
 import { EVENT_TYPE_LABELS } from '../../../shared/events/constants';
 import { placeLine, placesLine } from '../../../shared/events/summary-lines';
@@ -107,6 +108,7 @@ export function EventPage() {
           <a href={eventIcsUrl(event.id)} className="inline-flex min-h-11 items-center rounded-md border border-slate-300 px-5 font-medium dark:border-slate-600">
             Add to calendar
           </a>
+          {user && <BookmarkButton kind="event" id={event.id} label={event.title} className="border border-slate-300 px-5 dark:border-slate-600" />}
           {user && (
             <Link to="/calendar" className={LINK}>
               Back to the calendar

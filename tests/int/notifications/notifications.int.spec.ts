@@ -52,6 +52,9 @@ describe('notifications', () => {
     const id = (await member.post('/api/events', event({ title: 'Engineers’ lunch', maxAttendees: 1 }))).body.id;
     await staff.put(`/api/admin/events/${id}/approve`);
     expect(await newest(member)).toMatchObject({ kind: 'event_approved', text: 'Your event “Engineers’ lunch” was approved and is on the calendar', link: `/events/${id}` });
+    const refused = (await member.post('/api/events', event({ title: 'Sale of old tubes' }))).body.id;
+    await staff.put(`/api/admin/events/${refused}/reject`);
+    expect(await newest(member)).toMatchObject({ kind: 'event_rejected', text: 'Your event “Sale of old tubes” was not approved', link: `/events/${refused}` });
     await other.put(`/api/events/${id}/rsvp/me`, { status: 'attending' });
     expect((await admin.put(`/api/events/${id}/rsvp/me`, { status: 'attending' })).body.status).toBe('waitlisted');
     await staff.put(`/api/events/${id}`, event({ title: 'Engineers’ lunch', maxAttendees: 1, location: 'Drake Hotel' }));
