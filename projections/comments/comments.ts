@@ -38,7 +38,7 @@ export const commentsCollection = (store: DocumentStore) => store.collection<Com
 
 
 /** Who may see a target's thread: everyone when the post is in the feed or the blog post is published; else staff (and a post's author). */
-export async function targetRooms(store: DocumentStore, targetType: CommentTargetType, targetId: string): Promise<Room[]> {
+async function targetRooms(store: DocumentStore, targetType: CommentTargetType, targetId: string): Promise<Room[]> {
   if (targetType === 'post') {
     const post = await feedPosts(store).findOne({ _id: targetId });
     if (post?.status === 'approved') return [ROOMS.members, ROOMS.public];

@@ -18,14 +18,10 @@ import { findPage, mapPage, pageQuery } from '../http/pagination';
 import { STAFF } from '../http/access';
 import type { ApiDependencies } from '../dependencies';
 import { RSS_FIELDS, rssFeed, type RssPost } from './rss';
+import { knownId } from '../http/ids';
 
 const IdParams = v.object({ id: text() });
-const UUID = /^[\da-f]{8}-[\da-f]{4}-[\da-f]{4}-[\da-f]{4}-[\da-f]{12}$/iu;
-/** Every post id is a UUID, so anything else is a post that does not exist, not a malformed request. */
-function postId({ id }: { id: string }): string {
-  if (!UUID.test(id)) throw fail.notFound('Blog post not found');
-  return id.toLowerCase();
-}
+const postId = ({ id }: { id: string }) => knownId(id, 'Blog post not found');
 const ListQuery = v.object({
   ...pageQuery(50),
   featured: v.optional(v.picklist(['true', 'false'])),

@@ -21,15 +21,15 @@ import { displayName } from '../../shared/members/display';
 import type { Intent } from '../../platform/command-handler';
 import { ErrorSchema, noContent, type ValibotTypeProvider } from '../http/openapi';
 import { findPage, mapPage, OLDEST_FIRST, pageQuery } from '../http/pagination';
-import { STAFF } from '../http/access';
 import type { ApiDependencies } from '../dependencies';
 import { resolveMentions } from '../members/directory';
+import { knownId } from '../http/ids';
+import { canSeePost } from '../feed/feed-queries';
 
-const UUID = /^[\da-f]{8}-[\da-f]{4}-[\da-f]{4}-[\da-f]{4}-[\da-f]{12}$/iu;
 const IdParams = v.object({ id: text() });
 const ThreadQuery = v.object(pageQuery(COMMENT_PAGE_SIZE));
 
-export function commentDto(comment: CommentDocument): Comment {
+function commentDto(comment: CommentDocument): Comment {
   return {
     id: comment._id,
     targetType: comment.targetType,
@@ -43,8 +43,6 @@ export function commentDto(comment: CommentDocument): Comment {
   };
 }
 
-const isStaff = (actor: Actor | null) => actor !== null && STAFF.includes(actor.role);
-
 export async function commentRoutes(fastify: FastifyInstance, { services }: { services: Pick<ApiDependencies, 'store' | 'handle' | 'config' | 'now'> }) {
   const app = fastify.withTypeProvider<ValibotTypeProvider>();
   const comments = commentsCollection(services.store);
@@ -56,13 +54,14 @@ export async function commentRoutes(fastify: FastifyInstance, { services }: { se
    * published blog post). An unknown target, or one the reader may not see, is not found.
    */
   async function target(targetType: CommentTargetType, rawId: string, actor: Actor | null): Promise<{ id: string; open: boolean }> {
-    const id = rawId.toLowerCase();
     if (targetType === 'post') {
-      const post = UUID.test(id) ? await feedPosts(services.store).findOne({ _id: id }) : null;
-      if (!post || (post.status !== 'approved' && actor?.id !== post.authorId && !isStaff(actor))) throw fail.notFound('Post not found');
+      const id = knownId(rawId, 'Post not found');
+      const post = await feedPosts(services.store).findOne({ _id: id });
+      if (!post || !canSeePost(post, actor)) throw fail.notFound('Post not found');
       return { id, open: post.status === 'approved' };
     }
-    const post = UUID.test(id) ? await blogPosts(services.store).findOne({ _id: id }) : null;
+    const id = knownId(rawId, 'Blog post not found');
+    const post = await blogPosts(services.store).findOne({ _id: id });
     if (!post?.isPublished) throw fail.notFound('Blog post not found');
     return { id, open: true };
   }
@@ -83,10 +82,7 @@ export async function commentRoutes(fastify: FastifyInstance, { services }: { se
     const author = { id: actor.id, name: member ? displayName(member) : 'Former member', avatar: member?.profileImageUrl ?? null, role: actor.role };
     return { id, targetType, targetId, parentId, author, content, createdAt: at, editedAt: null, removed: false };
   }
-  const commentId = ({ id }: { id: string }) => {
-    if (!UUID.test(id)) throw fail.notFound('Comment not found');
-    return id.toLowerCase();
-  };
+  const commentId = ({ id }: { id: string }) => knownId(id, 'Comment not found');
 
   for (const [targetType, path, noun] of [
     ['post', '/api/posts/:id/comments', 'a feed post'],

@@ -25,6 +25,7 @@ import { PARTICIPANTS, STAFF } from '../http/access';
 import type { ApiDependencies } from '../dependencies';
 import { escapeRegex } from '../../shared/text';
 import { occursOn } from '../../shared/events/dates';
+import { knownId } from '../http/ids';
 
 /** A list's page when the caller names no limit: a month of the calendar fits. */
 const LIST_PAGE = 100;
@@ -45,12 +46,7 @@ const CALENDAR_FEED_PAST_DAYS = 90;
 const CALENDAR_FEED_MAX_EVENTS = 500;
 
 const IdParams = v.object({ id: text() });
-const UUID = /^[\da-f]{8}-[\da-f]{4}-[\da-f]{4}-[\da-f]{4}-[\da-f]{12}$/iu;
-/** Every event id is a UUID, so anything else names an event that does not exist, not a malformed request. */
-function eventId(id: string): string {
-  if (!UUID.test(id)) throw fail.notFound('Event not found');
-  return id;
-}
+const eventId = (id: string) => knownId(id, 'Event not found');
 const isoDate = (name: string) => v.optional(v.pipe(text(), v.check((s) => !Number.isNaN(Date.parse(s)), `${name} must be a date`), v.transform((s) => new Date(s).toISOString())));
 const SORTS = { start: { startDate: 1, _id: 1 }, created: { createdAt: -1, _id: 1 }, title: { title: 1, _id: 1 } } satisfies Record<string, Sort>;
 const ListQuery = v.object({

@@ -7,9 +7,14 @@ import type { Collection, Filter, Sort } from '../../platform/document-store/por
 import { afterCursor, pageOf, type Page } from '../http/pagination';
 import type { FeedPostDocument, TagCountDocument } from '../../projections/feed/feed';
 import { escapeRegex } from '../../shared/text';
+import { isModerator } from '../../shared/feed/post-stream';
 
 /** Tag counts read at once: when every count is current, the trending tags and the one after them. */
 const TAG_COUNT_PAGE = TRENDING_TAGS_SHOWN * 2;
+
+/** Who sees a post: everyone once it is in the feed; before (or after a rejection) its author and staff. */
+export const canSeePost = (post: Pick<FeedPostDocument, 'status' | 'authorId'>, viewer: Actor | null) =>
+  post.status === 'approved' || (viewer !== null && (viewer.id === post.authorId || isModerator(viewer.role)));
 
 /** The API's Post: one source for the feed's names and the embed's (likesCount, commentsCount). */
 export function postDto(post: FeedPostDocument, viewer: Actor | null): Post {

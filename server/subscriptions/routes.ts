@@ -40,6 +40,7 @@ import { STAFF } from '../http/access';
 import type { ApiDependencies } from '../dependencies';
 import { hashSubscriptionToken, subscriptionToken } from '../../platform/mail/link-tokens';
 import { confirmationPage, linkNotFoundPage, prefersHtml, unsubscribedPage } from './link-pages';
+import { knownId } from '../http/ids';
 
 export const GUEST_SUBSCRIBE_MESSAGE = 'Check your inbox to confirm your subscription.';
 export const DUPLICATE_SUBSCRIPTION = 'You already have a subscription of this type';
@@ -60,13 +61,8 @@ const OwnQuery = v.object(pageQuery(20));
 /** What arrives at the unsubscribe POST: nothing or `{}` from the page, `List-Unsubscribe=One-Click` from a mail provider. */
 const UnsubscribeBody = v.nullish(v.looseObject({ 'List-Unsubscribe': v.optional(v.unknown()) }));
 const ONE_CLICK_BODY_LIMIT = 16 * 1024;
-const UUID = /^[\da-f]{8}-[\da-f]{4}-[\da-f]{4}-[\da-f]{4}-[\da-f]{12}$/iu;
 
-/** Every subscription id is a UUID, so anything else names a subscription that does not exist. */
-function subscriptionIdOf({ id }: { id: string }): string {
-  if (!UUID.test(id)) throw fail.notFound('Subscription not found');
-  return id;
-}
+const subscriptionIdOf = ({ id }: { id: string }) => knownId(id, 'Subscription not found');
 const GuestSubscribedSchema = v.object({ message: v.picklist([GUEST_SUBSCRIBE_MESSAGE, MEMBER_SUBSCRIBED_MESSAGE, MEMBER_ALREADY_SUBSCRIBED_MESSAGE]) });
 /** The link routes answer an HTML page to a browser's form (no JavaScript): documented by their JSON answers. */
 const HTML_TOO = 'Answers an HTML page instead when the request prefers text/html (the page’s form without JavaScript).';

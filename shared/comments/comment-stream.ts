@@ -8,6 +8,7 @@
  */
 import { type CommandMetadata, type Decider, type Role, assertNever, fail } from '../domain';
 import type { CommentTargetType } from './constants';
+import { isModerator } from '../feed/post-stream';
 
 type Target = { targetType: CommentTargetType; targetId: string };
 
@@ -43,7 +44,6 @@ export interface CommentState {
 
 /** Who may write: everyone but subscribers, who read. */
 const WRITERS: readonly Role[] = ['admin', 'staff', 'member'];
-const isModerator = (role: Role) => role === 'admin' || role === 'staff';
 
 export const commentDecider: Decider<CommentState, CommentCommand, CommentEvent> = {
   initialState: () => ({ status: 'none', target: null, authorId: '', content: '', reportedBy: new Set() }),

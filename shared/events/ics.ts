@@ -10,6 +10,7 @@
  * CONFERENCE (RFC 7986) and in the description.
  */
 import { EVENT_TYPE_LABELS, type EventType } from './constants';
+import { isUuid } from '../ids';
 
 export interface IcsEvent {
   id: string;
@@ -46,7 +47,6 @@ export function escapeText(text: string): string {
 /** A URI value is not escaped, so a line break in a pasted link would start a new property: drop every control character. */
 const uriValue = (uri: string) => uri.replace(/[\u0000-\u001f\u007f]/g, '');
 
-const UUID = /^[\da-f]{8}-[\da-f]{4}-[\da-f]{4}-[\da-f]{4}-[\da-f]{12}$/iu;
 
 /** A parameter value (RFC 5545 §3.2): quoted, so ':', ';' and ',' may appear; a double quote or control character may not. */
 const paramValue = (text: string) => `"${text.replace(/["\u0000-\u001f\u007f]/g, '')}"`;
@@ -103,7 +103,7 @@ function eventLines(event: IcsEvent, host: string, now: Date): string[] {
     ...(location ? [`LOCATION:${escapeText(location)}`] : []),
     `URL:${uriValue(event.url)}`,
     ...(event.isVirtual && event.virtualLink ? [`CONFERENCE;VALUE=URI;FEATURE=VIDEO:${uriValue(event.virtualLink)}`] : []),
-    ...(event.organizerName && UUID.test(event.organizerId) ? [`ORGANIZER;CN=${paramValue(event.organizerName)}:urn:uuid:${event.organizerId}`] : []),
+    ...(event.organizerName && isUuid(event.organizerId) ? [`ORGANIZER;CN=${paramValue(event.organizerName)}:urn:uuid:${event.organizerId}`] : []),
     `SEQUENCE:${event.sequence}`,
     `STATUS:${event.isCancelled ? 'CANCELLED' : 'CONFIRMED'}`,
     'TRANSP:OPAQUE',
