@@ -8,7 +8,7 @@ import { type Actor, fail } from '../../shared/domain';
 import { streamName } from '../../shared/streams';
 import { pageSchema } from '../../shared/page';
 import { bookmarkDecider } from '../../shared/bookmarks/bookmark-stream';
-import { BOOKMARK_PAGE_SIZE, BookmarkParams, BookmarkSchema, type Bookmark, type BookmarkKind } from '../../shared/bookmarks/schemas';
+import { BOOKMARK_KINDS, BOOKMARK_PAGE_SIZE, BookmarkParams, BookmarkSchema, type Bookmark, type BookmarkKind } from '../../shared/bookmarks/schemas';
 import { bookmarksCollection, type BookmarkDocument } from '../../projections/bookmarks/bookmarks';
 import { feedPosts } from '../../projections/feed/feed';
 import { blogPosts } from '../../projections/blog/blog';
@@ -18,6 +18,7 @@ import { ErrorSchema, noContent, type ValibotTypeProvider } from '../http/openap
 import { findPage, pageQuery } from '../http/pagination';
 import { STAFF } from '../http/access';
 import type { ApiDependencies } from '../dependencies';
+import { canSeePost } from '../feed/feed-queries';
 
 const ListQuery = v.object(pageQuery(BOOKMARK_PAGE_SIZE));
 const NEWEST_FIRST = { savedAt: -1, _id: -1 } as const;
@@ -31,37 +32,42 @@ export async function bookmarkRoutes(fastify: FastifyInstance, { services }: { s
   const bookmarks = bookmarksCollection(store);
   const tags = ['bookmarks'];
 
-  /** The item as this member may see it now; null when it is gone or hidden from them. */
-  async function itemOf(kind: BookmarkKind, id: string, actor: Actor): Promise<Omit<Bookmark['item'], 'removed'> | null> {
+  type Item = Omit<Bookmark['item'], 'removed'>;
+  /** Items of one kind as this member may see them now, by id: an id left out is gone or hidden from them. One read. */
+  async function itemsOf(kind: BookmarkKind, ids: string[], actor: Actor): Promise<Map<string, Item>> {
     const staff = STAFF.includes(actor.role);
+    const found = new Map<string, Item>();
+    const among = { _id: { $in: ids } };
     if (kind === 'post') {
-      const post = await feedPosts(store).findOne({ _id: id });
-      if (!post || (post.status !== 'approved' && post.authorId !== actor.id && !staff)) return null;
-      return { title: `Post by ${post.author.name}`, excerpt: excerpt(post.content), link: `/#post-${id}`, cancelled: false };
+      for (const post of await feedPosts(store).find(among))
+        if (canSeePost(post, actor)) found.set(post._id, { title: `Post by ${post.author.name}`, excerpt: excerpt(post.content), link: `/#post-${post._id}`, cancelled: false });
+    } else if (kind === 'event') {
+      for (const event of await eventDetails(store).find(among))
+        if (canSee(event, actor)) found.set(event._id, { title: event.title, excerpt: excerpt(event.description ?? ''), link: `/events/${event._id}`, cancelled: event.isCancelled ?? false });
+    } else {
+      for (const post of await blogPosts(store).find(among))
+        if (post.isPublished || staff) found.set(post._id, { title: post.title, excerpt: excerpt(post.excerpt), link: `/blog/${post._id}`, cancelled: false });
     }
-    if (kind === 'event') {
-      const event = await eventDetails(store).findOne({ _id: id });
-      if (!event || !canSee(event, actor)) return null;
-      return { title: event.title, excerpt: excerpt(event.description ?? ''), link: `/events/${id}`, cancelled: event.isCancelled ?? false };
-    }
-    const post = await blogPosts(store).findOne({ _id: id });
-    if (!post || (!post.isPublished && !staff)) return null;
-    return { title: post.title, excerpt: excerpt(post.excerpt), link: `/blog/${id}`, cancelled: false };
+    return found;
   }
-  async function bookmarkDto(bookmark: BookmarkDocument, actor: Actor): Promise<Bookmark> {
-    const item = await itemOf(bookmark.kind, bookmark.itemId, actor);
-    return {
-      kind: bookmark.kind,
-      id: bookmark.itemId,
-      savedAt: bookmark.savedAt,
-      item: item ? { ...item, removed: false } : { title: 'No longer available', excerpt: '', link: '', removed: true, cancelled: false },
-    };
+  const GONE = { title: 'No longer available', excerpt: '', link: '', removed: true, cancelled: false };
+  /** The page's bookmarks with their items: one read per kind, not one per bookmark. */
+  async function withItems(saved: BookmarkDocument[], actor: Actor): Promise<Bookmark[]> {
+    const items = new Map<string, Item>();
+    for (const kind of BOOKMARK_KINDS) {
+      const ids = saved.filter((bookmark) => bookmark.kind === kind).map((bookmark) => bookmark.itemId);
+      if (ids.length > 0) for (const [id, item] of await itemsOf(kind, ids, actor)) items.set(`${kind}:${id}`, item);
+    }
+    return saved.map(({ kind, itemId, savedAt }) => {
+      const item = items.get(`${kind}:${itemId}`);
+      return { kind, id: itemId, savedAt, item: item ? { ...item, removed: false } : GONE };
+    });
   }
 
   app.get('/api/bookmarks', { config: { access: 'signed-in' }, schema: { summary: 'My bookmarks, newest first, with each item as it is now (a removed one says so)', tags, querystring: ListQuery, response: { 200: pageSchema(BookmarkSchema) } } }, async (request) => {
     const actor = request.actor!;
     const page = await findPage(bookmarks, { memberId: actor.id }, NEWEST_FIRST, request.query);
-    return { items: await Promise.all(page.items.map((bookmark) => bookmarkDto(bookmark, actor))), nextCursor: page.nextCursor };
+    return { items: await withItems(page.items, actor), nextCursor: page.nextCursor };
   });
 
   const change = (type: 'SaveBookmark' | 'RemoveBookmark', actor: Actor, kind: BookmarkKind, id: string) =>
@@ -71,11 +77,11 @@ export async function bookmarkRoutes(fastify: FastifyInstance, { services }: { s
     const actor = request.actor!;
     const kind = request.params.kind;
     const id = request.params.id.toLowerCase();
-    if (!(await itemOf(kind, id, actor))) throw fail.notFound(NOT_FOUND[kind]);
+    const item = (await itemsOf(kind, [id], actor)).get(id);
+    if (!item) throw fail.notFound(NOT_FOUND[kind]);
     await change('SaveBookmark', actor, kind, id);
     const saved = await bookmarks.findOne({ _id: `${actor.id}:${kind}:${id}` });
-    if (!saved) throw fail.notFound(NOT_FOUND[kind]);
-    return bookmarkDto(saved, actor);
+    return { kind, id, savedAt: saved?.savedAt ?? services.now().toISOString(), item: { ...item, removed: false } };
   });
   app.delete('/api/bookmarks/:kind/:id', { config: { access: 'signed-in' }, schema: { summary: 'Unsave (unsaving what is not saved changes nothing)', tags, params: BookmarkParams, response: { 204: noContent() } } }, async (request, reply) => {
     await change('RemoveBookmark', request.actor!, request.params.kind, request.params.id.toLowerCase());
