@@ -59,11 +59,17 @@ export function useSocketInvalidation(queryClient: QueryClient, sessionKey: stri
   }, [queryClient, sessionKey, enabled]);
 }
 
+/**
+ * A comment thread's address lies below its post's (`/api/posts/{id}/comments`), but the thread follows its own
+ * notice, `comments:changed`: a like or a new post elsewhere does not refetch every open thread.
+ */
+const isThreadBelow = (key: readonly unknown[], address: string) => key.includes('comments') && !address.includes('/comments');
+
 function bind(queryClient: QueryClient, connection: NoticeSocket) {
   const handlers = (Object.keys(INVALIDATES) as SocketMessage[]).map((message) => {
     const handler = (payload: SocketPayload<typeof message>) => {
       const addresses = INVALIDATES[message] as string[] | ((payload: SocketPayload<typeof message>) => string[]);
-      for (const address of typeof addresses === 'function' ? addresses(payload) : addresses) void queryClient.invalidateQueries({ queryKey: apiKey(address) });
+      for (const address of typeof addresses === 'function' ? addresses(payload) : addresses) void queryClient.invalidateQueries({ queryKey: apiKey(address), predicate: (query) => !isThreadBelow(query.queryKey, address) });
     };
     connection.on(message, handler);
     return [message, handler] as const;
