@@ -12,15 +12,22 @@ export function PageHeader({ title, description, actions }: { title: string; des
   );
 }
 
+/** What an empty list shows: what is missing, and what would fill it. */
+export function EmptyState({ title, children }: { title: string; children: ReactNode }) {
+  return (
+    <div className="rounded-xl border border-dashed border-slate-300 p-8 text-center dark:border-slate-700">
+      <p className="font-medium">{title}</p>
+      <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">{children}</p>
+    </div>
+  );
+}
+
 /** A section that is not built yet, said plainly. */
 export function ComingSoon({ title }: { title: string }) {
   return (
     <div>
       <PageHeader title={title} />
-      <div className="rounded-xl border border-dashed border-slate-300 p-10 text-center dark:border-slate-700">
-        <p className="text-lg font-medium">Coming soon</p>
-        <p className="mt-1 text-slate-600 dark:text-slate-400">{title} is on its way to the community.</p>
-      </div>
+      <EmptyState title="Coming soon">{title} is on its way to the community.</EmptyState>
     </div>
   );
 }

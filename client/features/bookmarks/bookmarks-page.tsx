@@ -2,7 +2,7 @@
 import { Link } from '@tanstack/react-router';
 import type { Bookmark } from '../../../shared/bookmarks/schemas';
 import { BookmarkButton } from '../../components/bookmark-button';
-import { PageHeader } from '../../components/ui/page-header';
+import { EmptyState, PageHeader } from '../../components/ui/page-header';
 import { Spinner } from '../../components/ui/spinner';
 import { Badge } from '../../components/ui/badge';
 import { LoadMore, usePagedList } from '../../lib/paged-list';
@@ -48,12 +48,9 @@ export function BookmarksPage() {
       ) : list.isError ? (
         <p role="alert">Your bookmarks could not be loaded. Please refresh the page.</p>
       ) : items.length === 0 ? (
-        <div className="rounded-xl border border-dashed border-slate-300 p-8 text-center dark:border-slate-700">
-          <p className="font-medium">Nothing saved yet</p>
-          <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">
-            Press ☆ Save on a post, an event or a blog post to keep it here. <Link to="/" className="underline">Back to the newsfeed</Link>
-          </p>
-        </div>
+        <EmptyState title="Nothing saved yet">
+          Press ☆ Save on a post, an event or a blog post to keep it here. <Link to="/" className="underline">Back to the newsfeed</Link>
+        </EmptyState>
       ) : (
         <ul aria-label="Bookmarks" className="space-y-2">
           {items.map((bookmark) => (

@@ -1,7 +1,7 @@
 /** /notifications: what happened to my posts, comments and events, newest first; opening one marks it read. */
 import { Link, useNavigate } from '@tanstack/react-router';
 import { Button } from '../../components/ui/button';
-import { PageHeader } from '../../components/ui/page-header';
+import { EmptyState, PageHeader } from '../../components/ui/page-header';
 import { Spinner } from '../../components/ui/spinner';
 import { useToast } from '../../components/ui/toast';
 import { errorMessage } from '../../lib/api';
@@ -61,12 +61,9 @@ export function NotificationsPage() {
       ) : list.isError ? (
         <p role="alert">Your notifications could not be loaded. Please refresh the page.</p>
       ) : items.length === 0 ? (
-        <div className="rounded-xl border border-dashed border-slate-300 p-8 text-center dark:border-slate-700">
-          <p className="font-medium">No notifications yet</p>
-          <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">
-            When someone comments on your posts, replies to you, or an event you answered changes, it shows here. <Link to="/" className="underline">Back to the newsfeed</Link>
-          </p>
-        </div>
+        <EmptyState title="No notifications yet">
+          When someone comments on your posts, replies to you, or an event you answered changes, it shows here. <Link to="/" className="underline">Back to the newsfeed</Link>
+        </EmptyState>
       ) : (
         <ul aria-label="Notifications" className="space-y-2">
           {items.map((notification) => (

@@ -6,7 +6,7 @@
  * the edits (rebaseEdits).
  */
 import { useState } from 'react';
-import { Button as AriaButton, Label, ListBox, ListBoxItem, Popover, Select, SelectValue, Switch } from 'react-aria-components';
+import { Button as AriaButton, Label, ListBox, ListBoxItem, Popover, Select, SelectValue } from 'react-aria-components';
 import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';
 import { PageHeader } from '../../components/ui/page-header';
@@ -18,6 +18,7 @@ import { FREQUENCIES, FREQUENCY_LABELS, SUBSCRIPTION_TYPES, SUBSCRIPTION_TYPE_LA
 import { useSaveSubscriptionSettings, useSubscriptions } from './api';
 import { EventReminders } from './event-reminders';
 import { activeSubscriptions, rebaseEdits, savedChoices, saveSteps, shownChoices, type Choice, type Edits, type SaveStep, type Subscription } from './settings-plan';
+import { LabelledSwitch } from '../../components/ui/switch';
 
 const TYPE_DESCRIPTIONS: Record<SubscriptionType, string> = {
   blog_posts: 'New articles from the community blog.',
@@ -71,18 +72,13 @@ function FrequencySelect({ type, value, isDisabled, onChange }: { type: Subscrip
 function SubscriptionRow({ type, choice, onChange }: { type: SubscriptionType; choice: Choice; onChange: (choice: Choice) => void }) {
   return (
     <li className="flex flex-wrap items-end justify-between gap-4 py-4 first:pt-0 last:pb-0">
-      <Switch isSelected={choice.enabled} onChange={(enabled) => onChange({ ...choice, enabled })} className="group flex min-h-11 flex-1 basis-64 cursor-pointer items-center gap-3 outline-none">
-        <span
-          aria-hidden="true"
-          className="flex h-6 w-11 shrink-0 items-center rounded-full bg-slate-300 px-0.5 transition-colors group-data-[selected]:bg-brand-600 group-data-[focus-visible]:ring-2 group-data-[focus-visible]:ring-amber-500 dark:bg-slate-600 dark:group-data-[selected]:bg-amber-accent"
-        >
-          <span className="size-5 rounded-full bg-white shadow transition-transform group-data-[selected]:translate-x-5" />
-        </span>
-        <span className="min-w-0">
-          <span className="block font-medium">{SUBSCRIPTION_TYPE_LABELS[type]}</span>
-          <span className="block text-sm text-slate-600 dark:text-slate-400">{TYPE_DESCRIPTIONS[type]}</span>
-        </span>
-      </Switch>
+      <LabelledSwitch
+        label={SUBSCRIPTION_TYPE_LABELS[type]}
+        description={TYPE_DESCRIPTIONS[type]}
+        isSelected={choice.enabled}
+        onChange={(enabled) => onChange({ ...choice, enabled })}
+        className="flex-1 basis-64"
+      />
       <FrequencySelect type={type} value={choice.frequency} isDisabled={!choice.enabled} onChange={(frequency) => onChange({ ...choice, frequency })} />
     </li>
   );
