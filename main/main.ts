@@ -15,9 +15,9 @@ async function main() {
   const stops: (() => Promise<void>)[] = [];
 
   if (config.roles.has('projections')) {
-    await services.runner.start();
-    stops.push(() => services.runner.stop());
-    logger.info({}, 'projections running');
+    await services.readModels.start();
+    stops.push(() => services.readModels.stop());
+    logger.info({}, services.readModels.leading() ? 'projections running' : 'projections standing by: another process runs them');
   }
   if (config.roles.has('workers')) {
     await services.startWorkers();

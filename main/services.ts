@@ -6,12 +6,13 @@ import type { Config } from '../platform/config';
 import type { EventStore } from '../platform/event-store/port';
 import type { DocumentStore } from '../platform/document-store/port';
 import { createPostgresEventStore } from '../platform/event-store/postgres';
-import { createKurrentDbEventStore } from '../platform/event-store/kurrentdb';
+import { connectKurrentDbEventStore } from '../platform/event-store/kurrentdb';
 import { createPostgresDocumentStore } from '../platform/document-store/postgres';
-import { createMongoDocumentStore } from '../platform/document-store/mongodb';
+import { connectMongoDocumentStore } from '../platform/document-store/mongodb';
 import { createCommandHandler } from '../platform/command-handler';
 import { createProjectionProgress } from '../platform/projections/progress';
 import { createProjectionRunner } from '../platform/projections/runner';
+import { createLeadership } from '../platform/projections/leadership';
 import type { Logger } from '../platform/logger';
 import { allProjections } from '../projections';
 import { createNoticePublisher } from '../platform/realtime/notices';
@@ -26,6 +27,9 @@ import { mailOutbox, outboxFigures } from '../workers/subscriptions/outbox';
 import type { MailFigures } from '../server/dependencies';
 
 export type Services = Awaited<ReturnType<typeof createServices>>;
+
+/** Advisory lock key of the read-model runner ('bhrm'): one runs at a time, whatever the number of projections processes. */
+export const READ_MODEL_RUNNER_LOCK = 0x6268_726d;
 
 /**
  * Logs the errors BullMQ emits (unheard, it prints them to stderr outside the log), a repeated one once: a
@@ -43,11 +47,11 @@ export async function createServices(config: Config, logger: Logger) {
   const pool = await connectPostgres(config, logger);
   const eventStore: EventStore =
     config.eventStore === 'kurrentdb'
-      ? await reachable('KurrentDB', config.kurrentDbUrl!, async () => createKurrentDbEventStore(config.kurrentDbUrl!))
+      ? await reachable('KurrentDB', config.kurrentDbUrl!, () => connectKurrentDbEventStore(config.kurrentDbUrl!))
       : await createPostgresEventStore({ pool });
   const store: DocumentStore =
     config.readStore === 'mongodb'
-      ? await reachable('MongoDB', config.mongoDbUrl!, async () => createMongoDocumentStore(config.mongoDbUrl!))
+      ? await reachable('MongoDB', config.mongoDbUrl!, () => connectMongoDocumentStore(config.mongoDbUrl!))
       : createPostgresDocumentStore({ pool });
 
   const redis = await connectRedis(config, logger);
@@ -55,9 +59,11 @@ export async function createServices(config: Config, logger: Logger) {
   const notices = createNoticePublisher(redis, config.redisPrefix);
   const publish = (notice: ChangeNotice) => notices.publish(notice);
   const presence = createPresence(redis, config.redisPrefix);
-  const runsProjections = config.roles.has('projections');
-  const progress = createProjectionProgress({ store, runnerName: 'read-models', local: runsProjections });
+  // The runner reports its progress here while this process runs it; otherwise waiting reads the stored checkpoint.
+  const progress = createProjectionProgress({ store, runnerName: 'read-models', local: () => readModels.leading() });
   const runner = createProjectionRunner({ eventStore, store, projections: allProjections, progress, publish, logger });
+  /** The projections role: runs the read-model runner while this process holds its lock, else stands by to take over. */
+  const readModels = createLeadership({ pool, lockKey: READ_MODEL_RUNNER_LOCK, what: 'the read-model runner', logger, lead: () => runner.start(), follow: () => runner.stop() });
   const handle = createCommandHandler({ eventStore, progress });
   const mail = createMailQueue({ connection: redis, prefix: config.redisPrefix });
   mail.queue.on('error', logEachFailure(logger, 'mail queue error'));
@@ -108,6 +114,7 @@ export async function createServices(config: Config, logger: Logger) {
     redis,
     progress,
     runner,
+    readModels,
     handle,
     publish,
     presence,
@@ -127,6 +134,7 @@ export async function createServices(config: Config, logger: Logger) {
     async close() {
       for (const stop of stopWorkers.splice(0)) await stop();
       await mail.close();
+      await readModels.stop();
       await runner.stop();
       await notices.close();
       await eventStore.close();

@@ -110,7 +110,7 @@ async function main() {
       process.exitCode = 1;
       return;
     }
-    await services.runner.start();
+    await services.readModels.start();
     const { app } = await buildApp(services, { logger: false, serveClient: false });
     const domain = new URL(config.publicUrl).hostname === 'localhost' ? 'demo.local' : new URL(config.publicUrl).hostname;
 

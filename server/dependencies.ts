@@ -30,7 +30,7 @@ export interface ApiDependencies {
   store: DocumentStore;
   redis: Redis;
   progress: ProjectionProgress;
-  runner: Pick<ProjectionRunner, 'failure'>;
+  runner: Pick<ProjectionRunner, 'name' | 'failure' | 'subscription'>;
   handle: CommandHandler;
   publish(notice: ChangeNotice): void;
   presence: Presence;

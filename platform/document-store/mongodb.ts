@@ -41,9 +41,25 @@ const NOT_APPLICABLE_CODES = new Set([2, 14, 28, 66]);
 const DUPLICATE_KEY = 11000;
 const NAMESPACE_NOT_FOUND = 26;
 
-export function createMongoDocumentStore(url: string, dbName?: string): DocumentStore {
+/**
+ * The MongoDB document store, once the server has answered a ping (the start-up check): the driver connects
+ * lazily, so without this an unreachable server would only show on the first request.
+ */
+export async function connectMongoDocumentStore(url: string, dbName?: string): Promise<DocumentStore> {
+  const client = new MongoClient(url, { ignoreUndefined: true, serverSelectionTimeoutMS: 10_000 });
+  try {
+    await client.connect();
+    await client.db(dbName).command({ ping: 1 });
+  } catch (error) {
+    await client.close().catch(() => undefined);
+    throw error;
+  }
+  return createMongoDocumentStore(client, dbName);
+}
+
+export function createMongoDocumentStore(urlOrClient: string | MongoClient, dbName?: string): DocumentStore {
   // ignoreUndefined: an undefined field is left out, as JSON.stringify does in the PostgreSQL adapter.
-  const client = new MongoClient(url, { ignoreUndefined: true });
+  const client = typeof urlOrClient === 'string' ? new MongoClient(urlOrClient, { ignoreUndefined: true }) : urlOrClient;
   const db = client.db(dbName);
   const collections = new Map<string, MongoCollectionAdapter<Document>>();
   return {

@@ -3,25 +3,61 @@
  * revisions are our versions; the commit position in `$all` is our global
  * position (a byte offset, far below 2^53 for any realistic log). System events
  * (types starting with `$`) never reach subscribers.
+ *
+ * The port's failures: KurrentDB's own size errors become AppendTooLargeError (the
+ * port's limit is its default maximum append size, checked before sending too);
+ * unavailable, not-leader and deadline errors are retried (the client reconnects,
+ * to the leader, on its next call), then EventStoreUnavailableError. KurrentDB
+ * itself makes a retried append with the same ids idempotent; it checks ids only
+ * within a stream.
+ *
+ * This log's identity is a random id kept in the metadata of the stream
+ * `bhc-event-store` (a `$metadata` system event, so subscribers never see it).
  */
 import { randomUUID } from 'node:crypto';
 import {
   ANY,
+  AppendRecordSizeExceededError,
   BACKWARDS,
+  DeadlineExceededError,
   END,
   FORWARDS,
   KurrentDBClient,
+  MaxAppendSizeExceededError,
   NO_STREAM,
+  NotLeaderError,
   START,
   STREAM_EXISTS,
   StreamNotFoundError,
+  TransactionMaxSizeExceededError,
+  UnavailableError,
   WrongExpectedVersionError as KurrentWrongExpectedVersionError,
   excludeSystemEvents,
   jsonEvent,
   type AppendStreamState,
   type RecordedEvent as KurrentRecordedEvent,
 } from '@kurrent/kurrentdb-client';
-import { type EventStore, type ExpectedVersion, type RecordedEvent, WrongExpectedVersionError } from './port';
+import {
+  AppendTooLargeError,
+  MAX_APPEND_BYTES,
+  appendBytes,
+  retryWhileUnavailable,
+  type EventStore,
+  type ExpectedVersion,
+  type RecordedEvent,
+  WrongExpectedVersionError,
+} from './port';
+
+const IDENTITY_STREAM = 'bhc-event-store';
+
+/** The client's errors for a server that cannot answer now: unreachable, not the leader, or too slow. */
+export function isKurrentUnavailable(error: unknown): boolean {
+  return error instanceof UnavailableError || error instanceof NotLeaderError || error instanceof DeadlineExceededError;
+}
+
+function isTooLarge(error: unknown): boolean {
+  return error instanceof MaxAppendSizeExceededError || error instanceof AppendRecordSizeExceededError || error instanceof TransactionMaxSizeExceededError;
+}
 
 function streamState(expected: ExpectedVersion): AppendStreamState {
   if (expected === 'any') return ANY;
@@ -43,41 +79,96 @@ function toRecorded(event: KurrentRecordedEvent): RecordedEvent {
   };
 }
 
+/**
+ * The KurrentDB event store, once the server has answered (the start-up check): a server that cannot be reached
+ * or refuses our credentials fails here, not on the first request.
+ */
+export async function connectKurrentDbEventStore(connectionString: string): Promise<EventStore> {
+  const store = createKurrentDbEventStore(connectionString);
+  try {
+    await store.identity();
+    return store;
+  } catch (error) {
+    await store.close().catch(() => undefined);
+    throw error;
+  }
+}
+
 export function createKurrentDbEventStore(connectionString: string): EventStore {
   const client = KurrentDBClient.connectionString(connectionString);
+  let identity: Promise<string> | null = null;
+
+  async function readIdentity(): Promise<string> {
+    const read = async () => (await client.getStreamMetadata<{ identity?: string }>(IDENTITY_STREAM)).metadata?.identity;
+    const existing = await retryWhileUnavailable(read, isKurrentUnavailable);
+    if (existing) return `kurrentdb:${existing}`;
+    try {
+      await client.setStreamMetadata(IDENTITY_STREAM, { identity: randomUUID() }, { expectedRevision: NO_STREAM });
+    } catch (error) {
+      // Another process named the log first: its name holds.
+      if (!(error instanceof KurrentWrongExpectedVersionError)) throw error;
+    }
+    return `kurrentdb:${String(await read())}`;
+  }
 
   return {
     async append(streamName, events, { expectedVersion }) {
       if (events.length === 0) throw new Error('append needs at least one event');
+      const bytes = appendBytes(events);
+      if (bytes > MAX_APPEND_BYTES) throw new AppendTooLargeError(streamName, bytes, MAX_APPEND_BYTES);
+      // Ids are made once, before any retry, so that a retried append is recognised as the same one.
+      const records = events.map((event) =>
+        jsonEvent({ id: event.id ?? randomUUID(), type: event.type, data: (event.data ?? null) as never, metadata: (event.metadata ?? {}) as never }),
+      );
       try {
-        const result = await client.appendToStream(
-          streamName,
-          events.map((event) =>
-            jsonEvent({ id: event.id ?? randomUUID(), type: event.type, data: (event.data ?? null) as never, metadata: (event.metadata ?? {}) as never }),
-          ),
-          { streamState: streamState(expectedVersion) },
-        );
+        const result = await retryWhileUnavailable(() => client.appendToStream(streamName, records, { streamState: streamState(expectedVersion) }), isKurrentUnavailable);
         return { nextExpectedVersion: Number(result.nextExpectedRevision), position: Number(result.position?.commit ?? 0n) };
       } catch (error) {
         if (error instanceof KurrentWrongExpectedVersionError) {
           const actual = error.actualState === NO_STREAM ? 'no_stream' : Number(error.actualState);
           throw new WrongExpectedVersionError(streamName, expectedVersion, actual);
         }
+        if (isTooLarge(error)) throw new AppendTooLargeError(streamName, bytes, (error as { maxAppendSize?: number; maxSize?: number }).maxAppendSize ?? (error as { maxSize?: number }).maxSize ?? MAX_APPEND_BYTES);
         throw error;
       }
     },
 
     async readStream(streamName, { afterVersion = -1 } = {}) {
-      const events: RecordedEvent[] = [];
-      try {
-        for await (const resolved of client.readStream(streamName, { direction: FORWARDS, fromRevision: afterVersion < 0 ? START : BigInt(afterVersion + 1) })) {
-          if (resolved.event) events.push(toRecorded(resolved.event));
+      return retryWhileUnavailable(async () => {
+        const events: RecordedEvent[] = [];
+        try {
+          for await (const resolved of client.readStream(streamName, { direction: FORWARDS, fromRevision: afterVersion < 0 ? START : BigInt(afterVersion + 1) })) {
+            if (resolved.event) events.push(toRecorded(resolved.event));
+          }
+        } catch (error) {
+          if (error instanceof StreamNotFoundError) return [];
+          throw error;
         }
-      } catch (error) {
-        if (error instanceof StreamNotFoundError) return [];
-        throw error;
+        return events;
+      }, isKurrentUnavailable);
+    },
+
+    async backlog(after, cap) {
+      let events = 0;
+      let oldestAt: Date | null = null;
+      const fromPosition = after === 0 ? START : { commit: BigInt(after), prepare: BigInt(after) };
+      // Reading from a position includes the event at it, when there is one: only those past it count.
+      for await (const resolved of client.readAll({ direction: FORWARDS, fromPosition, maxCount: cap + 1, filter: excludeSystemEvents() })) {
+        const event = resolved.event;
+        if (!event || Number(event.position.commit) <= after || event.type.startsWith('$')) continue;
+        if (events === cap) break;
+        oldestAt ??= event.created;
+        events++;
       }
-      return events;
+      return { events, oldestAt };
+    },
+
+    identity() {
+      identity ??= readIdentity().catch((error: unknown) => {
+        identity = null;
+        throw error;
+      });
+      return identity;
     },
 
     async *subscribeToAll({ after, signal }) {
@@ -110,6 +201,10 @@ export function createKurrentDbEventStore(connectionString: string): EventStore 
 
     async close() {
       await client.dispose();
+      // dispose() ends the calls in flight but leaves the gRPC channel (and its sockets) open, and the client has no
+      // public way to close it: getChannel is protected (the client itself closes a failed channel the same way).
+      const channel = await (client as unknown as { getChannel(): Promise<{ close(): void }> }).getChannel();
+      channel.close();
     },
   };
 }

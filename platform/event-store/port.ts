@@ -4,8 +4,26 @@
  *
  * Stream versions count from 0 (the first event of a stream has version 0).
  * Global positions are positive, strictly increasing in commit order as seen by
- * subscribers, and safe JavaScript integers.
+ * subscribers, and safe JavaScript integers. They are opaque: PostgreSQL's count
+ * events, KurrentDB's are byte offsets, so the difference of two positions says
+ * nothing about how many events lie between them. Lag is measured with `backlog`.
+ *
+ * Failures every adapter reports the same way:
+ * - a stale expected version: WrongExpectedVersionError;
+ * - an append larger than MAX_APPEND_BYTES (the JSON of its data and metadata), or
+ *   than the server's own limit: AppendTooLargeError, nothing written;
+ * - the store unreachable, restarting or (KurrentDB) not the leader: retried for a
+ *   few seconds inside the adapter, then EventStoreUnavailableError;
+ * - event ids: appending events whose ids are already the same stream's events at
+ *   the versions the append would give them (a retry of an append whose answer was
+ *   lost) succeeds and writes nothing, answering as the first append did; an id
+ *   already used anywhere else throws DuplicateEventIdError where the store can see
+ *   it (PostgreSQL: anywhere in the log; KurrentDB: in the same stream). Callers
+ *   make a new id per event, so only a retry ever repeats one.
  */
+
+/** The largest append every adapter accepts: KurrentDB's default maximum append size. */
+export const MAX_APPEND_BYTES = 1024 * 1024;
 
 /** What the caller believes the stream's current version is. */
 export type ExpectedVersion =
@@ -69,7 +87,23 @@ export interface EventStore {
   subscribeToAll(options: SubscribeOptions): AsyncIterable<RecordedEvent>;
   /** Position of the newest committed event visible to subscribers (0 when empty). */
   headPosition(): Promise<number>;
+  /**
+   * What a reader that has passed `after` has still to read: how many events (counted up to `cap`, so the answer
+   * is `cap` when at least that many wait) and when the oldest of them was recorded (null when none waits).
+   */
+  backlog(after: number, cap: number): Promise<Backlog>;
+  /**
+   * A name for this very log, the same from every process and across restarts, different for another store or a
+   * new empty one: checkpoints record it, so positions are never read against another log. Reaching the store for
+   * it is also the start-up check.
+   */
+  identity(): Promise<string>;
   close(): Promise<void>;
+}
+
+export interface Backlog {
+  events: number;
+  oldestAt: Date | null;
 }
 
 export class WrongExpectedVersionError extends Error {
@@ -80,5 +114,59 @@ export class WrongExpectedVersionError extends Error {
     readonly actual: number | 'no_stream',
   ) {
     super(`Stream ${streamName}: expected version ${String(expected)}, actual ${String(actual)}`);
+  }
+}
+
+export class AppendTooLargeError extends Error {
+  override readonly name = 'AppendTooLargeError';
+  constructor(
+    readonly streamName: string,
+    readonly bytes: number | null,
+    readonly maxBytes: number,
+  ) {
+    super(`Stream ${streamName}: an append of ${bytes ?? 'more than'} bytes is over the limit of ${maxBytes}`);
+  }
+}
+
+export class EventStoreUnavailableError extends Error {
+  override readonly name = 'EventStoreUnavailableError';
+  constructor(cause: unknown) {
+    super(`The event store is unavailable: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+  }
+}
+
+export class DuplicateEventIdError extends Error {
+  override readonly name = 'DuplicateEventIdError';
+  constructor(
+    readonly streamName: string,
+    readonly ids: readonly string[],
+  ) {
+    super(`Stream ${streamName}: event ids already in the log elsewhere: ${ids.join(', ')}`);
+  }
+}
+
+/** The JSON size of an append, as the adapters count it against MAX_APPEND_BYTES. */
+export function appendBytes(events: readonly NewEvent[]): number {
+  let bytes = 0;
+  for (const event of events) bytes += Buffer.byteLength(JSON.stringify(event.data ?? null)) + Buffer.byteLength(JSON.stringify(event.metadata ?? {})) + Buffer.byteLength(event.type);
+  return bytes;
+}
+
+/** How long and how often an adapter retries an operation while its store is unavailable. */
+export const UNAVAILABLE_RETRY_DELAYS_MS = [100, 250, 500, 1000, 2000] as const;
+
+/**
+ * Runs `operation`, again after each delay while `unavailable(error)` says the store could not be reached, then
+ * throws EventStoreUnavailableError. Safe for appends only because a retried append with the same ids is idempotent.
+ */
+export async function retryWhileUnavailable<T>(operation: () => Promise<T>, unavailable: (error: unknown) => boolean, delays: readonly number[] = UNAVAILABLE_RETRY_DELAYS_MS): Promise<T> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await operation();
+    } catch (error) {
+      if (!unavailable(error)) throw error;
+      if (attempt >= delays.length) throw new EventStoreUnavailableError(error);
+      await new Promise((resolve) => setTimeout(resolve, delays[attempt]));
+    }
   }
 }

@@ -26,6 +26,12 @@
  * lock, in the statement's own transaction (four round trips made single-event
  * appends from 8 writers 0.38x a raw INSERT loop).
  *
+ * Failures keep the port's rules: an append over MAX_APPEND_BYTES is refused before
+ * it is sent; lost connections, a restarting server and too many clients are
+ * retried, then EventStoreUnavailableError; a retried append whose ids are already
+ * in the stream answers as the first one did (the ids' unique index and the
+ * version check catch it, and only then is the log asked where those ids are).
+ *
  * Live subscriptions are woken by a NOTIFY sent after commit (coalesced, a hint
  * only: NOTIFY inside the append transaction serialises commits), with a fallback
  * poll, and a quick re-poll while committed events wait above the horizon for an
@@ -36,6 +42,11 @@
 import { createHash, randomUUID } from 'node:crypto';
 import pg from 'pg';
 import {
+  AppendTooLargeError,
+  DuplicateEventIdError,
+  MAX_APPEND_BYTES,
+  appendBytes,
+  retryWhileUnavailable,
   type AppendResult,
   type EventStore,
   type ExpectedVersion,
@@ -85,6 +96,19 @@ const toRecorded = (row: Row): RecordedEvent => ({
   createdAt: row.created_at,
 });
 
+/**
+ * Errors meaning the server could not be reached or is going away, rather than refusing the statement: Node's
+ * socket errors, SQLSTATE class 08 (connection exception), 57P01–57P03 (shutting down, starting up), 53300 (too
+ * many connections) and the pg client's own "Connection terminated" errors, which carry no code.
+ */
+export function isPostgresUnavailable(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code === 'string') {
+    return ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENOTFOUND', 'EAI_AGAIN', '53300', '57P01', '57P02', '57P03'].includes(code) || code.startsWith('08');
+  }
+  return error instanceof Error && /Connection terminated|timeout exceeded when trying to connect/i.test(error.message);
+}
+
 /** A stable 32-bit key per stream, the same in every process; a collision only serialises two streams. */
 const streamLockKey = (streamName: string) => createHash('sha1').update(streamName).digest().readInt32BE(0);
 
@@ -105,6 +129,7 @@ export async function createPostgresEventStore(options: PostgresEventStoreOption
               ORDER BY position LIMIT $2`,
     },
     committedHead: { name: `bhc_es_committed_head_${schema}`, text: `SELECT max(position) AS position FROM ${table}` },
+    byIds: { name: `bhc_es_by_ids_${schema}`, text: `SELECT id, stream_name, version, position FROM ${table} WHERE id = ANY($1::uuid[])` },
   };
 
   async function migrate() {
@@ -126,6 +151,9 @@ export async function createPostgresEventStore(options: PostgresEventStoreOption
           created_at timestamptz NOT NULL DEFAULT now(),
           UNIQUE (stream_name, version)
         )`);
+      // This log's name (EventStore.identity): made once, with the table.
+      await client.query(`CREATE TABLE IF NOT EXISTS "${schema}".event_store_identity (id uuid PRIMARY KEY, created_at timestamptz NOT NULL DEFAULT now())`);
+      await client.query(`INSERT INTO "${schema}".event_store_identity (id) SELECT gen_random_uuid() WHERE NOT EXISTS (SELECT 1 FROM "${schema}".event_store_identity)`);
       // Each statement of a volatile function sees what committed before it began, so the version is read after
       // the stream lock is granted. Nothing before the INSERT writes, so the transaction's xid is assigned inside
       // the append lock, with its positions; the unlock follows the last position.
@@ -177,12 +205,46 @@ export async function createPostgresEventStore(options: PostgresEventStoreOption
     });
   }
 
+  /**
+   * When the append's ids are already in the log: the first append's answer if they are this stream's events at the
+   * versions this append asked for (its retry), else DuplicateEventIdError; null when none of them is.
+   */
+  async function appendedBefore(streamName: string, ids: string[], expectedVersion: ExpectedVersion): Promise<AppendResult | null> {
+    const { rows } = await pool.query<{ id: string; stream_name: string; version: number; position: string }>(sql.byIds, [ids]);
+    if (rows.length === 0) return null;
+    const found = new Map(rows.map((row) => [row.id, row]));
+    const first = found.get(ids[0]!);
+    const firstVersion = typeof expectedVersion === 'number' ? expectedVersion + 1 : expectedVersion === 'no_stream' ? 0 : first?.version;
+    const retried = first !== undefined && ids.every((id, i) => {
+      const row = found.get(id);
+      return row?.stream_name === streamName && row.version === firstVersion! + i;
+    });
+    if (!retried) throw new DuplicateEventIdError(streamName, rows.map((row) => row.id));
+    const last = found.get(ids.at(-1)!)!;
+    return { nextExpectedVersion: last.version, position: Number(last.position) };
+  }
+
   async function append(streamName: string, events: NewEvent[], { expectedVersion }: { expectedVersion: ExpectedVersion }): Promise<AppendResult> {
     if (events.length === 0) throw new Error('append needs at least one event');
+    const bytes = appendBytes(events);
+    if (bytes > MAX_APPEND_BYTES) throw new AppendTooLargeError(streamName, bytes, MAX_APPEND_BYTES);
     const ids = events.map((event) => event.id ?? randomUUID());
     const types = events.map((event) => event.type);
     const data = events.map((event) => JSON.stringify(event.data ?? null));
     const metadata = events.map((event) => JSON.stringify(event.metadata ?? {}));
+    try {
+      return await retryWhileUnavailable(() => appendOnce(streamName, expectedVersion, [ids, types, data, metadata]), isPostgresUnavailable);
+    } catch (error) {
+      const { code, constraint } = error as { code?: string; constraint?: string };
+      if (error instanceof WrongExpectedVersionError || (code === '23505' && constraint === 'events_id_key')) {
+        const before = await appendedBefore(streamName, ids, expectedVersion);
+        if (before) return before;
+      }
+      throw error;
+    }
+  }
+
+  async function appendOnce(streamName: string, expectedVersion: ExpectedVersion, [ids, types, data, metadata]: string[][]): Promise<AppendResult> {
     const client = await pool.connect();
     let broken: Error | undefined;
     try {
@@ -289,11 +351,25 @@ export async function createPostgresEventStore(options: PostgresEventStoreOption
     subscribeToAll,
 
     async readStream(streamName, { afterVersion = -1 } = {}) {
-      const { rows } = await pool.query<Row>(
-        `SELECT position, stream_name, version, id, type, data, metadata, created_at FROM ${table} WHERE stream_name = $1 AND version > $2 ORDER BY version`,
-        [streamName, afterVersion],
+      const { rows } = await retryWhileUnavailable(
+        () => pool.query<Row>(`SELECT position, stream_name, version, id, type, data, metadata, created_at FROM ${table} WHERE stream_name = $1 AND version > $2 ORDER BY version`, [streamName, afterVersion]),
+        isPostgresUnavailable,
       );
       return rows.map(toRecorded);
+    },
+
+    async backlog(after, cap) {
+      const { rows } = await pool.query<{ events: number; oldest: Date | null }>(
+        `SELECT count(*)::integer AS events, min(created_at) AS oldest FROM (
+           SELECT created_at FROM ${table} WHERE position > $1 AND transaction_id < pg_snapshot_xmin(pg_current_snapshot()) ORDER BY position LIMIT $2) waiting`,
+        [after, cap],
+      );
+      return { events: rows[0]!.events, oldestAt: rows[0]!.oldest };
+    },
+
+    async identity() {
+      const { rows } = await pool.query<{ id: string }>(`SELECT id FROM "${schema}".event_store_identity`);
+      return `postgresql:${rows[0]!.id}`;
     },
 
     async headPosition() {

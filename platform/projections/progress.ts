@@ -4,6 +4,7 @@
  * runner (ROLES=api) reads the stored checkpoint instead.
  */
 import type { DocumentStore } from '../document-store/port';
+import type { EventStore } from '../event-store/port';
 
 /** Where each runner has got to: one document per runner, written by the runner after each event. */
 export const CHECKPOINTS = 'projection_checkpoints';
@@ -22,7 +23,12 @@ export interface ProjectionProgress {
   current(): number;
 }
 
-export function createProjectionProgress(options: { store: DocumentStore; runnerName: string; pollMs?: number; local: boolean }): ProjectionProgress {
+/**
+ * `local`: whether a runner in this process reports each position (no need to read the checkpoint); a function when
+ * that changes, as with a runner that only runs while its process holds the lock (platform/projections/leadership.ts).
+ */
+export function createProjectionProgress(options: { store: DocumentStore; runnerName: string; pollMs?: number; local: boolean | (() => boolean) }): ProjectionProgress {
+  const local = typeof options.local === 'function' ? options.local : () => options.local as boolean;
   let position = 0;
   let waiters: { position: number; resolve: (ok: boolean) => void }[] = [];
 
@@ -61,8 +67,26 @@ export function createProjectionProgress(options: { store: DocumentStore; runner
           waiters = waiters.filter((w) => w.resolve !== done);
           done(false);
         }, timeoutMs);
-        if (!options.local) poller = setInterval(() => void poll().catch(() => undefined), options.pollMs ?? 20);
+        if (!local()) poller = setInterval(() => void poll().catch(() => undefined), options.pollMs ?? 20);
       });
     },
   };
+}
+
+export interface Lag {
+  /** Events the runner has still to apply, counted up to the cap asked for. */
+  events: number;
+  /** How long ago the oldest of them was recorded (0 when none waits). */
+  seconds: number;
+}
+
+/**
+ * How far a runner is behind the log, the same way on every event store (positions are opaque: KurrentDB's are
+ * byte offsets): from its stored checkpoint, so any process can tell, whichever runs it.
+ */
+export async function runnerLag(options: { eventStore: EventStore; store: DocumentStore; runnerName: string; cap: number; now?: Date }): Promise<Lag> {
+  const checkpoint = await options.store.collection<Checkpoint>(CHECKPOINTS).findOne({ _id: options.runnerName });
+  const backlog = await options.eventStore.backlog(checkpoint?.position ?? 0, options.cap);
+  const now = options.now ?? new Date();
+  return { events: backlog.events, seconds: backlog.oldestAt ? Math.max(0, (now.getTime() - backlog.oldestAt.getTime()) / 1000) : 0 };
 }

@@ -2,8 +2,9 @@
 import type { FastifyInstance } from 'fastify';
 import { LivenessSchema, ReadinessSchema } from '../../shared/monitoring/schemas';
 import type { ApiDependencies } from '../dependencies';
+import { runnerLag } from '../../platform/projections/progress';
 
-/** Readiness fails when the read models are further behind the log than this. */
+/** Readiness fails when the read models are further behind the log than this many events. */
 const MAX_READY_LAG = 1000;
 
 async function check(name: string, probe: () => Promise<unknown>): Promise<[string, string]> {
@@ -19,20 +20,27 @@ export async function healthRoutes(app: FastifyInstance, { services }: { service
   app.get('/healthz', { config: { access: 'public' }, schema: { summary: 'Liveness: the process answers', tags: ['monitoring'], response: { 200: LivenessSchema } } }, async () => ({ status: 'ok' }));
 
   app.get('/readyz', { config: { access: 'public' }, schema: { summary: 'Readiness: the stores and Redis answer and the read models are not far behind', tags: ['monitoring'], response: { 200: ReadinessSchema, 503: ReadinessSchema } } }, async (_request, reply) => {
-    const { eventStore, store, redis, progress, runner } = services;
-    let lag = 0;
+    const { eventStore, store, redis, runner } = services;
+    let lag = { events: 0, seconds: 0 };
     const checks = Object.fromEntries(
       await Promise.all([
         check('eventStore', async () => {
-          lag = (await eventStore.headPosition()) - progress.current();
+          lag = await runnerLag({ eventStore, store, runnerName: runner.name, cap: MAX_READY_LAG + 1 });
         }),
         check('readStore', () => store.collection('projection_checkpoints').countDocuments({})),
         check('redis', () => redis.ping()),
       ]),
     );
     const failure = runner.failure();
-    checks.projections = failure ? `stopped at ${failure.position} in ${failure.projection}` : lag > MAX_READY_LAG ? `lagging by ${lag} events` : 'ok';
+    const subscription = runner.subscription();
+    checks.projections = failure
+      ? `stopped at ${failure.position} in ${failure.projection}`
+      : subscription.status === 'resubscribing'
+        ? `subscribing again after ${subscription.failures} failure(s): ${subscription.reason}`
+        : lag.events > MAX_READY_LAG
+          ? `lagging by more than ${MAX_READY_LAG} events (${Math.round(lag.seconds)} s)`
+          : 'ok';
     const ready = Object.values(checks).every((status) => status === 'ok');
-    return reply.status(ready ? 200 : 503).send({ status: ready ? 'ready' : 'not ready', checks, lag });
+    return reply.status(ready ? 200 : 503).send({ status: ready ? 'ready' : 'not ready', checks, lag: lag.events, lagSeconds: Math.round(lag.seconds) });
   });
 }

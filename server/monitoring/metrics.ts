@@ -11,8 +11,11 @@ import type { AlertSchema, ThresholdsSchema } from '../../shared/monitoring/sche
 import type { ApiDependencies } from '../dependencies';
 import type { Realtime } from '../realtime/gateway';
 import { publishedPostCount } from '../../projections/feed/feed';
+import { runnerLag } from '../../platform/projections/progress';
 
 const WINDOW_MS = 5 * 60_000;
+/** Lag is counted up to this many events: enough for any threshold, cheap on every store. */
+const LAG_COUNT_CAP = 10_000;
 
 export type Thresholds = v.InferOutput<typeof ThresholdsSchema>;
 export type Alert = v.InferOutput<typeof AlertSchema>;
@@ -42,12 +45,13 @@ export function createResponseTimes(now: () => number = Date.now) {
 }
 
 export function alertsFor(
-  figures: { responseP95Ms: number; lag: number; poolInUse: number; poolMax: number; failedJobs: number; storageBytes: number; storageQuotaBytes: number | null; projectionsStopped: boolean; oldestQueuedMailSeconds: number },
+  figures: { responseP95Ms: number; lag: number; poolInUse: number; poolMax: number; failedJobs: number; storageBytes: number; storageQuotaBytes: number | null; projectionsStopped: boolean; projectionsResubscribing?: string | null; oldestQueuedMailSeconds: number },
   thresholds: Thresholds,
 ): Alert[] {
   const alerts: Alert[] = [];
   if (figures.projectionsStopped) alerts.push({ level: 'critical', message: 'Projections have stopped: read models are not updating' });
-  if (figures.lag > thresholds.projectionLag) alerts.push({ level: 'warning', message: `Read models are ${figures.lag} events behind` });
+  if (figures.projectionsResubscribing) alerts.push({ level: 'warning', message: `Projections lost their subscription (${figures.projectionsResubscribing}) and are subscribing again` });
+  if (figures.lag > thresholds.projectionLag) alerts.push({ level: 'warning', message: `Read models are ${figures.lag >= LAG_COUNT_CAP ? `over ${LAG_COUNT_CAP.toLocaleString('en-US')}` : figures.lag} events behind` });
   if (figures.responseP95Ms > thresholds.responseP95Ms) alerts.push({ level: 'warning', message: `Slow responses: p95 ${figures.responseP95Ms} ms` });
   if (figures.poolMax > 0 && figures.poolInUse / figures.poolMax >= thresholds.poolUsage) alerts.push({ level: 'warning', message: `Database pool ${figures.poolInUse} of ${figures.poolMax} connections in use` });
   if (figures.failedJobs >= thresholds.failedJobs) alerts.push({ level: 'warning', message: `${figures.failedJobs} background job(s) failed` });
@@ -66,22 +70,24 @@ export function createMonitoring(services: Pick<ApiDependencies, MonitoringNeeds
   const started = Date.now();
 
   async function snapshot() {
-    const { pool, eventStore, progress, runner, presence, mailFigures, store } = services;
-    const [head, dbSize, connections, { jobs: queue, scheduledJobs, outbox }, online, totalPosts] = await Promise.all([
+    const { pool, eventStore, runner, presence, mailFigures, store } = services;
+    const [head, lag, dbSize, connections, { jobs: queue, scheduledJobs, outbox }, online, totalPosts] = await Promise.all([
       eventStore.headPosition(),
+      runnerLag({ eventStore, store, runnerName: runner.name, cap: LAG_COUNT_CAP }),
       pool.query<{ bytes: string }>('SELECT pg_database_size(current_database()) AS bytes').then((r) => Number(r.rows[0]!.bytes)),
       pool.query<{ n: number }>('SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database()').then((r) => r.rows[0]!.n),
       mailFigures(),
       presence.online(),
       publishedPostCount(store),
     ]);
-    const lag = Math.max(0, head - progress.current());
     const times = responseTimes.summary();
     const poolMax = pool.options.max ?? 10;
     const poolInUse = pool.totalCount - pool.idleCount;
     const failure = runner.failure();
+    const subscription = runner.subscription();
+    const resubscribing = subscription.status === 'resubscribing' ? subscription.reason : null;
     const alerts = alertsFor(
-      { responseP95Ms: times.p95, lag, poolInUse, poolMax, failedJobs: queue.failed ?? 0, storageBytes: dbSize, storageQuotaBytes: options.storageQuotaBytes ?? null, projectionsStopped: failure !== null, oldestQueuedMailSeconds: outbox.oldestQueuedSeconds },
+      { responseP95Ms: times.p95, lag: lag.events, projectionsResubscribing: resubscribing, poolInUse, poolMax, failedJobs: queue.failed ?? 0, storageBytes: dbSize, storageQuotaBytes: options.storageQuotaBytes ?? null, projectionsStopped: failure !== null, oldestQueuedMailSeconds: outbox.oldestQueuedSeconds },
       thresholds,
     );
     const health = alerts.some((a) => a.level === 'critical') ? 'critical' : alerts.length > 0 ? 'warning' : 'healthy';
@@ -94,7 +100,7 @@ export function createMonitoring(services: Pick<ApiDependencies, MonitoringNeeds
       uptimeSeconds: Math.round((Date.now() - started) / 1000),
       database: { status: 'connected', connections: poolInUse, maxConnections: poolMax, serverConnections: connections },
       storage: { status: options.storageQuotaBytes && dbSize / options.storageQuotaBytes >= thresholds.storageUsage ? 'warning' : 'ok', bytes: dbSize, quotaBytes: options.storageQuotaBytes ?? null },
-      eventStore: { head, lag, projections: failure ? 'stopped' : 'running' },
+      eventStore: { head, lag: lag.events, lagSeconds: Math.round(lag.seconds), projections: failure ? 'stopped' : subscription.status },
       // Waiting: jobs to run, now or on a retry's backoff. Each digest schedule keeps one delayed job for its next
       // run; those are the schedule, not work waiting, and are counted apart.
       queues: { waiting: Math.max(0, (queue.waiting ?? 0) + (queue.delayed ?? 0) - scheduledJobs), active: queue.active ?? 0, failed: queue.failed ?? 0, scheduled: scheduledJobs },
@@ -127,7 +133,9 @@ export function prometheusRegistry(monitoring: Monitoring) {
   gauge('bhc_db_pool_max', 'Database pool size', (s) => s.database.maxConnections);
   gauge('bhc_db_size_bytes', 'Database size', (s) => s.storage.bytes);
   gauge('bhc_event_store_head', 'Global position of the newest event', (s) => s.eventStore.head);
-  gauge('bhc_projection_lag_events', 'Events not yet applied to the read models', (s) => s.eventStore.lag);
+  gauge('bhc_projection_lag_events', 'Events not yet applied to the read models (counted up to 10,000)', (s) => s.eventStore.lag);
+  gauge('bhc_projection_lag_seconds', 'Age of the oldest event not yet applied to the read models (0 when none)', (s) => s.eventStore.lagSeconds);
+  gauge('bhc_projection_resubscribing', '1 while the read models subscribe again after their subscription dropped', (s) => Number(s.eventStore.projections === 'resubscribing'));
   gauge('bhc_queue_waiting', 'Mail jobs waiting', (s) => s.queues.waiting);
   gauge('bhc_queue_failed', 'Mail jobs failed', (s) => s.queues.failed);
   gauge('bhc_mail_queued', 'Subscription mails in the outbox still to send', (s) => s.mail.queued);

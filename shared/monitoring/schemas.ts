@@ -28,7 +28,11 @@ export const MonitoringSnapshotSchema = v.object({
   uptimeSeconds: count,
   database: v.object({ status: v.literal('connected'), connections: count, maxConnections: count, serverConnections: count }),
   storage: v.object({ status: v.picklist(['ok', 'warning']), bytes: count, quotaBytes: v.nullable(count) }),
-  eventStore: v.object({ head: count, lag: count, projections: v.picklist(['running', 'stopped']) }),
+  /**
+   * `head`: the newest event's position (opaque: KurrentDB counts bytes). `lag`: events the read models have still
+   * to apply (counted up to 10,000); `lagSeconds`: how long ago the oldest of them was recorded.
+   */
+  eventStore: v.object({ head: count, lag: count, lagSeconds: count, projections: v.picklist(['running', 'resubscribing', 'stopped']) }),
   /** Background jobs: waiting to run (including retries), running, failed; `scheduled` repeating jobs (the digests) are not waiting. */
   queues: v.object({ waiting: count, active: count, failed: count, scheduled: count }),
   mail: v.object({ queued: count, oldestQueuedSeconds: count, sentLastHour: count, bounced: count }),
@@ -50,6 +54,7 @@ export const ReadinessSchema = v.object({
   status: v.picklist(['ready', 'not ready']),
   /** Each dependency: 'ok' or what is wrong with it. */
   checks: v.record(v.string(), v.string()),
-  /** Events the read models are behind the log. */
+  /** Events the read models have still to apply (counted up to 1,001), and how long ago the oldest was recorded. */
   lag: v.number(),
+  lagSeconds: v.number(),
 });

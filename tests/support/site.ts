@@ -60,7 +60,7 @@ export async function startTestSite(env: Record<string, string> = {}, alongside?
   });
   const logger = pino({ level: config.logLevel });
   const services = await createServices(config, logger);
-  if (config.roles.has('projections')) await services.runner.start();
+  if (config.roles.has('projections')) await services.readModels.start();
   if (config.roles.has('workers')) await services.startWorkers();
   const { app, routes } = await buildApp(services, { logger: false, serveClient: true });
   const address = await app.listen({ port, host: '127.0.0.1' });

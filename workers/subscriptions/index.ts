@@ -3,8 +3,8 @@
  * - the `mail` runner (its own checkpoint, so rebuilding read models never re-sends mail) applies, per event,
  *   mail_recipients, mail_items and the reactor that writes the outbox, then the mail to the people of an event
  *   (workers/attendees). Of several worker processes, the one holding
- *   a PostgreSQL advisory lock runs it and the others wait to take over; two running at once (a lock lost with its
- *   connection) would only do the same work twice, since outbox ids are unique;
+ *   a PostgreSQL advisory lock runs it and the others wait to take over (platform/projections/leadership.ts); two
+ *   running at once (a lock lost with its connection) would only do the same work twice, since outbox ids are unique;
  * - the mail worker sends outbox entries (workers/subscriptions/delivery.ts) and runs digests from job schedulers;
  * - the sweeper enqueues every entry still queued: at start, every minute, and whenever the Redis connection is
  *   ready again, since a restarted Redis has lost its queue and its schedulers (both are upserted again then);
@@ -20,6 +20,7 @@ import type { CommandHandler } from '../../platform/command-handler';
 import type { Transport } from '../../platform/mail/transport';
 import { createProjectionProgress } from '../../platform/projections/progress';
 import { createProjectionRunner } from '../../platform/projections/runner';
+import { createLeadership } from '../../platform/projections/leadership';
 import type { Logger } from '../../platform/logger';
 import type { MailQueue, SubscriptionMail } from '../mail';
 import { mailRecipientsProjection } from './recipients';
@@ -34,30 +35,8 @@ export const MAIL_RUNNER = 'mail';
 const SWEEP_EVERY_MS = 60_000;
 const PRUNE_EVERY_MS = 3600_000;
 const DAY_MS = 86_400_000;
-/** Advisory lock key of the mail runner ('bhml'), and how often a process without it tries to take it. */
+/** Advisory lock key of the mail runner ('bhml'). */
 const MAIL_RUNNER_LOCK = 0x6268_6d6c;
-const TAKE_OVER_EVERY_MS = 5_000;
-
-/** A session-level advisory lock on a pooled connection kept for it: held until released or the process dies. */
-function advisoryLock(pool: pg.Pool, key: number, logger: Logger) {
-  let client: pg.PoolClient | null = null;
-  return {
-    async tryAcquire(): Promise<boolean> {
-      if (!client) {
-        client = await pool.connect();
-        client.on('error', (error) => logger.error({ err: error }, 'the mail runner lost its lock connection'));
-      }
-      const { rows } = await client.query<{ ok: boolean }>('SELECT pg_try_advisory_lock($1, 0) AS ok', [key]);
-      return rows[0]!.ok;
-    },
-    async release() {
-      if (!client) return;
-      await client.query('SELECT pg_advisory_unlock($1, 0)', [key]).catch(() => undefined);
-      client.release();
-      client = null;
-    },
-  };
-}
 
 export interface SubscriptionMailOptions {
   config: Pick<Config, 'publicUrl' | 'mailFrom' | 'subscriptionLinkSecret' | 'timeZone' | 'digestSchedule' | 'mailOutboxRetentionDays'>;
@@ -115,17 +94,17 @@ export function createSubscriptionMail({ config, eventStore, store, pool, redis,
   };
   let timer: NodeJS.Timeout | null = null;
 
-  const lock = advisoryLock(pool, MAIL_RUNNER_LOCK, logger);
-  let leading = false;
-  let takeOver: NodeJS.Timeout | null = null;
-  async function lead() {
-    if (leading || !(await lock.tryAcquire())) return;
-    leading = true;
-    if (takeOver) clearInterval(takeOver);
-    takeOver = null;
-    await runner.start();
-    pruneWhenDue();
-  }
+  const leadership = createLeadership({
+    pool,
+    lockKey: MAIL_RUNNER_LOCK,
+    what: 'the mail runner',
+    logger,
+    async lead() {
+      await runner.start();
+      pruneWhenDue();
+    },
+    follow: () => runner.stop(),
+  });
 
   let stopping = false;
   /** Deletes the mail sent longer ago than the retention; returns how many entries went. */
@@ -144,7 +123,7 @@ export function createSubscriptionMail({ config, eventStore, store, pool, redis,
    * on taking over), then from the sweeper's timer. One runner prunes for all.
    */
   function pruneWhenDue() {
-    if (!leading || pruning || Date.now() - prunedAt < PRUNE_EVERY_MS) return;
+    if (!leadership.leading() || pruning || Date.now() - prunedAt < PRUNE_EVERY_MS) return;
     prunedAt = Date.now();
     pruning = (async () => {
       try {
@@ -170,13 +149,10 @@ export function createSubscriptionMail({ config, eventStore, store, pool, redis,
       return createDelivery({ store, transport, handle, from: config.mailFrom, publicUrl: config.publicUrl, linkSecret: config.subscriptionLinkSecret, timeZone: config.timeZone });
     },
     /** Whether this process runs the mail runner (holds the lock). */
-    leading: () => leading,
+    leading: () => leadership.leading(),
     async start() {
       stopping = false;
-      await lead();
-      if (!leading) {
-        takeOver = setInterval(() => void lead().catch((error: unknown) => logger.error({ err: error }, 'could not take over the mail runner')), TAKE_OVER_EVERY_MS);
-      }
+      await leadership.start();
       await schedule();
       await sweep();
       redis.on('ready', onReady);
@@ -188,13 +164,10 @@ export function createSubscriptionMail({ config, eventStore, store, pool, redis,
     async stop() {
       stopping = true;
       if (timer) clearInterval(timer);
-      if (takeOver) clearInterval(takeOver);
-      timer = takeOver = null;
+      timer = null;
       redis.off('ready', onReady);
-      await runner.stop();
+      await leadership.stop();
       await pruning;
-      await lock.release();
-      leading = false;
       await sweeping;
     },
   };
