@@ -16,7 +16,7 @@
  *   few seconds inside the adapter, then EventStoreUnavailableError;
  * - event ids: appending events whose ids are already the same stream's events at
  *   the versions the append would give them (a retry of an append whose answer was
- *   lost) succeeds and writes nothing, answering as the first append did; an id
+ *   lost) succeeds and writes nothing, answering with the first append's version; an id
  *   already used anywhere else throws DuplicateEventIdError where the store can see
  *   it (PostgreSQL: anywhere in the log; KurrentDB: in the same stream). Callers
  *   make a new id per event, so only a retry ever repeats one.

@@ -3,6 +3,7 @@ import type { FastifyError, FastifyInstance } from 'fastify';
 import * as v from 'valibot';
 import { DomainError, ERROR_STATUS, fail } from '../../shared/domain';
 import { refusedInputCode } from '../../platform/refused-input';
+import { AppendTooLargeError, EventStoreUnavailableError } from '../../platform/event-store/port';
 
 /** Parses input at a boundary; an invalid one becomes a 400 naming each field. */
 export function parse<const Schema extends v.GenericSchema>(schema: Schema, input: unknown): v.InferOutput<Schema> {
@@ -23,6 +24,14 @@ export function registerErrorHandler(app: FastifyInstance) {
     if (error instanceof DomainError) {
       return reply.status(ERROR_STATUS[error.code]).send(error.fields ? { message: error.message, fields: error.fields } : { message: error.message });
     }
+    if (error instanceof AppendTooLargeError) {
+      request.log.warn({ stream: error.streamName, bytes: error.bytes, route: request.routeOptions.url }, 'an append was over the event store limit');
+      return reply.status(413).send({ message: `This is too large to save: at most ${formatMiB(error.maxBytes)} can be saved at once. Please shorten it.` });
+    }
+    if (error instanceof EventStoreUnavailableError) {
+      request.log.error({ err: error.cause, route: request.routeOptions.url }, 'the event store is unavailable');
+      return reply.status(503).header('retry-after', '5').send({ message: 'The site cannot save changes just now. Please try again in a few seconds.' });
+    }
     const refused = refusedInputCode(error);
     if (refused) {
       // Neither the body nor the store's message is logged or answered: both may quote what the caller sent.
@@ -38,4 +47,9 @@ export function registerErrorHandler(app: FastifyInstance) {
     return reply.status(status).send({ message: error.message });
   });
   app.setNotFoundHandler((request, reply) => reply.status(404).send({ message: `No such endpoint: ${request.method} ${request.url.split('?')[0]}` }));
+}
+
+function formatMiB(bytes: number): string {
+  const mib = bytes / (1024 * 1024);
+  return Number.isInteger(mib) ? `${mib} MiB` : `${Math.round(bytes / 1024)} KiB`;
 }

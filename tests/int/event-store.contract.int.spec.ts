@@ -6,8 +6,19 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase } from '../support/database';
 import { createPostgresEventStore } from '../../platform/event-store/postgres';
-import { createKurrentDbEventStore } from '../../platform/event-store/kurrentdb';
-import { type EventStore, type RecordedEvent, WrongExpectedVersionError } from '../../platform/event-store/port';
+import pg from 'pg';
+import { connectKurrentDbEventStore } from '../../platform/event-store/kurrentdb';
+import { isPostgresUnavailable } from '../../platform/event-store/postgres';
+import {
+  AppendTooLargeError,
+  DuplicateEventIdError,
+  EventStoreUnavailableError,
+  MAX_APPEND_BYTES,
+  type EventStore,
+  type RecordedEvent,
+  WrongExpectedVersionError,
+  retryWhileUnavailable,
+} from '../../platform/event-store/port';
 
 interface Adapter {
   name: string;
@@ -35,7 +46,7 @@ const adapters: Adapter[] = [
     name: 'KurrentDB',
     skip: !process.env.KURRENTDB_URL,
     async open() {
-      const store = createKurrentDbEventStore(process.env.KURRENTDB_URL!);
+      const store = await connectKurrentDbEventStore(process.env.KURRENTDB_URL!);
       return { store, close: () => store.close() };
     },
   },
@@ -193,5 +204,124 @@ for (const adapter of adapters) {
       const result = await store.append(stream('head'), [{ type: 'Last', data: {} }], { expectedVersion: 'no_stream' });
       expect(await store.headPosition()).toBeGreaterThanOrEqual(result.position);
     });
+
+    it('delivers the events of several streams in the order they were appended', async () => {
+      const [a, b] = [stream('cross-a'), stream('cross-b')];
+      const from = await store.headPosition();
+      const appended = [
+        await store.append(a, [{ type: 'A0', data: {} }], { expectedVersion: 'no_stream' }),
+        await store.append(b, [{ type: 'B0', data: {} }, { type: 'B1', data: {} }], { expectedVersion: 'no_stream' }),
+        await store.append(a, [{ type: 'A1', data: {} }], { expectedVersion: 0 }),
+        await store.append(b, [{ type: 'B2', data: {} }], { expectedVersion: 1 }),
+      ];
+      for (let i = 1; i < appended.length; i++) expect(appended[i]!.position).toBeGreaterThan(appended[i - 1]!.position);
+      const controller = new AbortController();
+      const events = await collect(store.subscribeToAll({ after: from, signal: controller.signal }), controller, (e) => e.streamName === a || e.streamName === b, 5);
+      expect(events.map((e) => e.type)).toEqual(['A0', 'B0', 'B1', 'A1', 'B2']);
+      for (let i = 1; i < events.length; i++) expect(events[i]!.position).toBeGreaterThan(events[i - 1]!.position);
+    });
+
+    it('answers a retried append (the same ids at the same versions) as the first, writing nothing more', async () => {
+      const name = stream('retry');
+      await store.append(name, [{ type: 'Opened', data: {} }], { expectedVersion: 'no_stream' });
+      const events = [
+        { id: randomUUID(), type: 'Renamed', data: { to: 'x' } },
+        { id: randomUUID(), type: 'Renamed', data: { to: 'y' } },
+      ];
+      const first = await store.append(name, events, { expectedVersion: 0 });
+      const retried = await store.append(name, events, { expectedVersion: 0 });
+      expect(retried.nextExpectedVersion).toBe(first.nextExpectedVersion);
+      expect((await store.readStream(name)).map((e) => [e.version, e.id])).toEqual([
+        [0, expect.any(String)],
+        [1, events[0]!.id],
+        [2, events[1]!.id],
+      ]);
+    });
+
+    it('refuses an append larger than the limit with a typed error, writing nothing', async () => {
+      const name = stream('large');
+      const content = 'x'.repeat(MAX_APPEND_BYTES + 1);
+      const refusal = await store.append(name, [{ type: 'Drafted', data: { content } }], { expectedVersion: 'no_stream' }).catch((error: unknown) => error);
+      expect(refusal).toBeInstanceOf(AppendTooLargeError);
+      expect(refusal).toMatchObject({ streamName: name, maxBytes: MAX_APPEND_BYTES });
+      expect(await store.readStream(name)).toEqual([]);
+      // Just under the limit is accepted.
+      const fits = 'y'.repeat(MAX_APPEND_BYTES - 4096);
+      await store.append(name, [{ type: 'Drafted', data: { content: fits } }], { expectedVersion: 'no_stream' });
+      expect(((await store.readStream(name))[0]!.data as { content: string }).content).toHaveLength(fits.length);
+    });
+
+    it('counts the backlog after a position, up to a cap, with when the oldest waiting event was recorded', async () => {
+      const head = await store.headPosition();
+      const before = Date.now();
+      const name = stream('backlog');
+      await store.append(name, [{ type: 'E0', data: {} }, { type: 'E1', data: {} }, { type: 'E2', data: {} }], { expectedVersion: 'no_stream' });
+      const last = await store.append(name, [{ type: 'E3', data: {} }], { expectedVersion: 2 });
+      const waiting = await store.backlog(head, 1000);
+      expect(waiting.events).toBeGreaterThanOrEqual(4);
+      expect(waiting.oldestAt!.getTime()).toBeGreaterThan(before - 5000);
+      expect(await store.backlog(head, 2)).toMatchObject({ events: 2 });
+      expect(await store.backlog(last.position, 1000)).toEqual({ events: 0, oldestAt: null });
+    });
+
+    it('names its log the same way on every call', async () => {
+      const identity = await store.identity();
+      expect(identity).toMatch(/^(postgresql|kurrentdb):[0-9a-f-]{36}$/);
+      expect(await store.identity()).toBe(identity);
+    });
   });
 }
+
+describe('event store contract: PostgreSQL only', () => {
+  it('refuses an id already used in another stream, and names the log per database', async () => {
+    const database = await createTestDatabase();
+    const other = await createTestDatabase();
+    const store = await createPostgresEventStore({ connectionString: database.url });
+    const again = await createPostgresEventStore({ connectionString: database.url });
+    const elsewhere = await createPostgresEventStore({ connectionString: other.url });
+    try {
+      const id = randomUUID();
+      await store.append(stream('first'), [{ id, type: 'Made', data: {} }], { expectedVersion: 'no_stream' });
+      const second = stream('second');
+      await expect(store.append(second, [{ id, type: 'Made', data: {} }], { expectedVersion: 'no_stream' })).rejects.toBeInstanceOf(DuplicateEventIdError);
+      expect(await store.readStream(second)).toEqual([]);
+      expect(await again.identity()).toBe(await store.identity());
+      expect(await elsewhere.identity()).not.toBe(await store.identity());
+    } finally {
+      await Promise.all([store.close(), again.close(), elsewhere.close()]);
+      await Promise.all([database.drop(), other.drop()]);
+    }
+  });
+
+  it('retries an append on a connection the server dropped, and reports a server it cannot reach as unavailable', async () => {
+    const database = await createTestDatabase();
+    const pool = new pg.Pool({ connectionString: database.url, max: 2 });
+    pool.on('error', () => undefined);
+    const store = await createPostgresEventStore({ pool });
+    try {
+      const name = stream('dropped');
+      await store.append(name, [{ type: 'E0', data: {} }], { expectedVersion: 'no_stream' });
+      // Every connection of the pool is ended by the server (as in a restart or a failover).
+      const admin = new pg.Client({ connectionString: database.url });
+      await admin.connect();
+      await admin.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()');
+      await admin.end();
+      await store.append(name, [{ type: 'E1', data: {} }], { expectedVersion: 0 });
+      expect((await store.readStream(name)).map((e) => e.type)).toEqual(['E0', 'E1']);
+
+      let attempts = 0;
+      const connectToNowhere = () => {
+        attempts++;
+        return new pg.Client({ host: '127.0.0.1', port: 1, user: 'postgres' }).connect();
+      };
+      const refusal = await retryWhileUnavailable(connectToNowhere, isPostgresUnavailable, [10, 10]).catch((error: unknown) => error);
+      expect(attempts).toBe(3);
+      expect(refusal).toBeInstanceOf(EventStoreUnavailableError);
+      expect((refusal as Error).cause).toMatchObject({ code: 'ECONNREFUSED' });
+    } finally {
+      await store.close();
+      await pool.end();
+      await database.drop();
+    }
+  });
+});
