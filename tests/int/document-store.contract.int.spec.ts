@@ -2,9 +2,8 @@
  * One contract for every document store adapter: PostgreSQL always, MongoDB when
  * MONGODB_URL is set. Expected answers are MongoDB's documented behaviour.
  */
-import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createMongoDocumentStore } from '../../platform/document-store/mongodb';
+import { documentStoreAdapters } from '../support/adapters';
 import {
   DuplicateKeyError,
   UnsupportedQueryError,
@@ -15,47 +14,8 @@ import {
 } from '../../platform/document-store/port';
 import { createPostgresDocumentStore } from '../../platform/document-store/postgres';
 import { UpdateNotApplicableError } from '../../platform/document-store/semantics';
-import { createTestDatabase } from '../support/database';
 
-interface Adapter {
-  name: string;
-  skip: boolean;
-  open(): Promise<{ store: DocumentStore; dispose(): Promise<void> }>;
-}
-
-const mongoUrl = process.env.MONGODB_URL;
-
-const adapters: Adapter[] = [
-  {
-    name: 'PostgreSQL',
-    skip: false,
-    async open() {
-      const database = await createTestDatabase();
-      const store = createPostgresDocumentStore({ connectionString: database.url });
-      return {
-        store,
-        async dispose() {
-          await store.close();
-          await database.drop();
-        },
-      };
-    },
-  },
-  {
-    name: 'MongoDB',
-    skip: !mongoUrl,
-    async open() {
-      const store = createMongoDocumentStore(mongoUrl ?? '', `bhc_test_${randomBytes(6).toString('hex')}`);
-      return {
-        store,
-        async dispose() {
-          for (const name of await store.listCollections()) await store.collection(name).drop();
-          await store.close();
-        },
-      };
-    },
-  },
-];
+const adapters = documentStoreAdapters;
 
 interface Item extends Document {
   [key: string]: unknown;
@@ -68,7 +28,7 @@ for (const adapter of adapters) {
     let counter = 0;
 
     beforeAll(async () => {
-      ({ store, dispose } = await adapter.open());
+      ({ store, close: dispose } = await adapter.open());
     });
 
     afterAll(async () => {

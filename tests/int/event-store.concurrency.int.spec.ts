@@ -1,6 +1,6 @@
 /**
- * The PostgreSQL event store under concurrent writers: optimistic concurrency
- * yields exactly one winner, and a subscriber sees every committed event exactly
+ * The PostgreSQL event store under concurrent writers (the contract suite races appends on every adapter):
+ * a subscriber sees every committed event exactly
  * once, in global order, while transactions commit out of order and when it
  * resumes from a checkpoint.
  *
@@ -21,7 +21,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
 import { createTestDatabase, type TestDatabase } from '../support/database';
 import { createPostgresEventStore } from '../../platform/event-store/postgres';
-import { type EventStore, type NewEvent, type RecordedEvent, WrongExpectedVersionError } from '../../platform/event-store/port';
+import { DuplicateEventIdError, type EventStore, type NewEvent, type RecordedEvent } from '../../platform/event-store/port';
 
 let database: TestDatabase;
 let pool: pg.Pool;
@@ -145,28 +145,11 @@ function expectExactlyOnceInOrder(seen: RecordedEvent[], committed: { id: string
 }
 
 describe('PostgreSQL event store under concurrency', () => {
-  it.each([0, 'no_stream'] as const)('lets exactly one of 20 appends expecting version %s win', async (expectedVersion) => {
-    const name = `race-${expectedVersion}`;
-    if (expectedVersion === 0) await store.append(name, [{ type: 'Opened', data: {} }], { expectedVersion: 'no_stream' });
-    const results = await Promise.allSettled(
-      Array.from({ length: 20 }, (_, i) => store.append(name, [{ type: 'Claimed', data: { by: i } }], { expectedVersion })),
-    );
-    const won = results.filter((r) => r.status === 'fulfilled');
-    const lost = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected');
-    expect(won).toHaveLength(1);
-    expect(lost).toHaveLength(19);
-    for (const { reason } of lost) {
-      expect(reason).toBeInstanceOf(WrongExpectedVersionError);
-      expect(reason).toMatchObject({ streamName: name, expected: expectedVersion, actual: expectedVersion === 0 ? 1 : 0 });
-    }
-    expect(await store.readStream(name)).toHaveLength(expectedVersion === 0 ? 2 : 1);
-  });
-
   it('leaves no lock behind when an append fails inside its INSERT', async () => {
     const id = randomUUID();
     await store.append('original', [{ id, type: 'Original', data: {} }], { expectedVersion: 'no_stream' });
     for (let i = 0; i < 12; i++) {
-      await expect(store.append(`duplicate-${i}`, [{ id, type: 'Copied', data: {} }], { expectedVersion: 'any' })).rejects.toMatchObject({ code: '23505' });
+      await expect(store.append(`duplicate-${i}`, [{ id, type: 'Copied', data: {} }], { expectedVersion: 'any' })).rejects.toBeInstanceOf(DuplicateEventIdError);
     }
     const { rows } = await pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory' AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`);
     expect(rows[0]!.n).toBe(0);

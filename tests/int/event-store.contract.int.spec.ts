@@ -5,10 +5,9 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase } from '../support/database';
-import { createPostgresEventStore } from '../../platform/event-store/postgres';
 import pg from 'pg';
-import { connectKurrentDbEventStore } from '../../platform/event-store/kurrentdb';
-import { isPostgresUnavailable } from '../../platform/event-store/postgres';
+import { eventStoreAdapters } from '../support/adapters';
+import { createPostgresEventStore, isPostgresUnavailable } from '../../platform/event-store/postgres';
 import {
   AppendTooLargeError,
   DuplicateEventIdError,
@@ -20,37 +19,7 @@ import {
   retryWhileUnavailable,
 } from '../../platform/event-store/port';
 
-interface Adapter {
-  name: string;
-  skip: boolean;
-  open(): Promise<{ store: EventStore; close(): Promise<void> }>;
-}
-
-const adapters: Adapter[] = [
-  {
-    name: 'PostgreSQL',
-    skip: false,
-    async open() {
-      const database = await createTestDatabase();
-      const store = await createPostgresEventStore({ connectionString: database.url });
-      return {
-        store,
-        async close() {
-          await store.close();
-          await database.drop();
-        },
-      };
-    },
-  },
-  {
-    name: 'KurrentDB',
-    skip: !process.env.KURRENTDB_URL,
-    async open() {
-      const store = await connectKurrentDbEventStore(process.env.KURRENTDB_URL!);
-      return { store, close: () => store.close() };
-    },
-  },
-];
+const adapters = eventStoreAdapters;
 
 /** Streams unique to one run, so the suite also works against a shared KurrentDB. */
 const stream = (type: string) => `${type}-${randomUUID()}`;
@@ -203,6 +172,44 @@ for (const adapter of adapters) {
     it('reports the head position of the log', async () => {
       const result = await store.append(stream('head'), [{ type: 'Last', data: {} }], { expectedVersion: 'no_stream' });
       expect(await store.headPosition()).toBeGreaterThanOrEqual(result.position);
+    });
+
+    it.each([0, 'no_stream'] as const)('lets exactly one of 20 appends expecting version %s win', async (expectedVersion) => {
+      const name = stream('race');
+      if (expectedVersion === 0) await store.append(name, [{ type: 'Opened', data: {} }], { expectedVersion: 'no_stream' });
+      const results = await Promise.allSettled(Array.from({ length: 20 }, (_, i) => store.append(name, [{ type: 'Claimed', data: { by: i } }], { expectedVersion })));
+      const lost = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected');
+      expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+      expect(lost).toHaveLength(19);
+      for (const { reason } of lost) expect(reason).toSatisfy(isWrongExpectedVersion(name, expectedVersion, expectedVersion === 0 ? 1 : 0));
+      expect(await store.readStream(name)).toHaveLength(expectedVersion === 0 ? 2 : 1);
+    });
+
+    it('resumes after the last event a stopped subscriber saw, inside a batch, exactly once overall', async () => {
+      const prefix = stream('resume');
+      const mine = (e: RecordedEvent) => e.streamName.startsWith(prefix);
+      const from = await store.headPosition();
+      // Five writers at once: four of single events, one of batches of 25.
+      await Promise.all(
+        Array.from({ length: 5 }, async (_, w) => {
+          const size = w === 0 ? 25 : 1;
+          for (let version = 0; version < 100; version += size) {
+            const events = Array.from({ length: size }, (_, n) => ({ type: 'Written', data: { w, n: version + n } }));
+            await store.append(`${prefix}-${w}`, events, { expectedVersion: version === 0 ? 'no_stream' : version - 1 });
+          }
+        }),
+      );
+      const firstController = new AbortController();
+      const first = await collect(store.subscribeToAll({ after: from, signal: firstController.signal }), firstController, mine, 213);
+      const secondController = new AbortController();
+      const second = await collect(store.subscribeToAll({ after: first.at(-1)!.position, signal: secondController.signal }), secondController, mine, 500 - 213);
+      const wholeController = new AbortController();
+      const whole = await collect(store.subscribeToAll({ after: from, signal: wholeController.signal }), wholeController, mine, 500);
+      expect([...first, ...second].map((e) => e.id)).toEqual(whole.map((e) => e.id));
+      expect(new Set(whole.map((e) => e.id)).size).toBe(500);
+      for (let w = 0; w < 5; w++) {
+        expect(whole.filter((e) => e.streamName === `${prefix}-${w}`).map((e) => e.version)).toEqual(Array.from({ length: 100 }, (_, i) => i));
+      }
     });
 
     it('delivers the events of several streams in the order they were appended', async () => {

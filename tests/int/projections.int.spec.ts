@@ -1,8 +1,10 @@
+/**
+ * The projection runner and the command handler on every pair of adapters the app can run on: PostgreSQL for both
+ * always; KurrentDB and MongoDB when KURRENTDB_URL and MONGODB_URL are set.
+ */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import pg from 'pg';
-import { createTestDatabase, type TestDatabase } from '../support/database';
-import { createPostgresEventStore } from '../../platform/event-store/postgres';
-import { createPostgresDocumentStore } from '../../platform/document-store/postgres';
+import { randomBytes } from 'node:crypto';
+import { backends } from '../support/adapters';
 import type { EventStore, RecordedEvent, SubscribeOptions } from '../../platform/event-store/port';
 import type { DocumentStore } from '../../platform/document-store/port';
 import { createProjectionRunner, type Projection } from '../../platform/projections/runner';
@@ -20,7 +22,7 @@ function tallyProjection(options: { failAt?: number } = {}): Projection {
     name: 'tally',
     collections: ['tallies', 'tally_totals'],
     async apply(event, { store }) {
-      if (!event.streamName.startsWith('tally-')) return;
+      if (!event.streamName.startsWith(TALLY)) return;
       if (options.failAt !== undefined && !failed && event.position >= options.failAt) {
         failed = true;
         throw new Error('simulated crash');
@@ -42,321 +44,334 @@ type Total = Positioned & { _id: string; total: number; streams: string[] };
 
 const silent = { info: () => undefined, error: () => undefined };
 
-let database: TestDatabase;
-let pool: pg.Pool;
 let eventStore: EventStore;
 let store: DocumentStore;
+/** Whether the event store is this test's alone (a KurrentDB server is shared: others append meanwhile). */
+let isolated: boolean;
+/** Stream names of this run: `${TALLY}3` etc. */
+let TALLY = 'tally-';
 
-beforeAll(async () => {
-  database = await createTestDatabase();
-  pool = new pg.Pool({ connectionString: database.url });
-  eventStore = await createPostgresEventStore({ pool });
-  store = createPostgresDocumentStore({ pool });
-  for (let i = 0; i < 300; i++) {
-    const stream = `tally-${i % 17}`;
-    await eventStore.append(stream, [{ type: 'Counted', data: { by: (i % 5) + 1 } }], { expectedVersion: 'any' });
-  }
-  await eventStore.append('tally-3', [{ type: 'Closed', data: {} }], { expectedVersion: 'any' });
-  await eventStore.append('other-1', [{ type: 'Unrelated', data: {} }], { expectedVersion: 'any' });
-});
-afterAll(async () => {
-  await eventStore?.close();
-  await store?.close();
-  await pool?.end();
-  await database?.drop();
-});
+for (const backend of backends) {
+  describe.skipIf(backend.skip)(`read models on ${backend.name}`, () => {
+    let closeAll: (() => Promise<void>) | undefined;
 
-async function snapshot() {
-  const tallies = await store.collection('tallies').find({}, { sort: { _id: 1 } });
-  const totals = await store.collection('tally_totals').find({});
-  return { tallies, totals };
-}
-
-async function runToHead(projection: Projection) {
-  const progress = createProjectionProgress({ store, runnerName: 'tally-runner', local: true });
-  const runner = createProjectionRunner({ name: 'tally-runner', eventStore, store, projections: [projection], progress, logger: silent });
-  await runner.start();
-  const head = await eventStore.headPosition();
-  await progress.waitFor(head, 10_000);
-  await runner.stop();
-  return { runner, reached: progress.current(), head };
-}
-
-describe('projection runner', () => {
-  it('builds the read models from the whole log', async () => {
-    const { reached, head } = await runToHead(tallyProjection());
-    expect(reached).toBe(head);
-    const { tallies, totals } = await snapshot();
-    expect(tallies).toHaveLength(16);
-    expect(totals[0]?.total).toBe(Array.from({ length: 300 }, (_, i) => (i % 5) + 1).reduce((a, b) => a + b, 0));
-  });
-
-  it('gives identical read models when the log is applied again over them', async () => {
-    const before = await snapshot();
-    await store.collection(CHECKPOINTS).deleteMany({});
-    await runToHead(tallyProjection());
-    expect(await snapshot()).toEqual(before);
-  });
-
-  it('gives identical read models after a rebuild from scratch', async () => {
-    const before = await snapshot();
-    const progress = createProjectionProgress({ store, runnerName: 'tally-runner', local: true });
-    const runner = createProjectionRunner({ name: 'tally-runner', eventStore, store, projections: [tallyProjection()], progress, logger: silent });
-    await runner.reset();
-    expect(await store.collection('tallies').countDocuments({})).toBe(0);
-    await runToHead(tallyProjection());
-    expect(await snapshot()).toEqual(before);
-  });
-
-  it('stops on a failing projection without skipping the event, and resumes after a restart', async () => {
-    const before = await snapshot();
-    const progress = createProjectionProgress({ store, runnerName: 'tally-runner', local: true });
-    const crashing = createProjectionRunner({ name: 'tally-runner', eventStore, store, projections: [tallyProjection({ failAt: 150 })], progress, logger: silent });
-    await crashing.reset();
-    await crashing.start();
-    await expect.poll(() => crashing.failure(), { timeout: 15_000 }).not.toBeNull();
-    await crashing.stop();
-    const stoppedAt = crashing.failure()!.position;
-    const checkpoint = await store.collection(CHECKPOINTS).findOne({ _id: 'tally-runner' });
-    expect(checkpoint?.position).toBeLessThan(stoppedAt);
-    expect(await snapshot()).not.toEqual(before);
-
-    await runToHead(tallyProjection());
-    expect(await snapshot()).toEqual(before);
-  });
-});
-
-/**
- * The event store as seen through a subscription that drops: the n-th subscription made delivers `deliver` events
- * then ends cleanly or fails, as a KurrentDB restart or leader change, or a lost connection, does.
- */
-function droppingSubscriptions(inner: EventStore, drops: { deliver: number; then: 'end' | 'fail' }[]): EventStore & { subscriptions: number[] } {
-  const subscriptions: number[] = [];
-  return {
-    ...inner,
-    subscriptions,
-    async *subscribeToAll(options: SubscribeOptions): AsyncGenerator<RecordedEvent> {
-      const drop = drops[subscriptions.length];
-      subscriptions.push(options.after);
-      let delivered = 0;
-      for await (const event of inner.subscribeToAll(options)) {
-        if (drop && delivered === drop.deliver) {
-          if (drop.then === 'fail') throw new Error('14 UNAVAILABLE: the server went away');
-          return;
-        }
-        yield event;
-        delivered++;
+    beforeAll(async () => {
+      const events = await backend.events.open();
+      const documents = await backend.documents.open();
+      eventStore = events.store;
+      store = documents.store;
+      isolated = events.isolated;
+      closeAll = async () => {
+        await events.close();
+        await documents.close();
+      };
+      TALLY = `tally${randomBytes(3).toString('hex')}-`;
+      for (let i = 0; i < 300; i++) {
+        const stream = `${TALLY}${i % 17}`;
+        await eventStore.append(stream, [{ type: 'Counted', data: { by: (i % 5) + 1 } }], { expectedVersion: 'any' });
       }
-    },
-  };
-}
+      await eventStore.append(`${TALLY}3`, [{ type: 'Closed', data: {} }], { expectedVersion: 'any' });
+      await eventStore.append(`other${TALLY}1`, [{ type: 'Unrelated', data: {} }], { expectedVersion: 'any' });
+    }, 120_000);
+    afterAll(async () => {
+      await closeAll?.();
+    });
 
-/** The document store of a process that waits `ms` before each write (a busy or distant runner). */
-function slowWrites(inner: DocumentStore, ms: number): DocumentStore {
-  const pause = () => new Promise((resolve) => setTimeout(resolve, ms));
-  return new Proxy(inner, {
-    get(target, property, receiver) {
-      if (property !== 'collection') return Reflect.get(target, property, receiver);
-      return (name: string) =>
-        new Proxy(target.collection(name), {
-          get(collection, method, collectionReceiver) {
-            const value = Reflect.get(collection, method, collectionReceiver);
-            if (typeof value !== 'function') return value;
-            if (!['insertOne', 'replaceOne', 'deleteOne'].includes(String(method))) return value.bind(collection);
-            return async (...args: unknown[]) => {
-              await pause();
-              return value.apply(collection, args);
-            };
+    async function snapshot() {
+      const tallies = await store.collection('tallies').find({}, { sort: { _id: 1 } });
+      const totals = await store.collection('tally_totals').find({});
+      return { tallies, totals };
+    }
+
+    async function runToHead(projection: Projection) {
+      const progress = createProjectionProgress({ store, runnerName: 'tally-runner', local: true });
+      const runner = createProjectionRunner({ name: 'tally-runner', eventStore, store, projections: [projection], progress, logger: silent });
+      await runner.start();
+      const head = await eventStore.headPosition();
+      await progress.waitFor(head, 10_000);
+      await runner.stop();
+      return { runner, reached: progress.current(), head };
+    }
+
+    describe('projection runner', () => {
+      it('builds the read models from the whole log', async () => {
+        const { reached, head } = await runToHead(tallyProjection());
+        expect(reached).toBe(head);
+        const { tallies, totals } = await snapshot();
+        expect(tallies).toHaveLength(16);
+        expect(totals[0]?.total).toBe(Array.from({ length: 300 }, (_, i) => (i % 5) + 1).reduce((a, b) => a + b, 0));
+      });
+
+      it('gives identical read models when the log is applied again over them', async () => {
+        const before = await snapshot();
+        await store.collection(CHECKPOINTS).deleteMany({});
+        await runToHead(tallyProjection());
+        expect(await snapshot()).toEqual(before);
+      });
+
+      it('gives identical read models after a rebuild from scratch', async () => {
+        const before = await snapshot();
+        const progress = createProjectionProgress({ store, runnerName: 'tally-runner', local: true });
+        const runner = createProjectionRunner({ name: 'tally-runner', eventStore, store, projections: [tallyProjection()], progress, logger: silent });
+        await runner.reset();
+        expect(await store.collection('tallies').countDocuments({})).toBe(0);
+        await runToHead(tallyProjection());
+        expect(await snapshot()).toEqual(before);
+      });
+
+      it('stops on a failing projection without skipping the event, and resumes after a restart', async () => {
+        const before = await snapshot();
+        const progress = createProjectionProgress({ store, runnerName: 'tally-runner', local: true });
+        const crashing = createProjectionRunner({ name: 'tally-runner', eventStore, store, projections: [tallyProjection({ failAt: 150 })], progress, logger: silent });
+        await crashing.reset();
+        await crashing.start();
+        await expect.poll(() => crashing.failure(), { timeout: 15_000 }).not.toBeNull();
+        await crashing.stop();
+        const stoppedAt = crashing.failure()!.position;
+        const checkpoint = await store.collection(CHECKPOINTS).findOne({ _id: 'tally-runner' });
+        expect(checkpoint?.position).toBeLessThan(stoppedAt);
+        expect(await snapshot()).not.toEqual(before);
+
+        await runToHead(tallyProjection());
+        expect(await snapshot()).toEqual(before);
+      });
+    });
+
+    /**
+     * The event store as seen through a subscription that drops: the n-th subscription made delivers `deliver` events
+     * then ends cleanly or fails, as a KurrentDB restart or leader change, or a lost connection, does.
+     */
+    function droppingSubscriptions(inner: EventStore, drops: { deliver: number; then: 'end' | 'fail' }[]): EventStore & { subscriptions: number[] } {
+      const subscriptions: number[] = [];
+      return {
+        ...inner,
+        subscriptions,
+        async *subscribeToAll(options: SubscribeOptions): AsyncGenerator<RecordedEvent> {
+          const drop = drops[subscriptions.length];
+          subscriptions.push(options.after);
+          let delivered = 0;
+          for await (const event of inner.subscribeToAll(options)) {
+            if (drop && delivered === drop.deliver) {
+              if (drop.then === 'fail') throw new Error('14 UNAVAILABLE: the server went away');
+              return;
+            }
+            yield event;
+            delivered++;
+          }
+        },
+      };
+    }
+
+    /** The document store of a process that waits `ms` before each write (a busy or distant runner). */
+    function slowWrites(inner: DocumentStore, ms: number): DocumentStore {
+      const pause = () => new Promise((resolve) => setTimeout(resolve, ms));
+      return new Proxy(inner, {
+        get(target, property, receiver) {
+          if (property !== 'collection') return Reflect.get(target, property, receiver);
+          return (name: string) =>
+            new Proxy(target.collection(name), {
+              get(collection, method, collectionReceiver) {
+                const value = Reflect.get(collection, method, collectionReceiver);
+                if (typeof value !== 'function') return value;
+                if (!['insertOne', 'replaceOne', 'deleteOne'].includes(String(method))) return value.bind(collection);
+                return async (...args: unknown[]) => {
+                  await pause();
+                  return value.apply(collection, args);
+                };
+              },
+            });
+        },
+      });
+    }
+
+    describe('projection runner at scale', () => {
+      it('subscribes again from the last event applied when its subscription ends or fails, saying so meanwhile', async () => {
+        const before = await snapshot();
+        const flaky = droppingSubscriptions(eventStore, [
+          { deliver: 40, then: 'end' },
+          { deliver: 0, then: 'fail' },
+          { deliver: 25, then: 'fail' },
+        ]);
+        const progress = createProjectionProgress({ store, runnerName: 'tally-runner', local: true });
+        const states: string[] = [];
+        const logged: string[] = [];
+        const runner = createProjectionRunner({
+          name: 'tally-runner',
+          eventStore: flaky,
+          store,
+          projections: [tallyProjection()],
+          progress,
+          logger: { info: () => undefined, error: (_fields: unknown, message?: string) => void logged.push(String(message)) },
+          resubscribeDelay: (failures) => {
+            states.push(`${runner.subscription().status} ${runner.subscription().failures}`);
+            return 20 * failures;
           },
         });
-    },
+        await runner.reset();
+        await runner.start();
+        const head = await eventStore.headPosition();
+        expect(await progress.waitFor(head, 15_000)).toBe(true);
+        await runner.stop();
+
+        expect(runner.failure()).toBeNull();
+        expect(await snapshot()).toEqual(before);
+        // Each new subscription starts after the last event applied; a drop with nothing delivered counts as a second failure in a row.
+        expect(flaky.subscriptions).toHaveLength(4);
+        expect(flaky.subscriptions[0]).toBe(0);
+        expect(flaky.subscriptions[1]).toBeGreaterThan(0);
+        expect(flaky.subscriptions[2]).toBe(flaky.subscriptions[1]);
+        expect(flaky.subscriptions[3]).toBeGreaterThan(flaky.subscriptions[2]!);
+        expect(states).toEqual(['resubscribing 1', 'resubscribing 2', 'resubscribing 1']);
+        expect(runner.subscription()).toMatchObject({ status: 'running', failures: 0 });
+        expect(logged.filter((line) => line.includes('subscription dropped'))).toEqual([
+          expect.stringContaining('(the subscription ended)'),
+          expect.stringContaining('(14 UNAVAILABLE: the server went away)'),
+          expect.stringContaining('(14 UNAVAILABLE: the server went away)'),
+        ]);
+      });
+
+      it('refuses a checkpoint written against another event store, leaving the read models as they are', async () => {
+        const before = await snapshot();
+        const checkpoints = store.collection(CHECKPOINTS);
+        const saved = await checkpoints.findOne({ _id: 'tally-runner' });
+        await checkpoints.replaceOne({ _id: 'tally-runner' }, { ...saved!, position: 3, eventStore: 'kurrentdb:00000000-0000-4000-8000-000000000000' });
+        const logged: string[] = [];
+        const progress = createProjectionProgress({ store, runnerName: 'tally-runner', local: true });
+        const runner = createProjectionRunner({
+          name: 'tally-runner',
+          eventStore,
+          store,
+          projections: [tallyProjection()],
+          progress,
+          logger: { info: () => undefined, error: (_fields: unknown, message?: string) => void logged.push(String(message)) },
+        });
+        await runner.start();
+        await expect.poll(() => runner.failure()).toMatchObject({ projection: '(checkpoint)' });
+        await runner.stop();
+        expect(logged[0]).toContain('written against another event store (kurrentdb:00000000-0000-4000-8000-000000000000)');
+        expect(logged[0]).toContain('npm run projections:rebuild');
+        expect(await snapshot()).toEqual(before);
+        expect(await checkpoints.findOne({ _id: 'tally-runner' })).toMatchObject({ position: 3 });
+        await checkpoints.replaceOne({ _id: 'tally-runner' }, saved!);
+      });
+
+      it('records the event store with the checkpoint', async () => {
+        expect(await store.collection(CHECKPOINTS).findOne({ _id: 'tally-runner' })).toMatchObject({ eventStore: await eventStore.identity() });
+      });
+
+      it('gives the same read models when two runners apply the log at once, one behind the other', async () => {
+        // Counts that only grow (a deletion undone by a runner far behind is the one thing the guard cannot see).
+        const racing = (): Projection => ({
+          name: 'race',
+          collections: ['race_counts', 'race_totals'],
+          async apply(event, { store }) {
+            if (!event.streamName.startsWith(TALLY) || event.type !== 'Counted') return;
+            const by = (event.data as { by: number }).by;
+            await applyToDocument(store.collection<Tally>('race_counts'), event.streamName, event.position, (current) => ({ count: (current?.count ?? 0) + by, events: (current?.events ?? 0) + 1 }));
+            await applyToDocument(store.collection<Total>('race_totals'), 'all', event.position, (current) => ({ total: (current?.total ?? 0) + by, streams: [] }));
+          },
+        });
+        const race = async () => ({ counts: await store.collection('race_counts').find({}, { sort: { _id: 1 } }), totals: await store.collection('race_totals').find({}) });
+        const head = await eventStore.headPosition();
+        const single = createProjectionProgress({ store, runnerName: 'race-alone', local: true });
+        const alone = createProjectionRunner({ name: 'race-alone', eventStore, store, projections: [racing()], progress: single, logger: silent });
+        await alone.start();
+        await single.waitFor(head, 15_000);
+        await alone.stop();
+        const expected = await race();
+        expect(expected.totals[0]).toMatchObject({ total: Array.from({ length: 300 }, (_, i) => (i % 5) + 1).reduce((a, b) => a + b, 0) });
+
+        for (const round of [1]) {
+          await alone.reset();
+          const ahead = createProjectionProgress({ store, runnerName: 'race-ahead', local: true });
+          const behind = createProjectionProgress({ store, runnerName: 'race-behind', local: true });
+          // The runner ahead writes slowly, so the one behind catches up with it and they overlap write for write.
+          const first = createProjectionRunner({ name: 'race-ahead', eventStore, store: slowWrites(store, 3), projections: [racing()], progress: ahead, logger: silent });
+          const second = createProjectionRunner({ name: 'race-behind', eventStore, store, projections: [racing()], progress: behind, logger: silent });
+          await store.collection(CHECKPOINTS).deleteMany({ _id: { $in: ['race-ahead', 'race-behind'] } });
+          await first.start();
+          await ahead.waitFor(head * ((round + 1) / 5), 15_000);
+          await second.start();
+          await Promise.all([ahead.waitFor(head, 15_000), behind.waitFor(head, 15_000)]);
+          await Promise.all([first.stop(), second.stop()]);
+          expect([first.failure(), second.failure()]).toEqual([null, null]);
+          expect(await race()).toEqual(expected);
+        }
+      });
+
+      it('never writes a document back to an older state when another runner moved it on between read and write', async () => {
+        const fast = store.collection<Total>('guard_totals');
+        const slow = slowWrites(store, 100).collection<Total>('guard_totals');
+        const add = (by: number) => (current: Total | null) => ({ total: (current?.total ?? 0) + by, streams: [] });
+        await applyToDocument(fast, 'all', 1, add(1));
+        // A runner reads the document at position 1 to apply the event at 5, and is slow to write; meanwhile another
+        // applies 5 and 6.
+        const late = applyToDocument(slow, 'all', 5, add(5));
+        await new Promise((resolve) => setTimeout(resolve, 30));
+        await applyToDocument(fast, 'all', 5, add(5));
+        await applyToDocument(fast, 'all', 6, add(6));
+        await late;
+        expect(await fast.findOne({ _id: 'all' })).toEqual({ _id: 'all', total: 12, streams: [], _position: 6 });
+        // The same for a document created by both at once.
+        const created = applyToDocument(slow, 'new', 2, add(2));
+        await new Promise((resolve) => setTimeout(resolve, 30));
+        await applyToDocument(fast, 'new', 2, add(2));
+        await applyToDocument(fast, 'new', 3, add(3));
+        await created;
+        expect(await fast.findOne({ _id: 'new' })).toEqual({ _id: 'new', total: 5, streams: [], _position: 3 });
+      });
+
+      it('tells how far behind the log a runner is, in events and in seconds, from its checkpoint', async () => {
+        if (isolated) expect(await runnerLag({ eventStore, store, runnerName: 'tally-runner', cap: 1000 })).toEqual({ events: 0, seconds: 0 });
+        await eventStore.append(`lag${TALLY}`, [{ type: 'Noted', data: {} }, { type: 'Noted', data: {} }, { type: 'Noted', data: {} }], { expectedVersion: 'no_stream' });
+        const [oldest] = await eventStore.readStream(`lag${TALLY}`);
+        const lag = await runnerLag({ eventStore, store, runnerName: 'tally-runner', cap: 1000, now: new Date(oldest!.createdAt.getTime() + 90_000) });
+        // Others' events may wait too on a shared KurrentDB, before and among these.
+    if (isolated) expect(lag).toEqual({ events: 3, seconds: 90 });
+    else expect(lag.events).toBeGreaterThanOrEqual(3);
+        expect(await runnerLag({ eventStore, store, runnerName: 'tally-runner', cap: 2 })).toMatchObject({ events: 2 });
+        // A runner that never ran is behind by the whole log.
+        expect((await runnerLag({ eventStore, store, runnerName: 'never-ran', cap: 100_000 })).events).toBeGreaterThan(300);
+        await runToHead(tallyProjection());
+        if (isolated) expect(await runnerLag({ eventStore, store, runnerName: 'tally-runner', cap: 1000 })).toEqual({ events: 0, seconds: 0 });
+      });
+    });
+
+    describe('command handler', () => {
+      type State = { open: boolean; count: number };
+      type Command = { type: 'Count'; by: number } | { type: 'Close' };
+      const decider: Decider<State, Command, TallyEvent> = {
+        initialState: () => ({ open: true, count: 0 }),
+        evolve: (state, event) => (event.type === 'Counted' ? { ...state, count: state.count + event.data.by } : { ...state, open: false }),
+        decide: (command, state) => {
+          if (!state.open) throw fail.rule('This tally is closed');
+          if (command.type === 'Close') return [{ type: 'Closed', data: {} }];
+          return command.by === 0 ? [] : [{ type: 'Counted', data: { by: command.by } }];
+        },
+      };
+
+      it('answers only once the read models show the write, and serialises a hot stream', async () => {
+        const progress = createProjectionProgress({ store, runnerName: 'tally-runner', local: true });
+        const runner = createProjectionRunner({ name: 'tally-runner', eventStore, store, projections: [tallyProjection()], progress, logger: silent });
+        await runner.start();
+        const handle = createCommandHandler({ eventStore, progress });
+        try {
+          const results = await Promise.all(Array.from({ length: 50 }, () => handle(decider, `${TALLY}hot`, { type: 'Count', by: 2 })));
+          expect(results.every((r) => r.position !== null)).toBe(true);
+          const last = await handle(decider, `${TALLY}hot`, { type: 'Count', by: 1 });
+          expect(last.state.count).toBe(101);
+          expect((await store.collection('tallies').findOne({ _id: `${TALLY}hot` }))?.count).toBe(101);
+
+          const noop = await handle(decider, `${TALLY}hot`, { type: 'Count', by: 0 });
+          expect(noop).toMatchObject({ events: [], position: null });
+
+          await handle(decider, `${TALLY}hot`, { type: 'Close' });
+          await expect(handle(decider, `${TALLY}hot`, { type: 'Count', by: 1 })).rejects.toMatchObject({ code: 'rule', message: 'This tally is closed' });
+          expect(await store.collection('tallies').findOne({ _id: `${TALLY}hot` })).toBeNull();
+        } finally {
+          await runner.stop();
+        }
+      });
+    });
   });
 }
-
-describe('projection runner at scale', () => {
-  it('subscribes again from the last event applied when its subscription ends or fails, saying so meanwhile', async () => {
-    const before = await snapshot();
-    const flaky = droppingSubscriptions(eventStore, [
-      { deliver: 40, then: 'end' },
-      { deliver: 0, then: 'fail' },
-      { deliver: 25, then: 'fail' },
-    ]);
-    const progress = createProjectionProgress({ store, runnerName: 'tally-runner', local: true });
-    const states: string[] = [];
-    const logged: string[] = [];
-    const runner = createProjectionRunner({
-      name: 'tally-runner',
-      eventStore: flaky,
-      store,
-      projections: [tallyProjection()],
-      progress,
-      logger: { info: () => undefined, error: (_fields: unknown, message?: string) => void logged.push(String(message)) },
-      resubscribeDelay: (failures) => {
-        states.push(`${runner.subscription().status} ${runner.subscription().failures}`);
-        return 20 * failures;
-      },
-    });
-    await runner.reset();
-    await runner.start();
-    const head = await eventStore.headPosition();
-    expect(await progress.waitFor(head, 15_000)).toBe(true);
-    await runner.stop();
-
-    expect(runner.failure()).toBeNull();
-    expect(await snapshot()).toEqual(before);
-    // Each new subscription starts after the last event applied; a drop with nothing delivered counts as a second failure in a row.
-    expect(flaky.subscriptions).toHaveLength(4);
-    expect(flaky.subscriptions[0]).toBe(0);
-    expect(flaky.subscriptions[1]).toBeGreaterThan(0);
-    expect(flaky.subscriptions[2]).toBe(flaky.subscriptions[1]);
-    expect(flaky.subscriptions[3]).toBeGreaterThan(flaky.subscriptions[2]!);
-    expect(states).toEqual(['resubscribing 1', 'resubscribing 2', 'resubscribing 1']);
-    expect(runner.subscription()).toMatchObject({ status: 'running', failures: 0 });
-    expect(logged.filter((line) => line.includes('subscription dropped'))).toEqual([
-      expect.stringContaining('(the subscription ended)'),
-      expect.stringContaining('(14 UNAVAILABLE: the server went away)'),
-      expect.stringContaining('(14 UNAVAILABLE: the server went away)'),
-    ]);
-  });
-
-  it('refuses a checkpoint written against another event store, leaving the read models as they are', async () => {
-    const before = await snapshot();
-    const checkpoints = store.collection(CHECKPOINTS);
-    const saved = await checkpoints.findOne({ _id: 'tally-runner' });
-    await checkpoints.replaceOne({ _id: 'tally-runner' }, { ...saved!, position: 3, eventStore: 'kurrentdb:00000000-0000-4000-8000-000000000000' });
-    const logged: string[] = [];
-    const progress = createProjectionProgress({ store, runnerName: 'tally-runner', local: true });
-    const runner = createProjectionRunner({
-      name: 'tally-runner',
-      eventStore,
-      store,
-      projections: [tallyProjection()],
-      progress,
-      logger: { info: () => undefined, error: (_fields: unknown, message?: string) => void logged.push(String(message)) },
-    });
-    await runner.start();
-    await expect.poll(() => runner.failure()).toMatchObject({ projection: '(checkpoint)' });
-    await runner.stop();
-    expect(logged[0]).toContain('written against another event store (kurrentdb:00000000-0000-4000-8000-000000000000)');
-    expect(logged[0]).toContain('npm run projections:rebuild');
-    expect(await snapshot()).toEqual(before);
-    expect(await checkpoints.findOne({ _id: 'tally-runner' })).toMatchObject({ position: 3 });
-    await checkpoints.replaceOne({ _id: 'tally-runner' }, saved!);
-  });
-
-  it('records the event store with the checkpoint', async () => {
-    expect(await store.collection(CHECKPOINTS).findOne({ _id: 'tally-runner' })).toMatchObject({ eventStore: await eventStore.identity() });
-  });
-
-  it('gives the same read models when two runners apply the log at once, one behind the other', async () => {
-    // Counts that only grow (a deletion undone by a runner far behind is the one thing the guard cannot see).
-    const racing = (): Projection => ({
-      name: 'race',
-      collections: ['race_counts', 'race_totals'],
-      async apply(event, { store }) {
-        if (!event.streamName.startsWith('tally-') || event.type !== 'Counted') return;
-        const by = (event.data as { by: number }).by;
-        await applyToDocument(store.collection<Tally>('race_counts'), event.streamName, event.position, (current) => ({ count: (current?.count ?? 0) + by, events: (current?.events ?? 0) + 1 }));
-        await applyToDocument(store.collection<Total>('race_totals'), 'all', event.position, (current) => ({ total: (current?.total ?? 0) + by, streams: [] }));
-      },
-    });
-    const race = async () => ({ counts: await store.collection('race_counts').find({}, { sort: { _id: 1 } }), totals: await store.collection('race_totals').find({}) });
-    const head = await eventStore.headPosition();
-    const single = createProjectionProgress({ store, runnerName: 'race-alone', local: true });
-    const alone = createProjectionRunner({ name: 'race-alone', eventStore, store, projections: [racing()], progress: single, logger: silent });
-    await alone.start();
-    await single.waitFor(head, 15_000);
-    await alone.stop();
-    const expected = await race();
-    expect(expected.totals[0]).toMatchObject({ total: Array.from({ length: 300 }, (_, i) => (i % 5) + 1).reduce((a, b) => a + b, 0) });
-
-    for (const round of [1]) {
-      await alone.reset();
-      const ahead = createProjectionProgress({ store, runnerName: 'race-ahead', local: true });
-      const behind = createProjectionProgress({ store, runnerName: 'race-behind', local: true });
-      // The runner ahead writes slowly, so the one behind catches up with it and they overlap write for write.
-      const first = createProjectionRunner({ name: 'race-ahead', eventStore, store: slowWrites(store, 3), projections: [racing()], progress: ahead, logger: silent });
-      const second = createProjectionRunner({ name: 'race-behind', eventStore, store, projections: [racing()], progress: behind, logger: silent });
-      await store.collection(CHECKPOINTS).deleteMany({ _id: { $in: ['race-ahead', 'race-behind'] } });
-      await first.start();
-      await ahead.waitFor(head * ((round + 1) / 5), 15_000);
-      await second.start();
-      await Promise.all([ahead.waitFor(head, 15_000), behind.waitFor(head, 15_000)]);
-      await Promise.all([first.stop(), second.stop()]);
-      expect([first.failure(), second.failure()]).toEqual([null, null]);
-      expect(await race()).toEqual(expected);
-    }
-  });
-
-  it('never writes a document back to an older state when another runner moved it on between read and write', async () => {
-    const fast = store.collection<Total>('guard_totals');
-    const slow = slowWrites(store, 100).collection<Total>('guard_totals');
-    const add = (by: number) => (current: Total | null) => ({ total: (current?.total ?? 0) + by, streams: [] });
-    await applyToDocument(fast, 'all', 1, add(1));
-    // A runner reads the document at position 1 to apply the event at 5, and is slow to write; meanwhile another
-    // applies 5 and 6.
-    const late = applyToDocument(slow, 'all', 5, add(5));
-    await new Promise((resolve) => setTimeout(resolve, 30));
-    await applyToDocument(fast, 'all', 5, add(5));
-    await applyToDocument(fast, 'all', 6, add(6));
-    await late;
-    expect(await fast.findOne({ _id: 'all' })).toEqual({ _id: 'all', total: 12, streams: [], _position: 6 });
-    // The same for a document created by both at once.
-    const created = applyToDocument(slow, 'new', 2, add(2));
-    await new Promise((resolve) => setTimeout(resolve, 30));
-    await applyToDocument(fast, 'new', 2, add(2));
-    await applyToDocument(fast, 'new', 3, add(3));
-    await created;
-    expect(await fast.findOne({ _id: 'new' })).toEqual({ _id: 'new', total: 5, streams: [], _position: 3 });
-  });
-
-  it('tells how far behind the log a runner is, in events and in seconds, from its checkpoint', async () => {
-    expect(await runnerLag({ eventStore, store, runnerName: 'tally-runner', cap: 1000 })).toEqual({ events: 0, seconds: 0 });
-    await eventStore.append('lag-1', [{ type: 'Noted', data: {} }, { type: 'Noted', data: {} }, { type: 'Noted', data: {} }], { expectedVersion: 'no_stream' });
-    const [oldest] = await eventStore.readStream('lag-1');
-    const lag = await runnerLag({ eventStore, store, runnerName: 'tally-runner', cap: 1000, now: new Date(oldest!.createdAt.getTime() + 90_000) });
-    expect(lag).toEqual({ events: 3, seconds: 90 });
-    expect(await runnerLag({ eventStore, store, runnerName: 'tally-runner', cap: 2 })).toMatchObject({ events: 2 });
-    // A runner that never ran is behind by the whole log.
-    expect((await runnerLag({ eventStore, store, runnerName: 'never-ran', cap: 100_000 })).events).toBeGreaterThan(300);
-    await runToHead(tallyProjection());
-    expect(await runnerLag({ eventStore, store, runnerName: 'tally-runner', cap: 1000 })).toEqual({ events: 0, seconds: 0 });
-  });
-});
-
-describe('command handler', () => {
-  type State = { open: boolean; count: number };
-  type Command = { type: 'Count'; by: number } | { type: 'Close' };
-  const decider: Decider<State, Command, TallyEvent> = {
-    initialState: () => ({ open: true, count: 0 }),
-    evolve: (state, event) => (event.type === 'Counted' ? { ...state, count: state.count + event.data.by } : { ...state, open: false }),
-    decide: (command, state) => {
-      if (!state.open) throw fail.rule('This tally is closed');
-      if (command.type === 'Close') return [{ type: 'Closed', data: {} }];
-      return command.by === 0 ? [] : [{ type: 'Counted', data: { by: command.by } }];
-    },
-  };
-
-  it('answers only once the read models show the write, and serialises a hot stream', async () => {
-    const progress = createProjectionProgress({ store, runnerName: 'tally-runner', local: true });
-    const runner = createProjectionRunner({ name: 'tally-runner', eventStore, store, projections: [tallyProjection()], progress, logger: silent });
-    await runner.start();
-    const handle = createCommandHandler({ eventStore, progress });
-    try {
-      const results = await Promise.all(Array.from({ length: 50 }, () => handle(decider, 'tally-hot', { type: 'Count', by: 2 })));
-      expect(results.every((r) => r.position !== null)).toBe(true);
-      const last = await handle(decider, 'tally-hot', { type: 'Count', by: 1 });
-      expect(last.state.count).toBe(101);
-      expect((await store.collection('tallies').findOne({ _id: 'tally-hot' }))?.count).toBe(101);
-
-      const noop = await handle(decider, 'tally-hot', { type: 'Count', by: 0 });
-      expect(noop).toMatchObject({ events: [], position: null });
-
-      await handle(decider, 'tally-hot', { type: 'Close' });
-      await expect(handle(decider, 'tally-hot', { type: 'Count', by: 1 })).rejects.toMatchObject({ code: 'rule', message: 'This tally is closed' });
-      expect(await store.collection('tallies').findOne({ _id: 'tally-hot' })).toBeNull();
-    } finally {
-      await runner.stop();
-    }
-  });
-});
