@@ -1,7 +1,8 @@
 /**
  * Differential property test: random documents, filters, sorts and updates run on
  * the PostgreSQL adapter (with and without indexes) and on mingo, a JavaScript
- * implementation of MongoDB's semantics; the answers must be identical.
+ * implementation of MongoDB's semantics, and on MongoDB itself when MONGODB_URL
+ * is set; the answers must be identical.
  *
  * Where mingo is known to differ from MongoDB, MongoDB's documented behaviour is
  * what the adapter implements (the contract suite pins it down) and the generator
@@ -22,7 +23,9 @@
  *   spaces, U+017F and U+212A under `i`) and code points above U+D7FF (JavaScript
  *   compares UTF-16 units, MongoDB code points); -0 (JSON stores 0).
  */
+import { randomBytes } from 'node:crypto';
 import fc from 'fast-check';
+import { MongoClient } from 'mongodb';
 import { Query } from 'mingo';
 import { updateMany } from 'mingo/updater';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -225,70 +228,140 @@ function unsortable(documents: Doc[], sort: Record<string, 1 | -1>): boolean {
   );
 }
 
-describe('document store: PostgreSQL adapter against mingo', () => {
-  let database: TestDatabase;
-  let store: DocumentStore;
-  let plain: Collection<Doc>;
-  let indexed: Collection<Doc>;
+/** What the adapter's answers are compared with: mingo always, MongoDB itself when MONGODB_URL is set. */
+interface Reference {
+  name: string;
+  load(documents: Doc[]): Promise<void>;
+  find(query: Filter, options: { sort?: Record<string, 1 | -1>; limit?: number; skip?: number }): Promise<Doc[]>;
+  updateMany(filter: Filter, update: Update): Promise<{ matchedCount: number; modifiedCount: number }>;
+  deleteMany(filter: Filter): Promise<void>;
+  close(): Promise<void>;
+}
 
-  beforeAll(async () => {
-    database = await createTestDatabase();
-    store = createPostgresDocumentStore({ connectionString: database.url });
-    plain = store.collection<Doc>('differential_plain');
-    indexed = store.collection<Doc>('differential_indexed');
-    await indexed.createIndex({ b: 1 });
-    await indexed.createIndex({ c: 1, 'o.y': -1 });
-    await indexed.createIndex({ n: -1 });
-  });
+function mingoReference(): Reference {
+  let documents: Doc[] = [];
+  return {
+    name: 'mingo',
+    async load(docs) {
+      documents = structuredClone(docs);
+    },
+    find: async (query, options) => mingoFind(documents, query, options),
+    updateMany: async (filter, update) => updateMany(documents, filter, update as never),
+    async deleteMany(filter) {
+      const deleted = new Set(mingoFind(documents, filter, {}));
+      documents = documents.filter((document) => !deleted.has(document));
+    },
+    close: async () => undefined,
+  };
+}
 
-  afterAll(async () => {
-    await store?.close();
-    await database?.drop();
-  });
+async function mongoReference(url: string): Promise<Reference> {
+  const client = await new MongoClient(url, { ignoreUndefined: true }).connect();
+  const db = client.db(`bhc_test_${randomBytes(6).toString('hex')}`);
+  const collection = db.collection<Doc>('reference');
+  return {
+    name: 'MongoDB',
+    async load(docs) {
+      await collection.deleteMany({});
+      await collection.insertMany(structuredClone(docs));
+    },
+    async find(query, { sort, skip, limit }) {
+      let cursor = collection.find(query as never);
+      if (sort) cursor = cursor.sort(sort);
+      if (skip) cursor = cursor.skip(skip);
+      if (limit) cursor = cursor.limit(limit);
+      return (await cursor.toArray()) as Doc[];
+    },
+    async updateMany(filter, update) {
+      const { matchedCount, modifiedCount } = await collection.updateMany(filter as never, update as never);
+      return { matchedCount, modifiedCount };
+    },
+    async deleteMany(filter) {
+      await collection.deleteMany(filter as never);
+    },
+    async close() {
+      await db.dropDatabase();
+      await client.close();
+    },
+  };
+}
 
-  it('finds, counts, sorts, pages, updates and deletes like mingo', { timeout: 60_000 }, async () => {
-    await fc.assert(
-      fc.asyncProperty(
-        documents().chain((docs) => fc.tuple(fc.constant(docs), queries(docs))),
-        async ([docs, { finds, updateFilter, update: updateSpec, deleteFilter }]) => {
-          const reference = structuredClone(docs);
-          for (const collection of [plain, indexed]) {
-            await collection.deleteMany({});
-            await collection.insertMany(structuredClone(docs));
-          }
+const references: { name: string; skip: boolean; open(): Promise<Reference> }[] = [
+  { name: 'mingo', skip: false, open: async () => mingoReference() },
+  { name: 'MongoDB', skip: !process.env.MONGODB_URL, open: () => mongoReference(process.env.MONGODB_URL!) },
+];
 
-          for (const [query, options] of finds) {
-            const matched = mingoFind(reference, query, {});
-            const expected = mingoFind(reference, query, options);
+for (const { name, skip, open } of references) {
+  describe.skipIf(skip)(`document store: PostgreSQL adapter against ${name}`, () => {
+    let database: TestDatabase;
+    let store: DocumentStore;
+    let plain: Collection<Doc>;
+    let indexed: Collection<Doc>;
+    let reference: Reference;
+
+    beforeAll(async () => {
+      database = await createTestDatabase();
+      store = createPostgresDocumentStore({ connectionString: database.url });
+      plain = store.collection<Doc>('differential_plain');
+      indexed = store.collection<Doc>('differential_indexed');
+      await indexed.createIndex({ b: 1 });
+      await indexed.createIndex({ c: 1, 'o.y': -1 });
+      await indexed.createIndex({ n: -1 });
+      reference = await open();
+    });
+
+    afterAll(async () => {
+      await reference?.close();
+      await store?.close();
+      await database?.drop();
+    });
+
+    it(`finds, counts, sorts, pages, updates and deletes like ${name}`, { timeout: 120_000 }, async () => {
+      await fc.assert(
+        fc.asyncProperty(
+          documents().chain((docs) => fc.tuple(fc.constant(docs), queries(docs))),
+          async ([docs, { finds, updateFilter, update: updateSpec, deleteFilter }]) => {
+            await reference.load(docs);
             for (const collection of [plain, indexed]) {
-              expect(await collection.countDocuments(query)).toBe(matched.length);
-              let actual: Doc[];
-              try {
-                actual = await collection.find(query, options);
-              } catch (error) {
-                if (error instanceof UnsupportedQueryError && options.sort && unsortable(matched, options.sort)) continue;
-                throw error;
-              }
-              expect(options.sort ? actual : byId(actual)).toEqual(options.sort ? expected : byId(expected));
+              await collection.deleteMany({});
+              await collection.insertMany(structuredClone(docs));
             }
-          }
 
-          const expectedUpdate = updateMany(reference, updateFilter, updateSpec as never);
-          for (const collection of [plain, indexed]) {
-            const result = await collection.updateMany(updateFilter, updateSpec);
-            expect(result.matchedCount).toBe(expectedUpdate.matchedCount);
-            expect(result.modifiedCount).toBe(expectedUpdate.modifiedCount);
-            expect(byId(await collection.find({}))).toEqual(byId(reference));
-          }
+            for (const [query, options] of finds) {
+              const matched = await reference.find(query, {});
+              const expected = await reference.find(query, options);
+              for (const collection of [plain, indexed]) {
+                expect(await collection.countDocuments(query)).toBe(matched.length);
+                let actual: Doc[];
+                try {
+                  actual = await collection.find(query, options);
+                } catch (error) {
+                  if (error instanceof UnsupportedQueryError && options.sort && unsortable(matched, options.sort)) continue;
+                  throw error;
+                }
+                expect(options.sort ? actual : byId(actual)).toEqual(options.sort ? expected : byId(expected));
+              }
+            }
 
-          const remaining = reference.length - mingoFind(reference, deleteFilter, {}).length;
-          for (const collection of [plain, indexed]) {
-            await collection.deleteMany(deleteFilter);
-            expect(await collection.countDocuments()).toBe(remaining);
-          }
-        },
-      ),
-      { numRuns: 300 },
-    );
+            const expectedUpdate = await reference.updateMany(updateFilter, updateSpec);
+            const updated = byId(await reference.find({}, {}));
+            for (const collection of [plain, indexed]) {
+              const result = await collection.updateMany(updateFilter, updateSpec);
+              expect(result.matchedCount).toBe(expectedUpdate.matchedCount);
+              expect(result.modifiedCount).toBe(expectedUpdate.modifiedCount);
+              expect(byId(await collection.find({}))).toEqual(updated);
+            }
+
+            await reference.deleteMany(deleteFilter);
+            const remaining = (await reference.find({}, {})).length;
+            for (const collection of [plain, indexed]) {
+              await collection.deleteMany(deleteFilter);
+              expect(await collection.countDocuments()).toBe(remaining);
+            }
+          },
+        ),
+        { numRuns: 300 },
+      );
+    });
   });
-});
+}
