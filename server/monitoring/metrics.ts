@@ -62,7 +62,7 @@ export function alertsFor(
   return alerts;
 }
 
-export type MonitoringNeeds = 'pool' | 'eventStore' | 'progress' | 'runner' | 'presence' | 'mailFigures' | 'store';
+export type MonitoringNeeds = 'pool' | 'eventStore' | 'runner' | 'presence' | 'mailFigures' | 'store';
 
 export function createMonitoring(services: Pick<ApiDependencies, MonitoringNeeds>, realtime: Realtime, options: { thresholds?: Thresholds; storageQuotaBytes?: number | null } = {}) {
   const thresholds = options.thresholds ?? DEFAULT_THRESHOLDS;

@@ -7,6 +7,12 @@ import { createTransport } from '../../platform/mail/transport';
 import { startMailWorker } from '../../workers/mail';
 import { workerJobs } from '../../workers/subscriptions';
 import { commands, publishBlogPost, startCountingSmtp, subscribe } from './subscriptions/delivery-fixtures';
+import Fastify from 'fastify';
+import type { EventStore } from '../../platform/event-store/port';
+import { createProjectionRunner } from '../../platform/projections/runner';
+import { createProjectionProgress } from '../../platform/projections/progress';
+import { healthRoutes } from '../../server/monitoring/health-routes';
+import { registerValibotSchemas } from '../../server/http/openapi';
 
 let site: TestSite;
 let admin: Browser;
@@ -58,9 +64,44 @@ describe('monitoring', () => {
     expect(paused.eventStore.lag).toBeGreaterThanOrEqual(150);
     expect(paused.alerts.map((a: { message: string }) => a.message)).toContainEqual(expect.stringMatching(/behind/));
     expect(paused.health).toBe('warning');
+    expect(paused.eventStore.lagSeconds).toBeGreaterThanOrEqual(0);
+    const ready = await new Browser(site.url).get('/readyz');
+    expect(ready.status).toBe(200);
+    expect(ready.body.lag).toBeGreaterThanOrEqual(150);
     await site.services.runner.start();
     await expect.poll(async () => (await figures()).eventStore.lag, { timeout: 15_000 }).toBe(0);
     expect((await figures()).health).toBe('healthy');
+  });
+
+  it('reports in /readyz a runner whose subscription keeps dropping, until it subscribes again', async () => {
+    let dropping = true;
+    const { eventStore, store } = site.services;
+    const flaky: EventStore = {
+      ...eventStore,
+      subscribeToAll(options) {
+        if (dropping) throw new Error('14 UNAVAILABLE: leader changed');
+        return eventStore.subscribeToAll(options);
+      },
+    };
+    const progress = createProjectionProgress({ store, runnerName: 'probe', local: true });
+    const runner = createProjectionRunner({ name: 'probe', eventStore: flaky, store, projections: [], progress, logger: { info: () => undefined, error: () => undefined }, resubscribeDelay: () => 20 });
+    const app = Fastify();
+    registerValibotSchemas(app);
+    await app.register(healthRoutes, { services: { ...site.services, runner } });
+    try {
+      await runner.start();
+      await expect.poll(() => runner.subscription().failures).toBeGreaterThanOrEqual(2);
+      const dropped = await app.inject({ url: '/readyz' });
+      expect(dropped.statusCode).toBe(503);
+      expect(dropped.json().checks.projections).toMatch(/^subscribing again after \d+ failure\(s\): 14 UNAVAILABLE: leader changed$/);
+      dropping = false;
+      await eventStore.append('probe-1', [{ type: 'Noise', data: {} }], { expectedVersion: 'no_stream' });
+      await expect.poll(() => runner.subscription().status, { timeout: 10_000 }).toBe('running');
+      expect((await app.inject({ url: '/readyz' })).json().checks.projections).toBe('ok');
+    } finally {
+      await runner.stop();
+      await app.close();
+    }
   });
 
   it('serves Prometheus metrics to an admin or the scraper token only', async () => {

@@ -14,6 +14,9 @@ describe('monitoring alerts', () => {
   });
   it('raises a mail alert once the oldest queued mail is older than the threshold', () => {
     expect(alertsFor({ ...calm, oldestQueuedMailSeconds: DEFAULT_THRESHOLDS.mailBacklogSeconds }, DEFAULT_THRESHOLDS)).toEqual([]);
+    expect(alertsFor({ ...calm, projectionsResubscribing: '14 UNAVAILABLE: leader changed' }, DEFAULT_THRESHOLDS)).toEqual([
+      { level: 'warning', message: 'Projections lost their subscription (14 UNAVAILABLE: leader changed) and are subscribing again' },
+    ]);
     expect(alertsFor({ ...calm, oldestQueuedMailSeconds: 601 }, DEFAULT_THRESHOLDS)).toEqual([{ level: 'warning', message: 'Mail backlog: the oldest queued mail has waited 601 s' }]);
     expect(alertsFor({ ...calm, oldestQueuedMailSeconds: 31 }, { ...DEFAULT_THRESHOLDS, mailBacklogSeconds: 30 })).toHaveLength(1);
   });
