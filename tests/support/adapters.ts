@@ -29,22 +29,25 @@ export interface Adapter<Store> {
 const kurrentDbUrl = process.env.KURRENTDB_URL;
 const mongoDbUrl = process.env.MONGODB_URL;
 
+/** A store on a fresh PostgreSQL database, dropped when the store is closed. */
+async function onTestDatabase<Store extends { close(): Promise<void> }>(make: (url: string) => Promise<Store>): Promise<Opened<Store>> {
+  const database = await createTestDatabase();
+  const store = await make(database.url);
+  return {
+    store,
+    isolated: true,
+    async close() {
+      await store.close();
+      await database.drop();
+    },
+  };
+}
+
 export const eventStoreAdapters: Adapter<EventStore>[] = [
   {
     name: 'PostgreSQL',
     skip: false,
-    async open() {
-      const database = await createTestDatabase();
-      const store = await createPostgresEventStore({ connectionString: database.url });
-      return {
-        store,
-        isolated: true,
-        async close() {
-          await store.close();
-          await database.drop();
-        },
-      };
-    },
+    open: () => onTestDatabase((url) => createPostgresEventStore({ connectionString: url })),
   },
   {
     name: 'KurrentDB',
@@ -60,18 +63,7 @@ export const documentStoreAdapters: Adapter<DocumentStore>[] = [
   {
     name: 'PostgreSQL',
     skip: false,
-    async open() {
-      const database = await createTestDatabase();
-      const store = createPostgresDocumentStore({ connectionString: database.url });
-      return {
-        store,
-        isolated: true,
-        async close() {
-          await store.close();
-          await database.drop();
-        },
-      };
-    },
+    open: () => onTestDatabase(async (url) => createPostgresDocumentStore({ connectionString: url })),
   },
   {
     name: 'MongoDB',
