@@ -129,10 +129,12 @@ export function startMailWorker(options: MailWorkerOptions) {
       connection: options.connection,
       prefix: `${options.prefix}:bull`,
       concurrency: options.concurrency ?? 5,
-      // A worker that died mid-job (kill -9, a crashed machine) has its jobs picked up again within about 10-20 s
-      // instead of BullMQ's default 30-60 s; renewing the locks more often costs Redis next to nothing.
-      lockDuration: 10_000,
-      stalledInterval: 10_000,
+      // A worker that died mid-job (kill -9, a crashed machine) has its jobs picked up again within about 3-5 s
+      // instead of BullMQ's default 30-60 s: its lock lapses 3 s after its last renewal (every 1.5 s) and another
+      // worker's stalled check, every second, moves the job back to the queue. Two workers never send one mail at once
+      // even when a busy worker loses a lock it still needs: the outbox entry's own claim decides (delivery.ts).
+      lockDuration: 3_000,
+      stalledInterval: 1_000,
     },
   );
 }

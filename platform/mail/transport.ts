@@ -12,7 +12,7 @@ export interface DkimOptions {
  */
 export const DKIM_SIGNED_HEADERS = ['From', 'To', 'Subject', 'Date', 'Message-ID', 'MIME-Version', 'Content-Type', 'List-Unsubscribe', 'List-Unsubscribe-Post'];
 
-/** Timeouts well below the outbox claim lease (workers/subscriptions/delivery.ts), so a hung send never outlives its claim. */
+/** A relay that stops answering fails the send within seconds, and its outbox entry goes back to the queue for a retry. */
 const TIMEOUTS = { connectionTimeout: 5_000, greetingTimeout: 5_000, socketTimeout: 10_000 } as const;
 /** A fan-out reuses pooled connections instead of one SMTP handshake per mail; idle ones close after socketTimeout. */
 const POOL = { pool: true, maxConnections: 5 } as const;

@@ -24,8 +24,12 @@ import { attendeeMessage } from '../attendees/delivery';
 import { mailCalendar } from '../attendees/attendee-mail';
 import { inboxDecider } from '../../shared/notifications/inbox-stream';
 
-/** How long a claim holds; longer than a send can take with the transport's timeouts (see server/mail/transport.ts). */
-export const CLAIM_LEASE_MS = 15_000;
+/**
+ * How long a claim holds unless renewed. The sender renews it every CLAIM_RENEW_MS while it works on the entry, so a
+ * slow relay never outlives the claim, and a sender that died (kill -9) lets its entries go within seconds.
+ */
+export const CLAIM_LEASE_MS = 3_000;
+const CLAIM_RENEW_MS = 1_000;
 
 export interface DeliveryOptions {
   store: DocumentStore;
@@ -173,7 +177,7 @@ export function createDelivery(options: DeliveryOptions) {
     await handle(inboxDecider, streamName('inbox', memberId), { type: 'RecordEventReminder', data: { memberId, eventId, title: event.title, startDate: key }, metadata: { now: now(), actor: null } });
   }
 
-  return async function deliver(outboxId: string): Promise<DeliveryResult> {
+  async function deliver(outboxId: string): Promise<DeliveryResult> {
     const entry = await outbox.findOne({ _id: outboxId });
     if (!entry || entry.status !== 'queued') return { outcome: 'done' };
     const at = now().getTime();
@@ -189,7 +193,29 @@ export function createDelivery(options: DeliveryOptions) {
       const current = await outbox.findOne({ _id: outboxId });
       return current?.status === 'queued' ? { outcome: 'claimed', until: current.claimedUntil ?? at + CLAIM_LEASE_MS } : { outcome: 'done' };
     }
+    const renewal = holdClaim(outboxId, at + CLAIM_LEASE_MS);
+    try {
+      return await deliverClaimed(outboxId, entry);
+    } finally {
+      clearInterval(renewal);
+    }
+  }
 
+  /** Keeps renewing the claim while this sender works on the entry; stops matching once the entry is finished or released. */
+  function holdClaim(outboxId: string, claimedUntil: number): NodeJS.Timeout {
+    let held = claimedUntil;
+    return setInterval(() => {
+      const next = now().getTime() + CLAIM_LEASE_MS;
+      outbox
+        .updateOne({ _id: outboxId, status: 'queued', claimedUntil: held }, { $set: { claimedUntil: next } })
+        .then((renewed) => {
+          if (renewed.matchedCount === 1) held = next;
+        })
+        .catch(() => undefined);
+    }, CLAIM_RENEW_MS);
+  }
+
+  async function deliverClaimed(outboxId: string, entry: OutboxEntry): Promise<DeliveryResult> {
     const messageId = messageIdFor(outboxId, publicUrl);
     if (entry.cause.kind === 'attendee') {
       const message = await attendeeMessage(store, entry.cause, { publicUrl, timeZone: options.timeZone });
@@ -237,7 +263,9 @@ export function createDelivery(options: DeliveryOptions) {
       });
     }
     return result;
-  };
+  }
+
+  return deliver;
 }
 
 export type Deliver = ReturnType<typeof createDelivery>;

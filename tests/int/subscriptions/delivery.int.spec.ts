@@ -12,6 +12,8 @@ import { createServices } from '../../../main/services';
 import { streamName } from '../../../shared/streams';
 import { MAX_BOUNCES } from '../../../shared/subscriptions/constants';
 import { mailOutbox, newOutboxEntry } from '../../../workers/subscriptions/outbox';
+import { CLAIM_LEASE_MS } from '../../../workers/subscriptions/delivery';
+import { createTransport } from '../../../platform/mail/transport';
 import { MAIL_DIGEST_RUNS, type DigestRuns } from '../../../workers/subscriptions/digests';
 import { createMailReactor, HISTORY_AGE_MS } from '../../../workers/subscriptions/reactor';
 import type { RecordedEvent } from '../../../platform/event-store/port';
@@ -310,6 +312,36 @@ describe('the outbox is the truth', () => {
     expect(await outbox.findOne({ _id: `item:${leaver.id}:blog:${blogId}` })).toMatchObject({ status: 'dropped' });
     expect(await outbox.findOne({ _id: `item:${reader.id}:blog:${blogId}` })).toMatchObject({ status: 'sent' });
     expect(smtp.received.slice(sentBefore).map((mail) => mail.to)).toEqual([reader.email]);
+  });
+
+  it('an entry whose relay is slower than the claim lease is sent once: its sender keeps renewing the claim', async () => {
+    const reader = await sub('slow-relay@example.org', 'blog_posts');
+    const blogId = await publishBlogPost(handle, 'Through a slow relay');
+    await delivered();
+    const outbox = mailOutbox(site.services.store);
+    const cause = { kind: 'item', content: 'blog', itemId: blogId } as const;
+    const id = `item:${reader.id}:blog:${blogId}`;
+    // Queued again, as if never sent, and left to the two senders below alone.
+    await outbox.deleteOne({ _id: id });
+    await outbox.insertOne(newOutboxEntry(reader.id, cause, new Date()));
+    const sentBefore = smtp.to(reader.email).length;
+    const slow = await startCountingSmtp({ delayMs: CLAIM_LEASE_MS + 2_000 });
+    const slowTransport = createTransport(`smtp://127.0.0.1:${slow.port}`, 0);
+    const fastTransport = createTransport(`smtp://127.0.0.1:${smtp.port}`, 0);
+    try {
+      const first = site.services.subscriptionMail.delivery(slowTransport)(id);
+      await new Promise((resolve) => setTimeout(resolve, CLAIM_LEASE_MS + 1_000));
+      // Past the first lease, another sender finds the entry still claimed.
+      expect(await site.services.subscriptionMail.delivery(fastTransport)(id)).toMatchObject({ outcome: 'claimed' });
+      expect(await first).toEqual({ outcome: 'sent' });
+      expect(await site.services.subscriptionMail.delivery(fastTransport)(id)).toEqual({ outcome: 'done' });
+      expect(slow.to(reader.email)).toHaveLength(1);
+      expect(smtp.to(reader.email)).toHaveLength(sentBefore);
+    } finally {
+      slowTransport.close();
+      fastTransport.close();
+      await slow.close();
+    }
   });
 
   it('a publication older than a day, met when the runner replays an old log, mails nobody', async () => {
