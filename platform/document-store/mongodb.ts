@@ -9,11 +9,13 @@ import { randomUUID } from 'node:crypto';
 import { MongoClient, MongoServerError, type Db, type Document as MongoDocument } from 'mongodb';
 import {
   DuplicateKeyError,
+  UnsupportedQueryError,
   type Collection,
   type Document,
   type DocumentStore,
   type Filter,
   type FindOptions,
+  type IndexKeys,
   type IndexOptions,
   type Sort,
   type Update,
@@ -40,6 +42,8 @@ import {
 const NOT_APPLICABLE_CODES = new Set([2, 14, 28, 66]);
 const DUPLICATE_KEY = 11000;
 const NAMESPACE_NOT_FOUND = 26;
+/** $text on a collection without a text index. */
+const INDEX_NOT_FOUND = 27;
 
 /**
  * The MongoDB document store, once the server has answered a ping (the start-up check): the driver connects
@@ -107,9 +111,11 @@ class MongoCollectionAdapter<T extends Document> implements Collection<T> {
     const { sort, limit, skip, fields } = parseFindOptions(options);
     // The sort keys are read too, to be checked below, and then left out.
     const read = fields && new Set([...fields, ...sort.map(([path]) => path[0]!)]);
-    const documents = await this.native
-      .find(query, { sort: Object.fromEntries(sort.map(([path, direction]) => [pathKey(path), direction])), limit, skip, ...(read ? { projection: Object.fromEntries([...read].map((field) => [field, 1])) } : {}) })
-      .toArray();
+    const documents = await translated(() =>
+      this.native
+        .find(query, { sort: Object.fromEntries(sort.map(([path, direction]) => [pathKey(path), direction])), limit, skip, ...(read ? { projection: Object.fromEntries([...read].map((field) => [field, 1])) } : {}) })
+        .toArray(),
+    );
     // MongoDB would order arrays by their smallest/largest element; PostgreSQL refuses, so refuse here too.
     for (const document of documents) for (const [path] of sort) sortValue(document, path);
     if (fields) for (const document of documents) for (const key of Object.keys(document)) if (key !== '_id' && !fields.includes(key)) delete document[key];
@@ -117,7 +123,7 @@ class MongoCollectionAdapter<T extends Document> implements Collection<T> {
   }
 
   async countDocuments(filter?: Filter): Promise<number> {
-    return this.native.countDocuments(toMongoFilter(parseFilter(filter)));
+    return translated(() => this.native.countDocuments(toMongoFilter(parseFilter(filter))));
   }
 
   async insertOne(document: T): Promise<void> {
@@ -172,17 +178,23 @@ class MongoCollectionAdapter<T extends Document> implements Collection<T> {
   }
 
   async deleteOne(filter: Filter): Promise<number> {
-    const result = await this.native.deleteOne(toMongoFilter(parseFilter(filter)));
+    const result = await translated(() => this.native.deleteOne(toMongoFilter(parseFilter(filter))));
     return result.deletedCount;
   }
 
   async deleteMany(filter: Filter): Promise<number> {
-    const result = await this.native.deleteMany(toMongoFilter(parseFilter(filter)));
+    const result = await translated(() => this.native.deleteMany(toMongoFilter(parseFilter(filter))));
     return result.deletedCount;
   }
 
-  async createIndex(keys: Sort, options?: IndexOptions): Promise<void> {
+  async createIndex(keys: IndexKeys, options?: IndexOptions): Promise<void> {
     const index = parseIndex(keys, options);
+    if (index.keys.some(([, direction]) => direction === 'text')) {
+      await translated(() =>
+        this.native.createIndex(Object.fromEntries(index.keys.map(([path]) => [pathKey(path), 'text'])), { name: index.name, default_language: 'english', language_override: '_language' }),
+      );
+      return;
+    }
     const paths = index.keys.map(([path]) => path).filter((path) => pathKey(path) !== '_id');
     // PostgreSQL indexes only single values; refuse to index data it would refuse.
     const conditions = paths.flatMap((path) => [
@@ -229,7 +241,8 @@ class MongoCollectionAdapter<T extends Document> implements Collection<T> {
     } catch (error) {
       if (!(error instanceof MongoServerError && error.code === NAMESPACE_NOT_FOUND)) throw error;
     }
-    const keys = specs.flatMap((spec) => Object.keys((spec.key ?? {}) as Record<string, unknown>)).filter((key) => key !== '_id');
+    // A text index lists _fts and _ftsx as its keys: its fields may hold anything.
+    const keys = specs.flatMap((spec) => Object.keys((spec.key ?? {}) as Record<string, unknown>)).filter((key) => key !== '_id' && !key.startsWith('_fts'));
     this.indexedPaths = [...new Set(keys)].map((key) => key.split('.'));
     return this.indexedPaths;
   }
@@ -266,6 +279,7 @@ async function translated<R>(run: () => Promise<R>): Promise<R> {
     return await run();
   } catch (error) {
     if (error instanceof MongoServerError && error.code === DUPLICATE_KEY) throw new DuplicateKeyError(error.message);
+    if (error instanceof MongoServerError && error.code === INDEX_NOT_FOUND) throw new UnsupportedQueryError(`$text needs a text index: ${error.message}`);
     if (error instanceof MongoServerError && typeof error.code === 'number' && NOT_APPLICABLE_CODES.has(error.code)) {
       throw new UpdateNotApplicableError(error.message);
     }
@@ -273,22 +287,54 @@ async function translated<R>(run: () => Promise<R>): Promise<R> {
   }
 }
 
+/**
+ * The filter for MongoDB. A $text condition goes to the top level, where MongoDB is sure to take it (the port allows it
+ * anywhere but under $or, so it is always a conjunct). Each word is a phrase, so that every word must appear.
+ */
 function toMongoFilter(predicate: Predicate): MongoDocument {
+  const text = textOf(predicate);
+  if (!text) return toMongoPredicate(predicate);
+  if (text.words.length === 0) return { _id: { $in: [] } };
+  const $text = { $search: text.words.map((word) => `"${word}"`).join(' '), $language: 'english', $caseSensitive: false, $diacriticSensitive: false };
+  const rest = withoutText(predicate);
+  return rest ? { $text, $and: [toMongoPredicate(rest)] } : { $text };
+}
+
+function textOf(predicate: Predicate): Extract<Predicate, { kind: 'text' }> | null {
+  if (predicate.kind === 'text') return predicate;
+  if (predicate.kind !== 'and') return null;
+  for (const item of predicate.items) {
+    const found = textOf(item);
+    if (found) return found;
+  }
+  return null;
+}
+
+function withoutText(predicate: Predicate): Predicate | null {
+  if (predicate.kind === 'text') return null;
+  if (predicate.kind !== 'and') return predicate;
+  const items = predicate.items.map(withoutText).filter((item): item is Predicate => item !== null);
+  return items.length > 0 ? { kind: 'and', items } : null;
+}
+
+function toMongoPredicate(predicate: Predicate): MongoDocument {
   switch (predicate.kind) {
+    case 'text':
+      throw new UnsupportedQueryError('$text is only supported among the conditions of the top level and of $and');
     case 'and': {
       // The usual shape, { a: ..., b: { $gt, $lt } }, as one object (what upserts and the planner expect to see).
       const merged: Record<string, MongoDocument> = {};
       for (const item of predicate.items) {
-        if (item.kind !== 'field') return { $and: predicate.items.map(toMongoFilter) };
+        if (item.kind !== 'field') return { $and: predicate.items.map(toMongoPredicate) };
         const key = pathKey(item.path);
         const condition = toMongoCondition([item.condition]);
-        if (Object.keys(condition).some((operator) => merged[key]?.[operator] !== undefined)) return { $and: predicate.items.map(toMongoFilter) };
+        if (Object.keys(condition).some((operator) => merged[key]?.[operator] !== undefined)) return { $and: predicate.items.map(toMongoPredicate) };
         merged[key] = { ...merged[key], ...condition };
       }
       return merged;
     }
     case 'or':
-      return { $or: predicate.items.map(toMongoFilter) };
+      return { $or: predicate.items.map(toMongoPredicate) };
     case 'field':
       return { [pathKey(predicate.path)]: toMongoCondition([predicate.condition]) };
   }

@@ -8,11 +8,17 @@
  * The subset:
  * - filters: field equality (dotted paths, arrays match any element), $eq $ne $gt
  *   $gte $lt $lte $in $nin $exists $regex (with $options 'i', 'm', 's') and
- *   top-level or nested $and $or;
+ *   top-level or nested $and $or; $text { $search } (below);
  * - updates: $set $unset (the projections write whole values: nothing needs more);
  * - options: sort (1 / -1 on dotted paths), limit, skip, fields (top-level fields to
  *   read, _id always); countDocuments; upsert;
- *   createIndex (ascending/descending keys, unique).
+ *   createIndex (ascending/descending keys, unique; or a text index: every key 'text').
+ * - full-text search: `{ $text: { $search: 'words' } }` matches the documents that hold every
+ *   word of the search (letters and digits; English stemming, so "towers" finds "tower";
+ *   case-insensitive; English stop words ignored) in the string fields, or arrays of strings,
+ *   of the collection's text index, which must exist. At most one $text per filter, and not
+ *   under $or. A search with no word matches nothing. PostgreSQL: tsvector and a GIN index;
+ *   MongoDB: its text index, each word a phrase, so that every word must appear.
  * Values are JSON values plus Date. Anything else throws UnsupportedQueryError at once.
  */
 
@@ -27,6 +33,8 @@ export interface Document {
 export type Filter = Record<string, unknown>;
 export type Update = Partial<Record<'$set' | '$unset', Record<string, unknown>>>;
 export type Sort = Record<string, 1 | -1>;
+/** Index keys: ascending or descending, or every one 'text' for a text index (one per collection). */
+export type IndexKeys = Record<string, 1 | -1 | 'text'>;
 
 export interface FindOptions {
   sort?: Sort;
@@ -62,7 +70,7 @@ export interface Collection<T extends Document = Document> {
   updateMany(filter: Filter, update: Update): Promise<UpdateResult>;
   deleteOne(filter: Filter): Promise<number>;
   deleteMany(filter: Filter): Promise<number>;
-  createIndex(keys: Sort, options?: IndexOptions): Promise<void>;
+  createIndex(keys: IndexKeys, options?: IndexOptions): Promise<void>;
   /** Removes the collection and its indexes; it is recreated empty on next use. */
   drop(): Promise<void>;
 }

@@ -26,6 +26,7 @@ import {
   type DocumentStore,
   type Filter,
   type FindOptions,
+  type IndexKeys,
   type IndexOptions,
   type Sort,
   type Update,
@@ -130,8 +131,27 @@ export function createPostgresDocumentStore(options: PostgresDocumentStoreOption
 
 interface IndexMeta {
   name: string;
-  keys: [string[], 1 | -1][];
+  keys: [string[], 1 | -1 | 'text'][];
   unique: boolean;
+}
+
+const isTextIndex = (index: IndexMeta) => index.keys.some(([, direction]) => direction === 'text');
+
+interface IndexedPaths {
+  scalar: ReadonlySet<string>;
+  /** The text index's paths, when the collection has one. */
+  text: Path[] | null;
+  collection: string;
+}
+
+/**
+ * The words of a text index's fields as one tsvector: each path's strings (arrays of strings included), stemmed as
+ * English. An index on this expression serves every $text condition, which repeats it exactly.
+ */
+function textVector(paths: readonly Path[]): string {
+  // Concatenated onto an empty array: jsonb_build_array is only STABLE, and an index expression must be IMMUTABLE.
+  const values = paths.map((path) => ` || coalesce(doc #> ARRAY[${path.map(quoteLiteral).join(', ')}]::text[], 'null')`);
+  return `jsonb_to_tsvector('english'::regconfig, '[]'::jsonb${values.join('')}, '["string"]')`;
 }
 
 class PostgresCollection<T extends Document> implements Collection<T> {
@@ -155,8 +175,8 @@ class PostgresCollection<T extends Document> implements Collection<T> {
   async find(filter: Filter, options?: FindOptions): Promise<T[]> {
     const predicate = parseFilter(filter);
     const parsed = parseFindOptions(options);
-    return this.read([], async (scalar) => {
-      const q = new SqlQuery(scalar);
+    return this.read([], async (indexed) => {
+      const q = new SqlQuery(indexed);
       const selected = parsed.fields ? `(SELECT jsonb_object_agg(key, value) FROM jsonb_each(doc) WHERE key = ANY(${q.param(['_id', ...parsed.fields], '::text[]')}))` : 'doc';
       const sql = `SELECT ${selected}::text AS doc FROM ${this.table} WHERE ${q.where(predicate)}${q.orderBy(parsed.sort)}${limitClause(q, parsed)}`;
       const { rows } = await this.pool.query<{ doc: string }>(sql, q.finish());
@@ -166,8 +186,8 @@ class PostgresCollection<T extends Document> implements Collection<T> {
 
   async countDocuments(filter?: Filter): Promise<number> {
     const predicate = parseFilter(filter);
-    return this.read(0, async (scalar) => {
-      const q = new SqlQuery(scalar);
+    return this.read(0, async (indexed) => {
+      const q = new SqlQuery(indexed);
       const { rows } = await this.pool.query<{ n: string }>(`SELECT count(*) AS n FROM ${this.table} WHERE ${q.where(predicate)}`, q.finish());
       return Number(rows[0]?.n ?? 0);
     });
@@ -241,7 +261,7 @@ class PostgresCollection<T extends Document> implements Collection<T> {
     return this.delete(filter, false);
   }
 
-  async createIndex(keys: Sort, options?: IndexOptions): Promise<void> {
+  async createIndex(keys: IndexKeys, options?: IndexOptions): Promise<void> {
     const index = parseIndex(keys, options);
     const meta: IndexMeta = { name: index.name, keys: index.keys.map(([path, direction]) => [[...path], direction]), unique: index.unique };
     await this.write(() =>
@@ -254,6 +274,12 @@ class PostgresCollection<T extends Document> implements Collection<T> {
         if (sameName) throw new Error(`an index named '${meta.name}' already exists with other keys or options`);
         if (sameKeys) throw new Error(`an index on these keys already exists as '${sameKeys.name}'`);
         const indexName = quoteIdent(`rmi_${createHash('sha256').update(`${this.table}\0${meta.name}`).digest('hex').slice(0, 40)}`);
+        if (isTextIndex(meta)) {
+          if (existing.some(isTextIndex)) throw new Error('a collection has at most one text index');
+          await client.query(`CREATE INDEX ${indexName} ON ${this.table} USING GIN ((${textVector(index.keys.map(([path]) => path))}))`);
+          await client.query(`COMMENT ON INDEX ${indexName} IS ${quoteLiteral(JSON.stringify(meta))}`);
+          return;
+        }
         const columns = index.keys.map(
           ([path, direction]) =>
             `${path.length === 1 && path[0] === '_id' ? 'id' : `(${keyExpression(path)}) COLLATE "C"`} ${direction === 1 ? 'ASC' : 'DESC'}`,
@@ -273,8 +299,8 @@ class PostgresCollection<T extends Document> implements Collection<T> {
 
   private async delete(filter: Filter, one: boolean): Promise<number> {
     const predicate = parseFilter(filter);
-    return this.read(0, async (scalar) => {
-      const q = new SqlQuery(scalar);
+    return this.read(0, async (indexed) => {
+      const q = new SqlQuery(indexed);
       const where = q.where(predicate);
       const sql = one
         ? `DELETE FROM ${this.table} WHERE id IN (SELECT id FROM ${this.table} WHERE ${where} LIMIT 1)`
@@ -296,9 +322,9 @@ class PostgresCollection<T extends Document> implements Collection<T> {
     insert: (() => Document) | null,
   ): Promise<UpdateResult> {
     const attempt = () =>
-      this.read<UpdateResult>(upsert ? null : { matchedCount: 0, modifiedCount: 0, upsertedId: null }, (scalar) =>
+      this.read<UpdateResult>(upsert ? null : { matchedCount: 0, modifiedCount: 0, upsertedId: null }, (indexed) =>
         transaction(this.pool, async (client) => {
-          const q = new SqlQuery(scalar);
+          const q = new SqlQuery(indexed);
           const sql = `SELECT doc::text AS doc FROM ${this.table} WHERE ${q.where(predicate)} ORDER BY id${one ? ' LIMIT 1' : ''} FOR UPDATE`;
           const { rows } = await client.query<{ doc: string }>(sql, q.finish());
           if (rows.length === 0 && upsert && insert) {
@@ -338,11 +364,11 @@ class PostgresCollection<T extends Document> implements Collection<T> {
    * another process dropped an index this process relied on, the index list is
    * reloaded and the statement retried.
    */
-  private async read<R>(empty: R | null, run: (scalar: ReadonlySet<string>) => Promise<R>): Promise<R> {
+  private async read<R>(empty: R | null, run: (indexed: IndexedPaths) => Promise<R>): Promise<R> {
     await this.install();
-    const scalar = await this.scalarPaths();
+    const indexed = await this.indexedPaths();
     try {
-      return await run(scalar);
+      return await run(indexed);
     } catch (error) {
       const state = sqlState(error);
       if (state === '42P01') {
@@ -350,10 +376,10 @@ class PostgresCollection<T extends Document> implements Collection<T> {
         this.indexes = null;
         if (empty !== null) return empty;
       }
-      if (state === KEY_ERROR && scalar.size > 0) {
+      if (state === KEY_ERROR && indexed.scalar.size > 0) {
         this.indexes = null;
-        const fresh = await this.scalarPaths();
-        if (fresh.size < scalar.size) return translated(() => run(fresh));
+        const fresh = await this.indexedPaths();
+        if (fresh.scalar.size < indexed.scalar.size) return translated(() => run(fresh));
       }
       throw translateError(error);
     }
@@ -383,10 +409,19 @@ class PostgresCollection<T extends Document> implements Collection<T> {
     this.created = true;
   }
 
-  /** Paths covered by an index: rm_key guarantees they hold one scalar (or nothing) in every row. */
-  private async scalarPaths(): Promise<ReadonlySet<string>> {
+  /**
+   * Paths covered by an index: rm_key guarantees they hold one scalar (or nothing) in every row; and the paths of the
+   * text index, whose expression $text conditions repeat so that the planner uses it.
+   */
+  private async indexedPaths(): Promise<IndexedPaths> {
     this.indexes ??= await this.loadIndexes(this.pool);
-    return new Set(this.indexes.flatMap((index) => index.keys.map(([path]) => pathKey(path))).filter((key) => key !== '_id'));
+    const ordered = this.indexes.filter((index) => !isTextIndex(index));
+    const text = this.indexes.find(isTextIndex);
+    return {
+      scalar: new Set(ordered.flatMap((index) => index.keys.map(([path]) => pathKey(path))).filter((key) => key !== '_id')),
+      text: text ? text.keys.map(([path]) => path) : null,
+      collection: this.name,
+    };
   }
 
   private async loadIndexes(db: Queryable): Promise<IndexMeta[]> {
@@ -497,7 +532,7 @@ class SqlQuery {
   private readonly variables: Record<string, unknown> = {};
   private variablesIndex = -1;
 
-  constructor(private readonly scalar: ReadonlySet<string>) {}
+  constructor(private readonly indexed: IndexedPaths) {}
 
   param(value: unknown, cast = ''): string {
     this.params.push(value);
@@ -519,8 +554,14 @@ class SqlQuery {
       case 'field': {
         const { path, condition } = predicate;
         if (path.length === 1 && path[0] === '_id') return this.idCondition(condition);
-        if (this.scalar.has(pathKey(path)) && condition.op !== 'exists' && condition.op !== 'regex') return this.keyCondition(path, condition);
+        if (this.indexed.scalar.has(pathKey(path)) && condition.op !== 'exists' && condition.op !== 'regex') return this.keyCondition(path, condition);
         return this.pathCondition(path, condition);
+      }
+      case 'text': {
+        if (!this.indexed.text) throw new UnsupportedQueryError(`$text needs a text index on ${this.indexed.collection}`);
+        if (predicate.words.length === 0) return 'FALSE';
+        // The words are letters and digits only: nothing in them is tsquery syntax.
+        return `${textVector(this.indexed.text)} @@ to_tsquery('english'::regconfig, ${this.param(predicate.words.join(' & '))})`;
       }
     }
   }

@@ -1,6 +1,6 @@
 /**
- * MongoDB's semantics for the subset, in memory: type brackets and equality, the
- * values a dotted path reaches, matching, and applying updates. The PostgreSQL
+ * MongoDB's semantics for the subset, in memory: type brackets and equality, and
+ * applying updates. The PostgreSQL
  * adapter applies updates with these functions and both adapters build upserts
  * with them. Reference: MongoDB's BSONElementIterator (query paths), the
  * "Comparison/Sort Order" page and the update operator pages.
@@ -11,8 +11,6 @@ import {
   isPlainObject,
   pathKey,
   upsertSeed,
-  type Condition,
-  type Operand,
   type Path,
   type Predicate,
   type UpdateOperation,
@@ -74,84 +72,6 @@ export function valuesEqual(a: unknown, b: unknown): boolean {
     return x.length === y.length && x.every(([key, value]) => key in b && valuesEqual(value, b[key]));
   }
   return compareScalars(a, b) === 0;
-}
-
-interface Reached {
-  /** Values found at the end of the path; an array found there counts itself and each element. */
-  values: unknown[];
-  /** Whether some branch of the path ended at a missing field (what `null` and $exists see). */
-  missing: boolean;
-}
-
-/** The values a dotted path reaches, as MongoDB's query matcher walks it. */
-function reach(document: unknown, path: Path): Reached {
-  const reached: Reached = { values: [], missing: false };
-  walk(document, path, 0, reached);
-  return reached;
-}
-
-function walk(node: unknown, path: Path, index: number, reached: Reached): void {
-  let current = node;
-  for (let i = index; i < path.length; i++) {
-    const key = path[i] ?? '';
-    if (!isPlainObject(current) || current[key] === undefined) {
-      reached.missing = true;
-      return;
-    }
-    current = current[key];
-    if (Array.isArray(current)) {
-      if (i === path.length - 1) {
-        reached.values.push(...current, current);
-      } else {
-        // Elements that are not documents are skipped: they neither match nor count as missing.
-        for (const element of current) if (isPlainObject(element)) walk(element, path, i + 1, reached);
-      }
-      return;
-    }
-  }
-  reached.values.push(current);
-}
-
-function matchesCondition(reached: Reached, condition: Condition): boolean {
-  switch (condition.op) {
-    case 'eq':
-      return equalsAny(reached, [condition.value]);
-    case 'ne':
-      return !equalsAny(reached, [condition.value]);
-    case 'in':
-      return equalsAny(reached, condition.values);
-    case 'nin':
-      return !equalsAny(reached, condition.values);
-    case 'exists':
-      return reached.values.length > 0 === condition.value;
-    case 'regex':
-      return reached.values.some((value) => typeof value === 'string' && condition.regex.javascript.test(value));
-    default: {
-      const { op, value: operand } = condition;
-      return reached.values.some((value) => {
-        if (typeRank(value) !== typeRank(operand)) return false;
-        const order = compareScalars(value, operand);
-        return op === 'gt' ? order > 0 : op === 'gte' ? order >= 0 : op === 'lt' ? order < 0 : order <= 0;
-      });
-    }
-  }
-}
-
-function equalsAny(reached: Reached, operands: Operand[]): boolean {
-  return operands.some((operand) =>
-    operand === null ? reached.missing || reached.values.some((value) => value === null) : reached.values.some((value) => valuesEqual(value, operand)),
-  );
-}
-
-function matches(document: unknown, predicate: Predicate): boolean {
-  switch (predicate.kind) {
-    case 'and':
-      return predicate.items.every((item) => matches(document, item));
-    case 'or':
-      return predicate.items.some((item) => matches(document, item));
-    case 'field':
-      return matchesCondition(reach(document, predicate.path), predicate.condition);
-  }
 }
 
 /** The errors MongoDB raises when an update does not fit the document. */

@@ -11,7 +11,7 @@
  * - undefined in filters (the driver would drop the condition and match everything).
  */
 import { compileRegex, type CompiledRegex } from './regex';
-import { UnstorableTextError, UnsupportedQueryError, type Filter, type FindOptions, type IndexOptions, type Sort, type Update } from './port';
+import { UnstorableTextError, UnsupportedQueryError, type Filter, type FindOptions, type IndexKeys, type IndexOptions, type Sort, type Update } from './port';
 
 export type Path = readonly string[];
 /** Scalars, Dates and arrays of them: what filters compare with. */
@@ -25,7 +25,11 @@ export type Condition =
   | { op: 'exists'; value: boolean }
   | { op: 'regex'; regex: CompiledRegex };
 
-export type Predicate = { kind: 'and' | 'or'; items: Predicate[] } | { kind: 'field'; path: Path; condition: Condition };
+export type Predicate =
+  | { kind: 'and' | 'or'; items: Predicate[] }
+  | { kind: 'field'; path: Path; condition: Condition }
+  /** $text: every word must appear (lowercased letters and digits); none matches nothing. */
+  | { kind: 'text'; words: string[] };
 
 export type UpdateOperation = { op: 'set'; path: Path; value: unknown } | { op: 'unset'; path: Path };
 
@@ -39,7 +43,7 @@ export interface ParsedFindOptions {
 }
 
 export interface ParsedIndex {
-  keys: [Path, 1 | -1][];
+  keys: [Path, 1 | -1 | 'text'][];
   unique: boolean;
   name: string;
 }
@@ -167,14 +171,46 @@ function regexFromRegExp(value: RegExp, where: string): CompiledRegex {
   return compileRegex(value.source, flags);
 }
 
+/** Words of a $text search past this many are ignored: a search box's query, not a document. */
+export const MAX_SEARCH_WORDS = 16;
+
+/** The words a $text search looks for: runs of letters and digits, lowercased. */
+export function searchWords(search: string): string[] {
+  return (search.normalize('NFKC').toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).slice(0, MAX_SEARCH_WORDS);
+}
+
 export function parseFilter(filter: Filter | undefined): Predicate {
+  const predicate = parseFilterNode(filter);
+  let texts = 0;
+  const visit = (node: Predicate, underOr: boolean): void => {
+    if (node.kind === 'text') {
+      if (underOr) unsupported('$text cannot be used under $or');
+      texts++;
+    } else if (node.kind !== 'field') node.items.forEach((item) => visit(item, underOr || node.kind === 'or'));
+  };
+  visit(predicate, false);
+  if (texts > 1) unsupported('a filter can hold at most one $text');
+  return predicate;
+}
+
+function parseText(value: unknown): Predicate {
+  if (!isPlainObject(value) || Object.keys(value).some((key) => key !== '$search') || typeof value.$search !== 'string') {
+    unsupported('$text needs { $search: string } and nothing else');
+  }
+  checkString(value.$search, '$text.$search');
+  return { kind: 'text', words: searchWords(value.$search) };
+}
+
+function parseFilterNode(filter: Filter | undefined): Predicate {
   if (filter === undefined) return { kind: 'and', items: [] };
   if (!isPlainObject(filter)) unsupported('a filter must be a plain object');
   const items: Predicate[] = [];
   for (const [key, value] of Object.entries(filter)) {
     if (key === '$and' || key === '$or') {
       if (!Array.isArray(value) || value.length === 0) unsupported(`${key} needs a non-empty array of filters`);
-      items.push({ kind: key === '$and' ? 'and' : 'or', items: value.map((item) => parseFilter(item as Filter)) });
+      items.push({ kind: key === '$and' ? 'and' : 'or', items: value.map((item) => parseFilterNode(item as Filter)) });
+    } else if (key === '$text') {
+      items.push(parseText(value));
     } else if (key.startsWith('$')) {
       unsupported(`query operator ${key} is not supported`);
     } else {
@@ -262,8 +298,16 @@ function parseKeys(keys: Sort, where: string): [Path, 1 | -1][] {
   });
 }
 
-export function parseIndex(keys: Sort, options: IndexOptions | undefined): ParsedIndex {
-  const parsed = parseKeys(keys, 'index keys');
+export function parseIndex(keys: IndexKeys, options: IndexOptions | undefined): ParsedIndex {
+  const textKeys = isPlainObject(keys) ? Object.values(keys).filter((direction) => direction === 'text').length : 0;
+  if (textKeys > 0) {
+    if (textKeys !== Object.keys(keys).length) unsupported('a text index has only text keys');
+    if (options?.unique) unsupported('a text index cannot be unique');
+    const paths = Object.keys(keys).map(parsePath);
+    if (paths.some((path) => path[0] === '_id')) unsupported('_id cannot be in a text index');
+    return { keys: paths.map((path) => [path, 'text']), unique: false, name: options?.name ?? paths.map((path) => `${pathKey(path)}_text`).join('_') };
+  }
+  const parsed = parseKeys(keys as Sort, 'index keys');
   if (parsed.length === 0) unsupported('an index needs at least one key');
   if (options?.unique !== undefined && typeof options.unique !== 'boolean') unsupported('unique must be a boolean');
   if (options?.name !== undefined && (typeof options.name !== 'string' || options.name === '')) unsupported('index name must be a non-empty string');
@@ -315,6 +359,7 @@ export function parseUpdate(update: Update): UpdateOperation[] {
 export function upsertSeed(predicate: Predicate): [Path, Operand][] {
   const seed: [Path, Operand][] = [];
   const visit = (node: Predicate): void => {
+    if (node.kind === 'text') unsupported('upsert with $text is not supported');
     if (node.kind !== 'field') {
       if (node.kind === 'and') node.items.forEach(visit);
       else if (node.items.length === 1) unsupported('upsert with a single-clause $or is not supported (MongoDB versions differ)');

@@ -107,6 +107,7 @@ export const feedProjection: Projection = {
     await posts.createIndex({ status: 1, pinRank: -1, createdAt: -1, _id: -1 });
     await posts.createIndex({ authorId: 1 });
     await posts.createIndex({ reports: 1 });
+    await posts.createIndex({ search: 'text' }, { name: 'feed_search' });
     await tagDays(store).createIndex({ day: 1 });
     await tagCounts(store).createIndex({ count: -1, _id: 1 });
   },

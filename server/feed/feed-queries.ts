@@ -6,7 +6,6 @@ import { topTrendingTags, TRENDING_TAGS_SHOWN, trendingWindowStart } from '../..
 import type { Collection, Filter, Sort } from '../../platform/document-store/port';
 import { afterCursor, pageOf, type Page } from '../http/pagination';
 import type { FeedPostDocument, TagCountDocument } from '../../projections/feed/feed';
-import { escapeRegex } from '../../shared/text';
 import { isModerator } from '../../shared/feed/post-stream';
 
 /** Tag counts read at once: when every count is current, the trending tags and the one after them. */
@@ -68,7 +67,8 @@ function narrowing(query: FeedQuery): Filter[] {
   const conditions: Filter[] = [];
   if (query.filter === 'trending') conditions.push({ likes: { $gt: TRENDING_LIKES } });
   if (query.filter === 'following') conditions.push({ 'author.role': { $in: ['admin', 'staff'] } });
-  if (query.q) conditions.push({ search: { $regex: escapeRegex(query.q.replace(/^#/, '').toLowerCase()) } });
+  // Every word of the search, in the content, the author's name or the tags (a '#' before a tag is no word).
+  if (query.q) conditions.push({ $text: { $search: query.q } });
   if (query.tag) conditions.push({ tags: normalizeTag(query.tag) });
   if (query.cursor) conditions.push(afterCursor(query.cursor, FEED_ORDER));
   return conditions;

@@ -495,6 +495,63 @@ for (const adapter of adapters) {
       });
     });
 
+    describe('full-text search', () => {
+      async function searchable() {
+        const c = fresh();
+        await c.createIndex({ title: 'text', tags: 'text' }, { name: 'search' });
+        await c.insertMany([
+          { _id: 'a', title: 'The WGN towers at night', tags: ['chicago', 'radio'], status: 'approved' },
+          { _id: 'b', title: 'A tower for television', tags: ['television'], status: 'approved' },
+          { _id: 'c', title: 'Night shift at the transmitter', tags: ['radio'], status: 'pending' },
+          { _id: 'd', title: 'Nothing to see', tags: [], status: 'approved', other: 'towers' },
+        ]);
+        return c;
+      }
+
+      it('finds every word, stemmed and in any case, in the text-indexed fields, strings and arrays of strings', async () => {
+        const c = await searchable();
+        expect(await ids(c, { $text: { $search: 'TOWER' } })).toEqual(['a', 'b']);
+        expect(await ids(c, { $text: { $search: 'tower night' } })).toEqual(['a']);
+        expect(await ids(c, { $text: { $search: 'radio   night!' } })).toEqual(['a', 'c']);
+        expect(await ids(c, { $text: { $search: 'chicago towers' } })).toEqual(['a']);
+        // Fields outside the index are not searched.
+        expect(await ids(c, { $text: { $search: 'see towers' } })).toEqual([]);
+        expect(await c.countDocuments({ $text: { $search: 'radio' } })).toBe(2);
+      });
+
+      it('matches nothing for a search of no word or of English stop words only', async () => {
+        const c = await searchable();
+        expect(await ids(c, { $text: { $search: '' } })).toEqual([]);
+        expect(await ids(c, { $text: { $search: '(#)' } })).toEqual([]);
+        expect(await ids(c, { $text: { $search: 'the' } })).toEqual([]);
+      });
+
+      it('combines with other conditions under $and, sorts, pages and updates', async () => {
+        const c = await searchable();
+        expect(await ids(c, { $and: [{ status: 'approved' }, { $text: { $search: 'radio' } }] })).toEqual(['a']);
+        expect(await ids(c, { status: { $ne: 'pending' }, $text: { $search: 'tower' } }, { _id: -1 })).toEqual(['b', 'a']);
+        expect((await c.find({ $text: { $search: 'tower' } }, { sort: { _id: 1 }, skip: 1, limit: 1 })).map((d) => d._id)).toEqual(['b']);
+        expect(await c.updateMany({ $text: { $search: 'radio' } }, { $set: { heard: true } })).toMatchObject({ matchedCount: 2, modifiedCount: 2 });
+        expect(await ids(c, { heard: true })).toEqual(['a', 'c']);
+        expect(await c.deleteMany({ $text: { $search: 'television' } })).toBe(1);
+      });
+
+      it('refuses $text without a text index, under $or, twice, or malformed; and a second text index', async () => {
+        const plain = fresh();
+        await plain.insertOne({ _id: 'a', title: 'radio' });
+        await expect(plain.find({ $text: { $search: 'radio' } })).rejects.toBeInstanceOf(UnsupportedQueryError);
+        const c = await searchable();
+        await expect(c.find({ $or: [{ status: 'pending' }, { $text: { $search: 'radio' } }] })).rejects.toBeInstanceOf(UnsupportedQueryError);
+        await expect(c.find({ $and: [{ $text: { $search: 'radio' } }, { $text: { $search: 'night' } }] })).rejects.toBeInstanceOf(UnsupportedQueryError);
+        await expect(c.find({ $text: { $search: 'radio', $language: 'french' } })).rejects.toBeInstanceOf(UnsupportedQueryError);
+        await expect(c.find({ $text: 'radio' })).rejects.toBeInstanceOf(UnsupportedQueryError);
+        await expect(c.createIndex({ title: 'text', other: 1 })).rejects.toBeInstanceOf(UnsupportedQueryError);
+        await expect(c.createIndex({ other: 'text' }, { name: 'another' })).rejects.toThrow();
+        // The same index again is fine.
+        await c.createIndex({ title: 'text', tags: 'text' }, { name: 'search' });
+      });
+    });
+
     describe('outside the subset', () => {
       const rejectedFilters: [string, Filter][] = [
         ['$where', { $where: 'this.a > 1' }],
