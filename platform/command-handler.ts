@@ -33,7 +33,7 @@ export interface CommandResult<State, Event> {
 
 export interface CommandHandlerOptions {
   eventStore: EventStore;
-  progress: ProjectionProgress;
+  progress: Pick<ProjectionProgress, 'waitFor'>;
   maxRetries?: number;
   /** How long to wait for the read models before answering anyway. */
   readYourWritesTimeoutMs?: number;

@@ -21,6 +21,11 @@ export interface ProjectionProgress {
   /** Called by the runner after each event. */
   reached(position: number): void;
   current(): number;
+  /**
+   * The position, no older than `maxAgeMs`: at once where this process runs the runner, else read again from the
+   * stored checkpoint when the last reading is older (one reading at a time).
+   */
+  fresh(maxAgeMs: number): Promise<number>;
 }
 
 /**
@@ -38,7 +43,11 @@ export function createProjectionProgress(options: { store: DocumentStore; runner
     waiters = still;
   }
 
+  let polledAt = 0;
+  let polling: Promise<void> | null = null;
+
   async function poll() {
+    polledAt = Date.now();
     const checkpoint = await options.store.collection<Checkpoint>(CHECKPOINTS).findOne({ _id: options.runnerName });
     if (checkpoint && checkpoint.position > position) {
       position = checkpoint.position;
@@ -48,6 +57,14 @@ export function createProjectionProgress(options: { store: DocumentStore; runner
 
   return {
     current: () => position,
+    async fresh(maxAgeMs) {
+      if (local() || Date.now() - polledAt < maxAgeMs) return position;
+      polling ??= poll().finally(() => {
+        polling = null;
+      });
+      await polling;
+      return position;
+    },
     reached(next) {
       if (next > position) position = next;
       release();

@@ -5,6 +5,7 @@ import { normalizeTag } from '../../shared/feed/tags';
 import { topTrendingTags, TRENDING_TAGS_SHOWN, trendingWindowStart } from '../../shared/feed/trending';
 import type { Collection, Filter, Sort } from '../../platform/document-store/port';
 import { afterCursor, pageOf, type Page } from '../http/pagination';
+import { uncached, type ReadCache } from '../http/read-cache';
 import type { FeedPostDocument, TagCountDocument } from '../../projections/feed/feed';
 import { isModerator } from '../../shared/feed/post-stream';
 
@@ -80,13 +81,17 @@ const inFeedOrder = (a: FeedPostDocument, b: FeedPostDocument) =>
 /**
  * One page of the feed as a reader may see it: approved posts, plus the reader's
  * own pending ones. Asked as two queries, each served by the status index in feed
- * order, rather than one `$or` that no index serves.
+ * order, rather than one `$or` that no index serves. The approved posts are the same
+ * for every reader, and who has posts waiting for moderation is one small list, so
+ * both are kept in `cached` (server/http/read-cache.ts) until the next event; a
+ * reader's own pending posts are read only when there are some.
  */
-export async function feedPage(posts: Collection<FeedPostDocument>, query: FeedQuery, viewer: Actor | null, limit: number): Promise<Page<FeedPostDocument>> {
+export async function feedPage(posts: Collection<FeedPostDocument>, query: FeedQuery, viewer: Actor | null, limit: number, cached: ReadCache = uncached): Promise<Page<FeedPostDocument>> {
   const rest = narrowing(query);
-  const [approved, own] = await Promise.all([
-    posts.find({ $and: [{ status: 'approved' }, ...rest] }, { sort: FEED_ORDER, limit: limit + 1 }),
-    viewer ? posts.find({ $and: [{ status: 'pending', authorId: viewer.id }, ...rest] }, { sort: FEED_ORDER, limit: limit + 1 }) : [],
+  const [approved, waiting] = await Promise.all([
+    cached(`feed:${JSON.stringify([query.filter, query.q, query.tag, query.cursor, limit])}`, () => posts.find({ $and: [{ status: 'approved' }, ...rest] }, { sort: FEED_ORDER, limit: limit + 1 })),
+    viewer ? cached('feed:pending-authors', async () => new Set((await posts.find({ status: 'pending' }, { fields: ['authorId'] })).map((post) => post.authorId))) : null,
   ]);
+  const own = viewer && waiting?.has(viewer.id) ? await posts.find({ $and: [{ status: 'pending', authorId: viewer.id }, ...rest] }, { sort: FEED_ORDER, limit: limit + 1 }) : [];
   return pageOf([...approved, ...own].sort(inFeedOrder), { limit }, FEED_ORDER);
 }

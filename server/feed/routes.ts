@@ -19,6 +19,7 @@ import { STAFF } from '../http/access';
 import type { ApiDependencies } from '../dependencies';
 import type { Intent } from '../../platform/command-handler';
 import { feedPage, postDto, trendingTags } from './feed-queries';
+import { createReadCache } from '../http/read-cache';
 import { createShareLedger, shareKey, sharer } from './shares';
 import { resolveMentions } from '../members/directory';
 
@@ -31,11 +32,13 @@ const FeedQuery = v.object({
 });
 const QueueQuery = v.object(pageQuery(50));
 
-export async function feedRoutes(fastify: FastifyInstance, { services }: { services: Pick<ApiDependencies, 'store' | 'handle' | 'config' | 'redis' | 'presence' | 'now'> }) {
+export async function feedRoutes(fastify: FastifyInstance, { services }: { services: Pick<ApiDependencies, 'store' | 'handle' | 'config' | 'redis' | 'presence' | 'now' | 'progress'> }) {
   const app = fastify.withTypeProvider<ValibotTypeProvider>();
   const { store, handle, config } = services;
   const posts = feedPosts(store);
   const shares = createShareLedger(services.redis, config.redisPrefix);
+  /** The feed's pages, kept until the next event (server/http/read-cache.ts). */
+  const feedCache = createReadCache(services.progress);
   const tags = ['feed'];
   /** What the post decider may refuse: no such post, not yours, already done, against a rule. */
   const refusals = { 403: ErrorSchema, 404: ErrorSchema, 409: ErrorSchema, 422: ErrorSchema };
@@ -53,7 +56,7 @@ export async function feedRoutes(fastify: FastifyInstance, { services }: { servi
 
   app.get('/api/posts', { config: { access: 'public' }, schema: { summary: 'The feed: pinned first, then newest; filtered, searched or by tag', tags, querystring: FeedQuery, response: { 200: pageSchema(PostSchema) } } }, async (request) => {
     const { query, actor } = request;
-    const { items, nextCursor } = await feedPage(posts, query, actor, query.limit);
+    const { items, nextCursor } = await feedPage(posts, query, actor, query.limit, feedCache);
     return { items: items.map((post) => postDto(post, actor)), nextCursor };
   });
 

@@ -75,7 +75,7 @@ export async function run() {
   });
   const services = await createServices(config, pino({ level: 'warn' }));
   // No read models run here, so commands must not wait for them.
-  const handle = createCommandHandler({ eventStore: services.eventStore, progress: { waitFor: async () => true, reached: () => undefined, current: () => 0 } });
+  const handle = createCommandHandler({ eventStore: services.eventStore, progress: { waitFor: async () => true } });
   try {
     const metadata = () => ({ now: new Date(), actor: { id: randomUUID(), role: 'member' as const } });
     const ids = Array.from({ length: SUBSCRIBERS }, () => randomUUID());

@@ -21,7 +21,7 @@ export const staff: Actor = { id: randomUUID(), role: 'staff' };
 
 /** A command handler that does not wait for read models: these tests watch the mail runner instead. */
 export function commands(eventStore: EventStore) {
-  return createCommandHandler({ eventStore, progress: { waitFor: async () => true, reached: () => undefined, current: () => 0 } });
+  return createCommandHandler({ eventStore, progress: { waitFor: async () => true } });
 }
 export type Commands = ReturnType<typeof commands>;
 
