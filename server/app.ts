@@ -33,6 +33,7 @@ import { directoryRoutes } from './members/directory';
 import { eventRoutes } from './events/routes';
 import { subscriptionRoutes } from './subscriptions/routes';
 import { serveClient } from './http/client';
+import { createReadCache } from './http/read-cache';
 import { crawlerRoutes } from './crawlers/routes';
 import { publicPages } from './public-pages/pages';
 import { sitePageRoutes } from './site-pages/routes';
@@ -157,6 +158,6 @@ export async function buildApp(services: ApiDependencies, options: { logger?: bo
 
   await app.register(sitePageRoutes, { services });
   await app.register(crawlerRoutes, { siteUrl: config.publicUrl, store: services.store });
-  if (options.serveClient ?? true) await app.register(serveClient, { pages: publicPages({ store: services.store, siteUrl: config.publicUrl, timeZone: config.timeZone, now: services.now }) });
+  if (options.serveClient ?? true) await app.register(serveClient, { pages: publicPages({ store: services.store, siteUrl: config.publicUrl, timeZone: config.timeZone, now: services.now, cached: createReadCache(services.progress) }) });
   return { app, routes, realtime };
 }

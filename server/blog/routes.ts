@@ -19,6 +19,7 @@ import { STAFF } from '../http/access';
 import type { ApiDependencies } from '../dependencies';
 import { RSS_FIELDS, rssFeed, type RssPost } from './rss';
 import { knownId } from '../http/ids';
+import { createReadCache } from '../http/read-cache';
 
 const IdParams = v.object({ id: text() });
 const postId = ({ id }: { id: string }) => knownId(id, 'Blog post not found');
@@ -66,9 +67,11 @@ function prepare(text: { title: string; excerpt: string; content: string }) {
   return { ...text, content, excerpt: text.excerpt.trim() || generateExcerpt(content) };
 }
 
-export async function blogRoutes(fastify: FastifyInstance, { services }: { services: Pick<ApiDependencies, 'store' | 'handle' | 'config' | 'now'> }) {
+export async function blogRoutes(fastify: FastifyInstance, { services }: { services: Pick<ApiDependencies, 'store' | 'handle' | 'config' | 'now' | 'progress'> }) {
   const app = fastify.withTypeProvider<ValibotTypeProvider>();
   const posts = blogPosts(services.store);
+  /** What every reader is answered alike (the list, a post, RSS), kept until the next event (server/http/read-cache.ts). */
+  const cached = createReadCache(services.progress);
   const tags = ['blog'];
   /** What the blog post decider may refuse: no such post, already done, against a rule. */
   const refusals = { 404: ErrorSchema, 409: ErrorSchema, 422: ErrorSchema };
@@ -88,11 +91,12 @@ export async function blogRoutes(fastify: FastifyInstance, { services }: { servi
     const filter: Record<string, unknown> = { isPublished: true };
     if (query.featured) filter.isFeatured = query.featured === 'true';
     if (query.pinned) filter.isPinned = query.pinned === 'true';
-    return mapPage(await findPage(posts, filter, READING_ORDER, query), blogPostDto);
+    return cached(`list:${JSON.stringify(filter)}:${JSON.stringify(query)}`, async () => mapPage(await findPage(posts, filter, READING_ORDER, query), blogPostDto));
   });
 
   app.get('/api/blog/:id', { config: { access: 'public' }, schema: { summary: 'One post; a draft only for staff', tags, params: IdParams, response: { 200: BlogPostSchema, 404: ErrorSchema } } }, async (request) => {
-    const post = await posts.findOne({ _id: postId(request.params) });
+    const id = postId(request.params);
+    const post = await cached(`post:${id}`, () => posts.findOne({ _id: id }));
     const staff = request.actor !== null && STAFF.includes(request.actor.role);
     if (!post || (!post.isPublished && !staff)) throw fail.notFound('Blog post not found');
     return blogPostDto(post);
@@ -132,10 +136,12 @@ export async function blogRoutes(fastify: FastifyInstance, { services }: { servi
   });
 
   app.get('/rss', { config: { access: 'public' }, schema: { summary: 'RSS 2.0 of the 50 newest published posts', tags, response: { 200: { description: 'The RSS feed', contentType: 'application/rss+xml' }, 304: noContent('The feed has not changed since the version whose ETag was sent in If-None-Match') } } }, async (request, reply) => {
-    const published: RssPost[] = await posts.find({ isPublished: true }, { sort: { shownAt: -1, _id: -1 }, limit: 50, fields: RSS_FIELDS });
-    const xml = rssFeed(published, services.config.publicUrl);
+    const { xml, etag } = await cached('rss', async () => {
+      const published: RssPost[] = await posts.find({ isPublished: true }, { sort: { shownAt: -1, _id: -1 }, limit: 50, fields: RSS_FIELDS });
+      const feed = rssFeed(published, services.config.publicUrl);
+      return { xml: feed, etag: `"${createHash('sha256').update(feed).digest('base64url').slice(0, 27)}"` };
+    });
     // Feed readers poll: one that holds this version is answered 304 without the body.
-    const etag = `"${createHash('sha256').update(xml).digest('base64url').slice(0, 27)}"`;
     reply.header('ETag', etag).header('Cache-Control', 'public, max-age=0, must-revalidate');
     if (request.headers['if-none-match']?.split(/\s*,\s*/u).some((tag) => tag.replace(/^W\//u, '') === etag)) return reply.status(304).send();
     return reply.type('application/rss+xml; charset=utf-8').send(xml);

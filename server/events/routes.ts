@@ -21,6 +21,7 @@ import type { Filter, Sort } from '../../platform/document-store/port';
 import { ErrorSchema, noContent, type ResponseSchema, type ValibotTypeProvider } from '../http/openapi';
 import type { Intent } from '../../platform/command-handler';
 import { findPage, mapPage, OLDEST_FIRST, pageQuery } from '../http/pagination';
+import { createReadCache } from '../http/read-cache';
 import { PARTICIPANTS, STAFF } from '../http/access';
 import type { ApiDependencies } from '../dependencies';
 import { escapeRegex } from '../../shared/text';
@@ -154,11 +155,13 @@ function listFilter(query: ListQuery, actor: Actor | null, fixed: Filter = {}): 
   return effective.length > 0 ? { $and: effective } : {};
 }
 
-export async function eventRoutes(fastify: FastifyInstance, { services }: { services: Pick<ApiDependencies, 'store' | 'handle' | 'config' | 'now'> }) {
+export async function eventRoutes(fastify: FastifyInstance, { services }: { services: Pick<ApiDependencies, 'store' | 'handle' | 'config' | 'now' | 'progress'> }) {
   const app = fastify.withTypeProvider<ValibotTypeProvider>();
   const feeds = calendarFeeds(services.store);
   const details = eventDetails(services.store);
   const calendar = calendarEvents(services.store);
+  /** Calendar pages, kept until the next event (server/http/read-cache.ts); each reader's view is made from them. */
+  const cached = createReadCache(services.progress);
   const links = memberEvents(services.store);
   const members = membersCollection(services.store);
   const host = new URL(services.config.publicUrl).hostname;
@@ -188,7 +191,9 @@ export async function eventRoutes(fastify: FastifyInstance, { services }: { serv
 
   async function list(query: ListQuery, actor: Actor | null, fixed: Filter = {}, defaultSort: Sort = SORTS.start) {
     if (query.day) return dayList(query, query.day, actor);
-    const page = await findPage(calendar, listFilter(query, actor, fixed), query.sort ? SORTS[query.sort] : defaultSort, query);
+    const filter = listFilter(query, actor, fixed);
+    const sort = query.sort ? SORTS[query.sort] : defaultSort;
+    const page = await cached(`list:${JSON.stringify([filter, sort, query.cursor, query.limit])}`, () => findPage(calendar, filter, sort, query));
     return mapPage(page, (event) => eventDto(event, actor));
   }
 

@@ -5,6 +5,7 @@
  * the browser. A signed-in reader gets the tags only: their pages are the app's. Members-only, unpublished and
  * unapproved items get nothing: no title, no tags.
  */
+import { uncached, type ReadCache } from '../http/read-cache';
 import type { DocumentStore } from '../../platform/document-store/port';
 import { blogPosts, type BlogPostDocument } from '../../projections/blog/blog';
 import { eventDetails, type EventDetailsDocument } from '../../projections/events/events';
@@ -70,7 +71,8 @@ function firstImage(html: string): string | null {
 
 const pageTitle = (title: string) => `${title} | ${SITE_NAME}`;
 
-export function publicPages({ store, siteUrl, timeZone, now }: { store: DocumentStore; siteUrl: string; timeZone: string; now: () => Date }) {
+/** `cached` keeps the rendered pages until the next event (server/http/read-cache.ts): rendering is most of a page's cost. */
+export function publicPages({ store, siteUrl, timeZone, now, cached = uncached }: { store: DocumentStore; siteUrl: string; timeZone: string; now: () => Date; cached?: ReadCache }) {
   const year = () => now().getUTCFullYear();
 
   function landing(signedIn: boolean): PublicPage {
@@ -79,7 +81,11 @@ export function publicPages({ store, siteUrl, timeZone, now }: { store: Document
   }
 
   /** A published post; null for any other id. */
-  async function blogPost(id: string, signedIn: boolean): Promise<PublicPage | null> {
+  function blogPost(id: string, signedIn: boolean): Promise<PublicPage | null> {
+    return cached(`blog:${id}:${signedIn}:${year()}`, () => renderBlogPost(id, signedIn));
+  }
+
+  async function renderBlogPost(id: string, signedIn: boolean): Promise<PublicPage | null> {
     const post: BlogPostDocument | null = await blogPosts(store).findOne({ _id: id, isPublished: true });
     if (!post) return null;
     const image = firstImage(post.content) ?? siteImage(siteUrl);
@@ -97,7 +103,11 @@ export function publicPages({ store, siteUrl, timeZone, now }: { store: Document
   }
 
   /** A public approved event; null for any other id. */
-  async function event(id: string, signedIn: boolean): Promise<PublicPage | null> {
+  function event(id: string, signedIn: boolean): Promise<PublicPage | null> {
+    return cached(`event:${id}:${signedIn}:${year()}`, () => renderEvent(id, signedIn));
+  }
+
+  async function renderEvent(id: string, signedIn: boolean): Promise<PublicPage | null> {
     const found: EventDetailsDocument | null = await eventDetails(store).findOne({ _id: id, status: 'approved', isPublic: true });
     if (!found) return null;
     const image = siteImage(siteUrl);
