@@ -1,11 +1,11 @@
 /**
- * The feed's read cache (server/http/read-cache.ts) across two processes of one site: each keeps its feed pages
- * until the next event, and still shows a reader their own write at once on the process that took it, another
- * process's write within a moment, their own pending posts only to them, and each reader's own likes.
+ * The read cache (server/http/read-cache.ts) across two processes of one site: each keeps its feed, blog, RSS and
+ * public pages until the next event, and still shows a reader their own write at once on the process that took it,
+ * another process's write within a moment, their own pending posts only to them, and each reader's own likes.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestSite, UNLIMITED_RATES, type TestSite } from '../../support/site';
-import { Browser, registerCast } from '../../support/http';
+import { startTestSite, UNLIMITED_RATES, type TestSite } from '../support/site';
+import { Browser, registerCast } from '../support/http';
 
 let site: TestSite;
 let apiOnly: TestSite;
@@ -61,5 +61,19 @@ describe('the feed kept between events', () => {
     expect(await liked(cast.other.browser.at(apiOnly.url))).toBe(false);
     expect(await liked(cast.other.browser)).toBe(false);
     expect(await liked(new Browser(apiOnly.url))).toBe(false);
+  });
+
+  it('keeps the blog, RSS and the public blog page the same way', async () => {
+    const id = (await cast.admin.browser.post('/api/blog', { title: 'Kept until the next event', isPublished: true, content: '<p>First words</p>' })).body.id as string;
+    const visitor = new Browser(apiOnly.url);
+    await expect.poll(async () => (await visitor.get(`/api/blog/${id}`)).status, { timeout: 1000, interval: 20 }).toBe(200);
+    expect((await visitor.get('/rss')).body).toContain('Kept until the next event');
+    expect((await visitor.get(`/blog/${id}`)).body).toContain('First words');
+    await cast.admin.browser.patch(`/api/blog/${id}`, { title: 'Changed since', content: '<p>Second words</p>' });
+    expect((await cast.admin.browser.get(`/api/blog/${id}`)).body.title).toBe('Changed since');
+    await expect.poll(async () => (await visitor.get(`/api/blog/${id}`)).body.title, { timeout: 1000, interval: 20 }).toBe('Changed since');
+    expect((await visitor.get('/rss')).body).toContain('Changed since');
+    expect((await visitor.get('/api/blog')).body.items.map((post: { title: string }) => post.title)).toContain('Changed since');
+    expect((await visitor.get(`/blog/${id}`)).body).toContain('Second words');
   });
 });
