@@ -13,6 +13,7 @@ const benches: Record<string, () => Promise<{ run: () => Promise<void> }>> = {
   comments: () => import('./comments.bench'),
   mail: () => import('./mail.bench'),
   embeds: () => import('./embeds.bench'),
+  sockets: () => import('./sockets.bench'),
   http: () => import('./http.bench'),
   lighthouse: () => import('./lighthouse.bench'),
 };
