@@ -77,6 +77,8 @@ describe('comments', () => {
     await mine.getByLabel('Edit your comment').fill('My father played fiddle there, 1948 to 1952');
     await mine.getByRole('button', { name: 'Save' }).click();
     await card(otherPage, 'Barn Dance').getByText('My father played fiddle there, 1948 to 1952').waitFor();
+    // The author's own thread is fetched again too, maybe a moment after the other reader's.
+    await mine.getByText('· edited').waitFor();
     expect(await mine.getByText('· edited').count()).toBe(1);
 
     memberPage.once('dialog', (dialog) => void dialog.accept());
