@@ -50,6 +50,7 @@ const INDEX_NOT_FOUND = 27;
  * lazily, so without this an unreachable server would only show on the first request.
  */
 export async function connectMongoDocumentStore(url: string, dbName?: string): Promise<DocumentStore> {
+  // ignoreUndefined: an undefined field is left out, as JSON.stringify does in the PostgreSQL adapter.
   const client = new MongoClient(url, { ignoreUndefined: true, serverSelectionTimeoutMS: 10_000 });
   try {
     await client.connect();
@@ -61,9 +62,7 @@ export async function connectMongoDocumentStore(url: string, dbName?: string): P
   return createMongoDocumentStore(client, dbName);
 }
 
-export function createMongoDocumentStore(urlOrClient: string | MongoClient, dbName?: string): DocumentStore {
-  // ignoreUndefined: an undefined field is left out, as JSON.stringify does in the PostgreSQL adapter.
-  const client = typeof urlOrClient === 'string' ? new MongoClient(urlOrClient, { ignoreUndefined: true }) : urlOrClient;
+function createMongoDocumentStore(client: MongoClient, dbName?: string): DocumentStore {
   const db = client.db(dbName);
   const collections = new Map<string, MongoCollectionAdapter<Document>>();
   return {

@@ -94,7 +94,7 @@ export async function connectKurrentDbEventStore(connectionString: string): Prom
   }
 }
 
-export function createKurrentDbEventStore(connectionString: string): EventStore {
+function createKurrentDbEventStore(connectionString: string): EventStore {
   const client = KurrentDBClient.connectionString(connectionString);
   let identity: Promise<string> | null = null;
 

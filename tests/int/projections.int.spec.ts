@@ -303,22 +303,18 @@ for (const backend of backends) {
         const fast = store.collection<Total>('guard_totals');
         const slow = slowWrites(store, 100).collection<Total>('guard_totals');
         const add = (by: number) => (current: Total | null) => ({ total: (current?.total ?? 0) + by, streams: [] });
+        /** A runner reads `id` to apply the event at `late` and is slow to write; meanwhile another applies `positions`. */
+        async function overtaken(id: string, late: number, positions: number[]) {
+          const slowWrite = applyToDocument(slow, id, late, add(late));
+          await new Promise((resolve) => setTimeout(resolve, 30));
+          for (const position of positions) await applyToDocument(fast, id, position, add(position));
+          await slowWrite;
+          return fast.findOne({ _id: id });
+        }
         await applyToDocument(fast, 'all', 1, add(1));
-        // A runner reads the document at position 1 to apply the event at 5, and is slow to write; meanwhile another
-        // applies 5 and 6.
-        const late = applyToDocument(slow, 'all', 5, add(5));
-        await new Promise((resolve) => setTimeout(resolve, 30));
-        await applyToDocument(fast, 'all', 5, add(5));
-        await applyToDocument(fast, 'all', 6, add(6));
-        await late;
-        expect(await fast.findOne({ _id: 'all' })).toEqual({ _id: 'all', total: 12, streams: [], _position: 6 });
-        // The same for a document created by both at once.
-        const created = applyToDocument(slow, 'new', 2, add(2));
-        await new Promise((resolve) => setTimeout(resolve, 30));
-        await applyToDocument(fast, 'new', 2, add(2));
-        await applyToDocument(fast, 'new', 3, add(3));
-        await created;
-        expect(await fast.findOne({ _id: 'new' })).toEqual({ _id: 'new', total: 5, streams: [], _position: 3 });
+        expect(await overtaken('all', 5, [5, 6])).toEqual({ _id: 'all', total: 12, streams: [], _position: 6 });
+        // The same for a document the two create at once.
+        expect(await overtaken('new', 2, [2, 3])).toEqual({ _id: 'new', total: 5, streams: [], _position: 3 });
       });
 
       it('tells how far behind the log a runner is, in events and in seconds, from its checkpoint', async () => {

@@ -83,7 +83,7 @@ export function MonitoringPage() {
         <Tile label="Uptime" value={uptime(m.uptimeSeconds)} />
         <Tile label="Database" value={m.database.status} detail={`${m.database.connections}/${m.database.maxConnections} connections in use`} />
         <Tile label="Storage" value={bytes(m.storage.bytes)} detail={quotaShare === null ? m.storage.status : `${quotaShare}% of quota · ${m.storage.status}`} />
-        <Tile label="Event log" value={m.eventStore.head.toLocaleString('en-US')} detail={`projections ${m.eventStore.projections}, ${m.eventStore.lag.toLocaleString('en-US')} events (${m.eventStore.lagSeconds} s) behind`} />
+        <Tile label="Event log" value={m.eventStore.head.toLocaleString('en-US')} detail={`projections ${m.eventStore.projections}, ${m.eventStore.lag.toLocaleString('en-US')} events (${m.eventStore.lagSeconds}\u00a0s) behind`} />
         <Tile label="Background jobs" value={`${m.queues.waiting} waiting`} detail={`${m.queues.active} running, ${m.queues.failed} failed, ${m.queues.scheduled} digest schedule(s)`} />
         <Tile
           label="Mail outbox"
