@@ -25,6 +25,9 @@ describe('monitoring page', () => {
     await expect.poll(() => admin.getByText('All systems normal.').count(), { timeout: 20_000 }).toBe(1);
     await screenshot(admin, 'monitoring');
     expect(await accessibilityViolations(admin)).toEqual([]);
+    await admin.setViewportSize({ width: 390, height: 844 });
+    await screenshot(admin, 'monitoring-phone');
+    await admin.setViewportSize({ width: 1280, height: 800 });
 
     // The mail outbox tile: a guest's confirmation mail goes out, and the page shows it sent without a reload.
     const outbox = admin.getByText('Mail outbox').locator('xpath=..');
