@@ -16,14 +16,18 @@ import type { SitePageEvent } from './site-pages/site-page-stream';
 export const STREAM_TYPES = ['member', 'email', 'founder', 'event', 'post', 'blog', 'subscription', 'page', 'calendar', 'comment', 'inbox', 'bookmarks'] as const;
 export type StreamType = (typeof STREAM_TYPES)[number];
 
-/** A claim stream's only event: the member who holds the address, or who founded the community. */
+/**
+ * The member who holds an address, or who founded the community. An address stream's last event says who holds
+ * it now: a member who moved to another address releases the old one, which may then be claimed again.
+ */
 export type EmailClaimed = { type: 'EmailClaimed'; data: { memberId: string } };
+export type EmailReleased = { type: 'EmailReleased'; data: { memberId: string } };
 export type FounderClaimed = { type: 'FounderClaimed'; data: { memberId: string } };
 
 /** The events each stream type holds: what its decider (or, for the claims, the registration) appends. */
 export type StreamEvents = {
   member: MemberEvent;
-  email: EmailClaimed;
+  email: EmailClaimed | EmailReleased;
   founder: FounderClaimed;
   event: CalendarEventEvent;
   post: PostEvent;

@@ -20,6 +20,8 @@ export type MemberDocument = Positioned & {
   firstName: string;
   lastName: string;
   profileImageUrl: string | null;
+  /** The member's "about me", plain text; '' for none (documents written before it existed lack it: read `bio ?? ''`). */
+  bio: string;
   role: Role;
   suspended: boolean;
   registeredAt: string;
@@ -60,6 +62,7 @@ export const membersProjection: Projection = {
           firstName,
           lastName,
           profileImageUrl: null,
+          bio: '',
           role,
           suspended: false,
           registeredAt,
@@ -74,6 +77,12 @@ export const membersProjection: Projection = {
       case 'MemberPasswordChanged':
         await applyToDocument(credentialsCollection(store), id, at, (credentials) => credentials && { ...credentials, passwordHash: event.data.passwordHash });
         return;
+      case 'MemberEmailChanged': {
+        const { email } = event.data;
+        await applyToDocument(members, id, at, (member) => member && { ...member, email });
+        await applyToDocument(credentialsCollection(store), id, at, (credentials) => credentials && { ...credentials, email });
+        return;
+      }
       case 'MemberRoleChanged':
         await applyToDocument(members, id, at, (member) => member && { ...member, role: event.data.role });
         return;

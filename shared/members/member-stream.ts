@@ -22,6 +22,8 @@ export type MemberEvent =
     }
   | { type: 'MemberProfileChanged'; data: ProfileChanges }
   | { type: 'MemberPasswordChanged'; data: { passwordHash: string; changedAt: string } }
+  /** The member proved they read mail at the new address (the link sent there); it is claimed for them already. */
+  | { type: 'MemberEmailChanged'; data: { /** Lowercased. */ email: string; changedAt: string } }
   | { type: 'MemberRoleChanged'; data: { role: Role; previousRole: Role; changedBy: string; changedAt: string } }
   | { type: 'MemberSuspended'; data: { by: string; reason?: string; at: string } }
   | { type: 'MemberUnsuspended'; data: { by: string; at: string } };
@@ -31,7 +33,12 @@ export interface ProfileChanges {
   firstName?: string;
   lastName?: string;
   profileImageUrl?: string | null;
+  /** Plain text, trimmed, at most BIO_MAX_LENGTH characters; '' for none. */
+  bio?: string;
 }
+
+/** The longest "about me" a member may write: a short paragraph for the public profile page. */
+export const BIO_MAX_LENGTH = 500;
 
 export type MemberCommand =
   | {
@@ -49,6 +56,8 @@ export type MemberCommand =
     }
   | { type: 'ChangeProfile'; data: ProfileChanges; metadata: CommandMetadata }
   | { type: 'ChangePassword'; data: { passwordHash: string }; metadata: CommandMetadata }
+  /** The caller has claimed the new address's stream for this member and checked the link mailed there. */
+  | { type: 'ChangeEmail'; data: { email: string }; metadata: CommandMetadata }
   | {
       type: 'ChangeRole';
       data: {
@@ -66,9 +75,11 @@ export interface MemberState {
   id: string;
   role: Role;
   suspended: boolean;
+  email: string;
   firstName: string;
   lastName: string;
   profileImageUrl: string | null;
+  bio: string;
 }
 
 const MODERATORS: readonly Role[] = ['admin', 'staff'];
@@ -79,9 +90,11 @@ export const memberDecider: Decider<MemberState, MemberCommand, MemberEvent> = {
     id: '',
     role: 'member',
     suspended: false,
+    email: '',
     firstName: '',
     lastName: '',
     profileImageUrl: null,
+    bio: '',
   }),
 
   evolve(state, event) {
@@ -92,6 +105,7 @@ export const memberDecider: Decider<MemberState, MemberCommand, MemberEvent> = {
           registered: true,
           id: event.data.id,
           role: event.data.role,
+          email: event.data.email,
           firstName: event.data.firstName,
           lastName: event.data.lastName,
         };
@@ -99,6 +113,8 @@ export const memberDecider: Decider<MemberState, MemberCommand, MemberEvent> = {
         return { ...state, ...event.data };
       case 'MemberPasswordChanged':
         return state;
+      case 'MemberEmailChanged':
+        return { ...state, email: event.data.email };
       case 'MemberRoleChanged':
         return { ...state, role: event.data.role };
       case 'MemberSuspended':
@@ -138,15 +154,26 @@ export const memberDecider: Decider<MemberState, MemberCommand, MemberEvent> = {
         if (actor.id !== state.id && actor.role !== 'admin') throw fail.forbidden('You can only change your own profile');
         const changes: ProfileChanges = {};
         const { firstName, lastName, profileImageUrl } = command.data;
+        const bio = command.data.bio?.trim();
+        if (bio !== undefined && bio.length > BIO_MAX_LENGTH) throw fail.invalid(`Bio must be at most ${BIO_MAX_LENGTH} characters`, { bio: `Bio must be at most ${BIO_MAX_LENGTH} characters` });
         if (firstName !== undefined && firstName !== state.firstName) changes.firstName = firstName;
         if (lastName !== undefined && lastName !== state.lastName) changes.lastName = lastName;
         if (profileImageUrl !== undefined && profileImageUrl !== state.profileImageUrl) changes.profileImageUrl = profileImageUrl;
+        if (bio !== undefined && bio !== state.bio) changes.bio = bio;
         return Object.keys(changes).length === 0 ? [] : [{ type: 'MemberProfileChanged', data: changes }];
       }
       case 'ChangePassword':
         if (actor.id !== state.id) throw fail.forbidden('You can only change your own password');
         // Hashes are salted, so a repeat of the same password still yields a new hash: no no-op here.
         return [{ type: 'MemberPasswordChanged', data: { passwordHash: command.data.passwordHash, changedAt: now.toISOString() } }];
+      case 'ChangeEmail': {
+        // Only the member: the link went to the new address, and only they could ask for it.
+        if (actor.id !== state.id) throw fail.forbidden('You can only change your own e-mail address');
+        if (state.suspended) throw fail.forbidden('Your account is suspended. Please contact the community staff.');
+        const email = command.data.email.trim().toLowerCase();
+        if (email === state.email) return [];
+        return [{ type: 'MemberEmailChanged', data: { email, changedAt: now.toISOString() } }];
+      }
       case 'ChangeRole': {
         if (actor.role !== 'admin') throw fail.forbidden('Only admins can change roles');
         const { role, adminCount } = command.data;
