@@ -10,6 +10,8 @@ import { connectKurrentDbEventStore } from '../platform/event-store/kurrentdb';
 import { createPostgresDocumentStore } from '../platform/document-store/postgres';
 import { connectMongoDocumentStore } from '../platform/document-store/mongodb';
 import { createCommandHandler } from '../platform/command-handler';
+import { createPersonalDataKeys } from '../platform/personal-data/keys';
+import { sealPersonalData } from '../platform/personal-data/sealed-event-store';
 import { createProjectionProgress } from '../platform/projections/progress';
 import { createProjectionRunner } from '../platform/projections/runner';
 import { createLeadership } from '../platform/projections/leadership';
@@ -45,7 +47,7 @@ function logEachFailure(logger: Logger, message: string) {
 
 export async function createServices(config: Config, logger: Logger) {
   const pool = await connectPostgres(config, logger);
-  const eventStore: EventStore =
+  const log: EventStore =
     config.eventStore === 'kurrentdb'
       ? await reachable('KurrentDB', config.kurrentDbUrl!, () => connectKurrentDbEventStore(config.kurrentDbUrl!))
       : await createPostgresEventStore({ pool });
@@ -53,6 +55,9 @@ export async function createServices(config: Config, logger: Logger) {
     config.readStore === 'mongodb'
       ? await reachable('MongoDB', config.mongoDbUrl!, () => connectMongoDocumentStore(config.mongoDbUrl!))
       : createPostgresDocumentStore({ pool });
+  // Everyone reads and writes the log through this: personal data stays sealed in it (docs/domain/members.md#erasure).
+  const personalDataKeys = createPersonalDataKeys(store);
+  const eventStore = sealPersonalData(log, personalDataKeys);
 
   const redis = await connectRedis(config, logger);
 
@@ -110,6 +115,7 @@ export async function createServices(config: Config, logger: Logger) {
     config,
     pool,
     eventStore,
+    personalDataKeys,
     store,
     redis,
     progress,

@@ -26,7 +26,16 @@ export type MemberEvent =
   | { type: 'MemberEmailChanged'; data: { /** Lowercased. */ email: string; changedAt: string } }
   | { type: 'MemberRoleChanged'; data: { role: Role; previousRole: Role; changedBy: string; changedAt: string } }
   | { type: 'MemberSuspended'; data: { by: string; reason?: string; at: string } }
-  | { type: 'MemberUnsuspended'; data: { by: string; at: string } };
+  | { type: 'MemberUnsuspended'; data: { by: string; at: string } }
+  /**
+   * The member left and asked for their data to be erased (docs/domain/members.md#erasure): their account's keys are
+   * destroyed, and with `content: 'removed'` their content's too; what they wrote otherwise stays, as by "Former member".
+   */
+  | { type: 'MemberErased'; data: { content: ErasedContent; at: string } };
+
+/** Whether an erased member's posts, comments, events and blog posts stay (as by "Former member") or go with them. */
+export const ERASED_CONTENT = ['kept', 'removed'] as const;
+export type ErasedContent = (typeof ERASED_CONTENT)[number];
 
 /** Only the fields that changed, so a projection can merge them as they are. */
 export interface ProfileChanges {
@@ -68,10 +77,18 @@ export type MemberCommand =
       metadata: CommandMetadata;
     }
   | { type: 'SuspendMember'; data: { reason?: string }; metadata: CommandMetadata }
-  | { type: 'UnsuspendMember'; data: Record<string, never>; metadata: CommandMetadata };
+  | { type: 'UnsuspendMember'; data: Record<string, never>; metadata: CommandMetadata }
+  | {
+      type: 'EraseMember';
+      /** `adminCount`: admins who are not suspended, counted by the caller, so the last one cannot leave. */
+      data: { content: ErasedContent; adminCount: number };
+      metadata: CommandMetadata;
+    };
 
 export interface MemberState {
   registered: boolean;
+  /** Erased: the account is gone; nothing can be done with it any more. */
+  erased: boolean;
   id: string;
   role: Role;
   suspended: boolean;
@@ -87,6 +104,7 @@ const MODERATORS: readonly Role[] = ['admin', 'staff'];
 export const memberDecider: Decider<MemberState, MemberCommand, MemberEvent> = {
   initialState: () => ({
     registered: false,
+    erased: false,
     id: '',
     role: 'member',
     suspended: false,
@@ -121,6 +139,8 @@ export const memberDecider: Decider<MemberState, MemberCommand, MemberEvent> = {
         return { ...state, suspended: true };
       case 'MemberUnsuspended':
         return { ...state, suspended: false };
+      case 'MemberErased':
+        return { ...state, erased: true };
       default:
         return assertNever(event);
     }
@@ -146,7 +166,7 @@ export const memberDecider: Decider<MemberState, MemberCommand, MemberEvent> = {
         },
       ];
     }
-    if (!state.registered) throw fail.notFound('Member not found');
+    if (!state.registered || state.erased) throw fail.notFound('Member not found');
     if (!actor) throw fail.unauthenticated();
 
     switch (command.type) {
@@ -200,6 +220,12 @@ export const memberDecider: Decider<MemberState, MemberCommand, MemberEvent> = {
         assertMayModerate(actor.role, state, 'unsuspend');
         if (!state.suspended) return [];
         return [{ type: 'MemberUnsuspended', data: { by: actor.id, at: now.toISOString() } }];
+      case 'EraseMember':
+        if (actor.id !== state.id) throw fail.forbidden('Only the member can erase their own account');
+        if (state.role === 'admin' && !state.suspended && command.data.adminCount <= 1) {
+          throw fail.rule('The last admin cannot leave. Make another member admin first.');
+        }
+        return [{ type: 'MemberErased', data: { content: command.data.content, at: now.toISOString() } }];
       default:
         return assertNever(command);
     }

@@ -1,0 +1,86 @@
+/**
+ * Which parts of the event log are personal data, and whose (docs/domain/members.md#erasure).
+ *
+ * The log is append-only and replayable, so a member's data cannot be deleted from it. Instead every stream that
+ * holds personal data has its own encryption key, owned by a member; its personal fields are stored encrypted
+ * (sealed), and erasing a member destroys their keys (crypto-shredding). A reader of a stream whose key is gone gets
+ * the placeholders below in place of the sealed fields, so replaying the log after an erasure rebuilds nothing of it.
+ *
+ * Keys come in two scopes: `account` (the member's own streams: profile, sign-in, subscriptions), always destroyed;
+ * and `content` (what they wrote: posts, comments, events they organise, blog posts), destroyed only when the member
+ * chooses that their content goes with them.
+ */
+import { parseStreamName, type StreamType } from './streams';
+
+export type KeyScope = 'account' | 'content';
+
+/** What a reader gets for a sealed field once its key is destroyed: a value, or one made from the stream's id. */
+export type Placeholder = string | null | ((streamId: string) => string);
+
+/** A sealed field's path in the event's data (dotted for nested fields) and its placeholder. */
+export type PersonalFields = Readonly<Record<string, Placeholder>>;
+
+/** The name an erased member goes by wherever their content stays (docs/domain/members.md#display-name). */
+export const FORMER_MEMBER = { firstName: 'Former', lastName: 'member' } as const;
+
+/** A unique address that can never receive mail, so read models keyed by address stay consistent during a replay. */
+export const erasedEmail = (memberId: string) => `former-member-${memberId}@erased.invalid`;
+
+const ACCOUNT_NAME: PersonalFields = { firstName: FORMER_MEMBER.firstName, lastName: FORMER_MEMBER.lastName };
+const POST_TEXT: PersonalFields = { content: '', mediaUrl: null, mediaTitle: null };
+const EVENT_TEXT: PersonalFields = { 'fields.title': 'Removed event', 'fields.description': '', 'fields.location': '', 'fields.virtualLink': '' };
+const BLOG_TEXT: PersonalFields = { title: 'Removed post', excerpt: '', content: '' };
+
+/** Per stream type: who owns its key (from the stream's first sealed event) and the sealed fields of each event type. */
+const POLICY: Partial<Record<StreamType, { scope: KeyScope; owner: (streamId: string, data: Record<string, unknown>) => string | null; events: Record<string, PersonalFields> }>> = {
+  member: {
+    scope: 'account',
+    owner: (streamId) => streamId,
+    events: {
+      MemberRegistered: { email: erasedEmail, ...ACCOUNT_NAME, passwordHash: null },
+      MemberProfileChanged: { ...ACCOUNT_NAME, profileImageUrl: null, bio: '' },
+      MemberPasswordChanged: { passwordHash: null },
+      MemberEmailChanged: { email: erasedEmail },
+      MemberSuspended: { reason: null },
+    },
+  },
+  subscription: {
+    scope: 'account',
+    owner: (_streamId, data) => (typeof data.memberId === 'string' ? data.memberId : null),
+    events: { SubscriptionRequested: { email: (id) => `former-subscriber-${id}@erased.invalid` }, EmailBounced: { reason: '' } },
+  },
+  post: { scope: 'content', owner: (_id, data) => ownerField(data, 'authorId'), events: { PostSubmitted: POST_TEXT, PostEdited: POST_TEXT } },
+  comment: { scope: 'content', owner: (_id, data) => ownerField(data, 'authorId'), events: { CommentWritten: { content: '' }, CommentEdited: { content: '' } } },
+  event: { scope: 'content', owner: (_id, data) => ownerField(data, 'organizerId'), events: { EventScheduled: EVENT_TEXT, EventEdited: EVENT_TEXT } },
+  blog: { scope: 'content', owner: (_id, data) => ownerField(data, 'authorId'), events: { BlogPostDrafted: BLOG_TEXT, BlogPostEdited: BLOG_TEXT } },
+};
+
+function ownerField(data: Record<string, unknown>, field: string): string | null {
+  const value = data[field];
+  return typeof value === 'string' ? value : null;
+}
+
+/** The sealed fields of this event of this stream, or null when it holds no personal data. */
+export function personalFields(streamName: string, eventType: string): PersonalFields | null {
+  const stream = parseStreamName(streamName);
+  return (stream && POLICY[stream.type]?.events[eventType]) ?? null;
+}
+
+/**
+ * Who owns the key of a stream and its scope, from the stream's first event with personal data. Null: the stream
+ * belongs to no member (a guest's subscription): its key is never destroyed by an erasure.
+ */
+export function keyOwner(streamName: string, data: Record<string, unknown>): { memberId: string | null; scope: KeyScope } | null {
+  const stream = parseStreamName(streamName);
+  const policy = stream && POLICY[stream.type];
+  return policy ? { memberId: policy.owner(stream.id, data), scope: policy.scope } : null;
+}
+
+/** The event that erases a member, and whether their content goes too. */
+export const MEMBER_ERASED = 'MemberErased';
+export function erasureOf(streamName: string, event: { type: string; data: unknown }): { memberId: string; content: boolean } | null {
+  const stream = parseStreamName(streamName);
+  if (stream?.type !== 'member' || event.type !== MEMBER_ERASED) return null;
+  const { content } = event.data as { content: 'kept' | 'removed' };
+  return { memberId: stream.id, content: content === 'removed' };
+}
