@@ -30,6 +30,7 @@ import { reportRoutes } from './reports/routes';
 import { notificationRoutes } from './notifications/routes';
 import { bookmarkRoutes } from './bookmarks/routes';
 import { directoryRoutes } from './members/directory';
+import { profileRoutes } from './members/profile-routes';
 import { eventRoutes } from './events/routes';
 import { subscriptionRoutes } from './subscriptions/routes';
 import { serveClient } from './http/client';
@@ -150,6 +151,7 @@ export async function buildApp(services: ApiDependencies, options: { logger?: bo
   await app.register(notificationRoutes, { services });
   await app.register(bookmarkRoutes, { services });
   await app.register(directoryRoutes, { services });
+  await app.register(profileRoutes, { services });
   await app.register(eventRoutes, { services });
   await app.register(subscriptionRoutes, { services });
   await app.register(monitoringRoutes, { services, realtime });

@@ -106,6 +106,8 @@ export const feedProjection: Projection = {
     const posts = feedPosts(store);
     await posts.createIndex({ status: 1, pinRank: -1, createdAt: -1, _id: -1 });
     await posts.createIndex({ authorId: 1 });
+    // A member's profile: their newest approved posts.
+    await posts.createIndex({ authorId: 1, status: 1, createdAt: -1, _id: -1 });
     await posts.createIndex({ reports: 1 });
     await posts.createIndex({ search: 'text' }, { name: 'feed_search' });
     await tagDays(store).createIndex({ day: 1 });

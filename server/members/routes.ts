@@ -5,17 +5,18 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import * as v from 'valibot';
-import { fail, type Actor } from '../../shared/domain';
+import { fail, ROLES, type Actor } from '../../shared/domain';
 import { streamName } from '../../shared/streams';
 import { memberDecider } from '../../shared/members/member-stream';
-import { LoginSchema, MagicLinkSchema, MemberRowSchema, RegisterSchema, RoleChangeSchema, SessionSchema, SignInLinkRequestedSchema, UserSchema, type MemberRow, type User } from '../../shared/members/schemas';
+import { LoginSchema, MagicLinkSchema, MemberRowSchema, PRESENCE_STATUSES, RegisterSchema, RoleChangeSchema, SessionSchema, SignInLinkRequestedSchema, UserSchema, type MemberRow, type User } from '../../shared/members/schemas';
 import { pageSchema } from '../../shared/page';
 import { displayName } from '../../shared/members/display';
 import { text } from '../../shared/text-schema';
+import { escapeRegex } from '../../shared/text';
 import { WrongExpectedVersionError } from '../../platform/event-store/port';
 import { credentialsCollection, membersCollection, type MemberDocument } from '../../projections/members/members';
 import { postCountsByAuthor } from '../../projections/members/post-counts';
-import type { Sort } from '../../platform/document-store/port';
+import type { Filter, Sort } from '../../platform/document-store/port';
 import { ErrorSchema, noContent, redirect, type ValibotTypeProvider } from '../http/openapi';
 import { findPage, mapPage, pageQuery } from '../http/pagination';
 import { ADMIN, STAFF } from '../http/access';
@@ -51,7 +52,16 @@ const MembersQuery = v.object({
   ...pageQuery(50),
   /** Only members with an open socket now: the newsfeed marks who is online without paging through everyone. */
   online: v.optional(v.picklist(['true'], 'online must be true')),
+  /** Words each found, any case, inside the first name, last name or e-mail address (docs/domain/members.md#user-list). */
+  q: v.optional(v.pipe(text(), v.trim(), v.maxLength(100, 'Search at most 100 characters'))),
+  role: v.optional(v.picklist(ROLES, `role must be one of ${ROLES.join(', ')}`)),
+  /** Presence now, as the row's `status`. */
+  status: v.optional(v.picklist(PRESENCE_STATUSES, `status must be one of ${PRESENCE_STATUSES.join(', ')}`)),
+  suspended: v.optional(v.picklist(['true', 'false'], 'suspended must be true or false')),
 });
+type MembersQuery = v.InferOutput<typeof MembersQuery>;
+/** Search words at most, so a pasted paragraph is not a query of a hundred conditions. */
+const MEMBER_SEARCH_WORDS = 5;
 const NEWEST_MEMBERS_FIRST: Sort = { registeredAt: -1, _id: -1 };
 
 export async function memberRoutes(fastify: FastifyInstance, options: MemberRoutesOptions) {
@@ -208,13 +218,26 @@ export async function memberRoutes(fastify: FastifyInstance, options: MemberRout
     return { user: request.actor ? userDto(await memberOrFail(request.actor.id)) : null };
   });
 
+  /** The user list's search and filters, as one filter; presence is asked of Redis and becomes a list of ids. */
+  async function memberListFilter(query: MembersQuery): Promise<Filter> {
+    const conditions: Filter[] = [];
+    const contains = (word: string) => ({ $regex: escapeRegex(word), $options: 'i' });
+    for (const word of (query.q ?? '').split(/\s+/u).filter(Boolean).slice(0, MEMBER_SEARCH_WORDS)) conditions.push({ $or: [{ firstName: contains(word) }, { lastName: contains(word) }, { email: contains(word) }] });
+    if (query.role) conditions.push({ role: query.role });
+    if (query.suspended) conditions.push({ suspended: query.suspended === 'true' });
+    const status = query.online === 'true' ? 'online' : query.status;
+    if (status === 'online') conditions.push({ _id: { $in: await services.presence.online() } });
+    if (status === 'away') conditions.push({ _id: { $in: await services.presence.away() } });
+    if (status === 'offline') conditions.push({ _id: { $nin: [...(await services.presence.online()), ...(await services.presence.away())] } });
+    return conditions.length === 0 ? {} : conditions.length === 1 ? conditions[0]! : { $and: conditions };
+  }
+
   app.get(
     '/api/admin/users',
-    { config: { access: STAFF }, schema: { summary: 'The member list, newest first, with presence and post counts; or only those online now', tags, querystring: MembersQuery, response: { 200: pageSchema(MemberRowSchema) } } },
+    { config: { access: STAFF }, schema: { summary: 'The member list, newest first, with presence and post counts; searched by name or e-mail, filtered by role, presence or suspension', tags, querystring: MembersQuery, response: { 200: pageSchema(MemberRowSchema) } } },
     async (request) => {
       const { query } = request;
-      const filter = query.online === 'true' ? { _id: { $in: await services.presence.online() } } : {};
-      const page = await findPage(members, filter, NEWEST_MEMBERS_FIRST, query);
+      const page = await findPage(members, await memberListFilter(query), NEWEST_MEMBERS_FIRST, query);
       // Presence and post counts only for the page: asking them for every member made the list grow with the community.
       const ids = page.items.map((member) => member._id);
       const [status, posts] = await Promise.all([services.presence.statuses(ids), postCountsByAuthor(store, ids)]);

@@ -22,6 +22,8 @@ export interface Presence {
   heartbeat(): Promise<void>;
   /** Members with an open socket on a process that has been heard from within the last minute. */
   online(): Promise<string[]>;
+  /** Members seen within the last 15 minutes who are not online now. */
+  away(): Promise<string[]>;
   statuses(memberIds: string[]): Promise<Map<string, PresenceStatus>>;
 }
 
@@ -74,6 +76,11 @@ export function createPresence(redis: Redis, prefix: string, now: () => number =
     },
     async online() {
       return [...(await onlineIds(now()))];
+    },
+    async away() {
+      const at = now();
+      const [online, seenLately] = await Promise.all([onlineIds(at), redis.zrangebyscore(seen, at - AWAY_WITHIN_MS, '+inf')]);
+      return seenLately.filter((id) => !online.has(id));
     },
     async statuses(memberIds) {
       const result = new Map<string, PresenceStatus>();
