@@ -23,6 +23,7 @@ import { monitoringRoutes } from './monitoring/monitoring-routes';
 import { memberActor, resolveActor } from './members/actor';
 import { attachRealtime, type Realtime } from './realtime/gateway';
 import { memberRoutes } from './members/routes';
+import { accountRoutes } from './members/account-routes';
 import { feedRoutes } from './feed/routes';
 import { blogRoutes } from './blog/routes';
 import { commentRoutes } from './comments/routes';
@@ -98,6 +99,7 @@ export async function buildApp(services: ApiDependencies, options: { logger?: bo
     const { session } = request;
     const now = Date.now();
     if (session?.memberId && !(now - (session.renewedAt ?? 0) < SESSION_RENEWAL_MS)) session.renewedAt = now;
+    if (session?.memberId) sessions.memberSessions.seen(session.memberId, session.sessionId);
   });
   // Form bodies decode as query strings do, so that text that is not UTF-8 is refused the same way.
   await app.register(formbody, { parser: parseQueryString });
@@ -143,6 +145,7 @@ export async function buildApp(services: ApiDependencies, options: { logger?: bo
     memberSessions: sessions.memberSessions,
     disconnectMember: (id) => realtime.disconnectMember(id),
   });
+  await app.register(accountRoutes, { services, memberSessions: sessions.memberSessions, disconnectMember: (id) => realtime.disconnectMember(id) });
 
   await app.register(feedRoutes, { services });
   await app.register(blogRoutes, { services });

@@ -9,6 +9,9 @@ declare module 'fastify' {
     memberId?: string;
     /** When the session's expiry last moved forward (epoch ms). */
     renewedAt?: number;
+    /** When the member signed in with this session (epoch ms), and the browser's User-Agent then: for their list of sessions. */
+    signedInAt?: number;
+    userAgent?: string;
   }
 }
 

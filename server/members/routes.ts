@@ -25,6 +25,8 @@ import type { ApiDependencies } from '../dependencies';
 import { decoyHash, hashPassword, verifyPassword } from './passwords';
 import { createOneTimeLinks } from './one-time-links';
 import { signInMail } from './sign-in-mail';
+import { claimEmail } from './email-claims';
+import { USER_AGENT_MAX_LENGTH } from './user-agent';
 
 export const SIGN_IN_LINK_TTL_SECONDS = 15 * 60;
 
@@ -43,6 +45,7 @@ export function userDto(member: MemberDocument): User {
     lastName: member.lastName,
     profileImageUrl: member.profileImageUrl,
     role: member.role,
+    bio: member.bio ?? '',
   };
 }
 
@@ -80,6 +83,9 @@ export async function memberRoutes(fastify: FastifyInstance, options: MemberRout
   async function signIn(request: FastifyRequest, memberId: string) {
     await request.session.regenerate();
     request.session.memberId = memberId;
+    request.session.signedInAt = Date.now();
+    const userAgent = request.headers['user-agent']?.slice(0, USER_AGENT_MAX_LENGTH);
+    if (userAgent) request.session.userAgent = userAgent;
     await request.session.save();
   }
 
@@ -116,7 +122,7 @@ export async function memberRoutes(fastify: FastifyInstance, options: MemberRout
       if (await credentials.findOne({ email })) throw taken();
       // The address stream makes e-mail addresses unique across concurrent registrations;
       // a registration that claimed an address but never finished can be completed later.
-      const memberId = await claim(streamName('email', createHash('sha256').update(email).digest('hex')), 'EmailClaimed', randomUUID());
+      const memberId = await claimEmail(eventStore, email, randomUUID());
       if ((await eventStore.readStream(streamName('member', memberId))).length > 0) throw taken();
       const isFirstMember = (await members.countDocuments({})) === 0 && (await claim(streamName('founder', 'community'), 'FounderClaimed', memberId)) === memberId;
       const passwordHash = await hashPassword(body.password, config.scrypt);
@@ -127,7 +133,7 @@ export async function memberRoutes(fastify: FastifyInstance, options: MemberRout
       }, { actorId: memberId });
       await signIn(request, memberId);
       // Answered from the stream's own state: correct even if the read models lag behind a burst of sign-ups.
-      const user: User = { id: memberId, email, firstName: state.firstName, lastName: state.lastName, profileImageUrl: null, role: state.role };
+      const user: User = { id: memberId, email, firstName: state.firstName, lastName: state.lastName, profileImageUrl: null, role: state.role, bio: '' };
       return reply.status(201).send(user);
     },
   );

@@ -4,6 +4,7 @@
  */
 import * as v from 'valibot';
 import { ROLES } from '../domain';
+import { BIO_MAX_LENGTH } from './member-stream';
 import { text } from '../text-schema';
 
 export const PASSWORD_MIN_LENGTH = 10;
@@ -69,6 +70,8 @@ export type RoleChangeInput = v.InferOutput<typeof RoleChangeSchema>;
 export const ProfileChangeSchema = v.object({
   firstName: v.optional(nameSchema('First name')),
   lastName: v.optional(nameSchema('Last name')),
+  /** Plain text: shown as typed, never as markup. '' removes it. */
+  bio: v.optional(v.pipe(text('Bio must be text'), v.trim(), v.maxLength(BIO_MAX_LENGTH, `Bio must be at most ${BIO_MAX_LENGTH} characters`))),
 });
 export type ProfileChangeInput = v.InferOutput<typeof ProfileChangeSchema>;
 
@@ -77,6 +80,33 @@ export const PasswordChangeSchema = v.object({
   newPassword: PasswordSchema,
 });
 export type PasswordChangeInput = v.InferOutput<typeof PasswordChangeSchema>;
+
+export const EmailChangeSchema = v.object({ email: EmailSchema });
+export type EmailChangeInput = v.InferOutput<typeof EmailChangeSchema>;
+
+/** POST /api/me/email: where the confirmation link went. */
+export const EmailChangeRequestedSchema = v.object({ message: v.string() });
+export type EmailChangeRequested = v.InferOutput<typeof EmailChangeRequestedSchema>;
+
+/** One signed-in browser of the member's, for the account page (never the session id or cookie). */
+export const OpenSessionSchema = v.object({
+  /** Opaque: names the session for DELETE /api/me/sessions/{id}, and cannot be turned back into it. */
+  id: v.string(),
+  /** The session this request came with. */
+  current: v.boolean(),
+  /** ISO instants; null for sessions begun before they were recorded. */
+  signedInAt: v.nullable(v.string()),
+  lastSeenAt: v.nullable(v.string()),
+  /** A short description of the browser, like "Firefox on Windows"; null when it did not say. */
+  userAgent: v.nullable(v.string()),
+});
+export type OpenSession = v.InferOutput<typeof OpenSessionSchema>;
+export const OpenSessionsSchema = v.object({ items: v.array(OpenSessionSchema) });
+export type OpenSessions = v.InferOutput<typeof OpenSessionsSchema>;
+
+/** POST /api/me/sessions/end-others: how many sessions ended. */
+export const SessionsEndedSchema = v.object({ ended: v.pipe(v.number(), v.integer(), v.minValue(0)) });
+export type SessionsEnded = v.InferOutput<typeof SessionsEndedSchema>;
 
 /** A member as the account calls answer them: who is signed in, and a member after staff changed them. */
 export const UserSchema = v.object({
@@ -87,6 +117,8 @@ export const UserSchema = v.object({
   /** null: no picture, the initials are shown. */
   profileImageUrl: v.nullable(v.string()),
   role: v.picklist(ROLES),
+  /** The member's "about me", plain text; '' for none. */
+  bio: v.string(),
 });
 export type User = v.InferOutput<typeof UserSchema>;
 

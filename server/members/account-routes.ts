@@ -1,0 +1,235 @@
+/**
+ * A member's own account (docs/domain/members.md#own-account): name and bio, password, e-mail address (changed
+ * once the link mailed to the new address is opened), and their signed-in browsers.
+ */
+import { createHash } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import * as v from 'valibot';
+import { fail, type Actor } from '../../shared/domain';
+import { streamName } from '../../shared/streams';
+import { memberDecider } from '../../shared/members/member-stream';
+import { displayName } from '../../shared/members/display';
+import { text } from '../../shared/text-schema';
+import {
+  EmailChangeRequestedSchema,
+  EmailChangeSchema,
+  OpenSessionsSchema,
+  PasswordChangeSchema,
+  ProfileChangeSchema,
+  SessionsEndedSchema,
+  UserSchema,
+  type OpenSession,
+  type User,
+} from '../../shared/members/schemas';
+import { credentialsCollection, membersCollection } from '../../projections/members/members';
+import { ErrorSchema, noContent, redirect, type ValibotTypeProvider } from '../http/openapi';
+import type { MemberSessions } from '../http/session-store';
+import type { ApiDependencies } from '../dependencies';
+import { hashPassword, verifyPassword } from './passwords';
+import { createOneTimeLinks, hashToken } from './one-time-links';
+import { claimEmail, releaseEmail } from './email-claims';
+import { emailChangedNoticeMail, emailChangeLinkMail } from './account-mail';
+import { describeUserAgent } from './user-agent';
+import { userDto } from './routes';
+
+export const EMAIL_CHANGE_LINK_TTL_SECONDS = 24 * 3600;
+
+export interface AccountRoutesOptions {
+  services: Pick<ApiDependencies, 'store' | 'eventStore' | 'handle' | 'config' | 'redis' | 'mail' | 'now'>;
+  memberSessions: MemberSessions;
+  /** Ends a member's open sockets on every API process: those of ended sessions must not go on hearing notices. */
+  disconnectMember: (memberId: string) => Promise<void>;
+}
+
+/** What the account page calls a session: a one-way digest, so neither the id nor the cookie ever leaves the server. */
+export function sessionHandle(sessionId: string): string {
+  return createHash('sha256').update(`session:${sessionId}`).digest('base64url').slice(0, 22);
+}
+
+const SessionParams = v.object({ id: v.pipe(text(), v.regex(/^[\w-]{22}$/, 'Unknown session')) });
+const TokenParams = v.object({ token: text() });
+const EmailChangeLink = v.object({ memberId: v.string(), email: v.string() });
+
+/** Where an e-mail change link lands: the account page, told how it went. */
+const EMAIL_OUTCOME = {
+  changed: '/account?email=changed',
+  taken: '/account?email=taken',
+  invalid: '/account?email=invalid',
+} as const;
+
+export async function accountRoutes(fastify: FastifyInstance, options: AccountRoutesOptions) {
+  const app = fastify.withTypeProvider<ValibotTypeProvider>();
+  const tags = ['account'];
+  const { services, memberSessions } = options;
+  const { store, eventStore, handle, config } = services;
+  const members = membersCollection(store);
+  const credentials = credentialsCollection(store);
+  const emailLinks = createOneTimeLinks(services.redis, config.redisPrefix, 'email-change-link', EMAIL_CHANGE_LINK_TTL_SECONDS);
+  // Trying current passwords and mailing links to any address are what an attacker would repeat: limited like sign-in.
+  const authLimit = { max: config.rateLimits.auth, timeWindow: '1 minute' };
+
+  const metadataOf = (actor: Actor) => ({ now: services.now(), actor });
+  const me = (actor: Actor | null) => actor!;
+
+  async function memberOrFail(id: string) {
+    const member = await members.findOne({ _id: id });
+    if (!member) throw fail.notFound('Member not found');
+    return member;
+  }
+
+  app.patch(
+    '/api/me',
+    { config: { access: 'signed-in' }, schema: { summary: 'Change your own first name, last name or bio (plain text, at most 500 characters)', tags, body: ProfileChangeSchema, response: { 200: UserSchema, 409: ErrorSchema } } },
+    async (request): Promise<User> => {
+      const actor = me(request.actor);
+      const { firstName, lastName, bio } = request.body;
+      const data = { ...(firstName === undefined ? {} : { firstName }), ...(lastName === undefined ? {} : { lastName }), ...(bio === undefined ? {} : { bio }) };
+      await handle(memberDecider, streamName('member', actor.id), { type: 'ChangeProfile', data, metadata: metadataOf(actor) }, { actorId: actor.id });
+      return userDto(await memberOrFail(actor.id));
+    },
+  );
+
+  app.put(
+    '/api/me/password',
+    {
+      config: { access: 'signed-in', rateLimit: authLimit },
+      schema: {
+        summary: 'Change your own password; every other session of yours ends, this one stays signed in',
+        tags,
+        body: PasswordChangeSchema,
+        response: { 204: noContent('Changed; your other sessions have ended'), 409: ErrorSchema },
+      },
+    },
+    async (request, reply) => {
+      const actor = me(request.actor);
+      const { currentPassword, newPassword } = request.body;
+      const account = await credentials.findOne({ _id: actor.id });
+      if (!account?.passwordHash || !(await verifyPassword(currentPassword, account.passwordHash))) {
+        throw fail.invalid('Current password is incorrect', { currentPassword: 'Current password is incorrect' });
+      }
+      const passwordHash = await hashPassword(newPassword, config.scrypt);
+      await handle(memberDecider, streamName('member', actor.id), { type: 'ChangePassword', data: { passwordHash }, metadata: metadataOf(actor) }, { actorId: actor.id });
+      // Whoever may have learnt the old password is signed out everywhere; the member keeps this browser.
+      await memberSessions.endOthers(actor.id, request.session.sessionId);
+      await options.disconnectMember(actor.id);
+      return reply.status(204).send();
+    },
+  );
+
+  app.post(
+    '/api/me/email',
+    {
+      config: { access: 'signed-in', rateLimit: authLimit },
+      schema: {
+        summary: 'Ask to change your e-mail address: a link valid 24 hours goes to the new address, and opening it makes the change',
+        tags,
+        body: EmailChangeSchema,
+        response: { 202: EmailChangeRequestedSchema, 409: ErrorSchema },
+      },
+    },
+    async (request, reply) => {
+      const actor = me(request.actor);
+      const { email } = request.body;
+      const member = await memberOrFail(actor.id);
+      if (email === member.email) throw fail.invalid('That is already your e-mail address', { email: 'That is already your e-mail address' });
+      const holder = await credentials.findOne({ email });
+      if (holder && holder._id !== actor.id) throw fail.conflict('An account with this e-mail address already exists.');
+      const token = await emailLinks.issue(JSON.stringify({ memberId: actor.id, email }));
+      const link = `${config.publicUrl}/api/me/email/confirm/${token}`;
+      await services.mail.enqueue(`email-change-link:${hashToken(token)}`, emailChangeLinkMail({ to: email, name: displayName(member), link }));
+      return reply.status(202).send({ message: `We sent a link to ${email}. Open it within 24 hours to confirm the change.` });
+    },
+  );
+
+  app.get(
+    '/api/me/email/confirm/:token',
+    {
+      // The link is opened from the new address's mailbox, perhaps in a browser that is not signed in: the token is the proof.
+      config: { access: 'public', rateLimit: authLimit },
+      schema: {
+        summary: 'Follow an e-mail change link: the address changes once, then the link is spent',
+        tags,
+        params: TokenParams,
+        response: { 302: redirect('To /account?email=changed; /account?email=taken when another account has the address now; /account?email=invalid for a spent, expired or unknown link') },
+      },
+    },
+    async (request, reply) => {
+      const subject = await emailLinks.take(request.params.token);
+      const parsed = subject ? v.safeParse(EmailChangeLink, JSON.parse(subject)) : null;
+      if (!parsed?.success) return reply.redirect(EMAIL_OUTCOME.invalid);
+      const { memberId, email } = parsed.output;
+      const member = await members.findOne({ _id: memberId });
+      if (!member || member.suspended) return reply.redirect(EMAIL_OUTCOME.invalid);
+      if (member.email === email) return reply.redirect(EMAIL_OUTCOME.changed);
+      const holder = await credentials.findOne({ email });
+      if (holder && holder._id !== memberId) return reply.redirect(EMAIL_OUTCOME.taken);
+      // The new address is the member's before their account says so, and the old one is let go only after:
+      // two accounts never hold one address, whatever fails in between.
+      if ((await claimEmail(eventStore, email, memberId)) !== memberId) return reply.redirect(EMAIL_OUTCOME.taken);
+      const oldEmail = member.email;
+      const actor: Actor = { id: member._id, role: member.role };
+      let changed;
+      try {
+        changed = await handle(memberDecider, streamName('member', memberId), { type: 'ChangeEmail', data: { email }, metadata: metadataOf(actor) }, { actorId: memberId });
+      } catch (error) {
+        await releaseEmail(eventStore, email, memberId);
+        throw error;
+      }
+      await releaseEmail(eventStore, oldEmail, memberId);
+      await services.mail.enqueue(`email-changed:${memberId}:${changed.position ?? 'none'}`, emailChangedNoticeMail({ to: oldEmail, name: displayName(member), at: services.now().toISOString() }));
+      return reply.redirect(EMAIL_OUTCOME.changed);
+    },
+  );
+
+  app.get(
+    '/api/me/sessions',
+    { config: { access: 'signed-in' }, schema: { summary: 'Your signed-in browsers, this one marked current (never a session id or cookie)', tags, response: { 200: OpenSessionsSchema } } },
+    async (request) => {
+      const actor = me(request.actor);
+      const current = request.session.sessionId;
+      const now = services.now().toISOString();
+      const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+      const items = (await memberSessions.list(actor.id)).map(
+        (session): OpenSession => ({
+          id: sessionHandle(session.sessionId),
+          current: session.sessionId === current,
+          signedInAt: iso(session.signedInAt),
+          lastSeenAt: session.sessionId === current ? now : iso(session.lastSeenAt ?? session.signedInAt),
+          userAgent: describeUserAgent(session.userAgent),
+        }),
+      );
+      // This browser first, then the most recently used.
+      items.sort((a, b) => Number(b.current) - Number(a.current) || (b.lastSeenAt ?? '').localeCompare(a.lastSeenAt ?? ''));
+      return { items };
+    },
+  );
+
+  app.delete(
+    '/api/me/sessions/:id',
+    {
+      config: { access: 'signed-in' },
+      // 422: this browser's own session is ended by signing out.
+      schema: { summary: 'End one of your other sessions: that browser is signed out at once', tags, params: SessionParams, response: { 204: noContent('Ended'), 404: ErrorSchema, 422: ErrorSchema } },
+    },
+    async (request, reply) => {
+      const actor = me(request.actor);
+      const { id } = request.params;
+      if (sessionHandle(request.session.sessionId) === id) throw fail.rule('This is the session you are using. Sign out instead.');
+      const session = (await memberSessions.list(actor.id)).find((open) => sessionHandle(open.sessionId) === id);
+      if (!session || !(await memberSessions.end(actor.id, session.sessionId))) throw fail.notFound('That session has ended already');
+      await options.disconnectMember(actor.id);
+      return reply.status(204).send();
+    },
+  );
+
+  app.post(
+    '/api/me/sessions/end-others',
+    { config: { access: 'signed-in' }, schema: { summary: 'Sign out everywhere else: every session of yours but this one ends', tags, response: { 200: SessionsEndedSchema } } },
+    async (request) => {
+      const actor = me(request.actor);
+      const ended = await memberSessions.endOthers(actor.id, request.session.sessionId);
+      if (ended > 0) await options.disconnectMember(actor.id);
+      return { ended };
+    },
+  );
+}
