@@ -10,6 +10,10 @@ import { connectKurrentDbEventStore } from '../platform/event-store/kurrentdb';
 import { createPostgresDocumentStore } from '../platform/document-store/postgres';
 import { connectMongoDocumentStore } from '../platform/document-store/mongodb';
 import { createCommandHandler } from '../platform/command-handler';
+import { createDiskMediaStorage } from '../platform/media-storage/disk';
+import { connectS3MediaStorage } from '../platform/media-storage/s3';
+import type { MediaStorage } from '../platform/media-storage/port';
+import { startMediaSweep } from '../projections/media/sweep';
 import { createPersonalDataKeys } from '../platform/personal-data/keys';
 import { sealPersonalData } from '../platform/personal-data/sealed-event-store';
 import { createProjectionProgress } from '../platform/projections/progress';
@@ -60,6 +64,10 @@ export async function createServices(config: Config, logger: Logger) {
   const eventStore = sealPersonalData(log, personalDataKeys);
 
   const redis = await connectRedis(config, logger);
+  const media: MediaStorage =
+    config.media.store === 's3'
+      ? await reachable('S3', config.media.s3!.url, () => connectS3MediaStorage(config.media.s3!))
+      : createDiskMediaStorage(config.media.directory);
 
   const notices = createNoticePublisher(redis, config.redisPrefix);
   const publish = (notice: ChangeNotice) => notices.publish(notice);
@@ -103,6 +111,8 @@ export async function createServices(config: Config, logger: Logger) {
     // Besides lost connections, jobs that a restarted Redis no longer holds (the outbox sends their mail again).
     worker.on('error', logEachFailure(logger, 'mail worker error'));
     await subscriptionMail.start();
+    const stopMediaSweep = startMediaSweep({ store, storage: media, handle, now: () => new Date(), graceMs: config.media.orphanHours * 3600 * 1000 }, logger);
+    stopWorkers.push(stopMediaSweep);
     stopWorkers.unshift(async () => {
       // Stop deciding first, then let the jobs in flight finish (worker.close waits for them).
       await subscriptionMail.stop();
@@ -126,6 +136,7 @@ export async function createServices(config: Config, logger: Logger) {
     presence,
     mail,
     mailbox,
+    media,
     subscriptionMail,
     startWorkers,
     now: () => new Date(),
@@ -145,6 +156,7 @@ export async function createServices(config: Config, logger: Logger) {
       await notices.close();
       await eventStore.close();
       await store.close();
+      await media.close();
       await redis.quit();
       await pool.end();
     },

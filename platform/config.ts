@@ -77,6 +77,17 @@ export const EnvSchema = v.object({
   ALERT_MAIL_BACKLOG_SECONDS: v.optional(v.pipe(v.string(), v.toNumber(), v.integer(), v.minValue(1)), '600'),
   HOSTING_USAGE_URL: v.optional(v.pipe(v.string(), v.url())),
   HOSTING_BILLING_URL: v.optional(v.pipe(v.string(), v.url())),
+  /** Where uploaded media live (docs/domain/media.md#storage): the local disk (MEDIA_DIR) or S3-compatible storage (S3_URL, S3_BUCKET). */
+  MEDIA_STORE: v.optional(v.picklist(['disk', 's3']), 'disk'),
+  MEDIA_DIR: v.optional(v.string(), '.data/media'),
+  /** The S3 endpoint, its access key and secret as user and password: https://KEY:SECRET@host. */
+  S3_URL: v.optional(v.pipe(v.string(), v.url('S3_URL must be a URL'))),
+  S3_BUCKET: v.optional(v.string(), 'bhc-media'),
+  S3_REGION: v.optional(v.string(), 'us-east-1'),
+  /** Uploads one member may make per hour. */
+  RATE_LIMIT_MEDIA_MAX: v.optional(v.pipe(v.string(), v.toNumber(), v.integer(), v.minValue(1)), '60'),
+  /** Hours an upload that nothing refers to is kept before the sweep removes it. */
+  MEDIA_ORPHAN_HOURS: v.optional(v.pipe(v.string(), v.toNumber(), v.minValue(0)), '24'),
   /** scrypt cost (N) for new password hashes; OWASP's 2^17 unless lowered for tests. */
   SCRYPT_N: v.optional(v.pipe(v.string(), v.toNumber(), v.integer(), v.minValue(1024)), '131072'),
 });
@@ -126,6 +137,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
   const env = parsed.output;
   if (env.EVENT_STORE === 'kurrentdb' && !env.KURRENTDB_URL) throw new ConfigError('EVENT_STORE=kurrentdb needs KURRENTDB_URL');
   if (env.READ_STORE === 'mongodb' && !env.MONGODB_URL) throw new ConfigError('READ_STORE=mongodb needs MONGODB_URL');
+  if (env.MEDIA_STORE === 's3' && !env.S3_URL) throw new ConfigError('MEDIA_STORE=s3 needs S3_URL');
   // Without SMTP_URL the sink catches every mail, sign-in links included, and the site shows them in its mailbox.
   if (env.NODE_ENV === 'production' && !env.SMTP_URL && !env.SMTP_SINK_IN_PRODUCTION && env.ROLES.some((role) => role === 'api' || role === 'workers')) {
     throw new ConfigError(
@@ -160,7 +172,8 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     mailConcurrency: env.MAIL_CONCURRENCY,
     mailOutboxRetentionDays: env.MAIL_OUTBOX_RETENTION_DAYS,
     metricsToken: env.METRICS_TOKEN,
-    rateLimits: { auth: env.RATE_LIMIT_AUTH_MAX, posting: env.RATE_LIMIT_POST_MAX, events: env.RATE_LIMIT_EVENT_MAX, shares: env.RATE_LIMIT_SHARE_MAX, comments: env.RATE_LIMIT_COMMENT_MAX },
+    rateLimits: { auth: env.RATE_LIMIT_AUTH_MAX, posting: env.RATE_LIMIT_POST_MAX, events: env.RATE_LIMIT_EVENT_MAX, shares: env.RATE_LIMIT_SHARE_MAX, comments: env.RATE_LIMIT_COMMENT_MAX, media: env.RATE_LIMIT_MEDIA_MAX },
+    media: { store: env.MEDIA_STORE, directory: env.MEDIA_DIR, s3: env.S3_URL ? { url: env.S3_URL, bucket: env.S3_BUCKET, region: env.S3_REGION } : null, orphanHours: env.MEDIA_ORPHAN_HOURS },
     logLevel: env.LOG_LEVEL,
     scrypt: { N: env.SCRYPT_N, r: 8, p: 1 },
     monitoring: {

@@ -14,5 +14,6 @@ import { reportsProjection } from './reports/reports';
 import { notificationsProjection } from './notifications/notifications';
 import { bookmarksProjection } from './bookmarks/bookmarks';
 import { subscriptionsProjection } from './subscriptions/subscriptions';
+import { mediaProjection } from './media/media';
 
-export const allProjections: readonly Projection[] = [membersProjection, memberPostCountsProjection, feedProjection, blogProjection, eventsProjection, memberEventsProjection, eventStatsProjection, calendarFeedsProjection, subscriptionsProjection, sitePagesProjection, commentsProjection, reportsProjection, notificationsProjection, bookmarksProjection];
+export const allProjections: readonly Projection[] = [membersProjection, memberPostCountsProjection, feedProjection, blogProjection, eventsProjection, memberEventsProjection, eventStatsProjection, calendarFeedsProjection, subscriptionsProjection, sitePagesProjection, commentsProjection, reportsProjection, notificationsProjection, bookmarksProjection, mediaProjection];

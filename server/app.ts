@@ -42,6 +42,7 @@ import { sitePageRoutes } from './site-pages/routes';
 import { mailboxRoutes } from './mail/mailbox-routes';
 import { registerSecurityHeaders } from './http/security-headers';
 import { embedRoutes } from './embeds/routes';
+import { mediaRoutes } from './media/routes';
 import { DOCS_PREFIX, OPENAPI_PATH, registerOpenApi, registerValibotSchemas, requireRouteSchemas } from './http/openapi';
 
 export const SESSION_TTL_SECONDS = 30 * 24 * 3600;
@@ -157,6 +158,7 @@ export async function buildApp(services: ApiDependencies, options: { logger?: bo
   await app.register(profileRoutes, { services });
   await app.register(eventRoutes, { services });
   await app.register(subscriptionRoutes, { services });
+  await app.register(mediaRoutes, { services });
   await app.register(monitoringRoutes, { services, realtime });
   await app.register(embedRoutes);
   if (!config.smtpUrl) await app.register(mailboxRoutes, { mailbox: services.mailbox });

@@ -14,6 +14,7 @@ import type { ChangeNotice, ProjectionRunner } from '../platform/projections/run
 import type { MailMessage } from '../platform/mail/message';
 import type { Mailbox } from '../platform/mail/smtp-sink';
 import type { Presence } from './realtime/presence';
+import type { MediaStorage } from '../platform/media-storage/port';
 
 /** The mail queue's figures and the subscription outbox's, as monitoring shows them. */
 export interface MailFigures {
@@ -38,5 +39,7 @@ export interface ApiDependencies {
   mail: { enqueue(jobId: string, message: MailMessage): Promise<void> };
   mailbox: Mailbox;
   mailFigures(): Promise<MailFigures>;
+  /** Uploaded files (docs/domain/media.md#storage). */
+  media: MediaStorage;
   now(): Date;
 }

@@ -12,8 +12,9 @@ import type { PostEvent } from './feed/post-stream';
 import type { MemberEvent } from './members/member-stream';
 import type { SubscriptionEvent } from './subscriptions/subscription-stream';
 import type { SitePageEvent } from './site-pages/site-page-stream';
+import type { MediaEvent } from './media/media-stream';
 
-export const STREAM_TYPES = ['member', 'email', 'founder', 'event', 'post', 'blog', 'subscription', 'page', 'calendar', 'comment', 'inbox', 'bookmarks'] as const;
+export const STREAM_TYPES = ['member', 'email', 'founder', 'event', 'post', 'blog', 'subscription', 'page', 'calendar', 'comment', 'inbox', 'bookmarks', 'media'] as const;
 export type StreamType = (typeof STREAM_TYPES)[number];
 
 /**
@@ -38,6 +39,7 @@ export type StreamEvents = {
   comment: CommentEvent;
   inbox: InboxEvent;
   bookmarks: BookmarkEvent;
+  media: MediaEvent;
 };
 
 export function streamName(type: StreamType, id: string): string {

@@ -8,6 +8,7 @@
 import type { DocumentStore } from '../../platform/document-store/port';
 import type { Role } from '../../shared/domain';
 import type { MediaType } from '../../shared/feed/constants';
+import type { Media } from '../../shared/media/schemas';
 import { trendingWindowStart } from '../../shared/feed/trending';
 import { displayName } from '../../shared/members/display';
 import { applyToDocument, type Positioned } from '../../platform/projections/documents';
@@ -31,6 +32,8 @@ export type FeedPostDocument = Positioned & {
   mediaType: MediaType | null;
   mediaUrl: string | null;
   mediaTitle: string | null;
+  /** An uploaded file shown with the post (absent when none). */
+  media?: Media;
   tags: string[];
   status: PostStatus;
   rejectionReason: string | null;
@@ -150,6 +153,7 @@ export const feedProjection: Projection = {
           createdAt: data.submittedAt,
           search: [data.content, name, ...data.tags].join('\n').toLowerCase(),
           ...(data.mentions ? { mentions: data.mentions } : {}),
+          ...(data.media ? { media: data.media } : {}),
         }));
         const day = data.submittedAt.slice(0, 10);
         await countTags(store, data.tags, day, at);

@@ -25,6 +25,7 @@ export function postDto(post: FeedPostDocument, viewer: Actor | null): Post {
     mediaType: post.mediaType,
     mediaUrl: post.mediaUrl,
     mediaTitle: post.mediaTitle,
+    ...(post.media ? { media: post.media } : {}),
     tags: post.tags,
     likes: post.likes,
     likesCount: post.likes,

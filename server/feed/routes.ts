@@ -22,6 +22,7 @@ import { feedPage, postDto, trendingTags } from './feed-queries';
 import { createReadCache } from '../http/read-cache';
 import { createShareLedger, shareKey, sharer } from './shares';
 import { resolveMentions } from '../members/directory';
+import { attachedMedia } from '../media/attachments';
 
 const IdParams = v.object({ id: v.pipe(text(), v.uuid('Post not found')) });
 const FeedQuery = v.object({
@@ -65,8 +66,10 @@ export async function feedRoutes(fastify: FastifyInstance, { services }: { servi
     { config: { access: 'signed-in', rateLimit: { max: config.rateLimits.posting, timeWindow: '1 minute' } }, schema: { summary: 'Submit a post; staff posts are approved at once, others wait for moderation', tags, body: NewPostSchema, response: { 201: PostSchema, ...refusals } } },
     async (request, reply) => {
       const id = randomUUID();
-      const mentions = await resolveMentions(store, request.body.content, request.actor!.id);
-      return reply.status(201).send(await command(id, request.actor, { type: 'SubmitPost', data: { ...request.body, id, mentions } }));
+      const { mediaId, ...post } = request.body;
+      const media = await attachedMedia(store, mediaId, request.actor!);
+      const mentions = await resolveMentions(store, post.content, request.actor!.id);
+      return reply.status(201).send(await command(id, request.actor, { type: 'SubmitPost', data: { ...post, id, mentions, ...(media ? { media } : {}) } }));
     },
   );
 

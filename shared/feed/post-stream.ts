@@ -5,6 +5,7 @@
 import { type Actor, type CommandMetadata, type Decider, type Role, assertNever, fail } from '../domain';
 import type { MediaType, PostStatus } from './constants';
 import type { NewPost } from './schemas';
+import type { Media } from '../media/schemas';
 
 export type PostEvent =
   | {
@@ -23,6 +24,8 @@ export type PostEvent =
         approved: boolean;
         /** Members named with `@First Last` (absent when none). */
         mentions?: string[];
+        /** An upload of the author's shown with the post (absent when none); mediaType and mediaUrl then name it too. */
+        media?: Media;
       };
     }
   | { type: 'PostApproved'; data: { by: string; at: string } }
@@ -39,7 +42,7 @@ export type PostEvent =
   | { type: 'PostDeleted'; data: { by: string; at: string } };
 
 export type PostCommand =
-  | { type: 'SubmitPost'; data: NewPost & { id: string; mentions?: string[] }; metadata: CommandMetadata }
+  | { type: 'SubmitPost'; data: Omit<NewPost, 'mediaId'> & { id: string; mentions?: string[]; media?: Media }; metadata: CommandMetadata }
   | { type: 'ApprovePost'; data: Record<string, never>; metadata: CommandMetadata }
   | { type: 'RejectPost'; data: { reason?: string }; metadata: CommandMetadata }
   | { type: 'PinPost'; data: Record<string, never>; metadata: CommandMetadata }
@@ -106,7 +109,7 @@ export const postDecider: Decider<PostState, PostCommand, PostEvent> = {
     if (command.type === 'SubmitPost') {
       if (!actor) throw fail.unauthenticated();
       if (state.status !== 'none') throw fail.conflict('This post already exists');
-      const { id, content, mediaType, mediaUrl, mediaTitle, tags, mentions } = command.data;
+      const { id, content, mediaType, mediaUrl, mediaTitle, tags, mentions, media } = command.data;
       return [
         {
           type: 'PostSubmitted',
@@ -115,13 +118,14 @@ export const postDecider: Decider<PostState, PostCommand, PostEvent> = {
             authorId: actor.id,
             authorRole: actor.role,
             content,
-            mediaType,
-            mediaUrl,
-            mediaTitle,
+            mediaType: media ? media.kind : mediaType,
+            mediaUrl: media ? media.url : mediaUrl,
+            mediaTitle: media ? null : mediaTitle,
             tags,
             submittedAt: at,
             approved: isModerator(actor.role),
             ...(mentions?.length ? { mentions } : {}),
+            ...(media ? { media } : {}),
           },
         },
       ];

@@ -5,6 +5,7 @@ import { isHttpUrl, youtubeEmbedUrl } from './media';
 import { normalizeTag, normalizeTags, TAG_TOO_LONG, tagLength, TOO_MANY_TAGS } from './tags';
 import { text } from '../text-schema';
 import { ROLES } from '../domain';
+import { MediaIdSchema, MediaSchema } from '../media/schemas';
 
 const REASON_MAX_LENGTH = 500;
 
@@ -27,8 +28,9 @@ export const TagsSchema = tagsSchema(normalizeTag);
  * A new feed post. Media rules: a media URL must be http(s); a media type needs a
  * URL ("youtube" needs a YouTube video link); a URL without a type is a 'link'; a
  * media title without a URL is dropped. Null, absent and blank media fields all mean
- * "none" (the composer sends cleared fields). Output fields are never undefined, so
- * the result can go straight into `SubmitPost`.
+ * "none" (the composer sends cleared fields). `mediaId` names an upload of the author's
+ * (POST /api/media) instead of a media URL; the route turns it into the post's `media`.
+ * Output fields are never undefined.
  */
 export const NewPostSchema = v.pipe(
   v.object({
@@ -56,7 +58,12 @@ export const NewPostSchema = v.pipe(
       null,
     ),
     tags: v.optional(TagsSchema, []),
+    mediaId: v.optional(v.nullable(MediaIdSchema), null),
   }),
+  v.forward(
+    v.partialCheck([['mediaId'], ['mediaUrl']], ({ mediaId, mediaUrl }) => !mediaId || !mediaUrl, 'Attach an upload or give a media URL, not both'),
+    ['mediaId'],
+  ),
   v.forward(
     v.partialCheck([['mediaType'], ['mediaUrl']], ({ mediaType, mediaUrl }) => !mediaType || !!mediaUrl, 'Add a media URL for the chosen media type'),
     ['mediaUrl'],
@@ -69,9 +76,10 @@ export const NewPostSchema = v.pipe(
     ),
     ['mediaUrl'],
   ),
-  v.transform(({ content, mediaType, mediaUrl, mediaTitle, tags }): NewPost => {
+  v.transform(({ content, mediaType, mediaUrl, mediaTitle, tags, mediaId }): NewPost => {
     const url = mediaUrl || null;
     return {
+      mediaId: url ? null : mediaId,
       content,
       mediaType: url ? (mediaType ?? 'link') : null,
       mediaUrl: url,
@@ -82,6 +90,8 @@ export const NewPostSchema = v.pipe(
 );
 
 export interface NewPost {
+  /** An upload to show with the post (then the media fields are null). */
+  mediaId?: string | null;
   content: string;
   mediaType: MediaType | null;
   mediaUrl: string | null;
@@ -120,6 +130,8 @@ export const PostSchema = v.object({
   mediaType: v.nullable(v.picklist(MEDIA_TYPES)),
   mediaUrl: v.nullable(v.string()),
   mediaTitle: v.nullable(v.string()),
+  /** An uploaded file shown with the post, with its size so the page does not shift while it loads; its address is also `mediaUrl`. */
+  media: v.optional(MediaSchema),
   tags: v.array(v.string()),
   likes: count,
   likesCount: count,

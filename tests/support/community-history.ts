@@ -26,6 +26,8 @@ import { calendarFeedDecider } from '../../shared/events/calendar-feed-stream';
 import { commentDecider, type ParentComment } from '../../shared/comments/comment-stream';
 import { inboxDecider } from '../../shared/notifications/inbox-stream';
 import { bookmarkDecider } from '../../shared/bookmarks/bookmark-stream';
+import { mediaDecider } from '../../shared/media/media-stream';
+import type { Media } from '../../shared/media/schemas';
 import { sitePageDecider } from '../../shared/site-pages/site-page-stream';
 import { SITE_PAGE_SLUGS } from '../../shared/site-pages/schemas';
 import { renderSitePage } from '../../server/site-pages/routes';
@@ -145,6 +147,14 @@ export async function appendCommunityHistory(eventStore: EventStore, options: { 
   const start = Date.now() - (days + 1) * DAY;
   let now = new Date(start);
   const meta = (actor: Actor | null) => ({ now, actor });
+  /** Records an upload of a photo (`MediaUploaded`), as POST /api/media does once its files are stored. */
+  function uploadPhoto(owner: Actor): Media | undefined {
+    const id = randomUUID();
+    const files = (['avatar-96', 'avatar-192', 'feed', 'blog'] as const).map((variant) => ({ variant, key: `${id}/${variant}.webp`, contentType: 'image/webp', bytes: 40_000, width: 800, height: 600 }));
+    const data = { id, kind: 'image' as const, contentType: 'image/jpeg', files, width: 2000, height: 1500 };
+    if (!log.run(mediaDecider, streamName('media', id), { type: 'RecordUpload', data, metadata: meta(owner) })) return undefined;
+    return { id, url: `/media/${id}/feed.webp`, kind: 'image', width: 800, height: 600 };
+  }
 
   const members: Member[] = [];
   /** Registered in an earlier flush, so they may act. */
@@ -263,9 +273,11 @@ export async function appendCommunityHistory(eventStore: EventStore, options: { 
       const id = randomUUID();
       const tags = normalizeTags(Array.from({ length: random.int(0, 3) }, () => random.pick(TAGS)));
       const media = random.chance(0.15);
+      // Some posts show a photo the member uploaded first (its files are not stored: projections read only the log).
+      const upload = !media && random.chance(0.2) ? uploadPhoto(member) : undefined;
       const submitted = log.run(postDecider, streamName('post', id), {
         type: 'SubmitPost',
-        data: { id, content: random.words(random.int(8, 60)), tags, mediaType: media ? 'link' : null, mediaUrl: media ? 'https://en.wikipedia.org/wiki/Broadcasting' : null, mediaTitle: null },
+        data: { id, content: random.words(random.int(8, 60)), tags, mediaType: media ? 'link' : null, mediaUrl: media ? 'https://en.wikipedia.org/wiki/Broadcasting' : null, mediaTitle: null, ...(upload ? { media: upload } : {}) },
         metadata: meta(member),
       });
       if (submitted) posts.push(id);

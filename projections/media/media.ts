@@ -1,0 +1,103 @@
+/**
+ * The `media` read model: one document per stored upload, with its files, its owner and what refers to it
+ * (`post:<id>`, `avatar:<member id>`, …). Uploads read it to check ownership, posts to show the file, and the
+ * sweep (sweep.ts) to find uploads nothing refers to. A deleted upload's document is removed.
+ */
+import type { DocumentStore } from '../../platform/document-store/port';
+import { applyToDocument, type Positioned } from '../../platform/projections/documents';
+import type { Projection } from '../../platform/projections/runner';
+import { typedEvent } from '../../platform/projections/typed-event';
+import type { MediaFile } from '../../shared/media/media-stream';
+import type { Media, MediaKind } from '../../shared/media/schemas';
+
+export const MEDIA = 'media';
+
+export type MediaDocument = Positioned & {
+  _id: string;
+  ownerId: string;
+  kind: MediaKind;
+  contentType: string;
+  files: MediaFile[];
+  width?: number;
+  height?: number;
+  durationSeconds?: number;
+  uploadedAt: string;
+  /** What shows it: `post:<id>`, `avatar:<member id>`; an upload with none is an orphan once its grace period is over. */
+  references: string[];
+  /** `references.length`, indexed with the upload time, so the sweep finds orphans without reading every upload. */
+  referenceCount: number;
+};
+
+export const mediaCollection = (store: DocumentStore) => store.collection<MediaDocument>(MEDIA);
+
+/** The address a file is served at (server/media/routes.ts). */
+export const mediaFileUrl = (key: string) => `/media/${key}`;
+
+const MEDIA_URL = /^\/media\/([0-9a-f-]{36})\//;
+/** The upload an address of ours points at (an avatar's profileImageUrl); null for any other address. */
+export const mediaIdOfUrl = (url: string | null | undefined) => (url ? (MEDIA_URL.exec(url)?.[1] ?? null) : null);
+
+/** The file a page shows: for an image, the size `variant` of that page; audio has one file. */
+export function mediaView(media: Pick<MediaDocument, '_id' | 'kind' | 'files' | 'durationSeconds'>, variant: 'feed' | 'blog' | 'avatar-192' = 'feed'): Media {
+  const file = media.kind === 'audio' ? media.files[0]! : (media.files.find((f) => f.variant === variant && f.contentType === 'image/webp') ?? media.files[0]!);
+  return {
+    id: media._id,
+    url: mediaFileUrl(file.key),
+    kind: media.kind,
+    ...(file.width ? { width: file.width, height: file.height! } : {}),
+    ...(media.durationSeconds !== undefined ? { durationSeconds: media.durationSeconds } : {}),
+  };
+}
+
+const withReferences = (media: MediaDocument, references: string[]): MediaDocument => ({ ...media, references, referenceCount: references.length });
+
+/** Which upload each reference points at (`_id` the reference): its upload's `references` array cannot be indexed. */
+type ReferenceDocument = Positioned & { _id: string; mediaId: string };
+export const MEDIA_REFERENCES = 'media_references';
+const referencesCollection = (store: DocumentStore) => store.collection<ReferenceDocument>(MEDIA_REFERENCES);
+
+/** Moves the reference `reference` to the upload `mediaId` (null: to none), taking it from the upload that had it. */
+async function refer(store: DocumentStore, reference: string, mediaId: string | null, at: number) {
+  const media = mediaCollection(store);
+  const held = await referencesCollection(store).findOne({ _id: reference });
+  if (held && held.mediaId !== mediaId) await applyToDocument(media, held.mediaId, at, (current) => current && withReferences(current, current.references.filter((r) => r !== reference)));
+  if (mediaId)
+    await applyToDocument(media, mediaId, at, (current) => current && (current.references.includes(reference) ? current : withReferences(current, [...current.references, reference])));
+  await applyToDocument(referencesCollection(store), reference, at, () => (mediaId ? { mediaId } : null));
+}
+
+export const mediaProjection: Projection = {
+  name: 'media',
+  collections: [MEDIA, MEDIA_REFERENCES],
+  async setup(store) {
+    await mediaCollection(store).createIndex({ referenceCount: 1, uploadedAt: 1 });
+    await mediaCollection(store).createIndex({ ownerId: 1, uploadedAt: -1 });
+  },
+  async apply(recorded, { store }) {
+    const typed = typedEvent(recorded);
+    const at = recorded.position;
+    switch (typed?.stream) {
+      case 'media': {
+        const { event, id } = typed;
+        if (event.type === 'MediaUploaded') {
+          const { id: _id, uploadedAt, ...data } = event.data;
+          await applyToDocument(mediaCollection(store), id, at, () => ({ ...data, uploadedAt, references: [], referenceCount: 0 }));
+        } else if (event.type === 'MediaDeleted') await applyToDocument(mediaCollection(store), id, at, () => null);
+        return;
+      }
+      case 'post': {
+        const { event, id } = typed;
+        if (event.type === 'PostSubmitted' && event.data.media) await refer(store, `post:${id}`, event.data.media.id, at);
+        else if (event.type === 'PostDeleted') await refer(store, `post:${id}`, null, at);
+        return;
+      }
+      case 'member': {
+        const { event, id } = typed;
+        if (event.type === 'MemberProfileChanged' && event.data.profileImageUrl !== undefined) await refer(store, `avatar:${id}`, mediaIdOfUrl(event.data.profileImageUrl), at);
+        return;
+      }
+      default:
+        return;
+    }
+  },
+};

@@ -1,0 +1,110 @@
+/**
+ * What an upload becomes before anything is stored (docs/domain/media.md): its type sniffed from its bytes (never
+ * its name or declared type), an image decoded and re-encoded by sharp into the sizes the pages use (EXIF
+ * orientation applied, every piece of metadata, GPS included, left behind), audio kept as it is with its duration.
+ * Refusals: a 400 DomainError for what is not accepted, MediaTooLargeError (413) for what is too large.
+ */
+import sharp, { type Metadata } from 'sharp';
+import { fileTypeFromBuffer } from 'file-type';
+import { parseBuffer } from 'music-metadata';
+import { DomainError, fail } from '../../shared/domain';
+import { ACCEPTED_MEDIA, MEDIA_LIMITS, type MediaKind } from '../../shared/media/schemas';
+import type { MediaFile } from '../../shared/media/media-stream';
+import { MEDIA_CONTENT_TYPES, mediaKey, type MediaExtension } from '../../platform/media-storage/port';
+
+export interface ProcessedFile extends MediaFile {
+  data: Buffer;
+}
+
+export interface ProcessedUpload {
+  kind: MediaKind;
+  contentType: string;
+  files: ProcessedFile[];
+  width?: number;
+  height?: number;
+  durationSeconds?: number;
+}
+
+const megabytes = (bytes: number) => `${Math.round(bytes / 1024 / 1024)} MB`;
+/** A 413 (the error handler answers an error's own 4xx statusCode with its message). */
+export class MediaTooLargeError extends Error {
+  readonly statusCode = 413;
+}
+export const tooLarge = (message: string) => new MediaTooLargeError(message);
+export const notAccepted = () => fail.invalid(`This file is not one we accept: upload ${ACCEPTED_MEDIA}.`);
+
+/** Sniffed extension (file-type's) → what it is and how an audio file is stored. */
+const IMAGES = new Set(['jpg', 'png', 'webp', 'heic']);
+const AUDIO: Record<string, MediaExtension> = { mp3: 'mp3', m4a: 'm4a', ogg: 'ogg', opus: 'ogg', oga: 'ogg' };
+
+/** Widths (or squares) of each image variant: avatar 96 and 192 (two densities), feed ~800, blog ~1600; never upscaled. */
+const SIZES = { 'avatar-96': 96, 'avatar-192': 192, feed: 800, blog: 1600 } as const;
+
+export async function processUpload(id: string, bytes: Buffer): Promise<ProcessedUpload> {
+  const sniffed = await fileTypeFromBuffer(bytes);
+  if (sniffed && IMAGES.has(sniffed.ext)) {
+    if (bytes.length > MEDIA_LIMITS.imageBytes) throw tooLarge(`Images may be at most ${megabytes(MEDIA_LIMITS.imageBytes)}; this one is ${megabytes(bytes.length)}.`);
+    return processImage(id, bytes, sniffed.mime);
+  }
+  const audioExtension = sniffed ? AUDIO[sniffed.ext] : undefined;
+  if (sniffed && audioExtension) {
+    if (bytes.length > MEDIA_LIMITS.audioBytes) throw tooLarge(`Audio files may be at most ${megabytes(MEDIA_LIMITS.audioBytes)}.`);
+    return processAudio(id, bytes, sniffed.mime, audioExtension);
+  }
+  throw notAccepted();
+}
+
+async function processImage(id: string, bytes: Buffer, contentType: string): Promise<ProcessedUpload> {
+  const source = () => sharp(bytes, { limitInputPixels: MEDIA_LIMITS.imagePixels, failOn: 'error' });
+  let metadata: Metadata;
+  try {
+    // The header alone: a picture too large to decode is refused before it is decoded.
+    metadata = await sharp(bytes, { limitInputPixels: false }).metadata();
+  } catch {
+    throw fail.invalid('This image could not be read. It may be damaged, or in a form of HEIC we cannot open: save it as JPEG and try again.');
+  }
+  const pixels = (metadata.width ?? 0) * (metadata.height ?? 0);
+  if (pixels > MEDIA_LIMITS.imagePixels) throw tooLarge(`Images may be at most ${MEDIA_LIMITS.imagePixels / 1_000_000} megapixels; this one is ${Math.round(pixels / 1_000_000)}.`);
+  // Orientations 5 to 8 turn the picture a quarter: its shown width is the stored height.
+  const turned = (metadata.orientation ?? 1) >= 5;
+  const width = turned ? metadata.height! : metadata.width!;
+  const height = turned ? metadata.width! : metadata.height!;
+  // The fallback for browsers without WebP keeps a PNG a PNG (transparency); every other image becomes a JPEG.
+  const fallback: MediaExtension | null = contentType === 'image/png' ? 'png' : contentType === 'image/webp' ? null : 'jpg';
+
+  const encode = async (variant: keyof typeof SIZES, extension: MediaExtension): Promise<ProcessedFile> => {
+    const size = SIZES[variant];
+    const square = variant.startsWith('avatar');
+    let pipeline = source()
+      .rotate()
+      .resize(square ? { width: size, height: size, fit: 'cover', withoutEnlargement: true } : { width: size, withoutEnlargement: true });
+    pipeline = extension === 'webp' ? pipeline.webp({ quality: 80 }) : extension === 'png' ? pipeline.png({ compressionLevel: 8 }) : pipeline.jpeg({ quality: 82, mozjpeg: true });
+    const { data, info } = await pipeline.toBuffer({ resolveWithObject: true });
+    return { variant, key: mediaKey(id, variant, extension), contentType: MEDIA_CONTENT_TYPES[extension], bytes: data.length, width: info.width, height: info.height, data };
+  };
+  try {
+    const files = await Promise.all([
+      encode('avatar-96', 'webp'),
+      encode('avatar-192', 'webp'),
+      encode('feed', 'webp'),
+      encode('blog', 'webp'),
+      ...(fallback ? [encode('feed', fallback)] : []),
+    ]);
+    return { kind: 'image', contentType, files, width, height };
+  } catch (error) {
+    if (error instanceof DomainError || error instanceof MediaTooLargeError) throw error;
+    throw fail.invalid('This image could not be read. It may be damaged: save it again and retry.');
+  }
+}
+
+async function processAudio(id: string, bytes: Buffer, contentType: string, extension: MediaExtension): Promise<ProcessedUpload> {
+  let durationSeconds: number | undefined;
+  try {
+    const { format } = await parseBuffer(bytes, { mimeType: contentType, size: bytes.length }, { duration: true, skipCovers: true });
+    if (format.duration !== undefined && Number.isFinite(format.duration)) durationSeconds = Math.round(format.duration * 10) / 10;
+  } catch {
+    // The duration is a nicety: a file whose tags do not parse is still played by the browser.
+  }
+  const file: ProcessedFile = { variant: 'audio', key: mediaKey(id, 'audio', extension), contentType: MEDIA_CONTENT_TYPES[extension], bytes: bytes.length, data: bytes };
+  return { kind: 'audio', contentType, files: [file], ...(durationSeconds !== undefined ? { durationSeconds } : {}) };
+}

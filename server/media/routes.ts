@@ -1,0 +1,173 @@
+/**
+ * Media (docs/domain/media.md): uploads (POST /api/media), the files themselves (GET /media/<id>/<file>, long
+ * immutable caching: a key's bytes never change) and the avatar (PUT /api/me/avatar).
+ */
+import { randomUUID } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import multipart from '@fastify/multipart';
+import * as v from 'valibot';
+import { fail } from '../../shared/domain';
+import { streamName } from '../../shared/streams';
+import { text } from '../../shared/text-schema';
+import { mediaDecider } from '../../shared/media/media-stream';
+import { memberDecider } from '../../shared/members/member-stream';
+import { MEDIA_LIMITS, MediaSchema, SetAvatarSchema, type Media } from '../../shared/media/schemas';
+import { UserSchema } from '../../shared/members/schemas';
+import { MediaFileNameSchema } from '../../platform/media-storage/port';
+import { mediaFileUrl, mediaView } from '../../projections/media/media';
+import { membersCollection } from '../../projections/members/members';
+import { ErrorSchema, noContent, type ValibotTypeProvider } from '../http/openapi';
+import type { ApiDependencies } from '../dependencies';
+import { userDto } from '../members/routes';
+import { MediaTooLargeError, processUpload } from './processing';
+import { usableMedia } from './attachments';
+
+export const IMMUTABLE = 'public, max-age=31536000, immutable';
+
+const FileParams = v.object({
+  id: v.pipe(text(), v.uuid('Media not found')),
+  file: v.pipe(text(), MediaFileNameSchema),
+});
+
+/** One `bytes=start-end` range (or `start-`, or `-suffix`) within `size`; null for none, 'unsatisfiable' for one outside it. */
+function byteRange(header: string | undefined, size: number): { start: number; end: number } | null | 'unsatisfiable' {
+  if (!header) return null;
+  const match = /^bytes=(\d*)-(\d*)$/.exec(header.trim());
+  // Several ranges, or another unit: answered whole, which a client must accept.
+  if (!match || (match[1] === '' && match[2] === '')) return null;
+  const [start, end] =
+    match[1] === '' ? [Math.max(0, size - Number(match[2])), size - 1] : [Number(match[1]), match[2] === '' ? size - 1 : Math.min(Number(match[2]), size - 1)];
+  return start > end || start >= size ? 'unsatisfiable' : { start, end };
+}
+
+export async function mediaRoutes(fastify: FastifyInstance, { services }: { services: Pick<ApiDependencies, 'store' | 'handle' | 'config' | 'now' | 'media'> }) {
+  const app = fastify.withTypeProvider<ValibotTypeProvider>();
+  const { store, handle, config, media: storage } = services;
+  const tags = ['media'];
+  // Multipart bodies only here: the upload reads its one file itself, after access and the rate limit have let it in.
+  await app.register(multipart, { limits: { files: 1, fields: 0, parts: 1, fileSize: MEDIA_LIMITS.audioBytes } });
+
+  app.post(
+    '/api/media',
+    {
+      config: {
+        access: 'signed-in',
+        // Counted per member (an address for a request without a session, which access then refuses).
+        rateLimit: { max: config.rateLimits.media, timeWindow: '1 hour', keyGenerator: (request) => request.session?.memberId ?? request.ip },
+      },
+      bodyLimit: MEDIA_LIMITS.audioBytes + 64 * 1024,
+      schema: {
+        summary: 'Upload a photo or audio file (multipart, the field `file`): images are re-encoded without their metadata into the sizes the pages use',
+        tags,
+        consumes: ['multipart/form-data'],
+        response: { 201: MediaSchema, 400: ErrorSchema, 413: ErrorSchema },
+      },
+    },
+    async (request, reply) => {
+      const actor = request.actor!;
+      if (!request.isMultipart()) throw fail.invalid('Send the file as multipart/form-data in the field "file"', { file: 'Choose a file to upload' });
+      const part = await request.file();
+      if (!part || part.fieldname !== 'file') throw fail.invalid('Send the file in the field "file"', { file: 'Choose a file to upload' });
+      const overLimit = () => new MediaTooLargeError(`Files may be at most ${MEDIA_LIMITS.audioBytes / 1024 / 1024} MB (images ${MEDIA_LIMITS.imageBytes / 1024 / 1024} MB).`);
+      let bytes: Buffer;
+      try {
+        bytes = await part.toBuffer();
+      } catch (error) {
+        if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw overLimit();
+        throw error;
+      }
+      // The reader stops at the limit: a cut file is one that was too large.
+      if (part.file.truncated) throw overLimit();
+      if (bytes.length === 0) throw fail.invalid('The file is empty', { file: 'The file is empty' });
+      const id = randomUUID();
+      const upload = await processUpload(id, bytes);
+      const stored: string[] = [];
+      try {
+        for (const file of upload.files) {
+          await storage.put(file.key, file.data, file.contentType);
+          stored.push(file.key);
+        }
+        const files = upload.files.map(({ data: _data, ...file }) => file);
+        const { kind, contentType, width, height, durationSeconds } = upload;
+        await handle(
+          mediaDecider,
+          streamName('media', id),
+          {
+            type: 'RecordUpload',
+            data: { id, kind, contentType, files, ...(width ? { width, height: height! } : {}), ...(durationSeconds !== undefined ? { durationSeconds } : {}) },
+            metadata: { now: services.now(), actor },
+          },
+          { actorId: actor.id },
+        );
+        const answer: Media = mediaView({ _id: id, kind, files, ...(durationSeconds !== undefined ? { durationSeconds } : {}) });
+        return reply.status(201).send(answer);
+      } catch (error) {
+        // Nothing stays stored for an upload the log does not hold.
+        await Promise.all(stored.map((key) => storage.delete(key).catch(() => undefined)));
+        throw error;
+      }
+    },
+  );
+
+  app.get(
+    '/media/:id/:file',
+    {
+      config: { access: 'public' },
+      schema: {
+        summary: 'An uploaded file, cached for a year (its address changes with its content); audio answers byte ranges',
+        tags,
+        params: FileParams,
+        response: {
+          200: { description: 'The file', contentType: 'application/octet-stream' },
+          206: { description: 'The requested bytes of the file', contentType: 'application/octet-stream' },
+          304: noContent('Not modified (If-None-Match)'),
+          404: ErrorSchema,
+          416: noContent('The range is outside the file'),
+        },
+      },
+    },
+    async (request, reply) => {
+      const key = `${request.params.id}/${request.params.file}`;
+      const etag = `"${key}"`;
+      reply.header('cache-control', IMMUTABLE).header('etag', etag).header('x-content-type-options', 'nosniff').header('accept-ranges', 'bytes');
+      if (request.headers['if-none-match'] === etag) return reply.status(304).send();
+      const rangeHeader = request.headers.range;
+      if (rangeHeader) {
+        const found = await storage.stat(key);
+        if (!found) throw fail.notFound('Media not found');
+        const range = byteRange(rangeHeader, found.size);
+        if (range === 'unsatisfiable') return reply.status(416).header('content-range', `bytes */${found.size}`).send();
+        if (range) {
+          const file = await storage.get(key, range);
+          if (!file) throw fail.notFound('Media not found');
+          return reply
+            .status(206)
+            .type(file.contentType)
+            .header('content-range', `bytes ${range.start}-${range.end}/${file.size}`)
+            .header('content-length', String(range.end - range.start + 1))
+            .send(file.body);
+        }
+      }
+      const file = await storage.get(key);
+      if (!file) throw fail.notFound('Media not found');
+      return reply.type(file.contentType).header('content-length', String(file.size)).send(file.body);
+    },
+  );
+
+  app.put(
+    '/api/me/avatar',
+    { config: { access: 'signed-in' }, schema: { summary: 'Make one of my uploaded images my profile picture', tags: ['members', ...tags], body: SetAvatarSchema, response: { 200: UserSchema, 403: ErrorSchema, 422: ErrorSchema } } },
+    async (request) => {
+      const actor = request.actor!;
+      const media = await usableMedia(store, request.body.mediaId, actor);
+      if (media.ownerId !== actor.id) throw fail.forbidden('You can only use files you uploaded yourself');
+      if (media.kind !== 'image') throw fail.rule('Only a picture can be a profile picture');
+      const avatar = media.files.find((file) => file.variant === 'avatar-192') ?? media.files[0]!;
+      await handle(memberDecider, streamName('member', actor.id), { type: 'ChangeProfile', data: { profileImageUrl: mediaFileUrl(avatar.key) }, metadata: { now: services.now(), actor } }, { actorId: actor.id });
+      const member = await membersCollection(store).findOne({ _id: actor.id });
+      if (!member) throw fail.notFound('Member not found');
+      return userDto(member);
+    },
+  );
+}
+

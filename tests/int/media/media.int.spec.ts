@@ -1,0 +1,237 @@
+/**
+ * Media uploads end to end (docs/domain/media.md) with real files made by sharp: what is stored, what is refused
+ * (and then that nothing is stored), serving, the avatar, a post that shows an upload, and the orphan sweep.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestSite, UNLIMITED_RATES, type TestSite } from '../../support/site';
+import { Browser, registerMember } from '../../support/http';
+import { mediaCollection } from '../../../projections/media/media';
+import { sweepOrphanMedia } from '../../../projections/media/sweep';
+import { SESSION_COOKIE } from '../../../server/app';
+
+let site: TestSite;
+let directory: string;
+let admin: Browser;
+let member: Browser;
+let memberId: string;
+let other: Browser;
+
+beforeAll(async () => {
+  directory = await mkdtemp(join(tmpdir(), 'bhc-media-'));
+  site = await startTestSite({ ...UNLIMITED_RATES, MEDIA_DIR: directory });
+  admin = (await registerMember(site.url, { firstName: 'Ada', lastName: 'Admin' })).browser;
+  const m = await registerMember(site.url, { firstName: 'Mona', lastName: 'Member' });
+  member = m.browser;
+  memberId = m.user.id;
+  other = (await registerMember(site.url, { firstName: 'Otto', lastName: 'Other' })).browser;
+});
+afterAll(async () => {
+  await site?.close();
+  await rm(directory, { recursive: true, force: true });
+});
+
+/** POST /api/media as a browser's form would send it: multipart, from the site's own page. */
+async function upload(browser: Browser | null, bytes: Buffer, name = 'file.bin', type = 'application/octet-stream', field = 'file') {
+  const form = new FormData();
+  form.append(field, new Blob([new Uint8Array(bytes)], { type }), name);
+  const cookie = browser?.cookie(SESSION_COOKIE);
+  const response = await fetch(new URL('/api/media', site.url), { method: 'POST', body: form, headers: { origin: site.url, ...(cookie ? { cookie: `${SESSION_COOKIE}=${cookie}` } : {}) } });
+  return { status: response.status, body: (await response.json()) as any };
+}
+
+async function storedKeys() {
+  const keys: string[] = [];
+  for await (const key of site.services.media.list()) keys.push(key);
+  return keys.sort();
+}
+
+const picture = (width: number, height: number) => sharp({ create: { width, height, channels: 3, background: { r: 200, g: 120, b: 40 } } });
+
+/** A 600×400 JPEG turned a quarter by its EXIF orientation, with GPS and camera tags. */
+const jpegWithGps = () =>
+  picture(600, 400)
+    .jpeg()
+    .withExif({ IFD0: { Make: 'Zenith', Model: 'Trans-Oceanic', Copyright: 'Mona' }, IFD3: { GPSLatitudeRef: 'N', GPSLatitude: '41/1 52/1 5/1', GPSLongitudeRef: 'W', GPSLongitude: '87/1 37/1 40/1' } })
+    .withMetadata({ orientation: 6 })
+    .toBuffer();
+
+describe('uploading images', () => {
+  it('re-encodes a JPEG with GPS into the page sizes, turned upright, with no metadata left', async () => {
+    const original = await jpegWithGps();
+    const before = await sharp(original).metadata();
+    expect(before.exif).toBeDefined();
+    expect(before.orientation).toBe(6);
+
+    const { status, body } = await upload(member, original, 'holiday.jpg', 'image/jpeg');
+    expect(status).toBe(201);
+    // Turned upright (400 wide, 600 high) and not upscaled to the feed's 800.
+    expect(body).toEqual({ id: expect.any(String), url: `/media/${body.id}/feed.webp`, kind: 'image', width: 400, height: 600 });
+
+    const keys = (await storedKeys()).filter((key) => key.startsWith(body.id));
+    expect(keys).toEqual([`${body.id}/avatar-192.webp`, `${body.id}/avatar-96.webp`, `${body.id}/blog.webp`, `${body.id}/feed.jpg`, `${body.id}/feed.webp`]);
+    for (const key of keys) {
+      const served = await fetch(new URL(`/media/${key}`, site.url));
+      expect(served.status).toBe(200);
+      const metadata = await sharp(Buffer.from(await served.arrayBuffer())).metadata();
+      expect(metadata.exif, key).toBeUndefined();
+      expect(metadata.icc, key).toBeUndefined();
+      expect(metadata.orientation ?? 1, key).toBe(1);
+    }
+    const avatar = await sharp(Buffer.from(await (await fetch(new URL(`/media/${body.id}/avatar-96.webp`, site.url))).arrayBuffer())).metadata();
+    expect([avatar.width, avatar.height, avatar.format]).toEqual([96, 96, 'webp']);
+
+    const stored = await mediaCollection(site.services.store).findOne({ _id: body.id });
+    expect(stored).toMatchObject({ ownerId: memberId, kind: 'image', contentType: 'image/jpeg', width: 400, height: 600, references: [] });
+  });
+
+  it('knows a PNG by its bytes, whatever its name and declared type, and keeps a PNG fallback', async () => {
+    const png = await picture(1200, 300).png().toBuffer();
+    const { status, body } = await upload(member, png, 'photo.jpg', 'image/jpeg');
+    expect(status).toBe(201);
+    expect(body).toMatchObject({ kind: 'image', width: 800, height: 200 });
+    const fallback = await fetch(new URL(`/media/${body.id}/feed.png`, site.url));
+    expect(fallback.status).toBe(200);
+    expect(fallback.headers.get('content-type')).toBe('image/png');
+    expect((await sharp(Buffer.from(await fallback.arrayBuffer())).metadata()).format).toBe('png');
+  });
+
+  it('keeps audio as it is, with its duration', async () => {
+    // 40 frames of MPEG-1 Layer III silence at 128 kb/s, 44.1 kHz: 1.04 s.
+    const frame = Buffer.alloc(417);
+    frame.set([0xff, 0xfb, 0x90, 0x64]);
+    const mp3 = Buffer.concat(Array.from({ length: 40 }, () => frame));
+    const { status, body } = await upload(member, mp3, 'aircheck.bin');
+    expect(status).toBe(201);
+    expect(body).toEqual({ id: expect.any(String), url: `/media/${body.id}/audio.mp3`, kind: 'audio', durationSeconds: 1 });
+    const served = await fetch(new URL(body.url, site.url));
+    expect(served.headers.get('content-type')).toBe('audio/mpeg');
+    expect(Buffer.from(await served.arrayBuffer()).equals(mp3)).toBe(true);
+
+    const part = await fetch(new URL(body.url, site.url), { headers: { range: 'bytes=417-833' } });
+    expect(part.status).toBe(206);
+    expect(part.headers.get('content-range')).toBe(`bytes 417-833/${mp3.length}`);
+    expect(Buffer.from(await part.arrayBuffer()).equals(mp3.subarray(417, 834))).toBe(true);
+    expect((await fetch(new URL(body.url, site.url), { headers: { range: `bytes=${mp3.length}-` } })).status).toBe(416);
+  });
+});
+
+describe('refusals store nothing', () => {
+  it('refuses a file that is neither image nor audio, an image over 15 MB, a missing file and a stranger', async () => {
+    const keys = await storedKeys();
+    const uploads = await mediaCollection(site.services.store).countDocuments({});
+
+    const text = await upload(member, Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"></svg>'), 'picture.png', 'image/png');
+    expect(text.status).toBe(400);
+    expect(text.body.message).toBe('This file is not one we accept: upload a JPEG, PNG, WebP or HEIC image, or MP3, M4A or OGG audio.');
+
+    const huge = Buffer.concat([await picture(100, 100).jpeg().toBuffer(), Buffer.alloc(16 * 1024 * 1024)]);
+    const tooLarge = await upload(member, huge, 'huge.jpg', 'image/jpeg');
+
+    expect(tooLarge.status).toBe(413);
+    expect(tooLarge.body.message).toMatch(/^Images may be at most 15 MB/);
+
+    const overAll = await upload(member, Buffer.alloc(51 * 1024 * 1024), 'huge.mp3', 'audio/mpeg');
+    expect(overAll.status).toBe(413);
+
+    const wrongField = await upload(member, await picture(10, 10).png().toBuffer(), 'a.png', 'image/png', 'photo');
+    expect(wrongField.status).toBe(400);
+
+    const anonymous = await upload(null, await picture(10, 10).png().toBuffer(), 'a.png', 'image/png');
+    expect(anonymous.status).toBe(401);
+
+    expect(await storedKeys()).toEqual(keys);
+    expect(await mediaCollection(site.services.store).countDocuments({})).toBe(uploads);
+  });
+
+  it('refuses a picture of more than 50 megapixels before decoding it', async () => {
+    const wide = await sharp({ create: { width: 10_000, height: 5_001, channels: 3, background: 'white' } }).png({ compressionLevel: 9 }).toBuffer();
+    const { status, body } = await upload(member, wide, 'wide.png', 'image/png');
+    expect(status).toBe(413);
+    expect(body.message).toMatch(/^Images may be at most 50 megapixels/);
+  });
+});
+
+describe('serving', () => {
+  it('serves files with immutable caching, an ETag, nosniff, and no way out of the store', async () => {
+    const { body } = await upload(member, await picture(50, 50).png().toBuffer());
+    const served = await fetch(new URL(body.url, site.url));
+    expect(served.status).toBe(200);
+    expect(served.headers.get('content-type')).toBe('image/webp');
+    expect(served.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    expect(served.headers.get('x-content-type-options')).toBe('nosniff');
+    const etag = served.headers.get('etag')!;
+    expect((await fetch(new URL(body.url, site.url), { headers: { 'if-none-match': etag } })).status).toBe(304);
+
+    expect((await fetch(new URL(`/media/${body.id}/feed.gif`, site.url))).status).toBe(400);
+    expect((await fetch(new URL(`/media/${body.id}/..%2F..%2Fsession-secret`, site.url))).status).toBe(400);
+    expect((await fetch(new URL(`/media/..%2F..%2F/feed.webp`, site.url))).status).toBe(400);
+    expect((await fetch(new URL(`/media/00000000-0000-4000-8000-000000000000/feed.webp`, site.url))).status).toBe(404);
+  });
+});
+
+describe('using uploads', () => {
+  it('makes an own image the avatar, and refuses another member’s', async () => {
+    const { body: mine } = await upload(member, await picture(300, 200).jpeg().toBuffer());
+    const set = await member.put('/api/me/avatar', { mediaId: mine.id });
+    expect(set.status).toBe(200);
+    expect(set.body).toMatchObject({ id: memberId, profileImageUrl: `/media/${mine.id}/avatar-192.webp` });
+    expect((await fetch(new URL(set.body.profileImageUrl, site.url))).status).toBe(200);
+    expect(await mediaCollection(site.services.store).findOne({ _id: mine.id })).toMatchObject({ references: [`avatar:${memberId}`], referenceCount: 1 });
+
+    const refused = await other.put('/api/me/avatar', { mediaId: mine.id });
+    expect(refused.status).toBe(403);
+    expect((await new Browser(site.url).put('/api/me/avatar', { mediaId: mine.id })).status).toBe(401);
+    expect((await member.put('/api/me/avatar', { mediaId: '00000000-0000-4000-8000-000000000000' })).status).toBe(400);
+  });
+
+  it('shows an upload in a post, with its size, and refuses another member’s upload', async () => {
+    const { body: photo } = await upload(member, await picture(1600, 1200).jpeg().toBuffer());
+    const post = await member.post('/api/posts', { content: 'The old studio', mediaId: photo.id });
+    expect(post.status).toBe(201);
+    expect(post.body).toMatchObject({ mediaType: 'image', mediaUrl: photo.url, media: { id: photo.id, url: `/media/${photo.id}/feed.webp`, kind: 'image', width: 800, height: 600 } });
+    const seen = await admin.get('/api/admin/posts/pending');
+    expect(seen.body.items.find((item: { id: string }) => item.id === post.body.id)).toMatchObject({ media: { id: photo.id, width: 800 } });
+
+    const stolen = await other.post('/api/posts', { content: 'Look what I found', mediaId: photo.id });
+    expect(stolen.status).toBe(403);
+    const both = await member.post('/api/posts', { content: 'Both', mediaId: photo.id, mediaUrl: 'https://example.org/a.jpg' });
+    expect(both.status).toBe(400);
+    expect(both.body.fields).toEqual({ mediaId: 'Attach an upload or give a media URL, not both' });
+    // The old way still works.
+    const linked = await member.post('/api/posts', { content: 'A link', mediaType: 'image', mediaUrl: 'https://example.org/a.jpg' });
+    expect(linked.body).toMatchObject({ mediaType: 'image', mediaUrl: 'https://example.org/a.jpg' });
+    expect(linked.body.media).toBeUndefined();
+  });
+});
+
+describe('the orphan sweep', () => {
+  it('removes an upload nothing refers to after the grace period, keeps a used one, and repeats harmlessly', async () => {
+    const { body: orphan } = await upload(other, await picture(64, 64).png().toBuffer());
+    const { body: used } = await upload(other, await picture(64, 64).png().toBuffer());
+    expect((await other.post('/api/posts', { content: 'Kept', mediaId: used.id })).status).toBe(201);
+
+    const { store, media: storage, handle } = site.services;
+    const grace = 24 * 3600 * 1000;
+    const at = (ms: number) => () => new Date(Date.now() + ms);
+    // Not yet: still within its day.
+    await sweepOrphanMedia({ store, storage, handle, graceMs: grace, now: at(grace - 60_000) });
+    expect(await mediaCollection(store).findOne({ _id: orphan.id })).not.toBeNull();
+
+    // Two sweeps at once, as two processes would run them.
+    const removed = await Promise.all([1, 2].map(() => sweepOrphanMedia({ store, storage, handle, graceMs: grace, now: at(grace + 60_000) })));
+    expect(removed.reduce((a, b) => a + b, 0)).toBeGreaterThanOrEqual(1);
+    expect(await mediaCollection(store).findOne({ _id: orphan.id })).toBeNull();
+    const keys = await storedKeys();
+    expect(keys.some((key) => key.startsWith(orphan.id))).toBe(false);
+    expect(keys.some((key) => key.startsWith(used.id))).toBe(true);
+    expect((await fetch(new URL(orphan.url, site.url))).status).toBe(404);
+    expect((await fetch(new URL(used.url, site.url))).status).toBe(200);
+    // The avatar and the post's photo of the earlier tests are kept too.
+    expect(await mediaCollection(store).countDocuments({ referenceCount: { $gt: 0 } })).toBeGreaterThanOrEqual(3);
+    expect(await sweepOrphanMedia({ store, storage, handle, graceMs: grace, now: at(grace + 60_000) })).toBe(0);
+  });
+});
