@@ -203,6 +203,13 @@ const shellRoutes = [
     ),
   }),
   createRoute({ getParentRoute: () => shellRoute, path: '/monitoring', component: page(() => import('./features/monitoring/monitoring-page'), 'MonitoringPage') }),
+  createRoute({
+    getParentRoute: () => shellRoute,
+    path: '/account',
+    // `email`: where an e-mail change link landed (docs/domain/members.md#own-account).
+    validateSearch: v.object({ email: v.fallback(v.optional(v.picklist(['changed', 'taken', 'invalid'])), undefined) }),
+    component: page(() => import('./features/account/account-page'), 'AccountPage'),
+  }),
   createRoute({ getParentRoute: () => shellRoute, path: '/subscription-settings', component: page(() => import('./features/subscriptions/settings-page'), 'SubscriptionSettingsPage') }),
   createRoute({ getParentRoute: () => shellRoute, path: '/mailbox', component: page(() => import('./features/mailbox/mailbox-page'), 'MailboxPage') }),
   createRoute({ getParentRoute: () => shellRoute, path: '/discussions', component: page(() => import('./features/placeholders/placeholder-pages'), 'DiscussionsPage') }),

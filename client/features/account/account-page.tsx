@@ -1,0 +1,317 @@
+/**
+ * The member's own account (/account, docs/domain/members.md#own-account): picture, name and bio, e-mail address,
+ * password, and the browsers they are signed in on. Each section saves on its own; the server's message for a
+ * field shows beside it, everything else in a toast.
+ */
+import { useEffect, useState, type FormEvent, type ReactNode } from 'react';
+import { useNavigate, useSearch } from '@tanstack/react-router';
+import { FieldError, FileTrigger, Label, TextArea, TextField as AriaTextField } from 'react-aria-components';
+import { Avatar } from '../../components/ui/avatar';
+import { Badge } from '../../components/ui/badge';
+import { Button } from '../../components/ui/button';
+import { EmptyState, PageHeader } from '../../components/ui/page-header';
+import { Spinner } from '../../components/ui/spinner';
+import { TextField } from '../../components/ui/text-field';
+import { useToast } from '../../components/ui/toast';
+import { ApiError, errorMessage } from '../../lib/api';
+import { useCurrentUser, type CurrentUser } from '../../lib/current-user';
+import { relativeTime } from '../../lib/relative-time';
+import { BIO_MAX_LENGTH } from '../../../shared/members/member-stream';
+import { PASSWORD_MIN_LENGTH, type OpenSession } from '../../../shared/members/schemas';
+import { useChangePassword, useChangePicture, useEndOtherSessions, useEndSession, useRequestEmailChange, useSessions, useUpdateProfile } from './api';
+
+const card = 'rounded-xl border border-slate-200 bg-white p-4 md:p-6 dark:border-slate-800 dark:bg-slate-900';
+
+function Section({ id, title, description, children }: { id: string; title: string; description?: string; children: ReactNode }) {
+  return (
+    <section aria-labelledby={id} className={card}>
+      <h2 id={id} className="text-lg font-semibold">
+        {title}
+      </h2>
+      {description && <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">{description}</p>}
+      <div className="mt-4">{children}</div>
+    </section>
+  );
+}
+
+/** A field the server refused shows its message beside itself; anything else is for a toast. */
+function refusal(error: unknown, fallback: string): { fields: Record<string, string>; message: string | null } {
+  const fields = error instanceof ApiError ? error.fields : {};
+  return { fields, message: Object.keys(fields).length > 0 ? null : errorMessage(error, fallback) };
+}
+
+/** Fields and their server messages; editing a refused field clears its message. */
+function useForm<T extends Record<string, string>>(initial: T) {
+  const [values, setValues] = useState(initial);
+  const [fields, setFields] = useState<Record<string, string>>({});
+  const set = (key: keyof T & string) => (value: string) => {
+    setValues((current) => ({ ...current, [key]: value }));
+    setFields(({ [key]: _edited, ...rest }) => rest);
+  };
+  return { values, setValues, fields, setFields, set };
+}
+
+const EMAIL_OUTCOMES = {
+  changed: { title: 'E-mail address changed', description: 'Sign in with your new address from now on.' },
+  taken: { title: 'E-mail address not changed', description: 'Another account uses that address now.', variant: 'destructive' as const },
+  invalid: { title: 'E-mail address not changed', description: 'That link has expired or was used already. Ask for a new one below.', variant: 'destructive' as const },
+};
+
+export function AccountPage() {
+  const { data: user } = useCurrentUser();
+  const { email: outcome } = useSearch({ from: '/shell/account' });
+  const navigate = useNavigate();
+  const { toast } = useToast();
+  // The e-mail change link lands here with its outcome: say it once, then drop it from the address.
+  useEffect(() => {
+    if (!outcome) return;
+    toast(EMAIL_OUTCOMES[outcome]);
+    void navigate({ to: '/account', search: {}, replace: true });
+    // Only the outcome matters: toast and navigate are new functions on every render.
+  }, [outcome]);
+
+  if (!user) return <Spinner label="Loading your account" />;
+  return (
+    <div className="mx-auto max-w-3xl">
+      <PageHeader title="Your account" description="Your profile, sign-in details and the browsers you are signed in on." />
+      <div className="space-y-6">
+        <PictureSection user={user} />
+        <ProfileSection user={user} />
+        <EmailSection user={user} />
+        <PasswordSection />
+        <SessionsSection />
+      </div>
+    </div>
+  );
+}
+
+function PictureSection({ user }: { user: CurrentUser }) {
+  const change = useChangePicture();
+  const { toast } = useToast();
+  const [error, setError] = useState<string | null>(null);
+  const choose = (files: FileList | null) => {
+    const file = files?.[0];
+    if (!file) return;
+    setError(null);
+    change.mutate(file, {
+      onSuccess: () => toast({ title: 'Picture updated' }),
+      onError: (caught) => setError(errorMessage(caught, 'Could not use that picture. Please try another one.')),
+    });
+  };
+  return (
+    <Section id="account-picture" title="Picture" description="A JPEG, PNG, WebP or HEIC image. Others see it beside your posts and on your profile.">
+      <div className="flex flex-wrap items-center gap-4">
+        <Avatar name={user.name} src={user.avatar} size="lg" />
+        <FileTrigger acceptedFileTypes={['image/jpeg', 'image/png', 'image/webp', 'image/heic', 'image/heif']} onSelect={choose}>
+          <Button variant="secondary" isDisabled={change.isPending}>
+            {change.isPending ? 'Uploading…' : user.avatar ? 'Change picture' : 'Upload picture'}
+          </Button>
+        </FileTrigger>
+      </div>
+      {error && (
+        <p role="alert" className="mt-3 text-sm text-red-600 dark:text-red-400">
+          {error}
+        </p>
+      )}
+    </Section>
+  );
+}
+
+function ProfileSection({ user }: { user: CurrentUser }) {
+  const form = useForm({ firstName: user.firstName, lastName: user.lastName, bio: user.bio ?? '' });
+  const update = useUpdateProfile();
+  const { toast } = useToast();
+  const { values } = form;
+  const unchanged = values.firstName === user.firstName && values.lastName === user.lastName && values.bio === (user.bio ?? '');
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    form.setFields({});
+    update.mutate(values, {
+      onSuccess: (saved) => {
+        form.setValues({ firstName: saved.firstName, lastName: saved.lastName, bio: saved.bio });
+        toast({ title: 'Profile saved' });
+      },
+      onError: (caught) => {
+        const { fields, message } = refusal(caught, 'Could not save your profile. Please try again.');
+        form.setFields(fields);
+        if (message) toast({ title: 'Profile not saved', description: message, variant: 'destructive' });
+      },
+    });
+  };
+  return (
+    <Section id="account-profile" title="Name and bio">
+      <form onSubmit={submit} className="space-y-4">
+        <div className="grid gap-4 sm:grid-cols-2">
+          <TextField label="First name" name="firstName" autoComplete="given-name" isRequired value={values.firstName} onChange={form.set('firstName')} error={form.fields.firstName} />
+          <TextField label="Last name" name="lastName" autoComplete="family-name" isRequired value={values.lastName} onChange={form.set('lastName')} error={form.fields.lastName} />
+        </div>
+        <AriaTextField value={values.bio} onChange={form.set('bio')} validationBehavior="aria" isInvalid={Boolean(form.fields.bio) || values.bio.length > BIO_MAX_LENGTH} className="flex flex-col gap-1">
+          <Label className="text-sm font-medium">Bio</Label>
+          <TextArea
+            name="bio"
+            rows={4}
+            placeholder="A few words about you and your interest in broadcasting history"
+            className="rounded-md border border-slate-300 bg-white px-3 py-2 text-base outline-none focus:border-brand-600 focus:ring-2 focus:ring-brand-600/30 invalid:border-red-600 dark:border-slate-600 dark:bg-slate-900"
+          />
+          <p className={`text-xs ${values.bio.length > BIO_MAX_LENGTH ? 'text-red-600 dark:text-red-400' : 'text-slate-500'}`}>
+            {values.bio.length}/{BIO_MAX_LENGTH} characters. Plain text.
+          </p>
+          <FieldError className="text-sm text-red-600 dark:text-red-400">{form.fields.bio}</FieldError>
+        </AriaTextField>
+        <Button type="submit" isDisabled={update.isPending || unchanged}>
+          {update.isPending ? 'Saving…' : 'Save profile'}
+        </Button>
+      </form>
+    </Section>
+  );
+}
+
+function EmailSection({ user }: { user: CurrentUser }) {
+  const form = useForm({ email: '' });
+  const request = useRequestEmailChange();
+  const { toast } = useToast();
+  const [sent, setSent] = useState<string | null>(null);
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    form.setFields({});
+    setSent(null);
+    request.mutate(form.values, {
+      onSuccess: ({ message }) => {
+        setSent(message);
+        form.setValues({ email: '' });
+        toast({ title: 'Check your inbox', description: message });
+      },
+      onError: (caught) => {
+        const { fields, message } = refusal(caught, 'Could not send the link. Please try again.');
+        // "Already taken" is about the address typed: beside the field, like the others.
+        form.setFields(message && caught instanceof ApiError && caught.status === 409 ? { email: message } : fields);
+        if (message && !(caught instanceof ApiError && caught.status === 409)) toast({ title: 'Link not sent', description: message, variant: 'destructive' });
+      },
+    });
+  };
+  return (
+    <Section id="account-email" title="E-mail address" description="We send a link to the new address; the change happens when you open it.">
+      <p className="mb-4 text-sm">
+        Current address: <span className="font-medium break-all">{user.email}</span>
+      </p>
+      <form onSubmit={submit} className="space-y-4">
+        <TextField label="New e-mail address" type="email" name="email" autoComplete="email" isRequired value={form.values.email} onChange={form.set('email')} error={form.fields.email} />
+        <Button type="submit" isDisabled={request.isPending || form.values.email.trim() === ''}>
+          {request.isPending ? 'Sending…' : 'Send confirmation link'}
+        </Button>
+      </form>
+      {sent && (
+        <p role="status" className="mt-4 rounded-md bg-green-50 p-3 text-sm text-green-800 dark:bg-green-950 dark:text-green-200">
+          {sent}
+        </p>
+      )}
+    </Section>
+  );
+}
+
+function PasswordSection() {
+  const form = useForm({ currentPassword: '', newPassword: '' });
+  const change = useChangePassword();
+  const { toast } = useToast();
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    form.setFields({});
+    change.mutate(form.values, {
+      onSuccess: () => {
+        form.setValues({ currentPassword: '', newPassword: '' });
+        toast({ title: 'Password changed', description: 'You were signed out on every other browser.' });
+      },
+      onError: (caught) => {
+        const { fields, message } = refusal(caught, 'Could not change your password. Please try again.');
+        form.setFields(fields);
+        if (message) toast({ title: 'Password not changed', description: message, variant: 'destructive' });
+      },
+    });
+  };
+  return (
+    <Section id="account-password" title="Password" description="Changing it signs you out on every other browser.">
+      <form onSubmit={submit} className="space-y-4">
+        <TextField label="Current password" type="password" name="currentPassword" autoComplete="current-password" isRequired value={form.values.currentPassword} onChange={form.set('currentPassword')} error={form.fields.currentPassword} />
+        <div>
+          <TextField label="New password" type="password" name="newPassword" autoComplete="new-password" isRequired value={form.values.newPassword} onChange={form.set('newPassword')} error={form.fields.newPassword} />
+          <p className="mt-1 text-xs text-slate-500">At least {PASSWORD_MIN_LENGTH} characters.</p>
+        </div>
+        <Button type="submit" isDisabled={change.isPending || !form.values.currentPassword || !form.values.newPassword}>
+          {change.isPending ? 'Changing…' : 'Change password'}
+        </Button>
+      </form>
+    </Section>
+  );
+}
+
+const signedInDate = (iso: string) => new Date(iso).toLocaleDateString('en-US', { month: 'long', day: 'numeric', year: 'numeric' });
+
+function SessionRow({ session }: { session: OpenSession }) {
+  const end = useEndSession();
+  const { toast } = useToast();
+  const name = session.userAgent ?? 'Unknown browser';
+  const ended = () =>
+    end.mutate(session.id, {
+      onSuccess: () => toast({ title: 'Session ended', description: `${name} is signed out.` }),
+      onError: (caught) => toast({ title: 'Session not ended', description: errorMessage(caught, 'Please try again.'), variant: 'destructive' }),
+    });
+  return (
+    <li className="flex flex-wrap items-center justify-between gap-3 py-3 first:pt-0 last:pb-0">
+      <div className="min-w-0">
+        <p className="flex flex-wrap items-center gap-2 font-medium">
+          <span className="break-words">{name}</span>
+          {session.current && <Badge variant="secondary" className="normal-case">This device</Badge>}
+        </p>
+        <p className="text-sm text-slate-600 dark:text-slate-400">
+          {session.signedInAt ? `Signed in ${signedInDate(session.signedInAt)}` : 'Signed in earlier'}
+          {!session.current && session.lastSeenAt ? ` · active ${relativeTime(session.lastSeenAt)}` : session.current ? ' · active now' : ''}
+        </p>
+      </div>
+      {!session.current && (
+        <Button variant="secondary" onPress={ended} isDisabled={end.isPending} aria-label={`End the session on ${name}`}>
+          {end.isPending ? 'Ending…' : 'End'}
+        </Button>
+      )}
+    </li>
+  );
+}
+
+function SessionsSection() {
+  const sessions = useSessions();
+  const endOthers = useEndOtherSessions();
+  const { toast } = useToast();
+  const others = sessions.data?.items.filter((session) => !session.current).length ?? 0;
+  const signOutElsewhere = () =>
+    endOthers.mutate(undefined, {
+      onSuccess: ({ ended }) => toast({ title: 'Signed out everywhere else', description: ended === 1 ? 'One other session ended.' : `${ended} other sessions ended.` }),
+      onError: (caught) => toast({ title: 'Sessions not ended', description: errorMessage(caught, 'Please try again.'), variant: 'destructive' }),
+    });
+  return (
+    <Section id="account-sessions" title="Where you are signed in" description="End a session you do not recognise, or every session but this one.">
+      {sessions.isPending ? (
+        <Spinner label="Loading your sessions" />
+      ) : sessions.isError ? (
+        <p role="alert" className="text-sm text-red-600 dark:text-red-400">
+          Could not load your sessions. Please refresh the page.
+        </p>
+      ) : (
+        <>
+          <ul className="divide-y divide-slate-200 dark:divide-slate-800">
+            {sessions.data.items.map((session) => (
+              <SessionRow key={session.id} session={session} />
+            ))}
+          </ul>
+          {others === 0 ? (
+            <div className="mt-4">
+              <EmptyState title="No other sessions">You are signed in on this browser only.</EmptyState>
+            </div>
+          ) : (
+            <Button variant="destructive" className="mt-4" onPress={signOutElsewhere} isDisabled={endOthers.isPending}>
+              {endOthers.isPending ? 'Signing out…' : 'Sign out everywhere else'}
+            </Button>
+          )}
+        </>
+      )}
+    </Section>
+  );
+}

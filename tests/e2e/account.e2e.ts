@@ -1,0 +1,109 @@
+import { describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import type { TestSite } from '../support/site';
+import { Browser as HttpBrowser } from '../support/http';
+import { accessibilityViolations, newContext, registerInBrowser, screenshot, siteInBrowser } from '../support/browser';
+
+let site: TestSite;
+let browser: Browser;
+const IPHONE = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1';
+const WINDOWS_FIREFOX = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:121.0) Gecko/20100101 Firefox/121.0';
+
+siteInBrowser({ RATE_LIMIT_AUTH_MAX: '1000' }, (started, chromium) => {
+  site = started;
+  browser = chromium;
+});
+
+/** The same member signed in on another device, through the API. */
+async function signInElsewhere(email: string, password: string, userAgent: string) {
+  const other = new HttpBrowser(site.url);
+  expect((await other.request('POST', '/api/auth/login', { email, password }, { 'user-agent': userAgent })).status).toBe(200);
+  return other;
+}
+
+const toast = (page: Page, title: string) => page.getByRole('region', { name: 'Notifications (F8)' }).getByText(title, { exact: true }).waitFor();
+
+describe('account page', () => {
+  it('changes the name and bio, ends other sessions, and changes the password', async () => {
+    const account = { firstName: 'Grace', lastName: 'Hopper', email: `grace-${Date.now()}@example.org`, password: 'correct horse battery' };
+    const context = await newContext(browser, site.url);
+    const page = await context.newPage();
+    await registerInBrowser(page, account);
+
+    // Reached from the sidebar's user block.
+    await page.getByRole('link', { name: /^Your account: Grace Hopper\b/ }).click();
+    await page.getByRole('heading', { name: 'Your account', level: 1 }).waitFor();
+
+    // Name and bio.
+    await page.getByLabel('First name').fill('Amazing Grace');
+    await page.getByRole('textbox', { name: 'Bio' }).fill('I collect early network logos.');
+    await page.getByText('30/500 characters. Plain text.').waitFor();
+    await page.getByRole('button', { name: 'Save profile' }).click();
+    await toast(page, 'Profile saved');
+    await page.getByRole('link', { name: /^Your account: Amazing Grace Hopper\b/ }).waitFor();
+    expect((await (await fetch(`${site.url}/api/auth/user`, { headers: { cookie: (await context.cookies()).map((c) => `${c.name}=${c.value}`).join('; ') } })).json()).bio).toBe('I collect early network logos.');
+
+    // Sessions: this device, and the phone signed in elsewhere.
+    const phone = await signInElsewhere(account.email, account.password, IPHONE);
+    await page.reload();
+    const sessions = page.getByRole('region', { name: 'Where you are signed in' });
+    await sessions.getByText('This device').waitFor();
+    await sessions.getByText('Safari on iPhone').waitFor();
+    await screenshot(page, 'account');
+    expect(await accessibilityViolations(page)).toEqual([]);
+    await page.setViewportSize({ width: 390, height: 844 });
+    await screenshot(page, 'account-phone');
+    await page.setViewportSize({ width: 1280, height: 800 });
+
+    await sessions.getByRole('button', { name: 'End the session on Safari on iPhone' }).click();
+    await toast(page, 'Session ended');
+    await sessions.getByText('No other sessions').waitFor();
+    expect((await phone.get('/api/auth/user')).status).toBe(401);
+
+    // Sign out everywhere else.
+    const laptop = await signInElsewhere(account.email, account.password, WINDOWS_FIREFOX);
+    const tablet = await signInElsewhere(account.email, account.password, IPHONE);
+    await page.reload();
+    await sessions.getByText('Firefox on Windows').waitFor();
+    await sessions.getByRole('button', { name: 'Sign out everywhere else' }).click();
+    await toast(page, 'Signed out everywhere else');
+    await sessions.getByText('No other sessions').waitFor();
+    expect((await laptop.get('/api/auth/user')).status).toBe(401);
+    expect((await tablet.get('/api/auth/user')).status).toBe(401);
+
+    // Password: the wrong current one is refused beside its field; the right one signs out the others only.
+    const other = await signInElsewhere(account.email, account.password, WINDOWS_FIREFOX);
+    await page.getByLabel('Current password').fill('not my password');
+    await page.getByLabel('New password', { exact: true }).fill('an even better passphrase');
+    await page.getByRole('button', { name: 'Change password' }).click();
+    await page.getByText('Current password is incorrect').waitFor();
+    await page.getByLabel('Current password').fill(account.password);
+    await page.getByRole('button', { name: 'Change password' }).click();
+    await toast(page, 'Password changed');
+    expect((await other.get('/api/auth/user')).status).toBe(401);
+    await page.reload();
+    await page.getByRole('heading', { name: 'Your account', level: 1 }).waitFor();
+    const fresh = new HttpBrowser(site.url);
+    expect((await fresh.post('/api/auth/login', { email: account.email, password: 'an even better passphrase' })).status).toBe(200);
+    await context.close();
+  });
+
+  it('asks for an e-mail change and tells how the link went', async () => {
+    const account = { firstName: 'Edward', lastName: 'Murrow', email: `murrow-${Date.now()}@example.org`, password: 'correct horse battery' };
+    const context = await newContext(browser, site.url, { width: 390, height: 844 });
+    const page = await context.newPage();
+    await registerInBrowser(page, account);
+    await page.goto('/account');
+    const newEmail = `see-it-now-${Date.now()}@example.org`;
+    await page.getByLabel('New e-mail address').fill(newEmail);
+    await page.getByRole('button', { name: 'Send confirmation link' }).click();
+    await page.getByRole('status').filter({ hasText: `We sent a link to ${newEmail}` }).first().waitFor();
+    const mail = await site.services.mailbox.waitFor((m) => m.to.includes(newEmail));
+    await page.goto(mail.text.match(/https?:\/\/\S+\/api\/me\/email\/confirm\/[\w-]+/)![0]);
+    await toast(page, 'E-mail address changed');
+    await page.getByText(newEmail, { exact: true }).waitFor();
+    expect(new URL(page.url()).search).toBe('');
+    await screenshot(page, 'account-email-phone');
+    await context.close();
+  });
+});
