@@ -1,4 +1,4 @@
-/** Every projection the runner maintains, in the order they are applied. */
+/** Every projection the runner maintains, in the order they are applied (erasure last: it follows what the others copied). */
 import type { Projection } from '../platform/projections/runner';
 import { membersProjection } from './members/members';
 import { memberPostCountsProjection } from './members/post-counts';
@@ -15,5 +15,7 @@ import { notificationsProjection } from './notifications/notifications';
 import { bookmarksProjection } from './bookmarks/bookmarks';
 import { subscriptionsProjection } from './subscriptions/subscriptions';
 import { mediaProjection } from './media/media';
+import { memberActivityProjection } from './members/activity';
+import { erasureProjection } from './members/erasure';
 
-export const allProjections: readonly Projection[] = [membersProjection, memberPostCountsProjection, feedProjection, blogProjection, eventsProjection, memberEventsProjection, eventStatsProjection, calendarFeedsProjection, subscriptionsProjection, sitePagesProjection, commentsProjection, reportsProjection, notificationsProjection, bookmarksProjection, mediaProjection];
+export const allProjections: readonly Projection[] = [membersProjection, memberPostCountsProjection, feedProjection, blogProjection, eventsProjection, memberEventsProjection, eventStatsProjection, calendarFeedsProjection, subscriptionsProjection, sitePagesProjection, commentsProjection, reportsProjection, notificationsProjection, bookmarksProjection, mediaProjection, memberActivityProjection, erasureProjection];

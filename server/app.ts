@@ -31,6 +31,7 @@ import { reportRoutes } from './reports/routes';
 import { notificationRoutes } from './notifications/routes';
 import { bookmarkRoutes } from './bookmarks/routes';
 import { directoryRoutes } from './members/directory';
+import { erasureRoutes } from './members/erasure-routes';
 import { profileRoutes } from './members/profile-routes';
 import { eventRoutes } from './events/routes';
 import { subscriptionRoutes } from './subscriptions/routes';
@@ -147,6 +148,7 @@ export async function buildApp(services: ApiDependencies, options: { logger?: bo
     disconnectMember: (id) => realtime.disconnectMember(id),
   });
   await app.register(accountRoutes, { services, memberSessions: sessions.memberSessions, disconnectMember: (id) => realtime.disconnectMember(id) });
+  await app.register(erasureRoutes, { services, memberSessions: sessions.memberSessions, disconnectMember: (id) => realtime.disconnectMember(id) });
 
   await app.register(feedRoutes, { services });
   await app.register(blogRoutes, { services });

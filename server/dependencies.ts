@@ -8,6 +8,7 @@ import type { Redis } from 'ioredis';
 import type { Config } from '../platform/config';
 import type { EventStore } from '../platform/event-store/port';
 import type { DocumentStore } from '../platform/document-store/port';
+import type { PersonalDataKeys } from '../platform/personal-data/keys';
 import type { CommandHandler } from '../platform/command-handler';
 import type { ProjectionProgress } from '../platform/projections/progress';
 import type { ChangeNotice, ProjectionRunner } from '../platform/projections/runner';
@@ -28,6 +29,8 @@ export interface ApiDependencies {
   config: Config;
   pool: pg.Pool;
   eventStore: EventStore;
+  /** The keys that seal personal data in the log; erasing a member destroys theirs (docs/domain/members.md#erasure). */
+  personalDataKeys: PersonalDataKeys;
   store: DocumentStore;
   redis: Redis;
   progress: ProjectionProgress;

@@ -27,6 +27,7 @@ import { mailRecipientsProjection } from './recipients';
 import { mailItemsProjection } from './items';
 import { createMailReactor } from './reactor';
 import { createAttendeeMail } from '../attendees/attendee-mail';
+import { mailErasureProjection } from '../erasure';
 import { mailOutbox, pruneSentEntries, queuedIds } from './outbox';
 import { digestPeriodsInUse, runDigest, type DigestFrequency } from './digests';
 import { createDelivery } from './delivery';
@@ -62,7 +63,7 @@ export function createSubscriptionMail({ config, eventStore, store, pool, redis,
     now: () => new Date(),
   });
   const progress = createProjectionProgress({ store, runnerName: MAIL_RUNNER, local: true });
-  const runner = createProjectionRunner({ name: MAIL_RUNNER, eventStore, store, projections: [mailRecipientsProjection, mailItemsProjection, reactor, attendeeMail], progress, logger });
+  const runner = createProjectionRunner({ name: MAIL_RUNNER, eventStore, store, projections: [mailRecipientsProjection, mailItemsProjection, reactor, attendeeMail, mailErasureProjection], progress, logger });
 
   let sweeping: Promise<void> | null = null;
   /** Enqueues every queued entry; BullMQ ignores ids it already holds, and a sent entry is skipped by its worker. */

@@ -1,0 +1,110 @@
+/**
+ * Leaving with one's data: the export of everything held about a member, and the erasure of their account
+ * (docs/domain/members.md#export, #erasure).
+ */
+import type { FastifyInstance } from 'fastify';
+import { fail } from '../../shared/domain';
+import { streamName } from '../../shared/streams';
+import { memberDecider } from '../../shared/members/member-stream';
+import { AccountExportSchema, EraseAccountSchema, type AccountExport } from '../../shared/members/erasure';
+import { credentialsCollection, membersCollection } from '../../projections/members/members';
+import { HELD_NOT_GIVEN, memberActivity } from '../../projections/members/activity';
+import { subscriptionsCollection } from '../../projections/subscriptions/subscriptions';
+import { ErrorSchema, noContent, type ValibotTypeProvider } from '../http/openapi';
+import type { MemberSessions } from '../http/session-store';
+import type { ApiDependencies } from '../dependencies';
+import { verifyPassword } from './passwords';
+import { releaseEmail } from './email-claims';
+
+export interface ErasureRoutesOptions {
+  services: Pick<ApiDependencies, 'store' | 'eventStore' | 'personalDataKeys' | 'handle' | 'now'>;
+  memberSessions: MemberSessions;
+  disconnectMember: (memberId: string) => Promise<void>;
+}
+
+const ABOUT =
+  'Everything Broadcast History Community holds about you: your account, your subscriptions, your open sessions, and every change you made to the site or that concerns you, as the site’s event log records it. Every change to the site is recorded there, so this list is complete.';
+const iso = (epochMs: number | null) => (epochMs === null ? null : new Date(epochMs).toISOString());
+
+export async function erasureRoutes(fastify: FastifyInstance, { services, memberSessions, disconnectMember }: ErasureRoutesOptions) {
+  const app = fastify.withTypeProvider<ValibotTypeProvider>();
+  const tags = ['members'];
+  const { store } = services;
+
+  app.get(
+    '/api/me/export',
+    { config: { access: 'signed-in' }, schema: { summary: 'A JSON file of everything the member did and everything held about them', tags, response: { 200: AccountExportSchema } } },
+    async (request, reply): Promise<AccountExport> => {
+      const memberId = request.actor!.id;
+      const [member, credentials, subscriptions, sessions, activity] = await Promise.all([
+        membersCollection(store).findOne({ _id: memberId }),
+        credentialsCollection(store).findOne({ _id: memberId }),
+        subscriptionsCollection(store).find({ memberId }, { sort: { createdAt: 1, _id: 1 } }),
+        memberSessions.list(memberId),
+        memberActivity(store).find({ memberId }, { sort: { _position: 1, _id: 1 } }),
+      ]);
+      if (!member) throw fail.notFound('Member not found');
+      const exportedAt = services.now().toISOString();
+      void reply.header('content-disposition', `attachment; filename="broadcast-history-community-${exportedAt.slice(0, 10)}.json"`);
+      return {
+        exportedAt,
+        about: ABOUT,
+        account: {
+          id: member._id,
+          email: member.email,
+          firstName: member.firstName,
+          lastName: member.lastName,
+          bio: member.bio ?? '',
+          profileImageUrl: member.profileImageUrl,
+          role: member.role,
+          suspended: member.suspended,
+          registeredAt: member.registeredAt,
+          password: credentials?.passwordHash ? HELD_NOT_GIVEN : 'none',
+        },
+        subscriptions: subscriptions.map((subscription) => ({
+          id: subscription._id,
+          email: subscription.email,
+          subscriptionType: subscription.subscriptionType,
+          frequency: subscription.frequency,
+          status: subscription.status,
+          createdAt: subscription.createdAt,
+          confirmedAt: subscription.confirmedAt,
+          unsubscribedAt: subscription.unsubscribedAt,
+        })),
+        sessions: sessions.map((session) => ({ signedInAt: iso(session.signedInAt), lastSeenAt: iso(session.lastSeenAt), userAgent: session.userAgent })),
+        activity: activity.map(({ at, stream, type, data }) => ({ at, stream, type, data })),
+      };
+    },
+  );
+
+  app.delete(
+    '/api/me',
+    {
+      config: { access: 'signed-in' },
+      schema: {
+        summary: 'Erase the account: personal data gone from every read model and, by destroying its keys, from the event log; content kept as by “Former member” or removed',
+        tags,
+        body: EraseAccountSchema,
+        response: { 204: noContent('Erased; every session of the member has ended'), 400: ErrorSchema, 422: ErrorSchema },
+      },
+    },
+    async (request, reply) => {
+      const actor = request.actor!;
+      const credentials = await credentialsCollection(store).findOne({ _id: actor.id });
+      if (!credentials?.passwordHash || !(await verifyPassword(request.body.password, credentials.passwordHash))) {
+        throw fail.invalid('Wrong password', { password: 'Wrong password' });
+      }
+      const adminCount = await membersCollection(store).countDocuments({ role: 'admin', suspended: false });
+      const { content } = request.body;
+      await services.handle(memberDecider, streamName('member', actor.id), { type: 'EraseMember', data: { content, adminCount }, metadata: { now: services.now(), actor } }, { actorId: actor.id });
+      // The projections destroy the keys too as the event passes; doing it here makes it immediate for this process.
+      await services.personalDataKeys.destroy(actor.id, content === 'removed');
+      await releaseEmail(services.eventStore, credentials.email, actor.id);
+      await memberSessions.endAll(actor.id);
+      await memberSessions.standingChanged();
+      await disconnectMember(actor.id);
+      await request.session.destroy();
+      return reply.status(204).send();
+    },
+  );
+}

@@ -1,0 +1,173 @@
+/**
+ * Leaving with one's data (docs/domain/members.md#export, #erasure), end to end on a running site: the export holds
+ * every event of the member in the log; erasing the account removes their personal data from every read model and
+ * from the log's payloads, keeps or removes their content as they chose, and `npm run projections:rebuild` brings
+ * nothing of it back.
+ */
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestSite, type TestSite } from '../../support/site';
+import { Browser, registerCast, registerMember } from '../../support/http';
+import { childProcesses } from '../../support/processes';
+import { parseStreamName } from '../../../shared/streams';
+
+let site: TestSite;
+let cast: Awaited<ReturnType<typeof registerCast>>;
+const processes = childProcesses();
+const PASSWORD = 'correct horse battery';
+
+beforeAll(async () => {
+  site = await startTestSite();
+  cast = await registerCast(site.url);
+}, 60_000);
+afterAll(async () => {
+  await processes.stopAll();
+  await site?.close();
+});
+
+/** The documents, in every collection of the document store (read models and the rest), that hold this text. */
+async function holding(text: string): Promise<string[]> {
+  const { store } = site.services;
+  const found: string[] = [];
+  for (const name of await store.listCollections()) {
+    for (const document of await store.collection(name).find({})) if (JSON.stringify(document).includes(text)) found.push(`${name}: ${JSON.stringify(document).slice(0, 300)}`);
+  }
+  return found;
+}
+
+/** The event log as stored: every event's data and metadata, not opened. */
+async function rawLog(): Promise<string> {
+  const { rows } = await site.services.pool.query<{ row: string }>('SELECT row_to_json(events)::text AS row FROM events ORDER BY position');
+  return rows.map((row) => row.row).join('\n');
+}
+
+/** `npm run projections:rebuild` against the site's database, with the site's own runner stopped meanwhile. */
+async function rebuild() {
+  await site.services.readModels.stop();
+  const { config } = site.services;
+  const child = processes.start('scripts/rebuild-projections.ts', { NODE_ENV: 'test', DATABASE_URL: config.databaseUrl, REDIS_PREFIX: config.redisPrefix, SESSION_SECRET: 'test-secret-test-secret-test-secret-0123', LOG_LEVEL: 'warn' });
+  await new Promise((resolve) => child.once('exit', resolve));
+  expect(child.exitCode, processes.logs.join('')).toBe(0);
+  await site.services.readModels.start();
+  await site.services.progress.waitFor(await site.services.eventStore.headPosition(), 30_000);
+}
+
+/** A member who takes part in everything: each string the site keeps of them carries `identity`, what they wrote `words`. */
+async function activeMember(identity: string, words: string) {
+  const leaver = await registerMember(site.url, { email: `leaver-${identity}@example.org`, firstName: `Quill${identity}`, lastName: `Zephyr${identity}`, password: PASSWORD });
+  const { browser } = leaver;
+  expect((await browser.patch('/api/me', { bio: `Night shift at WXYZ, ${identity}` })).status).toBe(200);
+
+  const own = await browser.post('/api/posts', { content: `My aircheck ${words} from 1974`, tags: ['radio'] });
+  expect(own.status).toBe(201);
+  expect((await cast.admin.browser.put(`/api/admin/posts/${own.body.id}/approve`)).status).toBe(200);
+  const adminPost = await cast.admin.browser.post('/api/posts', { content: 'Who remembers the WLS tower?' });
+  expect((await browser.post(`/api/posts/${adminPost.body.id}/comments`, { content: `I climbed it ${words} @Ada Admin` })).status).toBe(201);
+  // Others' words are theirs: a mention by name in them stays (docs/domain/members.md#erasure), so none is made here.
+  expect((await cast.other.browser.post(`/api/posts/${own.body.id}/comments`, { content: 'Lovely recording' })).status).toBe(201);
+  expect((await cast.other.browser.post(`/api/posts/${own.body.id}/report`, { reason: 'off topic' })).status).toBe(200);
+  expect((await browser.put(`/api/posts/${adminPost.body.id}/like`)).status).toBe(200);
+  expect((await browser.put(`/api/bookmarks/post/${adminPost.body.id}`)).status).toBeLessThan(300);
+
+  const adminEvent = await cast.admin.browser.post('/api/events', { title: 'Tower open day', startDate: '2031-05-10T15:00:00Z', endDate: '2031-05-10T18:00:00Z' });
+  expect((await browser.put(`/api/events/${adminEvent.body.id}/rsvp/me`, { status: 'attending' })).status).toBe(200);
+  const ownEvent = await browser.post('/api/events', { title: `Reunion ${words}`, description: `Bring tapes ${words}`, startDate: '2031-06-10T15:00:00Z', endDate: '2031-06-10T18:00:00Z' });
+  expect(ownEvent.status).toBe(201);
+  expect((await browser.post('/api/subscriptions', { subscriptionType: 'newsfeed', frequency: 'daily' })).status).toBe(201);
+  expect((await browser.get('/api/me/calendar-url')).status).toBe(200);
+  return { ...leaver, postId: own.body.id as string, eventId: ownEvent.body.id as string };
+}
+
+/** What the log holds of a member, found without the export's read model: what they did, their own streams and what names them. */
+async function ownEventIds(memberId: string): Promise<string[]> {
+  const { rows } = await site.services.pool.query<{ id: string; stream_name: string; data: Record<string, unknown>; metadata: Record<string, unknown> }>('SELECT id::text, stream_name, data, metadata FROM events ORDER BY position');
+  const ownSubscriptions = new Set<string>();
+  const ids: string[] = [];
+  for (const row of rows) {
+    const stream = parseStreamName(row.stream_name);
+    if (stream?.type === 'subscription' && row.metadata.actorId === memberId) ownSubscriptions.add(stream.id);
+    const own = stream && ['member', 'inbox', 'bookmarks', 'calendar'].includes(stream.type) && stream.id === memberId;
+    if (row.metadata.actorId === memberId || own || row.data.memberId === memberId || (stream?.type === 'subscription' && ownSubscriptions.has(stream.id))) ids.push(row.id);
+  }
+  return ids;
+}
+
+describe('leaving with one’s data', () => {
+  it('exports everything the log holds of the member, and everything held about them', async () => {
+    const identity = randomBytes(5).toString('hex');
+    const { browser, user } = await activeMember(identity, 'export');
+    const exported = await browser.get('/api/me/export');
+    expect(exported.status).toBe(200);
+    expect(exported.headers.get('content-disposition')).toMatch(/^attachment; filename="broadcast-history-community-\d{4}-\d\d-\d\d\.json"$/u);
+    const file = exported.body;
+    expect(file.account).toMatchObject({ id: user.id, email: `leaver-${identity}@example.org`, firstName: `Quill${identity}`, bio: `Night shift at WXYZ, ${identity}`, password: '(held, not included: a one-way hash)' });
+    expect(file.subscriptions).toEqual([expect.objectContaining({ email: `leaver-${identity}@example.org`, subscriptionType: 'newsfeed', frequency: 'daily' })]);
+    expect(file.sessions).toHaveLength(1);
+    const types = file.activity.map((event: { type: string }) => event.type);
+    for (const type of ['MemberRegistered', 'MemberProfileChanged', 'PostSubmitted', 'CommentWritten', 'PostLiked', 'BookmarkSaved', 'RsvpChanged', 'EventScheduled', 'SubscriptionRequested', 'CalendarFeedIssued']) expect(types).toContain(type);
+    // Complete: the very events the log holds of them, in the log's order, opened.
+    const inLog = await ownEventIds(user.id);
+    expect(file.activity).toHaveLength(inLog.length);
+    expect(JSON.stringify(file.activity)).toContain('My aircheck export from 1974');
+    expect(JSON.stringify(file)).not.toMatch(/scrypt\$/u);
+    expect((await new Browser(site.url).get('/api/me/export')).status).toBe(401);
+  }, 60_000);
+
+  it('erases the account but keeps what they wrote, as by “Former member”, through a rebuild', async () => {
+    const identity = randomBytes(5).toString('hex');
+    const { browser, user, account, postId, eventId } = await activeMember(identity, 'keepsake');
+    expect(await holding(identity)).not.toEqual([]);
+
+    expect((await browser.request('DELETE', '/api/me', { password: 'not my password' })).status).toBe(400);
+    expect((await browser.get('/api/auth/user')).status).toBe(200);
+    const otherSession = new Browser(site.url);
+    expect((await otherSession.post('/api/auth/login', { email: account.email, password: PASSWORD })).status).toBe(200);
+
+    expect((await browser.request('DELETE', '/api/me', { password: PASSWORD, content: 'kept' })).status).toBe(204);
+    expect((await browser.get('/api/auth/user')).status).toBe(401);
+    expect((await otherSession.get('/api/auth/user')).status).toBe(401);
+    expect((await new Browser(site.url).post('/api/auth/login', { email: account.email, password: PASSWORD })).status).toBe(401);
+
+    const check = async () => {
+      expect(await holding(identity)).toEqual([]);
+      expect(await rawLog()).not.toContain(identity);
+      expect(await rawLog()).not.toContain('keepsake');
+      const post = (await cast.member.browser.get(`/api/posts?q=keepsake`)).body.items.find((item: { id: string }) => item.id === postId);
+      expect(post).toMatchObject({ content: 'My aircheck keepsake from 1974', author: expect.objectContaining({ name: 'Former member' }) });
+      const event = await cast.admin.browser.get(`/api/events/${eventId}`);
+      expect(event.body).toMatchObject({ title: 'Reunion keepsake', organizer: expect.objectContaining({ firstName: 'Former', lastName: 'member' }) });
+      expect((await cast.member.browser.get(`/api/members/${user.id}`)).status).toBe(404);
+      const notifications = (await cast.admin.browser.get('/api/notifications')).body.items.map((item: { text: string }) => item.text);
+      expect(notifications.some((text: string) => text.startsWith('Former member commented'))).toBe(true);
+    };
+    await check();
+    await rebuild();
+    await check();
+
+    // The address is free again.
+    expect((await new Browser(site.url).post('/api/auth/register', { ...account, firstName: 'New', lastName: 'Start' })).status).toBe(201);
+  }, 120_000);
+
+  it('erases the account with what they wrote when they ask, through a rebuild', async () => {
+    const identity = randomBytes(5).toString('hex');
+    const words = `gone${randomBytes(4).toString('hex')}`;
+    const { browser, postId, eventId } = await activeMember(identity, words);
+    expect((await browser.request('DELETE', '/api/me', { password: PASSWORD, content: 'removed' })).status).toBe(204);
+
+    const check = async () => {
+      expect(await holding(identity)).toEqual([]);
+      expect(await holding(words)).toEqual([]);
+      expect(await rawLog()).not.toContain(words);
+      expect((await cast.member.browser.get('/api/posts?limit=50')).body.items.map((item: { id: string }) => item.id)).not.toContain(postId);
+      expect((await cast.admin.browser.get(`/api/events/${eventId}`)).status).toBe(404);
+    };
+    await check();
+    await rebuild();
+    await check();
+  }, 120_000);
+
+  it('keeps the last admin from leaving', async () => {
+    expect((await cast.admin.browser.request('DELETE', '/api/me', { password: 'correct horse battery' })).status).toBe(422);
+    expect((await cast.admin.browser.get('/api/auth/user')).status).toBe(200);
+  });
+});
