@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import sharp from 'sharp';
 import type { Browser, Page } from 'playwright-core';
 import type { TestSite } from '../support/site';
 import { Browser as HttpBrowser } from '../support/http';
@@ -85,6 +86,24 @@ describe('account page', () => {
     await page.getByRole('heading', { name: 'Your account', level: 1 }).waitFor();
     const fresh = new HttpBrowser(site.url);
     expect((await fresh.post('/api/auth/login', { email: account.email, password: 'an even better passphrase' })).status).toBe(200);
+    await context.close();
+  });
+
+  it('uploads a picture and makes it the avatar', async () => {
+    const account = { firstName: 'Mary', lastName: 'Pickford', email: `pickford-${Date.now()}@example.org`, password: 'correct horse battery' };
+    const context = await newContext(browser, site.url);
+    const page = await context.newPage();
+    await registerInBrowser(page, account);
+    await page.goto('/account');
+    const picture = page.getByRole('region', { name: 'Picture' });
+    await picture.getByRole('button', { name: 'Upload picture' }).waitFor();
+    const png = await sharp({ create: { width: 400, height: 300, channels: 3, background: { r: 30, g: 90, b: 160 } } }).png().toBuffer();
+    await picture.locator('input[type=file]').setInputFiles({ name: 'me.png', mimeType: 'image/png', buffer: png });
+    await toast(page, 'Picture updated');
+    await picture.getByRole('button', { name: 'Change picture' }).waitFor();
+    const src = await picture.locator('img').getAttribute('src');
+    expect(src).toMatch(/^\/media\//);
+    expect((await fetch(new URL(src!, site.url))).status).toBe(200);
     await context.close();
   });
 
