@@ -214,6 +214,7 @@ const shellRoutes = [
   createRoute({ getParentRoute: () => shellRoute, path: '/mailbox', component: page(() => import('./features/mailbox/mailbox-page'), 'MailboxPage') }),
   createRoute({ getParentRoute: () => shellRoute, path: '/discussions', component: page(() => import('./features/placeholders/placeholder-pages'), 'DiscussionsPage') }),
   createRoute({ getParentRoute: () => shellRoute, path: '/trending', component: page(() => import('./features/placeholders/placeholder-pages'), 'TrendingPage') }),
+  createRoute({ getParentRoute: () => shellRoute, path: '/members/$id', component: page(() => import('./features/members/profile-page'), 'MemberProfilePage') }),
   createRoute({ getParentRoute: () => shellRoute, path: '/bookmarks', component: page(() => import('./features/bookmarks/bookmarks-page'), 'BookmarksPage') }),
   createRoute({ getParentRoute: () => shellRoute, path: '/notifications', component: page(() => import('./features/notifications/notifications-page'), 'NotificationsPage') }),
 ];

@@ -18,6 +18,7 @@ import { Button } from './ui/button';
 import { useToast } from './ui/toast';
 import { useMentionPicker } from './mention-picker';
 import { ROLE_COLOUR } from './ui/role-colour';
+import { MemberLink } from './member-link';
 
 const threadUrl = (targetType: CommentTargetType, targetId: string) => `/api/${targetType === 'post' ? 'posts' : 'blog'}/${encodeURIComponent(targetId)}/comments`;
 
@@ -121,10 +122,12 @@ function CommentItem({ comment, viewer, canWrite, commands, replying, onReply }:
   const action = 'min-h-11 rounded-md px-2 text-xs font-medium text-slate-600 hover:bg-slate-100 dark:text-slate-400 dark:hover:bg-slate-800';
   return (
     <article id={`comment-${comment.id}`} aria-label={`Comment by ${comment.author.name}`} className="flex gap-2 py-2">
-      <Avatar name={comment.author.name} src={comment.author.avatar} size="sm" />
+      <MemberLink id={comment.author.id} name={comment.author.name} decorative>
+        <Avatar name={comment.author.name} src={comment.author.avatar} size="sm" />
+      </MemberLink>
       <div className="min-w-0 flex-1">
         <p className="text-sm">
-          <span className="font-semibold">{comment.author.name}</span> <span className={`text-xs font-medium capitalize ${ROLE_COLOUR[comment.author.role] ?? ''}`}>{comment.author.role}</span>{' '}
+          <MemberLink id={comment.author.id} name={comment.author.name} className="font-semibold" /> <span className={`text-xs font-medium capitalize ${ROLE_COLOUR[comment.author.role] ?? ''}`}>{comment.author.role}</span>{' '}
           <time dateTime={comment.createdAt} title={new Date(comment.createdAt).toLocaleString()} className="text-xs text-slate-600 dark:text-slate-400">
             {relativeTime(comment.createdAt)}
           </time>

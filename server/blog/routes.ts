@@ -55,7 +55,7 @@ export function blogPostDto(post: BlogPostDocument): BlogPost {
     createdAt: post.createdAt,
     updatedAt: post.updatedAt,
     publishedAt: post.publishedAt,
-    author: post.author,
+    author: { id: post.authorId, ...post.author },
     comments: post.comments,
   };
 }

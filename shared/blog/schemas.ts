@@ -57,7 +57,7 @@ export const BlogPostSchema = v.object({
   createdAt: v.string(),
   updatedAt: v.string(),
   publishedAt: v.nullable(v.string()),
-  author: v.object({ name: v.string(), role: v.picklist(ROLES), firstName: v.string(), lastName: v.string(), profileImageUrl: v.nullable(v.string()) }),
+  author: v.object({ id: v.string(), name: v.string(), role: v.picklist(ROLES), firstName: v.string(), lastName: v.string(), profileImageUrl: v.nullable(v.string()) }),
   /** Comments in its thread that are not removed. */
   comments: v.pipe(v.number(), v.integer(), v.minValue(0)),
 });

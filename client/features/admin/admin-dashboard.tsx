@@ -8,16 +8,18 @@ import { Link, useParams } from '@tanstack/react-router';
 import { Button } from '../../components/ui/button';
 import { RoleBadge } from '../../components/ui/badge';
 import { Avatar } from '../../components/ui/avatar';
-import { ComingSoon } from '../../components/ui/page-header';
+import { ComingSoon, EmptyState } from '../../components/ui/page-header';
+import { MemberLink } from '../../components/member-link';
 import { useToast } from '../../components/ui/toast';
 import { errorMessage } from '../../lib/api';
 import { LoadMore } from '../../lib/paged-list';
 import { ROLES } from '../../../shared/domain';
-import type { MemberRow } from '../../../shared/members/schemas';
-import { runAdminAction, useAdminStats, useMembers, usePendingPosts, useRefreshAdmin, useReports, type AdminAction } from './api';
+import { PRESENCE_STATUSES, type MemberRow } from '../../../shared/members/schemas';
+import { runAdminAction, useAdminStats, useMembers, usePendingPosts, useRefreshAdmin, useReports, type AdminAction, type MemberFilters } from './api';
 import type { ReportGroup } from '../../../shared/reports/schemas';
 import { isStaff, useCurrentUser, type CurrentUser } from '../../lib/current-user';
 import { useNarrowScreen } from '../../lib/use-narrow-screen';
+import { useDebounced } from '../../lib/use-debounced';
 
 const TABS = [
   { id: 'moderation', label: 'Moderation' },
@@ -74,7 +76,7 @@ function Moderation() {
         {posts.map((post) => (
           <li key={post.id} className="rounded-xl border border-slate-200 bg-white p-4 dark:border-slate-800 dark:bg-slate-900">
             <p className="text-sm">
-              <span className="font-semibold">{post.author.name}</span> <RoleBadge role={post.author.role} /> · <time dateTime={post.createdAt}>{new Date(post.createdAt).toLocaleString()}</time>
+              <MemberLink id={post.author.id} name={post.author.name} className="font-semibold" /> <RoleBadge role={post.author.role} /> · <time dateTime={post.createdAt}>{new Date(post.createdAt).toLocaleString()}</time>
             </p>
             <p className="mt-2 break-words whitespace-pre-wrap">{post.content}</p>
             {post.mediaUrl && <p className="mt-1 truncate text-sm text-slate-600 dark:text-slate-400">{post.mediaType}: {post.mediaUrl}</p>}
@@ -113,7 +115,7 @@ function ReportedContent() {
           return (
             <li key={`${report.targetType}:${report.targetId}`} aria-label={`${what} by ${report.author.name}`} className="rounded-xl border border-slate-200 bg-white p-4 dark:border-slate-800 dark:bg-slate-900">
               <p className="text-sm text-slate-600 dark:text-slate-400">
-                {what} by <span className="font-semibold text-slate-900 dark:text-slate-100">{report.author.name}</span> · reported by {report.reporters === 1 ? '1 member' : `${report.reporters} members`} · first{' '}
+                {what} by <MemberLink id={report.author.id} name={report.author.name} className="font-semibold text-slate-900 dark:text-slate-100" /> · reported by {report.reporters === 1 ? '1 member' : `${report.reporters} members`} · first{' '}
                 <time dateTime={report.firstReportedAt}>{new Date(report.firstReportedAt).toLocaleString()}</time>
               </p>
               <blockquote className="mt-2 border-l-4 border-slate-200 pl-3 break-words whitespace-pre-wrap dark:border-slate-700">{report.excerpt}</blockquote>
@@ -206,9 +208,13 @@ function MemberActions({ row, viewer, act }: { row: MemberRow; viewer: CurrentUs
 function MemberName({ row }: { row: MemberRow }) {
   return (
     <div className="flex min-w-0 items-center gap-2">
-      <Avatar name={row.name} size="sm" />
+      <MemberLink id={row.id} name={row.name} decorative>
+        <Avatar name={row.name} size="sm" />
+      </MemberLink>
       <div className="min-w-0">
-        <p className="font-medium break-words">{row.name}</p>
+        <p className="font-medium break-words">
+          <MemberLink id={row.id} name={row.name} />
+        </p>
         <p className="text-xs break-all text-slate-600 dark:text-slate-400">{row.email}</p>
       </div>
     </div>
@@ -217,16 +223,86 @@ function MemberName({ row }: { row: MemberRow }) {
 
 const suspendedMark = <span className="ml-1 text-xs font-semibold text-red-700 dark:text-red-400">Suspended</span>;
 
+const NO_FILTERS: MemberFilters = { q: '', role: '', status: '', suspended: '' };
+const selectClass = 'min-h-11 rounded-md border border-slate-300 bg-white px-2 dark:border-slate-600 dark:bg-slate-900';
+
+/** Search by name or e-mail (sent once typing pauses), and the role, presence and suspension filters. */
+function MemberSearch({ search, setSearch, filters, setFilters }: { search: string; setSearch: (q: string) => void; filters: MemberFilters; setFilters: (filters: MemberFilters) => void }) {
+  const choose = <K extends keyof MemberFilters>(key: K, value: MemberFilters[K]) => setFilters({ ...filters, [key]: value });
+  return (
+    <div role="search" aria-label="Find members" className="flex flex-col gap-2 md:flex-row md:flex-wrap md:items-end">
+      <label className="flex flex-1 flex-col gap-1 text-sm font-medium md:min-w-64">
+        Search members
+        <input type="search" value={search} onChange={(event) => setSearch(event.target.value)} placeholder="Name or e-mail" maxLength={100} className="min-h-11 rounded-md border border-slate-300 bg-white px-3 text-base font-normal dark:border-slate-600 dark:bg-slate-900" />
+      </label>
+      <div className="grid grid-cols-3 gap-2 md:flex">
+        <label className="flex min-w-0 flex-col gap-1 text-sm font-medium">
+          Role
+          <select value={filters.role} onChange={(event) => choose('role', ROLES.find((role) => role === event.target.value) ?? '')} className={selectClass}>
+            <option value="">Any role</option>
+            {ROLES.map((role) => (
+              <option key={role} value={role}>
+                {role}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="flex min-w-0 flex-col gap-1 text-sm font-medium">
+          Status
+          <select value={filters.status} onChange={(event) => choose('status', PRESENCE_STATUSES.find((status) => status === event.target.value) ?? '')} className={selectClass}>
+            <option value="">Any status</option>
+            {PRESENCE_STATUSES.map((status) => (
+              <option key={status} value={status}>
+                {status}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="flex min-w-0 flex-col gap-1 text-sm font-medium">
+          Account
+          <select value={filters.suspended} onChange={(event) => choose('suspended', event.target.value === 'true' ? 'true' : event.target.value === 'false' ? 'false' : '')} className={selectClass}>
+            <option value="">Any</option>
+            <option value="false">Active</option>
+            <option value="true">Suspended</option>
+          </select>
+        </label>
+      </div>
+    </div>
+  );
+}
+
 /** Members as a table on wide screens and as cards on a phone, where a table's actions would sit off-screen. */
 function Users({ viewer }: { viewer: CurrentUser }) {
-  const { list: users, items: rows } = useMembers();
+  const [search, setSearch] = useState('');
+  const [filters, setFilters] = useState<MemberFilters>(NO_FILTERS);
+  const q = useDebounced(search.trim(), 300);
+  const { list: users, items: rows } = useMembers({ ...filters, q });
   const act = useAdminAction();
   const narrow = useNarrowScreen();
-  if (users.isPending) return <p role="status">Loading members...</p>;
-  if (users.isError) return <p role="alert">The member list could not be loaded.</p>;
+  const searchBox = <MemberSearch search={search} setSearch={setSearch} filters={filters} setFilters={setFilters} />;
+  if (users.isPending)
+    return (
+      <div className="space-y-4">
+        {searchBox}
+        <p role="status">Loading members...</p>
+      </div>
+    );
+  if (users.isError)
+    return (
+      <div className="space-y-4">
+        {searchBox}
+        <p role="alert">The member list could not be loaded.</p>
+      </div>
+    );
   return (
-    <>
-      {narrow ? (
+    <div className="space-y-4">
+      {searchBox}
+      <p role="status" aria-live="polite" className="sr-only">
+        {users.isFetching ? 'Searching members' : `${rows.length}${users.hasNextPage ? '+' : ''} members shown`}
+      </p>
+      {rows.length === 0 ? (
+        <EmptyState title="No members match">Try another name or e-mail address, or clear the filters.</EmptyState>
+      ) : narrow ? (
         <ul aria-label="Members" className="space-y-3">
           {rows.map((row) => (
             <li key={row.id} className="space-y-3 rounded-xl border border-slate-200 bg-white p-4 dark:border-slate-800 dark:bg-slate-900">
@@ -283,7 +359,7 @@ function Users({ viewer }: { viewer: CurrentUser }) {
         </div>
       )}
       <LoadMore list={users} label="Load more members" />
-    </>
+    </div>
   );
 }
 

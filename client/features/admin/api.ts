@@ -10,7 +10,17 @@ import { apiKey, getQuery } from '../../lib/query-keys';
 
 export const useAdminStats = () => useQuery(getQuery<AdminStats>('/api/admin/stats'));
 export const usePendingPosts = () => usePagedList<Post>('/api/admin/posts/pending');
-export const useMembers = () => usePagedList<MemberRow>('/api/admin/users');
+/** The user list's search and filters, as the server takes them (docs/domain/members.md#user-list); '' is any. */
+export interface MemberFilters {
+  q: string;
+  role: Role | '';
+  status: MemberRow['status'] | '';
+  suspended: 'true' | 'false' | '';
+}
+export function useMembers(filters: MemberFilters) {
+  const query = new URLSearchParams(Object.entries(filters).filter(([, value]) => value !== '')).toString();
+  return usePagedList<MemberRow>(`/api/admin/users${query ? `?${query}` : ''}`, { keepPrevious: true });
+}
 export const useReports = () => usePagedList<ReportGroup>('/api/admin/reports');
 
 export type AdminAction = { do: 'approve' | 'reject'; postId: string } | { do: 'role'; memberId: string; role: Role } | { do: 'suspend' | 'unsuspend'; memberId: string } | { do: 'dismiss' | 'remove'; targetType: ReportTargetType; targetId: string };

@@ -14,6 +14,7 @@ import { usePrerenderedHandoff } from '../../lib/prerendered';
 import { useCurrentUser } from '../../lib/current-user';
 import { CommentThread } from '../../components/comment-thread';
 import { BookmarkButton } from '../../components/bookmark-button';
+import { MemberLink } from '../../components/member-link';
 
 const date = (iso: string) => new Date(iso).toLocaleDateString('en-US', { year: 'numeric', month: 'long', day: 'numeric' });
 
@@ -33,7 +34,7 @@ function PostCard({ post, signedIn }: { post: BlogPost; signedIn: boolean }) {
       <Badges post={post} />
       <h3 className="mt-2 text-xl font-semibold">{post.title}</h3>
       <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">
-        {post.author.name} · <time dateTime={post.publishedAt ?? post.createdAt}>{date(post.publishedAt ?? post.createdAt)}</time>
+        <MemberLink id={post.author.id} name={post.author.name} /> · <time dateTime={post.publishedAt ?? post.createdAt}>{date(post.publishedAt ?? post.createdAt)}</time>
         {post.comments > 0 && <> · {post.comments === 1 ? '1 comment' : `${post.comments} comments`}</>}
       </p>
       <p className="mt-3 flex-1 text-slate-700 dark:text-slate-300">{post.excerpt}</p>
@@ -188,9 +189,7 @@ export function BlogPostPage() {
       <Badges post={p} />
       <h1 className="mt-2 text-3xl font-bold md:text-4xl">{p.title}</h1>
       <p className="mt-3 flex flex-wrap items-center gap-2 text-sm text-slate-600 dark:text-slate-400">
-        <span className="font-medium text-slate-900 dark:text-slate-100">
-          {p.author.firstName} {p.author.lastName}
-        </span>
+        <MemberLink id={p.author.id} name={`${p.author.firstName} ${p.author.lastName}`.trim() || p.author.name} className="font-medium text-slate-900 dark:text-slate-100" />
         <RoleBadge role={p.author.role} />
         {p.publishedAt && (
           <span>

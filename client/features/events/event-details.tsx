@@ -13,6 +13,7 @@ import { formatEventDateLine } from '../../../shared/events/dates';
 import { EventForm } from './event-form';
 import { BookmarkButton } from '../../components/bookmark-button';
 import { cancelEvent, deleteEvent, eventIcsUrl, setRsvp, useAttendeeCounts, useEvent, useRefreshEvents, useWaitlist, type CalendarEvent } from './api';
+import { MemberLink } from '../../components/member-link';
 
 /** The reader's own zone: timed events show on their wall clock; all-day ones are calendar dates wherever they are read. */
 export const readerTimeZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone;
@@ -206,7 +207,7 @@ export function EventDetails({ eventId, onClose }: { eventId: string; onClose: (
                 )}
               </p>
               <p className="text-sm">
-                Organized by {event.organizer.firstName} {event.organizer.lastName}
+                Organized by <MemberLink id={event.organizerId} name={`${event.organizer.firstName} ${event.organizer.lastName}`} />
               </p>
               {event.tags.length > 0 && <p className="text-sm">{event.tags.map((t) => `#${t}`).join(' ')}</p>}
               {event.isRecurring && event.recurrenceRule && <p className="text-sm">Repeats: {event.recurrenceRule}</p>}

@@ -15,6 +15,7 @@ import { placeLine, placesLine } from '../../../shared/events/summary-lines';
 import { SITE_NAME } from '../../../shared/landing';
 import { eventIcsUrl, useEvent } from './api';
 import { Rsvp, dateLine } from './event-details';
+import { MemberLink } from '../../components/member-link';
 
 const LINK = 'inline-flex min-h-11 items-center font-medium text-brand-600 underline dark:text-amber-accent';
 
@@ -86,7 +87,7 @@ export function EventPage() {
         <div>
           <dt className="sr-only">Organizer</dt>
           <dd>
-            Organized by {event.organizer.firstName} {event.organizer.lastName}
+            Organized by <MemberLink id={event.organizerId} name={`${event.organizer.firstName} ${event.organizer.lastName}`} />
           </dd>
         </div>
         {!user && (

@@ -12,6 +12,7 @@ import { CommentThread } from '../../components/comment-thread';
 import { BookmarkButton } from '../../components/bookmark-button';
 import { usePostAction, type Post, type PostAction } from './api';
 import { ROLE_COLOUR } from '../../components/ui/role-colour';
+import { MemberLink } from '../../components/member-link';
 
 function Media({ post }: { post: Post }) {
   if (!post.mediaUrl) return null;
@@ -102,10 +103,12 @@ export function PostCard({ post, viewer, onlineIds }: { post: Post; viewer: Curr
   return (
     <article id={`post-${post.id}`} aria-label={`Post by ${post.author.name}`} className="rounded-xl border border-slate-200 bg-white p-4 dark:border-slate-800 dark:bg-slate-900">
       <header className="flex items-start gap-3">
-        <Avatar name={post.author.name} src={post.author.avatar} online={onlineIds.has(post.author.id)} />
+        <MemberLink id={post.author.id} name={post.author.name} decorative>
+          <Avatar name={post.author.name} src={post.author.avatar} online={onlineIds.has(post.author.id)} />
+        </MemberLink>
         <div className="min-w-0 flex-1">
           <p className="font-semibold">
-            {post.author.name} <span className={`text-xs font-medium capitalize ${ROLE_COLOUR[post.author.role] ?? ''}`}>{post.author.role}</span>
+            <MemberLink id={post.author.id} name={post.author.name} /> <span className={`text-xs font-medium capitalize ${ROLE_COLOUR[post.author.role] ?? ''}`}>{post.author.role}</span>
           </p>
           <p className="text-xs text-slate-600 dark:text-slate-400">
             <time dateTime={post.createdAt} title={new Date(post.createdAt).toLocaleString()}>

@@ -1,0 +1,113 @@
+/** /members/{id}: a member's profile, with their newest posts in the feed and the events they organise. */
+import { Link, useParams } from '@tanstack/react-router';
+import type { MemberProfile } from '../../../shared/members/profile';
+import { Avatar } from '../../components/ui/avatar';
+import { RoleBadge } from '../../components/ui/badge';
+import { EmptyState } from '../../components/ui/page-header';
+import { Spinner } from '../../components/ui/spinner';
+import { ApiError } from '../../lib/api';
+import { relativeTime } from '../../lib/relative-time';
+import { useMemberProfile } from './api';
+
+const monthYear = (iso: string) => new Date(iso).toLocaleDateString('en-US', { month: 'long', year: 'numeric' });
+const eventDate = (iso: string) => new Date(iso).toLocaleString('en-US', { weekday: 'short', month: 'short', day: 'numeric', year: 'numeric', hour: 'numeric', minute: '2-digit' });
+const count = (n: number, one: string) => `${n} ${one}${n === 1 ? '' : 's'}`;
+
+const card = 'rounded-xl border border-slate-200 bg-white p-4 dark:border-slate-800 dark:bg-slate-900';
+
+function Posts({ profile }: { profile: MemberProfile }) {
+  return (
+    <section aria-labelledby="profile-posts" className="space-y-3">
+      <h2 id="profile-posts" className="text-lg font-semibold">
+        Recent posts
+      </h2>
+      {profile.posts.length === 0 ? (
+        <EmptyState title="No posts yet">{profile.name} has not posted in the feed yet.</EmptyState>
+      ) : (
+        <ul aria-label={`Posts by ${profile.name}`} className="space-y-2">
+          {profile.posts.map((post) => (
+            <li key={post.id} className={card}>
+              <a href={`/#post-${post.id}`} className="block break-words whitespace-pre-line hover:underline">
+                {post.excerpt}
+              </a>
+              <p className="mt-2 text-xs text-slate-600 dark:text-slate-400">
+                <time dateTime={post.createdAt} title={new Date(post.createdAt).toLocaleString()}>
+                  {relativeTime(post.createdAt)}
+                </time>{' '}
+                · {count(post.likes, 'like')} · {count(post.comments, 'comment')}
+              </p>
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
+
+function Events({ profile }: { profile: MemberProfile }) {
+  const now = Date.now();
+  return (
+    <section aria-labelledby="profile-events" className="space-y-3">
+      <h2 id="profile-events" className="text-lg font-semibold">
+        Events organised
+      </h2>
+      {profile.events.length === 0 ? (
+        <EmptyState title="No events yet">{profile.name} has not organised a public event.</EmptyState>
+      ) : (
+        <ul aria-label={`Events organised by ${profile.name}`} className="space-y-2">
+          {profile.events.map((event) => {
+            const past = Date.parse(event.startsAt) < now;
+            return (
+              <li key={event.id} className={card}>
+                <Link to="/events/$id" params={{ id: event.id }} className="font-semibold break-words hover:underline">
+                  {event.title}
+                </Link>
+                <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">
+                  {past && <span className="mr-1 font-medium">Past ·</span>}
+                  <time dateTime={event.startsAt}>{eventDate(event.startsAt)}</time>
+                  {event.location && <> · {event.location}</>}
+                </p>
+              </li>
+            );
+          })}
+        </ul>
+      )}
+    </section>
+  );
+}
+
+export function MemberProfilePage() {
+  const { id } = useParams({ from: '/shell/members/$id' });
+  const profile = useMemberProfile(id);
+  if (profile.isPending) return <Spinner label="Loading the profile" />;
+  if (profile.isError) {
+    const missing = profile.error instanceof ApiError && profile.error.status === 404;
+    return (
+      <div className="mx-auto max-w-3xl py-12 text-center">
+        <h1 className="text-2xl font-bold">{missing ? 'Member not found' : 'The profile could not be loaded'}</h1>
+        <p className="mt-2 text-slate-600 dark:text-slate-400">{missing ? 'This member does not exist or is no longer part of the community.' : 'Please refresh the page in a moment.'}</p>
+        <Link to="/" className="mt-4 inline-block underline">
+          Back to the newsfeed
+        </Link>
+      </div>
+    );
+  }
+  const member = profile.data;
+  return (
+    <div className="mx-auto max-w-3xl space-y-6">
+      <header className={`${card} flex flex-col items-center gap-4 text-center sm:flex-row sm:items-start sm:text-left`}>
+        <Avatar name={member.name} src={member.avatar} size="lg" />
+        <div className="min-w-0 flex-1 space-y-2">
+          <div className="flex flex-wrap items-center justify-center gap-2 sm:justify-start">
+            <h1 className="text-2xl font-bold break-words">{member.name}</h1>
+            <RoleBadge role={member.role} />
+          </div>
+          <p className="text-sm text-slate-600 dark:text-slate-400">Joined {monthYear(member.joinedAt)}</p>
+          {member.bio ? <p className="break-words whitespace-pre-line">{member.bio}</p> : <p className="text-sm text-slate-500 italic dark:text-slate-400">No bio yet.</p>}
+        </div>
+      </header>
+      <Posts profile={member} />
+      <Events profile={member} />
+    </div>
+  );
+}
