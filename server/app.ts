@@ -31,7 +31,6 @@ import { reportRoutes } from './reports/routes';
 import { notificationRoutes } from './notifications/routes';
 import { bookmarkRoutes } from './bookmarks/routes';
 import { directoryRoutes } from './members/directory';
-import { profileRoutes } from './members/profile-routes';
 import { erasureRoutes } from './members/erasure-routes';
 import { profileRoutes } from './members/profile-routes';
 import { eventRoutes } from './events/routes';
