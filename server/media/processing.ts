@@ -72,17 +72,21 @@ async function processImage(id: string, bytes: Buffer, contentType: string): Pro
   // The fallback for browsers without WebP keeps a PNG a PNG (transparency); every other image becomes a JPEG.
   const fallback: MediaExtension | null = contentType === 'image/png' ? 'png' : contentType === 'image/webp' ? null : 'jpg';
 
-  const encode = async (variant: keyof typeof SIZES, extension: MediaExtension): Promise<ProcessedFile> => {
-    const size = SIZES[variant];
-    const square = variant.startsWith('avatar');
-    let pipeline = source()
-      .rotate()
-      .resize(square ? { width: size, height: size, fit: 'cover', withoutEnlargement: true } : { width: size, withoutEnlargement: true });
-    pipeline = extension === 'webp' ? pipeline.webp({ quality: 80 }) : extension === 'png' ? pipeline.png({ compressionLevel: 8 }) : pipeline.jpeg({ quality: 82, mozjpeg: true });
-    const { data, info } = await pipeline.toBuffer({ resolveWithObject: true });
-    return { variant, key: mediaKey(id, variant, extension), contentType: MEDIA_CONTENT_TYPES[extension], bytes: data.length, width: info.width, height: info.height, data };
-  };
   try {
+    // Decoded once, upright, at the largest size any page uses; every variant is made from these pixels. Five
+    // pipelines each decoding the 12-megapixel original took about twice as long (tests/bench/media.bench.ts).
+    const base = await source().rotate().resize({ width: SIZES.blog, withoutEnlargement: true }).raw().toBuffer({ resolveWithObject: true });
+    const { width: baseWidth, height: baseHeight, channels } = base.info;
+    const encode = async (variant: keyof typeof SIZES, extension: MediaExtension): Promise<ProcessedFile> => {
+      const size = SIZES[variant];
+      const square = variant.startsWith('avatar');
+      let pipeline = sharp(base.data, { raw: { width: baseWidth, height: baseHeight, channels } }).resize(
+        square ? { width: size, height: size, fit: 'cover', withoutEnlargement: true } : { width: size, withoutEnlargement: true },
+      );
+      pipeline = extension === 'webp' ? pipeline.webp({ quality: 80 }) : extension === 'png' ? pipeline.png({ compressionLevel: 8 }) : pipeline.jpeg({ quality: 82, mozjpeg: true });
+      const { data, info } = await pipeline.toBuffer({ resolveWithObject: true });
+      return { variant, key: mediaKey(id, variant, extension), contentType: MEDIA_CONTENT_TYPES[extension], bytes: data.length, width: info.width, height: info.height, data };
+    };
     const files = await Promise.all([
       encode('avatar-96', 'webp'),
       encode('avatar-192', 'webp'),

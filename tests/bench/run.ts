@@ -15,6 +15,7 @@ const benches: Record<string, () => Promise<{ run: () => Promise<void> }>> = {
   embeds: () => import('./embeds.bench'),
   sockets: () => import('./sockets.bench'),
   http: () => import('./http.bench'),
+  media: () => import('./media.bench'),
   lighthouse: () => import('./lighthouse.bench'),
 };
 
