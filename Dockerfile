@@ -20,6 +20,8 @@ COPY workers ./workers
 COPY shared ./shared
 COPY scripts ./scripts
 COPY tsconfig.json ./
+# Uploaded media on the local disk (MEDIA_DIR): a volume mounted here keeps the node user as its owner.
+RUN mkdir -p /app/.data/media && chown -R node:node /app/.data
 EXPOSE 3000
 USER node
 CMD ["npx", "tsx", "main/main.ts"]
