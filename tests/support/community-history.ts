@@ -2,7 +2,7 @@
  * A large, believable event log for fault and replay tests, built quickly: the community's commands are decided
  * by the real deciders against states kept in memory, with a clock running over past days, and appended through
  * the event store port in big batches: each stream's events of one period in one append, several appends at once.
- * Members register (the first one becomes admin), change their profiles and roles and are suspended; they post,
+ * Members register (the first one becomes admin), change their profiles (bio included), passwords, e-mail addresses and roles and are suspended; they post,
  * like, unlike, share, report and comment (replying, editing, removing and reporting comments), and staff moderate, pin and delete; staff write, publish, pin, feature and delete
  * blog posts; members and staff schedule events, members edit theirs (back to moderation), staff approve, reject,
  * feature and delete them, and members RSVP, change their minds and withdraw; members and guests subscribe, confirm,
@@ -318,9 +318,19 @@ export async function appendCommunityHistory(eventStore: EventStore, options: { 
         log.run(blogPostDecider, streamName('blog', id), { type, data: { title: random.words(6), excerpt: generateExcerpt(content), content, ...(random.chance(0.5) ? { tags: [random.pick(TAGS)] } : {}) }, metadata: meta(moderator) });
       } else if (type !== 'DeleteBlogPost' || random.chance(0.2)) log.run(blogPostDecider, streamName('blog', id), { type, data: {}, metadata: meta(moderator) });
     } else if (roll < 8915) {
-      const changes = random.chance(0.5) ? { firstName: random.pick(FIRST_NAMES) } : random.chance(0.5) ? { lastName: random.pick(LAST_NAMES) } : { profileImageUrl: `/uploads/${randomUUID()}.jpg` };
+      const changes = random.chance(0.5) ? { firstName: random.pick(FIRST_NAMES) } : random.chance(0.5) ? { lastName: random.pick(LAST_NAMES) } : random.chance(0.5) ? { bio: random.words(random.int(0, 40)) } : { profileImageUrl: `/uploads/${randomUUID()}.jpg` };
       log.run(memberDecider, streamName('member', member.id), { type: 'ChangeProfile', data: changes, metadata: meta(member) });
-    } else if (roll < 8965) log.run(memberDecider, streamName('member', member.id), { type: 'ChangePassword', data: { passwordHash: PASSWORD_HASH }, metadata: meta(member) });
+    } else if (roll < 8955) log.run(memberDecider, streamName('member', member.id), { type: 'ChangePassword', data: { passwordHash: PASSWORD_HASH }, metadata: meta(member) });
+    else if (roll < 8965 && !member.suspended) {
+      // As the e-mail change link does: the new address is claimed first, the old one released after.
+      const email = `${member.email.split('@')[0]}.${random.int(1, 99999)}@example.org`;
+      if (members.some((m) => m.email === email)) return;
+      log.record(streamName('email', createHash('sha256').update(email).digest('hex')), [{ type: 'EmailClaimed', data: { memberId: member.id } }], null);
+      if (log.run(memberDecider, streamName('member', member.id), { type: 'ChangeEmail', data: { email }, metadata: meta(member) })) {
+        log.record(streamName('email', createHash('sha256').update(member.email).digest('hex')), [{ type: 'EmailReleased', data: { memberId: member.id } }], null);
+        member.email = email;
+      }
+    }
     else if (roll < 8995 && member.role !== 'admin') {
       const admin = active.find((m) => m.role === 'admin' && !m.suspended)!;
       changeRole(admin, member, random.pick(['member', 'member', 'subscriber', 'staff'] as const));
