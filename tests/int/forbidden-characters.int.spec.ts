@@ -65,6 +65,10 @@ const BODY_FIELDS: [Who, string, string, (bad: string) => unknown, string][] = [
   ['guest', 'POST', '/api/auth/login', (bad) => ({ email: 'someone@example.org', password: `correct horse ${bad}` }), 'password'],
   ['guest', 'POST', '/api/auth/magic-link', (bad) => ({ email: `someone${bad}@example.org` }), 'email'],
   ['guest', 'POST', '/api/subscribe', (bad) => ({ email: `someone${bad}@example.org`, subscriptionType: 'blog_posts', frequency: 'weekly' }), 'email'],
+  ['member', 'PATCH', '/api/me', (bad) => ({ bio: `About me ${bad}` }), 'bio'],
+  ['member', 'PATCH', '/api/me', (bad) => ({ firstName: bad }), 'firstName'],
+  ['member', 'PUT', '/api/me/password', (bad) => ({ currentPassword: `correct horse ${bad}`, newPassword: 'another long passphrase' }), 'currentPassword'],
+  ['member', 'POST', '/api/me/email', (bad) => ({ email: `moved${bad}@example.org` }), 'email'],
 ];
 const QUERY_FIELDS: [Who, string, string][] = [
   ['guest', '/api/posts', 'q'],
