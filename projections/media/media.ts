@@ -1,6 +1,6 @@
 /**
  * The `media` read model: one document per stored upload, with its files, its owner and what refers to it
- * (`post:<id>`, `avatar:<member id>`, …). Uploads read it to check ownership, posts to show the file, and the
+ * (`post:<id>`, `event:<id>`, `avatar:<member id>`). Uploads read it to check ownership, posts to show the file, and the
  * sweep (sweep.ts) to find uploads nothing refers to. A deleted upload's document is removed.
  */
 import type { DocumentStore } from '../../platform/document-store/port';
@@ -26,6 +26,8 @@ export type MediaDocument = Positioned & {
   references: string[];
   /** `references.length`, indexed with the upload time, so the sweep finds orphans without reading every upload. */
   referenceCount: number;
+  /** Its owner erased their account: once nothing refers to it, the next sweep removes it without a grace period. */
+  ownerErased?: boolean;
 };
 
 export const mediaCollection = (store: DocumentStore) => store.collection<MediaDocument>(MEDIA);
@@ -66,6 +68,19 @@ async function refer(store: DocumentStore, reference: string, mediaId: string | 
   await applyToDocument(referencesCollection(store), reference, at, () => (mediaId ? { mediaId } : null));
 }
 
+/**
+ * An erased member's uploads (docs/domain/members.md#erasure): their picture goes, and with their content removed,
+ * every upload of theirs; what their kept posts and events show stays. The sweep takes the rest without waiting.
+ */
+async function forgetOwner(store: DocumentStore, memberId: string, contentRemoved: boolean, at: number) {
+  // A picture is always one's own upload. Each document is written once: a second write at the same position would be skipped.
+  for (const upload of await mediaCollection(store).find({ ownerId: memberId })) {
+    const dropped = upload.references.filter((reference) => contentRemoved || reference === `avatar:${memberId}`);
+    await applyToDocument(mediaCollection(store), upload._id, at, (current) => current && { ...withReferences(current, current.references.filter((reference) => !dropped.includes(reference))), ownerErased: true });
+    for (const reference of dropped) await applyToDocument(referencesCollection(store), reference, at, () => null);
+  }
+}
+
 export const mediaProjection: Projection = {
   name: 'media',
   collections: [MEDIA, MEDIA_REFERENCES],
@@ -91,9 +106,16 @@ export const mediaProjection: Projection = {
         else if (event.type === 'PostDeleted') await refer(store, `post:${id}`, null, at);
         return;
       }
+      case 'event': {
+        const { event, id } = typed;
+        if (event.type === 'EventScheduled' || event.type === 'EventEdited') await refer(store, `event:${id}`, event.data.fields.media?.id ?? null, at);
+        else if (event.type === 'EventDeleted') await refer(store, `event:${id}`, null, at);
+        return;
+      }
       case 'member': {
         const { event, id } = typed;
         if (event.type === 'MemberProfileChanged' && event.data.profileImageUrl !== undefined) await refer(store, `avatar:${id}`, mediaIdOfUrl(event.data.profileImageUrl), at);
+        if (event.type === 'MemberErased') await forgetOwner(store, id, event.data.content === 'removed', at);
         return;
       }
       default:

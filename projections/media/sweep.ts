@@ -28,7 +28,7 @@ export async function sweepOrphanMedia({ store, storage, handle, now, graceMs }:
   const before = new Date(now().getTime() - graceMs).toISOString();
   let removed = 0;
   for (;;) {
-    const orphans = await mediaCollection(store).find({ referenceCount: 0, uploadedAt: { $lt: before } }, { sort: { referenceCount: 1, uploadedAt: 1 }, limit: BATCH });
+    const orphans = await mediaCollection(store).find({ referenceCount: 0, $or: [{ uploadedAt: { $lt: before } }, { ownerErased: true }] }, { sort: { referenceCount: 1, uploadedAt: 1 }, limit: BATCH });
     let removedNow = 0;
     for (const orphan of orphans) {
       for (const file of orphan.files) await storage.delete(file.key);

@@ -65,7 +65,7 @@ async function erase(memberId: string, contentRemoved: boolean, at: number, { st
   // Others' notifications name them as who commented, replied or mentioned.
   if (name && name !== FORMER_MEMBER_NAME) {
     const named = new RegExp(escapeRegex(name), 'gu');
-    await each(notificationsCollection(store), { text: { $regex: escapeRegex(name) } }, at, (notification) => ({ ...notification, text: notification.text.replace(named, FORMER_MEMBER_NAME) }));
+    await each(notificationsCollection(store), { memberId: { $ne: memberId }, text: { $regex: escapeRegex(name) } }, at, (notification) => ({ ...notification, text: notification.text.replace(named, FORMER_MEMBER_NAME) }));
   }
 
   // Their account and everything kept for them alone.

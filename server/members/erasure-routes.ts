@@ -10,6 +10,7 @@ import { AccountExportSchema, EraseAccountSchema, type AccountExport } from '../
 import { credentialsCollection, membersCollection } from '../../projections/members/members';
 import { HELD_NOT_GIVEN, memberActivity } from '../../projections/members/activity';
 import { subscriptionsCollection } from '../../projections/subscriptions/subscriptions';
+import { sweepOrphanMedia } from '../../projections/media/sweep';
 import { ErrorSchema, noContent, type ValibotTypeProvider } from '../http/openapi';
 import type { MemberSessions } from '../http/session-store';
 import type { ApiDependencies } from '../dependencies';
@@ -17,7 +18,7 @@ import { verifyPassword } from './passwords';
 import { releaseEmail } from './email-claims';
 
 export interface ErasureRoutesOptions {
-  services: Pick<ApiDependencies, 'store' | 'eventStore' | 'personalDataKeys' | 'handle' | 'now'>;
+  services: Pick<ApiDependencies, 'config' | 'store' | 'eventStore' | 'personalDataKeys' | 'handle' | 'media' | 'now'>;
   memberSessions: MemberSessions;
   disconnectMember: (memberId: string) => Promise<void>;
 }
@@ -100,6 +101,8 @@ export async function erasureRoutes(fastify: FastifyInstance, { services, member
       // The projections destroy the keys too as the event passes; doing it here makes it immediate for this process.
       await services.personalDataKeys.destroy(actor.id, content === 'removed');
       await releaseEmail(services.eventStore, credentials.email, actor.id);
+      // Their picture (and, with their content, every upload of theirs) is no one's now: its files go at once.
+      await sweepOrphanMedia({ store, storage: services.media, handle: services.handle, now: services.now, graceMs: services.config.media.orphanHours * 3600 * 1000 });
       await memberSessions.endAll(actor.id);
       await memberSessions.standingChanged();
       await disconnectMember(actor.id);

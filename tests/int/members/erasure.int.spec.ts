@@ -6,7 +6,12 @@
  */
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestSite, type TestSite } from '../../support/site';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import sharp from 'sharp';
+import { startTestSite, UNLIMITED_RATES, type TestSite } from '../../support/site';
+import { SESSION_COOKIE } from '../../../server/app';
 import { Browser, registerCast, registerMember } from '../../support/http';
 import { childProcesses } from '../../support/processes';
 import { parseStreamName } from '../../../shared/streams';
@@ -16,14 +21,28 @@ let cast: Awaited<ReturnType<typeof registerCast>>;
 const processes = childProcesses();
 const PASSWORD = 'correct horse battery';
 
+let mediaDirectory: string;
+
 beforeAll(async () => {
-  site = await startTestSite();
+  mediaDirectory = await mkdtemp(join(tmpdir(), 'bhc-erasure-media-'));
+  site = await startTestSite({ ...UNLIMITED_RATES, MEDIA_DIR: mediaDirectory });
   cast = await registerCast(site.url);
 }, 60_000);
 afterAll(async () => {
   await processes.stopAll();
   await site?.close();
+  await rm(mediaDirectory, { recursive: true, force: true });
 });
+
+/** POST /api/media from the site's own page, as the account page and the composer send it. */
+async function upload(browser: Browser, bytes: Buffer): Promise<{ id: string; url: string }> {
+  const form = new FormData();
+  form.append('file', new Blob([new Uint8Array(bytes)], { type: 'image/png' }), 'picture.png');
+  const response = await fetch(new URL('/api/media', site.url), { method: 'POST', body: form, headers: { origin: site.url, cookie: `${SESSION_COOKIE}=${browser.cookie(SESSION_COOKIE)}` } });
+  expect(response.status).toBe(201);
+  return (await response.json()) as { id: string; url: string };
+}
+const picture = () => sharp({ create: { width: 400, height: 300, channels: 3, background: { r: 90, g: 60, b: 30 } } }).png().toBuffer();
 
 /** The documents, in every collection of the document store (read models and the rest), that hold this text. */
 async function holding(text: string): Promise<string[]> {
@@ -58,7 +77,10 @@ async function activeMember(identity: string, words: string) {
   const { browser } = leaver;
   expect((await browser.patch('/api/me', { bio: `Night shift at WXYZ, ${identity}` })).status).toBe(200);
 
-  const own = await browser.post('/api/posts', { content: `My aircheck ${words} from 1974`, tags: ['radio'] });
+  const avatar = await upload(browser, await picture());
+  expect((await browser.put('/api/me/avatar', { mediaId: avatar.id })).status).toBe(200);
+  const photo = await upload(browser, await picture());
+  const own = await browser.post('/api/posts', { content: `My aircheck ${words} from 1974`, tags: ['radio'], mediaId: photo.id });
   expect(own.status).toBe(201);
   expect((await cast.admin.browser.put(`/api/admin/posts/${own.body.id}/approve`)).status).toBe(200);
   const adminPost = await cast.admin.browser.post('/api/posts', { content: 'Who remembers the WLS tower?' });
@@ -75,7 +97,10 @@ async function activeMember(identity: string, words: string) {
   expect(ownEvent.status).toBe(201);
   expect((await browser.post('/api/subscriptions', { subscriptionType: 'newsfeed', frequency: 'daily' })).status).toBe(201);
   expect((await browser.get('/api/me/calendar-url')).status).toBe(200);
-  return { ...leaver, postId: own.body.id as string, eventId: ownEvent.body.id as string };
+  const avatarUrl = (await browser.get('/api/auth/user')).body.profileImageUrl as string;
+  expect((await browser.get(avatarUrl)).status).toBe(200);
+  const photoUrl = (await browser.get('/api/posts?limit=50')).body.items.find((item: { id: string }) => item.id === own.body.id).media.url as string;
+  return { ...leaver, postId: own.body.id as string, eventId: ownEvent.body.id as string, avatarUrl, photoUrl };
 }
 
 /** What the log holds of a member, found without the export's read model: what they did, their own streams and what names them. */
@@ -115,7 +140,7 @@ describe('leaving with one’s data', () => {
 
   it('erases the account but keeps what they wrote, as by “Former member”, through a rebuild', async () => {
     const identity = randomBytes(5).toString('hex');
-    const { browser, user, account, postId, eventId } = await activeMember(identity, 'keepsake');
+    const { browser, user, account, postId, eventId, avatarUrl, photoUrl } = await activeMember(identity, 'keepsake');
     expect(await holding(identity)).not.toEqual([]);
 
     expect((await browser.request('DELETE', '/api/me', { password: 'not my password' })).status).toBe(400);
@@ -139,6 +164,9 @@ describe('leaving with one’s data', () => {
       expect((await cast.member.browser.get(`/api/members/${user.id}`)).status).toBe(404);
       const notifications = (await cast.admin.browser.get('/api/notifications')).body.items.map((item: { text: string }) => item.text);
       expect(notifications.some((text: string) => text.startsWith('Former member commented'))).toBe(true);
+      // Their picture is gone; the photo of the post they left stays with it.
+      expect((await cast.member.browser.get(avatarUrl)).status).toBe(404);
+      expect((await cast.member.browser.get(photoUrl)).status).toBe(200);
     };
     await check();
     await rebuild();
@@ -151,7 +179,7 @@ describe('leaving with one’s data', () => {
   it('erases the account with what they wrote when they ask, through a rebuild', async () => {
     const identity = randomBytes(5).toString('hex');
     const words = `gone${randomBytes(4).toString('hex')}`;
-    const { browser, postId, eventId } = await activeMember(identity, words);
+    const { browser, postId, eventId, avatarUrl, photoUrl } = await activeMember(identity, words);
     expect((await browser.request('DELETE', '/api/me', { password: PASSWORD, content: 'removed' })).status).toBe(204);
 
     const check = async () => {
@@ -160,6 +188,8 @@ describe('leaving with one’s data', () => {
       expect(await rawLog()).not.toContain(words);
       expect((await cast.member.browser.get('/api/posts?limit=50')).body.items.map((item: { id: string }) => item.id)).not.toContain(postId);
       expect((await cast.admin.browser.get(`/api/events/${eventId}`)).status).toBe(404);
+      expect((await cast.member.browser.get(avatarUrl)).status).toBe(404);
+      expect((await cast.member.browser.get(photoUrl)).status).toBe(404);
     };
     await check();
     await rebuild();
