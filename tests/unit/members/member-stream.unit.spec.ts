@@ -241,3 +241,36 @@ describe('displayName and initials', () => {
     expect(initials('élodie ørsted')).toBe('ÉØ');
   });
 });
+
+describe('EraseMember', () => {
+  const erase = (actor: Actor, content: 'kept' | 'removed' = 'kept', adminCount = 2) => ({ type: 'EraseMember' as const, data: { content, adminCount }, metadata: by(actor) });
+  const erased = (content: 'kept' | 'removed'): MemberEvent => ({ type: 'MemberErased', data: { content, at } });
+
+  it('lets members erase their own account, keeping or removing their content', () => {
+    spec.given([registered()]).when(erase(self)).then([erased('kept')]);
+    spec.given([registered()]).when(erase(self, 'removed')).then([erased('removed')]);
+  });
+
+  it('lets a suspended member leave too', () => {
+    spec.given([registered(), suspended]).when(erase(self)).then([erased('kept')]);
+  });
+
+  it('refuses anyone else, admins included', () => {
+    spec.given([registered()]).when(erase(admin)).thenThrows('forbidden', 'Only the member can erase their own account');
+    spec.given([registered()]).when(erase(other)).thenThrows('forbidden', 'Only the member can erase their own account');
+  });
+
+  it('keeps the last active admin, but not a suspended one', () => {
+    const selfAdmin: Actor = { id: MEMBER_ID, role: 'admin' };
+    spec.given([registered('admin')]).when(erase(selfAdmin, 'kept', 1)).thenThrows('rule', 'The last admin cannot leave. Make another member admin first.');
+    spec.given([registered('admin')]).when(erase(selfAdmin, 'kept', 2)).then([erased('kept')]);
+    spec.given([registered('admin'), suspended]).when(erase(selfAdmin, 'kept', 1)).then([erased('kept')]);
+  });
+
+  it('leaves nothing to do with an erased account: every command finds no member', () => {
+    const gone = [registered(), erased('kept')];
+    spec.given(gone).when(erase(self)).thenThrows('not_found', 'Member not found');
+    spec.given(gone).when({ type: 'ChangeProfile', data: { firstName: 'Back' }, metadata: by(self) }).thenThrows('not_found', 'Member not found');
+    spec.given(gone).when({ type: 'SuspendMember', data: {}, metadata: by(admin) }).thenThrows('not_found', 'Member not found');
+  });
+});
