@@ -5,7 +5,7 @@ import * as v from 'valibot';
 import { fail, type Actor } from '../../shared/domain';
 import { streamName } from '../../shared/streams';
 import { attendeeCounts, calendarEventDecider, hasWaitlist, isModerator, type CalendarEventCommand, type CalendarEventState } from '../../shared/events/event-stream';
-import { AttendeeCountsSchema, CalendarEventSchema, EventSchema, EventStatsSchema, MyRsvpSchema, RsvpChangeSchema, RsvpSchema, WaitlistSchema, type CalendarEvent, type MyRsvp, type RsvpChange, type Waitlist } from '../../shared/events/schemas';
+import { AttendeeCountsSchema, CalendarEventSchema, EventSchema, EventStatsSchema, MyRsvpSchema, RsvpChangeSchema, RsvpSchema, WaitlistSchema, type CalendarEvent, type EventFields, type MyRsvp, type RsvpChange, type Waitlist } from '../../shared/events/schemas';
 import { pageSchema } from '../../shared/page';
 import { EVENT_TYPES, type RsvpStatus } from '../../shared/events/constants';
 import { calendarFile, icsFileName, type IcsEvent } from '../../shared/events/ics';
@@ -18,6 +18,7 @@ import { calendarFeedToken, hashSubscriptionToken as hashToken } from '../../pla
 import { membersCollection } from '../../projections/members/members';
 import { readEventStats } from '../../projections/events/event-stats';
 import type { Filter, Sort } from '../../platform/document-store/port';
+import { attachedMedia, type MediaSources } from '../media/attachments';
 import { ErrorSchema, noContent, type ResponseSchema, type ValibotTypeProvider } from '../http/openapi';
 import type { Intent } from '../../platform/command-handler';
 import { findPage, mapPage, OLDEST_FIRST, pageQuery } from '../http/pagination';
@@ -111,6 +112,7 @@ function eventDto(event: CalendarEventDocument | EventDetailsDocument, viewer: A
     isPublic: event.isPublic,
     waitlist: hasWaitlist(event),
     tags: event.tags,
+    ...(event.media ? { media: event.media } : {}),
     status: event.status,
     isApproved: event.isApproved,
     isFeatured: event.isFeatured,
@@ -124,6 +126,11 @@ function eventDto(event: CalendarEventDocument | EventDetailsDocument, viewer: A
     createdAt: event.createdAt,
     updatedAt: event.updatedAt,
   };
+}
+
+/** The form's fields as the stream records them: `mediaId` made the upload it names (null: none, so an edit can take it away). */
+async function withMedia(sources: MediaSources, { mediaId, ...fields }: v.InferOutput<typeof EventSchema>, actor: Actor): Promise<EventFields> {
+  return { ...fields, media: (await attachedMedia(sources, mediaId, actor)) ?? null };
 }
 
 const detailsDto = (event: EventDetailsDocument, viewer: Actor | null): CalendarEvent => eventDto(event, viewer, viewer ? standingOf(event, viewer.id) : undefined);
@@ -155,7 +162,7 @@ function listFilter(query: ListQuery, actor: Actor | null, fixed: Filter = {}): 
   return effective.length > 0 ? { $and: effective } : {};
 }
 
-export async function eventRoutes(fastify: FastifyInstance, { services }: { services: Pick<ApiDependencies, 'store' | 'handle' | 'config' | 'now' | 'progress'> }) {
+export async function eventRoutes(fastify: FastifyInstance, { services }: { services: Pick<ApiDependencies, 'store' | 'eventStore' | 'handle' | 'config' | 'now' | 'progress'> }) {
   const app = fastify.withTypeProvider<ValibotTypeProvider>();
   const feeds = calendarFeeds(services.store);
   const details = eventDetails(services.store);
@@ -221,7 +228,7 @@ export async function eventRoutes(fastify: FastifyInstance, { services }: { serv
     { config: { access: PARTICIPANTS, rateLimit: { max: services.config.rateLimits.events, timeWindow: '1 minute' } }, schema: { summary: 'Create an event; staff events are approved at once, members’ wait for approval', tags, body: EventSchema, response: { 201: CalendarEventSchema } } },
     async (request, reply) => {
       const id = randomUUID();
-      return reply.status(201).send(detailsDto(await command(id, request.actor, { type: 'ScheduleEvent', data: { id, fields: request.body } }), request.actor));
+      return reply.status(201).send(detailsDto(await command(id, request.actor, { type: 'ScheduleEvent', data: { id, fields: await withMedia(services, request.body, request.actor!) } }), request.actor));
     },
   );
 
@@ -231,7 +238,7 @@ export async function eventRoutes(fastify: FastifyInstance, { services }: { serv
     async (request) => {
       const id = eventId(request.params.id);
       await visibleEvent(id, request.actor);
-      return detailsDto(await command(id, request.actor, { type: 'EditEvent', data: { fields: request.body } }), request.actor);
+      return detailsDto(await command(id, request.actor, { type: 'EditEvent', data: { fields: await withMedia(services, request.body, request.actor!) } }), request.actor);
     },
   );
 

@@ -33,7 +33,7 @@ const FeedQuery = v.object({
 });
 const QueueQuery = v.object(pageQuery(50));
 
-export async function feedRoutes(fastify: FastifyInstance, { services }: { services: Pick<ApiDependencies, 'store' | 'handle' | 'config' | 'redis' | 'presence' | 'now' | 'progress'> }) {
+export async function feedRoutes(fastify: FastifyInstance, { services }: { services: Pick<ApiDependencies, 'store' | 'eventStore' | 'handle' | 'config' | 'redis' | 'presence' | 'now' | 'progress'> }) {
   const app = fastify.withTypeProvider<ValibotTypeProvider>();
   const { store, handle, config } = services;
   const posts = feedPosts(store);
@@ -67,7 +67,7 @@ export async function feedRoutes(fastify: FastifyInstance, { services }: { servi
     async (request, reply) => {
       const id = randomUUID();
       const { mediaId, ...post } = request.body;
-      const media = await attachedMedia(store, mediaId, request.actor!);
+      const media = await attachedMedia(services, mediaId, request.actor!);
       const mentions = await resolveMentions(store, post.content, request.actor!.id);
       return reply.status(201).send(await command(id, request.actor, { type: 'SubmitPost', data: { ...post, id, mentions, ...(media ? { media } : {}) } }));
     },

@@ -40,7 +40,7 @@ function byteRange(header: string | undefined, size: number): { start: number; e
   return start > end || start >= size ? 'unsatisfiable' : { start, end };
 }
 
-export async function mediaRoutes(fastify: FastifyInstance, { services }: { services: Pick<ApiDependencies, 'store' | 'handle' | 'config' | 'now' | 'media'> }) {
+export async function mediaRoutes(fastify: FastifyInstance, { services }: { services: Pick<ApiDependencies, 'store' | 'eventStore' | 'handle' | 'config' | 'now' | 'media'> }) {
   const app = fastify.withTypeProvider<ValibotTypeProvider>();
   const { store, handle, config, media: storage } = services;
   const tags = ['media'];
@@ -159,7 +159,7 @@ export async function mediaRoutes(fastify: FastifyInstance, { services }: { serv
     { config: { access: 'signed-in' }, schema: { summary: 'Make one of my uploaded images my profile picture', tags: ['members', ...tags], body: SetAvatarSchema, response: { 200: UserSchema, 403: ErrorSchema, 422: ErrorSchema } } },
     async (request) => {
       const actor = request.actor!;
-      const media = await usableMedia(store, request.body.mediaId, actor);
+      const media = await usableMedia(services, request.body.mediaId, actor);
       if (media.ownerId !== actor.id) throw fail.forbidden('You can only use files you uploaded yourself');
       if (media.kind !== 'image') throw fail.rule('Only a picture can be a profile picture');
       const avatar = media.files.find((file) => file.variant === 'avatar-192') ?? media.files[0]!;

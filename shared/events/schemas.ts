@@ -7,6 +7,7 @@ import { EVENT_TYPES, MY_RSVP_STATUSES, TITLE_MAX_LENGTH } from './constants';
 import { ROLES } from '../domain';
 import { tagsSchema } from '../feed/schemas';
 import { text } from '../text-schema';
+import { MediaIdSchema, MediaSchema, type Media } from '../media/schemas';
 
 const optionalText = (max: number) =>
   v.pipe(
@@ -59,6 +60,8 @@ export const EventSchema = v.pipe(
     waitlist: v.optional(v.boolean(), true),
     // Trimmed only, as the event form adds them (docs/domain/events.md#tags); the feed's lowercasing is not applied.
     tags: v.optional(tagsSchema((tag) => tag.trim()), []),
+    /** An upload of the organiser's shown with the event (docs/domain/media.md#posts); the route turns it into `media`. */
+    mediaId: v.optional(v.nullable(MediaIdSchema), null),
   }),
   v.forward(
     v.check((event) => new Date(event.endDate).getTime() >= new Date(event.startDate).getTime(), 'End date must be after start date'),
@@ -66,7 +69,8 @@ export const EventSchema = v.pipe(
   ),
 );
 
-export type EventFields = v.InferOutput<typeof EventSchema>;
+/** The event as its stream records it: the form's fields, with the upload it shows (null: none) in place of `mediaId`. */
+export type EventFields = Omit<v.InferOutput<typeof EventSchema>, 'mediaId'> & { media?: Media | null };
 export const RsvpSchema = v.object({ status: v.picklist(['attending', 'maybe', 'not_attending'], 'Status must be attending, maybe or not_attending') });
 
 const count = v.pipe(v.number(), v.integer(), v.minValue(0));
@@ -111,6 +115,8 @@ export const CalendarEventSchema = v.object({
   isPublic: v.boolean(),
   waitlist: v.boolean(),
   tags: v.array(v.string()),
+  /** An uploaded picture or recording shown with the event, with its size. */
+  media: v.optional(MediaSchema),
   status: v.picklist(EVENT_STATUSES),
   isApproved: v.boolean(),
   isFeatured: v.boolean(),

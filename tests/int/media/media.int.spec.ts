@@ -208,6 +208,24 @@ describe('using uploads', () => {
   });
 });
 
+describe('events with an upload', () => {
+  it('shows an upload with an event, and an edit without it takes it away', async () => {
+    const { body: photo } = await upload(member, await picture(1000, 500).jpeg().toBuffer());
+    const start = new Date(Date.now() + 7 * 24 * 3600 * 1000);
+    const form = { title: 'Tower open day', eventType: 'reunion', location: 'Louisville', startDate: start.toISOString(), endDate: new Date(start.getTime() + 3_600_000).toISOString() };
+    const created = await member.post('/api/events', { ...form, mediaId: photo.id });
+    expect(created.status).toBe(201);
+    expect(created.body.media).toEqual({ id: photo.id, url: `/media/${photo.id}/feed.webp`, kind: 'image', width: 800, height: 400 });
+    expect(await mediaCollection(site.services.store).findOne({ _id: photo.id })).toMatchObject({ references: [`event:${created.body.id}`] });
+    expect((await other.post('/api/events', { ...form, mediaId: photo.id })).status).toBe(403);
+
+    const edited = await member.put(`/api/events/${created.body.id}`, form);
+    expect(edited.status).toBe(200);
+    expect(edited.body.media).toBeUndefined();
+    expect(await mediaCollection(site.services.store).findOne({ _id: photo.id })).toMatchObject({ references: [], referenceCount: 0 });
+  });
+});
+
 describe('the orphan sweep', () => {
   it('removes an upload nothing refers to after the grace period, keeps a used one, and repeats harmlessly', async () => {
     const { body: orphan } = await upload(other, await picture(64, 64).png().toBuffer());
