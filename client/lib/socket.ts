@@ -11,8 +11,9 @@ import { apiKey } from './query-keys';
 
 /** Which cached reads each notice makes stale: every read under these addresses (some depend on what the notice names). */
 const INVALIDATES: { [M in SocketMessage]: string[] | ((payload: SocketPayload<M>) => string[]) } = {
-  'posts:changed': ['/api/posts', '/api/stats', '/api/admin/posts/pending', '/api/admin/stats'],
-  'events:changed': ['/api/events', '/api/user/events', '/api/admin/events'],
+  // '/api/members': a profile page lists the member's newest posts and their events.
+  'posts:changed': ['/api/posts', '/api/stats', '/api/admin/posts/pending', '/api/admin/stats', '/api/members'],
+  'events:changed': ['/api/events', '/api/user/events', '/api/admin/events', '/api/members'],
   'rsvp:changed': ['/api/events', '/api/user/events'],
   'blog:changed': ['/api/blog', '/api/admin/blog'],
   'comments:changed': ({ targetType, targetId }) => [`/api/${targetType === 'post' ? 'posts' : 'blog'}/${targetId}/comments`],

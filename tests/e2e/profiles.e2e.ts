@@ -48,6 +48,12 @@ describe('profile pages', () => {
     expect(await adminPage.getByText(member.email).count()).toBe(0);
     expect(await accessibilityViolations(adminPage)).toEqual([]);
     await screenshot(adminPage, 'profile-admin-viewing-member-desktop');
+
+    // A post approved while the page is open joins it by push, without a reload.
+    const submitted = await memberPage.request.post('/api/posts', { data: { content: 'The station’s first remote broadcast came from the state fair.' } });
+    const { id } = (await submitted.json()) as { id: string };
+    expect((await adminPage.request.put(`/api/admin/posts/${id}/approve`, { data: {} })).status()).toBe(200);
+    await posts.getByText(/first remote broadcast/).waitFor();
   });
 
   it('shows a member a profile with nothing posted yet, and one that does not exist, on a phone', async () => {
