@@ -1,4 +1,5 @@
 /** The blog's read model: one document per post, serving lists, the post page, management and RSS. */
+import type { Media } from '../../shared/media/schemas';
 import type { DocumentStore } from '../../platform/document-store/port';
 import type { RecordedEvent } from '../../platform/event-store/port';
 import type { Role } from '../../shared/domain';
@@ -19,6 +20,8 @@ export type BlogPostDocument = Positioned & {
   excerpt: string;
   content: string;
   tags: string[];
+  /** An upload shown with the post (absent or null: none). */
+  media?: Media | null;
   isPublished: boolean;
   isPinned: boolean;
   isFeatured: boolean;
@@ -104,6 +107,7 @@ export const blogProjection: Projection = {
           excerpt: data.excerpt,
           content: data.content,
           tags: data.tags,
+          ...(data.media ? { media: data.media } : {}),
           isPublished: false,
           isPinned: false,
           isFeatured: false,
@@ -119,7 +123,7 @@ export const blogProjection: Projection = {
         break;
       }
       case 'BlogPostEdited':
-        await change(() => ({ title: event.data.title, excerpt: event.data.excerpt, content: event.data.content, ...(event.data.tags ? { tags: event.data.tags } : {}) }), event.data.at);
+        await change(() => ({ title: event.data.title, excerpt: event.data.excerpt, content: event.data.content, ...(event.data.tags ? { tags: event.data.tags } : {}), ...(event.data.media !== undefined ? { media: event.data.media } : {}) }), event.data.at);
         break;
       case 'BlogPostPublished':
         await change(() => ({ isPublished: true, publishedAt: event.data.publishedAt, shownAt: event.data.publishedAt }));

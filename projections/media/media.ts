@@ -1,6 +1,6 @@
 /**
  * The `media` read model: one document per stored upload, with its files, its owner and what refers to it
- * (`post:<id>`, `event:<id>`, `avatar:<member id>`). Uploads read it to check ownership, posts to show the file, and the
+ * (`post:<id>`, `event:<id>`, `blog:<id>`, `avatar:<member id>`). Uploads read it to check ownership, posts to show the file, and the
  * sweep (sweep.ts) to find uploads nothing refers to. A deleted upload's document is removed.
  */
 import type { DocumentStore } from '../../platform/document-store/port';
@@ -110,6 +110,13 @@ export const mediaProjection: Projection = {
         const { event, id } = typed;
         if (event.type === 'EventScheduled' || event.type === 'EventEdited') await refer(store, `event:${id}`, event.data.fields.media?.id ?? null, at);
         else if (event.type === 'EventDeleted') await refer(store, `event:${id}`, null, at);
+        return;
+      }
+      case 'blog': {
+        const { event, id } = typed;
+        if (event.type === 'BlogPostDrafted' && event.data.media) await refer(store, `blog:${id}`, event.data.media.id, at);
+        else if (event.type === 'BlogPostEdited' && event.data.media !== undefined) await refer(store, `blog:${id}`, event.data.media?.id ?? null, at);
+        else if (event.type === 'BlogPostDeleted') await refer(store, `blog:${id}`, null, at);
         return;
       }
       case 'member': {

@@ -4,16 +4,18 @@
  * `firstPublication` tells reactors whether to e-mail subscribers.
  */
 import { type CommandMetadata, type Decider, type Role, assertNever, fail } from '../domain';
+import type { Media } from '../media/schemas';
 
 export type BlogPostEvent =
   | {
       type: 'BlogPostDrafted';
-      data: { id: string; authorId: string; title: string; excerpt: string; content: string; tags: string[]; createdAt: string };
+      /** `media` absent when the post shows no upload. */
+      data: { id: string; authorId: string; title: string; excerpt: string; content: string; tags: string[]; media?: Media; createdAt: string };
     }
   | {
       type: 'BlogPostEdited';
-      /** `tags` absent when the edit left them alone. */
-      data: { title: string; excerpt: string; content: string; tags?: string[]; by: string; at: string };
+      /** `tags` and `media` absent when the edit left them alone; `media` null when it took the upload away. */
+      data: { title: string; excerpt: string; content: string; tags?: string[]; media?: Media | null; by: string; at: string };
     }
   | { type: 'BlogPostPublished'; data: { publishedAt: string; firstPublication: boolean; by: string; at: string } }
   | { type: 'BlogPostUnpublished'; data: BlogPostChange }
@@ -43,10 +45,10 @@ export interface BlogPostText {
 export type BlogPostCommand =
   | {
       type: 'CreateBlogPost';
-      data: BlogPostText & { id: string; tags: string[]; isPublished: boolean; isPinned: boolean; isFeatured: boolean };
+      data: BlogPostText & { id: string; tags: string[]; media?: Media; isPublished: boolean; isPinned: boolean; isFeatured: boolean };
       metadata: CommandMetadata;
     }
-  | { type: 'EditBlogPost'; data: BlogPostText & { tags?: string[] }; metadata: CommandMetadata }
+  | { type: 'EditBlogPost'; data: BlogPostText & { tags?: string[]; media?: Media | null }; metadata: CommandMetadata }
   | { type: 'PublishBlogPost'; data: Record<string, never>; metadata: CommandMetadata }
   | { type: 'UnpublishBlogPost'; data: Record<string, never>; metadata: CommandMetadata }
   | { type: 'PinBlogPost'; data: Record<string, never>; metadata: CommandMetadata }
@@ -61,6 +63,8 @@ export interface BlogPostState {
   excerpt: string;
   content: string;
   tags: string[];
+  /** The upload it shows; null for none. */
+  mediaId: string | null;
   published: boolean;
   pinned: boolean;
   featured: boolean;
@@ -77,6 +81,7 @@ export const blogPostDecider: Decider<BlogPostState, BlogPostCommand, BlogPostEv
     excerpt: '',
     content: '',
     tags: [],
+    mediaId: null,
     published: false,
     pinned: false,
     featured: false,
@@ -86,12 +91,12 @@ export const blogPostDecider: Decider<BlogPostState, BlogPostCommand, BlogPostEv
   evolve(state, event) {
     switch (event.type) {
       case 'BlogPostDrafted': {
-        const { title, excerpt, content, tags } = event.data;
-        return { ...state, status: 'active', title, excerpt, content, tags };
+        const { title, excerpt, content, tags, media } = event.data;
+        return { ...state, status: 'active', title, excerpt, content, tags, mediaId: media?.id ?? null };
       }
       case 'BlogPostEdited': {
-        const { title, excerpt, content, tags } = event.data;
-        return { ...state, title, excerpt, content, tags: tags ?? state.tags };
+        const { title, excerpt, content, tags, media } = event.data;
+        return { ...state, title, excerpt, content, tags: tags ?? state.tags, mediaId: media === undefined ? state.mediaId : (media?.id ?? null) };
       }
       case 'BlogPostPublished':
         return { ...state, published: true, publishedAt: event.data.publishedAt };
@@ -120,10 +125,10 @@ export const blogPostDecider: Decider<BlogPostState, BlogPostCommand, BlogPostEv
 
     if (command.type === 'CreateBlogPost') {
       if (state.status !== 'none') throw fail.conflict('This blog post already exists');
-      const { id, title, excerpt, content, tags, isPublished, isPinned, isFeatured } = command.data;
+      const { id, title, excerpt, content, tags, media, isPublished, isPinned, isFeatured } = command.data;
       // The create dialog can set every toggle at once; each still becomes its own event so projections and reactors handle one path.
       return [
-        { type: 'BlogPostDrafted', data: { id, authorId: actor.id, title, excerpt, content, tags, createdAt: change.at } },
+        { type: 'BlogPostDrafted', data: { id, authorId: actor.id, title, excerpt, content, tags, ...(media ? { media } : {}), createdAt: change.at } },
         ...(isPublished ? [publication(state, change)] : []),
         ...(isPinned ? [{ type: 'BlogPostPinned' as const, data: change }] : []),
         ...(isFeatured ? [{ type: 'BlogPostFeatured' as const, data: change }] : []),
@@ -133,10 +138,11 @@ export const blogPostDecider: Decider<BlogPostState, BlogPostCommand, BlogPostEv
 
     switch (command.type) {
       case 'EditBlogPost': {
-        const { title, excerpt, content, tags } = command.data;
+        const { title, excerpt, content, tags, media } = command.data;
         const tagsChanged = tags !== undefined && !sameList(tags, state.tags);
-        if (title === state.title && excerpt === state.excerpt && content === state.content && !tagsChanged) return [];
-        return [{ type: 'BlogPostEdited', data: { title, excerpt, content, ...(tagsChanged ? { tags } : {}), ...change } }];
+        const mediaChanged = media !== undefined && (media?.id ?? null) !== state.mediaId;
+        if (title === state.title && excerpt === state.excerpt && content === state.content && !tagsChanged && !mediaChanged) return [];
+        return [{ type: 'BlogPostEdited', data: { title, excerpt, content, ...(tagsChanged ? { tags } : {}), ...(mediaChanged ? { media } : {}), ...change } }];
       }
       case 'PublishBlogPost':
         return state.published ? [] : [publication(state, change)];

@@ -226,6 +226,22 @@ describe('events with an upload', () => {
   });
 });
 
+describe('blog posts with an upload', () => {
+  it('shows an upload at the blog’s size; an edit keeps it unless it names another or null', async () => {
+    const { body: photo } = await upload(admin, await picture(2400, 1200).jpeg().toBuffer());
+    const created = await admin.post('/api/blog', { title: 'The tower', content: '<p>Up it went.</p>', mediaId: photo.id });
+    expect(created.status).toBe(201);
+    expect(created.body.media).toEqual({ id: photo.id, url: `/media/${photo.id}/blog.webp`, kind: 'image', width: 1600, height: 800 });
+    const id = created.body.id;
+    const kept = await admin.patch(`/api/blog/${id}`, { title: 'The tower, again', content: '<p>Up it went.</p>' });
+    expect(kept.body.media).toMatchObject({ id: photo.id });
+    expect(await mediaCollection(site.services.store).findOne({ _id: photo.id })).toMatchObject({ references: [`blog:${id}`] });
+    const removed = await admin.patch(`/api/blog/${id}`, { title: 'The tower, again', content: '<p>Up it went.</p>', mediaId: null });
+    expect(removed.body.media).toBeUndefined();
+    expect(await mediaCollection(site.services.store).findOne({ _id: photo.id })).toMatchObject({ references: [], referenceCount: 0 });
+  });
+});
+
 describe('the orphan sweep', () => {
   it('removes an upload nothing refers to after the grace period, keeps a used one, and repeats harmlessly', async () => {
     const { body: orphan } = await upload(other, await picture(64, 64).png().toBuffer());

@@ -174,6 +174,7 @@ describe('blog schemas', () => {
       isPinned: false,
       isFeatured: false,
       tags: [],
+      mediaId: null,
     });
   });
 

@@ -95,6 +95,7 @@ describe('event form schema: defaults and normalised output', () => {
       isPublic: true,
       waitlist: true,
       tags: [],
+      mediaId: null,
     });
   });
 

@@ -214,7 +214,7 @@ describe('NewPostSchema', () => {
   const firstIssue = (input: unknown) => v.safeParse(NewPostSchema, input).issues?.[0];
 
   it('trims the content and fills absent media with null', () => {
-    expect(v.parse(NewPostSchema, { content: '  Hello  ' })).toEqual({ content: 'Hello', mediaType: null, mediaUrl: null, mediaTitle: null, tags: [] });
+    expect(v.parse(NewPostSchema, { content: '  Hello  ' })).toEqual({ mediaId: null, content: 'Hello', mediaType: null, mediaUrl: null, mediaTitle: null, tags: [] });
   });
 
   it('normalises tags', () => {
