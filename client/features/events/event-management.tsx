@@ -13,6 +13,7 @@ import { EVENT_TYPES, EVENT_TYPE_LABELS, type EventType } from '../../../shared/
 import { EventDetails, dateLine } from './event-details';
 import { eventsUrl, moderateEvent, useEventList, useEventStats, useRefreshEvents } from './api';
 import { useDebounced } from '../../lib/use-debounced';
+import { MemberLink } from '../../components/member-link';
 
 type Tab = 'pending' | 'all' | 'featured' | 'stats';
 type SortKey = 'created' | 'start' | 'title';
@@ -213,7 +214,7 @@ export function EventManagementPage() {
                       {e.status === 'rejected' && <Badge variant="destructive">Rejected</Badge>}
                     </div>
                     <p className="text-sm text-slate-600 dark:text-slate-400">
-                      {dateLine(e)} · {e.organizer.firstName} {e.organizer.lastName}
+                      {dateLine(e)} · <MemberLink id={e.organizerId} name={`${e.organizer.firstName} ${e.organizer.lastName}`} />
                     </p>
                     <div className="mt-2 flex flex-wrap gap-2">
                       <Button variant="ghost" onPress={() => setOpen(e.id)}>

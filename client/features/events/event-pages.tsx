@@ -13,6 +13,7 @@ import { EventForm } from './event-form';
 import { PersonalCalendar } from './personal-calendar';
 import { eventsUrl, useAllEvents, useEventList, useEventPage, type CalendarEvent } from './api';
 import { useDebounced } from '../../lib/use-debounced';
+import { MemberLink } from '../../components/member-link';
 
 const WEEKDAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
 
@@ -225,7 +226,7 @@ export function CalendarPage() {
                     </h3>
                     {e.description && <p className="mt-1 line-clamp-3 text-sm">{e.description}</p>}
                     <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">
-                      {dateLine(e)} · {e.isVirtual ? 'Virtual Event' : e.location || 'Location not specified'} · {e.organizer.firstName} {e.organizer.lastName}
+                      {dateLine(e)} · {e.isVirtual ? 'Virtual Event' : e.location || 'Location not specified'} · <MemberLink id={e.organizerId} name={`${e.organizer.firstName} ${e.organizer.lastName}`} />
                     </p>
                   </article>
                 </li>
