@@ -20,6 +20,7 @@ import type { ApiDependencies } from '../dependencies';
 import { RSS_FIELDS, rssFeed, type RssPost } from './rss';
 import { knownId } from '../http/ids';
 import { createReadCache } from '../http/read-cache';
+import { attachedMedia } from '../media/attachments';
 
 const IdParams = v.object({ id: text() });
 const postId = ({ id }: { id: string }) => knownId(id, 'Blog post not found');
@@ -49,6 +50,7 @@ export function blogPostDto(post: BlogPostDocument): BlogPost {
     excerpt: post.excerpt,
     content: post.content,
     tags: post.tags,
+    ...(post.media ? { media: post.media } : {}),
     isPublished: post.isPublished,
     isPinned: post.isPinned,
     isFeatured: post.isFeatured,
@@ -67,7 +69,7 @@ function prepare(text: { title: string; excerpt: string; content: string }) {
   return { ...text, content, excerpt: text.excerpt.trim() || generateExcerpt(content) };
 }
 
-export async function blogRoutes(fastify: FastifyInstance, { services }: { services: Pick<ApiDependencies, 'store' | 'handle' | 'config' | 'now' | 'progress'> }) {
+export async function blogRoutes(fastify: FastifyInstance, { services }: { services: Pick<ApiDependencies, 'store' | 'eventStore' | 'handle' | 'config' | 'now' | 'progress'> }) {
   const app = fastify.withTypeProvider<ValibotTypeProvider>();
   const posts = blogPosts(services.store);
   /** What every reader is answered alike (the list, a post, RSS), kept until the next event (server/http/read-cache.ts). */
@@ -107,15 +109,18 @@ export async function blogRoutes(fastify: FastifyInstance, { services }: { servi
   );
 
   app.post('/api/blog', { config: { access: STAFF }, schema: { summary: 'Write a post (sanitised; an empty excerpt is generated)', tags, body: CreateBlogPostSchema, response: { 201: BlogPostSchema, ...refusals } } }, async (request, reply) => {
-    const { body } = request;
+    const { mediaId, ...body } = request.body;
     const id = randomUUID();
-    const post = await command(id, request.actor, { type: 'CreateBlogPost', data: { ...body, ...prepare(body), id } });
+    const media = await attachedMedia(services, mediaId, request.actor!, 'blog');
+    const post = await command(id, request.actor, { type: 'CreateBlogPost', data: { ...body, ...prepare(body), id, ...(media ? { media } : {}) } });
     return reply.status(201).send(post);
   });
 
   app.patch('/api/blog/:id', { config: { access: STAFF }, schema: { summary: 'Edit a post’s title, excerpt, content and tags', tags, params: IdParams, body: UpdateBlogPostSchema, response: { 200: BlogPostSchema, ...refusals } } }, async (request) => {
-    const { body } = request;
-    return command(postId(request.params), request.actor, { type: 'EditBlogPost', data: { ...body, ...prepare(body) } });
+    const { mediaId, ...body } = request.body;
+    // Absent leaves the upload as it is; null takes it away.
+    const media = mediaId === undefined ? undefined : mediaId === null ? null : await attachedMedia(services, mediaId, request.actor!, 'blog');
+    return command(postId(request.params), request.actor, { type: 'EditBlogPost', data: { ...body, ...prepare(body), ...(media !== undefined ? { media } : {}) } });
   });
 
   /** The sanitised HTML and the excerpt a save would store, for the editor's live preview; nothing is written. */

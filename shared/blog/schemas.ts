@@ -3,6 +3,7 @@ import * as v from 'valibot';
 import { TagsSchema } from '../feed/schemas';
 import { text } from '../text-schema';
 import { ROLES } from '../domain';
+import { MediaIdSchema, MediaSchema } from '../media/schemas';
 
 export const TITLE_MAX_LENGTH = 255;
 export const EXCERPT_MAX_LENGTH = 1_000;
@@ -37,11 +38,13 @@ export const CreateBlogPostSchema = v.object({
   isPinned: flag('isPinned'),
   isFeatured: flag('isFeatured'),
   tags: v.optional(TagsSchema, []),
+  /** An upload shown at the top of the post (docs/domain/media.md#posts). */
+  mediaId: v.optional(v.nullable(MediaIdSchema), null),
 });
 export type CreateBlogPostInput = v.InferOutput<typeof CreateBlogPostSchema>;
 
-/** The edit dialog sends the whole edited record; tags stay as they are when absent. */
-export const UpdateBlogPostSchema = v.object({ title, excerpt, content, tags: v.optional(TagsSchema) });
+/** The edit dialog sends the whole edited record; tags and the upload stay as they are when absent (`mediaId: null` takes the upload away). */
+export const UpdateBlogPostSchema = v.object({ title, excerpt, content, tags: v.optional(TagsSchema), mediaId: v.optional(v.nullable(MediaIdSchema)) });
 export type UpdateBlogPostInput = v.InferOutput<typeof UpdateBlogPostSchema>;
 
 /** A blog post as the API answers it: `content` is the sanitised HTML, `publishedAt` null until first published. */
@@ -51,6 +54,8 @@ export const BlogPostSchema = v.object({
   excerpt: v.string(),
   content: v.string(),
   tags: v.array(v.string()),
+  /** An uploaded picture or recording shown with the post, its picture at the blog's size. */
+  media: v.optional(MediaSchema),
   isPublished: v.boolean(),
   isPinned: v.boolean(),
   isFeatured: v.boolean(),
