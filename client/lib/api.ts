@@ -22,7 +22,15 @@ export async function apiRequest<T = unknown>(method: string, url: string, body?
     init.body = JSON.stringify(body);
     init.headers = { 'Content-Type': 'application/json' };
   }
-  const response = await fetch(url, init);
+  return answer<T>(await fetch(url, init));
+}
+
+/** A multipart upload (a file in `form`); the browser sets the content type, and the site's origin passes the same-origin check. */
+export async function apiUpload<T = unknown>(url: string, form: FormData): Promise<T> {
+  return answer<T>(await fetch(url, { method: 'POST', credentials: 'include', body: form }));
+}
+
+async function answer<T>(response: Response): Promise<T> {
   const text = await response.text();
   if (!response.ok) {
     let message: string | null = null;

@@ -2,7 +2,8 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { CommunityStats, NewPost, Post } from '../../../shared/feed/schemas';
 import type { MemberRow } from '../../../shared/members/schemas';
-import { apiRequest } from '../../lib/api';
+import type { Media } from '../../../shared/media/schemas';
+import { apiRequest, apiUpload } from '../../lib/api';
 import { fetchAllPages, usePagedList, type Page } from '../../lib/paged-list';
 import { apiKey, getQuery } from '../../lib/query-keys';
 
@@ -35,6 +36,17 @@ export function useRefreshFeed() {
 export function useSubmitPost() {
   const refresh = useRefreshFeed();
   return useMutation({ mutationFn: (post: NewPost) => apiRequest<Post>('POST', POSTS, post), onSuccess: refresh });
+}
+
+/** Uploads a photo or audio file for a post (docs/domain/media.md#uploading); the post then names it by `mediaId`. */
+export function useUploadMedia() {
+  return useMutation({
+    mutationFn: (file: File) => {
+      const form = new FormData();
+      form.append('file', file);
+      return apiUpload<Media>('/api/media', form);
+    },
+  });
 }
 
 /** What a reader does to a post from its card. */

@@ -5,7 +5,8 @@ import { ApiError, errorMessage } from '../../lib/api';
 import { isStaff, type CurrentUser } from '../../lib/current-user';
 import { MAX_TAGS_PER_ITEM, MEDIA_TYPES, TAG_MAX_LENGTH, type MediaType } from '../../../shared/feed/constants';
 import { normalizeTag, tagRefusal } from '../../../shared/feed/tags';
-import { useSubmitPost } from './api';
+import { useSubmitPost, useUploadMedia } from './api';
+import type { Media } from '../../../shared/media/schemas';
 import { useMentionPicker } from '../../components/mention-picker';
 
 const MEDIA_LABELS: Record<MediaType, string> = { image: 'Image', video: 'Video', audio: 'Audio', youtube: 'YouTube', link: 'Link' };
@@ -21,6 +22,10 @@ export function Composer({ user }: { user: CurrentUser }) {
   const [mediaTitle, setMediaTitle] = useState('');
   const [tags, setTags] = useState<string[]>([]);
   const [tagInput, setTagInput] = useState('');
+  /** A photo or recording uploaded for this post: it takes the place of a media link. */
+  const [attached, setAttached] = useState<Media | null>(null);
+  const upload = useUploadMedia();
+  const fileInput = useRef<HTMLInputElement>(null);
   const [fields, setFields] = useState<Record<string, string>>({});
   const textArea = useRef<HTMLTextAreaElement>(null);
   const mentions = useMentionPicker(content, setContent, textArea);
@@ -34,14 +39,29 @@ export function Composer({ user }: { user: CurrentUser }) {
     setTags([]);
     setTagInput('');
     setFields({});
+    setAttached(null);
+  };
+
+  const attach = (file: File | undefined) => {
+    if (!file) return;
+    upload.mutate(file, {
+      onSuccess: (media) => {
+        setAttached(media);
+        setMediaType(null);
+      },
+      onError: (error) => toast({ title: 'Could not attach the file', description: errorMessage(error, 'Please try again.'), variant: 'destructive' }),
+    });
+    if (fileInput.current) fileInput.current.value = '';
   };
 
   const post = useSubmitPost();
-  const canPost = content.trim().length > 0 && !post.isPending;
+  const canPost = content.trim().length > 0 && !post.isPending && !upload.isPending;
   const submit = () =>
     canPost &&
     post.mutate(
-      { content: content.trim(), mediaType, mediaUrl: mediaType ? mediaUrl : null, mediaTitle: mediaType ? mediaTitle : null, tags },
+      attached
+        ? { content: content.trim(), mediaId: attached.id, mediaType: null, mediaUrl: null, mediaTitle: null, tags }
+        : { content: content.trim(), mediaType, mediaUrl: mediaType ? mediaUrl : null, mediaTitle: mediaType ? mediaTitle : null, tags },
       {
         onSuccess: () => {
           reset();
@@ -98,6 +118,33 @@ export function Composer({ user }: { user: CurrentUser }) {
       {fields.content && <p className="mt-1 text-sm text-red-600">{fields.content}</p>}
       {expanded && (
         <div className="mt-3 space-y-3">
+          <div className="flex flex-wrap items-center gap-2">
+            <input
+              ref={fileInput}
+              id="composer-file"
+              type="file"
+              accept="image/jpeg,image/png,image/webp,image/heic,audio/mpeg,audio/mp4,audio/ogg,.heic,.m4a"
+              className="sr-only"
+              onChange={(event) => attach(event.target.files?.[0])}
+            />
+            <label
+              htmlFor="composer-file"
+              className="inline-flex min-h-11 cursor-pointer items-center rounded-md border border-slate-300 px-3 text-sm hover:bg-slate-50 focus-within:ring-2 dark:border-slate-600 dark:hover:bg-slate-800"
+            >
+              {upload.isPending ? 'Uploading…' : attached ? 'Replace photo or audio' : 'Attach photo or audio'}
+            </label>
+            {attached && (
+              <Button variant="ghost" onPress={() => setAttached(null)}>
+                Remove attachment
+              </Button>
+            )}
+          </div>
+          {fields.mediaId && <p className="text-sm text-red-600">{fields.mediaId}</p>}
+          {attached?.kind === 'image' && (
+            <img src={attached.url} width={attached.width} height={attached.height} alt="Attached photo" className="h-auto max-h-48 w-auto rounded-lg" />
+          )}
+          {attached?.kind === 'audio' && <audio src={attached.url} controls preload="metadata" aria-label="Attached recording" className="w-full" />}
+          {!attached && (
           <div role="group" aria-label="Media type" className="flex flex-wrap gap-2">
             {MEDIA_TYPES.map((type) => (
               <button
@@ -111,7 +158,8 @@ export function Composer({ user }: { user: CurrentUser }) {
               </button>
             ))}
           </div>
-          {mediaType && (
+          )}
+          {!attached && mediaType && (
             <div className="grid gap-2 sm:grid-cols-2">
               <label className="text-sm">
                 Media URL

@@ -15,6 +15,10 @@ import { ROLE_COLOUR } from '../../components/ui/role-colour';
 import { MemberLink } from '../../components/member-link';
 
 function Media({ post }: { post: Post }) {
+  // An upload comes with its size, so the card keeps its height while the picture loads.
+  if (post.media?.kind === 'image')
+    return <img src={post.media.url} width={post.media.width} height={post.media.height} alt="Photo shared with the post" loading="lazy" className="mt-3 h-auto max-h-[32rem] w-full rounded-lg object-contain" />;
+  if (post.media?.kind === 'audio') return <audio src={post.media.url} controls preload="metadata" aria-label="Recording shared with the post" className="mt-3 w-full" />;
   if (!post.mediaUrl) return null;
   const title = post.mediaTitle ?? undefined;
   switch (post.mediaType) {
