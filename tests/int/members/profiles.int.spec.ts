@@ -149,12 +149,32 @@ describe('the staff’s user list: search, filters and paging', () => {
     expect(names((await list('suspended=false&q=wa')).items)).toEqual(['Walter Wavelength']);
   });
 
-  it('filters by presence: nobody has a socket open here, so all are offline', async () => {
+  it('filters by presence: with no socket open, all are offline', async () => {
     expect((await list('status=online')).items).toEqual([]);
     expect((await list('status=away')).items).toEqual([]);
     const offline = await list('status=offline&limit=100');
     expect(offline.items.length).toBeGreaterThan(5);
     expect(offline.items.every((row) => row.status === 'offline')).toBe(true);
+  });
+
+  it('filters by presence as the rows show it: online with a socket open, away when it closed lately', async () => {
+    const { presence } = site.services;
+    await presence.connected(walter.user.id);
+    await presence.connected(cast.member.user.id);
+    await presence.disconnected(cast.member.user.id);
+    try {
+      const online = (await list('status=online')).items;
+      expect(online.map((row) => [row.name, row.status])).toEqual([['Walter Wavelength', 'online']]);
+      expect((await list('online=true')).items.map((row) => row.name)).toEqual(['Walter Wavelength']);
+      expect((await list('status=away')).items.map((row) => [row.name, row.status])).toEqual([['Mona Member', 'away']]);
+      const offline = (await list('status=offline&limit=100')).items.map((row) => row.name);
+      expect(offline).not.toContain('Walter Wavelength');
+      expect(offline).not.toContain('Mona Member');
+      expect(offline).toContain('Otto Other');
+      expect((await list('status=online&role=member')).items).toEqual([]);
+    } finally {
+      await presence.disconnected(walter.user.id);
+    }
   });
 
   it('pages with a cursor, newest first, without repeating or skipping anyone', async () => {
