@@ -97,6 +97,10 @@ describe('finding members on the dashboard', () => {
     await page.getByLabel('Role').selectOption('staff');
     await page.getByText('No members match').waitFor();
     await screenshot(page, 'admin-users-no-match-390');
+    await page.getByRole('button', { name: 'Clear search and filters' }).click();
+    await expect.poll(() => cards.getByRole('listitem').count()).toBe(2);
+    expect(await page.getByLabel('Search members').inputValue()).toBe('');
+    await page.getByLabel('Search members').fill('mary');
     await page.getByLabel('Role').selectOption('member');
     await expect.poll(() => cards.getByRole('listitem').count()).toBe(1);
 

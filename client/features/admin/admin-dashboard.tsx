@@ -301,7 +301,18 @@ function Users({ viewer }: { viewer: CurrentUser }) {
         {users.isFetching ? 'Searching members' : `${rows.length}${users.hasNextPage ? '+' : ''} members shown`}
       </p>
       {rows.length === 0 ? (
-        <EmptyState title="No members match">Try another name or e-mail address, or clear the filters.</EmptyState>
+        <div className="space-y-3 text-center">
+          <EmptyState title="No members match">Try another name or e-mail address, or clear the filters.</EmptyState>
+          <Button
+            variant="secondary"
+            onPress={() => {
+              setSearch('');
+              setFilters(NO_FILTERS);
+            }}
+          >
+            Clear search and filters
+          </Button>
+        </div>
       ) : narrow ? (
         <ul aria-label="Members" className="space-y-3">
           {rows.map((row) => (
