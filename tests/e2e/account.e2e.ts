@@ -1,8 +1,9 @@
+import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import sharp from 'sharp';
 import type { Browser, Page } from 'playwright-core';
 import type { TestSite } from '../support/site';
-import { Browser as HttpBrowser } from '../support/http';
+import { Browser as HttpBrowser, registerMember } from '../support/http';
 import { accessibilityViolations, newContext, registerInBrowser, screenshot, siteInBrowser } from '../support/browser';
 
 let site: TestSite;
@@ -123,6 +124,39 @@ describe('account page', () => {
     await page.getByText(newEmail, { exact: true }).waitFor();
     expect(new URL(page.url()).search).toBe('');
     await screenshot(page, 'account-email-phone');
+    await context.close();
+  });
+
+  it('downloads the member’s data, then deletes the account with what they wrote', async () => {
+    // Someone else registered first, so this member is not the site's only admin.
+    await registerMember(site.url);
+    const account = { firstName: 'Lee', lastName: 'deForest', email: `lee-${Date.now()}@example.org`, password: 'correct horse battery' };
+    const context = await newContext(browser, site.url);
+    const page = await context.newPage();
+    await registerInBrowser(page, account);
+    await page.goto(`${site.url}/account`);
+
+    const data = page.getByRole('region', { name: 'Your data' });
+    const [download] = await Promise.all([page.waitForEvent('download'), data.getByRole('link', { name: 'Download your data' }).click()]);
+    expect(download.suggestedFilename()).toMatch(/^broadcast-history-community-\d{4}-\d\d-\d\d\.json$/u);
+    const exported = JSON.parse(await readFile((await download.path())!, 'utf8'));
+    expect(exported.account).toMatchObject({ email: account.email, firstName: 'Lee' });
+
+    const leave = page.getByRole('region', { name: 'Delete your account' });
+    await leave.getByText('Remove what I wrote').click();
+    expect(await leave.getByRole('radio', { name: /Remove what I wrote/u }).isChecked()).toBe(true);
+    await page.setViewportSize({ width: 390, height: 844 });
+    await leave.scrollIntoViewIfNeeded();
+    await screenshot(page, 'account-leave-phone');
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await leave.getByLabel('Your password').fill('not my password');
+    await leave.getByRole('button', { name: 'Delete my account' }).click();
+    await leave.getByText('Wrong password').waitFor();
+    await leave.getByLabel('Your password').fill(account.password);
+    await leave.getByRole('button', { name: 'Delete my account' }).click();
+    await toast(page, 'Your account was deleted');
+    await page.waitForURL(`${site.url}/`);
+    expect((await new HttpBrowser(site.url).post('/api/auth/login', { email: account.email, password: account.password })).status).toBe(401);
     await context.close();
   });
 });

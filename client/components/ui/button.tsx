@@ -12,12 +12,17 @@ export interface ButtonProps extends AriaButtonProps {
   className?: string;
 }
 
+/** A link that looks like a button (a download, a page of its own), with the same touch target. */
+export function buttonLook(variant: keyof typeof VARIANTS = 'primary') {
+  return `inline-flex min-h-11 items-center justify-center gap-2 rounded-md px-4 text-sm font-medium transition-colors outline-none focus-visible:ring-2 focus-visible:ring-amber-500 focus-visible:ring-offset-2 ${VARIANTS[variant]}`;
+}
+
 /** A button with the site's look and a touch target of at least 44px. */
 export function Button({ variant = 'primary', className = '', ...props }: ButtonProps) {
   return (
     <AriaButton
       {...props}
-      className={`inline-flex min-h-11 items-center justify-center gap-2 rounded-md px-4 text-sm font-medium transition-colors outline-none focus-visible:ring-2 focus-visible:ring-amber-500 focus-visible:ring-offset-2 disabled:cursor-not-allowed disabled:opacity-50 ${VARIANTS[variant]} ${className}`}
+      className={`${buttonLook(variant)} disabled:cursor-not-allowed disabled:opacity-50 ${className}`}
     />
   );
 }

@@ -1,14 +1,14 @@
 /**
  * The member's own account (/account, docs/domain/members.md#own-account): picture, name and bio, e-mail address,
- * password, and the browsers they are signed in on. Each section saves on its own; the server's message for a
+ * password, the browsers they are signed in on, their data to take (#export) and leaving (#erasure). Each section saves on its own; the server's message for a
  * field shows beside it, everything else in a toast.
  */
 import { useEffect, useState, type FormEvent, type ReactNode } from 'react';
 import { useNavigate, useSearch } from '@tanstack/react-router';
-import { FieldError, FileTrigger, Label, TextArea, TextField as AriaTextField } from 'react-aria-components';
+import { FieldError, FileTrigger, Label, Radio, RadioGroup, TextArea, TextField as AriaTextField } from 'react-aria-components';
 import { Avatar } from '../../components/ui/avatar';
 import { Badge } from '../../components/ui/badge';
-import { Button } from '../../components/ui/button';
+import { Button, buttonLook } from '../../components/ui/button';
 import { EmptyState, PageHeader } from '../../components/ui/page-header';
 import { Spinner } from '../../components/ui/spinner';
 import { TextField } from '../../components/ui/text-field';
@@ -18,7 +18,8 @@ import { useCurrentUser, type CurrentUser } from '../../lib/current-user';
 import { relativeTime } from '../../lib/relative-time';
 import { BIO_MAX_LENGTH } from '../../../shared/members/member-stream';
 import { PASSWORD_MIN_LENGTH, type OpenSession } from '../../../shared/members/schemas';
-import { useChangePassword, useChangePicture, useEndOtherSessions, useEndSession, useRequestEmailChange, useSessions, useUpdateProfile } from './api';
+import type { ErasedContent } from '../../../shared/members/member-stream';
+import { useChangePassword, useChangePicture, useEndOtherSessions, useEndSession, useEraseAccount, useRequestEmailChange, useSessions, useUpdateProfile } from './api';
 
 const card = 'rounded-xl border border-slate-200 bg-white p-4 md:p-6 dark:border-slate-800 dark:bg-slate-900';
 
@@ -80,6 +81,8 @@ export function AccountPage() {
         <EmailSection user={user} />
         <PasswordSection />
         <SessionsSection />
+        <DataSection />
+        <LeaveSection />
       </div>
     </div>
   );
@@ -312,6 +315,73 @@ function SessionsSection() {
           )}
         </>
       )}
+    </Section>
+  );
+}
+
+function DataSection() {
+  return (
+    <Section id="account-data" title="Your data" description="Everything the site holds about you, as a JSON file: your account, your subscriptions, where you are signed in, and every change you made or that concerns you.">
+      <a href="/api/me/export" download className={buttonLook('secondary')}>
+        Download your data
+      </a>
+    </Section>
+  );
+}
+
+const CONTENT_CHOICES: { value: ErasedContent; label: string; description: string }[] = [
+  { value: 'kept', label: 'Keep what I wrote', description: 'Your posts, comments, events and blog posts stay, shown as by “Former member”.' },
+  { value: 'removed', label: 'Remove what I wrote', description: 'Your posts, comments, events and blog posts go with your account.' },
+];
+
+function LeaveSection() {
+  const [content, setContent] = useState<ErasedContent>('kept');
+  const form = useForm({ password: '' });
+  const erase = useEraseAccount();
+  const navigate = useNavigate();
+  const { toast } = useToast();
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    form.setFields({});
+    // Awaited rather than mutate's callbacks: the page unmounts as the member is forgotten, and those would not run.
+    erase.mutateAsync({ password: form.values.password, content }).then(
+      () => {
+        toast({ title: 'Your account was deleted', description: 'Thank you for being part of the community.' });
+        void navigate({ to: '/' });
+      },
+      (caught: unknown) => {
+        const { fields, message } = refusal(caught, 'Could not delete your account. Please try again.');
+        form.setFields(fields);
+        if (message) toast({ title: 'Account not deleted', description: message, variant: 'destructive' });
+      },
+    );
+  };
+  return (
+    <Section id="account-leave" title="Delete your account" description="Your account, profile, picture, subscriptions, bookmarks and notifications are erased for good, and you are signed out everywhere. This cannot be undone.">
+      <form onSubmit={submit} className="space-y-4">
+        <RadioGroup value={content} onChange={(value) => setContent(value as ErasedContent)} className="space-y-2">
+          <Label className="text-sm font-medium">What you wrote</Label>
+          {CONTENT_CHOICES.map((choice) => (
+            <Radio
+              key={choice.value}
+              value={choice.value}
+              className="group flex min-h-11 cursor-pointer items-start gap-3 rounded-md p-2 outline-none data-[focus-visible]:ring-2 data-[focus-visible]:ring-amber-500"
+            >
+              <span aria-hidden="true" className="mt-0.5 flex size-5 shrink-0 items-center justify-center rounded-full border-2 border-slate-400 group-data-[selected]:border-red-600">
+                <span className="size-2.5 rounded-full bg-red-600 opacity-0 group-data-[selected]:opacity-100" />
+              </span>
+              <span>
+                <span className="block font-medium">{choice.label}</span>
+                <span className="block text-sm text-slate-600 dark:text-slate-400">{choice.description}</span>
+              </span>
+            </Radio>
+          ))}
+        </RadioGroup>
+        <TextField label="Your password" type="password" name="password" autoComplete="current-password" isRequired value={form.values.password} onChange={form.set('password')} error={form.fields.password} />
+        <Button type="submit" variant="destructive" isDisabled={erase.isPending || !form.values.password}>
+          {erase.isPending ? 'Deleting…' : 'Delete my account'}
+        </Button>
+      </form>
     </Section>
   );
 }

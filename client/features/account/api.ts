@@ -1,8 +1,10 @@
 /** The member's own account calls (docs/domain/members.md#own-account), with the hooks the account page uses. */
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { hashKey, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { ApiError, apiRequest } from '../../lib/api';
 import { apiKey } from '../../lib/query-keys';
 import { CURRENT_USER_KEY, deriveUser } from '../../lib/current-user';
+import { resetSocket } from '../../lib/socket';
+import type { EraseAccountInput } from '../../../shared/members/erasure';
 import type { EmailChangeInput, EmailChangeRequested, OpenSessions, PasswordChangeInput, ProfileChangeInput, SessionsEnded, User } from '../../../shared/members/schemas';
 
 const SESSIONS = '/api/me/sessions';
@@ -83,5 +85,18 @@ export function useChangePicture() {
       return apiRequest<User>('PUT', '/api/me/avatar', { mediaId: media.id });
     },
     onSuccess: answered,
+  });
+}
+
+/** Erases the account (DELETE /api/me): every session ends, so the browser forgets the member as a sign-out does. */
+export function useEraseAccount() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (input: EraseAccountInput) => apiRequest('DELETE', '/api/me', input),
+    onSuccess: () => {
+      resetSocket();
+      queryClient.setQueryData(CURRENT_USER_KEY, null);
+      queryClient.removeQueries({ predicate: (query) => query.queryHash !== hashKey(CURRENT_USER_KEY) });
+    },
   });
 }
