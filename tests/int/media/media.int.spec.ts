@@ -269,3 +269,28 @@ describe('the orphan sweep', () => {
     expect(await sweepOrphanMedia({ store, storage, handle, graceMs: grace, now: at(grace + 60_000) })).toBe(0);
   });
 });
+
+describe('the upload limit', () => {
+  it('counts uploads per member, not per address', async () => {
+    const limited = await startTestSite({ RATE_LIMIT_AUTH_MAX: '1000', RATE_LIMIT_MEDIA_MAX: '2', MEDIA_DIR: directory });
+    try {
+      const send = async (browser: Browser) => {
+        const form = new FormData();
+        form.append('file', new Blob([new Uint8Array(await picture(20, 20).png().toBuffer())], { type: 'image/png' }), 'a.png');
+        const response = await fetch(new URL('/api/media', limited.url), { method: 'POST', body: form, headers: { origin: limited.url, cookie: `${SESSION_COOKIE}=${browser.cookie(SESSION_COOKIE)}` } });
+        return { status: response.status, body: (await response.json()) as { message: string } };
+      };
+      const first = (await registerMember(limited.url)).browser;
+      const second = (await registerMember(limited.url)).browser;
+      expect((await send(first)).status).toBe(201);
+      expect((await send(first)).status).toBe(201);
+      const refused = await send(first);
+      expect(refused.status).toBe(429);
+      expect(refused.body.message).toMatch(/^Too many attempts\. Please wait \d+ seconds and try again\.$/);
+      // Another member from the same address still may.
+      expect((await send(second)).status).toBe(201);
+    } finally {
+      await limited.close();
+    }
+  });
+});
