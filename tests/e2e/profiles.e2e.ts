@@ -21,6 +21,7 @@ siteInBrowser({ RATE_LIMIT_AUTH_MAX: '1000', RATE_LIMIT_POST_MAX: '1000' }, asyn
   adminPage = (await openAs(browser, site.url, admin, '/')).page;
   memberPage = (await openAs(browser, site.url, member, '/')).page;
   memberId = ((await (await memberPage.request.get('/api/auth/user')).json()) as { id: string }).id;
+  expect((await memberPage.request.patch('/api/me', { data: { bio: 'Third-generation listener from Story County. I collect station logs and farm-radio scripts.' } })).status()).toBe(200);
   const submitted = await memberPage.request.post('/api/posts', { data: { content: 'My grandfather read the farm report on WHO every morning at six.' } });
   const { id } = (await submitted.json()) as { id: string };
   expect((await adminPage.request.put(`/api/admin/posts/${id}/approve`, { data: {} })).status()).toBe(200);
@@ -42,6 +43,7 @@ describe('profile pages', () => {
     await post.getByRole('link', { name: 'Mary Member' }).click();
     await adminPage.waitForURL(`**/members/${memberId}`);
     await expectProfileOf(adminPage, 'Mary Member');
+    await adminPage.getByText('Third-generation listener from Story County.', { exact: false }).waitFor();
     const posts = adminPage.getByRole('list', { name: 'Posts by Mary Member' });
     expect(await posts.textContent()).toContain('farm report on WHO');
     expect(await adminPage.getByRole('list', { name: 'Events organised by Mary Member' }).textContent()).toContain('Farm radio memories evening');
@@ -65,10 +67,12 @@ describe('profile pages', () => {
     await page.goto(`/members/${adminId}`);
     await expectProfileOf(page, 'Ada Admin');
     await page.getByText('No posts yet').waitFor();
+    expect(await page.getByRole('link', { name: 'Edit your profile' }).count()).toBe(0);
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
     await screenshot(page, 'profile-member-viewing-admin-390');
     await page.goto(`/members/${memberId}`);
     await expectProfileOf(page, 'Mary Member');
+    await page.getByRole('link', { name: 'Edit your profile' }).waitFor();
     await screenshot(page, 'profile-member-own-390');
     await page.goto('/members/00000000-0000-4000-8000-000000000000');
     await page.getByRole('heading', { name: 'Member not found' }).waitFor();

@@ -6,6 +6,7 @@ import { RoleBadge } from '../../components/ui/badge';
 import { EmptyState } from '../../components/ui/page-header';
 import { Spinner } from '../../components/ui/spinner';
 import { ApiError } from '../../lib/api';
+import { useCurrentUser } from '../../lib/current-user';
 import { relativeTime } from '../../lib/relative-time';
 import { useMemberProfile } from './api';
 
@@ -79,6 +80,7 @@ function Events({ profile }: { profile: MemberProfile }) {
 export function MemberProfilePage() {
   const { id } = useParams({ from: '/shell/members/$id' });
   const profile = useMemberProfile(id);
+  const { data: viewer } = useCurrentUser();
   if (profile.isPending) return <Spinner label="Loading the profile" />;
   if (profile.isError) {
     const missing = profile.error instanceof ApiError && profile.error.status === 404;
@@ -93,6 +95,7 @@ export function MemberProfilePage() {
     );
   }
   const member = profile.data;
+  const own = viewer?.id === member.id;
   return (
     <div className="mx-auto max-w-3xl space-y-6">
       <header className={`${card} flex flex-col items-center gap-4 text-center sm:flex-row sm:items-start sm:text-left`}>
@@ -104,6 +107,11 @@ export function MemberProfilePage() {
           </div>
           <p className="text-sm text-slate-600 dark:text-slate-400">Joined {monthYear(member.joinedAt)}</p>
           {member.bio ? <p className="break-words whitespace-pre-line">{member.bio}</p> : <p className="text-sm text-slate-500 italic dark:text-slate-400">No bio yet.</p>}
+          {own && (
+            <Link to="/account" className="inline-flex min-h-11 items-center text-sm font-medium text-brand-700 underline dark:text-amber-accent">
+              Edit your profile
+            </Link>
+          )}
         </div>
       </header>
       <Posts profile={member} />

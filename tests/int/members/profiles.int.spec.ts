@@ -65,6 +65,13 @@ describe('a member’s profile page', () => {
     ]);
   });
 
+  it('shows the bio the member wrote about themselves', async () => {
+    expect((await cast.other.browser.patch('/api/me', { bio: 'Engineer at KRNT, 1961–1994.\nCollector of QSL cards.' })).status).toBe(200);
+    const response = await cast.member.browser.get(`/api/members/${cast.other.user.id}`);
+    expect(response.body.bio).toBe('Engineer at KRNT, 1961–1994.\nCollector of QSL cards.');
+    expect((await cast.other.browser.patch('/api/me', { bio: '' })).status).toBe(200);
+  });
+
   it('never tells an e-mail address', async () => {
     const response = await cast.other.browser.get(`/api/members/${cast.member.user.id}`);
     expect(JSON.stringify(response.body)).not.toContain('@');
