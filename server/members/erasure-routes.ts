@@ -11,6 +11,7 @@ import { credentialsCollection, membersCollection } from '../../projections/memb
 import { HELD_NOT_GIVEN, memberActivity } from '../../projections/members/activity';
 import { subscriptionsCollection } from '../../projections/subscriptions/subscriptions';
 import { sweepOrphanMedia } from '../../projections/media/sweep';
+import { mediaCollection, mediaView } from '../../projections/media/media';
 import { ErrorSchema, noContent, type ValibotTypeProvider } from '../http/openapi';
 import type { MemberSessions } from '../http/session-store';
 import type { ApiDependencies } from '../dependencies';
@@ -24,7 +25,7 @@ export interface ErasureRoutesOptions {
 }
 
 const ABOUT =
-  'Everything Broadcast History Community holds about you: your account, your subscriptions, your open sessions, and every change you made to the site or that concerns you, as the site’s event log records it. Every change to the site is recorded there, so this list is complete.';
+  'Everything Broadcast History Community holds about you: your account, your subscriptions, your open sessions, your uploads, and every change you made to the site or that concerns you, as the site’s event log records it. Every change to the site is recorded there, so this list is complete.';
 const iso = (epochMs: number | null) => (epochMs === null ? null : new Date(epochMs).toISOString());
 
 export async function erasureRoutes(fastify: FastifyInstance, { services, memberSessions, disconnectMember }: ErasureRoutesOptions) {
@@ -37,11 +38,12 @@ export async function erasureRoutes(fastify: FastifyInstance, { services, member
     { config: { access: 'signed-in' }, schema: { summary: 'A JSON file of everything the member did and everything held about them', tags, response: { 200: AccountExportSchema } } },
     async (request, reply): Promise<AccountExport> => {
       const memberId = request.actor!.id;
-      const [member, credentials, subscriptions, sessions, activity] = await Promise.all([
+      const [member, credentials, subscriptions, sessions, uploads, activity] = await Promise.all([
         membersCollection(store).findOne({ _id: memberId }),
         credentialsCollection(store).findOne({ _id: memberId }),
         subscriptionsCollection(store).find({ memberId }, { sort: { createdAt: 1, _id: 1 } }),
         memberSessions.list(memberId),
+        mediaCollection(store).find({ ownerId: memberId }, { sort: { uploadedAt: 1, _id: 1 } }),
         memberActivity(store).find({ memberId }, { sort: { _position: 1, _id: 1 } }),
       ]);
       if (!member) throw fail.notFound('Member not found');
@@ -73,6 +75,7 @@ export async function erasureRoutes(fastify: FastifyInstance, { services, member
           unsubscribedAt: subscription.unsubscribedAt,
         })),
         sessions: sessions.map((session) => ({ signedInAt: iso(session.signedInAt), lastSeenAt: iso(session.lastSeenAt), userAgent: session.userAgent })),
+        uploads: uploads.map((upload) => ({ id: upload._id, kind: upload.kind, url: mediaView(upload, 'blog').url, uploadedAt: upload.uploadedAt })),
         activity: activity.map(({ at, stream, type, data }) => ({ at, stream, type, data })),
       };
     },

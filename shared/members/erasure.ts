@@ -46,6 +46,8 @@ export const AccountExportSchema = v.object({
     }),
   ),
   sessions: v.array(v.object({ signedInAt: v.nullable(iso), lastSeenAt: v.nullable(iso), userAgent: v.nullable(v.string()) })),
+  /** The files they uploaded (pictures, photos, recordings), each at the address of its largest size. */
+  uploads: v.array(v.object({ id: v.string(), kind: v.string(), url: v.string(), uploadedAt: iso })),
   /** Every event they caused or that concerns them, oldest first, as the event log holds it. */
   activity: v.array(v.object({ at: iso, stream: v.string(), type: v.string(), data: v.unknown() })),
 });

@@ -128,6 +128,8 @@ describe('leaving with one’s data', () => {
     expect(file.account).toMatchObject({ id: user.id, email: `leaver-${identity}@example.org`, firstName: `Quill${identity}`, bio: `Night shift at WXYZ, ${identity}`, password: '(held, not included: a one-way hash)' });
     expect(file.subscriptions).toEqual([expect.objectContaining({ email: `leaver-${identity}@example.org`, subscriptionType: 'newsfeed', frequency: 'daily' })]);
     expect(file.sessions).toHaveLength(1);
+    expect(file.uploads).toHaveLength(2);
+    for (const upload of file.uploads) expect((await browser.get(upload.url)).status).toBe(200);
     const types = file.activity.map((event: { type: string }) => event.type);
     for (const type of ['MemberRegistered', 'MemberProfileChanged', 'PostSubmitted', 'CommentWritten', 'PostLiked', 'BookmarkSaved', 'RsvpChanged', 'EventScheduled', 'SubscriptionRequested', 'CalendarFeedIssued']) expect(types).toContain(type);
     // Complete: the very events the log holds of them, in the log's order, opened.
