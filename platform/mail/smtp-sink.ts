@@ -33,6 +33,14 @@ export function createMailbox(redis: Redis, prefix: string) {
     async all() {
       return all();
     },
+    /** Drops every mail sent to this address: an erased member's (docs/domain/members.md#erasure). */
+    async forget(address: string) {
+      const wanted = address.toLowerCase();
+      for (const json of await redis.lrange(key, 0, -1)) {
+        const { to } = JSON.parse(json) as CapturedMail;
+        if (to.some((recipient) => recipient.toLowerCase().includes(wanted))) await redis.lrem(key, 0, json);
+      }
+    },
     /** Resolves with the first captured mail that matches, polling the mailbox. */
     async waitFor(match: (mail: CapturedMail) => boolean, timeoutMs = 10_000): Promise<CapturedMail> {
       const deadline = Date.now() + timeoutMs;

@@ -19,7 +19,7 @@ import { verifyPassword } from './passwords';
 import { releaseEmail } from './email-claims';
 
 export interface ErasureRoutesOptions {
-  services: Pick<ApiDependencies, 'config' | 'store' | 'eventStore' | 'personalDataKeys' | 'handle' | 'media' | 'now'>;
+  services: Pick<ApiDependencies, 'config' | 'store' | 'eventStore' | 'personalDataKeys' | 'handle' | 'media' | 'mailbox' | 'now'>;
   memberSessions: MemberSessions;
   disconnectMember: (memberId: string) => Promise<void>;
 }
@@ -106,6 +106,8 @@ export async function erasureRoutes(fastify: FastifyInstance, { services, member
       await releaseEmail(services.eventStore, credentials.email, actor.id);
       // Their picture (and, with their content, every upload of theirs) is no one's now: its files go at once.
       await sweepOrphanMedia({ store, storage: services.media, handle: services.handle, now: services.now, graceMs: services.config.media.orphanHours * 3600 * 1000 });
+      // The development mail sink's copies of what was sent to them (SMTP_URL unset).
+      await services.mailbox.forget(credentials.email);
       await memberSessions.endAll(actor.id);
       await memberSessions.standingChanged();
       await disconnectMember(actor.id);

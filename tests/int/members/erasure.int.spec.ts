@@ -150,7 +150,9 @@ describe('leaving with one’s data', () => {
     const otherSession = new Browser(site.url);
     expect((await otherSession.post('/api/auth/login', { email: account.email, password: PASSWORD })).status).toBe(200);
 
+    await site.services.mailbox.add({ id: `mail-${identity}`, from: 'site@example.org', to: [`Quill <${account.email}>`], subject: 'Your digest', date: new Date().toISOString(), headers: {}, text: '', html: '' });
     expect((await browser.request('DELETE', '/api/me', { password: PASSWORD, content: 'kept' })).status).toBe(204);
+    expect((await site.services.mailbox.list()).map((mail) => mail.id)).not.toContain(`mail-${identity}`);
     expect((await browser.get('/api/auth/user')).status).toBe(401);
     expect((await otherSession.get('/api/auth/user')).status).toBe(401);
     expect((await new Browser(site.url).post('/api/auth/login', { email: account.email, password: PASSWORD })).status).toBe(401);
