@@ -130,7 +130,9 @@ export async function mediaRoutes(fastify: FastifyInstance, { services }: { serv
       const key = `${request.params.id}/${request.params.file}`;
       const etag = `"${key}"`;
       reply.header('cache-control', IMMUTABLE).header('etag', etag).header('x-content-type-options', 'nosniff').header('accept-ranges', 'bytes');
-      if (request.headers['if-none-match'] === etag) return reply.status(304).send();
+      // A list of tags, weak ones (W/) included, as caches send them.
+      const asked = (request.headers['if-none-match'] ?? '').split(',').map((tag) => tag.trim().replace(/^W\//, ''));
+      if (asked.includes(etag)) return reply.status(304).send();
       const rangeHeader = request.headers.range;
       if (rangeHeader) {
         const found = await storage.stat(key);

@@ -165,6 +165,9 @@ describe('serving', () => {
     expect(served.headers.get('x-content-type-options')).toBe('nosniff');
     const etag = served.headers.get('etag')!;
     expect((await fetch(new URL(body.url, site.url), { headers: { 'if-none-match': etag } })).status).toBe(304);
+    expect((await fetch(new URL(body.url, site.url), { headers: { 'if-none-match': `"other", W/${etag}` } })).status).toBe(304);
+    const head = await fetch(new URL(body.url, site.url), { method: 'HEAD' });
+    expect([head.status, head.headers.get('content-type'), head.headers.get('cache-control')]).toEqual([200, 'image/webp', 'public, max-age=31536000, immutable']);
 
     expect((await fetch(new URL(`/media/${body.id}/feed.gif`, site.url))).status).toBe(400);
     expect((await fetch(new URL(`/media/${body.id}/..%2F..%2Fsession-secret`, site.url))).status).toBe(400);
