@@ -14,6 +14,8 @@ import type { KeyScope } from '../../shared/personal-data';
 export const PERSONAL_DATA_KEYS = 'personal_data_keys';
 export const KEY_CACHE_MS = 30_000;
 const CACHE_LIMIT = 10_000;
+/** Keys read with a missing one during a replay. */
+const READ_AHEAD = 500;
 
 type KeyDocument = {
   /** The stream's name. */
@@ -41,6 +43,7 @@ export function createPersonalDataKeys(store: DocumentStore, now: () => Date = (
   const keys = store.collection<KeyDocument>(PERSONAL_DATA_KEYS);
   const cache = new Map<string, StreamKey & { until: number }>();
   let indexed: Promise<void> | null = null;
+  const indexes = () => (indexed ??= Promise.all([keys.createIndex({ owner: 1 }), keys.createIndex({ createdAt: 1, _id: 1 })]).then(() => undefined));
 
   const toStreamKey = (document: KeyDocument): StreamKey => ({ key: document.key === null ? null : Buffer.from(document.key, 'base64'), owner: document.owner });
 
@@ -50,23 +53,34 @@ export function createPersonalDataKeys(store: DocumentStore, now: () => Date = (
     return streamKey;
   }
 
-  /** The stream's key: a key, a tombstone (key null: destroyed), or null when the stream never had one. */
-  async function find(streamName: string): Promise<StreamKey | null> {
+  /**
+   * The stream's key: a key, a tombstone (key null: destroyed), or null when the stream never had one. `readAhead`
+   * (a replay, which meets streams about in the order their keys were made): the keys made next are read with it.
+   */
+  async function find(streamName: string, readAhead = false): Promise<StreamKey | null> {
     const cached = cache.get(streamName);
     if (cached && cached.until > Date.now()) return cached;
     const document = await keys.findOne({ _id: streamName });
-    return document ? remember(streamName, toStreamKey(document)) : null;
+    if (!document) return null;
+    if (readAhead) {
+      await indexes();
+      const next = await keys.find({ createdAt: { $gte: document.createdAt } }, { sort: { createdAt: 1, _id: 1 }, limit: READ_AHEAD });
+      for (const other of next) remember(other._id, toStreamKey(other));
+    }
+    return remember(streamName, toStreamKey(document));
   }
 
   return {
     find,
 
-    /** The stream's key, made now for its owner when it has none yet; throws when it was destroyed. */
-    async forAppend(streamName: string, owner: { memberId: string | null; scope: KeyScope }): Promise<Buffer> {
-      let found = await find(streamName);
+    /**
+     * The stream's key, made now for its owner when it has none yet; throws when it was destroyed. `newStream`: the
+     * append starts the stream, so the key is most likely new too and is inserted without looking first.
+     */
+    async forAppend(streamName: string, owner: { memberId: string | null; scope: KeyScope }, newStream = false): Promise<Buffer> {
+      let found = newStream ? null : await find(streamName);
       if (!found) {
-        indexed ??= keys.createIndex({ owner: 1 });
-        await indexed;
+        await indexes();
         const document: KeyDocument = { _id: streamName, owner: owner.memberId, scope: owner.scope, key: randomBytes(32).toString('base64'), createdAt: now().toISOString() };
         try {
           await keys.insertOne(document);

@@ -56,7 +56,7 @@ function placeholders(fields: PersonalFields, streamName: string): Data {
 }
 
 export function sealPersonalData(inner: EventStore, keys: PersonalDataKeys): EventStore {
-  async function sealEvent(streamName: string, event: NewEvent): Promise<NewEvent> {
+  async function sealEvent(streamName: string, event: NewEvent, newStream: boolean): Promise<NewEvent> {
     const fields = personalFields(streamName, event.type);
     let data = event.data as Data;
     if (!fields || data === null || typeof data !== 'object') return event;
@@ -69,14 +69,14 @@ export function sealPersonalData(inner: EventStore, keys: PersonalDataKeys): Eve
     }
     if (Object.keys(values).length === 0) return event;
     const owner = keyOwner(streamName, event.data as Data)!;
-    const key = await keys.forAppend(streamName, owner);
+    const key = await keys.forAppend(streamName, owner, newStream);
     return { ...event, data: { ...data, _sealed: seal(key, streamName, event.type, values) } };
   }
 
-  async function openEvent(recorded: RecordedEvent): Promise<RecordedEvent> {
+  async function openEvent(recorded: RecordedEvent, replaying = false): Promise<RecordedEvent> {
     const { _sealed: sealed, ...rest } = (recorded.data ?? {}) as Data & { _sealed?: Sealed };
     if (!sealed) return recorded;
-    const found = await keys.find(recorded.streamName);
+    const found = await keys.find(recorded.streamName, replaying);
     const values = found?.key ? unseal(found.key, recorded.streamName, recorded.type, sealed) : placeholders(personalFields(recorded.streamName, recorded.type) ?? {}, recorded.streamName);
     let data: Data = rest;
     for (const [path, value] of Object.entries(values)) data = withPath(data, path, value);
@@ -85,17 +85,17 @@ export function sealPersonalData(inner: EventStore, keys: PersonalDataKeys): Eve
 
   return {
     async append(streamName, events, options) {
-      const sealed = await Promise.all(events.map((event) => sealEvent(streamName, event)));
+      const sealed = await Promise.all(events.map((event) => sealEvent(streamName, event, options.expectedVersion === 'no_stream')));
       return inner.append(streamName, sealed, options);
     },
     async readStream(streamName, options) {
-      return Promise.all((await inner.readStream(streamName, options)).map(openEvent));
+      return Promise.all((await inner.readStream(streamName, options)).map((recorded) => openEvent(recorded)));
     },
     async *subscribeToAll(options) {
       for await (const recorded of inner.subscribeToAll(options)) {
         const erasure = erasureOf(recorded.streamName, recorded);
         if (erasure) await keys.destroy(erasure.memberId, erasure.content);
-        yield await openEvent(recorded);
+        yield await openEvent(recorded, true);
       }
     },
     headPosition: () => inner.headPosition(),

@@ -16,6 +16,7 @@ const benches: Record<string, () => Promise<{ run: () => Promise<void> }>> = {
   sockets: () => import('./sockets.bench'),
   http: () => import('./http.bench'),
   media: () => import('./media.bench'),
+  'personal-data': () => import('./personal-data.bench'),
   lighthouse: () => import('./lighthouse.bench'),
 };
 
