@@ -18,6 +18,13 @@ function intoOurApi(href: string): boolean {
   }
 }
 
+/** A file of one of our own uploads, exactly as the media routes serve it (docs/domain/media.md#serving). */
+const OUR_MEDIA = /^\/media\/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\/[a-z0-9-]+\.(?:webp|jpg|png)$/u;
+const PIXELS = /^[1-9][0-9]{0,4}$/u;
+
+/** An image source a post may load: absolute https outside our API, or one of our uploads' files. */
+const allowedImageSource = (src: string) => OUR_MEDIA.test(src) || (src.startsWith('https://') && !intoOurApi(src));
+
 const OPTIONS: sanitizeHtml.IOptions = {
   allowedTags: [
     'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'p', 'br', 'hr', 'ul', 'ol', 'li', 'a', 'img', 'blockquote', 'pre', 'code',
@@ -31,8 +38,9 @@ const OPTIONS: sanitizeHtml.IOptions = {
     td: ['colspan', 'rowspan'],
   },
   allowedSchemes: ['http', 'https', 'mailto'],
-  // Images load without a click, so only absolute https sources: no mixed content, and no
-  // relative source that would make every reader's browser call one of our own endpoints.
+  // Images load without a click, so only absolute https sources (no mixed content) and files of our own
+  // uploads (`/media/<id>/<file>`, public and without effects); no other relative source that would make every
+  // reader's browser call one of our own endpoints.
   allowedSchemesByTag: { img: ['https'] },
   allowProtocolRelative: false,
   allowedSchemesAppliedToAttributes: ['href', 'src'],
@@ -46,8 +54,10 @@ const OPTIONS: sanitizeHtml.IOptions = {
       tagName,
       attribs: { ...(href !== undefined && !intoOurApi(href) ? { href } : {}), ...attribs, ...(target === '_blank' ? { target } : {}), rel: 'noopener noreferrer' },
     }),
+    // A picture's size only as whole pixels (it reserves the picture's place before it loads); anything else goes.
+    img: (tagName, attribs) => ({ tagName, attribs: Object.fromEntries(Object.entries(attribs).filter(([name, value]) => (name !== 'width' && name !== 'height') || PIXELS.test(value))) }),
   },
-  exclusiveFilter: (frame) => frame.tag === 'img' && (!frame.attribs.src?.startsWith('https://') || intoOurApi(frame.attribs.src)),
+  exclusiveFilter: (frame) => frame.tag === 'img' && !allowedImageSource(frame.attribs.src ?? ''),
 };
 
 export function sanitizeBlogHtml(html: string): string {

@@ -77,6 +77,21 @@ describe('writing', () => {
     expect((await admin.post('/api/blog', { title: 'By the admin', content: '<p>x</p>' })).body.author).toMatchObject({ name: 'Ada Admin', role: 'admin' });
   });
 
+  it('keeps a picture of our own uploads (/media/…) with its size and alt text, and no handler, other attribute or script source', async () => {
+    const src = '/media/0b6d7c1e-2a3b-4c5d-8e9f-0123456789ab/blog.webp';
+    const content =
+      `<p>Before</p><p><img src="${src}" width="1600" height="1067" alt="The transmitter hall" onerror="alert(1)" onload="x()" style="position:fixed" class="c" srcset="https://e.example/x.png 2x" /></p>` +
+      `<p><img src="javascript:alert(1)" alt="script" /><img src="/media/0b6d7c1e-2a3b-4c5d-8e9f-0123456789ab/../../api/logout" alt="api" /><img src="/uploads/a.png" alt="elsewhere" /></p>`;
+    const created = await staff.post('/api/blog', { title: 'Inline pictures', content });
+    expect(created.status).toBe(201);
+    expect(created.body.content).toBe(`<p>Before</p><p><img src="${src}" width="1600" height="1067" alt="The transmitter hall" /></p><p></p>`);
+    const edited = await staff.patch(`/api/blog/${created.body.id}`, { title: 'Inline pictures', excerpt: '', content: `<p><img src="${src}" width="50%" height="1067" alt="Hall" onmouseover="x()" /></p>` });
+    expect(edited.status).toBe(200);
+    expect(edited.body.content).toBe(`<p><img src="${src}" height="1067" alt="Hall" /></p>`);
+    const preview = await staff.post('/api/blog/preview', { content: `<img src="${src}" width="800" height="600" alt="x" onerror="y()">` });
+    expect(preview.body.content).toBe(`<img src="${src}" width="800" height="600" alt="x" />`);
+  });
+
   it('creates with every toggle at once, keeping a written excerpt and the tags', async () => {
     const post = await create({ title: 'All at once', excerpt: '  Written by hand.  ', isPublished: true, isPinned: true, isFeatured: true, tags: ['#Radio', 'tv'] });
     expect(post).toMatchObject({ excerpt: 'Written by hand.', isPublished: true, isPinned: true, isFeatured: true, tags: ['radio', 'tv'] });

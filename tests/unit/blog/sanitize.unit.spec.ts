@@ -26,7 +26,8 @@ function expectHarmless(html: string) {
     expect(ALLOWED_TAGS, `tag <${name}>`).toContain(name);
     for (const [, attribute = '', value = ''] of attributes.matchAll(ATTRIBUTE)) {
       expect(ALLOWED_ATTRIBUTES[name] ?? [], `attribute ${attribute} on <${name}>`).toContain(attribute);
-      if (attribute === 'src') expect(value).toMatch(/^https:\/\//u);
+      if (attribute === 'src') expect(value).toMatch(/^(?:https:\/\/|\/media\/[0-9a-f-]{36}\/[a-z0-9-]+\.(?:webp|jpg|png)$)/u);
+      if (attribute === 'width' || attribute === 'height') expect(value).toMatch(/^[1-9][0-9]*$/u);
       if (attribute === 'href') expect(value).toMatch(/^(?:https?:|mailto:|\/(?!\/)|#|[^:]*$)/u);
       if (attribute === 'target') expect(value).toBe('_blank');
       if (attribute === 'rel') expect(value).toBe('noopener noreferrer');
@@ -91,6 +92,18 @@ describe('sanitizeBlogHtml keeps what a blog post needs', () => {
   it('drops images whose source is not absolute https', () => {
     for (const src of ['http://img.example.org/a.png', '/uploads/a.png', '//img.example.org/a.png', 'data:image/png;base64,AAAA']) {
       expect(sanitizeBlogHtml(`<p>x<img src="${src}" alt="a" /></p>`)).toBe('<p>x</p>');
+    }
+  });
+
+  it('keeps our own uploads’ pictures (/media/<id>/<file>) with their size and alt text, and nothing else of them', () => {
+    const src = '/media/0b6d7c1e-2a3b-4c5d-8e9f-0123456789ab/blog.webp';
+    expect(sanitizeBlogHtml(`<p><img src="${src}" width="1600" height="1200" alt="The tower" /></p>`)).toBe(`<p><img src="${src}" width="1600" height="1200" alt="The tower" /></p>`);
+    expect(sanitizeBlogHtml(`<img src="${src}" width="1600" height="1200" alt="a" onerror="alert(1)" onload="x()" style="color:red" class="c" loading="lazy" srcset="https://e.example/x.png 2x" />`)).toBe(
+      `<img src="${src}" width="1600" height="1200" alt="a" />`,
+    );
+    expect(sanitizeBlogHtml(`<img src="${src}" width="100%" height="javascript:alert(1)" alt="a" />`)).toBe(`<img src="${src}" alt="a" />`);
+    for (const other of ['/media/0b6d7c1e-2a3b-4c5d-8e9f-0123456789ab/../../api/logout', '/media/x/blog.webp', '/MEDIA/0b6d7c1e-2a3b-4c5d-8e9f-0123456789ab/blog.webp', ` ${src}`, `${src}?x=1`, 'javascript:alert(1)', 'JaVaScRiPt:alert(1)']) {
+      expect(sanitizeBlogHtml(`<p>x<img src="${other}" alt="a" /></p>`), other).toBe('<p>x</p>');
     }
   });
 
