@@ -1,7 +1,8 @@
 /** The blog's calls (docs/domain/blog.md), with the hooks its pages use. */
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { BlogPost, BlogPreview } from '../../../shared/blog/schemas';
-import { ApiError, apiRequest } from '../../lib/api';
+import type { Media } from '../../../shared/media/schemas';
+import { ApiError, apiRequest, apiUpload } from '../../lib/api';
 import { usePagedList } from '../../lib/paged-list';
 import { apiKey } from '../../lib/query-keys';
 
@@ -40,7 +41,25 @@ export function useRefreshBlog() {
   return () => Promise.all([BLOG, '/api/admin/blog'].map((address) => queryClient.invalidateQueries({ queryKey: apiKey(address) })));
 }
 
-export const savePost = (text: { title: string; excerpt: string; content: string }, id?: string) =>
+/** Uploads a picture (docs/domain/media.md#uploading); the answer names the feed's size. */
+export function uploadMedia(file: File): Promise<Media> {
+  const form = new FormData();
+  form.append('file', file);
+  return apiUpload<Media>('/api/media', form);
+}
+
+/** An upload's files by name: every picture has `blog.webp` (1600 wide, never upscaled) and `feed.webp` (800). */
+export const mediaFile = (media: Pick<Media, 'id'>, file: 'blog.webp' | 'feed.webp') => `/media/${media.id}/${file}`;
+
+/** A picture's own size, read by loading it (the upload's answer gives the feed's size, not the blog's). */
+export function pictureSize(src: string): Promise<{ width: number; height: number }> {
+  const picture = new Image();
+  picture.src = src;
+  return picture.decode().then(() => ({ width: picture.naturalWidth, height: picture.naturalHeight }));
+}
+
+/** `mediaId` the cover: an upload, or null for none. */
+export const savePost = (text: { title: string; excerpt: string; content: string; mediaId: string | null }, id?: string) =>
   id ? apiRequest<BlogPost>('PATCH', postUrl(id), text) : apiRequest<BlogPost>('POST', BLOG, { ...text, isPublished: false, isPinned: false, isFeatured: false });
 export const deletePost = (id: string) => apiRequest('DELETE', postUrl(id));
 export type Toggle = 'publish' | 'unpublish' | 'pin' | 'unpin' | 'feature' | 'unfeature';

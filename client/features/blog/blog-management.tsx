@@ -1,14 +1,15 @@
 /** Blog management for staff, in the admin dashboard's blog tab: toggles, deletion and the create/edit dialogs. */
 import { useEffect, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { useMutation } from '@tanstack/react-query';
-import { Dialog, Heading, Modal, ModalOverlay } from 'react-aria-components';
+import { Button as AriaButton, Dialog, FileTrigger, Heading, Modal, ModalOverlay } from 'react-aria-components';
 import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';
 import { useToast } from '../../components/ui/toast';
 import { ApiError, errorMessage } from '../../lib/api';
 import { LoadMore } from '../../lib/paged-list';
-import { deletePost, savePost, togglePost, usePreview, useRefreshBlog, useWrittenPosts, type BlogPost, type Toggle } from './api';
-import { applyFormat, isAllowedLink, type Edit, type Format } from './formatting';
+import { deletePost, mediaFile, pictureSize, savePost, togglePost, uploadMedia, usePreview, useRefreshBlog, useWrittenPosts, type BlogPost, type Toggle } from './api';
+import { altFromFileName, applyFormat, insertImage, isAllowedLink, type Edit, type Format, type InlineImage } from './formatting';
+import type { Media } from '../../../shared/media/schemas';
 import { useDebounced } from '../../lib/use-debounced';
 
 const TOGGLE_TOASTS: Record<Toggle, string> = {
@@ -37,6 +38,9 @@ const TOOLBAR: { format: Format; label: string; key?: string }[] = [
   { format: 'quote', label: 'Quote' },
 ];
 const SHORTCUTS = new Map(TOOLBAR.filter((tool) => tool.key).map((tool) => [tool.key!, tool.format]));
+/** The pictures the upload takes (docs/domain/media.md#uploading). */
+const PICTURE_TYPES = ['image/jpeg', 'image/png', 'image/webp', 'image/heic', '.heic'];
+const NOT_A_PICTURE = 'Choose a picture: a JPEG, PNG, WebP or HEIC image.';
 const isMac = typeof navigator !== 'undefined' && /Mac|iPhone|iPad/.test(navigator.platform);
 
 /** What the post will look like once saved: the server sanitises the draft exactly as a save would. */
@@ -125,6 +129,46 @@ function LinkField({ onAdd, onCancel }: { onAdd: (href: string) => void; onCance
   );
 }
 
+/** The uploaded picture about to go in at the cursor: a look at it, and its alt text (the file name to start with). */
+function ImageField({ image, onAdd, onCancel }: { image: InlineImage; onAdd: (image: InlineImage) => void; onCancel: () => void }) {
+  const [alt, setAlt] = useState(image.alt);
+  const add = () => onAdd({ ...image, alt });
+  return (
+    <div role="group" aria-label="Picture to insert" className="mb-2 flex flex-wrap items-end gap-2 rounded-md border border-slate-200 p-2 dark:border-slate-700">
+      <img src={image.src} width={image.width} height={image.height} alt="" className="h-16 w-auto rounded object-cover" />
+      <label className="min-w-48 flex-1 text-sm font-medium">
+        Alt text
+        <input
+          autoFocus
+          value={alt}
+          onChange={(event) => setAlt(event.target.value)}
+          onKeyDown={(event) => {
+            if (event.key === 'Enter') {
+              event.preventDefault();
+              add();
+            }
+            if (event.key === 'Escape') {
+              event.stopPropagation();
+              onCancel();
+            }
+          }}
+          aria-describedby="blog-alt-hint"
+          className={`${fieldClass} mt-1 min-h-11`}
+        />
+        <span id="blog-alt-hint" className="mt-1 block text-xs font-normal text-slate-500 dark:text-slate-400">
+          What the picture shows, for readers who cannot see it.
+        </span>
+      </label>
+      <Button variant="secondary" onPress={add}>
+        Add image
+      </Button>
+      <Button variant="ghost" onPress={onCancel}>
+        Cancel
+      </Button>
+    </div>
+  );
+}
+
 function PostDialog({ post, onClose }: { post: BlogPost | null; onClose: () => void }) {
   const refreshBlog = useRefreshBlog();
   const { toast } = useToast();
@@ -132,13 +176,17 @@ function PostDialog({ post, onClose }: { post: BlogPost | null; onClose: () => v
   const [excerpt, setExcerpt] = useState(post?.excerpt ?? '');
   const [content, setContent] = useState(post?.content ?? '');
   const [askingForLink, setAskingForLink] = useState(false);
+  /** The post's cover (`mediaId`): shown above it in the list and on its page. */
+  const [cover, setCover] = useState<Media | null>(post?.media ?? null);
+  const [uploading, setUploading] = useState<'cover' | 'inline' | null>(null);
+  const [pendingImage, setPendingImage] = useState<InlineImage | null>(null);
   const contentBox = useRef<HTMLTextAreaElement>(null);
   const selection = useRef<{ start: number; end: number }>({ start: 0, end: 0 });
   const nextSelection = useRef<Edit | null>(null);
   const editing = post !== null;
 
   const save = useMutation({
-    mutationFn: () => savePost({ title, excerpt, content }, editing ? post.id : undefined),
+    mutationFn: () => savePost({ title, excerpt, content, mediaId: cover?.id ?? null }, editing ? post.id : undefined),
     onSuccess: () => {
       toast({ title: editing ? 'Blog post updated successfully' : 'Blog post created successfully' });
       void refreshBlog();
@@ -174,6 +222,46 @@ function PostDialog({ post, onClose }: { post: BlogPost | null; onClose: () => v
     if (kind === 'link') setAskingForLink(true);
     else format(kind);
   };
+  /** Uploads the chosen picture; null when it is refused (the toast says why). */
+  const uploadPicture = async (files: FileList | null, purpose: 'cover' | 'inline'): Promise<{ media: Media; file: File } | null> => {
+    const file = files?.[0];
+    if (!file) return null;
+    setUploading(purpose);
+    try {
+      const media = await uploadMedia(file);
+      if (media.kind !== 'image') {
+        toast({ title: 'Could not use the file', description: NOT_A_PICTURE, variant: 'destructive' });
+        return null;
+      }
+      return { media, file };
+    } catch (error) {
+      toast({ title: 'Could not upload the picture', description: errorMessage(error, 'Please try again.'), variant: 'destructive' });
+      return null;
+    } finally {
+      setUploading(null);
+    }
+  };
+  const chooseInlineImage = async (files: FileList | null) => {
+    setAskingForLink(false);
+    const uploaded = await uploadPicture(files, 'inline');
+    if (!uploaded) return;
+    // The blog's own size (1600 wide, never upscaled); its width and height as the file has them.
+    const src = mediaFile(uploaded.media, 'blog.webp');
+    const size = await pictureSize(src).catch(() => ({ width: uploaded.media.width, height: uploaded.media.height }));
+    setPendingImage({ src, ...size, alt: altFromFileName(uploaded.file.name) });
+  };
+  const addImage = (image: InlineImage) => {
+    setPendingImage(null);
+    const { start, end } = selection.current;
+    const edit = insertImage(content, start, end, image);
+    nextSelection.current = edit;
+    setContent(edit.content);
+  };
+  const chooseCover = async (files: FileList | null) => {
+    const uploaded = await uploadPicture(files, 'cover');
+    if (uploaded) setCover(uploaded.media);
+  };
+
   const onContentKey = (event: KeyboardEvent<HTMLTextAreaElement>) => {
     const kind = (isMac ? event.metaKey : event.ctrlKey) && !event.altKey ? SHORTCUTS.get(event.key.toLowerCase()) : undefined;
     if (!kind) return;
@@ -205,6 +293,26 @@ function PostDialog({ post, onClose }: { post: BlogPost | null; onClose: () => v
                 Excerpt
                 <textarea rows={3} value={excerpt} onChange={(event) => setExcerpt(event.target.value)} placeholder="Left empty, it is written from the content." className={`${fieldClass} mt-1`} />
               </label>
+              <div role="group" aria-labelledby="blog-cover-label">
+                <span id="blog-cover-label" className="block text-sm font-medium">
+                  Cover image
+                </span>
+                {cover?.kind === 'image' && <img src={cover.url} width={cover.width} height={cover.height} alt="Cover image" className="mt-1 h-auto max-h-40 w-auto max-w-full rounded-lg" />}
+                {cover?.kind === 'audio' && <audio src={cover.url} controls preload="metadata" aria-label="Recording shown with the post" className="mt-1 w-full" />}
+                <div className="mt-1 flex flex-wrap gap-2">
+                  <FileTrigger acceptedFileTypes={PICTURE_TYPES} onSelect={(files) => void chooseCover(files)}>
+                    <Button variant="secondary" isDisabled={uploading !== null}>
+                      {uploading === 'cover' ? 'Uploading…' : cover ? 'Replace cover image' : 'Choose cover image'}
+                    </Button>
+                  </FileTrigger>
+                  {cover && (
+                    <Button variant="ghost" onPress={() => setCover(null)}>
+                      Remove cover image
+                    </Button>
+                  )}
+                </div>
+                {fieldErrors.mediaId && <span className="mt-1 block text-sm text-red-600 dark:text-red-400">{fieldErrors.mediaId}</span>}
+              </div>
               <div>
                 <div role="toolbar" aria-label="Formatting" aria-controls="blog-content" className="mb-1 flex flex-wrap gap-1">
                   {TOOLBAR.map((tool) => (
@@ -220,7 +328,25 @@ function PostDialog({ post, onClose }: { post: BlogPost | null; onClose: () => v
                       {tool.label}
                     </button>
                   ))}
+                  <FileTrigger acceptedFileTypes={PICTURE_TYPES} onSelect={(files) => void chooseInlineImage(files)}>
+                    <AriaButton
+                      isDisabled={uploading !== null}
+                      className="min-h-9 min-w-9 rounded border border-slate-300 px-2 text-sm outline-none hover:bg-slate-100 focus-visible:ring-2 focus-visible:ring-amber-500 disabled:opacity-50 dark:border-slate-600 dark:hover:bg-slate-800"
+                    >
+                      {uploading === 'inline' ? 'Uploading…' : 'Insert image'}
+                    </AriaButton>
+                  </FileTrigger>
                 </div>
+                {pendingImage && (
+                  <ImageField
+                    image={pendingImage}
+                    onAdd={addImage}
+                    onCancel={() => {
+                      setPendingImage(null);
+                      contentBox.current?.focus();
+                    }}
+                  />
+                )}
                 {askingForLink && (
                   <LinkField
                     onAdd={(href) => {
@@ -242,6 +368,8 @@ function PostDialog({ post, onClose }: { post: BlogPost | null; onClose: () => v
                     value={content}
                     onChange={(event) => setContent(event.target.value)}
                     onKeyDown={onContentKey}
+                    // Where a picture goes in: the box keeps its selection while the file is chosen and uploaded.
+                    onBlur={rememberSelection}
                     aria-invalid={Boolean(fieldErrors.content)}
                     aria-describedby="blog-content-hint"
                     className={`${fieldClass} mt-1 min-h-48 font-mono text-sm`}
@@ -249,14 +377,14 @@ function PostDialog({ post, onClose }: { post: BlogPost | null; onClose: () => v
                   {fieldErrors.content && <span className="mt-1 block text-sm text-red-600 dark:text-red-400">{fieldErrors.content}</span>}
                 </label>
                 <p id="blog-content-hint" className="mt-1 text-xs text-slate-500 dark:text-slate-400">
-                  HTML: headings, paragraphs, bold, italic, links, lists, quotes, images (https), tables. Anything else is removed when saved.
+                  HTML: headings, paragraphs, bold, italic, links, lists, quotes, images (Insert image, or https addresses), tables. Anything else is removed when saved.
                 </p>
               </div>
               <div className="flex justify-end gap-2">
                 <Button variant="ghost" onPress={onClose}>
                   Cancel
                 </Button>
-                <Button type="submit" isDisabled={!title.trim() || !content.trim() || save.isPending}>
+                <Button type="submit" isDisabled={!title.trim() || !content.trim() || save.isPending || uploading !== null}>
                   {save.isPending ? (editing ? 'Updating...' : 'Creating...') : editing ? 'Update Post' : 'Create Post'}
                 </Button>
               </div>

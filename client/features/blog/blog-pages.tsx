@@ -28,9 +28,31 @@ function Badges({ post }: { post: BlogPost }) {
   );
 }
 
+/**
+ * The post's cover (its upload), at its width and height so the page keeps its place while it loads. A card takes
+ * the feed's 800-wide file (the same picture, the same proportions); the post's page the blog's own 1600.
+ */
+function Cover({ post, size }: { post: BlogPost; size: 'card' | 'page' }) {
+  const media = post.media;
+  if (!media) return null;
+  if (media.kind === 'audio') return size === 'page' ? <audio src={media.url} controls preload="metadata" aria-label="Recording shown with the post" className="mt-6 w-full" /> : null;
+  const src = size === 'card' ? media.url.replace(/\/blog\.webp$/u, '/feed.webp') : media.url;
+  return (
+    <img
+      src={src}
+      width={media.width}
+      height={media.height}
+      alt=""
+      loading={size === 'card' ? 'lazy' : undefined}
+      className={size === 'card' ? 'mb-3 h-auto w-full rounded-lg object-cover' : 'mt-6 h-auto w-full rounded-xl'}
+    />
+  );
+}
+
 function PostCard({ post, signedIn }: { post: BlogPost; signedIn: boolean }) {
   return (
     <article aria-label={post.title} className="flex flex-col rounded-xl border border-slate-200 bg-white p-5 dark:border-slate-800 dark:bg-slate-900">
+      <Cover post={post} size="card" />
       <Badges post={post} />
       <h3 className="mt-2 text-xl font-semibold">{post.title}</h3>
       <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">
@@ -202,6 +224,7 @@ export function BlogPostPage() {
           </span>
         )}
       </p>
+      <Cover post={p} size="page" />
       {p.excerpt && !excerptRepeatsBody(p.excerpt, p.content) && <blockquote className="mt-6 border-l-4 border-amber-accent pl-4 text-lg text-slate-700 italic dark:text-slate-300">{p.excerpt}</blockquote>}
       {/* Sanitised on the server when saved, with an allow-list of tags and attributes. */}
       <div className="blog-content mt-6 space-y-4 leading-relaxed" dangerouslySetInnerHTML={{ __html: p.content }} />

@@ -47,3 +47,36 @@ export function applyFormat(content: string, start: number, end: number, format:
 export function isAllowedLink(href: string): boolean {
   return /^(https?:\/\/[^\s/]+|mailto:\S+@\S+)/iu.test(href.trim());
 }
+
+export interface InlineImage {
+  src: string;
+  width?: number | undefined;
+  height?: number | undefined;
+  alt: string;
+}
+
+const attribute = (value: string) => value.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+
+/**
+ * Puts a picture in place of content[start, end), in a paragraph on lines of its own, with its width and height
+ * (so the page keeps its place while it loads) and its alt text; the cursor goes after it.
+ */
+export function insertImage(content: string, start: number, end: number, image: InlineImage): Edit {
+  const before = content.slice(0, start);
+  const after = content.slice(end);
+  const size = image.width && image.height ? ` width="${image.width}" height="${image.height}"` : '';
+  const tag = `<p><img src="${attribute(image.src)}"${size} alt="${attribute(image.alt.trim())}" /></p>`;
+  const lead = before && !before.endsWith('\n') ? '\n' : '';
+  const trail = after && !after.startsWith('\n') ? '\n' : '';
+  const cursor = before.length + lead.length + tag.length;
+  return { content: `${before}${lead}${tag}${trail}${after}`, selectionStart: cursor, selectionEnd: cursor };
+}
+
+/** The alt text offered for an uploaded picture: its file name without the extension, words apart ("wave-tower_1962.jpg" → "wave tower 1962"). */
+export function altFromFileName(name: string): string {
+  return name
+    .replace(/\.[^.]*$/u, '')
+    .replace(/[-_]+/gu, ' ')
+    .replace(/\s+/gu, ' ')
+    .trim();
+}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { applyFormat, isAllowedLink, type Format } from '../../../client/features/blog/formatting';
+import { altFromFileName, applyFormat, insertImage, isAllowedLink, type Format } from '../../../client/features/blog/formatting';
 import { sanitizeBlogHtml } from '../../../shared/blog/sanitize';
 
 /** Applies a format to the part of `marked` between the brackets: "a [b] c". */
@@ -57,5 +57,29 @@ describe('isAllowedLink', () => {
   it('accepts web and mail addresses and refuses scripts and relative ones', () => {
     for (const ok of ['https://example.org', 'http://example.org/a', 'mailto:editor@example.org']) expect(isAllowedLink(ok)).toBe(true);
     for (const bad of ['javascript:alert(1)', '/blog/1', 'example.org', 'https://', 'data:text/html,x', ' ']) expect(isAllowedLink(bad)).toBe(false);
+  });
+});
+
+describe('insertImage', () => {
+  const image = { src: '/media/0b6d7c1e-2a3b-4c5d-8e9f-0123456789ab/blog.webp', width: 1600, height: 1067, alt: 'The "big" tower <1962>' };
+  const tag = '<p><img src="/media/0b6d7c1e-2a3b-4c5d-8e9f-0123456789ab/blog.webp" width="1600" height="1067" alt="The &quot;big&quot; tower &lt;1962&gt;" /></p>';
+
+  it('puts the picture on lines of its own at the cursor, with its size and escaped alt text, the cursor after it', () => {
+    const edit = insertImage('<p>a</p><p>b</p>', 8, 8, image);
+    expect(edit.content).toBe(`<p>a</p>\n${tag}\n<p>b</p>`);
+    expect(edit.selectionStart).toBe(`<p>a</p>\n${tag}`.length);
+    expect(edit.selectionEnd).toBe(edit.selectionStart);
+    expect(insertImage('', 0, 0, image).content).toBe(tag);
+    expect(insertImage('old', 0, 3, image).content).toBe(tag);
+  });
+
+  it('is kept whole by the sanitiser', () => {
+    expect(sanitizeBlogHtml(insertImage('', 0, 0, image).content)).toBe(tag);
+  });
+
+  it('offers the file name without its extension as alt text', () => {
+    expect(altFromFileName('wave-tower_1962.jpg')).toBe('wave tower 1962');
+    expect(altFromFileName('Control room.final.png')).toBe('Control room.final');
+    expect(altFromFileName('photo')).toBe('photo');
   });
 });
