@@ -242,12 +242,15 @@ function SidebarContent({ user, collapsed, onToggle, inDrawer = false }: { user:
         <Link
           to="/account"
           title="Your account"
-          aria-label={`Your account: ${user.name}`}
           className={`flex min-h-11 items-center gap-2 rounded-md p-1 outline-none hover:bg-slate-100 focus-visible:ring-2 focus-visible:ring-amber-500 dark:hover:bg-slate-800 ${collapsed ? '' : 'min-w-0 flex-1'}`}
         >
           <Avatar name={user.name} src={user.avatar} size="sm" />
           <div className={collapsed ? 'sr-only' : 'min-w-0 flex-1'}>
-            <p className="text-sm leading-tight font-medium break-words">{user.name}</p>
+            <p className="text-sm leading-tight font-medium break-words">
+              <span className="sr-only">Your account: </span>
+              {/* A block of its own: the name is one piece of text, measured whole. */}
+              <span className="block">{user.name}</span>
+            </p>
             <RoleBadge role={user.role} />
           </div>
         </Link>
