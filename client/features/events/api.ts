@@ -2,7 +2,8 @@
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { RsvpStatus } from '../../../shared/events/constants';
 import type { AttendeeCounts, CalendarEvent, EventStats, RsvpChange, Waitlist } from '../../../shared/events/schemas';
-import { apiRequest } from '../../lib/api';
+import type { Media } from '../../../shared/media/schemas';
+import { apiRequest, apiUpload } from '../../lib/api';
 import { fetchAllPages, usePagedList, type Page } from '../../lib/paged-list';
 import { apiKey, getQuery } from '../../lib/query-keys';
 
@@ -46,3 +47,10 @@ export const moderateEvent = (id: string, action: 'approve' | 'reject' | 'featur
 export const setFeatured = (id: string, featured: boolean) => apiRequest<CalendarEvent>('PUT', `/api/admin/events/${encodeURIComponent(id)}/feature`, { featured });
 /** The event as an iCalendar file. */
 export const eventIcsUrl = (id: string) => `${eventUrl(id)}/ics`;
+
+/** Uploads a picture for the event's cover (docs/domain/media.md#uploading); the answer names the 800-wide file events show. */
+export function uploadMedia(file: File): Promise<Media> {
+  const form = new FormData();
+  form.append('file', file);
+  return apiUpload<Media>('/api/media', form);
+}

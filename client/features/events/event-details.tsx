@@ -14,6 +14,7 @@ import { EventForm } from './event-form';
 import { BookmarkButton } from '../../components/bookmark-button';
 import { cancelEvent, deleteEvent, eventIcsUrl, setRsvp, useAttendeeCounts, useEvent, useRefreshEvents, useWaitlist, type CalendarEvent } from './api';
 import { MemberLink } from '../../components/member-link';
+import { EventCover } from './event-cover';
 
 /** The reader's own zone: timed events show on their wall clock; all-day ones are calendar dates wherever they are read. */
 export const readerTimeZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone;
@@ -177,6 +178,7 @@ export function EventDetails({ eventId, onClose }: { eventId: string; onClose: (
             </>
           ) : (
             <div className="space-y-4">
+              <EventCover media={event.media} size="dialog" />
               <div className="flex flex-wrap items-center gap-2">
                 <Heading slot="title" className="text-2xl font-bold">
                   {event.title}

@@ -1,17 +1,23 @@
 /** The event form (create and edit), validated with the same schema as the server. */
 import { useEffect, useState } from 'react';
 import { useMutation } from '@tanstack/react-query';
+import { FileTrigger } from 'react-aria-components';
 import * as v from 'valibot';
 import { Button } from '../../components/ui/button';
 import { useToast } from '../../components/ui/toast';
-import { ApiError } from '../../lib/api';
+import { ApiError, errorMessage } from '../../lib/api';
 import { isStaff, useCurrentUser } from '../../lib/current-user';
 import { EVENT_TYPES, EVENT_TYPE_LABELS } from '../../../shared/events/constants';
 import { defaultEndDate } from '../../../shared/events/dates';
 import { EventSchema } from '../../../shared/events/schemas';
 import { MAX_TAGS_PER_ITEM, TAG_MAX_LENGTH } from '../../../shared/feed/constants';
 import { tagRefusal } from '../../../shared/feed/tags';
-import { moderateEvent, saveEvent, setFeatured, useRefreshEvents, type CalendarEvent } from './api';
+import type { Media } from '../../../shared/media/schemas';
+import { moderateEvent, saveEvent, setFeatured, uploadMedia, useRefreshEvents, type CalendarEvent } from './api';
+import { EventCover } from './event-cover';
+
+/** The pictures the upload takes (docs/domain/media.md#uploading). */
+const PICTURE_TYPES = ['image/jpeg', 'image/png', 'image/webp', 'image/heic', '.heic'];
 
 const field = 'min-h-11 w-full rounded-md border border-slate-300 bg-white px-3 dark:border-slate-600 dark:bg-slate-900';
 
@@ -48,8 +54,17 @@ export function switchAllDay(dates: FormDates, allDay: boolean): FormDates {
   return { allDay, startDate, endDate };
 }
 
-/** What the form sends: its fields with the dates as instants and an empty limit as none. */
-const formBody = <F extends FormDates & { maxAttendees: string }>(form: F) => ({ ...form, startDate: fromFormValue(form.startDate), endDate: fromFormValue(form.endDate), maxAttendees: form.maxAttendees || null });
+/**
+ * What the form sends: its fields with the dates as instants, an empty limit as none, and the cover's upload
+ * (null for none: the form is sent whole, so an edit without one takes it away).
+ */
+const formBody = <F extends FormDates & { maxAttendees: string }>(form: F, cover: Media | null) => ({
+  ...form,
+  startDate: fromFormValue(form.startDate),
+  endDate: fromFormValue(form.endDate),
+  maxAttendees: form.maxAttendees || null,
+  mediaId: cover?.id ?? null,
+});
 const fieldErrors = (issues: v.BaseIssue<unknown>[]) => Object.fromEntries(issues.map((issue) => [v.getDotPath(issue) ?? 'form', issue.message]));
 
 export function EventForm({ event, onDone }: { event?: CalendarEvent; onDone: () => void }) {
@@ -78,6 +93,17 @@ export function EventForm({ event, onDone }: { event?: CalendarEvent; onDone: ()
   // Staff events are approved when created; a member's pending event waits until staff tick it here or approve it.
   const [moderation, setModeration] = useState({ featured: event?.isFeatured ?? false, approved: event ? event.isApproved : true });
   const [tag, setTag] = useState('');
+  const [cover, setCover] = useState<Media | null>(event?.media ?? null);
+  const upload = useMutation({
+    mutationFn: async (file: File) => {
+      const media = await uploadMedia(file);
+      if (media.kind !== 'image') throw new Error('Choose a picture: a JPEG, PNG, WebP or HEIC image.');
+      return media;
+    },
+    onSuccess: (media) => setCover(media),
+    onError: (error) =>
+      toast({ title: 'Could not upload the picture', description: error instanceof ApiError ? errorMessage(error, 'Please try again.') : error.message, variant: 'destructive' }),
+  });
   const [errors, setErrors] = useState<Record<string, string>>({});
   const set = <K extends keyof typeof form>(key: K, value: (typeof form)[K]) => setForm((current) => ({ ...current, [key]: value }));
 
@@ -108,15 +134,15 @@ export function EventForm({ event, onDone }: { event?: CalendarEvent; onDone: ()
     setErrors((shown) => {
       const keys = Object.keys(shown);
       if (keys.length === 0) return shown;
-      const result = v.safeParse(EventSchema, formBody(form));
+      const result = v.safeParse(EventSchema, formBody(form, cover));
       const now: Record<string, string> = result.success ? {} : fieldErrors(result.issues);
       const still = keys.filter((key) => key in now);
       return still.length === keys.length ? shown : Object.fromEntries(still.map((key) => [key, now[key]!]));
     });
-  }, [form]);
+  }, [form, cover]);
 
   const submit = () => {
-    const result = v.safeParse(EventSchema, formBody(form));
+    const result = v.safeParse(EventSchema, formBody(form, cover));
     if (!result.success) {
       setErrors(fieldErrors(result.issues));
       return;
@@ -163,6 +189,25 @@ export function EventForm({ event, onDone }: { event?: CalendarEvent; onDone: ()
           Description
           <textarea rows={3} className={`${field} py-2`} value={form.description} onChange={(e) => set('description', e.target.value)} />
         </label>
+        <div role="group" aria-labelledby="event-cover-label" className="space-y-2">
+          <span id="event-cover-label" className="block text-sm">
+            Cover image
+          </span>
+          {cover && <EventCover media={cover} size="preview" alt="Cover image" />}
+          <div className="flex flex-wrap gap-2">
+            <FileTrigger acceptedFileTypes={PICTURE_TYPES} onSelect={(files) => files?.[0] && upload.mutate(files[0])}>
+              <Button variant="secondary" isDisabled={upload.isPending}>
+                {upload.isPending ? 'Uploading…' : cover ? 'Replace cover image' : 'Choose cover image'}
+              </Button>
+            </FileTrigger>
+            {cover && (
+              <Button variant="ghost" onPress={() => setCover(null)}>
+                Remove cover image
+              </Button>
+            )}
+          </div>
+          {error('mediaId')}
+        </div>
         <label className="block text-sm">
           Event type
           <select className={field} value={form.eventType} onChange={(e) => set('eventType', e.target.value as typeof form.eventType)}>
@@ -290,7 +335,7 @@ export function EventForm({ event, onDone }: { event?: CalendarEvent; onDone: ()
         <Button variant="ghost" onPress={onDone}>
           Cancel
         </Button>
-        <Button type="submit" isDisabled={save.isPending}>
+        <Button type="submit" isDisabled={save.isPending || upload.isPending}>
           {save.isPending ? (editing ? 'Updating...' : 'Creating...') : editing ? 'Update Event' : 'Create Event'}
         </Button>
       </div>

@@ -16,6 +16,7 @@ import { SITE_NAME } from '../../../shared/landing';
 import { eventIcsUrl, useEvent } from './api';
 import { Rsvp, dateLine } from './event-details';
 import { MemberLink } from '../../components/member-link';
+import { EventCover } from './event-cover';
 
 const LINK = 'inline-flex min-h-11 items-center font-medium text-brand-600 underline dark:text-amber-accent';
 
@@ -55,6 +56,11 @@ export function EventPage() {
   }
   return (
     <article className="mx-auto max-w-3xl">
+      {event.media?.kind === 'image' && (
+        <div className="mb-6">
+          <EventCover media={event.media} size="page" />
+        </div>
+      )}
       <div className="flex flex-wrap items-center gap-2">
         <p className="text-sm font-semibold text-brand-600 dark:text-amber-accent">{EVENT_TYPE_LABELS[event.eventType]}</p>
         {event.isCancelled && <Badge variant="destructive">Cancelled</Badge>}

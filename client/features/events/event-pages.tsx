@@ -14,6 +14,7 @@ import { PersonalCalendar } from './personal-calendar';
 import { eventsUrl, useAllEvents, useEventList, useEventPage, type CalendarEvent } from './api';
 import { useDebounced } from '../../lib/use-debounced';
 import { MemberLink } from '../../components/member-link';
+import { EventCover } from './event-cover';
 
 const WEEKDAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
 
@@ -213,21 +214,24 @@ export function CalendarPage() {
             <ul className="space-y-3">
               {shown.map((e) => (
                 <li key={e.id}>
-                  <article aria-label={e.title} className="rounded-xl border border-slate-200 p-4 dark:border-slate-800">
-                    <div className="flex flex-wrap items-center gap-2">
-                      <Badge variant="secondary">{EVENT_TYPE_LABELS[e.eventType]}</Badge>
-                      {e.isCancelled && <Badge variant="destructive">Cancelled</Badge>}
-                      {e.isFeatured && <Badge>Featured</Badge>}
-                      {!e.isApproved && <Badge variant="outline">Pending Approval</Badge>}
-                      {!e.isPublic && <Badge variant="secondary">Private</Badge>}
+                  <article aria-label={e.title} className="flex gap-3 rounded-xl border border-slate-200 p-4 dark:border-slate-800">
+                    <EventCover media={e.media} size="thumbnail" />
+                    <div className="min-w-0 flex-1">
+                      <div className="flex flex-wrap items-center gap-2">
+                        <Badge variant="secondary">{EVENT_TYPE_LABELS[e.eventType]}</Badge>
+                        {e.isCancelled && <Badge variant="destructive">Cancelled</Badge>}
+                        {e.isFeatured && <Badge>Featured</Badge>}
+                        {!e.isApproved && <Badge variant="outline">Pending Approval</Badge>}
+                        {!e.isPublic && <Badge variant="secondary">Private</Badge>}
+                      </div>
+                      <h3 className="mt-2 text-lg font-semibold">
+                        <EventLink event={e} onOpen={setOpen} />
+                      </h3>
+                      {e.description && <p className="mt-1 line-clamp-3 text-sm">{e.description}</p>}
+                      <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">
+                        {dateLine(e)} · {e.isVirtual ? 'Virtual Event' : e.location || 'Location not specified'} · <MemberLink id={e.organizerId} name={`${e.organizer.firstName} ${e.organizer.lastName}`} />
+                      </p>
                     </div>
-                    <h3 className="mt-2 text-lg font-semibold">
-                      <EventLink event={e} onOpen={setOpen} />
-                    </h3>
-                    {e.description && <p className="mt-1 line-clamp-3 text-sm">{e.description}</p>}
-                    <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">
-                      {dateLine(e)} · {e.isVirtual ? 'Virtual Event' : e.location || 'Location not specified'} · <MemberLink id={e.organizerId} name={`${e.organizer.firstName} ${e.organizer.lastName}`} />
-                    </p>
                   </article>
                 </li>
               ))}
