@@ -13,6 +13,7 @@ import { htmlToText } from '../../shared/blog/excerpt';
 import { formatEventDateLine } from '../../shared/events/dates';
 import { SITE_DESCRIPTION, SITE_NAME } from '../../shared/landing';
 import { truncate } from '../../shared/text';
+import type { Media } from '../../shared/media/schemas';
 import { blogPostingData, eventData, organizationData, siteImage, type StructuredData } from './structured-data';
 import { BlogPostView, EventView, LandingView, renderView } from './views';
 
@@ -28,6 +29,8 @@ interface PageMeta {
   path: string;
   type: 'website' | 'article';
   image: string;
+  /** The picture's size when the page knows it (its own upload's). */
+  imageSize?: { width: number; height: number } | undefined;
   data: StructuredData;
   publishedTime?: string;
   modifiedTime?: string;
@@ -54,6 +57,7 @@ export function headTags(meta: PageMeta, siteUrl: string): string {
     property('og:description', meta.description),
     property('og:url', url),
     property('og:image', meta.image),
+    ...(meta.imageSize ? [property('og:image:width', String(meta.imageSize.width)), property('og:image:height', String(meta.imageSize.height))] : []),
     ...(meta.publishedTime ? [property('article:published_time', meta.publishedTime)] : []),
     ...(meta.modifiedTime ? [property('article:modified_time', meta.modifiedTime)] : []),
     named('twitter:card', 'summary_large_image'),
@@ -64,9 +68,25 @@ export function headTags(meta: PageMeta, siteUrl: string): string {
   ].join('\n    ');
 }
 
-/** The post's own first picture on the web, else the site's. */
-function firstImage(html: string): string | null {
-  return html.match(/<img\b[^>]*?\ssrc="(https?:\/\/[^"]+)"/iu)?.[1] ?? null;
+interface PageImage {
+  url: string;
+  size?: { width: number; height: number } | undefined;
+}
+
+/** An upload's picture as a link preview needs it: an absolute address, with its size. */
+function uploadImage(media: Media | null | undefined, siteUrl: string): PageImage | null {
+  if (!media || media.kind !== 'image') return null;
+  return { url: `${siteUrl}${media.url}`, size: media.width && media.height ? { width: media.width, height: media.height } : undefined };
+}
+
+/** The post's own first picture: on the web, or one of our uploads (`/media/…`, made absolute, with the size its tag gives). */
+function firstImage(html: string, siteUrl: string): PageImage | null {
+  const tag = html.match(/<img\b[^>]*?\ssrc="(?:https?:\/\/|\/media\/)[^"]+"[^>]*>/iu)?.[0];
+  if (!tag) return null;
+  const src = tag.match(/\ssrc="([^"]+)"/u)![1]!.replace(/&amp;/gu, '&');
+  const width = Number(tag.match(/\swidth="(\d+)"/u)?.[1]);
+  const height = Number(tag.match(/\sheight="(\d+)"/u)?.[1]);
+  return { url: src.startsWith('/') ? `${siteUrl}${src}` : src, size: src.startsWith('/') && width && height ? { width, height } : undefined };
 }
 
 const pageTitle = (title: string) => `${title} | ${SITE_NAME}`;
@@ -88,13 +108,16 @@ export function publicPages({ store, siteUrl, timeZone, now, cached = uncached }
   async function renderBlogPost(id: string, signedIn: boolean): Promise<PublicPage | null> {
     const post: BlogPostDocument | null = await blogPosts(store).findOne({ _id: id, isPublished: true });
     if (!post) return null;
-    const image = firstImage(post.content) ?? siteImage(siteUrl);
+    // The post's cover, else its first picture, else the site's.
+    const own = uploadImage(post.media, siteUrl) ?? firstImage(post.content, siteUrl);
+    const image = own?.url ?? siteImage(siteUrl);
     const meta: PageMeta = {
       title: pageTitle(post.title),
       description: truncate(post.excerpt || htmlToText(post.content), DESCRIPTION_LENGTH),
       path: `/blog/${post._id}`,
       type: 'article',
       image,
+      imageSize: own?.size,
       data: blogPostingData(post, siteUrl, image),
       ...(post.publishedAt ? { publishedTime: post.publishedAt } : {}),
       modifiedTime: post.updatedAt,
@@ -110,7 +133,8 @@ export function publicPages({ store, siteUrl, timeZone, now, cached = uncached }
   async function renderEvent(id: string, signedIn: boolean): Promise<PublicPage | null> {
     const found: EventDetailsDocument | null = await eventDetails(store).findOne({ _id: id, status: 'approved', isPublic: true });
     if (!found) return null;
-    const image = siteImage(siteUrl);
+    const own = uploadImage(found.media, siteUrl);
+    const image = own?.url ?? siteImage(siteUrl);
     const when = formatEventDateLine(found, { timeZone });
     const meta: PageMeta = {
       title: pageTitle(found.title),
@@ -118,6 +142,7 @@ export function publicPages({ store, siteUrl, timeZone, now, cached = uncached }
       path: `/events/${found._id}`,
       type: 'website',
       image,
+      imageSize: own?.size,
       data: eventData(found, siteUrl, image),
     };
     return { head: headTags(meta, siteUrl), body: signedIn ? null : renderView(EventView({ event: found, timeZone, year: year() })) };

@@ -12,8 +12,15 @@ import { excerptRepeatsBody } from '../../shared/blog/excerpt';
 import { LANDING, LANDING_FOOTER, SITE_NAME } from '../../shared/landing';
 import type { BlogPostDocument } from '../../projections/blog/blog';
 import type { EventDetailsDocument } from '../../projections/events/events';
+import type { Media } from '../../shared/media/schemas';
 
 export const renderView = (view: ReactNode) => renderToStaticMarkup(view);
+
+/** A post's or event's own picture (its upload), with its width and height so the page keeps its place while it loads. */
+function Cover({ media, className }: { media: Media | null | undefined; className: string }) {
+  if (!media || media.kind !== 'image') return null;
+  return <img src={media.url} width={media.width} height={media.height} alt="" className={className} />;
+}
 
 /** Where a visitor goes to sign in and come back to the page they were on. */
 export const signInThenBack = (path: string) => `/login?redirect=${encodeURIComponent(path)}`;
@@ -122,6 +129,7 @@ export function BlogPostView({ post, year }: { post: BlogPostDocument; year: num
             </span>
           )}
         </p>
+        <Cover media={post.media} className="mt-6 h-auto w-full rounded-xl" />
         {post.excerpt && !excerptRepeatsBody(post.excerpt, post.content) && (
           <blockquote className="mt-6 border-l-4 border-amber-accent pl-4 text-lg text-slate-700 italic dark:text-slate-300">{post.excerpt}</blockquote>
         )}
@@ -144,6 +152,11 @@ export function EventView({ event, timeZone, year }: { event: EventDetailsDocume
   return (
     <PublicFrame year={year}>
       <article className="mx-auto max-w-3xl">
+        {event.media?.kind === 'image' && (
+          <div className="mb-6">
+            <Cover media={event.media} className="h-auto w-full rounded-xl" />
+          </div>
+        )}
         <p className="text-sm font-semibold text-brand-600 dark:text-amber-accent">
           {EVENT_TYPE_LABELS[event.eventType]}
           {event.isCancelled && <span className="ml-2 rounded-full bg-red-600 px-2 py-0.5 text-xs text-white">Cancelled</span>}

@@ -5,6 +5,11 @@
  * items appear in no page and in no sitemap.
  */
 import { createHash } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import sharp from 'sharp';
+import { SESSION_COOKIE } from '../../server/app';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { THEME_SCRIPT } from '../../server/http/security-headers';
 import { startTestSite, type TestSite } from '../support/site';
@@ -14,13 +19,15 @@ let site: TestSite;
 let admin: Browser;
 let member: Browser;
 let siteUrl: string;
+let mediaDir: string;
 const visitor = () => new Browser(site.url);
 const items: Record<'published' | 'draft' | 'publicEvent' | 'virtualEvent' | 'privateEvent' | 'pendingEvent', string> = {} as never;
 
 const inAWeek = (hours: number) => new Date(Date.now() + 7 * 24 * 3600 * 1000 + hours * 3600 * 1000).toISOString();
 
 beforeAll(async () => {
-  site = await startTestSite();
+  mediaDir = await mkdtemp(join(tmpdir(), 'bhc-public-pages-'));
+  site = await startTestSite({ MEDIA_DIR: mediaDir });
   siteUrl = site.services.config.publicUrl;
   admin = (await registerMember(site.url, { firstName: 'Ada', lastName: 'Admin' })).browser;
   member = (await registerMember(site.url, { firstName: 'Mona', lastName: 'Member' })).browser;
@@ -47,6 +54,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await site?.close();
+  if (mediaDir) await rm(mediaDir, { recursive: true, force: true });
 });
 
 const unescapeHtml = (text: string) => text.replace(/&(lt|gt|quot|#39|amp);/gu, (_, name: string) => ({ lt: '<', gt: '>', quot: '"', '#39': "'", amp: '&' })[name]!);
@@ -234,5 +242,62 @@ describe('the sitemap', () => {
     for (const id of [items.published]) expect(isDate(entries.get(`${siteUrl}/blog/${id}`))).toBe(true);
     for (const id of [items.publicEvent, items.virtualEvent]) expect(isDate(entries.get(`${siteUrl}/events/${id}`))).toBe(true);
     for (const path of [`/blog/${items.draft}`, `/events/${items.privateEvent}`, `/events/${items.pendingEvent}`]) expect(entries.has(`${siteUrl}${path}`)).toBe(false);
+  });
+});
+
+/** A picture uploaded by `who` (docs/domain/media.md#uploading). */
+async function uploadPicture(who: Browser, width: number, height: number) {
+  const form = new FormData();
+  const bytes = await sharp({ create: { width, height, channels: 3, background: { r: 40, g: 80, b: 120 } } }).jpeg().toBuffer();
+  form.append('file', new Blob([new Uint8Array(bytes)], { type: 'image/jpeg' }), 'tower.jpg');
+  const response = await fetch(new URL('/api/media', site.url), { method: 'POST', body: form, headers: { origin: site.url, cookie: `${SESSION_COOKIE}=${who.cookie(SESSION_COOKIE)}` } });
+  expect(response.status).toBe(201);
+  return (await response.json()) as { id: string; url: string; width: number; height: number };
+}
+
+describe('pictures of our own uploads', () => {
+  it('make a blog post’s cover its preview picture, at an absolute address with its size, and show on its page', async () => {
+    const cover = await uploadPicture(admin, 2000, 1000);
+    const inline = await uploadPicture(admin, 1200, 900);
+    const created = await admin.post('/api/blog', {
+      title: 'The cover story',
+      isPublished: true,
+      mediaId: cover.id,
+      content: `<p>The transmitter hall as it stood in 1962, before the fire.</p><p><img src="/media/${inline.id}/blog.webp" width="1200" height="900" alt="The hall" /></p>`,
+    });
+    expect(created.status).toBe(201);
+    const { html } = await page(`/blog/${created.body.id}`);
+    const coverUrl = `${siteUrl}/media/${cover.id}/blog.webp`;
+    expectPreviewTags(html, { title: 'The cover story | Broadcast History Community', path: `/blog/${created.body.id}`, image: coverUrl });
+    expect([metaContent(html, 'property', 'og:image:width'), metaContent(html, 'property', 'og:image:height')]).toEqual(['1600', '800']);
+    expect(metaContent(html, 'name', 'twitter:image')).toBe(coverUrl);
+    expect(jsonLd(html)[0]!.image).toBe(coverUrl);
+    const content = prerendered(html)!;
+    expect(content).toContain(`<img src="/media/${cover.id}/blog.webp" width="1600" height="800" alt=""`);
+    expect(content).toContain(`<img src="/media/${inline.id}/blog.webp" width="1200" height="900" alt="The hall" />`);
+  });
+
+  it('make a post’s first inline picture its preview picture when it has no cover', async () => {
+    const inline = await uploadPicture(admin, 1200, 900);
+    const created = await admin.post('/api/blog', { title: 'Pictures inside', isPublished: true, content: `<p>Text.</p><p><img src="/media/${inline.id}/blog.webp" width="1200" height="900" alt="The hall" /></p>` });
+    const { html } = await page(`/blog/${created.body.id}`);
+    expect(metaContent(html, 'property', 'og:image')).toBe(`${siteUrl}/media/${inline.id}/blog.webp`);
+    expect([metaContent(html, 'property', 'og:image:width'), metaContent(html, 'property', 'og:image:height')]).toEqual(['1200', '900']);
+  });
+
+  it('make an event’s cover its preview picture and show on its page with its size', async () => {
+    const cover = await uploadPicture(admin, 1600, 1200);
+    const created = await admin.post('/api/events', { title: 'Tower Open House', eventType: 'reunion', startDate: inAWeek(0), endDate: inAWeek(2), mediaId: cover.id });
+    expect(created.status).toBe(201);
+    const { html } = await page(`/events/${created.body.id}`);
+    const coverUrl = `${siteUrl}/media/${cover.id}/feed.webp`;
+    expect(metaContent(html, 'property', 'og:image')).toBe(coverUrl);
+    expect([metaContent(html, 'property', 'og:image:width'), metaContent(html, 'property', 'og:image:height')]).toEqual(['800', '600']);
+    expect(jsonLd(html)[0]!.image).toBe(coverUrl);
+    expect(prerendered(html)).toContain(`<img src="/media/${cover.id}/feed.webp" width="800" height="600" alt=""`);
+    // Without a cover, the site's picture and no size.
+    const { html: plain } = await page(`/events/${items.publicEvent}`);
+    expect(metaContent(plain, 'property', 'og:image')).toBe(`${siteUrl}/og-image.png`);
+    expect(metaContent(plain, 'property', 'og:image:width')).toBeUndefined();
   });
 });
