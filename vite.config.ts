@@ -49,7 +49,12 @@ export default defineConfig({
     emptyOutDir: true,
     sourcemap: true,
     // Two pages: the app, and the light embed page that other sites frame (no React, no router).
-    rolldownOptions: { input: { main: resolve(import.meta.dirname, 'client/index.html'), embed: resolve(import.meta.dirname, 'client/embed.html') } },
+    rolldownOptions: {
+      input: { main: resolve(import.meta.dirname, 'client/index.html'), embed: resolve(import.meta.dirname, 'client/embed.html') },
+      // React in a chunk of its own, which the visitor's first pages and the app share (client/main.tsx), instead of
+      // in whichever page's chunk the bundler would name after.
+      output: { advancedChunks: { groups: [{ name: 'react-dom', test: /node_modules[\\/](?:react|react-dom|scheduler)[\\/]/u }] } },
+    },
   },
   server: {
     proxy: {

@@ -1,15 +1,31 @@
-import { StrictMode } from 'react';
-import { createRoot } from 'react-dom/client';
-import { QueryClientProvider } from '@tanstack/react-query';
-import { RouterProvider } from '@tanstack/react-router';
-import { queryClient } from './lib/query-client';
-import { router } from './router';
+/**
+ * The entry, small on purpose: a visitor's landing page and sign-in pages load only their own code
+ * (client/visitor.tsx); every other page, and the landing address for a signed-in member (the newsfeed), loads
+ * the app (client/app.tsx). Only `/` needs the session to decide; it is read once here and handed to the app.
+ */
+import type { Session } from '../shared/members/schemas';
 import './styles.css';
 
-createRoot(document.getElementById('root')!).render(
-  <StrictMode>
-    <QueryClientProvider client={queryClient}>
-      <RouterProvider router={router} />
-    </QueryClientProvider>
-  </StrictMode>,
-);
+const path = window.location.pathname;
+const app = () => import('./app');
+
+async function readSession(): Promise<Session | null> {
+  try {
+    const response = await fetch('/api/auth/session', { credentials: 'include' });
+    return response.ok ? ((await response.json()) as Session) : null;
+  } catch {
+    return null;
+  }
+}
+
+if (path === '/login' || path === '/register') {
+  void import('./visitor').then((visitor) => visitor.showVisitorPage(path === '/login' ? 'login' : 'register'));
+  void (path === '/login' ? import('./features/auth/sign-in-page') : import('./features/auth/register-page'));
+} else if (path === '/') {
+  // The server's HTML already shows a visitor the landing page; a member is not sent the visitor's code.
+  void readSession().then(async (session) => {
+    // Signed out: the landing page. Signed in, or the session not readable (the app says so): the app.
+    if (session && !session.user) (await import('./visitor')).showVisitorPage('landing');
+    else (await app()).startApp(session ?? undefined);
+  });
+} else void app().then((loaded) => loaded.startApp());

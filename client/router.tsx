@@ -6,16 +6,17 @@
  * in. Pages are split per route so the landing page loads little.
  */
 import { lazy, Suspense, useEffect, useRef, type ReactNode } from 'react';
-import { Outlet, createRootRoute, createRoute, createRouter, lazyRouteComponent, useRouterState } from '@tanstack/react-router';
+import { Link, Outlet, createRootRoute, createRoute, createRouter, lazyRouteComponent, useNavigate, useRouterState } from '@tanstack/react-router';
 import { useQueryClient } from '@tanstack/react-query';
 import * as v from 'valibot';
 import { Spinner } from './components/ui/spinner';
 import { Toaster } from './components/ui/toast';
 import { useCurrentUser, isStaff, type CurrentUser } from './lib/current-user';
-import { useSocketInvalidation } from './lib/socket';
+import { resetSocket, useSocketInvalidation } from './lib/socket';
 import { handOffPrerendered } from './lib/prerendered';
 import { LandingPage } from './features/landing/landing-page';
 import { SITE_PAGE_SLUGS } from '../shared/site-pages/schemas';
+import type { AuthLinkProps } from './features/auth/auth-card';
 
 const AppShell = lazy(() => import('./features/shell/app-shell').then((m) => ({ default: m.AppShell })));
 const PublicSiteLayout = lazy(() => import('./features/shell/public-site-layout').then((m) => ({ default: m.PublicSiteLayout })));
@@ -77,6 +78,47 @@ const InPublicLayout = ({ children }: { children: ReactNode }) => (
   </Suspense>
 );
 
+/**
+ * The sign-in pages within the app (a member who moves there, a visitor who came from another page); a visitor's
+ * first page at these addresses is drawn without the app (client/visitor.tsx).
+ */
+/** Once signed in: the socket reconnects as the member (before the app draws them: the query cache tells it later). */
+const goSignedIn = (navigate: ReturnType<typeof useNavigate>) => async (to: string) => {
+  resetSocket();
+  await navigate({ to });
+};
+const RouterAuthLink = ({ to, className, children }: AuthLinkProps) => (
+  <Link to={to} className={className}>
+    {children}
+  </Link>
+);
+const loginRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/login',
+  // `redirect`: the page to come back to (a path of this site); `error=link`: a used or expired sign-in link.
+  validateSearch: v.object({
+    error: v.fallback(v.optional(v.picklist(['link'])), undefined),
+    redirect: v.fallback(v.optional(v.pipe(v.string(), v.regex(/^\/(?![/\\])/u))), undefined),
+  }),
+  component: lazyRouteComponent(() =>
+    import('./features/auth/sign-in-page').then(({ SignInPage }) => ({
+      default: function SignInRoute() {
+        const search = loginRoute.useSearch();
+        const navigate = useNavigate();
+        return <SignInPage search={search} go={goSignedIn(navigate)} AuthLink={RouterAuthLink} />;
+      },
+    })),
+  ),
+});
+const RegisterRoute = lazyRouteComponent(() =>
+  import('./features/auth/register-page').then(({ RegisterPage }) => ({
+    default: function RegisterRoute() {
+      const navigate = useNavigate();
+      return <RegisterPage go={goSignedIn(navigate)} AuthLink={RouterAuthLink} />;
+    },
+  })),
+);
+
 const publicRoutes = [
   // The public site's pages: for visitors and members alike, in the public-site layout.
   ...SITE_PAGE_SLUGS.map((slug) =>
@@ -99,17 +141,8 @@ const publicRoutes = [
       </InPublicLayout>
     ),
   }),
-  createRoute({
-    getParentRoute: () => rootRoute,
-    path: '/login',
-    // `redirect`: the page to come back to (a path of this site); `error=link`: a used or expired sign-in link.
-    validateSearch: v.object({
-      error: v.fallback(v.optional(v.picklist(['link'])), undefined),
-      redirect: v.fallback(v.optional(v.pipe(v.string(), v.regex(/^\/(?![/\\])/u))), undefined),
-    }),
-    component: page(() => import('./features/auth/sign-in-page'), 'SignInPage'),
-  }),
-  createRoute({ getParentRoute: () => rootRoute, path: '/register', component: page(() => import('./features/auth/register-page'), 'RegisterPage') }),
+  loginRoute,
+  createRoute({ getParentRoute: () => rootRoute, path: '/register', component: RegisterRoute }),
   createRoute({ getParentRoute: () => rootRoute, path: '/unsubscribe/$token', component: page(() => import('./features/subscriptions/unsubscribe-page'), 'UnsubscribePage') }),
   // Without a token the same page says "Invalid Request" (docs/domain/subscriptions.md#unsubscribe: unsubscribe needs a token in the path).
   createRoute({ getParentRoute: () => rootRoute, path: '/unsubscribe', component: page(() => import('./features/subscriptions/unsubscribe-page'), 'UnsubscribePage') }),

@@ -1,25 +1,63 @@
 /**
- * The JavaScript a visitor downloads for the landing page (gzip bytes of the
- * entry script and the chunks it preloads), beside the whole client's
- * JavaScript: what route-level code splitting saves. Needs `npm run build`.
+ * The JavaScript a page's first paint downloads (gzip and brotli bytes of the entry script and every chunk it
+ * loads, statically or by the dynamic import that page takes), beside the whole client's JavaScript: what the
+ * small entry (client/main.tsx) and route-level splitting save. A visitor's landing and sign-in pages load the
+ * visitor's pages (client/visitor.tsx) and never the app (client/app.tsx: router, shell, socket, features).
+ * Needs `npx vite build`.
  */
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { gzipSync } from 'node:zlib';
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { CLIENT_DIR } from '../../server/http/client';
 import { printTable } from './report';
 
-const gzipBytes = (file: string) => gzipSync(readFileSync(resolve(CLIENT_DIR, file)), { level: 9 }).length;
+const read = (file: string) => readFileSync(resolve(CLIENT_DIR, file));
+const gzipBytes = (file: string) => gzipSync(read(file), { level: 9 }).length;
+const brotliBytes = (file: string) => brotliCompressSync(read(file), { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }).length;
+
+/** A chunk of the build by the module it was named after (`app`, `visitor`, `sign-in-page`, ...). */
+function chunk(name: string): string {
+  const found = readdirSync(resolve(CLIENT_DIR, 'assets')).filter((file) => new RegExp(`^${name}-[\\w-]{8}\\.js$`, 'u').test(file));
+  if (found.length !== 1) throw new Error(`Expected one chunk named ${name}, found ${found.join(', ') || 'none'}`);
+  return `assets/${found[0]}`;
+}
+
+/** The files and the chunks they import statically, all of which load before their code runs. */
+export function staticClosure(files: readonly string[]): Set<string> {
+  const seen = new Set<string>();
+  const pending = [...files];
+  while (pending.length) {
+    const file = pending.pop()!;
+    if (seen.has(file)) continue;
+    seen.add(file);
+    for (const [, imported] of read(file).toString('utf8').matchAll(/(?:\bfrom|\bimport)\s*"\.\/([^"]+\.js)"/gu)) pending.push(`assets/${imported}`);
+  }
+  return seen;
+}
+
+/** The entry script of the app's page. */
+export function entryScript(): string {
+  const index = resolve(CLIENT_DIR, 'index.html');
+  if (!existsSync(index)) throw new Error('No built client: run "npx vite build" first');
+  return readFileSync(index, 'utf8').match(/<script type="module"[^>]*src="\/(assets\/[^"]+\.js)"/u)![1]!;
+}
+
+/** What a page loads: the entry and the chunks its path imports (client/main.tsx, client/visitor.tsx). */
+export function pageScripts(page: 'visitor landing' | 'visitor sign-in' | 'member newsfeed'): Set<string> {
+  const chunks = { 'visitor landing': ['visitor'], 'visitor sign-in': ['visitor', 'sign-in-page'], 'member newsfeed': ['app', 'app-shell', 'newsfeed-page'] }[page];
+  return staticClosure([entryScript(), ...chunks.map(chunk)]);
+}
 
 export async function run() {
-  const index = resolve(CLIENT_DIR, 'index.html');
-  if (!existsSync(index)) throw new Error('No built client: run "npm run build" first');
-  const html = readFileSync(index, 'utf8');
-  const initial = [...html.matchAll(/(?:src|href)="\/?(assets\/[^"]+\.js)"/g)].map((match) => match[1]!);
   const all = readdirSync(resolve(CLIENT_DIR, 'assets')).filter((file) => file.endsWith('.js')).map((file) => `assets/${file}`);
-  const landing = initial.reduce((sum, file) => sum + gzipBytes(file), 0);
   const whole = all.reduce((sum, file) => sum + gzipBytes(file), 0);
-  printTable([{ figure: `landing page JavaScript (${initial.length} files)`, value: landing / 1024, unit: 'KiB gzip', baseline: `whole client (${all.length} files)`, baselineValue: whole / 1024 }]);
+  const rows = (['visitor landing', 'visitor sign-in', 'member newsfeed'] as const).map((page) => {
+    const files = [...pageScripts(page)];
+    const gzip = files.reduce((sum, file) => sum + gzipBytes(file), 0);
+    const brotli = files.reduce((sum, file) => sum + brotliBytes(file), 0);
+    return { figure: `${page} JavaScript (${files.length} files, ${(brotli / 1024).toFixed(1)} KiB brotli)`, value: gzip / 1024, unit: 'KiB gzip', baseline: `whole client (${all.length} files)`, baselineValue: whole / 1024 };
+  });
+  printTable(rows);
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) await run();

@@ -17,6 +17,18 @@ afterAll(async () => {
 });
 
 const get = (path: string, encoding: string) => fetch(new URL(path, site.url), { headers: { 'accept-encoding': encoding } });
+/** A built file and what it imports statically, recursively: all of it loads before the file's code runs. */
+function staticClosure(files: readonly string[]): Set<string> {
+  const seen = new Set<string>();
+  const pending = [...files];
+  while (pending.length) {
+    const file = pending.pop()!;
+    if (seen.has(file)) continue;
+    seen.add(file);
+    for (const [, imported] of readFileSync(resolve(CLIENT_DIR, `.${file}`), 'utf8').matchAll(/(?:\bfrom|\bimport)\s*"\.\/([^"]+\.js)"/gu)) pending.push(`/assets/${imported}`);
+  }
+  return seen;
+}
 const mainScript = () => readFileSync(resolve(CLIENT_DIR, 'index.html'), 'utf8').match(/src="(\/assets\/[^"]+\.js)"/u)![1]!;
 
 describe('the built client', () => {
@@ -43,6 +55,28 @@ describe('the built client', () => {
     expect(response.headers.get('content-encoding')).toBe('br');
     expect(await response.text()).toBe(readFileSync(resolve(CLIENT_DIR, 'index.html'), 'utf8'));
     expect((await get('/calendar', 'gzip')).headers.get('cache-control')).toBe('no-cache');
+  });
+
+  it('gives a visitor’s landing and sign-in pages the small entry and their own code, never the app’s chunk', async () => {
+    for (const path of ['/', '/login']) {
+      const html = await (await get(path, 'identity')).text();
+      const entry = html.match(/<script type="module"[^>]*src="(\/assets\/[^"]+\.js)"/u)![1]!;
+      const preloaded = [...html.matchAll(/<link rel="modulepreload"[^>]*href="(\/assets\/[^"]+\.js)"/gu)].map((match) => match[1]!);
+      const entryCode = readFileSync(resolve(CLIENT_DIR, `.${entry}`), 'utf8');
+      expect(entryCode.length, 'the entry decides and loads the rest').toBeLessThan(8 * 1024);
+      // What the entry imports for a visitor there (client/main.tsx): the visitor's pages and the sign-in page.
+      const chunk = (name: string) => `/assets/${entryCode.match(new RegExp(`\\./(${name}-[\\w-]{8}\\.js)`, 'u'))![1]!}`;
+      const app = chunk('app');
+      const loaded = staticClosure([entry, ...preloaded, chunk('visitor'), ...(path === '/login' ? [chunk('sign-in-page')] : [])]);
+      expect(loaded.has(app), path).toBe(false);
+      for (const file of loaded) {
+        const code = readFileSync(resolve(CLIENT_DIR, `.${file}`), 'utf8');
+        // Neither the router, nor the socket's client, nor the app's own code.
+        expect(code, `${path}: ${file}`).not.toMatch(/scrollRestoration|engine\.io|socket\.io/u);
+      }
+      // The app's chunk is the one with the router.
+      expect([...staticClosure([app])].some((file) => /scrollRestoration/u.test(readFileSync(resolve(CLIENT_DIR, `.${file}`), 'utf8')))).toBe(true);
+    }
   });
 
   it('compresses the pages written per request (the landing page with its content) and the larger API answers', async () => {

@@ -1,4 +1,20 @@
-import type { ReactNode } from 'react';
+import type { ComponentType, ReactNode } from 'react';
+
+/** A link between the sign-in and registration pages: the app's router link, or the visitor pages' own. */
+export interface AuthLinkProps {
+  to: '/login' | '/register';
+  className: string;
+  children: ReactNode;
+}
+
+/**
+ * What the sign-in pages need from whoever draws them (the app's router, or client/visitor.tsx for a visitor's
+ * first page, which does not load the app): where to go once signed in, and the link to the other page.
+ */
+export interface AuthNavigation {
+  go: (to: string) => Promise<void>;
+  AuthLink: ComponentType<AuthLinkProps>;
+}
 
 export function AuthCard({ title, children }: { title: string; children: ReactNode }) {
   return (

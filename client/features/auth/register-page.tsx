@@ -1,13 +1,11 @@
 import { useState, type FormEvent } from 'react';
-import { Link, useNavigate } from '@tanstack/react-router';
 import { Button } from '../../components/ui/button';
 import { TextField } from '../../components/ui/text-field';
 import { ApiError, errorMessage } from '../../lib/api';
 import { register, useSignedIn } from './api';
-import { AuthCard } from './auth-card';
+import { AuthCard, type AuthNavigation } from './auth-card';
 
-export function RegisterPage() {
-  const navigate = useNavigate();
+export function RegisterPage({ go, AuthLink }: AuthNavigation) {
   const signedIn = useSignedIn();
   const [form, setForm] = useState({ firstName: '', lastName: '', email: '', password: '' });
   const [fields, setFields] = useState<Record<string, string>>({});
@@ -26,7 +24,7 @@ export function RegisterPage() {
     setFields({});
     try {
       signedIn(await register(form));
-      await navigate({ to: '/' });
+      await go('/');
     } catch (caught) {
       const refusedFields = caught instanceof ApiError ? caught.fields : {};
       setFields(refusedFields);
@@ -58,9 +56,9 @@ export function RegisterPage() {
       </form>
       <p className="mt-6 text-center text-sm">
         Already a member?{' '}
-        <Link to="/login" className="font-medium text-brand-600 underline dark:text-amber-accent">
+        <AuthLink to="/login" className="font-medium text-brand-600 underline dark:text-amber-accent">
           Sign in
-        </Link>
+        </AuthLink>
       </p>
     </AuthCard>
   );

@@ -1,14 +1,12 @@
 import { useState, type FormEvent } from 'react';
-import { Link, useNavigate, useSearch } from '@tanstack/react-router';
 import { Button } from '../../components/ui/button';
 import { TextField } from '../../components/ui/text-field';
 import { errorMessage } from '../../lib/api';
 import { requestSignInLink, signIn as signInWith, useSignedIn } from './api';
-import { AuthCard } from './auth-card';
+import { AuthCard, type AuthNavigation } from './auth-card';
 
-export function SignInPage() {
-  const search = useSearch({ from: '/login' });
-  const navigate = useNavigate();
+/** `search.redirect`: the page to come back to (a path of this site); `search.error`: a used or expired sign-in link. */
+export function SignInPage({ search, go, AuthLink }: AuthNavigation & { search: { error?: 'link' | undefined; redirect?: string | undefined } }) {
   const signedIn = useSignedIn();
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
@@ -23,7 +21,7 @@ export function SignInPage() {
     try {
       signedIn(await signInWith({ email, password }));
       // A path of this site only (the route's search rule): never a way off it.
-      await navigate({ to: search.redirect ?? '/' });
+      await go(search.redirect ?? '/');
     } catch (caught) {
       setError(errorMessage(caught, 'Could not sign in. Please try again.'));
     } finally {
@@ -68,9 +66,9 @@ export function SignInPage() {
       </form>
       <p className="mt-6 text-center text-sm">
         New here?{' '}
-        <Link to="/register" className="font-medium text-brand-600 underline dark:text-amber-accent">
+        <AuthLink to="/register" className="font-medium text-brand-600 underline dark:text-amber-accent">
           Join the community
-        </Link>
+        </AuthLink>
       </p>
     </AuthCard>
   );

@@ -11,7 +11,7 @@ import { Avatar } from '../../components/ui/avatar';
 import { Icon } from '../../components/ui/icon';
 import { RoleBadge } from '../../components/ui/badge';
 import { isStaff, type CurrentUser } from '../../lib/current-user';
-import { useSignOut } from '../auth/api';
+import { useSignOut } from '../auth/sign-out';
 import { useEventStats } from '../events/api';
 import { useAdminStats } from '../admin/api';
 import { useUnreadNotifications } from '../notifications/api';
