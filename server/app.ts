@@ -37,6 +37,7 @@ import { eventRoutes } from './events/routes';
 import { subscriptionRoutes } from './subscriptions/routes';
 import { serveClient } from './http/client';
 import { createReadCache } from './http/read-cache';
+import { registerEtags } from './http/etag';
 import { crawlerRoutes } from './crawlers/routes';
 import { publicPages } from './public-pages/pages';
 import { sitePageRoutes } from './site-pages/routes';
@@ -81,6 +82,8 @@ export async function buildApp(services: ApiDependencies, options: { logger?: bo
   registerSameOriginCheck(app, config.publicUrl);
   registerSecurityHeaders(app, { https: config.publicUrl.startsWith('https://') });
 
+  // Public reads carry an ETag of their uncompressed body (so this comes before compression) and answer 304 to it.
+  registerEtags(app);
   // Answers over a kilobyte go out brotli or gzip compressed, at a level quick enough to do per request; the
   // built client's files are compressed once at build time and sent as they are (server/http/client.ts).
   await app.register(compress, { threshold: 1024, encodings: ['br', 'gzip'], brotliOptions: { params: { [zlib.BROTLI_PARAM_QUALITY]: 4 } } });
