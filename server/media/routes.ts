@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import multipart from '@fastify/multipart';
 import * as v from 'valibot';
-import { fail } from '../../shared/domain';
+import { DomainError, fail } from '../../shared/domain';
 import { streamName } from '../../shared/streams';
 import { text } from '../../shared/text-schema';
 import { mediaDecider } from '../../shared/media/media-stream';
@@ -66,18 +66,20 @@ export async function mediaRoutes(fastify: FastifyInstance, { services }: { serv
     async (request, reply) => {
       const actor = request.actor!;
       if (!request.isMultipart()) throw fail.invalid('Send the file as multipart/form-data in the field "file"', { file: 'Choose a file to upload' });
-      const part = await request.file();
-      if (!part || part.fieldname !== 'file') throw fail.invalid('Send the file in the field "file"', { file: 'Choose a file to upload' });
       const overLimit = () => new MediaTooLargeError(`Files may be at most ${MEDIA_LIMITS.audioBytes / 1024 / 1024} MB (images ${MEDIA_LIMITS.imageBytes / 1024 / 1024} MB).`);
       let bytes: Buffer;
       try {
+        const part = await request.file();
+        if (!part || part.fieldname !== 'file') throw fail.invalid('Send the file in the field "file"', { file: 'Choose a file to upload' });
         bytes = await part.toBuffer();
+        // The reader stops at the limit: a cut file is one that was too large.
+        if (part.file.truncated) throw overLimit();
       } catch (error) {
+        if (error instanceof DomainError || error instanceof MediaTooLargeError) throw error;
         if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw overLimit();
-        throw error;
+        // A body that is not the multipart it says it is (cut short, no boundary, parts out of order).
+        throw fail.invalid('The upload could not be read. Please choose the file again.', { file: 'The upload could not be read' });
       }
-      // The reader stops at the limit: a cut file is one that was too large.
-      if (part.file.truncated) throw overLimit();
       if (bytes.length === 0) throw fail.invalid('The file is empty', { file: 'The file is empty' });
       const id = randomUUID();
       const upload = await processUpload(id, bytes);

@@ -120,7 +120,7 @@ describe('uploading images', () => {
 });
 
 describe('refusals store nothing', () => {
-  it('refuses a file that is neither image nor audio, an image over 15 MB, a missing file and a stranger', async () => {
+  it('refuses a file that is neither image nor audio, an image over 15 MB, a missing file, a broken body and a stranger', async () => {
     const keys = await storedKeys();
     const uploads = await mediaCollection(site.services.store).countDocuments({});
 
@@ -142,6 +142,14 @@ describe('refusals store nothing', () => {
 
     const anonymous = await upload(null, await picture(10, 10).png().toBuffer(), 'a.png', 'image/png');
     expect(anonymous.status).toBe(401);
+
+    // A body that says multipart but is not (no boundary; no part at all): refused, never a 500.
+    const cookie = member.cookie(SESSION_COOKIE)!;
+    const send = (contentType: string) => fetch(new URL('/api/media', site.url), { method: 'POST', body: '--fuzz--\r\n', headers: { origin: site.url, cookie: `${SESSION_COOKIE}=${cookie}`, 'content-type': contentType } });
+    const broken = await send('multipart/form-data');
+    expect(broken.status).toBe(400);
+    expect(((await broken.json()) as { message: string }).message).toBe('The upload could not be read. Please choose the file again.');
+    expect((await send('multipart/form-data; boundary=fuzz')).status).toBe(400);
 
     expect(await storedKeys()).toEqual(keys);
     expect(await mediaCollection(site.services.store).countDocuments({})).toBe(uploads);
