@@ -129,7 +129,7 @@ export function BlogPostView({ post, year }: { post: BlogPostDocument; year: num
             </span>
           )}
         </p>
-        <Cover media={post.media} className="mt-6 h-auto w-full rounded-xl" />
+        <Cover media={post.media} className="mt-6 h-auto max-h-[32rem] w-full rounded-xl object-cover" />
         {post.excerpt && !excerptRepeatsBody(post.excerpt, post.content) && (
           <blockquote className="mt-6 border-l-4 border-amber-accent pl-4 text-lg text-slate-700 italic dark:text-slate-300">{post.excerpt}</blockquote>
         )}
@@ -154,7 +154,7 @@ export function EventView({ event, timeZone, year }: { event: EventDetailsDocume
       <article className="mx-auto max-w-3xl">
         {event.media?.kind === 'image' && (
           <div className="mb-6">
-            <Cover media={event.media} className="h-auto w-full rounded-xl" />
+            <Cover media={event.media} className="h-auto max-h-96 w-full rounded-xl object-cover" />
           </div>
         )}
         <p className="text-sm font-semibold text-brand-600 dark:text-amber-accent">

@@ -57,7 +57,8 @@ function LivePreview({ title, excerpt, content }: { title: string; excerpt: stri
         Preview
         {preview.isFetching && <span className="text-xs font-normal text-slate-500 dark:text-slate-400">Updating…</span>}
       </h3>
-      <div data-testid="blog-preview" className="max-h-[60vh] overflow-y-auto px-4 py-3">
+      {/* Focusable, so a keyboard can scroll it once pictures make it longer than its box. */}
+      <div data-testid="blog-preview" tabIndex={0} className="max-h-[60vh] overflow-y-auto px-4 py-3 outline-none focus-visible:ring-2 focus-visible:ring-amber-500">
         <p className="text-2xl font-bold">{title || <span className="text-slate-400">Untitled</span>}</p>
         {preview.isError ? (
           <p role="alert" className="mt-3 text-sm text-red-600 dark:text-red-400">

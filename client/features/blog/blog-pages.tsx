@@ -44,7 +44,7 @@ function Cover({ post, size }: { post: BlogPost; size: 'card' | 'page' }) {
       height={media.height}
       alt=""
       loading={size === 'card' ? 'lazy' : undefined}
-      className={size === 'card' ? 'mb-3 h-auto w-full rounded-lg object-cover' : 'mt-6 h-auto w-full rounded-xl'}
+      className={size === 'card' ? 'mb-3 h-auto w-full rounded-lg object-cover' : 'mt-6 h-auto max-h-[32rem] w-full rounded-xl object-cover'}
     />
   );
 }

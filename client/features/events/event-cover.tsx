@@ -5,7 +5,7 @@
 import type { Media } from '../../../shared/media/schemas';
 
 const SIZES = {
-  page: 'h-auto w-full rounded-xl',
+  page: 'h-auto max-h-96 w-full rounded-xl object-cover',
   dialog: 'h-auto max-h-64 w-full rounded-lg object-cover',
   thumbnail: 'h-16 w-24 shrink-0 rounded-md object-cover',
   preview: 'h-auto max-h-40 w-auto max-w-full rounded-lg',
