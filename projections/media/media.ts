@@ -54,18 +54,29 @@ export function mediaView(media: Pick<MediaDocument, '_id' | 'kind' | 'files' | 
 const withReferences = (media: MediaDocument, references: string[]): MediaDocument => ({ ...media, references, referenceCount: references.length });
 
 /** Which upload each reference points at (`_id` the reference): its upload's `references` array cannot be indexed. */
-type ReferenceDocument = Positioned & { _id: string; mediaId: string };
+type ReferenceDocument = Positioned & { _id: string; mediaId: string; /** For a picture inside a blog post's text: `blog:<post id>`, whose text names it. */ holder?: string };
 export const MEDIA_REFERENCES = 'media_references';
 const referencesCollection = (store: DocumentStore) => store.collection<ReferenceDocument>(MEDIA_REFERENCES);
 
 /** Moves the reference `reference` to the upload `mediaId` (null: to none), taking it from the upload that had it. */
-async function refer(store: DocumentStore, reference: string, mediaId: string | null, at: number) {
+async function refer(store: DocumentStore, reference: string, mediaId: string | null, at: number, holder?: string) {
   const media = mediaCollection(store);
   const held = await referencesCollection(store).findOne({ _id: reference });
   if (held && held.mediaId !== mediaId) await applyToDocument(media, held.mediaId, at, (current) => current && withReferences(current, current.references.filter((r) => r !== reference)));
   if (mediaId)
     await applyToDocument(media, mediaId, at, (current) => current && (current.references.includes(reference) ? current : withReferences(current, [...current.references, reference])));
-  await applyToDocument(referencesCollection(store), reference, at, () => (mediaId ? { mediaId } : null));
+  await applyToDocument(referencesCollection(store), reference, at, () => (mediaId ? { mediaId, ...(holder ? { holder } : {}) } : null));
+}
+
+/** Our uploads a blog post's text shows (`<img src="/media/<id>/…">`, docs/domain/blog.md#pictures-in-the-text). */
+const INLINE_MEDIA = /\ssrc="\/media\/([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\//gu;
+
+/** Each upload a post's text shows is referred to as `blog:<post id>:<upload id>`, so the sweep leaves it; one the text no longer shows is let go. */
+async function referInline(store: DocumentStore, postId: string, content: string, at: number) {
+  const holder = `blog:${postId}`;
+  const shown = new Set([...content.matchAll(INLINE_MEDIA)].map((match) => match[1]!));
+  for (const held of await referencesCollection(store).find({ holder })) if (!shown.has(held.mediaId)) await refer(store, held._id, null, at);
+  for (const mediaId of shown) await refer(store, `${holder}:${mediaId}`, mediaId, at, holder);
 }
 
 /**
@@ -87,6 +98,7 @@ export const mediaProjection: Projection = {
   async setup(store) {
     await mediaCollection(store).createIndex({ referenceCount: 1, uploadedAt: 1 });
     await mediaCollection(store).createIndex({ ownerId: 1, uploadedAt: -1 });
+    await referencesCollection(store).createIndex({ holder: 1 });
   },
   async apply(recorded, { store }) {
     const typed = typedEvent(recorded);
@@ -117,6 +129,8 @@ export const mediaProjection: Projection = {
         if (event.type === 'BlogPostDrafted' && event.data.media) await refer(store, `blog:${id}`, event.data.media.id, at);
         else if (event.type === 'BlogPostEdited' && event.data.media !== undefined) await refer(store, `blog:${id}`, event.data.media?.id ?? null, at);
         else if (event.type === 'BlogPostDeleted') await refer(store, `blog:${id}`, null, at);
+        if (event.type === 'BlogPostDrafted' || event.type === 'BlogPostEdited') await referInline(store, id, event.data.content, at);
+        else if (event.type === 'BlogPostDeleted') await referInline(store, id, '', at);
         return;
       }
       case 'member': {

@@ -253,6 +253,23 @@ describe('blog posts with an upload', () => {
   });
 });
 
+describe('pictures inside a blog post’s text', () => {
+  it('are referred to by the post while its text shows them, so the sweep leaves them; an edit or a delete lets them go', async () => {
+    const { body: first } = await upload(admin, await picture(1200, 800).jpeg().toBuffer());
+    const { body: second } = await upload(admin, await picture(1200, 800).jpeg().toBuffer());
+    const img = (media: { id: string }) => `<p><img src="/media/${media.id}/blog.webp" width="1200" height="800" alt="x" /></p>`;
+    const references = async (media: { id: string }) => (await mediaCollection(site.services.store).findOne({ _id: media.id }))!.references;
+    const created = await admin.post('/api/blog', { title: 'Inline', content: `<p>a</p>${img(first)}${img(second)}` });
+    expect(created.status).toBe(201);
+    const id = created.body.id as string;
+    expect([await references(first), await references(second)]).toEqual([[`blog:${id}:${first.id}`], [`blog:${id}:${second.id}`]]);
+    await admin.patch(`/api/blog/${id}`, { title: 'Inline', excerpt: '', content: `<p>a</p>${img(second)}` });
+    expect([await references(first), await references(second)]).toEqual([[], [`blog:${id}:${second.id}`]]);
+    expect((await admin.delete(`/api/blog/${id}`)).status).toBe(204);
+    expect(await references(second)).toEqual([]);
+  });
+});
+
 describe('the orphan sweep', () => {
   it('removes an upload nothing refers to after the grace period, keeps a used one, and repeats harmlessly', async () => {
     const { body: orphan } = await upload(other, await picture(64, 64).png().toBuffer());
