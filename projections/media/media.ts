@@ -58,25 +58,58 @@ type ReferenceDocument = Positioned & { _id: string; mediaId: string; /** For a 
 export const MEDIA_REFERENCES = 'media_references';
 const referencesCollection = (store: DocumentStore) => store.collection<ReferenceDocument>(MEDIA_REFERENCES);
 
-/** Moves the reference `reference` to the upload `mediaId` (null: to none), taking it from the upload that had it. */
-async function refer(store: DocumentStore, reference: string, mediaId: string | null, at: number, holder?: string) {
-  const media = mediaCollection(store);
-  const held = await referencesCollection(store).findOne({ _id: reference });
-  if (held && held.mediaId !== mediaId) await applyToDocument(media, held.mediaId, at, (current) => current && withReferences(current, current.references.filter((r) => r !== reference)));
-  if (mediaId)
-    await applyToDocument(media, mediaId, at, (current) => current && (current.references.includes(reference) ? current : withReferences(current, [...current.references, reference])));
-  await applyToDocument(referencesCollection(store), reference, at, () => (mediaId ? { mediaId, ...(holder ? { holder } : {}) } : null));
+interface Move {
+  reference: string;
+  /** null: to none. */
+  mediaId: string | null;
+  holder?: string;
 }
+
+/**
+ * Moves each reference to its upload, taking it from the upload that had it. An upload's document is written once
+ * for all the moves of one event (a second write at the same position would be skipped).
+ */
+async function referAll(store: DocumentStore, moves: Move[], at: number) {
+  const changes = new Map<string, { add: string[]; remove: string[] }>();
+  const changeOf = (mediaId: string) => changes.get(mediaId) ?? changes.set(mediaId, { add: [], remove: [] }).get(mediaId)!;
+  for (const { reference, mediaId } of moves) {
+    const held = await referencesCollection(store).findOne({ _id: reference });
+    if (held && held.mediaId !== mediaId) changeOf(held.mediaId).remove.push(reference);
+    if (mediaId) changeOf(mediaId).add.push(reference);
+  }
+  for (const [mediaId, { add, remove }] of changes) {
+    await applyToDocument(mediaCollection(store), mediaId, at, (current) => {
+      if (!current) return current;
+      const references = [...new Set([...current.references.filter((r) => !remove.includes(r)), ...add])];
+      return references.length === current.references.length && references.every((r, i) => r === current.references[i]) ? current : withReferences(current, references);
+    });
+  }
+  for (const { reference, mediaId, holder } of moves) await applyToDocument(referencesCollection(store), reference, at, () => (mediaId ? { mediaId, ...(holder ? { holder } : {}) } : null));
+}
+
+/** Moves the reference `reference` to the upload `mediaId` (null: to none), taking it from the upload that had it. */
+const refer = (store: DocumentStore, reference: string, mediaId: string | null, at: number) => referAll(store, [{ reference, mediaId }], at);
 
 /** Our uploads a blog post's text shows (`<img src="/media/<id>/…">`, docs/domain/blog.md#pictures-in-the-text). */
 const INLINE_MEDIA = /\ssrc="\/media\/([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\//gu;
 
-/** Each upload a post's text shows is referred to as `blog:<post id>:<upload id>`, so the sweep leaves it; one the text no longer shows is let go. */
-async function referInline(store: DocumentStore, postId: string, content: string, at: number) {
+/**
+ * A blog post's references: its upload (`blog:<id>`, when `cover` is not undefined: null for none) and each upload
+ * its text shows (`blog:<id>:<upload id>`, so the sweep leaves it; one the text no longer shows is let go).
+ */
+async function referBlog(store: DocumentStore, postId: string, cover: string | null | undefined, content: string, at: number) {
   const holder = `blog:${postId}`;
   const shown = new Set([...content.matchAll(INLINE_MEDIA)].map((match) => match[1]!));
-  for (const held of await referencesCollection(store).find({ holder })) if (!shown.has(held.mediaId)) await refer(store, held._id, null, at);
-  for (const mediaId of shown) await refer(store, `${holder}:${mediaId}`, mediaId, at, holder);
+  const gone = (await referencesCollection(store).find({ holder })).filter((held) => !shown.has(held.mediaId));
+  await referAll(
+    store,
+    [
+      ...(cover !== undefined ? [{ reference: holder, mediaId: cover }] : []),
+      ...gone.map((held) => ({ reference: held._id, mediaId: null })),
+      ...[...shown].map((mediaId) => ({ reference: `${holder}:${mediaId}`, mediaId, holder })),
+    ],
+    at,
+  );
 }
 
 /**
@@ -126,11 +159,9 @@ export const mediaProjection: Projection = {
       }
       case 'blog': {
         const { event, id } = typed;
-        if (event.type === 'BlogPostDrafted' && event.data.media) await refer(store, `blog:${id}`, event.data.media.id, at);
-        else if (event.type === 'BlogPostEdited' && event.data.media !== undefined) await refer(store, `blog:${id}`, event.data.media?.id ?? null, at);
-        else if (event.type === 'BlogPostDeleted') await refer(store, `blog:${id}`, null, at);
-        if (event.type === 'BlogPostDrafted' || event.type === 'BlogPostEdited') await referInline(store, id, event.data.content, at);
-        else if (event.type === 'BlogPostDeleted') await referInline(store, id, '', at);
+        if (event.type === 'BlogPostDrafted') await referBlog(store, id, event.data.media ? event.data.media.id : undefined, event.data.content, at);
+        else if (event.type === 'BlogPostEdited') await referBlog(store, id, event.data.media === undefined ? undefined : (event.data.media?.id ?? null), event.data.content, at);
+        else if (event.type === 'BlogPostDeleted') await referBlog(store, id, null, '', at);
         return;
       }
       case 'member': {

@@ -267,6 +267,15 @@ describe('pictures inside a blog post’s text', () => {
     expect([await references(first), await references(second)]).toEqual([[], [`blog:${id}:${second.id}`]]);
     expect((await admin.delete(`/api/blog/${id}`)).status).toBe(204);
     expect(await references(second)).toEqual([]);
+
+    // The same picture as the cover and in the text: two references, each let go on its own.
+    const both = await admin.post('/api/blog', { title: 'Both', content: img(first), mediaId: first.id });
+    const bothId = both.body.id as string;
+    expect(await references(first)).toEqual([`blog:${bothId}`, `blog:${bothId}:${first.id}`]);
+    await admin.patch(`/api/blog/${bothId}`, { title: 'Both', excerpt: '', content: img(first), mediaId: null });
+    expect(await references(first)).toEqual([`blog:${bothId}:${first.id}`]);
+    await admin.patch(`/api/blog/${bothId}`, { title: 'Both', excerpt: '', content: '<p>none</p>', mediaId: first.id });
+    expect(await references(first)).toEqual([`blog:${bothId}`]);
   });
 });
 
