@@ -5,9 +5,9 @@
  * bookmarks, calendar feed, subscriptions) or when it names them as its member (an RSVP, a place on the waiting list).
  * Hashes of secrets (password, link tokens) are held but not handed out: they are listed as held.
  */
-import type { DocumentStore } from '../../platform/document-store/port';
+import { DuplicateKeyError, type DocumentStore } from '../../platform/document-store/port';
 import type { RecordedEvent } from '../../platform/event-store/port';
-import { applyToDocument, type Positioned } from '../../platform/projections/documents';
+import type { Positioned } from '../../platform/projections/documents';
 import type { Projection } from '../../platform/projections/runner';
 import { parseStreamName } from '../../shared/streams';
 import { subscriptionsCollection } from '../subscriptions/subscriptions';
@@ -57,15 +57,20 @@ export const memberActivityProjection: Projection = {
     await memberActivity(store).createIndex({ memberId: 1, _position: 1 });
   },
   async apply(recorded, { store }) {
-    const activity = memberActivity(store);
-    for (const memberId of await concerned(recorded, store)) {
-      await applyToDocument(activity, `${memberId}:${recorded.id}`, recorded.position, () => ({
-        memberId,
-        stream: recorded.streamName,
-        type: recorded.type,
-        data: withoutHashes(recorded.data),
-        at: recorded.createdAt.toISOString(),
-      }));
+    const members = await concerned(recorded, store);
+    if (members.size === 0) return;
+    const data = withoutHashes(recorded.data);
+    const at = recorded.createdAt.toISOString();
+    // An entry never changes, so it is inserted without reading first (one write per event and member, as a replay
+    // of the whole log makes them); the same event applied again after a crash finds it there and moves on.
+    const entries: ActivityDocument[] = [...members].map((memberId) => ({ _id: `${memberId}:${recorded.id}`, _position: recorded.position, memberId, stream: recorded.streamName, type: recorded.type, data, at }));
+    try {
+      await memberActivity(store).insertMany(entries);
+    } catch (error) {
+      if (!(error instanceof DuplicateKeyError)) throw error;
+      for (const entry of entries) await memberActivity(store).insertOne(entry).catch((again: unknown) => {
+        if (!(again instanceof DuplicateKeyError)) throw again;
+      });
     }
   },
 };
