@@ -9,15 +9,15 @@
  * the app's), and every tagged answer says `Vary: accept-encoding`, so a cache keeps one copy per encoding under
  * the same tag, which always stands for the same content.
  *
- * Hashing a body costs about as much as reading a cached one, so the last body of each address (per reader) is
- * kept beside its tag: an answer equal to it (a plain comparison of the text) reuses the tag, and only a changed
- * answer is hashed again.
+ * Hashing a body costs about as much as reading a cached one, so the last guest's body of each address is kept
+ * beside its tag (at most REMEMBERED_BYTES of them): an answer equal to it (a plain comparison of the text) reuses
+ * the tag, and only a changed answer is hashed again. A member's answers are hashed each time, not kept.
  */
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { noContent, type RouteSchema } from './openapi';
 
-const REMEMBERED = 1000;
+const REMEMBERED_BYTES = 8 * 1024 * 1024;
 export const PUBLIC_REVALIDATE = 'public, max-age=0, must-revalidate';
 export const PRIVATE_REVALIDATE = 'private, no-cache';
 
@@ -40,13 +40,22 @@ function addVary(reply: FastifyReply, header: string) {
 
 export function registerEtags(app: FastifyInstance) {
   const remembered = new Map<string, { body: string | Buffer; etag: string }>();
-  const tagOf = (key: string, body: string | Buffer) => {
+  let rememberedBytes = 0;
+  const forget = (key: string) => {
     const kept = remembered.get(key);
+    if (!kept) return;
+    remembered.delete(key);
+    rememberedBytes -= kept.body.length;
+  };
+  const guestTagOf = (url: string, body: string | Buffer) => {
+    const kept = remembered.get(url);
     if (kept && (typeof body === 'string' ? kept.body === body : Buffer.isBuffer(kept.body) && body.equals(kept.body))) return kept.etag;
     const etag = etagOf(body);
-    remembered.delete(key);
-    if (remembered.size >= REMEMBERED) remembered.delete(remembered.keys().next().value!);
-    remembered.set(key, { body, etag });
+    forget(url);
+    if (body.length > REMEMBERED_BYTES / 16) return etag;
+    while (rememberedBytes + body.length > REMEMBERED_BYTES) forget(remembered.keys().next().value!);
+    remembered.set(url, { body, etag });
+    rememberedBytes += body.length;
     return etag;
   };
 
@@ -65,10 +74,10 @@ export function registerEtags(app: FastifyInstance) {
     const cacheControl = reply.getHeader('cache-control');
     if (typeof cacheControl === 'string' && /no-store/iu.test(cacheControl)) return payload;
 
-    const reader = request.actor?.id ?? '';
-    const etag = tagOf(`${reader} ${request.url}`, payload);
+    const member = request.actor !== null;
+    const etag = member ? etagOf(payload) : guestTagOf(request.url, payload);
     reply.header('etag', etag);
-    if (reader) reply.header('cache-control', cacheControl === undefined ? PRIVATE_REVALIDATE : /private/iu.test(String(cacheControl)) ? cacheControl : `private, ${String(cacheControl)}`);
+    if (member) reply.header('cache-control', cacheControl === undefined ? PRIVATE_REVALIDATE : /private/iu.test(String(cacheControl)) ? cacheControl : `private, ${String(cacheControl)}`);
     else if (cacheControl === undefined) reply.header('cache-control', PUBLIC_REVALIDATE);
     addVary(reply, 'accept-encoding');
     if (!notModified(request.headers['if-none-match'], etag)) return payload;
