@@ -3,7 +3,7 @@
  * (no router, shell, socket or other feature's code). Moving between the two sign-in pages stays here; signing
  * in, or any other page, loads the app (client/app.tsx), which takes over at the page it was sent to.
  */
-import { StrictMode, Suspense, lazy, useEffect, useState, type ReactNode } from 'react';
+import { StrictMode, Suspense, lazy, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { createRoot, type Root } from 'react-dom/client';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { queryClient } from './lib/query-client';
@@ -53,19 +53,26 @@ function Visitor({ first }: { first: VisitorPage }) {
     window.addEventListener('popstate', moved);
     return () => window.removeEventListener('popstate', moved);
   }, []);
-  const AuthLink = ({ to, className, children }: AuthLinkProps) => (
-    <a
-      href={to}
-      className={className}
-      onClick={(event) => {
-        if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
-        event.preventDefault();
-        window.history.pushState(null, '', to);
-        setPage(PAGES[to]!);
-      }}
-    >
-      {children}
-    </a>
+  // One component for the page's life (setPage does not change), so its links are not drawn anew each time.
+  const AuthLink = useMemo(
+    () =>
+      function AuthLink({ to, className, children }: AuthLinkProps) {
+        return (
+          <a
+            href={to}
+            className={className}
+            onClick={(event) => {
+              if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+              event.preventDefault();
+              window.history.pushState(null, '', to);
+              setPage(PAGES[to]!);
+            }}
+          >
+            {children}
+          </a>
+        );
+      },
+    [],
   );
   let content: ReactNode;
   if (page === 'landing') content = <LandingPage />;
