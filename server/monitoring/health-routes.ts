@@ -17,6 +17,10 @@ async function check(name: string, probe: () => Promise<unknown>): Promise<[stri
 }
 
 export async function healthRoutes(app: FastifyInstance, { services }: { services: Pick<ApiDependencies, 'eventStore' | 'store' | 'redis' | 'runner'> }) {
+  // A probe's answer is of this moment: never kept by a cache, so never tagged either (server/http/etag.ts).
+  app.addHook('onRequest', async (_request, reply) => {
+    reply.header('cache-control', 'no-store');
+  });
   app.get('/healthz', { config: { access: 'public' }, schema: { summary: 'Liveness: the process answers', tags: ['monitoring'], response: { 200: LivenessSchema } } }, async () => ({ status: 'ok' }));
 
   app.get('/readyz', { config: { access: 'public' }, schema: { summary: 'Readiness: the stores and Redis answer and the read models are not far behind', tags: ['monitoring'], response: { 200: ReadinessSchema, 503: ReadinessSchema } } }, async (_request, reply) => {

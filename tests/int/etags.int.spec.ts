@@ -84,6 +84,12 @@ describe('ETags on public reads', () => {
 
   it('leave alone what is not a public read, and say so in the API reference', async () => {
     expect((await admin.get('/api/notifications')).headers.get('etag')).toBeNull();
+    // Health probes answer for this moment: never cached, never tagged.
+    for (const probe of ['/healthz', '/readyz']) {
+      const answer = await guest(probe);
+      expect(answer.headers.get('etag'), probe).toBeNull();
+      expect(answer.headers.get('cache-control'), probe).toBe('no-store');
+    }
     const rss = await guest('/rss');
     expect(rss.headers.get('etag')).toMatch(/^"/u);
     const api = (await (await guest('/api/openapi.json')).json()) as { paths: Record<string, Record<string, { responses: Record<string, unknown> }>> };
