@@ -84,7 +84,8 @@ export async function erasureRoutes(fastify: FastifyInstance, { services, member
   app.delete(
     '/api/me',
     {
-      config: { access: 'signed-in' },
+      // Trying passwords is what an attacker with a stolen session would repeat: limited like sign-in.
+      config: { access: 'signed-in', rateLimit: { max: services.config.rateLimits.auth, timeWindow: '1 minute' } },
       schema: {
         summary: 'Erase the account: personal data gone from every read model and, by destroying its keys, from the event log; content kept as by “Former member” or removed',
         tags,
