@@ -103,16 +103,7 @@ function LinkField({ onAdd, onCancel }: { onAdd: (href: string) => void; onCance
           type="url"
           value={href}
           onChange={(event) => setHref(event.target.value)}
-          onKeyDown={(event) => {
-            if (event.key === 'Enter') {
-              event.preventDefault();
-              add();
-            }
-            if (event.key === 'Escape') {
-              event.stopPropagation();
-              onCancel();
-            }
-          }}
+          onKeyDown={enterOrEscape(add, onCancel)}
           aria-describedby="blog-link-hint"
           className={`${fieldClass} mt-1 min-h-11`}
         />
@@ -130,6 +121,18 @@ function LinkField({ onAdd, onCancel }: { onAdd: (href: string) => void; onCance
   );
 }
 
+/** A field of the editor's small forms: Enter adds what it holds, Escape closes the form (and only the form). */
+const enterOrEscape = (add: () => void, onCancel: () => void) => (event: KeyboardEvent<HTMLInputElement>) => {
+  if (event.key === 'Enter') {
+    event.preventDefault();
+    add();
+  }
+  if (event.key === 'Escape') {
+    event.stopPropagation();
+    onCancel();
+  }
+};
+
 /** The uploaded picture about to go in at the cursor: a look at it, and its alt text (the file name to start with). */
 function ImageField({ image, onAdd, onCancel }: { image: InlineImage; onAdd: (image: InlineImage) => void; onCancel: () => void }) {
   const [alt, setAlt] = useState(image.alt);
@@ -143,16 +146,7 @@ function ImageField({ image, onAdd, onCancel }: { image: InlineImage; onAdd: (im
           autoFocus
           value={alt}
           onChange={(event) => setAlt(event.target.value)}
-          onKeyDown={(event) => {
-            if (event.key === 'Enter') {
-              event.preventDefault();
-              add();
-            }
-            if (event.key === 'Escape') {
-              event.stopPropagation();
-              onCancel();
-            }
-          }}
+          onKeyDown={enterOrEscape(add, onCancel)}
           aria-describedby="blog-alt-hint"
           className={`${fieldClass} mt-1 min-h-11`}
         />
