@@ -9,7 +9,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestSite, UNLIMITED_RATES, type TestSite } from '../../support/site';
 import { Browser, registerMember } from '../../support/http';
-import { mediaCollection } from '../../../projections/media/media';
+import { MEDIA_REFERENCES, mediaCollection } from '../../../projections/media/media';
 import { sweepOrphanMedia } from '../../../projections/media/sweep';
 import { SESSION_COOKIE } from '../../../server/app';
 
@@ -276,6 +276,33 @@ describe('pictures inside a blog post’s text', () => {
     expect(await references(first)).toEqual([`blog:${bothId}:${first.id}`]);
     await admin.patch(`/api/blog/${bothId}`, { title: 'Both', excerpt: '', content: '<p>none</p>', mediaId: first.id });
     expect(await references(first)).toEqual([`blog:${bothId}`]);
+  });
+
+  it('lets an upload that is both the cover and in the text go when one edit, or deleting the post, takes it away', async () => {
+    const { body: photo } = await upload(admin, await picture(1200, 800).jpeg().toBuffer());
+    const img = `<p><img src="/media/${photo.id}/blog.webp" width="1200" height="800" alt="x" /></p>`;
+    const uploadOf = () => mediaCollection(site.services.store).findOne({ _id: photo.id });
+    const referencesTo = () => site.services.store.collection(MEDIA_REFERENCES).find({ mediaId: photo.id });
+    // The cover first, the same picture put into the text by a later edit: the upload's document is written by two events.
+    const created = await admin.post('/api/blog', { title: 'Cover and text', content: '<p>a</p>', mediaId: photo.id });
+    expect(created.status).toBe(201);
+    const id = created.body.id as string;
+    await admin.patch(`/api/blog/${id}`, { title: 'Cover and text', excerpt: '', content: `<p>a</p>${img}` });
+    expect(await uploadOf()).toMatchObject({ references: [`blog:${id}`, `blog:${id}:${photo.id}`], referenceCount: 2 });
+
+    const edited = await admin.patch(`/api/blog/${id}`, { title: 'Cover and text', excerpt: '', content: '<p>none</p>', mediaId: null });
+    expect(edited.status).toBe(200);
+    expect(edited.body.media).toBeUndefined();
+    expect(await uploadOf()).toMatchObject({ references: [], referenceCount: 0 });
+    expect(await referencesTo()).toEqual([]);
+
+    // Deleting a post that holds it twice lets it go as well.
+    const again = await admin.post('/api/blog', { title: 'Cover and text', content: '<p>a</p>', mediaId: photo.id });
+    await admin.patch(`/api/blog/${again.body.id}`, { title: 'Cover and text', excerpt: '', content: `<p>a</p>${img}` });
+    expect(await uploadOf()).toMatchObject({ referenceCount: 2 });
+    expect((await admin.delete(`/api/blog/${again.body.id}`)).status).toBe(204);
+    expect(await uploadOf()).toMatchObject({ references: [], referenceCount: 0 });
+    expect(await referencesTo()).toEqual([]);
   });
 });
 
