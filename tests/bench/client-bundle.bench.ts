@@ -9,6 +9,7 @@ import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { CLIENT_DIR } from '../../server/http/client';
+import { staticClosure } from '../support/static-closure';
 import { printTable } from './report';
 
 const read = (file: string) => readFileSync(resolve(CLIENT_DIR, file));
@@ -20,19 +21,6 @@ function chunk(name: string): string {
   const found = readdirSync(resolve(CLIENT_DIR, 'assets')).filter((file) => new RegExp(`^${name}-[\\w-]{8}\\.js$`, 'u').test(file));
   if (found.length !== 1) throw new Error(`Expected one chunk named ${name}, found ${found.join(', ') || 'none'}`);
   return `assets/${found[0]}`;
-}
-
-/** The files and the chunks they import statically, all of which load before their code runs. */
-export function staticClosure(files: readonly string[]): Set<string> {
-  const seen = new Set<string>();
-  const pending = [...files];
-  while (pending.length) {
-    const file = pending.pop()!;
-    if (seen.has(file)) continue;
-    seen.add(file);
-    for (const [, imported] of read(file).toString('utf8').matchAll(/(?:\bfrom|\bimport)\s*"\.\/([^"]+\.js)"/gu)) pending.push(`assets/${imported}`);
-  }
-  return seen;
 }
 
 /** The entry script of the app's page. */

@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestSite, type TestSite } from '../support/site';
+import { staticClosure } from '../support/static-closure';
 import { CLIENT_DIR } from '../../server/http/client';
 
 let site: TestSite;
@@ -17,18 +18,6 @@ afterAll(async () => {
 });
 
 const get = (path: string, encoding: string) => fetch(new URL(path, site.url), { headers: { 'accept-encoding': encoding } });
-/** A built file and what it imports statically, recursively: all of it loads before the file's code runs. */
-function staticClosure(files: readonly string[]): Set<string> {
-  const seen = new Set<string>();
-  const pending = [...files];
-  while (pending.length) {
-    const file = pending.pop()!;
-    if (seen.has(file)) continue;
-    seen.add(file);
-    for (const [, imported] of readFileSync(resolve(CLIENT_DIR, `.${file}`), 'utf8').matchAll(/(?:\bfrom|\bimport)\s*"\.\/([^"]+\.js)"/gu)) pending.push(`/assets/${imported}`);
-  }
-  return seen;
-}
 const mainScript = () => readFileSync(resolve(CLIENT_DIR, 'index.html'), 'utf8').match(/src="(\/assets\/[^"]+\.js)"/u)![1]!;
 
 describe('the built client', () => {
