@@ -2,6 +2,7 @@
 import { useEffect, useLayoutEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { useMutation } from '@tanstack/react-query';
 import { Button as AriaButton, Dialog, FileTrigger, Heading, Modal, ModalOverlay } from 'react-aria-components';
+import { CoverImagePicker, PICTURE_TYPES } from '../../components/cover-image-picker';
 import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';
 import { useToast } from '../../components/ui/toast';
@@ -38,8 +39,6 @@ const TOOLBAR: { format: Format; label: string; key?: string }[] = [
   { format: 'quote', label: 'Quote' },
 ];
 const SHORTCUTS = new Map(TOOLBAR.filter((tool) => tool.key).map((tool) => [tool.key!, tool.format]));
-/** The pictures the upload takes (docs/domain/media.md#uploading). */
-const PICTURE_TYPES = ['image/jpeg', 'image/png', 'image/webp', 'image/heic', '.heic'];
 const NOT_A_PICTURE = 'Choose a picture: a JPEG, PNG, WebP or HEIC image.';
 const isMac = typeof navigator !== 'undefined' && /Mac|iPhone|iPad/.test(navigator.platform);
 
@@ -288,26 +287,17 @@ function PostDialog({ post, onClose }: { post: BlogPost | null; onClose: () => v
                 Excerpt
                 <textarea rows={3} value={excerpt} onChange={(event) => setExcerpt(event.target.value)} placeholder="Left empty, it is written from the content." className={`${fieldClass} mt-1`} />
               </label>
-              <div role="group" aria-labelledby="blog-cover-label">
-                <span id="blog-cover-label" className="block text-sm font-medium">
-                  Cover image
-                </span>
-                {cover?.kind === 'image' && <img src={cover.url} width={cover.width} height={cover.height} alt="Cover image" className="mt-1 h-auto max-h-40 w-auto max-w-full rounded-lg" />}
-                {cover?.kind === 'audio' && <audio src={cover.url} controls preload="metadata" aria-label="Recording shown with the post" className="mt-1 w-full" />}
-                <div className="mt-1 flex flex-wrap gap-2">
-                  <FileTrigger acceptedFileTypes={PICTURE_TYPES} onSelect={(files) => void chooseCover(files)}>
-                    <Button variant="secondary" isDisabled={uploading !== null}>
-                      {uploading === 'cover' ? 'Uploading…' : cover ? 'Replace cover image' : 'Choose cover image'}
-                    </Button>
-                  </FileTrigger>
-                  {cover && (
-                    <Button variant="ghost" onPress={() => setCover(null)}>
-                      Remove cover image
-                    </Button>
-                  )}
-                </div>
-                {fieldErrors.mediaId && <span className="mt-1 block text-sm text-red-600 dark:text-red-400">{fieldErrors.mediaId}</span>}
-              </div>
+              <CoverImagePicker
+                cover={cover}
+                onChoose={(files) => void chooseCover(files)}
+                onRemove={() => setCover(null)}
+                uploading={uploading === 'cover'}
+                disabled={uploading !== null}
+                error={fieldErrors.mediaId}
+                audioLabel="Recording shown with the post"
+                className="space-y-1"
+                labelClassName="block text-sm font-medium"
+              />
               <div>
                 <div role="toolbar" aria-label="Formatting" aria-controls="blog-content" className="mb-1 flex flex-wrap gap-1">
                   {TOOLBAR.map((tool) => (

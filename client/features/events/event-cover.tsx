@@ -1,6 +1,7 @@
 /**
  * An event's cover picture (its upload, 800 wide), with its width and height so nothing moves while it loads: wide
- * on the event's page and in its dialog, a small thumbnail in the calendar's list, a look at it in the form.
+ * on the event's page and in its dialog, a small thumbnail in the calendar's list (the form shows it with
+ * client/components/cover-image-picker.tsx).
  */
 import type { Media } from '../../../shared/media/schemas';
 
@@ -8,7 +9,6 @@ const SIZES = {
   page: 'h-auto max-h-96 w-full rounded-xl object-cover',
   dialog: 'h-auto max-h-64 w-full rounded-lg object-cover',
   thumbnail: 'h-16 w-24 shrink-0 rounded-md object-cover',
-  preview: 'h-auto max-h-40 w-auto max-w-full rounded-lg',
 } as const;
 
 export function EventCover({ media, size, alt = '' }: { media: Media | undefined | null; size: keyof typeof SIZES; alt?: string }) {

@@ -1,8 +1,8 @@
 /** The event form (create and edit), validated with the same schema as the server. */
 import { useEffect, useState } from 'react';
 import { useMutation } from '@tanstack/react-query';
-import { FileTrigger } from 'react-aria-components';
 import * as v from 'valibot';
+import { CoverImagePicker } from '../../components/cover-image-picker';
 import { Button } from '../../components/ui/button';
 import { useToast } from '../../components/ui/toast';
 import { ApiError, errorMessage } from '../../lib/api';
@@ -14,10 +14,6 @@ import { MAX_TAGS_PER_ITEM, TAG_MAX_LENGTH } from '../../../shared/feed/constant
 import { tagRefusal } from '../../../shared/feed/tags';
 import type { Media } from '../../../shared/media/schemas';
 import { moderateEvent, saveEvent, setFeatured, uploadMedia, useRefreshEvents, type CalendarEvent } from './api';
-import { EventCover } from './event-cover';
-
-/** The pictures the upload takes (docs/domain/media.md#uploading). */
-const PICTURE_TYPES = ['image/jpeg', 'image/png', 'image/webp', 'image/heic', '.heic'];
 
 const field = 'min-h-11 w-full rounded-md border border-slate-300 bg-white px-3 dark:border-slate-600 dark:bg-slate-900';
 
@@ -189,25 +185,13 @@ export function EventForm({ event, onDone }: { event?: CalendarEvent; onDone: ()
           Description
           <textarea rows={3} className={`${field} py-2`} value={form.description} onChange={(e) => set('description', e.target.value)} />
         </label>
-        <div role="group" aria-labelledby="event-cover-label" className="space-y-2">
-          <span id="event-cover-label" className="block text-sm">
-            Cover image
-          </span>
-          {cover && <EventCover media={cover} size="preview" alt="Cover image" />}
-          <div className="flex flex-wrap gap-2">
-            <FileTrigger acceptedFileTypes={PICTURE_TYPES} onSelect={(files) => files?.[0] && upload.mutate(files[0])}>
-              <Button variant="secondary" isDisabled={upload.isPending}>
-                {upload.isPending ? 'Uploading…' : cover ? 'Replace cover image' : 'Choose cover image'}
-              </Button>
-            </FileTrigger>
-            {cover && (
-              <Button variant="ghost" onPress={() => setCover(null)}>
-                Remove cover image
-              </Button>
-            )}
-          </div>
-          {error('mediaId')}
-        </div>
+        <CoverImagePicker
+          cover={cover}
+          onChoose={(files) => files?.[0] && upload.mutate(files[0])}
+          onRemove={() => setCover(null)}
+          uploading={upload.isPending}
+          error={errors.mediaId}
+        />
         <label className="block text-sm">
           Event type
           <select className={field} value={form.eventType} onChange={(e) => set('eventType', e.target.value as typeof form.eventType)}>
