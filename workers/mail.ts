@@ -5,6 +5,7 @@
  * go out is decided from the event log and recorded durably; the queue only
  * delivers (Redis is not durable here).
  */
+import { createHash } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { DelayedError, Queue, Worker, type Job } from 'bullmq';
 import * as v from 'valibot';
@@ -20,7 +21,12 @@ const SEND = 'send';
 const OUTBOX = 'outbox';
 const DIGEST = 'digest';
 
-const OutboxJobSchema = v.object({ outboxId: v.string() });
+/** A batch of outbox entries; jobs enqueued before batching carried one entry. */
+const OutboxJobSchema = v.union([v.object({ outboxIds: v.array(v.string()) }), v.object({ outboxId: v.string() })]);
+const outboxIdsOf = (data: unknown) => {
+  const job = v.parse(OutboxJobSchema, data);
+  return 'outboxIds' in job ? job.outboxIds : [job.outboxId];
+};
 const DigestJobSchema = v.object({ frequency: v.picklist(['daily', 'weekly']) });
 
 /**
@@ -57,20 +63,23 @@ export function createMailQueue({ connection, prefix, backoffMs = 2000 }: MailQu
       });
     },
     /**
-     * Enqueues outbox entries (see workers/subscriptions/outbox.ts). Jobs are removed once done or failed: the
-     * outbox entry's status is what prevents a second send, and a kept failed job would block the sweeper from
-     * enqueuing the entry again.
+     * Enqueues outbox entries (see workers/subscriptions/outbox.ts), MAIL_BATCH to a job. A job's id names its
+     * entries, so the same batch enqueued twice while queued is one job; a batch enqueued again in another grouping
+     * (the sweeper) finds its entries claimed or finished and sends nothing twice. Jobs are removed once done or
+     * failed: the outbox entry's status is what prevents a second send, and a kept failed job would block the
+     * sweeper from enqueuing the entries again.
      */
     async enqueueOutbox(outboxIds: string[]) {
-      for (let i = 0; i < outboxIds.length; i += ADD_BULK) {
-        await queue.addBulk(
-          outboxIds.slice(i, i + ADD_BULK).map((outboxId) => ({
-            name: OUTBOX,
-            data: { outboxId },
-            opts: { jobId: bullJobId(`outbox:${outboxId}`), attempts: 8, backoff: { type: 'exponential', delay: backoffMs }, removeOnComplete: true, removeOnFail: true },
-          })),
-        );
+      const jobs = [];
+      for (let i = 0; i < outboxIds.length; i += MAIL_BATCH) {
+        const batch = outboxIds.slice(i, i + MAIL_BATCH);
+        jobs.push({
+          name: OUTBOX,
+          data: { outboxIds: batch },
+          opts: { jobId: `outbox-${createHash('sha256').update(batch.join('\n')).digest('hex').slice(0, 32)}`, attempts: 8, backoff: { type: 'exponential', delay: backoffMs }, removeOnComplete: true, removeOnFail: true },
+        });
       }
+      for (let i = 0; i < jobs.length; i += ADD_BULK) await queue.addBulk(jobs.slice(i, i + ADD_BULK));
     },
     /** Daily and weekly digest runs as BullMQ job schedulers (cron in the site's time zone); upserting is idempotent. */
     async scheduleDigests(schedule: { daily: string; weekly: string; timeZone: string }) {
@@ -87,6 +96,11 @@ export function createMailQueue({ connection, prefix, backoffMs = 2000 }: MailQu
 }
 
 const ADD_BULK = 500;
+/**
+ * Outbox entries per job: a fan-out's reads, claims and BullMQ round trips are paid per batch, its mails sent side by
+ * side through the transport's pool. Small enough that several worker processes share a fan-out.
+ */
+export const MAIL_BATCH = 50;
 
 export type MailQueue = ReturnType<typeof createMailQueue>;
 
@@ -106,17 +120,23 @@ export interface MailWorkerOptions {
 }
 
 export function startMailWorker(options: MailWorkerOptions) {
-  return new Worker(
+  const worker: Worker = new Worker(
     MAIL_QUEUE,
     async (job: Job, token?: string) => {
       if (job.name === OUTBOX && options.subscriptionMail) {
-        const result = await options.subscriptionMail.deliver(v.parse(OutboxJobSchema, job.data).outboxId);
-        if (result.outcome === 'claimed' || result.outcome === 'later') {
-          // Another sender holds the entry, or its time has not come: look again then, without spending an attempt.
-          await job.moveToDelayed(result.until + 100, token);
+        const { later, failed, ...counts } = await options.subscriptionMail.deliver(outboxIdsOf(job.data), () => worker.closing !== undefined);
+        if (failed) {
+          // The relay failed for some: the job's retry (with backoff) takes them up, with those to look at later.
+          await job.updateData({ outboxIds: [...failed.outboxIds, ...(later?.outboxIds ?? [])] });
+          throw failed.error;
+        }
+        if (later) {
+          // Another sender holds them, or their time has not come: look again then, without spending an attempt.
+          await job.updateData({ outboxIds: later.outboxIds });
+          await job.moveToDelayed(later.until + 100, token);
           throw new DelayedError();
         }
-        return result.outcome;
+        return counts;
       }
       if (job.name === DIGEST && options.subscriptionMail) return options.subscriptionMail.runDigest(v.parse(DigestJobSchema, job.data).frequency);
       const message = v.parse(MailMessageSchema, job.data);
@@ -137,4 +157,5 @@ export function startMailWorker(options: MailWorkerOptions) {
       stalledInterval: 1_000,
     },
   );
+  return worker;
 }

@@ -37,6 +37,7 @@ export type OutboxCause =
     };
 
 export type OutboxEntry = {
+  /** See outboxId. The mail's Message-ID is derived from it (messageIdFor in delivery.ts), the same at every resend. */
   _id: string;
   /** The subscription the mail is for; for mail to the people of an event, the member. */
   subscriptionId: string;
@@ -49,8 +50,9 @@ export type OutboxEntry = {
   sendAt?: string;
   /** A worker that is sending this mail holds it until then (epoch ms), so two workers never send it at once. */
   claimedUntil?: number;
+  /** Which run holds the claim: a random id per delivery run, so a run finds the entries it took in one read. */
+  claim?: string;
   sentAt?: string;
-  messageId?: string;
   failure?: string;
 };
 

@@ -314,6 +314,47 @@ describe('the outbox is the truth', () => {
     expect(smtp.received.slice(sentBefore).map((mail) => mail.to)).toEqual([reader.email]);
   });
 
+  it('a batch sends what is due and free, drops what is no longer wanted, skips what is finished, and hands back what another sender holds and what the relay deferred', async () => {
+    const reader = await sub('batch-reader@example.org', 'blog_posts');
+    const leaver = await sub('batch-leaver@example.org', 'blog_posts');
+    const alreadySent = await sub('batch-sent@example.org', 'blog_posts');
+    const held = await sub('batch-held@example.org', 'blog_posts');
+    const deferred = await sub('batch-deferred@example.org', 'blog_posts');
+    const blogId = await publishBlogPost(handle, 'In one batch');
+    await delivered();
+    await unsubscribe(handle, leaver);
+    await delivered();
+    const outbox = mailOutbox(site.services.store);
+    const cause = { kind: 'item', content: 'blog', itemId: blogId } as const;
+    const idOf = (subscription: TestSubscription) => `item:${subscription.id}:blog:${blogId}`;
+    // Queued again, as if never sent, and left to the run below alone; one of them held by another sender for a minute.
+    const again = [reader, leaver, held, deferred];
+    await outbox.deleteMany({ _id: { $in: again.map(idOf) } });
+    await outbox.insertMany(again.map((subscription) => newOutboxEntry(subscription.id, cause, new Date())));
+    const heldUntil = Date.now() + 60_000;
+    await outbox.updateOne({ _id: idOf(held) }, { $set: { claimedUntil: heldUntil, claim: 'another sender' } });
+    const relay = await startCountingSmtp({ deferOnce: (address) => address.startsWith('batch-deferred') });
+    const transport = createTransport(`smtp://127.0.0.1:${relay.port}`, 0);
+    try {
+      const report = await site.services.subscriptionMail.delivery(transport)([...[reader, leaver, alreadySent, held, deferred].map(idOf), 'item:nobody:blog:none']);
+      expect(report).toMatchObject({ sent: 1, bounced: 0, dropped: 1, done: 2, later: { outboxIds: [idOf(held)], until: heldUntil }, failed: { outboxIds: [idOf(deferred)] } });
+      expect(relay.received.map((mail) => mail.to)).toEqual([reader.email]);
+      expect(await outbox.findOne({ _id: idOf(reader) })).toMatchObject({ status: 'sent', sentAt: expect.any(String) });
+      expect(await outbox.findOne({ _id: idOf(leaver) })).toMatchObject({ status: 'dropped' });
+      expect(await outbox.findOne({ _id: idOf(held) })).toMatchObject({ status: 'queued', claim: 'another sender', claimedUntil: heldUntil });
+      // Released at once for the job's retry, without waiting out its lease.
+      const released = await outbox.findOne({ _id: idOf(deferred) });
+      expect(released).toMatchObject({ status: 'queued' });
+      expect(released).not.toHaveProperty('claimedUntil');
+      expect(released).not.toHaveProperty('claim');
+      for (const id of [idOf(reader), idOf(leaver)]) expect(await outbox.findOne({ _id: id })).not.toHaveProperty('claim');
+    } finally {
+      transport.close();
+      await relay.close();
+      await outbox.deleteMany({ _id: { $in: [idOf(held), idOf(deferred)] } });
+    }
+  });
+
   it('an entry whose relay is slower than the claim lease is sent once: its sender keeps renewing the claim', async () => {
     const reader = await sub('slow-relay@example.org', 'blog_posts');
     const blogId = await publishBlogPost(handle, 'Through a slow relay');
@@ -329,12 +370,14 @@ describe('the outbox is the truth', () => {
     const slowTransport = createTransport(`smtp://127.0.0.1:${slow.port}`, 0);
     const fastTransport = createTransport(`smtp://127.0.0.1:${smtp.port}`, 0);
     try {
-      const first = site.services.subscriptionMail.delivery(slowTransport)(id);
+      const first = site.services.subscriptionMail.delivery(slowTransport)([id]);
       await new Promise((resolve) => setTimeout(resolve, CLAIM_LEASE_MS + 1_000));
-      // Past the first lease, another sender finds the entry still claimed.
-      expect(await site.services.subscriptionMail.delivery(fastTransport)(id)).toMatchObject({ outcome: 'claimed' });
-      expect(await first).toEqual({ outcome: 'sent' });
-      expect(await site.services.subscriptionMail.delivery(fastTransport)(id)).toEqual({ outcome: 'done' });
+      // Past the first lease, another sender finds the entry still claimed, until a time still to come.
+      const second = await site.services.subscriptionMail.delivery(fastTransport)([id]);
+      expect(second).toMatchObject({ sent: 0, done: 0, later: { outboxIds: [id] } });
+      expect(second.later!.until).toBeGreaterThan(Date.now());
+      expect(await first).toEqual({ sent: 1, bounced: 0, dropped: 0, done: 0 });
+      expect(await site.services.subscriptionMail.delivery(fastTransport)([id])).toEqual({ sent: 0, bounced: 0, dropped: 0, done: 1 });
       expect(slow.to(reader.email)).toHaveLength(1);
       expect(smtp.to(reader.email)).toHaveLength(sentBefore);
     } finally {
