@@ -1,6 +1,6 @@
 /**
  * Event store throughput and latency beside raw PostgreSQL in the same run:
- * appends (one event each, and batches of 100) against a plain INSERT loop into
+ * appends (one event each from 8 writers and from 1, and batches of 100) against a plain INSERT loop into
  * a plain table, subscription catch-up against a plain SELECT scan of the same
  * rows, and live delivery lag against a bare INSERT + NOTIFY seen by a LISTEN
  * connection. Each figure and its baseline are measured in alternating rounds
@@ -16,6 +16,7 @@ import { printTable, rate } from './report';
 
 const ROUNDS = 3;
 const SINGLE = 1500;
+const LONE = 500;
 const BATCHES = 30;
 const BATCH_SIZE = 100;
 const WRITERS = 8;
@@ -26,10 +27,10 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floo
 const percentile = (values: number[], p: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(values.length * p))]!;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-async function inParallel(total: number, work: (i: number) => Promise<unknown>) {
+async function inParallel(total: number, work: (i: number) => Promise<unknown>, writers = WRITERS) {
   let next = 0;
   await Promise.all(
-    Array.from({ length: WRITERS }, async () => {
+    Array.from({ length: writers }, async () => {
       while (next < total) await work(next++);
     }),
   );
@@ -90,7 +91,7 @@ export async function run() {
   try {
     const store = await createPostgresEventStore({ pool });
     await pool.query('CREATE TABLE raw_events (position bigserial PRIMARY KEY, stream_name text, version int, id uuid, type text, data jsonb)');
-    const figures = { rawInsert: [] as number[], single: [] as number[], batched: [] as number[], rawScan: [] as number[], catchUp: [] as number[] };
+    const figures = { rawInsert: [] as number[], single: [] as number[], batched: [] as number[], rawScan: [] as number[], catchUp: [] as number[], rawLone: [] as number[], lone: [] as number[] };
 
     for (let round = 0; round < ROUNDS; round++) {
       figures.rawInsert.push(
@@ -99,6 +100,13 @@ export async function run() {
         ),
       );
       figures.single.push(await rate(SINGLE, () => inParallel(SINGLE, (i) => store.append(`single-${round}-${i}`, [{ type: 'Noted', data }], { expectedVersion: 'no_stream' }))));
+      // One writer: each append finds none other on its way (group commit leaves it on the single path).
+      figures.rawLone.push(
+        await rate(LONE, () =>
+          inParallel(LONE, (i) => pool.query('INSERT INTO raw_events (stream_name, version, id, type, data) VALUES ($1, 0, $2, $3, $4)', [`raw-lone-${round}-${i}`, randomUUID(), 'Noted', data]), 1),
+        ),
+      );
+      figures.lone.push(await rate(LONE, () => inParallel(LONE, (i) => store.append(`lone-${round}-${i}`, [{ type: 'Noted', data }], { expectedVersion: 'no_stream' }), 1)));
       figures.batched.push(
         await rate(BATCHES * BATCH_SIZE, () =>
           inParallel(BATCHES, (i) => store.append(`batch-${round}-${i}`, Array.from({ length: BATCH_SIZE }, () => ({ type: 'Noted', data })), { expectedVersion: 'no_stream' })),
@@ -134,6 +142,7 @@ export async function run() {
 
     printTable([
       { figure: `append, 1 event each (${WRITERS} writers)`, value: median(figures.single), unit: 'events/s', baseline: 'raw INSERT loop', baselineValue: median(figures.rawInsert) },
+      { figure: 'append, 1 event each (1 writer)', value: median(figures.lone), unit: 'events/s', baseline: 'raw INSERT loop, 1 writer', baselineValue: median(figures.rawLone) },
       { figure: `append, batches of ${BATCH_SIZE} (${WRITERS} writers)`, value: median(figures.batched), unit: 'events/s', baseline: 'raw INSERT loop', baselineValue: median(figures.rawInsert) },
       { figure: `subscription catch-up (${total} events)`, value: median(figures.catchUp), unit: 'events/s', baseline: 'raw SELECT scan', baselineValue: median(figures.rawScan) },
       { figure: 'live delivery lag, p50', value: percentile(lag, 0.5), unit: 'ms', baseline: 'raw INSERT+NOTIFY', baselineValue: percentile(rawLag, 0.5) },

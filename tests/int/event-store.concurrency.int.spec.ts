@@ -21,7 +21,17 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
 import { createTestDatabase, type TestDatabase } from '../support/database';
 import { createPostgresEventStore } from '../../platform/event-store/postgres';
-import { DuplicateEventIdError, type EventStore, type NewEvent, type RecordedEvent } from '../../platform/event-store/port';
+import {
+  AppendTooLargeError,
+  DuplicateEventIdError,
+  MAX_APPEND_BYTES,
+  WrongExpectedVersionError,
+  type AppendResult,
+  type EventStore,
+  type ExpectedVersion,
+  type NewEvent,
+  type RecordedEvent,
+} from '../../platform/event-store/port';
 
 let database: TestDatabase;
 let pool: pg.Pool;
@@ -207,5 +217,170 @@ describe('PostgreSQL event store under concurrency', () => {
     expect(first.seen).toHaveLength(400);
     await second.stopAt(committed.length - first.seen.length);
     expectExactlyOnceInOrder([...first.seen, ...second.seen], committed);
+  });
+});
+
+/** The writing transaction of each of these events (the events of one group share one). */
+async function transactionsOf(ids: string[]) {
+  const { rows } = await pool.query<{ id: string; transaction_id: string }>('SELECT id, transaction_id::text FROM events WHERE id = ANY($1::uuid[])', [ids]);
+  return new Map(rows.map((row) => [row.id, row.transaction_id]));
+}
+
+async function advisoryLocksHeld() {
+  const { rows } = await pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory' AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`);
+  return rows[0]!.n;
+}
+
+/** An append whose answer is kept, whether it succeeded or failed. */
+function attempt(streamName: string, events: NewEvent[], expectedVersion: ExpectedVersion) {
+  return store.append(streamName, events, { expectedVersion }).then(
+    (result): { result: AppendResult; error?: undefined } => ({ result }),
+    (error: unknown): { result?: undefined; error: unknown } => ({ error }),
+  );
+}
+
+/**
+ * Group commit: appends that arrive while another append of the process is on its way go together, in one
+ * statement and one transaction. Appends fired in one tick behind a first one (which goes alone) form one group;
+ * each test checks through `transaction_id` that a group really formed, so a store that stopped grouping fails.
+ */
+describe('PostgreSQL event store: group commit of concurrent appends', () => {
+  it('groups concurrent appends to many streams and to the same stream: contiguous versions, each conflict to its loser, nothing lost or doubled, delivered once in order', async () => {
+    const start = await store.headPosition();
+    const subscriber = subscribe(start);
+    const prefix = `grouped-${randomUUID()}`;
+    const [OWN, OWN_EVENTS, HOT, ROUNDS, CONTENDERS] = [24, 20, 4, 15, 6];
+
+    const own = Array.from({ length: OWN }, async (_, w) => {
+      const ids: string[] = [];
+      for (let version = 0; version < OWN_EVENTS; version++) {
+        const id = randomUUID();
+        const result = await store.append(`${prefix}-own-${w}`, [{ id, type: 'Written', data: { w, version } }], { expectedVersion: version === 0 ? 'no_stream' : version - 1 });
+        expect(result.nextExpectedVersion).toBe(version);
+        ids.push(id);
+      }
+      return ids;
+    });
+    const hot = Array.from({ length: HOT }, async (_, h) => {
+      const name = `${prefix}-hot-${h}`;
+      const winners: string[] = [];
+      const losers: string[] = [];
+      for (let round = 0; round < ROUNDS; round++) {
+        const expectedVersion = round === 0 ? 'no_stream' : round - 1;
+        const ids = Array.from({ length: CONTENDERS }, () => randomUUID());
+        const outcomes = await Promise.all(ids.map((id, c) => attempt(name, [{ id, type: 'Claimed', data: { round, c } }], expectedVersion)));
+        const won = outcomes.flatMap((outcome, c) => (outcome.result ? [c] : []));
+        expect(won, `round ${round} of ${name}`).toHaveLength(1);
+        expect(outcomes[won[0]!]!.result!.nextExpectedVersion).toBe(round);
+        for (const [c, outcome] of outcomes.entries()) {
+          if (c === won[0]) continue;
+          expect(outcome.error).toBeInstanceOf(WrongExpectedVersionError);
+          expect(outcome.error).toMatchObject({ streamName: name, expected: expectedVersion, actual: round });
+          losers.push(ids[c]!);
+        }
+        winners.push(ids[won[0]!]!);
+      }
+      return { name, winners, losers };
+    });
+    const ownIds = await Promise.all(own);
+    const hotIds = await Promise.all(hot);
+
+    for (const [w, ids] of ownIds.entries()) {
+      expect((await store.readStream(`${prefix}-own-${w}`)).map((e) => [e.version, e.id])).toEqual(ids.map((id, version) => [version, id]));
+    }
+    for (const { name, winners, losers } of hotIds) {
+      expect((await store.readStream(name)).map((e) => [e.version, e.id])).toEqual(winners.map((id, version) => [version, id]));
+      expect(await transactionsOf(losers)).toEqual(new Map());
+    }
+    const committed = await committedAfter(start);
+    expect(committed).toHaveLength(OWN * OWN_EVENTS + HOT * ROUNDS);
+    expect(new Set(committed.map((row) => row.id)).size).toBe(committed.length);
+    expectExactlyOnceInOrder(await subscriber.stopAt(committed.length), committed);
+
+    // Groups did form: transactions that wrote the appends of several streams.
+    const transactions = await transactionsOf(committed.map((row) => row.id));
+    const appendsPerTransaction = new Map<string, number>();
+    for (const transaction of transactions.values()) appendsPerTransaction.set(transaction, (appendsPerTransaction.get(transaction) ?? 0) + 1);
+    expect(transactions.size).toBe(committed.length);
+    expect(appendsPerTransaction.size, 'fewer transactions than appends').toBeLessThan(committed.length / 2);
+    expect(await advisoryLocksHeld()).toBe(0);
+  });
+
+  it('applies the appends of one group to the same stream one after the other, in the order they came', async () => {
+    const first = store.append(`lead-${randomUUID()}`, [{ type: 'Lead', data: {} }], { expectedVersion: 'no_stream' });
+    const name = `chain-${randomUUID()}`;
+    const ids = Array.from({ length: 6 }, () => randomUUID());
+    const link = (i: number) => attempt(name, [{ id: ids[i]!, type: 'Link', data: { i } }], i === 0 ? 'no_stream' : i - 1).then((outcome) => ({ ...outcome, i }));
+    // Sent in this order: after the third link, a stale append (it read version 0) and one that wants a new stream.
+    const chain = [link(0), link(1), link(2)];
+    chain.push(attempt(name, [{ type: 'Stale', data: {} }], 0).then((outcome) => ({ ...outcome, i: -1 })));
+    chain.push(attempt(name, [{ type: 'Fresh', data: {} }], 'no_stream').then((outcome) => ({ ...outcome, i: -2 })));
+    chain.push(link(3), link(4), link(5));
+    await first;
+    const outcomes = await Promise.all(chain);
+
+    for (const outcome of outcomes.filter((o) => o.i >= 0)) expect(outcome.result?.nextExpectedVersion, `link ${outcome.i}`).toBe(outcome.i);
+    expect(outcomes.find((o) => o.i === -1)!.error).toMatchObject({ name: 'WrongExpectedVersionError', streamName: name, expected: 0, actual: 2 });
+    expect(outcomes.find((o) => o.i === -2)!.error).toMatchObject({ name: 'WrongExpectedVersionError', streamName: name, expected: 'no_stream', actual: 2 });
+    expect((await store.readStream(name)).map((e) => e.id)).toEqual(ids);
+    const positions = outcomes.filter((o) => o.i >= 0).map((o) => o.result!.position);
+    expect([...positions].sort((a, b) => a - b)).toEqual(positions);
+    expect(new Set((await transactionsOf(ids)).values()).size, 'the links were written by one group').toBe(1);
+  });
+
+  it('answers a retried append inside a group as the first time, and fails only the append whose id is used elsewhere or whose data the server refuses', async () => {
+    const original = `original-${randomUUID()}`;
+    const events = [
+      { id: randomUUID(), type: 'Opened', data: {} },
+      { id: randomUUID(), type: 'Named', data: { name: 'WLS' } },
+    ];
+    const answered = await store.append(original, events, { expectedVersion: 'no_stream' });
+    const refusedAlone = await store.append(`refused-${randomUUID()}`, [{ type: 'Bad', data: { text: 'nul \u0000' } }], { expectedVersion: 'any' }).catch((error: unknown) => error);
+    expect(refusedAlone).toMatchObject({ code: expect.any(String) });
+
+    const first = store.append(`lead-${randomUUID()}`, [{ type: 'Lead', data: {} }], { expectedVersion: 'no_stream' });
+    const fine = Array.from({ length: 4 }, () => `fine-${randomUUID()}`);
+    const [retriedExact, retriedAny, before, reused, refused, after] = [
+      attempt(original, events, 'no_stream'),
+      attempt(original, events, 'any'),
+      attempt(fine[0]!, [{ type: 'Fine', data: {} }], 'no_stream'),
+      attempt(`elsewhere-${randomUUID()}`, [{ id: events[1]!.id, type: 'Copied', data: {} }], 'no_stream'),
+      attempt(`refused-${randomUUID()}`, [{ type: 'Bad', data: { text: 'nul \u0000' } }], 'any'),
+      Promise.all(fine.slice(1).map((name) => attempt(name, [{ type: 'Fine', data: {} }], 'no_stream'))),
+    ];
+    await first;
+
+    expect((await retriedExact).result).toEqual(answered);
+    expect((await retriedAny).result).toEqual(answered);
+    expect((await before).result?.nextExpectedVersion).toBe(0);
+    expect((await reused).error).toBeInstanceOf(DuplicateEventIdError);
+    expect((await refused).error).toMatchObject({ code: (refusedAlone as { code: string }).code });
+    for (const outcome of await after) expect(outcome.result?.nextExpectedVersion).toBe(0);
+    expect((await store.readStream(original)).map((e) => e.id)).toEqual(events.map((e) => e.id));
+    for (const name of fine) expect(await store.readStream(name)).toHaveLength(1);
+    expect(await advisoryLocksHeld()).toBe(0);
+  });
+
+  it('refuses an oversized append before it joins a group, and keeps each group within the size limit', async () => {
+    const first = store.append(`lead-${randomUUID()}`, [{ type: 'Lead', data: {} }], { expectedVersion: 'no_stream' });
+    const oversized = `oversized-${randomUUID()}`;
+    const refusal = attempt(oversized, [{ type: 'Huge', data: { content: 'x'.repeat(MAX_APPEND_BYTES + 1) } }], 'no_stream');
+    const large = Array.from({ length: 4 }, () => ({ id: randomUUID(), content: 'y'.repeat(Math.floor(MAX_APPEND_BYTES / 2) + 1024) }));
+    const small = Array.from({ length: 8 }, () => randomUUID());
+    const appended = Promise.all([
+      ...large.map(({ id, content }) => attempt(`large-${id}`, [{ id, type: 'Large', data: { content } }], 'no_stream')),
+      ...small.map((id) => attempt(`small-${id}`, [{ id, type: 'Small', data: {} }], 'no_stream')),
+    ]);
+    await first;
+
+    expect((await refusal).error).toBeInstanceOf(AppendTooLargeError);
+    expect(await store.readStream(oversized)).toEqual([]);
+    for (const outcome of await appended) expect(outcome.result?.nextExpectedVersion).toBe(0);
+    const transactions = await transactionsOf([...large.map((l) => l.id), ...small]);
+    expect(transactions.size).toBe(large.length + small.length);
+    const largePerTransaction = new Map<string, number>();
+    for (const { id } of large) largePerTransaction.set(transactions.get(id)!, (largePerTransaction.get(transactions.get(id)!) ?? 0) + 1);
+    expect(Math.max(...largePerTransaction.values()), 'two halves of the limit fill a group').toBeLessThanOrEqual(1);
+    expect(new Set(small.map((id) => transactions.get(id))).size, 'the small appends were grouped').toBeLessThan(small.length);
   });
 });
