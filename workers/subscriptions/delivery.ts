@@ -66,6 +66,11 @@ const RENDER_CACHE_SIZE = 200;
 /** Mails of one run in the transport's hands at once: as many as its pool has connections (platform/mail/transport.ts). */
 const SENDS_AT_ONCE = 5;
 const MARK_GAP_MS = 10;
+/**
+ * Mails a sender has handed to the relay and not yet marked finished, at most: what a crash can send twice. Twice the
+ * transport's connections, so the pool stays busy while marks are written.
+ */
+export const UNMARKED_AT_MOST = 10;
 
 function withToken(mail: RenderedMail, token: string): RenderedMail {
   return { subject: mail.subject, html: mail.html.replaceAll(TOKEN_SLOT, token), text: mail.text.replaceAll(TOKEN_SLOT, token) };
@@ -132,12 +137,24 @@ function finishedMarks(outbox: Collection<OutboxEntry>, now: () => Date) {
     });
 }
 
+/** At most `size` holders at once; the others wait in turn. */
+function permits(size: number) {
+  let free = size;
+  const waiting: (() => void)[] = [];
+  return {
+    take: () => (free > 0 ? (free--, Promise.resolve()) : new Promise<void>((resolve) => waiting.push(resolve))),
+    give: () => (waiting.length > 0 ? waiting.shift()!() : free++),
+  };
+}
+
 export function createDelivery(options: DeliveryOptions) {
   const { store, transport, handle, publicUrl } = options;
   const now = () => new Date();
   const outbox = mailOutbox(store);
   // Shared by every run of this sender: a fan-out's runs mark their mail together, a few statements a second.
   const mark = finishedMarks(outbox, now);
+  // Mails given to the transport and not yet marked finished, across all runs of this sender: the crash window.
+  const unmarked = permits(UNMARKED_AT_MOST);
   const blogUrl = (item: MailItem) => `${publicUrl}/blog/${item.itemId}`;
   // The post's place in the feed, as the feed's own share link names it.
   const feedUrl = (item: MailItem) => `${publicUrl}/#post-${item.itemId}`;
@@ -313,6 +330,15 @@ export function createDelivery(options: DeliveryOptions) {
    * why); or, for a failure that may pass, released for a retry (the error is thrown on).
    */
   async function send(entry: OutboxEntry, mine: string, message: Omit<Parameters<Transport['sendMail']>[0], 'from' | 'messageId'>, onBounce?: (reason: string) => Promise<unknown>): Promise<Outcome> {
+    await unmarked.take();
+    try {
+      return await sendHeld(entry, mine, message, onBounce);
+    } finally {
+      unmarked.give();
+    }
+  }
+
+  async function sendHeld(entry: OutboxEntry, mine: string, message: Omit<Parameters<Transport['sendMail']>[0], 'from' | 'messageId'>, onBounce?: (reason: string) => Promise<unknown>): Promise<Outcome> {
     try {
       await transport.sendMail({ from: options.from, ...message, messageId: messageIdFor(entry._id, publicUrl) });
     } catch (error) {

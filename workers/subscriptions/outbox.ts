@@ -113,11 +113,13 @@ const CHUNK = 1000;
 
 /**
  * Inserts the entries whose ids are not in the outbox yet and returns those ids: a replay, or a second digest
- * run in the same period, writes (and therefore enqueues) nothing.
+ * run in the same period, writes (and therefore enqueues) nothing. `written` is told the ids of each chunk once it
+ * is in, so a large fan-out can start sending while the rest is written.
  */
-export async function insertNewEntries(outbox: Collection<OutboxEntry>, entries: OutboxEntry[]): Promise<string[]> {
+export async function insertNewEntries(outbox: Collection<OutboxEntry>, entries: OutboxEntry[], written: (ids: string[]) => void = () => undefined): Promise<string[]> {
   const inserted: string[] = [];
   for (let i = 0; i < entries.length; i += CHUNK) {
+    const before = inserted.length;
     const chunk = entries.slice(i, i + CHUNK);
     const existing = new Set((await outbox.find({ _id: { $in: chunk.map((entry) => entry._id) } })).map((entry) => entry._id));
     const fresh = chunk.filter((entry) => !existing.has(entry._id));
@@ -136,6 +138,7 @@ export async function insertNewEntries(outbox: Collection<OutboxEntry>, entries:
         }
       }
     }
+    if (inserted.length > before) written(inserted.slice(before));
   }
   return inserted;
 }

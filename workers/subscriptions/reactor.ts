@@ -2,8 +2,8 @@
  * The subscription mail reactor, applied by the mail runner after `mail_recipients` and `mail_items`: for the first
  * publication of a blog post or the first approval of a feed post it writes one outbox entry per deliverable `immediate`
  * subscription covering that content, but for the author's own; for a guest's subscription request, the confirmation
- * mail. Then it hands the new entries to the queue without waiting: the outbox is the truth, and a Redis outage must
- * not stop the runner (the sweeper enqueues whatever is still queued once Redis is back).
+ * mail. It hands the new entries to the queue as each chunk is written, without waiting: the outbox is the truth, and
+ * a Redis outage must not stop the runner (the sweeper enqueues whatever is still queued once Redis is back).
  */
 import type { RecordedEvent } from '../../platform/event-store/port';
 import { coversContent } from '../../shared/subscriptions/subscription-stream';
@@ -68,8 +68,7 @@ export function createMailReactor({ enqueue, onEnqueueError, now }: ReactorOptio
           .filter((recipient) => coversContent(recipient.subscriptionType, content) && !isOwnItem(recipient, item))
           .map((recipient) => newOutboxEntry(recipient._id, cause, at));
       }
-      const inserted = await insertNewEntries(mailOutbox(store), entries);
-      if (inserted.length > 0) enqueue(inserted).catch(onEnqueueError);
+      await insertNewEntries(mailOutbox(store), entries, (inserted) => enqueue(inserted).catch(onEnqueueError));
     },
   };
 }
