@@ -1,7 +1,8 @@
 /**
  * The entry, small on purpose: a visitor's landing page and sign-in pages load only their own code
  * (client/visitor.tsx); every other page, and the landing address for a signed-in member (the newsfeed), loads
- * the app (client/app.tsx). Only `/` needs the session to decide; it is read once here and handed to the app.
+ * the app (client/app.tsx). Only `/` needs the session to decide; it is read once here and handed to the app, as it is
+ * for the public blog post and event pages.
  */
 import type { Session } from '../shared/members/schemas';
 import './styles.css';
@@ -28,4 +29,8 @@ if (path === '/login' || path === '/register') {
     if (session && !session.user) (await import('./visitor')).showVisitorPage('landing');
     else (await app()).startApp(session ?? undefined);
   });
+} else if (/^\/(blog|events)\/[^/]+$/u.test(path)) {
+  // A public page (the server's HTML shows it already): the session is read while the app loads, so the app draws
+  // the page for a visitor or a member at once, without a first pass that only waits for the session.
+  void Promise.all([app(), readSession()]).then(([loaded, session]) => loaded.startApp(session ?? undefined));
 } else void app().then((loaded) => loaded.startApp());
