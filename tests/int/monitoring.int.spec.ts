@@ -144,7 +144,8 @@ describe('the mail outbox in the figures', () => {
     await publishBlogPost(handle, 'The first FM license in the state');
     await expect.poll(async () => (await mailFigures()).mail.queued, { timeout: 15_000 }).toBe(3);
     const queued = await mailFigures();
-    expect(queued.queues.waiting).toBeGreaterThanOrEqual(3);
+    // One job carries the three (a batch of outbox entries).
+    expect(queued.queues.waiting).toBeGreaterThanOrEqual(1);
 
     // Waiting mail ages, and past ALERT_MAIL_BACKLOG_SECONDS the page says so.
     await expect.poll(async () => (await mailFigures()).mail.oldestQueuedSeconds, { timeout: 10_000 }).toBeGreaterThan(2);
