@@ -100,8 +100,8 @@ function linksFor(publicUrl: string, token: string, recipient: Pick<MailRecipien
 
 /**
  * Marks entries finished: the first at once, then one statement for all that finished meanwhile, at most one every
- * MARK_GAP_MS (each is a transaction; one per mail cost a fan-out a third of its speed). The gap bounds what a crash
- * can send twice: the mail accepted by the relay in the last MARK_GAP_MS.
+ * MARK_GAP_MS (each is a transaction; one per mail cost a fan-out a third of its speed). A sent mail's sender waits
+ * for its mark, so the mail waiting here counts against UNMARKED_AT_MOST.
  */
 function finishedMarks(outbox: Collection<OutboxEntry>, now: () => Date) {
   type Waiting = { id: string; done: () => void; failed: (error: unknown) => void };
