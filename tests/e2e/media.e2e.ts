@@ -131,6 +131,8 @@ describe('pictures in blog posts', () => {
 
     await choose(page, dialog.getByRole('button', { name: 'Choose cover image' }), { name: 'tower.jpg', mimeType: 'image/jpeg', buffer: await photo(2000, 1000) });
     await dialog.getByRole('img', { name: 'Cover image' }).waitFor();
+    await dialog.getByRole('group', { name: 'Cover image' }).scrollIntoViewIfNeeded();
+    await screenshotsAtBothSizes(page, 'blog-editor-cover');
     expect(await accessibilityViolations(page)).toEqual([]);
     await dialog.getByRole('button', { name: 'Create Post' }).click();
     await page.getByText('Blog post created successfully').waitFor();
@@ -177,6 +179,8 @@ describe('an event’s cover image', () => {
     expect(await dialog.getByRole('img', { name: 'Cover image' }).count()).toBe(0);
     await choose(member, dialog.getByRole('button', { name: 'Choose cover image' }), { name: 'open-house.jpg', mimeType: 'image/jpeg', buffer: await photo(1600, 1200) });
     await dialog.getByRole('img', { name: 'Cover image' }).waitFor();
+    await dialog.getByRole('group', { name: 'Cover image' }).scrollIntoViewIfNeeded();
+    await screenshotsAtBothSizes(member, 'event-form-cover');
     await dialog.getByRole('button', { name: 'Create Event' }).click();
     await member.getByText('Your event has been created successfully.').last().waitFor();
 
