@@ -13,6 +13,7 @@ import { mailCalendar, mailPeople } from './attendees/attendee-mail';
 
 export const mailErasureProjection: Projection = {
   name: 'mail-erasure',
+  version: 1,
   // Owns nothing: it changes the documents of the projections that copied the member's data.
   collections: [],
   async apply(recorded, { store }) {

@@ -38,13 +38,25 @@ export interface SubscriptionState {
 export type { ChangeNotice };
 
 export interface ProjectionContext {
+  /**
+   * The projection's own collections. Within a page of events, documents read and written by `_id` (findOne({ _id }),
+   * applyToDocument) are kept in memory and written once at the end of the page; any other query first writes what
+   * the page changed in that collection, so it costs a round trip: keep them off the hot paths.
+   */
   store: DocumentStore;
-  /** Queue a change notice; sent once the event is fully applied, and only for live events. */
+  /** Queue a change notice; sent once the page is committed, and only for live events. */
   notify(notice: ChangeNotice): void;
+  /** False while replaying history (nobody listens): skip work that only serves change notices. */
+  live: boolean;
 }
 
 export interface Projection {
   name: string;
+  /**
+   * The version of what its documents hold: raise it when a code change makes them differ from what the log would
+   * give now. The runner then builds the new version beside the live one and switches to it once caught up.
+   */
+  version: number;
   /** Collections this projection owns; dropped on rebuild. */
   collections: readonly string[];
   /** Declares indexes; runs at start, must be idempotent. */
@@ -129,7 +141,7 @@ export function createProjectionRunner(options: ProjectionRunnerOptions) {
         for await (const event of eventStore.subscribeToAll({ after: position, signal })) {
           if (subscription.status === 'resubscribing') subscription = healthy();
           const notices: ChangeNotice[] = [];
-          const context: ProjectionContext = { store, notify: (notice) => notices.push(notice) };
+          const context: ProjectionContext = { store, notify: (notice) => notices.push(notice), live: event.position > liveFrom };
           for (const projection of projections) {
             try {
               await projection.apply(event, context);

@@ -81,6 +81,7 @@ async function countComments(event: CommentEvent, at: number, { store, notify }:
 
 export const blogProjection: Projection = {
   name: 'blog',
+  version: 1,
   collections: [BLOG_POSTS],
   async setup(store) {
     await blogPosts(store).createIndex({ isPublished: 1, pinRank: -1, shownAt: -1 });

@@ -14,6 +14,7 @@ export const bookmarksCollection = (store: DocumentStore) => store.collection<Bo
 
 export const bookmarksProjection: Projection = {
   name: 'bookmarks',
+  version: 1,
   collections: [BOOKMARKS],
   async setup(store) {
     await bookmarksCollection(store).createIndex({ memberId: 1, savedAt: -1, _id: -1 });

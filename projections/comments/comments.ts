@@ -50,6 +50,7 @@ async function targetRooms(store: DocumentStore, targetType: CommentTargetType, 
 
 export const commentsProjection: Projection = {
   name: 'comments',
+  version: 1,
   collections: [COMMENTS],
   async setup(store) {
     await commentsCollection(store).createIndex({ targetType: 1, targetId: 1, createdAt: 1, _id: 1 });

@@ -15,6 +15,7 @@ export const calendarFeeds = (store: DocumentStore) => store.collection<Calendar
 
 export const calendarFeedsProjection: Projection = {
   name: 'calendar-feeds',
+  version: 1,
   collections: [CALENDAR_FEEDS],
   async setup(store) {
     await calendarFeeds(store).createIndex({ tokenHash: 1 });

@@ -37,6 +37,7 @@ export async function readEventStats(store: DocumentStore): Promise<EventStats> 
 
 export const eventStatsProjection: Projection = {
   name: 'event-stats',
+  version: 1,
   collections: [EVENT_STATS],
   async apply(recorded, { store, notify }) {
     const typed = typedEvent(recorded);

@@ -141,6 +141,7 @@ const RSVP_EVENTS = new Set<CalendarEventEvent['type']>(['RsvpChanged', 'RsvpRem
 
 export const eventsProjection: Projection = {
   name: 'events',
+  version: 1,
   collections: [EVENT_DETAILS, EVENT_CALENDAR],
   async setup(store) {
     await eventDetails(store).createIndex({ organizerId: 1 });

@@ -24,6 +24,7 @@ export const memberEvents = (store: DocumentStore) => store.collection<MemberEve
 
 export const memberEventsProjection: Projection = {
   name: 'member-events',
+  version: 1,
   collections: [MEMBER_EVENTS],
   async setup(store) {
     await memberEvents(store).createIndex({ memberId: 1 });

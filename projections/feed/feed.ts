@@ -104,6 +104,7 @@ async function countComments(store: DocumentStore, event: CommentEvent, at: numb
 
 export const feedProjection: Projection = {
   name: 'feed',
+  version: 1,
   collections: [FEED_POSTS, FEED_TAG_DAYS, FEED_TAG_COUNTS],
   async setup(store) {
     const posts = feedPosts(store);

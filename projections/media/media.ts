@@ -127,6 +127,7 @@ async function forgetOwner(store: DocumentStore, memberId: string, contentRemove
 
 export const mediaProjection: Projection = {
   name: 'media',
+  version: 1,
   collections: [MEDIA, MEDIA_REFERENCES],
   async setup(store) {
     await mediaCollection(store).createIndex({ referenceCount: 1, uploadedAt: 1 });

@@ -52,6 +52,7 @@ async function concerned(recorded: RecordedEvent, store: DocumentStore): Promise
 
 export const memberActivityProjection: Projection = {
   name: 'member-activity',
+  version: 1,
   collections: [MEMBER_ACTIVITY],
   async setup(store) {
     await memberActivity(store).createIndex({ memberId: 1, _position: 1 });

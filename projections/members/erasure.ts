@@ -84,6 +84,7 @@ async function erase(memberId: string, contentRemoved: boolean, at: number, { st
 
 export const erasureProjection: Projection = {
   name: 'erasure',
+  version: 1,
   // Owns nothing: it changes the documents of the projections that copied the member's data.
   collections: [],
   async apply(recorded, context) {

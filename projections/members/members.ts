@@ -43,6 +43,7 @@ export function credentialsCollection(store: DocumentStore) {
 
 export const membersProjection: Projection = {
   name: 'members',
+  version: 1,
   collections: [MEMBERS, MEMBER_CREDENTIALS],
   async setup(store) {
     await membersCollection(store).createIndex({ role: 1 });

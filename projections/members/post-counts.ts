@@ -22,6 +22,7 @@ export async function postCountsByAuthor(store: DocumentStore, memberIds: string
 
 export const memberPostCountsProjection: Projection = {
   name: 'member-post-counts',
+  version: 1,
   collections: [MEMBER_POST_COUNTS, POST_AUTHORS],
   async apply(recorded, { store }) {
     const typed = typedEvent(recorded);

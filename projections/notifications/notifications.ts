@@ -117,6 +117,7 @@ async function tellUnread(store: DocumentStore, memberIds: Iterable<string>, not
 
 export const notificationsProjection: Projection = {
   name: 'notifications',
+  version: 1,
   collections: [NOTIFICATIONS],
   async setup(store) {
     await notificationsCollection(store).createIndex({ memberId: 1, createdAt: -1, _id: -1 });

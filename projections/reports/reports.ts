@@ -31,6 +31,7 @@ const REPORT_EVENTS = new Set(['PostReported', 'PostReportsDismissed', 'PostDele
 
 export const reportsProjection: Projection = {
   name: 'reports',
+  version: 1,
   collections: [REPORTS],
   async setup(store) {
     await reportsCollection(store).createIndex({ firstReportedAt: 1, _id: 1 });

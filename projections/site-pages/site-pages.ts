@@ -12,6 +12,7 @@ export const sitePages = (store: DocumentStore) => store.collection<SitePageDocu
 
 export const sitePagesProjection: Projection = {
   name: 'site-pages',
+  version: 1,
   collections: [SITE_PAGES],
   async apply(recorded, { store }) {
     const typed = typedEvent(recorded);

@@ -114,6 +114,7 @@ export function evolveDocument(current: Fields | null, event: SubscriptionEvent)
 
 export const subscriptionsProjection: Projection = {
   name: 'subscriptions',
+  version: 1,
   collections: [SUBSCRIPTIONS],
   async setup(store) {
     const subscriptions = subscriptionsCollection(store);

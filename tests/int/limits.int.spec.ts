@@ -237,7 +237,7 @@ describe('with low limits', () => {
         const head = await eventStore.headPosition();
         const controller = new AbortController();
         for await (const recorded of eventStore.subscribeToAll({ after: 0, signal: controller.signal })) {
-          await feedProjection.apply(recorded, { store, notify: () => undefined });
+          await feedProjection.apply(recorded, { store, notify: () => undefined, live: false });
           if (recorded.position >= head) controller.abort();
         }
       };

@@ -20,6 +20,7 @@ function tallyProjection(options: { failAt?: number } = {}): Projection {
   let failed = false;
   return {
     name: 'tally',
+    version: 1,
     collections: ['tallies', 'tally_totals'],
     async apply(event, { store }) {
       if (!event.streamName.startsWith(TALLY)) return;
@@ -263,6 +264,7 @@ for (const backend of backends) {
         // Counts that only grow (a deletion undone by a runner far behind is the one thing the guard cannot see).
         const racing = (): Projection => ({
           name: 'race',
+          version: 1,
           collections: ['race_counts', 'race_totals'],
           async apply(event, { store }) {
             if (!event.streamName.startsWith(TALLY) || event.type !== 'Counted') return;

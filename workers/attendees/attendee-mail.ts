@@ -116,6 +116,7 @@ export interface AttendeeMailOptions {
 export function createAttendeeMail({ enqueue, onEnqueueError, now }: AttendeeMailOptions): Projection {
   return {
     name: 'attendee-mail',
+    version: 1,
     collections: [MAIL_CALENDAR, MAIL_PEOPLE],
     setup: setupOutbox,
     async apply(recorded, { store }) {

@@ -150,6 +150,7 @@ const isVisible = (item: ItemFields) => item.approved && !item.deleted && (item.
 
 export const mailItemsProjection: Projection = {
   name: 'mail-items',
+  version: 1,
   collections: [MAIL_ITEMS],
   async setup(store) {
     await mailItems(store).createIndex({ announcedAt: 1 });

@@ -44,6 +44,7 @@ export interface ReactorOptions {
 export function createMailReactor({ enqueue, onEnqueueError, now }: ReactorOptions): Projection {
   return {
     name: 'mail-reactor',
+    version: 1,
     // Owns nothing that may be dropped: the outbox must survive every rebuild.
     collections: [],
     setup: setupOutbox,

@@ -57,6 +57,7 @@ function restartsDigest(event: SubscriptionEvent): boolean {
 
 export const mailRecipientsProjection: Projection = {
   name: 'mail-recipients',
+  version: 1,
   collections: [MAIL_RECIPIENTS],
   async setup(store) {
     const recipients = mailRecipients(store);

@@ -436,7 +436,7 @@ describe('read models', () => {
     const head = await site.services.eventStore.headPosition();
     const controller = new AbortController();
     for await (const recorded of site.services.eventStore.subscribeToAll({ after: 0, signal: controller.signal })) {
-      for (const projection of projections) await projection.apply(recorded, { store: site.services.store, notify: () => undefined });
+      for (const projection of projections) await projection.apply(recorded, { store: site.services.store, notify: () => undefined, live: false });
       if (recorded.position >= head) controller.abort();
     }
     expect(await snapshot()).toEqual(before);

@@ -403,7 +403,7 @@ describe('the outbox is the truth', () => {
     };
     const enqueued: string[][] = [];
     const reactor = createMailReactor({ enqueue: async (ids) => void enqueued.push(ids), onEnqueueError: () => undefined, now: () => new Date() });
-    await reactor.apply(old, { store: site.services.store, notify: () => undefined });
+    await reactor.apply(old, { store: site.services.store, notify: () => undefined, live: false });
     expect(enqueued).toEqual([]);
     expect(await mailOutbox(site.services.store).countDocuments({ 'cause.itemId': blogId })).toBe(0);
   });
