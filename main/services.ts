@@ -13,7 +13,7 @@ import { createCommandHandler } from '../platform/command-handler';
 import { createDiskMediaStorage } from '../platform/media-storage/disk';
 import { connectS3MediaStorage } from '../platform/media-storage/s3';
 import type { MediaStorage } from '../platform/media-storage/port';
-import { startMediaSweep } from '../projections/media/sweep';
+import { startMediaSweep } from '../projections/media';
 import { createPersonalDataKeys } from '../platform/personal-data/keys';
 import { sealPersonalData } from '../platform/personal-data/sealed-event-store';
 import { createProjectionProgress } from '../platform/projections/progress';
@@ -74,7 +74,7 @@ export async function createServices(config: Config, logger: Logger) {
   const presence = createPresence(redis, config.redisPrefix);
   // The runner reports its progress here while this process runs it; otherwise waiting reads the stored checkpoint.
   const progress = createProjectionProgress({ store, runnerName: 'read-models', local: () => readModels.leading() });
-  const runner = createProjectionRunner({ eventStore, store, projections: allProjections, progress, publish, logger });
+  const runner = createProjectionRunner({ eventStore, store, projections: allProjections, progress, publish, logger, onStopped: () => void readModels.stopped() });
   /** The projections role: runs the read-model runner while this process holds its lock, else stands by to take over. */
   const readModels = createLeadership({ pool, lockKey: READ_MODEL_RUNNER_LOCK, what: 'the read-model runner', logger, lead: () => runner.start(), follow: () => runner.stop() });
   const handle = createCommandHandler({ eventStore, progress });

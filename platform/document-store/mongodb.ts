@@ -6,7 +6,7 @@
  * refuses it too, so code that works on one adapter works on the other.
  */
 import { randomUUID } from 'node:crypto';
-import { MongoClient, MongoServerError, type Db, type Document as MongoDocument } from 'mongodb';
+import { MongoBulkWriteError, MongoClient, MongoServerError, type Db, type Document as MongoDocument } from 'mongodb';
 import {
   DuplicateKeyError,
   UnsupportedQueryError,
@@ -15,6 +15,7 @@ import {
   type DocumentStore,
   type Filter,
   type FindOptions,
+  type PositionedChanges,
   type IndexKeys,
   type IndexOptions,
   type Sort,
@@ -81,6 +82,20 @@ function createMongoDocumentStore(client: MongoClient, dbName?: string): Documen
         .map((info) => info.name)
         .filter((name) => !name.startsWith('system.'))
         .sort();
+    },
+    async replaceCollection(from, to) {
+      const source = parseCollectionName(from);
+      const target = parseCollectionName(to);
+      // One step for readers: MongoDB renames within a database atomically, dropping the target.
+      try {
+        await translated(() => db.renameCollection(source, target, { dropTarget: true }));
+      } catch (error) {
+        // A collection nothing was written to does not exist: it takes the place as an empty one.
+        if (!(error instanceof MongoServerError && error.code === NAMESPACE_NOT_FOUND)) throw error;
+        await db.collection(target).drop().catch(() => undefined);
+      }
+      collections.get(source)?.forgetIndexes();
+      collections.get(target)?.forgetIndexes();
     },
     async close() {
       await client.close();
@@ -184,6 +199,31 @@ class MongoCollectionAdapter<T extends Document> implements Collection<T> {
   async deleteMany(filter: Filter): Promise<number> {
     const result = await translated(() => this.native.deleteMany(toMongoFilter(parseFilter(filter))));
     return result.deletedCount;
+  }
+
+  async savePositioned({ put, remove }: PositionedChanges<T>): Promise<void> {
+    put.forEach((document, i) => checkDocument(document, `savePositioned[${i}]`));
+    if (put.length === 0 && remove.length === 0) return;
+    const indexed = await this.loadIndexedPaths();
+    for (const document of put) for (const path of indexed) sortValue(document, path);
+    const olderThan = (position: number) => ({ $or: [{ _position: { $lt: position } }, { _position: { $exists: false } }] });
+    const operations = [
+      ...remove.map(({ _id, _position }) => ({ deleteOne: { filter: { _id, ...olderThan(_position) } } })),
+      ...put.map((document) => ({ replaceOne: { filter: { _id: document._id, ...olderThan(document._position as number) }, replacement: { ...document } as MongoDocument, upsert: true } })),
+    ];
+    try {
+      await this.native.bulkWrite(operations as never, { ordered: false });
+    } catch (error) {
+      // An upsert whose stored document is at or past its position finds no match and collides on _id: skipped, as meant.
+      const failures = error instanceof MongoBulkWriteError ? (Array.isArray(error.writeErrors) ? error.writeErrors : [error.writeErrors]) : null;
+      if (failures?.every((failure) => failure.code === DUPLICATE_KEY && /index: _id_ /.test(failure.errmsg ?? ''))) return;
+      if (failures?.some((failure) => failure.code === DUPLICATE_KEY)) throw new DuplicateKeyError(error instanceof Error ? error.message : String(error));
+      throw error;
+    }
+  }
+
+  forgetIndexes() {
+    this.indexedPaths = null;
   }
 
   async createIndex(keys: IndexKeys, options?: IndexOptions): Promise<void> {

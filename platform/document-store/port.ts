@@ -71,12 +71,40 @@ export interface Collection<T extends Document = Document> {
   deleteOne(filter: Filter): Promise<number>;
   deleteMany(filter: Filter): Promise<number>;
   createIndex(keys: IndexKeys, options?: IndexOptions): Promise<void>;
+  /**
+   * Writes a page of a projection's changes in one round trip, each guarded by the `_position` its document carries:
+   * a document is stored (inserted, or replacing the stored one) unless the stored one's `_position` is at or past its
+   * own, and a removal deletes unless the stored document's `_position` is at or past the removal's. So a page written
+   * twice, or after a later one, changes nothing. Removals go first. A unique index other than _id may still refuse a
+   * document: DuplicateKeyError.
+   */
+  savePositioned(changes: PositionedChanges<T>): Promise<void>;
   /** Removes the collection and its indexes; it is recreated empty on next use. */
   drop(): Promise<void>;
 }
 
+export interface PositionedChanges<T extends Document> {
+  put: T[];
+  remove: { _id: string; _position: number }[];
+}
+
+/** Collections whose reads and writes form one transaction, until commit or rollback (PostgreSQL). */
+export interface Transaction {
+  collection<T extends Document = Document>(name: string): Collection<T>;
+  replaceCollection(from: string, to: string): Promise<void>;
+  commit(): Promise<void>;
+  rollback(): Promise<void>;
+}
+
 export interface DocumentStore {
   collection<T extends Document = Document>(name: string): Collection<T>;
+  /**
+   * Puts collection `from` in the place of `to`, indexes included: `to` is dropped and `from` takes its name, in one
+   * step for every reader. `from` must exist.
+   */
+  replaceCollection(from: string, to: string): Promise<void>;
+  /** Opens a transaction, where the engine gives them cheaply (PostgreSQL); absent on MongoDB. */
+  begin?(): Promise<Transaction>;
   /** Names of the collections that exist. */
   listCollections(): Promise<string[]>;
   close(): Promise<void>;

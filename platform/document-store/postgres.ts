@@ -29,6 +29,8 @@ import {
   type IndexKeys,
   type IndexOptions,
   type Sort,
+  type PositionedChanges,
+  type Transaction,
   type Update,
   type UpdateResult,
 } from './port';
@@ -52,6 +54,48 @@ import {
 } from './subset';
 
 type Queryable = pg.Pool | pg.PoolClient;
+
+/**
+ * Where a collection's statements go: the pool (each statement on its own, `atomically` in a transaction of its own),
+ * or one connection inside an open transaction (`atomically` in a savepoint, so a refused statement, a duplicate key
+ * say, does not abort the enclosing transaction).
+ */
+interface Db {
+  query: Queryable['query'];
+  atomically<R>(work: (client: Queryable) => Promise<R>): Promise<R>;
+  /** Whether statements run inside a transaction that this process will commit later. */
+  inTransaction: boolean;
+}
+
+function poolDb(pool: pg.Pool): Db {
+  return { query: pool.query.bind(pool) as Queryable['query'], atomically: (work) => transaction(pool, work), inTransaction: false };
+}
+
+function transactionDb(client: pg.PoolClient): Db {
+  let savepoints = 0;
+  return {
+    query: client.query.bind(client) as Queryable['query'],
+    async atomically(work) {
+      const name = `rm_sp_${++savepoints}`;
+      await client.query(`SAVEPOINT ${name}`);
+      try {
+        const result = await work(client);
+        await client.query(`RELEASE SAVEPOINT ${name}`);
+        return result;
+      } catch (error) {
+        await client.query(`ROLLBACK TO SAVEPOINT ${name}`);
+        throw error;
+      }
+    },
+    inTransaction: true,
+  };
+}
+
+/** What a process knows of one collection's table, shared by its pool and transaction views. */
+interface TableState {
+  created: boolean;
+  indexes: IndexMeta[] | null;
+}
 
 const TABLE_PREFIX = 'rm_';
 const KEY_ERROR = 'RMK01';
@@ -105,17 +149,53 @@ export function createPostgresDocumentStore(options: PostgresDocumentStoreOption
     });
     return installed;
   };
+  const tables = new Map<string, TableState>();
+  const stateOf = (name: string) => {
+    let state = tables.get(name);
+    if (!state) tables.set(name, (state = { created: false, indexes: null }));
+    return state;
+  };
+  const shared = poolDb(pool);
   const collections = new Map<string, PostgresCollection<Document>>();
-  return {
-    collection<T extends Document = Document>(name: string): Collection<T> {
+
+  function view(db: Db, cache: Map<string, PostgresCollection<Document>>) {
+    return <T extends Document = Document>(name: string): Collection<T> => {
       const checked = parseCollectionName(name);
-      let collection = collections.get(checked);
+      let collection = cache.get(checked);
       if (!collection) {
-        collection = new PostgresCollection(pool, checked, install);
-        collections.set(checked, collection);
+        collection = new PostgresCollection(db, shared, checked, install, stateOf(checked));
+        cache.set(checked, collection);
       }
       return collection as unknown as Collection<T>;
-    },
+    };
+  }
+
+  async function replaceCollection(db: Db, from: string, to: string) {
+    const source = parseCollectionName(from);
+    const target = parseCollectionName(to);
+    await install();
+    // A collection nothing was written to has no table yet: it takes the place as an empty one.
+    await db.query(`CREATE TABLE IF NOT EXISTS ${tableOf(source)} (id text COLLATE "C" PRIMARY KEY, doc jsonb NOT NULL)`);
+    await db.query(`DROP TABLE IF EXISTS ${tableOf(target)}`);
+    await db.query(`ALTER TABLE ${tableOf(source)} RENAME TO ${quoteIdent(TABLE_PREFIX + target)}`);
+    // Index names are made from the table's name: renamed with it, so that a new collection of the old name can have its own.
+    const { rows } = await db.query<{ index: string; meta: string | null }>(
+      `SELECT indexrelid::regclass::text AS index, obj_description(indexrelid, 'pg_class') AS meta FROM pg_index WHERE indrelid = to_regclass($1)`,
+      [tableOf(target)],
+    );
+    for (const row of rows) {
+      if (!row.meta) continue;
+      const meta = JSON.parse(row.meta) as IndexMeta;
+      await db.query(`ALTER INDEX ${row.index} RENAME TO ${indexNameOf(tableOf(target), meta.name)}`);
+    }
+    stateOf(source).created = false;
+    stateOf(source).indexes = null;
+    stateOf(target).created = true;
+    stateOf(target).indexes = null;
+  }
+
+  return {
+    collection: view(shared, collections),
     async listCollections() {
       const { rows } = await pool.query<{ name: string }>(
         `SELECT substr(c.relname, ${TABLE_PREFIX.length + 1}) AS name FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
@@ -123,11 +203,44 @@ export function createPostgresDocumentStore(options: PostgresDocumentStoreOption
       );
       return rows.map((row) => row.name);
     },
+    replaceCollection: (from: string, to: string) => transaction(pool, (client) => replaceCollection(transactionDb(client as pg.PoolClient), from, to)),
+    async begin(): Promise<Transaction> {
+      await install();
+      const client = await pool.connect();
+      let open = true;
+      const end = async (statement: 'COMMIT' | 'ROLLBACK') => {
+        if (!open) return;
+        open = false;
+        try {
+          await client.query(statement);
+          client.release();
+        } catch (error) {
+          client.release(true);
+          if (statement === 'COMMIT') throw error;
+        }
+      };
+      try {
+        await client.query('BEGIN');
+      } catch (error) {
+        client.release(true);
+        throw error;
+      }
+      const db = transactionDb(client);
+      return {
+        collection: view(db, new Map()),
+        replaceCollection: (from: string, to: string) => db.atomically(() => replaceCollection(db, from, to)),
+        commit: () => end('COMMIT'),
+        rollback: () => end('ROLLBACK'),
+      };
+    },
     async close() {
       if (ownsPool) await pool.end();
     },
   };
 }
+
+const tableOf = (name: string) => quoteIdent(TABLE_PREFIX + name);
+const indexNameOf = (table: string, name: string) => quoteIdent(`rmi_${createHash('sha256').update(`${table}\0${name}`).digest('hex').slice(0, 40)}`);
 
 interface IndexMeta {
   name: string;
@@ -156,15 +269,17 @@ function textVector(paths: readonly Path[]): string {
 
 class PostgresCollection<T extends Document> implements Collection<T> {
   private readonly table: string;
-  private created = false;
-  private indexes: IndexMeta[] | null = null;
 
   constructor(
-    private readonly pool: pg.Pool,
+    /** Where this view's statements go: the pool, or an open transaction. */
+    private readonly db: Db,
+    /** The pool: tables are created outside any transaction, so that a rolled-back one does not take them along. */
+    private readonly shared: Db,
     readonly name: string,
     private readonly install: () => Promise<void>,
+    private readonly state: TableState,
   ) {
-    this.table = quoteIdent(TABLE_PREFIX + name);
+    this.table = tableOf(name);
   }
 
   async findOne(filter: Filter, options?: Omit<FindOptions, 'limit'>): Promise<T | null> {
@@ -179,7 +294,7 @@ class PostgresCollection<T extends Document> implements Collection<T> {
       const q = new SqlQuery(indexed);
       const selected = parsed.fields ? `(SELECT jsonb_object_agg(key, value) FROM jsonb_each(doc) WHERE key = ANY(${q.param(['_id', ...parsed.fields], '::text[]')}))` : 'doc';
       const sql = `SELECT ${selected}::text AS doc FROM ${this.table} WHERE ${q.where(predicate)}${q.orderBy(parsed.sort)}${limitClause(q, parsed)}`;
-      const { rows } = await this.pool.query<{ doc: string }>(sql, q.finish());
+      const { rows } = await this.db.query<{ doc: string }>(sql, q.finish());
       return rows.map((row) => decode<T>(row.doc));
     });
   }
@@ -188,14 +303,14 @@ class PostgresCollection<T extends Document> implements Collection<T> {
     const predicate = parseFilter(filter);
     return this.read(0, async (indexed) => {
       const q = new SqlQuery(indexed);
-      const { rows } = await this.pool.query<{ n: string }>(`SELECT count(*) AS n FROM ${this.table} WHERE ${q.where(predicate)}`, q.finish());
+      const { rows } = await this.db.query<{ n: string }>(`SELECT count(*) AS n FROM ${this.table} WHERE ${q.where(predicate)}`, q.finish());
       return Number(rows[0]?.n ?? 0);
     });
   }
 
   async insertOne(document: T): Promise<void> {
     checkDocument(document, 'insertOne');
-    await this.write(() => this.pool.query(`INSERT INTO ${this.table} (id, doc) VALUES ($1, $2::jsonb)`, [document._id, encode(document)]));
+    await this.write(() => this.db.query(`INSERT INTO ${this.table} (id, doc) VALUES ($1, $2::jsonb)`, [document._id, encode(document)]));
   }
 
   async insertMany(documents: T[]): Promise<void> {
@@ -203,7 +318,7 @@ class PostgresCollection<T extends Document> implements Collection<T> {
     if (documents.length === 0) return;
     await this.write(async () => {
       try {
-        await this.pool.query(`INSERT INTO ${this.table} (id, doc) SELECT * FROM unnest($1::text[], $2::jsonb[])`, [
+        await this.db.query(`INSERT INTO ${this.table} (id, doc) SELECT * FROM unnest($1::text[], $2::jsonb[])`, [
           documents.map((document) => document._id),
           documents.map(encode),
         ]);
@@ -211,7 +326,7 @@ class PostgresCollection<T extends Document> implements Collection<T> {
         if (sqlState(error) !== '23505') throw error;
         // MongoDB's ordered insertMany keeps the documents before the first duplicate.
         for (const document of documents) {
-          await this.pool.query(`INSERT INTO ${this.table} (id, doc) VALUES ($1, $2::jsonb)`, [document._id, encode(document)]);
+          await this.db.query(`INSERT INTO ${this.table} (id, doc) VALUES ($1, $2::jsonb)`, [document._id, encode(document)]);
         }
       }
     });
@@ -261,11 +376,30 @@ class PostgresCollection<T extends Document> implements Collection<T> {
     return this.delete(filter, false);
   }
 
+  async savePositioned({ put, remove }: PositionedChanges<T>): Promise<void> {
+    put.forEach((document, i) => checkDocument(document, `savePositioned[${i}]`));
+    if (put.length === 0 && remove.length === 0) return;
+    const olderThan = (row: string, position: string) => `(${row}.doc->'_position' IS NULL OR (${row}.doc->>'_position')::float8 < ${position})`;
+    await this.write(async () => {
+      if (remove.length > 0)
+        await this.db.query(
+          `DELETE FROM ${this.table} AS t USING unnest($1::text[], $2::float8[]) AS r(id, position) WHERE t.id = r.id AND ${olderThan('t', 'r.position')}`,
+          [remove.map((removal) => removal._id), remove.map((removal) => removal._position)],
+        );
+      if (put.length > 0)
+        await this.db.query(
+          `INSERT INTO ${this.table} AS t (id, doc) SELECT * FROM unnest($1::text[], $2::jsonb[])
+           ON CONFLICT (id) DO UPDATE SET doc = EXCLUDED.doc WHERE ${olderThan('t', "(EXCLUDED.doc->>'_position')::float8")}`,
+          [put.map((document) => document._id), put.map(encode)],
+        );
+    });
+  }
+
   async createIndex(keys: IndexKeys, options?: IndexOptions): Promise<void> {
     const index = parseIndex(keys, options);
     const meta: IndexMeta = { name: index.name, keys: index.keys.map(([path, direction]) => [[...path], direction]), unique: index.unique };
     await this.write(() =>
-      transaction(this.pool, async (client) => {
+      this.db.atomically(async (client) => {
         await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [this.table]);
         const existing = await this.loadIndexes(client);
         const sameName = existing.find((other) => other.name === meta.name);
@@ -273,7 +407,7 @@ class PostgresCollection<T extends Document> implements Collection<T> {
         if (sameName && sameKeys === sameName && sameName.unique === meta.unique) return;
         if (sameName) throw new Error(`an index named '${meta.name}' already exists with other keys or options`);
         if (sameKeys) throw new Error(`an index on these keys already exists as '${sameKeys.name}'`);
-        const indexName = quoteIdent(`rmi_${createHash('sha256').update(`${this.table}\0${meta.name}`).digest('hex').slice(0, 40)}`);
+        const indexName = indexNameOf(this.table, meta.name);
         if (isTextIndex(meta)) {
           if (existing.some(isTextIndex)) throw new Error('a collection has at most one text index');
           await client.query(`CREATE INDEX ${indexName} ON ${this.table} USING GIN ((${textVector(index.keys.map(([path]) => path))}))`);
@@ -288,13 +422,13 @@ class PostgresCollection<T extends Document> implements Collection<T> {
         await client.query(`COMMENT ON INDEX ${indexName} IS ${quoteLiteral(JSON.stringify(meta))}`);
       }),
     );
-    this.indexes = null;
+    this.state.indexes = null;
   }
 
   async drop(): Promise<void> {
-    await this.pool.query(`DROP TABLE IF EXISTS ${this.table}`);
-    this.created = false;
-    this.indexes = null;
+    await this.db.query(`DROP TABLE IF EXISTS ${this.table}`);
+    this.state.created = false;
+    this.state.indexes = null;
   }
 
   private async delete(filter: Filter, one: boolean): Promise<number> {
@@ -305,7 +439,7 @@ class PostgresCollection<T extends Document> implements Collection<T> {
       const sql = one
         ? `DELETE FROM ${this.table} WHERE id IN (SELECT id FROM ${this.table} WHERE ${where} LIMIT 1)`
         : `DELETE FROM ${this.table} WHERE ${where}`;
-      const result = await this.pool.query(sql, q.finish());
+      const result = await this.db.query(sql, q.finish());
       return result.rowCount ?? 0;
     });
   }
@@ -323,7 +457,7 @@ class PostgresCollection<T extends Document> implements Collection<T> {
   ): Promise<UpdateResult> {
     const attempt = () =>
       this.read<UpdateResult>(upsert ? null : { matchedCount: 0, modifiedCount: 0, upsertedId: null }, (indexed) =>
-        transaction(this.pool, async (client) => {
+        this.db.atomically(async (client) => {
           const q = new SqlQuery(indexed);
           const sql = `SELECT doc::text AS doc FROM ${this.table} WHERE ${q.where(predicate)} ORDER BY id${one ? ' LIMIT 1' : ''} FOR UPDATE`;
           const { rows } = await client.query<{ doc: string }>(sql, q.finish());
@@ -366,18 +500,20 @@ class PostgresCollection<T extends Document> implements Collection<T> {
    */
   private async read<R>(empty: R | null, run: (indexed: IndexedPaths) => Promise<R>): Promise<R> {
     await this.install();
+    // Inside a transaction a missing table would abort it: make sure of it first (known after the first time).
+    if (this.db.inTransaction) await this.ensureCreated();
     const indexed = await this.indexedPaths();
     try {
       return await run(indexed);
     } catch (error) {
       const state = sqlState(error);
       if (state === '42P01') {
-        this.created = false;
-        this.indexes = null;
+        this.state.created = false;
+        this.state.indexes = null;
         if (empty !== null) return empty;
       }
       if (state === KEY_ERROR && indexed.scalar.size > 0) {
-        this.indexes = null;
+        this.state.indexes = null;
         const fresh = await this.indexedPaths();
         if (fresh.scalar.size < indexed.scalar.size) return translated(() => run(fresh));
       }
@@ -388,25 +524,27 @@ class PostgresCollection<T extends Document> implements Collection<T> {
   /** Runs a statement that needs the table, creating it if this process has not seen it. */
   private async write<R>(run: () => Promise<R>): Promise<R> {
     await this.ensureCreated();
+    // Inside a transaction, in a savepoint: a refused write (a duplicate key) leaves the transaction usable.
+    const guarded = () => (this.db.inTransaction ? this.db.atomically(() => translated(run)) : translated(run));
     try {
-      return await translated(run);
+      return await guarded();
     } catch (error) {
       if (sqlState(error) !== '42P01') throw error;
-      this.created = false;
-      this.indexes = null;
+      this.state.created = false;
+      this.state.indexes = null;
       await this.ensureCreated();
-      return translated(run);
+      return guarded();
     }
   }
 
   private async ensureCreated(): Promise<void> {
     await this.install();
-    if (this.created) return;
-    await transaction(this.pool, async (client) => {
+    if (this.state.created) return;
+    await this.shared.atomically(async (client) => {
       await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [this.table]);
       await client.query(`CREATE TABLE IF NOT EXISTS ${this.table} (id text COLLATE "C" PRIMARY KEY, doc jsonb NOT NULL)`);
     });
-    this.created = true;
+    this.state.created = true;
   }
 
   /**
@@ -414,9 +552,9 @@ class PostgresCollection<T extends Document> implements Collection<T> {
    * text index, whose expression $text conditions repeat so that the planner uses it.
    */
   private async indexedPaths(): Promise<IndexedPaths> {
-    this.indexes ??= await this.loadIndexes(this.pool);
-    const ordered = this.indexes.filter((index) => !isTextIndex(index));
-    const text = this.indexes.find(isTextIndex);
+    const indexes = (this.state.indexes ??= await this.loadIndexes(this.db));
+    const ordered = indexes.filter((index) => !isTextIndex(index));
+    const text = indexes.find(isTextIndex);
     return {
       scalar: new Set(ordered.flatMap((index) => index.keys.map(([path]) => pathKey(path))).filter((key) => key !== '_id')),
       text: text ? text.keys.map(([path]) => path) : null,
@@ -424,7 +562,7 @@ class PostgresCollection<T extends Document> implements Collection<T> {
     };
   }
 
-  private async loadIndexes(db: Queryable): Promise<IndexMeta[]> {
+  private async loadIndexes(db: Db | Queryable): Promise<IndexMeta[]> {
     const { rows } = await db.query<{ meta: string | null }>(
       `SELECT obj_description(indexrelid, 'pg_class') AS meta FROM pg_index WHERE indrelid = to_regclass($1)`,
       [this.table],

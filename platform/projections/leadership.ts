@@ -56,11 +56,25 @@ export function createLeadership({ pool, lockKey, what, logger, lead, follow, ta
       client = lockClient;
     }
     const { rows } = await client.query<{ ok: boolean }>('SELECT pg_try_advisory_lock($1, 0) AS ok', [lockKey]);
-    if (!rows[0]!.ok || !started) return;
+    if (!rows[0]!.ok) return;
+    if (!started) {
+      await unlock(client);
+      return;
+    }
+    try {
+      await lead();
+    } catch (error) {
+      // Not leading until the work runs: the lock goes back, for this process or another to try again.
+      await unlock(client);
+      throw error;
+    }
     leading = true;
     if (timer) clearInterval(timer);
     timer = null;
-    await lead();
+  }
+
+  async function unlock(lockClient: pg.PoolClient) {
+    await lockClient.query('SELECT pg_advisory_unlock($1, 0)', [lockKey]).catch(() => undefined);
   }
 
   function attemptOnce(): Promise<void> {
@@ -77,8 +91,20 @@ export function createLeadership({ pool, lockKey, what, logger, lead, follow, ta
   }
 
   return {
-    /** Whether this process holds the lock (and so runs the work). */
+    /** Whether this process holds the lock and its work runs. */
     leading: () => leading,
+    /**
+     * The work stopped by itself for good: the lock goes back, so that another process (or this one, a little later)
+     * takes over, instead of holding it for work that no longer runs.
+     */
+    async stopped() {
+      if (!leading) return;
+      leading = false;
+      logger.error({}, `${what} stopped; giving up its lock`);
+      await follow().catch((stopError: unknown) => logger.error({ err: stopError }, `could not stop ${what}`));
+      if (client) await unlock(client);
+      if (started) keepTrying();
+    },
     /** Runs the work now if the lock is free, else keeps trying to take it over. */
     async start() {
       started = true;
@@ -97,7 +123,7 @@ export function createLeadership({ pool, lockKey, what, logger, lead, follow, ta
       const lockClient = client;
       client = null;
       if (!lockClient) return;
-      await lockClient.query('SELECT pg_advisory_unlock($1, 0)', [lockKey]).catch(() => undefined);
+      await unlock(lockClient);
       lockClient.release();
     },
   };

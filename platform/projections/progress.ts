@@ -6,12 +6,43 @@
 import type { DocumentStore } from '../document-store/port';
 import type { EventStore } from '../event-store/port';
 
-/** Where each runner has got to: one document per runner, written by the runner after each event. */
+/**
+ * Checkpoints: one document per projection (its _id the projection's name, or with `__rebuild` for a rebuild under
+ * way), and one per runner (its _id the runner's name): where all its live projections have got to, and its heartbeat.
+ */
 export const CHECKPOINTS = 'projection_checkpoints';
+/** Rebuilds asked for: one document per projection, removed once the rebuilt one serves. */
+export const REBUILDS = 'projection_rebuilds';
 
 export interface Checkpoint {
   _id: string;
   position: number;
+  [key: string]: unknown;
+}
+
+export interface ProjectionCheckpoint extends Checkpoint {
+  runner: string;
+  version: number;
+  eventStore: string;
+  /** Where and why it stopped on an event; null while it runs. */
+  failed: { position: number; projection: string; error: string } | null;
+  updatedAt: string;
+  rebuiltAt?: string;
+}
+
+export interface RunnerSummary extends Checkpoint {
+  /** Marks a runner's summary (a runner's single checkpoint of old has none). */
+  summary: true;
+  eventStore: string;
+  heartbeatAt: string;
+  projections: string[];
+}
+
+export interface RebuildRequest {
+  _id: string;
+  runner: string;
+  requestedAt: string;
+  failed: { position: number; projection: string; error: string } | null;
   [key: string]: unknown;
 }
 

@@ -1,30 +1,48 @@
 /**
- * The checkpointed projection runner: one subscription to all events, each event
- * applied to every projection that handles it, one at a time, then the checkpoint
- * stored. A projection that throws stops the runner with a clear log line; the
- * event is not skipped, and a restart resumes from the checkpoint.
+ * The projection runner (docs/architecture.md#the-read-side): one reader of the log feeds every projection in pages,
+ * and each projection keeps its own checkpoint.
  *
- * A subscription that fails or ends (a KurrentDB restart or leader change, a lost
- * PostgreSQL connection) is not the end: the runner subscribes again from the last
- * event it applied, waiting longer after each failure in a row, and says so in
- * `subscription()` (readiness and monitoring show it) until events flow again.
+ * - **Pages.** Events are read as they come: a page is what the log has ready (up to PAGE_SIZE), so a replay moves in
+ *   big pages and a live event in a page of its own. Each projection applies a page as one unit (platform/projections/
+ *   page.ts): its documents folded in memory, each written once, its checkpoint moved once; on PostgreSQL in one
+ *   transaction, so a crash never applies an event twice nor skips one. A projection that touches nothing in a page
+ *   opens no transaction; its checkpoint moves in memory and is stored now and then.
+ * - **Failures.** A page that fails for a passing reason (a lost connection, a store restarting) is tried again with
+ *   backoff, for as long as it takes. A page that fails on its own merits is applied again event by event, the events
+ *   before the failing one are kept, and that projection stops there, alone and visibly (its checkpoint says so); the
+ *   others go on. A subscription that fails or ends is made again from where the pages got to.
+ * - **Rebuilds while serving.** A projection is rebuilt beside its live collections (`<collection>__rebuild`, with a
+ *   checkpoint of its own), from the start of the log, while the live one keeps serving and applying new events. Once
+ *   the rebuild has caught up, the live projections pause between two pages, the rebuild takes the last events, and
+ *   its collections take the place of the live ones in one transaction with the checkpoint. A rebuild is asked for
+ *   (projection_rebuilds) by `npm run projections:rebuild`, and starts by itself for a projection whose version
+ *   changed or that is new to a log that already has events.
  *
- * The checkpoint records which event store it counts in (EventStore.identity):
- * started against another store, the runner refuses, since its positions would
- * mean nothing there, and asks for a rebuild.
+ * Checkpoints record which event store they count in (EventStore.identity): a projection whose checkpoint was written
+ * against another store does not apply events there, and says to rebuild it.
  */
-import type { DocumentStore } from '../document-store/port';
+import type { DocumentStore, Transaction } from '../document-store/port';
+import { DuplicateKeyError } from '../document-store/port';
 import type { EventStore, RecordedEvent } from '../event-store/port';
 import type { Logger } from '../logger';
 import type { ChangeNotice } from '../../shared/socket-messages';
-import { DuplicateKeyError } from '../document-store/port';
-import { CHECKPOINTS, type Checkpoint, type ProjectionProgress } from './progress';
+import { openPage } from './page';
+import { isTransient } from './failures';
+import { CHECKPOINTS, REBUILDS, type ProjectionCheckpoint, type ProjectionProgress, type RebuildRequest, type RunnerSummary } from './progress';
 
 /** Waits before subscribing again: 250 ms after the first failure in a row, doubling up to 10 s. */
 export const resubscribeDelayMs = (failuresInARow: number) => Math.min(250 * 2 ** (failuresInARow - 1), 10_000);
 
 /** A subscription that has run this long since it was made again counts as recovered, events or not. */
 const RECOVERED_AFTER_MS = 3_000;
+/** The largest page: what the log has ready, up to this many events. */
+const PAGE_SIZE = 2_000;
+/** Projections applying one page at once: each holds a connection of the pool the API shares. */
+const PARALLEL_PROJECTIONS = 4;
+/** How often checkpoints moved in memory only are stored, the runner's heartbeat written and rebuild requests read. */
+const HOUSEKEEPING_MS = 1_000;
+/** Suffix of the collections a rebuild writes, and of its checkpoint. */
+export const REBUILD_SUFFIX = '__rebuild';
 
 export interface SubscriptionState {
   status: 'running' | 'resubscribing';
@@ -57,11 +75,17 @@ export interface Projection {
    * give now. The runner then builds the new version beside the live one and switches to it once caught up.
    */
   version: number;
-  /** Collections this projection owns; dropped on rebuild. */
+  /** Collections this projection owns (and no other projection touches); rebuilt together. */
   collections: readonly string[];
-  /** Declares indexes; runs at start, must be idempotent. */
+  /** Declares indexes; runs at start (and on a rebuild's new collections), must be idempotent. */
   setup?(store: DocumentStore): Promise<void>;
   apply(event: RecordedEvent, context: ProjectionContext): Promise<void>;
+}
+
+export interface ProjectionFailure {
+  position: number;
+  projection: string;
+  error: string;
 }
 
 export interface ProjectionRunnerOptions {
@@ -72,93 +96,266 @@ export interface ProjectionRunnerOptions {
   progress: ProjectionProgress;
   publish?: (notice: ChangeNotice) => void;
   logger: Logger;
-  /** Overrides resubscribeDelayMs (tests). */
+  /** Overrides resubscribeDelayMs (tests); also the wait before a page that failed for a passing reason is tried again. */
   resubscribeDelay?: (failuresInARow: number) => number;
+  /**
+   * Whether this runner may rebuild beside the live collections. Off for runners whose projections must never see an
+   * event twice from outside (the mail runner: a rebuild would mail again); their rebuilds are refused.
+   */
+  rebuilds?: boolean;
+  /**
+   * 'transactional' (the default): each projection's page is one unit, its documents kept in memory and written once,
+   * in one transaction with its checkpoint where the store has them. 'direct': every write goes to the store at once and
+   * the checkpoint follows the page (for runners whose writes others must see at once, as the mail runner's outbox
+   * entries handed to the queue as they are written; their writes are idempotent by their ids and positions). Direct
+   * projections apply each page one after the other, in the order given: a later one may read what an earlier wrote.
+   */
+  pages?: 'transactional' | 'direct';
+  /** Told when the runner stops for good (its start-up failed for a reason that is not passing), so its lock is given up. */
+  onStopped?: (error: unknown) => void;
 }
 
 export type ProjectionRunner = ReturnType<typeof createProjectionRunner>;
 
+/** One projection applied by one reader: the live one, or a rebuild beside it. */
+interface Track {
+  projection: Projection;
+  /** Its checkpoint's _id: the projection's name, or with REBUILD_SUFFIX. */
+  checkpoint: string;
+  rename: (collection: string) => string;
+  /** The last event applied (stored, or passed over in memory). */
+  position: number;
+  /** The position its checkpoint holds. */
+  stored: number;
+  failed: ProjectionFailure | null;
+  /** Live tracks only: waiting for its rebuild (new to a log with history, or of another store); applies nothing. */
+  waiting: boolean;
+}
+
+const live = (name: string) => name;
+const rebuilt = (name: string) => `${name}${REBUILD_SUFFIX}`;
+
+function pause(ms: number, signal: AbortSignal) {
+  return new Promise<void>((resolve) => {
+    const timer = setTimeout(done, ms);
+    signal.addEventListener('abort', done, { once: true });
+    function done() {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    }
+  });
+}
+
+/** One at a time: the live pages, and a rebuild's switch between two of them. */
+function createLock() {
+  let tail: Promise<unknown> = Promise.resolve();
+  return <R>(work: () => Promise<R>): Promise<R> => {
+    const run = tail.then(work, work);
+    tail = run.catch(() => undefined);
+    return run;
+  };
+}
+
+/**
+ * Pages of what the log has ready: an event, then every one that follows without waiting (the adapters yield what they
+ * have read from memory), up to `size`.
+ */
+async function* pagesOf(events: AsyncIterable<RecordedEvent>, size: number): AsyncGenerator<RecordedEvent[]> {
+  const iterator = events[Symbol.asyncIterator]();
+  type Next = IteratorResult<RecordedEvent> | { failed: unknown };
+  // A failure after some events of a page comes after that page: what was read is applied first.
+  const pull = (): Promise<Next> => iterator.next().then((result) => result, (failed: unknown) => ({ failed }));
+  const tick = () => new Promise<'tick'>((resolve) => setImmediate(resolve, 'tick'));
+  let pending: Promise<Next> | null = null;
+  for (;;) {
+    const first = await (pending ?? pull());
+    pending = null;
+    if ('failed' in first) throw first.failed;
+    if (first.done) return;
+    const page = [first.value];
+    while (page.length < size) {
+      pending = pull();
+      const next = await Promise.race([pending, tick()]);
+      if (next === 'tick' || 'failed' in next) break;
+      pending = null;
+      if (next.done) {
+        yield page;
+        return;
+      }
+      page.push(next.value);
+    }
+    yield page;
+  }
+}
+
 export function createProjectionRunner(options: ProjectionRunnerOptions) {
   const name = options.name ?? 'read-models';
   const { eventStore, store, projections, progress, logger } = options;
-  const checkpoints = store.collection<Checkpoint>(CHECKPOINTS);
-  let controller: AbortController | null = null;
-  let loop: Promise<void> | null = null;
-  let failure: { position: number; projection: string; error: string } | null = null;
+  const checkpoints = store.collection<ProjectionCheckpoint>(CHECKPOINTS);
+  const summaries = store.collection<RunnerSummary>(CHECKPOINTS);
+  const rebuildRequests = store.collection<RebuildRequest>(REBUILDS);
+  const delay = options.resubscribeDelay ?? resubscribeDelayMs;
   const healthy = (): SubscriptionState => ({ status: 'running', failures: 0, reason: null, since: null });
+
+  let controller: AbortController | null = null;
+  let loops: Promise<void>[] = [];
+  let housekeeping: NodeJS.Timeout | null = null;
+  let identity = '';
   let subscription = healthy();
   let applied = 0;
-  const delay = options.resubscribeDelay ?? resubscribeDelayMs;
+  /** Where every live page has got to: each live track is there or past it, or failed. */
+  let livePosition = 0;
+  let liveFrom = 0;
+  let tracks: Track[] = [];
+  const rebuilding = new Map<string, Promise<void>>();
+  /** Rebuilds that failed in this process: not started again by themselves, only when asked for again. */
+  const failedRebuilds = new Set<string>();
+  const livePages = createLock();
+
+  const byName = new Map(projections.map((projection) => [projection.name, projection]));
+  if (byName.size !== projections.length) throw new Error(`${name}: two projections share a name`);
+
+  const activeLive = () => tracks.filter((track) => !track.failed && !track.waiting);
+
+  /** The position read-your-writes waits for: every live projection that applies events has passed it. */
+  function reportProgress() {
+    const positions = activeLive().map((track) => track.position);
+    const reached = positions.length > 0 ? Math.min(...positions) : livePosition;
+    progress.reached(reached);
+  }
+
+  function checkpointOf(track: Track, extra: Partial<ProjectionCheckpoint> = {}): ProjectionCheckpoint {
+    return { _id: track.checkpoint, runner: name, position: track.position, version: track.projection.version, eventStore: identity, failed: track.failed, updatedAt: new Date().toISOString(), ...extra };
+  }
 
   /**
-   * Stores the checkpoint unless another runner has already stored a later one (two runners overlap while a lock
-   * is taken over): a conditional write, where a duplicate key means "already past".
+   * Moves a track's checkpoint from what it holds to the track's position, in `target` (the page's transaction, where
+   * there is one). Conditional on the position it held: another runner that moved it (two overlap while the lock is
+   * taken over) makes this page's work void, and the track is read again.
    */
-  async function storeCheckpoint(position: number, eventStoreIdentity: string) {
+  async function storeCheckpoint(track: Track, target: Pick<DocumentStore, 'collection'>, extra: Partial<ProjectionCheckpoint> = {}) {
+    const result = await target.collection<ProjectionCheckpoint>(CHECKPOINTS).replaceOne({ _id: track.checkpoint, position: track.stored }, checkpointOf(track, extra));
+    if (result.matchedCount === 0) throw new CheckpointMovedError(track.checkpoint);
+    track.stored = track.position;
+  }
+
+  /** Applies events to one track as one unit: all or nothing. Throws what the projection or the stores threw. */
+  async function applyUnit(track: Track, events: readonly RecordedEvent[], pageIsLive: boolean) {
+    let transaction: Transaction | null = null;
+    let opening: Promise<DocumentStore | Transaction> | null = null;
+    const direct = options.pages === 'direct';
+    const open = () =>
+      (opening ??= store.begin && !direct
+        ? store.begin().then((opened) => {
+            transaction = opened;
+            return opened;
+          })
+        : Promise.resolve(store));
+    const page = openPage(open, track.rename, !direct);
+    const notices: ChangeNotice[] = [];
+    const context: ProjectionContext = { store: page, notify: (notice) => notices.push(notice), live: false };
+    const before = track.position;
     try {
-      await checkpoints.replaceOne({ _id: name, position: { $lt: position } }, { _id: name, position, eventStore: eventStoreIdentity }, { upsert: true });
-    } catch (error) {
-      if (!(error instanceof DuplicateKeyError)) throw error;
-    }
-  }
-
-  function pause(ms: number, signal: AbortSignal) {
-    return new Promise<void>((resolve) => {
-      const timer = setTimeout(done, ms);
-      signal.addEventListener('abort', done, { once: true });
-      function done() {
-        clearTimeout(timer);
-        signal.removeEventListener('abort', done);
-        resolve();
+      for (const event of events) {
+        context.live = pageIsLive && event.position > liveFrom;
+        await track.projection.apply(event, context);
       }
-    });
+      track.position = events[events.length - 1]!.position;
+      if (opening) {
+        await page.flush();
+        await storeCheckpoint(track, await open());
+        await (transaction as Transaction | null)?.commit();
+      }
+    } catch (error) {
+      track.position = before;
+      await (transaction as Transaction | null)?.rollback().catch(() => undefined);
+      throw error;
+    }
+    if (pageIsLive) for (const notice of notices) options.publish?.(notice);
   }
 
-  async function run(signal: AbortSignal) {
-    const identity = await eventStore.identity();
-    const checkpoint = await checkpoints.findOne({ _id: name });
-    if (checkpoint?.eventStore !== undefined && checkpoint.eventStore !== identity) {
-      failure = { position: checkpoint.position, projection: '(checkpoint)', error: `the checkpoint counts in another event store (${String(checkpoint.eventStore)}), not ${identity}` };
-      logger.error(
-        { runner: name, checkpointEventStore: checkpoint.eventStore, eventStore: identity },
-        `The ${name} checkpoint was written against another event store (${String(checkpoint.eventStore)}); this one is ${identity}. Its position means nothing here, so the runner did not start. Rebuild the read models (npm run projections:rebuild) or point EVENT_STORE back at that store.`,
-      );
-      return;
+  /** Reads a track's checkpoint again, after another runner moved it. */
+  async function reload(track: Track) {
+    const stored = await checkpoints.findOne({ _id: track.checkpoint });
+    track.position = track.stored = stored?.position ?? 0;
+    track.failed = stored?.failed ?? null;
+  }
+
+  /**
+   * Applies a page to one track: retried while the reason is passing; on the projection's own failure, applied again
+   * event by event to keep what comes before the failing event, and the track stops there.
+   */
+  async function applyPage(track: Track, page: readonly RecordedEvent[], pageIsLive: boolean, signal: AbortSignal) {
+    for (let failures = 0; !signal.aborted; ) {
+      const events = page.filter((event) => event.position > track.position);
+      if (events.length === 0 || track.failed) return;
+      try {
+        await applyUnit(track, events, pageIsLive);
+        return;
+      } catch (error) {
+        if (error instanceof CheckpointMovedError) {
+          await reload(track);
+          continue;
+        }
+        if (isTransient(error)) {
+          failures++;
+          const waitMs = delay(failures);
+          logger.error({ projection: track.checkpoint, position: track.position, failures, waitMs, err: error }, `Projection ${track.checkpoint} could not apply a page (${String(error)}); trying again in ${waitMs} ms`);
+          await pause(waitMs, signal);
+          continue;
+        }
+        if (events.length > 1) {
+          for (const event of events) {
+            await applyPage(track, [event], pageIsLive, signal);
+            if (track.failed) return;
+          }
+          return;
+        }
+        await stopTrack(track, events[0]!, error);
+        return;
+      }
     }
-    const liveFrom = await eventStore.headPosition();
-    let position = checkpoint?.position ?? 0;
-    progress.reached(position);
+  }
+
+  async function stopTrack(track: Track, event: RecordedEvent, error: unknown) {
+    track.failed = { position: event.position, projection: track.checkpoint, error: String(error) };
+    logger.error(
+      { projection: track.checkpoint, position: event.position, eventType: event.type, stream: event.streamName, err: error },
+      `Projection ${track.checkpoint} failed on event ${event.type} at position ${event.position}; it stopped there (the others go on) and resumes from position ${track.position} after a restart or a rebuild`,
+    );
+    await checkpoints.updateOne({ _id: track.checkpoint }, { $set: { failed: track.failed, updatedAt: new Date().toISOString() } }).catch((stored: unknown) => logger.error({ err: stored }, `could not record that ${track.checkpoint} stopped`));
+  }
+
+  /** Applies one page to every track, a few projections at a time. */
+  async function applyToTracks(group: Track[], page: readonly RecordedEvent[], pageIsLive: boolean, signal: AbortSignal) {
+    let next = 0;
+    const worker = async () => {
+      while (next < group.length) await applyPage(group[next++]!, page, pageIsLive, signal);
+    };
+    const parallel = options.pages === 'direct' ? 1 : PARALLEL_PROJECTIONS;
+    await Promise.all(Array.from({ length: Math.min(parallel, group.length) }, worker));
+    applied += page.length;
+  }
+
+  /**
+   * Follows the log from `from()` with resubscription: `onPage` gets each page and whether the reader is caught up
+   * (the page ended because the log had no more ready). Returns when the signal aborts or `onPage` says stop.
+   */
+  async function follow(from: () => number, onPage: (page: RecordedEvent[], caughtUp: boolean) => Promise<'go on' | 'stop'>, signal: AbortSignal, report: boolean) {
     while (!signal.aborted) {
       let reason: string;
       let recovered: NodeJS.Timeout | undefined;
-      if (subscription.status === 'resubscribing') {
+      if (report && subscription.status === 'resubscribing') {
         const state = subscription;
         recovered = setTimeout(() => {
           if (subscription === state) subscription = healthy();
         }, RECOVERED_AFTER_MS);
       }
       try {
-        for await (const event of eventStore.subscribeToAll({ after: position, signal })) {
-          if (subscription.status === 'resubscribing') subscription = healthy();
-          const notices: ChangeNotice[] = [];
-          const context: ProjectionContext = { store, notify: (notice) => notices.push(notice), live: event.position > liveFrom };
-          for (const projection of projections) {
-            try {
-              await projection.apply(event, context);
-            } catch (error) {
-              failure = { position: event.position, projection: projection.name, error: String(error) };
-              logger.error(
-                { projection: projection.name, position: event.position, eventType: event.type, stream: event.streamName, err: error },
-                `Projection ${projection.name} failed on event ${event.type} at position ${event.position}; the runner stopped and will resume from position ${position} after a restart`,
-              );
-              return;
-            }
-          }
-          position = event.position;
-          applied++;
-          await storeCheckpoint(position, identity);
-          progress.reached(position);
-          if (event.position > liveFrom) for (const notice of notices) options.publish?.(notice);
+        for await (const page of pagesOf(eventStore.subscribeToAll({ after: from(), signal }), PAGE_SIZE)) {
+          if (report && subscription.status === 'resubscribing') subscription = healthy();
+          if ((await onPage(page, page.length < PAGE_SIZE)) === 'stop') return;
         }
         if (signal.aborted) return;
         reason = 'the subscription ended';
@@ -168,40 +365,303 @@ export function createProjectionRunner(options: ProjectionRunnerOptions) {
       } finally {
         clearTimeout(recovered);
       }
-      const failures = subscription.failures + 1;
-      subscription = { status: 'resubscribing', failures, reason, since: subscription.since ?? new Date() };
+      const failures = (report ? subscription.failures : 0) + 1;
+      if (report) subscription = { status: 'resubscribing', failures, reason, since: subscription.since ?? new Date() };
       const waitMs = delay(failures);
-      logger.error({ runner: name, position, failures, waitMs, reason }, `The ${name} subscription dropped (${reason}); subscribing again from position ${position} in ${waitMs} ms`);
+      logger.error({ runner: name, position: from(), failures, waitMs, reason }, `The ${name} subscription dropped (${reason}); subscribing again from position ${from()} in ${waitMs} ms`);
       await pause(waitMs, signal);
     }
   }
 
+  async function runLive(signal: AbortSignal) {
+    const startAt = () => {
+      const positions = activeLive().map((track) => track.position);
+      return positions.length > 0 ? Math.min(...positions) : livePosition;
+    };
+    livePosition = startAt();
+    await follow(
+      startAt,
+      (page) =>
+        livePages(async () => {
+          await applyToTracks(activeLive(), page, true, signal);
+          livePosition = Math.max(livePosition, page[page.length - 1]!.position);
+          reportProgress();
+          writeSummary();
+          return 'go on' as const;
+        }),
+      signal,
+      true,
+    );
+  }
+
+  /** Makes new collections for a rebuild, or keeps those of one under way with the same version. */
+  async function prepareRebuild(projection: Projection): Promise<Track> {
+    const track: Track = { projection, checkpoint: rebuilt(projection.name), rename: rebuilt, position: 0, stored: 0, failed: null, waiting: false };
+    const stored = await checkpoints.findOne({ _id: track.checkpoint });
+    if (stored && stored.version === projection.version && stored.eventStore === identity && !stored.failed) {
+      track.position = track.stored = stored.position;
+    } else {
+      for (const collection of projection.collections) await store.collection(rebuilt(collection)).drop();
+      await checkpoints.deleteOne({ _id: track.checkpoint });
+      await checkpoints.insertOne(checkpointOf(track));
+    }
+    await projection.setup?.(renamedStore(rebuilt));
+    return track;
+  }
+
+  function renamedStore(rename: (collection: string) => string): DocumentStore {
+    return { ...store, collection: (collection) => store.collection(rename(collection)) };
+  }
+
+  /**
+   * Rebuilds these projections beside the live ones, then puts them in their place: caught up, the live pages pause,
+   * the rebuild takes the events up to where they got, and the collections and checkpoints change in one transaction.
+   */
+  async function rebuild(names: readonly string[], signal: AbortSignal) {
+    const group = await Promise.all(names.map((projectionName) => prepareRebuild(byName.get(projectionName)!)));
+    const started = performance.now();
+    const first = Math.min(...group.map((track) => track.position));
+    logger.info({ runner: name, projections: names, from: first }, `rebuilding ${names.join(', ')} beside the live read models`);
+    await follow(
+      () => Math.min(...group.filter((track) => !track.failed).map((track) => track.position)),
+      async (page, caughtUp) => {
+        await applyToTracks(group, page, false, signal);
+        const going = group.filter((track) => !track.failed);
+        if (going.length === 0) return 'stop';
+        // Caught up: the log had no more ready, and little is left (pages may end where the adapter's reads do).
+        if (!caughtUp || (await eventStore.backlog(Math.min(...going.map((track) => track.position)), PAGE_SIZE)).events >= PAGE_SIZE) return 'go on';
+        await livePages(() => switchTo(group.filter((track) => !track.failed), signal));
+        return 'stop';
+      },
+      signal,
+      false,
+    );
+    for (const track of group.filter((one) => one.failed)) {
+      failedRebuilds.add(track.projection.name);
+      await recordRebuildFailure(track);
+    }
+    if (!signal.aborted) logger.info({ runner: name, projections: names, seconds: ((performance.now() - started) / 1000).toFixed(1) }, `rebuilt ${names.join(', ')}`);
+  }
+
+  async function recordRebuildFailure(track: Track) {
+    await rebuildRequests.updateOne({ _id: track.projection.name }, { $set: { failed: track.failed } }).catch(() => undefined);
+  }
+
+  /** Within the live pages' lock: the rebuild takes the last events, then its collections replace the live ones. */
+  async function switchTo(group: Track[], signal: AbortSignal) {
+    if (group.length === 0) return;
+    const target = livePosition;
+    if (Math.min(...group.map((track) => track.position)) < target) {
+      await follow(
+        () => Math.min(...group.map((track) => track.position)),
+        async (page) => {
+          await applyToTracks(group, page.filter((event) => event.position <= target), false, signal);
+          return page[page.length - 1]!.position >= target ? 'stop' : 'go on';
+        },
+        signal,
+        false,
+      );
+    }
+    if (signal.aborted || group.some((track) => track.failed)) return;
+    const transaction = store.begin ? await store.begin() : null;
+    const place: Pick<DocumentStore, 'collection' | 'replaceCollection'> = transaction ?? store;
+    try {
+      for (const track of group) {
+        for (const collection of track.projection.collections) {
+          await place.replaceCollection(rebuilt(collection), collection);
+        }
+        const liveTrack = tracks.find((one) => one.projection === track.projection)!;
+        const at = new Date().toISOString();
+        await place.collection<ProjectionCheckpoint>(CHECKPOINTS).replaceOne(
+          { _id: liveTrack.checkpoint },
+          { _id: liveTrack.checkpoint, runner: name, position: track.position, version: track.projection.version, eventStore: identity, failed: null, updatedAt: at, rebuiltAt: at },
+          { upsert: true },
+        );
+        await place.collection(CHECKPOINTS).deleteOne({ _id: track.checkpoint });
+        await place.collection(REBUILDS).deleteOne({ _id: track.projection.name });
+      }
+      await transaction?.commit();
+    } catch (error) {
+      await transaction?.rollback().catch(() => undefined);
+      throw error;
+    }
+    for (const track of group) {
+      const liveTrack = tracks.find((one) => one.projection === track.projection)!;
+      Object.assign(liveTrack, { position: track.position, stored: track.position, failed: null, waiting: false });
+    }
+    reportProgress();
+  }
+
+  /** Starts the rebuilds asked for, and those a version change or a new projection needs. */
+  async function startRebuilds(signal: AbortSignal) {
+    const asked = await rebuildRequests.find({ runner: name, failed: null });
+    const wanted = new Set(asked.map((request) => request._id).filter((projectionName) => byName.has(projectionName)));
+    for (const projectionName of wanted) failedRebuilds.delete(projectionName);
+    for (const track of tracks) if (track.waiting && !failedRebuilds.has(track.projection.name)) wanted.add(track.projection.name);
+    const names = [...wanted].filter((projectionName) => !rebuilding.has(projectionName));
+    if (names.length === 0 || signal.aborted) return;
+    const run = rebuild(names, signal).catch((error: unknown) => {
+      if (signal.aborted) return;
+      logger.error({ err: error, projections: names }, `the rebuild of ${names.join(', ')} failed; it starts again on the next request or restart`);
+    });
+    const done = run.finally(() => {
+      for (const projectionName of names) rebuilding.delete(projectionName);
+    });
+    for (const projectionName of names) rebuilding.set(projectionName, done);
+  }
+
+  /** Stores the checkpoints that moved in memory only, and the runner's summary: its position and heartbeat. */
+  async function keepHouse(signal: AbortSignal) {
+    for (const track of activeLive()) {
+      if (track.position === track.stored) continue;
+      await livePages(async () => {
+        if (track.position !== track.stored) await storeCheckpoint(track, store).catch((error: unknown) => (error instanceof CheckpointMovedError ? reload(track) : Promise.reject(error)));
+      });
+    }
+    writeSummary();
+    await summaryWritten;
+    if (options.rebuilds !== false) await startRebuilds(signal);
+  }
+
+  let summaryWritten: Promise<void> = Promise.resolve();
+  let summaryWanted = false;
+  /**
+   * Stores where the runner has got to (the least position of its live projections) and that it is alive: processes
+   * that do not run it wait on this for read-your-writes. One write at a time; the last one asked for is written.
+   */
+  function writeSummary() {
+    if (summaryWanted) return;
+    summaryWanted = true;
+    summaryWritten = summaryWritten.then(async () => {
+      summaryWanted = false;
+      const positions = activeLive().map((track) => track.position);
+      const position = positions.length > 0 ? Math.min(...positions) : livePosition;
+      const summary: RunnerSummary = { _id: name, summary: true, position, eventStore: identity, heartbeatAt: new Date().toISOString(), projections: projections.map((projection) => projection.name) };
+      await summaries.replaceOne({ _id: name }, summary, { upsert: true }).catch((error: unknown) => logger.error({ err: error, runner: name }, `${name}: could not store where it has got to`));
+    });
+  }
+
+  /** Loads every projection's checkpoint; one from before checkpoints per projection starts where the runner's was. */
+  async function load() {
+    const stored = new Map((await checkpoints.find({ runner: name })).map((checkpoint) => [checkpoint._id, checkpoint]));
+    const summary = await summaries.findOne({ _id: name });
+    // The runner's single checkpoint of old: every projection had applied the log up to it, as version 1.
+    const legacy = summary && !summary.summary && summary.eventStore === identity ? summary.position : null;
+    const logHasEvents = (await eventStore.headPosition()) > 0;
+    const anyStored = stored.size > 0 || legacy !== null;
+    tracks = [];
+    for (const projection of projections) {
+      const track: Track = { projection, checkpoint: live(projection.name), rename: live, position: 0, stored: 0, failed: null, waiting: false };
+      let checkpoint = stored.get(projection.name) ?? null;
+      if (!checkpoint && legacy !== null) {
+        checkpoint = { ...checkpointOf({ ...track, position: legacy }), version: 1 };
+        await checkpoints.insertOne(checkpoint).catch((error: unknown) => (error instanceof DuplicateKeyError ? undefined : Promise.reject(error)));
+      }
+      if (checkpoint) {
+        track.position = track.stored = checkpoint.position;
+        if (checkpoint.eventStore !== identity && options.rebuilds === false) {
+          track.failed = { position: checkpoint.position, projection: projection.name, error: `its checkpoint counts in another event store (${checkpoint.eventStore}), not ${identity}` };
+          logger.error({ projection: projection.name, checkpointEventStore: checkpoint.eventStore, eventStore: identity }, `The ${projection.name} checkpoint was written against another event store; it does not start. Point EVENT_STORE back at that store, or remove its checkpoint.`);
+        } else if (checkpoint.eventStore !== identity) {
+          track.waiting = true;
+          logger.error(
+            { projection: projection.name, checkpointEventStore: checkpoint.eventStore, eventStore: identity },
+            `The ${projection.name} checkpoint was written against another event store (${checkpoint.eventStore}); this one is ${identity}. Its position means nothing here: it is rebuilt from this store's log.`,
+          );
+        } else if (checkpoint.version !== projection.version) {
+          logger.info({ projection: projection.name, from: checkpoint.version, to: projection.version }, `${projection.name} changed version: rebuilding it beside the live one`);
+          await rebuildRequests.replaceOne({ _id: projection.name }, { _id: projection.name, runner: name, requestedAt: new Date().toISOString(), failed: null }, { upsert: true });
+        }
+        // A projection that stopped on an event tries it again at each start: the code may have been fixed since.
+        if (checkpoint.failed && !track.failed) await checkpoints.updateOne({ _id: track.checkpoint }, { $set: { failed: null } });
+      } else if (anyStored && logHasEvents && options.rebuilds !== false) {
+        // New to a log with history: built beside, so that the others do not wait for it.
+        track.waiting = true;
+        await checkpoints.insertOne(checkpointOf(track)).catch(() => undefined);
+      } else {
+        await checkpoints.insertOne(checkpointOf(track)).catch((error: unknown) => (error instanceof DuplicateKeyError ? reload(track) : Promise.reject(error)));
+      }
+      tracks.push(track);
+    }
+  }
+
+  async function startUp(signal: AbortSignal) {
+    for (let failures = 1; ; failures++) {
+      try {
+        identity = await eventStore.identity();
+        for (const projection of projections) await projection.setup?.(store);
+        await load();
+        liveFrom = await eventStore.headPosition();
+        return;
+      } catch (error) {
+        if (!isTransient(error) || signal.aborted) throw error;
+        const waitMs = delay(failures);
+        logger.error({ err: error, runner: name, waitMs }, `The ${name} runner could not start (${String(error)}); trying again in ${waitMs} ms`);
+        await pause(waitMs, signal);
+      }
+    }
+  }
+
+  async function run(signal: AbortSignal) {
+    reportProgress();
+    await keepHouse(signal);
+    housekeeping = setInterval(() => void keepHouse(signal).catch((error: unknown) => logger.error({ err: error, runner: name }, `${name}: could not store checkpoints`)), HOUSEKEEPING_MS);
+    await runLive(signal);
+  }
+
   return {
     name,
+    /** Resolves once the runner runs: its checkpoints loaded, its indexes declared (retried while the stores are out of reach). */
     async start() {
-      for (const projection of projections) await projection.setup?.(store);
-      failure = null;
       subscription = healthy();
       controller = new AbortController();
-      loop = run(controller.signal).catch((error: unknown) => {
-        if (controller?.signal.aborted) return;
-        failure = { position: progress.current(), projection: '(subscription)', error: String(error) };
-        logger.error({ err: error }, 'Projection subscription failed; the runner stopped');
-      });
+      const signal = controller.signal;
+      await startUp(signal);
+      loops = [
+        run(signal).catch((error: unknown) => {
+          if (signal.aborted) return;
+          logger.error({ err: error, runner: name }, `The ${name} runner stopped`);
+          options.onStopped?.(error);
+        }),
+      ];
     },
     async stop() {
       controller?.abort();
-      await loop;
-      loop = null;
+      if (housekeeping) clearInterval(housekeeping);
+      housekeeping = null;
+      await Promise.all(loops);
+      await Promise.all(rebuilding.values());
+      loops = [];
+      // What moved in memory only is kept, so that a restart does not read it again.
+      for (const track of activeLive()) if (track.position !== track.stored) await storeCheckpoint(track, store).catch(() => undefined);
+      if (identity) writeSummary();
+      await summaryWritten;
     },
-    /** Drops every read model and the checkpoint, so the next start replays the whole log. */
+    /** Drops every read model, rebuild and checkpoint of this runner, so the next start replays the whole log. */
     async reset() {
-      for (const projection of projections) for (const collection of projection.collections) await store.collection(collection).drop();
+      for (const projection of projections) {
+        for (const collection of projection.collections) {
+          await store.collection(collection).drop();
+          await store.collection(rebuilt(collection)).drop();
+        }
+        await checkpoints.deleteOne({ _id: live(projection.name) });
+        await checkpoints.deleteOne({ _id: rebuilt(projection.name) });
+        await rebuildRequests.deleteOne({ _id: projection.name });
+      }
       await checkpoints.deleteOne({ _id: name });
     },
-    failure: () => failure,
+    /** The first projection that stopped on an event, in this process. */
+    failure: (): ProjectionFailure | null => tracks.find((track) => track.failed)?.failed ?? null,
+    failures: (): ProjectionFailure[] => tracks.flatMap((track) => (track.failed ? [track.failed] : [])),
     subscription: () => subscription,
-    /** Events applied since this process started the runner. */
+    /** Events read and handed to the projections since this process started the runner. */
     applied: () => applied,
+    projections: () => projections.map((projection) => projection.name),
   };
+}
+
+class CheckpointMovedError extends Error {
+  constructor(checkpoint: string) {
+    super(`the ${checkpoint} checkpoint was moved by another runner`);
+  }
 }

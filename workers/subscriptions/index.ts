@@ -63,7 +63,14 @@ export function createSubscriptionMail({ config, eventStore, store, pool, redis,
     now: () => new Date(),
   });
   const progress = createProjectionProgress({ store, runnerName: MAIL_RUNNER, local: true });
-  const runner = createProjectionRunner({ name: MAIL_RUNNER, eventStore, store, projections: [mailRecipientsProjection, mailItemsProjection, reactor, attendeeMail, mailErasureProjection], progress, logger });
+  const runner = createProjectionRunner({ name: MAIL_RUNNER, eventStore, store, projections: [mailRecipientsProjection, mailItemsProjection, reactor, attendeeMail, mailErasureProjection],
+    progress,
+    logger,
+    // Outbox entries go to the queue as they are written, and a rebuild would mail again.
+    pages: 'direct',
+    rebuilds: false,
+    onStopped: () => void leadership.stopped(),
+  });
 
   let sweeping: Promise<void> | null = null;
   /** Enqueues every queued entry; BullMQ ignores ids it already holds, and a sent entry is skipped by its worker. */

@@ -1,0 +1,202 @@
+/**
+ * One page of a projection's work as one unit: the documents it reads and writes by `_id` stay in memory while the
+ * page's events are applied, and each changed document is written once, with the page (Collection.savePositioned: one
+ * statement per collection). Any other query first writes what the page changed in that collection, so that it reads
+ * the page's own changes; on PostgreSQL the whole page, checkpoint included, is one transaction, so a page is applied
+ * wholly or not at all.
+ *
+ * The projections see an ordinary DocumentStore: `applyToDocument` (findOne by _id, then a write conditional on the
+ * document read) is answered from memory.
+ */
+import {
+  DuplicateKeyError,
+  type Collection,
+  type Document,
+  type DocumentStore,
+  type Filter,
+  type FindOptions,
+  type IndexKeys,
+  type IndexOptions,
+  type Transaction,
+  type Update,
+  type UpdateResult,
+} from '../document-store/port';
+
+type Stored = Document & { _position?: number };
+
+/** A document as the page knows it: null when known not to exist. */
+type Known = Stored | null;
+
+/** The `_id` a filter names, when it names nothing else but, optionally, the `_position` of the document read. */
+function addressed(filter: Filter): { id: string; position?: number } | null {
+  const keys = Object.keys(filter);
+  const id = filter._id;
+  if (typeof id !== 'string') return null;
+  if (keys.length === 1) return { id };
+  const position = filter._position;
+  if (keys.length === 2 && typeof position === 'number') return { id, position };
+  return null;
+}
+
+const matches = (known: Known, wanted: { position?: number }) => known !== null && (wanted.position === undefined || known._position === wanted.position);
+
+class PageCollection<T extends Document> implements Collection<T> {
+  /** Documents read or written in this page, by _id. */
+  private readonly known = new Map<string, Known>();
+  /** The ids changed in this page and not yet written, with the position of the event that removed each deleted one. */
+  private readonly changed = new Map<string, number>();
+
+  constructor(
+    /** The collection in the store, reached on first need: a page that touches nothing opens no transaction. */
+    private readonly inner: () => Promise<Collection<T>>,
+    readonly name: string,
+    /** False: every call goes straight to the store (for runners whose writes must be seen at once). */
+    private readonly cached: boolean,
+  ) {}
+
+  private address(filter: Filter) {
+    return this.cached ? addressed(filter) : null;
+  }
+
+  private async read(id: string): Promise<Known> {
+    if (this.known.has(id)) return this.known.get(id)!;
+    const found = (await (await this.inner()).findOne({ _id: id })) as Known;
+    // Read while a write of this page was pending? Then it is known already; keep that.
+    if (!this.known.has(id)) this.known.set(id, found);
+    return this.known.get(id)!;
+  }
+
+  private put(document: Stored) {
+    this.known.set(document._id, document);
+    this.changed.set(document._id, document._position ?? 0);
+  }
+
+  /** Writes what this page changed, in one statement per kind of change. */
+  async flush(): Promise<void> {
+    if (this.changed.size === 0) return;
+    const put: T[] = [];
+    const remove: { _id: string; _position: number }[] = [];
+    for (const [id, position] of this.changed) {
+      const document = this.known.get(id);
+      if (document) put.push(document as T);
+      else remove.push({ _id: id, _position: position });
+    }
+    this.changed.clear();
+    await (await this.inner()).savePositioned({ put, remove });
+  }
+
+  /** Before a query the page cannot answer from memory: the store must hold the page's changes. */
+  private async through<R>(run: (inner: Collection<T>) => Promise<R>, forget = false): Promise<R> {
+    await this.flush();
+    const result = await run(await this.inner());
+    if (forget) this.known.clear();
+    return result;
+  }
+
+  async findOne(filter: Filter, options?: Omit<FindOptions, 'limit'>): Promise<T | null> {
+    const target = this.address(filter);
+    if (!target) return this.through((inner) => inner.findOne(filter, options));
+    const known = await this.read(target.id);
+    return matches(known, target) ? (known as T) : null;
+  }
+
+  find(filter: Filter, options?: FindOptions): Promise<T[]> {
+    return this.through((inner) => inner.find(filter, options));
+  }
+
+  countDocuments(filter?: Filter): Promise<number> {
+    return this.through((inner) => inner.countDocuments(filter));
+  }
+
+  async insertOne(document: T): Promise<void> {
+    if (!this.cached) return (await this.inner()).insertOne(document);
+    if ((await this.read(document._id)) !== null) throw new DuplicateKeyError(`${this.name}: _id ${document._id} exists`);
+    this.put(document);
+  }
+
+  async insertMany(documents: T[]): Promise<void> {
+    if (!this.cached) return (await this.inner()).insertMany(documents);
+    // MongoDB's ordered insertMany keeps the documents before the first duplicate.
+    for (const document of documents) await this.insertOne(document);
+  }
+
+  async replaceOne(filter: Filter, document: T, options?: { upsert?: boolean }): Promise<UpdateResult> {
+    const target = this.address(filter);
+    if (!target || target.id !== document._id) return this.through((inner) => inner.replaceOne(filter, document, options), true);
+    const known = await this.read(target.id);
+    if (matches(known, target)) {
+      this.put(document);
+      return { matchedCount: 1, modifiedCount: 1, upsertedId: null };
+    }
+    if (!options?.upsert) return { matchedCount: 0, modifiedCount: 0, upsertedId: null };
+    if (known !== null) throw new DuplicateKeyError(`${this.name}: _id ${document._id} exists`);
+    this.put(document);
+    return { matchedCount: 0, modifiedCount: 0, upsertedId: document._id };
+  }
+
+  async deleteOne(filter: Filter): Promise<number> {
+    const target = this.address(filter);
+    if (!target) return this.through((inner) => inner.deleteOne(filter), true);
+    const known = await this.read(target.id);
+    if (!matches(known, target)) return 0;
+    this.known.set(target.id, null);
+    // Guarded by the position of the document it removes: a later write of the same document is not undone.
+    this.changed.set(target.id, (known!._position ?? 0) + 1);
+    return 1;
+  }
+
+  updateOne(filter: Filter, update: Update, options?: { upsert?: boolean }): Promise<UpdateResult> {
+    return this.through((inner) => inner.updateOne(filter, update, options), true);
+  }
+
+  updateMany(filter: Filter, update: Update): Promise<UpdateResult> {
+    return this.through((inner) => inner.updateMany(filter, update), true);
+  }
+
+  deleteMany(filter: Filter): Promise<number> {
+    return this.through((inner) => inner.deleteMany(filter), true);
+  }
+
+  createIndex(keys: IndexKeys, options?: IndexOptions): Promise<void> {
+    return this.through((inner) => inner.createIndex(keys, options));
+  }
+
+  savePositioned(): Promise<void> {
+    throw new Error('savePositioned is the page’s own way of writing');
+  }
+
+  drop(): Promise<void> {
+    this.changed.clear();
+    return this.through((inner) => inner.drop(), true);
+  }
+}
+
+export interface Page extends DocumentStore {
+  /** Writes every change of the page still in memory. */
+  flush(): Promise<void>;
+}
+
+/**
+ * A page over the store (or a transaction of it) that `store` gives on first need, under collection names mapped by
+ * `rename` (a rebuild writes beside the live collections); with `cached` false, a page that only notes what it touches.
+ */
+export function openPage(store: () => Promise<DocumentStore | Transaction>, rename: (name: string) => string = (name) => name, cached = true): Page {
+  const collections = new Map<string, PageCollection<Document>>();
+  return {
+    collection<T extends Document = Document>(name: string): Collection<T> {
+      let collection = collections.get(name);
+      if (!collection) {
+        const renamed = rename(name);
+        collection = new PageCollection(async () => (await store()).collection(renamed), name, cached);
+        collections.set(name, collection);
+      }
+      return collection as unknown as Collection<T>;
+    },
+    async flush() {
+      for (const collection of collections.values()) await collection.flush();
+    },
+    listCollections: () => Promise.reject(new Error('a page lists no collections')),
+    replaceCollection: () => Promise.reject(new Error('a page replaces no collections')),
+    close: async () => undefined,
+  };
+}
