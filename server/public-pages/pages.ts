@@ -161,7 +161,8 @@ export type PublicPages = ReturnType<typeof publicPages>;
 export function withPublicPage(templates: { app: string; firstPaint: string }, page: PublicPage | null): string {
   let html = page?.body ? templates.firstPaint : templates.app;
   if (!page) return html;
-  html = html.replace(/<title>[^<]*<\/title>\s*/u, '').replace(/<meta name="description"[^>]*>\s*/u, '').replace('</head>', `  ${page.head}\n  </head>`);
-  if (page.body) html = html.replace('<body>', `<body data-prerendered>\n    <div id="prerendered">${page.body}</div>`);
+  // Replacer functions: a replacement string would read `$&`, `$'` and `` $` `` in a member's title as patterns.
+  html = html.replace(/<title>[^<]*<\/title>\s*/u, '').replace(/<meta name="description"[^>]*>\s*/u, '').replace('</head>', () => `  ${page.head}\n  </head>`);
+  if (page.body) html = html.replace('<body>', () => `<body data-prerendered>\n    <div id="prerendered">${page.body}</div>`);
   return html;
 }

@@ -19,7 +19,7 @@ function withNoscriptForm(indexHtml: string, form: { title: string; text: string
     `<p style="margin:0 0 1.5rem">${escapeHtml(form.text)}</p>` +
     `<form method="post" action="${escapeHtml(form.action)}"><button type="submit" style="${form.buttonStyle}">${escapeHtml(form.button)}</button></form>` +
     '</div></noscript>';
-  return indexHtml.includes('</body>') ? indexHtml.replace('</body>', `${html}</body>`) : indexHtml + html;
+  return indexHtml.includes('</body>') ? indexHtml.replace('</body>', () => `${html}</body>`) : indexHtml + html;
 }
 
 /**

@@ -73,7 +73,7 @@ const MARK_GAP_MS = 10;
 export const UNMARKED_AT_MOST = 10;
 
 function withToken(mail: RenderedMail, token: string): RenderedMail {
-  return { subject: mail.subject, html: mail.html.replaceAll(TOKEN_SLOT, token), text: mail.text.replaceAll(TOKEN_SLOT, token) };
+  return { subject: mail.subject, html: mail.html.replaceAll(TOKEN_SLOT, () => token), text: mail.text.replaceAll(TOKEN_SLOT, () => token) };
 }
 
 /** A Message-ID derived from the outbox id: the same mail always carries the same one. */
