@@ -1,17 +1,30 @@
-# One image for every role (ROLES=api,projections,workers by default).
-FROM node:20-bookworm-slim AS build
+# One image for every role (ROLES=api,projections,workers by default: the whole site in one process).
+#   docker build -t broadcast-history-community .     tested by `npm run test:image` (podman; see README)
+# Node 20, as everywhere else (package.json engines, README, CI).
+FROM node:20-bookworm-slim AS deps
 WORKDIR /app
+# --engine-strict: a dependency that asks for another Node fails the build (one Node version everywhere).
+ENV NPM_CONFIG_UPDATE_NOTIFIER=false NPM_CONFIG_FUND=false NPM_CONFIG_AUDIT=false
 COPY package.json package-lock.json ./
-RUN npm ci --no-fund --no-audit
-COPY . .
+RUN npm ci --engine-strict
+
+# The client, built into dist/client: the server serves it and inlines its theme script from there.
+FROM deps AS build
+COPY tsconfig.json vite.config.ts ./
+COPY client ./client
+COPY shared ./shared
 RUN npm run build
 
+# Only the packages the site runs on (tsx among them: the server runs from its TypeScript sources).
+FROM deps AS runtime-deps
+RUN npm prune --omit=dev
+
 FROM node:20-bookworm-slim
-ENV NODE_ENV=production
+ENV NODE_ENV=production PORT=3000
 WORKDIR /app
-COPY package.json package-lock.json ./
-RUN npm ci --omit=dev --no-fund --no-audit
+COPY --from=runtime-deps /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
+COPY package.json package-lock.json tsconfig.json ./
 COPY main ./main
 COPY platform ./platform
 COPY server ./server
@@ -19,9 +32,15 @@ COPY projections ./projections
 COPY workers ./workers
 COPY shared ./shared
 COPY scripts ./scripts
-COPY tsconfig.json ./
+COPY docker ./docker
 # Uploaded media on the local disk (MEDIA_DIR): a volume mounted here keeps the node user as its owner.
 RUN mkdir -p /app/.data/media && chown -R node:node /app/.data
-EXPOSE 3000
 USER node
-CMD ["npx", "tsx", "main/main.ts"]
+EXPOSE 3000
+# Ready: the stores and Redis answer and the read models are not far behind (a long replay after an upgrade can
+# take longer than the start period: the container shows unhealthy until it has caught up).
+HEALTHCHECK --interval=30s --timeout=5s --start-period=60s --retries=3 \
+  CMD ["node", "-e", "fetch(`http://127.0.0.1:${process.env.PORT || 3000}/readyz`).then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
+# node itself (not npm or npx: no notices, and SIGTERM reaches the site, which closes gracefully); pino logs JSON
+# lines to stdout.
+CMD ["node", "--import", "tsx", "main/main.ts"]

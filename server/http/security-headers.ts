@@ -3,7 +3,7 @@
  * site is served over https, and framing refused everywhere but on the embed pages, which other sites frame.
  */
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { isEmbedPath } from '../embeds/paths';
@@ -11,8 +11,11 @@ import { isEmbedPath } from '../embeds/paths';
 /**
  * The one inline script a page may carry: the theme script (client/public/theme.js), inlined in a visitor's
  * first page so nothing stands before its first paint (server/http/client.ts), allowed by its hash alone.
+ * Read from the source, or where there is none (the image holds only the built client) from the build's copy.
  */
-export const THEME_SCRIPT = readFileSync(resolve(import.meta.dirname, '../../client/public/theme.js'), 'utf8');
+const THEME_SCRIPT_FILE = [resolve(import.meta.dirname, '../../client/public/theme.js'), resolve(import.meta.dirname, '../../dist/client/theme.js')].find((file) => existsSync(file));
+if (!THEME_SCRIPT_FILE) throw new Error('No theme script: neither dist/client/theme.js (npm run build) nor client/public/theme.js is there');
+export const THEME_SCRIPT = readFileSync(THEME_SCRIPT_FILE, 'utf8');
 export const THEME_SCRIPT_SOURCE = `'sha256-${createHash('sha256').update(THEME_SCRIPT).digest('base64')}'`;
 
 /**
