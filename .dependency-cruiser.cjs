@@ -11,7 +11,7 @@ const below = {
   platform: ['platform', 'shared'],
   projections: ['projections', 'platform', 'shared'],
   workers: ['workers', 'platform', 'shared'],
-  // The API reads the read models through the projections' own accessors (one definition of each collection).
+  // The API reads the read models through each projection folder's index.ts (see the read-model rules below).
   server: ['server', 'projections', 'platform', 'shared'],
   client: ['client', 'shared'],
 };
@@ -39,6 +39,27 @@ module.exports = {
       severity: 'error',
       from: { path: '^client/features/([^/]+)/', pathNot: '^client/features/shell/' },
       to: { path: '^client/features/([^/]+)/', pathNot: '^client/features/$1/' },
+    },
+    {
+      name: 'projections-stand-alone',
+      comment: 'a projection folder keeps what it needs from the events and imports no other projection folder (docs/architecture.md#read-model-ownership)',
+      severity: 'error',
+      from: { path: '^projections/([^/]+)/' },
+      to: { path: '^projections/', pathNot: '^projections/$1/' },
+    },
+    {
+      name: 'projections-listed-through-their-index',
+      comment: 'projections/index.ts, the list of every projection, reaches each folder through its index.ts',
+      severity: 'error',
+      from: { path: '^projections/[^/]+\\.ts$' },
+      to: { path: '^projections/[^/]+/', pathNot: '^projections/[^/]+/index\\.ts$' },
+    },
+    {
+      name: 'read-models-through-their-index',
+      comment: 'outside projections/, a read model is reached only through its folder\'s index.ts (or projections/index.ts): its queries, visibility rules and answer shapes',
+      severity: 'error',
+      from: { path: '^(server|workers|main|scripts)/' },
+      to: { path: '^projections/', pathNot: ['^projections/index\\.ts$', '^projections/[^/]+/index\\.ts$'] },
     },
     {
       name: 'not-to-unresolvable',

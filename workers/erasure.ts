@@ -1,8 +1,8 @@
 /**
- * What erasing a member does to the mail runner's own read models (docs/domain/members.md#erasure), as
- * projections/members/erasure.ts does to the API's: their address and name go (mail queued for them is then
- * dropped when its turn comes) and they leave the events' lists; what they wrote leaves the digests and the calendar
- * when they chose that it goes. Applied last.
+ * What erasing a member does to the mail runner's own read models (docs/domain/members.md#erasure), as each of the
+ * API's projections does to its own: their address and name go (mail queued for them is then dropped when its turn
+ * comes) and they leave the events' lists; what they wrote leaves the digests and the calendar when they chose that it
+ * goes. Applied last.
  */
 import type { Projection } from '../platform/projections/runner';
 import { applyToDocument } from '../platform/projections/documents';

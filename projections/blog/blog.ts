@@ -1,18 +1,21 @@
-/** The blog's read model: one document per post, serving lists, the post page, management and RSS. */
+/**
+ * The blog's read model: `blog_posts`, one document per post, serving lists, the post page, management and RSS. The
+ * authors' names, pictures and roles come from `blog_authors`, kept here from the members' own events.
+ */
 import type { Media } from '../../shared/media/schemas';
 import type { DocumentStore } from '../../platform/document-store/port';
-import type { RecordedEvent } from '../../platform/event-store/port';
 import type { Role } from '../../shared/domain';
 import type { MemberEvent } from '../../shared/members/member-stream';
 import type { CommentEvent } from '../../shared/comments/comment-stream';
-import { displayName } from '../../shared/members/display';
+import { bylineChange, bylineName, type Byline } from '../../shared/members/byline';
+import { FORMER_MEMBER } from '../../shared/personal-data';
 import { applyToDocument, type Positioned } from '../../platform/projections/documents';
-import { membersCollection, type MemberDocument } from '../members/members';
 import type { Projection, ProjectionContext } from '../../platform/projections/runner';
 import { typedEvent } from '../../platform/projections/typed-event';
 import { ROOMS, type Room } from '../../shared/socket-messages';
 
 export const BLOG_POSTS = 'blog_posts';
+export const BLOG_AUTHORS = 'blog_authors';
 
 export type BlogPostDocument = Positioned & {
   _id: string;
@@ -38,34 +41,35 @@ export type BlogPostDocument = Positioned & {
   comments: number;
 };
 
-export const blogPosts = (store: DocumentStore) => store.collection<BlogPostDocument>(BLOG_POSTS);
+type AuthorDocument = Positioned & Byline & { _id: string };
 
-function authorOf(member: MemberDocument | null): BlogPostDocument['author'] {
-  return {
-    name: member ? displayName(member) : 'Former member',
-    role: member?.role ?? 'staff',
-    firstName: member?.firstName ?? '',
-    lastName: member?.lastName ?? '',
-    profileImageUrl: member?.profileImageUrl ?? null,
-  };
+export const blogPosts = (store: DocumentStore) => store.collection<BlogPostDocument>(BLOG_POSTS);
+const authors = (store: DocumentStore) => store.collection<AuthorDocument>(BLOG_AUTHORS);
+
+/** The author as a post shows them; a member the blog does not know (erased) as "Former member", in the role they wrote in. */
+function authorOf(byline: Byline | null, role: Role): BlogPostDocument['author'] {
+  const { firstName, lastName, profileImageUrl } = byline ?? { ...FORMER_MEMBER, profileImageUrl: null };
+  return { name: bylineName(byline), role: byline?.role ?? role, firstName, lastName, profileImageUrl };
 }
 
 /** Readers see posts that are published now or were until this change; drafts concern staff only. */
 const roomsFor = (wasOrIsPublished: boolean): Room[] => (wasOrIsPublished ? [ROOMS.members, ROOMS.public] : [ROOMS.staff]);
 
 /**
- * The post page shows the author's current name, picture and role: the members
- * projection, applied before this one to the same event, already holds them.
+ * The post page shows the author's current name, picture and role. An erased member's posts stay as by "Former
+ * member", or go when they chose that their content goes (docs/domain/members.md#erasure).
  */
-async function followAuthor(authorId: string, recorded: RecordedEvent & MemberEvent, { store, notify }: ProjectionContext) {
-  if (recorded.type !== 'MemberProfileChanged' && recorded.type !== 'MemberRoleChanged') return;
+async function followAuthor(authorId: string, event: MemberEvent, at: number, { store, notify }: ProjectionContext) {
+  const change = bylineChange(event);
+  if (!change) return;
+  await applyToDocument(authors(store), authorId, at, change);
+  if (event.type === 'MemberRegistered') return;
+  const removed = event.type === 'MemberErased' && event.data.content === 'removed';
+  const byline = await authors(store).findOne({ _id: authorId });
   const posts = blogPosts(store);
-  const written = await posts.find({ authorId });
-  if (written.length === 0) return;
-  const author = authorOf(await membersCollection(store).findOne({ _id: authorId }));
-  for (const post of written) {
-    await applyToDocument(posts, post._id, recorded.position, (current) => current && { ...current, author });
-    notify({ message: 'blog:changed', rooms: roomsFor(post.isPublished), payload: { id: post._id, kind: 'updated' } });
+  for (const post of await posts.find({ authorId })) {
+    await applyToDocument(posts, post._id, at, (current) => current && (removed ? null : { ...current, author: authorOf(byline, current.author.role) }));
+    notify({ message: 'blog:changed', rooms: roomsFor(post.isPublished), payload: { id: post._id, kind: removed ? 'removed' : 'updated' } });
   }
 }
 
@@ -81,15 +85,15 @@ async function countComments(event: CommentEvent, at: number, { store, notify }:
 
 export const blogProjection: Projection = {
   name: 'blog',
-  version: 1,
-  collections: [BLOG_POSTS],
+  version: 2,
+  collections: [BLOG_POSTS, BLOG_AUTHORS],
   async setup(store) {
     await blogPosts(store).createIndex({ isPublished: 1, pinRank: -1, shownAt: -1 });
     await blogPosts(store).createIndex({ authorId: 1 });
   },
   async apply(recorded, context) {
     const typed = typedEvent(recorded);
-    if (typed?.stream === 'member') return followAuthor(typed.id, typed.event, context);
+    if (typed?.stream === 'member') return followAuthor(typed.id, typed.event, recorded.position, context);
     if (typed?.stream === 'comment') return countComments(typed.event, recorded.position, context);
     if (typed?.stream !== 'blog') return;
     const { store, notify } = context;
@@ -102,7 +106,7 @@ export const blogProjection: Projection = {
     switch (event.type) {
       case 'BlogPostDrafted': {
         const data = event.data;
-        const member = await membersCollection(store).findOne({ _id: data.authorId });
+        const byline = await authors(store).findOne({ _id: data.authorId });
         await applyToDocument(posts, id, recorded.position, () => ({
           title: data.title,
           excerpt: data.excerpt,
@@ -118,7 +122,7 @@ export const blogProjection: Projection = {
           publishedAt: null,
           shownAt: data.createdAt,
           authorId: data.authorId,
-          author: authorOf(member),
+          author: authorOf(byline, 'staff'),
           comments: 0,
         }));
         break;

@@ -1,4 +1,7 @@
-/** Bookmarks' read model (docs/domain/bookmarks.md): `bookmarks`, one document per saved item, keyed `<member>:<kind>:<id>`. */
+/**
+ * Bookmarks' read model (docs/domain/bookmarks.md): `bookmarks`, one document per saved item, keyed
+ * `<member>:<kind>:<id>`. An erased member's go.
+ */
 import type { DocumentStore } from '../../platform/document-store/port';
 import { applyToDocument, type Positioned } from '../../platform/projections/documents';
 import type { Projection } from '../../platform/projections/runner';
@@ -21,6 +24,11 @@ export const bookmarksProjection: Projection = {
   },
   async apply(recorded, { store, notify }) {
     const typed = typedEvent(recorded);
+    if (typed?.stream === 'member' && typed.event.type === 'MemberErased') {
+      const bookmarks = bookmarksCollection(store);
+      for (const { _id } of await bookmarks.find({ memberId: typed.id }, { fields: ['_id'] })) await applyToDocument(bookmarks, _id, recorded.position, () => null);
+      return;
+    }
     if (typed?.stream !== 'bookmarks') return;
     const { event } = typed;
     const { memberId, kind, id } = event.data;

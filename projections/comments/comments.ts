@@ -1,22 +1,23 @@
 /**
  * Comments' read model (docs/domain/comments.md): `comments`, one document per comment, a thread read oldest first.
  * A removed comment stays, with no content, so the thread keeps its "removed" line and its replies their place.
- * Change notices go to the rooms that may see the comment's target. The targets' counts are kept by their own
- * projections (feed, blog), from the same events.
+ * Change notices go to the rooms that may see the comment's target, which `comment_targets` keeps from the posts' and
+ * blog posts' own events; the authors' names and pictures are kept in `comment_authors` from the members' events.
+ * The targets' counts are kept by their own projections (feed, blog), from the same events.
  */
 import type { DocumentStore } from '../../platform/document-store/port';
 import type { Role } from '../../shared/domain';
 import type { CommentTargetType } from '../../shared/comments/constants';
-import { displayName } from '../../shared/members/display';
+import { bylineChange, bylineName, type Byline } from '../../shared/members/byline';
+import type { MemberEvent } from '../../shared/members/member-stream';
 import { applyToDocument, type Positioned } from '../../platform/projections/documents';
-import type { Projection } from '../../platform/projections/runner';
-import { typedEvent } from '../../platform/projections/typed-event';
+import type { Projection, ProjectionContext } from '../../platform/projections/runner';
+import { typedEvent, type TypedEvent } from '../../platform/projections/typed-event';
 import { ROOMS, type Room } from '../../shared/socket-messages';
-import { membersCollection } from '../members/members';
-import { feedPosts } from '../feed/feed';
-import { blogPosts } from '../blog/blog';
 
 export const COMMENTS = 'comments';
+export const COMMENT_AUTHORS = 'comment_authors';
+export const COMMENT_TARGETS = 'comment_targets';
 
 export type CommentDocument = Positioned & {
   _id: string;
@@ -34,30 +35,72 @@ export type CommentDocument = Positioned & {
   reports: number;
 };
 
-export const commentsCollection = (store: DocumentStore) => store.collection<CommentDocument>(COMMENTS);
+type AuthorDocument = Positioned & Byline & { _id: string };
+/** A post or blog post comments are written on, keyed `<targetType>:<id>`: whether everyone may read it, and a post's author. */
+type TargetDocument = Positioned & { _id: string; open: boolean; authorId: string | null };
 
+export const commentsCollection = (store: DocumentStore) => store.collection<CommentDocument>(COMMENTS);
+const authors = (store: DocumentStore) => store.collection<AuthorDocument>(COMMENT_AUTHORS);
+const targets = (store: DocumentStore) => store.collection<TargetDocument>(COMMENT_TARGETS);
 
 /** Who may see a target's thread: everyone when the post is in the feed or the blog post is published; else staff (and a post's author). */
 async function targetRooms(store: DocumentStore, targetType: CommentTargetType, targetId: string): Promise<Room[]> {
-  if (targetType === 'post') {
-    const post = await feedPosts(store).findOne({ _id: targetId });
-    if (post?.status === 'approved') return [ROOMS.members, ROOMS.public];
-    return post ? [ROOMS.staff, ROOMS.member(post.authorId)] : [ROOMS.staff];
+  const target = await targets(store).findOne({ _id: `${targetType}:${targetId}` });
+  if (target?.open) return [ROOMS.members, ROOMS.public];
+  return target?.authorId ? [ROOMS.staff, ROOMS.member(target.authorId)] : [ROOMS.staff];
+}
+
+/** Follows whether each post and blog post is open to every reader. */
+async function followTarget({ stream, id, event }: TypedEvent, at: number, store: DocumentStore) {
+  const target = (open: boolean, authorId: string | null = null) => applyToDocument(targets(store), `${stream}:${id}`, at, (current) => ({ open, authorId: current?.authorId ?? authorId }));
+  const gone = () => applyToDocument(targets(store), `${stream}:${id}`, at, () => null);
+  switch (event.type) {
+    case 'PostSubmitted':
+      return target(event.data.approved, event.data.authorId);
+    case 'BlogPostDrafted':
+      return target(false);
+    case 'PostApproved':
+    case 'BlogPostPublished':
+      return target(true);
+    case 'PostRejected':
+    case 'BlogPostUnpublished':
+      return target(false);
+    case 'PostDeleted':
+    case 'BlogPostDeleted':
+      return gone();
   }
-  const post = await blogPosts(store).findOne({ _id: targetId });
-  return post?.isPublished ? [ROOMS.members, ROOMS.public] : [ROOMS.staff];
+}
+
+/**
+ * A comment shows its author's name and picture as they are now (the role as it was when written). An erased member's
+ * comments stay as by "Former member", emptied when they chose that their content goes (docs/domain/members.md#erasure).
+ */
+async function followAuthor(memberId: string, event: MemberEvent, at: number, { store }: ProjectionContext) {
+  const change = bylineChange(event);
+  if (!change) return;
+  await applyToDocument(authors(store), memberId, at, change);
+  if (event.type !== 'MemberProfileChanged' && event.type !== 'MemberErased') return;
+  const removed = event.type === 'MemberErased' && event.data.content === 'removed';
+  const author = await authors(store).findOne({ _id: memberId });
+  const shown = { name: bylineName(author), avatar: author?.profileImageUrl ?? null };
+  const comments = commentsCollection(store);
+  for (const { _id } of await comments.find({ authorId: memberId }, { fields: ['_id'] }))
+    await applyToDocument(comments, _id, at, (comment) => comment && { ...comment, author: { ...comment.author, ...shown }, ...(removed ? { content: '', removed: true, removedBy: memberId } : {}) });
 }
 
 export const commentsProjection: Projection = {
   name: 'comments',
-  version: 1,
-  collections: [COMMENTS],
+  version: 2,
+  collections: [COMMENTS, COMMENT_AUTHORS, COMMENT_TARGETS],
   async setup(store) {
     await commentsCollection(store).createIndex({ targetType: 1, targetId: 1, createdAt: 1, _id: 1 });
     await commentsCollection(store).createIndex({ reports: 1 });
   },
-  async apply(recorded, { store, notify }) {
+  async apply(recorded, context) {
+    const { store, notify } = context;
     const typed = typedEvent(recorded);
+    if (typed?.stream === 'member') return followAuthor(typed.id, typed.event, recorded.position, context);
+    if (typed?.stream === 'post' || typed?.stream === 'blog') return followTarget(typed, recorded.position, store);
     if (typed?.stream !== 'comment') return;
     const { id, event } = typed;
     const comments = commentsCollection(store);
@@ -68,13 +111,13 @@ export const commentsProjection: Projection = {
     switch (event.type) {
       case 'CommentWritten': {
         const data = event.data;
-        const member = await membersCollection(store).findOne({ _id: data.authorId });
+        const author = await authors(store).findOne({ _id: data.authorId });
         await applyToDocument(comments, id, at, () => ({
           targetType: data.targetType,
           targetId: data.targetId,
           parentId: data.parentId,
           authorId: data.authorId,
-          author: { id: data.authorId, name: member ? displayName(member) : 'Former member', avatar: member?.profileImageUrl ?? null, role: data.authorRole },
+          author: { id: data.authorId, name: bylineName(author), avatar: author?.profileImageUrl ?? null, role: data.authorRole },
           content: data.content,
           createdAt: data.at,
           editedAt: null,
@@ -100,6 +143,6 @@ export const commentsProjection: Projection = {
     }
     const { targetType, targetId } = event.data;
     const kind = event.type === 'CommentWritten' ? 'created' : event.type === 'CommentRemoved' ? 'removed' : 'updated';
-    notify({ message: 'comments:changed', rooms: await targetRooms(store, targetType, targetId), payload: { targetType, targetId, id, kind } });
+    if (context.live) notify({ message: 'comments:changed', rooms: await targetRooms(store, targetType, targetId), payload: { targetType, targetId, id, kind } });
   },
 };

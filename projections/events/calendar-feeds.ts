@@ -1,6 +1,7 @@
 /**
  * `calendar_feeds` (CalendarFeeds): each member's current private calendar URL, by the SHA-256 of its token, so the
- * feed is found from the URL alone and a reset URL is forgotten at once; and whether they get event reminders.
+ * feed is found from the URL alone and a reset URL is forgotten at once; and whether they get event reminders. An
+ * erased member's goes.
  */
 import type { DocumentStore } from '../../platform/document-store/port';
 import { applyToDocument, type Positioned } from '../../platform/projections/documents';
@@ -22,6 +23,7 @@ export const calendarFeedsProjection: Projection = {
   },
   async apply(recorded, { store }) {
     const typed = typedEvent(recorded);
+    if (typed?.stream === 'member' && typed.event.type === 'MemberErased') return applyToDocument(calendarFeeds(store), typed.id, recorded.position, () => null);
     if (typed?.stream !== 'calendar') return;
     const { event } = typed;
     await applyToDocument(calendarFeeds(store), event.data.memberId, recorded.position, (current) => {

@@ -5,23 +5,25 @@
  * - `event_calendar` (CalendarEvents): the same without the RSVPs, so lists never
  *   carry them; month ranges, upcoming, featured, the pending queue and the
  *   management lists are its index-served queries.
- * The organizer's name and role are copied in, and refreshed when they change.
+ * The organizer's name, address, picture and role are copied in from `event_organizers`, kept here from the members'
+ * own events, and refreshed when they change.
  */
 import type { DocumentStore } from '../../platform/document-store/port';
-import type { RecordedEvent } from '../../platform/event-store/port';
 import type { Role } from '../../shared/domain';
 import { attendeeCounts, sequenceAfter, type CalendarEventEvent } from '../../shared/events/event-stream';
 import type { RsvpStatus } from '../../shared/events/constants';
 import type { EventFields } from '../../shared/events/schemas';
 import type { MemberEvent } from '../../shared/members/member-stream';
+import { bylineChange } from '../../shared/members/byline';
+import { FORMER_MEMBER } from '../../shared/personal-data';
 import { applyToDocument, type Positioned } from '../../platform/projections/documents';
-import { membersCollection, type MemberDocument } from '../members/members';
 import type { Projection, ProjectionContext } from '../../platform/projections/runner';
 import { typedEvent } from '../../platform/projections/typed-event';
 import { ROOMS, type Room } from '../../shared/socket-messages';
 
 export const EVENT_DETAILS = 'event_details';
 export const EVENT_CALENDAR = 'event_calendar';
+export const EVENT_ORGANIZERS = 'event_organizers';
 
 export type EventStatus = 'pending' | 'approved' | 'rejected';
 export type AttendeeCounts = { attending: number; maybe: number; notAttending: number };
@@ -57,16 +59,26 @@ export type CalendarEventDocument = Positioned &
     search: string;
   };
 
+type OrganizerDocument = Positioned & Organizer & { _id: string };
+
 export const eventDetails = (store: DocumentStore) => store.collection<EventDetailsDocument>(EVENT_DETAILS);
 export const calendarEvents = (store: DocumentStore) => store.collection<CalendarEventDocument>(EVENT_CALENDAR);
+const organizers = (store: DocumentStore) => store.collection<OrganizerDocument>(EVENT_ORGANIZERS);
 
-const organizerOf = (member: MemberDocument | null): Organizer => ({
-  firstName: member?.firstName ?? '',
-  lastName: member?.lastName ?? '',
-  email: member?.email ?? '',
-  role: member?.role ?? 'member',
-  profileImageUrl: member?.profileImageUrl ?? null,
-});
+/** The organizer as their events show them; one the calendar does not know (erased) as "Former member", in the role they had. */
+const organizerOf = (known: Organizer | null, role: Role): Organizer => known ?? { ...FORMER_MEMBER, email: '', role, profileImageUrl: null };
+
+/** What a member event does to the organizer their events show; null when it changes nothing of it (a password, a bio). */
+function organizerChange(event: MemberEvent): ((organizer: Organizer | null) => Organizer | null) | null {
+  if (event.type === 'MemberEmailChanged') return (organizer) => organizer && { ...organizer, email: event.data.email };
+  const change = bylineChange(event);
+  if (!change) return null;
+  const email = event.type === 'MemberRegistered' ? event.data.email : null;
+  return (organizer) => {
+    const byline = change(organizer);
+    return byline && { ...byline, email: email ?? organizer?.email ?? '' };
+  };
+}
 
 export const searchText = (event: Pick<EventFields, 'title' | 'description' | 'location'>) => [event.title, event.description, event.location].join('\n').toLowerCase();
 
@@ -89,7 +101,7 @@ function nextDetails(current: EventDetailsDocument | null, event: CalendarEventE
       isApproved: approved,
       isFeatured: false,
       organizerId,
-      organizer: organizer ?? organizerOf(null),
+      organizer: organizer ?? organizerOf(null, 'member'),
       rsvps: {},
       waiting: [],
       attendees: { attending: 0, maybe: 0, notAttending: 0 },
@@ -141,8 +153,8 @@ const RSVP_EVENTS = new Set<CalendarEventEvent['type']>(['RsvpChanged', 'RsvpRem
 
 export const eventsProjection: Projection = {
   name: 'events',
-  version: 1,
-  collections: [EVENT_DETAILS, EVENT_CALENDAR],
+  version: 2,
+  collections: [EVENT_DETAILS, EVENT_CALENDAR, EVENT_ORGANIZERS],
   async setup(store) {
     await eventDetails(store).createIndex({ organizerId: 1 });
     const calendar = calendarEvents(store);
@@ -153,13 +165,13 @@ export const eventsProjection: Projection = {
   },
   async apply(recorded, context) {
     const typed = typedEvent(recorded);
-    if (typed?.stream === 'member') return refreshOrganizer(typed.id, typed.event, context);
+    if (typed?.stream === 'member') return followOrganizer(typed.id, typed.event, recorded.position, context);
     if (typed?.stream !== 'event') return;
     const { id, event } = typed;
     const { store, notify } = context;
     const details = eventDetails(store);
     const before = await details.findOne({ _id: id });
-    const organizer = event.type === 'EventScheduled' ? organizerOf(await membersCollection(store).findOne({ _id: event.data.organizerId })) : null;
+    const organizer = event.type === 'EventScheduled' ? organizerOf(await organizers(store).findOne({ _id: event.data.organizerId }), 'member') : null;
     await applyToDocument(details, id, recorded.position, (current) => nextDetails(current, event, organizer));
     // Built from the details document as it now stands, so a crash between the two writes heals on replay.
     const after = await details.findOne({ _id: id });
@@ -176,15 +188,30 @@ export const eventsProjection: Projection = {
   },
 };
 
-/** A renamed or promoted organizer shows as they are now on their events. */
-async function refreshOrganizer(memberId: string, event: RecordedEvent & MemberEvent, { store, notify }: ProjectionContext) {
-  if (event.type !== 'MemberProfileChanged' && event.type !== 'MemberRoleChanged') return;
-  const organizer = organizerOf(await membersCollection(store).findOne({ _id: memberId }));
+/**
+ * A renamed, promoted or re-addressed organizer shows as they are now on their events. An erased member's events stay
+ * as by "Former member", or go when they chose that their content goes (docs/domain/members.md#erasure).
+ */
+async function followOrganizer(memberId: string, event: MemberEvent, at: number, { store, notify }: ProjectionContext) {
+  const change = organizerChange(event);
+  if (!change) return;
+  await applyToDocument(organizers(store), memberId, at, change);
+  if (event.type === 'MemberRegistered') return;
+  const removed = event.type === 'MemberErased' && event.data.content === 'removed';
+  const known = await organizers(store).findOne({ _id: memberId });
   const details = eventDetails(store);
-  for (const { _id } of await details.find({ organizerId: memberId })) {
-    await applyToDocument(details, _id, event.position, (current) => current && { ...current, organizer });
+  for (const held of await details.find({ organizerId: memberId })) {
+    const { _id } = held;
+    if (removed) {
+      // The calendar's entry first: a replay after a crash between the two finds the event by its details again.
+      await applyToDocument(calendarEvents(store), _id, at, () => null);
+      await applyToDocument(details, _id, at, () => null);
+      notify({ message: 'events:changed', rooms: roomsFor(held), payload: { id: _id, kind: 'removed' } });
+      continue;
+    }
+    await applyToDocument(details, _id, at, (current) => current && { ...current, organizer: organizerOf(known, current.organizer.role) });
     const after = await details.findOne({ _id });
-    await applyToDocument(calendarEvents(store), _id, event.position, () => (after ? calendarEntry(after) : null));
+    await applyToDocument(calendarEvents(store), _id, at, () => (after ? calendarEntry(after) : null));
     if (after) notify({ message: 'events:changed', rooms: roomsFor(after), payload: { id: _id, kind: 'updated' } });
   }
 }

@@ -2,7 +2,8 @@
  * `member_events` (MemberEvents): which events each member organises or has
  * answered or waits for, with their RSVP, for "my events". One small link document per member
  * and event; the events themselves are read from the calendar, so an RSVP to a
- * busy event never rewrites every attendee's copy.
+ * busy event never rewrites every attendee's copy. An erased member's links go, and with their content, every link
+ * to the events they organised.
  */
 import type { DocumentStore } from '../../platform/document-store/port';
 import type { MyRsvpStatus } from '../../shared/events/constants';
@@ -22,6 +23,16 @@ export type MemberEventDocument = Positioned & {
 
 export const memberEvents = (store: DocumentStore) => store.collection<MemberEventDocument>(MEMBER_EVENTS);
 
+/** Forgets an erased member's links, and with their content every link to the events they organised (they are gone). */
+async function forget(store: DocumentStore, memberId: string, contentRemoved: boolean, at: number) {
+  const links = memberEvents(store);
+  const own = await links.find({ memberId });
+  const organised = contentRemoved ? own.filter((link) => link.organizing).map((link) => link.eventId) : [];
+  // Others' links first: a replay after a crash in between finds the organiser's own links, and so the events, again.
+  for (const link of organised.length > 0 ? await links.find({ eventId: { $in: organised }, memberId: { $ne: memberId } }) : []) await applyToDocument(links, link._id, at, () => null);
+  for (const link of own) await applyToDocument(links, link._id, at, () => null);
+}
+
 export const memberEventsProjection: Projection = {
   name: 'member-events',
   version: 1,
@@ -32,6 +43,7 @@ export const memberEventsProjection: Projection = {
   },
   async apply(recorded, { store }) {
     const typed = typedEvent(recorded);
+    if (typed?.stream === 'member' && typed.event.type === 'MemberErased') return forget(store, typed.id, typed.event.data.content === 'removed', recorded.position);
     if (typed?.stream !== 'event') return;
     const { id: eventId, event } = typed;
     const links = memberEvents(store);

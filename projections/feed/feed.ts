@@ -1,18 +1,20 @@
 /**
  * The newsfeed's read models: `feed_posts` (one document per post, serving the
  * feed, the moderation queue and the post counts of the dashboard),
- * `feed_tag_days` (posts per tag per day) and `feed_tag_counts` (posts per tag
- * over the trending window, see shared/feed/trending.ts). Change notices go to
- * the rooms that may see the post.
+ * `feed_tag_days` (posts per tag per day), `feed_tag_counts` (posts per tag
+ * over the trending window, see shared/feed/trending.ts) and `feed_tag_window`
+ * (the newest day of that window). Change notices go to the rooms that may see
+ * the post. The authors' names and pictures come from `feed_authors`, kept here
+ * from the members' own events.
  */
 import type { DocumentStore } from '../../platform/document-store/port';
 import type { Role } from '../../shared/domain';
 import type { MediaType } from '../../shared/feed/constants';
 import type { Media } from '../../shared/media/schemas';
 import { trendingWindowStart } from '../../shared/feed/trending';
-import { displayName } from '../../shared/members/display';
+import { bylineChange, bylineName, type Byline } from '../../shared/members/byline';
+import type { MemberEvent } from '../../shared/members/member-stream';
 import { applyToDocument, type Positioned } from '../../platform/projections/documents';
-import { membersCollection } from '../members/members';
 import type { Projection, ProjectionContext } from '../../platform/projections/runner';
 import type { CommentEvent } from '../../shared/comments/comment-stream';
 import { typedEvent } from '../../platform/projections/typed-event';
@@ -21,6 +23,8 @@ import { ROOMS, type Room } from '../../shared/socket-messages';
 export const FEED_POSTS = 'feed_posts';
 export const FEED_TAG_DAYS = 'feed_tag_days';
 export const FEED_TAG_COUNTS = 'feed_tag_counts';
+export const FEED_TAG_WINDOW = 'feed_tag_window';
+export const FEED_AUTHORS = 'feed_authors';
 
 export type PostStatus = 'pending' | 'approved' | 'rejected';
 
@@ -56,31 +60,33 @@ export type FeedPostDocument = Positioned & {
 type TagDay = Positioned & { _id: string; tag: string; day: string; count: number };
 /** Keyed by tag: its posts per day over the trending window ending on the newest post's day, and their sum. */
 export type TagCountDocument = Positioned & { _id: string; days: Record<string, number>; count: number };
+/** The day of the newest post with tags, where the trending window ends: one document, read by `_id` for every such post. */
+type TagWindow = Positioned & { _id: string; day: string };
+const NEWEST_DAY = 'newest';
+type AuthorDocument = Positioned & Byline & { _id: string };
 
 export const feedPosts = (store: DocumentStore) => store.collection<FeedPostDocument>(FEED_POSTS);
 export const tagDays = (store: DocumentStore) => store.collection<TagDay>(FEED_TAG_DAYS);
 export const tagCounts = (store: DocumentStore) => store.collection<TagCountDocument>(FEED_TAG_COUNTS);
+export const tagWindow = (store: DocumentStore) => store.collection<TagWindow>(FEED_TAG_WINDOW);
+const authors = (store: DocumentStore) => store.collection<AuthorDocument>(FEED_AUTHORS);
 
-/**
- * The community's post count wherever one is shown (sidebar, admin dashboard, monitoring): the posts in the
- * feed, approved ones; a pending or rejected post is not counted until, unless, it is published.
- */
-export const publishedPostCount = (store: DocumentStore) => feedPosts(store).countDocuments({ status: 'approved' });
+const searchText = (content: string, authorName: string, tags: readonly string[]) => [content, authorName, ...tags].join('\n').toLowerCase();
 
 function visibleTo(post: FeedPostDocument): Room[] {
   return post.status === 'approved' ? [ROOMS.members, ROOMS.public] : [ROOMS.staff, ROOMS.member(post.authorId)];
 }
 
 /**
- * Adds a post's tags to `feed_tag_counts`. When the post moves the newest day forward, the tags of the days leaving
- * the window are recounted too, so every count covers the window ending on the newest day and nothing older. Runs
- * before the post's tag-day rows are written: a replay of a half-applied post then finds the same newest day.
+ * Adds a post's tags to `feed_tag_counts`, then to `feed_tag_days`. When the post moves the newest day forward, the
+ * tags of the days leaving the window are recounted too, so every count covers the window ending on the newest day
+ * and nothing older. The newest day is written last: a replay of a half-applied post then finds the same one.
  */
 async function countTags(store: DocumentStore, tags: readonly string[], day: string, at: number) {
-  const [newest] = await tagDays(store).find({}, { sort: { day: -1 }, limit: 1 });
-  const end = newest && newest.day > day ? newest.day : day;
+  const newest = (await tagWindow(store).findOne({ _id: NEWEST_DAY }))?.day;
+  const end = newest && newest > day ? newest : day;
   const start = trendingWindowStart(end);
-  const leaving = newest && end > newest.day ? await tagDays(store).find({ day: { $gte: trendingWindowStart(newest.day), $lt: start } }) : [];
+  const leaving = newest && end > newest ? await tagDays(store).find({ day: { $gte: trendingWindowStart(newest), $lt: start } }) : [];
   // A post dated before the window (the demo seed writes the past) keeps its tag-day rows but counts nowhere.
   const counted = day >= start ? tags : [];
   for (const tag of new Set([...counted, ...leaving.map((row) => row.tag)]))
@@ -90,6 +96,8 @@ async function countTags(store: DocumentStore, tags: readonly string[], day: str
       const count = Object.values(days).reduce((sum, posts) => sum + posts, 0);
       return count > 0 ? { days, count } : null;
     });
+  for (const tag of tags) await applyToDocument(tagDays(store), `${tag}:${day}`, at, (current) => ({ tag, day, count: (current?.count ?? 0) + 1 }));
+  if (end !== newest) await applyToDocument(tagWindow(store), NEWEST_DAY, at, () => ({ day: end }));
 }
 
 /** A post's comment count follows its thread: one more for each comment written, one less for each removed. */
@@ -102,10 +110,30 @@ async function countComments(store: DocumentStore, event: CommentEvent, at: numb
   if (post) notify({ message: 'posts:changed', rooms: visibleTo(post), payload: { id, kind: 'updated' } });
 }
 
+/**
+ * A post shows its author's name and picture as they are now (the role as it was when posted). An erased member's
+ * posts stay as by "Former member", or go when they chose that their content goes (docs/domain/members.md#erasure).
+ */
+async function followAuthor(memberId: string, event: MemberEvent, at: number, { store, notify }: ProjectionContext) {
+  const change = bylineChange(event);
+  if (!change) return;
+  await applyToDocument(authors(store), memberId, at, change);
+  if (event.type !== 'MemberProfileChanged' && event.type !== 'MemberErased') return;
+  const posts = feedPosts(store);
+  const removed = event.type === 'MemberErased' && event.data.content === 'removed';
+  const author = await authors(store).findOne({ _id: memberId });
+  const name = bylineName(author);
+  const avatar = author?.profileImageUrl ?? null;
+  for (const post of await posts.find({ authorId: memberId })) {
+    await applyToDocument(posts, post._id, at, (current) => current && (removed ? null : { ...current, author: { ...current.author, name, avatar }, search: searchText(current.content, name, current.tags) }));
+    notify({ message: 'posts:changed', rooms: visibleTo(post), payload: { id: post._id, kind: removed ? 'removed' : 'updated' } });
+  }
+}
+
 export const feedProjection: Projection = {
   name: 'feed',
-  version: 1,
-  collections: [FEED_POSTS, FEED_TAG_DAYS, FEED_TAG_COUNTS],
+  version: 2,
+  collections: [FEED_POSTS, FEED_TAG_DAYS, FEED_TAG_COUNTS, FEED_TAG_WINDOW, FEED_AUTHORS],
   async setup(store) {
     const posts = feedPosts(store);
     await posts.createIndex({ status: 1, pinRank: -1, createdAt: -1, _id: -1 });
@@ -117,8 +145,10 @@ export const feedProjection: Projection = {
     await tagDays(store).createIndex({ day: 1 });
     await tagCounts(store).createIndex({ count: -1, _id: 1 });
   },
-  async apply(recorded, { store, notify }) {
+  async apply(recorded, context) {
+    const { store, notify, live } = context;
     const typed = typedEvent(recorded);
+    if (typed?.stream === 'member') return followAuthor(typed.id, typed.event, recorded.position, context);
     if (typed?.stream === 'comment') return countComments(store, typed.event, recorded.position, notify);
     if (typed?.stream !== 'post') return;
     const { id, event } = typed;
@@ -132,11 +162,11 @@ export const feedProjection: Projection = {
     switch (event.type) {
       case 'PostSubmitted': {
         const data = event.data;
-        const member = await membersCollection(store).findOne({ _id: data.authorId });
-        const name = member ? displayName(member) : 'Former member';
+        const author = await authors(store).findOne({ _id: data.authorId });
+        const name = bylineName(author);
         await applyToDocument(posts, id, at, () => ({
           authorId: data.authorId,
-          author: { id: data.authorId, name, avatar: member?.profileImageUrl ?? null, role: data.authorRole },
+          author: { id: data.authorId, name, avatar: author?.profileImageUrl ?? null, role: data.authorRole },
           content: data.content,
           mediaType: data.mediaType,
           mediaUrl: data.mediaUrl,
@@ -152,14 +182,11 @@ export const feedProjection: Projection = {
           reportedBy: [],
           reports: 0,
           createdAt: data.submittedAt,
-          search: [data.content, name, ...data.tags].join('\n').toLowerCase(),
+          search: searchText(data.content, name, data.tags),
           ...(data.mentions ? { mentions: data.mentions } : {}),
           ...(data.media ? { media: data.media } : {}),
         }));
-        const day = data.submittedAt.slice(0, 10);
-        await countTags(store, data.tags, day, at);
-        for (const tag of data.tags)
-          await applyToDocument(tagDays(store), `${tag}:${day}`, at, (current) => ({ tag, day, count: (current?.count ?? 0) + 1 }));
+        if (data.tags.length > 0) await countTags(store, data.tags, data.submittedAt.slice(0, 10), at);
         break;
       }
       case 'PostApproved':
@@ -200,7 +227,8 @@ export const feedProjection: Projection = {
     const kind = !before ? 'created' : !after ? 'removed' : 'updated';
     const rooms = new Set([...(before ? visibleTo(before) : []), ...(after ? visibleTo(after) : [])]);
     notify({ message: 'posts:changed', rooms: [...rooms], payload: { id, kind } });
-    if (before?.status === 'pending' || after?.status === 'pending' || event.type === 'PostReported') {
+    // A count only the notice needs: not read while replaying.
+    if (live && (before?.status === 'pending' || after?.status === 'pending' || event.type === 'PostReported')) {
       const pending = await posts.countDocuments({ status: 'pending' });
       notify({ message: 'pending:changed', rooms: [ROOMS.staff], payload: { posts: pending } });
     }

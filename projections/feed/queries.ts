@@ -1,13 +1,17 @@
+/** The feed's queries: who sees a post, the API's Post, the feed's pages, the trending tags and the post counts. */
 import type { Post } from '../../shared/feed/schemas';
 import type { Actor } from '../../shared/domain';
 import { TRENDING_LIKES } from '../../shared/feed/constants';
 import { normalizeTag } from '../../shared/feed/tags';
 import { topTrendingTags, TRENDING_TAGS_SHOWN, trendingWindowStart } from '../../shared/feed/trending';
-import type { Collection, Filter, Sort } from '../../platform/document-store/port';
-import { afterCursor, pageOf, type Page } from '../http/pagination';
-import { uncached, type ReadCache } from '../http/read-cache';
-import type { FeedPostDocument, TagCountDocument } from '../../projections/feed/feed';
+import type { DocumentStore, Filter, Sort } from '../../platform/document-store/port';
+import { afterCursor, pageOf, type Page } from '../../platform/paging';
 import { isModerator } from '../../shared/feed/post-stream';
+import { feedPosts, tagCounts, type FeedPostDocument } from './feed';
+
+/** Keeps answers shared by every reader (the API's read cache, server/http/read-cache.ts); by default, none is kept. */
+export type AnswerCache = <T>(key: string, load: () => Promise<T>) => Promise<T>;
+const uncached: AnswerCache = (_key, load) => load();
 
 /** Tag counts read at once: when every count is current, the trending tags and the one after them. */
 const TAG_COUNT_PAGE = TRENDING_TAGS_SHOWN * 2;
@@ -42,10 +46,10 @@ export function postDto(post: FeedPostDocument, viewer: Actor | null): Post {
 }
 
 /** The trending tags now (see shared/feed/trending.ts), reading the tag counts a page at a time and only as far as needed. */
-export async function trendingTags(counts: Collection<TagCountDocument>, now: Date) {
+export async function trendingTags(store: DocumentStore, now: Date) {
   async function* byCount() {
     for (let skip = 0; ; skip += TAG_COUNT_PAGE) {
-      const page = await counts.find({}, { sort: { count: -1, _id: 1 }, skip, limit: TAG_COUNT_PAGE });
+      const page = await tagCounts(store).find({}, { sort: { count: -1, _id: 1 }, skip, limit: TAG_COUNT_PAGE });
       for (const { _id, days, count } of page) yield { tag: _id, days, count };
       if (page.length < TAG_COUNT_PAGE) return;
     }
@@ -61,8 +65,7 @@ export interface FeedQuery {
 }
 
 /** Pinned first, then newest; the id breaks ties so the cursor is exact. */
-export const FEED_ORDER: Sort = { pinRank: -1, createdAt: -1, _id: -1 };
-
+const FEED_ORDER: Sort = { pinRank: -1, createdAt: -1, _id: -1 };
 
 /** Narrows by filter, search, tag and cursor (what every part of a feed page shares). */
 function narrowing(query: FeedQuery): Filter[] {
@@ -87,7 +90,8 @@ const inFeedOrder = (a: FeedPostDocument, b: FeedPostDocument) =>
  * both are kept in `cached` (server/http/read-cache.ts) until the next event; a
  * reader's own pending posts are read only when there are some.
  */
-export async function feedPage(posts: Collection<FeedPostDocument>, query: FeedQuery, viewer: Actor | null, limit: number, cached: ReadCache = uncached): Promise<Page<FeedPostDocument>> {
+export async function feedPage(store: DocumentStore, query: FeedQuery, viewer: Actor | null, limit: number, cached: AnswerCache = uncached): Promise<Page<FeedPostDocument>> {
+  const posts = feedPosts(store);
   const rest = narrowing(query);
   const [approved, waiting] = await Promise.all([
     cached(`feed:${JSON.stringify([query.filter, query.q, query.tag, query.cursor, limit])}`, () => posts.find({ $and: [{ status: 'approved' }, ...rest] }, { sort: FEED_ORDER, limit: limit + 1 })),
@@ -96,3 +100,9 @@ export async function feedPage(posts: Collection<FeedPostDocument>, query: FeedQ
   const own = viewer && waiting?.has(viewer.id) ? await posts.find({ $and: [{ status: 'pending', authorId: viewer.id }, ...rest] }, { sort: FEED_ORDER, limit: limit + 1 }) : [];
   return pageOf([...approved, ...own].sort(inFeedOrder), { limit }, FEED_ORDER);
 }
+
+/**
+ * The community's post count wherever one is shown (sidebar, admin dashboard, monitoring): the posts in the
+ * feed, approved ones; a pending or rejected post is not counted until, unless, it is published.
+ */
+export const publishedPostCount = (store: DocumentStore) => feedPosts(store).countDocuments({ status: 'approved' });

@@ -4,15 +4,17 @@
  * a member when they acted (its metadata's actor), when it is in one of their own streams (their account, inbox,
  * bookmarks, calendar feed, subscriptions) or when it names them as its member (an RSVP, a place on the waiting list).
  * Hashes of secrets (password, link tokens) are held but not handed out: they are listed as held.
+ * Whose each subscription is (its later events do not say) is kept in `member_activity_subscriptions`. An erased
+ * member's activity goes.
  */
 import { DuplicateKeyError, type DocumentStore } from '../../platform/document-store/port';
 import type { RecordedEvent } from '../../platform/event-store/port';
-import type { Positioned } from '../../platform/projections/documents';
+import { applyToDocument, type Positioned } from '../../platform/projections/documents';
 import type { Projection } from '../../platform/projections/runner';
 import { parseStreamName } from '../../shared/streams';
-import { subscriptionsCollection } from '../subscriptions/subscriptions';
 
 export const MEMBER_ACTIVITY = 'member_activity';
+export const MEMBER_ACTIVITY_SUBSCRIPTIONS = 'member_activity_subscriptions';
 
 export type ActivityDocument = Positioned & {
   _id: string;
@@ -24,6 +26,9 @@ export type ActivityDocument = Positioned & {
 };
 
 export const memberActivity = (store: DocumentStore) => store.collection<ActivityDocument>(MEMBER_ACTIVITY);
+/** A member's subscription (a guest's has none), by the subscription's id. */
+type SubscriptionOwner = Positioned & { _id: string; memberId: string };
+const subscriptionOwners = (store: DocumentStore) => store.collection<SubscriptionOwner>(MEMBER_ACTIVITY_SUBSCRIPTIONS);
 
 /** Streams whose id is their member's. */
 const OWN_STREAMS = new Set(['member', 'inbox', 'bookmarks', 'calendar']);
@@ -44,20 +49,31 @@ async function concerned(recorded: RecordedEvent, store: DocumentStore): Promise
   const data = recorded.data as { memberId?: unknown } | null;
   if (typeof data?.memberId === 'string') members.add(data.memberId);
   if (stream?.type === 'subscription') {
-    const subscription = await subscriptionsCollection(store).findOne({ _id: stream.id }, { fields: ['memberId'] });
-    if (subscription?.memberId) members.add(subscription.memberId);
+    // Only its request names the member: the owner is kept from it for the subscription's later events.
+    if (typeof data?.memberId === 'string') await applyToDocument(subscriptionOwners(store), stream.id, recorded.position, () => ({ memberId: data.memberId as string }));
+    const owner = await subscriptionOwners(store).findOne({ _id: stream.id });
+    if (owner) members.add(owner.memberId);
   }
   return members;
 }
 
+/** Everything held for an erased member goes, the record of their erasure too. */
+async function forget(store: DocumentStore, memberId: string, at: number) {
+  await memberActivity(store).deleteMany({ memberId });
+  for (const { _id } of await subscriptionOwners(store).find({ memberId }, { fields: ['_id'] })) await applyToDocument(subscriptionOwners(store), _id, at, () => null);
+}
+
 export const memberActivityProjection: Projection = {
   name: 'member-activity',
-  version: 1,
-  collections: [MEMBER_ACTIVITY],
+  version: 2,
+  collections: [MEMBER_ACTIVITY, MEMBER_ACTIVITY_SUBSCRIPTIONS],
   async setup(store) {
     await memberActivity(store).createIndex({ memberId: 1, _position: 1 });
+    await subscriptionOwners(store).createIndex({ memberId: 1 });
   },
   async apply(recorded, { store }) {
+    const stream = parseStreamName(recorded.streamName);
+    if (stream?.type === 'member' && recorded.type === 'MemberErased') return forget(store, stream.id, recorded.position);
     const members = await concerned(recorded, store);
     if (members.size === 0) return;
     const data = withoutHashes(recorded.data);

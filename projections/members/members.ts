@@ -2,7 +2,7 @@
  * Read models of members: `members` (profile, role, suspension; what the admin
  * list and every authorisation check read) and `member_credentials` (e-mail and
  * password hash for signing in, kept apart so a member document can never leak a
- * hash).
+ * hash). Both go when the member is erased.
  */
 import type { DocumentStore } from '../../platform/document-store/port';
 import type { Role } from '../../shared/domain';
@@ -92,6 +92,11 @@ export const membersProjection: Projection = {
         return;
       case 'MemberUnsuspended':
         await applyToDocument(members, id, at, (member) => member && { ...member, suspended: false });
+        return;
+      case 'MemberErased':
+        await applyToDocument(members, id, at, () => null);
+        await applyToDocument(credentialsCollection(store), id, at, () => null);
+        notify({ message: 'stats:changed', rooms: [ROOMS.members], payload: {} });
         return;
     }
   },

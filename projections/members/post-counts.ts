@@ -1,7 +1,7 @@
 /**
  * How many posts each member has in the feed (submitted and not deleted), for
  * the member list. Kept by the members feature so the list does not depend on
- * how the feed's own read models are shaped.
+ * how the feed's own read models are shaped. An erased member's count goes.
  */
 import type { DocumentStore } from '../../platform/document-store/port';
 import { applyToDocument, type Positioned } from '../../platform/projections/documents';
@@ -26,9 +26,10 @@ export const memberPostCountsProjection: Projection = {
   collections: [MEMBER_POST_COUNTS, POST_AUTHORS],
   async apply(recorded, { store }) {
     const typed = typedEvent(recorded);
+    const counts = store.collection<PostCount>(MEMBER_POST_COUNTS);
+    if (typed?.stream === 'member' && typed.event.type === 'MemberErased') return applyToDocument(counts, typed.id, recorded.position, () => null);
     if (typed?.stream !== 'post') return;
     const { id: postId, event } = typed;
-    const counts = store.collection<PostCount>(MEMBER_POST_COUNTS);
     if (event.type === 'PostSubmitted') {
       await applyToDocument(store.collection<PostAuthor>(POST_AUTHORS), postId, recorded.position, () => ({ authorId: event.data.authorId }));
       await applyToDocument(counts, event.data.authorId, recorded.position, (current) => ({ posts: (current?.posts ?? 0) + 1 }));

@@ -3,22 +3,22 @@
  * from the log: a comment on my post or blog post, a reply to my comment, my post or event approved or rejected, an
  * event I answered changed or cancelled, a place freed for me on a waiting list, a mention of me in a comment or in a
  * post once it is in the feed. Nobody is told of their own act, nor twice of one.
- * Marks of "read" come from the member's inbox stream. Applied after the feed, blog, events and comments projections,
- * whose documents name the people concerned: none of what it reads there changes with the event being applied.
+ * Marks of "read" come from the member's inbox stream. Who to tell and how to name them, this projection keeps itself
+ * from the same events: `notification_subjects` (each post, blog post, comment and event: its author, how a text
+ * quotes it, and for an event who answered or waits) and `notification_names` (each member's name).
  */
 import type { DocumentStore } from '../../platform/document-store/port';
-import type { RecordedEvent } from '../../platform/event-store/port';
 import { applyToDocument, type Positioned } from '../../platform/projections/documents';
 import type { Projection, ProjectionContext } from '../../platform/projections/runner';
-import { typedEvent } from '../../platform/projections/typed-event';
+import { typedEvent, type TypedEvent } from '../../platform/projections/typed-event';
+import { bylineChange, bylineName, type Byline } from '../../shared/members/byline';
+import type { MemberEvent } from '../../shared/members/member-stream';
 import type { NotificationKind } from '../../shared/notifications/schemas';
 import { ROOMS } from '../../shared/socket-messages';
-import { feedPosts } from '../feed/feed';
-import { blogPosts } from '../blog/blog';
-import { eventDetails } from '../events/events';
-import { commentsCollection } from '../comments/comments';
 
 export const NOTIFICATIONS = 'notifications';
+export const NOTIFICATION_SUBJECTS = 'notification_subjects';
+export const NOTIFICATION_NAMES = 'notification_names';
 
 export type NotificationDocument = Positioned & {
   _id: string;
@@ -30,82 +30,133 @@ export type NotificationDocument = Positioned & {
   read: boolean;
   /** Position of the event it came of: "mark all read" marks those before the mark. */
   cause: number;
+  /** The member whose act it tells, and the name the text begins with (absent when it names no one). */
+  actor?: { id: string; name: string };
 };
 
+/**
+ * A post, blog post, comment or event, keyed `<stream type>:<id>`: who wrote or organises it, and how a notification
+ * quotes it. A post keeps whom it mentions; an event, who answered it (attending or maybe) and who waits for a place.
+ */
+type SubjectDocument = Positioned & { _id: string; authorId: string; quoted: string; mentions?: string[]; answered?: string[]; waiting?: string[] };
+type NameDocument = Positioned & Byline & { _id: string };
+
 export const notificationsCollection = (store: DocumentStore) => store.collection<NotificationDocument>(NOTIFICATIONS);
+const subjects = (store: DocumentStore) => store.collection<SubjectDocument>(NOTIFICATION_SUBJECTS);
+const names = (store: DocumentStore) => store.collection<NameDocument>(NOTIFICATION_NAMES);
 export const unreadCount = (store: DocumentStore, memberId: string) => notificationsCollection(store).countDocuments({ memberId, read: false });
 
 const quote = (text: string, length = 60) => `“${text.length > length ? `${text.slice(0, length - 1).trimEnd()}…` : text}”`;
+const nameOf = async (store: DocumentStore, memberId: string) => bylineName(await names(store).findOne({ _id: memberId }));
 
-type Told = { memberId: string; kind: NotificationKind; text: string; link: string };
-
-/** What of an event's stream anyone is told of; RSVPs, the most common, are not, and cost no read. */
-const TOLD_OF_EVENTS = new Set(['EventApproved', 'EventRejected', 'EventEdited', 'EventCancelled', 'PromotedFromWaitlist']);
+type Told = { memberId: string; kind: NotificationKind; text: string; link: string; actor?: { id: string; name: string } };
 
 /** One notification per member for one event: the first reason given (a reply to them outranks a mention of them). */
 const onceEach = (told: Told[]) => told.filter((one, index) => told.findIndex((other) => other.memberId === one.memberId) === index);
 
+/** Keeps the subjects up to date with one event of their stream, before anyone is told of it (an edit's notice quotes the new title). */
+async function keepSubject({ stream, id, event }: TypedEvent, at: number, store: DocumentStore) {
+  const key = `${stream}:${id}`;
+  const change = (update: (subject: SubjectDocument) => Omit<SubjectDocument, '_id' | '_position'>) => applyToDocument(subjects(store), key, at, (current) => current && update(current));
+  const put = (subject: Omit<SubjectDocument, '_id' | '_position'>) => applyToDocument(subjects(store), key, at, () => subject);
+  /** Who answered and who waits after one event about one member, as the event's details keep them. */
+  const answer = (memberId: string, answered: boolean, waiting: boolean) =>
+    change((subject) => ({
+      ...subject,
+      answered: [...(subject.answered ?? []).filter((other) => other !== memberId), ...(answered ? [memberId] : [])],
+      waiting: [...(subject.waiting ?? []).filter((other) => other !== memberId), ...(waiting ? [memberId] : [])],
+    }));
+  switch (event.type) {
+    case 'PostSubmitted':
+      return put({ authorId: event.data.authorId, quoted: quote(event.data.content), ...(event.data.mentions ? { mentions: event.data.mentions } : {}) });
+    case 'BlogPostDrafted':
+      return put({ authorId: event.data.authorId, quoted: quote(event.data.title) });
+    case 'BlogPostEdited':
+      return change((subject) => ({ ...subject, quoted: quote(event.data.title) }));
+    case 'CommentWritten':
+      return put({ authorId: event.data.authorId, quoted: quote(event.data.content || 'that was removed') });
+    case 'CommentEdited':
+      return change((subject) => ({ ...subject, quoted: quote(event.data.content || 'that was removed') }));
+    case 'CommentRemoved':
+      return change((subject) => ({ ...subject, quoted: quote('that was removed') }));
+    case 'EventScheduled':
+      return put({ authorId: event.data.organizerId, quoted: quote(event.data.fields.title, 80), answered: [], waiting: [] });
+    case 'EventEdited':
+      return change((subject) => ({ ...subject, quoted: quote(event.data.fields.title, 80) }));
+    case 'RsvpChanged':
+      return answer(event.data.memberId, event.data.status !== 'not_attending', false);
+    case 'PromotedFromWaitlist':
+      return answer(event.data.memberId, true, false);
+    case 'JoinedWaitlist':
+      return answer(event.data.memberId, false, true);
+    case 'RsvpRemoved':
+    case 'LeftWaitlist':
+      return answer(event.data.memberId, false, false);
+    case 'PostDeleted':
+    case 'BlogPostDeleted':
+    case 'EventDeleted':
+      return applyToDocument(subjects(store), key, at, () => null);
+  }
+}
+
 /** Who is told what of one event of the log. */
-async function notificationsOf(recorded: RecordedEvent, store: DocumentStore): Promise<Told[]> {
-  const typed = typedEvent(recorded);
-  if (!typed) return [];
+async function notificationsOf(typed: TypedEvent, store: DocumentStore): Promise<Told[]> {
+  const subjectOf = (key: string) => subjects(store).findOne({ _id: key });
   if (typed.stream === 'comment' && typed.event.type === 'CommentWritten') {
     const { id, targetType, targetId, parentId, authorId } = typed.event.data;
-    const comment = await commentsCollection(store).findOne({ _id: id });
-    const name = comment?.author.name ?? 'A member';
+    const actor = { id: authorId, name: await nameOf(store, authorId) };
     const told: Told[] = [];
-    const post = targetType === 'post' ? await feedPosts(store).findOne({ _id: targetId }) : null;
-    const blog = targetType === 'blog' ? await blogPosts(store).findOne({ _id: targetId }) : null;
+    const target = await subjectOf(`${targetType}:${targetId}`);
     const link = targetType === 'post' ? `/#post-${targetId}` : `/blog/${targetId}#comment-${id}`;
-    if (post) told.push({ memberId: post.authorId, kind: 'comment', text: `${name} commented on your post ${quote(post.content)}`, link });
-    if (blog) told.push({ memberId: blog.authorId, kind: 'comment', text: `${name} commented on your blog post ${quote(blog.title)}`, link });
-    const parent = parentId ? await commentsCollection(store).findOne({ _id: parentId }) : null;
-    if (parent) told.push({ memberId: parent.authorId, kind: 'reply', text: `${name} replied to your comment ${quote(parent.content || 'that was removed')}`, link });
-    for (const memberId of typed.event.data.mentions ?? []) told.push({ memberId, kind: 'mention', text: `${name} mentioned you in a comment`, link });
+    if (target) told.push({ memberId: target.authorId, kind: 'comment', text: `${actor.name} commented on your ${targetType === 'post' ? 'post' : 'blog post'} ${target.quoted}`, link, actor });
+    const parent = parentId ? await subjectOf(`comment:${parentId}`) : null;
+    if (parent) told.push({ memberId: parent.authorId, kind: 'reply', text: `${actor.name} replied to your comment ${parent.quoted}`, link, actor });
+    for (const memberId of typed.event.data.mentions ?? []) told.push({ memberId, kind: 'mention', text: `${actor.name} mentioned you in a comment`, link, actor });
     return onceEach(told).filter((one) => one.memberId !== authorId);
   }
   const postEvent = typed.stream === 'post' ? typed.event : null;
   if (postEvent && (postEvent.type === 'PostApproved' || (postEvent.type === 'PostSubmitted' && postEvent.data.approved))) {
     // A mention reaches its member once the post is in the feed: at once for staff posts, else at approval.
-    const post = await feedPosts(store).findOne({ _id: typed.id });
+    const post = await subjectOf(`post:${typed.id}`);
     if (!post) return [];
-    const mentioned: Told[] = (post.mentions ?? []).map((memberId) => ({ memberId, kind: 'mention', text: `${post.author.name} mentioned you in a post ${quote(post.content)}`, link: `/#post-${typed.id}` }));
+    const link = `/#post-${typed.id}`;
+    const actor = { id: post.authorId, name: await nameOf(store, post.authorId) };
+    const mentioned: Told[] = (post.mentions ?? []).map((memberId) => ({ memberId, kind: 'mention', text: `${actor.name} mentioned you in a post ${post.quoted}`, link, actor }));
     if (postEvent.type === 'PostSubmitted') return mentioned;
-    const approved: Told[] = post.authorId === postEvent.data.by ? [] : [{ memberId: post.authorId, kind: 'post_approved', text: `Your post ${quote(post.content)} was approved and is in the feed`, link: `/#post-${typed.id}` }];
+    const approved: Told[] = post.authorId === postEvent.data.by ? [] : [{ memberId: post.authorId, kind: 'post_approved', text: `Your post ${post.quoted} was approved and is in the feed`, link }];
     return onceEach([...approved, ...mentioned]).filter((one) => one.memberId !== post.authorId || one.kind !== 'mention');
   }
   if (typed.stream === 'post' && typed.event.type === 'PostRejected') {
-    const post = await feedPosts(store).findOne({ _id: typed.id });
+    const post = await subjectOf(`post:${typed.id}`);
     if (!post || post.authorId === typed.event.data.by) return [];
     const reason = typed.event.data.reason;
-    return [{ memberId: post.authorId, kind: 'post_rejected', text: `Your post ${quote(post.content)} was not approved${reason ? `: ${reason}` : ''}`, link: `/#post-${typed.id}` }];
+    return [{ memberId: post.authorId, kind: 'post_rejected', text: `Your post ${post.quoted} was not approved${reason ? `: ${reason}` : ''}`, link: `/#post-${typed.id}` }];
   }
   if (typed.stream === 'inbox' && typed.event.type === 'EventReminderSent') {
     const { memberId, eventId, title } = typed.event.data;
     return [{ memberId, kind: 'event_reminder', text: `Tomorrow: ${quote(title, 80)}`, link: `/events/${eventId}` }];
   }
-  if (typed.stream === 'event' && TOLD_OF_EVENTS.has(typed.event.type)) {
+  if (typed.stream === 'event') {
     const { event } = typed;
-    const details = await eventDetails(store).findOne({ _id: typed.id });
+    if (event.type !== 'EventApproved' && event.type !== 'EventRejected' && event.type !== 'EventEdited' && event.type !== 'EventCancelled' && event.type !== 'PromotedFromWaitlist') return [];
+    const details = await subjectOf(`event:${typed.id}`);
     if (!details) return [];
     const link = `/events/${typed.id}`;
-    const title = quote(details.title, 80);
+    const title = details.quoted;
     switch (event.type) {
       case 'EventApproved':
-        return details.organizerId === event.data.by ? [] : [{ memberId: details.organizerId, kind: 'event_approved', text: `Your event ${title} was approved and is on the calendar`, link }];
+        return details.authorId === event.data.by ? [] : [{ memberId: details.authorId, kind: 'event_approved', text: `Your event ${title} was approved and is on the calendar`, link }];
       case 'EventRejected':
-        return details.organizerId === event.data.by ? [] : [{ memberId: details.organizerId, kind: 'event_rejected', text: `Your event ${title} was not approved`, link }];
+        return details.authorId === event.data.by ? [] : [{ memberId: details.authorId, kind: 'event_rejected', text: `Your event ${title} was not approved`, link }];
       case 'EventEdited':
       case 'EventCancelled': {
-        const answered = Object.entries(details.rsvps).filter(([, status]) => status !== 'not_attending').map(([memberId]) => memberId);
+        const answered = details.answered ?? [];
         const people = event.type === 'EventCancelled' ? [...answered, ...(details.waiting ?? [])] : answered;
         const [kind, text] = event.type === 'EventCancelled' ? (['event_cancelled', `${title} was cancelled`] as const) : (['event_changed', `${title} changed: see the new details`] as const);
         return people.filter((memberId) => memberId !== event.data.by).map((memberId) => ({ memberId, kind, text, link }));
       }
       case 'PromotedFromWaitlist':
         return [{ memberId: event.data.memberId, kind: 'waitlist_promoted', text: `A place freed up at ${title}: you are attending`, link }];
-      default:
-        return [];
     }
   }
   return [];
@@ -115,28 +166,58 @@ async function tellUnread(store: DocumentStore, memberIds: Iterable<string>, not
   for (const memberId of new Set(memberIds)) notify({ message: 'notifications:changed', rooms: [ROOMS.member(memberId)], payload: { unread: await unreadCount(store, memberId) } });
 }
 
+/** Others' notifications that begin with this member's name, renamed (to "Former member" once they are erased). */
+async function rename(store: DocumentStore, memberId: string, name: string, at: number) {
+  const notifications = notificationsCollection(store);
+  for (const { _id } of await notifications.find({ 'actor.id': memberId }, { fields: ['_id'] }))
+    await applyToDocument(notifications, _id, at, (current) => current?.actor ? { ...current, text: current.text.startsWith(current.actor.name) ? name + current.text.slice(current.actor.name.length) : current.text, actor: { id: memberId, name } } : current);
+}
+
+/**
+ * Notifications name members as they are now. An erased member's own notifications go, others' name them "Former
+ * member", and with their content, what notifications would quote of it goes (docs/domain/members.md#erasure).
+ */
+async function followMember(memberId: string, event: MemberEvent, at: number, { store }: ProjectionContext) {
+  const change = bylineChange(event);
+  if (!change) return;
+  await applyToDocument(names(store), memberId, at, change);
+  if (event.type === 'MemberProfileChanged' && (event.data.firstName !== undefined || event.data.lastName !== undefined)) return rename(store, memberId, await nameOf(store, memberId), at);
+  if (event.type !== 'MemberErased') return;
+  const notifications = notificationsCollection(store);
+  for (const { _id } of await notifications.find({ memberId }, { fields: ['_id'] })) await applyToDocument(notifications, _id, at, () => null);
+  await rename(store, memberId, await nameOf(store, memberId), at);
+  for (const subject of await subjects(store).find({ $or: [{ answered: memberId }, { waiting: memberId }] }))
+    await applyToDocument(subjects(store), subject._id, at, (current) => current && { ...current, answered: current.answered?.filter((other) => other !== memberId), waiting: current.waiting?.filter((other) => other !== memberId) });
+  if (event.data.content === 'removed') for (const { _id } of await subjects(store).find({ authorId: memberId }, { fields: ['_id'] })) await applyToDocument(subjects(store), _id, at, () => null);
+}
+
 export const notificationsProjection: Projection = {
   name: 'notifications',
-  version: 1,
-  collections: [NOTIFICATIONS],
+  version: 2,
+  collections: [NOTIFICATIONS, NOTIFICATION_SUBJECTS, NOTIFICATION_NAMES],
   async setup(store) {
     await notificationsCollection(store).createIndex({ memberId: 1, createdAt: -1, _id: -1 });
     await notificationsCollection(store).createIndex({ memberId: 1, read: 1 });
+    await notificationsCollection(store).createIndex({ 'actor.id': 1 });
   },
-  async apply(recorded, { store, notify }) {
+  async apply(recorded, context) {
+    const { store, notify, live } = context;
     const notifications = notificationsCollection(store);
     const typed = typedEvent(recorded);
-    if (typed?.stream === 'inbox' && typed.event.type === 'NotificationsRead') {
+    if (!typed) return;
+    if (typed.stream === 'member') return followMember(typed.id, typed.event, recorded.position, context);
+    if (typed.stream === 'inbox' && typed.event.type === 'NotificationsRead') {
       const { memberId, ids } = typed.event.data;
       const marked = await notifications.find(ids ? { memberId, _id: { $in: ids }, read: false } : { memberId, read: false, cause: { $lt: recorded.position } });
       for (const notification of marked) await applyToDocument(notifications, notification._id, recorded.position, (current) => current && { ...current, read: true });
-      if (marked.length > 0) await tellUnread(store, [memberId], notify);
+      if (live && marked.length > 0) await tellUnread(store, [memberId], notify);
       return;
     }
-    const told = await notificationsOf(recorded, store);
+    await keepSubject(typed, recorded.position, store);
+    const told = await notificationsOf(typed, store);
     const createdAt = recorded.createdAt.toISOString();
     for (const one of told)
       await applyToDocument(notifications, `${recorded.id}:${one.memberId}`, recorded.position, () => ({ ...one, createdAt, read: false, cause: recorded.position }));
-    await tellUnread(store, told.map((one) => one.memberId), notify);
+    if (live) await tellUnread(store, told.map((one) => one.memberId), notify);
   },
 };

@@ -1,43 +1,95 @@
 /**
  * The reports queue (docs/domain/reports.md): `reports`, one document per reported post or comment while its
  * reports are open, keyed `<targetType>:<targetId>`. Staff dismissing the reports, removing the content, or a post
- * leaving the feed closes them. Applied after the feed and comments projections, whose documents give the excerpt.
+ * leaving the feed closes them. An entry opens with an excerpt of what is reported and its author's name, which this
+ * projection keeps itself from the posts', comments' and members' own events: `report_subjects` (each post and
+ * comment that can be reported) and `report_authors`.
  */
 import type { DocumentStore } from '../../platform/document-store/port';
 import { applyToDocument, type Positioned } from '../../platform/projections/documents';
-import type { Projection } from '../../platform/projections/runner';
-import { typedEvent } from '../../platform/projections/typed-event';
+import type { Projection, ProjectionContext } from '../../platform/projections/runner';
+import { typedEvent, type TypedEvent } from '../../platform/projections/typed-event';
+import { bylineChange, bylineName, type Byline } from '../../shared/members/byline';
+import type { MemberEvent } from '../../shared/members/member-stream';
 import type { ReportGroup, ReportTargetType } from '../../shared/reports/schemas';
 import { REPORT_EXCERPT_LENGTH } from '../../shared/reports/schemas';
 import { ROOMS } from '../../shared/socket-messages';
-import { feedPosts } from '../feed/feed';
-import { commentsCollection } from '../comments/comments';
 
 export const REPORTS = 'reports';
+export const REPORT_SUBJECTS = 'report_subjects';
+export const REPORT_AUTHORS = 'report_authors';
 
 export type ReportDocument = Positioned & Omit<ReportGroup, 'targetType' | 'targetId'> & { _id: string; targetType: ReportTargetType; targetId: string; reporterIds: string[] };
+/** A post or comment as an entry opens with it, keyed as its entry would be. */
+type SubjectDocument = Positioned & Pick<ReportGroup, 'excerpt' | 'thread'> & { _id: string; authorId: string };
+type AuthorDocument = Positioned & Byline & { _id: string };
 
 export const reportsCollection = (store: DocumentStore) => store.collection<ReportDocument>(REPORTS);
+const subjects = (store: DocumentStore) => store.collection<SubjectDocument>(REPORT_SUBJECTS);
+const authors = (store: DocumentStore) => store.collection<AuthorDocument>(REPORT_AUTHORS);
 export const reportKey = (targetType: ReportTargetType, targetId: string) => `${targetType}:${targetId}`;
 /** The queue's order: reported first, first seen. */
 export const QUEUE_ORDER = { firstReportedAt: 1, _id: 1 } as const;
+/** Entries in the queue: the admin dashboard's "reported content" and the staff's badge. */
+export const openReportCount = (store: DocumentStore) => reportsCollection(store).countDocuments({});
 
 const excerptOf = (text: string) => (text.length > REPORT_EXCERPT_LENGTH ? `${text.slice(0, REPORT_EXCERPT_LENGTH - 1)}…` : text);
 
 type Report = { memberId: string; reason?: string; at: string };
 
-/** The events that open, change or close an entry. */
-const REPORT_EVENTS = new Set(['PostReported', 'PostReportsDismissed', 'PostDeleted', 'PostRejected', 'CommentReported', 'CommentReportsDismissed', 'CommentRemoved', 'CommentEdited']);
+/** The events that open, change or close an entry, or make or change what can be reported. */
+const REPORT_EVENTS = new Set(['PostSubmitted', 'PostReported', 'PostReportsDismissed', 'PostDeleted', 'PostRejected', 'CommentWritten', 'CommentReported', 'CommentReportsDismissed', 'CommentRemoved', 'CommentEdited']);
+
+async function tellStaff(store: DocumentStore, notify: ProjectionContext['notify']) {
+  const open = await openReportCount(store);
+  notify({ message: 'reports:changed', rooms: [ROOMS.staff], payload: { open } });
+  notify({ message: 'pending:changed', rooms: [ROOMS.staff], payload: { reports: open } });
+}
+
+/** Keeps what an entry would open with: each post and comment while it can be reported. */
+async function keepSubject({ event }: TypedEvent, key: string, at: number, store: DocumentStore) {
+  switch (event.type) {
+    case 'PostSubmitted':
+      return applyToDocument(subjects(store), key, at, () => ({ excerpt: excerptOf(event.data.content), authorId: event.data.authorId, thread: null }));
+    case 'CommentWritten':
+      return applyToDocument(subjects(store), key, at, () => ({ excerpt: excerptOf(event.data.content), authorId: event.data.authorId, thread: { targetType: event.data.targetType, targetId: event.data.targetId } }));
+    case 'CommentEdited':
+      return applyToDocument(subjects(store), key, at, (current) => current && { ...current, excerpt: excerptOf(event.data.content) });
+    case 'PostDeleted':
+    case 'CommentRemoved':
+      return applyToDocument(subjects(store), key, at, () => null);
+  }
+}
+
+/**
+ * An entry names its author as they are now. An erased member's entries name "Former member", or close when they
+ * chose that their content goes (docs/domain/members.md#erasure).
+ */
+async function followAuthor(memberId: string, event: MemberEvent, at: number, { store, notify, live }: ProjectionContext) {
+  const change = bylineChange(event);
+  if (!change) return;
+  await applyToDocument(authors(store), memberId, at, change);
+  if (event.type !== 'MemberProfileChanged' && event.type !== 'MemberErased') return;
+  const removed = event.type === 'MemberErased' && event.data.content === 'removed';
+  const name = bylineName(await authors(store).findOne({ _id: memberId }));
+  const reports = reportsCollection(store);
+  const open = await reports.find({ 'author.id': memberId }, { fields: ['_id'] });
+  for (const { _id } of open) await applyToDocument(reports, _id, at, (current) => current && (removed ? null : { ...current, author: { ...current.author, name } }));
+  if (removed) for (const { _id } of await subjects(store).find({ authorId: memberId }, { fields: ['_id'] })) await applyToDocument(subjects(store), _id, at, () => null);
+  if (live && open.length > 0) await tellStaff(store, notify);
+}
 
 export const reportsProjection: Projection = {
   name: 'reports',
-  version: 1,
-  collections: [REPORTS],
+  version: 2,
+  collections: [REPORTS, REPORT_SUBJECTS, REPORT_AUTHORS],
   async setup(store) {
     await reportsCollection(store).createIndex({ firstReportedAt: 1, _id: 1 });
   },
-  async apply(recorded, { store, notify }) {
+  async apply(recorded, context) {
+    const { store, notify, live } = context;
     const typed = typedEvent(recorded);
+    if (typed?.stream === 'member') return followAuthor(typed.id, typed.event, recorded.position, context);
     if (typed?.stream !== 'post' && typed?.stream !== 'comment') return;
     // Likes, shares and the rest never touch the queue: no reads for them.
     if (!REPORT_EVENTS.has(typed.event.type)) return;
@@ -45,13 +97,15 @@ export const reportsProjection: Projection = {
     const at = recorded.position;
     const targetType: ReportTargetType = typed.stream;
     const key = reportKey(targetType, typed.id);
+    await keepSubject(typed, key, at, store);
     const before = await reports.findOne({ _id: key });
 
     /** Adds one member's report, opening the entry with what the reported content now says. */
-    const report = async ({ memberId, reason, at: reportedAt }: Report, content: () => Promise<Pick<ReportDocument, 'excerpt' | 'author' | 'thread'> | null>) => {
-      const opened = before ? null : await content();
+    const report = async ({ memberId, reason, at: reportedAt }: Report) => {
+      const subject = before ? null : await subjects(store).findOne({ _id: key });
+      const author = subject && { id: subject.authorId, name: bylineName(await authors(store).findOne({ _id: subject.authorId })) };
       await applyToDocument(reports, key, at, (current) => {
-        const base = current ?? (opened && { targetType, targetId: typed.id, ...opened, reasons: [] as string[], reporters: 0, reporterIds: [] as string[], firstReportedAt: reportedAt });
+        const base = current ?? (subject && author && { targetType, targetId: typed.id, excerpt: subject.excerpt, author, thread: subject.thread, reasons: [] as string[], reporters: 0, reporterIds: [] as string[], firstReportedAt: reportedAt });
         if (!base || base.reporterIds.includes(memberId)) return base;
         return { ...base, reasons: reason ? [...base.reasons, reason] : base.reasons, reporters: base.reporters + 1, reporterIds: [...base.reporterIds, memberId] };
       });
@@ -60,27 +114,16 @@ export const reportsProjection: Projection = {
 
     if (typed.stream === 'post') {
       const { event } = typed;
-      if (event.type === 'PostReported')
-        await report(event.data, async () => {
-          const post = await feedPosts(store).findOne({ _id: typed.id });
-          return post && { excerpt: excerptOf(post.content), author: { id: post.author.id, name: post.author.name }, thread: null };
-        });
+      if (event.type === 'PostReported') await report(event.data);
       else if (event.type === 'PostReportsDismissed' || event.type === 'PostDeleted' || event.type === 'PostRejected') await close();
     } else {
       const { event } = typed;
-      if (event.type === 'CommentReported')
-        await report(event.data, async () => {
-          const comment = await commentsCollection(store).findOne({ _id: typed.id });
-          return comment && { excerpt: excerptOf(comment.content), author: { id: comment.author.id, name: comment.author.name }, thread: { targetType: comment.targetType, targetId: comment.targetId } };
-        });
+      if (event.type === 'CommentReported') await report(event.data);
       else if (event.type === 'CommentReportsDismissed' || event.type === 'CommentRemoved') await close();
       else if (event.type === 'CommentEdited' && before) await applyToDocument(reports, key, at, (current) => current && { ...current, excerpt: excerptOf(event.data.content) });
     }
 
     const after = await reports.findOne({ _id: key });
-    if (!before && !after) return;
-    const open = await reports.countDocuments({});
-    notify({ message: 'reports:changed', rooms: [ROOMS.staff], payload: { open } });
-    notify({ message: 'pending:changed', rooms: [ROOMS.staff], payload: { reports: open } });
+    if (live && (before || after)) await tellStaff(store, notify);
   },
 };

@@ -10,7 +10,8 @@
  *
  * A change to a member's subscription is announced to that member's sockets
  * (`subscriptions:changed`), so an open settings page follows changes made in
- * another tab or through the link in a mail.
+ * another tab or through the link in a mail. An erased member's subscriptions go,
+ * consent record and all.
  */
 import type { DocumentStore } from '../../platform/document-store/port';
 import type { ConsentEvent, Frequency, SubscriptionStatus, SubscriptionType } from '../../shared/subscriptions/constants';
@@ -124,6 +125,11 @@ export const subscriptionsProjection: Projection = {
   },
   async apply(recorded, { store, notify }) {
     const typed = typedEvent(recorded);
+    if (typed?.stream === 'member' && typed.event.type === 'MemberErased') {
+      const subscriptions = subscriptionsCollection(store);
+      for (const { _id } of await subscriptions.find({ memberId: typed.id }, { fields: ['_id'] })) await applyToDocument(subscriptions, _id, recorded.position, () => null);
+      return;
+    }
     if (typed?.stream !== 'subscription') return;
     const { id, event } = typed;
     // Item and digest deliveries change nothing here; skipping them saves a read per mail sent.

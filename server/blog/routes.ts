@@ -10,7 +10,7 @@ import { pageSchema } from '../../shared/page';
 import { sanitizeBlogHtml } from '../../shared/blog/sanitize';
 import { generateExcerpt } from '../../shared/blog/excerpt';
 import { text } from '../../shared/text-schema';
-import { blogPosts, type BlogPostDocument } from '../../projections/blog/blog';
+import { blogPostDto, blogPosts } from '../../projections/blog';
 import type { Sort } from '../../platform/document-store/port';
 import { ErrorSchema, noContent, type ValibotTypeProvider } from '../http/openapi';
 import type { Intent } from '../../platform/command-handler';
@@ -42,25 +42,6 @@ const TOGGLES = {
   feature: 'FeatureBlogPost',
   unfeature: 'UnfeatureBlogPost',
 } as const;
-
-export function blogPostDto(post: BlogPostDocument): BlogPost {
-  return {
-    id: post._id,
-    title: post.title,
-    excerpt: post.excerpt,
-    content: post.content,
-    tags: post.tags,
-    ...(post.media ? { media: post.media } : {}),
-    isPublished: post.isPublished,
-    isPinned: post.isPinned,
-    isFeatured: post.isFeatured,
-    createdAt: post.createdAt,
-    updatedAt: post.updatedAt,
-    publishedAt: post.publishedAt,
-    author: { id: post.authorId, ...post.author },
-    comments: post.comments,
-  };
-}
 
 /** Sanitised once, on write; an excerpt left empty is generated from the text. */
 function prepare(text: { title: string; excerpt: string; content: string }) {

@@ -1,5 +1,5 @@
 /** RSS 2.0 of published blog posts, with absolute links and every text escaped. */
-import type { BlogPostDocument } from '../../projections/blog/blog';
+import type { BlogPostDocument } from '../../projections/blog';
 
 const escapeXml = (text: string) =>
   text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' })[c]!).replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F]/g, '');

@@ -13,10 +13,11 @@ import { COMMENT_PAGE_SIZE, type CommentTargetType } from '../../shared/comments
 import { commentDecider, type CommentCommand } from '../../shared/comments/comment-stream';
 import { CommentEditSchema, CommentSchema, NewCommentSchema, type Comment } from '../../shared/comments/schemas';
 import { ReasonSchema } from '../../shared/feed/schemas';
-import { commentsCollection, type CommentDocument } from '../../projections/comments/comments';
-import { feedPosts } from '../../projections/feed/feed';
-import { blogPosts } from '../../projections/blog/blog';
-import { membersCollection } from '../../projections/members/members';
+import { isModerator } from '../../shared/feed/post-stream';
+import { commentDto, commentsCollection } from '../../projections/comments';
+import { canSeePost, feedPosts } from '../../projections/feed';
+import { blogPosts } from '../../projections/blog';
+import { membersCollection } from '../../projections/members';
 import { displayName } from '../../shared/members/display';
 import type { Intent } from '../../platform/command-handler';
 import { ErrorSchema, noContent, type ValibotTypeProvider } from '../http/openapi';
@@ -24,24 +25,9 @@ import { findPage, mapPage, OLDEST_FIRST, pageQuery } from '../http/pagination';
 import type { ApiDependencies } from '../dependencies';
 import { resolveMentions } from '../members/directory';
 import { knownId } from '../http/ids';
-import { canSeePost } from '../feed/feed-queries';
 
 const IdParams = v.object({ id: text() });
 const ThreadQuery = v.object(pageQuery(COMMENT_PAGE_SIZE));
-
-function commentDto(comment: CommentDocument): Comment {
-  return {
-    id: comment._id,
-    targetType: comment.targetType,
-    targetId: comment.targetId,
-    parentId: comment.parentId,
-    author: comment.author,
-    content: comment.content,
-    createdAt: comment.createdAt,
-    editedAt: comment.editedAt,
-    removed: comment.removed,
-  };
-}
 
 export async function commentRoutes(fastify: FastifyInstance, { services }: { services: Pick<ApiDependencies, 'store' | 'handle' | 'config' | 'now'> }) {
   const app = fastify.withTypeProvider<ValibotTypeProvider>();
@@ -66,8 +52,24 @@ export async function commentRoutes(fastify: FastifyInstance, { services }: { se
     return { id, open: true };
   }
 
-  const decide = (id: string, actor: Actor | null, intent: Intent<CommentCommand>) =>
-    services.handle(commentDecider, streamName('comment', id), { ...intent, metadata: { now: services.now(), actor } }, actor ? { actorId: actor.id } : {});
+  /**
+   * A command on a comment answers as a read of it would: a comment under a post the actor may not see (pending,
+   * rejected or deleted; a blog post unpublished, which only staff see) is not found, and nothing is decided on it.
+   */
+  async function visibleComment(id: string, actor: Actor | null): Promise<void> {
+    const comment = await comments.findOne({ _id: id });
+    const visible = !comment
+      ? false
+      : comment.targetType === 'post'
+        ? await feedPosts(services.store).findOne({ _id: comment.targetId }).then((post) => post !== null && canSeePost(post, actor))
+        : await blogPosts(services.store).findOne({ _id: comment.targetId }).then((post) => post !== null && (post.isPublished || (actor !== null && isModerator(actor.role))));
+    if (!visible) throw fail.notFound('Comment not found');
+  }
+
+  async function decide(id: string, actor: Actor | null, intent: Intent<CommentCommand>) {
+    if (intent.type !== 'WriteComment') await visibleComment(id, actor);
+    return services.handle(commentDecider, streamName('comment', id), { ...intent, metadata: { now: services.now(), actor } }, actor ? { actorId: actor.id } : {});
+  }
   /** Decides `intent` on the comment's stream; answers the comment as it now is (read-your-writes). */
   async function command(id: string, actor: Actor | null, intent: Intent<CommentCommand>): Promise<Comment> {
     const { events } = await decide(id, actor, intent);

@@ -5,9 +5,9 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { DocumentStore } from '../../platform/document-store/port';
-import { sitePages } from '../../projections/site-pages/site-pages';
-import { blogPosts } from '../../projections/blog/blog';
-import { eventDetails } from '../../projections/events/events';
+import { sitePages } from '../../projections/site-pages';
+import { blogPosts } from '../../projections/blog';
+import { eventDetails } from '../../projections/events';
 import { SITE_PAGE_SLUGS } from '../../shared/site-pages/schemas';
 
 /** Pages that show a visitor their content; everything else of the app asks them to sign in first. */

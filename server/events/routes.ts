@@ -4,19 +4,16 @@ import type { FastifyInstance } from 'fastify';
 import * as v from 'valibot';
 import { fail, type Actor } from '../../shared/domain';
 import { streamName } from '../../shared/streams';
-import { attendeeCounts, calendarEventDecider, hasWaitlist, isModerator, type CalendarEventCommand, type CalendarEventState } from '../../shared/events/event-stream';
-import { AttendeeCountsSchema, CalendarEventSchema, EventSchema, EventStatsSchema, MyRsvpSchema, RsvpChangeSchema, RsvpSchema, WaitlistSchema, type CalendarEvent, type EventFields, type MyRsvp, type RsvpChange, type Waitlist } from '../../shared/events/schemas';
+import { attendeeCounts, calendarEventDecider, isModerator, type CalendarEventCommand, type CalendarEventState } from '../../shared/events/event-stream';
+import { AttendeeCountsSchema, CalendarEventSchema, EventSchema, EventStatsSchema, MyRsvpSchema, RsvpChangeSchema, RsvpSchema, WaitlistSchema, type EventFields, type RsvpChange, type Waitlist } from '../../shared/events/schemas';
 import { pageSchema } from '../../shared/page';
-import { EVENT_TYPES, type RsvpStatus } from '../../shared/events/constants';
+import { EVENT_TYPES } from '../../shared/events/constants';
 import { calendarFile, icsFileName, type IcsEvent } from '../../shared/events/ics';
 import { text } from '../../shared/text-schema';
-import { calendarEvents, eventDetails, type CalendarEventDocument, type EventDetailsDocument } from '../../projections/events/events';
-import { memberEvents } from '../../projections/events/member-events';
-import { calendarFeeds } from '../../projections/events/calendar-feeds';
+import { calendarEvents, calendarFeeds, canSee, detailsDto, eventDetails, eventDto, memberEvents, readEventStats, standing, standingOf, visibility, type CalendarEventDocument, type EventDetailsDocument } from '../../projections/events';
 import { calendarFeedDecider } from '../../shared/events/calendar-feed-stream';
 import { calendarFeedToken, hashSubscriptionToken as hashToken } from '../../platform/mail/link-tokens';
-import { membersCollection } from '../../projections/members/members';
-import { readEventStats } from '../../projections/events/event-stats';
+import { membersCollection } from '../../projections/members';
 import type { Filter, Sort } from '../../platform/document-store/port';
 import { attachedMedia, type MediaSources } from '../media/attachments';
 import { ErrorSchema, noContent, type ResponseSchema, type ValibotTypeProvider } from '../http/openapi';
@@ -72,68 +69,11 @@ const RemindersSchema = v.object({ enabled: v.boolean('enabled must be true or f
 const FeedFileParams = v.object({ file: text() });
 const FeatureBody = v.nullish(v.object({ featured: v.optional(v.boolean('featured must be true or false')) }));
 
-const isStaff = (actor: Actor | null) => Boolean(actor && isModerator(actor));
-
-/** Who sees what: everyone public approved events; members also their own; staff everything. */
-function visibility(actor: Actor | null): Filter {
-  if (isStaff(actor)) return {};
-  const open = { status: 'approved', isPublic: true };
-  return actor ? { $or: [open, { organizerId: actor.id }] } : open;
-}
-
-export function canSee(event: EventDetailsDocument, actor: Actor | null) {
-  return isStaff(actor) || (event.isApproved && event.isPublic) || event.organizerId === actor?.id;
-}
-
-/** A member's answer to an event, or their place in its waiting list. */
-function standing(waiting: readonly string[], answer: RsvpStatus | undefined, memberId: string): MyRsvp {
-  const index = waiting.indexOf(memberId);
-  return index >= 0 ? { status: 'waitlisted', position: index + 1 } : { status: answer ?? null };
-}
-const standingOf = (event: EventDetailsDocument, memberId: string) => standing(event.waiting ?? [], event.rsvps[memberId], memberId);
-
-/** The event as the API answers it (docs/domain/events.md#event-types); organizer e-mails only for staff (the dialog's admin information). */
-function eventDto(event: CalendarEventDocument | EventDetailsDocument, viewer: Actor | null, mine?: MyRsvp): CalendarEvent {
-  const { organizer } = event;
-  return {
-    id: event._id,
-    title: event.title,
-    description: event.description,
-    eventType: event.eventType,
-    location: event.location,
-    isVirtual: event.isVirtual,
-    virtualLink: event.virtualLink,
-    startDate: event.startDate,
-    endDate: event.endDate,
-    allDay: event.allDay,
-    isRecurring: event.isRecurring,
-    recurrenceRule: event.recurrenceRule,
-    maxAttendees: event.maxAttendees,
-    isPublic: event.isPublic,
-    waitlist: hasWaitlist(event),
-    tags: event.tags,
-    ...(event.media ? { media: event.media } : {}),
-    status: event.status,
-    isApproved: event.isApproved,
-    isFeatured: event.isFeatured,
-    isCancelled: event.isCancelled ?? false,
-    organizerId: event.organizerId,
-    organizer: { firstName: organizer.firstName, lastName: organizer.lastName, role: organizer.role, profileImageUrl: organizer.profileImageUrl, ...(isStaff(viewer) ? { email: organizer.email } : {}) },
-    attendees: event.attendees,
-    attendeeCount: event.attendees.attending,
-    waitlistCount: event.waitlistCount ?? 0,
-    ...(mine ? { myRsvp: mine.status, ...(mine.position ? { myWaitlistPosition: mine.position } : {}) } : {}),
-    createdAt: event.createdAt,
-    updatedAt: event.updatedAt,
-  };
-}
-
 /** The form's fields as the stream records them: `mediaId` made the upload it names (null: none, so an edit can take it away). */
 async function withMedia(sources: MediaSources, { mediaId, ...fields }: v.InferOutput<typeof EventSchema>, actor: Actor): Promise<EventFields> {
   return { ...fields, media: (await attachedMedia(sources, mediaId, actor)) ?? null };
 }
 
-const detailsDto = (event: EventDetailsDocument, viewer: Actor | null): CalendarEvent => eventDto(event, viewer, viewer ? standingOf(event, viewer.id) : undefined);
 /**
  * The reader's standing after an RSVP, with the event's counts, as the event's stream decided them: under a rush
  * of RSVPs the read models may lag behind, and the answer must still give the place in line it recorded.

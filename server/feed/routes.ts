@@ -10,15 +10,14 @@ import { AdminStatsSchema, CommunityStatsSchema, NewPostSchema, PostSchema, Reas
 import { pageSchema } from '../../shared/page';
 import { FEED_PAGE_SIZE } from '../../shared/feed/constants';
 import { text } from '../../shared/text-schema';
-import { feedPosts, publishedPostCount, tagCounts } from '../../projections/feed/feed';
-import { membersCollection } from '../../projections/members/members';
-import { reportsCollection } from '../../projections/reports/reports';
+import { canSeePost, feedPage, feedPosts, postDto, publishedPostCount, trendingTags } from '../../projections/feed';
+import { membersCollection } from '../../projections/members';
+import { openReportCount } from '../../projections/reports';
 import { ErrorSchema, noContent, type ValibotTypeProvider } from '../http/openapi';
 import { findPage, mapPage, OLDEST_FIRST, pageQuery } from '../http/pagination';
 import { STAFF } from '../http/access';
 import type { ApiDependencies } from '../dependencies';
 import type { Intent } from '../../platform/command-handler';
-import { feedPage, postDto, trendingTags } from './feed-queries';
 import { createReadCache } from '../http/read-cache';
 import { createShareLedger, shareKey, sharer } from './shares';
 import { resolveMentions } from '../members/directory';
@@ -45,8 +44,17 @@ export async function feedRoutes(fastify: FastifyInstance, { services }: { servi
   const refusals = { 403: ErrorSchema, 404: ErrorSchema, 409: ErrorSchema, 422: ErrorSchema };
   const postCommand = (summary: string) => ({ summary, tags, params: IdParams, response: { 200: PostSchema, ...refusals } });
 
-  const decide = (id: string, actor: Actor | null, intent: Intent<PostCommand>) =>
-    handle(postDecider, streamName('post', id), { ...intent, metadata: { now: services.now(), actor } }, actor ? { actorId: actor.id } : {});
+  /**
+   * A command on a post answers as a read of it would: a post the actor may not see (another's pending or rejected
+   * post) is not found, and nothing is decided on it, so no answer tells what the feed does not show.
+   */
+  async function decide(id: string, actor: Actor | null, intent: Intent<PostCommand>) {
+    if (intent.type !== 'SubmitPost') {
+      const post = await posts.findOne({ _id: id });
+      if (!post || !canSeePost(post, actor)) throw fail.notFound('Post not found');
+    }
+    return handle(postDecider, streamName('post', id), { ...intent, metadata: { now: services.now(), actor } }, actor ? { actorId: actor.id } : {});
+  }
   /** Decides `intent` on the post's stream; answers the post as the actor now sees it (read-your-writes). */
   async function command(id: string, actor: Actor | null, intent: Intent<PostCommand>): Promise<Post> {
     await decide(id, actor, intent);
@@ -57,7 +65,7 @@ export async function feedRoutes(fastify: FastifyInstance, { services }: { servi
 
   app.get('/api/posts', { config: { access: 'public' }, schema: { summary: 'The feed: pinned first, then newest; filtered, searched or by tag', tags, querystring: FeedQuery, response: { 200: pageSchema(PostSchema) } } }, async (request) => {
     const { query, actor } = request;
-    const { items, nextCursor } = await feedPage(posts, query, actor, query.limit, feedCache);
+    const { items, nextCursor } = await feedPage(store, query, actor, query.limit, feedCache);
     return { items: items.map((post) => postDto(post, actor)), nextCursor };
   });
 
@@ -121,7 +129,7 @@ export async function feedRoutes(fastify: FastifyInstance, { services }: { servi
       membersCollection(store).countDocuments({ suspended: false }),
       services.presence.online(),
       posts.countDocuments({ status: 'approved', createdAt: { $gte: weekAgo() } }),
-      trendingTags(tagCounts(store), services.now()),
+      trendingTags(store, services.now()),
     ]);
     return { totalPosts, activeMembers, onlineNow: online.length, postsThisWeek, trendingTags: trending };
   });
@@ -131,7 +139,7 @@ export async function feedRoutes(fastify: FastifyInstance, { services }: { servi
       publishedPostCount(store),
       services.presence.online(),
       posts.countDocuments({ status: 'pending' }),
-      reportsCollection(store).countDocuments({}),
+      openReportCount(store),
     ]);
     return { totalPosts, activeUsers: online.length, pendingApproval, reportedContent };
   });

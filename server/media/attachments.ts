@@ -5,7 +5,7 @@ import { mediaDecider, type MediaEvent } from '../../shared/media/media-stream';
 import type { Media } from '../../shared/media/schemas';
 import type { DocumentStore } from '../../platform/document-store/port';
 import type { EventStore } from '../../platform/event-store/port';
-import { mediaCollection, mediaView, type MediaDocument } from '../../projections/media/media';
+import { mediaCollection, mediaView, type MediaDocument } from '../../projections/media';
 
 export interface MediaSources {
   store: DocumentStore;

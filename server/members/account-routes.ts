@@ -21,7 +21,7 @@ import {
   type OpenSession,
   type User,
 } from '../../shared/members/schemas';
-import { credentialsCollection, membersCollection } from '../../projections/members/members';
+import { credentialsCollection, membersCollection } from '../../projections/members';
 import { ErrorSchema, noContent, redirect, type ValibotTypeProvider } from '../http/openapi';
 import type { MemberSessions } from '../http/session-store';
 import type { ApiDependencies } from '../dependencies';

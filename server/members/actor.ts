@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import type { Actor } from '../../shared/domain';
-import { membersCollection } from '../../projections/members/members';
+import { membersCollection } from '../../projections/members';
 import type { ApiDependencies } from '../dependencies';
 import type { AuthCache } from '../http/auth-cache';
 

@@ -10,7 +10,7 @@ import { displayName } from '../../shared/members/display';
 import { MENTIONS_MAX, mentionCandidates } from '../../shared/members/mentions';
 import { ROLES } from '../../shared/domain';
 import type { DocumentStore, Filter } from '../../platform/document-store/port';
-import { membersCollection } from '../../projections/members/members';
+import { membersCollection } from '../../projections/members';
 import type { ValibotTypeProvider } from '../http/openapi';
 import { findPage, mapPage, pageQuery } from '../http/pagination';
 import { pageSchema } from '../../shared/page';

@@ -10,7 +10,7 @@ import type * as v from 'valibot';
 import type { AlertSchema, ThresholdsSchema } from '../../shared/monitoring/schemas';
 import type { ApiDependencies } from '../dependencies';
 import type { Realtime } from '../realtime/gateway';
-import { publishedPostCount } from '../../projections/feed/feed';
+import { publishedPostCount } from '../../projections/feed';
 import { runnerLag } from '../../platform/projections/progress';
 
 const WINDOW_MS = 5 * 60_000;

@@ -3,16 +3,14 @@ import type { FastifyInstance } from 'fastify';
 import * as v from 'valibot';
 import { streamName } from '../../shared/streams';
 import { inboxDecider } from '../../shared/notifications/inbox-stream';
-import { MarkReadSchema, NOTIFICATION_PAGE_SIZE, NotificationPageSchema, type Notification } from '../../shared/notifications/schemas';
-import { notificationsCollection, unreadCount, type NotificationDocument } from '../../projections/notifications/notifications';
+import { MarkReadSchema, NOTIFICATION_PAGE_SIZE, NotificationPageSchema } from '../../shared/notifications/schemas';
+import { notificationDto, notificationsCollection, unreadCount } from '../../projections/notifications';
 import { ErrorSchema, type ValibotTypeProvider } from '../http/openapi';
 import { findPage, pageQuery } from '../http/pagination';
 import type { ApiDependencies } from '../dependencies';
 
 const ListQuery = v.object(pageQuery(NOTIFICATION_PAGE_SIZE));
 const NEWEST_FIRST = { createdAt: -1, _id: -1 } as const;
-
-const notificationDto = ({ _id, kind, text, link, createdAt, read }: NotificationDocument): Notification => ({ id: _id, kind, text, link, createdAt, read });
 
 export async function notificationRoutes(fastify: FastifyInstance, { services }: { services: Pick<ApiDependencies, 'store' | 'handle' | 'now'> }) {
   const app = fastify.withTypeProvider<ValibotTypeProvider>();

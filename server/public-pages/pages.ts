@@ -7,8 +7,8 @@
  */
 import { uncached, type ReadCache } from '../http/read-cache';
 import type { DocumentStore } from '../../platform/document-store/port';
-import { blogPosts, type BlogPostDocument } from '../../projections/blog/blog';
-import { eventDetails, type EventDetailsDocument } from '../../projections/events/events';
+import { blogPosts, type BlogPostDocument } from '../../projections/blog';
+import { eventDetails, type EventDetailsDocument } from '../../projections/events';
 import { htmlToText } from '../../shared/blog/excerpt';
 import { formatEventDateLine } from '../../shared/events/dates';
 import { SITE_DESCRIPTION, SITE_NAME } from '../../shared/landing';

@@ -6,8 +6,8 @@
 import type { BlogPosting, Event, EventAttendanceModeEnumeration, Organization, Place, VirtualLocation, WithContext } from 'schema-dts';
 import { htmlToText } from '../../shared/blog/excerpt';
 import { SITE_DESCRIPTION, SITE_NAME } from '../../shared/landing';
-import type { BlogPostDocument } from '../../projections/blog/blog';
-import type { EventDetailsDocument } from '../../projections/events/events';
+import type { BlogPostDocument } from '../../projections/blog';
+import type { EventDetailsDocument } from '../../projections/events';
 
 export type StructuredData = WithContext<Organization> | WithContext<BlogPosting> | WithContext<Event>;
 

@@ -10,8 +10,8 @@ import { formatEventDateLine } from '../../shared/events/dates';
 import { placeLine, placesLine } from '../../shared/events/summary-lines';
 import { excerptRepeatsBody } from '../../shared/blog/excerpt';
 import { LANDING, LANDING_FOOTER, SITE_NAME } from '../../shared/landing';
-import type { BlogPostDocument } from '../../projections/blog/blog';
-import type { EventDetailsDocument } from '../../projections/events/events';
+import type { BlogPostDocument } from '../../projections/blog';
+import type { EventDetailsDocument } from '../../projections/events';
 import type { Media } from '../../shared/media/schemas';
 
 export const renderView = (view: ReactNode) => renderToStaticMarkup(view);

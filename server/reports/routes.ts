@@ -10,8 +10,8 @@ import { streamName } from '../../shared/streams';
 import { pageSchema } from '../../shared/page';
 import { postDecider } from '../../shared/feed/post-stream';
 import { commentDecider } from '../../shared/comments/comment-stream';
-import { ReportGroupSchema, ReportTargetParams, type ReportGroup, type ReportTargetType } from '../../shared/reports/schemas';
-import { QUEUE_ORDER, reportKey, reportsCollection, type ReportDocument } from '../../projections/reports/reports';
+import { ReportGroupSchema, ReportTargetParams, type ReportTargetType } from '../../shared/reports/schemas';
+import { QUEUE_ORDER, reportDto, reportKey, reportsCollection } from '../../projections/reports';
 import { ErrorSchema, noContent, type ValibotTypeProvider } from '../http/openapi';
 import { findPage, mapPage, pageQuery } from '../http/pagination';
 import { STAFF } from '../http/access';
@@ -19,11 +19,6 @@ import type { Actor } from '../../shared/domain';
 import type { ApiDependencies } from '../dependencies';
 
 const QueueQuery = v.object(pageQuery(50));
-
-function reportDto(report: ReportDocument): ReportGroup {
-  const { targetType, targetId, excerpt, author, reasons, reporters, firstReportedAt, thread } = report;
-  return { targetType, targetId, excerpt, author, reasons, reporters, firstReportedAt, thread };
-}
 
 export async function reportRoutes(fastify: FastifyInstance, { services }: { services: Pick<ApiDependencies, 'store' | 'handle' | 'now'> }) {
   const app = fastify.withTypeProvider<ValibotTypeProvider>();

@@ -12,7 +12,7 @@ import { sanitizeBlogHtml } from '../../shared/blog/sanitize';
 import { DEFAULT_SITE_PAGES } from '../../shared/site-pages/defaults';
 import { SITE_PAGE_SLUGS, SitePagePreviewRequestSchema, SitePagePreviewSchema, SitePageSchema, SitePageSlugSchema, SitePageTextSchema, type SitePage, type SitePageSlug } from '../../shared/site-pages/schemas';
 import { sitePageDecider } from '../../shared/site-pages/site-page-stream';
-import { sitePages } from '../../projections/site-pages/site-pages';
+import { sitePages } from '../../projections/site-pages';
 import { ErrorSchema, type ValibotTypeProvider } from '../http/openapi';
 import { ADMIN } from '../http/access';
 import type { ApiDependencies } from '../dependencies';

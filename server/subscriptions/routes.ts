@@ -31,8 +31,8 @@ import {
 } from '../../shared/subscriptions/schemas';
 import { pageSchema } from '../../shared/page';
 import { subscriptionDecider, type SubscriptionCommand } from '../../shared/subscriptions/subscription-stream';
-import { membersCollection } from '../../projections/members/members';
-import { subscriptionsCollection, type SubscriptionDocument } from '../../projections/subscriptions/subscriptions';
+import { membersCollection } from '../../projections/members';
+import { subscriptionsCollection, type SubscriptionDocument } from '../../projections/subscriptions';
 import { ErrorSchema, noContent, redirect, type ValibotTypeProvider } from '../http/openapi';
 import type { Intent } from '../../platform/command-handler';
 import { findPage, mapPage, pageQuery } from '../http/pagination';

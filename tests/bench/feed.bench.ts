@@ -6,8 +6,7 @@
 import pg from 'pg';
 import { createTestDatabase } from '../support/database';
 import { createPostgresDocumentStore } from '../../platform/document-store/postgres';
-import { feedProjection, feedPosts, type FeedPostDocument } from '../../projections/feed/feed';
-import { feedPage } from '../../server/feed/feed-queries';
+import { feedPage, feedProjection, feedPosts, type FeedPostDocument } from '../../projections/feed';
 import { medianMs, printTable } from './report';
 
 const POSTS = 100_000;
@@ -50,7 +49,7 @@ export async function run() {
     await pool.query('ANALYZE');
     const viewer = { id: 'author-1', role: 'member' as const };
 
-    const page = await medianMs(30, () => feedPage(posts, { filter: 'all' }, viewer, 20));
+    const page = await medianMs(30, () => feedPage(store, { filter: 'all' }, viewer, 20));
     const rawPage = await medianMs(30, () =>
       pool.query(
         `SELECT doc FROM rm_feed_posts WHERE doc->>'status' = 'approved' OR (doc->>'status' = 'pending' AND doc->>'authorId' = $1)
@@ -58,7 +57,7 @@ export async function run() {
         [viewer.id],
       ),
     );
-    const search = await medianMs(10, () => feedPage(posts, { filter: 'all', q: 'transmitter' }, viewer, 20));
+    const search = await medianMs(10, () => feedPage(store, { filter: 'all', q: 'transmitter' }, viewer, 20));
     const rawSearch = await medianMs(10, () =>
       pool.query(`SELECT doc FROM rm_feed_posts WHERE doc->>'status' = 'approved' AND doc->>'search' LIKE '%transmitter%' ORDER BY (doc->>'pinRank')::int DESC, doc->>'createdAt' DESC, id DESC LIMIT 21`),
     );

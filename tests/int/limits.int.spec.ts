@@ -8,7 +8,7 @@ import ICAL from 'ical.js';
 import { startTestSite, UNLIMITED_RATES, type TestSite } from '../support/site';
 import { Browser, registerCast } from '../support/http';
 import { streamName } from '../../shared/streams';
-import { feedProjection, tagCounts, tagDays } from '../../projections/feed/feed';
+import { feedProjection, tagCounts, tagDays, tagWindow } from '../../projections/feed/feed';
 
 const DAY_MS = 24 * 3600 * 1000;
 /** Ten distinct tags of exactly forty characters. */
@@ -246,6 +246,7 @@ describe('with low limits', () => {
       expect(await snapshot()).toEqual(live);
       await tagCounts(store).drop();
       await tagDays(store).drop();
+      await tagWindow(store).drop();
       await replay();
       expect(await snapshot()).toEqual(live);
     }, 60_000);

@@ -1,0 +1,8 @@
+/** The reports queue as the API answers it. */
+import type { ReportGroup } from '../../shared/reports/schemas';
+import type { ReportDocument } from './reports';
+
+export function reportDto(report: ReportDocument): ReportGroup {
+  const { targetType, targetId, excerpt, author, reasons, reporters, firstReportedAt, thread } = report;
+  return { targetType, targetId, excerpt, author, reasons, reporters, firstReportedAt, thread };
+}
