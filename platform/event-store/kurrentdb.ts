@@ -6,17 +6,25 @@
  *
  * The port's failures: KurrentDB's own size errors become AppendTooLargeError (the
  * port's limit is its default maximum append size, checked before sending too);
- * unavailable, not-leader and deadline errors are retried (the client reconnects,
- * to the leader, on its next call), then EventStoreUnavailableError. KurrentDB
+ * a server that cannot answer now (unreachable, not the leader, no leader known yet,
+ * not ready, too busy, timed out: what an election or a start looks like) is retried
+ * (the client reconnects, to the leader, on its next call), then
+ * EventStoreUnavailableError; so is access denied, at once and with a message that
+ * names the credentials (the site answers 503 either way, never 500). KurrentDB
  * itself makes a retried append with the same ids idempotent; it checks ids only
  * within a stream.
  *
- * This log's identity is a random id kept in the metadata of the stream
- * `bhc-event-store` (a `$metadata` system event, so subscribers never see it).
+ * This log's identity is a random id, the data of the first event of the stream
+ * `bhc-event-store`, appended only where there is no such stream (NO_STREAM): of
+ * processes starting together on an empty log, one append wins and every process
+ * reads the winner's. Its type starts with `$`, as system events' do, so the
+ * system-event filter keeps it from subscribers and counts. (Earlier versions kept
+ * the id in the stream's metadata; such a log keeps its id.)
  */
 import { randomUUID } from 'node:crypto';
 import {
   ANY,
+  AccessDeniedError,
   AppendRecordSizeExceededError,
   BACKWARDS,
   DeadlineExceededError,
@@ -29,8 +37,10 @@ import {
   START,
   STREAM_EXISTS,
   StreamNotFoundError,
+  TimeoutError,
   TransactionMaxSizeExceededError,
   UnavailableError,
+  UnknownError,
   WrongExpectedVersionError as KurrentWrongExpectedVersionError,
   excludeSystemEvents,
   jsonEvent,
@@ -39,6 +49,7 @@ import {
 } from '@kurrent/kurrentdb-client';
 import {
   AppendTooLargeError,
+  EventStoreUnavailableError,
   MAX_APPEND_BYTES,
   appendBytes,
   retryWhileUnavailable,
@@ -49,10 +60,46 @@ import {
 } from './port';
 
 const IDENTITY_STREAM = 'bhc-event-store';
+const IDENTITY_EVENT = '$bhc-event-store-named';
 
-/** The client's errors for a server that cannot answer now: unreachable, not the leader, or too slow. */
+/**
+ * What the server says when it cannot take a request now: during an election or a start it answers a batch append
+ * (the client's usual append) with one of these as a status the client does not recognise (an UnknownError).
+ */
+const NOT_NOW = /\b(?:Server Is Not Ready|Server Is (?:Too )?Busy|No leader info available)\b/iu;
+
+/**
+ * The client's errors for a server that cannot answer now: unreachable, not the leader, no leader yet, not ready,
+ * too busy, or too slow (a deadline, or the server's own commit timeout).
+ */
 export function isKurrentUnavailable(error: unknown): boolean {
-  return error instanceof UnavailableError || error instanceof NotLeaderError || error instanceof DeadlineExceededError;
+  return (
+    error instanceof UnavailableError ||
+    error instanceof NotLeaderError ||
+    error instanceof DeadlineExceededError ||
+    error instanceof TimeoutError ||
+    (error instanceof UnknownError && NOT_NOW.test(error.message))
+  );
+}
+
+/**
+ * The port's error for a client error that is not the caller's: access denied is the port's unavailable store (the
+ * site answers 503, not 500), with a message that says what to check. Other errors stay as they are.
+ */
+export function kurrentFailure(error: unknown): unknown {
+  if (!(error instanceof AccessDeniedError)) return error;
+  return new EventStoreUnavailableError(
+    new Error(`KurrentDB denied access (${error.message || 'access denied'}): check the user and password in KURRENTDB_URL and that this user may read $all and read and write the site's streams`, { cause: error }),
+  );
+}
+
+/** One call to the server: retried while the server cannot answer (isKurrentUnavailable), then the port's error. */
+async function call<T>(operation: () => Promise<T>): Promise<T> {
+  try {
+    return await retryWhileUnavailable(operation, isKurrentUnavailable);
+  } catch (error) {
+    throw kurrentFailure(error);
+  }
 }
 
 function isTooLarge(error: unknown): boolean {
@@ -98,17 +145,39 @@ function createKurrentDbEventStore(connectionString: string): EventStore {
   const client = KurrentDBClient.connectionString(connectionString);
   let identity: Promise<string> | null = null;
 
+  /** The id in the identity stream's first event, or undefined where there is no such stream yet. */
+  async function storedIdentity(): Promise<string | undefined> {
+    return call(async () => {
+      try {
+        for await (const resolved of client.readStream<{ type: string; data: { identity?: string } }>(IDENTITY_STREAM, { direction: FORWARDS, fromRevision: START, maxCount: 1 })) {
+          if (resolved.event?.type === IDENTITY_EVENT && typeof resolved.event.data.identity === 'string') return resolved.event.data.identity;
+        }
+      } catch (error) {
+        if (error instanceof StreamNotFoundError) return undefined;
+        throw error;
+      }
+      return undefined;
+    });
+  }
+
   async function readIdentity(): Promise<string> {
-    const read = async () => (await client.getStreamMetadata<{ identity?: string }>(IDENTITY_STREAM)).metadata?.identity;
-    const existing = await retryWhileUnavailable(read, isKurrentUnavailable);
-    if (existing) return `kurrentdb:${existing}`;
+    const stored = await storedIdentity();
+    if (stored) return `kurrentdb:${stored}`;
+    // A log named by an earlier version (in the stream's metadata) keeps its name; otherwise a new one.
+    const earlier = await call(async () => (await client.getStreamMetadata<{ identity?: string }>(IDENTITY_STREAM)).metadata?.identity);
+    const proposed = earlier ?? randomUUID();
+    // The event's id is made once, so a retry of an append whose answer was lost is the same append.
+    const naming = jsonEvent({ id: randomUUID(), type: IDENTITY_EVENT, data: { identity: proposed } });
     try {
-      await client.setStreamMetadata(IDENTITY_STREAM, { identity: randomUUID() }, { expectedRevision: NO_STREAM });
+      await call(() => client.appendToStream(IDENTITY_STREAM, naming, { streamState: NO_STREAM }));
+      return `kurrentdb:${proposed}`;
     } catch (error) {
       // Another process named the log first: its name holds.
       if (!(error instanceof KurrentWrongExpectedVersionError)) throw error;
     }
-    return `kurrentdb:${String(await read())}`;
+    const named = await storedIdentity();
+    if (!named) throw new Error(`KurrentDB: the stream ${IDENTITY_STREAM} exists but does not begin with the log's name (${IDENTITY_EVENT}); it is the site's own and must not be written to`);
+    return `kurrentdb:${named}`;
   }
 
   return {
@@ -121,7 +190,7 @@ function createKurrentDbEventStore(connectionString: string): EventStore {
         jsonEvent({ id: event.id ?? randomUUID(), type: event.type, data: (event.data ?? null) as never, metadata: (event.metadata ?? {}) as never }),
       );
       try {
-        const result = await retryWhileUnavailable(() => client.appendToStream(streamName, records, { streamState: streamState(expectedVersion) }), isKurrentUnavailable);
+        const result = await call(() => client.appendToStream(streamName, records, { streamState: streamState(expectedVersion) }));
         return { nextExpectedVersion: Number(result.nextExpectedRevision), position: Number(result.position?.commit ?? 0n) };
       } catch (error) {
         if (error instanceof KurrentWrongExpectedVersionError) {
@@ -134,7 +203,7 @@ function createKurrentDbEventStore(connectionString: string): EventStore {
     },
 
     async readStream(streamName, { afterVersion = -1 } = {}) {
-      return retryWhileUnavailable(async () => {
+      return call(async () => {
         const events: RecordedEvent[] = [];
         try {
           for await (const resolved of client.readStream(streamName, { direction: FORWARDS, fromRevision: afterVersion < 0 ? START : BigInt(afterVersion + 1) })) {
@@ -145,22 +214,24 @@ function createKurrentDbEventStore(connectionString: string): EventStore {
           throw error;
         }
         return events;
-      }, isKurrentUnavailable);
+      });
     },
 
     async backlog(after, cap) {
-      let events = 0;
-      let oldestAt: Date | null = null;
-      const fromPosition = after === 0 ? START : { commit: BigInt(after), prepare: BigInt(after) };
-      // Reading from a position includes the event at it, when there is one: only those past it count.
-      for await (const resolved of client.readAll({ direction: FORWARDS, fromPosition, maxCount: cap + 1, filter: excludeSystemEvents() })) {
-        const event = resolved.event;
-        if (!event || Number(event.position.commit) <= after || event.type.startsWith('$')) continue;
-        if (events === cap) break;
-        oldestAt ??= event.created;
-        events++;
-      }
-      return { events, oldestAt };
+      return call(async () => {
+        let events = 0;
+        let oldestAt: Date | null = null;
+        const fromPosition = after === 0 ? START : { commit: BigInt(after), prepare: BigInt(after) };
+        // Reading from a position includes the event at it, when there is one: only those past it count.
+        for await (const resolved of client.readAll({ direction: FORWARDS, fromPosition, maxCount: cap + 1, filter: excludeSystemEvents() })) {
+          const event = resolved.event;
+          if (!event || Number(event.position.commit) <= after || event.type.startsWith('$')) continue;
+          if (events === cap) break;
+          oldestAt ??= event.created;
+          events++;
+        }
+        return { events, oldestAt };
+      });
     },
 
     identity() {
@@ -185,6 +256,8 @@ function createKurrentDbEventStore(connectionString: string): EventStore {
           if (signal?.aborted) return;
           if (resolved.event && !resolved.event.type.startsWith('$')) yield toRecorded(resolved.event);
         }
+      } catch (error) {
+        throw kurrentFailure(error);
       } finally {
         signal?.removeEventListener('abort', stop);
         await subscription.unsubscribe();
@@ -192,11 +265,13 @@ function createKurrentDbEventStore(connectionString: string): EventStore {
     },
 
     async headPosition() {
-      // Filtered on the server: the newest records of the log are often system events ($statistics, projections).
-      for await (const resolved of client.readAll({ direction: BACKWARDS, fromPosition: END, maxCount: 1, filter: excludeSystemEvents() })) {
-        if (resolved.event) return Number(resolved.event.position.commit);
-      }
-      return 0;
+      return call(async () => {
+        // Filtered on the server: the newest records of the log are often system events ($statistics, projections).
+        for await (const resolved of client.readAll({ direction: BACKWARDS, fromPosition: END, maxCount: 1, filter: excludeSystemEvents() })) {
+          if (resolved.event) return Number(resolved.event.position.commit);
+        }
+        return 0;
+      });
     },
 
     async close() {
