@@ -3,9 +3,9 @@
 # Node 20, as everywhere else (package.json engines, README, CI).
 FROM node:20-bookworm-slim AS deps
 WORKDIR /app
-# --engine-strict: a dependency that asks for another Node fails the build (one Node version everywhere).
 ENV NPM_CONFIG_UPDATE_NOTIFIER=false NPM_CONFIG_FUND=false NPM_CONFIG_AUDIT=false
 COPY package.json package-lock.json ./
+# --engine-strict: a dependency that asks for another Node fails the build (one Node version everywhere).
 RUN npm ci --engine-strict
 
 # The client, built into dist/client: the server serves it and inlines its theme script from there.
