@@ -139,6 +139,8 @@ export async function createServices(config: Config, logger: Logger) {
     media,
     subscriptionMail,
     startWorkers,
+    /** Every runner and the projections it runs (for projections:status, /readyz and monitoring). */
+    runners: () => [runner, subscriptionMail.runner].map((one) => ({ name: one.name, projections: one.projections() })),
     now: () => new Date(),
     async mailFigures(): Promise<MailFigures> {
       const [jobs, scheduledJobs, outbox] = await Promise.all([

@@ -103,8 +103,11 @@ export interface DocumentStore {
    * step for every reader. `from` must exist.
    */
   replaceCollection(from: string, to: string): Promise<void>;
-  /** Opens a transaction, where the engine gives them cheaply (PostgreSQL); absent on MongoDB. */
-  begin?(): Promise<Transaction>;
+  /**
+   * Opens a transaction, where the engine gives them cheaply (PostgreSQL); absent on MongoDB. `durable: false` lets it
+   * commit without waiting for the disk: a crash may then lose it whole (never part of it), for work that is redone.
+   */
+  begin?(options?: { durable?: boolean }): Promise<Transaction>;
   /** Names of the collections that exist. */
   listCollections(): Promise<string[]>;
   close(): Promise<void>;

@@ -204,24 +204,30 @@ export function createPostgresDocumentStore(options: PostgresDocumentStoreOption
       return rows.map((row) => row.name);
     },
     replaceCollection: (from: string, to: string) => transaction(pool, (client) => replaceCollection(transactionDb(client as pg.PoolClient), from, to)),
-    async begin(): Promise<Transaction> {
+    async begin(options?: { durable?: boolean }): Promise<Transaction> {
       await install();
       const client = await pool.connect();
+      // A connection cut while the transaction is open fails its next statement; unheard, the error would be thrown.
+      const ignore = () => undefined;
+      client.on('error', ignore);
       let open = true;
       const end = async (statement: 'COMMIT' | 'ROLLBACK') => {
         if (!open) return;
         open = false;
         try {
           await client.query(statement);
+          client.off('error', ignore);
           client.release();
         } catch (error) {
+          client.off('error', ignore);
           client.release(true);
           if (statement === 'COMMIT') throw error;
         }
       };
       try {
-        await client.query('BEGIN');
+        await client.query(options?.durable === false ? 'BEGIN; SET LOCAL synchronous_commit TO off' : 'BEGIN');
       } catch (error) {
+        client.off('error', ignore);
         client.release(true);
         throw error;
       }
@@ -380,7 +386,9 @@ class PostgresCollection<T extends Document> implements Collection<T> {
     put.forEach((document, i) => checkDocument(document, `savePositioned[${i}]`));
     if (put.length === 0 && remove.length === 0) return;
     const olderThan = (row: string, position: string) => `(${row}.doc->'_position' IS NULL OR (${row}.doc->>'_position')::float8 < ${position})`;
-    await this.write(async () => {
+    // No savepoint inside a transaction: a page whose write fails is rolled back whole.
+    await this.ensureCreated();
+    await translated(async () => {
       if (remove.length > 0)
         await this.db.query(
           `DELETE FROM ${this.table} AS t USING unnest($1::text[], $2::float8[]) AS r(id, position) WHERE t.id = r.id AND ${olderThan('t', 'r.position')}`,
@@ -577,6 +585,9 @@ function limitClause(q: SqlQuery, options: ParsedFindOptions): string {
 
 async function transaction<R>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<R>): Promise<R> {
   const client = await pool.connect();
+  // A connection cut meanwhile fails the statement under way; unheard, the error would also be thrown.
+  const ignore = () => undefined;
+  client.on('error', ignore);
   let broken = false;
   try {
     await client.query('BEGIN');
@@ -589,6 +600,7 @@ async function transaction<R>(pool: pg.Pool, work: (client: pg.PoolClient) => Pr
     });
     throw error;
   } finally {
+    client.off('error', ignore);
     client.release(broken);
   }
 }

@@ -24,6 +24,75 @@ import {
 
 type Stored = Document & { _position?: number };
 
+/** Documents held between pages, at most (the rest stay known by their ids). */
+const HELD_AT_MOST = 200_000;
+
+/**
+ * What a runner knows of a projection's collections between pages while it fills collections that were empty when it
+ * began (a replay from the start of the log), as their only writer: every id they hold, and most documents as committed.
+ * An id it does not know is not in the collection, so a replay reads nothing it has not written. A query the page
+ * cannot follow makes it forget: the documents of that collection after an update or deletion by filter, the
+ * collection altogether after an upsert by filter.
+ */
+export class Memory {
+  /** Per collection: each id it holds, with its document where it is held (true where not); null once forgotten. */
+  private readonly collections = new Map<string, Map<string, Stored | true> | null>();
+  private held = 0;
+
+  constructor(names: readonly string[]) {
+    for (const name of names) this.collections.set(name, new Map());
+  }
+
+  /** The ids (and held documents) of a collection, or null when they are not known. */
+  of(name: string) {
+    return this.collections.get(name) ?? null;
+  }
+
+  /** After a commit: what the page read or wrote is the collection's state. */
+  remember(name: string, known: ReadonlyMap<string, Known>) {
+    const ids = this.of(name);
+    if (!ids) return;
+    for (const [id, document] of known) {
+      if (ids.get(id) !== true && ids.has(id)) this.held--;
+      if (document) {
+        ids.set(id, document);
+        this.held++;
+      } else ids.delete(id);
+    }
+    if (this.held > HELD_AT_MOST) this.release();
+  }
+
+  forgetDocuments(name: string) {
+    const ids = this.of(name);
+    if (!ids) return;
+    for (const [id, document] of ids) if (document !== true) ids.set(id, true);
+    this.recount();
+  }
+
+  forget(name: string) {
+    this.collections.set(name, null);
+    this.recount();
+  }
+
+  /** Lets the documents held longest go, down to half the bound. */
+  private release() {
+    for (const ids of this.collections.values()) {
+      if (!ids) continue;
+      for (const [id, document] of ids) {
+        if (this.held <= HELD_AT_MOST / 2) return;
+        if (document === true) continue;
+        ids.set(id, true);
+        this.held--;
+      }
+    }
+  }
+
+  private recount() {
+    this.held = 0;
+    for (const ids of this.collections.values()) if (ids) for (const document of ids.values()) if (document !== true) this.held++;
+  }
+}
+
 /** A document as the page knows it: null when known not to exist. */
 type Known = Stored | null;
 
@@ -52,6 +121,7 @@ class PageCollection<T extends Document> implements Collection<T> {
     readonly name: string,
     /** False: every call goes straight to the store (for runners whose writes must be seen at once). */
     private readonly cached: boolean,
+    private readonly memory: Memory | null,
   ) {}
 
   private address(filter: Filter) {
@@ -60,6 +130,14 @@ class PageCollection<T extends Document> implements Collection<T> {
 
   private async read(id: string): Promise<Known> {
     if (this.known.has(id)) return this.known.get(id)!;
+    const remembered = this.memory?.of(this.name);
+    if (remembered) {
+      const document = remembered.get(id);
+      if (document !== true) {
+        this.known.set(id, document ?? null);
+        return document ?? null;
+      }
+    }
     const found = (await (await this.inner()).findOne({ _id: id })) as Known;
     // Read while a write of this page was pending? Then it is known already; keep that.
     if (!this.known.has(id)) this.known.set(id, found);
@@ -69,6 +147,10 @@ class PageCollection<T extends Document> implements Collection<T> {
   private put(document: Stored) {
     this.known.set(document._id, document);
     this.changed.set(document._id, document._position ?? 0);
+  }
+
+  get hasChanges() {
+    return this.changed.size > 0;
   }
 
   /** Writes what this page changed, in one statement per kind of change. */
@@ -86,11 +168,22 @@ class PageCollection<T extends Document> implements Collection<T> {
   }
 
   /** Before a query the page cannot answer from memory: the store must hold the page's changes. */
-  private async through<R>(run: (inner: Collection<T>) => Promise<R>, forget = false): Promise<R> {
+  /**
+   * `changes`: what the query may do to the collection. 'some' (updates, deletions) leaves the documents the page holds
+   * stale, but adds no id; 'insert' (an upsert by filter) may add an id the page does not know of.
+   */
+  private async through<R>(run: (inner: Collection<T>) => Promise<R>, changes: 'none' | 'some' | 'insert' = 'none'): Promise<R> {
     await this.flush();
     const result = await run(await this.inner());
-    if (forget) this.known.clear();
+    if (changes !== 'none') this.known.clear();
+    if (changes === 'some') this.memory?.forgetDocuments(this.name);
+    if (changes === 'insert') this.memory?.forget(this.name);
     return result;
+  }
+
+  /** After the page's commit: what it read and wrote is the collection's state. */
+  remember() {
+    this.memory?.remember(this.name, this.known);
   }
 
   async findOne(filter: Filter, options?: Omit<FindOptions, 'limit'>): Promise<T | null> {
@@ -122,7 +215,7 @@ class PageCollection<T extends Document> implements Collection<T> {
 
   async replaceOne(filter: Filter, document: T, options?: { upsert?: boolean }): Promise<UpdateResult> {
     const target = this.address(filter);
-    if (!target || target.id !== document._id) return this.through((inner) => inner.replaceOne(filter, document, options), true);
+    if (!target || target.id !== document._id) return this.through((inner) => inner.replaceOne(filter, document, options), options?.upsert ? 'insert' : 'some');
     const known = await this.read(target.id);
     if (matches(known, target)) {
       this.put(document);
@@ -136,7 +229,7 @@ class PageCollection<T extends Document> implements Collection<T> {
 
   async deleteOne(filter: Filter): Promise<number> {
     const target = this.address(filter);
-    if (!target) return this.through((inner) => inner.deleteOne(filter), true);
+    if (!target) return this.through((inner) => inner.deleteOne(filter), 'some');
     const known = await this.read(target.id);
     if (!matches(known, target)) return 0;
     this.known.set(target.id, null);
@@ -146,15 +239,15 @@ class PageCollection<T extends Document> implements Collection<T> {
   }
 
   updateOne(filter: Filter, update: Update, options?: { upsert?: boolean }): Promise<UpdateResult> {
-    return this.through((inner) => inner.updateOne(filter, update, options), true);
+    return this.through((inner) => inner.updateOne(filter, update, options), options?.upsert ? 'insert' : 'some');
   }
 
   updateMany(filter: Filter, update: Update): Promise<UpdateResult> {
-    return this.through((inner) => inner.updateMany(filter, update), true);
+    return this.through((inner) => inner.updateMany(filter, update), 'some');
   }
 
   deleteMany(filter: Filter): Promise<number> {
-    return this.through((inner) => inner.deleteMany(filter), true);
+    return this.through((inner) => inner.deleteMany(filter), 'some');
   }
 
   createIndex(keys: IndexKeys, options?: IndexOptions): Promise<void> {
@@ -167,27 +260,33 @@ class PageCollection<T extends Document> implements Collection<T> {
 
   drop(): Promise<void> {
     this.changed.clear();
-    return this.through((inner) => inner.drop(), true);
+    this.memory?.forget(this.name);
+    return this.through((inner) => inner.drop(), 'some');
   }
 }
 
 export interface Page extends DocumentStore {
   /** Writes every change of the page still in memory. */
   flush(): Promise<void>;
+  /** Once the page is committed: the runner's memory takes what the page read and wrote. */
+  remember(): void;
+  /** Whether the page changed anything not yet written. */
+  hasChanges(): boolean;
 }
 
 /**
  * A page over the store (or a transaction of it) that `store` gives on first need, under collection names mapped by
  * `rename` (a rebuild writes beside the live collections); with `cached` false, a page that only notes what it touches.
  */
-export function openPage(store: () => Promise<DocumentStore | Transaction>, rename: (name: string) => string = (name) => name, cached = true): Page {
+export function openPage(store: () => Promise<DocumentStore | Transaction>, options: { rename?: (name: string) => string; cached?: boolean; memory?: Memory | null } = {}): Page {
+  const { rename = (name: string) => name, cached = true, memory = null } = options;
   const collections = new Map<string, PageCollection<Document>>();
   return {
     collection<T extends Document = Document>(name: string): Collection<T> {
       let collection = collections.get(name);
       if (!collection) {
         const renamed = rename(name);
-        collection = new PageCollection(async () => (await store()).collection(renamed), name, cached);
+        collection = new PageCollection(async () => (await store()).collection(renamed), name, cached, cached ? memory : null);
         collections.set(name, collection);
       }
       return collection as unknown as Collection<T>;
@@ -195,6 +294,10 @@ export function openPage(store: () => Promise<DocumentStore | Transaction>, rena
     async flush() {
       for (const collection of collections.values()) await collection.flush();
     },
+    remember() {
+      for (const collection of collections.values()) collection.remember();
+    },
+    hasChanges: () => [...collections.values()].some((collection) => collection.hasChanges),
     listCollections: () => Promise.reject(new Error('a page lists no collections')),
     replaceCollection: () => Promise.reject(new Error('a page replaces no collections')),
     close: async () => undefined,

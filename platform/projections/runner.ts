@@ -26,7 +26,7 @@ import { DuplicateKeyError } from '../document-store/port';
 import type { EventStore, RecordedEvent } from '../event-store/port';
 import type { Logger } from '../logger';
 import type { ChangeNotice } from '../../shared/socket-messages';
-import { openPage } from './page';
+import { Memory, openPage } from './page';
 import { isTransient } from './failures';
 import { CHECKPOINTS, REBUILDS, type ProjectionCheckpoint, type ProjectionProgress, type RebuildRequest, type RunnerSummary } from './progress';
 
@@ -130,6 +130,10 @@ interface Track {
   failed: ProjectionFailure | null;
   /** Live tracks only: waiting for its rebuild (new to a log with history, or of another store); applies nothing. */
   waiting: boolean;
+  /** While it fills collections that were empty when it began: what they hold (see page.ts). */
+  memory: Memory | null;
+  /** When its collections were last put in place by a rebuild. */
+  rebuiltAt?: string;
 }
 
 const live = (name: string) => name;
@@ -201,6 +205,7 @@ export function createProjectionRunner(options: ProjectionRunnerOptions) {
   let controller: AbortController | null = null;
   let loops: Promise<void>[] = [];
   let housekeeping: NodeJS.Timeout | null = null;
+  let housekept: Promise<void> = Promise.resolve();
   let identity = '';
   let subscription = healthy();
   let applied = 0;
@@ -226,17 +231,15 @@ export function createProjectionRunner(options: ProjectionRunnerOptions) {
   }
 
   function checkpointOf(track: Track, extra: Partial<ProjectionCheckpoint> = {}): ProjectionCheckpoint {
-    return { _id: track.checkpoint, runner: name, position: track.position, version: track.projection.version, eventStore: identity, failed: track.failed, updatedAt: new Date().toISOString(), ...extra };
+    return { _id: track.checkpoint, runner: name, position: track.position, version: track.projection.version, eventStore: identity, failed: track.failed, updatedAt: new Date().toISOString(), ...(track.rebuiltAt ? { rebuiltAt: track.rebuiltAt } : {}), ...extra };
   }
 
   /**
-   * Moves a track's checkpoint from what it holds to the track's position, in `target` (the page's transaction, where
-   * there is one). Conditional on the position it held: another runner that moved it (two overlap while the lock is
-   * taken over) makes this page's work void, and the track is read again.
+   * Stores a track's checkpoint in `target` (the page's transaction, where there is one), guarded by its position like
+   * every projection write: a runner behind another (two overlap while the lock is taken over) never moves it back.
    */
   async function storeCheckpoint(track: Track, target: Pick<DocumentStore, 'collection'>, extra: Partial<ProjectionCheckpoint> = {}) {
-    const result = await target.collection<ProjectionCheckpoint>(CHECKPOINTS).replaceOne({ _id: track.checkpoint, position: track.stored }, checkpointOf(track, extra));
-    if (result.matchedCount === 0) throw new CheckpointMovedError(track.checkpoint);
+    await target.collection<ProjectionCheckpoint>(CHECKPOINTS).savePositioned({ put: [{ ...checkpointOf(track, extra), _position: track.position }], remove: [] });
     track.stored = track.position;
   }
 
@@ -247,12 +250,13 @@ export function createProjectionRunner(options: ProjectionRunnerOptions) {
     const direct = options.pages === 'direct';
     const open = () =>
       (opening ??= store.begin && !direct
-        ? store.begin().then((opened) => {
+        ? // Not waiting for the disk: a crash loses the last pages and their checkpoint together, and they are applied again.
+          store.begin({ durable: false }).then((opened) => {
             transaction = opened;
             return opened;
           })
         : Promise.resolve(store));
-    const page = openPage(open, track.rename, !direct);
+    const page = openPage(open, { rename: track.rename, cached: !direct, memory: track.memory });
     const notices: ChangeNotice[] = [];
     const context: ProjectionContext = { store: page, notify: (notice) => notices.push(notice), live: false };
     const before = track.position;
@@ -262,10 +266,12 @@ export function createProjectionRunner(options: ProjectionRunnerOptions) {
         await track.projection.apply(event, context);
       }
       track.position = events[events.length - 1]!.position;
-      if (opening) {
+      // A page that read and wrote nothing in the store (or only in memory, in a replay) has nothing to commit otherwise.
+      if (opening || page.hasChanges()) {
         await page.flush();
         await storeCheckpoint(track, await open());
         await (transaction as Transaction | null)?.commit();
+        page.remember();
       }
     } catch (error) {
       track.position = before;
@@ -273,13 +279,6 @@ export function createProjectionRunner(options: ProjectionRunnerOptions) {
       throw error;
     }
     if (pageIsLive) for (const notice of notices) options.publish?.(notice);
-  }
-
-  /** Reads a track's checkpoint again, after another runner moved it. */
-  async function reload(track: Track) {
-    const stored = await checkpoints.findOne({ _id: track.checkpoint });
-    track.position = track.stored = stored?.position ?? 0;
-    track.failed = stored?.failed ?? null;
   }
 
   /**
@@ -294,10 +293,6 @@ export function createProjectionRunner(options: ProjectionRunnerOptions) {
         await applyUnit(track, events, pageIsLive);
         return;
       } catch (error) {
-        if (error instanceof CheckpointMovedError) {
-          await reload(track);
-          continue;
-        }
         if (isTransient(error)) {
           failures++;
           const waitMs = delay(failures);
@@ -385,6 +380,8 @@ export function createProjectionRunner(options: ProjectionRunnerOptions) {
         livePages(async () => {
           await applyToTracks(activeLive(), page, true, signal);
           livePosition = Math.max(livePosition, page[page.length - 1]!.position);
+          // Caught up with the log as it was at start: from now on others' writes may matter (a rebuild's switch).
+          if (livePosition >= liveFrom) for (const track of tracks) track.memory = null;
           reportProgress();
           writeSummary();
           return 'go on' as const;
@@ -396,11 +393,12 @@ export function createProjectionRunner(options: ProjectionRunnerOptions) {
 
   /** Makes new collections for a rebuild, or keeps those of one under way with the same version. */
   async function prepareRebuild(projection: Projection): Promise<Track> {
-    const track: Track = { projection, checkpoint: rebuilt(projection.name), rename: rebuilt, position: 0, stored: 0, failed: null, waiting: false };
+    const track: Track = { projection, checkpoint: rebuilt(projection.name), rename: rebuilt, position: 0, stored: 0, failed: null, waiting: false, memory: null };
     const stored = await checkpoints.findOne({ _id: track.checkpoint });
     if (stored && stored.version === projection.version && stored.eventStore === identity && !stored.failed) {
       track.position = track.stored = stored.position;
     } else {
+      track.memory = new Memory(projection.collections);
       for (const collection of projection.collections) await store.collection(rebuilt(collection)).drop();
       await checkpoints.deleteOne({ _id: track.checkpoint });
       await checkpoints.insertOne(checkpointOf(track));
@@ -463,6 +461,7 @@ export function createProjectionRunner(options: ProjectionRunnerOptions) {
       );
     }
     if (signal.aborted || group.some((track) => track.failed)) return;
+    const switchedAt = new Date().toISOString();
     const transaction = store.begin ? await store.begin() : null;
     const place: Pick<DocumentStore, 'collection' | 'replaceCollection'> = transaction ?? store;
     try {
@@ -471,10 +470,10 @@ export function createProjectionRunner(options: ProjectionRunnerOptions) {
           await place.replaceCollection(rebuilt(collection), collection);
         }
         const liveTrack = tracks.find((one) => one.projection === track.projection)!;
-        const at = new Date().toISOString();
+        const at = switchedAt;
         await place.collection<ProjectionCheckpoint>(CHECKPOINTS).replaceOne(
           { _id: liveTrack.checkpoint },
-          { _id: liveTrack.checkpoint, runner: name, position: track.position, version: track.projection.version, eventStore: identity, failed: null, updatedAt: at, rebuiltAt: at },
+          { _id: liveTrack.checkpoint, runner: name, position: track.position, _position: track.position, version: track.projection.version, eventStore: identity, failed: null, updatedAt: at, rebuiltAt: at },
           { upsert: true },
         );
         await place.collection(CHECKPOINTS).deleteOne({ _id: track.checkpoint });
@@ -487,7 +486,7 @@ export function createProjectionRunner(options: ProjectionRunnerOptions) {
     }
     for (const track of group) {
       const liveTrack = tracks.find((one) => one.projection === track.projection)!;
-      Object.assign(liveTrack, { position: track.position, stored: track.position, failed: null, waiting: false });
+      Object.assign(liveTrack, { position: track.position, stored: track.position, failed: null, waiting: false, memory: null, rebuiltAt: switchedAt });
     }
     reportProgress();
   }
@@ -515,7 +514,7 @@ export function createProjectionRunner(options: ProjectionRunnerOptions) {
     for (const track of activeLive()) {
       if (track.position === track.stored) continue;
       await livePages(async () => {
-        if (track.position !== track.stored) await storeCheckpoint(track, store).catch((error: unknown) => (error instanceof CheckpointMovedError ? reload(track) : Promise.reject(error)));
+        if (track.position !== track.stored) await storeCheckpoint(track, store);
       });
     }
     writeSummary();
@@ -551,14 +550,15 @@ export function createProjectionRunner(options: ProjectionRunnerOptions) {
     const anyStored = stored.size > 0 || legacy !== null;
     tracks = [];
     for (const projection of projections) {
-      const track: Track = { projection, checkpoint: live(projection.name), rename: live, position: 0, stored: 0, failed: null, waiting: false };
+      const track: Track = { projection, checkpoint: live(projection.name), rename: live, position: 0, stored: 0, failed: null, waiting: false, memory: null };
       let checkpoint = stored.get(projection.name) ?? null;
       if (!checkpoint && legacy !== null) {
         checkpoint = { ...checkpointOf({ ...track, position: legacy }), version: 1 };
-        await checkpoints.insertOne(checkpoint).catch((error: unknown) => (error instanceof DuplicateKeyError ? undefined : Promise.reject(error)));
+        await checkpoints.insertOne(checkpoint).catch(ignoreDuplicate);
       }
       if (checkpoint) {
         track.position = track.stored = checkpoint.position;
+        if (checkpoint.rebuiltAt) track.rebuiltAt = checkpoint.rebuiltAt;
         if (checkpoint.eventStore !== identity && options.rebuilds === false) {
           track.failed = { position: checkpoint.position, projection: projection.name, error: `its checkpoint counts in another event store (${checkpoint.eventStore}), not ${identity}` };
           logger.error({ projection: projection.name, checkpointEventStore: checkpoint.eventStore, eventStore: identity }, `The ${projection.name} checkpoint was written against another event store; it does not start. Point EVENT_STORE back at that store, or remove its checkpoint.`);
@@ -577,12 +577,18 @@ export function createProjectionRunner(options: ProjectionRunnerOptions) {
       } else if (anyStored && logHasEvents && options.rebuilds !== false) {
         // New to a log with history: built beside, so that the others do not wait for it.
         track.waiting = true;
-        await checkpoints.insertOne(checkpointOf(track)).catch(() => undefined);
+        await checkpoints.insertOne(checkpointOf(track)).catch(ignoreDuplicate);
       } else {
-        await checkpoints.insertOne(checkpointOf(track)).catch((error: unknown) => (error instanceof DuplicateKeyError ? reload(track) : Promise.reject(error)));
+        await checkpoints.insertOne(checkpointOf(track)).catch(ignoreDuplicate);
       }
+      if (track.position === 0 && !track.waiting && options.pages !== 'direct' && (await isEmpty(projection))) track.memory = new Memory(projection.collections);
       tracks.push(track);
     }
+  }
+
+  async function isEmpty(projection: Projection) {
+    for (const collection of projection.collections) if ((await store.collection(collection).countDocuments()) > 0) return false;
+    return true;
   }
 
   async function startUp(signal: AbortSignal) {
@@ -605,7 +611,9 @@ export function createProjectionRunner(options: ProjectionRunnerOptions) {
   async function run(signal: AbortSignal) {
     reportProgress();
     await keepHouse(signal);
-    housekeeping = setInterval(() => void keepHouse(signal).catch((error: unknown) => logger.error({ err: error, runner: name }, `${name}: could not store checkpoints`)), HOUSEKEEPING_MS);
+    housekeeping = setInterval(() => {
+      housekept = housekept.then(() => keepHouse(signal)).catch((error: unknown) => logger.error({ err: error, runner: name }, `${name}: could not store checkpoints`));
+    }, HOUSEKEEPING_MS);
     await runLive(signal);
   }
 
@@ -629,6 +637,7 @@ export function createProjectionRunner(options: ProjectionRunnerOptions) {
       controller?.abort();
       if (housekeeping) clearInterval(housekeeping);
       housekeeping = null;
+      await housekept;
       await Promise.all(loops);
       await Promise.all(rebuilding.values());
       loops = [];
@@ -660,8 +669,7 @@ export function createProjectionRunner(options: ProjectionRunnerOptions) {
   };
 }
 
-class CheckpointMovedError extends Error {
-  constructor(checkpoint: string) {
-    super(`the ${checkpoint} checkpoint was moved by another runner`);
-  }
+/** Another runner (two overlap while the lock is taken over) wrote the same first checkpoint. */
+function ignoreDuplicate(error: unknown) {
+  if (!(error instanceof DuplicateKeyError)) throw error;
 }

@@ -1,4 +1,5 @@
 /** Liveness and readiness, for load balancers and orchestrators. */
+import { failedProjections } from '../../platform/projections/status';
 import type { FastifyInstance } from 'fastify';
 import { LivenessSchema, ReadinessSchema } from '../../shared/monitoring/schemas';
 import type { ApiDependencies } from '../dependencies';
@@ -35,10 +36,11 @@ export async function healthRoutes(app: FastifyInstance, { services }: { service
         check('redis', () => redis.ping()),
       ]),
     );
-    const failure = runner.failure();
+    // Stored by whichever process runs them: a projection that stopped on an event stops alone, and says so here.
+    const failed = await failedProjections(store).catch(() => []);
     const subscription = runner.subscription();
-    checks.projections = failure
-      ? `stopped at ${failure.position} in ${failure.projection}`
+    checks.projections = failed.length > 0
+      ? `stopped: ${failed.map((projection) => `${projection.name} at ${projection.position}`).join(', ')}`
       : subscription.status === 'resubscribing'
         ? `subscribing again after ${subscription.failures} failure(s): ${subscription.reason}`
         : lag.events > MAX_READY_LAG

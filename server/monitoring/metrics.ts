@@ -4,6 +4,7 @@
  * event store head and projection lag, queue depths, the mail outbox, sockets and
  * presence, and alerts derived from configurable thresholds.
  */
+import { failedProjections } from '../../platform/projections/status';
 import type { FastifyInstance } from 'fastify';
 import { Registry, Gauge, collectDefaultMetrics } from 'prom-client';
 import type * as v from 'valibot';
@@ -83,11 +84,11 @@ export function createMonitoring(services: Pick<ApiDependencies, MonitoringNeeds
     const times = responseTimes.summary();
     const poolMax = pool.options.max ?? 10;
     const poolInUse = pool.totalCount - pool.idleCount;
-    const failure = runner.failure();
+    const failed = await failedProjections(store);
     const subscription = runner.subscription();
     const resubscribing = subscription.status === 'resubscribing' ? subscription.reason : null;
     const alerts = alertsFor(
-      { responseP95Ms: times.p95, lag: lag.events, projectionsResubscribing: resubscribing, poolInUse, poolMax, failedJobs: queue.failed ?? 0, storageBytes: dbSize, storageQuotaBytes: options.storageQuotaBytes ?? null, projectionsStopped: failure !== null, oldestQueuedMailSeconds: outbox.oldestQueuedSeconds },
+      { responseP95Ms: times.p95, lag: lag.events, projectionsResubscribing: resubscribing, poolInUse, poolMax, failedJobs: queue.failed ?? 0, storageBytes: dbSize, storageQuotaBytes: options.storageQuotaBytes ?? null, projectionsStopped: failed.length > 0, oldestQueuedMailSeconds: outbox.oldestQueuedSeconds },
       thresholds,
     );
     const health = alerts.some((a) => a.level === 'critical') ? 'critical' : alerts.length > 0 ? 'warning' : 'healthy';
@@ -100,7 +101,7 @@ export function createMonitoring(services: Pick<ApiDependencies, MonitoringNeeds
       uptimeSeconds: Math.round((Date.now() - started) / 1000),
       database: { status: 'connected', connections: poolInUse, maxConnections: poolMax, serverConnections: connections },
       storage: { status: options.storageQuotaBytes && dbSize / options.storageQuotaBytes >= thresholds.storageUsage ? 'warning' : 'ok', bytes: dbSize, quotaBytes: options.storageQuotaBytes ?? null },
-      eventStore: { head, lag: lag.events, lagSeconds: Math.round(lag.seconds), projections: failure ? 'stopped' : subscription.status },
+      eventStore: { head, lag: lag.events, lagSeconds: Math.round(lag.seconds), projections: failed.length > 0 ? 'stopped' : subscription.status, stoppedProjections: failed.map((projection) => projection.name) },
       // Waiting: jobs to run, now or on a retry's backoff. Each digest schedule keeps one delayed job for its next
       // run; those are the schedule, not work waiting, and are counted apart.
       queues: { waiting: Math.max(0, (queue.waiting ?? 0) + (queue.delayed ?? 0) - scheduledJobs), active: queue.active ?? 0, failed: queue.failed ?? 0, scheduled: scheduledJobs },

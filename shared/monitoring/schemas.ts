@@ -32,7 +32,14 @@ export const MonitoringSnapshotSchema = v.object({
    * `head`: the newest event's position (opaque: KurrentDB counts bytes). `lag`: events the read models have still
    * to apply (counted up to 10,000); `lagSeconds`: how long ago the oldest of them was recorded.
    */
-  eventStore: v.object({ head: count, lag: count, lagSeconds: count, projections: v.picklist(['running', 'resubscribing', 'stopped']) }),
+  eventStore: v.object({
+    head: count,
+    lag: count,
+    lagSeconds: count,
+    projections: v.picklist(['running', 'resubscribing', 'stopped']),
+    /** The projections that stopped on an event (each stops alone; the others go on). */
+    stoppedProjections: v.array(v.string()),
+  }),
   /** Background jobs: waiting to run (including retries), running, failed; `scheduled` repeating jobs (the digests) are not waiting. */
   queues: v.object({ waiting: count, active: count, failed: count, scheduled: count }),
   mail: v.object({ queued: count, oldestQueuedSeconds: count, sentLastHour: count, bounced: count }),

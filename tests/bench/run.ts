@@ -17,6 +17,7 @@ const benches: Record<string, () => Promise<{ run: () => Promise<void> }>> = {
   http: () => import('./http.bench'),
   media: () => import('./media.bench'),
   'personal-data': () => import('./personal-data.bench'),
+  replay: () => import('./replay.bench'),
   lighthouse: () => import('./lighthouse.bench'),
 };
 

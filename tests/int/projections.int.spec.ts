@@ -84,8 +84,8 @@ for (const backend of backends) {
     async function runToHead(projection: Projection) {
       const progress = createProjectionProgress({ store, runnerName: 'tally-runner', local: true });
       const runner = createProjectionRunner({ name: 'tally-runner', eventStore, store, projections: [projection], progress, logger: silent });
-      await runner.start();
       const head = await eventStore.headPosition();
+      await runner.start();
       await progress.waitFor(head, 10_000);
       await runner.stop();
       return { runner, reached: progress.current(), head };
