@@ -3,6 +3,7 @@
  */
 import { createHmac, randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync, existsSync } from 'node:fs';
+import { isIP } from 'node:net';
 import { dirname } from 'node:path';
 import * as v from 'valibot';
 
@@ -67,6 +68,13 @@ export const EnvSchema = v.object({
   RATE_LIMIT_EVENT_MAX: v.optional(v.pipe(v.string(), v.toNumber(), v.integer(), v.minValue(1)), '10'),
   RATE_LIMIT_SHARE_MAX: v.optional(v.pipe(v.string(), v.toNumber(), v.integer(), v.minValue(1)), '60'),
   RATE_LIMIT_COMMENT_MAX: v.optional(v.pipe(v.string(), v.toNumber(), v.integer(), v.minValue(1)), '20'),
+  /** Wrong passwords for one account (one address typed at sign-in) in 15 minutes, from any number of client addresses. */
+  RATE_LIMIT_ACCOUNT_FAILURES_MAX: v.optional(v.pipe(v.string(), v.toNumber(), v.integer(), v.minValue(1)), '10'),
+  /** Links mailed to one address (sign-in, e-mail change) in an hour, whoever asks. */
+  RATE_LIMIT_MAIL_LINKS_MAX: v.optional(v.pipe(v.string(), v.toNumber(), v.integer(), v.minValue(1)), '5'),
+  /** Password hashes computed at once (scrypt, each a core's worth of work), and how many may wait for one before a 503. */
+  PASSWORD_HASH_CONCURRENCY: v.optional(v.pipe(v.string(), v.toNumber(), v.integer(), v.minValue(1)), '2'),
+  PASSWORD_HASH_QUEUE: v.optional(v.pipe(v.string(), v.toNumber(), v.integer(), v.minValue(0)), '16'),
   LOG_LEVEL: v.optional(v.picklist(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']), 'info'),
   SECURE_COOKIES: v.optional(booleanish),
   STORAGE_QUOTA_BYTES: v.optional(v.pipe(v.string(), v.toNumber(), v.integer(), v.minValue(1))),
@@ -108,12 +116,26 @@ function dkim(env: v.InferOutput<typeof EnvSchema>) {
   return { domainName: env.DKIM_DOMAIN!, keySelector: env.DKIM_SELECTOR!, privateKey: privateKey! };
 }
 
-function trustProxy(value: string): boolean | number {
-  if (value === 'true') return true;
-  if (value === 'false' || value === '') return false;
-  const hops = Number(value);
-  if (Number.isInteger(hops) && hops >= 0) return hops;
-  throw new ConfigError('TRUST_PROXY must be true, false or a hop count');
+/**
+ * Which proxies may say who the client is (X-Forwarded-For): none, the nearest N hops, or the listed addresses and
+ * networks. Never "any": with every hop trusted, the left-most address, which the client writes itself, would be the
+ * client's address, and every per-address limit would reset with a header.
+ */
+function trustProxy(value: string): false | number | string[] {
+  const trimmed = value.trim();
+  if (trimmed === 'false' || trimmed === '' || trimmed === '0') return false;
+  if (/^\d+$/u.test(trimmed)) return Number(trimmed);
+  const entries = trimmed.split(',').map((entry) => entry.trim());
+  const valid = (entry: string) => {
+    const [address = '', bits, ...rest] = entry.split('/');
+    const family = isIP(address);
+    if (family === 0 || rest.length > 0) return false;
+    return bits === undefined || (/^\d{1,3}$/u.test(bits) && Number(bits) <= (family === 4 ? 32 : 128));
+  };
+  if (entries.length > 0 && entries.every(valid)) return entries;
+  throw new ConfigError(
+    'TRUST_PROXY must be false, the number of proxies in front of the site (1 for one reverse proxy), or a comma-separated list of their addresses or networks (10.0.0.0/8); "true" (any proxy) is refused, since it lets a client choose its own address',
+  );
 }
 
 /** Reads the session secret from the environment, or (outside production) from a local file it creates. */
@@ -172,10 +194,11 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     mailConcurrency: env.MAIL_CONCURRENCY,
     mailOutboxRetentionDays: env.MAIL_OUTBOX_RETENTION_DAYS,
     metricsToken: env.METRICS_TOKEN,
-    rateLimits: { auth: env.RATE_LIMIT_AUTH_MAX, posting: env.RATE_LIMIT_POST_MAX, events: env.RATE_LIMIT_EVENT_MAX, shares: env.RATE_LIMIT_SHARE_MAX, comments: env.RATE_LIMIT_COMMENT_MAX, media: env.RATE_LIMIT_MEDIA_MAX },
+    rateLimits: { accountFailures: env.RATE_LIMIT_ACCOUNT_FAILURES_MAX, mailLinks: env.RATE_LIMIT_MAIL_LINKS_MAX, auth: env.RATE_LIMIT_AUTH_MAX, posting: env.RATE_LIMIT_POST_MAX, events: env.RATE_LIMIT_EVENT_MAX, shares: env.RATE_LIMIT_SHARE_MAX, comments: env.RATE_LIMIT_COMMENT_MAX, media: env.RATE_LIMIT_MEDIA_MAX },
     media: { store: env.MEDIA_STORE, directory: env.MEDIA_DIR, s3: env.S3_URL ? { url: env.S3_URL, bucket: env.S3_BUCKET, region: env.S3_REGION } : null, orphanHours: env.MEDIA_ORPHAN_HOURS },
     logLevel: env.LOG_LEVEL,
     scrypt: { N: env.SCRYPT_N, r: 8, p: 1 },
+    passwordHashing: { concurrency: env.PASSWORD_HASH_CONCURRENCY, queue: env.PASSWORD_HASH_QUEUE },
     monitoring: {
       storageQuotaBytes: env.STORAGE_QUOTA_BYTES ?? null,
       thresholds: { responseP95Ms: env.ALERT_RESPONSE_P95_MS, projectionLag: env.ALERT_PROJECTION_LAG, poolUsage: 0.8, failedJobs: 1, storageUsage: env.ALERT_STORAGE_USAGE, mailBacklogSeconds: env.ALERT_MAIL_BACKLOG_SECONDS },

@@ -40,6 +40,8 @@ import { createReadCache } from './http/read-cache';
 import { registerEtags } from './http/etag';
 import { crawlerRoutes } from './crawlers/routes';
 import { publicPages } from './public-pages/pages';
+import { createPasswordWork } from './members/passwords';
+import { createAddressLimits } from './members/address-limits';
 import { sitePageRoutes } from './site-pages/routes';
 import { mailboxRoutes } from './mail/mailbox-routes';
 import { registerSecurityHeaders } from './http/security-headers';
@@ -60,11 +62,14 @@ export interface App {
   realtime: Realtime;
 }
 
+/** The nearest `hops` proxies are believed (fastify's own meaning of a number, which its types do not list). */
+const trustHops = (hops: number) => (_address: string, hop: number) => hop < hops;
+
 export async function buildApp(services: ApiDependencies, options: { logger?: boolean | object; serveClient?: boolean } = {}): Promise<App> {
   const { config } = services;
   const serverOptions: FastifyServerOptions = {
-    // fastify accepts a hop count too (proxy-addr); its types only list the other forms.
-    trustProxy: config.trustProxy as boolean,
+    // A hop count or a list of addresses (proxy-addr); never `true`, which would believe a client's own header.
+    trustProxy: typeof config.trustProxy === 'number' ? trustHops(config.trustProxy) : config.trustProxy,
     logger: options.logger ?? {
       level: config.logLevel,
       redact: ['req.headers.cookie', 'req.headers.authorization', 'res.headers["set-cookie"]'],
@@ -145,13 +150,21 @@ export async function buildApp(services: ApiDependencies, options: { logger?: bo
   app.get(OPENAPI_PATH, { config: { access: 'public' }, schema: { hide: true } }, () => app.swagger());
 
   await app.register(healthRoutes, { services });
+  // One bound on password hashing for the whole process, and limits per address whoever asks.
+  const passwords = createPasswordWork(config.scrypt, config.passwordHashing);
+  const addressLimits = createAddressLimits(services.redis, config.redisPrefix, config.sessionSecret, {
+    'sign-in-failures': { max: config.rateLimits.accountFailures, windowSeconds: 15 * 60 },
+    'mail-links': { max: config.rateLimits.mailLinks, windowSeconds: 3600 },
+  });
   await app.register(memberRoutes, {
     services,
     memberSessions: sessions.memberSessions,
     disconnectMember: (id) => realtime.disconnectMember(id),
+    passwords,
+    addressLimits,
   });
-  await app.register(accountRoutes, { services, memberSessions: sessions.memberSessions, disconnectMember: (id) => realtime.disconnectMember(id) });
-  await app.register(erasureRoutes, { services, memberSessions: sessions.memberSessions, disconnectMember: (id) => realtime.disconnectMember(id) });
+  await app.register(accountRoutes, { services, memberSessions: sessions.memberSessions, disconnectMember: (id) => realtime.disconnectMember(id), passwords, addressLimits });
+  await app.register(erasureRoutes, { services, memberSessions: sessions.memberSessions, disconnectMember: (id) => realtime.disconnectMember(id), passwords });
 
   await app.register(feedRoutes, { services });
   await app.register(blogRoutes, { services });

@@ -51,15 +51,16 @@ export function createMailQueue({ connection, prefix, backoffMs = 2000 }: MailQu
     queue,
     /**
      * `jobId` names what caused the mail (e.g. `<eventId>:<recipient>`); a second enqueue with the same id while
-     * the job is kept (see removeOnComplete/removeOnFail) adds nothing.
+     * the job waits adds nothing. The message holds an address, a name and often a sign-in link: a sent one is
+     * removed at once, and one that failed for good keeps its record (monitoring counts it) but not its message.
      */
     async enqueue(jobId: string, message: MailMessage) {
       await queue.add(SEND, message, {
         jobId: bullJobId(jobId),
-        attempts: 6,
+        attempts: SEND_ATTEMPTS,
         backoff: { type: 'exponential', delay: backoffMs },
-        removeOnComplete: { age: 7 * 24 * 3600, count: 10_000 },
-        removeOnFail: { age: 30 * 24 * 3600, count: 10_000 },
+        removeOnComplete: true,
+        removeOnFail: { age: 7 * 24 * 3600, count: 10_000 },
       });
     },
     /**
@@ -96,6 +97,7 @@ export function createMailQueue({ connection, prefix, backoffMs = 2000 }: MailQu
 }
 
 const ADD_BULK = 500;
+const SEND_ATTEMPTS = 6;
 /**
  * Outbox entries per job: a fan-out's reads, claims and BullMQ round trips are paid per batch, its mails sent side by
  * side through the transport's pool. Small enough that several worker processes share a fan-out.
@@ -157,5 +159,9 @@ export function startMailWorker(options: MailWorkerOptions) {
       stalledInterval: 1_000,
     },
   );
+  // A message that failed for good keeps no address, name or link in Redis: only that it failed, and why.
+  worker.on('failed', (job) => {
+    if (job?.name === SEND && job.attemptsMade >= (job.opts.attempts ?? 1)) job.updateData({ forgotten: true }).catch(() => undefined);
+  });
   return worker;
 }

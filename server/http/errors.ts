@@ -5,6 +5,24 @@ import { DomainError, ERROR_STATUS, fail } from '../../shared/domain';
 import { refusedInputCode } from '../../platform/refused-input';
 import { AppendTooLargeError, EventStoreUnavailableError } from '../../platform/event-store/port';
 
+/**
+ * A request refused for the site's sake, not for what it said: 429 when one caller, account or mailbox asked too
+ * often, 503 when the site is too busy for the work just now. Both say when to try again (Retry-After).
+ */
+export class RefusedForNowError extends Error {
+  override readonly name = 'RefusedForNowError';
+  constructor(
+    readonly status: 429 | 503,
+    readonly retryAfterSeconds: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export const tooManyAttempts = (retryAfterSeconds: number) =>
+  new RefusedForNowError(429, retryAfterSeconds, `Too many attempts. Please wait ${retryAfterSeconds} seconds and try again.`);
+
 /** Parses input at a boundary; an invalid one becomes a 400 naming each field. */
 export function parse<const Schema extends v.GenericSchema>(schema: Schema, input: unknown): v.InferOutput<Schema> {
   // No body where an object is expected reads as an object with no fields, so each field gets its own message.
@@ -23,6 +41,9 @@ export function registerErrorHandler(app: FastifyInstance) {
   app.setErrorHandler((error: FastifyError | DomainError | Error, request, reply) => {
     if (error instanceof DomainError) {
       return reply.status(ERROR_STATUS[error.code]).send(error.fields ? { message: error.message, fields: error.fields } : { message: error.message });
+    }
+    if (error instanceof RefusedForNowError) {
+      return reply.status(error.status).header('retry-after', String(error.retryAfterSeconds)).send({ message: error.message });
     }
     if (error instanceof AppendTooLargeError) {
       request.log.warn({ stream: error.streamName, bytes: error.bytes, route: request.routeOptions.url }, 'an append was over the event store limit');

@@ -21,3 +21,14 @@ export function emailChangedNoticeMail({ to, name, at }: { to: string; name: str
     html: `<p>Hello ${escapeHtml(name)},</p><p>The e-mail address of your Broadcast History Community account was changed on ${escapeHtml(when)}; this address (${escapeHtml(to)}) no longer signs in.</p><p>If you did not make this change, please contact the community staff at once.</p>`,
   };
 }
+
+/** To an address someone tried to move their account to, which already has one: the answer said nothing of it. */
+export function emailTakenNoticeMail({ to, name }: { to: string; name: string | null }): MailMessage {
+  const greeting = name ? `Hello ${name},` : 'Hello,';
+  return {
+    to,
+    subject: 'Someone tried to use your address on Broadcast History Community',
+    text: `${greeting}\n\nSomeone signed in to Broadcast History Community asked to move their account to this address (${to}). This address already has an account, yours, so nothing was changed.\n\nIf it was you, sign in with this address instead. Otherwise you can ignore this e-mail.\n`,
+    html: `<p>${escapeHtml(greeting)}</p><p>Someone signed in to Broadcast History Community asked to move their account to this address (${escapeHtml(to)}). This address already has an account, yours, so nothing was changed.</p><p>If it was you, sign in with this address instead. Otherwise you can ignore this e-mail.</p>`,
+  };
+}

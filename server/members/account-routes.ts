@@ -2,7 +2,7 @@
  * A member's own account (docs/domain/members.md#own-account): name and bio, password, e-mail address (changed
  * once the link mailed to the new address is opened), and their signed-in browsers.
  */
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import * as v from 'valibot';
 import { fail, type Actor } from '../../shared/domain';
@@ -25,12 +25,13 @@ import { credentialsCollection, membersCollection } from '../../projections/memb
 import { ErrorSchema, noContent, redirect, type ValibotTypeProvider } from '../http/openapi';
 import type { MemberSessions } from '../http/session-store';
 import type { ApiDependencies } from '../dependencies';
-import { hashPassword, verifyPassword } from './passwords';
+import type { PasswordWork } from './passwords';
+import type { AddressLimits } from './address-limits';
 import { createOneTimeLinks, hashToken } from './one-time-links';
 import { claimEmail, releaseEmail } from './email-claims';
-import { emailChangedNoticeMail, emailChangeLinkMail } from './account-mail';
+import { emailChangedNoticeMail, emailChangeLinkMail, emailTakenNoticeMail } from './account-mail';
 import { describeUserAgent } from './user-agent';
-import { userDto } from './routes';
+import { SIGN_IN_LINK_TTL_SECONDS, userDto } from './routes';
 
 export const EMAIL_CHANGE_LINK_TTL_SECONDS = 24 * 3600;
 
@@ -39,6 +40,8 @@ export interface AccountRoutesOptions {
   memberSessions: MemberSessions;
   /** Ends a member's open sockets on every API process: those of ended sessions must not go on hearing notices. */
   disconnectMember: (memberId: string) => Promise<void>;
+  passwords: PasswordWork;
+  addressLimits: AddressLimits;
 }
 
 /** What the account page calls a session: a one-way digest, so neither the id nor the cookie ever leaves the server. */
@@ -48,7 +51,8 @@ export function sessionHandle(sessionId: string): string {
 
 const SessionParams = v.object({ id: v.pipe(text(), v.regex(/^[\w-]{22}$/, 'Unknown session')) });
 const TokenParams = v.object({ token: text() });
-const EmailChangeLink = v.object({ memberId: v.string(), email: v.string() });
+/** `session`: the session that asked, which stays signed in when the change is made (links mailed before it have none). */
+const EmailChangeLink = v.object({ memberId: v.string(), email: v.string(), session: v.optional(v.string()) });
 
 /** Where an e-mail change link lands: the account page, told how it went. */
 const EMAIL_OUTCOME = {
@@ -60,11 +64,12 @@ const EMAIL_OUTCOME = {
 export async function accountRoutes(fastify: FastifyInstance, options: AccountRoutesOptions) {
   const app = fastify.withTypeProvider<ValibotTypeProvider>();
   const tags = ['account'];
-  const { services, memberSessions } = options;
+  const { services, memberSessions, passwords, addressLimits } = options;
   const { store, eventStore, handle, config } = services;
   const members = membersCollection(store);
   const credentials = credentialsCollection(store);
   const emailLinks = createOneTimeLinks(services.redis, config.redisPrefix, 'email-change-link', EMAIL_CHANGE_LINK_TTL_SECONDS);
+  const signInLinks = createOneTimeLinks(services.redis, config.redisPrefix, 'sign-in-link', SIGN_IN_LINK_TTL_SECONDS);
   // Trying current passwords and mailing links to any address are what an attacker would repeat: limited like sign-in.
   const authLimit = { max: config.rateLimits.auth, timeWindow: '1 minute' };
 
@@ -75,6 +80,30 @@ export async function accountRoutes(fastify: FastifyInstance, options: AccountRo
     const member = await members.findOne({ _id: id });
     if (!member) throw fail.notFound('Member not found');
     return member;
+  }
+
+  /**
+   * The member's password, asked again before what a stolen session must not do alone (a new password, a new
+   * address). Wrong ones count against the account as wrong sign-ins do.
+   */
+  async function confirmPassword(memberId: string, password: string) {
+    const member = await memberOrFail(memberId);
+    await addressLimits.check('sign-in-failures', member.email);
+    const account = await credentials.findOne({ _id: memberId });
+    if (!account?.passwordHash || !(await passwords.verify(password, account.passwordHash))) {
+      await addressLimits.count('sign-in-failures', member.email);
+      throw fail.invalid('Current password is incorrect', { currentPassword: 'Current password is incorrect' });
+    }
+    return member;
+  }
+
+  /** Whoever may have learnt the old password or read the old mailbox loses what it gave them: other sessions, mailed links. */
+  async function endOtherAccess(memberId: string, keepSession: string | undefined) {
+    await signInLinks.endAll(memberId);
+    await emailLinks.endAll(memberId);
+    if (keepSession) await memberSessions.endOthers(memberId, keepSession);
+    else await memberSessions.endAll(memberId);
+    await options.disconnectMember(memberId);
   }
 
   app.patch(
@@ -103,15 +132,11 @@ export async function accountRoutes(fastify: FastifyInstance, options: AccountRo
     async (request, reply) => {
       const actor = me(request.actor);
       const { currentPassword, newPassword } = request.body;
-      const account = await credentials.findOne({ _id: actor.id });
-      if (!account?.passwordHash || !(await verifyPassword(currentPassword, account.passwordHash))) {
-        throw fail.invalid('Current password is incorrect', { currentPassword: 'Current password is incorrect' });
-      }
-      const passwordHash = await hashPassword(newPassword, config.scrypt);
+      await confirmPassword(actor.id, currentPassword);
+      const passwordHash = await passwords.hash(newPassword);
       await handle(memberDecider, streamName('member', actor.id), { type: 'ChangePassword', data: { passwordHash }, metadata: metadataOf(actor) }, { actorId: actor.id });
-      // Whoever may have learnt the old password is signed out everywhere; the member keeps this browser.
-      await memberSessions.endOthers(actor.id, request.session.sessionId);
-      await options.disconnectMember(actor.id);
+      // Whoever may have learnt the old password is signed out everywhere and their sign-in links end; the member keeps this browser.
+      await endOtherAccess(actor.id, request.session.sessionId);
       return reply.status(204).send();
     },
   );
@@ -121,23 +146,31 @@ export async function accountRoutes(fastify: FastifyInstance, options: AccountRo
     {
       config: { access: 'signed-in', rateLimit: authLimit },
       schema: {
-        summary: 'Ask to change your e-mail address: a link valid 24 hours goes to the new address, and opening it makes the change',
+        summary:
+          'Ask to change your e-mail address, with your current password: a link valid 24 hours goes to the new address, and opening it makes the change and ends your other sessions. The answer is the same whether or not the new address has an account (its owner is told by mail)',
         tags,
         body: EmailChangeSchema,
-        response: { 202: EmailChangeRequestedSchema, 409: ErrorSchema },
+        response: { 202: EmailChangeRequestedSchema },
       },
     },
     async (request, reply) => {
       const actor = me(request.actor);
-      const { email } = request.body;
-      const member = await memberOrFail(actor.id);
+      const { email, currentPassword } = request.body;
+      const member = await confirmPassword(actor.id, currentPassword);
       if (email === member.email) throw fail.invalid('That is already your e-mail address', { email: 'That is already your e-mail address' });
+      await addressLimits.take('mail-links', email);
+      const answer = { message: `We sent a link to ${email}. Open it within 24 hours to confirm the change.` };
       const holder = await credentials.findOne({ email });
-      if (holder && holder._id !== actor.id) throw fail.conflict('An account with this e-mail address already exists.');
-      const token = await emailLinks.issue(JSON.stringify({ memberId: actor.id, email }));
+      if (holder && holder._id !== actor.id) {
+        // The answer does not say the address has an account: its owner hears of the attempt instead.
+        const owner = await members.findOne({ _id: holder._id });
+        await services.mail.enqueue(`email-taken:${randomUUID()}`, emailTakenNoticeMail({ to: email, name: owner ? displayName(owner) : null }));
+        return reply.status(202).send(answer);
+      }
+      const token = await emailLinks.issue(JSON.stringify({ memberId: actor.id, email, session: request.session.sessionId }), actor.id);
       const link = `${config.publicUrl}/api/me/email/confirm/${token}`;
       await services.mail.enqueue(`email-change-link:${hashToken(token)}`, emailChangeLinkMail({ to: email, name: displayName(member), link }));
-      return reply.status(202).send({ message: `We sent a link to ${email}. Open it within 24 hours to confirm the change.` });
+      return reply.status(202).send(answer);
     },
   );
 
@@ -157,7 +190,7 @@ export async function accountRoutes(fastify: FastifyInstance, options: AccountRo
       const subject = await emailLinks.take(request.params.token);
       const parsed = subject ? v.safeParse(EmailChangeLink, JSON.parse(subject)) : null;
       if (!parsed?.success) return reply.redirect(EMAIL_OUTCOME.invalid);
-      const { memberId, email } = parsed.output;
+      const { memberId, email, session } = parsed.output;
       const member = await members.findOne({ _id: memberId });
       if (!member || member.suspended) return reply.redirect(EMAIL_OUTCOME.invalid);
       if (member.email === email) return reply.redirect(EMAIL_OUTCOME.changed);
@@ -176,6 +209,8 @@ export async function accountRoutes(fastify: FastifyInstance, options: AccountRo
         throw error;
       }
       await releaseEmail(eventStore, oldEmail, memberId);
+      // The address is the account's key: every other session ends, as after a new password, and links to the old one.
+      await endOtherAccess(memberId, session);
       await services.mail.enqueue(`email-changed:${memberId}:${changed.position ?? 'none'}`, emailChangedNoticeMail({ to: oldEmail, name: displayName(member), at: services.now().toISOString() }));
       return reply.redirect(EMAIL_OUTCOME.changed);
     },

@@ -13,20 +13,21 @@ import { mediaCollection, mediaView, sweepOrphanMedia } from '../../projections/
 import { ErrorSchema, noContent, type ValibotTypeProvider } from '../http/openapi';
 import type { MemberSessions } from '../http/session-store';
 import type { ApiDependencies } from '../dependencies';
-import { verifyPassword } from './passwords';
+import type { PasswordWork } from './passwords';
 import { releaseEmail } from './email-claims';
 
 export interface ErasureRoutesOptions {
   services: Pick<ApiDependencies, 'config' | 'store' | 'eventStore' | 'personalDataKeys' | 'handle' | 'media' | 'mailbox' | 'now'>;
   memberSessions: MemberSessions;
   disconnectMember: (memberId: string) => Promise<void>;
+  passwords: PasswordWork;
 }
 
 const ABOUT =
   'Everything Broadcast History Community holds about you: your account, your subscriptions, your open sessions, your uploads, and every change you made to the site or that concerns you, as the site’s event log records it. Every change to the site is recorded there, so this list is complete.';
 const iso = (epochMs: number | null) => (epochMs === null ? null : new Date(epochMs).toISOString());
 
-export async function erasureRoutes(fastify: FastifyInstance, { services, memberSessions, disconnectMember }: ErasureRoutesOptions) {
+export async function erasureRoutes(fastify: FastifyInstance, { services, memberSessions, disconnectMember, passwords }: ErasureRoutesOptions) {
   const app = fastify.withTypeProvider<ValibotTypeProvider>();
   const tags = ['members'];
   const { store } = services;
@@ -94,7 +95,7 @@ export async function erasureRoutes(fastify: FastifyInstance, { services, member
     async (request, reply) => {
       const actor = request.actor!;
       const credentials = await credentialsCollection(store).findOne({ _id: actor.id });
-      if (!credentials?.passwordHash || !(await verifyPassword(request.body.password, credentials.passwordHash))) {
+      if (!credentials?.passwordHash || !(await passwords.verify(request.body.password, credentials.passwordHash))) {
         throw fail.invalid('Wrong password', { password: 'Wrong password' });
       }
       const adminCount = await membersCollection(store).countDocuments({ role: 'admin', suspended: false });

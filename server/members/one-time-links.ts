@@ -1,7 +1,7 @@
 /**
  * One-time tokens sent by e-mail (sign-in links): 32 random bytes, base64url in
  * the link; only their SHA-256 is stored, in Redis with a time to live. Taking a
- * token deletes it, so a link works once.
+ * token deletes it, so a link works once; a password change ends all of a member's.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
@@ -17,11 +17,24 @@ export function hashToken(token: string): string {
 
 export function createOneTimeLinks(redis: Redis, prefix: string, kind: string, ttlSeconds: number) {
   const key = (hash: string) => `${prefix}:${kind}:${hash}`;
+  /** The hashes of a member's links not yet used, so that a password change can end them all. */
+  const ownedBy = (owner: string) => `${prefix}:${kind}-of:${owner}`;
   return {
-    async issue(subject: string): Promise<string> {
+    /** `owner` (the member the link acts for) defaults to the subject. */
+    async issue(subject: string, owner = subject): Promise<string> {
       const { token, hash } = newToken();
-      await redis.set(key(hash), subject, 'EX', ttlSeconds);
+      await redis.multi().set(key(hash), subject, 'EX', ttlSeconds).sadd(ownedBy(owner), hash).expire(ownedBy(owner), ttlSeconds).exec();
       return token;
+    },
+    /** Ends every link issued for `owner` and not yet used. */
+    async endAll(owner: string): Promise<void> {
+      const hashes = await redis.smembers(ownedBy(owner));
+      await redis.del(ownedBy(owner), ...hashes.map(key));
+    },
+    /** The subject the token was issued for, without using it up; null when unknown, used or expired. */
+    async peek(token: string): Promise<string | null> {
+      if (!/^[A-Za-z0-9_-]{20,100}$/.test(token)) return null;
+      return redis.get(key(hashToken(token)));
     },
     /** The subject the token was issued for, or null when unknown, used or expired. */
     async take(token: string): Promise<string | null> {

@@ -4,6 +4,8 @@
  * cost can be raised later without breaking existing passwords.
  */
 import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
+import { performance } from 'node:perf_hooks';
+import { RefusedForNowError } from '../http/errors';
 
 const KEY_LENGTH = 32;
 
@@ -42,3 +44,60 @@ export function decoyHash(cost: ScryptCost): Promise<string> {
   decoy ??= hashPassword(randomBytes(16).toString('hex'), cost);
   return decoy;
 }
+
+/**
+ * Password work with a bound: at most `concurrency` hashes at once (each is a core's worth of scrypt), at most `queue`
+ * waiting; past that the caller is told the site is busy (503), so a flood of sign-ins makes itself wait, not the
+ * members. An address with no account costs no scrypt: it waits as long as recent verifications took (queue
+ * included), so how long a sign-in takes does not say whether the address has an account.
+ */
+export function createPasswordWork(cost: ScryptCost, { concurrency, queue }: { concurrency: number; queue: number }) {
+  let running = 0;
+  const waiting: (() => void)[] = [];
+  /** Recent verifications' time, from asking to answer (a moving average). */
+  let typicalMs: number | null = null;
+  let measuring: Promise<boolean> | undefined;
+
+  const busy = () => new RefusedForNowError(503, 2, 'Too many people are signing in right now. Please try again in a few seconds.');
+
+  async function inTurn<T>(work: () => Promise<T>): Promise<T> {
+    if (running < concurrency) running++;
+    else if (waiting.length >= queue) throw busy();
+    else await new Promise<void>((resolve) => waiting.push(resolve));
+    try {
+      return await work();
+    } finally {
+      const next = waiting.shift();
+      if (next) next();
+      else running--;
+    }
+  }
+
+  async function verify(password: string, stored: string): Promise<boolean> {
+    const started = performance.now();
+    const valid = await inTurn(() => verifyPassword(password, stored));
+    const took = performance.now() - started;
+    typicalMs = typicalMs === null ? took : typicalMs * 0.8 + took * 0.2;
+    return valid;
+  }
+
+  return {
+    hash: (password: string) => inTurn(() => hashPassword(password, cost)),
+    verify,
+    /** The answer for an address without an account (or without a password): false, in the time a verification takes. */
+    async withoutAccount(password: string): Promise<false> {
+      if (running >= concurrency && waiting.length >= queue) throw busy();
+      // The first ones wait for one real verification, which measures; after that no scrypt is spent on addresses nobody has.
+      if (typicalMs === null) {
+        measuring ??= decoyHash(cost).then((decoy) => verify(password, decoy));
+        await measuring;
+        return false;
+      }
+      const jitter = 0.9 + Math.random() * 0.2;
+      await new Promise((resolve) => setTimeout(resolve, typicalMs! * jitter));
+      return false;
+    },
+  };
+}
+
+export type PasswordWork = ReturnType<typeof createPasswordWork>;

@@ -21,11 +21,13 @@ import { findPage, mapPage, pageQuery } from '../http/pagination';
 import { ADMIN, STAFF } from '../http/access';
 import type { MemberSessions } from '../http/session-store';
 import type { ApiDependencies } from '../dependencies';
-import { decoyHash, hashPassword, verifyPassword } from './passwords';
+import type { PasswordWork } from './passwords';
+import type { AddressLimits } from './address-limits';
 import { createOneTimeLinks } from './one-time-links';
 import { signInMail } from './sign-in-mail';
 import { claimEmail } from './email-claims';
 import { USER_AGENT_MAX_LENGTH } from './user-agent';
+import { signInLinkPage, spentLinkPage } from './sign-in-page';
 
 export const SIGN_IN_LINK_TTL_SECONDS = 15 * 60;
 
@@ -34,6 +36,9 @@ export interface MemberRoutesOptions {
   memberSessions: MemberSessions;
   /** Ends a member's open sockets, on every API process (suspension, role change). */
   disconnectMember: (memberId: string) => Promise<void>;
+  /** Password hashing, bounded for the whole process. */
+  passwords: PasswordWork;
+  addressLimits: AddressLimits;
 }
 
 export function userDto(member: MemberDocument): User {
@@ -69,7 +74,7 @@ const NEWEST_MEMBERS_FIRST: Sort = { registeredAt: -1, _id: -1 };
 export async function memberRoutes(fastify: FastifyInstance, options: MemberRoutesOptions) {
   const app = fastify.withTypeProvider<ValibotTypeProvider>();
   const tags = ['members'];
-  const { services, memberSessions } = options;
+  const { services, memberSessions, passwords, addressLimits } = options;
   const { store, eventStore, handle, config } = services;
   const members = membersCollection(store);
   const credentials = credentialsCollection(store);
@@ -124,7 +129,7 @@ export async function memberRoutes(fastify: FastifyInstance, options: MemberRout
       const memberId = await claimEmail(eventStore, email, randomUUID());
       if ((await eventStore.readStream(streamName('member', memberId))).length > 0) throw taken();
       const isFirstMember = (await members.countDocuments({})) === 0 && (await claim(streamName('founder', 'community'), 'FounderClaimed', memberId)) === memberId;
-      const passwordHash = await hashPassword(body.password, config.scrypt);
+      const passwordHash = await passwords.hash(body.password);
       const { state } = await handle(memberDecider, streamName('member', memberId), {
         type: 'RegisterMember',
         data: { id: memberId, email, firstName: body.firstName, lastName: body.lastName, passwordHash, isFirstMember },
@@ -146,11 +151,16 @@ export async function memberRoutes(fastify: FastifyInstance, options: MemberRout
     },
     async (request): Promise<User> => {
       const { body } = request;
-      const account = await credentials.findOne({ email: body.email.trim().toLowerCase() });
-      const valid = account?.passwordHash
-        ? await verifyPassword(body.password, account.passwordHash)
-        : await verifyPassword(body.password, await decoyHash(config.scrypt)).then(() => false);
-      if (!account || !valid) throw fail.unauthenticated('Invalid email or password');
+      const email = body.email.trim().toLowerCase();
+      // Wrong passwords are counted per account too, from whatever client addresses they come.
+      await addressLimits.check('sign-in-failures', email);
+      const account = await credentials.findOne({ email });
+      const valid = account?.passwordHash ? await passwords.verify(body.password, account.passwordHash) : await passwords.withoutAccount(body.password);
+      if (!account || !valid) {
+        await addressLimits.count('sign-in-failures', email);
+        throw fail.unauthenticated('Invalid email or password');
+      }
+      await addressLimits.clear('sign-in-failures', email);
       const member = await memberOrFail(account._id);
       if (member.suspended) throw fail.forbidden('Your account is suspended. Please contact the community staff.');
       await signIn(request, member._id);
@@ -166,7 +176,10 @@ export async function memberRoutes(fastify: FastifyInstance, options: MemberRout
     },
     async (request, reply) => {
       const { body } = request;
-      const account = await credentials.findOne({ email: body.email.trim().toLowerCase() });
+      const email = body.email.trim().toLowerCase();
+      // Counted whether or not the address has an account, so the limit says nothing about that either.
+      await addressLimits.take('mail-links', email);
+      const account = await credentials.findOne({ email });
       const member = account && (await members.findOne({ _id: account._id }));
       if (member && !member.suspended) {
         const token = await signInLinks.issue(member._id);
@@ -182,19 +195,40 @@ export async function memberRoutes(fastify: FastifyInstance, options: MemberRout
     {
       config: { access: 'public', rateLimit: authLimit },
       schema: {
-        summary: 'Follow a sign-in link from the e-mail: signs in once, then the link is spent',
+        summary: 'Open a sign-in link from the e-mail: a page that names the account and signs in only when its button is pressed (a POST); opening it uses nothing up',
         tags,
         params: TokenParams,
-        response: { 302: redirect('To the home page when signed in; to /login?error=link for a spent, expired or unknown link, or a suspended account') },
+        response: { 200: { description: 'The confirmation page, or one that says the link is spent, expired or unknown', contentType: 'text/html' } },
+      },
+    },
+    async (request, reply) => {
+      const { token } = request.params;
+      const memberId = await signInLinks.peek(token);
+      const member = memberId ? await members.findOne({ _id: memberId }) : null;
+      const html = member && !member.suspended ? signInLinkPage(`/api/auth/magic/${token}`, member.email) : spentLinkPage();
+      // The token is in this page's address: no cache keeps it (the site's Referrer-Policy never sends a path to another site).
+      return reply.header('Cache-Control', 'no-store').type('text/html; charset=utf-8').send(html);
+    },
+  );
+
+  app.post(
+    '/api/auth/magic/:token',
+    {
+      config: { access: 'public', rateLimit: authLimit },
+      schema: {
+        summary: 'Sign in with a sign-in link (the button of its page): signs in once, then the link is spent',
+        tags,
+        params: TokenParams,
+        response: { 303: redirect('To the home page when signed in; to /login?error=link for a spent, expired or unknown link, or a suspended account') },
       },
     },
     async (request, reply) => {
       const { token } = request.params;
       const memberId = await signInLinks.take(token);
       const member = memberId ? await members.findOne({ _id: memberId }) : null;
-      if (!member || member.suspended) return reply.redirect('/login?error=link');
+      if (!member || member.suspended) return reply.redirect('/login?error=link', 303);
       await signIn(request, member._id);
-      return reply.redirect('/');
+      return reply.redirect('/', 303);
     },
   );
 

@@ -81,7 +81,11 @@ export const PasswordChangeSchema = v.object({
 });
 export type PasswordChangeInput = v.InferOutput<typeof PasswordChangeSchema>;
 
-export const EmailChangeSchema = v.object({ email: EmailSchema });
+/** A new address needs the current password too: a session alone (perhaps a stolen one) cannot move the account. */
+export const EmailChangeSchema = v.object({
+  email: EmailSchema,
+  currentPassword: v.pipe(v.optional(text('Current password is required'), ''), v.nonEmpty('Current password is required')),
+});
 export type EmailChangeInput = v.InferOutput<typeof EmailChangeSchema>;
 
 /** POST /api/me/email: where the confirmation link went. */

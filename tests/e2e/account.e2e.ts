@@ -115,8 +115,10 @@ describe('account page', () => {
     await registerInBrowser(page, account);
     await page.goto('/account');
     const newEmail = `see-it-now-${Date.now()}@example.org`;
-    await page.getByLabel('New e-mail address').fill(newEmail);
-    await page.getByRole('button', { name: 'Send confirmation link' }).click();
+    const section = page.getByRole('region', { name: 'E-mail address' });
+    await section.getByLabel('New e-mail address').fill(newEmail);
+    await section.getByLabel('Current password').fill(account.password);
+    await section.getByRole('button', { name: 'Send confirmation link' }).click();
     await page.getByRole('status').filter({ hasText: `We sent a link to ${newEmail}` }).first().waitFor();
     const mail = await site.services.mailbox.waitFor((m) => m.to.includes(newEmail));
     await page.goto(mail.text.match(/https?:\/\/\S+\/api\/me\/email\/confirm\/[\w-]+/)![0]);

@@ -38,7 +38,7 @@ describe('with every rate out of reach', () => {
   let cast: Awaited<ReturnType<typeof registerCast>>;
 
   beforeAll(async () => {
-    site = await startTestSite({ ...UNLIMITED_RATES, TRUST_PROXY: 'true' });
+    site = await startTestSite({ ...UNLIMITED_RATES, TRUST_PROXY: '1' });
     cast = await registerCast(site.url);
   });
   afterAll(async () => {
@@ -163,7 +163,7 @@ describe('with low limits', () => {
   let cast: Awaited<ReturnType<typeof registerCast>>;
 
   beforeAll(async () => {
-    site = await startTestSite({ RATE_LIMIT_AUTH_MAX: '1000', RATE_LIMIT_POST_MAX: '1000', RATE_LIMIT_EVENT_MAX: '3', RATE_LIMIT_SHARE_MAX: '3', TRUST_PROXY: 'true' });
+    site = await startTestSite({ RATE_LIMIT_AUTH_MAX: '1000', RATE_LIMIT_POST_MAX: '1000', RATE_LIMIT_EVENT_MAX: '3', RATE_LIMIT_SHARE_MAX: '3', TRUST_PROXY: '1' });
     cast = await registerCast(site.url);
   });
   afterAll(async () => {

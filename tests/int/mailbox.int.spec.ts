@@ -53,14 +53,14 @@ describe('the mailbox', () => {
     expect(JSON.stringify(shown.body)).not.toContain(token);
     expect(JSON.stringify(list.body)).not.toContain(token);
 
-    const opened = await visitor.get(`/api/auth/magic/${encodeURIComponent(MASKED_TOKEN)}`);
-    expect(opened.status).toBe(302);
+    const opened = await visitor.post(`/api/auth/magic/${encodeURIComponent(MASKED_TOKEN)}`);
+    expect(opened.status).toBe(303);
     expect(opened.headers.get('location')).toBe('/login?error=link');
     expect((await visitor.get('/api/auth/user')).status).toBe(401);
 
     // The sink keeps the mail as sent: its addressee's link is untouched by the admin's reading.
     const addressee = new Browser(site.url);
-    expect((await addressee.get(`/api/auth/magic/${token}`)).headers.get('location')).toBe('/');
+    expect((await addressee.post(`/api/auth/magic/${token}`)).headers.get('location')).toBe('/');
     expect((await addressee.get('/api/auth/user')).body).toMatchObject({ id: cast.admin.user.id });
   });
 

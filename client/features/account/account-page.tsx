@@ -170,7 +170,7 @@ function ProfileSection({ user }: { user: CurrentUser }) {
 }
 
 function EmailSection({ user }: { user: CurrentUser }) {
-  const form = useForm({ email: '' });
+  const form = useForm({ email: '', currentPassword: '' });
   const request = useRequestEmailChange();
   const { toast } = useToast();
   const [sent, setSent] = useState<string | null>(null);
@@ -181,25 +181,25 @@ function EmailSection({ user }: { user: CurrentUser }) {
     request.mutate(form.values, {
       onSuccess: ({ message }) => {
         setSent(message);
-        form.setValues({ email: '' });
+        form.setValues({ email: '', currentPassword: '' });
         toast({ title: 'Check your inbox', description: message });
       },
       onError: (caught) => {
         const { fields, message } = refusal(caught, 'Could not send the link. Please try again.');
-        // "Already taken" is about the address typed: beside the field, like the others.
-        form.setFields(message && caught instanceof ApiError && caught.status === 409 ? { email: message } : fields);
-        if (message && !(caught instanceof ApiError && caught.status === 409)) toast({ title: 'Link not sent', description: message, variant: 'destructive' });
+        form.setFields(fields);
+        if (message) toast({ title: 'Link not sent', description: message, variant: 'destructive' });
       },
     });
   };
   return (
-    <Section id="account-email" title="E-mail address" description="We send a link to the new address; the change happens when you open it.">
+    <Section id="account-email" title="E-mail address" description="We send a link to the new address; the change happens when you open it, and signs you out on every other browser.">
       <p className="mb-4 text-sm">
         Current address: <span className="font-medium break-all">{user.email}</span>
       </p>
       <form onSubmit={submit} className="space-y-4">
         <TextField label="New e-mail address" type="email" name="email" autoComplete="email" isRequired value={form.values.email} onChange={form.set('email')} error={form.fields.email} />
-        <Button type="submit" isDisabled={request.isPending || form.values.email.trim() === ''}>
+        <TextField label="Current password" type="password" name="currentPassword" autoComplete="current-password" isRequired value={form.values.currentPassword} onChange={form.set('currentPassword')} error={form.fields.currentPassword} />
+        <Button type="submit" isDisabled={request.isPending || form.values.email.trim() === '' || !form.values.currentPassword}>
           {request.isPending ? 'Sending…' : 'Send confirmation link'}
         </Button>
       </form>

@@ -96,6 +96,17 @@ describe('password', () => {
     const fresh = await new Browser(site.url).post('/api/auth/login', { email: account.email, password: 'a brand new passphrase' });
     expect(fresh.status).toBe(200);
   });
+
+  it('ends the sign-in links mailed before the change', async () => {
+    const { browser, account } = await registerMember(site.url);
+    expect((await new Browser(site.url).post('/api/auth/magic-link', { email: account.email })).status).toBe(202);
+    const mail = await site.services.mailbox.waitFor((m) => m.to.includes(account.email) && /\/api\/auth\/magic\//.test(m.text));
+    const path = new URL(mail.text.match(/https?:\/\/\S+\/api\/auth\/magic\/[\w-]+/)![0]).pathname;
+    expect((await browser.put('/api/me/password', { currentPassword: PASSWORD, newPassword: 'a brand new passphrase' })).status).toBe(204);
+    const follower = new Browser(site.url);
+    expect((await follower.post(path)).status).toBe(303);
+    expect((await follower.get('/api/auth/user')).status).toBe(401);
+  });
 });
 
 describe('signed-in browsers', () => {
@@ -158,7 +169,7 @@ describe('e-mail address', () => {
   it('changes only when the link mailed to the new address is opened; the old address is told and no longer signs in', async () => {
     const { browser, account, user } = await registerMember(site.url);
     const newEmail = `moved-${Date.now()}@example.org`;
-    const requested = await browser.post('/api/me/email', { email: `  ${newEmail.toUpperCase()} ` });
+    const requested = await browser.post('/api/me/email', { email: `  ${newEmail.toUpperCase()} `, currentPassword: PASSWORD });
     expect(requested.status).toBe(202);
     expect(requested.body.message).toContain(newEmail);
     const path = await emailChangeLink(newEmail);
@@ -180,15 +191,26 @@ describe('e-mail address', () => {
     expect((await new Browser(site.url).post('/api/auth/register', { ...account, firstName: 'New', lastName: 'Owner' })).status).toBe(201);
   });
 
-  it('refuses an address another account has, when asked and when the link is opened', async () => {
-    const { browser } = await registerMember(site.url);
+  it('does not say that an address has an account: the same answer, and its owner told by mail instead of a link', async () => {
+    const { browser, account } = await registerMember(site.url);
     const taken = await registerMember(site.url);
-    const asked = await browser.post('/api/me/email', { email: taken.account.email });
-    expect(asked.status).toBe(409);
-    expect(asked.body.message).toBe('An account with this e-mail address already exists.');
+    const free = `free-${Date.now()}@example.org`;
+    const asked = await browser.post('/api/me/email', { email: taken.account.email, currentPassword: PASSWORD });
+    const askedFree = await browser.post('/api/me/email', { email: free, currentPassword: PASSWORD });
+    expect([asked.status, askedFree.status]).toEqual([202, 202]);
+    expect(asked.body.message.replace(taken.account.email, '<address>')).toBe(askedFree.body.message.replace(free, '<address>'));
+    const notice = await site.services.mailbox.waitFor((m) => m.to.includes(taken.account.email) && /tried to use your address/.test(m.subject));
+    expect(notice.text).not.toMatch(/\/api\/me\/email\/confirm\//);
+    expect(notice.text).not.toContain(account.email);
+    await emailChangeLink(free);
+    expect((await site.services.mailbox.all()).filter((m) => m.to.includes(taken.account.email) && /\/api\/me\/email\/confirm\//.test(m.text))).toEqual([]);
+  });
+
+  it('refuses an address another account took before the link is opened', async () => {
+    const { browser } = await registerMember(site.url);
 
     const wanted = `wanted-${Date.now()}@example.org`;
-    expect((await browser.post('/api/me/email', { email: wanted })).status).toBe(202);
+    expect((await browser.post('/api/me/email', { email: wanted, currentPassword: PASSWORD })).status).toBe(202);
     const path = await emailChangeLink(wanted);
     // Someone registers the address before the link is opened.
     expect((await new Browser(site.url).post('/api/auth/register', { email: wanted, password: PASSWORD, firstName: 'Quick', lastName: 'Claimant' })).status).toBe(201);
@@ -200,8 +222,8 @@ describe('e-mail address', () => {
     const one = await registerMember(site.url);
     const other = await registerMember(site.url);
     const wanted = `contested-${Date.now()}@example.org`;
-    await one.browser.post('/api/me/email', { email: wanted });
-    await other.browser.post('/api/me/email', { email: wanted });
+    await one.browser.post('/api/me/email', { email: wanted, currentPassword: PASSWORD });
+    await other.browser.post('/api/me/email', { email: wanted, currentPassword: PASSWORD });
     const mails = async () => (await site.services.mailbox.all()).filter((m) => m.to.includes(wanted));
     for (let i = 0; i < 100 && (await mails()).length < 2; i++) await new Promise((resolve) => setTimeout(resolve, 50));
     const paths = (await mails()).map((m) => new URL(m.text.match(/https?:\/\/\S+\/api\/me\/email\/confirm\/[\w-]+/)![0]).pathname);
@@ -215,7 +237,7 @@ describe('e-mail address', () => {
   it('refuses an expired link', async () => {
     const { browser, account } = await registerMember(site.url);
     const wanted = `late-${Date.now()}@example.org`;
-    await browser.post('/api/me/email', { email: wanted });
+    await browser.post('/api/me/email', { email: wanted, currentPassword: PASSWORD });
     const path = await emailChangeLink(wanted);
     // Time passes: the 24-hour time to live runs out in Redis.
     const token = path.split('/').at(-1)!;
@@ -225,12 +247,39 @@ describe('e-mail address', () => {
     expect((await browser.get('/api/auth/user')).body.email).toBe(account.email);
   });
 
+  it('needs the current password, and counts a wrong one against the account', async () => {
+    const { browser, account } = await registerMember(site.url);
+    const wanted = `unconfirmed-${Date.now()}@example.org`;
+    const without = await browser.post('/api/me/email', { email: wanted });
+    expect(without.status).toBe(400);
+    expect(without.body.fields).toEqual({ currentPassword: 'Current password is required' });
+    const wrong = await browser.post('/api/me/email', { email: wanted, currentPassword: 'not the password' });
+    expect(wrong.status).toBe(400);
+    expect(wrong.body.fields).toEqual({ currentPassword: 'Current password is incorrect' });
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect((await site.services.mailbox.all()).filter((m) => m.to.includes(wanted))).toEqual([]);
+    expect((await browser.get('/api/auth/user')).body.email).toBe(account.email);
+  });
+
+  it('ends every other session of the member once the change is made; the browser that asked stays signed in', async () => {
+    const { browser, account } = await registerMember(site.url);
+    const elsewhere = await signInElsewhere(account.email);
+    const wanted = `sessions-${Date.now()}@example.org`;
+    expect((await browser.post('/api/me/email', { email: wanted, currentPassword: PASSWORD })).status).toBe(202);
+    expect((await elsewhere.get('/api/auth/user')).status).toBe(200);
+    // Opened in a browser that is not signed in (the mail app's), as it often is.
+    expect((await new Browser(site.url).get(await emailChangeLink(wanted))).headers.get('location')).toBe('/account?email=changed');
+    expect((await elsewhere.get('/api/auth/user')).status).toBe(401);
+    expect((await elsewhere.at(site.url).get('/api/auth/user')).status).toBe(401);
+    expect((await browser.get('/api/auth/user')).body.email).toBe(wanted);
+  });
+
   it('refuses the member’s own address and an invalid one, per field', async () => {
     const { browser, account } = await registerMember(site.url);
-    const same = await browser.post('/api/me/email', { email: account.email.toUpperCase() });
+    const same = await browser.post('/api/me/email', { email: account.email.toUpperCase(), currentPassword: PASSWORD });
     expect(same.status).toBe(400);
     expect(same.body.fields).toEqual({ email: 'That is already your e-mail address' });
-    const invalid = await browser.post('/api/me/email', { email: 'not an address' });
+    const invalid = await browser.post('/api/me/email', { email: 'not an address', currentPassword: PASSWORD });
     expect(invalid.status).toBe(400);
     expect(invalid.body.fields).toEqual({ email: 'Enter a valid email address' });
   });

@@ -268,13 +268,25 @@ describe('one-time sign-in links', () => {
     const link = mail.text.match(/https?:\/\/\S+\/api\/auth\/magic\/[\w-]+/)![0];
     const path = new URL(link).pathname;
 
-    const used = await browser.get(path);
-    expect(used.status).toBe(302);
+    // Opening the link signs no one in and uses nothing up: its page names the account and asks for a press.
+    const opened = await browser.get(path);
+    expect(opened.status).toBe(200);
+    expect(opened.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect(opened.headers.get('cache-control')).toBe('no-store');
+    expect(opened.headers.get('referrer-policy')).toBe('strict-origin-when-cross-origin');
+    expect(String(opened.body)).toContain(`<form method="post" action="${path}">`);
+    expect(String(opened.body)).toContain(`${account.email[0]}•••@example.org`);
+    expect(String(opened.body)).not.toContain(account.email);
+    expect((await browser.get('/api/auth/user')).status).toBe(401);
+
+    const used = await browser.post(path);
+    expect(used.status).toBe(303);
     expect(used.headers.get('location')).toBe('/');
     expect((await browser.get('/api/auth/user')).body.id).toBe(user.id);
 
-    const again = await new Browser(site.url).get(path);
-    expect(again.headers.get('location')).toBe('/login?error=link');
+    const again = new Browser(site.url);
+    expect(String((await again.get(path)).body)).toContain('Link not valid');
+    expect((await again.post(path)).headers.get('location')).toBe('/login?error=link');
     expect((await site.services.mailbox.all()).filter((m) => m.to.includes('nobody-here@example.org'))).toHaveLength(0);
   });
 
@@ -287,14 +299,29 @@ describe('one-time sign-in links', () => {
     const keys = await site.services.redis.keys(`${site.services.config.redisPrefix}:sign-in-link:*`);
     for (const key of keys) await site.services.redis.pexpire(key, 1);
     await new Promise((resolve) => setTimeout(resolve, 20));
-    const response = await new Browser(site.url).get(path);
+    const response = await new Browser(site.url).post(path);
     expect(response.headers.get('location')).toBe('/login?error=link');
+  });
+
+  it('signs no one in from another site’s form (login CSRF): the POST must come from the site itself', async () => {
+    const { account } = await registerMember(site.url);
+    await new Browser(site.url).post('/api/auth/magic-link', { email: account.email });
+    const mail = await site.services.mailbox.waitFor((m) => m.to.includes(account.email) && /magic/.test(m.text));
+    const path = new URL(mail.text.match(/https?:\/\/\S+\/api\/auth\/magic\/[\w-]+/)![0]).pathname;
+    const victim = new Browser(site.url);
+    const forged = await victim.request('POST', path, '', { 'content-type': 'application/x-www-form-urlencoded', origin: 'https://attacker.example' });
+    expect(forged.status).toBe(403);
+    expect((await victim.get('/api/auth/user')).status).toBe(401);
+    // The site's own page's form, from its own origin, works.
+    const own = await victim.request('POST', path, '', { 'content-type': 'application/x-www-form-urlencoded', origin: site.services.config.publicUrl });
+    expect(own.status).toBe(303);
+    expect((await victim.get('/api/auth/user')).status).toBe(200);
   });
 });
 
 describe('a site served over https', () => {
   it('marks the session cookie Secure and sends HSTS; plain http sends no HSTS', async () => {
-    const secure = await startTestSite({ PUBLIC_URL: 'https://community.example.org', TRUST_PROXY: 'true' });
+    const secure = await startTestSite({ PUBLIC_URL: 'https://community.example.org', TRUST_PROXY: '1' });
     try {
       const browser = new Browser(secure.url);
       const response = await browser.request('POST', '/api/auth/register', { email: 'a@example.org', password: 'correct horse battery', firstName: 'A', lastName: 'B' }, { 'x-forwarded-proto': 'https' });

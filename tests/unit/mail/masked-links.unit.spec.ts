@@ -8,6 +8,7 @@ const token = 'Zm9vYmFyLWJhei1xdXV4LTAxMjM0NTY3ODlfLUFCQ0RFRg';
 describe('maskLinkTokens', () => {
   it.each([
     ['a sign-in link', '/api/auth/magic/'],
+    ['an e-mail change link', '/api/me/email/confirm/'],
     ['a confirmation link to the API', '/api/subscribe/confirm/'],
     ['a confirmation link to the page', '/subscribe/confirm/'],
     ['a one-click unsubscribe address', '/api/unsubscribe/'],
