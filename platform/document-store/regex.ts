@@ -282,18 +282,25 @@ class Parser {
   }
 
   /**
-   * Under `i`, adds PCRE's case partners. Only ASCII has partners we are sure of:
-   * a cased non-ASCII character is refused rather than guessed.
+   * Under `i`, adds PCRE's case partners. ASCII as PCRE folds it (with U+017F for s and U+212A for k); past ASCII,
+   * PCRE in UTF mode folds by Unicode's simple case folding, which JavaScript's `iu` matching also follows, so a
+   * character's partners are those it matches there (É é, Σ σ ς, Å å Å). A range past ASCII with cased characters is
+   * folded when it is short; a long one is refused rather than written out.
    */
   private withCases(ranges: Range[]): Range[] {
     if (!this.caseInsensitive) return ranges;
     const extra: Range[] = [];
     for (const [low, high] of ranges) {
       if (high > 0x7f) {
-        if (low !== high || isCased(low)) this.fail('with option i, only ASCII letters may be case-folded');
-        continue;
+        const from = Math.max(low, 0x80);
+        if (high - from > MAX_FOLDED_RANGE) {
+          for (let c = from; c <= high; c++) if (isCased(c)) this.fail('with option i, a range past ASCII may hold at most 256 characters');
+        } else {
+          for (let c = from; c <= high; c++) for (const partner of casePartners(c)) extra.push([partner, partner]);
+        }
+        if (low > 0x7f) continue;
       }
-      for (let c = low; c <= high; c++) {
+      for (let c = low; c <= Math.min(high, 0x7f); c++) {
         const letter = String.fromCharCode(c);
         const lower = letter.toLowerCase();
         const upper = letter.toUpperCase();
@@ -310,6 +317,41 @@ class Parser {
 function isCased(c: number): boolean {
   const s = String.fromCodePoint(c);
   return s.toLowerCase() !== s || s.toUpperCase() !== s;
+}
+
+const MAX_FOLDED_RANGE = 256;
+
+/**
+ * Code points that case-fold together, by the key `lower(upper(c))` (one code point, else c itself); candidates only:
+ * `casePartners` keeps those that JavaScript's `iu` matching (Unicode simple case folding) confirms. Built once,
+ * on the first non-ASCII character under `i`, over the planes that hold cased letters.
+ */
+let foldGroups: Map<number, number[]> | undefined;
+function foldKey(c: number): number {
+  const upper = [...String.fromCodePoint(c).toUpperCase()];
+  const lower = upper.length === 1 ? [...upper[0]!.toLowerCase()] : [];
+  return lower.length === 1 ? lower[0]!.codePointAt(0)! : c;
+}
+function groups(): Map<number, number[]> {
+  if (foldGroups) return foldGroups;
+  foldGroups = new Map();
+  for (let c = 0x41; c <= 0x1ffff; c++) {
+    if (c >= 0xd800 && c <= 0xdfff) continue;
+    if (!isCased(c)) continue;
+    const key = foldKey(c);
+    const group = foldGroups.get(key);
+    if (group) group.push(c);
+    else foldGroups.set(key, [c]);
+  }
+  return foldGroups;
+}
+
+/** The code points that match `c` case-insensitively under Unicode simple case folding, `c` included. */
+export function casePartners(c: number): number[] {
+  if (!isCased(c)) return [c];
+  const matcher = new RegExp(`^\\u{${c.toString(16)}}$`, 'iu');
+  const candidates = new Set([c, ...(groups().get(foldKey(c)) ?? [])]);
+  return [...candidates].filter((candidate) => matcher.test(String.fromCodePoint(candidate))).sort((a, b) => a - b);
 }
 
 function normalise(ranges: Range[]): Range[] {
