@@ -1,16 +1,23 @@
 # One image for every role (ROLES=api,projections,workers by default: the whole site in one process).
 #   docker build -t broadcast-history-community .     tested by `npm run test:image` (podman; see README)
 # Node 20, as everywhere else (package.json engines, README, CI).
+# package.json less its scripts: what npm ci reads, so a new npm script does not reinstall every package.
+FROM node:20-bookworm-slim AS manifest
+WORKDIR /app
+COPY package.json ./
+RUN node -e "const fs = require('node:fs'); const p = JSON.parse(fs.readFileSync('package.json', 'utf8')); delete p.scripts; fs.writeFileSync('package.json', JSON.stringify(p, null, 2))"
+
 FROM node:20-bookworm-slim AS deps
 WORKDIR /app
 ENV NPM_CONFIG_UPDATE_NOTIFIER=false NPM_CONFIG_FUND=false NPM_CONFIG_AUDIT=false
-COPY package.json package-lock.json ./
+COPY --from=manifest /app/package.json ./
+COPY package-lock.json ./
 # --engine-strict: a dependency that asks for another Node fails the build (one Node version everywhere).
 RUN npm ci --engine-strict
 
 # The client, built into dist/client: the server serves it and inlines its theme script from there.
 FROM deps AS build
-COPY tsconfig.json vite.config.ts ./
+COPY package.json tsconfig.json vite.config.ts ./
 COPY client ./client
 COPY shared ./shared
 RUN npm run build
