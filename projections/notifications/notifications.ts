@@ -170,7 +170,11 @@ async function tellUnread(store: DocumentStore, memberIds: Iterable<string>, not
 async function rename(store: DocumentStore, memberId: string, name: string, at: number) {
   const notifications = notificationsCollection(store);
   for (const { _id } of await notifications.find({ 'actor.id': memberId }, { fields: ['_id'] }))
-    await applyToDocument(notifications, _id, at, (current) => current?.actor ? { ...current, text: current.text.startsWith(current.actor.name) ? name + current.text.slice(current.actor.name.length) : current.text, actor: { id: memberId, name } } : current);
+    await applyToDocument(notifications, _id, at, (current) => {
+      if (!current?.actor) return current;
+      const named = current.actor.name;
+      return { ...current, text: current.text.startsWith(named) ? name + current.text.slice(named.length) : current.text, actor: { id: memberId, name } };
+    });
 }
 
 /**
@@ -186,8 +190,9 @@ async function followMember(memberId: string, event: MemberEvent, at: number, { 
   const notifications = notificationsCollection(store);
   for (const { _id } of await notifications.find({ memberId }, { fields: ['_id'] })) await applyToDocument(notifications, _id, at, () => null);
   await rename(store, memberId, await nameOf(store, memberId), at);
-  for (const subject of await subjects(store).find({ $or: [{ answered: memberId }, { waiting: memberId }] }))
-    await applyToDocument(subjects(store), subject._id, at, (current) => current && { ...current, answered: current.answered?.filter((other) => other !== memberId), waiting: current.waiting?.filter((other) => other !== memberId) });
+  const without = (members: string[] | undefined) => members?.filter((other) => other !== memberId);
+  for (const { _id } of await subjects(store).find({ $or: [{ answered: memberId }, { waiting: memberId }] }, { fields: ['_id'] }))
+    await applyToDocument(subjects(store), _id, at, (current) => current && { ...current, answered: without(current.answered), waiting: without(current.waiting) });
   if (event.data.content === 'removed') for (const { _id } of await subjects(store).find({ authorId: memberId }, { fields: ['_id'] })) await applyToDocument(subjects(store), _id, at, () => null);
 }
 

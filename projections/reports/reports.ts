@@ -104,8 +104,9 @@ export const reportsProjection: Projection = {
     const report = async ({ memberId, reason, at: reportedAt }: Report) => {
       const subject = before ? null : await subjects(store).findOne({ _id: key });
       const author = subject && { id: subject.authorId, name: bylineName(await authors(store).findOne({ _id: subject.authorId })) };
+      const opened = subject && author && { targetType, targetId: typed.id, excerpt: subject.excerpt, author, thread: subject.thread, firstReportedAt: reportedAt };
       await applyToDocument(reports, key, at, (current) => {
-        const base = current ?? (subject && author && { targetType, targetId: typed.id, excerpt: subject.excerpt, author, thread: subject.thread, reasons: [] as string[], reporters: 0, reporterIds: [] as string[], firstReportedAt: reportedAt });
+        const base = current ?? (opened && { ...opened, reasons: [] as string[], reporters: 0, reporterIds: [] as string[] });
         if (!base || base.reporterIds.includes(memberId)) return base;
         return { ...base, reasons: reason ? [...base.reasons, reason] : base.reasons, reporters: base.reporters + 1, reporterIds: [...base.reporterIds, memberId] };
       });
