@@ -61,12 +61,12 @@ cafile=$(npm config get cafile)
 [[ -f $cafile ]] || die "no CA bundle for npm at $cafile"
 sources=()
 for file in /etc/apt/sources.list /etc/apt/sources.list.d/*.list /etc/apt/sources.list.d/*.sources; do
-  [[ -f $file ]] && grep -Eq "^[[:space:]]*(deb |URIs:.*debian)" "$file" && grep -q "debian" "$file" && sources+=("$file")
+  if [[ -f $file ]] && grep -Eq '^[[:space:]]*(deb |URIs:).*debian' "$file"; then sources+=("$file"); fi
 done
 ((${#sources[@]})) || die 'no Debian apt sources found in /etc/apt for mmdebstrap'
 
 recipe=2 # raise when the stand-in's recipe below changes
-key=$( { echo "recipe $recipe $suite"; node --version; cat "$npm_dir/package.json" | grep '"version"'; echo "$registry"; sha256sum <"$cafile"; cat "${sources[@]}"; } | sha256sum | cut -c1-32)
+key=$( { echo "recipe $recipe $suite"; node --version; grep '"version"' "$npm_dir/package.json"; echo "$registry"; sha256sum <"$cafile"; cat "${sources[@]}"; } | sha256sum | cut -c1-32)
 have=$(podman image inspect --format '{{ index .Labels "bhc.stand-in" }}' "$base" 2>/dev/null || true)
 if [[ $have == "$key" && -z ${TEST_IMAGE_REBUILD_BASE:-} ]]; then
   say "stand-in for $base is up to date"
