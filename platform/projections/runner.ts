@@ -172,24 +172,29 @@ async function* pagesOf(events: AsyncIterable<RecordedEvent>, size: number): Asy
   const pull = (): Promise<Next> => iterator.next().then((result) => result, (failed: unknown) => ({ failed }));
   const tick = () => new Promise<'tick'>((resolve) => setImmediate(resolve, 'tick'));
   let pending: Promise<Next> | null = null;
-  for (;;) {
-    const first = await (pending ?? pull());
-    pending = null;
-    if ('failed' in first) throw first.failed;
-    if (first.done) return;
-    const page = [first.value];
-    while (page.length < size) {
-      pending = pull();
-      const next = await Promise.race([pending, tick()]);
-      if (next === 'tick' || 'failed' in next) break;
+  try {
+    for (;;) {
+      const first = await (pending ?? pull());
       pending = null;
-      if (next.done) {
-        yield page;
-        return;
+      if ('failed' in first) throw first.failed;
+      if (first.done) return;
+      const page = [first.value];
+      while (page.length < size) {
+        pending = pull();
+        const next = await Promise.race([pending, tick()]);
+        if (next === 'tick' || 'failed' in next) break;
+        pending = null;
+        if (next.done) {
+          yield page;
+          return;
+        }
+        page.push(next.value);
       }
-      page.push(next.value);
+      yield page;
     }
-    yield page;
+  } finally {
+    // The reader stopped reading: the subscription ends (after the read under way), releasing its connections.
+    void iterator.return?.().catch(() => undefined);
   }
 }
 
@@ -337,7 +342,20 @@ export function createProjectionRunner(options: ProjectionRunnerOptions) {
    * Follows the log from `from()` with resubscription: `onPage` gets each page and whether the reader is caught up
    * (the page ended because the log had no more ready). Returns when the signal aborts or `onPage` says stop.
    */
-  async function follow(from: () => number, onPage: (page: RecordedEvent[], caughtUp: boolean) => Promise<'go on' | 'stop'>, signal: AbortSignal, report: boolean) {
+  async function follow(from: () => number, onPage: (page: RecordedEvent[], caughtUp: boolean) => Promise<'go on' | 'stop'>, outer: AbortSignal, report: boolean) {
+    // Its own signal, so that a reader done with the log ('stop') ends its subscription at once.
+    const reading = new AbortController();
+    const abort = () => reading.abort();
+    outer.addEventListener('abort', abort, { once: true });
+    try {
+      await followUntil(from, onPage, reading.signal, report);
+    } finally {
+      outer.removeEventListener('abort', abort);
+      reading.abort();
+    }
+  }
+
+  async function followUntil(from: () => number, onPage: (page: RecordedEvent[], caughtUp: boolean) => Promise<'go on' | 'stop'>, signal: AbortSignal, report: boolean) {
     while (!signal.aborted) {
       let reason: string;
       let recovered: NodeJS.Timeout | undefined;

@@ -109,7 +109,8 @@ export function createSubscriptionMail({ config, eventStore, store, pool, redis,
     logger,
     async lead() {
       await runner.start();
-      pruneWhenDue();
+      // Once leading (the lock is this process's only when lead() has returned).
+      setImmediate(pruneWhenDue);
     },
     follow: () => runner.stop(),
   });
