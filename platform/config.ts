@@ -75,6 +75,8 @@ export const EnvSchema = v.object({
   /** Password hashes computed at once (scrypt, each a core's worth of work), and how many may wait for one before a 503. */
   PASSWORD_HASH_CONCURRENCY: v.optional(v.pipe(v.string(), v.toNumber(), v.integer(), v.minValue(1)), '2'),
   PASSWORD_HASH_QUEUE: v.optional(v.pipe(v.string(), v.toNumber(), v.integer(), v.minValue(0)), '16'),
+  /** Time a request has to arrive whole, body included (ms); a slower one is answered 408 and its connection closed. */
+  REQUEST_TIMEOUT_MS: v.optional(v.pipe(v.string(), v.toNumber(), v.integer(), v.minValue(1000)), '60000'),
   LOG_LEVEL: v.optional(v.picklist(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']), 'info'),
   SECURE_COOKIES: v.optional(booleanish),
   STORAGE_QUOTA_BYTES: v.optional(v.pipe(v.string(), v.toNumber(), v.integer(), v.minValue(1))),
@@ -199,6 +201,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     logLevel: env.LOG_LEVEL,
     scrypt: { N: env.SCRYPT_N, r: 8, p: 1 },
     passwordHashing: { concurrency: env.PASSWORD_HASH_CONCURRENCY, queue: env.PASSWORD_HASH_QUEUE },
+    requestTimeoutMs: env.REQUEST_TIMEOUT_MS,
     monitoring: {
       storageQuotaBytes: env.STORAGE_QUOTA_BYTES ?? null,
       thresholds: { responseP95Ms: env.ALERT_RESPONSE_P95_MS, projectionLag: env.ALERT_PROJECTION_LAG, poolUsage: 0.8, failedJobs: 1, storageUsage: env.ALERT_STORAGE_USAGE, mailBacklogSeconds: env.ALERT_MAIL_BACKLOG_SECONDS },

@@ -40,6 +40,7 @@ import { createReadCache } from './http/read-cache';
 import { registerEtags } from './http/etag';
 import { crawlerRoutes } from './crawlers/routes';
 import { publicPages } from './public-pages/pages';
+import { createServer } from 'node:http';
 import { createPasswordWork } from './members/passwords';
 import { createAddressLimits } from './members/address-limits';
 import { sitePageRoutes } from './site-pages/routes';
@@ -75,6 +76,10 @@ export async function buildApp(services: ApiDependencies, options: { logger?: bo
       redact: ['req.headers.cookie', 'req.headers.authorization', 'res.headers["set-cookie"]'],
     },
     bodyLimit: 1024 * 1024,
+    // A request, body included, has REQUEST_TIMEOUT_MS (a minute) to arrive; a caller trickling one in byte by byte
+    // is cut off then (408, connection closed), instead of holding a connection for as long as it likes. Node checks
+    // every 2 s, and reads the timeout only when the server is made.
+    serverFactory: (handler) => createServer({ requestTimeout: config.requestTimeoutMs, connectionsCheckingInterval: 2_000 }, handler),
     routerOptions: { querystringParser: parseQueryString },
   };
   const app: FastifyInstance = Fastify(serverOptions);
@@ -89,6 +94,12 @@ export async function buildApp(services: ApiDependencies, options: { logger?: bo
 
   // Public reads carry an ETag of their uncompressed body (so this comes before compression) and answer 304 to it.
   registerEtags(app);
+  // What a member is answered is theirs: no shared cache keeps it, nor the browser's disk, unless a route said
+  // otherwise (public reads revalidated by ETag: private, no-cache).
+  app.addHook('onSend', async (request, reply, payload) => {
+    if (request.actor && !reply.hasHeader('cache-control') && String(reply.getHeader('content-type') ?? '').startsWith('application/json')) reply.header('cache-control', 'private, no-store');
+    return payload;
+  });
   // Answers over a kilobyte go out brotli or gzip compressed, at a level quick enough to do per request; the
   // built client's files are compressed once at build time and sent as they are (server/http/client.ts).
   await app.register(compress, { threshold: 1024, encodings: ['br', 'gzip'], brotliOptions: { params: { [zlib.BROTLI_PARAM_QUALITY]: 4 } } });
@@ -135,6 +146,7 @@ export async function buildApp(services: ApiDependencies, options: { logger?: bo
   const realtime = attachRealtime(app.server, {
     redis: services.redis,
     prefix: config.redisPrefix,
+    origin: new URL(config.publicUrl).origin,
     presence: services.presence,
     async authenticate(cookieHeader) {
       const signed = cookieHeader ? app.parseCookie(cookieHeader)[SESSION_COOKIE] : undefined;

@@ -25,11 +25,19 @@ interface SocketData {
 
 export function attachRealtime(
   httpServer: HttpServer,
-  options: { redis: Redis; prefix: string; presence: Presence; authenticate: (cookieHeader: string | undefined) => Promise<Actor | null> },
+  /** `origin`: the site's own (PUBLIC_URL's); a browser's handshake from any other page is refused. */
+  options: { redis: Redis; prefix: string; origin: string; presence: Presence; authenticate: (cookieHeader: string | undefined) => Promise<Actor | null> },
 ): Realtime {
   const { presence } = options;
   const io = socketServer<SocketData>(options.redis, options.prefix, httpServer);
 
+  // Another site's page could otherwise open a socket with the member's cookie and hear their notices (cross-site
+  // WebSocket hijacking). Browsers always send Origin; a client without one (a script, a test) is no browser to abuse.
+  io.use((socket, next) => {
+    const origin = socket.handshake.headers.origin;
+    if (origin !== undefined && origin !== options.origin) next(new Error('This connection must come from the site itself'));
+    else next();
+  });
   io.use((socket, next) => {
     options.authenticate(socket.handshake.headers.cookie).then(
       (actor) => {
