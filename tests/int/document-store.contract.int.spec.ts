@@ -473,6 +473,92 @@ for (const adapter of adapters) {
       });
     });
 
+    describe('positioned writes, collections put in place, transactions', () => {
+      it('writes a page of positioned changes, never taking a document back to an older position', async () => {
+        const c = fresh();
+        await c.insertMany([
+          { _id: 'kept', value: 'new', _position: 9 },
+          { _id: 'older', value: 'old', _position: 2 },
+          { _id: 'gone', value: 'old', _position: 3 },
+          { _id: 'stays', value: 'new', _position: 8 },
+          { _id: 'unpositioned', value: 'old' },
+        ]);
+        await c.savePositioned({
+          put: [
+            { _id: 'kept', value: 'stale', _position: 5 },
+            { _id: 'older', value: 'newer', _position: 6 },
+            { _id: 'created', value: 'new', _position: 6 },
+            { _id: 'unpositioned', value: 'new', _position: 1 },
+          ],
+          remove: [
+            { _id: 'gone', _position: 6 },
+            { _id: 'stays', _position: 6 },
+            { _id: 'never-there', _position: 6 },
+          ],
+        });
+        expect(await c.find({}, { sort: { _id: 1 } })).toEqual([
+          { _id: 'created', value: 'new', _position: 6 },
+          { _id: 'kept', value: 'new', _position: 9 },
+          { _id: 'older', value: 'newer', _position: 6 },
+          { _id: 'stays', value: 'new', _position: 8 },
+          { _id: 'unpositioned', value: 'new', _position: 1 },
+        ]);
+        // Written twice, the same page changes nothing.
+        await c.savePositioned({ put: [{ _id: 'older', value: 'newer', _position: 6 }], remove: [{ _id: 'gone', _position: 6 }] });
+        expect(await c.countDocuments()).toBe(5);
+        await c.savePositioned({ put: [], remove: [] });
+      });
+
+      it('refuses a positioned document that a unique index refuses', async () => {
+        const c = fresh();
+        await c.createIndex({ email: 1 }, { unique: true });
+        await c.insertOne({ _id: 'a', email: 'a@example.org', _position: 1 });
+        await expect(c.savePositioned({ put: [{ _id: 'b', email: 'a@example.org', _position: 2 }], remove: [] })).rejects.toBeInstanceOf(DuplicateKeyError);
+      });
+
+      it('puts one collection in the place of another, with its indexes, and again later', async () => {
+        const live = fresh();
+        const next = store.collection<Item>(`${live.name}__next`);
+        await live.insertOne({ _id: 'old', n: 1 });
+        await next.createIndex({ n: 1 }, { unique: true });
+        await next.insertMany([{ _id: 'new', n: 1 }, { _id: 'newer', n: 2 }]);
+        await store.replaceCollection(next.name, live.name);
+        expect(await ids(live, {})).toEqual(['new', 'newer']);
+        await expect(live.insertOne({ _id: 'twin', n: 2 })).rejects.toBeInstanceOf(DuplicateKeyError);
+        expect(await store.listCollections()).not.toContain(next.name);
+        // A second rebuild beside it, of the same name, indexes included.
+        await next.createIndex({ n: 1 }, { unique: true });
+        await next.insertOne({ _id: 'newest', n: 3 });
+        await store.replaceCollection(next.name, live.name);
+        expect(await ids(live, { n: { $gte: 3 } })).toEqual(['newest']);
+        // A collection nothing was written to takes the place as an empty one.
+        await store.replaceCollection(`${live.name}__empty`, live.name);
+        expect(await live.countDocuments()).toBe(0);
+      });
+
+      it('commits a transaction whole, or rolls it back leaving nothing', async () => {
+        if (!store.begin) return; // MongoDB: no transactions here; the runner relies on positioned writes instead.
+        const c = fresh();
+        await c.insertOne({ _id: 'before', n: 0 });
+        const rolledBack = await store.begin();
+        await rolledBack.collection<Item>(c.name).savePositioned({ put: [{ _id: 'inside', n: 1, _position: 1 }], remove: [] });
+        await rolledBack.collection<Item>(c.name).deleteOne({ _id: 'before' });
+        expect(await rolledBack.collection<Item>(c.name).countDocuments()).toBe(1);
+        expect(await c.countDocuments()).toBe(1);
+        await rolledBack.rollback();
+        expect(await ids(c, {})).toEqual(['before']);
+
+        const committed = await store.begin({ durable: false });
+        const inside = committed.collection<Item>(c.name);
+        // A refused write inside leaves the transaction usable.
+        await expect(inside.insertOne({ _id: 'before', n: 2 })).rejects.toBeInstanceOf(DuplicateKeyError);
+        await inside.insertOne({ _id: 'inside', n: 1 });
+        await committed.replaceCollection(c.name, `${c.name}_moved`);
+        await committed.commit();
+        expect(await ids(store.collection<Item>(`${c.name}_moved`), {})).toEqual(['before', 'inside']);
+      });
+    });
+
     describe('indexes', () => {
       it('enforces unique indexes, with a missing field counting as null', async () => {
         const c = fresh();
