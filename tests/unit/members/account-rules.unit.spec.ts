@@ -80,7 +80,7 @@ describe('account schemas', () => {
   });
 
   it('lowercases a new address', () => {
-    expect(v.parse(EmailChangeSchema, { email: ' New@Example.ORG ' })).toEqual({ email: 'new@example.org' });
+    expect(v.parse(EmailChangeSchema, { email: ' New@Example.ORG ', currentPassword: 'correct horse battery' })).toEqual({ email: 'new@example.org', currentPassword: 'correct horse battery' });
   });
 });
 
