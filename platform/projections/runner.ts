@@ -586,6 +586,10 @@ export function createProjectionRunner(options: ProjectionRunnerOptions) {
             { projection: projection.name, checkpointEventStore: checkpoint.eventStore, eventStore: identity },
             `The ${projection.name} checkpoint was written against another event store (${checkpoint.eventStore}); this one is ${identity}. Its position means nothing here: it is rebuilt from this store's log.`,
           );
+        } else if (checkpoint.version !== projection.version && options.rebuilds === false) {
+          // Never rebuilt (it would act again on what it did): the new code goes on from where the old one was.
+          logger.info({ projection: projection.name, from: checkpoint.version, to: projection.version }, `${projection.name} changed version; it goes on from its checkpoint (this runner is never rebuilt)`);
+          await checkpoints.updateOne({ _id: track.checkpoint }, { $set: { version: projection.version } });
         } else if (checkpoint.version !== projection.version) {
           logger.info({ projection: projection.name, from: checkpoint.version, to: projection.version }, `${projection.name} changed version: rebuilding it beside the live one`);
           await rebuildRequests.replaceOne({ _id: projection.name }, { _id: projection.name, runner: name, requestedAt: new Date().toISOString(), failed: null }, { upsert: true });
