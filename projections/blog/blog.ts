@@ -7,7 +7,7 @@ import type { DocumentStore } from '../../platform/document-store/port';
 import type { Role } from '../../shared/domain';
 import type { MemberEvent } from '../../shared/members/member-stream';
 import type { CommentEvent } from '../../shared/comments/comment-stream';
-import { bylineChange, bylineName, type Byline } from '../../shared/members/byline';
+import { bylineChange, bylineName, holdsAnything, withId, withoutId, type Byline, type BylineHolder } from '../../shared/members/byline';
 import { FORMER_MEMBER } from '../../shared/personal-data';
 import { applyToDocument, type Positioned } from '../../platform/projections/documents';
 import type { Projection, ProjectionContext } from '../../platform/projections/runner';
@@ -41,7 +41,8 @@ export type BlogPostDocument = Positioned & {
   comments: number;
 };
 
-type AuthorDocument = Positioned & Byline & { _id: string };
+/** An author: their byline, and their posts (so that a change of theirs reaches each post by its id). */
+type AuthorDocument = Positioned & BylineHolder<'posts'> & { _id: string };
 
 export const blogPosts = (store: DocumentStore) => store.collection<BlogPostDocument>(BLOG_POSTS);
 const authors = (store: DocumentStore) => store.collection<AuthorDocument>(BLOG_AUTHORS);
@@ -57,20 +58,39 @@ const roomsFor = (wasOrIsPublished: boolean): Room[] => (wasOrIsPublished ? [ROO
 
 /**
  * The post page shows the author's current name, picture and role. An erased member's posts stay as by "Former
- * member", or go when they chose that their content goes (docs/domain/members.md#erasure).
+ * member", or go when they chose that their content goes (docs/domain/members.md#erasure). The author's document lists
+ * their posts, each reached by its id; it is written last, so a replay after a crash in between finds them still listed.
  */
 async function followAuthor(authorId: string, event: MemberEvent, at: number, { store, notify }: ProjectionContext) {
   const change = bylineChange(event);
   if (!change) return;
-  await applyToDocument(authors(store), authorId, at, change);
-  if (event.type === 'MemberRegistered') return;
+  const held = await authors(store).findOne({ _id: authorId });
   const removed = event.type === 'MemberErased' && event.data.content === 'removed';
-  const byline = await authors(store).findOne({ _id: authorId });
+  // Applied already (a replay after a crash): the posts follow the byline as it stands.
+  const byline = held && held._position >= at ? held.byline : change(held?.byline ?? null);
+  const unchanged = event.type === 'MemberRegistered' || (!removed && held?.byline && byline && sameByline(held.byline, byline));
   const posts = blogPosts(store);
-  for (const post of await posts.find({ authorId })) {
-    await applyToDocument(posts, post._id, at, (current) => current && (removed ? null : { ...current, author: authorOf(byline, current.author.role) }));
-    notify({ message: 'blog:changed', rooms: roomsFor(post.isPublished), payload: { id: post._id, kind: removed ? 'removed' : 'updated' } });
+  for (const id of unchanged ? [] : (held?.posts ?? [])) {
+    const post = await posts.findOne({ _id: id });
+    if (!post) continue;
+    await applyToDocument(posts, id, at, (current) => current && (removed ? null : { ...current, author: authorOf(byline, current.author.role) }));
+    notify({ message: 'blog:changed', rooms: roomsFor(post.isPublished), payload: { id, kind: removed ? 'removed' : 'updated' } });
   }
+  await applyToDocument(authors(store), authorId, at, (current) => {
+    const next = { byline: change(current?.byline ?? null), posts: removed ? [] : (current?.posts ?? []) };
+    return holdsAnything(next) ? next : null;
+  });
+}
+
+/** Whether two bylines show the same on a post. */
+const sameByline = (one: Byline, other: Byline) => one.firstName === other.firstName && one.lastName === other.lastName && one.role === other.role && one.profileImageUrl === other.profileImageUrl;
+
+/** Lists a post among its author's, or takes it off. */
+function listPost(store: DocumentStore, authorId: string, postId: string, listed: boolean, at: number) {
+  return applyToDocument(authors(store), authorId, at, (current) => {
+    const next = { byline: current?.byline ?? null, posts: listed ? withId(current?.posts, postId) : withoutId(current?.posts, postId) };
+    return holdsAnything(next) ? next : null;
+  });
 }
 
 /** A post's comment count follows its thread: one more for each comment written, one less for each removed. */
@@ -85,7 +105,7 @@ async function countComments(event: CommentEvent, at: number, { store, notify }:
 
 export const blogProjection: Projection = {
   name: 'blog',
-  version: 2,
+  version: 3,
   collections: [BLOG_POSTS, BLOG_AUTHORS],
   async setup(store) {
     await blogPosts(store).createIndex({ isPublished: 1, pinRank: -1, shownAt: -1 });
@@ -106,7 +126,8 @@ export const blogProjection: Projection = {
     switch (event.type) {
       case 'BlogPostDrafted': {
         const data = event.data;
-        const byline = await authors(store).findOne({ _id: data.authorId });
+        const byline = (await authors(store).findOne({ _id: data.authorId }))?.byline ?? null;
+        await listPost(store, data.authorId, id, true, recorded.position);
         await applyToDocument(posts, id, recorded.position, () => ({
           title: data.title,
           excerpt: data.excerpt,
@@ -149,6 +170,8 @@ export const blogProjection: Projection = {
         await change(() => ({ isFeatured: false }));
         break;
       case 'BlogPostDeleted':
+        // Taken off its author's list first: a replay after a crash in between finds it again.
+        if (before) await listPost(store, before.authorId, id, false, recorded.position);
         await applyToDocument(posts, id, recorded.position, () => null);
         break;
     }

@@ -8,7 +8,7 @@
 import type { DocumentStore } from '../../platform/document-store/port';
 import type { Role } from '../../shared/domain';
 import type { CommentTargetType } from '../../shared/comments/constants';
-import { bylineChange, bylineName, type Byline } from '../../shared/members/byline';
+import { bylineChange, bylineName, holdsAnything, withId, type BylineHolder } from '../../shared/members/byline';
 import type { MemberEvent } from '../../shared/members/member-stream';
 import { applyToDocument, type Positioned } from '../../platform/projections/documents';
 import type { Projection, ProjectionContext } from '../../platform/projections/runner';
@@ -35,7 +35,8 @@ export type CommentDocument = Positioned & {
   reports: number;
 };
 
-type AuthorDocument = Positioned & Byline & { _id: string };
+/** An author: their byline, and their comments (so that a new name or an erasure reaches each comment by its id). */
+type AuthorDocument = Positioned & BylineHolder<'comments'> & { _id: string };
 /** A post or blog post comments are written on, keyed `<targetType>:<id>`: whether everyone may read it, and a post's author. */
 type TargetDocument = Positioned & { _id: string; open: boolean; authorId: string | null };
 
@@ -74,23 +75,32 @@ async function followTarget({ stream, id, event }: TypedEvent, at: number, store
 /**
  * A comment shows its author's name and picture as they are now (the role as it was when written). An erased member's
  * comments stay as by "Former member", emptied when they chose that their content goes (docs/domain/members.md#erasure).
+ * The author's document lists their comments, each reached by its id; it is written last, so a replay after a crash in
+ * between finds them still listed.
  */
 async function followAuthor(memberId: string, event: MemberEvent, at: number, { store }: ProjectionContext) {
   const change = bylineChange(event);
   if (!change) return;
-  await applyToDocument(authors(store), memberId, at, change);
-  if (event.type !== 'MemberProfileChanged' && event.type !== 'MemberErased') return;
-  const removed = event.type === 'MemberErased' && event.data.content === 'removed';
-  const author = await authors(store).findOne({ _id: memberId });
-  const shown = { name: bylineName(author), avatar: author?.profileImageUrl ?? null };
-  const comments = commentsCollection(store);
-  for (const { _id } of await comments.find({ authorId: memberId }, { fields: ['_id'] }))
-    await applyToDocument(comments, _id, at, (comment) => comment && { ...comment, author: { ...comment.author, ...shown }, ...(removed ? { content: '', removed: true, removedBy: memberId } : {}) });
+  const held = await authors(store).findOne({ _id: memberId });
+  if (event.type === 'MemberProfileChanged' || event.type === 'MemberErased') {
+    const removed = event.type === 'MemberErased' && event.data.content === 'removed';
+    // Applied already (a replay after a crash): the comments follow the byline as it stands.
+    const byline = held && held._position >= at ? held.byline : change(held?.byline ?? null);
+    const shown = { name: bylineName(byline), avatar: byline?.profileImageUrl ?? null };
+    const unchanged = event.type === 'MemberProfileChanged' && held?.byline && bylineName(held.byline) === shown.name && (held.byline.profileImageUrl ?? null) === shown.avatar;
+    const comments = commentsCollection(store);
+    for (const _id of unchanged ? [] : (held?.comments ?? []))
+      await applyToDocument(comments, _id, at, (comment) => comment && { ...comment, author: { ...comment.author, ...shown }, ...(removed ? { content: '', removed: true, removedBy: memberId } : {}) });
+  }
+  await applyToDocument(authors(store), memberId, at, (current) => {
+    const next = { byline: change(current?.byline ?? null), comments: current?.comments ?? [] };
+    return holdsAnything(next) ? next : null;
+  });
 }
 
 export const commentsProjection: Projection = {
   name: 'comments',
-  version: 2,
+  version: 3,
   collections: [COMMENTS, COMMENT_AUTHORS, COMMENT_TARGETS],
   async setup(store) {
     await commentsCollection(store).createIndex({ targetType: 1, targetId: 1, createdAt: 1, _id: 1 });
@@ -111,7 +121,8 @@ export const commentsProjection: Projection = {
     switch (event.type) {
       case 'CommentWritten': {
         const data = event.data;
-        const author = await authors(store).findOne({ _id: data.authorId });
+        const author = (await authors(store).findOne({ _id: data.authorId }))?.byline ?? null;
+        await applyToDocument(authors(store), data.authorId, at, (current) => ({ byline: current?.byline ?? null, comments: withId(current?.comments, id) }));
         await applyToDocument(comments, id, at, () => ({
           targetType: data.targetType,
           targetId: data.targetId,

@@ -14,7 +14,7 @@ import { attendeeCounts, sequenceAfter, type CalendarEventEvent } from '../../sh
 import type { RsvpStatus } from '../../shared/events/constants';
 import type { EventFields } from '../../shared/events/schemas';
 import type { MemberEvent } from '../../shared/members/member-stream';
-import { bylineChange } from '../../shared/members/byline';
+import { bylineChange, withId, withoutId } from '../../shared/members/byline';
 import { FORMER_MEMBER } from '../../shared/personal-data';
 import { applyToDocument, type Positioned } from '../../platform/projections/documents';
 import type { Projection, ProjectionContext } from '../../platform/projections/runner';
@@ -59,7 +59,11 @@ export type CalendarEventDocument = Positioned &
     search: string;
   };
 
-type OrganizerDocument = Positioned & Organizer & { _id: string };
+/**
+ * An organizer as their events show them (null when the calendar does not know them, or once erased), and their
+ * events, so that a change of theirs reaches each event by its id.
+ */
+type OrganizerDocument = Positioned & { _id: string; organizer: Organizer | null; events?: string[] };
 
 export const eventDetails = (store: DocumentStore) => store.collection<EventDetailsDocument>(EVENT_DETAILS);
 export const calendarEvents = (store: DocumentStore) => store.collection<CalendarEventDocument>(EVENT_CALENDAR);
@@ -153,7 +157,7 @@ const RSVP_EVENTS = new Set<CalendarEventEvent['type']>(['RsvpChanged', 'RsvpRem
 
 export const eventsProjection: Projection = {
   name: 'events',
-  version: 2,
+  version: 3,
   collections: [EVENT_DETAILS, EVENT_CALENDAR, EVENT_ORGANIZERS],
   async setup(store) {
     await eventDetails(store).createIndex({ organizerId: 1 });
@@ -171,7 +175,10 @@ export const eventsProjection: Projection = {
     const { store, notify } = context;
     const details = eventDetails(store);
     const before = await details.findOne({ _id: id });
-    const organizer = event.type === 'EventScheduled' ? organizerOf(await organizers(store).findOne({ _id: event.data.organizerId }), 'member') : null;
+    const organizer = event.type === 'EventScheduled' ? organizerOf((await organizers(store).findOne({ _id: event.data.organizerId }))?.organizer ?? null, 'member') : null;
+    // Listed before it is written, taken off before it goes: a replay after a crash in between finds it again.
+    if (event.type === 'EventScheduled') await listEvent(store, event.data.organizerId, id, true, recorded.position);
+    else if (event.type === 'EventDeleted' && before) await listEvent(store, before.organizerId, id, false, recorded.position);
     await applyToDocument(details, id, recorded.position, (current) => nextDetails(current, event, organizer));
     // Built from the details document as it now stands, so a crash between the two writes heals on replay.
     const after = await details.findOne({ _id: id });
@@ -188,25 +195,41 @@ export const eventsProjection: Projection = {
   },
 };
 
+/** Whether two copies of an organizer show the same. */
+const sameOrganizer = (one: Organizer, other: Organizer) =>
+  one.firstName === other.firstName && one.lastName === other.lastName && one.email === other.email && one.role === other.role && one.profileImageUrl === other.profileImageUrl;
+
+/** An organizer's document, or null when it says nothing any more. */
+const organizerDocument = (organizer: Organizer | null, events: string[]) => (organizer || events.length > 0 ? { organizer, events } : null);
+
+/** Lists an event among its organizer's, or takes it off. */
+function listEvent(store: DocumentStore, organizerId: string, eventId: string, listed: boolean, at: number) {
+  return applyToDocument(organizers(store), organizerId, at, (current) => organizerDocument(current?.organizer ?? null, listed ? withId(current?.events, eventId) : withoutId(current?.events, eventId)));
+}
+
 /**
  * A renamed, promoted or re-addressed organizer shows as they are now on their events. An erased member's events stay
- * as by "Former member", or go when they chose that their content goes (docs/domain/members.md#erasure).
+ * as by "Former member", or go when they chose that their content goes (docs/domain/members.md#erasure). The
+ * organizer's document lists their events, each reached by its id; it is written last, so a replay after a crash in
+ * between finds the events still listed.
  */
 async function followOrganizer(memberId: string, event: MemberEvent, at: number, { store, notify }: ProjectionContext) {
   const change = organizerChange(event);
   if (!change) return;
-  await applyToDocument(organizers(store), memberId, at, change);
-  if (event.type === 'MemberRegistered') return;
+  const held = await organizers(store).findOne({ _id: memberId });
   const removed = event.type === 'MemberErased' && event.data.content === 'removed';
-  const known = await organizers(store).findOne({ _id: memberId });
+  // Applied already (a replay after a crash): the events follow the organizer as they stand.
+  const known = held && held._position >= at ? held.organizer : change(held?.organizer ?? null);
+  const unchanged = event.type === 'MemberRegistered' || (!removed && held?.organizer && known && sameOrganizer(held.organizer, known));
   const details = eventDetails(store);
-  for (const held of await details.find({ organizerId: memberId })) {
-    const { _id } = held;
+  for (const _id of unchanged ? [] : (held?.events ?? [])) {
+    const before = await details.findOne({ _id });
+    if (!before) continue;
     if (removed) {
       // The calendar's entry first: a replay after a crash between the two finds the event by its details again.
       await applyToDocument(calendarEvents(store), _id, at, () => null);
       await applyToDocument(details, _id, at, () => null);
-      notify({ message: 'events:changed', rooms: roomsFor(held), payload: { id: _id, kind: 'removed' } });
+      notify({ message: 'events:changed', rooms: roomsFor(before), payload: { id: _id, kind: 'removed' } });
       continue;
     }
     await applyToDocument(details, _id, at, (current) => current && { ...current, organizer: organizerOf(known, current.organizer.role) });
@@ -214,4 +237,5 @@ async function followOrganizer(memberId: string, event: MemberEvent, at: number,
     await applyToDocument(calendarEvents(store), _id, at, () => (after ? calendarEntry(after) : null));
     if (after) notify({ message: 'events:changed', rooms: roomsFor(after), payload: { id: _id, kind: 'updated' } });
   }
+  await applyToDocument(organizers(store), memberId, at, (current) => organizerDocument(change(current?.organizer ?? null), removed ? [] : (current?.events ?? [])));
 }

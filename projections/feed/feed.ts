@@ -12,7 +12,7 @@ import type { Role } from '../../shared/domain';
 import type { MediaType } from '../../shared/feed/constants';
 import type { Media } from '../../shared/media/schemas';
 import { trendingWindowStart } from '../../shared/feed/trending';
-import { bylineChange, bylineName, type Byline } from '../../shared/members/byline';
+import { bylineChange, bylineName, holdsAnything, withId, withoutId, type BylineHolder } from '../../shared/members/byline';
 import type { MemberEvent } from '../../shared/members/member-stream';
 import { applyToDocument, type Positioned } from '../../platform/projections/documents';
 import type { Projection, ProjectionContext } from '../../platform/projections/runner';
@@ -61,9 +61,10 @@ type TagDay = Positioned & { _id: string; tag: string; day: string; count: numbe
 /** Keyed by tag: its posts per day over the trending window ending on the newest post's day, and their sum. */
 export type TagCountDocument = Positioned & { _id: string; days: Record<string, number>; count: number };
 /** The day of the newest post with tags, where the trending window ends: one document, read by `_id` for every such post. */
-type TagWindow = Positioned & { _id: string; day: string };
+type TagWindow = Positioned & { _id: string; day: string; tags?: Record<string, string[]> };
 const NEWEST_DAY = 'newest';
-type AuthorDocument = Positioned & Byline & { _id: string };
+/** An author: their byline, and their posts (so that a new name or an erasure reaches each post by its id). */
+type AuthorDocument = Positioned & BylineHolder<'posts'> & { _id: string };
 
 export const feedPosts = (store: DocumentStore) => store.collection<FeedPostDocument>(FEED_POSTS);
 export const tagDays = (store: DocumentStore) => store.collection<TagDay>(FEED_TAG_DAYS);
@@ -80,16 +81,19 @@ function visibleTo(post: FeedPostDocument): Room[] {
 /**
  * Adds a post's tags to `feed_tag_counts`, then to `feed_tag_days`. When the post moves the newest day forward, the
  * tags of the days leaving the window are recounted too, so every count covers the window ending on the newest day
- * and nothing older. The newest day is written last: a replay of a half-applied post then finds the same one.
+ * and nothing older; the newest day's document keeps the tags of each day in the window for that, so they are read by
+ * `_id`. The newest day is written last: a replay of a half-applied post then finds the same one.
  */
 async function countTags(store: DocumentStore, tags: readonly string[], day: string, at: number) {
-  const newest = (await tagWindow(store).findOne({ _id: NEWEST_DAY }))?.day;
+  const window = await tagWindow(store).findOne({ _id: NEWEST_DAY });
+  const newest = window?.day;
   const end = newest && newest > day ? newest : day;
   const start = trendingWindowStart(end);
-  const leaving = newest && end > newest ? await tagDays(store).find({ day: { $gte: trendingWindowStart(newest), $lt: start } }) : [];
+  const days = window?.tags ?? {};
+  const leaving = Object.entries(days).flatMap(([kept, tagsOfDay]) => (kept < start ? tagsOfDay : []));
   // A post dated before the window (the demo seed writes the past) keeps its tag-day rows but counts nowhere.
   const counted = day >= start ? tags : [];
-  for (const tag of new Set([...counted, ...leaving.map((row) => row.tag)]))
+  for (const tag of new Set([...counted, ...leaving]))
     await applyToDocument(tagCounts(store), tag, at, (current) => {
       const days = Object.fromEntries(Object.entries(current?.days ?? {}).filter(([kept]) => kept >= start));
       if (counted.includes(tag)) days[day] = (days[day] ?? 0) + 1;
@@ -97,7 +101,10 @@ async function countTags(store: DocumentStore, tags: readonly string[], day: str
       return count > 0 ? { days, count } : null;
     });
   for (const tag of tags) await applyToDocument(tagDays(store), `${tag}:${day}`, at, (current) => ({ tag, day, count: (current?.count ?? 0) + 1 }));
-  if (end !== newest) await applyToDocument(tagWindow(store), NEWEST_DAY, at, () => ({ day: end }));
+  if (end === newest && counted.every((tag) => days[day]?.includes(tag))) return;
+  const kept = Object.fromEntries(Object.entries(days).filter(([inWindow]) => inWindow >= start));
+  if (counted.length > 0) kept[day] = [...new Set([...(kept[day] ?? []), ...counted])];
+  await applyToDocument(tagWindow(store), NEWEST_DAY, at, () => ({ day: end, tags: kept }));
 }
 
 /** A post's comment count follows its thread: one more for each comment written, one less for each removed. */
@@ -113,26 +120,45 @@ async function countComments(store: DocumentStore, event: CommentEvent, at: numb
 /**
  * A post shows its author's name and picture as they are now (the role as it was when posted). An erased member's
  * posts stay as by "Former member", or go when they chose that their content goes (docs/domain/members.md#erasure).
+ * The author's document lists their posts: each is reached by its id, and the author's document is written last, so a
+ * replay after a crash in between finds the posts still listed.
  */
 async function followAuthor(memberId: string, event: MemberEvent, at: number, { store, notify }: ProjectionContext) {
   const change = bylineChange(event);
   if (!change) return;
-  await applyToDocument(authors(store), memberId, at, change);
-  if (event.type !== 'MemberProfileChanged' && event.type !== 'MemberErased') return;
-  const posts = feedPosts(store);
+  const held = await authors(store).findOne({ _id: memberId });
   const removed = event.type === 'MemberErased' && event.data.content === 'removed';
-  const author = await authors(store).findOne({ _id: memberId });
-  const name = bylineName(author);
-  const avatar = author?.profileImageUrl ?? null;
-  for (const post of await posts.find({ authorId: memberId })) {
-    await applyToDocument(posts, post._id, at, (current) => current && (removed ? null : { ...current, author: { ...current.author, name, avatar }, search: searchText(current.content, name, current.tags) }));
-    notify({ message: 'posts:changed', rooms: visibleTo(post), payload: { id: post._id, kind: removed ? 'removed' : 'updated' } });
+  if (event.type === 'MemberProfileChanged' || event.type === 'MemberErased') {
+    // Applied already (a replay after a crash): the posts follow the byline as it stands.
+    const byline = held && held._position >= at ? held.byline : change(held?.byline ?? null);
+    const name = bylineName(byline);
+    const avatar = byline?.profileImageUrl ?? null;
+    const unchanged = !removed && held?.byline && bylineName(held.byline) === name && (held.byline.profileImageUrl ?? null) === avatar;
+    const posts = feedPosts(store);
+    for (const id of unchanged ? [] : (held?.posts ?? [])) {
+      const post = await posts.findOne({ _id: id });
+      if (!post) continue;
+      await applyToDocument(posts, id, at, (current) => current && (removed ? null : { ...current, author: { ...current.author, name, avatar }, search: searchText(current.content, name, current.tags) }));
+      notify({ message: 'posts:changed', rooms: visibleTo(post), payload: { id, kind: removed ? 'removed' : 'updated' } });
+    }
   }
+  await applyToDocument(authors(store), memberId, at, (current) => {
+    const next = { byline: change(current?.byline ?? null), posts: removed ? [] : (current?.posts ?? []) };
+    return holdsAnything(next) ? next : null;
+  });
+}
+
+/** Lists a post among its author's, or takes it off. */
+function listPost(store: DocumentStore, authorId: string, postId: string, listed: boolean, at: number) {
+  return applyToDocument(authors(store), authorId, at, (current) => {
+    const next = { byline: current?.byline ?? null, posts: listed ? withId(current?.posts, postId) : withoutId(current?.posts, postId) };
+    return holdsAnything(next) ? next : null;
+  });
 }
 
 export const feedProjection: Projection = {
   name: 'feed',
-  version: 2,
+  version: 3,
   collections: [FEED_POSTS, FEED_TAG_DAYS, FEED_TAG_COUNTS, FEED_TAG_WINDOW, FEED_AUTHORS],
   async setup(store) {
     const posts = feedPosts(store);
@@ -162,7 +188,7 @@ export const feedProjection: Projection = {
     switch (event.type) {
       case 'PostSubmitted': {
         const data = event.data;
-        const author = await authors(store).findOne({ _id: data.authorId });
+        const author = (await authors(store).findOne({ _id: data.authorId }))?.byline ?? null;
         const name = bylineName(author);
         await applyToDocument(posts, id, at, () => ({
           authorId: data.authorId,
@@ -186,6 +212,7 @@ export const feedProjection: Projection = {
           ...(data.mentions ? { mentions: data.mentions } : {}),
           ...(data.media ? { media: data.media } : {}),
         }));
+        await listPost(store, data.authorId, id, true, at);
         if (data.tags.length > 0) await countTags(store, data.tags, data.submittedAt.slice(0, 10), at);
         break;
       }
@@ -217,6 +244,8 @@ export const feedProjection: Projection = {
         await change((post) => ({ ...post, reportedBy: [], reports: 0 }));
         break;
       case 'PostDeleted':
+        // Taken off its author's list first: a replay after a crash in between finds it again.
+        if (before) await listPost(store, before.authorId, id, false, at);
         await applyToDocument(posts, id, at, () => null);
         break;
     }

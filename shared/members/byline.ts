@@ -33,3 +33,20 @@ export function bylineChange(event: MemberEvent): ((byline: Byline | null) => By
 
 /** The name shown for a byline: "Former member" for a member the read model does not know (erased, or never registered). */
 export const bylineName = (byline: Pick<Byline, 'firstName' | 'lastName'> | null) => displayName(byline ?? FORMER_MEMBER);
+
+/**
+ * A member as a read model that shows their byline keeps them: the byline (null when it does not know them, or once
+ * they are erased) beside the ids of their documents there, by kind, so that a new name, a new picture or an erasure
+ * reaches each of those documents by its id, with no query by author on the projection's path.
+ */
+export type BylineHolder<Kinds extends string> = { byline: Byline | null } & { [Kind in Kinds]?: string[] };
+
+/** `ids` with `id` (once, at the end if new). */
+export const withId = (ids: readonly string[] | undefined, id: string): string[] => (ids?.includes(id) ? [...ids] : [...(ids ?? []), id]);
+
+/** `ids` without `id`. */
+export const withoutId = (ids: readonly string[] | undefined, id: string): string[] => (ids ?? []).filter((one) => one !== id);
+
+/** Whether a holder still says anything: its byline, or ids of some kind. A holder that says nothing is deleted. */
+export const holdsAnything = (holder: { byline: Byline | null } & Record<string, unknown>) =>
+  holder.byline !== null || Object.values(holder).some((value) => Array.isArray(value) && value.length > 0);
