@@ -55,8 +55,11 @@ const withReferences = (media: MediaDocument, references: string[]): MediaDocume
 
 /** Which upload each reference points at (`_id` the reference): its upload's `references` array cannot be indexed. */
 type ReferenceDocument = Positioned & { _id: string; mediaId: string; /** For a picture inside a blog post's text: `blog:<post id>`, whose text names it. */ holder?: string };
+/** Beside the references, keyed `inline:blog:<post id>`: the uploads a blog post's text shows, so an edit finds those it no longer shows by id. */
+type InlineDocument = Positioned & { _id: string; shown: string[] };
 export const MEDIA_REFERENCES = 'media_references';
 const referencesCollection = (store: DocumentStore) => store.collection<ReferenceDocument>(MEDIA_REFERENCES);
+const inlineCollection = (store: DocumentStore) => store.collection<InlineDocument>(MEDIA_REFERENCES);
 
 interface Move {
   reference: string;
@@ -95,21 +98,24 @@ const INLINE_MEDIA = /\ssrc="\/media\/([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a
 
 /**
  * A blog post's references: its upload (`blog:<id>`, when `cover` is not undefined: null for none) and each upload
- * its text shows (`blog:<id>:<upload id>`, so the sweep leaves it; one the text no longer shows is let go).
+ * its text shows (`blog:<id>:<upload id>`, so the sweep leaves it; one the text no longer shows is let go). Which its
+ * text showed is kept in `inline:blog:<id>`, written last: a replay after a crash in between finds the same ones.
  */
 async function referBlog(store: DocumentStore, postId: string, cover: string | null | undefined, content: string, at: number) {
   const holder = `blog:${postId}`;
   const shown = new Set([...content.matchAll(INLINE_MEDIA)].map((match) => match[1]!));
-  const gone = (await referencesCollection(store).find({ holder })).filter((held) => !shown.has(held.mediaId));
+  const inline = `inline:${holder}`;
+  const gone = ((await inlineCollection(store).findOne({ _id: inline }))?.shown ?? []).filter((mediaId) => !shown.has(mediaId));
   await referAll(
     store,
     [
       ...(cover !== undefined ? [{ reference: holder, mediaId: cover }] : []),
-      ...gone.map((held) => ({ reference: held._id, mediaId: null })),
+      ...gone.map((mediaId) => ({ reference: `${holder}:${mediaId}`, mediaId: null })),
       ...[...shown].map((mediaId) => ({ reference: `${holder}:${mediaId}`, mediaId, holder })),
     ],
     at,
   );
+  await applyToDocument(inlineCollection(store), inline, at, () => (shown.size > 0 ? { shown: [...shown] } : null));
 }
 
 /**
@@ -127,7 +133,7 @@ async function forgetOwner(store: DocumentStore, memberId: string, contentRemove
 
 export const mediaProjection: Projection = {
   name: 'media',
-  version: 1,
+  version: 2,
   collections: [MEDIA, MEDIA_REFERENCES],
   async setup(store) {
     await mediaCollection(store).createIndex({ referenceCount: 1, uploadedAt: 1 });

@@ -7,11 +7,11 @@
  * from the same events: `notification_subjects` (each post, blog post, comment and event: its author, how a text
  * quotes it, and for an event who answered or waits) and `notification_names` (each member's name).
  */
-import type { DocumentStore } from '../../platform/document-store/port';
+import type { Collection, DocumentStore } from '../../platform/document-store/port';
 import { applyToDocument, type Positioned } from '../../platform/projections/documents';
 import type { Projection, ProjectionContext } from '../../platform/projections/runner';
 import { typedEvent, type TypedEvent } from '../../platform/projections/typed-event';
-import { bylineChange, bylineName, type Byline } from '../../shared/members/byline';
+import { bylineChange, bylineName, holdsAnything, withId, type BylineHolder } from '../../shared/members/byline';
 import type { MemberEvent } from '../../shared/members/member-stream';
 import type { NotificationKind } from '../../shared/notifications/schemas';
 import { ROOMS } from '../../shared/socket-messages';
@@ -39,7 +39,8 @@ export type NotificationDocument = Positioned & {
  * quotes it. A post keeps whom it mentions; an event, who answered it (attending or maybe) and who waits for a place.
  */
 type SubjectDocument = Positioned & { _id: string; authorId: string; quoted: string; mentions?: string[]; answered?: string[]; waiting?: string[] };
-type NameDocument = Positioned & Byline & { _id: string };
+/** A member's name, and the notifications that name them (their `actor`), so that a new name reaches each by its id. */
+type NameDocument = Positioned & BylineHolder<'named'> & { _id: string };
 
 export const notificationsCollection = (store: DocumentStore) => store.collection<NotificationDocument>(NOTIFICATIONS);
 const subjects = (store: DocumentStore) => store.collection<SubjectDocument>(NOTIFICATION_SUBJECTS);
@@ -47,7 +48,7 @@ const names = (store: DocumentStore) => store.collection<NameDocument>(NOTIFICAT
 export const unreadCount = (store: DocumentStore, memberId: string) => notificationsCollection(store).countDocuments({ memberId, read: false });
 
 const quote = (text: string, length = 60) => `“${text.length > length ? `${text.slice(0, length - 1).trimEnd()}…` : text}”`;
-const nameOf = async (store: DocumentStore, memberId: string) => bylineName(await names(store).findOne({ _id: memberId }));
+const nameOf = async (store: DocumentStore, memberId: string) => bylineName((await names(store).findOne({ _id: memberId }))?.byline ?? null);
 
 type Told = { memberId: string; kind: NotificationKind; text: string; link: string; actor?: { id: string; name: string } };
 
@@ -166,39 +167,59 @@ async function tellUnread(store: DocumentStore, memberIds: Iterable<string>, not
   for (const memberId of new Set(memberIds)) notify({ message: 'notifications:changed', rooms: [ROOMS.member(memberId)], payload: { unread: await unreadCount(store, memberId) } });
 }
 
-/** Others' notifications that begin with this member's name, renamed (to "Former member" once they are erased). */
-async function rename(store: DocumentStore, memberId: string, name: string, at: number) {
+/** Of these notifications, those of this member still unread, each read by its id. */
+async function unreadOf(notifications: Collection<NotificationDocument>, memberId: string, ids: readonly string[]) {
+  const unread: NotificationDocument[] = [];
+  for (const _id of new Set(ids)) {
+    const named = await notifications.findOne({ _id });
+    if (named && named.memberId === memberId && !named.read) unread.push(named);
+  }
+  return unread;
+}
+
+/** Others' notifications that begin with this member's name (`named`, by their ids), renamed (to "Former member" once they are erased). */
+async function rename(store: DocumentStore, memberId: string, name: string, named: readonly string[], at: number) {
   const notifications = notificationsCollection(store);
-  for (const { _id } of await notifications.find({ 'actor.id': memberId }, { fields: ['_id'] }))
+  for (const _id of named)
     await applyToDocument(notifications, _id, at, (current) => {
       if (!current?.actor) return current;
-      const named = current.actor.name;
-      return { ...current, text: current.text.startsWith(named) ? name + current.text.slice(named.length) : current.text, actor: { id: memberId, name } };
+      const was = current.actor.name;
+      return { ...current, text: current.text.startsWith(was) ? name + current.text.slice(was.length) : current.text, actor: { id: memberId, name } };
     });
 }
 
 /**
  * Notifications name members as they are now. An erased member's own notifications go, others' name them "Former
- * member", and with their content, what notifications would quote of it goes (docs/domain/members.md#erasure).
+ * member", and with their content, what notifications would quote of it goes (docs/domain/members.md#erasure). The
+ * member's name document is written last, so a replay after a crash in between finds the notifications naming them.
  */
 async function followMember(memberId: string, event: MemberEvent, at: number, { store }: ProjectionContext) {
   const change = bylineChange(event);
   if (!change) return;
-  await applyToDocument(names(store), memberId, at, change);
-  if (event.type === 'MemberProfileChanged' && (event.data.firstName !== undefined || event.data.lastName !== undefined)) return rename(store, memberId, await nameOf(store, memberId), at);
-  if (event.type !== 'MemberErased') return;
-  const notifications = notificationsCollection(store);
-  for (const { _id } of await notifications.find({ memberId }, { fields: ['_id'] })) await applyToDocument(notifications, _id, at, () => null);
-  await rename(store, memberId, await nameOf(store, memberId), at);
-  const without = (members: string[] | undefined) => members?.filter((other) => other !== memberId);
-  for (const { _id } of await subjects(store).find({ $or: [{ answered: memberId }, { waiting: memberId }] }, { fields: ['_id'] }))
-    await applyToDocument(subjects(store), _id, at, (current) => current && { ...current, answered: without(current.answered), waiting: without(current.waiting) });
-  if (event.data.content === 'removed') for (const { _id } of await subjects(store).find({ authorId: memberId }, { fields: ['_id'] })) await applyToDocument(subjects(store), _id, at, () => null);
+  const held = await names(store).findOne({ _id: memberId });
+  // Applied already (a replay after a crash): the notifications follow the name as it stands.
+  const name = bylineName(held && held._position >= at ? held.byline : change(held?.byline ?? null));
+  const renamed = event.type === 'MemberProfileChanged' && (event.data.firstName !== undefined || event.data.lastName !== undefined) && !(held?.byline && bylineName(held.byline) === name);
+  if (renamed) await rename(store, memberId, name, held?.named ?? [], at);
+  if (event.type === 'MemberErased') {
+    // Erasures are rare: their own notifications and the subjects are found by query.
+    const notifications = notificationsCollection(store);
+    for (const { _id } of await notifications.find({ memberId }, { fields: ['_id'] })) await applyToDocument(notifications, _id, at, () => null);
+    await rename(store, memberId, name, held?.named ?? [], at);
+    const without = (members: string[] | undefined) => members?.filter((other) => other !== memberId);
+    for (const { _id } of await subjects(store).find({ $or: [{ answered: memberId }, { waiting: memberId }] }, { fields: ['_id'] }))
+      await applyToDocument(subjects(store), _id, at, (current) => current && { ...current, answered: without(current.answered), waiting: without(current.waiting) });
+    if (event.data.content === 'removed') for (const { _id } of await subjects(store).find({ authorId: memberId }, { fields: ['_id'] })) await applyToDocument(subjects(store), _id, at, () => null);
+  }
+  await applyToDocument(names(store), memberId, at, (current) => {
+    const next = { byline: change(current?.byline ?? null), named: current?.named ?? [] };
+    return holdsAnything(next) ? next : null;
+  });
 }
 
 export const notificationsProjection: Projection = {
   name: 'notifications',
-  version: 2,
+  version: 3,
   collections: [NOTIFICATIONS, NOTIFICATION_SUBJECTS, NOTIFICATION_NAMES],
   async setup(store) {
     await notificationsCollection(store).createIndex({ memberId: 1, createdAt: -1, _id: -1 });
@@ -213,7 +234,8 @@ export const notificationsProjection: Projection = {
     if (typed.stream === 'member') return followMember(typed.id, typed.event, recorded.position, context);
     if (typed.stream === 'inbox' && typed.event.type === 'NotificationsRead') {
       const { memberId, ids } = typed.event.data;
-      const marked = await notifications.find(ids ? { memberId, _id: { $in: ids }, read: false } : { memberId, read: false, cause: { $lt: recorded.position } });
+      // Those named are read by id; "all read" (rarer) by query.
+      const marked = ids ? await unreadOf(notifications, memberId, ids) : await notifications.find({ memberId, read: false, cause: { $lt: recorded.position } });
       for (const notification of marked) await applyToDocument(notifications, notification._id, recorded.position, (current) => current && { ...current, read: true });
       if (live && marked.length > 0) await tellUnread(store, [memberId], notify);
       return;
@@ -221,6 +243,12 @@ export const notificationsProjection: Projection = {
     await keepSubject(typed, recorded.position, store);
     const told = await notificationsOf(typed, store);
     const createdAt = recorded.createdAt.toISOString();
+    // Listed under the member they name first: a replay after a crash in between finds them listed again.
+    for (const actorId of new Set(told.flatMap((one) => (one.actor ? [one.actor.id] : []))))
+      await applyToDocument(names(store), actorId, recorded.position, (current) => ({
+        byline: current?.byline ?? null,
+        named: told.reduce((ids, one) => (one.actor?.id === actorId ? withId(ids, `${recorded.id}:${one.memberId}`) : ids), current?.named ?? []),
+      }));
     for (const one of told)
       await applyToDocument(notifications, `${recorded.id}:${one.memberId}`, recorded.position, () => ({ ...one, createdAt, read: false, cause: recorded.position }));
     if (live) await tellUnread(store, told.map((one) => one.memberId), notify);
