@@ -36,7 +36,8 @@ const create = async (browser: Browser, overrides: Record<string, unknown> = {})
 };
 
 beforeAll(async () => {
-  site = await startTestSite({ RATE_LIMIT_AUTH_MAX: '10000', RATE_LIMIT_EVENT_MAX: '10000' });
+  // 200 registrations at once queue past the default bound on password hashing (PASSWORD_HASH_QUEUE).
+  site = await startTestSite({ RATE_LIMIT_AUTH_MAX: '10000', RATE_LIMIT_EVENT_MAX: '10000', PASSWORD_HASH_QUEUE: '1000' });
   const cast = await registerCast(site.url);
   admin = cast.admin.browser;
   staff = cast.staff.browser;
