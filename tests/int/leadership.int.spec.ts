@@ -19,7 +19,7 @@ afterAll(async () => {
   await database?.drop();
 });
 
-function contender(name: string, running: Set<string>, errors: string[]) {
+function contender(name: string, running: Set<string>, errors: string[], options: { failsToStart?: number } = {}) {
   const pool = new pg.Pool({ connectionString: database.url, max: 2 });
   pool.on('error', () => undefined);
   pools.push(pool);
@@ -32,6 +32,7 @@ function contender(name: string, running: Set<string>, errors: string[]) {
     takeOverEveryMs: 50,
     async lead() {
       calls.lead++;
+      if (calls.lead <= (options.failsToStart ?? 0)) throw new Error('the runner could not start');
       running.add(name);
     },
     async follow() {
@@ -79,6 +80,28 @@ describe('leadership of a runner', () => {
     expect(a.leadership.leading() !== b.leadership.leading()).toBe(true);
 
     await Promise.all([a.leadership.stop(), b.leadership.stop()]);
+    expect(running.size).toBe(0);
+  });
+
+  it('leads only once the work runs, and gives the lock up when the work fails to start or stops by itself', async () => {
+    const running = new Set<string>();
+    const errors: string[] = [];
+    const failing = contender('failing', running, errors, { failsToStart: 1 });
+    const other = contender('other', running, errors);
+    await failing.leadership.start();
+    // Its work did not start: it does not lead, and the lock is free for the other process.
+    expect(failing.leadership.leading()).toBe(false);
+    expect(errors).toContainEqual(expect.stringContaining('could not take over runner failing'));
+    await other.leadership.start();
+    expect(other.leadership.leading()).toBe(true);
+
+    // The leader's work stops for good by itself: the lock goes back, and a process takes over (either may).
+    await other.leadership.stopped();
+    expect(other.leadership.leading()).toBe(false);
+    expect(other.calls.follow).toBe(1);
+    await expect.poll(() => running.size, { timeout: 2000, interval: 10 }).toBe(1);
+    expect(failing.leadership.leading() !== other.leadership.leading()).toBe(true);
+    await Promise.all([failing.leadership.stop(), other.leadership.stop()]);
     expect(running.size).toBe(0);
   });
 });
