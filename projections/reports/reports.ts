@@ -9,7 +9,7 @@ import type { DocumentStore } from '../../platform/document-store/port';
 import { applyToDocument, type Positioned } from '../../platform/projections/documents';
 import type { Projection, ProjectionContext } from '../../platform/projections/runner';
 import { typedEvent, type TypedEvent } from '../../platform/projections/typed-event';
-import { bylineChange, bylineName, type Byline } from '../../shared/members/byline';
+import { bylineChange, bylineName, holdsAnything, withId, withoutId, type BylineHolder } from '../../shared/members/byline';
 import type { MemberEvent } from '../../shared/members/member-stream';
 import type { ReportGroup, ReportTargetType } from '../../shared/reports/schemas';
 import { REPORT_EXCERPT_LENGTH } from '../../shared/reports/schemas';
@@ -22,7 +22,11 @@ export const REPORT_AUTHORS = 'report_authors';
 export type ReportDocument = Positioned & Omit<ReportGroup, 'targetType' | 'targetId'> & { _id: string; targetType: ReportTargetType; targetId: string; reporterIds: string[] };
 /** A post or comment as an entry opens with it, keyed as its entry would be. */
 type SubjectDocument = Positioned & Pick<ReportGroup, 'excerpt' | 'thread'> & { _id: string; authorId: string };
-type AuthorDocument = Positioned & Byline & { _id: string };
+/**
+ * An author of posts and comments: their byline, the open entries of their content (`reports`) and their subjects
+ * (`subjects`), so that a new name or an erasure reaches each by its id.
+ */
+type AuthorDocument = Positioned & BylineHolder<'reports' | 'subjects'> & { _id: string };
 
 export const reportsCollection = (store: DocumentStore) => store.collection<ReportDocument>(REPORTS);
 const subjects = (store: DocumentStore) => store.collection<SubjectDocument>(REPORT_SUBJECTS);
@@ -63,25 +67,46 @@ async function keepSubject({ event }: TypedEvent, key: string, at: number, store
 
 /**
  * An entry names its author as they are now. An erased member's entries name "Former member", or close when they
- * chose that their content goes (docs/domain/members.md#erasure).
+ * chose that their content goes (docs/domain/members.md#erasure). The author's document is written last, so a replay
+ * after a crash in between finds their entries and subjects still listed.
  */
 async function followAuthor(memberId: string, event: MemberEvent, at: number, { store, notify, live }: ProjectionContext) {
   const change = bylineChange(event);
   if (!change) return;
-  await applyToDocument(authors(store), memberId, at, change);
-  if (event.type !== 'MemberProfileChanged' && event.type !== 'MemberErased') return;
+  const held = await authors(store).findOne({ _id: memberId });
   const removed = event.type === 'MemberErased' && event.data.content === 'removed';
-  const name = bylineName(await authors(store).findOne({ _id: memberId }));
-  const reports = reportsCollection(store);
-  const open = await reports.find({ 'author.id': memberId }, { fields: ['_id'] });
-  for (const { _id } of open) await applyToDocument(reports, _id, at, (current) => current && (removed ? null : { ...current, author: { ...current.author, name } }));
-  if (removed) for (const { _id } of await subjects(store).find({ authorId: memberId }, { fields: ['_id'] })) await applyToDocument(subjects(store), _id, at, () => null);
-  if (live && open.length > 0) await tellStaff(store, notify);
+  if (event.type === 'MemberProfileChanged' || event.type === 'MemberErased') {
+    // Applied already (a replay after a crash): the entries follow the byline as it stands.
+    const name = bylineName(held && held._position >= at ? held.byline : change(held?.byline ?? null));
+    const unchanged = event.type === 'MemberProfileChanged' && held?.byline && bylineName(held.byline) === name;
+    const open = unchanged ? [] : (held?.reports ?? []);
+    const reports = reportsCollection(store);
+    for (const _id of open) await applyToDocument(reports, _id, at, (current) => current && (removed ? null : { ...current, author: { ...current.author, name } }));
+    if (removed) for (const _id of held?.subjects ?? []) await applyToDocument(subjects(store), _id, at, () => null);
+    if (live && open.length > 0) await tellStaff(store, notify);
+  }
+  await applyToDocument(authors(store), memberId, at, (current) => {
+    const next = { byline: change(current?.byline ?? null), reports: removed ? [] : (current?.reports ?? []), subjects: removed ? [] : (current?.subjects ?? []) };
+    return holdsAnything(next) ? next : null;
+  });
+}
+
+/**
+ * Lists an entry or a subject (`key`) under its author, or takes it off (true: listed, false: taken off, absent: as it
+ * is), in one write: an author's document is written once per event.
+ */
+function relist(store: DocumentStore, authorId: string, key: string, at: number, change: { report?: boolean; subject?: boolean }) {
+  const list = (ids: string[] | undefined, listed: boolean | undefined) => (listed === undefined ? (ids ?? []) : listed ? withId(ids, key) : withoutId(ids, key));
+  return applyToDocument(authors(store), authorId, at, (current) => {
+    const next = { byline: current?.byline ?? null, reports: list(current?.reports, change.report), subjects: list(current?.subjects, change.subject) };
+    return holdsAnything(next) ? next : null;
+  });
 }
 
 export const reportsProjection: Projection = {
   name: 'reports',
-  version: 2,
+  // 3: authors list their open entries and subjects.
+  version: 3,
   collections: [REPORTS, REPORT_SUBJECTS, REPORT_AUTHORS],
   async setup(store) {
     await reportsCollection(store).createIndex({ firstReportedAt: 1, _id: 1 });
@@ -97,14 +122,23 @@ export const reportsProjection: Projection = {
     const at = recorded.position;
     const targetType: ReportTargetType = typed.stream;
     const key = reportKey(targetType, typed.id);
-    await keepSubject(typed, key, at, store);
     const before = await reports.findOne({ _id: key });
+    // What the event lists under the author or takes off, before the subject and the entry change: a replay after a
+    // crash in between finds them listed again. One write per author and event.
+    const { event } = typed;
+    if (event.type === 'PostSubmitted' || event.type === 'CommentWritten') await relist(store, event.data.authorId, key, at, { subject: true });
+    else if (event.type === 'PostDeleted' || event.type === 'CommentRemoved') {
+      const authorId = (await subjects(store).findOne({ _id: key }))?.authorId ?? before?.author.id;
+      if (authorId) await relist(store, authorId, key, at, { subject: false, ...(before ? { report: false } : {}) });
+    } else if (before && (event.type === 'PostReportsDismissed' || event.type === 'PostRejected' || event.type === 'CommentReportsDismissed')) await relist(store, before.author.id, key, at, { report: false });
+    await keepSubject(typed, key, at, store);
 
     /** Adds one member's report, opening the entry with what the reported content now says. */
     const report = async ({ memberId, reason, at: reportedAt }: Report) => {
       const subject = before ? null : await subjects(store).findOne({ _id: key });
-      const author = subject && { id: subject.authorId, name: bylineName(await authors(store).findOne({ _id: subject.authorId })) };
+      const author = subject && { id: subject.authorId, name: bylineName((await authors(store).findOne({ _id: subject.authorId }))?.byline ?? null) };
       const opened = subject && author && { targetType, targetId: typed.id, excerpt: subject.excerpt, author, thread: subject.thread, firstReportedAt: reportedAt };
+      if (opened) await relist(store, opened.author.id, key, at, { report: true });
       await applyToDocument(reports, key, at, (current) => {
         const base = current ?? (opened && { ...opened, reasons: [] as string[], reporters: 0, reporterIds: [] as string[] });
         if (!base || base.reporterIds.includes(memberId)) return base;
