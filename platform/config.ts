@@ -39,6 +39,11 @@ export const EnvSchema = v.object({
   SESSION_SECRET_FILE: v.optional(v.string(), '.data/session-secret'),
   /** Key of subscription link tokens (confirm, unsubscribe); derived from the session secret when unset. Changing it breaks every link already mailed. */
   SUBSCRIPTION_LINK_SECRET: v.optional(v.pipe(v.string(), v.minLength(32, 'SUBSCRIPTION_LINK_SECRET must be at least 32 characters'))),
+  /**
+   * Key of the names of e-mail address claims in the log (server/members/email-claims.ts); required in production
+   * by the api role (the one that claims), derived from the session secret elsewhere. Never change it: addresses claimed under the old one would look free.
+   */
+  EMAIL_CLAIM_SECRET: v.optional(v.pipe(v.string(), v.minLength(32, 'EMAIL_CLAIM_SECRET must be at least 32 characters'))),
   TRUST_PROXY: v.optional(v.string(), 'false'),
   SMTP_URL: v.optional(v.string()),
   MAIL_FROM: v.optional(v.string(), 'Broadcast History Community <community@localhost>'),
@@ -169,6 +174,9 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     );
   }
   const secret = sessionSecret(env);
+  if (env.NODE_ENV === 'production' && !env.EMAIL_CLAIM_SECRET && env.ROLES.includes('api')) {
+    throw new ConfigError('EMAIL_CLAIM_SECRET is required in production (at least 32 characters; set it once and never change it: it keys the names of e-mail address claims in the event log)');
+  }
   const publicUrl = (env.PUBLIC_URL ?? `http://localhost:${env.PORT}`).replace(/\/$/, '');
   return {
     env: env.NODE_ENV,
@@ -185,6 +193,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     roles: new Set(env.ROLES),
     sessionSecret: secret,
     subscriptionLinkSecret: env.SUBSCRIPTION_LINK_SECRET ?? createHmac('sha256', secret).update('subscription-links').digest('base64url'),
+    emailClaimSecret: env.EMAIL_CLAIM_SECRET ?? createHmac('sha256', secret).update('email-claims').digest('base64url'),
     trustProxy: trustProxy(env.TRUST_PROXY),
     secureCookies: env.SECURE_COOKIES ?? publicUrl.startsWith('https://'),
     smtpUrl: env.SMTP_URL,

@@ -154,6 +154,7 @@ env=(
   --env NODE_ENV=production --env PORT="$port" --env HOST=127.0.0.1 --env PUBLIC_URL="$url"
   --env DATABASE_URL="postgres://postgres@127.0.0.1:5432/$db" --env REDIS_URL=redis://127.0.0.1:6379 --env REDIS_PREFIX="$prefix"
   --env SESSION_SECRET="$(node -e 'console.log(require("node:crypto").randomBytes(32).toString("base64url"))')"
+  --env EMAIL_CLAIM_SECRET="$(node -e 'console.log(require("node:crypto").randomBytes(32).toString("base64url"))')"
   --env SMTP_SINK_IN_PRODUCTION=true --env SMTP_SINK_PORT=0
 )
 

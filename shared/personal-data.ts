@@ -8,9 +8,10 @@
  *
  * Keys come in two scopes: `account` (the member's own streams: profile, sign-in, subscriptions), always destroyed;
  * and `content` (what they wrote: posts, comments, events they organise, blog posts), destroyed only when the member
- * chooses that their content goes with them.
+ * chooses that their content goes with them. What a member writes into another's stream (the reason of a report or
+ * of a rejection) is sealed with the writer's account key (WRITTEN_BY), so it goes with the writer.
  */
-import { parseStreamName, type StreamType } from './streams';
+import { parseStreamName, streamName as streamName_, type StreamType } from './streams';
 
 export type KeyScope = 'account' | 'content';
 
@@ -55,6 +56,30 @@ const POLICY: Partial<Record<StreamType, { scope: KeyScope; owner: (streamId: st
   blog: { scope: 'content', owner: (_id, data) => ownerField(data, 'authorId'), events: { BlogPostDrafted: BLOG_TEXT, BlogPostEdited: BLOG_TEXT } },
 };
 
+/**
+ * Words a member writes into a stream that is not theirs: a report's reason, a rejection's. They are sealed with the
+ * writer's own account key (the key of their `member-<id>` stream), not the stream's, so they go when the writer is
+ * erased, whoever owns the stream. `writer`: the field of the event's data that names the writer.
+ */
+const WRITTEN_BY: Partial<Record<StreamType, Record<string, { writer: string; fields: PersonalFields }>>> = {
+  post: { PostReported: { writer: 'memberId', fields: { reason: null } }, PostRejected: { writer: 'by', fields: { reason: null } } },
+  comment: { CommentReported: { writer: 'memberId', fields: { reason: null } } },
+};
+
+/** The fields of this event that its writer's key seals, and the stream of that key; null when there are none. */
+export function writerFields(streamName: string, eventType: string, data: Record<string, unknown>): { keyStream: string; writerId: string; fields: PersonalFields } | null {
+  const stream = parseStreamName(streamName);
+  const policy = stream && WRITTEN_BY[stream.type]?.[eventType];
+  const writerId = policy && data[policy.writer];
+  return policy && typeof writerId === 'string' ? { keyStream: streamName_('member', writerId), writerId, fields: policy.fields } : null;
+}
+
+/** The fields a writer's key sealed in this event, for their placeholders once it is destroyed. */
+export function writerPlaceholders(streamName: string, eventType: string): PersonalFields {
+  const stream = parseStreamName(streamName);
+  return (stream && WRITTEN_BY[stream.type]?.[eventType]?.fields) ?? {};
+}
+
 function ownerField(data: Record<string, unknown>, field: string): string | null {
   const value = data[field];
   return typeof value === 'string' ? value : null;
@@ -74,6 +99,14 @@ export function keyOwner(streamName: string, data: Record<string, unknown>): { m
   const stream = parseStreamName(streamName);
   const policy = stream && POLICY[stream.type];
   return policy ? { memberId: policy.owner(stream.id, data), scope: policy.scope } : null;
+}
+
+/**
+ * A stream whose own key goes by an event of its own: a guest's subscription of an erased member's address
+ * (`SubscriptionErased`). Its key belongs to no member, so the member's erasure alone would not destroy it.
+ */
+export function erasesStream(streamName: string, event: { type: string }): boolean {
+  return parseStreamName(streamName)?.type === 'subscription' && event.type === 'SubscriptionErased';
 }
 
 /** The event that erases a member, and whether their content goes too. */

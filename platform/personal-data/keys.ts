@@ -96,6 +96,12 @@ export function createPersonalDataKeys(store: DocumentStore, now: () => Date = (
       return found.key;
     },
 
+    /** Destroys one stream's key, whoever owns it (a guest's subscription of an erased member's address). Idempotent. */
+    async destroyStream(streamName: string): Promise<void> {
+      await keys.updateOne({ _id: streamName, key: { $ne: null } }, { $set: { key: null, destroyedAt: now().toISOString() } });
+      cache.delete(streamName);
+    },
+
     /** Destroys the member's keys (of their account; of their content too when asked). Idempotent. */
     async destroy(memberId: string, content: boolean): Promise<void> {
       const scopes: KeyScope[] = content ? ['account', 'content'] : ['account'];

@@ -3,7 +3,8 @@
  * reports are open, keyed `<targetType>:<targetId>`. Staff dismissing the reports, removing the content, or a post
  * leaving the feed closes them. An entry opens with an excerpt of what is reported and its author's name, which this
  * projection keeps itself from the posts', comments' and members' own events: `report_subjects` (each post and
- * comment that can be reported) and `report_authors`.
+ * comment that can be reported) and `report_authors`. A reporter's erasure takes their reasons out of the entries
+ * (docs/domain/members.md#erasure).
  */
 import type { DocumentStore } from '../../platform/document-store/port';
 import { applyToDocument, type Positioned } from '../../platform/projections/documents';
@@ -19,7 +20,8 @@ export const REPORTS = 'reports';
 export const REPORT_SUBJECTS = 'report_subjects';
 export const REPORT_AUTHORS = 'report_authors';
 
-export type ReportDocument = Positioned & Omit<ReportGroup, 'targetType' | 'targetId'> & { _id: string; targetType: ReportTargetType; targetId: string; reporterIds: string[] };
+/** `reasonBy`: who gave each of `reasons`, so that an erased reporter's words leave with them. */
+export type ReportDocument = Positioned & Omit<ReportGroup, 'targetType' | 'targetId'> & { _id: string; targetType: ReportTargetType; targetId: string; reporterIds: string[]; reasonBy: string[] };
 /** A post or comment as an entry opens with it, keyed as its entry would be. */
 type SubjectDocument = Positioned & Pick<ReportGroup, 'excerpt' | 'thread'> & { _id: string; authorId: string };
 /**
@@ -65,6 +67,18 @@ async function keepSubject({ event }: TypedEvent, key: string, at: number, store
   }
 }
 
+/** An erased member's reasons leave the entries they reported (their report still counts). */
+async function forgetReasons(memberId: string, at: number, store: DocumentStore) {
+  const reports = reportsCollection(store);
+  for (const { _id } of await reports.find({ reporterIds: memberId }, { fields: ['_id'] })) {
+    await applyToDocument(reports, _id, at, (current) => {
+      if (!current) return current;
+      const kept = current.reasons.map((reason, index) => ({ reason, by: current.reasonBy[index] })).filter(({ by }) => by !== memberId);
+      return { ...current, reasons: kept.map(({ reason }) => reason), reasonBy: kept.map(({ by }) => by ?? '') };
+    });
+  }
+}
+
 /**
  * An entry names its author as they are now. An erased member's entries name "Former member", or close when they
  * chose that their content goes (docs/domain/members.md#erasure). The author's document is written last, so a replay
@@ -76,6 +90,7 @@ async function followAuthor(memberId: string, event: MemberEvent, at: number, { 
   const held = await authors(store).findOne({ _id: memberId });
   const removed = event.type === 'MemberErased' && event.data.content === 'removed';
   if (event.type === 'MemberProfileChanged' || event.type === 'MemberErased') {
+    if (event.type === 'MemberErased') await forgetReasons(memberId, at, store);
     // Applied already (a replay after a crash): the entries follow the byline as it stands.
     const name = bylineName(held && held._position >= at ? held.byline : change(held?.byline ?? null));
     const unchanged = event.type === 'MemberProfileChanged' && held?.byline && bylineName(held.byline) === name;
@@ -105,8 +120,8 @@ function relist(store: DocumentStore, authorId: string, key: string, at: number,
 
 export const reportsProjection: Projection = {
   name: 'reports',
-  // 3: authors list their open entries and subjects.
-  version: 3,
+  // 3: authors list their open entries and subjects; 4: reasonBy, who gave each reason.
+  version: 4,
   collections: [REPORTS, REPORT_SUBJECTS, REPORT_AUTHORS],
   async setup(store) {
     await reportsCollection(store).createIndex({ firstReportedAt: 1, _id: 1 });
@@ -140,9 +155,10 @@ export const reportsProjection: Projection = {
       const opened = subject && author && { targetType, targetId: typed.id, excerpt: subject.excerpt, author, thread: subject.thread, firstReportedAt: reportedAt };
       if (opened) await relist(store, opened.author.id, key, at, { report: true });
       await applyToDocument(reports, key, at, (current) => {
-        const base = current ?? (opened && { ...opened, reasons: [] as string[], reporters: 0, reporterIds: [] as string[] });
+        const base = current ?? (opened && { ...opened, reasons: [] as string[], reasonBy: [] as string[], reporters: 0, reporterIds: [] as string[] });
         if (!base || base.reporterIds.includes(memberId)) return base;
-        return { ...base, reasons: reason ? [...base.reasons, reason] : base.reasons, reporters: base.reporters + 1, reporterIds: [...base.reporterIds, memberId] };
+        const given = reason ? { reasons: [...base.reasons, reason], reasonBy: [...base.reasonBy, memberId] } : {};
+        return { ...base, ...given, reporters: base.reporters + 1, reporterIds: [...base.reporterIds, memberId] };
       });
     };
     const close = () => applyToDocument(reports, key, at, () => null);

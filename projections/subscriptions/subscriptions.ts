@@ -11,7 +11,7 @@
  * A change to a member's subscription is announced to that member's sockets
  * (`subscriptions:changed`), so an open settings page follows changes made in
  * another tab or through the link in a mail. An erased member's subscriptions go,
- * consent record and all.
+ * consent record and all, and so do guests' subscriptions of their address (`SubscriptionErased`).
  */
 import type { DocumentStore } from '../../platform/document-store/port';
 import type { ConsentEvent, Frequency, SubscriptionStatus, SubscriptionType } from '../../shared/subscriptions/constants';
@@ -110,6 +110,9 @@ export function evolveDocument(current: Fields | null, event: SubscriptionEvent)
       return { ...current, bounces: current.bounces + 1, history: record({ event: 'bounced', at: event.data.at, detail: event.data.reason }) };
     case 'EmailDelivered':
       return event.data.kind === 'confirmation' ? { ...current, history: record({ event: 'confirmation_sent', at: event.data.at }) } : current;
+    case 'SubscriptionErased':
+      // A guest's subscription of an erased member's address: it goes, consent record and all, as theirs do.
+      return null;
   }
 }
 

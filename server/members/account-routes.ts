@@ -198,17 +198,17 @@ export async function accountRoutes(fastify: FastifyInstance, options: AccountRo
       if (holder && holder._id !== memberId) return reply.redirect(EMAIL_OUTCOME.taken);
       // The new address is the member's before their account says so, and the old one is let go only after:
       // two accounts never hold one address, whatever fails in between.
-      if ((await claimEmail(eventStore, email, memberId)) !== memberId) return reply.redirect(EMAIL_OUTCOME.taken);
+      if ((await claimEmail(eventStore, config.emailClaimSecret, email, memberId)) !== memberId) return reply.redirect(EMAIL_OUTCOME.taken);
       const oldEmail = member.email;
       const actor: Actor = { id: member._id, role: member.role };
       let changed;
       try {
         changed = await handle(memberDecider, streamName('member', memberId), { type: 'ChangeEmail', data: { email }, metadata: metadataOf(actor) }, { actorId: memberId });
       } catch (error) {
-        await releaseEmail(eventStore, email, memberId);
+        await releaseEmail(eventStore, config.emailClaimSecret, email, memberId);
         throw error;
       }
-      await releaseEmail(eventStore, oldEmail, memberId);
+      await releaseEmail(eventStore, config.emailClaimSecret, oldEmail, memberId);
       // The address is the account's key: every other session ends, as after a new password, and links to the old one.
       await endOtherAccess(memberId, session);
       await services.mail.enqueue(`email-changed:${memberId}:${changed.position ?? 'none'}`, emailChangedNoticeMail({ to: oldEmail, name: displayName(member), at: services.now().toISOString() }));

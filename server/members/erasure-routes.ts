@@ -9,6 +9,7 @@ import { memberDecider } from '../../shared/members/member-stream';
 import { AccountExportSchema, EraseAccountSchema, type AccountExport } from '../../shared/members/erasure';
 import { credentialsCollection, HELD_NOT_GIVEN, memberActivity, membersCollection } from '../../projections/members';
 import { subscriptionsCollection } from '../../projections/subscriptions';
+import { subscriptionDecider } from '../../shared/subscriptions/subscription-stream';
 import { mediaCollection, mediaView, sweepOrphanMedia } from '../../projections/media';
 import { ErrorSchema, noContent, type ValibotTypeProvider } from '../http/openapi';
 import type { MemberSessions } from '../http/session-store';
@@ -31,13 +32,14 @@ export async function erasureRoutes(fastify: FastifyInstance, { services, member
   const app = fastify.withTypeProvider<ValibotTypeProvider>();
   const tags = ['members'];
   const { store } = services;
+  const guestSubscriptionsOf = (email: string) => subscriptionsCollection(store).find({ email: email.trim().toLowerCase(), memberId: null }, { sort: { createdAt: 1, _id: 1 } });
 
   app.get(
     '/api/me/export',
     { config: { access: 'signed-in' }, schema: { summary: 'A JSON file of everything the member did and everything held about them', tags, response: { 200: AccountExportSchema } } },
     async (request, reply): Promise<AccountExport> => {
       const memberId = request.actor!.id;
-      const [member, credentials, subscriptions, sessions, uploads, activity] = await Promise.all([
+      const [member, credentials, own, sessions, uploads, activity] = await Promise.all([
         membersCollection(store).findOne({ _id: memberId }),
         credentialsCollection(store).findOne({ _id: memberId }),
         subscriptionsCollection(store).find({ memberId }, { sort: { createdAt: 1, _id: 1 } }),
@@ -46,6 +48,9 @@ export async function erasureRoutes(fastify: FastifyInstance, { services, member
         memberActivity(store).find({ memberId }, { sort: { _position: 1, _id: 1 } }),
       ]);
       if (!member) throw fail.notFound('Member not found');
+      // Subscriptions of their address made as a guest are theirs too: they end with the account.
+      const asGuest = await guestSubscriptionsOf(member.email);
+      const subscriptions = [...own.map((subscription) => ({ ...subscription, madeAs: 'member' as const })), ...asGuest.map((subscription) => ({ ...subscription, madeAs: 'guest' as const }))];
       const exportedAt = services.now().toISOString();
       void reply.header('content-disposition', `attachment; filename="broadcast-history-community-${exportedAt.slice(0, 10)}.json"`);
       return {
@@ -66,6 +71,7 @@ export async function erasureRoutes(fastify: FastifyInstance, { services, member
         subscriptions: subscriptions.map((subscription) => ({
           id: subscription._id,
           email: subscription.email,
+          madeAs: subscription.madeAs,
           subscriptionType: subscription.subscriptionType,
           frequency: subscription.frequency,
           status: subscription.status,
@@ -103,7 +109,15 @@ export async function erasureRoutes(fastify: FastifyInstance, { services, member
       await services.handle(memberDecider, streamName('member', actor.id), { type: 'EraseMember', data: { content, adminCount }, metadata: { now: services.now(), actor } }, { actorId: actor.id });
       // The projections destroy the keys too as the event passes; doing it here makes it immediate for this process.
       await services.personalDataKeys.destroy(actor.id, content === 'removed');
-      await releaseEmail(services.eventStore, credentials.email, actor.id);
+      await releaseEmail(services.eventStore, services.config.emailClaimSecret, credentials.email, actor.id);
+      // A guest's subscriptions of their address end too, and their keys go, so that nothing mails or names them.
+      // Recorded without the actor: nothing in the log ties the erased member to them.
+      const email = credentials.email.trim().toLowerCase();
+      for (const subscription of await guestSubscriptionsOf(email)) {
+        const stream = streamName('subscription', subscription._id);
+        await services.handle(subscriptionDecider, stream, { type: 'EraseSubscription', data: { email }, metadata: { now: services.now(), actor } }, {});
+        await services.personalDataKeys.destroyStream(stream);
+      }
       // Their picture (and, with their content, every upload of theirs) is no one's now: its files go at once.
       await sweepOrphanMedia({ store, storage: services.media, handle: services.handle, now: services.now, graceMs: services.config.media.orphanHours * 3600 * 1000 });
       // The development mail sink's copies of what was sent to them (SMTP_URL unset).

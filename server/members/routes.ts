@@ -126,7 +126,7 @@ export async function memberRoutes(fastify: FastifyInstance, options: MemberRout
       if (await credentials.findOne({ email })) throw taken();
       // The address stream makes e-mail addresses unique across concurrent registrations;
       // a registration that claimed an address but never finished can be completed later.
-      const memberId = await claimEmail(eventStore, email, randomUUID());
+      const memberId = await claimEmail(eventStore, config.emailClaimSecret, email, randomUUID());
       if ((await eventStore.readStream(streamName('member', memberId))).length > 0) throw taken();
       const isFirstMember = (await members.countDocuments({})) === 0 && (await claim(streamName('founder', 'community'), 'FounderClaimed', memberId)) === memberId;
       const passwordHash = await passwords.hash(body.password);

@@ -37,6 +37,8 @@ export const AccountExportSchema = v.object({
     v.object({
       id: v.string(),
       email: v.string(),
+      /** Made signed in, or as a guest with the account's address (both end with the account). */
+      madeAs: v.picklist(['member', 'guest']),
       subscriptionType: v.string(),
       frequency: v.string(),
       status: v.string(),

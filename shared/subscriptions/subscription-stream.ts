@@ -14,6 +14,10 @@
  *   Unsubscribing again is a no-op, so the API can answer success (alreadyUnsubscribed).
  * - Deliveries and bounces are recorded by the mail workers (no actor). A delivery is
  *   recorded once per kind and item, so a retried job records nothing twice.
+ * - A guest's subscription of a member's address ends with that member's erasure
+ *   (`SubscriptionErased`, docs/domain/members.md#erasure): the erasure route asks it with the
+ *   account's own address, which the decider compares with the subscription's. The stream's
+ *   key is destroyed with it, so nothing of the address stays in the log or the read models.
  */
 import { type Actor, type CommandMetadata, type Decider, assertNever, fail } from '../domain';
 import { MAX_BOUNCES, type DeliveryKind, type Frequency, type SubscriptionType, type UnsubscribeVia } from './constants';
@@ -38,7 +42,8 @@ export type SubscriptionEvent =
   | { type: 'SubscriptionResumed'; data: { at: string } }
   | { type: 'Unsubscribed'; data: { via: UnsubscribeVia; at: string } }
   | { type: 'EmailDelivered'; data: { kind: DeliveryKind; itemKey: string; at: string } }
-  | { type: 'EmailBounced'; data: { reason: string; at: string } };
+  | { type: 'EmailBounced'; data: { reason: string; at: string } }
+  | { type: 'SubscriptionErased'; data: { at: string } };
 
 export type SubscriptionCommand =
   | {
@@ -51,7 +56,9 @@ export type SubscriptionCommand =
   | { type: 'UpdateSubscription'; data: { isActive?: boolean; frequency?: Frequency }; metadata: CommandMetadata }
   | { type: 'Unsubscribe'; data: { via: 'settings' } | { via: 'link' | 'one_click'; tokenHash: string }; metadata: CommandMetadata }
   | { type: 'RecordDelivery'; data: { kind: DeliveryKind; itemKey: string }; metadata: CommandMetadata }
-  | { type: 'RecordBounce'; data: { reason: string }; metadata: CommandMetadata };
+  | { type: 'RecordBounce'; data: { reason: string }; metadata: CommandMetadata }
+  /** `email`: the erased member's own address (trimmed, lower-case), which must be the subscription's. */
+  | { type: 'EraseSubscription'; data: { email: string }; metadata: CommandMetadata };
 
 export interface SubscriptionState {
   status: 'none' | 'pending' | 'confirmed' | 'unsubscribed';
@@ -64,6 +71,8 @@ export interface SubscriptionState {
   /** `deliveryKey`s of the mail sent so far. */
   delivered: ReadonlySet<string>;
   bounces: number;
+  /** Its address's owner was erased: ended for good, the address forgotten. */
+  erased: boolean;
 }
 
 export const deliveryKey = (kind: DeliveryKind, itemKey: string) => `${kind}:${itemKey}`;
@@ -111,6 +120,7 @@ export const subscriptionDecider: Decider<SubscriptionState, SubscriptionCommand
     isActive: true,
     delivered: new Set(),
     bounces: 0,
+    erased: false,
   }),
 
   evolve(state, event) {
@@ -133,6 +143,8 @@ export const subscriptionDecider: Decider<SubscriptionState, SubscriptionCommand
         return { ...state, delivered: new Set(state.delivered).add(deliveryKey(event.data.kind, event.data.itemKey)) };
       case 'EmailBounced':
         return { ...state, bounces: state.bounces + 1 };
+      case 'SubscriptionErased':
+        return { ...state, status: 'unsubscribed', isActive: false, email: '', erased: true };
       default:
         return assertNever(event);
     }
@@ -184,6 +196,12 @@ export const subscriptionDecider: Decider<SubscriptionState, SubscriptionCommand
       case 'RecordBounce':
         requireSystem(actor);
         return [{ type: 'EmailBounced', data: { reason: command.data.reason, at } }];
+      case 'EraseSubscription':
+        if (!actor) throw fail.unauthenticated();
+        if (state.erased) return [];
+        // Only a guest's subscription of the caller's own address: a member's own ones go with MemberErased.
+        if (state.memberId !== null || state.email !== command.data.email) throw fail.forbidden('Only a guest subscription of your own address ends with your account');
+        return [{ type: 'SubscriptionErased', data: { at } }];
       default:
         return assertNever(command);
     }

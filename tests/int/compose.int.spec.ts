@@ -13,7 +13,7 @@ import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 
 const root = resolve(import.meta.dirname, '../..');
-const env = { ...process.env, SESSION_SECRET: 'compose-test-secret-compose-test-secret' };
+const env = { ...process.env, SESSION_SECRET: 'compose-test-secret-compose-test-secret', EMAIL_CLAIM_SECRET: 'compose-test-claims-compose-test-claims' };
 
 /** The compose command here: Debian's docker-compose, or `docker compose`; null when there is neither. */
 function composeCommand(): string[] | null {

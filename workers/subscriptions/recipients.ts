@@ -67,6 +67,8 @@ export const mailRecipientsProjection: Projection = {
     const typed = typedEvent(recorded);
     if (typed?.stream !== 'subscription') return;
     const { id, event } = typed;
+    // A guest's subscription of an erased member's address: no more mail, and its address goes.
+    if (event.type === 'SubscriptionErased') return void (await applyToDocument(mailRecipients(store), id, recorded.position, () => null));
     await applyToDocument(mailRecipients(store), id, recorded.position, (current) => {
       const state = subscriptionDecider.evolve(stateOf(current), event);
       return {

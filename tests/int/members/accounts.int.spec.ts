@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestSite, type TestSite } from '../../support/site';
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
+import { emailStream } from '../../../server/members/email-claims';
 import { Browser, registerMember } from '../../support/http';
 import { postDecider } from '../../../shared/feed/post-stream';
 import { streamName } from '../../../shared/streams';
@@ -42,6 +43,25 @@ describe('registration and sign-in', () => {
     });
     expect(again.status).toBe(409);
     expect(again.body.message).toMatch(/already exists/);
+  });
+
+  it('names address claims by a keyed hash, and still honours claims made under their old bare SHA-256 name', async () => {
+    const { eventStore, config } = site.services;
+    const fresh = await registerMember(site.url);
+    const bare = (email: string) => streamName('email', createHash('sha256').update(email).digest('hex'));
+    expect(await eventStore.readStream(bare(fresh.account.email))).toEqual([]);
+    expect(await eventStore.readStream(emailStream(config.emailClaimSecret, fresh.account.email))).toHaveLength(1);
+
+    // An address a member claimed before claims were keyed stays theirs.
+    const legacy = `legacy-${randomUUID()}@example.org`;
+    await eventStore.append(bare(legacy), [{ type: 'EmailClaimed', data: { memberId: fresh.user.id } }], { expectedVersion: 'no_stream' });
+    const taken = await new Browser(site.url).post('/api/auth/register', { email: legacy, password: 'another long password', firstName: 'Eve', lastName: 'Copy' });
+    expect(taken.status).toBe(409);
+    // Once let go there, it is claimed anew under the keyed name.
+    await eventStore.append(bare(legacy), [{ type: 'EmailReleased', data: { memberId: fresh.user.id } }], { expectedVersion: 0 });
+    expect((await new Browser(site.url).post('/api/auth/register', { email: legacy, password: 'another long password', firstName: 'Eve', lastName: 'New' })).status).toBe(201);
+    expect(await eventStore.readStream(bare(legacy))).toHaveLength(2);
+    expect(await eventStore.readStream(emailStream(config.emailClaimSecret, legacy))).toHaveLength(1);
   });
 
   it('rejects invalid registrations with a message per field', async () => {

@@ -2,9 +2,10 @@
  * Leaving with one's data (docs/domain/members.md#export, #erasure), end to end on a running site: the export holds
  * every event of the member in the log; erasing the account removes their personal data from every read model and
  * from the log's payloads, keeps or removes their content as they chose, and `npm run projections:rebuild` brings
- * nothing of it back.
+ * nothing of it back. Every table, the raw log and every Redis key are searched for their address, names, bio and
+ * free text (the reasons of their reports included); a guest's subscription of their address ends with them.
  */
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -15,6 +16,8 @@ import { SESSION_COOKIE } from '../../../server/app';
 import { Browser, registerCast, registerMember } from '../../support/http';
 import { childProcesses } from '../../support/processes';
 import { parseStreamName } from '../../../shared/streams';
+import { subscriptionToken } from '../../../platform/mail/link-tokens';
+import { subscriptionsCollection } from '../../../projections/subscriptions';
 
 let site: TestSite;
 let cast: Awaited<ReturnType<typeof registerCast>>;
@@ -54,6 +57,30 @@ async function holding(text: string): Promise<string[]> {
   return found;
 }
 
+/** Every Redis key of the site (sessions, limits, queues and their jobs, the mailbox) whose name or value holds this text. */
+async function redisHolding(text: string): Promise<string[]> {
+  const { redis, config } = site.services;
+  const found: string[] = [];
+  let cursor = '0';
+  do {
+    const [next, keys] = await redis.scan(cursor, 'MATCH', `${config.redisPrefix}*`, 'COUNT', '500');
+    cursor = next;
+    for (const key of keys) {
+      const type = await redis.type(key);
+      const value =
+        type === 'string' ? await redis.get(key)
+        : type === 'hash' ? JSON.stringify(await redis.hgetall(key))
+        : type === 'list' ? JSON.stringify(await redis.lrange(key, 0, -1))
+        : type === 'set' ? JSON.stringify(await redis.smembers(key))
+        : type === 'zset' ? JSON.stringify(await redis.zrange(key, '0', '-1'))
+        : type === 'stream' ? JSON.stringify(await redis.xrange(key, '-', '+'))
+        : '';
+      if (`${key} ${value}`.includes(text)) found.push(`${key}: ${String(value).slice(0, 300)}`);
+    }
+  } while (cursor !== '0');
+  return found;
+}
+
 /** The event log as stored: every event's data and metadata, not opened. */
 async function rawLog(): Promise<string> {
   const { rows } = await site.services.pool.query<{ row: string }>('SELECT row_to_json(events)::text AS row FROM events ORDER BY position');
@@ -71,11 +98,26 @@ async function rebuild() {
   await site.services.progress.waitFor(await site.services.eventStore.headPosition(), 30_000);
 }
 
+/** A guest's confirmed subscription of this address, as the form and the link in its mail make it; its id. */
+async function guestSubscription(email: string): Promise<string> {
+  expect((await new Browser(site.url).post('/api/subscribe', { email, subscriptionType: 'all', frequency: 'immediate' })).status).toBe(202);
+  // Its confirmation mail goes out before the erasure, not after it.
+  await site.services.mailbox.waitFor((mail) => mail.to.some((to) => to.includes(email)));
+  const subscription = await subscriptionsCollection(site.services.store).findOne({ email });
+  expect((await new Browser(site.url).post(`/api/subscribe/confirm/${subscriptionToken(site.services.config.subscriptionLinkSecret, subscription!._id)}`)).status).toBe(200);
+  return subscription!._id;
+}
+
 /** A member who takes part in everything: each string the site keeps of them carries `identity`, what they wrote `words`. */
 async function activeMember(identity: string, words: string) {
-  const leaver = await registerMember(site.url, { email: `leaver-${identity}@example.org`, firstName: `Quill${identity}`, lastName: `Zephyr${identity}`, password: PASSWORD });
+  const email = `leaver-${identity}@example.org`;
+  // Subscribed as a guest before they registered: the same address.
+  const guestSubscriptionId = await guestSubscription(email);
+  const leaver = await registerMember(site.url, { email, firstName: `Quill${identity}`, lastName: `Zephyr${identity}`, password: PASSWORD });
   const { browser } = leaver;
   expect((await browser.patch('/api/me', { bio: `Night shift at WXYZ, ${identity}` })).status).toBe(200);
+  // A past name, which the log keeps in its own event.
+  expect((await browser.patch('/api/me', { lastName: `Zephyrine${identity}` })).status).toBe(200);
 
   const avatar = await upload(browser, await picture());
   expect((await browser.put('/api/me/avatar', { mediaId: avatar.id })).status).toBe(200);
@@ -86,8 +128,17 @@ async function activeMember(identity: string, words: string) {
   const adminPost = await cast.admin.browser.post('/api/posts', { content: 'Who remembers the WLS tower?' });
   expect((await browser.post(`/api/posts/${adminPost.body.id}/comments`, { content: `I climbed it ${words} @Ada Admin` })).status).toBe(201);
   // Others' words are theirs: a mention by name in them stays (docs/domain/members.md#erasure), so none is made here.
-  expect((await cast.other.browser.post(`/api/posts/${own.body.id}/comments`, { content: 'Lovely recording' })).status).toBe(201);
+  const othersComment = await cast.other.browser.post(`/api/posts/${own.body.id}/comments`, { content: 'Lovely recording' });
+  expect(othersComment.status).toBe(201);
   expect((await cast.other.browser.post(`/api/posts/${own.body.id}/report`, { reason: 'off topic' })).status).toBe(200);
+  // Their own reports, whose reasons are their words: of a post and of a comment.
+  const othersPost = await cast.other.browser.post('/api/posts', { content: 'A post to report' });
+  expect((await cast.admin.browser.put(`/api/admin/posts/${othersPost.body.id}/approve`)).status).toBe(200);
+  expect((await browser.post(`/api/posts/${othersPost.body.id}/report`, { reason: `Misleading, says ${identity}` })).status).toBe(200);
+  expect((await browser.post(`/api/comments/${othersComment.body.id}/report`, { reason: `Rude to me, ${identity}` })).status).toBe(200);
+  const queue = JSON.stringify((await cast.admin.browser.get('/api/admin/reports')).body);
+  expect(queue).toContain(`Misleading, says ${identity}`);
+  expect(queue).toContain(`Rude to me, ${identity}`);
   expect((await browser.put(`/api/posts/${adminPost.body.id}/like`)).status).toBe(200);
   expect((await browser.put(`/api/bookmarks/post/${adminPost.body.id}`)).status).toBeLessThan(300);
 
@@ -100,7 +151,7 @@ async function activeMember(identity: string, words: string) {
   const avatarUrl = (await browser.get('/api/auth/user')).body.profileImageUrl as string;
   expect((await browser.get(avatarUrl)).status).toBe(200);
   const photoUrl = (await browser.get('/api/posts?limit=50')).body.items.find((item: { id: string }) => item.id === own.body.id).media.url as string;
-  return { ...leaver, postId: own.body.id as string, eventId: ownEvent.body.id as string, avatarUrl, photoUrl };
+  return { ...leaver, postId: own.body.id as string, eventId: ownEvent.body.id as string, avatarUrl, photoUrl, guestSubscriptionId, reportedPostId: othersPost.body.id as string };
 }
 
 /** What the log holds of a member, found without the export's read model: what they did, their own streams and what names them. */
@@ -126,7 +177,11 @@ describe('leaving with one’s data', () => {
     expect(exported.headers.get('content-disposition')).toMatch(/^attachment; filename="broadcast-history-community-\d{4}-\d\d-\d\d\.json"$/u);
     const file = exported.body;
     expect(file.account).toMatchObject({ id: user.id, email: `leaver-${identity}@example.org`, firstName: `Quill${identity}`, bio: `Night shift at WXYZ, ${identity}`, password: '(held, not included: a one-way hash)' });
-    expect(file.subscriptions).toEqual([expect.objectContaining({ email: `leaver-${identity}@example.org`, subscriptionType: 'newsfeed', frequency: 'daily' })]);
+    expect(file.subscriptions).toEqual([
+      expect.objectContaining({ email: `leaver-${identity}@example.org`, madeAs: 'member', subscriptionType: 'newsfeed', frequency: 'daily', status: 'active' }),
+      // Made as a guest with the same address before they registered: theirs too.
+      expect.objectContaining({ email: `leaver-${identity}@example.org`, madeAs: 'guest', subscriptionType: 'all', frequency: 'immediate', status: 'active' }),
+    ]);
     expect(file.sessions).toHaveLength(1);
     expect(file.uploads).toHaveLength(2);
     for (const upload of file.uploads) expect((await browser.get(upload.url)).status).toBe(200);
@@ -142,7 +197,10 @@ describe('leaving with one’s data', () => {
 
   it('erases the account but keeps what they wrote, as by “Former member”, through a rebuild', async () => {
     const identity = randomBytes(5).toString('hex');
-    const { browser, user, account, postId, eventId, avatarUrl, photoUrl } = await activeMember(identity, 'keepsake');
+    const { browser, user, account, postId, eventId, avatarUrl, photoUrl, guestSubscriptionId, reportedPostId } = await activeMember(identity, 'keepsake');
+    const addressHash = createHash('sha256').update(account.email).digest('hex');
+    // Address claims are named by a keyed hash: the log's stream names do not tell which addresses have an account.
+    expect(await rawLog()).not.toContain(addressHash);
     expect(await holding(identity)).not.toEqual([]);
 
     expect((await browser.request('DELETE', '/api/me', { password: 'not my password' })).status).toBe(400);
@@ -159,8 +217,16 @@ describe('leaving with one’s data', () => {
 
     const check = async () => {
       expect(await holding(identity)).toEqual([]);
+      expect(await redisHolding(identity)).toEqual([]);
       expect(await rawLog()).not.toContain(identity);
       expect(await rawLog()).not.toContain('keepsake');
+      expect(await rawLog()).not.toContain(addressHash);
+      // The guest's subscription of their address is gone from the read models and the mail runner's, its link with it.
+      expect(await subscriptionsCollection(site.services.store).findOne({ _id: guestSubscriptionId })).toBeNull();
+      expect((await new Browser(site.url).get(`/api/unsubscribe/${subscriptionToken(site.services.config.subscriptionLinkSecret, guestSubscriptionId)}`)).status).toBe(404);
+      // Their reports still count, without their words.
+      const entry = (await cast.admin.browser.get('/api/admin/reports')).body.items.find((item: { targetId: string }) => item.targetId === reportedPostId);
+      expect(entry).toMatchObject({ reporters: 1, reasons: [] });
       const post = (await cast.member.browser.get(`/api/posts?q=keepsake`)).body.items.find((item: { id: string }) => item.id === postId);
       expect(post).toMatchObject({ content: 'My aircheck keepsake from 1974', author: expect.objectContaining({ name: 'Former member' }) });
       const event = await cast.admin.browser.get(`/api/events/${eventId}`);
@@ -173,6 +239,13 @@ describe('leaving with one’s data', () => {
       expect((await cast.member.browser.get(photoUrl)).status).toBe(200);
     };
     await check();
+    // Nothing is mailed to the address any more: a new blog post reaches a guest who subscribed alike, not them.
+    const control = `control-${identity.slice(0, 4)}@example.org`;
+    await guestSubscription(control);
+    const blogPost = await cast.admin.browser.post('/api/blog', { title: `News ${randomBytes(3).toString('hex')}`, content: '<p>Text</p>', isPublished: true });
+    expect(blogPost.status).toBe(201);
+    await site.services.mailbox.waitFor((mail) => mail.to.some((to) => to.includes(control)) && mail.subject.includes(blogPost.body.title), 20_000);
+    expect((await site.services.mailbox.list()).filter((mail) => mail.to.some((to) => to.includes(account.email)))).toEqual([]);
     await rebuild();
     await check();
 
@@ -188,6 +261,8 @@ describe('leaving with one’s data', () => {
 
     const check = async () => {
       expect(await holding(identity)).toEqual([]);
+      expect(await redisHolding(identity)).toEqual([]);
+      expect(await rawLog()).not.toContain(identity);
       expect(await holding(words)).toEqual([]);
       expect(await rawLog()).not.toContain(words);
       expect((await cast.member.browser.get('/api/posts?limit=50')).body.items.map((item: { id: string }) => item.id)).not.toContain(postId);

@@ -117,4 +117,47 @@ describe.each(backends)('personal data sealed in the log: $name', ({ skip, event
     expect(JSON.stringify(await rawLog.store.readStream(`subscription-${id}`))).not.toContain('guest@example.org');
     expect((await log.readStream(`subscription-${id}`))[0]!.data).toMatchObject({ email: 'guest@example.org' });
   });
+
+  it.skipIf(skip)('a guest subscription ended by its address owner’s erasure loses its key as the event passes', async () => {
+    const id = randomUUID();
+    const stream = `subscription-${id}`;
+    await log.append(stream, [{ type: 'SubscriptionRequested', data: { id, email: 'owner@example.org', memberId: null, subscriptionType: 'all', frequency: 'weekly', tokenHash: 'h', confirmationRequired: true, at: '2026-11-25T10:00:00.000Z' } }], { expectedVersion: 'no_stream' });
+    await log.append(stream, [{ type: 'SubscriptionErased', data: { at: '2026-11-25T11:00:00.000Z' } }], { expectedVersion: 0 });
+    await subscribeUntil(log, 2, new Set([stream]));
+    expect((await log.readStream(stream))[0]!.data).toMatchObject({ email: `former-subscriber-${id}@erased.invalid` });
+  });
+
+  it.skipIf(skip)('seals a report’s reason with the reporter’s own key: it goes with the reporter, not with the author', async () => {
+    const author = await registerWithPost(`ida-${randomUUID()}@example.org`);
+    const reporter = await registerWithPost(`joan-${randomUUID()}@example.org`);
+    const [postStream] = author.streams.slice(1);
+    await log.append(postStream!, [{ type: 'PostReported', data: { memberId: reporter.memberId, reason: 'Misleading dates, says Joan', at: '2026-11-25T10:02:00.000Z' } }], { expectedVersion: 1 });
+    await log.append(postStream!, [{ type: 'PostRejected', data: { by: reporter.memberId, reason: 'Joan rejects it', at: '2026-11-25T10:03:00.000Z' } }], { expectedVersion: 2 });
+    const raw = JSON.stringify(await rawLog.store.readStream(postStream!));
+    expect(raw).not.toContain('Misleading');
+    expect(raw).not.toContain('Joan rejects');
+    expect(raw).toContain(reporter.memberId);
+    const opened = await log.readStream(postStream!);
+    expect(opened[2]!.data).toEqual({ memberId: reporter.memberId, reason: 'Misleading dates, says Joan', at: '2026-11-25T10:02:00.000Z' });
+    expect(opened[3]!.data).toEqual({ by: reporter.memberId, reason: 'Joan rejects it', at: '2026-11-25T10:03:00.000Z' });
+
+    // The author's erasure leaves the reporter's words; the reporter's takes them.
+    await keys.destroy(author.memberId, false);
+    expect((await log.readStream(postStream!))[2]!.data).toMatchObject({ reason: 'Misleading dates, says Joan' });
+    await keys.destroy(reporter.memberId, false);
+    const erased = await log.readStream(postStream!);
+    expect(erased[2]!.data).toEqual({ memberId: reporter.memberId, reason: null, at: '2026-11-25T10:02:00.000Z' });
+    expect(erased[3]!.data).toEqual({ by: reporter.memberId, reason: null, at: '2026-11-25T10:03:00.000Z' });
+    // A report without a reason seals nothing.
+    await log.append(postStream!, [{ type: 'PostReported', data: { memberId: author.memberId, at: '2026-11-25T10:04:00.000Z' } }], { expectedVersion: 3 });
+    expect((await rawLog.store.readStream(postStream!))[4]!.data).toEqual({ memberId: author.memberId, at: '2026-11-25T10:04:00.000Z' });
+  });
+
+  it.skipIf(skip)('reads a reason stored before reasons were sealed as it was stored', async () => {
+    const { memberId, streams } = await registerWithPost(`kay-${randomUUID()}@example.org`);
+    const commentId = randomUUID();
+    // Written straight into the log, as an older version of the site did.
+    await rawLog.store.append(`comment-${commentId}`, [{ type: 'CommentReported', data: { targetType: 'post', targetId: streams[1]!.slice(5), memberId, reason: 'Old and plain', at: '2026-11-25T10:05:00.000Z' } }], { expectedVersion: 'any' });
+    expect((await log.readStream(`comment-${commentId}`))[0]!.data).toMatchObject({ memberId, reason: 'Old and plain' });
+  });
 });

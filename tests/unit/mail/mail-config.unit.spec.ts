@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../../platform/config';
 
-const production = { NODE_ENV: 'production', SESSION_SECRET: 'production-secret-production-secret-0123' };
+const production = { NODE_ENV: 'production', SESSION_SECRET: 'production-secret-production-secret-0123', EMAIL_CLAIM_SECRET: 'production-claims-production-claims-0123' };
 
 describe('the in-process SMTP sink in production', () => {
   it('refuses to start a production site without SMTP_URL, saying what to set', () => {
