@@ -104,7 +104,8 @@ import {
 const APPEND_LOCK = 0x6268_6365; // 'bhce'
 const STREAM_LOCKS = 0x6268_6373; // 'bhcs'
 const MIGRATION_LOCK = 0x6268_636d; // 'bhcm'
-const BATCH = 500;
+/** Events a subscription reads in one statement: a replay's pages (platform/projections/runner.ts) are up to this long. */
+const BATCH = 2_000;
 /** Group commit: the most appends and bytes of events in one group, and the largest append that joins one (more events go alone at once). */
 const GROUP_MAX_APPENDS = 64;
 const GROUP_MAX_BYTES = MAX_APPEND_BYTES;

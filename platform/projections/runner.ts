@@ -161,16 +161,26 @@ function createLock() {
   };
 }
 
+/** A page this long is a replay's: it waits a little for the adapter's next read instead of ending there. */
+const REPLAY_PAGE = 256;
+const REPLAY_WAIT_MS = 10;
+
 /**
  * Pages of what the log has ready: an event, then every one that follows without waiting (the adapters yield what they
- * have read from memory), up to `size`.
+ * have read from memory), up to `size`. Live events come in pages of their own; a replay's pages run on across the
+ * adapter's reads (a page ends after REPLAY_WAIT_MS without an event), so that each projection commits less often.
  */
 async function* pagesOf(events: AsyncIterable<RecordedEvent>, size: number): AsyncGenerator<RecordedEvent[]> {
   const iterator = events[Symbol.asyncIterator]();
   type Next = IteratorResult<RecordedEvent> | { failed: unknown };
   // A failure after some events of a page comes after that page: what was read is applied first.
   const pull = (): Promise<Next> => iterator.next().then((result) => result, (failed: unknown) => ({ failed }));
-  const tick = () => new Promise<'tick'>((resolve) => setImmediate(resolve, 'tick'));
+  /** Resolves 'tick' when the page should end: at once after what is ready, or a little later in a replay. */
+  const deadline = (replay: boolean) => {
+    let timer: NodeJS.Timeout | NodeJS.Immediate;
+    const promise = new Promise<'tick'>((resolve) => (timer = replay ? setTimeout(resolve, REPLAY_WAIT_MS, 'tick') : setImmediate(resolve, 'tick')));
+    return { promise, cancel: () => (replay ? clearTimeout(timer as NodeJS.Timeout) : clearImmediate(timer as NodeJS.Immediate)) };
+  };
   let pending: Promise<Next> | null = null;
   try {
     for (;;) {
@@ -181,7 +191,9 @@ async function* pagesOf(events: AsyncIterable<RecordedEvent>, size: number): Asy
       const page = [first.value];
       while (page.length < size) {
         pending = pull();
-        const next = await Promise.race([pending, tick()]);
+        const end = deadline(page.length >= REPLAY_PAGE);
+        const next = await Promise.race([pending, end.promise]);
+        end.cancel();
         if (next === 'tick' || 'failed' in next) break;
         pending = null;
         if (next.done) {
