@@ -34,11 +34,21 @@ const subscriptionOwners = (store: DocumentStore) => store.collection<Subscripti
 const OWN_STREAMS = new Set(['member', 'inbox', 'bookmarks', 'calendar']);
 export const HELD_NOT_GIVEN = '(held, not included: a one-way hash)';
 
+const HASH_KEY = /hash$/iu;
+
+/** Whether the event's data holds a hash of a secret anywhere (most events hold none, and are kept as they are). */
+function holdsHash(value: unknown): boolean {
+  if (Array.isArray(value)) return value.some(holdsHash);
+  if (value === null || typeof value !== 'object') return false;
+  for (const [key, inner] of Object.entries(value)) if ((HASH_KEY.test(key) && typeof inner === 'string') || holdsHash(inner)) return true;
+  return false;
+}
+
 /** The event's data with every hash of a secret replaced by HELD_NOT_GIVEN. */
 function withoutHashes(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(withoutHashes);
   if (value === null || typeof value !== 'object') return value;
-  return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, /hash$/iu.test(key) && typeof inner === 'string' ? HELD_NOT_GIVEN : withoutHashes(inner)]));
+  return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, HASH_KEY.test(key) && typeof inner === 'string' ? HELD_NOT_GIVEN : withoutHashes(inner)]));
 }
 
 async function concerned(recorded: RecordedEvent, store: DocumentStore): Promise<Set<string>> {
@@ -76,7 +86,8 @@ export const memberActivityProjection: Projection = {
     if (stream?.type === 'member' && recorded.type === 'MemberErased') return forget(store, stream.id, recorded.position);
     const members = await concerned(recorded, store);
     if (members.size === 0) return;
-    const data = withoutHashes(recorded.data);
+    // Copied only where a hash is replaced: entries are never changed in place.
+    const data = holdsHash(recorded.data) ? withoutHashes(recorded.data) : recorded.data;
     const at = recorded.createdAt.toISOString();
     // An entry never changes, so it is inserted without reading first (one write per event and member, as a replay
     // of the whole log makes them); the same event applied again after a crash finds it there and moves on.
