@@ -91,8 +91,8 @@ export async function run() {
     }
     console.log(`\nApproval to appearance in a widget (${APPROVALS} runs; notice to an anonymous socket, then the widget's refetch):`);
     printTable([
-      { figure: 'approve → shown in widget, p50', value: percentile(shown, 50), unit: 'ms', baseline: 'the approve call alone, p50', baselineValue: percentile(approveOnly, 50) },
-      { figure: 'approve → shown in widget, p95', value: percentile(shown, 95), unit: 'ms', baseline: 'the approve call alone, p95', baselineValue: percentile(approveOnly, 95) },
+      { figure: 'approve → shown in widget, p50 (closed loop: one approval at a time)', value: percentile(shown, 50), unit: 'ms', baseline: 'the approve call alone, p50', baselineValue: percentile(approveOnly, 50) },
+      { figure: 'approve → shown in widget, p95 (closed loop: one approval at a time)', value: percentile(shown, 95), unit: 'ms', baseline: 'the approve call alone, p95', baselineValue: percentile(approveOnly, 95) },
     ]);
 
     // Every widget on every site refetches at the same moment after one notice.
@@ -113,8 +113,8 @@ export async function run() {
     const bare = await burst(new URL('/healthz', site.url));
     console.log(`\n${BURST} widgets refetching at once after one notice:`);
     printTable([
-      { figure: `${BURST} feed refetches, all answered`, value: widgets.total, unit: 'ms', baseline: `${BURST} calls of a bare route (/healthz)`, baselineValue: bare.total },
-      { figure: `${BURST} feed refetches, p95 each`, value: widgets.p95, unit: 'ms', baseline: 'bare route, p95 each', baselineValue: bare.p95 },
+      { figure: `${BURST} feed refetches, all answered (open loop: all sent at once)`, value: widgets.total, unit: 'ms', baseline: `${BURST} calls of a bare route (/healthz)`, baselineValue: bare.total },
+      { figure: `${BURST} feed refetches, p95 each (open loop: all sent at once)`, value: widgets.p95, unit: 'ms', baseline: 'bare route, p95 each', baselineValue: bare.p95 },
     ]);
   } finally {
     socket.disconnect();

@@ -29,7 +29,16 @@ export interface Row {
 
 const format = (n: number) => (n >= 100 ? Math.round(n).toLocaleString('en-US') : n.toFixed(2));
 
+/**
+ * A latency says how it was driven: "closed loop" (each call sent once the one before answered, so a backlog
+ * delays the sending and hides itself) or "open loop" (each sent at its own time, or all at once, whatever the
+ * answers; latency counted from then). A figure in ms without either words is refused.
+ */
+const LOOP = /\b(open|closed) loop\b/;
+
 export function printTable(rows: Row[]) {
+  const unlabelled = rows.find((row) => row.unit === 'ms' && !LOOP.test(row.figure));
+  if (unlabelled) throw new Error(`The latency "${unlabelled.figure}" does not say whether it is open or closed loop`);
   const lines = rows.map((row) => {
     const ratio = row.value / row.baselineValue;
     return [row.figure, `${format(row.value)} ${row.unit}`, `${row.baseline}: ${format(row.baselineValue)} ${row.unit}`, `${ratio.toFixed(2)}x baseline`];

@@ -1,22 +1,34 @@
 /**
  * The clients of the socket fan-out benchmark, in a process of their own (tests/bench/sockets.bench.ts starts two):
- * `count` anonymous sockets, as widgets are, spread over the given site addresses, each noting when every
- * `posts:changed` notice arrives. Prints one JSON line when all are connected; then, given the send times of the
- * likes on stdin (one JSON line), prints what each notice took and how many never came.
+ * `count` anonymous sockets, as widgets are, spread over the given site addresses, each noting when the
+ * `posts:changed` notice of every post arrives. Prints one JSON line when all are connected; then, given the likes
+ * on stdin (one JSON line: each liked post and the time its like was due), waits for the last notices (until all
+ * came, or none came for 5 s, at most a minute), then prints what each notice took from its like's due time, how
+ * many never came and how many came that no like explains.
  */
 import { createInterface } from 'node:readline';
 import { io, type Socket } from 'socket.io-client';
 
 const [urls = '', count = '0'] = process.argv.slice(2);
 const sites = urls.split(',');
+const QUIET_MS = 5_000;
+const MAX_WAIT_MS = 60_000;
 const sockets: Socket[] = [];
-const arrivals: number[][] = [];
+/** Per socket: when each post's notice first arrived, and how many notices repeated one already heard. */
+const arrivals: { heard: Map<string, number>; repeated: number }[] = [];
 
 for (let i = 0; i < Number(count); i++) {
-  const heard: number[] = [];
-  arrivals.push(heard);
-  const socket = io(sites[i % sites.length], { path: '/socket.io', transports: ['websocket'], reconnection: false });
-  socket.on('posts:changed', () => heard.push(Date.now()));
+  const mine = { heard: new Map<string, number>(), repeated: 0 };
+  arrivals.push(mine);
+  const socket = io(sites[i % sites.length], {
+    path: '/socket.io',
+    transports: ['websocket'],
+    reconnection: false,
+  });
+  socket.on('posts:changed', ({ id }: { id: string }) => {
+    if (mine.heard.has(id)) mine.repeated += 1;
+    else mine.heard.set(id, Date.now());
+  });
   sockets.push(socket);
   // Connecting in small batches: thousands of handshakes at once time out on two cores.
   if (i % 100 === 99) await Promise.all(sockets.slice(-100).map((s) => (s.connected ? null : new Promise<void>((done) => s.once('connect', () => done())))));
@@ -25,15 +37,30 @@ await Promise.all(sockets.map((s) => (s.connected ? null : new Promise<void>((do
 console.log(JSON.stringify({ connected: sockets.filter((s) => s.connected).length }));
 
 for await (const line of createInterface({ input: process.stdin })) {
-  const { sentAt } = JSON.parse(line) as { sentAt: number[] };
+  const { likes } = JSON.parse(line) as {
+    likes: { post: string; dueAt: number }[];
+  };
+  const dueAt = new Map(likes.map((like) => [like.post, like.dueAt]));
+  // A notice is lost only once none has come for QUIET_MS (late ones are counted late, not lost), within MAX_WAIT_MS.
+  const heardAll = () => arrivals.every(({ heard }) => [...dueAt.keys()].every((post) => heard.has(post)));
+  const total = () => arrivals.reduce((sum, { heard }) => sum + heard.size, 0);
+  const waitStarted = Date.now();
+  let last = { total: total(), at: Date.now() };
+  while (!heardAll() && Date.now() - last.at < QUIET_MS && Date.now() - waitStarted < MAX_WAIT_MS) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    if (total() !== last.total) last = { total: total(), at: Date.now() };
+  }
   const latencies: number[] = [];
   let lost = 0;
   let unexpected = 0;
-  for (const heard of arrivals) {
-    // Notices of one post arrive in the order the likes were sent: the k-th is the k-th like's.
-    lost += Math.max(0, sentAt.length - heard.length);
-    unexpected += Math.max(0, heard.length - sentAt.length);
-    heard.slice(0, sentAt.length).forEach((at, k) => latencies.push(at - sentAt[k]!));
+  for (const { heard, repeated } of arrivals) {
+    unexpected += repeated;
+    for (const [post, at] of heard) {
+      const due = dueAt.get(post);
+      if (due === undefined) unexpected += 1;
+      else latencies.push(at - due);
+    }
+    for (const post of dueAt.keys()) if (!heard.has(post)) lost += 1;
   }
   console.log(JSON.stringify({ latencies, lost, unexpected }));
   for (const socket of sockets) socket.disconnect();
