@@ -69,13 +69,28 @@ export function createProjectionProgress(options: { store: DocumentStore; runner
   let waiters: { position: number; resolve: (ok: boolean) => void }[] = [];
 
   function release() {
-    const still: typeof waiters = [];
-    for (const waiter of waiters) (waiter.position <= position ? waiter.resolve(true) : still.push(waiter));
-    waiters = still;
+    const ready = waiters.filter((waiter) => waiter.position <= position);
+    waiters = waiters.filter((waiter) => waiter.position > position);
+    for (const waiter of ready) waiter.resolve(true);
   }
 
   let polledAt = 0;
   let polling: Promise<void> | null = null;
+  /** One reading of the checkpoint every pollMs while anyone waits, however many wait. */
+  let poller: NodeJS.Timeout | null = null;
+  function startPolling() {
+    poller ??= setInterval(() => {
+      polling ??= poll()
+        .catch(() => undefined)
+        .finally(() => {
+          polling = null;
+        });
+    }, options.pollMs ?? 20);
+  }
+  function stopPolling() {
+    if (poller) clearInterval(poller);
+    poller = null;
+  }
 
   async function poll() {
     polledAt = Date.now();
@@ -103,19 +118,17 @@ export function createProjectionProgress(options: { store: DocumentStore; runner
     waitFor(target, timeoutMs) {
       if (target <= position) return Promise.resolve(true);
       return new Promise<boolean>((resolve) => {
-        let timer: NodeJS.Timeout | undefined;
-        let poller: NodeJS.Timeout | undefined;
         const done = (ok: boolean) => {
           clearTimeout(timer);
-          clearInterval(poller);
           resolve(ok);
+          if (waiters.length === 0) stopPolling();
         };
         waiters.push({ position: target, resolve: done });
-        timer = setTimeout(() => {
+        const timer = setTimeout(() => {
           waiters = waiters.filter((w) => w.resolve !== done);
           done(false);
         }, timeoutMs);
-        if (!local()) poller = setInterval(() => void poll().catch(() => undefined), options.pollMs ?? 20);
+        if (!local()) startPolling();
       });
     },
   };
