@@ -46,6 +46,7 @@ import { createAddressLimits } from './members/address-limits';
 import { sitePageRoutes } from './site-pages/routes';
 import { mailboxRoutes } from './mail/mailbox-routes';
 import { registerSecurityHeaders } from './http/security-headers';
+import { registerRefusedBodies } from './http/refused-bodies';
 import { embedRoutes } from './embeds/routes';
 import { mediaRoutes } from './media/routes';
 import { DOCS_PREFIX, OPENAPI_PATH, registerOpenApi, registerValibotSchemas, requireRouteSchemas } from './http/openapi';
@@ -91,6 +92,8 @@ export async function buildApp(services: ApiDependencies, options: { logger?: bo
   const routes = registerAccessControl(app, (request) => resolveActor(services, request, authCache), [DOCS_PREFIX]);
   registerSameOriginCheck(app, config.publicUrl);
   registerSecurityHeaders(app, { https: config.publicUrl.startsWith('https://') });
+  // A body refused before it all arrived: answered at once, then its connection closed (server/http/refused-bodies.ts).
+  registerRefusedBodies(app);
 
   // Public reads carry an ETag of their uncompressed body (so this comes before compression) and answer 304 to it.
   registerEtags(app);

@@ -1,8 +1,9 @@
 /**
  * What an upload becomes before anything is stored (docs/domain/media.md): its type sniffed from its bytes (never
  * its name or declared type), an image decoded and re-encoded by sharp into the sizes the pages use (EXIF
- * orientation applied, every piece of metadata, GPS included, left behind), audio kept as it is with its duration.
- * Refusals: a 400 DomainError for what is not accepted, MediaTooLargeError (413) for what is too large.
+ * orientation applied, every piece of metadata, GPS included, left behind), audio kept as it is with its duration,
+ * once its bytes are shown to be what its type says: the audio parser must read it and find a duration, and no
+ * markup (HTML, SVG, script) may be in it (an MP3 header followed by a page is not audio). Refusals: a 400 DomainError for what is not accepted, MediaTooLargeError (413) for what is too large.
  */
 import sharp, { type Metadata } from 'sharp';
 import { fileTypeFromBuffer } from 'file-type';
@@ -103,14 +104,32 @@ async function processImage(id: string, bytes: Buffer, contentType: string): Pro
   }
 }
 
+/**
+ * What a page, a picture with script or an XML document starts with: never in a sound file we keep. Every tag in the
+ * first KB (where browsers and tools sniff a type); in the rest only long markers, which compressed sound does not
+ * hold by chance (a short one like `<a ` is in a 50 MB recording a few times over).
+ */
+const MARKUP_HEAD = /<(?:!doctype|html|head|body|script|iframe|frame|object|embed|svg|math|meta|link|style|form|img|a\s|\?xml|!--)|javascript:/iu;
+const MARKUP_ANYWHERE = /<(?:!doctype|script|iframe|object)|javascript:/iu;
+const HEAD_BYTES = 1024;
+export const notAudio = () => fail.invalid('This file is not audio we can play: its contents are not MP3, M4A or OGG sound. Export it again as MP3 and retry.', { file: 'Not playable audio' });
+
+/** Whether the bytes hold markup (read as Latin-1, one character a byte, so no byte is skipped). */
+export function holdsMarkup(bytes: Buffer): boolean {
+  return MARKUP_HEAD.test(bytes.subarray(0, HEAD_BYTES).toString('latin1')) || MARKUP_ANYWHERE.test(bytes.toString('latin1'));
+}
+
 async function processAudio(id: string, bytes: Buffer, contentType: string, extension: MediaExtension): Promise<ProcessedUpload> {
-  let durationSeconds: number | undefined;
+  if (holdsMarkup(bytes)) throw notAudio();
+  let durationSeconds: number;
   try {
     const { format } = await parseBuffer(bytes, { mimeType: contentType, size: bytes.length }, { duration: true, skipCovers: true });
-    if (format.duration !== undefined && Number.isFinite(format.duration)) durationSeconds = Math.round(format.duration * 10) / 10;
+    // A header alone (one frame and then anything) gives no duration: its bytes are not the sound its type says.
+    if (format.duration === undefined || !Number.isFinite(format.duration) || format.duration <= 0) throw notAudio();
+    durationSeconds = Math.round(format.duration * 10) / 10;
   } catch {
-    // The duration is a nicety: a file whose tags do not parse is still played by the browser.
+    throw notAudio();
   }
   const file: ProcessedFile = { variant: 'audio', key: mediaKey(id, 'audio', extension), contentType: MEDIA_CONTENT_TYPES[extension], bytes: bytes.length, data: bytes };
-  return { kind: 'audio', contentType, files: [file], ...(durationSeconds !== undefined ? { durationSeconds } : {}) };
+  return { kind: 'audio', contentType, files: [file], durationSeconds };
 }

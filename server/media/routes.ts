@@ -23,6 +23,8 @@ import { MediaTooLargeError, processUpload } from './processing';
 import { usableMedia } from './attachments';
 
 export const IMMUTABLE = 'public, max-age=31536000, immutable';
+/** The largest upload's body: the largest file and its multipart framing. */
+const UPLOAD_BODY_LIMIT = MEDIA_LIMITS.audioBytes + 64 * 1024;
 
 const FileParams = v.object({
   id: v.pipe(text(), v.uuid('Media not found')),
@@ -55,7 +57,7 @@ export async function mediaRoutes(fastify: FastifyInstance, { services }: { serv
         // Counted per member (an address for a request without a session, which access then refuses).
         rateLimit: { max: config.rateLimits.media, timeWindow: '1 hour', keyGenerator: (request) => request.session?.memberId ?? request.ip },
       },
-      bodyLimit: MEDIA_LIMITS.audioBytes + 64 * 1024,
+      bodyLimit: UPLOAD_BODY_LIMIT,
       schema: {
         summary: 'Upload a photo or audio file (multipart, the field `file`): images are re-encoded without their metadata into the sizes the pages use',
         tags,
@@ -67,13 +69,22 @@ export async function mediaRoutes(fastify: FastifyInstance, { services }: { serv
       const actor = request.actor!;
       if (!request.isMultipart()) throw fail.invalid('Send the file as multipart/form-data in the field "file"', { file: 'Choose a file to upload' });
       const overLimit = () => new MediaTooLargeError(`Files may be at most ${MEDIA_LIMITS.audioBytes / 1024 / 1024} MB (images ${MEDIA_LIMITS.imageBytes / 1024 / 1024} MB).`);
+      // Declared larger than any upload may be: refused before a byte of it is read (the multipart parser reads the
+      // body only here, so fastify's bodyLimit never sees its length), and the connection closed after the answer.
+      if (Number(request.headers['content-length'] ?? 0) > UPLOAD_BODY_LIMIT) throw overLimit();
       let bytes: Buffer;
       try {
         const part = await request.file();
         if (!part || part.fieldname !== 'file') throw fail.invalid('Send the file in the field "file"', { file: 'Choose a file to upload' });
-        bytes = await part.toBuffer();
-        // The reader stops at the limit: a cut file is one that was too large.
-        if (part.file.truncated) throw overLimit();
+        // Refused the moment it passes the limit, not once the rest of it has arrived (the reader drops what comes
+        // after the limit and would wait for the part's end, which a client sending on never reaches).
+        bytes = await new Promise<Buffer>((resolve, reject) => {
+          const chunks: Buffer[] = [];
+          part.file.on('data', (chunk: Buffer) => chunks.push(chunk));
+          part.file.once('limit', () => reject(overLimit()));
+          part.file.once('end', () => (part.file.truncated ? reject(overLimit()) : resolve(Buffer.concat(chunks))));
+          part.file.once('error', reject);
+        });
       } catch (error) {
         if (error instanceof DomainError || error instanceof MediaTooLargeError) throw error;
         if ((error as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw overLimit();

@@ -3,6 +3,7 @@
  * (and then that nothing is stored), serving, the avatar, a post that shows an upload, and the orphan sweep.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
@@ -154,6 +155,94 @@ describe('refusals store nothing', () => {
     expect(await storedKeys()).toEqual(keys);
     expect(await mediaCollection(site.services.store).countDocuments({})).toBe(uploads);
   });
+
+  it('refuses audio whose bytes are not the sound its type says: an MP3 header followed by a page, or a page inside frames', async () => {
+    const keys = await storedKeys();
+    const frame = Buffer.alloc(417);
+    frame.set([0xff, 0xfb, 0x90, 0x64]);
+    const page = Buffer.from('<html><body><script>fetch("/api/me/export").then((r) => r.text()).then(alert)</script></body></html>');
+    const id3 = Buffer.from([0x49, 0x44, 0x33, 3, 0, 0, 0, 0, 0, 0]);
+    for (const [name, bytes] of [
+      ['header then page', Buffer.concat([frame.subarray(0, 4), page])],
+      ['one frame then page', Buffer.concat([frame, page, Buffer.alloc(4096)])],
+      ['tag and frame then page', Buffer.concat([id3, frame, page])],
+      ['frames then a script', Buffer.concat([...Array.from({ length: 40 }, () => frame), Buffer.from('<script>alert(1)</script>')])],
+    ] as const) {
+      const refused = await upload(member, bytes, 'aircheck.mp3', 'audio/mpeg');
+      expect(refused.status, name).toBe(400);
+      expect(refused.body.message, name).toBe('This file is not audio we can play: its contents are not MP3, M4A or OGG sound. Export it again as MP3 and retry.');
+    }
+    expect(await storedKeys()).toEqual(keys);
+  });
+
+  it('answers an upload it refuses while the body is still coming at once, and closes its connection', async () => {
+    const url = new URL(site.url);
+    /** A raw upload declaring `declared` bytes, sent on in 256 KB pieces until the server answers and closes. */
+    const rawUpload = (declared: number, cookie: string | null) =>
+      new Promise<{ status: string; answeredMs: number; closedMs: number; sent: number }>((resolve, reject) => {
+        const socket = connect(Number(url.port), url.hostname);
+        const started = Date.now();
+        let sent = 0;
+        let answer = '';
+        let answeredMs = -1;
+        socket.on('data', (data) => {
+          if (answeredMs < 0) answeredMs = Date.now() - started;
+          answer += data.toString('latin1');
+        });
+        socket.on('error', () => undefined);
+        const head = `--b\r\nContent-Disposition: form-data; name="file"; filename="a.mp3"\r\nContent-Type: audio/mpeg\r\n\r\n`;
+        socket.write(`POST /api/media HTTP/1.1\r\nHost: ${url.host}\r\nOrigin: ${site.url}\r\n${cookie ? `Cookie: ${SESSION_COOKIE}=${cookie}\r\n` : ''}Content-Type: multipart/form-data; boundary=b\r\nContent-Length: ${declared}\r\n\r\n${head}`);
+        const pump = setInterval(() => {
+          if (!socket.writable || sent >= declared) return;
+          socket.write(Buffer.alloc(256 * 1024, 0x41));
+          sent += 256 * 1024;
+        }, 10);
+        const bound = setTimeout(() => {
+          socket.destroy();
+          reject(new Error(`no answer and close within 10 s; answered: ${answer.slice(0, 100)}`));
+        }, 10_000);
+        socket.on('close', () => {
+          clearInterval(pump);
+          clearTimeout(bound);
+          resolve({ status: answer.split('\r\n')[0]!, answeredMs, closedMs: Date.now() - started, sent });
+        });
+      });
+
+    // A stranger's upload: 401 at once; the connection does not wait for the other 40 MB.
+    const stranger = await rawUpload(40 * 1024 * 1024, null);
+    expect(stranger.status).toBe('HTTP/1.1 401 Unauthorized');
+    expect(stranger.answeredMs).toBeLessThan(2_000);
+    expect(stranger.closedMs).toBeLessThan(3_000);
+    expect(stranger.sent).toBeLessThan(40 * 1024 * 1024);
+
+    // Declared larger than any upload: 413 before a byte of the file is read.
+    const declared = await rawUpload(60 * 1024 * 1024, member.cookie(SESSION_COOKIE)!);
+    expect(declared.status).toBe('HTTP/1.1 413 Payload Too Large');
+    expect(declared.closedMs).toBeLessThan(3_000);
+    expect(declared.sent).toBeLessThan(60 * 1024 * 1024);
+
+    // Sent without a length (chunked), as fetch streams it: 413 once it passes 50 MB, not when the sender stops.
+    let streamed = 0;
+    const endless = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (streamed > 80 * 1024 * 1024) return controller.close();
+        const chunk = streamed === 0 ? new TextEncoder().encode(`--b\r\nContent-Disposition: form-data; name="file"; filename="a.mp3"\r\n\r\n`) : new Uint8Array(1024 * 1024);
+        streamed += chunk.length;
+        controller.enqueue(chunk);
+      },
+    });
+    const started = Date.now();
+    const refused = await fetch(new URL('/api/media', site.url), {
+      method: 'POST',
+      body: endless,
+      duplex: 'half',
+      headers: { origin: site.url, cookie: `${SESSION_COOKIE}=${member.cookie(SESSION_COOKIE)}`, 'content-type': 'multipart/form-data; boundary=b' },
+    } as RequestInit);
+    expect(refused.status).toBe(413);
+    expect(refused.headers.get('connection')).toBe('close');
+    // Before the stream ends at 80 MB (an unfinished form then, which would be a 400).
+    expect(Date.now() - started).toBeLessThan(15_000);
+  }, 30_000);
 
   it('refuses a picture of more than 50 megapixels before decoding it', async () => {
     const wide = await sharp({ create: { width: 10_000, height: 5_001, channels: 3, background: 'white' } }).png({ compressionLevel: 9 }).toBuffer();
