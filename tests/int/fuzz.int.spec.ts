@@ -7,6 +7,10 @@
  *
  * The callers stay who they are for the whole run: no generated id is a caller's own (so nobody suspends or demotes
  * themselves), and a caller whose session a sign-in or sign-out route replaced is signed in again.
+ *
+ * Then a sweep: every cased letter of every script (2,952 in Unicode 15, É Σ ς Å Deseret and the rest) in every
+ * search field, each in one of its cases, in batches of SWEEP_BATCH (cheap reads: about a third of the run's time).
+ * At least MIN_REQUESTS in all.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
@@ -19,6 +23,9 @@ import type { RouteAccess } from '../../server/http/access';
 /** Requests per run: batches of BATCH requests in flight together, as a busy site gets them. */
 const BATCHES = 2_500;
 const BATCH = 4;
+const SWEEP_BATCH = 16;
+const MIN_REQUESTS = 20_000;
+let sent = 0;
 const REQUEST_TIMEOUT_MS = 10_000;
 /** Routes that replace or end the caller's session: after one succeeds, the caller's session is checked and restored. */
 const SESSION_ROUTES = /^\/api\/(?:auth\/(?:register|login|magic\/:token)|logout)$/u;
@@ -37,20 +44,35 @@ const accounts = new Map<Exclude<Caller, 'guest'>, Account>();
  * Ids and tokens that exist, by kind, so that requests reach past the lookups; what the run creates joins them.
  * Never a caller's own member id: the fuzzer would suspend or demote itself.
  */
-const pools = { posts: [] as string[], events: [] as string[], blog: [] as string[], subscriptions: [] as string[], tokens: [] as string[], mails: [] as string[], members: [] as string[] };
+const pools = { posts: [] as string[], events: [] as string[], blog: [] as string[], comments: [] as string[], subscriptions: [] as string[], tokens: [] as string[], mails: [] as string[], members: [] as string[] };
 type Pool = keyof typeof pools;
 /** The pool a route's path parameters come from, by its path. */
 const POOL_OF_PATH: [RegExp, Pool][] = [
   [/^\/api\/(?:admin\/)?posts\//u, 'posts'],
-  [/^\/api\/(?:admin\/)?events\//u, 'events'],
-  [/^\/api\/blog\//u, 'blog'],
+  [/^\/(?:api\/(?:admin\/)?)?events\/:/u, 'events'],
+  [/^\/(?:api\/)?blog\//u, 'blog'],
+  [/^\/api\/comments\//u, 'comments'],
+  [/^\/api\/members\//u, 'members'],
   [/^\/api\/subscriptions\//u, 'subscriptions'],
   [/^\/(?:api\/)?(?:unsubscribe|subscribe\/confirm)\//u, 'tokens'],
   [/^\/api\/admin\/mailbox\//u, 'mails'],
   [/^\/api\/admin\/users\//u, 'members'],
 ];
 /** The pool what a creating route answers with joins. */
-const POOL_OF_CREATED: Partial<Record<string, Pool>> = { '/api/posts': 'posts', '/api/events': 'events', '/api/blog': 'blog', '/api/subscriptions': 'subscriptions', '/api/auth/register': 'members' };
+const POOL_OF_CREATED: Partial<Record<string, Pool>> = {
+  '/api/posts': 'posts',
+  '/api/events': 'events',
+  '/api/blog': 'blog',
+  '/api/posts/:id/comments': 'comments',
+  '/api/blog/:id/comments': 'comments',
+  '/api/subscriptions': 'subscriptions',
+  '/api/auth/register': 'members',
+};
+/** Routes whose first path parameter is a kind, not an id: mostly one of the kinds, so the id after it is looked up. */
+const KINDS_OF_PATH: [RegExp, string[]][] = [
+  [/^\/api\/bookmarks\//u, ['post', 'event', 'blog']],
+  [/^\/api\/admin\/reports\//u, ['post', 'comment']],
+];
 /** Only the newest are kept, so that picks stay spread over ids that still exist. */
 const POOL_SIZE = 30;
 
@@ -80,15 +102,17 @@ beforeAll(async () => {
   await cast.staff.browser.put(`/api/admin/events/${event.body.id}/approve`);
   const blog = await cast.staff.browser.post('/api/blog', { title: 'History', content: '<p>Text</p>', isPublished: true });
   const subscription = await cast.member.browser.post('/api/subscriptions', { subscriptionType: 'newsfeed', frequency: 'daily' });
+  const comment = await cast.member.browser.post(`/api/posts/${staffPost.body.id}/comments`, { content: 'A comment' });
   await cast.other.browser.post('/api/auth/magic-link', { email: cast.other.account.email });
   const mail = await site.services.mailbox.waitFor((m) => m.to.includes(cast.other.account.email));
-  for (const response of [staffPost, memberPost, event, blog, subscription]) expect(response.status).toBe(201);
+  for (const response of [staffPost, memberPost, event, blog, subscription, comment]) expect(response.status).toBe(201);
   for (const [pool, id] of [
     ['posts', staffPost.body.id],
     ['posts', memberPost.body.id],
     ['events', event.body.id],
     ['blog', blog.body.id],
     ['subscriptions', subscription.body.id],
+    ['comments', comment.body.id],
     ['mails', mail.id],
     ['members', cast.other.user.id],
     ['members', cast.subscriber.user.id],
@@ -236,10 +260,12 @@ function payloadOf(value: Body, contentType: string | undefined): string | undef
 }
 
 const ODD_SEGMENTS = ['%00', 'a%00b', '%ED%A0%80', '%FF', '%C0%80', '%', '%25', '..', '.', '%2F', '%2e%2e%2f', 'null', '0', '-1', 'NaN', '__proto__', 'constructor', '00000000-0000-4000-8000-000000000000', 'x'.repeat(150)];
-/** A path parameter of the route at `url`: mostly an id that exists there, else anything a path can carry. */
-const segment = (url: string) => {
+/** A path parameter of the route at `url`: mostly an id that exists there (or a kind), else anything a path can carry. */
+const segment = (url: string, index: number) => {
   const pool = POOL_OF_PATH.find(([path]) => path.test(url))?.[1];
+  const kinds = index === 0 ? KINDS_OF_PATH.find(([path]) => path.test(url))?.[1] : undefined;
   const existing = () => (pool ? pools[pool] : Object.values(pools).flat());
+  if (kinds) return fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...kinds) }, { weight: 1, arbitrary: fc.constantFrom(...ODD_SEGMENTS) });
   return fc.oneof(
     { weight: 4, arbitrary: fc.nat().map((pick) => percentEncode(existing()[pick % existing().length]!)) },
     { weight: 1, arbitrary: fc.uuid().map(percentEncode) },
@@ -303,7 +329,7 @@ const request = (routes: RouteAccess[], siteOrigin: string): fc.Arbitrary<FuzzRe
           fc.record({
             route: fc.constant(route),
             method: route.method === 'GET' ? fc.constantFrom('GET', 'GET', 'HEAD') : fc.constant(route.method),
-            segments: fc.array(segment(route.url), { minLength: 2, maxLength: 2 }),
+            segments: fc.tuple(segment(route.url, 0), segment(route.url, 1)),
           }),
         ),
       ),
@@ -340,6 +366,7 @@ async function send(fuzz: FuzzRequest): Promise<void> {
   });
   try {
     const response = await Promise.race([site.app.inject({ method: fuzz.method as 'GET', url, headers, ...(payload === undefined ? {} : { payload }) }), timeout]);
+    sent++;
     const pool = POOL_OF_CREATED[fuzz.route.url];
     if (pool && fuzz.method === 'POST' && response.statusCode === 201) remember(pool, response.json<{ id: string }>().id);
     // Readiness answers 503 by design while the read models lag far behind: not a failure of the request.
@@ -364,19 +391,62 @@ async function keepSignedIn(caller: Exclude<Caller, 'guest'>) {
   expect(me.json(), `the fuzzer changed its own ${caller}`).toMatchObject({ email: account.email, role: account.role });
 }
 
+/** Every letter that has another case (Unicode's cased letters of every script), each once. */
+function casedLetters(): string[] {
+  const letters: string[] = [];
+  for (let code = 0; code <= 0x10ffff; code++) {
+    if (code >= 0xd800 && code <= 0xdfff) continue;
+    const letter = String.fromCodePoint(code);
+    if (/\p{L}/u.test(letter) && (letter.toLowerCase() !== letter || letter.toUpperCase() !== letter)) letters.push(letter);
+  }
+  return letters;
+}
+
+/** Each search field of the site: the route, who may search it, and the query a text makes of it. */
+const SEARCH_FIELDS: { url: string; caller: Caller; query: (text: string) => string }[] = [
+  { url: '/api/members', caller: 'member', query: (text) => `q=${percentEncode(text)}` },
+  { url: '/api/admin/users', caller: 'staff', query: (text) => `q=${percentEncode(text)}&limit=5` },
+  { url: '/api/posts', caller: 'guest', query: (text) => `q=${percentEncode(text)}&limit=5` },
+  { url: '/api/posts', caller: 'member', query: (text) => `tag=${percentEncode(text)}&limit=5` },
+  { url: '/api/events', caller: 'guest', query: (text) => `q=${percentEncode(text)}&limit=5` },
+  // The trending feed searched: another query.
+  { url: '/api/posts', caller: 'staff', query: (text) => `q=${percentEncode(text)}&filter=trending&limit=5` },
+];
+
+const refusedSearches: string[] = [];
+/** A GET for the sweep, failing on a 5xx like the generated ones. */
+async function sweepRequest(url: string, caller: Caller): Promise<void> {
+  const cookie = caller === 'guest' ? undefined : accounts.get(caller)!.cookie;
+  const response = await site.app.inject({ method: 'GET', url, headers: cookie ? { cookie } : {} });
+  sent++;
+  // Each must reach the search, not stop at validation.
+  if (response.statusCode !== 200) refusedSearches.push(`GET ${url} as ${caller} → ${response.statusCode} ${response.body.slice(0, 200)}`);
+  if (response.statusCode >= 500) throw new Error(`GET ${url} as ${caller} → ${response.statusCode} ${response.body.slice(0, 300)}`);
+}
+
 describe('fuzzing every route', () => {
   it(`answers ${BATCHES * BATCH} generated requests without a 5xx or a hang`, async () => {
     const siteOrigin = new URL(site.services.config.publicUrl).origin;
-    let sent = 0;
     await fc.assert(
       fc.asyncProperty(fc.array(request(site.routes, siteOrigin), { minLength: BATCH, maxLength: BATCH }), async (batch) => {
         await Promise.all(batch.map(send));
-        sent += batch.length;
         for (const fuzz of batch) if (fuzz.caller !== 'guest' && SESSION_ROUTES.test(fuzz.route.url)) await keepSignedIn(fuzz.caller);
       }),
       { numRuns: BATCHES },
     );
-    expect(sent).toBeGreaterThanOrEqual(10_000);
+    expect(sent).toBeGreaterThanOrEqual(BATCHES * BATCH);
+    for (const caller of ['member', 'staff', 'admin'] as const) await keepSignedIn(caller);
+  }, 300_000);
+
+  it('answers every cased letter of every script, in each of its cases, in every search field without a 5xx', async () => {
+    const letters = casedLetters();
+    expect(letters.length).toBeGreaterThan(2_500);
+    // Each field sees every letter; which case of it (as it is, upper, lower, or beside an ASCII word) turns with the field.
+    const shapes = [(l: string) => l, (l: string) => l.toUpperCase(), (l: string) => l.toLowerCase(), (l: string) => `radio ${l}`];
+    const requests = SEARCH_FIELDS.flatMap((field, f) => letters.map((letter, i) => () => sweepRequest(`${field.url}?${field.query(shapes[(f + i) % shapes.length]!(letter))}`, field.caller)));
+    for (let start = 0; start < requests.length; start += SWEEP_BATCH) await Promise.all(requests.slice(start, start + SWEEP_BATCH).map((send) => send()));
+    expect(refusedSearches.slice(0, 5)).toEqual([]);
+    expect(sent).toBeGreaterThanOrEqual(MIN_REQUESTS);
     for (const caller of ['member', 'staff', 'admin'] as const) await keepSignedIn(caller);
   }, 300_000);
 });
