@@ -394,11 +394,12 @@ class PostgresCollection<T extends Document> implements Collection<T> {
           `DELETE FROM ${this.table} AS t USING unnest($1::text[], $2::float8[]) AS r(id, position) WHERE t.id = r.id AND ${olderThan('t', 'r.position')}`,
           [remove.map((removal) => removal._id), remove.map((removal) => removal._position)],
         );
+      // The documents as one JSON array: a text[] or jsonb[] parameter would escape every document once more.
       if (put.length > 0)
         await this.db.query(
-          `INSERT INTO ${this.table} AS t (id, doc) SELECT * FROM unnest($1::text[], $2::jsonb[])
+          `INSERT INTO ${this.table} AS t (id, doc) SELECT d->>'_id', d FROM jsonb_array_elements($1::jsonb) AS d
            ON CONFLICT (id) DO UPDATE SET doc = EXCLUDED.doc WHERE ${olderThan('t', "(EXCLUDED.doc->>'_position')::float8")}`,
-          [put.map((document) => document._id), put.map(encode)],
+          [`[${put.map(encode).join(',')}]`],
         );
     });
   }

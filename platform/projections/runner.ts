@@ -351,10 +351,10 @@ export function createProjectionRunner(options: ProjectionRunnerOptions) {
   }
 
   /**
-   * Follows the log from `from()` with resubscription: `onPage` gets each page and whether the reader is caught up
-   * (the page ended because the log had no more ready). Returns when the signal aborts or `onPage` says stop.
+   * Follows the log from `from()` with resubscription, handing each page to `onPage`. Returns when the signal aborts or
+   * `onPage` says stop.
    */
-  async function follow(from: () => number, onPage: (page: RecordedEvent[], caughtUp: boolean) => Promise<'go on' | 'stop'>, outer: AbortSignal, report: boolean) {
+  async function follow(from: () => number, onPage: (page: RecordedEvent[]) => Promise<'go on' | 'stop'>, outer: AbortSignal, report: boolean) {
     // Its own signal, so that a reader done with the log ('stop') ends its subscription at once.
     const reading = new AbortController();
     const abort = () => reading.abort();
@@ -367,7 +367,7 @@ export function createProjectionRunner(options: ProjectionRunnerOptions) {
     }
   }
 
-  async function followUntil(from: () => number, onPage: (page: RecordedEvent[], caughtUp: boolean) => Promise<'go on' | 'stop'>, signal: AbortSignal, report: boolean) {
+  async function followUntil(from: () => number, onPage: (page: RecordedEvent[]) => Promise<'go on' | 'stop'>, signal: AbortSignal, report: boolean) {
     while (!signal.aborted) {
       let reason: string;
       let recovered: NodeJS.Timeout | undefined;
@@ -380,7 +380,7 @@ export function createProjectionRunner(options: ProjectionRunnerOptions) {
       try {
         for await (const page of pagesOf(eventStore.subscribeToAll({ after: from(), signal }), PAGE_SIZE)) {
           if (report && subscription.status === 'resubscribing') subscription = healthy();
-          if ((await onPage(page, page.length < PAGE_SIZE)) === 'stop') return;
+          if ((await onPage(page)) === 'stop') return;
         }
         if (signal.aborted) return;
         reason = 'the subscription ended';
@@ -452,12 +452,12 @@ export function createProjectionRunner(options: ProjectionRunnerOptions) {
     logger.info({ runner: name, projections: names, from: first }, `rebuilding ${names.join(', ')} beside the live read models`);
     await follow(
       () => Math.min(...group.filter((track) => !track.failed).map((track) => track.position)),
-      async (page, caughtUp) => {
+      async (page) => {
         await applyToTracks(group, page, false, signal);
         const going = group.filter((track) => !track.failed);
         if (going.length === 0) return 'stop';
-        // Caught up: the log had no more ready, and little is left (pages may end where the adapter's reads do).
-        if (!caughtUp || (await eventStore.backlog(Math.min(...going.map((track) => track.position)), PAGE_SIZE)).events >= PAGE_SIZE) return 'go on';
+        // Caught up: little of the log is left (a page may end where the adapter's reads do, or the log where a page does).
+        if ((await eventStore.backlog(Math.min(...going.map((track) => track.position)), PAGE_SIZE)).events >= PAGE_SIZE) return 'go on';
         await livePages(() => switchTo(group.filter((track) => !track.failed), signal));
         return 'stop';
       },

@@ -14,7 +14,7 @@ import { appendCommunityHistory } from '../support/community-history';
 import { childProcesses } from '../support/processes';
 import { createTestDatabase } from '../support/database';
 import { allProjections } from '../../projections';
-import { CHECKPOINTS, createProjectionProgress, type ProjectionCheckpoint } from '../../platform/projections/progress';
+import { CHECKPOINTS, createProjectionProgress, REBUILDS, type ProjectionCheckpoint, type RebuildRequest } from '../../platform/projections/progress';
 import { createProjectionRunner, type Projection } from '../../platform/projections/runner';
 import { applyToDocument, type Positioned } from '../../platform/projections/documents';
 import { createPostgresEventStore } from '../../platform/event-store/postgres';
@@ -149,6 +149,34 @@ function counter(name: string, prefix: string, failOn?: () => number | undefined
     },
   };
 }
+
+describe('a rebuild in the runner', () => {
+  it('finishes when the log ends exactly where a page does, with nothing appended after', async () => {
+    const database = await createTestDatabase();
+    const pool = new pg.Pool({ connectionString: database.url });
+    try {
+      const eventStore = await createPostgresEventStore({ pool });
+      const store = createPostgresDocumentStore({ pool });
+      // 2,000 events: one full page (the runner's largest), then nothing more.
+      for (let batch = 0; batch < 20; batch++)
+        await eventStore.append(`tally-${batch}`, Array.from({ length: 100 }, () => ({ type: 'Counted', data: {} })), { expectedVersion: 'no_stream' });
+      const progress = createProjectionProgress({ store, runnerName: 'exact', local: true });
+      const runner = createProjectionRunner({ name: 'exact', eventStore, store, projections: [counter('exact', 'tally-')], progress, logger: silent });
+      await runner.start();
+      expect(await progress.waitFor(await eventStore.headPosition(), 20_000)).toBe(true);
+      await store.collection<RebuildRequest>(REBUILDS).insertOne({ _id: 'exact', runner: 'exact', requestedAt: new Date().toISOString(), failed: null });
+      await expect.poll(async () => (await store.collection<ProjectionCheckpoint>(CHECKPOINTS).findOne({ _id: 'exact' }))?.rebuiltAt, { timeout: 20_000 }).toEqual(expect.any(String));
+      await runner.stop();
+      const tallies = await store.collection<Tally>('exact_counts').find({});
+      expect(tallies).toHaveLength(20);
+      expect(tallies.every((tally) => tally.count === 100)).toBe(true);
+      expect(await store.collection(REBUILDS).countDocuments()).toBe(0);
+    } finally {
+      await pool.end();
+      await database.drop();
+    }
+  });
+});
 
 describe('failures', () => {
   it('stops a projection that throws on an event alone, visibly; the others go on', async () => {
