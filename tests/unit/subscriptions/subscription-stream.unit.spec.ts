@@ -201,3 +201,28 @@ describe('subscription bodies', () => {
     expect(SUBSCRIPTION_TYPE_LABELS.newsletter).toBe('Newsletter');
   });
 });
+
+describe('a guest subscription of an erased member’s address', () => {
+  const erase = (actor: Actor | null, email = 'ada@example.org'): SubscriptionCommand => ({ type: 'EraseSubscription', data: { email }, metadata: meta(actor) });
+  const erased: SubscriptionEvent = { type: 'SubscriptionErased', data: { at } };
+
+  it('ends, pending or confirmed, when the account of its address is erased; once', () => {
+    given(subscriptionDecider, [guest]).when(erase(owner)).then([erased]);
+    given(subscriptionDecider, [guest, confirmed]).when(erase(owner)).then([erased]);
+    given(subscriptionDecider, [guest, confirmed, unsubscribed]).when(erase(owner)).then([erased]);
+    given(subscriptionDecider, [guest, confirmed, erased]).when(erase(owner)).then([]);
+  });
+
+  it('is refused for another address, a member’s own subscription, or nobody', () => {
+    given(subscriptionDecider, [guest, confirmed]).when(erase(owner, 'eve@example.org')).thenThrows('forbidden');
+    given(subscriptionDecider, [members]).when(erase(owner)).thenThrows('forbidden');
+    given(subscriptionDecider, [guest]).when(erase(null)).thenThrows('unauthenticated');
+  });
+
+  it('mails nothing more and forgets its address', () => {
+    const state = fold(subscriptionDecider, [guest, confirmed, erased]);
+    expect(isDeliverable(state)).toBe(false);
+    expect(state.email).toBe('');
+    given(subscriptionDecider, [guest, erased]).when({ type: 'ConfirmSubscription', data: { tokenHash }, metadata: meta(null) }).thenThrows('rule', SUBSCRIPTION_ENDED);
+  });
+});
