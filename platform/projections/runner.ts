@@ -62,7 +62,7 @@ export interface ProjectionContext {
    * the page changed in that collection, so it costs a round trip: keep them off the hot paths.
    */
   store: DocumentStore;
-  /** Queue a change notice; sent once the page is committed, and only for live events. */
+  /** Queue a change notice; sent once every projection has applied the page, and only for live events. */
   notify(notice: ChangeNotice): void;
   /** False while replaying history (nobody listens): skip work that only serves change notices. */
   live: boolean;
@@ -261,7 +261,7 @@ export function createProjectionRunner(options: ProjectionRunnerOptions) {
   }
 
   /** Applies events to one track as one unit: all or nothing. Throws what the projection or the stores threw. */
-  async function applyUnit(track: Track, events: readonly RecordedEvent[], pageIsLive: boolean) {
+  async function applyUnit(track: Track, events: readonly RecordedEvent[], told: ChangeNotice[] | null) {
     let transaction: Transaction | null = null;
     let opening: Promise<DocumentStore | Transaction> | null = null;
     const direct = options.pages === 'direct';
@@ -279,7 +279,7 @@ export function createProjectionRunner(options: ProjectionRunnerOptions) {
     const before = track.position;
     try {
       for (const event of events) {
-        context.live = pageIsLive && event.position > liveFrom;
+        context.live = told !== null && event.position > liveFrom;
         await track.projection.apply(event, context);
       }
       track.position = events[events.length - 1]!.position;
@@ -295,19 +295,19 @@ export function createProjectionRunner(options: ProjectionRunnerOptions) {
       await (transaction as Transaction | null)?.rollback().catch(() => undefined);
       throw error;
     }
-    if (pageIsLive) for (const notice of notices) options.publish?.(notice);
+    told?.push(...notices);
   }
 
   /**
    * Applies a page to one track: retried while the reason is passing; on the projection's own failure, applied again
    * event by event to keep what comes before the failing event, and the track stops there.
    */
-  async function applyPage(track: Track, page: readonly RecordedEvent[], pageIsLive: boolean, signal: AbortSignal) {
+  async function applyPage(track: Track, page: readonly RecordedEvent[], told: ChangeNotice[] | null, signal: AbortSignal) {
     for (let failures = 0; !signal.aborted; ) {
       const events = page.filter((event) => event.position > track.position);
       if (events.length === 0 || track.failed) return;
       try {
-        await applyUnit(track, events, pageIsLive);
+        await applyUnit(track, events, told);
         return;
       } catch (error) {
         if (isTransient(error)) {
@@ -319,7 +319,7 @@ export function createProjectionRunner(options: ProjectionRunnerOptions) {
         }
         if (events.length > 1) {
           for (const event of events) {
-            await applyPage(track, [event], pageIsLive, signal);
+            await applyPage(track, [event], told, signal);
             if (track.failed) return;
           }
           return;
@@ -340,10 +340,11 @@ export function createProjectionRunner(options: ProjectionRunnerOptions) {
   }
 
   /** Applies one page to every track, a few projections at a time. */
-  async function applyToTracks(group: Track[], page: readonly RecordedEvent[], pageIsLive: boolean, signal: AbortSignal) {
+  /** `told`: where a live page's change notices go, to be sent once every projection has applied it (null: a replay's page). */
+  async function applyToTracks(group: Track[], page: readonly RecordedEvent[], told: ChangeNotice[] | null, signal: AbortSignal) {
     let next = 0;
     const worker = async () => {
-      while (next < group.length) await applyPage(group[next++]!, page, pageIsLive, signal);
+      while (next < group.length) await applyPage(group[next++]!, page, told, signal);
     };
     const parallel = options.pages === 'direct' ? 1 : PARALLEL_PROJECTIONS;
     await Promise.all(Array.from({ length: Math.min(parallel, group.length) }, worker));
@@ -408,11 +409,14 @@ export function createProjectionRunner(options: ProjectionRunnerOptions) {
       startAt,
       (page) =>
         livePages(async () => {
-          await applyToTracks(activeLive(), page, true, signal);
+          const told: ChangeNotice[] = [];
+          await applyToTracks(activeLive(), page, told, signal);
           livePosition = Math.max(livePosition, page[page.length - 1]!.position);
           // Caught up with the log as it was at start: from now on others' writes may matter (a rebuild's switch).
           if (livePosition >= liveFrom) for (const track of tracks) track.memory = null;
           reportProgress();
+          // Only now: a reader told of a change must find it in every read model (and past every read cache).
+          for (const notice of told) options.publish?.(notice);
           writeSummary();
           return 'go on' as const;
         }),
@@ -453,7 +457,7 @@ export function createProjectionRunner(options: ProjectionRunnerOptions) {
     await follow(
       () => Math.min(...group.filter((track) => !track.failed).map((track) => track.position)),
       async (page) => {
-        await applyToTracks(group, page, false, signal);
+        await applyToTracks(group, page, null, signal);
         const going = group.filter((track) => !track.failed);
         if (going.length === 0) return 'stop';
         // Caught up: little of the log is left (a page may end where the adapter's reads do, or the log where a page does).
@@ -483,7 +487,7 @@ export function createProjectionRunner(options: ProjectionRunnerOptions) {
       await follow(
         () => Math.min(...group.map((track) => track.position)),
         async (page) => {
-          await applyToTracks(group, page.filter((event) => event.position <= target), false, signal);
+          await applyToTracks(group, page.filter((event) => event.position <= target), null, signal);
           return page[page.length - 1]!.position >= target ? 'stop' : 'go on';
         },
         signal,
