@@ -75,11 +75,13 @@ describe('account page', () => {
 
     // Password: the wrong current one is refused beside its field; the right one signs out the others only.
     const other = await signInElsewhere(account.email, account.password, WINDOWS_FIREFOX);
-    await page.getByLabel('Current password').fill('not my password');
-    await page.getByLabel('New password', { exact: true }).fill('an even better passphrase');
+    // The e-mail form asks for the current password too: this one is the password section's.
+    const password = page.getByRole('region', { name: 'Password' });
+    await password.getByLabel('Current password').fill('not my password');
+    await password.getByLabel('New password', { exact: true }).fill('an even better passphrase');
     await page.getByRole('button', { name: 'Change password' }).click();
     await page.getByText('Current password is incorrect').waitFor();
-    await page.getByLabel('Current password').fill(account.password);
+    await password.getByLabel('Current password').fill(account.password);
     await page.getByRole('button', { name: 'Change password' }).click();
     await toast(page, 'Password changed');
     expect((await other.get('/api/auth/user')).status).toBe(401);
