@@ -18,6 +18,7 @@
  */
 import { createHash } from 'node:crypto';
 import pg from 'pg';
+import { checkOut } from '../pooled-connection';
 import {
   DuplicateKeyError,
   UnsupportedQueryError,
@@ -206,20 +207,15 @@ export function createPostgresDocumentStore(options: PostgresDocumentStoreOption
     replaceCollection: (from: string, to: string) => transaction(pool, (client) => replaceCollection(transactionDb(client as pg.PoolClient), from, to)),
     async begin(options?: { durable?: boolean }): Promise<Transaction> {
       await install();
-      const client = await pool.connect();
-      // A connection cut while the transaction is open fails its next statement; unheard, the error would be thrown.
-      const ignore = () => undefined;
-      client.on('error', ignore);
+      const client = await checkOut(pool);
       let open = true;
       const end = async (statement: 'COMMIT' | 'ROLLBACK') => {
         if (!open) return;
         open = false;
         try {
           await client.query(statement);
-          client.off('error', ignore);
           client.release();
         } catch (error) {
-          client.off('error', ignore);
           client.release(true);
           if (statement === 'COMMIT') throw error;
         }
@@ -227,7 +223,6 @@ export function createPostgresDocumentStore(options: PostgresDocumentStoreOption
       try {
         await client.query(options?.durable === false ? 'BEGIN; SET LOCAL synchronous_commit TO off' : 'BEGIN');
       } catch (error) {
-        client.off('error', ignore);
         client.release(true);
         throw error;
       }
@@ -585,10 +580,7 @@ function limitClause(q: SqlQuery, options: ParsedFindOptions): string {
 }
 
 async function transaction<R>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<R>): Promise<R> {
-  const client = await pool.connect();
-  // A connection cut meanwhile fails the statement under way; unheard, the error would also be thrown.
-  const ignore = () => undefined;
-  client.on('error', ignore);
+  const client = await checkOut(pool);
   let broken = false;
   try {
     await client.query('BEGIN');
@@ -601,7 +593,6 @@ async function transaction<R>(pool: pg.Pool, work: (client: pg.PoolClient) => Pr
     });
     throw error;
   } finally {
-    client.off('error', ignore);
     client.release(broken);
   }
 }

@@ -84,6 +84,7 @@
  */
 import { createHash, randomUUID } from 'node:crypto';
 import pg from 'pg';
+import { checkOut } from '../pooled-connection';
 import {
   AppendTooLargeError,
   DuplicateEventIdError,
@@ -202,7 +203,7 @@ export async function createPostgresEventStore(options: PostgresEventStoreOption
   };
 
   async function migrate() {
-    const client = await connected(pool);
+    const client = await checkOut(pool);
     try {
       // IF NOT EXISTS is not atomic: two processes creating the table at once can still collide on the catalog.
       await client.query(`BEGIN; SELECT pg_advisory_xact_lock(${MIGRATION_LOCK})`);
@@ -454,7 +455,7 @@ export async function createPostgresEventStore(options: PostgresEventStoreOption
         offsets.push(o);
       }
     });
-    const client = await connected(pool);
+    const client = await checkOut(pool);
     let broken: Error | undefined;
     try {
       const { rows } = await client.query<{ current_version: number | null; last_position: string | null }>(sql.appendMany, [
@@ -487,7 +488,7 @@ export async function createPostgresEventStore(options: PostgresEventStoreOption
   }
 
   async function appendOnce({ streamName, expectedVersion, ids, types, data, metadata }: AppendRequest): Promise<AppendResult> {
-    const client = await connected(pool);
+    const client = await checkOut(pool);
     let broken: Error | undefined;
     try {
       const { rows } = await client.query<{ current_version: number | null; last_position: string | null }>(sql.append, [streamName, String(expectedVersion), streamLockKey(streamName), ids, types, data, metadata]);
@@ -625,20 +626,4 @@ export async function createPostgresEventStore(options: PostgresEventStoreOption
       if (ownsPool) await pool.end();
     },
   };
-}
-
-/**
- * A pooled connection for statements of its own. A connection cut while it is checked out fails its statement under
- * way; the pool hears the error event only while the connection is idle, so it is heard here meanwhile.
- */
-async function connected(pool: pg.Pool): Promise<pg.PoolClient> {
-  const client = await pool.connect();
-  const ignore = () => undefined;
-  client.on('error', ignore);
-  const release = client.release.bind(client);
-  client.release = (error?: Error | boolean) => {
-    client.off('error', ignore);
-    release(error);
-  };
-  return client;
 }

@@ -11,6 +11,8 @@ import type { EventStore } from '../event-store/port';
  * way), and one per runner (its _id the runner's name): where all its live projections have got to, and its heartbeat.
  */
 export const CHECKPOINTS = 'projection_checkpoints';
+/** Suffix of the collections a rebuild writes beside the live ones, and of its checkpoint. */
+export const REBUILD_SUFFIX = '__rebuild';
 /** Rebuilds asked for: one document per projection, removed once the rebuilt one serves. */
 export const REBUILDS = 'projection_rebuilds';
 

@@ -28,7 +28,7 @@ import type { Logger } from '../logger';
 import type { ChangeNotice } from '../../shared/socket-messages';
 import { Memory, openPage } from './page';
 import { isTransient } from './failures';
-import { CHECKPOINTS, REBUILDS, type ProjectionCheckpoint, type ProjectionProgress, type RebuildRequest, type RunnerSummary } from './progress';
+import { CHECKPOINTS, REBUILD_SUFFIX, REBUILDS, type ProjectionCheckpoint, type ProjectionProgress, type RebuildRequest, type RunnerSummary } from './progress';
 
 /** Waits before subscribing again: 250 ms after the first failure in a row, doubling up to 10 s. */
 export const resubscribeDelayMs = (failuresInARow: number) => Math.min(250 * 2 ** (failuresInARow - 1), 10_000);
@@ -41,8 +41,6 @@ const PAGE_SIZE = 2_000;
 const PARALLEL_PROJECTIONS = 4;
 /** How often checkpoints moved in memory only are stored, the runner's heartbeat written and rebuild requests read. */
 const HOUSEKEEPING_MS = 1_000;
-/** Suffix of the collections a rebuild writes, and of its checkpoint. */
-export const REBUILD_SUFFIX = '__rebuild';
 
 export interface SubscriptionState {
   status: 'running' | 'resubscribing';
@@ -247,16 +245,16 @@ export function createProjectionRunner(options: ProjectionRunnerOptions) {
     progress.reached(reached);
   }
 
-  function checkpointOf(track: Track, extra: Partial<ProjectionCheckpoint> = {}): ProjectionCheckpoint {
-    return { _id: track.checkpoint, runner: name, position: track.position, version: track.projection.version, eventStore: identity, failed: track.failed, updatedAt: new Date().toISOString(), ...(track.rebuiltAt ? { rebuiltAt: track.rebuiltAt } : {}), ...extra };
+  function checkpointOf(track: Track): ProjectionCheckpoint {
+    return { _id: track.checkpoint, runner: name, position: track.position, version: track.projection.version, eventStore: identity, failed: track.failed, updatedAt: new Date().toISOString(), ...(track.rebuiltAt ? { rebuiltAt: track.rebuiltAt } : {}) };
   }
 
   /**
    * Stores a track's checkpoint in `target` (the page's transaction, where there is one), guarded by its position like
    * every projection write: a runner behind another (two overlap while the lock is taken over) never moves it back.
    */
-  async function storeCheckpoint(track: Track, target: Pick<DocumentStore, 'collection'>, extra: Partial<ProjectionCheckpoint> = {}) {
-    await target.collection<ProjectionCheckpoint>(CHECKPOINTS).savePositioned({ put: [{ ...checkpointOf(track, extra), _position: track.position }], remove: [] });
+  async function storeCheckpoint(track: Track, target: Pick<DocumentStore, 'collection'>) {
+    await target.collection<ProjectionCheckpoint>(CHECKPOINTS).savePositioned({ put: [{ ...checkpointOf(track), _position: track.position }], remove: [] });
     track.stored = track.position;
   }
 
@@ -504,12 +502,8 @@ export function createProjectionRunner(options: ProjectionRunnerOptions) {
           await place.replaceCollection(rebuilt(collection), collection);
         }
         const liveTrack = tracks.find((one) => one.projection === track.projection)!;
-        const at = switchedAt;
-        await place.collection<ProjectionCheckpoint>(CHECKPOINTS).replaceOne(
-          { _id: liveTrack.checkpoint },
-          { _id: liveTrack.checkpoint, runner: name, position: track.position, _position: track.position, version: track.projection.version, eventStore: identity, failed: null, updatedAt: at, rebuiltAt: at },
-          { upsert: true },
-        );
+        const switched = checkpointOf({ ...liveTrack, position: track.position, failed: null, rebuiltAt: switchedAt });
+        await place.collection<ProjectionCheckpoint>(CHECKPOINTS).replaceOne({ _id: liveTrack.checkpoint }, { ...switched, _position: track.position }, { upsert: true });
         await place.collection(CHECKPOINTS).deleteOne({ _id: track.checkpoint });
         await place.collection(REBUILDS).deleteOne({ _id: track.projection.name });
       }

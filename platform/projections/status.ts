@@ -4,7 +4,7 @@
  */
 import type { DocumentStore } from '../document-store/port';
 import type { EventStore } from '../event-store/port';
-import { CHECKPOINTS, REBUILDS, type ProjectionCheckpoint, type RebuildRequest, type RunnerSummary } from './progress';
+import { CHECKPOINTS, REBUILD_SUFFIX, REBUILDS, type ProjectionCheckpoint, type RebuildRequest, type RunnerSummary } from './progress';
 
 export type ProjectionState = 'running' | 'catching-up' | 'rebuilding' | 'failed' | 'stopped';
 
@@ -28,8 +28,6 @@ export const HEARTBEAT_STALE_MS = 15_000;
 /** Events behind the log at which a projection counts as catching up rather than running. */
 export const CATCHING_UP_AT = 100;
 const LAG_CAP = 1_000_000;
-
-const REBUILD_SUFFIX = '__rebuild';
 
 /** `runners`: each runner's name and the projections it runs, so that one that never ran is listed too. */
 export async function projectionStatuses(options: { store: DocumentStore; eventStore: EventStore; runners: { name: string; projections: readonly string[] }[]; now?: Date }): Promise<ProjectionStatus[]> {
