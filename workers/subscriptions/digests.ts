@@ -7,7 +7,6 @@
  * empty digest is not written, and a second run in the same period writes nothing, since the entry's id is taken.
  */
 import type { DocumentStore } from '../../platform/document-store/port';
-import { CHECKPOINTS, type Checkpoint } from '../../platform/projections/progress';
 import { dayKey } from '../../shared/events/dates';
 import { coversContent } from '../../shared/subscriptions/subscription-stream';
 import { insertNewEntries, mailOutbox, newOutboxEntry, outboxId, type DigestItems, type OutboxEntry } from './outbox';
@@ -81,13 +80,16 @@ export interface DigestRunOptions {
   frequency: DigestFrequency;
   now: Date;
   timeZone: string;
-  /** The mail runner's checkpoint name: a digest covers what that runner has seen. */
-  runnerName: string;
+  /**
+   * Where the mail runner has got to: a digest covers what it has seen. (Its stored summary is written after the
+   * position is reached, so reading that could leave out what was just announced.)
+   */
+  reached(): Promise<number>;
   enqueue(outboxIds: string[]): Promise<void>;
 }
 
 /** Writes this period's digests and enqueues them; returns the period and how many digests were written. */
-export async function runDigest({ store, frequency, now, timeZone, runnerName, enqueue }: DigestRunOptions) {
+export async function runDigest({ store, frequency, now, timeZone, reached, enqueue }: DigestRunOptions) {
   const period = digestPeriod(frequency, now, timeZone);
   const recipients = await mailRecipients(store).find({ deliverable: true, frequency });
   if (recipients.length === 0) return { period, written: 0 };
@@ -96,8 +98,7 @@ export async function runDigest({ store, frequency, now, timeZone, runnerName, e
   // Items announced up to this position are in mail_items; later ones belong to the next digest. A period's digests
   // cover what its first run saw: a second run (a retry, a restart) must not move the next period's start past
   // items it did not send.
-  const upTo =
-    previous?.started.period === period ? previous.started.upTo : ((await store.collection<Checkpoint>(CHECKPOINTS).findOne({ _id: runnerName }))?.position ?? 0);
+  const upTo = previous?.started.period === period ? previous.started.upTo : await reached();
   const unfinished = await coveredByUnfinishedRun(store, previous, recipients.map((recipient) => recipient._id));
   const cursorOf = (recipient: MailRecipient) =>
     Math.max(recipient.digestFrom, previous?.finished?.upTo ?? 0, unfinished.has(recipient._id) ? previous!.started.upTo : 0);

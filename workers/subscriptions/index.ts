@@ -62,7 +62,8 @@ export function createSubscriptionMail({ config, eventStore, store, pool, redis,
     onEnqueueError: (error) => logger.error({ err: error }, 'could not enqueue mail to attendees; the sweeper enqueues it when Redis is back'),
     now: () => new Date(),
   });
-  const progress = createProjectionProgress({ store, runnerName: MAIL_RUNNER, local: true });
+  // In memory while this process runs the mail runner; read from its stored checkpoint while another process does.
+  const progress = createProjectionProgress({ store, runnerName: MAIL_RUNNER, local: () => leadership.leading() });
   const runner = createProjectionRunner({ name: MAIL_RUNNER, eventStore, store, projections: [mailRecipientsProjection, mailItemsProjection, reactor, attendeeMail, mailErasureProjection],
     progress,
     logger,
@@ -151,7 +152,7 @@ export function createSubscriptionMail({ config, eventStore, store, pool, redis,
     progress,
     /** One digest run for the period `now` falls in (what the schedulers' jobs call; tests call it with a fixed `now`). */
     runDigest: (frequency: DigestFrequency, now = new Date()) =>
-      runDigest({ store, frequency, now, timeZone: config.timeZone, runnerName: MAIL_RUNNER, enqueue }),
+      runDigest({ store, frequency, now, timeZone: config.timeZone, reached: () => progress.fresh(0), enqueue }),
     sweep,
     pruneOutbox,
     delivery(transport: Transport) {
