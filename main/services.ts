@@ -49,6 +49,8 @@ function logEachFailure(logger: Logger, message: string) {
   };
 }
 
+const SLOW_STOP_MS = 10_000;
+
 export async function createServices(config: Config, logger: Logger) {
   const pool = await connectPostgres(config, logger);
   const log: EventStore =
@@ -151,16 +153,25 @@ export async function createServices(config: Config, logger: Logger) {
       return { jobs, scheduledJobs, outbox };
     },
     async close() {
-      for (const stop of stopWorkers.splice(0)) await stop();
-      await mail.close();
-      await readModels.stop();
-      await runner.stop();
-      await notices.close();
-      await eventStore.close();
-      await store.close();
-      await media.close();
-      await redis.quit();
-      await pool.end();
+      // Each part is named in the log when it takes long to stop, so a shutdown that hangs says where.
+      const stopping = async (part: string, stop: () => Promise<unknown>) => {
+        const slow = setTimeout(() => logger.error({ part }, `still stopping ${part} after ${SLOW_STOP_MS} ms`), SLOW_STOP_MS);
+        try {
+          await stop();
+        } finally {
+          clearTimeout(slow);
+        }
+      };
+      for (const stop of stopWorkers.splice(0)) await stopping('workers', stop);
+      await stopping('mail queue', () => mail.close());
+      await stopping('read models', () => readModels.stop());
+      await stopping('projection runner', () => runner.stop());
+      await stopping('change notices', () => notices.close());
+      await stopping('event store', () => eventStore.close());
+      await stopping('document store', () => store.close());
+      await stopping('media storage', () => media.close());
+      await stopping('redis', () => redis.quit());
+      await stopping('postgres pool', () => pool.end());
     },
   };
 }
