@@ -3,7 +3,7 @@
  * and a phone size, on a site seeded through the real API so no page is empty. The accessibility tour
  * (tests/e2e/tour.e2e.ts) and the screenshot tour (`npm run screenshots`) both walk this one list.
  */
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page, Request } from 'playwright-core';
 import { newContext } from './browser';
 import { registerCast } from './http';
 
@@ -105,6 +105,7 @@ export async function seedTour(siteUrl: string) {
 export async function contextAs(browser: Browser, siteUrl: string, seed: TourSeed, role: TourRole, size: TourSize): Promise<{ context: BrowserContext; page: Page }> {
   const context = await newContext(browser, siteUrl, TOUR_SIZES[size]);
   const page = await context.newPage();
+  countRequests(page);
   if (role !== 'guest') {
     const { account } = seed.cast[role];
     await page.goto('/login');
@@ -117,9 +118,33 @@ export async function contextAs(browser: Browser, siteUrl: string, seed: TourSee
   return { context, page };
 }
 
+const inFlight = new WeakMap<Page, Set<Request>>();
+
+/** Counts the page's requests under way (what `settled` waits on), from now on. */
+function countRequests(page: Page) {
+  const requests = new Set<Request>();
+  inFlight.set(page, requests);
+  page.on('request', (request) => requests.add(request));
+  page.on('requestfinished', (request) => requests.delete(request));
+  page.on('requestfailed', (request) => requests.delete(request));
+}
+
+/**
+ * Until no request of the page has been under way for a moment (the socket's is not counted: it stays open). Playwright's
+ * 'networkidle' waits half a second of silence on every page; this waits for the requests themselves.
+ */
+async function settled(page: Page) {
+  const requests = inFlight.get(page)!;
+  for (let quiet = 0; quiet < 3; ) {
+    await page.waitForTimeout(20);
+    quiet = requests.size === 0 ? quiet + 1 : 0;
+  }
+}
+
 /** Opens a page of the tour and waits until its content has loaded: requests settled, no spinner or loading line left. */
 export async function visit(page: Page, seed: TourSeed, tourPage: TourPage) {
   await page.goto(tourPage.path(seed));
-  await page.waitForLoadState('networkidle');
+  await settled(page);
   await page.waitForFunction(() => !document.querySelector('.animate-spin') && ![...document.querySelectorAll('[role="status"]')].some((status) => /^Loading/u.test(status.textContent ?? '')));
+  await settled(page);
 }
