@@ -34,6 +34,8 @@ export interface RawResponse {
 export type ResponseSchema = v.GenericSchema | RawResponse;
 
 export interface RouteSchema extends FastifySchema {
+  /** Named by its method and address when not given (operationIdOf). */
+  operationId?: string;
   summary?: string;
   description?: string;
   tags?: string[];
@@ -90,9 +92,32 @@ export function requireRouteSchemas(app: FastifyInstance) {
   });
 }
 
-/** Converts the schemas of one route for the OpenAPI document; requests by their input, answers by their output. */
+/**
+ * Converts the schemas of one route for the OpenAPI document; requests by their input, answers by their output. A date
+ * (`v.date()`, which JSON cannot carry) is written as JSON carries it: an ISO 8601 string.
+ */
 function jsonSchema(schema: v.GenericSchema, typeMode: 'input' | 'output') {
-  return toJsonSchema(schema, { target: 'draft-2020-12', typeMode, errorMode: 'ignore' });
+  return toJsonSchema(schema, {
+    target: 'draft-2020-12',
+    typeMode,
+    errorMode: 'ignore',
+    overrideSchema: ({ valibotSchema }) => (valibotSchema.type === 'date' ? { type: 'string', format: 'date-time' } : undefined),
+  });
+}
+
+const pascal = (word: string) => word.charAt(0).toUpperCase() + word.slice(1);
+
+/**
+ * An operation's name from its method and address, stable and unique as they are: `GET /api/posts/:id/comments` is
+ * `getPostsByIdComments`, `PUT /api/admin/posts/:id/pin` is `putAdminPostsByIdPin`; a page the server renders ends in
+ * `Page` (`GET /blog/:id` is `getBlogByIdPage`, beside the API's `getBlogById`).
+ */
+export function operationIdOf(method: string, url: string, page = false): string {
+  const words = url
+    .split('/')
+    .filter((segment, index) => segment !== '' && !(index === 1 && segment === 'api'))
+    .map((segment) => (segment.startsWith(':') ? `By${pascal(segment.slice(1))}` : segment.split(/[^A-Za-z0-9]+/u).filter(Boolean).map(pascal).join('')));
+  return `${method.toLowerCase()}${words.join('') || 'Root'}${page ? 'Page' : ''}`;
 }
 
 /** The errors a route may answer, from what it declares: invalid input, who may call it, rate limits. */
@@ -112,14 +137,20 @@ function rawResponse(response: RawResponse) {
     : { description: response.description, type: 'null' };
 }
 
+/** Whether a route answers with an HTML page. */
+const isPage = (response: RouteSchema['response']) => Object.values(response).some((answer) => !isValibot(answer) && answer.contentType?.startsWith('text/html'));
+
 /** Turns a route's valibot schemas into the JSON Schemas @fastify/swagger documents. */
-export function documentedSchema(schema: RouteSchema, access: Access | undefined, rateLimited: boolean) {
+export function documentedSchema(schema: RouteSchema, operation: { method: string; url: string; access: Access | undefined; rateLimited: boolean }) {
   const { params, querystring, body, response, ...rest } = schema;
-  const responses = { ...errorResponses(schema, access, rateLimited), ...response };
+  const { access } = operation;
+  const responses = { ...errorResponses(schema, access, operation.rateLimited), ...response };
   return {
     ...rest,
+    operationId: schema.operationId ?? operationIdOf(operation.method, operation.url, isPage(response)),
     description: [rest.description, access ? `Who may call it: ${describeAccess(access)}.` : undefined].filter(Boolean).join('\n\n') || undefined,
-    ...(access && access !== 'public' ? { security: [{ session: [] }] } : {}),
+    // A public operation says so: no security requirement, rather than none declared.
+    security: access && access !== 'public' ? [{ session: [] }] : [],
     ...(params ? { params: jsonSchema(params, 'input') } : {}),
     ...(querystring ? { querystring: jsonSchema(querystring, 'input') } : {}),
     ...(body ? { body: jsonSchema(body, 'input') } : {}),
@@ -147,7 +178,8 @@ export async function registerOpenApi(app: FastifyInstance, info: { version: str
     transform: ({ schema, url, route }) => {
       const routeSchema = schema as RouteSchema | undefined;
       if (!routeSchema?.response || routeSchema.hide) return { schema: { hide: true }, url };
-      return { schema: documentedSchema(routeSchema, route.config?.access, Boolean(route.config?.rateLimit)) as FastifySchema, url };
+      const method = Array.isArray(route.method) ? route.method[0]! : route.method;
+      return { schema: documentedSchema(routeSchema, { method, url: route.url, access: route.config?.access, rateLimited: Boolean(route.config?.rateLimit) }) as FastifySchema, url };
     },
   });
   await app.register(swaggerUi, { routePrefix: DOCS_PREFIX, uiConfig: { docExpansion: 'list', deepLinking: true } });

@@ -17,7 +17,7 @@ afterAll(() => site?.close());
 
 interface OpenApiDocument {
   openapi: string;
-  paths: Record<string, Record<string, { responses: Record<string, unknown>; security?: unknown[] }>>;
+  paths: Record<string, Record<string, { operationId?: string; responses: Record<string, unknown>; security?: unknown[] }>>;
 }
 
 async function document(): Promise<OpenApiDocument> {
@@ -48,8 +48,16 @@ describe('OpenAPI document', () => {
     for (const route of site.routes.filter((r) => !isReference(r.url))) {
       const operation = api.paths[openApiPath(route.url)]![route.method.toLowerCase()]!;
       expect(Object.keys(operation.responses).length, `${route.method} ${route.url}`).toBeGreaterThan(0);
-      expect(Boolean(operation.security), `${route.method} ${route.url}`).toBe(route.access !== 'public');
+      // A public operation declares that it needs nothing, rather than nothing at all.
+      expect(operation.security, `${route.method} ${route.url}`).toEqual(route.access === 'public' ? [] : [{ session: [] }]);
     }
+  });
+
+  it('names every operation, once', async () => {
+    const api = await document();
+    const names = Object.values(api.paths).flatMap((operations) => Object.values(operations).map((operation) => operation.operationId));
+    expect(names.filter((name) => !name)).toEqual([]);
+    expect(new Set(names).size).toBe(names.length);
   });
 
   it('is readable as a reference page', async () => {
