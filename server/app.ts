@@ -4,7 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import cookie, { Signer } from '@fastify/cookie';
 import session from '@fastify/session';
 import formbody from '@fastify/formbody';
@@ -45,6 +45,8 @@ import { createPasswordWork } from './members/passwords';
 import { createAddressLimits } from './members/address-limits';
 import { sitePageRoutes } from './site-pages/routes';
 import { mailboxRoutes } from './mail/mailbox-routes';
+import { maskLinkTokens } from './mail/masked-links';
+import { passwordResetRoutes } from './members/password-reset-routes';
 import { registerSecurityHeaders } from './http/security-headers';
 import { registerRefusedBodies } from './http/refused-bodies';
 import { embedRoutes } from './embeds/routes';
@@ -75,6 +77,8 @@ export async function buildApp(services: ApiDependencies, options: { logger?: bo
     logger: options.logger ?? {
       level: config.logLevel,
       redact: ['req.headers.cookie', 'req.headers.authorization', 'res.headers["set-cookie"]'],
+      // A link's token in a logged address (sign-in, password reset, confirmation) would let a reader of the log act on it.
+      serializers: { req: (request: FastifyRequest) => ({ method: request.method, url: maskLinkTokens(request.url), host: request.host, remoteAddress: request.ip, remotePort: request.socket?.remotePort }) },
     },
     bodyLimit: 1024 * 1024,
     // A request, body included, has REQUEST_TIMEOUT_MS (a minute) to arrive; a caller trickling one in byte by byte
@@ -179,6 +183,7 @@ export async function buildApp(services: ApiDependencies, options: { logger?: bo
     addressLimits,
   });
   await app.register(accountRoutes, { services, memberSessions: sessions.memberSessions, disconnectMember: (id) => realtime.disconnectMember(id), passwords, addressLimits });
+  await app.register(passwordResetRoutes, { services, memberSessions: sessions.memberSessions, disconnectMember: (id) => realtime.disconnectMember(id), passwords, addressLimits });
   await app.register(erasureRoutes, { services, memberSessions: sessions.memberSessions, disconnectMember: (id) => realtime.disconnectMember(id), passwords });
 
   await app.register(feedRoutes, { services });
@@ -194,7 +199,7 @@ export async function buildApp(services: ApiDependencies, options: { logger?: bo
   await app.register(mediaRoutes, { services });
   await app.register(monitoringRoutes, { services, realtime });
   await app.register(embedRoutes);
-  if (!config.smtpUrl) await app.register(mailboxRoutes, { mailbox: services.mailbox });
+  if (!config.smtpUrl) await app.register(mailboxRoutes, { mailbox: services.mailbox, publicUrl: config.publicUrl, followLinks: config.env !== 'production' });
 
   await app.register(sitePageRoutes, { services });
   await app.register(crawlerRoutes, { siteUrl: config.publicUrl, store: services.store });

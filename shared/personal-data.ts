@@ -41,6 +41,7 @@ const POLICY: Partial<Record<StreamType, { scope: KeyScope; owner: (streamId: st
       MemberRegistered: { email: erasedEmail, ...ACCOUNT_NAME, passwordHash: null },
       MemberProfileChanged: { ...ACCOUNT_NAME, profileImageUrl: null, bio: '' },
       MemberPasswordChanged: { passwordHash: null },
+      MemberPasswordReset: { passwordHash: null },
       MemberEmailChanged: { email: erasedEmail },
       MemberSuspended: { reason: null },
     },

@@ -76,6 +76,7 @@ export const membersProjection: Projection = {
         await applyToDocument(members, id, at, (member) => member && { ...member, ...event.data });
         return;
       case 'MemberPasswordChanged':
+      case 'MemberPasswordReset':
         await applyToDocument(credentialsCollection(store), id, at, (credentials) => credentials && { ...credentials, passwordHash: event.data.passwordHash });
         return;
       case 'MemberEmailChanged': {

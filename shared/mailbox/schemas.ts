@@ -17,3 +17,13 @@ export const CapturedMailSchema = v.object({
   html: v.string(),
 });
 export type CapturedMail = v.InferOutput<typeof CapturedMailSchema>;
+
+/**
+ * One caught message as the mailbox shows it: its links that carry a token, masked, each with the address of the
+ * admin-only route that opens the real one (development sink only; none where following is off).
+ */
+export const MailViewSchema = v.object({
+  ...CapturedMailSchema.entries,
+  links: v.array(v.object({ masked: v.string(), follow: v.string() })),
+});
+export type MailView = v.InferOutput<typeof MailViewSchema>;

@@ -22,6 +22,13 @@ export type MemberEvent =
     }
   | { type: 'MemberProfileChanged'; data: ProfileChanges }
   | { type: 'MemberPasswordChanged'; data: { passwordHash: string; changedAt: string } }
+  /**
+   * Someone asked for a reset link for the account's address (docs/domain/members.md#password-reset). `resetId` names
+   * the request; the link's token is only ever in the mail and, hashed, in Redis: nothing derived from it is logged.
+   */
+  | { type: 'MemberPasswordResetRequested'; data: { resetId: string; requestedAt: string; expiresAt: string } }
+  /** The reset link was used: a new password, and every pending reset of the account ends with it. */
+  | { type: 'MemberPasswordReset'; data: { resetId: string; passwordHash: string; resetAt: string } }
   /** The member proved they read mail at the new address (the link sent there); it is claimed for them already. */
   | { type: 'MemberEmailChanged'; data: { /** Lowercased. */ email: string; changedAt: string } }
   | { type: 'MemberRoleChanged'; data: { role: Role; previousRole: Role; changedBy: string; changedAt: string } }
@@ -65,6 +72,10 @@ export type MemberCommand =
     }
   | { type: 'ChangeProfile'; data: ProfileChanges; metadata: CommandMetadata }
   | { type: 'ChangePassword'; data: { passwordHash: string }; metadata: CommandMetadata }
+  /** Anyone may ask (actor null: the link goes to the account's own address); `resetId` is new, made by the caller. */
+  | { type: 'RequestPasswordReset'; data: { resetId: string }; metadata: CommandMetadata }
+  /** The holder of the reset link (the mailed token, checked by the caller, names `resetId`) sets a new password. */
+  | { type: 'ResetPassword'; data: { resetId: string; passwordHash: string }; metadata: CommandMetadata }
   /** The caller has claimed the new address's stream for this member and checked the link mailed there. */
   | { type: 'ChangeEmail'; data: { email: string }; metadata: CommandMetadata }
   | {
@@ -97,7 +108,13 @@ export interface MemberState {
   lastName: string;
   profileImageUrl: string | null;
   bio: string;
+  /** Password resets asked for and not yet used or ended: reset id → when its link expires (ISO). */
+  passwordResets: Readonly<Record<string, string>>;
 }
+
+/** How long a password reset link works. */
+export const PASSWORD_RESET_TTL_MS = 60 * 60 * 1000;
+export const RESET_LINK_SPENT = 'This password reset link has expired or was already used.';
 
 const MODERATORS: readonly Role[] = ['admin', 'staff'];
 
@@ -113,6 +130,7 @@ export const memberDecider: Decider<MemberState, MemberCommand, MemberEvent> = {
     lastName: '',
     profileImageUrl: null,
     bio: '',
+    passwordResets: {},
   }),
 
   evolve(state, event) {
@@ -129,10 +147,15 @@ export const memberDecider: Decider<MemberState, MemberCommand, MemberEvent> = {
         };
       case 'MemberProfileChanged':
         return { ...state, ...event.data };
+      case 'MemberPasswordResetRequested':
+        return { ...state, passwordResets: { ...state.passwordResets, [event.data.resetId]: event.data.expiresAt } };
+      // A new password, however it was set, ends every reset link not yet used; so does a new address (the links went
+      // to the old one).
       case 'MemberPasswordChanged':
-        return state;
+      case 'MemberPasswordReset':
+        return { ...state, passwordResets: {} };
       case 'MemberEmailChanged':
-        return { ...state, email: event.data.email };
+        return { ...state, email: event.data.email, passwordResets: {} };
       case 'MemberRoleChanged':
         return { ...state, role: event.data.role };
       case 'MemberSuspended':
@@ -167,6 +190,19 @@ export const memberDecider: Decider<MemberState, MemberCommand, MemberEvent> = {
       ];
     }
     if (!state.registered || state.erased) throw fail.notFound('Member not found');
+    // Asked for signed out: the mailed link is what proves the asker reads the account's mail.
+    if (command.type === 'RequestPasswordReset') {
+      if (state.suspended) throw fail.forbidden('Your account is suspended. Please contact the community staff.');
+      const expiresAt = new Date(now.getTime() + PASSWORD_RESET_TTL_MS).toISOString();
+      return [{ type: 'MemberPasswordResetRequested', data: { resetId: command.data.resetId, requestedAt: now.toISOString(), expiresAt } }];
+    }
+    if (command.type === 'ResetPassword') {
+      const expiresAt = state.passwordResets[command.data.resetId];
+      // Used, ended by a later password or address, or expired: all the same to the holder of the link.
+      if (expiresAt === undefined || now.getTime() >= Date.parse(expiresAt)) throw fail.notFound(RESET_LINK_SPENT);
+      if (state.suspended) throw fail.forbidden('Your account is suspended. Please contact the community staff.');
+      return [{ type: 'MemberPasswordReset', data: { resetId: command.data.resetId, passwordHash: command.data.passwordHash, resetAt: now.toISOString() } }];
+    }
     if (!actor) throw fail.unauthenticated();
 
     switch (command.type) {
