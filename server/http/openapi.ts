@@ -18,6 +18,7 @@ import { toJsonSchema } from '@valibot/to-json-schema';
 import * as v from 'valibot';
 import { parse } from './errors';
 import { describeAccess, type Access } from './access';
+import { NAMED_ANSWERS } from './openapi-components';
 
 /** Lets handlers see `request.body` etc. as the schema's output and checks what they answer against it. */
 export interface ValibotTypeProvider extends FastifyTypeProvider {
@@ -101,8 +102,23 @@ function jsonSchema(schema: v.GenericSchema, typeMode: 'input' | 'output') {
     target: 'draft-2020-12',
     typeMode,
     errorMode: 'ignore',
-    overrideSchema: ({ valibotSchema }) => (valibotSchema.type === 'date' ? { type: 'string', format: 'date-time' } : undefined),
+    overrideSchema: ({ valibotSchema }) => {
+      if (valibotSchema.type === 'date') return { type: 'string', format: 'date-time' };
+      // An answer named in components/schemas is referred to (but where it is the component itself).
+      const name = typeMode === 'output' ? answerNames.get(valibotSchema) : undefined;
+      return name && valibotSchema !== schema ? { $ref: `${COMPONENTS}${name}` } : undefined;
+    },
   });
+}
+
+const COMPONENTS = '#/components/schemas/';
+const NAMED = { ...NAMED_ANSWERS, Error: ErrorSchema };
+const answerNames = new Map<unknown, string>(Object.entries(NAMED).map(([name, schema]) => [schema, name]));
+
+/** A route's answer: a named one by reference, any other written out. */
+function answerSchema(schema: v.GenericSchema) {
+  const name = answerNames.get(schema);
+  return name ? { $ref: `${COMPONENTS}${name}` } : jsonSchema(schema, 'output');
 }
 
 const pascal = (word: string) => word.charAt(0).toUpperCase() + word.slice(1);
@@ -155,7 +171,7 @@ export function documentedSchema(schema: RouteSchema, operation: { method: strin
     ...(querystring ? { querystring: jsonSchema(querystring, 'input') } : {}),
     ...(body ? { body: jsonSchema(body, 'input') } : {}),
     response: Object.fromEntries(
-      Object.entries(responses).map(([status, r]) => [status, isValibot(r) ? { ...jsonSchema(r, 'output'), description: STATUS_CODES[status] } : rawResponse(r)]),
+      Object.entries(responses).map(([status, r]) => [status, isValibot(r) ? { ...answerSchema(r), description: STATUS_CODES[status] } : rawResponse(r)]),
     ),
   };
 }
@@ -173,7 +189,10 @@ export async function registerOpenApi(app: FastifyInstance, info: { version: str
           'Lists answer `{ items, nextCursor }`: pass `cursor` to get the next page.',
       },
       servers: [{ url: info.publicUrl }],
-      components: { securitySchemes: { session: { type: 'apiKey', in: 'cookie', name: 'bhc.sid' } } },
+      components: {
+        securitySchemes: { session: { type: 'apiKey', in: 'cookie', name: 'bhc.sid' } },
+        schemas: Object.fromEntries(Object.entries(NAMED).map(([name, schema]) => [name, jsonSchema(schema, 'output')])) as Record<string, object>,
+      },
     },
     transform: ({ schema, url, route }) => {
       const routeSchema = schema as RouteSchema | undefined;
