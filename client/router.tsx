@@ -95,9 +95,11 @@ const RouterAuthLink = ({ to, className, children }: AuthLinkProps) => (
 const loginRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: '/login',
-  // `redirect`: the page to come back to (a path of this site); `error=link`: a used or expired sign-in link.
+  // `redirect`: the page to come back to (a path of this site); `error=link`: a used or expired sign-in link;
+  // `reset=done`: a new password was just chosen.
   validateSearch: v.object({
     error: v.fallback(v.optional(v.picklist(['link'])), undefined),
+    reset: v.fallback(v.optional(v.picklist(['done'])), undefined),
     redirect: v.fallback(v.optional(v.pipe(v.string(), v.regex(/^\/(?![/\\])/u))), undefined),
   }),
   component: lazyRouteComponent(() =>
@@ -143,6 +145,8 @@ const publicRoutes = [
   }),
   loginRoute,
   createRoute({ getParentRoute: () => rootRoute, path: '/register', component: RegisterRoute }),
+  createRoute({ getParentRoute: () => rootRoute, path: '/forgot-password', component: page(() => import('./features/auth/forgot-password-page'), 'ForgotPasswordPage') }),
+  createRoute({ getParentRoute: () => rootRoute, path: '/reset-password/$token', component: page(() => import('./features/auth/reset-password-page'), 'ResetPasswordPage') }),
   createRoute({ getParentRoute: () => rootRoute, path: '/unsubscribe/$token', component: page(() => import('./features/subscriptions/unsubscribe-page'), 'UnsubscribePage') }),
   // Without a token the same page says "Invalid Request" (docs/domain/subscriptions.md#unsubscribe: unsubscribe needs a token in the path).
   createRoute({ getParentRoute: () => rootRoute, path: '/unsubscribe', component: page(() => import('./features/subscriptions/unsubscribe-page'), 'UnsubscribePage') }),

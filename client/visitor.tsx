@@ -39,7 +39,11 @@ function searchParams() {
   const search = new URLSearchParams(window.location.search);
   const redirect = search.get('redirect');
   // A path of this site only (as the app's route rule): never a way off it.
-  return { error: search.get('error') === 'link' ? ('link' as const) : undefined, redirect: redirect && /^\/(?![/\\])/u.test(redirect) ? redirect : undefined };
+  return {
+    error: search.get('error') === 'link' ? ('link' as const) : undefined,
+    redirect: redirect && /^\/(?![/\\])/u.test(redirect) ? redirect : undefined,
+    reset: search.get('reset') === 'done' ? ('done' as const) : undefined,
+  };
 }
 
 function Visitor({ first }: { first: VisitorPage }) {
@@ -65,7 +69,10 @@ function Visitor({ first }: { first: VisitorPage }) {
               if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
               event.preventDefault();
               window.history.pushState(null, '', to);
-              setPage(PAGES[to]!);
+              // A page of the app's (forgot password): the app takes over there.
+              const next = PAGES[to];
+              if (next) setPage(next);
+              else void startApp();
             }}
           >
             {children}

@@ -2,7 +2,7 @@ import type { ComponentType, ReactNode } from 'react';
 
 /** A link between the sign-in and registration pages: the app's router link, or the visitor pages' own. */
 export interface AuthLinkProps {
-  to: '/login' | '/register';
+  to: '/login' | '/register' | '/forgot-password';
   className: string;
   children: ReactNode;
 }

@@ -5,8 +5,11 @@ import { errorMessage } from '../../lib/api';
 import { requestSignInLink, signIn as signInWith, useSignedIn } from './api';
 import { AuthCard, type AuthNavigation } from './auth-card';
 
-/** `search.redirect`: the page to come back to (a path of this site); `search.error`: a used or expired sign-in link. */
-export function SignInPage({ search, go, AuthLink }: AuthNavigation & { search: { error?: 'link' | undefined; redirect?: string | undefined } }) {
+/**
+ * `search.redirect`: the page to come back to (a path of this site); `search.error`: a used or expired sign-in link;
+ * `search.reset`: the member just chose a new password (/reset-password/{token}).
+ */
+export function SignInPage({ search, go, AuthLink }: AuthNavigation & { search: { error?: 'link' | undefined; redirect?: string | undefined; reset?: 'done' | undefined } }) {
   const signedIn = useSignedIn();
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
@@ -44,9 +47,21 @@ export function SignInPage({ search, go, AuthLink }: AuthNavigation & { search: 
 
   return (
     <AuthCard title="Sign in">
+      {search.reset === 'done' && (
+        <p role="status" className="mb-4 rounded-md bg-green-50 p-3 text-sm text-green-800 dark:bg-green-950 dark:text-green-300">
+          Your password was changed and you were signed out everywhere. Sign in with your new password.
+        </p>
+      )}
       <form onSubmit={(event) => void signIn(event)} className="space-y-4">
         <TextField label="Email" type="email" name="email" autoComplete="email" isRequired value={email} onChange={setEmail} />
-        <TextField label="Password" type="password" name="password" autoComplete="current-password" value={password} onChange={setPassword} />
+        <div className="space-y-1">
+          <TextField label="Password" type="password" name="password" autoComplete="current-password" value={password} onChange={setPassword} />
+          <p className="text-right text-sm">
+            <AuthLink to="/forgot-password" className="inline-block py-2 font-medium text-brand-600 underline dark:text-amber-accent">
+              Forgot your password?
+            </AuthLink>
+          </p>
+        </div>
         {error && (
           <p role="alert" className="rounded-md bg-red-50 p-3 text-sm text-red-700 dark:bg-red-950 dark:text-red-300">
             {error}

@@ -4,11 +4,13 @@
  * would (headers, the HTML part, the text part), so a newcomer can watch
  * confirmations and digests arrive. Sign-in, confirmation and unsubscribe links
  * come with their token masked by the server: reading someone's mail here
- * must not let anyone act as them. Beside it, the consent record: every
+ * must not let anyone act as them; "Follow this link" opens the real one in the admin's own browser (development
+ * only: the server answers 404 in production), so a newcomer can sign in, confirm or reset a password locally.
+ * Beside it, the consent record: every
  * subscription of one address with its history.
  */
 import { useState, type FormEvent } from 'react';
-import { Button } from '../../components/ui/button';
+import { Button, buttonLook } from '../../components/ui/button';
 import { PageHeader } from '../../components/ui/page-header';
 import { Spinner } from '../../components/ui/spinner';
 import { TextField } from '../../components/ui/text-field';
@@ -45,6 +47,24 @@ function MailView({ id }: { id: string }) {
       <h2 id="mail-subject" className="text-lg font-semibold break-words">
         {m.subject || '(no subject)'}
       </h2>
+      {m.links.length > 0 && (
+        <section aria-labelledby="mail-links">
+          <h3 id="mail-links" className="mb-1 text-sm font-semibold">
+            Links in this message
+          </h3>
+          <p className="mb-2 text-xs text-slate-600 dark:text-slate-400">Development only. Following a link opens the real one in this browser, as the addressee would: a sign-in link signs this browser in as them.</p>
+          <ul className="space-y-2">
+            {m.links.map((link, index) => (
+              <li key={link.follow} className="flex flex-wrap items-center gap-2 rounded-lg border border-slate-200 p-2 dark:border-slate-800">
+                <code className="min-w-0 flex-1 text-xs break-all">{link.masked}</code>
+                <a href={link.follow} className={buttonLook('secondary')} aria-label={m.links.length > 1 ? `Follow this link (${index + 1} of ${m.links.length})` : undefined}>
+                  Follow this link
+                </a>
+              </li>
+            ))}
+          </ul>
+        </section>
+      )}
       <section aria-labelledby="mail-headers">
         <h3 id="mail-headers" className="mb-1 text-sm font-semibold">
           Headers
@@ -201,7 +221,7 @@ export function MailboxPage() {
     );
   return (
     <div className="space-y-6">
-      <PageHeader title="Mailbox" description="Mail the site has sent, caught in development instead of being delivered (sign-in, confirmation and unsubscribe links show their token masked), and the consent record of any address." />
+      <PageHeader title="Mailbox" description="Mail the site has sent, caught in development instead of being delivered (sign-in, password reset, confirmation and unsubscribe links show their token masked; “Follow this link” opens the real one), and the consent record of any address." />
       <CapturedMail />
       <ConsentLookup />
     </div>

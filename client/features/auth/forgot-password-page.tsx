@@ -1,0 +1,96 @@
+/**
+ * "Forgot your password?" (/forgot-password): the address goes to POST /api/auth/password-reset, and the answer is
+ * the same whether or not it has an account, so the page says only "check your mail" (docs/domain/members.md#password-reset).
+ */
+import { useState, type FormEvent } from 'react';
+import { Link } from '@tanstack/react-router';
+import { Button } from '../../components/ui/button';
+import { TextField } from '../../components/ui/text-field';
+import { ApiError, errorMessage } from '../../lib/api';
+import { requestPasswordReset } from './api';
+import { AuthCard } from './auth-card';
+
+const linkLook = 'font-medium text-brand-600 underline dark:text-amber-accent';
+
+export function ForgotPasswordPage() {
+  const [email, setEmail] = useState('');
+  const [fieldError, setFieldError] = useState<string | undefined>(undefined);
+  const [error, setError] = useState<string | null>(null);
+  const [sentTo, setSentTo] = useState<string | null>(null);
+  const [pending, setPending] = useState(false);
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    setPending(true);
+    setError(null);
+    setFieldError(undefined);
+    try {
+      await requestPasswordReset(email);
+      setSentTo(email.trim());
+    } catch (caught) {
+      const field = caught instanceof ApiError ? caught.fields.email : undefined;
+      if (field) setFieldError(field);
+      else setError(errorMessage(caught, 'Could not send the link. Please try again.'));
+    } finally {
+      setPending(false);
+    }
+  };
+
+  if (sentTo !== null)
+    return (
+      <AuthCard title="Check your mail">
+        <div role="status" className="space-y-3">
+          <p>
+            If an account exists for <strong className="break-all">{sentTo}</strong>, we have sent it a link to choose a new password.
+          </p>
+          <p className="text-sm text-slate-600 dark:text-slate-400">The link works once, for 60 minutes. If nothing arrives in a few minutes, check your spam folder, or make sure you typed the address of your account.</p>
+        </div>
+        <div className="mt-6 flex flex-col gap-3">
+          <Button variant="secondary" className="w-full" onPress={() => setSentTo(null)}>
+            Use another address
+          </Button>
+          <p className="text-center text-sm">
+            <Link to="/login" className={linkLook}>
+              Back to sign in
+            </Link>
+          </p>
+        </div>
+      </AuthCard>
+    );
+
+  return (
+    <AuthCard title="Reset your password">
+      <p className="mb-4 text-sm text-slate-700 dark:text-slate-300">Enter the e-mail address of your account. We will send you a link to choose a new password.</p>
+      <form onSubmit={(event) => void submit(event)} className="space-y-4">
+        <TextField
+          label="Email"
+          type="email"
+          name="email"
+          autoComplete="email"
+          isRequired
+          autoFocus
+          value={email}
+          onChange={(value) => {
+            setEmail(value);
+            setFieldError(undefined);
+          }}
+          error={fieldError}
+        />
+        {error && (
+          <p role="alert" className="rounded-md bg-red-50 p-3 text-sm text-red-700 dark:bg-red-950 dark:text-red-300">
+            {error}
+          </p>
+        )}
+        <Button type="submit" isDisabled={pending || email.trim() === ''} className="w-full">
+          {pending ? 'Sending...' : 'Send me a reset link'}
+        </Button>
+      </form>
+      <p className="mt-6 text-center text-sm">
+        Remembered it?{' '}
+        <Link to="/login" className={linkLook}>
+          Back to sign in
+        </Link>
+      </p>
+    </AuthCard>
+  );
+}
