@@ -17,6 +17,7 @@ import { Avatar } from './ui/avatar';
 import { Button } from './ui/button';
 import { useToast } from './ui/toast';
 import { useMentionPicker } from './mention-picker';
+import { ReasonDialog } from './reason-dialog';
 import { ROLE_COLOUR } from './ui/role-colour';
 import { MemberLink } from './member-link';
 
@@ -29,7 +30,7 @@ function useCommentCommands(targetType: CommentTargetType, targetId: string) {
   const write = useMutation({ mutationFn: (body: { content: string; parentId?: string }) => apiRequest<Comment>('POST', threadUrl(targetType, targetId), body), onSuccess: refresh });
   const edit = useMutation({ mutationFn: ({ id, content }: { id: string; content: string }) => apiRequest<Comment>('PATCH', `/api/comments/${encodeURIComponent(id)}`, { content }), onSuccess: refresh });
   const remove = useMutation({ mutationFn: (id: string) => apiRequest('DELETE', `/api/comments/${encodeURIComponent(id)}`), onSuccess: refresh });
-  const report = useMutation({ mutationFn: (id: string) => apiRequest<Comment>('POST', `/api/comments/${encodeURIComponent(id)}/report`, {}) });
+  const report = useMutation({ mutationFn: ({ id, reason }: { id: string; reason?: string | undefined }) => apiRequest<Comment>('POST', `/api/comments/${encodeURIComponent(id)}/report`, reason ? { reason } : {}) });
   return { write, edit, remove, report };
 }
 type Commands = ReturnType<typeof useCommentCommands>;
@@ -172,13 +173,23 @@ function CommentItem({ comment, viewer, canWrite, commands, replying, onReply }:
               </button>
             )}
             {!own && (
-              <button
-                type="button"
-                onClick={() => commands.report.mutate(comment.id, { onSuccess: () => toast({ title: 'Comment reported', description: 'Thank you. Staff will review it.' }), onError: failed })}
-                className={action}
-              >
-                Report
-              </button>
+              <ReasonDialog
+                label="Report"
+                triggerClassName={action}
+                title="Report this comment?"
+                description="Staff will look at it. Tell them what is wrong, if you like: only staff see it."
+                fieldLabel="What is wrong with it"
+                confirmLabel="Report comment"
+                onConfirm={(reason) =>
+                  commands.report.mutateAsync({ id: comment.id, reason }).then(
+                    () => toast({ title: 'Comment reported', description: 'Thank you. Staff will review it.' }),
+                    (error: unknown) => {
+                      failed(error);
+                      throw error;
+                    },
+                  )
+                }
+              />
             )}
           </div>
         )}

@@ -61,7 +61,9 @@ const ACTIONS: Record<PostAction, { method: string; path: string }> = {
 export function usePostAction() {
   const refresh = useRefreshFeed();
   return useMutation({
-    mutationFn: ({ post, action }: { post: Pick<Post, 'id'>; action: PostAction }) => apiRequest<Post>(ACTIONS[action].method, `${POSTS}/${encodeURIComponent(post.id)}/${ACTIONS[action].path}`),
+    // A report may say why (`reason`, shown to staff only).
+    mutationFn: ({ post, action, reason }: { post: Pick<Post, 'id'>; action: PostAction; reason?: string | undefined }) =>
+      apiRequest<Post>(ACTIONS[action].method, `${POSTS}/${encodeURIComponent(post.id)}/${ACTIONS[action].path}`, reason ? { reason } : undefined),
     onSuccess: refresh,
   });
 }

@@ -13,6 +13,7 @@ import { BookmarkButton } from '../../components/bookmark-button';
 import { usePostAction, type Post, type PostAction } from './api';
 import { ROLE_COLOUR } from '../../components/ui/role-colour';
 import { MemberLink } from '../../components/member-link';
+import { ReasonDialog } from '../../components/reason-dialog';
 
 function Media({ post }: { post: Post }) {
   // An upload comes with its size, so the card keeps its height while the picture loads.
@@ -153,13 +154,23 @@ export function PostCard({ post, viewer, onlineIds }: { post: Post; viewer: Curr
           <ShareControl post={post} onShared={() => act('share')} />
           <BookmarkButton kind="post" id={post.id} label={`post by ${post.author.name}`} />
           {viewer.id !== post.author.id && (
-            <button
-              type="button"
-              onClick={() => act('report', () => toast({ title: 'Post reported', description: 'Thank you. Staff will review it.' }))}
-              className="ml-auto min-h-11 rounded-md px-3 text-slate-600 hover:bg-slate-100 dark:text-slate-400 dark:hover:bg-slate-800"
-            >
-              Report
-            </button>
+            <ReasonDialog
+              label="Report"
+              triggerClassName="ml-auto min-h-11 rounded-md px-3 text-slate-600 hover:bg-slate-100 dark:text-slate-400 dark:hover:bg-slate-800"
+              title="Report this post?"
+              description="Staff will look at it. Tell them what is wrong, if you like: only staff see it."
+              fieldLabel="What is wrong with it"
+              confirmLabel="Report post"
+              onConfirm={(reason) =>
+                postAction.mutateAsync({ post, action: 'report', reason }).then(
+                  () => toast({ title: 'Post reported', description: 'Thank you. Staff will review it.' }),
+                  (error: unknown) => {
+                    toast({ title: 'Error', description: errorMessage(error, 'Something went wrong. Please try again.'), variant: 'destructive' });
+                    throw error;
+                  },
+                )
+              }
+            />
           )}
         </footer>
       )}
