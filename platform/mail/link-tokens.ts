@@ -24,3 +24,12 @@ export function hashSubscriptionToken(token: string): string {
 export function calendarFeedToken(secret: string, memberId: string, generation: number): string {
   return createHmac('sha256', secret).update(`calendar:${memberId}:${generation}`).digest('base64url');
 }
+
+/**
+ * The key of a mail address in outbox ids (`item:<key>:…`): one item reaches one address once, whatever subscriptions
+ * of it overlap, so the second mail's id is the first's and inserting it is a no-op. Keyed like the tokens, so the
+ * outbox does not tell which addresses it mails without the secret; the address is trimmed and lowercased first.
+ */
+export function mailAddressKey(secret: string, email: string): string {
+  return createHmac('sha256', secret).update(`address:${email.trim().toLowerCase()}`).digest('base64url').slice(0, 32);
+}

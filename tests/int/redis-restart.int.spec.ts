@@ -17,6 +17,7 @@ import { childProcesses, freePort, stop } from '../support/processes';
 import { startCountingSmtp, type CountingSmtp } from './subscriptions/delivery-fixtures';
 import { mailOutbox, outboxId } from '../../workers/subscriptions/outbox';
 import { messageIdFor } from '../../workers/subscriptions/delivery';
+import { mailAddressKey } from '../../platform/mail/link-tokens';
 import type { PostEvent } from '../../shared/feed/post-stream';
 
 const SUBSCRIBERS = 4;
@@ -191,8 +192,11 @@ describe('a Redis restart under traffic', () => {
     expect(posts.length).toBeGreaterThan(20);
     // More mail was queued than the worker was sending: the lost queue held mail that only the outbox still knew of.
     expect(queuedAtKill).toBeGreaterThan(MAIL_CONCURRENCY);
-    const expected = subscriptionIds.flatMap((subscriptionId) =>
-      posts.map(({ data }) => messageIdFor(outboxId(subscriptionId, { kind: 'item', content: 'post', itemId: (data as { id: string }).id }), site.services.config.publicUrl)),
+    const expected = subscriptionIds.flatMap((subscriptionId, i) =>
+      posts.map(({ data }) => {
+        const address = mailAddressKey(site.services.config.subscriptionLinkSecret, members[i]!.email);
+        return messageIdFor(outboxId(subscriptionId, { kind: 'item', content: 'post', itemId: (data as { id: string }).id, address }), site.services.config.publicUrl);
+      }),
     );
     // Well within the sweeper's minute: the outbox is enqueued again as soon as Redis is ready.
     await processes.until(async () => smtp.received.length >= expected.length && (await queued()) === 0, 30_000, 'every mail');

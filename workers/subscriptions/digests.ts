@@ -5,13 +5,20 @@
  * announced after its cursor, but for the subscriber's own. The cursor is the mail-runner position the previous
  * run of that frequency covered (see DigestRuns), or where the subscription's mail started, whichever is later. An
  * empty digest is not written, and a second run in the same period writes nothing, since the entry's id is taken.
+ *
+ * One item reaches one address once: of several subscriptions of one address (a member's "Blog Posts" and "All
+ * Updates", a member's and a guest's), the preferred one (preferredFirst) gets an item in this period's digest and the
+ * others leave it out, and an item the address gets at once (an `immediate` subscription of it covering the item,
+ * mailing since before the item was announced) is left out of its digests. Both are decided from mail_recipients and
+ * this period's entries, so a second run of the period decides as the first did.
  */
 import type { DocumentStore } from '../../platform/document-store/port';
 import { dayKey } from '../../shared/events/dates';
 import { coversContent } from '../../shared/subscriptions/subscription-stream';
 import { insertNewEntries, mailOutbox, newOutboxEntry, outboxId, type DigestItems, type OutboxEntry } from './outbox';
 import { mailRecipients, type MailRecipient } from './recipients';
-import { isOwnItem, mailItems, type MailItem } from './items';
+import { isOwnItem, mailItemId, mailItems, type MailItem } from './items';
+import { byAddress } from './reactor';
 
 export type DigestFrequency = 'daily' | 'weekly';
 
@@ -64,16 +71,35 @@ export async function digestPeriodsInUse(store: DocumentStore): Promise<string[]
   return (await store.collection<DigestRuns>(MAIL_DIGEST_RUNS).find({})).map((runs) => runs.started.period);
 }
 
-/** Subscriptions that got a digest from a run that did not finish (a crash mid-run): they are covered up to it too. */
-async function coveredByUnfinishedRun(store: DocumentStore, runs: DigestRuns | null, subscriptionIds: string[]): Promise<Set<string>> {
-  const covered = new Set<string>();
-  if (!runs || runs.finished?.period === runs.started.period) return covered;
+/**
+ * Digests written by a run that did not finish (a crash mid-run), by subscription: their subscriptions are covered up to
+ * it too, and what they hold is not repeated to the same address by this period's other digests.
+ */
+async function writtenByUnfinishedRun(store: DocumentStore, runs: DigestRuns | null, subscriptionIds: string[]): Promise<Map<string, DigestItems>> {
+  const written = new Map<string, DigestItems>();
+  if (!runs || runs.finished?.period === runs.started.period) return written;
   for (let i = 0; i < subscriptionIds.length; i += CHUNK) {
     const ids = subscriptionIds.slice(i, i + CHUNK).map((id) => outboxId(id, { kind: 'digest', period: runs.started.period }));
-    for (const entry of await mailOutbox(store).find({ _id: { $in: ids } })) covered.add(entry.subscriptionId);
+    for (const entry of await mailOutbox(store).find({ _id: { $in: ids } })) {
+      if (entry.cause.kind === 'digest') written.set(entry.subscriptionId, entry.cause.items);
+    }
   }
-  return covered;
+  return written;
 }
+
+/** The item ids of a digest, as mail_items names them. */
+const digestItemIds = (items: DigestItems) => [
+  ...items.blog.map((id) => mailItemId('blog', id)),
+  ...items.posts.map((id) => mailItemId('post', id)),
+  ...items.events.map((id) => mailItemId('event', id)),
+];
+
+/** The digest without the items in `taken`. */
+const without = (items: DigestItems, taken: Set<string>): DigestItems => ({
+  blog: items.blog.filter((id) => !taken.has(mailItemId('blog', id))),
+  posts: items.posts.filter((id) => !taken.has(mailItemId('post', id))),
+  events: items.events.filter((id) => !taken.has(mailItemId('event', id))),
+});
 
 export interface DigestRunOptions {
   store: DocumentStore;
@@ -86,10 +112,12 @@ export interface DigestRunOptions {
    */
   reached(): Promise<number>;
   enqueue(outboxIds: string[]): Promise<void>;
+  /** Keys the addresses (mailAddressKey), to tell subscriptions of one address. */
+  linkSecret: string;
 }
 
 /** Writes this period's digests and enqueues them; returns the period and how many digests were written. */
-export async function runDigest({ store, frequency, now, timeZone, reached, enqueue }: DigestRunOptions) {
+export async function runDigest({ store, frequency, now, timeZone, reached, enqueue, linkSecret }: DigestRunOptions) {
   const period = digestPeriod(frequency, now, timeZone);
   const recipients = await mailRecipients(store).find({ deliverable: true, frequency });
   if (recipients.length === 0) return { period, written: 0 };
@@ -99,17 +127,33 @@ export async function runDigest({ store, frequency, now, timeZone, reached, enqu
   // cover what its first run saw: a second run (a retry, a restart) must not move the next period's start past
   // items it did not send.
   const upTo = previous?.started.period === period ? previous.started.upTo : await reached();
-  const unfinished = await coveredByUnfinishedRun(store, previous, recipients.map((recipient) => recipient._id));
+  const unfinished = await writtenByUnfinishedRun(store, previous, recipients.map((recipient) => recipient._id));
   const cursorOf = (recipient: MailRecipient) =>
     Math.max(recipient.digestFrom, previous?.finished?.upTo ?? 0, unfinished.has(recipient._id) ? previous!.started.upTo : 0);
   const cursors = new Map(recipients.map((recipient) => [recipient._id, cursorOf(recipient)]));
   const oldest = Math.min(...cursors.values());
   const items = await mailItems(store).find({ announcedAt: { $gt: oldest, $lte: upTo }, visible: true }, { sort: { announcedAt: 1 } });
 
+  // Where each address gets mail at once: per content, the position its immediate subscription has mailed since.
+  const immediate = byAddress(await mailRecipients(store).find({ deliverable: true, frequency: 'immediate' }), linkSecret);
+  const mailedAtOnce = (address: string, item: MailItem) =>
+    item.kind !== 'event' &&
+    item.announcedAt !== null &&
+    (immediate.get(address) ?? []).some((one) => coversContent(one.subscriptionType, item.kind === 'blog' ? 'blog_posts' : 'newsfeed') && one.digestFrom < item.announcedAt!);
+
   const entries: OutboxEntry[] = [];
-  for (const recipient of recipients) {
-    const chosen = digestItems(recipient, cursors.get(recipient._id)!, items, now);
-    if (!isEmptyDigest(chosen)) entries.push(newOutboxEntry(recipient._id, { kind: 'digest', frequency, period, items: chosen, upTo }, now));
+  for (const [address, group] of byAddress(recipients, linkSecret)) {
+    // The address's own items (a guest subscription of the author's address too), and what it gets already: at once, or
+    // in a digest written before a crash.
+    const own = items.filter((item) => group.some((recipient) => isOwnItem(recipient, item)));
+    const atOnce = items.filter((item) => mailedAtOnce(address, item));
+    const taken = new Set([...own, ...atOnce].map((item) => item._id));
+    for (const recipient of group) for (const id of digestItemIds(unfinished.get(recipient._id) ?? { blog: [], posts: [], events: [] })) taken.add(id);
+    for (const recipient of group) {
+      const chosen = without(digestItems(recipient, cursors.get(recipient._id)!, items, now), taken);
+      for (const id of digestItemIds(chosen)) taken.add(id);
+      if (!isEmptyDigest(chosen)) entries.push(newOutboxEntry(recipient._id, { kind: 'digest', frequency, period, items: chosen, upTo }, now));
+    }
   }
   const mark = { period, upTo };
   await runs.replaceOne({ _id: frequency }, { _id: frequency, started: mark, finished: previous?.finished ?? null }, { upsert: true });

@@ -56,6 +56,7 @@ export function createSubscriptionMail({ config, eventStore, store, pool, redis,
     enqueue,
     onEnqueueError: (error) => logger.error({ err: error }, 'could not enqueue subscription mail; the sweeper enqueues it when Redis is back'),
     now: () => new Date(),
+    linkSecret: config.subscriptionLinkSecret,
   });
   const attendeeMail = createAttendeeMail({
     enqueue,
@@ -152,7 +153,7 @@ export function createSubscriptionMail({ config, eventStore, store, pool, redis,
     progress,
     /** One digest run for the period `now` falls in (what the schedulers' jobs call; tests call it with a fixed `now`). */
     runDigest: (frequency: DigestFrequency, now = new Date()) =>
-      runDigest({ store, frequency, now, timeZone: config.timeZone, reached: () => progress.fresh(0), enqueue }),
+      runDigest({ store, frequency, now, timeZone: config.timeZone, linkSecret: config.subscriptionLinkSecret, reached: () => progress.fresh(0), enqueue }),
     sweep,
     pruneOutbox,
     delivery(transport: Transport) {

@@ -1,6 +1,6 @@
 /**
  * The mail outbox: one document per mail that must go out, keyed by recipient and cause
- * (`item:<subscriptionId>:<blog|post>:<itemId>`, `digest:<subscriptionId>:<period>`,
+ * (`item:<address key>:<blog|post>:<itemId>`, `digest:<subscriptionId>:<period>`,
  * `confirmation:<subscriptionId>`, and for the people of an event `attendee:<kind>:<eventId>:<memberId>:<key>`). It is the durable record of what to send and what was sent;
  * Redis is not durable here, so BullMQ jobs only deliver and are re-enqueued from `queued` entries.
  *
@@ -26,7 +26,11 @@ export type OutboxCause =
   | { kind: 'confirmation' }
   /** `key` tells two mails of one kind apart: the promotion's position in the log, the change's SEQUENCE, the reminded start. */
   | { kind: 'attendee'; mail: AttendeeMailKind; eventId: string; memberId: string; key: string }
-  | { kind: 'item'; content: 'blog' | 'post'; itemId: string }
+  /**
+   * `address` is the key of the recipient's address (mailAddressKey): the entry's id names the address, not the
+   * subscription, so two subscriptions of one address covering the item make one mail (the second insert is a no-op).
+   */
+  | { kind: 'item'; content: 'blog' | 'post'; itemId: string; address: string }
   | {
       kind: 'digest';
       frequency: 'daily' | 'weekly';
@@ -61,7 +65,7 @@ export function outboxId(subscriptionId: string, cause: OutboxCause | { kind: 'd
     case 'confirmation':
       return `confirmation:${subscriptionId}`;
     case 'item':
-      return `item:${subscriptionId}:${cause.content}:${cause.itemId}`;
+      return `item:${cause.address}:${cause.content}:${cause.itemId}`;
     case 'digest':
       return `digest:${subscriptionId}:${cause.period}`;
     case 'attendee':

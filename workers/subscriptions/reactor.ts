@@ -1,8 +1,10 @@
 /**
  * The subscription mail reactor, applied by the mail runner after `mail_recipients` and `mail_items`: for the first
  * publication of a blog post or the first approval of a feed post it writes one outbox entry per deliverable `immediate`
- * subscription covering that content, but for the author's own; for a guest's subscription request, the confirmation
- * mail. It hands the new entries to the queue as each chunk is written, without waiting: the outbox is the truth, and
+ * address whose deliverable `immediate` subscriptions cover that content, but for the author's own; for a guest's
+ * subscription request, the confirmation mail. One item reaches one address once: a member with "Blog Posts" and
+ * "All Updates", or a member's and a guest's subscription of one address, get one mail, keyed by the address
+ * (`item:<address key>:…`), so a replay or a second runner finds the id taken whichever subscription it picks. It hands the new entries to the queue as each chunk is written, without waiting: the outbox is the truth, and
  * a Redis outage must not stop the runner (the sweeper enqueues whatever is still queued once Redis is back).
  */
 import type { RecordedEvent } from '../../platform/event-store/port';
@@ -10,7 +12,8 @@ import { coversContent } from '../../shared/subscriptions/subscription-stream';
 import type { Projection } from '../../platform/projections/runner';
 import { typedEvent } from '../../platform/projections/typed-event';
 import { insertNewEntries, mailOutbox, newOutboxEntry, setupOutbox, type OutboxCause } from './outbox';
-import { mailRecipients } from './recipients';
+import { mailAddressKey } from '../../platform/mail/link-tokens';
+import { mailRecipients, type MailRecipient } from './recipients';
 import { isOwnItem, mailItemId, mailItems } from './items';
 
 /**
@@ -39,9 +42,32 @@ export interface ReactorOptions {
   enqueue(outboxIds: string[]): Promise<void>;
   onEnqueueError(error: unknown): void;
   now(): Date;
+  /** Keys the addresses in outbox ids (mailAddressKey). */
+  linkSecret: string;
 }
 
-export function createMailReactor({ enqueue, onEnqueueError, now }: ReactorOptions): Projection {
+/**
+ * Of several subscriptions of one address, the one a mail goes out for (its unsubscribe link): a member's before a
+ * guest's, then the lowest id, so every runner picks the same one from the same subscriptions.
+ */
+export function preferredFirst(a: Pick<MailRecipient, '_id' | 'memberId'>, b: Pick<MailRecipient, '_id' | 'memberId'>): number {
+  if ((a.memberId === null) !== (b.memberId === null)) return a.memberId === null ? 1 : -1;
+  return a._id < b._id ? -1 : a._id > b._id ? 1 : 0;
+}
+
+/** The recipients grouped by address key, each group's preferred subscription first. */
+export function byAddress<T extends Pick<MailRecipient, '_id' | 'memberId' | 'email'>>(recipients: T[], linkSecret: string): Map<string, T[]> {
+  const groups = new Map<string, T[]>();
+  for (const recipient of [...recipients].sort(preferredFirst)) {
+    const key = mailAddressKey(linkSecret, recipient.email);
+    const group = groups.get(key);
+    if (group) group.push(recipient);
+    else groups.set(key, [recipient]);
+  }
+  return groups;
+}
+
+export function createMailReactor({ enqueue, onEnqueueError, now, linkSecret }: ReactorOptions): Projection {
   return {
     name: 'mail-reactor',
     version: 1,
@@ -63,11 +89,15 @@ export function createMailReactor({ enqueue, onEnqueueError, now }: ReactorOptio
         // Only the event that first made the item public mails about it. A post approved again after a rejection was
         // announced then, and the outbox entries that would have kept it from going out twice may be pruned since.
         if (!item || item.announcedAt !== recorded.position) return;
-        const cause: OutboxCause = { kind: 'item', content: reaction.content, itemId: reaction.itemId };
         const recipients = await mailRecipients(store).find({ deliverable: true, frequency: 'immediate' });
-        entries = recipients
-          .filter((recipient) => coversContent(recipient.subscriptionType, content) && !isOwnItem(recipient, item))
-          .map((recipient) => newOutboxEntry(recipient._id, cause, at));
+        const covering = recipients.filter((recipient) => coversContent(recipient.subscriptionType, content));
+        entries = [];
+        for (const [address, group] of byAddress(covering, linkSecret)) {
+          // The author's address gets nothing, even through a guest subscription of it.
+          if (group.some((recipient) => isOwnItem(recipient, item))) continue;
+          const cause: OutboxCause = { kind: 'item', content: reaction.content, itemId: reaction.itemId, address };
+          entries.push(newOutboxEntry(group[0]!._id, cause, at));
+        }
       }
       await insertNewEntries(mailOutbox(store), entries, (inserted) => enqueue(inserted).catch(onEnqueueError));
     },

@@ -14,8 +14,8 @@ import { calendarEventDecider } from '../../../shared/events/event-stream';
 import { createCommandHandler } from '../../../platform/command-handler';
 import type { EventStore } from '../../../platform/event-store/port';
 import type { Services } from '../../../main/services';
-import { mailOutbox } from '../../../workers/subscriptions/outbox';
-import { hashSubscriptionToken, subscriptionToken } from '../../../platform/mail/link-tokens';
+import { mailOutbox, outboxId, type OutboxCause } from '../../../workers/subscriptions/outbox';
+import { hashSubscriptionToken, mailAddressKey, subscriptionToken } from '../../../platform/mail/link-tokens';
 
 export const staff: Actor = { id: randomUUID(), role: 'staff' };
 
@@ -55,6 +55,18 @@ export async function subscribe(
   });
   return { id, email: options.email, token, actor };
 }
+
+/** The cause of item mail to a subscription's address. */
+export const itemCause = (linkSecret: string, subscription: Pick<TestSubscription, 'email'>, content: 'blog' | 'post', itemId: string): OutboxCause => ({
+  kind: 'item',
+  content,
+  itemId,
+  address: mailAddressKey(linkSecret, subscription.email),
+});
+
+/** The outbox id of item mail to a subscription's address (one per address and item). */
+export const itemEntryId = (linkSecret: string, subscription: Pick<TestSubscription, 'email'>, content: 'blog' | 'post', itemId: string) =>
+  outboxId('', itemCause(linkSecret, subscription, content, itemId));
 
 export async function confirm(handle: Commands, subscription: TestSubscription) {
   await handle(subscriptionDecider, streamName('subscription', subscription.id), {

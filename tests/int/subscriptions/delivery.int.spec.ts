@@ -31,6 +31,8 @@ import {
   type CountingSmtp,
   type TestSubscription,
   allDelivered,
+  itemCause,
+  itemEntryId,
 } from './delivery-fixtures';
 
 const PUBLIC_URL = 'https://community.example.org';
@@ -56,6 +58,7 @@ const delivered = () => allDelivered(site.services);
 
 const sub = (email: string, type: 'blog_posts' | 'newsfeed' | 'all', frequency: 'immediate' | 'daily' | 'weekly' = 'immediate', extra: { guest?: boolean; isActive?: boolean; member?: Actor } = {}) =>
   subscribe(handle, secret, { email, type, frequency, ...extra });
+const entryId = (subscription: TestSubscription, content: 'blog' | 'post', itemId: string) => itemEntryId(secret, subscription, content, itemId);
 
 describe('immediate mail', () => {
   it('reaches exactly the active immediate subscribers of the right types, once, with both unsubscribe headers; a replay sends nothing more', async () => {
@@ -100,7 +103,7 @@ describe('immediate mail', () => {
     }
     expect(new Set(smtp.received.map((mail) => mail.messageId)).size).toBe(smtp.received.length);
     const outbox = mailOutbox(site.services.store);
-    expect(await outbox.findOne({ _id: `item:${everything.id}:post:${postId}` })).toMatchObject({ status: 'sent' });
+    expect(await outbox.findOne({ _id: entryId(everything, 'post', postId) })).toMatchObject({ status: 'sent' });
 
     // Replay the whole log through the mail runner (its own models dropped, checkpoint back to 0).
     const before = smtp.received.length;
@@ -261,8 +264,8 @@ describe("an author's own content", () => {
     expect(subjects(reader.email)).toHaveLength(3);
     // Left out when the fan-out is written, not dropped when sending: there is no outbox entry at all.
     const outbox = mailOutbox(site.services.store);
-    expect(await outbox.findOne({ _id: `item:${author.id}:post:${ownPost}` })).toBeNull();
-    expect(await outbox.findOne({ _id: `item:${editorSubscription.id}:blog:${ownColumn}` })).toBeNull();
+    expect(await outbox.findOne({ _id: entryId(author, 'post', ownPost) })).toBeNull();
+    expect(await outbox.findOne({ _id: entryId(editorSubscription, 'blog', ownColumn) })).toBeNull();
   });
 
   it("is left out of its author's digest, which keeps everybody else's", async () => {
@@ -303,14 +306,13 @@ describe('the outbox is the truth', () => {
     await delivered();
     // Entries written while Redis was unreachable: in the outbox, never enqueued.
     const outbox = mailOutbox(site.services.store);
-    const cause = { kind: 'item', content: 'blog', itemId: blogId } as const;
     await outbox.deleteMany({ subscriptionId: { $in: [reader.id, leaver.id] } });
     const sentBefore = smtp.received.length;
-    await outbox.insertMany([newOutboxEntry(reader.id, cause, new Date()), newOutboxEntry(leaver.id, cause, new Date())]);
+    await outbox.insertMany([newOutboxEntry(reader.id, itemCause(secret, reader, 'blog', blogId), new Date()), newOutboxEntry(leaver.id, itemCause(secret, leaver, 'blog', blogId), new Date())]);
     await site.services.subscriptionMail.sweep();
     await delivered();
-    expect(await outbox.findOne({ _id: `item:${leaver.id}:blog:${blogId}` })).toMatchObject({ status: 'dropped' });
-    expect(await outbox.findOne({ _id: `item:${reader.id}:blog:${blogId}` })).toMatchObject({ status: 'sent' });
+    expect(await outbox.findOne({ _id: entryId(leaver, 'blog', blogId) })).toMatchObject({ status: 'dropped' });
+    expect(await outbox.findOne({ _id: entryId(reader, 'blog', blogId) })).toMatchObject({ status: 'sent' });
     expect(smtp.received.slice(sentBefore).map((mail) => mail.to)).toEqual([reader.email]);
   });
 
@@ -325,12 +327,11 @@ describe('the outbox is the truth', () => {
     await unsubscribe(handle, leaver);
     await delivered();
     const outbox = mailOutbox(site.services.store);
-    const cause = { kind: 'item', content: 'blog', itemId: blogId } as const;
-    const idOf = (subscription: TestSubscription) => `item:${subscription.id}:blog:${blogId}`;
+    const idOf = (subscription: TestSubscription) => entryId(subscription, 'blog', blogId);
     // Queued again, as if never sent, and left to the run below alone; one of them held by another sender for a minute.
     const again = [reader, leaver, held, deferred];
     await outbox.deleteMany({ _id: { $in: again.map(idOf) } });
-    await outbox.insertMany(again.map((subscription) => newOutboxEntry(subscription.id, cause, new Date())));
+    await outbox.insertMany(again.map((subscription) => newOutboxEntry(subscription.id, itemCause(secret, subscription, 'blog', blogId), new Date())));
     const heldUntil = Date.now() + 60_000;
     await outbox.updateOne({ _id: idOf(held) }, { $set: { claimedUntil: heldUntil, claim: 'another sender' } });
     const relay = await startCountingSmtp({ deferOnce: (address) => address.startsWith('batch-deferred') });
@@ -360,11 +361,10 @@ describe('the outbox is the truth', () => {
     const blogId = await publishBlogPost(handle, 'Through a slow relay');
     await delivered();
     const outbox = mailOutbox(site.services.store);
-    const cause = { kind: 'item', content: 'blog', itemId: blogId } as const;
-    const id = `item:${reader.id}:blog:${blogId}`;
+    const id = entryId(reader, 'blog', blogId);
     // Queued again, as if never sent, and left to the two senders below alone.
     await outbox.deleteOne({ _id: id });
-    await outbox.insertOne(newOutboxEntry(reader.id, cause, new Date()));
+    await outbox.insertOne(newOutboxEntry(reader.id, itemCause(secret, reader, 'blog', blogId), new Date()));
     const sentBefore = smtp.to(reader.email).length;
     const slow = await startCountingSmtp({ delayMs: CLAIM_LEASE_MS + 2_000 });
     const slowTransport = createTransport(`smtp://127.0.0.1:${slow.port}`, 0);
@@ -402,7 +402,7 @@ describe('the outbox is the truth', () => {
       createdAt: new Date(Date.now() - HISTORY_AGE_MS - 60_000),
     };
     const enqueued: string[][] = [];
-    const reactor = createMailReactor({ enqueue: async (ids) => void enqueued.push(ids), onEnqueueError: () => undefined, now: () => new Date() });
+    const reactor = createMailReactor({ enqueue: async (ids) => void enqueued.push(ids), onEnqueueError: () => undefined, now: () => new Date(), linkSecret: secret });
     await reactor.apply(old, { store: site.services.store, notify: () => undefined, live: false });
     expect(enqueued).toEqual([]);
     expect(await mailOutbox(site.services.store).countDocuments({ 'cause.itemId': blogId })).toBe(0);

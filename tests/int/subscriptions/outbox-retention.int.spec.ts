@@ -13,7 +13,7 @@ import { streamName } from '../../../shared/streams';
 import { postDecider } from '../../../shared/feed/post-stream';
 import { mailOutbox, newOutboxEntry, type OutboxEntry } from '../../../workers/subscriptions/outbox';
 import { MAIL_DIGEST_RUNS, type DigestRuns } from '../../../workers/subscriptions/digests';
-import { allDelivered, approvedFeedPost, commands, publishBlogPost, staff, startCountingSmtp, subscribe, type Commands, type CountingSmtp } from './delivery-fixtures';
+import { allDelivered, approvedFeedPost, commands, itemCause, itemEntryId, publishBlogPost, staff, startCountingSmtp, subscribe, type Commands, type CountingSmtp } from './delivery-fixtures';
 
 const RETENTION_DAYS = 30;
 const DAY_MS = 86_400_000;
@@ -33,6 +33,7 @@ afterAll(async () => {
 });
 
 const outbox = () => mailOutbox(site.services.store);
+const secret = () => site.services.config.subscriptionLinkSecret;
 const sub = (email: string, type: 'blog_posts' | 'newsfeed' | 'all', frequency: 'immediate' | 'daily' | 'weekly' = 'immediate') =>
   subscribe(handle, site.services.config.subscriptionLinkSecret, { email, type, frequency });
 /** A prune run as the mail runner runs it, on a day `days` after `from`. */
@@ -46,22 +47,22 @@ describe('pruning the outbox', () => {
     const bouncing = await sub('bounce-retention@example.org', 'blog_posts');
     const olderPost = await publishBlogPost(handle, 'The 1948 sign-on');
     await delivered();
-    const older = (await outbox().findOne({ _id: `item:${reader.id}:blog:${olderPost}` }))!;
+    const older = (await outbox().findOne({ _id: itemEntryId(secret(), reader, 'blog', olderPost) }))!;
     expect(older.status).toBe('sent');
-    expect(await outbox().findOne({ _id: `item:${bouncing.id}:blog:${olderPost}` })).toMatchObject({ status: 'bounced' });
+    expect(await outbox().findOne({ _id: itemEntryId(secret(), bouncing, 'blog', olderPost) })).toMatchObject({ status: 'bounced' });
     await new Promise((resolve) => setTimeout(resolve, 50));
     const newerPost = await publishBlogPost(handle, 'The 1949 tower');
     await delivered();
-    const newer = (await outbox().findOne({ _id: `item:${reader.id}:blog:${newerPost}` }))!;
+    const newer = (await outbox().findOne({ _id: itemEntryId(secret(), reader, 'blog', newerPost) }))!;
     // Many more sent long ago than one batch deletes, and one still to send.
     const sentLongAgo = new Date(Date.parse(older.sentAt!) - DAY_MS).toISOString();
     const backlog: OutboxEntry[] = Array.from({ length: 2500 }, (_, i) => ({
-      ...newOutboxEntry(reader.id, { kind: 'item', content: 'post', itemId: `archived-${i}` }, new Date(sentLongAgo)),
+      ...newOutboxEntry(reader.id, itemCause(secret(), reader, 'post', `archived-${i}`), new Date(sentLongAgo)),
       status: 'sent',
       sentAt: sentLongAgo,
     }));
     await outbox().insertMany(backlog);
-    const queued = newOutboxEntry(reader.id, { kind: 'item', content: 'post', itemId: 'still-to-send' }, new Date(sentLongAgo));
+    const queued = newOutboxEntry(reader.id, itemCause(secret(), reader, 'post', 'still-to-send'), new Date(sentLongAgo));
     await outbox().insertOne(queued);
 
     // The retention not yet over for any of them: nothing goes.
@@ -73,7 +74,7 @@ describe('pruning the outbox', () => {
     expect(await outbox().countDocuments({ _id: { $in: [older._id, ...backlog.map((entry) => entry._id)] } })).toBe(0);
     expect(await outbox().findOne({ _id: newer._id })).toMatchObject({ status: 'sent' });
     expect(await outbox().findOne({ _id: queued._id })).toMatchObject({ status: 'queued' });
-    expect(await outbox().findOne({ _id: `item:${bouncing.id}:blog:${olderPost}` })).toMatchObject({ status: 'bounced' });
+    expect(await outbox().findOne({ _id: itemEntryId(secret(), bouncing, 'blog', olderPost) })).toMatchObject({ status: 'bounced' });
     await outbox().deleteOne({ _id: queued._id });
   });
 
@@ -83,7 +84,7 @@ describe('pruning the outbox', () => {
     await delivered();
     expect(smtp.to(reader.email)).toHaveLength(1);
     await pruneAt(Date.now(), RETENTION_DAYS + 1);
-    expect(await outbox().findOne({ _id: `item:${reader.id}:post:${postId}` })).toBeNull();
+    expect(await outbox().findOne({ _id: itemEntryId(secret(), reader, 'post', postId) })).toBeNull();
 
     const stream = streamName('post', postId);
     await handle(postDecider, stream, { type: 'RejectPost', data: {}, metadata: { now: new Date(), actor: staff } });
@@ -91,13 +92,13 @@ describe('pruning the outbox', () => {
     await delivered();
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(smtp.to(reader.email)).toHaveLength(1);
-    expect(await outbox().findOne({ _id: `item:${reader.id}:post:${postId}` })).toBeNull();
+    expect(await outbox().findOne({ _id: itemEntryId(secret(), reader, 'post', postId) })).toBeNull();
   });
 
   it('is done by the worker process that takes over the mail runner, without being asked', async () => {
     const reader = await sub('retention-take-over@example.org', 'blog_posts');
     const sentLongAgo = new Date(Date.now() - (RETENTION_DAYS + 1) * DAY_MS).toISOString();
-    const old: OutboxEntry = { ...newOutboxEntry(reader.id, { kind: 'item', content: 'blog', itemId: 'long-gone' }, new Date(sentLongAgo)), status: 'sent', sentAt: sentLongAgo };
+    const old: OutboxEntry = { ...newOutboxEntry(reader.id, itemCause(secret(), reader, 'blog', 'long-gone'), new Date(sentLongAgo)), status: 'sent', sentAt: sentLongAgo };
     await outbox().insertOne(old);
     const { config } = site.services;
     const second = await createServices(
