@@ -84,7 +84,7 @@ export async function createServices(config: Config, logger: Logger) {
   mail.queue.on('error', logEachFailure(logger, 'mail queue error'));
   const mailbox = createMailbox(redis, config.redisPrefix);
   const subscriptionMail = createSubscriptionMail({ config, eventStore, store, pool, redis, mail, handle, logger });
-  const stopWorkers: (() => Promise<void>)[] = [];
+  const stopWorkers: { part: string; stop: () => Promise<unknown> }[] = [];
 
   /**
    * The workers role: decides subscription mail from the event log (the `mail` runner) and sends queued mail
@@ -97,7 +97,7 @@ export async function createServices(config: Config, logger: Logger) {
         onCaptured: () => publish({ message: 'mailbox:changed', rooms: [ROOMS.staff], payload: {} }),
       });
       sinkPort = sink.port;
-      stopWorkers.push(sink.close);
+      stopWorkers.push({ part: 'SMTP sink', stop: sink.close });
       logger.info({ port: sink.port }, 'no SMTP_URL: mail is caught by the in-process sink (admins read it at /api/admin/mailbox)');
     }
     const transport = createTransport(config.smtpUrl, sinkPort, { dkim: config.dkim, pooled: true });
@@ -114,13 +114,18 @@ export async function createServices(config: Config, logger: Logger) {
     worker.on('error', logEachFailure(logger, 'mail worker error'));
     await subscriptionMail.start();
     const stopMediaSweep = startMediaSweep({ store, storage: media, handle, now: () => new Date(), graceMs: config.media.orphanHours * 3600 * 1000 }, logger);
-    stopWorkers.push(stopMediaSweep);
-    stopWorkers.unshift(async () => {
-      // Stop deciding first, then let the jobs in flight finish (worker.close waits for them).
-      await subscriptionMail.stop();
-      await worker.close();
-      transport.close();
-    });
+    stopWorkers.push({ part: 'media sweep', stop: async () => stopMediaSweep() });
+    // Stop deciding first, then let the jobs in flight finish (worker.close waits for them).
+    stopWorkers.unshift(
+      { part: 'subscription mail', stop: () => subscriptionMail.stop() },
+      {
+        part: 'mail worker',
+        stop: async () => {
+          await worker.close();
+          transport.close();
+        },
+      },
+    );
   }
 
   return {
@@ -162,7 +167,7 @@ export async function createServices(config: Config, logger: Logger) {
           clearTimeout(slow);
         }
       };
-      for (const stop of stopWorkers.splice(0)) await stopping('workers', stop);
+      for (const { part, stop } of stopWorkers.splice(0)) await stopping(part, stop);
       await stopping('mail queue', () => mail.close());
       await stopping('read models', () => readModels.stop());
       await stopping('projection runner', () => runner.stop());
