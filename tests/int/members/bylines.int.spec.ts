@@ -64,4 +64,35 @@ describe('a renamed member with a new picture', () => {
     const told = (await cast.admin.browser.get('/api/notifications')).body.items.map((item: { text: string }) => item.text);
     expect(told).toContain('Winifred Writer commented on your post “Share your tower photos”');
   }, 60_000);
+
+  it('reach what they wrote before, in every list and page, whatever the order: pending then approved, renamed twice, picture changed again', async () => {
+    const writer = await registerMember(site.url, { firstName: 'Otto', lastName: 'Oldname' });
+    const { browser } = writer;
+    // A member's post waits for approval; renamed while it waits, approved after.
+    const pending = (await browser.post('/api/posts', { content: 'Pending while renamed' })).body.id as string;
+    const approved = (await browser.post('/api/posts', { content: 'Approved before the rename' })).body.id as string;
+    expect((await cast.admin.browser.put(`/api/admin/posts/${approved}/approve`)).status).toBe(200);
+    const event = (await browser.post('/api/events', { title: 'Old name event', startDate: '2031-07-10T15:00:00Z', endDate: '2031-07-10T17:00:00Z' })).body.id as string;
+    expect((await cast.admin.browser.put(`/api/admin/events/${event}/approve`)).status).toBeLessThan(300);
+    expect((await browser.post(`/api/posts/${approved}/comments`, { content: 'My own thread' })).status).toBe(201);
+    await newAvatar(browser);
+
+    expect((await browser.patch('/api/me', { firstName: 'Ottilie' })).status).toBe(200);
+    expect((await browser.patch('/api/me', { lastName: 'Newname' })).status).toBe(200);
+    expect((await cast.admin.browser.put(`/api/admin/posts/${pending}/approve`)).status).toBe(200);
+    const avatar = await newAvatar(browser);
+    const shown = { id: writer.user.id, name: 'Ottilie Newname', avatar };
+
+    // As another member reads them, fresh (a reload): the single post, the feed, the profile, the threads, the calendar.
+    const reader = cast.member.browser;
+    for (const id of [pending, approved]) expect((await reader.get(`/api/posts/${id}`)).body.author).toMatchObject(shown);
+    const feed = (await reader.get('/api/posts?limit=100')).body.items as { id: string; author: unknown }[];
+    for (const id of [pending, approved]) expect(feed.find((item) => item.id === id)?.author).toMatchObject(shown);
+    expect((await reader.get(`/api/members/${writer.user.id}`)).body).toMatchObject({ name: 'Ottilie Newname', avatar });
+    expect((await reader.get(`/api/posts/${approved}/comments`)).body.items[0].author).toMatchObject(shown);
+    expect((await reader.get(`/api/events/${event}`)).body.organizer).toMatchObject({ firstName: 'Ottilie', lastName: 'Newname', profileImageUrl: avatar });
+    const calendar = JSON.stringify((await reader.get('/api/events?limit=100')).body);
+    expect(calendar).not.toContain('Oldname');
+    expect(JSON.stringify((await reader.get('/api/posts?limit=100')).body)).not.toContain('Oldname');
+  }, 60_000);
 });
