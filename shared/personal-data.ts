@@ -51,7 +51,7 @@ const POLICY: Partial<Record<StreamType, { scope: KeyScope; owner: (streamId: st
     owner: (_streamId, data) => (typeof data.memberId === 'string' ? data.memberId : null),
     events: { SubscriptionRequested: { email: (id) => `former-subscriber-${id}@erased.invalid` }, EmailBounced: { reason: '' } },
   },
-  post: { scope: 'content', owner: (_id, data) => ownerField(data, 'authorId'), events: { PostSubmitted: POST_TEXT, PostEdited: POST_TEXT } },
+  post: { scope: 'content', owner: (_id, data) => ownerField(data, 'authorId'), events: { PostSubmitted: POST_TEXT, PostEdited: POST_TEXT, PostRevisionSubmitted: POST_TEXT } },
   comment: { scope: 'content', owner: (_id, data) => ownerField(data, 'authorId'), events: { CommentWritten: { content: '' }, CommentEdited: { content: '' } } },
   event: { scope: 'content', owner: (_id, data) => ownerField(data, 'organizerId'), events: { EventScheduled: EVENT_TEXT, EventEdited: EVENT_TEXT } },
   blog: { scope: 'content', owner: (_id, data) => ownerField(data, 'authorId'), events: { BlogPostDrafted: BLOG_TEXT, BlogPostEdited: BLOG_TEXT } },
@@ -63,7 +63,7 @@ const POLICY: Partial<Record<StreamType, { scope: KeyScope; owner: (streamId: st
  * erased, whoever owns the stream. `writer`: the field of the event's data that names the writer.
  */
 const WRITTEN_BY: Partial<Record<StreamType, Record<string, { writer: string; fields: PersonalFields }>>> = {
-  post: { PostReported: { writer: 'memberId', fields: { reason: null } }, PostRejected: { writer: 'by', fields: { reason: null } } },
+  post: { PostReported: { writer: 'memberId', fields: { reason: null } }, PostRejected: { writer: 'by', fields: { reason: null } }, PostRevisionRejected: { writer: 'by', fields: { reason: null } } },
   comment: { CommentReported: { writer: 'memberId', fields: { reason: null } } },
 };
 

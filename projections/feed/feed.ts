@@ -18,6 +18,7 @@ import { applyToDocument, type Positioned } from '../../platform/projections/doc
 import type { Projection, ProjectionContext } from '../../platform/projections/runner';
 import type { CommentEvent } from '../../shared/comments/comment-stream';
 import { typedEvent } from '../../platform/projections/typed-event';
+import type { PostEvent, PostText } from '../../shared/feed/post-stream';
 import { ROOMS, type Room } from '../../shared/socket-messages';
 
 export const FEED_POSTS = 'feed_posts';
@@ -25,6 +26,7 @@ export const FEED_TAG_DAYS = 'feed_tag_days';
 export const FEED_TAG_COUNTS = 'feed_tag_counts';
 export const FEED_TAG_WINDOW = 'feed_tag_window';
 export const FEED_AUTHORS = 'feed_authors';
+export const FEED_REVISIONS = 'feed_revisions';
 
 export type PostStatus = 'pending' | 'approved' | 'rejected';
 
@@ -55,7 +57,20 @@ export type FeedPostDocument = Positioned & {
   search: string;
   /** Members it mentions (absent when none): told once it is in the feed. */
   mentions?: string[];
+  /** When the visible text last changed after posting (absent or null: never). */
+  editedAt?: string | null;
+  /** An edit of the author's held for review (only on an approved post). */
+  revision?: RevisionText | null;
+  /** When it entered the moderation queue, as a post or as a held edit; null when it is not in the queue. */
+  reviewAt?: string | null;
+  /** Its texts in `feed_revisions`, by id: every one, the visible one and the held one. */
+  history?: { ids: string[]; current: string | null; pending: string | null };
 };
+
+export type RevisionText = { content: string; mediaType: MediaType | null; mediaUrl: string | null; mediaTitle: string | null; tags: string[]; createdAt: string };
+export type RevisionStatus = 'original' | 'applied' | 'pending' | 'rejected' | 'replaced';
+/** One text of a post, as first posted or as edited (GET /api/posts/{id}/revisions). */
+export type RevisionDocument = Positioned & RevisionText & { _id: string; postId: string; editedBy: string; status: RevisionStatus; current: boolean };
 
 type TagDay = Positioned & { _id: string; tag: string; day: string; count: number };
 /** Keyed by tag: its posts per day over the trending window ending on the newest post's day, and their sum. */
@@ -70,7 +85,8 @@ export const feedPosts = (store: DocumentStore) => store.collection<FeedPostDocu
 export const tagDays = (store: DocumentStore) => store.collection<TagDay>(FEED_TAG_DAYS);
 export const tagCounts = (store: DocumentStore) => store.collection<TagCountDocument>(FEED_TAG_COUNTS);
 export const tagWindow = (store: DocumentStore) => store.collection<TagWindow>(FEED_TAG_WINDOW);
-const authors = (store: DocumentStore) => store.collection<AuthorDocument>(FEED_AUTHORS);
+export const authors = (store: DocumentStore) => store.collection<AuthorDocument>(FEED_AUTHORS);
+export const revisions = (store: DocumentStore) => store.collection<RevisionDocument>(FEED_REVISIONS);
 
 const searchText = (content: string, authorName: string, tags: readonly string[]) => [content, authorName, ...tags].join('\n').toLowerCase();
 
@@ -156,10 +172,86 @@ function listPost(store: DocumentStore, authorId: string, postId: string, listed
   });
 }
 
+/** Takes a post's texts out of `feed_revisions` (the post is deleted, or its author's content erased). */
+async function dropHistory(store: DocumentStore, post: FeedPostDocument, at: number) {
+  for (const id of post.history?.ids ?? []) await applyToDocument(revisions(store), id, at, () => null);
+}
+
+/** What a post's text becomes after an edit of it (the media of an upload stays only while the edit keeps it). */
+function withText(post: FeedPostDocument, text: PostText): FeedPostDocument {
+  const { media: _media, ...rest } = post;
+  return {
+    ...rest,
+    content: text.content,
+    mediaType: text.mediaType,
+    mediaUrl: text.mediaUrl,
+    mediaTitle: text.mediaTitle,
+    tags: text.tags,
+    search: searchText(text.content, post.author.name, text.tags),
+    ...(text.media ? { media: text.media } : {}),
+  };
+}
+
+const revisionText = (text: PostText, createdAt: string): RevisionText => ({ content: text.content, mediaType: text.mediaType, mediaUrl: text.mediaUrl, mediaTitle: text.mediaTitle, tags: text.tags, createdAt });
+
+/**
+ * Keeps a post's history in `feed_revisions`: each text is a document reached by its id from the post's `history`,
+ * so no query runs on the projection's path. Called with the post as it was before the event.
+ */
+async function keepHistory(store: DocumentStore, postId: string, before: FeedPostDocument | null, event: PostEvent, at: number) {
+  const history = revisions(store);
+  const key = `${postId}:${at}`;
+  const mark = (id: string | null | undefined, change: Partial<Pick<RevisionDocument, 'status' | 'current'>>) =>
+    id ? applyToDocument(history, id, at, (current) => current && { ...current, ...change }) : Promise.resolve();
+  const write = (text: PostText, createdAt: string, editedBy: string, status: RevisionStatus, current: boolean) =>
+    applyToDocument(history, key, at, () => ({ postId, ...revisionText(text, createdAt), editedBy, status, current }));
+  switch (event.type) {
+    case 'PostSubmitted':
+      return write(event.data, event.data.submittedAt, event.data.authorId, 'original', true);
+    case 'PostEdited':
+      await mark(before?.history?.current, { current: false });
+      return write(event.data, event.data.at, event.data.by, 'applied', true);
+    case 'PostRevisionSubmitted':
+      await mark(before?.history?.pending, { status: 'replaced' });
+      return write(event.data, event.data.at, event.data.by, 'pending', false);
+    case 'PostRevisionApproved':
+      await mark(before?.history?.current, { current: false });
+      return mark(before?.history?.pending, { status: 'applied', current: true });
+    case 'PostRevisionRejected':
+    case 'PostRejected':
+      return mark(before?.history?.pending, { status: 'rejected' });
+    case 'PostDeleted':
+      return before ? dropHistory(store, before, at) : undefined;
+  }
+}
+
+/** The post's `history` after the event (whose texts `keepHistory` wrote). */
+function historyAfter(post: FeedPostDocument, event: PostEvent, at: number): FeedPostDocument['history'] {
+  const history = post.history ?? { ids: [], current: null, pending: null };
+  const key = `${post._id}:${at}`;
+  switch (event.type) {
+    case 'PostEdited':
+      return { ids: withId(history.ids, key), current: key, pending: history.pending };
+    case 'PostRevisionSubmitted':
+      return { ids: withId(history.ids, key), current: history.current, pending: key };
+    case 'PostRevisionApproved':
+      return { ids: history.ids, current: history.pending ?? history.current, pending: null };
+    case 'PostRevisionRejected':
+    case 'PostRejected':
+      return { ...history, pending: null };
+    default:
+      return history;
+  }
+}
+
+/** The moderation queue: pending posts and held edits, in the order they entered it. */
+export const IN_REVIEW = { reviewAt: { $gt: '' } } as const;
+
 export const feedProjection: Projection = {
   name: 'feed',
-  version: 3,
-  collections: [FEED_POSTS, FEED_TAG_DAYS, FEED_TAG_COUNTS, FEED_TAG_WINDOW, FEED_AUTHORS],
+  // 4: edits (editedAt, held revisions and their queue, the history in feed_revisions).
+  version: 4,
+  collections: [FEED_POSTS, FEED_TAG_DAYS, FEED_TAG_COUNTS, FEED_TAG_WINDOW, FEED_AUTHORS, FEED_REVISIONS],
   async setup(store) {
     const posts = feedPosts(store);
     await posts.createIndex({ status: 1, pinRank: -1, createdAt: -1, _id: -1 });
@@ -167,6 +259,8 @@ export const feedProjection: Projection = {
     // A member's profile: their newest approved posts.
     await posts.createIndex({ authorId: 1, status: 1, createdAt: -1, _id: -1 });
     await posts.createIndex({ reports: 1 });
+    await posts.createIndex({ reviewAt: 1, _id: 1 });
+    await revisions(store).createIndex({ postId: 1, createdAt: -1, _id: -1 });
     await posts.createIndex({ search: 'text' }, { name: 'feed_search' });
     await tagDays(store).createIndex({ day: 1 });
     await tagCounts(store).createIndex({ count: -1, _id: 1 });
@@ -211,16 +305,51 @@ export const feedProjection: Projection = {
           search: searchText(data.content, name, data.tags),
           ...(data.mentions ? { mentions: data.mentions } : {}),
           ...(data.media ? { media: data.media } : {}),
+          editedAt: null,
+          revision: null,
+          reviewAt: data.approved ? null : data.submittedAt,
+          history: { ids: [`${id}:${at}`], current: `${id}:${at}`, pending: null },
         }));
+        await keepHistory(store, id, null, event, at);
         await listPost(store, data.authorId, id, true, at);
         if (data.tags.length > 0) await countTags(store, data.tags, data.submittedAt.slice(0, 10), at);
         break;
       }
       case 'PostApproved':
-        await change((post) => ({ ...post, status: 'approved', rejectionReason: null }));
+        await change((post) => ({ ...post, status: 'approved', rejectionReason: null, reviewAt: null }));
         break;
       case 'PostRejected':
-        await change((post) => ({ ...post, status: 'rejected', rejectionReason: event.data.reason ?? null, pinRank: 0 }));
+        await keepHistory(store, id, before, event, at);
+        await change((post) => ({ ...post, status: 'rejected', rejectionReason: event.data.reason ?? null, pinRank: 0, revision: null, reviewAt: null, history: historyAfter(post, event, at) }));
+        break;
+      case 'PostEdited': {
+        const { at: editedAt, resubmitted } = event.data;
+        await keepHistory(store, id, before, event, at);
+        await change((post) => ({
+          ...withText(post, event.data),
+          editedAt,
+          history: historyAfter(post, event, at),
+          ...(resubmitted ? { status: 'pending' as const, rejectionReason: null, reviewAt: editedAt } : {}),
+        }));
+        break;
+      }
+      case 'PostRevisionSubmitted':
+        await keepHistory(store, id, before, event, at);
+        await change((post) => ({ ...post, revision: revisionText(event.data, event.data.at), reviewAt: event.data.at, history: historyAfter(post, event, at) }));
+        break;
+      case 'PostRevisionApproved':
+        await keepHistory(store, id, before, event, at);
+        await change((post) => {
+          if (!post.revision) return post;
+          const { createdAt: _written, ...text } = post.revision;
+          // An upload stays with the post while the edit keeps its address.
+          const media = post.media && post.media.url === text.mediaUrl ? { media: post.media } : {};
+          return { ...withText(post, { ...text, ...media }), editedAt: event.data.at, revision: null, reviewAt: null, history: historyAfter(post, event, at) };
+        });
+        break;
+      case 'PostRevisionRejected':
+        await keepHistory(store, id, before, event, at);
+        await change((post) => ({ ...post, revision: null, reviewAt: null, history: historyAfter(post, event, at) }));
         break;
       case 'PostPinned':
         await change((post) => ({ ...post, pinRank: 1 }));
@@ -246,6 +375,7 @@ export const feedProjection: Projection = {
       case 'PostDeleted':
         // Taken off its author's list first: a replay after a crash in between finds it again.
         if (before) await listPost(store, before.authorId, id, false, at);
+        await keepHistory(store, id, before, event, at);
         await applyToDocument(posts, id, at, () => null);
         break;
     }
@@ -254,11 +384,13 @@ export const feedProjection: Projection = {
     const subject = after ?? before;
     if (!subject) return;
     const kind = !before ? 'created' : !after ? 'removed' : 'updated';
-    const rooms = new Set([...(before ? visibleTo(before) : []), ...(after ? visibleTo(after) : [])]);
-    notify({ message: 'posts:changed', rooms: [...rooms], payload: { id, kind } });
+    // A held edit changes only what its author and staff see.
+    const held = event.type === 'PostRevisionSubmitted' || event.type === 'PostRevisionRejected';
+    const rooms = held ? [ROOMS.staff, ROOMS.member(subject.authorId)] : [...(before ? visibleTo(before) : []), ...(after ? visibleTo(after) : [])];
+    notify({ message: 'posts:changed', rooms: [...new Set(rooms)], payload: { id, kind } });
     // A count only the notice needs: not read while replaying.
-    if (live && (before?.status === 'pending' || after?.status === 'pending' || event.type === 'PostReported')) {
-      const pending = await posts.countDocuments({ status: 'pending' });
+    if (live && (before?.reviewAt || after?.reviewAt || before?.status === 'pending' || after?.status === 'pending' || event.type === 'PostReported')) {
+      const pending = await posts.countDocuments(IN_REVIEW);
       notify({ message: 'pending:changed', rooms: [ROOMS.staff], payload: { posts: pending } });
     }
     if (event.type !== 'PostShared') notify({ message: 'stats:changed', rooms: [ROOMS.members], payload: {} });

@@ -7,7 +7,9 @@ import { topTrendingTags, TRENDING_TAGS_SHOWN, trendingWindowStart } from '../..
 import type { DocumentStore, Filter, Sort } from '../../platform/document-store/port';
 import { afterCursor, pageOf, type Page } from '../../platform/paging';
 import { isModerator } from '../../shared/feed/post-stream';
-import { feedPosts, tagCounts, type FeedPostDocument } from './feed';
+import { authors, feedPosts, IN_REVIEW, revisions, tagCounts, type FeedPostDocument } from './feed';
+import { bylineName } from '../../shared/members/byline';
+import type { PostRevision } from '../../shared/feed/schemas';
 
 /** Keeps answers shared by every reader (the API's read cache, server/http/read-cache.ts); by default, none is kept. */
 export type AnswerCache = <T>(key: string, load: () => Promise<T>) => Promise<T>;
@@ -40,8 +42,42 @@ export function postDto(post: FeedPostDocument, viewer: Actor | null): Post {
     isApproved: post.status === 'approved',
     isPinned: post.pinRank === 1,
     status: post.status,
-    ...(viewer && (viewer.id === post.authorId || viewer.role === 'admin' || viewer.role === 'staff') ? { rejectionReason: post.rejectionReason, reports: post.reports } : {}),
+    ...(canSeeHistory(post, viewer)
+      ? { rejectionReason: post.rejectionReason, reports: post.reports, pendingRevision: Boolean(post.revision), ...(post.revision ? { revision: post.revision } : {}) }
+      : {}),
     createdAt: post.createdAt,
+    editedAt: post.editedAt ?? null,
+  };
+}
+
+/** Who sees what waits and what was: a post's held edit, its rejection reason, its history. Its author and staff. */
+export const canSeeHistory = (post: Pick<FeedPostDocument, 'authorId'>, viewer: Actor | null) => viewer !== null && (viewer.id === post.authorId || isModerator(viewer.role));
+
+/** The moderation queue's order: as posts and held edits entered it, oldest first. */
+export const QUEUE_ORDER: Sort = { reviewAt: 1, _id: 1 };
+export { IN_REVIEW };
+
+/** A post's texts, newest first, with who wrote each as they are named now. */
+export async function revisionPage(store: DocumentStore, postId: string, page: { limit: number; cursor?: string | undefined }): Promise<Page<PostRevision>> {
+  const order: Sort = { createdAt: -1, _id: -1 };
+  const found = await revisions(store).find({ $and: [{ postId }, ...(page.cursor ? [afterCursor(page.cursor, order)] : [])] }, { sort: order, limit: page.limit + 1 });
+  const { items, nextCursor } = pageOf(found, { limit: page.limit }, order);
+  const editors = await authors(store).find({ _id: { $in: [...new Set(items.map((item) => item.editedBy))] } });
+  const names = new Map(editors.map((editor) => [editor._id, bylineName(editor.byline)]));
+  return {
+    items: items.map(({ _id, content, mediaType, mediaUrl, mediaTitle, tags, createdAt, editedBy, status, current }) => ({
+      id: _id,
+      content,
+      mediaType,
+      mediaUrl,
+      mediaTitle,
+      tags,
+      createdAt,
+      editedBy: { id: editedBy, name: names.get(editedBy) ?? bylineName(null) },
+      status,
+      current,
+    })),
+    nextCursor,
   };
 }
 

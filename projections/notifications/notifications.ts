@@ -38,7 +38,7 @@ export type NotificationDocument = Positioned & {
  * A post, blog post, comment or event, keyed `<stream type>:<id>`: who wrote or organises it, and how a notification
  * quotes it. A post keeps whom it mentions; an event, who answered it (attending or maybe) and who waits for a place.
  */
-type SubjectDocument = Positioned & { _id: string; authorId: string; quoted: string; mentions?: string[]; answered?: string[]; waiting?: string[] };
+type SubjectDocument = Positioned & { _id: string; authorId: string; quoted: string; mentions?: string[]; answered?: string[]; waiting?: string[]; heldQuote?: string };
 /** A member's name, and the notifications that name them (their `actor`), so that a new name reaches each by its id. */
 type NameDocument = Positioned & BylineHolder<'named'> & { _id: string };
 
@@ -46,6 +46,9 @@ export const notificationsCollection = (store: DocumentStore) => store.collectio
 const subjects = (store: DocumentStore) => store.collection<SubjectDocument>(NOTIFICATION_SUBJECTS);
 const names = (store: DocumentStore) => store.collection<NameDocument>(NOTIFICATION_NAMES);
 export const unreadCount = (store: DocumentStore, memberId: string) => notificationsCollection(store).countDocuments({ memberId, read: false });
+
+/** A feed post's own page (`#comment-<id>` scrolls to a comment in it). */
+const postLink = (id: string) => `/posts/${id}`;
 
 const quote = (text: string, length = 60) => `“${text.length > length ? `${text.slice(0, length - 1).trimEnd()}…` : text}”`;
 const nameOf = async (store: DocumentStore, memberId: string) => bylineName((await names(store).findOne({ _id: memberId }))?.byline ?? null);
@@ -70,6 +73,15 @@ async function keepSubject({ stream, id, event }: TypedEvent, at: number, store:
   switch (event.type) {
     case 'PostSubmitted':
       return put({ authorId: event.data.authorId, quoted: quote(event.data.content), ...(event.data.mentions ? { mentions: event.data.mentions } : {}) });
+    case 'PostEdited':
+      return change((subject) => ({ ...subject, quoted: quote(event.data.content) }));
+    case 'PostRevisionSubmitted':
+      // Told of by the text that was in the feed; once approved, quoted as edited.
+      return change((subject) => ({ ...subject, heldQuote: quote(event.data.content) }));
+    case 'PostRevisionApproved':
+      return change(({ heldQuote, ...subject }) => ({ ...subject, ...(heldQuote ? { quoted: heldQuote } : {}) }));
+    case 'PostRevisionRejected':
+      return change(({ heldQuote: _dropped, ...subject }) => subject);
     case 'BlogPostDrafted':
       return put({ authorId: event.data.authorId, quoted: quote(event.data.title) });
     case 'BlogPostEdited':
@@ -108,7 +120,7 @@ async function notificationsOf(typed: TypedEvent, store: DocumentStore): Promise
     const actor = { id: authorId, name: await nameOf(store, authorId) };
     const told: Told[] = [];
     const target = await subjectOf(`${targetType}:${targetId}`);
-    const link = targetType === 'post' ? `/#post-${targetId}` : `/blog/${targetId}#comment-${id}`;
+    const link = `${targetType === 'post' ? postLink(targetId) : `/blog/${targetId}`}#comment-${id}`;
     if (target) told.push({ memberId: target.authorId, kind: 'comment', text: `${actor.name} commented on your ${targetType === 'post' ? 'post' : 'blog post'} ${target.quoted}`, link, actor });
     const parent = parentId ? await subjectOf(`comment:${parentId}`) : null;
     if (parent) told.push({ memberId: parent.authorId, kind: 'reply', text: `${actor.name} replied to your comment ${parent.quoted}`, link, actor });
@@ -120,7 +132,7 @@ async function notificationsOf(typed: TypedEvent, store: DocumentStore): Promise
     // A mention reaches its member once the post is in the feed: at once for staff posts, else at approval.
     const post = await subjectOf(`post:${typed.id}`);
     if (!post) return [];
-    const link = `/#post-${typed.id}`;
+    const link = postLink(typed.id);
     const actor = { id: post.authorId, name: await nameOf(store, post.authorId) };
     const mentioned: Told[] = (post.mentions ?? []).map((memberId) => ({ memberId, kind: 'mention', text: `${actor.name} mentioned you in a post ${post.quoted}`, link, actor }));
     if (postEvent.type === 'PostSubmitted') return mentioned;
@@ -131,7 +143,14 @@ async function notificationsOf(typed: TypedEvent, store: DocumentStore): Promise
     const post = await subjectOf(`post:${typed.id}`);
     if (!post || post.authorId === typed.event.data.by) return [];
     const reason = typed.event.data.reason;
-    return [{ memberId: post.authorId, kind: 'post_rejected', text: `Your post ${post.quoted} was not approved${reason ? `: ${reason}` : ''}`, link: `/#post-${typed.id}` }];
+    return [{ memberId: post.authorId, kind: 'post_rejected', text: `Your post ${post.quoted} was not approved${reason ? `: ${reason}` : ''}`, link: postLink(typed.id) }];
+  }
+  if (typed.stream === 'post' && (typed.event.type === 'PostRevisionApproved' || typed.event.type === 'PostRevisionRejected')) {
+    const post = await subjectOf(`post:${typed.id}`);
+    if (!post || post.authorId === typed.event.data.by) return [];
+    if (typed.event.type === 'PostRevisionApproved') return [{ memberId: post.authorId, kind: 'post_edit_approved', text: `Your edit of your post ${post.quoted} was approved`, link: postLink(typed.id) }];
+    const reason = typed.event.data.reason;
+    return [{ memberId: post.authorId, kind: 'post_edit_rejected', text: `Your edit of your post ${post.quoted} was not approved${reason ? `: ${reason}` : ''}`, link: postLink(typed.id) }];
   }
   if (typed.stream === 'inbox' && typed.event.type === 'EventReminderSent') {
     const { memberId, eventId, title } = typed.event.data;
@@ -219,7 +238,8 @@ async function followMember(memberId: string, event: MemberEvent, at: number, { 
 
 export const notificationsProjection: Projection = {
   name: 'notifications',
-  version: 3,
+  // 4: a feed post's notifications lead to its page (/posts/<id>), a comment's to #comment-<id> there.
+  version: 4,
   collections: [NOTIFICATIONS, NOTIFICATION_SUBJECTS, NOTIFICATION_NAMES],
   async setup(store) {
     await notificationsCollection(store).createIndex({ memberId: 1, createdAt: -1, _id: -1 });

@@ -38,7 +38,7 @@ export async function bookmarkRoutes(fastify: FastifyInstance, { services }: { s
     const among = { _id: { $in: ids } };
     if (kind === 'post') {
       for (const post of await feedPosts(store).find(among))
-        if (canSeePost(post, actor)) found.set(post._id, { title: `Post by ${post.author.name}`, excerpt: excerpt(post.content), link: `/#post-${post._id}`, cancelled: false });
+        if (canSeePost(post, actor)) found.set(post._id, { title: `Post by ${post.author.name}`, excerpt: excerpt(post.content), link: `/posts/${post._id}`, cancelled: false });
     } else if (kind === 'event') {
       for (const event of await eventDetails(store).find(among))
         if (canSee(event, actor)) found.set(event._id, { title: event.title, excerpt: excerpt(event.description ?? ''), link: `/events/${event._id}`, cancelled: event.isCancelled ?? false });

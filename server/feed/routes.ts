@@ -6,15 +6,18 @@ import type { Actor } from '../../shared/domain';
 import { fail } from '../../shared/domain';
 import { streamName } from '../../shared/streams';
 import { postDecider, type PostCommand } from '../../shared/feed/post-stream';
-import { AdminStatsSchema, CommunityStatsSchema, NewPostSchema, PostSchema, ReasonSchema, type Post } from '../../shared/feed/schemas';
+import { AdminStatsSchema, CommunityStatsSchema, NewPostSchema, PinSchema, PostEditSchema, PostRevisionSchema, PostSchema, ReasonSchema, type Post, type PostEdit } from '../../shared/feed/schemas';
+import type { PostText } from '../../shared/feed/post-stream';
+import { isModerator } from '../../shared/feed/post-stream';
 import { pageSchema } from '../../shared/page';
 import { FEED_PAGE_SIZE } from '../../shared/feed/constants';
 import { text } from '../../shared/text-schema';
-import { canSeePost, feedPage, feedPosts, postDto, publishedPostCount, trendingTags } from '../../projections/feed';
+import { canSeeHistory, canSeePost, feedPage, feedPosts, IN_REVIEW, postDto, publishedPostCount, QUEUE_ORDER, revisionPage, trendingTags, type FeedPostDocument } from '../../projections/feed';
 import { membersCollection } from '../../projections/members';
 import { openReportCount } from '../../projections/reports';
 import { ErrorSchema, noContent, type ValibotTypeProvider } from '../http/openapi';
-import { findPage, mapPage, OLDEST_FIRST, pageQuery } from '../http/pagination';
+import { findPage, mapPage, pageQuery } from '../http/pagination';
+import { parse } from '../http/errors';
 import { STAFF } from '../http/access';
 import type { ApiDependencies } from '../dependencies';
 import type { Intent } from '../../platform/command-handler';
@@ -31,6 +34,28 @@ const FeedQuery = v.object({
   tag: v.optional(v.pipe(text(), v.maxLength(80))),
 });
 const QueueQuery = v.object(pageQuery(50));
+const RevisionsQuery = v.object(pageQuery(20));
+
+/**
+ * The whole text an edit sets: the fields it names over the text it changes (the held edit, for an author who edits
+ * again), parsed as a new post is. A new media address (or none) lets an upload go; otherwise the upload stays.
+ */
+function editedText(post: FeedPostDocument, edit: PostEdit, actorIsModerator: boolean): PostText {
+  const base = (!actorIsModerator && post.revision) || post;
+  const mediaChanged = edit.mediaUrl !== undefined || edit.mediaType !== undefined;
+  const upload = post.media && !mediaChanged && base.mediaUrl === post.media.url ? post.media : undefined;
+  const mediaUrl = edit.mediaUrl !== undefined ? edit.mediaUrl : upload ? null : base.mediaUrl;
+  const parsed = parse(NewPostSchema, {
+    content: edit.content ?? base.content,
+    tags: edit.tags ?? base.tags,
+    mediaUrl,
+    mediaType: edit.mediaType !== undefined ? edit.mediaType : edit.mediaUrl !== undefined ? null : upload ? null : base.mediaType,
+    // A title names the media it came with.
+    mediaTitle: mediaUrl === base.mediaUrl ? base.mediaTitle : null,
+  });
+  const { mediaId: _none, ...text } = parsed;
+  return upload ? { ...text, mediaType: upload.kind, mediaUrl: upload.url, mediaTitle: null, media: upload } : text;
+}
 
 export async function feedRoutes(fastify: FastifyInstance, { services }: { services: Pick<ApiDependencies, 'store' | 'eventStore' | 'handle' | 'config' | 'redis' | 'presence' | 'now' | 'progress'> }) {
   const app = fastify.withTypeProvider<ValibotTypeProvider>();
@@ -63,6 +88,13 @@ export async function feedRoutes(fastify: FastifyInstance, { services }: { servi
     return postDto(post, actor);
   }
 
+  /** A post as the feed shows it to the actor; 404 for one they may not see. */
+  async function visiblePost(id: string, actor: Actor | null) {
+    const post = await posts.findOne({ _id: id });
+    if (!post || !canSeePost(post, actor)) throw fail.notFound('Post not found');
+    return post;
+  }
+
   app.get('/api/posts', { config: { access: 'public' }, schema: { summary: 'The feed: pinned first, then newest; filtered, searched or by tag', tags, querystring: FeedQuery, response: { 200: pageSchema(PostSchema) } } }, async (request) => {
     const { query, actor } = request;
     const { items, nextCursor } = await feedPage(store, query, actor, query.limit, feedCache);
@@ -78,6 +110,34 @@ export async function feedRoutes(fastify: FastifyInstance, { services }: { servi
       const media = await attachedMedia(services, mediaId, request.actor!);
       const mentions = await resolveMentions(store, post.content, request.actor!.id);
       return reply.status(201).send(await command(id, request.actor, { type: 'SubmitPost', data: { ...post, id, mentions, ...(media ? { media } : {}) } }));
+    },
+  );
+
+  app.get('/api/posts/:id', { config: { access: 'public' }, schema: { summary: 'One post as the feed shows it (pending and rejected ones to their author and staff only)', tags, params: IdParams, response: { 200: PostSchema, 404: ErrorSchema } } }, async (request) =>
+    postDto(await visiblePost(request.params.id, request.actor), request.actor),
+  );
+
+  app.patch(
+    '/api/posts/:id',
+    {
+      config: { access: 'signed-in', rateLimit: { max: config.rateLimits.posting, timeWindow: '1 minute' } },
+      schema: { summary: 'Edit a post (its author or staff); a member’s edit of an approved post waits for review while the approved text stays', tags, params: IdParams, body: PostEditSchema, response: { 200: PostSchema, 400: ErrorSchema, ...refusals } },
+    },
+    async (request) => {
+      const actor = request.actor!;
+      const post = await visiblePost(request.params.id, actor);
+      if (!canSeeHistory(post, actor)) throw fail.forbidden('Only the author or staff can edit this post');
+      return command(post._id, actor, { type: 'EditPost', data: editedText(post, request.body, isModerator(actor.role)) });
+    },
+  );
+
+  app.get(
+    '/api/posts/:id/revisions',
+    { config: { access: 'signed-in' }, schema: { summary: 'A post’s texts as posted and edited, newest first (its author and staff)', tags, params: IdParams, querystring: RevisionsQuery, response: { 200: pageSchema(PostRevisionSchema), 403: ErrorSchema, 404: ErrorSchema } } },
+    async (request) => {
+      const post = await visiblePost(request.params.id, request.actor);
+      if (!canSeeHistory(post, request.actor)) throw fail.forbidden('Only the author or staff can see the history of this post');
+      return revisionPage(store, post._id, request.query);
     },
   );
 
@@ -113,11 +173,13 @@ export async function feedRoutes(fastify: FastifyInstance, { services }: { servi
   app.put('/api/admin/posts/:id/reject', { config: { access: STAFF }, schema: { ...postCommand('Reject a pending post, with a reason its author sees'), body: ReasonSchema } }, async (request) =>
     command(request.params.id, request.actor, { type: 'RejectPost', data: request.body }),
   );
-  app.put('/api/admin/posts/:id/pin', { config: { access: STAFF }, schema: postCommand('Pin a post to the top of the feed') }, async (request) => command(request.params.id, request.actor, { type: 'PinPost', data: {} }));
+  app.put('/api/admin/posts/:id/pin', { config: { access: STAFF }, schema: { ...postCommand('Pin a post to the top of the feed (`{ pinned: false }` unpins)'), body: PinSchema } }, async (request) =>
+    command(request.params.id, request.actor, { type: request.body.pinned ? 'PinPost' : 'UnpinPost', data: {} }),
+  );
   app.put('/api/admin/posts/:id/unpin', { config: { access: STAFF }, schema: postCommand('Unpin a post') }, async (request) => command(request.params.id, request.actor, { type: 'UnpinPost', data: {} }));
 
-  app.get('/api/admin/posts/pending', { config: { access: STAFF }, schema: { summary: 'The moderation queue, oldest first', tags, querystring: QueueQuery, response: { 200: pageSchema(PostSchema) } } }, async (request) => {
-    const page = await findPage(posts, { status: 'pending' }, OLDEST_FIRST, request.query);
+  app.get('/api/admin/posts/pending', { config: { access: STAFF }, schema: { summary: 'The moderation queue, oldest first: pending posts and held edits (`pendingRevision`)', tags, querystring: QueueQuery, response: { 200: pageSchema(PostSchema) } } }, async (request) => {
+    const page = await findPage(posts, IN_REVIEW, QUEUE_ORDER, request.query);
     return mapPage(page, (post) => postDto(post, request.actor));
   });
 
@@ -138,7 +200,7 @@ export async function feedRoutes(fastify: FastifyInstance, { services }: { servi
     const [totalPosts, online, pendingApproval, reportedContent] = await Promise.all([
       publishedPostCount(store),
       services.presence.online(),
-      posts.countDocuments({ status: 'pending' }),
+      posts.countDocuments(IN_REVIEW),
       openReportCount(store),
     ]);
     return { totalPosts, activeUsers: online.length, pendingApproval, reportedContent };

@@ -1,11 +1,22 @@
 /**
- * A newsfeed post (stream `post-<id>`): submission, moderation, likes, shares and reports.
- * The post's text arrives already parsed by `NewPostSchema`.
+ * A newsfeed post (stream `post-<id>`): submission, edits, moderation, likes, shares and reports.
+ * The post's text arrives already parsed by `NewPostSchema` (an edit: merged with the text it changes, then parsed).
  */
 import { type Actor, type CommandMetadata, type Decider, type Role, assertNever, fail } from '../domain';
 import type { MediaType, PostStatus } from './constants';
 import type { NewPost } from './schemas';
 import type { Media } from '../media/schemas';
+
+/** What an edit sets: the post's text and media, whole (the route merges a partial edit with what it changes). */
+export interface PostText {
+  content: string;
+  mediaType: MediaType | null;
+  mediaUrl: string | null;
+  mediaTitle: string | null;
+  tags: string[];
+  /** An upload of the author's kept with the post (absent when none). */
+  media?: Media;
+}
 
 export type PostEvent =
   | {
@@ -39,7 +50,17 @@ export type PostEvent =
   | { type: 'PostReported'; data: { memberId: string; reason?: string; at: string } }
   /** Staff looked at the reports and kept the post: they leave the reports queue, and members may report it again. */
   | { type: 'PostReportsDismissed'; data: { by: string; at: string } }
-  | { type: 'PostDeleted'; data: { by: string; at: string } };
+  | { type: 'PostDeleted'; data: { by: string; at: string } }
+  /**
+   * The visible text changed at once: a staff edit, or the author's edit of a post not yet in the feed. `resubmitted`:
+   * the author edited a rejected post, which goes back to the moderation queue.
+   */
+  | { type: 'PostEdited'; data: PostText & { by: string; at: string; resubmitted?: true } }
+  /** A member's edit of their approved post, held for review while the approved text stays visible; a newer one replaces it. */
+  | { type: 'PostRevisionSubmitted'; data: PostText & { by: string; at: string } }
+  /** Staff approved the held edit: it becomes the visible text. */
+  | { type: 'PostRevisionApproved'; data: { by: string; at: string } }
+  | { type: 'PostRevisionRejected'; data: { by: string; reason?: string; at: string } };
 
 export type PostCommand =
   | { type: 'SubmitPost'; data: Omit<NewPost, 'mediaId'> & { id: string; mentions?: string[]; media?: Media }; metadata: CommandMetadata }
@@ -52,7 +73,8 @@ export type PostCommand =
   | { type: 'SharePost'; data: Record<string, never>; metadata: CommandMetadata }
   | { type: 'ReportPost'; data: { reason?: string }; metadata: CommandMetadata }
   | { type: 'DismissPostReports'; data: Record<string, never>; metadata: CommandMetadata }
-  | { type: 'DeletePost'; data: Record<string, never>; metadata: CommandMetadata };
+  | { type: 'DeletePost'; data: Record<string, never>; metadata: CommandMetadata }
+  | { type: 'EditPost'; data: PostText; metadata: CommandMetadata };
 
 export interface PostState {
   status: PostStatus;
@@ -60,6 +82,10 @@ export interface PostState {
   pinned: boolean;
   likedBy: ReadonlySet<string>;
   reportedBy: ReadonlySet<string>;
+  /** The visible text. */
+  text: PostText | null;
+  /** A member's edit held for review (only ever on an approved post). */
+  revision: PostText | null;
 }
 
 const MODERATORS: readonly Role[] = ['admin', 'staff'];
@@ -69,16 +95,24 @@ export function isModerator(role: Role): boolean {
 }
 
 export const postDecider: Decider<PostState, PostCommand, PostEvent> = {
-  initialState: () => ({ status: 'none', authorId: '', pinned: false, likedBy: new Set(), reportedBy: new Set() }),
+  initialState: () => ({ status: 'none', authorId: '', pinned: false, likedBy: new Set(), reportedBy: new Set(), text: null, revision: null }),
 
   evolve(state, event) {
     switch (event.type) {
       case 'PostSubmitted':
-        return { ...state, status: event.data.approved ? 'approved' : 'pending', authorId: event.data.authorId };
+        return { ...state, status: event.data.approved ? 'approved' : 'pending', authorId: event.data.authorId, text: textOf(event.data) };
       case 'PostApproved':
         return { ...state, status: 'approved' };
       case 'PostRejected':
-        return { ...state, status: 'rejected' };
+        return { ...state, status: 'rejected', revision: null };
+      case 'PostEdited':
+        return { ...state, text: textOf(event.data), ...(event.data.resubmitted ? { status: 'pending' as const } : {}) };
+      case 'PostRevisionSubmitted':
+        return { ...state, revision: textOf(event.data) };
+      case 'PostRevisionApproved':
+        return { ...state, text: state.revision ?? state.text, revision: null };
+      case 'PostRevisionRejected':
+        return { ...state, revision: null };
       case 'PostPinned':
         return { ...state, pinned: true };
       case 'PostUnpinned':
@@ -141,11 +175,15 @@ export const postDecider: Decider<PostState, PostCommand, PostEvent> = {
     switch (command.type) {
       case 'ApprovePost':
         assertModerator(actor, 'approve');
-        return state.status === 'approved' ? [] : [{ type: 'PostApproved', data: { by: actor.id, at } }];
+        // On a post in the feed, what waits for approval is its author's edit.
+        if (state.status === 'approved') return state.revision ? [{ type: 'PostRevisionApproved', data: { by: actor.id, at } }] : [];
+        return [{ type: 'PostApproved', data: { by: actor.id, at } }];
       case 'RejectPost': {
         assertModerator(actor, 'reject');
         if (state.status === 'rejected') return [];
         const { reason } = command.data;
+        // The moderation queue lists the edit, not the post: rejecting it keeps the approved text in the feed.
+        if (state.status === 'approved' && state.revision) return [{ type: 'PostRevisionRejected', data: { by: actor.id, ...(reason ? { reason } : {}), at } }];
         // A rejected post leaves the feed, so it must not stay pinned at its top if it is approved again later.
         return [
           ...(state.pinned ? [{ type: 'PostUnpinned' as const, data: { by: actor.id, at } }] : []),
@@ -177,11 +215,42 @@ export const postDecider: Decider<PostState, PostCommand, PostEvent> = {
       case 'DeletePost':
         if (actor.id !== state.authorId && !isModerator(actor.role)) throw fail.forbidden('Only the author or staff can delete this post');
         return [{ type: 'PostDeleted', data: { by: actor.id, at } }];
+      case 'EditPost': {
+        const moderator = isModerator(actor.role);
+        if (actor.id !== state.authorId && !moderator) throw fail.forbidden('Only the author or staff can edit this post');
+        const edit = textOf(command.data);
+        const data = { ...edit, by: actor.id, at };
+        // Staff edits apply at once; so does an author's edit of a post not in the feed yet, which staff have not read.
+        if (moderator || state.status !== 'approved') {
+          if (sameText(edit, state.text)) return [];
+          return [{ type: 'PostEdited', data: state.status === 'rejected' && !moderator ? { ...data, resubmitted: true } : data }];
+        }
+        if (sameText(edit, state.revision ?? state.text)) return [];
+        return [{ type: 'PostRevisionSubmitted', data }];
+      }
       default:
         return assertNever(command);
     }
   },
 };
+
+/** The text fields alone, without `media` when there is none. */
+function textOf({ content, mediaType, mediaUrl, mediaTitle, tags, media }: PostText): PostText {
+  return { content, mediaType, mediaUrl, mediaTitle, tags, ...(media ? { media } : {}) };
+}
+
+function sameText(a: PostText, b: PostText | null): boolean {
+  return (
+    b !== null &&
+    a.content === b.content &&
+    a.mediaType === b.mediaType &&
+    a.mediaUrl === b.mediaUrl &&
+    a.mediaTitle === b.mediaTitle &&
+    a.media?.id === b.media?.id &&
+    a.tags.length === b.tags.length &&
+    a.tags.every((tag, index) => tag === b.tags[index])
+  );
+}
 
 function assertModerator(actor: Actor, action: string) {
   if (!isModerator(actor.role)) throw fail.forbidden(`Only admins and staff can ${action} posts`);

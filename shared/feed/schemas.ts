@@ -122,6 +122,18 @@ export type CommunityStats = v.InferOutput<typeof CommunityStatsSchema>;
 /** Who wrote a post, blog post or event, as the lists show them. */
 export const AuthorSchema = v.object({ id: v.string(), name: v.string(), avatar: v.nullable(v.string()), role: v.picklist(ROLES) });
 
+export const REVISION_STATUSES = ['original', 'applied', 'pending', 'rejected', 'replaced'] as const;
+
+/** A post's text as one edit sets it. */
+export const PostRevisionTextSchema = v.object({
+  content: v.string(),
+  mediaType: v.nullable(v.picklist(MEDIA_TYPES)),
+  mediaUrl: v.nullable(v.string()),
+  mediaTitle: v.nullable(v.string()),
+  tags: v.array(v.string()),
+  createdAt: v.string(),
+});
+
 /** A post as the API answers it; `likesCount` and `commentsCount` are the widgets' names for `likes` and `comments`. */
 export const PostSchema = v.object({
   id: v.string(),
@@ -146,9 +158,46 @@ export const PostSchema = v.object({
   rejectionReason: v.optional(v.nullable(v.string())),
   /** Only for its author and staff. */
   reports: v.optional(count),
+  /** Only for its author and staff: an edit of the author's waits for review while the approved text stays visible. */
+  pendingRevision: v.optional(v.boolean()),
+  /** Only for its author and staff, while `pendingRevision`: the edit that waits. */
+  revision: v.optional(PostRevisionTextSchema),
   createdAt: v.string(),
+  /** When the visible text last changed after posting (null: never). */
+  editedAt: v.nullable(v.string()),
 });
 export type Post = v.InferOutput<typeof PostSchema>;
+
+/** One text in a post's history (GET /api/posts/{id}/revisions), newest first. */
+export const PostRevisionSchema = v.object({
+  ...PostRevisionTextSchema.entries,
+  id: v.string(),
+  /** Who wrote it: the author, or staff who edited. */
+  editedBy: v.object({ id: v.string(), name: v.string() }),
+  /**
+   * `original`: as first posted; `applied`: an edit that became the visible text; `pending`: waits for review;
+   * `rejected`: staff kept the text before it; `replaced`: a held edit that a newer one replaced before review.
+   */
+  status: v.picklist(REVISION_STATUSES),
+  /** The text everyone sees now. */
+  current: v.boolean(),
+});
+export type PostRevision = v.InferOutput<typeof PostRevisionSchema>;
+
+/**
+ * PATCH /api/posts/{id}: the fields to change; those left out keep their value. The route merges them with the text
+ * they change and parses the whole with `NewPostSchema`, so an edit meets the rules of a new post.
+ */
+export const PostEditSchema = v.object({
+  content: v.optional(text('Post content is required')),
+  tags: v.optional(v.array(text('Tags must be text'), 'Tags must be a list')),
+  mediaUrl: v.optional(v.nullable(text('Media URL must be a web address'))),
+  mediaType: v.optional(v.nullable(v.picklist(MEDIA_TYPES, `Media type must be one of ${MEDIA_TYPES.join(', ')}`))),
+});
+export type PostEdit = v.InferOutput<typeof PostEditSchema>;
+
+/** PUT /api/admin/posts/{id}/pin: `{ pinned: false }` unpins; no body (or `pinned: true`) pins. */
+export const PinSchema = v.nullish(v.object({ pinned: v.optional(v.boolean('pinned must be true or false'), true) }), { pinned: true });
 
 /** GET /api/admin/stats: the admin dashboard's figures. */
 export const AdminStatsSchema = v.object({ totalPosts: count, activeUsers: count, pendingApproval: count, reportedContent: count });

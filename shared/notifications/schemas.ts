@@ -2,7 +2,7 @@
 import * as v from 'valibot';
 import { text } from '../text-schema';
 
-export const NOTIFICATION_KINDS = ['comment', 'reply', 'mention', 'post_approved', 'post_rejected', 'event_approved', 'event_rejected', 'event_changed', 'event_cancelled', 'waitlist_promoted', 'event_reminder'] as const;
+export const NOTIFICATION_KINDS = ['comment', 'reply', 'mention', 'post_approved', 'post_rejected', 'post_edit_approved', 'post_edit_rejected', 'event_approved', 'event_rejected', 'event_changed', 'event_cancelled', 'waitlist_promoted', 'event_reminder'] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 export const NOTIFICATION_PAGE_SIZE = 30;
 /** At most this many ids in one "mark read". */
@@ -14,6 +14,8 @@ export const NotificationSchema = v.object({
   text: v.string(),
   /** Where the notification leads: a path on this site. */
   link: v.string(),
+  /** The same path as `link` (the name docs/API.md's later sections use). */
+  url: v.string(),
   createdAt: v.string(),
   read: v.boolean(),
 });

@@ -274,3 +274,43 @@ describe('ReasonSchema', () => {
     expect(v.safeParse(ReasonSchema, { reason: 'x'.repeat(501) }).issues?.[0]?.message).toBe('Reason must be at most 500 characters');
   });
 });
+
+describe('EditPost', () => {
+  const text = { content: 'WKRC signed on in 1925.', mediaType: null, mediaUrl: null, mediaTitle: null, tags: ['radio'] };
+  const edit = (actor: Actor | null, data = text): PostCommand => ({ type: 'EditPost', data, metadata: by(actor) });
+  const held: PostEvent = { type: 'PostRevisionSubmitted', data: { ...text, by: author.id, at } };
+
+  it('replaces the text of a pending post at once', () => {
+    spec.given([pending]).when(edit(author)).then([{ type: 'PostEdited', data: { ...text, by: author.id, at } }]);
+  });
+
+  it('holds a member’s edit of an approved post for review; a second edit replaces the held one', () => {
+    spec.given(approvedPost).when(edit(author)).then([held]);
+    const second = { ...text, content: 'WKRC signed on in 1926.' };
+    spec.given([...approvedPost, held]).when(edit(author, second)).then([{ type: 'PostRevisionSubmitted', data: { ...second, by: author.id, at } }]);
+    spec.given([...approvedPost, held]).when(edit(author)).then([]);
+  });
+
+  it('applies staff edits at once', () => {
+    spec.given(approvedPost).when(edit(staff)).then([{ type: 'PostEdited', data: { ...text, by: staff.id, at } }]);
+  });
+
+  it('sends a rejected post its author edits back for review', () => {
+    spec.given([pending, { type: 'PostRejected', data: { by: staff.id, at } }]).when(edit(author)).then([{ type: 'PostEdited', data: { ...text, by: author.id, at, resubmitted: true } }]);
+  });
+
+  it('approves or rejects the held edit, not the post', () => {
+    spec.given([...approvedPost, held]).when(command('ApprovePost', staff)).then([{ type: 'PostRevisionApproved', data: { by: staff.id, at } }]);
+    spec.given([...approvedPost, held]).when({ type: 'RejectPost', data: { reason: 'No' }, metadata: by(staff) }).then([{ type: 'PostRevisionRejected', data: { by: staff.id, reason: 'No', at } }]);
+    spec.given([...approvedPost, held, { type: 'PostRevisionApproved', data: { by: staff.id, at } }]).when(command('ApprovePost', staff)).then([]);
+  });
+
+  it('changes nothing when the text is the same', () => {
+    spec.given(approvedPost).when(edit(staff, { ...newPost })).then([]);
+  });
+
+  it('refuses other members and deleted posts', () => {
+    spec.given(approvedPost).when(edit(reader)).thenThrows('forbidden', 'Only the author or staff can edit this post');
+    spec.given([...approvedPost, deleted]).when(edit(author)).thenThrows('not_found', 'Post not found');
+  });
+});
