@@ -80,6 +80,18 @@ function Moderation() {
             </p>
             <p className="mt-2 break-words whitespace-pre-wrap">{post.content}</p>
             {post.mediaUrl && <p className="mt-1 truncate text-sm text-slate-600 dark:text-slate-400">{post.mediaType}: {post.mediaUrl}</p>}
+            {post.revision && (
+              // A held edit of a post already in the feed: Approve puts the edit in the feed, Reject keeps the text below.
+              <div className="mt-2 rounded-lg border border-amber-300 bg-amber-50 p-3 dark:border-amber-700 dark:bg-slate-800">
+                <p className="text-sm font-semibold">
+                  Edit of a published post · <time dateTime={post.revision.createdAt}>{new Date(post.revision.createdAt).toLocaleString()}</time>
+                </p>
+                <p className="mt-1 break-words whitespace-pre-wrap">{post.revision.content}</p>
+                {post.revision.tags.length > 0 && <p className="mt-1 text-sm text-brand-700 dark:text-amber-accent">{post.revision.tags.map((t) => `#${t}`).join(' ')}</p>}
+                {post.revision.mediaUrl !== post.mediaUrl && <p className="mt-1 truncate text-sm text-slate-600 dark:text-slate-400">Media: {post.revision.mediaUrl ?? 'none'}</p>}
+              </div>
+            )}
+            {post.revision && <p className="mt-3 text-sm font-semibold text-slate-600 dark:text-slate-400">Now in the feed:</p>}
             {post.tags.length > 0 && <p className="mt-1 text-sm text-brand-700 dark:text-amber-accent">{post.tags.map((t) => `#${t}`).join(' ')}</p>}
             <div className="mt-3 flex gap-2">
               <Button onPress={() => act.mutate({ action: { do: 'approve', postId: post.id }, done: 'Post approved' })}>Approve</Button>
@@ -98,7 +110,7 @@ function Moderation() {
 /** Where the reported content is read: a post on the feed, a comment in its thread. */
 function contentLink(report: ReportGroup): string {
   const place = report.thread ?? { targetType: 'post', targetId: report.targetId };
-  return place.targetType === 'blog' ? `/blog/${place.targetId}` : `/#post-${place.targetId}`;
+  return place.targetType === 'blog' ? `/blog/${place.targetId}` : `/posts/${place.targetId}`;
 }
 
 function ReportedContent() {

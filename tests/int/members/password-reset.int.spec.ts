@@ -200,6 +200,15 @@ describe('choosing a new password', () => {
     expect((await signIn(account.email, 'the third passphrase')).status).toBe(200);
   });
 
+  it('no longer works once the account is erased, and its mail is dropped from the sink', async () => {
+    const { browser, account } = await registerMember(site.url);
+    const token = await resetToken(account.email);
+    expect((await browser.request('DELETE', '/api/me', { password: PASSWORD, content: 'kept' })).status).toBe(204);
+    expect((await new Browser(site.url).post(`/api/auth/password-reset/${token}`, { password: NEW_PASSWORD })).status).toBe(404);
+    expect((await site.services.mailbox.all()).filter((m) => m.to.includes(account.email))).toEqual([]);
+    expect((await signIn(account.email, NEW_PASSWORD)).status).toBe(401);
+  });
+
   it('is documented with its answers, rate limit included, in the OpenAPI document', async () => {
     const document = (await new Browser(site.url).get('/api/openapi.json')).body;
     const ask = document.paths['/api/auth/password-reset'].post;
