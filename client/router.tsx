@@ -201,6 +201,7 @@ const publicOrShellRoutes = [
 ];
 
 /** Registered only for admin and staff: everyone else gets the not-found page. */
+  createRoute({ getParentRoute: () => publicOrShellRoute, path: '/posts/$id', component: page(() => import('./features/newsfeed/post-page'), 'PostPage') }),
 function StaffOnly({ children }: { children: ReactNode }) {
   const { data: user } = useCurrentUser();
   return isStaff(user?.role) ? children : <NotFoundPage />;

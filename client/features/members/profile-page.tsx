@@ -28,7 +28,7 @@ function Posts({ profile }: { profile: MemberProfile }) {
         <ul aria-label={`Posts by ${profile.name}`} className="space-y-2">
           {profile.posts.map((post) => (
             <li key={post.id} className={card}>
-              <a href={`/#post-${post.id}`} className="block break-words whitespace-pre-line hover:underline">
+              <a href={`/posts/${post.id}`} className="block break-words whitespace-pre-line hover:underline">
                 {post.excerpt}
               </a>
               <p className="mt-2 text-xs text-slate-600 dark:text-slate-400">

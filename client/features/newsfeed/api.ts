@@ -1,14 +1,14 @@
 /** The newsfeed's calls (docs/domain/feed.md), with the hooks its pages use. */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { CommunityStats, NewPost, Post } from '../../../shared/feed/schemas';
+import type { CommunityStats, NewPost, Post, PostEdit, PostRevision } from '../../../shared/feed/schemas';
 import type { MemberRow } from '../../../shared/members/schemas';
 import type { Media } from '../../../shared/media/schemas';
-import { apiRequest, apiUpload } from '../../lib/api';
+import { ApiError, apiRequest, apiUpload } from '../../lib/api';
 import { fetchAllPages, usePagedList, type Page } from '../../lib/paged-list';
 import { apiKey, getQuery } from '../../lib/query-keys';
 
 export type FeedFilter = 'all' | 'trending' | 'following';
-export type { Post };
+export type { Post, PostRevision };
 
 const POSTS = '/api/posts';
 /** Staff see who is online beside each author: only those members, not the whole member list. */
@@ -66,4 +66,26 @@ export function usePostAction() {
       apiRequest<Post>(ACTIONS[action].method, `${POSTS}/${encodeURIComponent(post.id)}/${ACTIONS[action].path}`, reason ? { reason } : undefined),
     onSuccess: refresh,
   });
+}
+
+/** One post as the feed shows it (/posts/{id}); `null` when there is no such post the reader may see. */
+export const usePost = (id: string) =>
+  useQuery({
+    queryKey: apiKey(`${POSTS}/${id}`),
+    queryFn: () => apiRequest<Post>('GET', `${POSTS}/${encodeURIComponent(id)}`).catch((error: unknown) => (error instanceof ApiError && (error.status === 404 || error.status === 400) ? null : Promise.reject(error))),
+  });
+
+/** A post's texts, newest first (its author and staff). */
+export const usePostRevisions = (id: string, enabled: boolean) => useQuery({ ...getQuery<Page<PostRevision>>(`${POSTS}/${id}/revisions?limit=100`), enabled });
+
+/** The author's or staff's changes to a post: edit, delete, pin. Each refetches the feed, the post and the queue. */
+export function usePostChanges() {
+  const queryClient = useQueryClient();
+  const refresh = () => Promise.all([queryClient.invalidateQueries({ queryKey: apiKey(POSTS) }), queryClient.invalidateQueries({ queryKey: apiKey('/api/admin/posts/pending') })]);
+  const path = (id: string) => `${POSTS}/${encodeURIComponent(id)}`;
+  return {
+    edit: useMutation({ mutationFn: ({ id, edit }: { id: string; edit: PostEdit }) => apiRequest<Post>('PATCH', path(id), edit), onSuccess: refresh }),
+    remove: useMutation({ mutationFn: (id: string) => apiRequest<void>('DELETE', path(id)), onSuccess: refresh }),
+    pin: useMutation({ mutationFn: ({ id, pinned }: { id: string; pinned: boolean }) => apiRequest<Post>('PUT', `/api/admin/posts/${encodeURIComponent(id)}/pin`, { pinned }), onSuccess: refresh }),
+  };
 }

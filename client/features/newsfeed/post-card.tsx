@@ -13,6 +13,9 @@ import { BookmarkButton } from '../../components/bookmark-button';
 import { usePostAction, type Post, type PostAction } from './api';
 import { ROLE_COLOUR } from '../../components/ui/role-colour';
 import { MemberLink } from '../../components/member-link';
+import { Link } from '@tanstack/react-router';
+import { PostMenu, canChangePost } from './post-menu';
+import { PostEditForm } from './post-edit-form';
 import { ReasonDialog } from '../../components/reason-dialog';
 
 function Media({ post }: { post: Post }) {
@@ -50,7 +53,7 @@ function Media({ post }: { post: Post }) {
 function ShareControl({ post, onShared }: { post: Post; onShared: () => void }) {
   const { toast } = useToast();
   const [open, setOpen] = useState(false);
-  const url = `${window.location.origin}#post-${post.id}`;
+  const url = `${window.location.origin}/posts/${post.id}`;
   const text = post.content.length > SHARE_TITLE_LENGTH ? `${post.content.slice(0, SHARE_TITLE_LENGTH)}...` : post.content;
   const title = `${post.author.name}: ${text}`;
   const networks = shareNetworks(url, title);
@@ -94,7 +97,11 @@ function ShareControl({ post, onShared }: { post: Post; onShared: () => void }) 
   );
 }
 
-export function PostCard({ post, viewer, onlineIds }: { post: Post; viewer: CurrentUser; onlineIds: ReadonlySet<string> }) {
+/**
+ * A post in the feed or on its own page. `viewer` is null for a visitor (the page of a public post): they read and
+ * share. The author and staff have the post's menu (edit, history, delete; staff pin).
+ */
+export function PostCard({ post, viewer, onlineIds, openComments = false, onDeleted }: { post: Post; viewer: CurrentUser | null; onlineIds: ReadonlySet<string>; openComments?: boolean; onDeleted?: () => void }) {
   const { toast } = useToast();
   const postAction = usePostAction();
   const act = (action: PostAction, onSuccess?: () => void) =>
@@ -103,7 +110,8 @@ export function PostCard({ post, viewer, onlineIds }: { post: Post; viewer: Curr
       { onSuccess, onError: (error) => toast({ title: 'Error', description: errorMessage(error, 'Something went wrong. Please try again.'), variant: 'destructive' }) },
     );
   const like = () => act(post.likedByMe ? 'unlike' : 'like');
-  const [commentsOpen, setCommentsOpen] = useState(false);
+  const [commentsOpen, setCommentsOpen] = useState(openComments);
+  const [editing, setEditing] = useState(false);
 
   return (
     <article id={`post-${post.id}`} aria-label={`Post by ${post.author.name}`} className="rounded-xl border border-slate-200 bg-white p-4 dark:border-slate-800 dark:bg-slate-900">
@@ -116,16 +124,26 @@ export function PostCard({ post, viewer, onlineIds }: { post: Post; viewer: Curr
             <MemberLink id={post.author.id} name={post.author.name} /> <span className={`text-xs font-medium capitalize ${ROLE_COLOUR[post.author.role] ?? ''}`}>{post.author.role}</span>
           </p>
           <p className="text-xs text-slate-600 dark:text-slate-400">
-            <time dateTime={post.createdAt} title={new Date(post.createdAt).toLocaleString()}>
-              {relativeTime(post.createdAt)}
-            </time>
+            <Link to="/posts/$id" params={{ id: post.id }} className="hover:underline">
+              <time dateTime={post.createdAt} title={new Date(post.createdAt).toLocaleString()}>
+                {relativeTime(post.createdAt)}
+              </time>
+            </Link>
+            {post.editedAt && (
+              <>
+                {' · '}
+                <span title={`Edited ${new Date(post.editedAt).toLocaleString()}`}>Edited</span>
+              </>
+            )}
           </p>
         </div>
         {post.isPinned && <Badge variant="default">Pinned</Badge>}
         {post.status === 'pending' && <Badge variant="outline">Pending</Badge>}
         {post.status === 'rejected' && <Badge variant="destructive">Rejected</Badge>}
+        {post.pendingRevision && <Badge variant="outline">Edit awaiting review</Badge>}
+        {viewer && canChangePost(post, viewer) && <PostMenu post={post} viewer={viewer} onEdit={() => setEditing(true)} onDeleted={onDeleted} />}
       </header>
-      <p className="mt-3 break-words whitespace-pre-wrap">{post.content}</p>
+      {editing && viewer ? <PostEditForm post={post} viewer={viewer} onDone={() => setEditing(false)} /> : <p className="mt-3 break-words whitespace-pre-wrap">{post.content}</p>}
       {post.status === 'rejected' && post.rejectionReason && <p className="mt-2 text-sm text-red-700 dark:text-red-400">Reason: {post.rejectionReason}</p>}
       <Media post={post} />
       {post.tags.length > 0 && (
@@ -137,7 +155,16 @@ export function PostCard({ post, viewer, onlineIds }: { post: Post; viewer: Curr
           ))}
         </ul>
       )}
-      {post.isApproved && (
+      {post.isApproved && !viewer && (
+        <footer className="mt-3 flex flex-wrap items-center gap-1 border-t border-slate-100 pt-2 text-sm dark:border-slate-800">
+          <span className="min-h-11 px-3 leading-[2.75rem]">♡ {post.likes}</span>
+          <button type="button" aria-expanded={commentsOpen} aria-controls={`comments-${post.id}`} onClick={() => setCommentsOpen(!commentsOpen)} className={`min-h-11 rounded-md px-3 hover:bg-slate-100 dark:hover:bg-slate-800 ${commentsOpen ? 'font-semibold' : ''}`}>
+            Comments · {post.comments}
+          </button>
+          <ShareControl post={post} onShared={() => act('share')} />
+        </footer>
+      )}
+      {post.isApproved && viewer && (
         <footer className="mt-3 flex flex-wrap items-center gap-1 border-t border-slate-100 pt-2 text-sm dark:border-slate-800">
           <button type="button" aria-pressed={post.likedByMe} onClick={like} className={`min-h-11 rounded-md px-3 hover:bg-slate-100 dark:hover:bg-slate-800 ${post.likedByMe ? 'font-semibold text-red-600' : ''}`}>
             {post.likedByMe ? '♥' : '♡'} Like · {post.likes}
