@@ -43,6 +43,8 @@ type EventSummary = EventFields & {
   sequence?: number;
   /** Cancelled: still listed, as cancelled (absent before cancellation existed: false). */
   isCancelled?: boolean;
+  /** Why staff rejected it, for its organizer and staff; null or absent when none was given or it is not rejected. */
+  rejectionReason?: string | null;
   createdAt: string;
   updatedAt: string;
 };
@@ -121,11 +123,11 @@ function nextDetails(current: EventDetailsDocument | null, event: CalendarEventE
     case 'EventEdited':
       return { ...current, ...event.data.fields, sequence: sequenceAfter(current.sequence ?? 0, event, current), ...at };
     case 'EventApproved':
-      return { ...current, status: 'approved', isApproved: true, ...at };
+      return { ...current, status: 'approved', isApproved: true, rejectionReason: null, ...at };
     case 'EventReturnedToModeration':
       return { ...current, status: 'pending', isApproved: false, ...at };
     case 'EventRejected':
-      return { ...current, status: 'rejected', isApproved: false, ...at };
+      return { ...current, status: 'rejected', isApproved: false, rejectionReason: event.data.reason ?? null, ...at };
     case 'EventFeatured':
       return { ...current, isFeatured: true, ...at };
     case 'EventUnfeatured':
@@ -157,7 +159,7 @@ const RSVP_EVENTS = new Set<CalendarEventEvent['type']>(['RsvpChanged', 'RsvpRem
 
 export const eventsProjection: Projection = {
   name: 'events',
-  version: 3,
+  version: 4,
   collections: [EVENT_DETAILS, EVENT_CALENDAR, EVENT_ORGANIZERS],
   async setup(store) {
     await eventDetails(store).createIndex({ organizerId: 1 });

@@ -51,6 +51,7 @@ export function eventDto(event: CalendarEventDocument | EventDetailsDocument, vi
     isApproved: event.isApproved,
     isFeatured: event.isFeatured,
     isCancelled: event.isCancelled ?? false,
+    ...(event.status === 'rejected' && (isStaff(viewer) || viewer?.id === event.organizerId) ? { rejectionReason: event.rejectionReason ?? null } : {}),
     organizerId: event.organizerId,
     organizer: { firstName: organizer.firstName, lastName: organizer.lastName, role: organizer.role, profileImageUrl: organizer.profileImageUrl, ...(isStaff(viewer) ? { email: organizer.email } : {}) },
     attendees: event.attendees,

@@ -167,7 +167,7 @@ async function notificationsOf(typed: TypedEvent, store: DocumentStore): Promise
       case 'EventApproved':
         return details.authorId === event.data.by ? [] : [{ memberId: details.authorId, kind: 'event_approved', text: `Your event ${title} was approved and is on the calendar`, link }];
       case 'EventRejected':
-        return details.authorId === event.data.by ? [] : [{ memberId: details.authorId, kind: 'event_rejected', text: `Your event ${title} was not approved`, link }];
+        return details.authorId === event.data.by ? [] : [{ memberId: details.authorId, kind: 'event_rejected', text: `Your event ${title} was not approved${event.data.reason ? `: ${event.data.reason}` : ''}`, link }];
       case 'EventEdited':
       case 'EventCancelled': {
         const answered = details.answered ?? [];

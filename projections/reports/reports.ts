@@ -12,7 +12,7 @@ import type { Projection, ProjectionContext } from '../../platform/projections/r
 import { typedEvent, type TypedEvent } from '../../platform/projections/typed-event';
 import { bylineChange, bylineName, holdsAnything, withId, withoutId, type BylineHolder } from '../../shared/members/byline';
 import type { MemberEvent } from '../../shared/members/member-stream';
-import type { ReportGroup, ReportTargetType } from '../../shared/reports/schemas';
+import type { ReportGroup, ReportMedia, ReportTargetType } from '../../shared/reports/schemas';
 import { REPORT_EXCERPT_LENGTH } from '../../shared/reports/schemas';
 import { ROOMS } from '../../shared/socket-messages';
 
@@ -23,7 +23,7 @@ export const REPORT_AUTHORS = 'report_authors';
 /** `reasonBy`: who gave each of `reasons`, so that an erased reporter's words leave with them. */
 export type ReportDocument = Positioned & Omit<ReportGroup, 'targetType' | 'targetId'> & { _id: string; targetType: ReportTargetType; targetId: string; reporterIds: string[]; reasonBy: string[] };
 /** A post or comment as an entry opens with it, keyed as its entry would be. */
-type SubjectDocument = Positioned & Pick<ReportGroup, 'excerpt' | 'thread'> & { _id: string; authorId: string };
+type SubjectDocument = Positioned & Pick<ReportGroup, 'excerpt' | 'thread' | 'media'> & { _id: string; authorId: string };
 /**
  * An author of posts and comments: their byline, the open entries of their content (`reports`) and their subjects
  * (`subjects`), so that a new name or an erasure reaches each by its id.
@@ -41,6 +41,12 @@ export const openReportCount = (store: DocumentStore) => reportsCollection(store
 
 const excerptOf = (text: string) => (text.length > REPORT_EXCERPT_LENGTH ? `${text.slice(0, REPORT_EXCERPT_LENGTH - 1)}…` : text);
 
+/** A post's media as the queue shows it; undefined when it has none. */
+function mediaOf(data: { mediaType: ReportMedia['mediaType'] | null; mediaUrl: string | null; mediaTitle: string | null; media?: ReportMedia['upload'] }): ReportMedia | undefined {
+  if (data.media) return { mediaType: data.media.kind === 'audio' ? 'audio' : 'image', mediaUrl: data.media.url, mediaTitle: data.mediaTitle, upload: data.media };
+  return data.mediaType && data.mediaUrl ? { mediaType: data.mediaType, mediaUrl: data.mediaUrl, mediaTitle: data.mediaTitle } : undefined;
+}
+
 type Report = { memberId: string; reason?: string; at: string };
 
 /** The events that open, change or close an entry, or make or change what can be reported. */
@@ -56,7 +62,10 @@ async function tellStaff(store: DocumentStore, notify: ProjectionContext['notify
 async function keepSubject({ event }: TypedEvent, key: string, at: number, store: DocumentStore) {
   switch (event.type) {
     case 'PostSubmitted':
-      return applyToDocument(subjects(store), key, at, () => ({ excerpt: excerptOf(event.data.content), authorId: event.data.authorId, thread: null }));
+      return applyToDocument(subjects(store), key, at, () => {
+        const media = mediaOf(event.data);
+        return { excerpt: excerptOf(event.data.content), ...(media ? { media } : {}), authorId: event.data.authorId, thread: null };
+      });
     case 'CommentWritten':
       return applyToDocument(subjects(store), key, at, () => ({ excerpt: excerptOf(event.data.content), authorId: event.data.authorId, thread: { targetType: event.data.targetType, targetId: event.data.targetId } }));
     case 'CommentEdited':
@@ -121,7 +130,7 @@ function relist(store: DocumentStore, authorId: string, key: string, at: number,
 export const reportsProjection: Projection = {
   name: 'reports',
   // 3: authors list their open entries and subjects; 4: reasonBy, who gave each reason.
-  version: 4,
+  version: 5,
   collections: [REPORTS, REPORT_SUBJECTS, REPORT_AUTHORS],
   async setup(store) {
     await reportsCollection(store).createIndex({ firstReportedAt: 1, _id: 1 });
@@ -152,7 +161,7 @@ export const reportsProjection: Projection = {
     const report = async ({ memberId, reason, at: reportedAt }: Report) => {
       const subject = before ? null : await subjects(store).findOne({ _id: key });
       const author = subject && { id: subject.authorId, name: bylineName((await authors(store).findOne({ _id: subject.authorId }))?.byline ?? null) };
-      const opened = subject && author && { targetType, targetId: typed.id, excerpt: subject.excerpt, author, thread: subject.thread, firstReportedAt: reportedAt };
+      const opened = subject && author && { targetType, targetId: typed.id, excerpt: subject.excerpt, ...(subject.media ? { media: subject.media } : {}), author, thread: subject.thread, firstReportedAt: reportedAt };
       if (opened) await relist(store, opened.author.id, key, at, { report: true });
       await applyToDocument(reports, key, at, (current) => {
         const base = current ?? (opened && { ...opened, reasons: [] as string[], reasonBy: [] as string[], reporters: 0, reporterIds: [] as string[] });

@@ -10,6 +10,7 @@ import { pageSchema } from '../../shared/page';
 import { EVENT_TYPES } from '../../shared/events/constants';
 import { calendarFile, icsFileName, type IcsEvent } from '../../shared/events/ics';
 import { text } from '../../shared/text-schema';
+import { ReasonSchema } from '../../shared/feed/schemas';
 import { calendarEvents, calendarFeeds, canSee, detailsDto, eventDetails, eventDto, memberEvents, readEventStats, standing, standingOf, visibility, type CalendarEventDocument, type EventDetailsDocument } from '../../projections/events';
 import { calendarFeedDecider } from '../../shared/events/calendar-feed-stream';
 import { calendarFeedToken, hashSubscriptionToken as hashToken } from '../../platform/mail/link-tokens';
@@ -318,15 +319,18 @@ export async function eventRoutes(fastify: FastifyInstance, { services }: { serv
     return mapPage(page, (event) => eventDto(event, actor, { status: mine.get(event._id) ?? null }));
   });
 
-  for (const [action, type, summary] of [
-    ['approve', 'ApproveEvent', 'Approve an event: it reaches the calendar'],
-    ['reject', 'RejectEvent', 'Reject an event: it leaves the listings and takes no RSVPs'],
-  ] as const)
-    app.put(`/api/admin/events/:id/${action}`, { config: { access: STAFF }, schema: changesEvent(summary) }, async (request) => {
-      const id = eventId(request.params.id);
-      await visibleEvent(id, request.actor);
-      return detailsDto(await command(id, request.actor, { type, data: none }), request.actor);
-    });
+  app.put('/api/admin/events/:id/approve', { config: { access: STAFF }, schema: changesEvent('Approve an event: it reaches the calendar') }, async (request) => {
+    const id = eventId(request.params.id);
+    await visibleEvent(id, request.actor);
+    return detailsDto(await command(id, request.actor, { type: 'ApproveEvent', data: none }), request.actor);
+  });
+
+  app.put('/api/admin/events/:id/reject', { config: { access: STAFF }, schema: { ...changesEvent('Reject an event, with a reason its organizer sees: it leaves the listings and takes no RSVPs'), body: ReasonSchema } }, async (request) => {
+    const id = eventId(request.params.id);
+    await visibleEvent(id, request.actor);
+    const reason = request.body?.reason;
+    return detailsDto(await command(id, request.actor, { type: 'RejectEvent', data: reason ? { reason } : {} }), request.actor);
+  });
 
   app.put('/api/admin/events/:id/feature', { config: { access: STAFF }, schema: { ...changesEvent('Feature or unfeature an event: toggles, or sets `featured` when given'), body: FeatureBody } }, async (request) => {
     const id = eventId(request.params.id);

@@ -26,7 +26,8 @@ export type CalendarEventEvent =
   | { type: 'EventApproved'; data: { by: string; at: string } }
   /** A member edited their approved event: it waits for staff again, so nothing unreviewed reaches guests. */
   | { type: 'EventReturnedToModeration'; data: { by: string; at: string } }
-  | { type: 'EventRejected'; data: { by: string; at: string } }
+  /** `reason`: why, for the organizer and staff (sealed with the rejecting moderator's key). */
+  | { type: 'EventRejected'; data: { by: string; reason?: string; at: string } }
   | { type: 'EventFeatured'; data: { by: string; at: string } }
   | { type: 'EventUnfeatured'; data: { by: string; at: string } }
   | { type: 'EventDeleted'; data: { by: string; at: string } }
@@ -43,7 +44,8 @@ export type CalendarEventEvent =
 export type CalendarEventCommand =
   | { type: 'ScheduleEvent'; data: { id: string; fields: EventFields }; metadata: CommandMetadata }
   | { type: 'EditEvent'; data: { fields: EventFields }; metadata: CommandMetadata }
-  | { type: 'ApproveEvent' | 'RejectEvent' | 'FeatureEvent' | 'UnfeatureEvent' | 'DeleteEvent' | 'CancelEvent'; data: Record<string, never>; metadata: CommandMetadata }
+  | { type: 'RejectEvent'; data: { reason?: string }; metadata: CommandMetadata }
+  | { type: 'ApproveEvent' | 'FeatureEvent' | 'UnfeatureEvent' | 'DeleteEvent' | 'CancelEvent'; data: Record<string, never>; metadata: CommandMetadata }
   | { type: 'SetRsvp'; data: { status: RsvpStatus }; metadata: CommandMetadata }
   | { type: 'RemoveRsvp'; data: Record<string, never>; metadata: CommandMetadata };
 
@@ -185,7 +187,7 @@ export const calendarEventDecider: Decider<CalendarEventState, CalendarEventComm
         return state.approved ? [] : [{ type: 'EventApproved', data: by }];
       case 'RejectEvent':
         requireModerator(actor);
-        return state.rejected ? [] : [{ type: 'EventRejected', data: by }];
+        return state.rejected ? [] : [{ type: 'EventRejected', data: { ...by, ...(command.data.reason ? { reason: command.data.reason } : {}) } }];
       case 'FeatureEvent':
         requireModerator(actor);
         return state.featured ? [] : [{ type: 'EventFeatured', data: by }];

@@ -122,6 +122,8 @@ export const CalendarEventSchema = v.object({
   isFeatured: v.boolean(),
   /** Cancelled by its organizer or staff: still listed, taking no RSVPs. */
   isCancelled: v.boolean(),
+  /** A rejected event, for its organizer and staff only: the reason staff gave, null for none. */
+  rejectionReason: v.optional(v.nullable(v.string())),
   organizerId: v.string(),
   organizer: OrganizerSchema,
   attendees: AttendeeCountsSchema,
