@@ -217,3 +217,24 @@ describe('choosing a new password', () => {
     expect(Object.keys(use.responses)).toEqual(expect.arrayContaining(['204', '400', '404', '429']));
   });
 });
+
+describe('limits, as for sign-in', () => {
+  it('limits asking per client address and per mailbox, and using links per client address', async () => {
+    const limited = await startTestSite({ RATE_LIMIT_AUTH_MAX: '3', RATE_LIMIT_MAIL_LINKS_MAX: '2' }, site);
+    try {
+      const ask = (email: string) => new Browser(limited.url).post('/api/auth/password-reset', { email });
+      // Per mailbox, whether or not it has an account: the third request for one address is refused.
+      const mailbox = `limited-${Date.now()}@example.org`;
+      expect([(await ask(mailbox)).status, (await ask(mailbox)).status, (await ask(mailbox)).status]).toEqual([202, 202, 429]);
+      // Per client address: the route's own count is spent (three in the minute), for any address.
+      const refused = await ask(`other-${Date.now()}@example.org`);
+      expect(refused.status).toBe(429);
+      expect(refused.body.message).toMatch(/^Too many attempts|^Rate limit/u);
+      const uses: number[] = [];
+      for (let i = 0; i < 4; i++) uses.push((await new Browser(limited.url).post(`/api/auth/password-reset/unknown-token-${i}`, { password: NEW_PASSWORD })).status);
+      expect(uses).toEqual([404, 404, 404, 429]);
+    } finally {
+      await limited.close();
+    }
+  });
+});
