@@ -10,6 +10,8 @@ import { RoleBadge } from '../../components/ui/badge';
 import { Avatar } from '../../components/ui/avatar';
 import { ComingSoon, EmptyState } from '../../components/ui/page-header';
 import { MemberLink } from '../../components/member-link';
+import { MediaPreview } from '../../components/media-preview';
+import { ReasonDialog } from '../../components/reason-dialog';
 import { useToast } from '../../components/ui/toast';
 import { errorMessage } from '../../lib/api';
 import { LoadMore } from '../../lib/paged-list';
@@ -78,8 +80,6 @@ function Moderation() {
             <p className="text-sm">
               <MemberLink id={post.author.id} name={post.author.name} className="font-semibold" /> <RoleBadge role={post.author.role} /> · <time dateTime={post.createdAt}>{new Date(post.createdAt).toLocaleString()}</time>
             </p>
-            <p className="mt-2 break-words whitespace-pre-wrap">{post.content}</p>
-            {post.mediaUrl && <p className="mt-1 truncate text-sm text-slate-600 dark:text-slate-400">{post.mediaType}: {post.mediaUrl}</p>}
             {post.revision && (
               // A held edit of a post already in the feed: Approve puts the edit in the feed, Reject keeps the text below.
               <div className="mt-2 rounded-lg border border-amber-300 bg-amber-50 p-3 dark:border-amber-700 dark:bg-slate-800">
@@ -92,12 +92,22 @@ function Moderation() {
               </div>
             )}
             {post.revision && <p className="mt-3 text-sm font-semibold text-slate-600 dark:text-slate-400">Now in the feed:</p>}
+            <p className="mt-2 break-words whitespace-pre-wrap">{post.content}</p>
+            <MediaPreview upload={post.media} mediaType={post.mediaType} mediaUrl={post.mediaUrl} mediaTitle={post.mediaTitle} of={`the post by ${post.author.name}`} />
             {post.tags.length > 0 && <p className="mt-1 text-sm text-brand-700 dark:text-amber-accent">{post.tags.map((t) => `#${t}`).join(' ')}</p>}
             <div className="mt-3 flex gap-2">
               <Button onPress={() => act.mutate({ action: { do: 'approve', postId: post.id }, done: 'Post approved' })}>Approve</Button>
-              <Button variant="destructive" onPress={() => act.mutate({ action: { do: 'reject', postId: post.id }, done: 'Post rejected' })}>
-                Reject
-              </Button>
+              <ReasonDialog
+                label="Reject"
+                triggerName={`Reject the post by ${post.author.name}`}
+                triggerVariant="destructive"
+                title="Reject this post?"
+                description={`It will not appear in the feed. ${post.author.name} sees the reason you give.`}
+                fieldLabel="Reason for the author"
+                confirmLabel="Reject post"
+                destructive
+                onConfirm={(reason) => act.mutateAsync({ action: { do: 'reject', postId: post.id, reason }, done: 'Post rejected' })}
+              />
             </div>
           </li>
         ))}
@@ -131,14 +141,18 @@ function ReportedContent() {
                 <time dateTime={report.firstReportedAt}>{new Date(report.firstReportedAt).toLocaleString()}</time>
               </p>
               <blockquote className="mt-2 border-l-4 border-slate-200 pl-3 break-words whitespace-pre-wrap dark:border-slate-700">{report.excerpt}</blockquote>
+              {report.media && <MediaPreview upload={report.media.upload} mediaType={report.media.mediaType} mediaUrl={report.media.mediaUrl} mediaTitle={report.media.mediaTitle} of={`the ${what.toLowerCase()} by ${report.author.name}`} />}
               {report.reasons.length > 0 && (
-                <ul aria-label="Reasons given" className="mt-2 flex flex-wrap gap-2">
-                  {report.reasons.map((reason, index) => (
-                    <li key={index} className="rounded-full bg-red-50 px-2 py-0.5 text-xs text-red-800 dark:bg-red-950 dark:text-red-200">
-                      {reason}
-                    </li>
-                  ))}
-                </ul>
+                <div className="mt-2">
+                  <p className="text-xs font-semibold text-slate-600 uppercase dark:text-slate-400">Reasons given</p>
+                  <ul aria-label="Reasons given" className="mt-1 space-y-1">
+                    {report.reasons.map((reason, index) => (
+                      <li key={index} className="rounded-md bg-red-50 px-2 py-1 text-sm break-words whitespace-pre-wrap text-red-900 dark:bg-red-950 dark:text-red-100">
+                        {reason}
+                      </li>
+                    ))}
+                  </ul>
+                </div>
               )}
               <div className="mt-3 flex flex-wrap items-center gap-2">
                 <Button variant="secondary" onPress={() => act.mutate({ action: { do: 'dismiss', targetType: report.targetType, targetId: report.targetId }, done: 'Reports dismissed' })}>

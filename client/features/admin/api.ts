@@ -23,13 +23,14 @@ export function useMembers(filters: MemberFilters) {
 }
 export const useReports = () => usePagedList<ReportGroup>('/api/admin/reports');
 
-export type AdminAction = { do: 'approve' | 'reject'; postId: string } | { do: 'role'; memberId: string; role: Role } | { do: 'suspend' | 'unsuspend'; memberId: string } | { do: 'dismiss' | 'remove'; targetType: ReportTargetType; targetId: string };
+export type AdminAction = { do: 'approve'; postId: string } | { do: 'reject'; postId: string; reason?: string | undefined } | { do: 'role'; memberId: string; role: Role } | { do: 'suspend' | 'unsuspend'; memberId: string } | { do: 'dismiss' | 'remove'; targetType: ReportTargetType; targetId: string };
 
 export function runAdminAction(action: AdminAction) {
   switch (action.do) {
     case 'approve':
+      return apiRequest<Post>('PUT', `/api/admin/posts/${encodeURIComponent(action.postId)}/approve`, {});
     case 'reject':
-      return apiRequest<Post>('PUT', `/api/admin/posts/${encodeURIComponent(action.postId)}/${action.do}`, {});
+      return apiRequest<Post>('PUT', `/api/admin/posts/${encodeURIComponent(action.postId)}/reject`, action.reason ? { reason: action.reason } : {});
     case 'role':
       return apiRequest<MemberRow>('PUT', `/api/admin/users/${encodeURIComponent(action.memberId)}/role`, { role: action.role });
     case 'suspend':

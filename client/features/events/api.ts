@@ -43,7 +43,9 @@ export const deleteEvent = (id: string) => apiRequest('DELETE', eventUrl(id));
 export const cancelEvent = (id: string) => apiRequest<CalendarEvent>('POST', `${eventUrl(id)}/cancel`);
 export const setRsvp = (id: string, status: RsvpStatus | null) =>
   status ? apiRequest<RsvpChange>('PUT', `${eventUrl(id)}/rsvp/me`, { status }) : apiRequest<RsvpChange>('DELETE', `${eventUrl(id)}/rsvp/me`);
-export const moderateEvent = (id: string, action: 'approve' | 'reject' | 'feature') => apiRequest<CalendarEvent>('PUT', `/api/admin/events/${encodeURIComponent(id)}/${action}`);
+/** A rejection may say why (`reason`, shown to the organizer and staff). */
+export const moderateEvent = (id: string, action: 'approve' | 'reject' | 'feature', reason?: string) =>
+  apiRequest<CalendarEvent>('PUT', `/api/admin/events/${encodeURIComponent(id)}/${action}`, action === 'reject' && reason ? { reason } : undefined);
 export const setFeatured = (id: string, featured: boolean) => apiRequest<CalendarEvent>('PUT', `/api/admin/events/${encodeURIComponent(id)}/feature`, { featured });
 /** The event as an iCalendar file. */
 export const eventIcsUrl = (id: string) => `${eventUrl(id)}/ics`;

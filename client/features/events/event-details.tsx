@@ -1,5 +1,5 @@
 /** The event detail dialog: badges, dates, location, organizer, RSVP in every state, export, edit and delete. */
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { useMutation } from '@tanstack/react-query';
 import { Dialog, Heading, Modal, ModalOverlay } from 'react-aria-components';
 import { Link } from '@tanstack/react-router';
@@ -28,8 +28,20 @@ export function Rsvp({ event }: { event: CalendarEvent }) {
   const { toast } = useToast();
   const counts = useAttendeeCounts(event.id);
   const refresh = useRefreshEvents();
+  const choices = useRef<HTMLDivElement>(null);
+  /**
+   * Keyboard users stay where they were: a button that vanishes (Remove RSVP) would drop focus on the page's body, out
+   * of the dialog, where Escape no longer closes it; focus goes back to the answer chosen, else the first one.
+   */
+  const keepFocus = () =>
+    requestAnimationFrame(() => {
+      const group = choices.current;
+      if (!group || (document.activeElement && document.activeElement !== document.body)) return;
+      (group.querySelector<HTMLElement>('[aria-pressed="true"]') ?? group.querySelector<HTMLElement>('button:not([disabled])'))?.focus();
+    });
   const set = useMutation({
     mutationFn: (status: RsvpStatus | null) => setRsvp(event.id, status),
+    onSettled: keepFocus,
     onSuccess: (result, status) => {
       if (result.status === 'waitlisted') toast({ title: 'You are on the waiting list', description: `You are #${result.position} on the waiting list. If a place frees, it is yours at once and we e-mail you.` });
       else toast({ title: status ? 'RSVP updated successfully' : 'RSVP removed successfully' });
@@ -52,22 +64,29 @@ export function Rsvp({ event }: { event: CalendarEvent }) {
   if (event.isCancelled) body = <p>This event was cancelled. It takes no more RSVPs.</p>;
   else if (user?.role === 'subscriber') body = <p>Upgrade your membership to RSVP to community events.</p>;
   else if (new Date(event.startDate).getTime() <= Date.now()) body = <p>RSVP is no longer available for this event.</p>;
-  else if (event.status === 'rejected') body = <p>This event was not approved, so it takes no RSVPs.</p>;
+  else if (event.status === 'rejected')
+    body = (
+      <>
+        <p>This event was not approved, so it takes no RSVPs.</p>
+        {/* Only its organizer and staff are sent the reason. */}
+        {event.rejectionReason && <p className="mt-1 text-sm text-red-700 dark:text-red-400">Reason: {event.rejectionReason}</p>}
+      </>
+    );
   else if (!event.isApproved) body = <p>This event is pending approval. RSVP opens once staff approve it.</p>;
   else
     body = (
       <div className="space-y-2">
-        <div role="group" aria-label="Your RSVP" className="flex flex-wrap gap-2">
+        <div ref={choices} role="group" aria-label="Your RSVP" aria-busy={set.isPending} className="flex flex-wrap gap-2">
           {(Object.keys(RSVP_LABELS) as RsvpStatus[]).map((status) => {
             const chosen = event.myRsvp === status || (status === 'attending' && waitlisted);
             return (
-              <Button key={status} variant={chosen ? 'primary' : 'secondary'} aria-pressed={chosen} isDisabled={set.isPending || (status === 'attending' && full && !event.waitlist)} onPress={() => set.mutate(status)}>
+              <Button key={status} variant={chosen ? 'primary' : 'secondary'} aria-pressed={chosen} isDisabled={status === 'attending' && full && !event.waitlist} onPress={() => !set.isPending && set.mutate(status)}>
                 {status === 'attending' ? (waitlisted ? 'On the waiting list' : attendingLabel) : RSVP_LABELS[status]}
               </Button>
             );
           })}
           {event.myRsvp && (
-            <Button variant="ghost" onPress={() => set.mutate(null)}>
+            <Button variant="ghost" onPress={() => !set.isPending && set.mutate(null)}>
               {waitlisted ? 'Leave waiting list' : 'Remove RSVP'}
             </Button>
           )}
@@ -213,7 +232,13 @@ export function EventDetails({ eventId, onClose }: { eventId: string; onClose: (
               </p>
               {event.tags.length > 0 && <p className="text-sm">{event.tags.map((t) => `#${t}`).join(' ')}</p>}
               {event.isRecurring && event.recurrenceRule && <p className="text-sm">Repeats: {event.recurrenceRule}</p>}
-              <Rsvp event={event} />
+              {user ? (
+                <Rsvp event={event} />
+              ) : (
+                <Link to="/login" search={{ redirect: `/events/${event.id}` }} className="inline-flex min-h-11 items-center rounded-md bg-brand-600 px-5 font-semibold text-white hover:bg-brand-700">
+                  Sign in to RSVP
+                </Link>
+              )}
               {staff && (
                 <section aria-label="Admin information" className="rounded-lg border border-slate-200 p-3 text-xs dark:border-slate-700">
                   <h3 className="mb-1 font-semibold">Admin Information</h3>

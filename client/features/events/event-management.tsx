@@ -14,6 +14,8 @@ import { EventDetails, dateLine } from './event-details';
 import { eventsUrl, moderateEvent, useEventList, useEventStats, useRefreshEvents } from './api';
 import { useDebounced } from '../../lib/use-debounced';
 import { MemberLink } from '../../components/member-link';
+import { MediaPreview } from '../../components/media-preview';
+import { ReasonDialog } from '../../components/reason-dialog';
 
 type Tab = 'pending' | 'all' | 'featured' | 'stats';
 type SortKey = 'created' | 'start' | 'title';
@@ -41,7 +43,7 @@ export function EventManagementPage() {
   const { list: events, items: list } = useEventList(eventsUrl({ ...listed.params, q: search, type, sort }, listed.path), { enabled: allowed && tab !== 'stats' });
   const stats = useEventStats(allowed);
   const act = useMutation({
-    mutationFn: ({ id, action }: { id: string; action: 'approve' | 'reject' | 'feature' }) => moderateEvent(id, action),
+    mutationFn: ({ id, action, reason }: { id: string; action: 'approve' | 'reject' | 'feature'; reason?: string | undefined }) => moderateEvent(id, action, reason),
     onSuccess: (_r, { action }) => {
       toast({ title: action === 'approve' ? 'Event approved successfully' : action === 'reject' ? 'Event rejected successfully' : 'Event featured status updated' });
       void refresh();
@@ -216,15 +218,26 @@ export function EventManagementPage() {
                     <p className="text-sm text-slate-600 dark:text-slate-400">
                       {dateLine(e)} · <MemberLink id={e.organizerId} name={`${e.organizer.firstName} ${e.organizer.lastName}`} />
                     </p>
+                    {tab === 'pending' && e.description && <p className="mt-1 line-clamp-3 text-sm whitespace-pre-wrap">{e.description}</p>}
+                    {tab === 'pending' && <MediaPreview upload={e.media} of={`the event ${e.title}`} />}
+                    {e.status === 'rejected' && e.rejectionReason && <p className="mt-1 text-sm text-red-700 dark:text-red-400">Reason: {e.rejectionReason}</p>}
                     <div className="mt-2 flex flex-wrap gap-2">
                       <Button variant="ghost" onPress={() => setOpen(e.id)}>
                         View
                       </Button>
                       {e.status !== 'approved' && <Button onPress={() => act.mutate({ id: e.id, action: 'approve' })}>Approve</Button>}
                       {e.status !== 'rejected' && (
-                        <Button variant="destructive" onPress={() => act.mutate({ id: e.id, action: 'reject' })}>
-                          Reject
-                        </Button>
+                        <ReasonDialog
+                          label="Reject"
+                          triggerName={`Reject ${e.title}`}
+                          triggerVariant="destructive"
+                          title="Reject this event?"
+                          description={`It leaves the listings and takes no RSVPs. ${e.organizer.firstName || 'The organizer'} sees the reason you give.`}
+                          fieldLabel="Reason for the organizer"
+                          confirmLabel="Reject event"
+                          destructive
+                          onConfirm={(reason) => act.mutateAsync({ id: e.id, action: 'reject', reason })}
+                        />
                       )}
                       <MenuTrigger>
                         <Button variant="secondary" aria-label={`More actions for ${e.title}`}>
