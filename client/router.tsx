@@ -196,12 +196,15 @@ const publicOrShellRoute = createRoute({
   },
 });
 const publicOrShellRoutes = [
+  // The blog's list and the calendar are public too: a visitor reads published posts and public approved events.
+  createRoute({ getParentRoute: () => publicOrShellRoute, path: '/blog', component: page(() => import('./features/blog/blog-pages'), 'BlogPage') }),
+  createRoute({ getParentRoute: () => publicOrShellRoute, path: '/calendar', component: page(() => import('./features/events/event-pages'), 'CalendarPage') }),
   createRoute({ getParentRoute: () => publicOrShellRoute, path: '/blog/$id', component: page(() => import('./features/blog/blog-pages'), 'BlogPostPage') }),
   createRoute({ getParentRoute: () => publicOrShellRoute, path: '/events/$id', component: page(() => import('./features/events/event-page'), 'EventPage') }),
+  createRoute({ getParentRoute: () => publicOrShellRoute, path: '/posts/$id', component: page(() => import('./features/newsfeed/post-page'), 'PostPage') }),
 ];
 
 /** Registered only for admin and staff: everyone else gets the not-found page. */
-  createRoute({ getParentRoute: () => publicOrShellRoute, path: '/posts/$id', component: page(() => import('./features/newsfeed/post-page'), 'PostPage') }),
 function StaffOnly({ children }: { children: ReactNode }) {
   const { data: user } = useCurrentUser();
   return isStaff(user?.role) ? children : <NotFoundPage />;
@@ -217,8 +220,6 @@ const WidgetsPage = lazy(() => import('./features/embeds/widgets-page').then((m)
 
 const shellRoutes = [
   createRoute({ getParentRoute: () => shellRoute, path: '/', component: page(() => import('./features/newsfeed/newsfeed-page'), 'NewsfeedPage') }),
-  createRoute({ getParentRoute: () => shellRoute, path: '/blog', component: page(() => import('./features/blog/blog-pages'), 'BlogPage') }),
-  createRoute({ getParentRoute: () => shellRoute, path: '/calendar', component: page(() => import('./features/events/event-pages'), 'CalendarPage') }),
   createRoute({ getParentRoute: () => shellRoute, path: '/admin', component: AdminPage }),
   createRoute({ getParentRoute: () => shellRoute, path: '/admin/$tab', component: AdminPage }),
   createRoute({

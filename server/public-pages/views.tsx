@@ -25,11 +25,21 @@ function Cover({ media, className }: { media: Media | null | undefined; classNam
 /** Where a visitor goes to sign in and come back to the page they were on. */
 export const signInThenBack = (path: string) => `/login?redirect=${encodeURIComponent(path)}`;
 
+/** The first Tab stop, as the app's (client/components/skip-link.tsx), working without script: the fragment focuses `main` (its own id: the app's #main may stand beside it, hidden, until it takes over). */
+function SkipLink() {
+  return (
+    <a href="#content" className="sr-only focus:not-sr-only focus:fixed focus:top-2 focus:left-2 focus:z-[100] focus:inline-flex focus:min-h-11 focus:items-center focus:rounded-md focus:bg-white focus:px-4 focus:font-semibold focus:text-brand-900 focus:shadow-lg focus:ring-2 focus:ring-amber-500 focus:outline-none">
+      Skip to content
+    </a>
+  );
+}
+
 const LINK = 'inline-flex min-h-11 items-center font-medium text-brand-600 underline dark:text-amber-accent';
 
 function PublicFrame({ children, year }: { children: ReactNode; year: number }) {
   return (
     <div className="flex min-h-screen flex-col">
+      <SkipLink />
       <header className="bg-brand-900 text-white">
         <div className="mx-auto flex max-w-6xl flex-wrap items-center justify-between gap-x-4 px-4 py-3">
           <a href="/" className="font-bold">
@@ -48,7 +58,9 @@ function PublicFrame({ children, year }: { children: ReactNode; year: number }) 
           </nav>
         </div>
       </header>
-      <main className="mx-auto w-full max-w-6xl flex-1 p-4 md:p-6">{children}</main>
+      <main id="content" tabIndex={-1} className="mx-auto w-full max-w-6xl flex-1 p-4 outline-none md:p-6">
+        {children}
+      </main>
       <footer className="bg-slate-900 text-slate-300">
         <nav aria-label="About the site" className="mx-auto flex max-w-6xl flex-wrap gap-x-6 gap-y-2 px-4 py-8 text-sm">
           {[...LANDING_FOOTER, { label: 'Subscribe', href: '/subscribe' }, { label: 'RSS', href: '/rss' }].map(({ label, href }) => (
@@ -68,18 +80,19 @@ function PublicFrame({ children, year }: { children: ReactNode; year: number }) 
 export function LandingView() {
   return (
     <div className="min-h-screen bg-gradient-to-b from-brand-900 via-brand-800 to-slate-900 text-white">
+      <SkipLink />
       <header className="mx-auto flex max-w-6xl items-center justify-between px-4 py-5">
         <p className="flex items-center gap-2 text-lg font-bold">{SITE_NAME}</p>
         <a href="/api/login" className="inline-flex min-h-11 items-center rounded-md border border-white/40 px-4 text-sm font-medium hover:bg-white/10">
           Sign In
         </a>
       </header>
-      <main className="mx-auto max-w-6xl px-4 pt-12 pb-20">
+      <main id="content" tabIndex={-1} className="mx-auto max-w-6xl px-4 pt-12 pb-20 outline-none">
         <p className="text-sm font-semibold tracking-widest text-amber-300 uppercase">{LANDING.eyebrow}</p>
         <h1 className="mt-3 max-w-3xl text-4xl font-bold leading-tight md:text-6xl">{LANDING.headline}</h1>
         <p className="mt-6 max-w-2xl text-lg text-slate-200">{LANDING.lead}</p>
         <div className="mt-8 flex flex-wrap gap-3">
-          <a href="/api/login" className="inline-flex min-h-11 items-center rounded-md bg-amber-400 px-6 font-semibold text-slate-950 hover:bg-amber-300">
+          <a href="/register" className="inline-flex min-h-11 items-center rounded-md bg-amber-400 px-6 font-semibold text-slate-950 hover:bg-amber-300">
             Join Community
           </a>
           <a href="/api/login" className="inline-flex min-h-11 items-center rounded-md border border-white/40 px-6 font-semibold hover:bg-white/10">
@@ -135,7 +148,7 @@ export function BlogPostView({ post, year }: { post: BlogPostDocument; year: num
         )}
         <div className="blog-content mt-6 space-y-4 leading-relaxed" dangerouslySetInnerHTML={{ __html: post.content }} />
         <p className="mt-8 border-t border-slate-200 pt-6 dark:border-slate-800">
-          <a href="/api/login" className={LINK}>
+          <a href="/register" className={LINK}>
             Join the community to read more
           </a>
         </p>

@@ -16,6 +16,7 @@ import { useEventStats } from '../events/api';
 import { useAdminStats } from '../admin/api';
 import { useUnreadNotifications } from '../notifications/api';
 import { useMailbox } from '../mailbox/api';
+import { MAIN_CONTENT_ID, SkipLink } from '../../components/skip-link';
 import { useCommunityStats } from '../newsfeed/api';
 import { useTheme } from '../../lib/theme';
 import { useNarrowScreen } from '../../lib/use-narrow-screen';
@@ -98,6 +99,25 @@ function NavLink({ item, collapsed, badge, badgeTone = 'neutral', active }: { it
 function UnreadBadge({ children }: { children: (unread: number) => ReactNode }) {
   const unread = useUnreadNotifications(true);
   return <>{children(unread.data ?? 0)}</>;
+}
+
+/** On a phone the sidebar is a closed drawer: the top bar keeps the unread count in sight, and leads to the notifications. */
+function TopBarNotifications({ unread, active }: { unread: number; active: boolean }) {
+  return (
+    <Link
+      to="/notifications"
+      aria-label={unread > 0 ? `Notifications, ${unread} unread` : 'Notifications'}
+      aria-current={active ? 'page' : undefined}
+      className="relative ml-auto inline-flex min-h-11 min-w-11 items-center justify-center rounded-md outline-none hover:bg-slate-100 focus-visible:ring-2 focus-visible:ring-amber-500 dark:hover:bg-slate-800"
+    >
+      <Icon name="bell" className="size-6" />
+      {unread > 0 && (
+        <span aria-hidden="true" className="absolute top-0.5 right-0.5 min-w-5 rounded-full bg-red-600 px-1 text-center text-xs leading-5 font-semibold text-white">
+          {unread > 99 ? '99+' : unread}
+        </span>
+      )}
+    </Link>
+  );
 }
 
 /** The dashboard's queues: posts awaiting approval and reported content. */
@@ -297,6 +317,7 @@ export function AppShell({ user, children }: { user: CurrentUser; children: Reac
 
   return (
     <div className="flex min-h-screen">
+      <SkipLink />
       {!mobile && (
         <aside
           aria-label="Sidebar"
@@ -328,8 +349,9 @@ export function AppShell({ user, children }: { user: CurrentUser; children: Reac
             <Icon name="menu" className="mx-auto size-5" />
           </button>
           <span className="font-semibold md:hidden">Broadcast History</span>
+          {mobile && <UnreadBadge>{(unread) => <TopBarNotifications unread={unread} active={pathname.startsWith('/notifications')} />}</UnreadBadge>}
         </header>
-        <main id="main" className="flex-1 p-4 md:p-6">
+        <main id={MAIN_CONTENT_ID} tabIndex={-1} className="flex-1 scroll-mt-16 p-4 outline-none md:p-6">
           {children}
         </main>
       </div>

@@ -1,9 +1,12 @@
 /**
- * The public-site layout: the site's own pages (/about, /privacy, …, /subscribe) and one layout of the admin
- * dashboard (/admin-webflow). Every link leads to a real page.
+ * The public-site layout: the site's own pages (/about, /privacy, …, /subscribe), a visitor's blog, calendar, blog
+ * post and event pages, and one layout of the admin dashboard (/admin-webflow). Every link leads to a real page; Admin
+ * is shown to staff only, and a visitor is offered Sign in instead.
  */
 import { useState, type ReactNode } from 'react';
 import { Link, useRouterState } from '@tanstack/react-router';
+import { MAIN_CONTENT_ID, SkipLink } from '../../components/skip-link';
+import { isStaff, useCurrentUser } from '../../lib/current-user';
 
 const HEADER_LINKS = [
   { label: 'Home', to: '/' },
@@ -11,8 +14,8 @@ const HEADER_LINKS = [
   { label: 'Community', to: '/' },
   { label: 'Blog', to: '/blog' },
   { label: 'Calendar', to: '/calendar' },
-  { label: 'Admin', to: '/admin-webflow' },
 ] as const;
+const ADMIN_LINK = { label: 'Admin', to: '/admin-webflow' } as const;
 
 const FOOTER_GROUPS = [
   { title: 'Company', links: [{ label: 'About', href: '/about' }, { label: 'Contact', href: '/contact' }, { label: 'Privacy', href: '/privacy' }, { label: 'Terms', href: '/terms' }] },
@@ -23,7 +26,8 @@ const FOOTER_GROUPS = [
 export function PublicSiteLayout({ children }: { children: ReactNode }) {
   const pathname = useRouterState({ select: (state) => state.location.pathname });
   const [menuOpen, setMenuOpen] = useState(false);
-  const links = HEADER_LINKS.map((link) => {
+  const user = useCurrentUser();
+  const links = [...HEADER_LINKS, ...(isStaff(user.data?.role) ? [ADMIN_LINK] : [])].map((link) => {
     const active = link.to === pathname;
     return (
       <Link
@@ -37,8 +41,15 @@ export function PublicSiteLayout({ children }: { children: ReactNode }) {
       </Link>
     );
   });
+  if (user.isSuccess && !user.data)
+    links.push(
+      <Link key="sign-in" to="/login" search={{ redirect: pathname }} className="inline-flex min-h-11 items-center px-2 hover:text-amber-300">
+        Sign in
+      </Link>,
+    );
   return (
     <div className="flex min-h-screen flex-col">
+      <SkipLink />
       <header className="bg-brand-900 text-white">
         <div className="mx-auto flex max-w-6xl items-center justify-between px-4 py-3">
           <Link to="/" className="font-bold">
@@ -64,7 +75,9 @@ export function PublicSiteLayout({ children }: { children: ReactNode }) {
           </nav>
         )}
       </header>
-      <main className="mx-auto w-full max-w-6xl flex-1 p-4 md:p-6">{children}</main>
+      <main id={MAIN_CONTENT_ID} tabIndex={-1} className="mx-auto w-full max-w-6xl flex-1 p-4 outline-none md:p-6">
+        {children}
+      </main>
       <footer className="bg-slate-900 text-slate-300">
         <div className="mx-auto grid max-w-6xl gap-6 px-4 py-8 sm:grid-cols-3">
           {FOOTER_GROUPS.map((group) => (
