@@ -88,6 +88,10 @@ export async function serveClient(app: FastifyInstance, { pages }: { pages: Publ
       const html = await readFile(resolve(CLIENT_DIR, 'index.html'), 'utf8');
       return reply.header('Cache-Control', 'no-cache').type('text/html; charset=utf-8').send(withForm(html, token));
     });
+  // A password reset link's page: the token is in its address, so no cache keeps it (the page holds none itself).
+  app.get('/reset-password/:token', { config: { access: 'public' }, schema: { ...APP_PAGE, summary: 'The page a password reset mail links to: the app asks for the new password', params: TokenParams } }, (_request, reply) =>
+    reply.header('Cache-Control', 'no-store').sendFile('index.html'),
+  );
   // Every other page of the app, its built files, and the widgets' page: not part of the API.
   app.get('/*', { config: { access: 'public' }, schema: { hide: true } }, (request, reply) => {
     const path = request.url.split('?')[0]!;

@@ -165,6 +165,17 @@ describe('choosing a new password', () => {
     expect((await signIn(account.email, NEW_PASSWORD)).status).toBe(200);
   });
 
+  it('serves the link’s page without letting a cache keep its address, and changes nothing by opening it', async () => {
+    const { account } = await registerMember(site.url);
+    const token = await resetToken(account.email);
+    const opened = await new Browser(site.url).get(`/reset-password/${token}`);
+    expect(opened.status).toBe(200);
+    expect(opened.headers.get('content-type')).toMatch(/^text\/html/u);
+    expect(opened.headers.get('cache-control')).toBe('no-store');
+    expect(opened.body).not.toContain(token);
+    expect((await new Browser(site.url).post(`/api/auth/password-reset/${token}`, { password: NEW_PASSWORD })).status).toBe(204);
+  });
+
   it('answers an unknown token 404 with an error', async () => {
     for (const token of ['unknown-token', 'A'.repeat(43), MASKED_TOKEN]) {
       const response = await new Browser(site.url).post(`/api/auth/password-reset/${encodeURIComponent(token)}`, { password: NEW_PASSWORD });
