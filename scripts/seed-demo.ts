@@ -99,6 +99,11 @@ const EVENTS = [
 ] as const;
 
 const days = (n: number) => n * 24 * 3600 * 1000;
+/**
+ * The log's record of who acted, as the HTTP routes write it: without it a member's export (member_activity) would not
+ * count these events as theirs.
+ */
+const by = (actor: Actor) => ({ actorId: actor.id });
 
 async function main() {
   // The seed registers many accounts from one address in a moment; the sign-in rate limit is for people.
@@ -146,22 +151,23 @@ async function main() {
         type: 'SubmitPost',
         data: { id, content, tags: normalizeTags(tags), mediaType, mediaUrl, mediaTitle: null },
         metadata: { ...when, actor: author },
-      });
+      }, by(author));
       if (author.role === 'member' || author.role === 'subscriber')
-        await services.handle(postDecider, stream, { type: 'ApprovePost', data: {}, metadata: { now: new Date(start + days(index * 3) + 3_600_000), actor: moderator } });
+        await services.handle(postDecider, stream, { type: 'ApprovePost', data: {}, metadata: { now: new Date(start + days(index * 3) + 3_600_000), actor: moderator } }, by(moderator));
       for (const liker of members.slice(0, 4 + index * 2))
-        if (liker.role !== 'subscriber' || index % 2 === 0) await services.handle(postDecider, stream, { type: 'LikePost', data: {}, metadata: { now: new Date(start + days(index * 3 + 1)), actor: liker } });
+        if (liker.role !== 'subscriber' || index % 2 === 0) await services.handle(postDecider, stream, { type: 'LikePost', data: {}, metadata: { now: new Date(start + days(index * 3 + 1)), actor: liker } }, by(liker));
       // A short conversation under the first posts: two comments and a reply to the first.
       const talkers = members.filter((m) => m.role !== 'subscriber' && m.id !== author.id);
       let first: { id: string; parentId: null; removed: false } | null = null;
       for (const [turn, content] of (COMMENTS[index] ?? []).entries()) {
         const commentId = randomUUID();
         const parent = turn === 2 && first ? { ...first, targetType: 'post' as const, targetId: id } : null;
+        const talker = talkers[(index + turn * 2) % talkers.length]!;
         await services.handle(commentDecider, streamName('comment', commentId), {
           type: 'WriteComment',
           data: { id: commentId, targetType: 'post', targetId: id, content, parent },
-          metadata: { now: new Date(start + days(index * 3 + 1) + (turn + 1) * 3_600_000), actor: talkers[(index + turn * 2) % talkers.length]! },
-        });
+          metadata: { now: new Date(start + days(index * 3 + 1) + (turn + 1) * 3_600_000), actor: talker },
+        }, by(talker));
         if (turn === 0) first = { id: commentId, parentId: null, removed: false };
       }
     }
@@ -171,7 +177,7 @@ async function main() {
       type: 'SubmitPost',
       data: { id: pendingId, content: 'Is there a list of every station call sign change since 1950? I would love to help build one.', tags: ['call-signs'], mediaType: null, mediaUrl: null, mediaTitle: null },
       metadata: { now: new Date(Date.now() - 3_600_000), actor: pendingAuthor },
-    });
+    }, by(pendingAuthor));
 
     const writer = members.find((m) => m.role === 'staff')!;
     for (const [index, post] of BLOG_POSTS.entries()) {
@@ -181,7 +187,7 @@ async function main() {
         type: 'CreateBlogPost',
         data: { id, title: post.title, content, excerpt: generateExcerpt(content), tags: [], isPublished: true, isPinned: post.pinned, isFeatured: post.featured },
         metadata: { ...at(days(5 + index * 4)), actor: writer },
-      });
+      }, by(writer));
     }
 
     const organizer = members.find((m) => m.role === 'admin')!;
@@ -190,11 +196,11 @@ async function main() {
       const start = atWallTime(dayKey(new Date(Date.now() + days(item.inDays)), config.timeZone), START_HOUR, config.timeZone);
       const fields = v.parse(EventSchema, { ...item, startDate: start.toISOString(), endDate: new Date(start.getTime() + item.hours * 3_600_000).toISOString() });
       const stream = streamName('event', id);
-      await services.handle(calendarEventDecider, stream, { type: 'ScheduleEvent', data: { id, fields }, metadata: { now: new Date(Date.now() - days(30)), actor: organizer } });
-      if ('featured' in item) await services.handle(calendarEventDecider, stream, { type: 'FeatureEvent', data: {}, metadata: { now: new Date(), actor: organizer } });
+      await services.handle(calendarEventDecider, stream, { type: 'ScheduleEvent', data: { id, fields }, metadata: { now: new Date(Date.now() - days(30)), actor: organizer } }, by(organizer));
+      if ('featured' in item) await services.handle(calendarEventDecider, stream, { type: 'FeatureEvent', data: {}, metadata: { now: new Date(), actor: organizer } }, by(organizer));
       if (item.inDays > 0)
         for (const guest of members.filter((m) => m.role === 'member').slice(0, 4))
-          await services.handle(calendarEventDecider, stream, { type: 'SetRsvp', data: { status: 'attending' }, metadata: { now: new Date(), actor: guest } });
+          await services.handle(calendarEventDecider, stream, { type: 'SetRsvp', data: { status: 'attending' }, metadata: { now: new Date(), actor: guest } }, by(guest));
     }
 
     await app.close();

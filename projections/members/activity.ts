@@ -2,7 +2,9 @@
  * Read model `member_activity`: every event each member caused or that concerns them, as the log holds it (opened:
  * personal data in place), for their export (`GET /api/me/export`, docs/domain/members.md#export). An event concerns
  * a member when they acted (its metadata's actor), when it is in one of their own streams (their account, inbox,
- * bookmarks, calendar feed, subscriptions) or when it names them as its member (an RSVP, a place on the waiting list).
+ * bookmarks, calendar feed, subscriptions), when it names them as its member (an RSVP, a place on the waiting list)
+ * or when it says they wrote it: the author of a post, blog post or comment, the organizer of an event, whoever
+ * appended it (the demo seed appended without an actor in the metadata, and its members' posts were missing).
  * Hashes of secrets (password, link tokens) are held but not handed out: they are listed as held.
  * Whose each subscription is (its later events do not say) is kept in `member_activity_subscriptions`. An erased
  * member's activity goes.
@@ -32,6 +34,8 @@ const subscriptionOwners = (store: DocumentStore) => store.collection<Subscripti
 
 /** Streams whose id is their member's. */
 const OWN_STREAMS = new Set(['member', 'inbox', 'bookmarks', 'calendar']);
+/** Streams whose first event names its author (`authorId`); an event's names its organizer (`organizerId`). */
+const AUTHORED_STREAMS = new Set(['post', 'blog', 'comment']);
 export const HELD_NOT_GIVEN = '(held, not included: a one-way hash)';
 
 const HASH_KEY = /hash$/iu;
@@ -56,8 +60,10 @@ async function concerned(recorded: RecordedEvent, store: DocumentStore): Promise
   if (recorded.metadata.actorId) members.add(recorded.metadata.actorId);
   const stream = parseStreamName(recorded.streamName);
   if (stream && OWN_STREAMS.has(stream.type)) members.add(stream.id);
-  const data = recorded.data as { memberId?: unknown } | null;
+  const data = recorded.data as { memberId?: unknown; authorId?: unknown; organizerId?: unknown } | null;
   if (typeof data?.memberId === 'string') members.add(data.memberId);
+  if (stream && AUTHORED_STREAMS.has(stream.type) && typeof data?.authorId === 'string') members.add(data.authorId);
+  if (stream?.type === 'event' && typeof data?.organizerId === 'string') members.add(data.organizerId);
   if (stream?.type === 'subscription') {
     // Only its request names the member: the owner is kept from it for the subscription's later events.
     if (typeof data?.memberId === 'string') await applyToDocument(subscriptionOwners(store), stream.id, recorded.position, () => ({ memberId: data.memberId as string }));
@@ -75,7 +81,8 @@ async function forget(store: DocumentStore, memberId: string, at: number) {
 
 export const memberActivityProjection: Projection = {
   name: 'member-activity',
-  version: 2,
+  // 3: authors and organizers named in the data count (events appended without an actor, as the demo seed did).
+  version: 3,
   collections: [MEMBER_ACTIVITY, MEMBER_ACTIVITY_SUBSCRIPTIONS],
   async setup(store) {
     await memberActivity(store).createIndex({ memberId: 1, _position: 1 });

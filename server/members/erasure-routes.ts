@@ -16,6 +16,8 @@ import type { MemberSessions } from '../http/session-store';
 import type { ApiDependencies } from '../dependencies';
 import type { PasswordWork } from './passwords';
 import { releaseEmail } from './email-claims';
+import { exportDocuments } from './export';
+import { displayName } from '../../shared/members/display';
 
 export interface ErasureRoutesOptions {
   services: Pick<ApiDependencies, 'config' | 'store' | 'eventStore' | 'personalDataKeys' | 'handle' | 'media' | 'mailbox' | 'now'>;
@@ -25,7 +27,7 @@ export interface ErasureRoutesOptions {
 }
 
 const ABOUT =
-  'Everything Broadcast History Community holds about you: your account, your subscriptions, your open sessions, your uploads, and every change you made to the site or that concerns you, as the site’s event log records it. Every change to the site is recorded there, so this list is complete.';
+  'Everything Broadcast History Community holds about you. First as documents: your account, your posts, blog posts, comments, the events you organise, your answers to events, your e-mail subscriptions, your open sessions and your uploads. Then, in “activity”, the appendix: every change you made to the site or that concerns you, as the site’s event log records it. Every change to the site is recorded there, so that list is complete.';
 const iso = (epochMs: number | null) => (epochMs === null ? null : new Date(epochMs).toISOString());
 
 export async function erasureRoutes(fastify: FastifyInstance, { services, memberSessions, disconnectMember, passwords }: ErasureRoutesOptions) {
@@ -36,16 +38,17 @@ export async function erasureRoutes(fastify: FastifyInstance, { services, member
 
   app.get(
     '/api/me/export',
-    { config: { access: 'signed-in' }, schema: { summary: 'A JSON file of everything the member did and everything held about them', tags, response: { 200: AccountExportSchema } } },
+    { config: { access: 'signed-in' }, schema: { summary: 'A JSON file of everything held about the member: readable documents (account, posts, blog posts, comments, events, RSVPs, subscriptions, sessions, uploads), then the raw event log as an appendix (activity)', tags, response: { 200: AccountExportSchema } } },
     async (request, reply): Promise<AccountExport> => {
       const memberId = request.actor!.id;
-      const [member, credentials, own, sessions, uploads, activity] = await Promise.all([
+      const [member, credentials, own, sessions, uploads, activity, documents] = await Promise.all([
         membersCollection(store).findOne({ _id: memberId }),
         credentialsCollection(store).findOne({ _id: memberId }),
         subscriptionsCollection(store).find({ memberId }, { sort: { createdAt: 1, _id: 1 } }),
         memberSessions.list(memberId),
         mediaCollection(store).find({ ownerId: memberId }, { sort: { uploadedAt: 1, _id: 1 } }),
         memberActivity(store).find({ memberId }, { sort: { _position: 1, _id: 1 } }),
+        exportDocuments(store, memberId, services.config.publicUrl),
       ]);
       if (!member) throw fail.notFound('Member not found');
       // Subscriptions of their address made as a guest are theirs too: they end with the account.
@@ -61,6 +64,7 @@ export async function erasureRoutes(fastify: FastifyInstance, { services, member
           email: member.email,
           firstName: member.firstName,
           lastName: member.lastName,
+          displayName: displayName(member),
           bio: member.bio ?? '',
           profileImageUrl: member.profileImageUrl,
           role: member.role,
@@ -68,6 +72,7 @@ export async function erasureRoutes(fastify: FastifyInstance, { services, member
           registeredAt: member.registeredAt,
           password: credentials?.passwordHash ? HELD_NOT_GIVEN : 'none',
         },
+        ...documents,
         subscriptions: subscriptions.map((subscription) => ({
           id: subscription._id,
           email: subscription.email,

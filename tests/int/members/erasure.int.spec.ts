@@ -163,7 +163,9 @@ async function ownEventIds(memberId: string): Promise<string[]> {
     const stream = parseStreamName(row.stream_name);
     if (stream?.type === 'subscription' && row.metadata.actorId === memberId) ownSubscriptions.add(stream.id);
     const own = stream && ['member', 'inbox', 'bookmarks', 'calendar'].includes(stream.type) && stream.id === memberId;
-    if (row.metadata.actorId === memberId || own || row.data.memberId === memberId || (stream?.type === 'subscription' && ownSubscriptions.has(stream.id))) ids.push(row.id);
+    // What they wrote, whoever appended it: a post's, blog post's or comment's author, an event's organizer.
+    const wrote = (stream && ['post', 'blog', 'comment'].includes(stream.type) && row.data.authorId === memberId) || (stream?.type === 'event' && row.data.organizerId === memberId);
+    if (row.metadata.actorId === memberId || own || wrote || row.data.memberId === memberId || (stream?.type === 'subscription' && ownSubscriptions.has(stream.id))) ids.push(row.id);
   }
   return ids;
 }
@@ -191,6 +193,11 @@ describe('leaving with one’s data', () => {
     const inLog = await ownEventIds(user.id);
     expect(file.activity).toHaveLength(inLog.length);
     expect(JSON.stringify(file.activity)).toContain('My aircheck export from 1974');
+    // The same, as documents a person reads.
+    expect(file.posts).toEqual([expect.objectContaining({ text: 'My aircheck export from 1974', tags: ['radio'], status: 'approved' })]);
+    expect(file.comments).toEqual([expect.objectContaining({ text: 'I climbed it export @Ada Admin', on: expect.objectContaining({ kind: 'post' }), removed: false })]);
+    expect(file.events).toEqual([expect.objectContaining({ title: 'Reunion export', description: 'Bring tapes export' })]);
+    expect(file.rsvps).toEqual([expect.objectContaining({ event: expect.objectContaining({ title: 'Tower open day' }), answer: 'attending' })]);
     expect(JSON.stringify(file)).not.toMatch(/scrypt\$/u);
     expect((await new Browser(site.url).get('/api/me/export')).status).toBe(401);
   }, 60_000);

@@ -1,0 +1,91 @@
+/**
+ * The readable part of a member's export (`GET /api/me/export`, docs/domain/members.md#export): what they wrote and
+ * answered, as documents with plain field names, read from each feature's read models through its `index.ts` by the
+ * member's id (authorship, not the log's actor: content written by a script or an import is theirs too). The raw log
+ * is the export's appendix (`activity`).
+ */
+import type { DocumentStore } from '../../platform/document-store/port';
+import { feedPosts } from '../../projections/feed';
+import { blogPosts } from '../../projections/blog';
+import { commentsCollection } from '../../projections/comments';
+import { eventDetails, memberEvents } from '../../projections/events';
+import type { AccountExport } from '../../shared/members/erasure';
+
+type Documents = Pick<AccountExport, 'posts' | 'blogPosts' | 'comments' | 'events' | 'rsvps'>;
+
+const RSVP_ANSWERS: Record<string, string> = { attending: 'attending', maybe: 'maybe', not_attending: 'not attending', waitlisted: 'waiting for a place' };
+
+export async function exportDocuments(store: DocumentStore, memberId: string, publicUrl: string): Promise<Documents> {
+  const postUrl = (id: string) => `${publicUrl}/posts/${id}`;
+  const blogUrl = (id: string) => `${publicUrl}/blog/${id}`;
+  const eventUrl = (id: string) => `${publicUrl}/events/${id}`;
+  const [posts, blog, comments, organised, links] = await Promise.all([
+    feedPosts(store).find({ authorId: memberId }, { sort: { createdAt: 1, _id: 1 } }),
+    blogPosts(store).find({ authorId: memberId }, { sort: { createdAt: 1, _id: 1 } }),
+    // No index by author: an export is rare, and a community's comments are few enough to read through.
+    commentsCollection(store).find({ authorId: memberId }, { sort: { createdAt: 1, _id: 1 } }),
+    eventDetails(store).find({ organizerId: memberId }, { sort: { startDate: 1, _id: 1 } }),
+    memberEvents(store).find({ memberId }),
+  ]);
+  const answered = links.filter((link) => link.rsvp !== null);
+  const answeredEvents = answered.length === 0 ? [] : await eventDetails(store).find({ _id: { $in: answered.map((link) => link.eventId) } }, { sort: { startDate: 1, _id: 1 } });
+  const answers = new Map(answered.map((link) => [link.eventId, link.rsvp!]));
+  return {
+    posts: posts.map((post) => ({
+      id: post._id,
+      text: post.content,
+      tags: post.tags,
+      media: post.media
+        ? { kind: post.media.kind, url: post.media.url, title: post.mediaTitle }
+        : post.mediaUrl
+          ? { kind: post.mediaType ?? 'link', url: post.mediaUrl, title: post.mediaTitle }
+          : null,
+      status: post.status,
+      rejectionReason: post.rejectionReason,
+      postedAt: post.createdAt,
+      editedAt: post.editedAt ?? null,
+      likes: post.likes,
+      comments: post.comments,
+      url: postUrl(post._id),
+    })),
+    blogPosts: blog.map((post) => ({
+      id: post._id,
+      title: post.title,
+      excerpt: post.excerpt,
+      text: post.content,
+      tags: post.tags,
+      published: post.isPublished,
+      publishedAt: post.publishedAt,
+      writtenAt: post.createdAt,
+      url: blogUrl(post._id),
+    })),
+    comments: comments.map((comment) => ({
+      id: comment._id,
+      on: comment.targetType === 'blog' ? { kind: 'blog post' as const, id: comment.targetId, url: blogUrl(comment.targetId) } : { kind: 'post' as const, id: comment.targetId, url: postUrl(comment.targetId) },
+      inReplyTo: comment.parentId,
+      text: comment.content,
+      writtenAt: comment.createdAt,
+      editedAt: comment.editedAt,
+      removed: comment.removed,
+    })),
+    events: organised.map((event) => ({
+      id: event._id,
+      title: event.title,
+      description: event.description,
+      startsAt: event.startDate,
+      endsAt: event.endDate,
+      allDay: event.allDay,
+      location: event.location,
+      online: event.isVirtual,
+      public: event.isPublic,
+      status: event.status,
+      cancelled: event.isCancelled ?? false,
+      createdAt: event.createdAt,
+      url: eventUrl(event._id),
+    })),
+    rsvps: answeredEvents.map((event) => ({
+      event: { id: event._id, title: event.title, startsAt: event.startDate, url: eventUrl(event._id) },
+      answer: RSVP_ANSWERS[answers.get(event._id)!] ?? answers.get(event._id)!,
+    })),
+  };
+}
