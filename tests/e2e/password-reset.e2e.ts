@@ -26,7 +26,8 @@ async function atBothWidths(page: Page, name: string) {
   await page.setViewportSize(DESKTOP);
   await screenshot(page, name);
   await page.setViewportSize(PHONE);
-  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
+  // Once the layout has followed the new width.
+  await page.waitForFunction((width) => document.documentElement.scrollWidth <= width, PHONE.width, { timeout: 5_000 });
   await screenshot(page, `${name}-phone`);
   await page.setViewportSize(DESKTOP);
 }
@@ -75,7 +76,8 @@ describe('forgot password', () => {
     const links = adminPage.getByRole('region', { name: 'Links in this message' });
     await links.getByText('/reset-password/••••••').waitFor();
     expect(await adminPage.content()).not.toContain(token);
-    await screenshot(adminPage, 'mailbox-follow-link');
+    await adminPage.frameLocator('iframe[title="Message as HTML"]').getByRole('link', { name: 'Choose a new password' }).waitFor();
+    await atBothWidths(adminPage, 'mailbox-follow-link');
     await links.getByRole('link', { name: 'Follow this link' }).click();
     await adminPage.waitForURL(`**/reset-password/${token}`);
     await adminPage.getByRole('heading', { name: 'Choose a new password' }).waitFor();
