@@ -14,7 +14,7 @@ export const NotificationSchema = v.object({
   text: v.string(),
   /** Where the notification leads: a path on this site. */
   link: v.string(),
-  /** The same path as `link` (the name docs/API.md's later sections use). */
+  /** The same path as `link`: clients may read either name. */
   url: v.string(),
   createdAt: v.string(),
   read: v.boolean(),

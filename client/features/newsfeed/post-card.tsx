@@ -135,12 +135,17 @@ export function PostCard({ post, viewer, onlineIds, openComments = false, onDele
                 <span title={`Edited ${new Date(post.editedAt).toLocaleString()}`}>Edited</span>
               </>
             )}
+            {post.pendingRevision && (
+              <>
+                {' · '}
+                <span className="font-semibold text-amber-800 dark:text-amber-300">Edit awaiting review</span>
+              </>
+            )}
           </p>
         </div>
         {post.isPinned && <Badge variant="default">Pinned</Badge>}
         {post.status === 'pending' && <Badge variant="outline">Pending</Badge>}
         {post.status === 'rejected' && <Badge variant="destructive">Rejected</Badge>}
-        {post.pendingRevision && <Badge variant="outline">Edit awaiting review</Badge>}
         {viewer && canChangePost(post, viewer) && <PostMenu post={post} viewer={viewer} onEdit={() => setEditing(true)} onDeleted={onDeleted} />}
       </header>
       {editing && viewer ? <PostEditForm post={post} viewer={viewer} onDone={() => setEditing(false)} /> : <p className="mt-3 break-words whitespace-pre-wrap">{post.content}</p>}
@@ -157,7 +162,10 @@ export function PostCard({ post, viewer, onlineIds, openComments = false, onDele
       )}
       {post.isApproved && !viewer && (
         <footer className="mt-3 flex flex-wrap items-center gap-1 border-t border-slate-100 pt-2 text-sm dark:border-slate-800">
-          <span className="min-h-11 px-3 leading-[2.75rem]">♡ {post.likes}</span>
+          <span className="min-h-11 px-3 leading-[2.75rem]">
+            <span aria-hidden="true">♡</span> {post.likes}
+            <span className="sr-only"> likes</span>
+          </span>
           <button type="button" aria-expanded={commentsOpen} aria-controls={`comments-${post.id}`} onClick={() => setCommentsOpen(!commentsOpen)} className={`min-h-11 rounded-md px-3 hover:bg-slate-100 dark:hover:bg-slate-800 ${commentsOpen ? 'font-semibold' : ''}`}>
             Comments · {post.comments}
           </button>

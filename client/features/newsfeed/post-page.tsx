@@ -15,7 +15,7 @@ const LINK = 'inline-flex min-h-11 items-center font-medium text-brand-600 under
 const NOBODY_ONLINE: ReadonlySet<string> = new Set();
 /** How long a comment's thread may take to arrive before the page stops looking for it. */
 const FIND_COMMENT_MS = 10_000;
-const HIGHLIGHT = ['rounded-lg', 'bg-amber-100', 'ring-2', 'ring-amber-500', 'dark:bg-slate-700'];
+const HIGHLIGHT = ['rounded-lg', 'bg-amber-50', 'ring-2', 'ring-amber-500', 'dark:bg-slate-800'];
 
 /** Scrolls to the element `hash` names once it is on the page, focuses it and marks it for a few seconds. */
 function useScrollToHash(hash: string, ready: boolean) {
@@ -90,9 +90,11 @@ export function PostPage() {
     );
   return (
     <div className="mx-auto max-w-3xl space-y-4">
-      <Link to="/" className={LINK}>
-        <span aria-hidden="true">←&nbsp;</span>Newsfeed
-      </Link>
+      {user && (
+        <Link to="/" className={LINK}>
+          <span aria-hidden="true">←&nbsp;</span>Newsfeed
+        </Link>
+      )}
       <h1 className="sr-only">Post by {post.author.name}</h1>
       <PostCard key={post.id} post={post} viewer={user ?? null} onlineIds={NOBODY_ONLINE} openComments onDeleted={() => void navigate({ to: '/' })} />
     </div>
