@@ -1,11 +1,12 @@
 /**
  * The subscription mail reactor, applied by the mail runner after `mail_recipients` and `mail_items`: for the first
- * publication of a blog post or the first approval of a feed post it writes one outbox entry per deliverable `immediate`
- * address whose deliverable `immediate` subscriptions cover that content, but for the author's own; for a guest's
- * subscription request, the confirmation mail. One item reaches one address once: a member with "Blog Posts" and
- * "All Updates", or a member's and a guest's subscription of one address, get one mail, keyed by the address
- * (`item:<address key>:…`), so a replay or a second runner finds the id taken whichever subscription it picks. It hands the new entries to the queue as each chunk is written, without waiting: the outbox is the truth, and
- * a Redis outage must not stop the runner (the sweeper enqueues whatever is still queued once Redis is back).
+ * publication of a blog post or the first approval of a feed post it writes one outbox entry per address whose
+ * deliverable `immediate` subscriptions cover that content, but for the author's own; for a guest's subscription
+ * request, the confirmation mail. One item reaches one address once: a member with "Blog Posts" and "All Updates", or
+ * a member's and a guest's subscription of one address, get one mail, keyed by the address (`item:<address key>:…`),
+ * so a replay or a second runner finds the id taken whichever subscription it picks. It hands the new entries to the
+ * queue as each chunk is written, without waiting: the outbox is the truth, and a Redis outage must not stop the
+ * runner (the sweeper enqueues whatever is still queued once Redis is back).
  */
 import type { RecordedEvent } from '../../platform/event-store/port';
 import { coversContent } from '../../shared/subscriptions/subscription-stream';
