@@ -1,5 +1,5 @@
 /** The event detail dialog: badges, dates, location, organizer, RSVP in every state, export, edit and delete. */
-import { useRef, useState } from 'react';
+import { useLayoutEffect, useRef, useState } from 'react';
 import { useMutation } from '@tanstack/react-query';
 import { Dialog, Heading, Modal, ModalOverlay } from 'react-aria-components';
 import { Link } from '@tanstack/react-router';
@@ -29,19 +29,33 @@ export function Rsvp({ event }: { event: CalendarEvent }) {
   const counts = useAttendeeCounts(event.id);
   const refresh = useRefreshEvents();
   const choices = useRef<HTMLDivElement>(null);
+  /** The element that had focus when an answer was sent: a button that then goes (Remove RSVP) must not drop it. */
+  const pressed = useRef<{ element: Element | null; answer: CalendarEvent['myRsvp'] } | null>(null);
+  const focusChoice = () => {
+    const group = choices.current;
+    (group?.querySelector<HTMLElement>('[aria-pressed="true"]') ?? group?.querySelector<HTMLElement>('button:not([disabled])'))?.focus();
+  };
   /**
-   * Keyboard users stay where they were: a button that vanishes (Remove RSVP) would drop focus on the page's body, out
-   * of the dialog, where Escape no longer closes it; focus goes back to the answer chosen, else the first one.
+   * Keyboard users stay where they were: a button that vanishes would drop focus on the page's body, out of the
+   * dialog, where Escape no longer closes it (or the dialog's focus scope would pick its first link). Focus goes to
+   * the answer chosen, else the first one, in the same commit that removes the button, before anything else moves it.
    */
-  const keepFocus = () =>
-    requestAnimationFrame(() => {
-      const group = choices.current;
-      if (!group || (document.activeElement && document.activeElement !== document.body)) return;
-      (group.querySelector<HTMLElement>('[aria-pressed="true"]') ?? group.querySelector<HTMLElement>('button:not([disabled])'))?.focus();
-    });
+  useLayoutEffect(() => {
+    const origin = pressed.current;
+    // Until the answer shows, nothing has moved.
+    if (!origin || origin.answer === event.myRsvp) return;
+    pressed.current = null;
+    if (origin.element && !origin.element.isConnected) focusChoice();
+  });
   const set = useMutation({
     mutationFn: (status: RsvpStatus | null) => setRsvp(event.id, status),
-    onSettled: keepFocus,
+    onMutate: () => {
+      pressed.current = { element: document.activeElement, answer: event.myRsvp };
+    },
+    onSettled: () =>
+      requestAnimationFrame(() => {
+        if (!document.activeElement || document.activeElement === document.body) focusChoice();
+      }),
     onSuccess: (result, status) => {
       if (result.status === 'waitlisted') toast({ title: 'You are on the waiting list', description: `You are #${result.position} on the waiting list. If a place frees, it is yours at once and we e-mail you.` });
       else toast({ title: status ? 'RSVP updated successfully' : 'RSVP removed successfully' });

@@ -3,7 +3,7 @@
  * post and event pages, and one layout of the admin dashboard (/admin-webflow). Every link leads to a real page; Admin
  * is shown to staff only, and a visitor is offered Sign in instead.
  */
-import { useState, type ReactNode } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import { Link, useRouterState } from '@tanstack/react-router';
 import { MAIN_CONTENT_ID, SkipLink } from '../../components/skip-link';
 import { isStaff, useCurrentUser } from '../../lib/current-user';
@@ -26,6 +26,8 @@ const FOOTER_GROUPS = [
 export function PublicSiteLayout({ children }: { children: ReactNode }) {
   const pathname = useRouterState({ select: (state) => state.location.pathname });
   const [menuOpen, setMenuOpen] = useState(false);
+  // The layout stays while its pages change (blog, calendar, a post): the phone's menu closes on arrival.
+  useEffect(() => setMenuOpen(false), [pathname]);
   const user = useCurrentUser();
   const links = [...HEADER_LINKS, ...(isStaff(user.data?.role) ? [ADMIN_LINK] : [])].map((link) => {
     const active = link.to === pathname;
