@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestSite, type TestSite } from '../../support/site';
 import { Browser, registerMember } from '../../support/http';
+import { io, type Socket } from 'socket.io-client';
 
 let site: TestSite;
 let admin: Browser;
@@ -27,9 +28,25 @@ beforeAll(async () => {
   authorId = a.user.id;
   other = (await registerMember(site.url, { firstName: 'Otto', lastName: 'Other' })).browser;
 });
+const sockets: Socket[] = [];
 afterAll(async () => {
+  for (const socket of sockets) socket.disconnect();
   await site?.close();
 });
+
+/** A socket as the browser opens it (signed in with its session, or a visitor), and the post notices it hears. */
+async function listen(browser?: Browser): Promise<string[]> {
+  const cookie = browser?.cookie('bhc.sid');
+  const socket = io(site.url, { path: '/socket.io', transports: ['websocket'], extraHeaders: cookie ? { cookie: `bhc.sid=${cookie}` } : {} });
+  sockets.push(socket);
+  const heard: string[] = [];
+  socket.on('posts:changed', (payload: { id: string }) => heard.push(payload.id));
+  await new Promise<void>((resolve, reject) => {
+    socket.once('connect', () => resolve());
+    socket.once('connect_error', reject);
+  });
+  return heard;
+}
 
 /** A member's post, approved by staff. */
 async function approvedPost(content: string, tags: string[] = []) {
@@ -146,6 +163,21 @@ describe('editing a post', () => {
     expect((await anonymous().get(`/api/posts/${id}/revisions`)).status).toBe(401);
     const pending = await author.post('/api/posts', { content: 'Not yet in the feed' });
     expect((await other.get(`/api/posts/${pending.body.id}/revisions`)).status).toBe(404);
+  });
+});
+
+describe('live notices', () => {
+  it('tells only the author and staff of a held edit, and everyone once it is approved', async () => {
+    const id = await approvedPost('Heard by everyone, edited quietly');
+    const [own, staffs, others, visitors] = await Promise.all([listen(author), listen(staff), listen(other), listen()]);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    await author.patch(`/api/posts/${id}`, { content: 'Heard by everyone, edited quietly, and better' });
+    await expect.poll(() => own.includes(id) && staffs.includes(id)).toBe(true);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(others).not.toContain(id);
+    expect(visitors).not.toContain(id);
+    await staff.put(`/api/admin/posts/${id}/approve`);
+    await expect.poll(() => others.includes(id) && visitors.includes(id)).toBe(true);
   });
 });
 
