@@ -8,8 +8,8 @@
  *
  * One item reaches one address once: of several subscriptions of one address (a member's "Blog Posts" and "All
  * Updates", a member's and a guest's), the preferred one (preferredFirst) gets an item in this period's digest and the
- * others leave it out, and an item the address gets at once (an `immediate` subscription of it covering the item,
- * mailing since before the item was announced) is left out of its digests. Both are decided from mail_recipients and
+ * others leave it out, and an item the address gets more often (an `immediate` subscription of it, or for a weekly
+ * digest a daily one, covering the item and mailing since before the item was announced) is left out. Both are decided from mail_recipients and
  * this period's entries, so a second run of the period decides as the first did.
  */
 import type { DocumentStore } from '../../platform/document-store/port';
@@ -134,12 +134,18 @@ export async function runDigest({ store, frequency, now, timeZone, reached, enqu
   const oldest = Math.min(...cursors.values());
   const items = await mailItems(store).find({ announcedAt: { $gt: oldest, $lte: upTo }, visible: true }, { sort: { announcedAt: 1 } });
 
-  // Where each address gets mail at once: per content, the position its immediate subscription has mailed since.
-  const immediate = byAddress(await mailRecipients(store).find({ deliverable: true, frequency: 'immediate' }), linkSecret);
+  // The address's subscriptions of a more frequent kind (at once; daily, for a weekly digest): an item one of them
+  // covers and has mailed since before the item was announced reaches the address that way, not in this digest.
+  // Events are never mailed at once, only in digests.
+  const faster = byAddress(await mailRecipients(store).find({ deliverable: true, frequency: { $in: frequency === 'weekly' ? ['immediate', 'daily'] : ['immediate'] } }), linkSecret);
   const mailedAtOnce = (address: string, item: MailItem) =>
-    item.kind !== 'event' &&
     item.announcedAt !== null &&
-    (immediate.get(address) ?? []).some((one) => coversContent(one.subscriptionType, item.kind === 'blog' ? 'blog_posts' : 'newsfeed') && one.digestFrom < item.announcedAt!);
+    (faster.get(address) ?? []).some(
+      (one) =>
+        (one.frequency !== 'immediate' || item.kind !== 'event') &&
+        coversContent(one.subscriptionType, item.kind === 'blog' ? 'blog_posts' : 'newsfeed') &&
+        one.digestFrom < item.announcedAt!,
+    );
 
   const entries: OutboxEntry[] = [];
   for (const [address, group] of byAddress(recipients, linkSecret)) {

@@ -118,4 +118,27 @@ describe('digests', () => {
     await run('2033-05-02T20:00:00Z');
     expect(smtp.received.length).toBe(before);
   });
+
+  it('a weekly digest leaves out what a daily digest of the same address carries', async () => {
+    const reader = member();
+    await sub('daily-and-weekly@example.org', 'blog_posts', 'daily', { member: reader });
+    await sub('daily-and-weekly@example.org', 'all', 'weekly', { member: reader });
+    const weekly = async (at: string) => {
+      await delivered();
+      await site.services.subscriptionMail.runDigest('weekly', new Date(at));
+      await delivered();
+    };
+    await run('2033-06-01T13:00:00Z');
+    await weekly('2033-06-01T13:00:00Z');
+    await publishBlogPost(handle, 'Weekly overlap column');
+    await approvedFeedPost(handle, 'Weekly overlap aircheck');
+    await run('2033-06-02T13:00:00Z');
+    await weekly('2033-06-06T13:00:00Z');
+    expect(mentions('daily-and-weekly@example.org', 'Weekly overlap column')).toBe(1);
+    expect(mentions('daily-and-weekly@example.org', 'Weekly overlap aircheck')).toBe(1);
+    expect(smtp.to('daily-and-weekly@example.org').map((mail) => mail.subject)).toEqual([
+      'Your daily digest from Broadcast History Community: 1 blog post',
+      'Your weekly digest from Broadcast History Community: 1 feed post',
+    ]);
+  });
 });
