@@ -1,6 +1,6 @@
 /** The development mailbox's masking of bearer tokens in sign-in, confirmation and unsubscribe links. */
 import { describe, expect, it } from 'vitest';
-import { MASKED_TOKEN, maskLinkTokens } from '../../../server/mail/masked-links';
+import { MASKED_TOKEN, maskLinkTokens, tokenLinks } from '../../../server/mail/masked-links';
 
 const site = 'https://community.example.org';
 const token = 'Zm9vYmFyLWJhei1xdXV4LTAxMjM0NTY3ODlfLUFCQ0RFRg';
@@ -8,6 +8,8 @@ const token = 'Zm9vYmFyLWJhei1xdXV4LTAxMjM0NTY3ODlfLUFCQ0RFRg';
 describe('maskLinkTokens', () => {
   it.each([
     ['a sign-in link', '/api/auth/magic/'],
+    ['a password reset link', '/reset-password/'],
+    ['a password reset address of the API', '/api/auth/password-reset/'],
     ['an e-mail change link', '/api/me/email/confirm/'],
     ['a confirmation link to the API', '/api/subscribe/confirm/'],
     ['a confirmation link to the page', '/subscribe/confirm/'],
@@ -29,5 +31,15 @@ describe('maskLinkTokens', () => {
     for (const untouched of [`${site}/subscribe/confirmed?error=link`, `${site}/unsubscribe`, `${site}/subscription-settings`, `${site}/blog/${token}`, `${site}/#post-${token}`, 'List-Unsubscribe=One-Click']) {
       expect(maskLinkTokens(untouched)).toBe(untouched);
     }
+  });
+});
+
+describe('tokenLinks', () => {
+  it('lists the links of this site that carry a token, each once, masked to show and unmasked to follow', () => {
+    const text = `Reset: ${site}/reset-password/${token}\nAgain: ${site}/reset-password/${token}\nSettings: ${site}/subscription-settings\nElsewhere: https://other.example.org/reset-password/${token}\n<a href="${site}/unsubscribe/${token}?from=mail">Leave</a>`;
+    expect(tokenLinks(text, site)).toEqual([
+      { masked: `${site}/reset-password/${MASKED_TOKEN}`, address: `/reset-password/${token}` },
+      { masked: `${site}/unsubscribe/${MASKED_TOKEN}?from=mail`, address: `/unsubscribe/${token}?from=mail` },
+    ]);
   });
 });
