@@ -65,6 +65,10 @@ describe('own posts', () => {
     await form.getByRole('button', { name: 'Save' }).click();
     await form.getByText('At most 10 tags').waitFor();
     expect(await form.getByLabel('Post text').inputValue()).toBe('The WLS tower stood 653 feet tall');
+    await member.setViewportSize(PHONE);
+    await screenshot(member, 'own-posts-edit-refused-390');
+    await member.setViewportSize(DESKTOP);
+    await screenshot(member, 'own-posts-edit-refused-1366');
 
     await form.getByLabel('Tags').fill('#wls towers');
     await form.getByRole('button', { name: 'Save' }).click();

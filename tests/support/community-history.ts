@@ -190,6 +190,8 @@ export async function appendCommunityHistory(eventStore: EventStore, options: { 
     if (log.run(memberDecider, streamName('member', member.id), { type: 'ChangeRole', data: { role, adminCount: 2 }, metadata: meta(admin) })) member.role = role;
   }
 
+  /** Who wrote each post, so that an edit comes from its author (or staff). */
+  const postAuthors = new Map<string, Member>();
   const post = (actor: Member, id: string, type: 'ApprovePost' | 'RejectPost' | 'PinPost' | 'UnpinPost' | 'LikePost' | 'UnlikePost' | 'DeletePost') =>
     log.run(postDecider, streamName('post', id), { type, data: {}, metadata: meta(actor) });
 
@@ -280,9 +282,19 @@ export async function appendCommunityHistory(eventStore: EventStore, options: { 
         data: { id, content: random.words(random.int(8, 60)), tags, mediaType: media ? 'link' : null, mediaUrl: media ? 'https://en.wikipedia.org/wiki/Broadcasting' : null, mediaTitle: null, ...(upload ? { media: upload } : {}) },
         metadata: meta(member),
       });
-      if (submitted) posts.push(id);
+      if (submitted) {
+        posts.push(id);
+        postAuthors.set(id, member);
+      }
     } else if (roll < 300 && posts.length) post(moderator, random.recent(posts), random.chance(0.85) ? 'ApprovePost' : 'RejectPost');
-    else if (roll < 4420 && posts.length) post(member, random.recent(posts), 'LikePost');
+    else if (roll < 4400 && posts.length) post(member, random.recent(posts), 'LikePost');
+    else if (roll < 4420 && posts.length) {
+      // The author edits (held for review once the post is approved), or staff do (applied at once).
+      const id = random.recent(posts);
+      const editor = random.chance(0.3) ? moderator : (postAuthors.get(id) ?? moderator);
+      const tags = normalizeTags(Array.from({ length: random.int(0, 3) }, () => random.pick(TAGS)));
+      log.run(postDecider, streamName('post', id), { type: 'EditPost', data: { content: random.words(random.int(8, 60)), tags, mediaType: null, mediaUrl: null, mediaTitle: null }, metadata: meta(editor) });
+    }
     else if (roll < 4720 && posts.length) comment(member, moderator);
     else if (roll < 4920 && posts.length) post(member, random.recent(posts), 'UnlikePost');
     else if (roll < 5520 && posts.length)
