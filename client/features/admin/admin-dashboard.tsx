@@ -96,17 +96,18 @@ function Moderation() {
             <MediaPreview upload={post.media} mediaType={post.mediaType} mediaUrl={post.mediaUrl} mediaTitle={post.mediaTitle} of={`the post by ${post.author.name}`} />
             {post.tags.length > 0 && <p className="mt-1 text-sm text-brand-700 dark:text-amber-accent">{post.tags.map((t) => `#${t}`).join(' ')}</p>}
             <div className="mt-3 flex gap-2">
-              <Button onPress={() => act.mutate({ action: { do: 'approve', postId: post.id }, done: 'Post approved' })}>Approve</Button>
+              <Button onPress={() => act.mutate({ action: { do: 'approve', postId: post.id }, done: post.revision ? 'Edit approved' : 'Post approved' })}>Approve</Button>
+              {/* On a held edit, Reject turns down the edit: the post stays in the feed as it is. */}
               <ReasonDialog
                 label="Reject"
-                triggerName={`Reject the post by ${post.author.name}`}
+                triggerName={`Reject the ${post.revision ? 'edit of the ' : ''}post by ${post.author.name}`}
                 triggerVariant="destructive"
-                title="Reject this post?"
-                description={`It will not appear in the feed. ${post.author.name} sees the reason you give.`}
+                title={post.revision ? 'Reject this edit?' : 'Reject this post?'}
+                description={`${post.revision ? 'The post stays in the feed as it is now.' : 'It will not appear in the feed.'} ${post.author.name} sees the reason you give.`}
                 fieldLabel="Reason for the author"
-                confirmLabel="Reject post"
+                confirmLabel={post.revision ? 'Reject edit' : 'Reject post'}
                 destructive
-                onConfirm={(reason) => act.mutateAsync({ action: { do: 'reject', postId: post.id, reason }, done: 'Post rejected' })}
+                onConfirm={(reason) => act.mutateAsync({ action: { do: 'reject', postId: post.id, reason }, done: post.revision ? 'Edit rejected' : 'Post rejected' })}
               />
             </div>
           </li>
