@@ -96,7 +96,9 @@ describe('comments', () => {
     await screenshot(adminPage, 'notifications-admin');
     expect(await accessibilityViolations(adminPage)).toEqual([]);
     await first.click();
-    await adminPage.getByRole('heading', { name: 'Broadcast History Newsfeed' }).waitFor();
+    // A comment's notification leads to the post's own page, at the comment.
+    await adminPage.waitForURL(/\/posts\/[^/#]+#comment-/);
+    await adminPage.getByRole('article').filter({ hasText: 'Who remembers the WLS National Barn Dance?' }).first().waitFor();
     await adminPage.getByRole('link', { name: /Notifications.*1 new/ }).waitFor();
     await adminPage.goto('/notifications');
     await adminPage.getByText('1 unread notification', { exact: true }).waitFor();
