@@ -40,7 +40,8 @@ function Root() {
   );
 }
 
-function SignedIn({ children }: { children: (user: CurrentUser) => ReactNode }) {
+/** `visitor`: what a signed-out reader sees instead of the landing page (a public page of the shell's). */
+function SignedIn({ children, visitor }: { children: (user: CurrentUser) => ReactNode; visitor?: ReactNode }) {
   const { data: user, isPending, isError } = useCurrentUser();
   if (isPending) return <Spinner label="Loading your session" />;
   if (isError)
@@ -49,7 +50,7 @@ function SignedIn({ children }: { children: (user: CurrentUser) => ReactNode }) 
         The community is not reachable right now. Please refresh the page in a moment.
       </p>
     );
-  if (!user) return <LandingPage />;
+  if (!user) return visitor ?? <LandingPage />;
   return <Suspense fallback={<Spinner />}>{children(user)}</Suspense>;
 }
 
@@ -159,18 +160,33 @@ const publicRoutes = [
   }),
 ];
 
+/**
+ * The shell's pages a visitor reads too, in the public-site layout: the blog's list and the calendar (published posts,
+ * public approved events). They stay under the shell's route so that a member moving between them and the newsfeed
+ * keeps one shell (a layout route of their own would draw the sidebar anew on each move).
+ */
+const OPEN_TO_VISITORS = new Set(['/blog', '/calendar']);
+
 const shellRoute = createRoute({
   getParentRoute: () => rootRoute,
   id: 'shell',
-  component: () => (
-    <SignedIn>
-      {(user) => (
-        <AppShell user={user}>
-          <Outlet />
-        </AppShell>
-      )}
-    </SignedIn>
-  ),
+  component: function Shell() {
+    const pathname = useRouterState({ select: (state) => state.location.pathname });
+    const visitor = OPEN_TO_VISITORS.has(pathname.replace(/\/$/u, '')) ? (
+      <InPublicLayout>
+        <Outlet />
+      </InPublicLayout>
+    ) : undefined;
+    return (
+      <SignedIn visitor={visitor}>
+        {(user) => (
+          <AppShell user={user}>
+            <Outlet />
+          </AppShell>
+        )}
+      </SignedIn>
+    );
+  },
 });
 
 /** Pages a visitor may read too (a published blog post, a public event): in the public layout for them, in the shell for members. */
@@ -196,9 +212,6 @@ const publicOrShellRoute = createRoute({
   },
 });
 const publicOrShellRoutes = [
-  // The blog's list and the calendar are public too: a visitor reads published posts and public approved events.
-  createRoute({ getParentRoute: () => publicOrShellRoute, path: '/blog', component: page(() => import('./features/blog/blog-pages'), 'BlogPage') }),
-  createRoute({ getParentRoute: () => publicOrShellRoute, path: '/calendar', component: page(() => import('./features/events/event-pages'), 'CalendarPage') }),
   createRoute({ getParentRoute: () => publicOrShellRoute, path: '/blog/$id', component: page(() => import('./features/blog/blog-pages'), 'BlogPostPage') }),
   createRoute({ getParentRoute: () => publicOrShellRoute, path: '/events/$id', component: page(() => import('./features/events/event-page'), 'EventPage') }),
   createRoute({ getParentRoute: () => publicOrShellRoute, path: '/posts/$id', component: page(() => import('./features/newsfeed/post-page'), 'PostPage') }),
@@ -220,6 +233,8 @@ const WidgetsPage = lazy(() => import('./features/embeds/widgets-page').then((m)
 
 const shellRoutes = [
   createRoute({ getParentRoute: () => shellRoute, path: '/', component: page(() => import('./features/newsfeed/newsfeed-page'), 'NewsfeedPage') }),
+  createRoute({ getParentRoute: () => shellRoute, path: '/blog', component: page(() => import('./features/blog/blog-pages'), 'BlogPage') }),
+  createRoute({ getParentRoute: () => shellRoute, path: '/calendar', component: page(() => import('./features/events/event-pages'), 'CalendarPage') }),
   createRoute({ getParentRoute: () => shellRoute, path: '/admin', component: AdminPage }),
   createRoute({ getParentRoute: () => shellRoute, path: '/admin/$tab', component: AdminPage }),
   createRoute({

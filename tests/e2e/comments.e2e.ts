@@ -148,11 +148,15 @@ describe('comments', () => {
     await adminPage.getByText('No open reports. Nothing needs a look.').waitFor();
     const greeting = card(memberPage, 'Barn Dance').getByRole('article', { name: 'Comment by Otto Other' }).filter({ hasText: 'Greetings from the phone' });
     await greeting.getByRole('button', { name: 'Report' }).click();
+    const reason = memberPage.getByRole('dialog', { name: 'Report this comment?' });
+    await reason.getByLabel(/What is wrong with it/).fill('Off topic for this post');
+    await reason.getByRole('button', { name: 'Report comment' }).click();
     await memberPage.getByText('Thank you. Staff will review it.').waitFor();
 
     const entry = adminPage.getByRole('listitem', { name: 'Comment by Otto Other' });
     await entry.getByText('Greetings from the phone').waitFor();
     expect(await entry.textContent()).toContain('reported by 1 member');
+    await entry.getByRole('list', { name: 'Reasons given' }).getByText('Off topic for this post').waitFor();
     await adminPage.getByRole('link', { name: /Dashboard.*1 pending/ }).waitFor();
     await screenshot(adminPage, 'reports-queue-admin');
     expect(await accessibilityViolations(adminPage)).toEqual([]);

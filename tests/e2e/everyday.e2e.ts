@@ -157,6 +157,19 @@ describe('what members trip over every day', () => {
     await screenshot(member, 'everyday-rsvp-dialog-member-1366');
     await member.keyboard.press('Escape');
     await dialog.waitFor({ state: 'detached' });
+
+    // The same on a phone, by touch then keyboard.
+    await member.setViewportSize(PHONE);
+    await member.getByRole('button', { name: 'Transmitter open day' }).first().click();
+    await rsvp.getByRole('button', { name: 'Attending', exact: true }).focus();
+    await member.keyboard.press('Enter');
+    await expect.poll(() => rsvp.getByRole('button', { name: 'Attending', exact: true }).getAttribute('aria-pressed')).toBe('true');
+    expect(await focused(member)).toMatchObject({ inDialog: true, text: 'Attending' });
+    await screenshot(member, 'everyday-rsvp-dialog-member-390');
+    expect(await accessibilityViolations(member)).toEqual([]);
+    await member.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'detached' });
+    await member.setViewportSize(DESKTOP);
   });
 
   it('leads a visitor from a blog post to the public blog and calendar, and never shows them Admin', async () => {
@@ -247,13 +260,20 @@ describe('what members trip over every day', () => {
     const event = admin.getByRole('listitem', { name: 'Record hop at the armory' });
     await event.getByRole('img', { name: 'Picture shared with the event Record hop at the armory' }).waitFor();
     await screenshot(admin, 'everyday-pending-events-staff-1366');
+    await admin.setViewportSize(PHONE);
+    await event.getByRole('img', { name: 'Picture shared with the event Record hop at the armory' }).waitFor();
+    await screenshot(admin, 'everyday-pending-events-staff-390');
+    await admin.setViewportSize(DESKTOP);
     await event.getByRole('button', { name: 'Reject Record hop at the armory' }).click();
     const askEvent = admin.getByRole('dialog', { name: 'Reject this event?' });
     await askEvent.getByLabel(/Reason for the organizer/).fill('Which armory? Add the street.');
     await askEvent.getByRole('button', { name: 'Reject event' }).click();
     await admin.getByText('Event rejected successfully').first().waitFor();
+    await member.setViewportSize(PHONE);
     await member.goto('/notifications');
     await member.getByText('Your event “Record hop at the armory” was not approved: Which armory? Add the street.').waitFor();
+    await screenshot(member, 'everyday-rejection-reasons-member-390');
+    await member.setViewportSize(DESKTOP);
 
     // A report asks why; staff see the reason and the picture in the reports queue.
     await api(admin, 'PUT', `/api/admin/posts/${picture.id}/approve`);

@@ -19,7 +19,7 @@ siteInBrowser({ RATE_LIMIT_AUTH_MAX: '1000' }, (started, chromium) => {
 });
 
 describe('the web client shell', () => {
-  it('shows the landing page to visitors, whose buttons lead to sign-in', async () => {
+  it('shows the landing page to visitors: Join Community leads to registration, Sign In to sign-in', async () => {
     const context = await newContext(browser, site.url);
     const page = await context.newPage();
     const consoleErrors: string[] = [];
@@ -37,6 +37,11 @@ describe('the web client shell', () => {
     await screenshot(page, 'shell-landing');
     expect(await accessibilityViolations(page)).toEqual([]);
     await page.getByRole('button', { name: 'Join Community' }).click();
+    await page.waitForURL(/\/register$/);
+    await page.getByRole('heading', { name: 'Join the community' }).waitFor();
+    expect(await accessibilityViolations(page)).toEqual([]);
+    await page.goBack();
+    await page.getByRole('button', { name: 'Sign In' }).first().click();
     await page.waitForURL(/\/login$/);
     await page.getByRole('heading', { name: 'Sign in' }).waitFor();
     expect(await accessibilityViolations(page)).toEqual([]);
