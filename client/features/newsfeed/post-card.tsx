@@ -150,8 +150,9 @@ export function PostCard({ post, viewer, onlineIds, openComments = false, onDele
       </header>
       {editing && viewer ? <PostEditForm post={post} viewer={viewer} onDone={() => setEditing(false)} /> : <p className="mt-3 break-words whitespace-pre-wrap">{post.content}</p>}
       {post.status === 'rejected' && post.rejectionReason && <p className="mt-2 text-sm text-red-700 dark:text-red-400">Reason: {post.rejectionReason}</p>}
-      <Media post={post} />
-      {post.tags.length > 0 && (
+      {/* While it is edited, the form holds the tags. */}
+      {!editing && <Media post={post} />}
+      {!editing && post.tags.length > 0 && (
         <ul className="mt-3 flex flex-wrap gap-2" aria-label="Tags">
           {post.tags.map((tag) => (
             <li key={tag} className="rounded-full bg-brand-50 px-2 py-0.5 text-xs text-brand-700 dark:bg-slate-800 dark:text-amber-accent">

@@ -25,6 +25,7 @@ export function PostEditForm({ post, viewer, onDone }: { post: Post; viewer: Cur
   const [failure, setFailure] = useState<string | null>(null);
   const id = useId();
   const textArea = useRef<HTMLTextAreaElement>(null);
+  const tagsInput = useRef<HTMLInputElement>(null);
   const held = !staff && post.status === 'approved';
 
   const save = () => {
@@ -38,9 +39,11 @@ export function PostEditForm({ post, viewer, onDone }: { post: Post; viewer: Cur
           onDone();
         },
         onError: (error) => {
-          setFields(error instanceof ApiError ? error.fields : {});
+          const refused = error instanceof ApiError ? error.fields : {};
+          setFields(refused);
           setFailure(errorMessage(error, 'Your edit could not be saved. Please try again.'));
-          textArea.current?.focus();
+          // The field to correct, with its reason read out (aria-describedby).
+          (refused.tags && !refused.content ? tagsInput.current : textArea.current)?.focus();
         },
       },
     );
@@ -93,6 +96,7 @@ export function PostEditForm({ post, viewer, onDone }: { post: Post; viewer: Cur
         </label>
         <input
           id={`${id}-tags`}
+          ref={tagsInput}
           value={tags}
           onChange={(event) => setTags(event.target.value)}
           aria-invalid={fields.tags ? true : undefined}
