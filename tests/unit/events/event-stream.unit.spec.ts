@@ -76,6 +76,8 @@ describe('editing and moderation', () => {
     given(calendarEventDecider, [scheduled()]).when({ type: 'ApproveEvent', data: {}, metadata: meta(staff) }).then([]);
     given(calendarEventDecider, [scheduled({}, false)]).when({ type: 'ApproveEvent', data: {}, metadata: meta(organizer) }).thenThrows('forbidden');
     given(calendarEventDecider, [scheduled({}, false)]).when({ type: 'RejectEvent', data: {}, metadata: meta(admin) }).then([{ type: 'EventRejected', data: { by: admin.id, at } }]);
+    // A reason, when given, goes with the rejection for its organizer.
+    given(calendarEventDecider, [scheduled({}, false)]).when({ type: 'RejectEvent', data: { reason: 'Add the hall’s address' }, metadata: meta(staff) }).then([{ type: 'EventRejected', data: { by: staff.id, at, reason: 'Add the hall’s address' } }]);
     given(calendarEventDecider, [scheduled()]).when({ type: 'FeatureEvent', data: {}, metadata: meta(staff) }).then([{ type: 'EventFeatured', data: { by: staff.id, at } }]);
     given(calendarEventDecider, [scheduled()]).when({ type: 'UnfeatureEvent', data: {}, metadata: meta(staff) }).then([]);
     given(calendarEventDecider, [scheduled()]).when({ type: 'DeleteEvent', data: {}, metadata: meta(member) }).thenThrows('forbidden');
