@@ -156,8 +156,8 @@ export function createDelivery(options: DeliveryOptions) {
   // Mails given to the transport and not yet marked finished, across all runs of this sender: the crash window.
   const unmarked = permits(UNMARKED_AT_MOST);
   const blogUrl = (item: MailItem) => `${publicUrl}/blog/${item.itemId}`;
-  // The post's place in the feed, as the feed's own share link names it.
-  const feedUrl = (item: MailItem) => `${publicUrl}/#post-${item.itemId}`;
+  // The post's own page (/posts/{id}), as the feed's share link names it.
+  const feedUrl = (item: MailItem) => `${publicUrl}/posts/${item.itemId}`;
 
   /** The visible items the entries' mails are about, in one read. */
   async function itemsOf(entries: OutboxEntry[]): Promise<Map<string, MailItem>> {

@@ -93,7 +93,7 @@ describe('immediate mail', () => {
     const feedMail = smtp.to(feedReader.email)[0]!;
     expect(feedMail.text).toContain('Found a 1962 rate card & a studio photo');
     expect(feedMail.html).toContain('Found a 1962 rate card &amp; a studio photo');
-    expect(feedMail.html).toContain(`${PUBLIC_URL}/#post-${postId}`);
+    expect(feedMail.html).toContain(`${PUBLIC_URL}/posts/${postId}`);
     for (const [subscription, mails] of [blogReader, feedReader, everything].map((s): [TestSubscription, typeof smtp.received] => [s, smtp.to(s.email)])) {
       for (const mail of mails) {
         expect(mail.headers.get('list-unsubscribe')).toBe(`<${PUBLIC_URL}/api/unsubscribe/${subscription.token}>`);
