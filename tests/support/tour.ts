@@ -38,9 +38,10 @@ export const TOUR: readonly TourPage[] = [
   { name: 'embed-feed', path: at('/embed'), roles: ['guest'] },
   { name: 'embed-calendar', path: at('/embed/calendar'), roles: ['guest'] },
   { name: 'embed-blog', path: at('/embed/blog'), roles: ['guest'] },
-  { name: 'blog', path: at('/blog'), roles: SIGNED_IN },
-  { name: 'blog-post', path: (seed) => `/blog/${seed.blogPostId}`, roles: SIGNED_IN },
-  { name: 'calendar', path: at('/calendar'), roles: SIGNED_IN },
+  // Public too: a visitor reads them in the public-site layout.
+  { name: 'blog', path: at('/blog'), roles: EVERYONE },
+  { name: 'blog-post', path: (seed) => `/blog/${seed.blogPostId}`, roles: EVERYONE },
+  { name: 'calendar', path: at('/calendar'), roles: EVERYONE },
   { name: 'subscription-settings', path: at('/subscription-settings'), roles: SIGNED_IN },
   { name: 'discussions', path: at('/discussions'), roles: SIGNED_IN },
   { name: 'trending', path: at('/trending'), roles: SIGNED_IN },
