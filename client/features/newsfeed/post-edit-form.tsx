@@ -27,6 +27,8 @@ export function PostEditForm({ post, viewer, onDone }: { post: Post; viewer: Cur
   const textArea = useRef<HTMLTextAreaElement>(null);
   const tagsInput = useRef<HTMLInputElement>(null);
   const held = !staff && post.status === 'approved';
+  // A rejected post its author edits goes back to the moderation queue.
+  const resubmitted = !staff && post.status === 'rejected';
 
   const save = () => {
     if (edit.isPending) return;
@@ -35,7 +37,13 @@ export function PostEditForm({ post, viewer, onDone }: { post: Post; viewer: Cur
       { id: post.id, edit: { content, tags: tags.split(/[\s,]+/u).filter(Boolean) } },
       {
         onSuccess: (saved) => {
-          toast(saved.pendingRevision && held ? { title: 'Edit sent for review', description: 'Staff will look at it; the post shows its current text until then.' } : { title: 'Post updated' });
+          toast(
+            saved.pendingRevision && held
+              ? { title: 'Edit sent for review', description: 'Staff will look at it; the post shows its current text until then.' }
+              : resubmitted && saved.status === 'pending'
+                ? { title: 'Sent for review again', description: 'Staff will look at your post again.' }
+                : { title: 'Post updated' },
+          );
           onDone();
         },
         onError: (error) => {
@@ -113,7 +121,7 @@ export function PostEditForm({ post, viewer, onDone }: { post: Post; viewer: Cur
         </p>
       )}
       <div className="flex flex-wrap items-center justify-between gap-2">
-        <p className="text-sm text-slate-600 dark:text-slate-400">{held ? 'Staff review edits; the post keeps its current text until then.' : 'Saved at once.'}</p>
+        <p className="text-sm text-slate-600 dark:text-slate-400">{held ? 'Staff review edits; the post keeps its current text until then.' : resubmitted ? 'Saving sends the post back to staff for review.' : 'Saved at once.'}</p>
         <div className="flex gap-2">
           <Button variant="ghost" onPress={onDone}>
             Cancel
