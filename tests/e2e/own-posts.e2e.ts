@@ -166,6 +166,23 @@ describe('own posts', () => {
     await staff.setViewportSize(DESKTOP);
   });
 
+  it('replaces the text of a post still waiting for review at once, media link included', async () => {
+    await api(member, 'POST', '/api/posts', { content: 'Waiting: the station’s first schedule' });
+    await member.goto('/');
+    await menuOf(member, 'first schedule').click();
+    await member.getByRole('menuitem', { name: 'Edit' }).click();
+    const form = member.getByRole('form', { name: 'Edit post' });
+    await form.getByText('Saved at once.').waitFor();
+    await form.getByLabel('Post text').fill('Waiting: the station’s first schedule, 1922');
+    await form.getByLabel('Media', { exact: true }).selectOption('link');
+    await form.getByLabel('Media URL').fill('https://en.wikipedia.org/wiki/WWJ_(AM)');
+    await form.getByRole('button', { name: 'Save' }).click();
+    const edited = card(member, 'first schedule, 1922');
+    await edited.getByText('en.wikipedia.org', { exact: true }).waitFor();
+    expect(await edited.getByText('Pending', { exact: true }).count()).toBe(1);
+    expect(await edited.getByText('Edit awaiting review').count()).toBe(0);
+  });
+
   it('deletes a post after a confirmation', async () => {
     await approvedPost('A post I regret');
     await member.goto('/');

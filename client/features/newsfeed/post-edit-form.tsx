@@ -8,9 +8,10 @@ import { Button } from '../../components/ui/button';
 import { useToast } from '../../components/ui/toast';
 import { ApiError, errorMessage } from '../../lib/api';
 import { isStaff, type CurrentUser } from '../../lib/current-user';
-import { MAX_TAGS_PER_ITEM, POST_CONTENT_MAX_LENGTH } from '../../../shared/feed/constants';
+import { MAX_TAGS_PER_ITEM, MEDIA_TYPES, POST_CONTENT_MAX_LENGTH, type MediaType } from '../../../shared/feed/constants';
 import { usePostChanges, type Post } from './api';
 
+const MEDIA_LABELS: Record<MediaType, string> = { image: 'Image', video: 'Video', audio: 'Audio', youtube: 'YouTube', link: 'Link' };
 const fieldClass = 'w-full rounded-md border border-slate-300 bg-white px-3 dark:border-slate-600 dark:bg-slate-900 aria-invalid:border-red-600';
 
 export function PostEditForm({ post, viewer, onDone }: { post: Post; viewer: CurrentUser; onDone: () => void }) {
@@ -21,6 +22,11 @@ export function PostEditForm({ post, viewer, onDone }: { post: Post; viewer: Cur
   const start = (!staff && post.revision) || post;
   const [content, setContent] = useState(start.content);
   const [tags, setTags] = useState(start.tags.map((tag) => `#${tag}`).join(' '));
+  // A media link can be changed here; an uploaded photo or recording stays as it is.
+  const upload = Boolean(post.media) && start.mediaUrl === post.media?.url;
+  const [mediaType, setMediaType] = useState<MediaType | ''>(upload ? '' : (start.mediaType ?? ''));
+  const [mediaUrl, setMediaUrl] = useState(upload ? '' : (start.mediaUrl ?? ''));
+  const mediaChanged = !upload && (mediaType !== (start.mediaType ?? '') || (mediaType !== '' && mediaUrl.trim() !== (start.mediaUrl ?? '')));
   const [fields, setFields] = useState<Record<string, string>>({});
   const [failure, setFailure] = useState<string | null>(null);
   const id = useId();
@@ -34,7 +40,14 @@ export function PostEditForm({ post, viewer, onDone }: { post: Post; viewer: Cur
     if (edit.isPending) return;
     setFailure(null);
     edit.mutate(
-      { id: post.id, edit: { content, tags: tags.split(/[\s,]+/u).filter(Boolean) } },
+      {
+        id: post.id,
+        edit: {
+          content,
+          tags: tags.split(/[\s,]+/u).filter(Boolean),
+          ...(mediaChanged ? (mediaType ? { mediaType, mediaUrl: mediaUrl.trim() } : { mediaType: null, mediaUrl: null }) : {}),
+        },
+      },
       {
         onSuccess: (saved) => {
           toast(
@@ -51,7 +64,8 @@ export function PostEditForm({ post, viewer, onDone }: { post: Post; viewer: Cur
           setFields(refused);
           setFailure(errorMessage(error, 'Your edit could not be saved. Please try again.'));
           // The field to correct, with its reason read out (aria-describedby).
-          (refused.tags && !refused.content ? tagsInput.current : textArea.current)?.focus();
+          if (refused.mediaUrl && !refused.content && !refused.tags) document.getElementById(`${id}-media-url`)?.focus();
+          else (refused.tags && !refused.content ? tagsInput.current : textArea.current)?.focus();
         },
       },
     );
@@ -115,7 +129,48 @@ export function PostEditForm({ post, viewer, onDone }: { post: Post; viewer: Cur
           {fields.tags ?? `Separated by spaces or commas, at most ${MAX_TAGS_PER_ITEM}`}
         </p>
       </div>
-      {failure && !fields.content && !fields.tags && (
+      {upload ? (
+        <p className="text-sm text-slate-600 dark:text-slate-400">The attached {post.media?.kind === 'audio' ? 'recording' : 'photo'} stays with the post.</p>
+      ) : (
+        <div className="grid gap-2 sm:grid-cols-[10rem_minmax(0,1fr)]">
+          <div>
+            <label htmlFor={`${id}-media-type`} className="text-sm font-medium">
+              Media
+            </label>
+            <select id={`${id}-media-type`} value={mediaType} onChange={(event) => setMediaType(event.target.value as MediaType | '')} className={`${fieldClass} mt-1 min-h-11`}>
+              <option value="">None</option>
+              {MEDIA_TYPES.map((type) => (
+                <option key={type} value={type}>
+                  {MEDIA_LABELS[type]}
+                </option>
+              ))}
+            </select>
+          </div>
+          {mediaType && (
+            <div>
+              <label htmlFor={`${id}-media-url`} className="text-sm font-medium">
+                Media URL
+              </label>
+              <input
+                id={`${id}-media-url`}
+                type="url"
+                value={mediaUrl}
+                onChange={(event) => setMediaUrl(event.target.value)}
+                placeholder="https://"
+                aria-invalid={fields.mediaUrl ? true : undefined}
+                aria-describedby={fields.mediaUrl ? `${id}-media-url-error` : undefined}
+                className={`${fieldClass} mt-1 min-h-11`}
+              />
+              {fields.mediaUrl && (
+                <p id={`${id}-media-url-error`} className="text-sm text-red-700 dark:text-red-400">
+                  {fields.mediaUrl}
+                </p>
+              )}
+            </div>
+          )}
+        </div>
+      )}
+      {failure && !fields.content && !fields.tags && !fields.mediaUrl && (
         <p role="alert" className="text-sm text-red-700 dark:text-red-400">
           {failure}
         </p>
