@@ -23,7 +23,9 @@ export const REPORT_AUTHORS = 'report_authors';
 /** `reasonBy`: who gave each of `reasons`, so that an erased reporter's words leave with them. */
 export type ReportDocument = Positioned & Omit<ReportGroup, 'targetType' | 'targetId'> & { _id: string; targetType: ReportTargetType; targetId: string; reporterIds: string[]; reasonBy: string[] };
 /** A post or comment as an entry opens with it, keyed as its entry would be. */
-type SubjectDocument = Positioned & Pick<ReportGroup, 'excerpt' | 'thread' | 'media'> & { _id: string; authorId: string };
+type SubjectText = Pick<ReportGroup, 'excerpt' | 'media'>;
+/** `revision`: a member's edit of their approved post held for review, which becomes the text once approved. */
+type SubjectDocument = Positioned & SubjectText & Pick<ReportGroup, 'thread'> & { _id: string; authorId: string; revision?: SubjectText };
 /**
  * An author of posts and comments: their byline, the open entries of their content (`reports`) and their subjects
  * (`subjects`), so that a new name or an erasure reaches each by its id.
@@ -47,10 +49,21 @@ function mediaOf(data: { mediaType: ReportMedia['mediaType'] | null; mediaUrl: s
   return data.mediaType && data.mediaUrl ? { mediaType: data.mediaType, mediaUrl: data.mediaUrl, mediaTitle: data.mediaTitle } : undefined;
 }
 
+/** A post's text as the queue shows it: its excerpt and media. */
+const postText = (data: Parameters<typeof mediaOf>[0] & { content: string }): SubjectText => {
+  const media = mediaOf(data);
+  return { excerpt: excerptOf(data.content), ...(media ? { media } : {}) };
+};
+/** A document with another text in place of its own (media left off when the new text has none). */
+function withText<T extends SubjectText>(document: T, text: SubjectText): T {
+  const { media: _replaced, ...rest } = document;
+  return { ...rest, ...text } as T;
+}
+
 type Report = { memberId: string; reason?: string; at: string };
 
 /** The events that open, change or close an entry, or make or change what can be reported. */
-const REPORT_EVENTS = new Set(['PostSubmitted', 'PostReported', 'PostReportsDismissed', 'PostDeleted', 'PostRejected', 'CommentWritten', 'CommentReported', 'CommentReportsDismissed', 'CommentRemoved', 'CommentEdited']);
+const REPORT_EVENTS = new Set(['PostSubmitted', 'PostEdited', 'PostRevisionSubmitted', 'PostRevisionApproved', 'PostRevisionRejected', 'PostReported', 'PostReportsDismissed', 'PostDeleted', 'PostRejected', 'CommentWritten', 'CommentReported', 'CommentReportsDismissed', 'CommentRemoved', 'CommentEdited']);
 
 async function tellStaff(store: DocumentStore, notify: ProjectionContext['notify']) {
   const open = await openReportCount(store);
@@ -62,9 +75,23 @@ async function tellStaff(store: DocumentStore, notify: ProjectionContext['notify
 async function keepSubject({ event }: TypedEvent, key: string, at: number, store: DocumentStore) {
   switch (event.type) {
     case 'PostSubmitted':
-      return applyToDocument(subjects(store), key, at, () => {
-        const media = mediaOf(event.data);
-        return { excerpt: excerptOf(event.data.content), ...(media ? { media } : {}), authorId: event.data.authorId, thread: null };
+      return applyToDocument(subjects(store), key, at, () => ({ ...postText(event.data), authorId: event.data.authorId, thread: null }));
+    // Staff judge what the post now says: an edit applied at once, or a held one once approved.
+    case 'PostEdited':
+      return applyToDocument(subjects(store), key, at, (current) => current && withText(current, postText(event.data)));
+    case 'PostRevisionSubmitted':
+      return applyToDocument(subjects(store), key, at, (current) => current && { ...current, revision: postText(event.data) });
+    case 'PostRevisionApproved':
+      return applyToDocument(subjects(store), key, at, (current) => {
+        if (!current?.revision) return current;
+        const { revision, ...rest } = current;
+        return withText(rest, revision);
+      });
+    case 'PostRevisionRejected':
+      return applyToDocument(subjects(store), key, at, (current) => {
+        if (!current?.revision) return current;
+        const { revision: _dropped, ...rest } = current;
+        return rest;
       });
     case 'CommentWritten':
       return applyToDocument(subjects(store), key, at, () => ({ excerpt: excerptOf(event.data.content), authorId: event.data.authorId, thread: { targetType: event.data.targetType, targetId: event.data.targetId } }));
@@ -130,7 +157,7 @@ function relist(store: DocumentStore, authorId: string, key: string, at: number,
 export const reportsProjection: Projection = {
   name: 'reports',
   // 3: authors list their open entries and subjects; 4: reasonBy, who gave each reason.
-  version: 5,
+  version: 6,
   collections: [REPORTS, REPORT_SUBJECTS, REPORT_AUTHORS],
   async setup(store) {
     await reportsCollection(store).createIndex({ firstReportedAt: 1, _id: 1 });
@@ -176,6 +203,10 @@ export const reportsProjection: Projection = {
       const { event } = typed;
       if (event.type === 'PostReported') await report(event.data);
       else if (event.type === 'PostReportsDismissed' || event.type === 'PostDeleted' || event.type === 'PostRejected') await close();
+      else if ((event.type === 'PostEdited' || event.type === 'PostRevisionApproved') && before) {
+        const subject = await subjects(store).findOne({ _id: key });
+        if (subject) await applyToDocument(reports, key, at, (current) => current && withText(current, { excerpt: subject.excerpt, ...(subject.media ? { media: subject.media } : {}) }));
+      }
     } else {
       const { event } = typed;
       if (event.type === 'CommentReported') await report(event.data);

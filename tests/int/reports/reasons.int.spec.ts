@@ -102,4 +102,25 @@ describe('the reports queue', () => {
     expect(comment).toMatchObject({ targetType: 'comment', reasons: [] });
     expect(comment).not.toHaveProperty('media');
   });
+
+  it('follows what the reported post now says: a staff edit at once, a member’s held edit once approved', async () => {
+    const { member, staff, other } = cast;
+    const first = 'https://upload.wikimedia.org/wikipedia/commons/a/a4/RCA_44BX_microphone.jpg';
+    const second = 'https://upload.wikimedia.org/wikipedia/commons/5/5e/Shure_55SH.jpg';
+    const postId = (await member.browser.post('/api/posts', { content: 'A microphone from the attic', mediaType: 'image', mediaUrl: first, tags: [] })).body.id as string;
+    await staff.browser.put(`/api/admin/posts/${postId}/approve`);
+    expect((await other.browser.post(`/api/posts/${postId}/report`, { reason: 'Not ours' })).status).toBe(200);
+    const entry = async () => ((await staff.browser.get('/api/admin/reports')).body.items as { targetId: string; excerpt: string; media?: { mediaUrl: string } }[]).find((item) => item.targetId === postId);
+    expect(await entry()).toMatchObject({ excerpt: 'A microphone from the attic', media: { mediaUrl: first } });
+
+    expect((await staff.browser.patch(`/api/posts/${postId}`, { content: 'A microphone (picture removed by staff)', mediaType: null, mediaUrl: null })).status).toBe(200);
+    const edited = await entry();
+    expect(edited?.excerpt).toBe('A microphone (picture removed by staff)');
+    expect(edited).not.toHaveProperty('media');
+
+    expect((await member.browser.patch(`/api/posts/${postId}`, { content: 'My Shure 55, found in the attic', mediaType: 'image', mediaUrl: second })).status).toBe(200);
+    expect((await entry())?.excerpt).toBe('A microphone (picture removed by staff)');
+    expect((await staff.browser.put(`/api/admin/posts/${postId}/approve`)).status).toBe(200);
+    expect(await entry()).toMatchObject({ excerpt: 'My Shure 55, found in the attic', media: { mediaType: 'image', mediaUrl: second } });
+  });
 });
