@@ -34,6 +34,7 @@ import { directoryRoutes } from './members/directory';
 import { erasureRoutes } from './members/erasure-routes';
 import { profileRoutes } from './members/profile-routes';
 import { eventRoutes } from './events/routes';
+import { eventOrganiserRoutes } from './events/organiser-routes';
 import { subscriptionRoutes } from './subscriptions/routes';
 import { serveClient } from './http/client';
 import { createReadCache } from './http/read-cache';
@@ -195,6 +196,7 @@ export async function buildApp(services: ApiDependencies, options: { logger?: bo
   await app.register(directoryRoutes, { services });
   await app.register(profileRoutes, { services });
   await app.register(eventRoutes, { services });
+  await app.register(eventOrganiserRoutes, { services });
   await app.register(subscriptionRoutes, { services });
   await app.register(mediaRoutes, { services });
   await app.register(monitoringRoutes, { services, realtime });

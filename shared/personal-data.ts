@@ -65,7 +65,7 @@ const POLICY: Partial<Record<StreamType, { scope: KeyScope; owner: (streamId: st
 const WRITTEN_BY: Partial<Record<StreamType, Record<string, { writer: string; fields: PersonalFields }>>> = {
   post: { PostReported: { writer: 'memberId', fields: { reason: null } }, PostRejected: { writer: 'by', fields: { reason: null } }, PostRevisionRejected: { writer: 'by', fields: { reason: null } } },
   comment: { CommentReported: { writer: 'memberId', fields: { reason: null } } },
-  event: { EventRejected: { writer: 'by', fields: { reason: null } } },
+  event: { EventRejected: { writer: 'by', fields: { reason: null } }, AttendeesMessaged: { writer: 'by', fields: { subject: '', body: '' } } },
 };
 
 /** The fields of this event that its writer's key seals, and the stream of that key; null when there are none. */

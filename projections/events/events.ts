@@ -45,6 +45,8 @@ type EventSummary = EventFields & {
   isCancelled?: boolean;
   /** Why staff rejected it, for its organizer and staff; null or absent when none was given or it is not rejected. */
   rejectionReason?: string | null;
+  /** Members who opened a private event's invite link: they see it once approved, and may RSVP. */
+  invited?: string[];
   createdAt: string;
   updatedAt: string;
 };
@@ -136,6 +138,11 @@ function nextDetails(current: EventDetailsDocument | null, event: CalendarEventE
       return null;
     case 'EventCancelled':
       return { ...current, isCancelled: true, sequence: sequenceAfter(current.sequence ?? 0, event, current), ...at };
+    case 'InvitationAccepted':
+      // Not an edit of the event: updatedAt stays.
+      return { ...current, invited: [...(current.invited ?? []).filter((id) => id !== event.data.memberId), event.data.memberId] };
+    case 'AttendeesMessaged':
+      return current;
     case 'RsvpChanged':
     case 'RsvpRemoved':
     case 'JoinedWaitlist':
@@ -174,6 +181,8 @@ export const eventsProjection: Projection = {
     if (typed?.stream === 'member') return followOrganizer(typed.id, typed.event, recorded.position, context);
     if (typed?.stream !== 'event') return;
     const { id, event } = typed;
+    // Mail only (workers/attendees): nothing an event's reader sees changes.
+    if (event.type === 'AttendeesMessaged') return;
     const { store, notify } = context;
     const details = eventDetails(store);
     const before = await details.findOne({ _id: id });

@@ -19,6 +19,8 @@ export type MemberEventDocument = Positioned & {
   eventId: string;
   organizing: boolean;
   rsvp: MyRsvpStatus | null;
+  /** When the member gave that answer (or joined the line, or was given a place): the attendee list's `at`. Absent on links of version 1. */
+  at?: string;
 };
 
 export const memberEvents = (store: DocumentStore) => store.collection<MemberEventDocument>(MEMBER_EVENTS);
@@ -35,7 +37,8 @@ async function forget(store: DocumentStore, memberId: string, contentRemoved: bo
 
 export const memberEventsProjection: Projection = {
   name: 'member-events',
-  version: 1,
+  // 2: `at` on each link, for the organiser's attendee list.
+  version: 2,
   collections: [MEMBER_EVENTS],
   async setup(store) {
     await memberEvents(store).createIndex({ memberId: 1 });
@@ -52,20 +55,20 @@ export const memberEventsProjection: Projection = {
 
     switch (event.type) {
       case 'EventScheduled':
-        await link(event.data.organizerId, (current) => ({ memberId: event.data.organizerId, eventId, organizing: true, rsvp: current?.rsvp ?? null }));
+        await link(event.data.organizerId, (current) => ({ memberId: event.data.organizerId, eventId, organizing: true, rsvp: current?.rsvp ?? null, ...(current?.at ? { at: current.at } : {}) }));
         return;
       case 'RsvpChanged':
-        await link(event.data.memberId, (current) => ({ memberId: event.data.memberId, eventId, organizing: current?.organizing ?? false, rsvp: event.data.status }));
+        await link(event.data.memberId, (current) => ({ memberId: event.data.memberId, eventId, organizing: current?.organizing ?? false, rsvp: event.data.status, at: event.data.at }));
         return;
       case 'JoinedWaitlist':
-        await link(event.data.memberId, (current) => ({ memberId: event.data.memberId, eventId, organizing: current?.organizing ?? false, rsvp: 'waitlisted' }));
+        await link(event.data.memberId, (current) => ({ memberId: event.data.memberId, eventId, organizing: current?.organizing ?? false, rsvp: 'waitlisted', at: event.data.at }));
         return;
       case 'PromotedFromWaitlist':
-        await link(event.data.memberId, (current) => ({ memberId: event.data.memberId, eventId, organizing: current?.organizing ?? false, rsvp: 'attending' }));
+        await link(event.data.memberId, (current) => ({ memberId: event.data.memberId, eventId, organizing: current?.organizing ?? false, rsvp: 'attending', at: event.data.at }));
         return;
       case 'RsvpRemoved':
       case 'LeftWaitlist':
-        await link(event.data.memberId, (current) => (current?.organizing ? { ...current, rsvp: null } : null));
+        await link(event.data.memberId, (current) => (current?.organizing ? { memberId: current.memberId, eventId, organizing: true, rsvp: null } : null));
         return;
       case 'EventDeleted':
         for (const { memberId } of await links.find({ eventId })) await link(memberId, () => null);

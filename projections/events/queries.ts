@@ -8,15 +8,15 @@ import type { CalendarEventDocument, EventDetailsDocument } from './events';
 
 const isStaff = (actor: Actor | null) => Boolean(actor && isModerator(actor));
 
-/** Who sees what: everyone public approved events; members also their own; staff everything. */
+/** Who sees what: everyone public approved events; members also their own and the private ones they were invited to; staff everything. */
 export function visibility(actor: Actor | null): Filter {
   if (isStaff(actor)) return {};
   const open = { status: 'approved', isPublic: true };
-  return actor ? { $or: [open, { organizerId: actor.id }] } : open;
+  return actor ? { $or: [open, { organizerId: actor.id }, { status: 'approved', invited: actor.id }] } : open;
 }
 
 export function canSee(event: EventDetailsDocument, actor: Actor | null) {
-  return isStaff(actor) || (event.isApproved && event.isPublic) || event.organizerId === actor?.id;
+  return isStaff(actor) || (event.isApproved && (event.isPublic || Boolean(actor && event.invited?.includes(actor.id)))) || event.organizerId === actor?.id;
 }
 
 /** A member's answer to an event, or their place in its waiting list. */

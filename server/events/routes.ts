@@ -2,12 +2,12 @@
 import { randomUUID } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import * as v from 'valibot';
-import { fail, type Actor } from '../../shared/domain';
+import { DomainError, fail, type Actor } from '../../shared/domain';
 import { streamName } from '../../shared/streams';
 import { attendeeCounts, calendarEventDecider, isModerator, type CalendarEventCommand, type CalendarEventState } from '../../shared/events/event-stream';
-import { AttendeeCountsSchema, CalendarEventSchema, EventSchema, EventStatsSchema, MyRsvpSchema, RsvpChangeSchema, RsvpSchema, WaitlistSchema, type EventFields, type RsvpChange, type Waitlist } from '../../shared/events/schemas';
+import { AttendeeCountsSchema, CalendarEventSchema, EventSchema, EventStatsSchema, MyRsvpSchema, RsvpChangeSchema, RsvpSchema, UseCancelSchema, WaitlistSchema, type EventFields, type RsvpChange, type Waitlist } from '../../shared/events/schemas';
 import { pageSchema } from '../../shared/page';
-import { EVENT_TYPES } from '../../shared/events/constants';
+import { EVENT_TYPES, USE_CANCEL, USE_CANCEL_MESSAGE } from '../../shared/events/constants';
 import { calendarFile, icsFileName, type IcsEvent } from '../../shared/events/ics';
 import { text } from '../../shared/text-schema';
 import { ReasonSchema } from '../../shared/feed/schemas';
@@ -325,12 +325,27 @@ export async function eventRoutes(fastify: FastifyInstance, { services }: { serv
     return detailsDto(await command(id, request.actor, { type: 'ApproveEvent', data: none }), request.actor);
   });
 
-  app.put('/api/admin/events/:id/reject', { config: { access: STAFF }, schema: { ...changesEvent('Reject an event, with a reason its organizer sees: it leaves the listings and takes no RSVPs'), body: ReasonSchema } }, async (request) => {
-    const id = eventId(request.params.id);
-    await visibleEvent(id, request.actor);
-    const reason = request.body?.reason;
-    return detailsDto(await command(id, request.actor, { type: 'RejectEvent', data: reason ? { reason } : {} }), request.actor);
-  });
+  app.put(
+    '/api/admin/events/:id/reject',
+    {
+      config: { access: STAFF },
+      schema: {
+        ...onEvent('Reject an event waiting for approval, with a reason its organizer sees: it leaves the listings and takes no RSVPs. An approved event is cancelled instead (409 `USE_CANCEL`)', { 200: CalendarEventSchema, 409: UseCancelSchema }),
+        body: ReasonSchema,
+      },
+    },
+    async (request, reply) => {
+      const id = eventId(request.params.id);
+      await visibleEvent(id, request.actor);
+      const reason = request.body?.reason;
+      try {
+        return detailsDto(await command(id, request.actor, { type: 'RejectEvent', data: reason ? { reason } : {} }), request.actor);
+      } catch (error) {
+        if (error instanceof DomainError && error.message === USE_CANCEL_MESSAGE) return reply.status(409).send({ error: USE_CANCEL, message: USE_CANCEL_MESSAGE });
+        throw error;
+      }
+    },
+  );
 
   app.put('/api/admin/events/:id/feature', { config: { access: STAFF }, schema: { ...changesEvent('Feature or unfeature an event: toggles, or sets `featured` when given'), body: FeatureBody } }, async (request) => {
     const id = eventId(request.params.id);

@@ -26,6 +26,16 @@ export const DAY_CELL_LIMIT = 2;
 export const DEFAULT_DURATION_MS = 60 * 60 * 1000;
 export const EVENT_ID_SHOWN_LENGTH = 8;
 export const AT_CAPACITY = 'Event is at capacity';
+/** Rejecting an approved event would drop it silently on those who answered it: it is cancelled instead (409 `USE_CANCEL`). */
+export const USE_CANCEL = 'USE_CANCEL';
+/** Who a message to an event's people reaches (`POST /api/events/{id}/message`). */
+export const MESSAGE_RECIPIENTS = ['attending', 'attending+waitlisted'] as const;
+export type MessageRecipients = (typeof MESSAGE_RECIPIENTS)[number];
+/** Messages one event may send its attendees in any 24 hours (the next is a 429). */
+export const MESSAGES_PER_DAY = 3;
+export const MESSAGE_SUBJECT_MAX = 200;
+export const MESSAGE_BODY_MAX = 5000;
+export const USE_CANCEL_MESSAGE = 'This event is already approved: cancel it instead, so everyone who answered is told.';
 /** Attendees are reminded by e-mail this long before an event starts (unless they turned reminders off). */
 export const REMINDER_BEFORE_MS = 24 * 60 * 60 * 1000;
 /** Day of the week the month grid starts on (0 = Sunday, as Date#getDay counts). */

@@ -14,10 +14,10 @@
  * apps learn of it), takes no RSVPs and no edits. Deleting a cancelled event, or one nobody answered, removes it.
  *
  * A rejected event leaves the listings and takes no RSVPs; staff may still
- * approve it later, as they may change their minds.
+ * approve it later, as they may change their minds. An approved event is never rejected (it is cancelled instead).
  */
-import { type Actor, type CommandMetadata, type Decider, assertNever, fail } from '../domain';
-import { AT_CAPACITY, type RsvpStatus } from './constants';
+import { type Actor, type CommandMetadata, type Decider, DomainError, assertNever, fail } from '../domain';
+import { AT_CAPACITY, MESSAGES_PER_DAY, USE_CANCEL_MESSAGE, type MessageRecipients, type RsvpStatus } from './constants';
 import type { EventFields } from './schemas';
 
 export type CalendarEventEvent =
@@ -39,7 +39,14 @@ export type CalendarEventEvent =
   /** Left the line by answering maybe or not attending, or by taking the answer back. */
   | { type: 'LeftWaitlist'; data: { memberId: string; at: string } }
   /** A place freed: the first in line now attends. */
-  | { type: 'PromotedFromWaitlist'; data: { memberId: string; at: string } };
+  | { type: 'PromotedFromWaitlist'; data: { memberId: string; at: string } }
+  /** A member opened the private event's invite link (the server checked its token): they may see it and RSVP. */
+  | { type: 'InvitationAccepted'; data: { memberId: string; at: string } }
+  /**
+   * The organizer or staff wrote to those attending (and, with `attending+waitlisted`, those waiting): the mail runner
+   * writes one outbox entry per recipient (workers/attendees). Subject and body are sealed with the writer's key.
+   */
+  | { type: 'AttendeesMessaged'; data: { messageId: string; subject: string; body: string; to: MessageRecipients; by: string; at: string } };
 
 export type CalendarEventCommand =
   | { type: 'ScheduleEvent'; data: { id: string; fields: EventFields }; metadata: CommandMetadata }
@@ -47,6 +54,9 @@ export type CalendarEventCommand =
   | { type: 'RejectEvent'; data: { reason?: string }; metadata: CommandMetadata }
   | { type: 'ApproveEvent' | 'FeatureEvent' | 'UnfeatureEvent' | 'DeleteEvent' | 'CancelEvent'; data: Record<string, never>; metadata: CommandMetadata }
   | { type: 'SetRsvp'; data: { status: RsvpStatus }; metadata: CommandMetadata }
+  /** Only once the route has checked the invite link's token. */
+  | { type: 'AcceptInvitation'; data: Record<string, never>; metadata: CommandMetadata }
+  | { type: 'MessageAttendees'; data: { messageId: string; subject: string; body: string; to: MessageRecipients }; metadata: CommandMetadata }
   | { type: 'RemoveRsvp'; data: Record<string, never>; metadata: CommandMetadata };
 
 export interface CalendarEventState {
@@ -60,6 +70,10 @@ export interface CalendarEventState {
   rsvps: ReadonlyMap<string, RsvpStatus>;
   /** Member ids waiting for a place, first in line first. */
   waiting: readonly string[];
+  /** Members who opened the private event's invite link. */
+  invited: ReadonlySet<string>;
+  /** When each message to the attendees was sent: the daily limit counts them. */
+  messagedAt: readonly string[];
 }
 
 /** What an attendee's calendar must learn of: a change of time or place (iCalendar's SEQUENCE counts these). */
@@ -133,9 +147,21 @@ function evolve(state: CalendarEventState, event: CalendarEventEvent): CalendarE
       return { ...state, waiting: state.waiting.filter((id) => id !== event.data.memberId) };
     case 'PromotedFromWaitlist':
       return { ...state, rsvps: new Map(state.rsvps).set(event.data.memberId, 'attending'), waiting: state.waiting.filter((id) => id !== event.data.memberId) };
+    case 'InvitationAccepted':
+      return { ...state, invited: new Set(state.invited).add(event.data.memberId) };
+    case 'AttendeesMessaged':
+      return { ...state, messagedAt: [...state.messagedAt, event.data.at] };
     default:
       return assertNever(event);
   }
+}
+
+const DAY_MS = 24 * 3_600_000;
+
+/** Who a message to the attendees reaches: those attending, and with `attending+waitlisted` those waiting too. */
+export function messageRecipients(state: Pick<CalendarEventState, 'rsvps' | 'waiting'>, to: MessageRecipients): string[] {
+  const attending = [...state.rsvps].filter(([, status]) => status === 'attending').map(([memberId]) => memberId);
+  return to === 'attending' ? attending : [...attending, ...state.waiting];
 }
 
 const hasAttendees = (state: CalendarEventState) => state.waiting.length > 0 || [...state.rsvps.values()].includes('attending');
@@ -155,7 +181,7 @@ function withPromotions(state: CalendarEventState, events: CalendarEventEvent[],
 }
 
 export const calendarEventDecider: Decider<CalendarEventState, CalendarEventCommand, CalendarEventEvent> = {
-  initialState: () => ({ status: 'none', organizerId: '', approved: false, rejected: false, featured: false, cancelled: false, fields: null, rsvps: new Map(), waiting: [] }),
+  initialState: () => ({ status: 'none', organizerId: '', approved: false, rejected: false, featured: false, cancelled: false, fields: null, rsvps: new Map(), waiting: [], invited: new Set(), messagedAt: [] }),
   evolve,
 
   decide(command, state) {
@@ -187,6 +213,8 @@ export const calendarEventDecider: Decider<CalendarEventState, CalendarEventComm
         return state.approved ? [] : [{ type: 'EventApproved', data: by }];
       case 'RejectEvent':
         requireModerator(actor);
+        // Never dropped silently: an approved event's attendees learn of its end by its cancellation.
+        if (state.approved) throw fail.conflict(USE_CANCEL_MESSAGE);
         return state.rejected ? [] : [{ type: 'EventRejected', data: { ...by, ...(command.data.reason ? { reason: command.data.reason } : {}) } }];
       case 'FeatureEvent':
         requireModerator(actor);
@@ -207,7 +235,7 @@ export const calendarEventDecider: Decider<CalendarEventState, CalendarEventComm
         if (state.rejected) throw fail.rule('This event was not approved: it takes no RSVPs');
         if (!state.approved) throw fail.rule('This event is waiting for approval: RSVP opens once it is approved');
         if (new Date(state.fields.startDate).getTime() <= command.metadata.now.getTime()) throw fail.rule('RSVP is no longer available for past events');
-        if (!state.fields.isPublic && actor.id !== state.organizerId && !isModerator(actor)) throw fail.rule('This is a private event');
+        if (!state.fields.isPublic && actor.id !== state.organizerId && !isModerator(actor) && !state.invited.has(actor.id)) throw fail.rule('This is a private event');
         const previous = state.rsvps.get(actor.id) ?? null;
         const waiting = state.waiting.includes(actor.id);
         const { status } = command.data;
@@ -221,6 +249,23 @@ export const calendarEventDecider: Decider<CalendarEventState, CalendarEventComm
         if (previous === status) return [];
         const left: CalendarEventEvent[] = waiting ? [{ type: 'LeftWaitlist', data: { memberId: actor.id, at } }] : [];
         return withPromotions(state, [...left, { type: 'RsvpChanged', data: { memberId: actor.id, status, previous, at } }], at);
+      }
+      case 'AcceptInvitation':
+        // A public event needs no invitation; its organizer and staff see it anyway.
+        if (state.fields.isPublic || actor.id === state.organizerId || isModerator(actor) || state.invited.has(actor.id)) return [];
+        return [{ type: 'InvitationAccepted', data: { memberId: actor.id, at } }];
+      case 'MessageAttendees': {
+        if (!mayManage) throw fail.forbidden('Only the organizer and staff can message the attendees');
+        if (state.cancelled) throw fail.rule('This event was cancelled: its attendees have been told');
+        const recipients = messageRecipients(state, command.data.to);
+        if (recipients.length === 0) throw fail.rule(command.data.to === 'attending' ? 'Nobody is attending yet: there is no one to message' : 'Nobody is attending or waiting yet: there is no one to message');
+        const since = command.metadata.now.getTime() - DAY_MS;
+        const recent = state.messagedAt.filter((sent) => Date.parse(sent) > since);
+        if (recent.length >= MESSAGES_PER_DAY) {
+          const hours = Math.max(1, Math.ceil((Date.parse(recent[0]!) + DAY_MS - command.metadata.now.getTime()) / 3_600_000));
+          throw new DomainError('rate_limited', `This event has had ${MESSAGES_PER_DAY} messages in the last 24 hours, the most it may send. You can send the next one in ${hours} hour${hours === 1 ? '' : 's'}.`);
+        }
+        return [{ type: 'AttendeesMessaged', data: { ...command.data, by: actor.id, at } }];
       }
       case 'RemoveRsvp': {
         if (state.waiting.includes(actor.id)) return [{ type: 'LeftWaitlist', data: { memberId: actor.id, at } }];

@@ -3,7 +3,7 @@
  * and the answers of the event calls.
  */
 import * as v from 'valibot';
-import { EVENT_TYPES, MY_RSVP_STATUSES, TITLE_MAX_LENGTH } from './constants';
+import { EVENT_TYPES, MESSAGE_BODY_MAX, MESSAGE_RECIPIENTS, MESSAGE_SUBJECT_MAX, MY_RSVP_STATUSES, TITLE_MAX_LENGTH } from './constants';
 import { ROLES } from '../domain';
 import { tagsSchema } from '../feed/schemas';
 import { text } from '../text-schema';
@@ -157,3 +157,37 @@ export type RsvpChange = v.InferOutput<typeof RsvpChangeSchema>;
 /** GET /api/admin/events/stats: management's tiles (private = total − public; rejected events count in the total). */
 export const EventStatsSchema = v.object({ total: count, pending: count, approved: count, featured: count, public: count, private: count });
 export type EventStats = v.InferOutput<typeof EventStatsSchema>;
+
+/** PUT /api/admin/events/{id}/reject's 409: `USE_CANCEL` for an approved event (cancel it instead); none for a conflict of two changes. */
+export const UseCancelSchema = v.object({ error: v.optional(v.literal('USE_CANCEL')), message: v.string() });
+
+/** GET /api/events/{id}/attendees (organiser and staff): everyone who answered, attending first, then the line, maybe, not attending. */
+export const AttendeesSchema = v.object({
+  items: v.array(
+    v.object({
+      member: v.object({ id: v.string(), name: v.string() }),
+      status: rsvpStatus,
+      /** With status `waitlisted`: the place in line. */
+      position: v.optional(position),
+      /** When they gave this answer (ISO). */
+      at: v.string(),
+    }),
+  ),
+});
+export type Attendees = v.InferOutput<typeof AttendeesSchema>;
+
+/** POST /api/events/{id}/message: plain text, mailed to each attendee (and, when asked, each one waiting). */
+export const AttendeeMessageSchema = v.object({
+  subject: v.pipe(v.optional(text(), ''), v.trim(), v.minLength(1, 'Subject is required'), v.maxLength(MESSAGE_SUBJECT_MAX, `Subject must be at most ${MESSAGE_SUBJECT_MAX} characters`)),
+  body: v.pipe(v.optional(text(), ''), v.trim(), v.minLength(1, 'Message is required'), v.maxLength(MESSAGE_BODY_MAX, `Message must be at most ${MESSAGE_BODY_MAX} characters`)),
+  to: v.optional(v.picklist(MESSAGE_RECIPIENTS, 'Recipients must be attending or attending+waitlisted'), 'attending'),
+});
+export type AttendeeMessage = v.InferOutput<typeof AttendeeMessageSchema>;
+/** The 202 of a message: how many it goes to (one mail each, through the outbox) and how many more the event may send today. */
+export const MessageAcceptedSchema = v.object({ id: v.string(), recipients: count, remainingToday: count });
+export type MessageAccepted = v.InferOutput<typeof MessageAcceptedSchema>;
+
+/** GET /api/events/{id}/invite-link (organiser and staff, private events): the page address that lets a member in. */
+export const InviteLinkSchema = v.object({ url: v.string() });
+/** POST /api/events/{id}/invitation: the token of the invite link the member opened. */
+export const InvitationSchema = v.object({ token: v.pipe(v.optional(text(), ''), v.minLength(1, 'The invite link is incomplete'), v.maxLength(100, 'The invite link is not valid')) });

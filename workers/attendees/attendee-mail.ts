@@ -4,6 +4,8 @@
  * - `promoted`: the first in line got a freed place;
  * - `changed`: the time or place changed; to each attendee, with the updated .ics (METHOD:REQUEST, SEQUENCE raised);
  * - `cancelled`: to each attendee and each one waiting, with METHOD:CANCEL and STATUS:CANCELLED;
+ * - `message`: the organizer's or staff's words, to each attendee (and each one waiting, when asked), kept in the
+ *   event's model until sent (MESSAGE_KEPT_MS);
  * - `reminder`: to each attendee, REMINDER_BEFORE_MS before the start, as an outbox entry scheduled for then (it
  *   waits in BullMQ's delayed set; the sweeper enqueues it again after a restart or a Redis flush, and its id keeps
  *   it single). A new start schedules a new one; the old one, and one for a member who left or an event cancelled,
@@ -20,6 +22,7 @@ import { applyToDocument, type Positioned } from '../../platform/projections/doc
 import type { Projection } from '../../platform/projections/runner';
 import { typedEvent } from '../../platform/projections/typed-event';
 import { isRescheduling, sequenceAfter, type CalendarEventEvent } from '../../shared/events/event-stream';
+import type { MessageRecipients } from '../../shared/events/constants';
 import { REMINDER_BEFORE_MS } from '../../shared/events/constants';
 import type { EventFields } from '../../shared/events/schemas';
 import { insertNewEntries, mailOutbox, newOutboxEntry, setupOutbox, type AttendeeMailKind, type OutboxEntry } from '../subscriptions/outbox';
@@ -36,9 +39,15 @@ export type MailCalendarEvent = Positioned &
     cancelled: boolean;
     attending: string[];
     waiting: string[];
+    /** Messages to the attendees still to be mailed (absent before messages existed). */
+    messages?: MailEventMessage[];
     createdAt: string;
     updatedAt: string;
   };
+export type MailEventMessage = { id: string; subject: string; body: string; to: MessageRecipients; by: string; at: string };
+/** How long a message's words stay in the model: long past the mail runner's day of history, so every mail of it finds them. */
+const MESSAGE_KEPT_MS = 7 * 24 * 3_600_000;
+
 export type MailPerson = Positioned & {
   _id: string;
   email: string;
@@ -79,6 +88,11 @@ function nextEvent(current: MailCalendarEvent | null, event: CalendarEventEvent)
       return { ...kept, waiting: without(kept.waiting, event.data.memberId) };
     case 'PromotedFromWaitlist':
       return { ...kept, waiting: without(kept.waiting, event.data.memberId), attending: [...kept.attending, event.data.memberId] };
+    case 'AttendeesMessaged': {
+      const { messageId, ...message } = event.data;
+      const since = Date.parse(message.at) - MESSAGE_KEPT_MS;
+      return { ...kept, messages: [...(kept.messages ?? []).filter((other) => Date.parse(other.at) > since && other.id !== messageId), { id: messageId, ...message }] };
+    }
     default:
       return kept;
   }
@@ -94,6 +108,8 @@ function mailsFor(before: MailCalendarEvent | null, event: CalendarEventEvent, p
       return isRescheduling(before, event.data.fields) ? ['changed', before.attending, String(before.sequence + 1)] : null;
     case 'EventCancelled':
       return ['cancelled', [...before.attending, ...before.waiting], 'cancelled'];
+    case 'AttendeesMessaged':
+      return ['message', event.data.to === 'attending' ? before.attending : [...before.attending, ...before.waiting], event.data.messageId];
     default:
       return null;
   }

@@ -3,7 +3,7 @@
  * the calendar file that updates the entry their calendar app holds. Null when it has nothing left to say: the
  * member is gone, the event is gone, a promoted or reminded member no longer attends, a later change superseded
  * this one, the event moved since the reminder was scheduled (the new time has its own), or the member turned
- * reminders off.
+ * reminders off. A message from the organizer carries their words, not a calendar file.
  */
 import type { DocumentStore } from '../../platform/document-store/port';
 import { calendarFile, icsFileName, type CalendarMethod } from '../../shared/events/ics';
@@ -19,8 +19,8 @@ export interface AttendeeMessage {
   subject: string;
   text: string;
   html: string;
-  /** Sent as the mail's text/calendar part (nodemailer's icalEvent), which calendar apps act on. */
-  icalEvent: { method: 'REQUEST' | 'CANCEL'; filename: string; content: string };
+  /** Sent as the mail's text/calendar part (nodemailer's icalEvent), which calendar apps act on; none with a message from the organizer. */
+  icalEvent?: { method: 'REQUEST' | 'CANCEL'; filename: string; content: string };
 }
 
 const displayName = (person: Pick<MailPerson, 'firstName' | 'lastName'> | null) => (person ? `${person.firstName} ${person.lastName}`.trim() : '');
@@ -31,7 +31,7 @@ function whereLine(event: MailCalendarEvent): string {
 }
 
 /** The words of each kind of mail: subject, then paragraphs. */
-function words(cause: AttendeeCause, event: MailCalendarEvent, when: string): { subject: string; paragraphs: string[] } {
+function words(cause: AttendeeCause & { mail: Exclude<AttendeeCause['mail'], 'message'> }, event: MailCalendarEvent, when: string): { subject: string; paragraphs: string[] } {
   switch (cause.mail) {
     case 'promoted':
       return {
@@ -56,9 +56,43 @@ function words(cause: AttendeeCause, event: MailCalendarEvent, when: string): { 
   }
 }
 
+const SIGNATURE = '— Broadcast History Community';
+
+/**
+ * A message from the organizer or staff: their plain text as written (escaped in the HTML part, its blank lines
+ * paragraphs, its line breaks kept), with the event's line and the way out (changing one's RSVP). Null when the
+ * member no longer attends (or waits, for a message to those waiting too), the event was cancelled since, or the
+ * message's words are gone.
+ */
+async function messageMail(store: DocumentStore, cause: AttendeeCause, person: MailPerson, event: MailCalendarEvent, publicUrl: string, timeZone: string): Promise<AttendeeMessage | null> {
+  const message = event.messages?.find((candidate) => candidate.id === cause.key);
+  if (!message || event.cancelled) return null;
+  const still = event.attending.includes(cause.memberId) || (message.to === 'attending+waitlisted' && event.waiting.includes(cause.memberId));
+  if (!still) return null;
+  const writer = displayName(await mailPeople(store).findOne({ _id: message.by })) || 'The organizer';
+  const url = `${publicUrl}/events/${event._id}`;
+  const when = formatEventDateLine(event, { timeZone });
+  const greeting = `Hello ${person.firstName || displayName(person) || 'there'},`;
+  const intro = `${writer} wrote to the people of ${event.title} (${when}):`;
+  const body = message.body.replace(/\r\n?/g, '\n').split(/\n{2,}/).map((paragraph) => paragraph.trim()).filter(Boolean);
+  const why = event.attending.includes(cause.memberId) ? 'you are attending' : 'you are on its waiting list';
+  const footer = `You receive this because ${why}. To stop receiving messages about this event, change your RSVP on the event page: ${url}`;
+  return {
+    to: person.email,
+    subject: `${message.subject} · ${event.title}`,
+    text: [greeting, intro, ...body, footer, SIGNATURE].join('\n\n') + '\n',
+    html:
+      `<p>${escapeHtml(greeting)}</p><p>${escapeHtml(intro)}</p>` +
+      `<blockquote style="margin:0 0 1em;padding-left:1em;border-left:3px solid #cbd5e1">${body.map((paragraph) => `<p>${escapeHtml(paragraph).replace(/\n/g, '<br>')}</p>`).join('')}</blockquote>` +
+      `<p><a href="${escapeHtml(url)}">Open the event page</a></p>` +
+      `<p style="font-size:12px;color:#64748b">You receive this because ${escapeHtml(why)}. To stop receiving messages about this event, change your RSVP on <a href="${escapeHtml(url)}">the event page</a>.</p><p>${SIGNATURE}</p>`,
+  };
+}
+
 export async function attendeeMessage(store: DocumentStore, cause: AttendeeCause, { publicUrl, timeZone }: { publicUrl: string; timeZone: string }): Promise<AttendeeMessage | null> {
   const [person, event] = await Promise.all([mailPeople(store).findOne({ _id: cause.memberId }), mailCalendar(store).findOne({ _id: cause.eventId })]);
   if (!person || !event) return null;
+  if (cause.mail === 'message') return messageMail(store, cause, person, event, publicUrl, timeZone);
   if (cause.mail === 'promoted' && (event.cancelled || !event.attending.includes(cause.memberId))) return null;
   // Only the latest change goes out: its file carries every change before it.
   if (cause.mail === 'changed' && (event.cancelled || String(event.sequence) !== cause.key)) return null;
@@ -76,14 +110,14 @@ export async function attendeeMessage(store: DocumentStore, cause: AttendeeCause
     how,
   );
   const when = formatEventDateLine(event, { timeZone });
-  const { subject, paragraphs } = words(cause, event, when);
+  const { subject, paragraphs } = words({ ...cause, mail: cause.mail }, event, when);
   const greeting = `Hello ${person.firstName || displayName(person) || 'there'},`;
   const closing = `The event page: ${url}`;
   return {
     to: person.email,
     subject,
-    text: [greeting, ...paragraphs, closing, '— Broadcast History Community'].join('\n\n') + '\n',
-    html: [greeting, ...paragraphs].map((paragraph) => `<p>${escapeHtml(paragraph)}</p>`).join('') + `<p><a href="${escapeHtml(url)}">Open the event page</a></p><p>— Broadcast History Community</p>`,
+    text: [greeting, ...paragraphs, closing, SIGNATURE].join('\n\n') + '\n',
+    html: [greeting, ...paragraphs].map((paragraph) => `<p>${escapeHtml(paragraph)}</p>`).join('') + `<p><a href="${escapeHtml(url)}">Open the event page</a></p><p>${SIGNATURE}</p>`,
     icalEvent: { method, filename: icsFileName(event.title, event.startDate), content: file },
   };
 }

@@ -20,11 +20,11 @@ export interface DigestItems {
 }
 
 /** Mail to the people of an event (workers/attendees/attendee-mail.ts). */
-export type AttendeeMailKind = 'promoted' | 'changed' | 'cancelled' | 'reminder';
+export type AttendeeMailKind = 'promoted' | 'changed' | 'cancelled' | 'reminder' | 'message';
 
 export type OutboxCause =
   | { kind: 'confirmation' }
-  /** `key` tells two mails of one kind apart: the promotion's position in the log, the change's SEQUENCE, the reminded start. */
+  /** `key` tells two mails of one kind apart: the promotion's position in the log, the change's SEQUENCE, the reminded start, the message's id. */
   | { kind: 'attendee'; mail: AttendeeMailKind; eventId: string; memberId: string; key: string }
   /**
    * `address` is the key of the recipient's address (mailAddressKey): the entry's id names the address, not the

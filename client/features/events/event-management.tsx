@@ -1,7 +1,7 @@
 /** Event management for admin and staff (/events/manage): queue, bulk moderation, featuring, statistics. */
 import { useState } from 'react';
 import { useMutation } from '@tanstack/react-query';
-import { Menu, MenuItem, MenuTrigger, Popover } from 'react-aria-components';
+import { Dialog, DialogTrigger, Heading, Menu, MenuItem, MenuTrigger, Modal, ModalOverlay, Popover } from 'react-aria-components';
 import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';
 import { PageHeader } from '../../components/ui/page-header';
@@ -11,7 +11,7 @@ import { isStaff, useCurrentUser } from '../../lib/current-user';
 import { LoadMore } from '../../lib/paged-list';
 import { EVENT_TYPES, EVENT_TYPE_LABELS, type EventType } from '../../../shared/events/constants';
 import { EventDetails, dateLine } from './event-details';
-import { eventsUrl, moderateEvent, useEventList, useEventStats, useRefreshEvents } from './api';
+import { cancelEvent, eventsUrl, moderateEvent, useEventList, useEventStats, useRefreshEvents, type CalendarEvent } from './api';
 import { useDebounced } from '../../lib/use-debounced';
 import { MemberLink } from '../../components/member-link';
 import { MediaPreview } from '../../components/media-preview';
@@ -226,7 +226,9 @@ export function EventManagementPage() {
                         View
                       </Button>
                       {e.status !== 'approved' && <Button onPress={() => act.mutate({ id: e.id, action: 'approve' })}>Approve</Button>}
-                      {e.status !== 'rejected' && (
+                      {/* An approved event is never rejected: it is cancelled, and those who answered it are told. */}
+                      {e.status === 'approved' && !e.isCancelled && <CancelEventButton event={e} onCancelled={() => void refresh()} />}
+                      {e.status === 'pending' && (
                         <ReasonDialog
                           label="Reject"
                           triggerName={`Reject ${e.title}`}
@@ -263,3 +265,45 @@ export function EventManagementPage() {
   );
 }
 
+
+/** Management's Cancel for an approved event, confirmed in a dialog: it stays listed as cancelled and its attendees are mailed. */
+function CancelEventButton({ event, onCancelled }: { event: CalendarEvent; onCancelled: () => void }) {
+  const { toast } = useToast();
+  const cancel = useMutation({
+    mutationFn: () => cancelEvent(event.id),
+    onSuccess: () => {
+      toast({ title: 'Event cancelled', description: 'It stays on the calendar as cancelled; its attendees are told.' });
+      onCancelled();
+    },
+    onError: (error) => toast({ title: 'Error', description: errorMessage(error, 'The event could not be cancelled'), variant: 'destructive' }),
+  });
+  return (
+    <DialogTrigger>
+      <Button variant="destructive" aria-label={`Cancel ${event.title}`}>
+        Cancel event
+      </Button>
+      <ModalOverlay isDismissable className="fixed inset-0 z-50 flex items-center justify-center bg-black/40 p-4">
+        <Modal className="w-full max-w-md rounded-xl bg-white p-6 shadow-xl dark:bg-slate-900">
+          <Dialog role="alertdialog" className="outline-none">
+            {({ close }) => (
+              <>
+                <Heading slot="title" className="text-lg font-bold">
+                  Cancel this event?
+                </Heading>
+                <p className="mt-2 text-sm">An approved event is cancelled rather than rejected: it stays on the calendar as cancelled, takes no more RSVPs, and everyone attending or waiting is e-mailed.</p>
+                <div className="mt-4 flex flex-wrap gap-2">
+                  <Button variant="destructive" isDisabled={cancel.isPending} onPress={() => cancel.mutateAsync().then(close, () => undefined)}>
+                    {cancel.isPending ? 'Cancelling...' : 'Cancel event'}
+                  </Button>
+                  <Button variant="ghost" onPress={close}>
+                    Keep it
+                  </Button>
+                </div>
+              </>
+            )}
+          </Dialog>
+        </Modal>
+      </ModalOverlay>
+    </DialogTrigger>
+  );
+}

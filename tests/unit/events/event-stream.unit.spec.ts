@@ -89,6 +89,13 @@ describe('editing and moderation', () => {
     given(calendarEventDecider, [scheduled()]).when({ type: 'DeleteEvent', data: {}, metadata: meta(organizer) }).thenThrows('forbidden');
     given(calendarEventDecider, [scheduled()]).when({ type: 'DeleteEvent', data: {}, metadata: meta(staff) }).then([{ type: 'EventDeleted', data: { by: staff.id, at } }]);
   });
+  it('never rejects an approved event: it is cancelled instead, so its attendees are told', () => {
+    given(calendarEventDecider, [scheduled()]).when({ type: 'RejectEvent', data: {}, metadata: meta(staff) }).thenThrows('conflict', /cancel it instead/);
+    // Back in moderation after a member's edit: staff may turn the edit down.
+    given(calendarEventDecider, [scheduled(), { type: 'EventReturnedToModeration', data: { by: organizer.id, at } }] as CalendarEventEvent[])
+      .when({ type: 'RejectEvent', data: {}, metadata: meta(staff) })
+      .then([{ type: 'EventRejected', data: { by: staff.id, at } }]);
+  });
 });
 
 describe('cancellation', () => {
