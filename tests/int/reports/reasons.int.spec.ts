@@ -1,5 +1,5 @@
 /**
- * Reasons and what staff judge (API.md "Everyday accounts and content"): rejections of posts and events take an
+ * Reasons and what staff judge (docs/domain/reports.md, docs/domain/events.md): rejections of posts and events take an
  * optional reason (at most 500 characters) shown to staff and the author or organizer, and to no one else; reports
  * take one shown to staff; the reports queue carries a reported post's media, so staff see what they judge.
  */
