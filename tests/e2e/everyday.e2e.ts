@@ -246,8 +246,11 @@ describe('what members trip over every day', () => {
     await admin.getByText('Post rejected').first().waitFor();
     await ask.waitFor({ state: 'detached' });
     await member.goto('/notifications');
-    await member.getByText('Your post “An aircheck from 1969” was not approved: Please say which station this was.').waitFor();
-    expect(recording.id).toBeTruthy();
+    await member.getByText('Your post “An aircheck from 1969” was not approved: Please say which station this was.').click();
+    // The notice leads to the post, which shows its author why.
+    await member.waitForURL(new RegExp(`/posts/${recording.id}`));
+    await member.getByText('Reason: Please say which station this was.').waitFor();
+    await screenshot(member, 'everyday-rejected-post-member-1366');
 
     await admin.setViewportSize(PHONE);
     await admin.goto('/admin');
