@@ -154,6 +154,7 @@ async function followAuthor(memberId: string, event: MemberEvent, at: number, { 
     for (const id of unchanged ? [] : (held?.posts ?? [])) {
       const post = await posts.findOne({ _id: id });
       if (!post) continue;
+      if (removed) await dropHistory(store, post, at);
       await applyToDocument(posts, id, at, (current) => current && (removed ? null : { ...current, author: { ...current.author, name, avatar }, search: searchText(current.content, name, current.tags) }));
       notify({ message: 'posts:changed', rooms: visibleTo(post), payload: { id, kind: removed ? 'removed' : 'updated' } });
     }
