@@ -14,6 +14,7 @@ import { createDiskMediaStorage } from '../platform/media-storage/disk';
 import { connectS3MediaStorage } from '../platform/media-storage/s3';
 import type { MediaStorage } from '../platform/media-storage/port';
 import { startMediaSweep } from '../projections/media';
+import { startBlogSchedule } from '../projections/blog';
 import { createPersonalDataKeys } from '../platform/personal-data/keys';
 import { sealPersonalData } from '../platform/personal-data/sealed-event-store';
 import { createProjectionProgress } from '../platform/projections/progress';
@@ -115,6 +116,8 @@ export async function createServices(config: Config, logger: Logger) {
     await subscriptionMail.start();
     const stopMediaSweep = startMediaSweep({ store, storage: media, handle, now: () => new Date(), graceMs: config.media.orphanHours * 3600 * 1000 }, logger);
     stopWorkers.push({ part: 'media sweep', stop: async () => stopMediaSweep() });
+    const stopBlogSchedule = startBlogSchedule({ store, handle, now: () => new Date() }, logger);
+    stopWorkers.push({ part: 'blog schedule', stop: stopBlogSchedule });
     // Stop deciding first, then let the jobs in flight finish (worker.close waits for them).
     stopWorkers.unshift(
       { part: 'subscription mail', stop: () => subscriptionMail.stop() },

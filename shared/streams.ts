@@ -1,6 +1,7 @@
 /**
  * Stream names, one helper per stream type, so category streams stay usable (`$ce-event` in KurrentDB).
- * `email-<sha256>` claims an address for one member; `founder-community` is claimed by the first account.
+ * `email-<sha256>` claims an address for one member; `founder-community` is claimed by the first account;
+ * `slug-<slug>` claims a blog post's address for one post.
  */
 import type { BlogPostEvent } from './blog/blog-stream';
 import type { CalendarEventEvent } from './events/event-stream';
@@ -14,7 +15,7 @@ import type { SubscriptionEvent } from './subscriptions/subscription-stream';
 import type { SitePageEvent } from './site-pages/site-page-stream';
 import type { MediaEvent } from './media/media-stream';
 
-export const STREAM_TYPES = ['member', 'email', 'founder', 'event', 'post', 'blog', 'subscription', 'page', 'calendar', 'comment', 'inbox', 'bookmarks', 'media'] as const;
+export const STREAM_TYPES = ['member', 'email', 'founder', 'event', 'post', 'blog', 'subscription', 'page', 'calendar', 'comment', 'inbox', 'bookmarks', 'media', 'slug'] as const;
 export type StreamType = (typeof STREAM_TYPES)[number];
 
 /**
@@ -24,6 +25,8 @@ export type StreamType = (typeof STREAM_TYPES)[number];
 export type EmailClaimed = { type: 'EmailClaimed'; data: { memberId: string } };
 export type EmailReleased = { type: 'EmailReleased'; data: { memberId: string } };
 export type FounderClaimed = { type: 'FounderClaimed'; data: { memberId: string } };
+/** A blog post's address, held by one post for good (an earlier slug keeps leading to it). */
+export type BlogSlugClaimed = { type: 'BlogSlugClaimed'; data: { postId: string } };
 
 /** The events each stream type holds: what its decider (or, for the claims, the registration) appends. */
 export type StreamEvents = {
@@ -40,6 +43,7 @@ export type StreamEvents = {
   inbox: InboxEvent;
   bookmarks: BookmarkEvent;
   media: MediaEvent;
+  slug: BlogSlugClaimed;
 };
 
 export function streamName(type: StreamType, id: string): string {

@@ -39,6 +39,8 @@ export interface WidgetEvent {
 export interface BlogPost {
   id: string;
   title: string;
+  /** Its address on the site: `/blog/<slug>`. */
+  slug: string;
   excerpt: string;
   content: string;
   tags: string[];

@@ -137,7 +137,7 @@ function blogItem(post: BlogPost, compact: boolean, origin: string) {
     h(
       'div',
       { class: 'body' },
-      h('h2', null, siteLink(origin, `/blog/${post.id}`, post.title), post.isPinned ? h('span', { class: 'badge' }, 'Pinned') : null, post.isFeatured ? h('span', { class: 'badge' }, 'Featured') : null),
+      h('h2', null, siteLink(origin, `/blog/${post.slug}`, post.title), post.isPinned ? h('span', { class: 'badge' }, 'Pinned') : null, post.isFeatured ? h('span', { class: 'badge' }, 'Featured') : null),
       h('p', { class: 'byline' }, h('span', { class: 'author' }, post.author.name), roleBadge(post.author.role), h('time', { class: 'muted', datetime: date }, shownDate(date))),
       post.excerpt ? h('p', { class: 'content' }, truncate(post.excerpt, compact ? BLOG_EXCERPT_LIMIT_COMPACT : BLOG_EXCERPT_LIMIT)) : null,
       tagList(post.tags, BLOG_TAGS_SHOWN),
@@ -153,11 +153,11 @@ function singlePost(post: BlogPost, origin: string) {
     h(
       'div',
       { class: 'body' },
-      h('h1', null, siteLink(origin, `/blog/${post.id}`, post.title)),
+      h('h1', null, siteLink(origin, `/blog/${post.slug}`, post.title)),
       h('p', { class: 'byline' }, h('span', { class: 'author' }, post.author.name), roleBadge(post.author.role), h('time', { class: 'muted', datetime: date }, shownDate(date))),
       tagList(post.tags, BLOG_TAGS_SHOWN),
       h('p', { class: 'content' }, truncate(htmlToText(post.content), SINGLE_POST_TEXT_LIMIT)),
-      siteLink(origin, `/blog/${post.id}`, TEXTS.readMore, 'read-more'),
+      siteLink(origin, `/blog/${post.slug}`, TEXTS.readMore, 'read-more'),
     ),
   );
 }

@@ -13,13 +13,22 @@ import { applyToDocument, type Positioned } from '../../platform/projections/doc
 import type { Projection, ProjectionContext } from '../../platform/projections/runner';
 import { typedEvent } from '../../platform/projections/typed-event';
 import { ROOMS, type Room } from '../../shared/socket-messages';
+import { slugCandidate, slugify } from '../../shared/blog/slug';
 
 export const BLOG_POSTS = 'blog_posts';
 export const BLOG_AUTHORS = 'blog_authors';
+/** Every slug a post has had, to the post: its address now, and the earlier ones that lead to it. */
+export const BLOG_SLUGS = 'blog_slugs';
 
 export type BlogPostDocument = Positioned & {
   _id: string;
   title: string;
+  /** Its address, `/blog/<slug>`. */
+  slug: string;
+  /** Earlier slugs, which answer 301 to the current one. */
+  oldSlugs: string[];
+  /** When a scheduled post will be published; null when not scheduled. */
+  publishAt: string | null;
   excerpt: string;
   content: string;
   tags: string[];
@@ -43,9 +52,28 @@ export type BlogPostDocument = Positioned & {
 
 /** An author: their byline, and their posts (so that a change of theirs reaches each post by its id). */
 type AuthorDocument = Positioned & BylineHolder<'posts'> & { _id: string };
+/** A slug and the post it leads to. */
+export type BlogSlugDocument = Positioned & { _id: string; postId: string };
 
 export const blogPosts = (store: DocumentStore) => store.collection<BlogPostDocument>(BLOG_POSTS);
 const authors = (store: DocumentStore) => store.collection<AuthorDocument>(BLOG_AUTHORS);
+export const blogSlugs = (store: DocumentStore) => store.collection<BlogSlugDocument>(BLOG_SLUGS);
+
+/**
+ * A post drafted before slugs gets one from its title here, the first of `title`, `title-2`… no other post holds.
+ * The log's order decides, so a rebuild gives every post the same slug.
+ */
+async function freeSlug(store: DocumentStore, title: string, postId: string): Promise<string> {
+  const base = slugify(title);
+  for (let n = 1; ; n++) {
+    const candidate = slugCandidate(base, n);
+    const holder = await blogSlugs(store).findOne({ _id: candidate });
+    if (!holder || holder.postId === postId) return candidate;
+  }
+}
+
+/** Records that `slug` leads to the post (a slug the server claimed is the post's for good). */
+const holdSlug = (store: DocumentStore, slug: string, postId: string, at: number) => applyToDocument(blogSlugs(store), slug, at, () => ({ postId }));
 
 /** The author as a post shows them; a member the blog does not know (erased) as "Former member", in the role they wrote in. */
 function authorOf(byline: Byline | null, role: Role): BlogPostDocument['author'] {
@@ -105,10 +133,12 @@ async function countComments(event: CommentEvent, at: number, { store, notify }:
 
 export const blogProjection: Projection = {
   name: 'blog',
-  version: 3,
-  collections: [BLOG_POSTS, BLOG_AUTHORS],
+  // 4: slugs (older posts get theirs from their titles) and scheduled publication.
+  version: 4,
+  collections: [BLOG_POSTS, BLOG_AUTHORS, BLOG_SLUGS],
   async setup(store) {
     await blogPosts(store).createIndex({ isPublished: 1, pinRank: -1, shownAt: -1 });
+    await blogPosts(store).createIndex({ publishAt: 1 });
     await blogPosts(store).createIndex({ authorId: 1 });
   },
   async apply(recorded, context) {
@@ -127,9 +157,14 @@ export const blogProjection: Projection = {
       case 'BlogPostDrafted': {
         const data = event.data;
         const byline = (await authors(store).findOne({ _id: data.authorId }))?.byline ?? null;
+        const slug = data.slug ?? (await freeSlug(store, data.title, id));
+        await holdSlug(store, slug, id, recorded.position);
         await listPost(store, data.authorId, id, true, recorded.position);
         await applyToDocument(posts, id, recorded.position, () => ({
           title: data.title,
+          slug,
+          oldSlugs: [],
+          publishAt: null,
           excerpt: data.excerpt,
           content: data.content,
           tags: data.tags,
@@ -148,11 +183,21 @@ export const blogProjection: Projection = {
         }));
         break;
       }
-      case 'BlogPostEdited':
-        await change(() => ({ title: event.data.title, excerpt: event.data.excerpt, content: event.data.content, ...(event.data.tags ? { tags: event.data.tags } : {}), ...(event.data.media !== undefined ? { media: event.data.media } : {}) }), event.data.at);
+      case 'BlogPostEdited': {
+        const { slug } = event.data;
+        if (slug !== undefined) await holdSlug(store, slug, id, recorded.position);
+        const moved = (post: BlogPostDocument) => (slug === undefined || slug === post.slug ? {} : { slug, oldSlugs: [...post.oldSlugs.filter((old) => old !== slug), post.slug] });
+        await change((post) => ({ ...moved(post), title: event.data.title, excerpt: event.data.excerpt, content: event.data.content, ...(event.data.tags ? { tags: event.data.tags } : {}), ...(event.data.media !== undefined ? { media: event.data.media } : {}) }), event.data.at);
+        break;
+      }
+      case 'BlogPostScheduled':
+        await change(() => ({ publishAt: event.data.publishAt }), event.data.at);
+        break;
+      case 'BlogPostUnscheduled':
+        await change(() => ({ publishAt: null }), event.data.at);
         break;
       case 'BlogPostPublished':
-        await change(() => ({ isPublished: true, publishedAt: event.data.publishedAt, shownAt: event.data.publishedAt }));
+        await change(() => ({ isPublished: true, publishedAt: event.data.publishedAt, shownAt: event.data.publishedAt, publishAt: null }));
         break;
       case 'BlogPostUnpublished':
         await change(() => ({ isPublished: false }));

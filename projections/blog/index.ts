@@ -1,3 +1,4 @@
 /** The blog's read model, as the rest of the site reads it (docs/architecture.md#read-model-ownership). */
 export { blogProjection, blogPosts, type BlogPostDocument } from './blog';
-export { blogPostDto } from './queries';
+export { blogPostDto, findBlogPost } from './queries';
+export { startBlogSchedule, publishDuePosts } from './schedule';

@@ -10,9 +10,11 @@ import { pageSchema } from '../../shared/page';
 import { sanitizeBlogHtml } from '../../shared/blog/sanitize';
 import { generateExcerpt } from '../../shared/blog/excerpt';
 import { text } from '../../shared/text-schema';
-import { blogPostDto, blogPosts } from '../../projections/blog';
+import { blogPostDto, blogPosts, findBlogPost } from '../../projections/blog';
+import { slugify } from '../../shared/blog/slug';
+import { claimSlug } from './slugs';
 import type { Sort } from '../../platform/document-store/port';
-import { ErrorSchema, noContent, type ValibotTypeProvider } from '../http/openapi';
+import { ErrorSchema, noContent, redirect, type ValibotTypeProvider } from '../http/openapi';
 import type { Intent } from '../../platform/command-handler';
 import { findPage, mapPage, pageQuery } from '../http/pagination';
 import { STAFF } from '../http/access';
@@ -23,13 +25,26 @@ import { createReadCache } from '../http/read-cache';
 import { attachedMedia } from '../media/attachments';
 
 const IdParams = v.object({ id: text() });
+/** A post's id or one of its slugs (the path keeps the name `id` that the post's other calls use). */
+const AddressParams = v.object({ id: v.pipe(text(), v.description('The post’s id or slug')) });
 const postId = ({ id }: { id: string }) => knownId(id, 'Blog post not found');
 const ListQuery = v.object({
   ...pageQuery(50),
   featured: v.optional(v.picklist(['true', 'false'])),
   pinned: v.optional(v.picklist(['true', 'false'])),
 });
-const ManagementQuery = v.object(pageQuery(50));
+const ManagementQuery = v.object({
+  ...pageQuery(50),
+  /** scheduled: waiting for their publishAt; draft: neither published nor scheduled; published. */
+  status: v.optional(v.picklist(['draft', 'scheduled', 'published'], 'status must be draft, scheduled or published')),
+});
+const STATUS_FILTERS = {
+  draft: { isPublished: false, publishAt: null },
+  scheduled: { isPublished: false, publishAt: { $ne: null } },
+  published: { isPublished: true },
+} as const;
+/** Scheduled posts in the order they will appear. */
+const SCHEDULE_ORDER: Sort = { publishAt: 1, _id: 1 };
 /** Readers' order: pinned first, then newest shown. */
 const READING_ORDER: Sort = { pinRank: -1, shownAt: -1, _id: -1 };
 /** Management's order: newest written first, drafts among them. */
@@ -77,31 +92,54 @@ export async function blogRoutes(fastify: FastifyInstance, { services }: { servi
     return cached(`list:${JSON.stringify(filter)}:${JSON.stringify(query)}`, async () => mapPage(await findPage(posts, filter, READING_ORDER, query), blogPostDto));
   });
 
-  app.get('/api/blog/:id', { config: { access: 'public' }, schema: { summary: 'One post; a draft only for staff', tags, params: IdParams, response: { 200: BlogPostSchema, 404: ErrorSchema } } }, async (request) => {
-    const id = postId(request.params);
-    const post = await cached(`post:${id}`, () => posts.findOne({ _id: id }));
-    const staff = request.actor !== null && STAFF.includes(request.actor.role);
-    if (!post || (!post.isPublished && !staff)) throw fail.notFound('Blog post not found');
-    return blogPostDto(post);
-  });
-
-  app.get('/api/admin/blog', { config: { access: STAFF }, schema: { summary: 'Every post, drafts too, newest written first', tags, querystring: ManagementQuery, response: { 200: pageSchema(BlogPostSchema) } } }, async (request) =>
-    mapPage(await findPage(posts, {}, WRITING_ORDER, request.query), blogPostDto),
+  app.get(
+    '/api/blog/:id',
+    {
+      config: { access: 'public' },
+      schema: {
+        summary: 'One post by its id or slug; a draft only for staff',
+        description: 'An earlier slug of the post answers 301 to `/api/blog/{slug}`.',
+        tags,
+        params: AddressParams,
+        response: { 200: BlogPostSchema, 301: redirect('An earlier slug: to the post at its current slug'), 404: ErrorSchema },
+      },
+    },
+    async (request, reply) => {
+      const address = request.params.id;
+      const found = await cached(`post:${address.toLowerCase()}`, () => findBlogPost(services.store, address));
+      const staff = request.actor !== null && STAFF.includes(request.actor.role);
+      if (!found || (!found.post.isPublished && !staff)) throw fail.notFound('Blog post not found');
+      if (found.moved && found.post._id !== address.toLowerCase()) return reply.redirect(`/api/blog/${encodeURIComponent(found.post.slug)}`, 301);
+      return blogPostDto(found.post);
+    },
   );
+
+  app.get('/api/admin/blog', { config: { access: STAFF }, schema: { summary: 'Every post, drafts too, newest written first; scheduled ones soonest first', tags, querystring: ManagementQuery, response: { 200: pageSchema(BlogPostSchema) } } }, async (request) => {
+    const { status, ...query } = request.query;
+    const filter = status ? STATUS_FILTERS[status] : {};
+    return mapPage(await findPage(posts, filter, status === 'scheduled' ? SCHEDULE_ORDER : WRITING_ORDER, query), blogPostDto);
+  });
 
   app.post('/api/blog', { config: { access: STAFF }, schema: { summary: 'Write a post (sanitised; an empty excerpt is generated)', tags, body: CreateBlogPostSchema, response: { 201: BlogPostSchema, ...refusals } } }, async (request, reply) => {
     const { mediaId, ...body } = request.body;
+    const { publishAt, ...rest } = body;
     const id = randomUUID();
     const media = await attachedMedia(services, mediaId, request.actor!, 'blog');
-    const post = await command(id, request.actor, { type: 'CreateBlogPost', data: { ...body, ...prepare(body), id, ...(media ? { media } : {}) } });
+    const slug = await claimSlug(services, slugify(body.title), id);
+    const data = { ...rest, ...prepare(body), id, slug, ...(media ? { media } : {}), ...(publishAt !== undefined ? { publishAt } : {}) };
+    const post = await command(id, request.actor, { type: 'CreateBlogPost', data });
     return reply.status(201).send(post);
   });
 
-  app.patch('/api/blog/:id', { config: { access: STAFF }, schema: { summary: 'Edit a post’s title, excerpt, content and tags', tags, params: IdParams, body: UpdateBlogPostSchema, response: { 200: BlogPostSchema, ...refusals } } }, async (request) => {
-    const { mediaId, ...body } = request.body;
+  app.patch('/api/blog/:id', { config: { access: STAFF }, schema: { summary: 'Edit a post’s title, slug, excerpt, content, tags and schedule', tags, params: IdParams, body: UpdateBlogPostSchema, response: { 200: BlogPostSchema, ...refusals } } }, async (request) => {
+    const { mediaId, slug: wanted, publishAt, ...body } = request.body;
+    const id = postId(request.params);
     // Absent leaves the upload as it is; null takes it away.
     const media = mediaId === undefined ? undefined : mediaId === null ? null : await attachedMedia(services, mediaId, request.actor!, 'blog');
-    return command(postId(request.params), request.actor, { type: 'EditBlogPost', data: { ...body, ...prepare(body), ...(media !== undefined ? { media } : {}) } });
+    // A post of someone else is not looked up here: the decider answers 404 for a post that does not exist.
+    const slug = wanted === undefined || !(await posts.findOne({ _id: id })) ? undefined : await claimSlug(services, wanted, id);
+    const data = { ...body, ...prepare(body), ...(media !== undefined ? { media } : {}), ...(slug !== undefined ? { slug } : {}), ...(publishAt !== undefined ? { publishAt } : {}) };
+    return command(id, request.actor, { type: 'EditBlogPost', data });
   });
 
   /** The sanitised HTML and the excerpt a save would store, for the editor's live preview; nothing is written. */

@@ -5,17 +5,19 @@ const escapeXml = (text: string) =>
   text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' })[c]!).replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F]/g, '');
 
 /** What an item prints: a post's whole content is never read for the feed. */
-export const RSS_FIELDS = ['title', 'shownAt', 'author', 'excerpt', 'tags'] as const;
+export const RSS_FIELDS = ['title', 'slug', 'shownAt', 'author', 'excerpt', 'tags'] as const;
 export type RssPost = Pick<BlogPostDocument, '_id' | (typeof RSS_FIELDS)[number]>;
 
 export function rssFeed(posts: RssPost[], siteUrl: string): string {
   const items = posts
     .map((post) => {
-      const link = `${siteUrl}/blog/${post._id}`;
+      const link = `${siteUrl}/blog/${post.slug}`;
+      // The guid stays the id's address (which leads to the post): a renamed slug must not make readers show it again.
+      const guid = `${siteUrl}/blog/${post._id}`;
       return `    <item>
       <title>${escapeXml(post.title)}</title>
       <link>${escapeXml(link)}</link>
-      <guid isPermaLink="true">${escapeXml(link)}</guid>
+      <guid isPermaLink="true">${escapeXml(guid)}</guid>
       <pubDate>${new Date(post.shownAt).toUTCString()}</pubDate>
       <dc:creator>${escapeXml(post.author.name)}</dc:creator>
       <description>${escapeXml(post.excerpt)}</description>

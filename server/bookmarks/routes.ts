@@ -44,7 +44,7 @@ export async function bookmarkRoutes(fastify: FastifyInstance, { services }: { s
         if (canSee(event, actor)) found.set(event._id, { title: event.title, excerpt: excerpt(event.description ?? ''), link: `/events/${event._id}`, cancelled: event.isCancelled ?? false });
     } else {
       for (const post of await blogPosts(store).find(among))
-        if (post.isPublished || staff) found.set(post._id, { title: post.title, excerpt: excerpt(post.excerpt), link: `/blog/${post._id}`, cancelled: false });
+        if (post.isPublished || staff) found.set(post._id, { title: post.title, excerpt: excerpt(post.excerpt), link: `/blog/${post.slug}`, cancelled: false });
     }
     return found;
   }

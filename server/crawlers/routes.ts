@@ -52,9 +52,10 @@ const SITEMAP_ITEMS_PER_KIND = 20_000;
 /** Published blog posts and public approved events, newest change first. */
 async function itemEntries(store: DocumentStore) {
   const options = { sort: { updatedAt: -1 }, limit: SITEMAP_ITEMS_PER_KIND, fields: ['updatedAt'] } as const;
+  const postOptions = { ...options, fields: ['updatedAt', 'slug'] } as const;
   const [posts, events] = await Promise.all([
-    blogPosts(store).find({ isPublished: true }, options),
+    blogPosts(store).find({ isPublished: true }, postOptions),
     eventDetails(store).find({ status: 'approved', isPublic: true }, options),
   ]);
-  return [...posts.map((post) => ({ path: `/blog/${post._id}`, lastmod: post.updatedAt })), ...events.map((event) => ({ path: `/events/${event._id}`, lastmod: event.updatedAt }))];
+  return [...posts.map((post) => ({ path: `/blog/${post.slug}`, lastmod: post.updatedAt })), ...events.map((event) => ({ path: `/events/${event._id}`, lastmod: event.updatedAt }))];
 }

@@ -13,6 +13,8 @@ import fastifyStatic from '@fastify/static';
 import * as v from 'valibot';
 import { isEmbedPath } from '../embeds/paths';
 import { THEME_SCRIPT } from './security-headers';
+import { redirect } from './openapi';
+import { STAFF } from './access';
 import { withNoscriptConfirmForm, withNoscriptUnsubscribeForm } from '../subscriptions/link-pages';
 import { withPublicPage, type PublicPage, type PublicPages } from '../public-pages/pages';
 
@@ -67,8 +69,11 @@ export async function serveClient(app: FastifyInstance, { pages }: { pages: Publ
     publicPage(reply, pages.landing(request.actor !== null), true),
   );
   const PUBLIC_ITEM = { ...APP_PAGE, params: IdParams, response: { ...APP_PAGE.response, 404: { description: 'Not a public item: the app’s page, which says so', contentType: 'text/html' } } };
-  app.get('/blog/:id', { config: { access: 'public' }, schema: { ...PUBLIC_ITEM, summary: 'A published blog post, its content, preview tags and BlogPosting JSON-LD in the HTML' } }, async (request, reply) => {
+  const BLOG_PAGE = { ...PUBLIC_ITEM, response: { ...PUBLIC_ITEM.response, 301: redirect('The post’s id or an earlier slug: to /blog/{slug}') } };
+  app.get('/blog/:id', { config: { access: 'public' }, schema: { ...BLOG_PAGE, summary: 'A published blog post at its slug, its content, preview tags and BlogPosting JSON-LD in the HTML' } }, async (request, reply) => {
     const { id } = request.params as v.InferOutput<typeof IdParams>;
+    const moved = await pages.blogPostMoved(id, request.actor !== null && STAFF.includes(request.actor.role));
+    if (moved) return reply.header('Cache-Control', 'no-cache').redirect(moved, 301);
     return publicPage(reply, await pages.blogPost(id, request.actor !== null), request.actor !== null);
   });
   // The client's own page under /events, not an event (the page asks staff to sign in; the data is the API's).

@@ -57,7 +57,7 @@ export async function exportDocuments(store: DocumentStore, memberId: string, pu
       published: post.isPublished,
       publishedAt: post.publishedAt,
       writtenAt: post.createdAt,
-      url: blogUrl(post._id),
+      url: `${publicUrl}/blog/${post.slug}`,
     })),
     comments: comments.map((comment) => ({
       id: comment._id,

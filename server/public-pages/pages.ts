@@ -7,7 +7,7 @@
  */
 import { uncached, type ReadCache } from '../http/read-cache';
 import type { DocumentStore } from '../../platform/document-store/port';
-import { blogPosts, type BlogPostDocument } from '../../projections/blog';
+import { findBlogPost, type BlogPostDocument } from '../../projections/blog';
 import { eventDetails, type EventDetailsDocument } from '../../projections/events';
 import { htmlToText } from '../../shared/blog/excerpt';
 import { formatEventDateLine } from '../../shared/events/dates';
@@ -100,13 +100,23 @@ export function publicPages({ store, siteUrl, timeZone, now, cached = uncached }
     return { head, body: signedIn ? null : renderView(LandingView()) };
   }
 
-  /** A published post; null for any other id. */
-  function blogPost(id: string, signedIn: boolean): Promise<PublicPage | null> {
-    return cached(`blog:${id}:${signedIn}:${year()}`, () => renderBlogPost(id, signedIn));
+  /** A published post at its slug; null for any other address. */
+  function blogPost(slug: string, signedIn: boolean): Promise<PublicPage | null> {
+    return cached(`blog:${slug.toLowerCase()}:${signedIn}:${year()}`, () => renderBlogPost(slug, signedIn));
   }
 
-  async function renderBlogPost(id: string, signedIn: boolean): Promise<PublicPage | null> {
-    const post: BlogPostDocument | null = await blogPosts(store).findOne({ _id: id, isPublished: true });
+  /**
+   * Where a post's other address (its id, an earlier slug) leads: `/blog/<slug>`, for a post the reader may see
+   * (published, or any post for staff); null when the address is the post's own or no post's.
+   */
+  async function blogPostMoved(address: string, staff: boolean): Promise<string | null> {
+    const found = await findBlogPost(store, address);
+    return found?.moved && (found.post.isPublished || staff) ? `/blog/${encodeURIComponent(found.post.slug)}` : null;
+  }
+
+  async function renderBlogPost(slug: string, signedIn: boolean): Promise<PublicPage | null> {
+    const found = await findBlogPost(store, slug);
+    const post: BlogPostDocument | null = found && !found.moved && found.post.isPublished ? found.post : null;
     if (!post) return null;
     // The post's cover, else its first picture, else the site's.
     const own = uploadImage(post.media, siteUrl) ?? firstImage(post.content, siteUrl);
@@ -114,7 +124,7 @@ export function publicPages({ store, siteUrl, timeZone, now, cached = uncached }
     const meta: PageMeta = {
       title: pageTitle(post.title),
       description: truncate(post.excerpt || htmlToText(post.content), DESCRIPTION_LENGTH),
-      path: `/blog/${post._id}`,
+      path: `/blog/${post.slug}`,
       type: 'article',
       image,
       imageSize: own?.size,
@@ -148,7 +158,7 @@ export function publicPages({ store, siteUrl, timeZone, now, cached = uncached }
     return { head: headTags(meta, siteUrl), body: signedIn ? null : renderView(EventView({ event: found, timeZone, year: year() })) };
   }
 
-  return { landing, blogPost, event };
+  return { landing, blogPost, blogPostMoved, event };
 }
 
 export type PublicPages = ReturnType<typeof publicPages>;

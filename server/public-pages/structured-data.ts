@@ -21,7 +21,7 @@ export function organizationData(siteUrl: string): WithContext<Organization> {
 }
 
 export function blogPostingData(post: BlogPostDocument, siteUrl: string, image: string): WithContext<BlogPosting> {
-  const url = `${siteUrl}/blog/${post._id}`;
+  const url = `${siteUrl}/blog/${post.slug}`;
   return {
     '@context': 'https://schema.org',
     '@type': 'BlogPosting',

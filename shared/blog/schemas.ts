@@ -4,6 +4,7 @@ import { TagsSchema } from '../feed/schemas';
 import { text } from '../text-schema';
 import { ROLES } from '../domain';
 import { MediaIdSchema, MediaSchema } from '../media/schemas';
+import { SlugSchema } from './slug';
 
 export const TITLE_MAX_LENGTH = 255;
 export const EXCERPT_MAX_LENGTH = 1_000;
@@ -28,6 +29,13 @@ const excerpt = v.nullish(
   v.pipe(text('Excerpt must be text'), v.trim(), v.maxLength(EXCERPT_MAX_LENGTH, `Excerpt must be at most ${EXCERPT_MAX_LENGTH} characters`)),
   '',
 );
+/** A time to publish at: an ISO 8601 date and time with its offset, kept in UTC. */
+export const PublishAtSchema = v.pipe(
+  text('publishAt must be a date and time'),
+  v.regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,3})?)?(?:Z|[+-]\d{2}:\d{2})$/u, 'publishAt must be an ISO 8601 date and time, e.g. 2030-01-31T09:00:00Z'),
+  v.check((at) => !Number.isNaN(Date.parse(at)), 'publishAt must be a real date and time'),
+  v.transform((at) => new Date(at).toISOString()),
+);
 const flag = (name: string) => v.optional(v.boolean(`${name} must be true or false`), false);
 
 export const CreateBlogPostSchema = v.object({
@@ -40,17 +48,31 @@ export const CreateBlogPostSchema = v.object({
   tags: v.optional(TagsSchema, []),
   /** An upload shown at the top of the post (docs/domain/media.md#posts). */
   mediaId: v.optional(v.nullable(MediaIdSchema), null),
+  /** A future time: the post is published then, not now (docs/domain/blog.md#scheduling). */
+  publishAt: v.optional(PublishAtSchema),
 });
 export type CreateBlogPostInput = v.InferOutput<typeof CreateBlogPostSchema>;
 
 /** The edit dialog sends the whole edited record; tags and the upload stay as they are when absent (`mediaId: null` takes the upload away). */
-export const UpdateBlogPostSchema = v.object({ title, excerpt, content, tags: v.optional(TagsSchema), mediaId: v.optional(v.nullable(MediaIdSchema)) });
+export const UpdateBlogPostSchema = v.object({
+  title,
+  excerpt,
+  content,
+  tags: v.optional(TagsSchema),
+  mediaId: v.optional(v.nullable(MediaIdSchema)),
+  /** The post's address; absent keeps it, a taken one gets -2, -3… */
+  slug: v.optional(SlugSchema),
+  /** A future time schedules the post; null takes the schedule away; absent leaves it. */
+  publishAt: v.optional(v.nullable(PublishAtSchema)),
+});
 export type UpdateBlogPostInput = v.InferOutput<typeof UpdateBlogPostSchema>;
 
 /** A blog post as the API answers it: `content` is the sanitised HTML, `publishedAt` null until first published. */
 export const BlogPostSchema = v.object({
   id: v.string(),
   title: v.string(),
+  /** Its address: `/blog/<slug>`. */
+  slug: v.string(),
   excerpt: v.string(),
   content: v.string(),
   tags: v.array(v.string()),
@@ -62,6 +84,8 @@ export const BlogPostSchema = v.object({
   createdAt: v.string(),
   updatedAt: v.string(),
   publishedAt: v.nullable(v.string()),
+  /** When a scheduled post will be published; null when it is not scheduled. */
+  publishAt: v.nullable(v.string()),
   author: v.object({ id: v.string(), name: v.string(), role: v.picklist(ROLES), firstName: v.string(), lastName: v.string(), profileImageUrl: v.nullable(v.string()) }),
   /** Comments in its thread that are not removed. */
   comments: v.pipe(v.number(), v.integer(), v.minValue(0)),

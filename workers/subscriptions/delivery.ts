@@ -155,7 +155,7 @@ export function createDelivery(options: DeliveryOptions) {
   const mark = finishedMarks(outbox, now);
   // Mails given to the transport and not yet marked finished, across all runs of this sender: the crash window.
   const unmarked = permits(UNMARKED_AT_MOST);
-  const blogUrl = (item: MailItem) => `${publicUrl}/blog/${item.itemId}`;
+  const blogUrl = (item: MailItem) => `${publicUrl}/blog/${item.slug ?? item.itemId}`;
   // The post's own page (/posts/{id}), as the feed's share link names it.
   const feedUrl = (item: MailItem) => `${publicUrl}/posts/${item.itemId}`;
 

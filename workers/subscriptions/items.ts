@@ -24,6 +24,8 @@ export type MailItem = Positioned & {
   kind: ItemKind;
   itemId: string;
   title: string;
+  /** A blog post's address, `/blog/<slug>`; absent for posts drafted before slugs (their id's address leads there too). */
+  slug?: string;
   /** A blog post's excerpt, a feed post's text, an event's description: plain text. */
   text: string;
   /**
@@ -58,9 +60,9 @@ type Update = (item: ItemFields) => ItemFields;
 function blogUpdate(event: BlogPostEvent): Update | null {
   switch (event.type) {
     case 'BlogPostDrafted':
-      return (item) => ({ ...item, title: event.data.title, text: event.data.excerpt, authorId: event.data.authorId });
+      return (item) => ({ ...item, title: event.data.title, text: event.data.excerpt, authorId: event.data.authorId, ...(event.data.slug ? { slug: event.data.slug } : {}) });
     case 'BlogPostEdited':
-      return (item) => ({ ...item, title: event.data.title, text: event.data.excerpt });
+      return (item) => ({ ...item, title: event.data.title, text: event.data.excerpt, ...(event.data.slug ? { slug: event.data.slug } : {}) });
     case 'BlogPostPublished':
       return (item) => ({ ...item, approved: true });
     case 'BlogPostUnpublished':
@@ -134,8 +136,8 @@ function change(recorded: RecordedEvent): { kind: ItemKind; itemId: string; upda
   }
 }
 
-function fieldsOf({ kind, itemId, title, text, authorId, approved, deleted, isPublic, startDate, endDate, allDay }: MailItem): ItemFields {
-  return { kind, itemId, title, text, authorId: authorId ?? null, approved, deleted, isPublic, startDate, endDate, allDay };
+function fieldsOf({ kind, itemId, title, slug, text, authorId, approved, deleted, isPublic, startDate, endDate, allDay }: MailItem): ItemFields {
+  return { kind, itemId, title, ...(slug ? { slug } : {}), text, authorId: authorId ?? null, approved, deleted, isPublic, startDate, endDate, allDay };
 }
 
 /**

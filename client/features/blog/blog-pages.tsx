@@ -61,7 +61,7 @@ function PostCard({ post, signedIn }: { post: BlogPost; signedIn: boolean }) {
       </p>
       <p className="mt-3 flex-1 text-slate-700 dark:text-slate-300">{post.excerpt}</p>
       <div className="mt-4 flex flex-wrap items-center justify-between gap-2">
-        <Link to="/blog/$id" params={{ id: post.id }} className="inline-flex min-h-11 items-center font-medium text-brand-600 underline dark:text-amber-accent">
+        <Link to="/blog/$id" params={{ id: post.slug }} className="inline-flex min-h-11 items-center font-medium text-brand-600 underline dark:text-amber-accent">
           Read full post<span className="sr-only">: {post.title}</span>
         </Link>
         {signedIn && <BookmarkButton kind="blog" id={post.id} label={post.title} />}
@@ -152,7 +152,7 @@ export function BlogPage() {
 
 function Share({ post }: { post: BlogPost }) {
   const { toast } = useToast();
-  const url = `${window.location.origin}/blog/${post.id}`;
+  const url = `${window.location.origin}/blog/${post.slug}`;
   const description = post.excerpt || htmlToText(post.content).slice(0, SHARE_DESCRIPTION_LENGTH);
   const networks = shareNetworks(url, `${post.title}: ${description}`);
   const copy = async () => {

@@ -267,7 +267,7 @@ describe('reading', () => {
     expect(ids(await writer.get('/api/admin/blog'))).toEqual([newest, featured, pinned, older, draft]);
     const first = (await reader().get('/api/blog')).body.items[0];
     expect(first.author).toMatchObject({ name: expect.any(String), role: 'admin', firstName: expect.any(String), lastName: expect.any(String) });
-    expect(Object.keys(first).sort()).toEqual(['author', 'comments', 'content', 'createdAt', 'excerpt', 'id', 'isFeatured', 'isPinned', 'isPublished', 'publishedAt', 'tags', 'title', 'updatedAt']);
+    expect(Object.keys(first).sort()).toEqual(['author', 'comments', 'content', 'createdAt', 'excerpt', 'id', 'isFeatured', 'isPinned', 'isPublished', 'publishAt', 'publishedAt', 'slug', 'tags', 'title', 'updatedAt']);
   });
 
   it('shows a published post to anyone and a draft only to staff', async () => {
@@ -299,7 +299,7 @@ describe('RSS', () => {
     expect(xml).toContain(`<atom:link href="${PUBLIC_URL}/rss" rel="self" type="application/rss+xml"/>`);
     expect(xml).toContain('<title>Fish &amp; &lt;chips&gt; &quot;quoted&quot; ]]&gt; bell</title>');
     expect(xml).toContain('<description>Less &lt; more &amp; &quot;so&quot; on</description>');
-    expect(xml).toContain(`<link>${PUBLIC_URL}/blog/${hostile.id}</link>`);
+    expect(xml).toContain(`<link>${PUBLIC_URL}/blog/${hostile.slug}</link>`);
     expect(xml).toContain(`<guid isPermaLink="true">${PUBLIC_URL}/blog/${hostile.id}</guid>`);
     expect(xml).toContain('<category>radio</category>');
     expect(xml).toContain('<dc:creator>Sally Editor</dc:creator>');
@@ -307,7 +307,7 @@ describe('RSS', () => {
 
     // Structure: every item is closed, holds exactly one of each required element, and each date is an RFC 822 date.
     const items = [...xml.matchAll(/<item>([\s\S]*?)<\/item>/g)].map((match) => match[1]!);
-    const published = (await anonymous().get('/api/blog?limit=100')).body.items as { id: string; publishedAt: string }[];
+    const published = (await anonymous().get('/api/blog?limit=100')).body.items as { id: string; slug: string; publishedAt: string }[];
     expect(items).toHaveLength(published.length);
     expect(xml.split('<item>').length - 1).toBe(items.length);
     for (const item of items) {
@@ -317,7 +317,7 @@ describe('RSS', () => {
       // Outside markup, no raw '<' or bare '&' can remain.
       expect(item.replace(/<\/?[a-z:]+(?: [a-z]+="[^"<&]*")*\/?>/gi, '')).not.toMatch(/<|&(?!(amp|lt|gt|quot|apos);)/);
     }
-    const order = items.map((item) => item.match(/<link>[^<]*\/blog\/([^<]+)<\/link>/)![1]);
+    const order = items.map((item) => item.match(/<guid[^>]*>[^<]*\/blog\/([^<]+)<\/guid>/)![1]);
     expect(order).toEqual([...published].sort((a, b) => b.publishedAt.localeCompare(a.publishedAt) || b.id.localeCompare(a.id)).map((post) => post.id));
   });
 
