@@ -1,7 +1,7 @@
 /** The calendar's calls (docs/domain/events.md), with the hooks its pages use. */
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { RsvpStatus } from '../../../shared/events/constants';
-import type { AttendeeCounts, CalendarEvent, EventStats, RsvpChange, Waitlist } from '../../../shared/events/schemas';
+import type { AttendeeCounts, AttendeeMessage, Attendees, CalendarEvent, EventStats, MessageAccepted, RsvpChange, Waitlist } from '../../../shared/events/schemas';
 import type { Media } from '../../../shared/media/schemas';
 import { apiRequest, apiUpload } from '../../lib/api';
 import { fetchAllPages, usePagedList, type Page } from '../../lib/paged-list';
@@ -56,3 +56,12 @@ export function uploadMedia(file: File): Promise<Media> {
   form.append('file', file);
   return apiUpload<Media>('/api/media', form);
 }
+
+/** Who answered the event (its organizer and staff only), and the same as a CSV file. */
+export const useAttendees = (id: string, enabled: boolean) => useQuery({ ...getQuery<Attendees>(`${eventUrl(id)}/attendees`), enabled });
+export const attendeesCsvUrl = (id: string) => `${eventUrl(id)}/attendees.csv`;
+/** A message mailed to each attendee (at most 3 per event a day: a 429 says when the next may go). */
+export const messageAttendees = (id: string, message: AttendeeMessage) => apiRequest<MessageAccepted>('POST', `${eventUrl(id)}/message`, message);
+/** A private event's invite link (its organizer and staff), and what the page does with one opened (`?invite=`). */
+export const inviteLink = (id: string) => apiRequest<{ url: string }>('GET', `${eventUrl(id)}/invite-link`);
+export const acceptInvitation = (id: string, token: string) => apiRequest<CalendarEvent>('POST', `${eventUrl(id)}/invitation`, { token });

@@ -2,18 +2,19 @@
  * An event's own page (/events/{id}), the address to share: for visitors a public approved event with a
  * sign-in that comes back here to RSVP; for members any event they may see, with their RSVP.
  */
-import { useEffect } from 'react';
+import { useEffect, useState } from 'react';
 import { Link, useParams } from '@tanstack/react-router';
 import { Badge } from '../../components/ui/badge';
 import { Spinner } from '../../components/ui/spinner';
 import { ApiError } from '../../lib/api';
-import { useCurrentUser } from '../../lib/current-user';
+import { isStaff, useCurrentUser } from '../../lib/current-user';
 import { BookmarkButton } from '../../components/bookmark-button';
 import { usePrerenderedHandoff } from '../../lib/prerendered';
 import { EVENT_TYPE_LABELS } from '../../../shared/events/constants';
 import { placeLine, placesLine } from '../../../shared/events/summary-lines';
 import { SITE_NAME } from '../../../shared/landing';
-import { eventIcsUrl, useEvent } from './api';
+import { acceptInvitation, eventIcsUrl, useEvent, useRefreshEvents } from './api';
+import { OrganiserTools } from './organiser-tools';
 import { Rsvp, dateLine } from './event-details';
 import { MemberLink } from '../../components/member-link';
 import { EventCover } from './event-cover';
@@ -25,6 +26,7 @@ export function EventPage() {
   const { data: user } = useCurrentUser();
   const query = useEvent(id);
   const event = query.data;
+  const invitation = useInvitation(id, Boolean(user));
   usePrerenderedHandoff(!query.isPending);
   useEffect(() => {
     if (event) document.title = `${event.title} | ${SITE_NAME}`;
@@ -33,17 +35,23 @@ export function EventPage() {
     };
   }, [event]);
 
-  if (query.isPending) return <Spinner label="Loading the event" />;
+  if (query.isPending || (!event && invitation === 'opening')) return <Spinner label="Loading the event" />;
   if (!event) {
     const missing = query.error instanceof ApiError && (query.error.status === 404 || query.error.status === 400);
     return (
       <div className="py-16 text-center">
         <h1 className="text-2xl font-bold">{missing ? 'Event not found' : 'The event could not be loaded'}</h1>
         <p className="mt-2 text-slate-600 dark:text-slate-400">
-          {missing ? (user ? 'This event does not exist or was removed.' : 'This event does not exist, or only members can see it.') : 'Please refresh the page in a moment.'}
+          {invitation === 'refused'
+            ? 'This invite link is not valid. Ask the organizer for the current one.'
+            : missing
+              ? user
+                ? 'This event does not exist or was removed.'
+                : 'This event does not exist, or only members can see it.'
+              : 'Please refresh the page in a moment.'}
         </p>
         {missing && !user ? (
-          <Link to="/login" search={{ redirect: `/events/${id}` }} className={`${LINK} mt-6`}>
+          <Link to="/login" search={{ redirect: `/events/${id}${window.location.search}` }} className={`${LINK} mt-6`}>
             Sign in to see it
           </Link>
         ) : (
@@ -122,7 +130,34 @@ export function EventPage() {
             </Link>
           )}
         </div>
+        {user && (user.id === event.organizerId || isStaff(user.role)) && <OrganiserTools event={event} />}
       </div>
     </article>
   );
+}
+
+/**
+ * A private event's invite link (`?invite=`), opened by a signed-in member: the site records that they may see the
+ * event (docs/domain/events.md#organisers), then the page reads it again.
+ */
+function useInvitation(id: string, signedIn: boolean): 'none' | 'opening' | 'opened' | 'refused' {
+  const token = new URLSearchParams(window.location.search).get('invite');
+  const refresh = useRefreshEvents();
+  const [state, setState] = useState<'none' | 'opening' | 'opened' | 'refused'>(token ? 'opening' : 'none');
+  useEffect(() => {
+    if (!token || !signedIn) return;
+    let current = true;
+    acceptInvitation(id, token).then(
+      async () => {
+        await refresh();
+        if (current) setState('opened');
+      },
+      () => current && setState('refused'),
+    );
+    return () => {
+      current = false;
+    };
+    // Once per event and token (refresh is a new function each render).
+  }, [id, token, signedIn]);
+  return signedIn ? state : 'none';
 }

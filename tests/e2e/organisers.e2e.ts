@@ -1,0 +1,150 @@
+/**
+ * What an organiser runs, in a real browser (docs/domain/events.md#organisers): on their event's page they open who
+ * is coming (by keyboard too), download it as CSV, message the attendees and meet the daily limit, and copy a private
+ * event's invite link, which lets another member in. Screenshots at 1366 and 390 px.
+ */
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { TestSite } from '../support/site';
+import { Browser as Http, registerMember } from '../support/http';
+import { siteInBrowser, openAs, person, screenshot } from '../support/browser';
+
+const DESKTOP = { width: 1366, height: 768 };
+const PHONE = { width: 390, height: 844 };
+let site: TestSite;
+let browser: Browser;
+let admin: Http;
+let context: BrowserContext;
+let organiser: Page;
+
+const inDays = (days: number, hour = 18) => new Date(Date.now() + days * 86_400_000).toISOString().replace(/T\d\d:\d\d/u, `T${String(hour).padStart(2, '0')}:00`);
+/** An event of the organiser's, approved by the admin. */
+async function organisersEvent(fields: Record<string, unknown>) {
+  const created = await organiser.request.post('/api/events', { data: { location: 'Studio B', startDate: inDays(9), endDate: inDays(9, 21), ...fields } });
+  expect(created.status()).toBe(201);
+  const id = ((await created.json()) as { id: string }).id;
+  expect((await admin.put(`/api/admin/events/${id}/approve`)).status).toBe(200);
+  return id;
+}
+const messageEntries = async (eventId: string) => (await site.services.store.collection('mail_outbox').find({ 'cause.mail': 'message', 'cause.eventId': eventId })).length;
+
+siteInBrowser({ RATE_LIMIT_AUTH_MAX: '1000', RATE_LIMIT_EVENT_MAX: '1000' }, async (started, chromium) => {
+  site = started;
+  browser = chromium;
+  admin = (await registerMember(site.url, { firstName: 'Ada', lastName: 'Admin' })).browser;
+  ({ context, page: organiser } = await openAs(browser, site.url, person('Olive', 'Organiser'), '/calendar'));
+  await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+  await organiser.setViewportSize(DESKTOP);
+});
+
+describe('an organiser', () => {
+  it('sees who is coming, downloads it as CSV and messages the attendees, up to the daily limit', async () => {
+    const id = await organisersEvent({ title: 'Night shift reunion', maxAttendees: 2, description: 'Forty years of the overnight crew.' });
+    const guests = [
+      await registerMember(site.url, { firstName: 'Walter', lastName: 'Cronkite' }),
+      await registerMember(site.url, { firstName: '=SUM(A1)', lastName: 'Prankster' }),
+      await registerMember(site.url, { firstName: 'Grace', lastName: 'Waiting' }),
+      await registerMember(site.url, { firstName: 'Milo', lastName: 'Maybe' }),
+    ];
+    for (const guest of guests.slice(0, 3)) await guest.browser.put(`/api/events/${id}/rsvp/me`, { status: 'attending' });
+    await guests[3]!.browser.put(`/api/events/${id}/rsvp/me`, { status: 'maybe' });
+
+    await organiser.goto(`/events/${id}`);
+    const tools = organiser.getByRole('region', { name: 'Organizer tools' });
+    await tools.waitFor();
+
+    // By keyboard: the Attendees button opens the list, Escape closes it and gives focus back.
+    await tools.getByRole('button', { name: 'Attendees', exact: true }).focus();
+    await organiser.keyboard.press('Enter');
+    const dialog = organiser.getByRole('dialog', { name: 'Attendees' });
+    const list = dialog.getByRole('list', { name: 'Who answered' });
+    await list.waitFor();
+    expect(await list.getByRole('listitem').allInnerTexts()).toEqual([
+      expect.stringMatching(/^Walter Cronkite\s+Attending/u),
+      expect.stringMatching(/^=SUM\(A1\) Prankster\s+Attending/u),
+      expect.stringMatching(/^Grace Waiting\s+Waiting list #1/u),
+      expect.stringMatching(/^Milo Maybe\s+Maybe/u),
+    ]);
+    await dialog.getByText('2 attending · 1 waiting · 1 maybe · 0 not attending').waitFor();
+    await screenshot(organiser, 'organisers-attendees-1366');
+    await organiser.setViewportSize(PHONE);
+    await screenshot(organiser, 'organisers-attendees-390');
+    expect(await organiser.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
+    await organiser.setViewportSize(DESKTOP);
+
+    const [download] = await Promise.all([organiser.waitForEvent('download'), dialog.getByRole('link', { name: 'Download CSV' }).click()]);
+    expect(download.suggestedFilename()).toMatch(/^Night_shift_reunion_\d{4}-\d\d-\d\d_attendees\.csv$/u);
+    const csv = readFileSync((await download.path())!, 'utf8').split('\r\n');
+    expect(csv[0]).toBe('Name,Status,Position,Answered at');
+    expect(csv.slice(1, 5).map((line) => line.split(',').slice(0, 3).join(','))).toEqual(['Walter Cronkite,Attending,', "'=SUM(A1) Prankster,Attending,", 'Grace Waiting,Waiting list,1', 'Milo Maybe,Maybe,']);
+    await organiser.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'detached' });
+    expect(await organiser.evaluate(() => document.activeElement?.textContent)).toBe('Attendees');
+
+    // A message to those attending: one outbox entry each.
+    await tools.getByRole('button', { name: 'Message attendees' }).click();
+    const compose = organiser.getByRole('dialog', { name: 'Message attendees' });
+    await compose.getByRole('button', { name: 'Send message' }).click();
+    await compose.getByText('Subject is required').waitFor();
+    await compose.getByLabel('Subject').fill('Parking at the studio');
+    await compose.getByLabel('Message').fill('Park behind Studio B.\n\nThe gate opens at 5.');
+    await compose.getByRole('radio', { name: 'Attending (2)' }).waitFor();
+    await screenshot(organiser, 'organisers-message-1366');
+    await compose.getByRole('button', { name: 'Send message' }).click();
+    await organiser.getByText('It is on its way to 2 people. You can send 2 more today.').waitFor();
+    await compose.waitFor({ state: 'detached' });
+    await expect.poll(() => messageEntries(id)).toBe(2);
+
+    // Two more (with the waiting list), then the dialog says plainly that the day's limit is reached.
+    for (const subject of ['Name badges', 'Photos']) expect((await organiser.request.post(`/api/events/${id}/message`, { data: { subject, body: 'More soon.', to: 'attending+waitlisted' } })).status()).toBe(202);
+    await expect.poll(() => messageEntries(id)).toBe(8);
+    await organiser.setViewportSize(PHONE);
+    await tools.getByRole('button', { name: 'Message attendees' }).click();
+    await compose.getByLabel('Subject').fill('One more thing');
+    await compose.getByLabel('Message').fill('Bring a torch.');
+    await compose.getByText('Attending and the waiting list (3)').click();
+    expect(await compose.getByRole('radio', { name: 'Attending and the waiting list (3)' }).isChecked()).toBe(true);
+    await compose.getByRole('button', { name: 'Send message' }).click();
+    await compose.getByRole('alert').getByText(/3 messages in the last 24 hours/u).waitFor();
+    await screenshot(organiser, 'organisers-message-limit-390');
+    expect(await organiser.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
+    await organiser.setViewportSize(DESKTOP);
+    await screenshot(organiser, 'organisers-message-limit-1366');
+    await compose.getByRole('button', { name: 'Cancel' }).click();
+    expect(await messageEntries(id)).toBe(8);
+  }, 120_000);
+
+  it('copies a private event’s invite link, which lets another member see it and RSVP', async () => {
+    const id = await organisersEvent({ title: 'Private listening night', isPublic: false });
+    const guest = await registerMember(site.url, { firstName: 'Ivy', lastName: 'Invited' });
+    expect((await guest.browser.get(`/api/events/${id}`)).status).toBe(404);
+
+    await organiser.goto(`/events/${id}`);
+    const tools = organiser.getByRole('region', { name: 'Organizer tools' });
+    await tools.getByRole('button', { name: 'Copy invite link' }).click();
+    await organiser.getByText('Invite link copied').first().waitFor();
+    const url = await organiser.evaluate(() => navigator.clipboard.readText());
+    expect(url).toMatch(new RegExp(`/events/${id}\\?invite=[\\w-]+$`, 'u'));
+    // Shown too, to copy by hand where the clipboard is refused.
+    expect(await tools.getByLabel('Invite link').inputValue()).toBe(url);
+    await organiser.getByRole('button', { name: 'Dismiss notification' }).click();
+    await organiser.setViewportSize(PHONE);
+    await screenshot(organiser, 'organisers-invite-390');
+    expect(await organiser.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
+    await organiser.setViewportSize(DESKTOP);
+    await screenshot(organiser, 'organisers-invite-1366');
+
+    // The invited member opens the link in their own browser: the page lets them in, and they RSVP.
+    const invited = await openAs(browser, site.url, person('Ivan', 'Invitee'));
+    try {
+      await invited.page.goto(new URL(url).pathname + new URL(url).search);
+      await invited.page.getByRole('heading', { name: 'Private listening night' }).waitFor();
+      await invited.page.getByRole('group', { name: 'Your RSVP' }).getByRole('button', { name: 'Attending', exact: true }).click();
+      await invited.page.getByText('RSVP updated successfully').first().waitFor();
+      expect(await invited.page.getByRole('region', { name: 'Organizer tools' }).count()).toBe(0);
+    } finally {
+      await invited.context.close();
+    }
+  }, 60_000);
+});
