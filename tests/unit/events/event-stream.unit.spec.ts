@@ -204,3 +204,49 @@ describe('event form validation', () => {
     });
   });
 });
+
+describe('what organisers run', () => {
+  const message = (to: 'attending' | 'attending+waitlisted' = 'attending', messageId = 'm1') => ({ messageId, subject: 'Parking', body: 'Behind the hall.', to });
+  const messaged = (hoursAgo: number): CalendarEventEvent => ({
+    type: 'AttendeesMessaged',
+    data: { ...message(), by: organizer.id, at: new Date(now.getTime() - hoursAgo * 3_600_000).toISOString() },
+  });
+  const joined = (memberId: string): CalendarEventEvent => ({ type: 'JoinedWaitlist', data: { memberId, previous: null, at } });
+
+  it('messages the attendees for the organizer and staff; nobody else, not a cancelled event, not to nobody', () => {
+    given(calendarEventDecider, [scheduled(), rsvp('a', 'attending')])
+      .when({ type: 'MessageAttendees', data: message(), metadata: meta(organizer) })
+      .then([{ type: 'AttendeesMessaged', data: { ...message(), by: organizer.id, at } }]);
+    given(calendarEventDecider, [scheduled(), rsvp('a', 'attending')]).when({ type: 'MessageAttendees', data: message(), metadata: meta(staff) }).then([{ type: 'AttendeesMessaged', data: { ...message(), by: staff.id, at } }]);
+    given(calendarEventDecider, [scheduled(), rsvp('a', 'attending')]).when({ type: 'MessageAttendees', data: message(), metadata: meta(member) }).thenThrows('forbidden');
+    given(calendarEventDecider, [scheduled(), rsvp('a', 'attending'), { type: 'EventCancelled', data: { by: staff.id, at } }] as CalendarEventEvent[])
+      .when({ type: 'MessageAttendees', data: message(), metadata: meta(organizer) })
+      .thenThrows('rule', /cancelled/);
+    // Only maybe, or only waiting: nobody attends to write to, unless those waiting are asked for.
+    given(calendarEventDecider, [scheduled(), rsvp('a', 'maybe')]).when({ type: 'MessageAttendees', data: message(), metadata: meta(organizer) }).thenThrows('rule', /no one to message/);
+    given(calendarEventDecider, [scheduled({ maxAttendees: 1 }), rsvp('a', 'attending'), joined('b')])
+      .when({ type: 'MessageAttendees', data: message('attending+waitlisted'), metadata: meta(organizer) })
+      .then([{ type: 'AttendeesMessaged', data: { ...message('attending+waitlisted'), by: organizer.id, at } }]);
+  });
+
+  it('sends at most 3 messages in any 24 hours (429)', () => {
+    given(calendarEventDecider, [scheduled(), rsvp('a', 'attending'), messaged(20), messaged(5), messaged(1)])
+      .when({ type: 'MessageAttendees', data: message(), metadata: meta(organizer) })
+      .thenThrows('rate_limited', /3 messages in the last 24 hours.*in 4 hours/);
+    given(calendarEventDecider, [scheduled(), rsvp('a', 'attending'), messaged(25), messaged(5), messaged(1)])
+      .when({ type: 'MessageAttendees', data: message(), metadata: meta(organizer) })
+      .then([{ type: 'AttendeesMessaged', data: { ...message(), by: organizer.id, at } }]);
+  });
+
+  it('lets an invited member RSVP to a private event; accepting twice, or a public event, is a no-op', () => {
+    const invited: CalendarEventEvent = { type: 'InvitationAccepted', data: { memberId: member.id, at } };
+    given(calendarEventDecider, [scheduled({ isPublic: false })]).when({ type: 'SetRsvp', data: { status: 'attending' }, metadata: meta(member) }).thenThrows('rule', /private event/);
+    given(calendarEventDecider, [scheduled({ isPublic: false })]).when({ type: 'AcceptInvitation', data: {}, metadata: meta(member) }).then([invited]);
+    given(calendarEventDecider, [scheduled({ isPublic: false }), invited])
+      .when({ type: 'SetRsvp', data: { status: 'attending' }, metadata: meta(member) })
+      .then([{ type: 'RsvpChanged', data: { memberId: member.id, status: 'attending', previous: null, at } }]);
+    given(calendarEventDecider, [scheduled({ isPublic: false }), invited]).when({ type: 'AcceptInvitation', data: {}, metadata: meta(member) }).then([]);
+    given(calendarEventDecider, [scheduled()]).when({ type: 'AcceptInvitation', data: {}, metadata: meta(member) }).then([]);
+    given(calendarEventDecider, [scheduled({ isPublic: false })]).when({ type: 'AcceptInvitation', data: {}, metadata: meta(organizer) }).then([]);
+  });
+});
