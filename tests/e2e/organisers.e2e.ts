@@ -1,7 +1,8 @@
 /**
  * What an organiser runs, in a real browser (docs/domain/events.md#organisers): on their event's page they open who
  * is coming (by keyboard too), download it as CSV, message the attendees and meet the daily limit, and copy a private
- * event's invite link, which lets another member in. Screenshots at 1366 and 390 px.
+ * event's invite link, which lets another member in; staff cancel an approved event from Event Management, where
+ * Reject is offered only for events waiting for approval. Screenshots at 1366 and 390 px.
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
@@ -145,6 +146,41 @@ describe('an organiser', () => {
       expect(await invited.page.getByRole('region', { name: 'Organizer tools' }).count()).toBe(0);
     } finally {
       await invited.context.close();
+    }
+  }, 60_000);
+
+  it('is told by Event Management to cancel an approved event, not reject it', async () => {
+    const id = await organisersEvent({ title: 'Antenna raising' });
+    const pending = await organiser.request.post('/api/events', { data: { title: 'Antenna lowering', startDate: inDays(12), endDate: inDays(12, 21) } });
+    expect(pending.status()).toBe(201);
+    const guest = await registerMember(site.url);
+    await guest.browser.put(`/api/events/${id}/rsvp/me`, { status: 'attending' });
+    const staffAccount = person('Stella', 'Staff');
+    const staff = await openAs(browser, site.url, staffAccount);
+    try {
+      const staffId = (await site.services.store.collection('member_credentials').findOne({ email: staffAccount.email }))!._id as string;
+      expect((await admin.put(`/api/admin/users/${staffId}/role`, { role: 'staff' })).status).toBe(200);
+      await staff.page.setViewportSize(DESKTOP);
+      await staff.page.goto('/events/manage');
+      await staff.page.getByRole('tab', { name: 'All Events' }).click();
+      const approved = staff.page.getByRole('listitem', { name: 'Antenna raising' });
+      await approved.getByRole('button', { name: 'Cancel Antenna raising' }).waitFor();
+      expect(await approved.getByRole('button', { name: /^Reject/u }).count()).toBe(0);
+      await staff.page.getByRole('listitem', { name: 'Antenna lowering' }).getByRole('button', { name: 'Reject Antenna lowering' }).waitFor();
+      await approved.getByRole('button', { name: 'Cancel Antenna raising' }).click();
+      const confirm = staff.page.getByRole('alertdialog', { name: 'Cancel this event?' });
+      await confirm.waitFor();
+      await staff.page.setViewportSize(PHONE);
+      await screenshot(staff.page, 'organisers-management-cancel-390');
+      await staff.page.setViewportSize(DESKTOP);
+      await screenshot(staff.page, 'organisers-management-cancel-1366');
+      await confirm.getByRole('button', { name: 'Cancel event' }).click();
+      await staff.page.getByText('It stays on the calendar as cancelled; its attendees are told.').first().waitFor();
+      await approved.getByText('Cancelled').waitFor();
+      expect(await approved.getByRole('button', { name: 'Cancel Antenna raising' }).count()).toBe(0);
+      expect((await guest.browser.get(`/api/events/${id}`)).body.isCancelled).toBe(true);
+    } finally {
+      await staff.context.close();
     }
   }, 60_000);
 });
