@@ -15,6 +15,10 @@
  *
  * A rejected event leaves the listings and takes no RSVPs; staff may still
  * approve it later, as they may change their minds. An approved event is never rejected (it is cancelled instead).
+ *
+ * A private event is seen and answered by its organizer, staff and the members who opened its invite link
+ * (InvitationAccepted; the route checks the link's token). The organizer and staff may message those attending, at
+ * most MESSAGES_PER_DAY times in any 24 hours; the mail runner mails each of them once.
  */
 import { type Actor, type CommandMetadata, type Decider, DomainError, assertNever, fail } from '../domain';
 import { AT_CAPACITY, MESSAGES_PER_DAY, USE_CANCEL_MESSAGE, type MessageRecipients, type RsvpStatus } from './constants';

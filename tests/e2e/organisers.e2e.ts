@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import type { TestSite } from '../support/site';
 import { Browser as Http, registerMember } from '../support/http';
-import { siteInBrowser, openAs, person, screenshot } from '../support/browser';
+import { accessibilityViolations, siteInBrowser, openAs, person, screenshot } from '../support/browser';
 
 const DESKTOP = { width: 1366, height: 768 };
 const PHONE = { width: 390, height: 844 };
@@ -68,6 +68,7 @@ describe('an organiser', () => {
       expect.stringMatching(/^Milo Maybe\s+Maybe/u),
     ]);
     await dialog.getByText('2 attending · 1 waiting · 1 maybe · 0 not attending').waitFor();
+    expect(await accessibilityViolations(organiser)).toEqual([]);
     await screenshot(organiser, 'organisers-attendees-1366');
     await organiser.setViewportSize(PHONE);
     await screenshot(organiser, 'organisers-attendees-390');
@@ -108,6 +109,7 @@ describe('an organiser', () => {
     expect(await compose.getByRole('radio', { name: 'Attending and the waiting list (3)' }).isChecked()).toBe(true);
     await compose.getByRole('button', { name: 'Send message' }).click();
     await compose.getByRole('alert').getByText(/3 messages in the last 24 hours/u).waitFor();
+    expect(await accessibilityViolations(organiser)).toEqual([]);
     await screenshot(organiser, 'organisers-message-limit-390');
     expect(await organiser.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
     await organiser.setViewportSize(DESKTOP);
