@@ -178,7 +178,8 @@ export type Attendees = v.InferOutput<typeof AttendeesSchema>;
 
 /** POST /api/events/{id}/message: plain text, mailed to each attendee (and, when asked, each one waiting). */
 export const AttendeeMessageSchema = v.object({
-  subject: v.pipe(v.optional(text(), ''), v.trim(), v.minLength(1, 'Subject is required'), v.maxLength(MESSAGE_SUBJECT_MAX, `Subject must be at most ${MESSAGE_SUBJECT_MAX} characters`)),
+  // One line: a subject header holds no line breaks.
+  subject: v.pipe(v.optional(text(), ''), v.transform((subject) => subject.replace(/\s+/gu, ' ').trim()), v.minLength(1, 'Subject is required'), v.maxLength(MESSAGE_SUBJECT_MAX, `Subject must be at most ${MESSAGE_SUBJECT_MAX} characters`)),
   body: v.pipe(v.optional(text(), ''), v.trim(), v.minLength(1, 'Message is required'), v.maxLength(MESSAGE_BODY_MAX, `Message must be at most ${MESSAGE_BODY_MAX} characters`)),
   to: v.optional(v.picklist(MESSAGE_RECIPIENTS, 'Recipients must be attending or attending+waitlisted'), 'attending'),
 });

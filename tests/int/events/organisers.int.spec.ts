@@ -151,13 +151,15 @@ describe('a message to the attendees', () => {
     expect(subjects(waiting!.user.email)).toEqual(['Doors at six · Tube swap']);
     expect(smtp.to(waiting!.user.email)[0]!.text).toContain('you are on its waiting list');
 
-    expect((await cast.member.browser.post(`/api/events/${id}/message`, { subject: 'Third', body: 'Three.', to: 'attending' })).status).toBe(202);
+    expect((await cast.member.browser.post(`/api/events/${id}/message`, { subject: 'Third\r\nBcc: x@example.org', body: 'Three.', to: 'attending' })).status).toBe(202);
     const fourth = await cast.member.browser.post(`/api/events/${id}/message`, { subject: 'Fourth', body: 'Four.', to: 'attending' });
     expect(fourth.status).toBe(429);
     expect(fourth.body.message).toMatch(/3 messages in the last 24 hours/);
     await allDelivered(site.services);
     // Each message once per recipient, nothing from the refused one; a replay of the outbox sends nothing again.
-    expect(subjects(a!.user.email)).toEqual(['What to bring · Tube swap', 'Doors at six · Tube swap', 'Third · Tube swap']);
+    // A subject is one line: a line break in it never makes a header of its own.
+    expect(subjects(a!.user.email)).toEqual(['What to bring · Tube swap', 'Doors at six · Tube swap', 'Third Bcc: x@example.org · Tube swap']);
+    expect(smtp.to('x@example.org')).toEqual([]);
     expect(subjects(waiting!.user.email)).toHaveLength(1);
     await allDelivered(site.services);
     expect(subjects(b!.user.email)).toHaveLength(3);
