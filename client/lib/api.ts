@@ -3,7 +3,15 @@
  * when there is a body, and a failed response becomes an ApiError whose message
  * is "STATUS: body" as the spec says, with the server's message and fields kept
  * for forms and toasts.
+ *
+ * `api` is openapi-fetch over the generated contract (client/lib/api-schema.ts): a call names the operation's
+ * path template and method as the OpenAPI document has them, its params and body are checked against the
+ * route's schemas, and `answer(api.GET('/api/posts/{id}', { params: { path: { id } } }))` resolves to the
+ * operation's success answer, typed from the document, or rejects with an ApiError.
  */
+import createClient, { type Middleware } from 'openapi-fetch';
+import type { paths } from './api-schema';
+
 export class ApiError extends Error {
   override readonly name = 'ApiError';
   constructor(
@@ -16,21 +24,46 @@ export class ApiError extends Error {
   }
 }
 
+/** Non-2xx answers become ApiErrors here, so a call's `data` is always its success answer. */
+const throwFailures: Middleware = {
+  async onResponse({ response }) {
+    if (!response.ok) await parse(response.clone());
+    return undefined;
+  },
+};
+
+/** A multipart body (a file in a FormData) goes as it is: the browser sets its content type and boundary. */
+const bodySerializer = (body: unknown) => (body instanceof FormData ? body : JSON.stringify(body));
+
+export const api = createClient<paths>({ credentials: 'include', bodySerializer });
+api.use(throwFailures);
+
+/** The success answer of a call on `api` (its failures have already thrown, as ApiErrors). */
+export async function answer<R extends { data?: unknown }>(call: Promise<R>): Promise<SuccessData<R>> {
+  const result: { data?: unknown } = await call;
+  return result.data as SuccessData<R>;
+}
+
+/** openapi-fetch's result is `{ data }` on success or `{ error }` on failure; only the first reaches a caller. */
+export type SuccessData<R> = R extends { data: infer D } ? D : never;
+
+/** @deprecated Untyped: use `answer(api.METHOD(path, init))`, whose answer type comes from the contract. */
 export async function apiRequest<T = unknown>(method: string, url: string, body?: unknown): Promise<T> {
   const init: RequestInit = { method, credentials: 'include' };
   if (body !== undefined) {
     init.body = JSON.stringify(body);
     init.headers = { 'Content-Type': 'application/json' };
   }
-  return answer<T>(await fetch(url, init));
+  return (await parse(await fetch(url, init))) as T;
 }
 
-/** A multipart upload (a file in `form`); the browser sets the content type, and the site's origin passes the same-origin check. */
+/** @deprecated Untyped: use `answer(api.POST('/api/media', { body: form }))`. */
 export async function apiUpload<T = unknown>(url: string, form: FormData): Promise<T> {
-  return answer<T>(await fetch(url, { method: 'POST', credentials: 'include', body: form }));
+  return (await parse(await fetch(url, { method: 'POST', credentials: 'include', body: form }))) as T;
 }
 
-async function answer<T>(response: Response): Promise<T> {
+/** A response's JSON, or an ApiError when it failed. */
+async function parse(response: Response): Promise<unknown> {
   const text = await response.text();
   if (!response.ok) {
     let message: string | null = null;
@@ -44,7 +77,7 @@ async function answer<T>(response: Response): Promise<T> {
     }
     throw new ApiError(response.status, text || response.statusText, message, fields);
   }
-  return (text ? JSON.parse(text) : undefined) as T;
+  return text ? (JSON.parse(text) as unknown) : undefined;
 }
 
 /** The message to show a person: the server's own words when it sent some. */

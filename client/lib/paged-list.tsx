@@ -6,8 +6,8 @@
 import { keepPreviousData, useInfiniteQuery } from '@tanstack/react-query';
 import { useEffect, useMemo, useRef } from 'react';
 import { Button } from '../components/ui/button';
-import { apiRequest } from './api';
-import { apiKey } from './query-keys';
+import { answer, api, apiRequest } from './api';
+import { apiKey, operationKey, type GetAnswer, type GetInit, type GetPath, type KeyParams } from './query-keys';
 
 export interface Page<T> {
   items: T[];
@@ -19,7 +19,46 @@ function pageUrl(url: string, cursor: string | null): string {
   return `${url}${url.includes('?') ? '&' : '?'}cursor=${encodeURIComponent(cursor)}`;
 }
 
-/** Every item of a list, page after page. */
+/** The operations whose answer is a page (`{ items, nextCursor }`) and the item type of each. */
+export type PagedPath = { [P in GetPath]: GetAnswer<P> extends Page<unknown> ? P : never }[GetPath];
+export type PageItem<P extends PagedPath> = GetAnswer<P> extends Page<infer T> ? T : never;
+
+/** One page of the operation at `path`: its params with the cursor added to the query. */
+function getPage<P extends PagedPath>(path: P, init: GetInit<P>, cursor: string | null): Promise<Page<PageItem<P>>> {
+  const params = (init as { params?: KeyParams } | undefined)?.params ?? {};
+  const query = cursor ? { ...params.query, cursor } : params.query;
+  // TypeScript cannot follow openapi-fetch's signature through a generic path: this is that signature, at P.
+  const get = api.GET as unknown as (path: P, init: unknown) => Promise<{ data: Page<PageItem<P>> }>;
+  return answer(get(path, { ...init, params: { ...params, query } }));
+}
+
+/** Every item of the paged operation at `path`, page after page. */
+export async function fetchEveryPage<P extends PagedPath>(path: P, init: GetInit<P>): Promise<PageItem<P>[]> {
+  const items: PageItem<P>[] = [];
+  let cursor: string | null = null;
+  do {
+    const page: Page<PageItem<P>> = await getPage(path, init, cursor);
+    items.push(...page.items);
+    cursor = page.nextCursor;
+  } while (cursor);
+  return items;
+}
+
+/** The paged operation at `path`, read page by page (as usePagedList), keyed by its operation. */
+export function usePages<P extends PagedPath>(path: P, init: GetInit<P>, options: { enabled?: boolean; keepPrevious?: boolean } = {}) {
+  const list = useInfiniteQuery({
+    queryKey: [...operationKey(path, (init as { params?: KeyParams } | undefined)?.params), 'pages'],
+    queryFn: ({ pageParam }) => getPage(path, init, pageParam),
+    initialPageParam: null as string | null,
+    getNextPageParam: (last) => last.nextCursor,
+    enabled: options.enabled ?? true,
+    ...(options.keepPrevious ? { placeholderData: keepPreviousData } : {}),
+  });
+  const items = useMemo(() => list.data?.pages.flatMap((page) => page.items) ?? [], [list.data]);
+  return { list, items };
+}
+
+/** @deprecated Untyped: use fetchEveryPage(path, init). Every item of a list, page after page. */
 export async function fetchAllPages<T>(url: string): Promise<T[]> {
   const items: T[] = [];
   let cursor: string | null = null;
@@ -32,6 +71,7 @@ export async function fetchAllPages<T>(url: string): Promise<T[]> {
 }
 
 /**
+ * @deprecated Untyped: use usePages(path, init).
  * A list read page by page; `items` holds every page loaded so far. With
  * `keepPrevious`, a new address (a changed search or sort) keeps showing the old
  * items until its first page arrives.
