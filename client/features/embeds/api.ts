@@ -1,5 +1,4 @@
 /** What the widgets page reads: the published posts a blog-post widget may show. */
-import type { BlogPost } from '../../../shared/blog/schemas';
-import { usePagedList } from '../../lib/paged-list';
+import { usePages } from '../../lib/paged-list';
 
-export const usePublishedPostChoices = () => usePagedList<BlogPost>('/api/blog?limit=50');
+export const usePublishedPostChoices = () => usePages('/api/blog', { params: { query: { limit: '50' } } });

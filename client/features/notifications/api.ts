@@ -2,22 +2,19 @@
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import type { Notification } from '../../../shared/notifications/schemas';
-import { apiRequest } from '../../lib/api';
-import { apiKey } from '../../lib/query-keys';
+import { answer, api } from '../../lib/api';
+import { apiQuery, operationKey } from '../../lib/query-keys';
 
 export type { Notification };
-type NotificationPage = { items: Notification[]; unread: number; nextCursor: string | null };
-
-const NOTIFICATIONS = '/api/notifications';
 
 /** The unread count the sidebar shows, kept live by `notifications:changed`. */
 export const useUnreadNotifications = (enabled: boolean) =>
-  useQuery({ queryKey: apiKey(`${NOTIFICATIONS}?limit=1`), queryFn: () => apiRequest<NotificationPage>('GET', `${NOTIFICATIONS}?limit=1`), enabled, select: (page) => page.unread });
+  useQuery({ ...apiQuery('/api/notifications', { params: { query: { limit: '1' } } }), enabled, select: (page) => page.unread });
 
 export function useNotifications() {
   const list = useInfiniteQuery({
-    queryKey: [...apiKey(NOTIFICATIONS), 'pages'],
-    queryFn: ({ pageParam }) => apiRequest<NotificationPage>('GET', pageParam ? `${NOTIFICATIONS}?cursor=${encodeURIComponent(pageParam)}` : NOTIFICATIONS),
+    queryKey: [...operationKey('/api/notifications'), 'pages'],
+    queryFn: ({ pageParam }) => answer(api.GET('/api/notifications', { params: { query: pageParam ? { cursor: pageParam } : {} } })),
     initialPageParam: null as string | null,
     getNextPageParam: (last) => last.nextCursor,
   });
@@ -28,7 +25,7 @@ export function useNotifications() {
 export function useMarkRead() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (ids?: string[]) => apiRequest<NotificationPage>('PUT', `${NOTIFICATIONS}/read`, ids ? { ids } : {}),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: apiKey(NOTIFICATIONS) }),
+    mutationFn: (ids?: string[]) => answer(api.PUT('/api/notifications/read', { body: ids ? { ids } : {} })),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: operationKey('/api/notifications') }),
   });
 }

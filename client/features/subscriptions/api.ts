@@ -1,27 +1,25 @@
 /** The subscription calls (docs/domain/subscriptions.md), with the hooks the pages use. */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { apiRequest } from '../../lib/api';
-import { fetchAllPages } from '../../lib/paged-list';
-import { apiKey } from '../../lib/query-keys';
-import type { Subscription, UnsubscribeLookup } from '../../../shared/subscriptions/schemas';
+import { answer, api } from '../../lib/api';
+import { fetchEveryPage } from '../../lib/paged-list';
+import { apiQuery, operationKey } from '../../lib/query-keys';
 import type { SaveStep } from './settings-plan';
 
-const SUBSCRIPTIONS = '/api/subscriptions';
-export const SUBSCRIPTIONS_KEY = apiKey(SUBSCRIPTIONS);
+export const SUBSCRIPTIONS_KEY = operationKey('/api/subscriptions');
 
 /** Every live subscription of the member: at most one per type, so one request, however the list pages. */
 export function useSubscriptions() {
-  return useQuery({ queryKey: SUBSCRIPTIONS_KEY, queryFn: () => fetchAllPages<Subscription>(`${SUBSCRIPTIONS}?limit=100`) });
+  return useQuery({ queryKey: SUBSCRIPTIONS_KEY, queryFn: () => fetchEveryPage('/api/subscriptions', { params: { query: { limit: '100' } } }) });
 }
 
 export function runSaveStep(step: SaveStep): Promise<unknown> {
   switch (step.kind) {
     case 'create':
-      return apiRequest<Subscription>('POST', SUBSCRIPTIONS, { subscriptionType: step.subscriptionType, frequency: step.frequency, isActive: true });
+      return answer(api.POST('/api/subscriptions', { body: { subscriptionType: step.subscriptionType, frequency: step.frequency, isActive: true } }));
     case 'update':
-      return apiRequest<Subscription>('PUT', `${SUBSCRIPTIONS}/${encodeURIComponent(step.subscription.id)}`, step.changes);
+      return answer(api.PUT('/api/subscriptions/{id}', { params: { path: { id: step.subscription.id } }, body: step.changes }));
     case 'remove':
-      return apiRequest('DELETE', `${SUBSCRIPTIONS}/${encodeURIComponent(step.subscription.id)}`);
+      return answer(api.DELETE('/api/subscriptions/{id}', { params: { path: { id: step.subscription.id } } }));
   }
 }
 
@@ -56,19 +54,18 @@ export function useSaveSubscriptionSettings(onStep: (step: SaveStep, error: unkn
 }
 
 export function useUnsubscribeLookup(token: string) {
-  const address = `/api/unsubscribe/${encodeURIComponent(token)}`;
-  return useQuery({ queryKey: apiKey(address), queryFn: () => apiRequest<UnsubscribeLookup>('GET', address) });
+  return useQuery(apiQuery('/api/unsubscribe/{token}', { params: { path: { token } } }));
 }
 
 export function useUnsubscribe(token: string) {
   return useMutation({
-    mutationFn: () => apiRequest<{ success: boolean; alreadyUnsubscribed: boolean }>('POST', `/api/unsubscribe/${encodeURIComponent(token)}`, {}),
+    mutationFn: () => answer(api.POST('/api/unsubscribe/{token}', { params: { path: { token } }, body: {} })),
   });
 }
 
 /** Confirms a guest's subscription from the page its mail links to (a POST: opening the link confirms nothing). */
 export function useConfirmSubscription(token: string) {
   return useMutation({
-    mutationFn: () => apiRequest<{ success: true }>('POST', `/api/subscribe/confirm/${encodeURIComponent(token)}`),
+    mutationFn: () => answer(api.POST('/api/subscribe/confirm/{token}', { params: { path: { token } } })),
   });
 }

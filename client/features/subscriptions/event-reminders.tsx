@@ -1,21 +1,19 @@
 /** Subscription Settings' "Event reminders": a switch, saved at once, for the e-mail a day before each event the member attends. */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useToast } from '../../components/ui/toast';
-import { apiRequest, errorMessage } from '../../lib/api';
-import { apiKey, getQuery } from '../../lib/query-keys';
+import { answer, api, errorMessage } from '../../lib/api';
+import { apiQuery, operationKey } from '../../lib/query-keys';
 import { LabelledSwitch } from '../../components/ui/switch';
 
-const REMINDERS = '/api/me/event-reminders';
-type Reminders = { enabled: boolean };
 
 export function EventReminders({ className }: { className: string }) {
   const queryClient = useQueryClient();
   const { toast } = useToast();
-  const reminders = useQuery(getQuery<Reminders>(REMINDERS));
+  const reminders = useQuery(apiQuery('/api/me/event-reminders'));
   const save = useMutation({
-    mutationFn: (enabled: boolean) => apiRequest<Reminders>('PUT', REMINDERS, { enabled }),
+    mutationFn: (enabled: boolean) => answer(api.PUT('/api/me/event-reminders', { body: { enabled } })),
     onSuccess: (saved) => {
-      queryClient.setQueryData(apiKey(REMINDERS), saved);
+      queryClient.setQueryData(operationKey('/api/me/event-reminders'), saved);
       toast({ title: saved.enabled ? 'Event reminders on' : 'Event reminders off' });
     },
     onError: (error) => toast({ title: 'Update failed', description: errorMessage(error, 'Please try again.'), variant: 'destructive' }),
