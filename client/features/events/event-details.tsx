@@ -298,9 +298,11 @@ export function EventDetails({ eventId, onClose }: { eventId: string; onClose: (
                     Download to calendar (.ics)
                   </Button>
                   {user && <BookmarkButton kind="event" id={event.id} label={event.title} className="border border-slate-300 dark:border-slate-600" />}
-                  {event.isApproved && event.isPublic && (
+                  {/* Its organizer and staff find the attendees, messages and a private event's invite link on its page. */}
+                  {((event.isApproved && event.isPublic) || manages) && (
                     <Link to="/events/$id" params={{ id: event.id }} className="inline-flex min-h-11 items-center rounded-md px-3 text-sm font-medium text-brand-600 underline dark:text-amber-accent">
-                      Event page to share
+                      {event.isApproved && event.isPublic ? 'Event page to share' : 'Event page'}
+                      {manages && <span className="sr-only"> (attendees and messages)</span>}
                     </Link>
                   )}
                   {manages && !event.isCancelled && (
