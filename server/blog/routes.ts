@@ -5,7 +5,7 @@ import * as v from 'valibot';
 import { fail, type Actor } from '../../shared/domain';
 import { streamName } from '../../shared/streams';
 import { blogPostDecider, type BlogPostCommand } from '../../shared/blog/blog-stream';
-import { BlogPostSchema, BlogPreviewRequestSchema, BlogPreviewSchema, CreateBlogPostSchema, UpdateBlogPostSchema, type BlogPost } from '../../shared/blog/schemas';
+import { BlogPostSchema, BlogScheduleZoneSchema, BlogPreviewRequestSchema, BlogPreviewSchema, CreateBlogPostSchema, UpdateBlogPostSchema, type BlogPost } from '../../shared/blog/schemas';
 import { pageSchema } from '../../shared/page';
 import { sanitizeBlogHtml } from '../../shared/blog/sanitize';
 import { generateExcerpt } from '../../shared/blog/excerpt';
@@ -120,12 +120,14 @@ export async function blogRoutes(fastify: FastifyInstance, { services }: { servi
     return mapPage(await findPage(posts, filter, status === 'scheduled' ? SCHEDULE_ORDER : WRITING_ORDER, query), blogPostDto);
   });
 
+  app.get('/api/admin/blog/time-zone', { config: { access: STAFF }, schema: { summary: 'The time zone the editor schedules posts in: the site’s', tags, response: { 200: BlogScheduleZoneSchema } } }, async () => ({ timeZone: services.config.timeZone }));
+
   app.post('/api/blog', { config: { access: STAFF }, schema: { summary: 'Write a post (sanitised; an empty excerpt is generated)', tags, body: CreateBlogPostSchema, response: { 201: BlogPostSchema, ...refusals } } }, async (request, reply) => {
     const { mediaId, ...body } = request.body;
-    const { publishAt, ...rest } = body;
+    const { publishAt, slug: wanted, ...rest } = body;
     const id = randomUUID();
     const media = await attachedMedia(services, mediaId, request.actor!, 'blog');
-    const slug = await claimSlug(services, slugify(body.title), id);
+    const slug = await claimSlug(services, wanted ?? slugify(body.title), id);
     const data = { ...rest, ...prepare(body), id, slug, ...(media ? { media } : {}), ...(publishAt !== undefined ? { publishAt } : {}) };
     const post = await command(id, request.actor, { type: 'CreateBlogPost', data });
     return reply.status(201).send(post);

@@ -50,6 +50,8 @@ export const CreateBlogPostSchema = v.object({
   mediaId: v.optional(v.nullable(MediaIdSchema), null),
   /** A future time: the post is published then, not now (docs/domain/blog.md#scheduling). */
   publishAt: v.optional(PublishAtSchema),
+  /** Its address; absent, made from the title. A taken one gets -2, -3… */
+  slug: v.optional(SlugSchema),
 });
 export type CreateBlogPostInput = v.InferOutput<typeof CreateBlogPostSchema>;
 
@@ -91,6 +93,9 @@ export const BlogPostSchema = v.object({
   comments: v.pipe(v.number(), v.integer(), v.minValue(0)),
 });
 export type BlogPost = v.InferOutput<typeof BlogPostSchema>;
+
+/** The time zone the editor's "Schedule" field is in: the site's (TIME_ZONE). */
+export const BlogScheduleZoneSchema = v.object({ timeZone: v.string() });
 
 /** What the editor's live preview sends: the draft as typed, before any rule about it being complete. */
 export const BlogPreviewRequestSchema = v.object({

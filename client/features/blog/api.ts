@@ -58,8 +58,15 @@ export function pictureSize(src: string): Promise<{ width: number; height: numbe
   return picture.decode().then(() => ({ width: picture.naturalWidth, height: picture.naturalHeight }));
 }
 
-/** `mediaId` the cover: an upload, or null for none. */
-export const savePost = (text: { title: string; excerpt: string; content: string; mediaId: string | null }, id?: string) =>
+/** The site's time zone, which the editor's "Schedule" field is in. */
+export const useScheduleZone = () =>
+  useQuery({ queryKey: apiKey('/api/admin/blog/time-zone'), queryFn: () => apiRequest<{ timeZone: string }>('GET', '/api/admin/blog/time-zone'), staleTime: Infinity });
+
+/**
+ * `mediaId` the cover: an upload, or null for none. `slug` absent keeps the address (or, new, makes it from the
+ * title); `publishAt` a time schedules the post, null takes the schedule away, absent leaves it.
+ */
+export const savePost = (text: { title: string; excerpt: string; content: string; mediaId: string | null; slug?: string; publishAt?: string | null }, id?: string) =>
   id ? apiRequest<BlogPost>('PATCH', postUrl(id), text) : apiRequest<BlogPost>('POST', BLOG, { ...text, isPublished: false, isPinned: false, isFeatured: false });
 export const deletePost = (id: string) => apiRequest('DELETE', postUrl(id));
 export type Toggle = 'publish' | 'unpublish' | 'pin' | 'unpin' | 'feature' | 'unfeature';

@@ -8,7 +8,9 @@ import { Button } from '../../components/ui/button';
 import { useToast } from '../../components/ui/toast';
 import { ApiError, errorMessage } from '../../lib/api';
 import { LoadMore } from '../../lib/paged-list';
-import { deletePost, mediaFile, pictureSize, savePost, togglePost, uploadMedia, usePreview, useRefreshBlog, useWrittenPosts, type BlogPost, type Toggle } from './api';
+import { deletePost, mediaFile, pictureSize, savePost, togglePost, uploadMedia, usePreview, useRefreshBlog, useScheduleZone, useWrittenPosts, type BlogPost, type Toggle } from './api';
+import { slugify } from '../../../shared/blog/slug';
+import { scheduledTimeLabel, utcToZoned, zonedToUtc } from '../../../shared/blog/schedule-time';
 import { altFromFileName, applyFormat, insertImage, isAllowedLink, type Edit, type Format, type InlineImage } from './formatting';
 import type { Media } from '../../../shared/media/schemas';
 import { useDebounced } from '../../lib/use-debounced';
@@ -169,6 +171,12 @@ function PostDialog({ post, onClose }: { post: BlogPost | null; onClose: () => v
   const [title, setTitle] = useState(post?.title ?? '');
   const [excerpt, setExcerpt] = useState(post?.excerpt ?? '');
   const [content, setContent] = useState(post?.content ?? '');
+  /** Empty on a new post: the address is made from the title. */
+  const [slug, setSlug] = useState(post?.slug ?? '');
+  const zone = useScheduleZone().data?.timeZone;
+  /** The Schedule field's wall-clock time in the site's zone, once touched; empty for none. */
+  const [scheduled, setScheduled] = useState<string | null>(null);
+  const scheduleValue = scheduled ?? (post?.publishAt && zone ? utcToZoned(post.publishAt, zone) : '');
   const [askingForLink, setAskingForLink] = useState(false);
   /** The post's cover (`mediaId`): shown above it in the list and on its page. */
   const [cover, setCover] = useState<Media | null>(post?.media ?? null);
@@ -180,7 +188,12 @@ function PostDialog({ post, onClose }: { post: BlogPost | null; onClose: () => v
   const editing = post !== null;
 
   const save = useMutation({
-    mutationFn: () => savePost({ title, excerpt, content, mediaId: cover?.id ?? null }, editing ? post.id : undefined),
+    mutationFn: () => {
+      const wantedSlug = slug.trim() ? { slug: slug.trim() } : {};
+      // Only what the writer touched: an untouched field leaves the schedule as it is; emptied, it takes it away.
+      const publishAt = scheduled === null || !zone ? {} : { publishAt: scheduled ? zonedToUtc(scheduled, zone) : editing && post.publishAt ? null : undefined };
+      return savePost({ title, excerpt, content, mediaId: cover?.id ?? null, ...wantedSlug, ...publishAt }, editing ? post.id : undefined);
+    },
     onSuccess: () => {
       toast({ title: editing ? 'Blog post updated successfully' : 'Blog post created successfully' });
       void refreshBlog();
@@ -283,6 +296,50 @@ function PostDialog({ post, onClose }: { post: BlogPost | null; onClose: () => v
                 <input value={title} onChange={(event) => setTitle(event.target.value)} aria-invalid={Boolean(fieldErrors.title)} className={`${fieldClass} mt-1 min-h-11`} />
                 {fieldErrors.title && <span className="mt-1 block text-sm text-red-600 dark:text-red-400">{fieldErrors.title}</span>}
               </label>
+              <div>
+                <label className="block text-sm font-medium">
+                  Slug
+                  <span className="mt-1 flex min-h-11 w-full items-center gap-1 rounded-md border border-slate-300 bg-white pl-3 focus-within:ring-2 focus-within:ring-amber-500 dark:border-slate-600 dark:bg-slate-900">
+                    <span aria-hidden="true" className="text-slate-500 dark:text-slate-400">
+                      /blog/
+                    </span>
+                    <input
+                      value={slug}
+                      onChange={(event) => setSlug(event.target.value)}
+                      placeholder={slugify(title || 'post')}
+                      aria-invalid={Boolean(fieldErrors.slug)}
+                      aria-describedby="blog-slug-hint"
+                      spellCheck={false}
+                      className="min-h-10 min-w-0 flex-1 bg-transparent pr-3 outline-none"
+                    />
+                  </span>
+                </label>
+                {/* Outside the label: inside, the hint would become part of the field's name. */}
+                <p id="blog-slug-hint" className="mt-1 text-xs text-slate-500 dark:text-slate-400">
+                  The post’s address. Left empty, it is made from the title; earlier addresses lead to the new one.
+                </p>
+                {fieldErrors.slug && <p className="mt-1 text-sm text-red-600 dark:text-red-400">{fieldErrors.slug}</p>}
+              </div>
+              {!post?.isPublished && (
+                <div>
+                  <label className="block text-sm font-medium">
+                    Schedule{zone ? ` (${zone.replace(/_/gu, ' ')} time)` : ''}
+                    <input
+                      type="datetime-local"
+                      value={scheduleValue}
+                      onChange={(event) => setScheduled(event.target.value)}
+                      disabled={!zone}
+                      aria-invalid={Boolean(fieldErrors.publishAt)}
+                      aria-describedby="blog-schedule-hint"
+                      className={`${fieldClass} mt-1 min-h-11`}
+                    />
+                  </label>
+                  <p id="blog-schedule-hint" className="mt-1 text-xs text-slate-500 dark:text-slate-400">
+                    The post is published, and subscribers are mailed, at this time. Left empty, it stays a draft until you publish it.
+                  </p>
+                  {fieldErrors.publishAt && <p className="mt-1 text-sm text-red-600 dark:text-red-400">{fieldErrors.publishAt}</p>}
+                </div>
+              )}
               <label className="block text-sm font-medium">
                 Excerpt
                 <textarea rows={3} value={excerpt} onChange={(event) => setExcerpt(event.target.value)} placeholder="Left empty, it is written from the content." className={`${fieldClass} mt-1`} />
@@ -418,6 +475,7 @@ function DeleteDialog({ post, onClose }: { post: BlogPost; onClose: () => void }
 
 export function BlogManagement() {
   const { list: posts, items: written } = useWrittenPosts();
+  const zone = useScheduleZone().data?.timeZone ?? 'UTC';
   const refreshBlog = useRefreshBlog();
   const { toast } = useToast();
   const [editing, setEditing] = useState<BlogPost | null | undefined>(undefined);
@@ -452,13 +510,14 @@ export function BlogManagement() {
             <li key={post.id} aria-label={post.title} className="rounded-xl border border-slate-200 bg-white p-4 dark:border-slate-800 dark:bg-slate-900">
               <div className="flex flex-wrap items-center gap-2">
                 <h3 className="font-semibold">{post.title}</h3>
-                <Badge variant={post.isPublished ? 'secondary' : 'outline'}>{post.isPublished ? 'Published' : 'Draft'}</Badge>
+                <Badge variant={post.isPublished ? 'secondary' : 'outline'}>{post.isPublished ? 'Published' : post.publishAt ? 'Scheduled' : 'Draft'}</Badge>
                 {post.isPinned && <Badge>Pinned</Badge>}
                 {post.isFeatured && <Badge variant="secondary">Featured</Badge>}
               </div>
               <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">
-                {post.author.name} · {new Date(post.createdAt).toLocaleDateString()}
+                {post.author.name} · {new Date(post.createdAt).toLocaleDateString()} · <span className="break-all">/blog/{post.slug}</span>
               </p>
+              {!post.isPublished && post.publishAt && <p className="mt-1 text-sm font-medium text-amber-800 dark:text-amber-300">Scheduled for {scheduledTimeLabel(post.publishAt, zone)}</p>}
               <p className="mt-2 text-sm">{post.excerpt}</p>
               <div className="mt-3 flex flex-wrap gap-2">
                 <Button variant="secondary" isDisabled={busy(post.id)} onPress={() => toggle.mutate({ id: post.id, action: post.isPublished ? 'unpublish' : 'publish' })}>

@@ -1,6 +1,6 @@
 /** The blog list (/blog) and a single post (/blog/{id}). */
 import { useEffect, useMemo, useState } from 'react';
-import { Link, useParams } from '@tanstack/react-router';
+import { Link, useNavigate, useParams } from '@tanstack/react-router';
 import { Badge, RoleBadge } from '../../components/ui/badge';
 import { PageHeader } from '../../components/ui/page-header';
 import { Spinner } from '../../components/ui/spinner';
@@ -185,7 +185,13 @@ export function BlogPostPage() {
   const { id } = useParams({ strict: false }) as { id: string };
   const post = useBlogPost(id);
   const viewer = useCurrentUser();
+  const navigate = useNavigate();
   usePrerenderedHandoff(!post.isPending);
+  // Reached by its id or an earlier slug (a link from within the app): the address bar shows its own.
+  const slug = post.data?.slug;
+  useEffect(() => {
+    if (slug && slug !== id) void navigate({ to: '/blog/$id', params: { id: slug }, replace: true });
+  }, [slug, id, navigate]);
   useEffect(() => {
     if (post.data) document.title = `${post.data.title} | Broadcast History Community`;
     return () => {
