@@ -95,9 +95,11 @@ function calendarEntry(details: EventDetailsDocument): Omit<CalendarEventDocumen
   return { ...summary, search: searchText(details) };
 }
 
-/** Public approved events reach everyone; the rest only staff and the organizer. */
-export const roomsFor = (event: Pick<EventSummary, 'isApproved' | 'isPublic' | 'organizerId'>): Room[] =>
-  event.isApproved && event.isPublic ? [ROOMS.members, ROOMS.public] : [ROOMS.staff, ROOMS.member(event.organizerId)];
+/** Public approved events reach everyone; the rest only staff and the organizer, and an approved private one those invited. */
+export const roomsFor = (event: Pick<EventSummary, 'isApproved' | 'isPublic' | 'organizerId' | 'invited'>): Room[] =>
+  event.isApproved && event.isPublic
+    ? [ROOMS.members, ROOMS.public]
+    : [ROOMS.staff, ROOMS.member(event.organizerId), ...(event.isApproved ? (event.invited ?? []).map((memberId) => ROOMS.member(memberId)) : [])];
 
 /** The details document after one event of its stream; null removes it. */
 function nextDetails(current: EventDetailsDocument | null, event: CalendarEventEvent, organizer: Organizer | null): Omit<EventDetailsDocument, '_id' | '_position'> | null {
