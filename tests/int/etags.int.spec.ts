@@ -10,12 +10,14 @@ import { Browser, registerMember } from '../support/http';
 let site: TestSite;
 let admin: Browser;
 let blogId: string;
+/** The post's page is at its slug. */
+let blogSlug: string;
 
 beforeAll(async () => {
   site = await startTestSite();
   admin = (await registerMember(site.url, { firstName: 'Ada', lastName: 'Admin' })).browser;
   await admin.post('/api/posts', { content: 'The first post of the feed' });
-  blogId = (await admin.post('/api/blog', { title: 'Towers of the Ohio Valley', isPublished: true, content: `<p>${'Steel and guy wires. '.repeat(100)}</p>` })).body.id;
+  ({ id: blogId, slug: blogSlug } = (await admin.post('/api/blog', { title: 'Towers of the Ohio Valley', isPublished: true, content: `<p>${'Steel and guy wires. '.repeat(100)}</p>` })).body);
 });
 afterAll(async () => {
   await site?.close();
@@ -25,7 +27,7 @@ const guest = (path: string, headers: Record<string, string> = {}, method = 'GET
 
 describe('ETags on public reads', () => {
   it('tag each public GET, which a guest’s cache revalidates, and answer 304 to the tag', async () => {
-    for (const path of ['/api/posts?limit=10', '/api/blog', `/api/blog/${blogId}`, '/api/events', '/api/calendar.ics', '/', `/blog/${blogId}`]) {
+    for (const path of ['/api/posts?limit=10', '/api/blog', `/api/blog/${blogId}`, '/api/events', '/api/calendar.ics', '/', `/blog/${blogSlug}`]) {
       const first = await guest(path);
       expect(first.status, path).toBe(200);
       const etag = first.headers.get('etag')!;
@@ -78,7 +80,7 @@ describe('ETags on public reads', () => {
     expect(etag).toMatch(/^"[\w-]{27}"$/u);
     expect(answer.headers.get('cache-control')).toBe('private, no-cache');
     expect((await admin.request('GET', '/api/posts?limit=10', undefined, { 'if-none-match': etag })).status).toBe(304);
-    const page = await admin.get(`/blog/${blogId}`);
+    const page = await admin.get(`/blog/${blogSlug}`);
     expect(page.headers.get('cache-control')).toBe('private, no-cache');
   });
 

@@ -39,7 +39,8 @@ beforeAll(async () => {
         tags: ['radio'],
         content: `<p>The night the transmitter at <strong>WHAS</strong> went dark &amp; came back.</p><p><img src="https://images.example.org/tower.jpg" alt="The tower"></p>`,
       })
-    ).body.id as string;
+      // A post's page is at its slug (its id's address leads there: tests/int/blog/slugs.int.spec.ts).
+    ).body.slug as string;
   items.published = await post('When the Tower Fell </script><b>', true);
   items.draft = await post('A draft nobody may see', false);
   const event = async (who: Browser, fields: Record<string, unknown>) => {
@@ -266,9 +267,9 @@ describe('pictures of our own uploads', () => {
       content: `<p>The transmitter hall as it stood in 1962, before the fire.</p><p><img src="/media/${inline.id}/blog.webp" width="1200" height="900" alt="The hall" /></p>`,
     });
     expect(created.status).toBe(201);
-    const { html } = await page(`/blog/${created.body.id}`);
+    const { html } = await page(`/blog/${created.body.slug}`);
     const coverUrl = `${siteUrl}/media/${cover.id}/blog.webp`;
-    expectPreviewTags(html, { title: 'The cover story | Broadcast History Community', path: `/blog/${created.body.id}`, image: coverUrl });
+    expectPreviewTags(html, { title: 'The cover story | Broadcast History Community', path: `/blog/${created.body.slug}`, image: coverUrl });
     expect([metaContent(html, 'property', 'og:image:width'), metaContent(html, 'property', 'og:image:height')]).toEqual(['1600', '800']);
     expect(metaContent(html, 'name', 'twitter:image')).toBe(coverUrl);
     expect(jsonLd(html)[0]!.image).toBe(coverUrl);
@@ -280,7 +281,7 @@ describe('pictures of our own uploads', () => {
   it('make a post’s first inline picture its preview picture when it has no cover', async () => {
     const inline = await uploadPicture(admin, 1200, 900);
     const created = await admin.post('/api/blog', { title: 'Pictures inside', isPublished: true, content: `<p>Text.</p><p><img src="/media/${inline.id}/blog.webp" width="1200" height="900" alt="The hall" /></p>` });
-    const { html } = await page(`/blog/${created.body.id}`);
+    const { html } = await page(`/blog/${created.body.slug}`);
     expect(metaContent(html, 'property', 'og:image')).toBe(`${siteUrl}/media/${inline.id}/blog.webp`);
     expect([metaContent(html, 'property', 'og:image:width'), metaContent(html, 'property', 'og:image:height')]).toEqual(['1200', '900']);
   });

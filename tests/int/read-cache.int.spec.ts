@@ -64,16 +64,17 @@ describe('the feed kept between events', () => {
   });
 
   it('keeps the blog, RSS and the public blog page the same way', async () => {
-    const id = (await cast.admin.browser.post('/api/blog', { title: 'Kept until the next event', isPublished: true, content: '<p>First words</p>' })).body.id as string;
+    const created = (await cast.admin.browser.post('/api/blog', { title: 'Kept until the next event', isPublished: true, content: '<p>First words</p>' })).body as { id: string; slug: string };
+    const { id, slug } = created;
     const visitor = new Browser(apiOnly.url);
     await expect.poll(async () => (await visitor.get(`/api/blog/${id}`)).status, { timeout: 1000, interval: 20 }).toBe(200);
     expect((await visitor.get('/rss')).body).toContain('Kept until the next event');
-    expect((await visitor.get(`/blog/${id}`)).body).toContain('First words');
+    expect((await visitor.get(`/blog/${slug}`)).body).toContain('First words');
     await cast.admin.browser.patch(`/api/blog/${id}`, { title: 'Changed since', content: '<p>Second words</p>' });
     expect((await cast.admin.browser.get(`/api/blog/${id}`)).body.title).toBe('Changed since');
     await expect.poll(async () => (await visitor.get(`/api/blog/${id}`)).body.title, { timeout: 1000, interval: 20 }).toBe('Changed since');
     expect((await visitor.get('/rss')).body).toContain('Changed since');
     expect((await visitor.get('/api/blog')).body.items.map((post: { title: string }) => post.title)).toContain('Changed since');
-    expect((await visitor.get(`/blog/${id}`)).body).toContain('Second words');
+    expect((await visitor.get(`/blog/${slug}`)).body).toContain('Second words');
   });
 });
