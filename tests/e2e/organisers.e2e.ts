@@ -146,6 +146,10 @@ describe('an organiser', () => {
       await invited.page.getByRole('group', { name: 'Your RSVP' }).getByRole('button', { name: 'Attending', exact: true }).click();
       await invited.page.getByText('RSVP updated successfully').first().waitFor();
       expect(await invited.page.getByRole('region', { name: 'Organizer tools' }).count()).toBe(0);
+      // Let in, their page follows the event live like any member's.
+      await invited.page.getByText('1 attending', { exact: false }).first().waitFor();
+      expect((await organiser.request.put(`/api/events/${id}/rsvp/me`, { data: { status: 'attending' } })).status()).toBe(200);
+      await invited.page.getByText('2 attending', { exact: false }).first().waitFor();
     } finally {
       await invited.context.close();
     }
