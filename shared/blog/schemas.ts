@@ -29,11 +29,18 @@ const excerpt = v.nullish(
   v.pipe(text('Excerpt must be text'), v.trim(), v.maxLength(EXCERPT_MAX_LENGTH, `Excerpt must be at most ${EXCERPT_MAX_LENGTH} characters`)),
   '',
 );
+/** Whether `2030-02-31T…` names a day the calendar has (Date.parse rolls it over to March). */
+function realDay(at: string): boolean {
+  const [year, month, day] = at.slice(0, 10).split('-').map(Number) as [number, number, number];
+  const date = new Date(Date.UTC(year, month - 1, day));
+  return date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
+}
+
 /** A time to publish at: an ISO 8601 date and time with its offset, kept in UTC. */
 export const PublishAtSchema = v.pipe(
   text('publishAt must be a date and time'),
   v.regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,3})?)?(?:Z|[+-]\d{2}:\d{2})$/u, 'publishAt must be an ISO 8601 date and time, e.g. 2030-01-31T09:00:00Z'),
-  v.check((at) => !Number.isNaN(Date.parse(at)), 'publishAt must be a real date and time'),
+  v.check((at) => !Number.isNaN(Date.parse(at)) && realDay(at), 'publishAt must be a real date and time'),
   v.transform((at) => new Date(at).toISOString()),
 );
 const flag = (name: string) => v.optional(v.boolean(`${name} must be true or false`), false);

@@ -1,18 +1,17 @@
 /** The member's own account calls (docs/domain/members.md#own-account), with the hooks the account page uses. */
 import { hashKey, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { ApiError, apiRequest } from '../../lib/api';
-import { apiKey } from '../../lib/query-keys';
+import { answer, api, uploadMedia } from '../../lib/api';
+import { apiQuery, operationKey } from '../../lib/query-keys';
 import { CURRENT_USER_KEY, deriveUser } from '../../lib/current-user';
 import { resetSocket } from '../../lib/socket';
 import type { EraseAccountInput } from '../../../shared/members/erasure';
-import type { EmailChangeInput, EmailChangeRequested, OpenSessions, PasswordChangeInput, ProfileChangeInput, SessionsEnded, User } from '../../../shared/members/schemas';
+import type { EmailChangeInput, PasswordChangeInput, ProfileChangeInput, User } from '../../../shared/members/schemas';
 
-const SESSIONS = '/api/me/sessions';
-export const SESSIONS_KEY = apiKey(SESSIONS);
+export const SESSIONS_KEY = operationKey('/api/me/sessions');
 
 /** The member's signed-in browsers, this one first. */
 export function useSessions() {
-  return useQuery({ queryKey: SESSIONS_KEY, queryFn: () => apiRequest<OpenSessions>('GET', SESSIONS) });
+  return useQuery(apiQuery('/api/me/sessions'));
 }
 
 /** Every page that shows the member (the sidebar, the account page) reads the current user: it takes the answer at once. */
@@ -24,7 +23,7 @@ function useUserAnswer() {
 export function useUpdateProfile() {
   const answered = useUserAnswer();
   return useMutation({
-    mutationFn: (changes: ProfileChangeInput) => apiRequest<User>('PATCH', '/api/me', changes),
+    mutationFn: (changes: ProfileChangeInput) => answer(api.PATCH('/api/me', { body: changes })),
     onSuccess: answered,
   });
 }
@@ -33,19 +32,19 @@ export function useUpdateProfile() {
 export function useChangePassword() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (input: PasswordChangeInput) => apiRequest('PUT', '/api/me/password', input),
+    mutationFn: (input: PasswordChangeInput) => answer(api.PUT('/api/me/password', { body: input })),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: SESSIONS_KEY }),
   });
 }
 
 export function useRequestEmailChange() {
-  return useMutation({ mutationFn: (input: EmailChangeInput) => apiRequest<EmailChangeRequested>('POST', '/api/me/email', input) });
+  return useMutation({ mutationFn: (input: EmailChangeInput) => answer(api.POST('/api/me/email', { body: input })) });
 }
 
 export function useEndSession() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (id: string) => apiRequest('DELETE', `${SESSIONS}/${encodeURIComponent(id)}`),
+    mutationFn: (id: string) => answer(api.DELETE('/api/me/sessions/{id}', { params: { path: { id } } })),
     onSettled: () => queryClient.invalidateQueries({ queryKey: SESSIONS_KEY }),
   });
 }
@@ -53,27 +52,15 @@ export function useEndSession() {
 export function useEndOtherSessions() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: () => apiRequest<SessionsEnded>('POST', `${SESSIONS}/end-others`),
+    mutationFn: () => answer(api.POST('/api/me/sessions/end-others')),
     onSettled: () => queryClient.invalidateQueries({ queryKey: SESSIONS_KEY }),
   });
 }
 
-/** A multipart upload: apiRequest speaks JSON only. Errors take the same ApiError shape. */
-async function uploadImage(file: File): Promise<{ id: string }> {
+function uploadImage(file: File) {
   const body = new FormData();
   body.append('file', file);
-  const response = await fetch('/api/media', { method: 'POST', body, credentials: 'include' });
-  const text = await response.text();
-  if (!response.ok) {
-    let parsed: { message?: string; fields?: Record<string, string> } = {};
-    try {
-      parsed = JSON.parse(text) as typeof parsed;
-    } catch {
-      // not JSON: the text itself is the detail
-    }
-    throw new ApiError(response.status, text || response.statusText, parsed.message ?? null, parsed.fields ?? {});
-  }
-  return JSON.parse(text) as { id: string };
+  return uploadMedia(body);
 }
 
 /** Uploads the picture (POST /api/media), then makes it the avatar (PUT /api/me/avatar). */
@@ -82,7 +69,7 @@ export function useChangePicture() {
   return useMutation({
     mutationFn: async (file: File) => {
       const media = await uploadImage(file);
-      return apiRequest<User>('PUT', '/api/me/avatar', { mediaId: media.id });
+      return answer(api.PUT('/api/me/avatar', { body: { mediaId: media.id } }));
     },
     onSuccess: answered,
   });
@@ -92,7 +79,7 @@ export function useChangePicture() {
 export function useEraseAccount() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (input: EraseAccountInput) => apiRequest('DELETE', '/api/me', input),
+    mutationFn: (input: EraseAccountInput) => answer(api.DELETE('/api/me', { body: input })),
     onSuccess: () => {
       resetSocket();
       queryClient.setQueryData(CURRENT_USER_KEY, null);
