@@ -1,16 +1,16 @@
 /** Save or unsave a post, event or blog post (docs/domain/bookmarks.md), from its card or page. */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { Bookmark, BookmarkKind } from '../../shared/bookmarks/schemas';
-import { apiRequest, errorMessage } from '../lib/api';
-import { fetchAllPages } from '../lib/paged-list';
-import { apiKey } from '../lib/query-keys';
+import type { BookmarkKind } from '../../shared/bookmarks/schemas';
+import { answer, api, errorMessage } from '../lib/api';
+import { fetchEveryPage } from '../lib/paged-list';
+import { operationKey } from '../lib/query-keys';
 import { useToast } from './ui/toast';
 
-const SAVED = '/api/bookmarks?limit=100';
+const SAVED = { params: { query: { limit: '100' } } };
 
 /** What the member saved, as `<kind>:<id>`; one read shared by every button on the page. */
 function useSaved() {
-  return useQuery({ queryKey: [...apiKey(SAVED), 'all'], queryFn: () => fetchAllPages<Bookmark>(SAVED), select: (saved) => new Set(saved.map((bookmark) => `${bookmark.kind}:${bookmark.id}`)) });
+  return useQuery({ queryKey: [...operationKey('/api/bookmarks', SAVED.params), 'all'], queryFn: () => fetchEveryPage('/api/bookmarks', SAVED), select: (saved) => new Set(saved.map((bookmark) => `${bookmark.kind}:${bookmark.id}`)) });
 }
 
 export function BookmarkButton({ kind, id, label, className = '' }: { kind: BookmarkKind; id: string; label: string; className?: string }) {
@@ -19,9 +19,12 @@ export function BookmarkButton({ kind, id, label, className = '' }: { kind: Book
   const { toast } = useToast();
   const isSaved = saved.data?.has(`${kind}:${id}`) ?? false;
   const toggle = useMutation({
-    mutationFn: () => apiRequest(isSaved ? 'DELETE' : 'PUT', `/api/bookmarks/${kind}/${encodeURIComponent(id)}`),
+    mutationFn: () => {
+      const params = { path: { kind, id } };
+      return isSaved ? answer(api.DELETE('/api/bookmarks/{kind}/{id}', { params })) : answer(api.PUT('/api/bookmarks/{kind}/{id}', { params }));
+    },
     onSuccess: () => {
-      void queryClient.invalidateQueries({ queryKey: apiKey('/api/bookmarks') });
+      void queryClient.invalidateQueries({ queryKey: operationKey('/api/bookmarks') });
       toast({ title: isSaved ? 'Removed from bookmarks' : 'Saved to bookmarks' });
     },
     onError: (error) => toast({ title: 'Error', description: errorMessage(error, 'Something went wrong. Please try again.'), variant: 'destructive' }),

@@ -5,7 +5,7 @@ import { BookmarkButton } from '../../components/bookmark-button';
 import { EmptyState, PageHeader } from '../../components/ui/page-header';
 import { Spinner } from '../../components/ui/spinner';
 import { Badge } from '../../components/ui/badge';
-import { LoadMore, usePagedList } from '../../lib/paged-list';
+import { LoadMore, usePages } from '../../lib/paged-list';
 import { relativeTime } from '../../lib/relative-time';
 
 const KIND_LABEL = { post: 'Post', event: 'Event', blog: 'Blog post' } as const;
@@ -39,7 +39,7 @@ function Saved({ bookmark }: { bookmark: Bookmark }) {
 }
 
 export function BookmarksPage() {
-  const { list, items } = usePagedList<Bookmark>('/api/bookmarks');
+  const { list, items } = usePages('/api/bookmarks', undefined);
   return (
     <div className="mx-auto max-w-3xl">
       <PageHeader title="Bookmarks" description="Posts, events and blog posts you saved." />
