@@ -38,7 +38,7 @@ export type NotificationDocument = Positioned & {
  * A post, blog post, comment or event, keyed `<stream type>:<id>`: who wrote or organises it, and how a notification
  * quotes it. A post keeps whom it mentions; an event, who answered it (attending or maybe) and who waits for a place.
  */
-type SubjectDocument = Positioned & { _id: string; authorId: string; quoted: string; mentions?: string[]; answered?: string[]; waiting?: string[]; heldQuote?: string };
+type SubjectDocument = Positioned & { _id: string; authorId: string; quoted: string; mentions?: string[]; answered?: string[]; waiting?: string[]; heldQuote?: string; slug?: string };
 /** A member's name, and the notifications that name them (their `actor`), so that a new name reaches each by its id. */
 type NameDocument = Positioned & BylineHolder<'named'> & { _id: string };
 
@@ -82,10 +82,11 @@ async function keepSubject({ stream, id, event }: TypedEvent, at: number, store:
       return change(({ heldQuote, ...subject }) => ({ ...subject, ...(heldQuote ? { quoted: heldQuote } : {}) }));
     case 'PostRevisionRejected':
       return change(({ heldQuote: _dropped, ...subject }) => subject);
+    // A blog post's slug, its address (one drafted before slugs has none here: its id's address leads to it).
     case 'BlogPostDrafted':
-      return put({ authorId: event.data.authorId, quoted: quote(event.data.title) });
+      return put({ authorId: event.data.authorId, quoted: quote(event.data.title), ...(event.data.slug ? { slug: event.data.slug } : {}) });
     case 'BlogPostEdited':
-      return change((subject) => ({ ...subject, quoted: quote(event.data.title) }));
+      return change((subject) => ({ ...subject, quoted: quote(event.data.title), ...(event.data.slug ? { slug: event.data.slug } : {}) }));
     case 'CommentWritten':
       return put({ authorId: event.data.authorId, quoted: quote(event.data.content || 'that was removed') });
     case 'CommentEdited':
@@ -120,7 +121,7 @@ async function notificationsOf(typed: TypedEvent, store: DocumentStore): Promise
     const actor = { id: authorId, name: await nameOf(store, authorId) };
     const told: Told[] = [];
     const target = await subjectOf(`${targetType}:${targetId}`);
-    const link = `${targetType === 'post' ? postLink(targetId) : `/blog/${targetId}`}#comment-${id}`;
+    const link = `${targetType === 'post' ? postLink(targetId) : `/blog/${target?.slug ?? targetId}`}#comment-${id}`;
     if (target) told.push({ memberId: target.authorId, kind: 'comment', text: `${actor.name} commented on your ${targetType === 'post' ? 'post' : 'blog post'} ${target.quoted}`, link, actor });
     const parent = parentId ? await subjectOf(`comment:${parentId}`) : null;
     if (parent) told.push({ memberId: parent.authorId, kind: 'reply', text: `${actor.name} replied to your comment ${parent.quoted}`, link, actor });

@@ -34,9 +34,11 @@ describe('notifications', () => {
   });
 
   it('tell a blog post’s author of comments on it', async () => {
-    const id = (await staff.post('/api/blog', { title: 'Sign-on 1922', content: '<p>Text</p>', isPublished: true })).body.id;
+    const { id, slug } = (await staff.post('/api/blog', { title: 'Sign-on 1922', content: '<p>Text</p>', isPublished: true })).body;
     await member.post(`/api/blog/${id}/comments`, { content: 'Lovely' });
-    expect(await newest(staff)).toMatchObject({ kind: 'comment', text: 'Mona Member commented on your blog post “Sign-on 1922”', link: expect.stringMatching(new RegExp(`^/blog/${id}#comment-`)) });
+    // The link names the post's address, its slug.
+    expect(slug).toBe('sign-on-1922');
+    expect(await newest(staff)).toMatchObject({ kind: 'comment', text: 'Mona Member commented on your blog post “Sign-on 1922”', link: expect.stringMatching(new RegExp(`^/blog/${slug}#comment-`)) });
   });
 
   it('tell a member their post was approved or rejected, with the reason', async () => {
