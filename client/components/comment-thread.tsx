@@ -8,10 +8,10 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { Comment } from '../../shared/comments/schemas';
 import type { CommentTargetType } from '../../shared/comments/constants';
 import { COMMENT_MAX_LENGTH } from '../../shared/comments/constants';
-import { ApiError, apiRequest, errorMessage } from '../lib/api';
+import { ApiError, answer, api, errorMessage } from '../lib/api';
 import type { CurrentUser } from '../lib/current-user';
-import { LoadMore, usePagedList } from '../lib/paged-list';
-import { apiKey } from '../lib/query-keys';
+import { LoadMore, usePages } from '../lib/paged-list';
+import { operationKey } from '../lib/query-keys';
 import { relativeTime } from '../lib/relative-time';
 import { Avatar } from './ui/avatar';
 import { Button } from './ui/button';
@@ -21,16 +21,23 @@ import { ReasonDialog } from './reason-dialog';
 import { ROLE_COLOUR } from './ui/role-colour';
 import { MemberLink } from './member-link';
 
-const threadUrl = (targetType: CommentTargetType, targetId: string) => `/api/${targetType === 'post' ? 'posts' : 'blog'}/${encodeURIComponent(targetId)}/comments`;
+/** The thread's operation: a feed post's or a blog post's comments. */
+const threadPath = (targetType: CommentTargetType) => (targetType === 'post' ? '/api/posts/{id}/comments' : '/api/blog/{id}/comments');
 
 function useCommentCommands(targetType: CommentTargetType, targetId: string) {
   const queryClient = useQueryClient();
   // The thread, and the target's count on its card or page.
-  const refresh = () => queryClient.invalidateQueries({ queryKey: apiKey(`/api/${targetType === 'post' ? 'posts' : 'blog'}`) });
-  const write = useMutation({ mutationFn: (body: { content: string; parentId?: string }) => apiRequest<Comment>('POST', threadUrl(targetType, targetId), body), onSuccess: refresh });
-  const edit = useMutation({ mutationFn: ({ id, content }: { id: string; content: string }) => apiRequest<Comment>('PATCH', `/api/comments/${encodeURIComponent(id)}`, { content }), onSuccess: refresh });
-  const remove = useMutation({ mutationFn: (id: string) => apiRequest('DELETE', `/api/comments/${encodeURIComponent(id)}`), onSuccess: refresh });
-  const report = useMutation({ mutationFn: ({ id, reason }: { id: string; reason?: string | undefined }) => apiRequest<Comment>('POST', `/api/comments/${encodeURIComponent(id)}/report`, reason ? { reason } : {}) });
+  const refresh = () => queryClient.invalidateQueries({ queryKey: operationKey(targetType === 'post' ? '/api/posts' : '/api/blog') });
+  const comment = (id: string) => ({ path: { id } });
+  const write = useMutation({
+    mutationFn: (body: { content: string; parentId?: string }) => answer(api.POST(threadPath(targetType), { params: { path: { id: targetId } }, body })),
+    onSuccess: refresh,
+  });
+  const edit = useMutation({ mutationFn: ({ id, content }: { id: string; content: string }) => answer(api.PATCH('/api/comments/{id}', { params: comment(id), body: { content } })), onSuccess: refresh });
+  const remove = useMutation({ mutationFn: (id: string) => answer(api.DELETE('/api/comments/{id}', { params: comment(id) })), onSuccess: refresh });
+  const report = useMutation({
+    mutationFn: ({ id, reason }: { id: string; reason?: string | undefined }) => answer(api.POST('/api/comments/{id}/report', { params: comment(id), body: reason ? { reason } : {} })),
+  });
   return { write, edit, remove, report };
 }
 type Commands = ReturnType<typeof useCommentCommands>;
@@ -200,7 +207,7 @@ function CommentItem({ comment, viewer, canWrite, commands, replying, onReply }:
 
 /** The thread of one post or blog post, with the box to join it. */
 export function CommentThread({ targetType, targetId, viewer }: { targetType: CommentTargetType; targetId: string; viewer: CurrentUser | null }) {
-  const { list, items } = usePagedList<Comment>(threadUrl(targetType, targetId));
+  const { list, items } = usePages(threadPath(targetType), { params: { path: { id: targetId } } });
   const commands = useCommentCommands(targetType, targetId);
   const [replyTo, setReplyTo] = useState<string | null>(null);
   const canWrite = viewer !== null && viewer.role !== 'subscriber';

@@ -6,11 +6,11 @@
  */
 import { useId, useState, type FormEvent } from 'react';
 import { useMutation } from '@tanstack/react-query';
-import { ApiError, apiRequest, errorMessage } from '../lib/api';
+import { ApiError, answer, api, errorMessage } from '../lib/api';
 import type { GuestSubscribe } from '../../shared/subscriptions/schemas';
 import { FREQUENCIES, FREQUENCY_LABELS, SUBSCRIPTION_TYPES, SUBSCRIPTION_TYPE_LABELS, type Frequency, type SubscriptionType } from '../../shared/subscriptions/constants';
 
-const subscribeAsGuest = (request: GuestSubscribe) => apiRequest<{ message: string }>('POST', '/api/subscribe', request);
+const subscribeAsGuest = (request: GuestSubscribe) => answer(api.POST('/api/subscribe', { body: request }));
 
 const field = 'min-h-11 w-full rounded-md border border-white/30 bg-white/10 px-3 text-white placeholder:text-slate-300 focus:border-amber-300 focus:outline-none focus:ring-2 focus:ring-amber-300/40';
 const option = 'bg-slate-900 text-white';

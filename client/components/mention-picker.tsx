@@ -6,21 +6,16 @@
 import { useId, useState, type KeyboardEvent, type RefObject } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { mentionQueryBefore } from '../../shared/members/mentions';
-import { apiRequest } from '../lib/api';
-import type { Page } from '../lib/paged-list';
-import { apiKey } from '../lib/query-keys';
+import { apiQuery } from '../lib/query-keys';
 import { useDebounced } from '../lib/use-debounced';
 import { Avatar } from './ui/avatar';
-
-type DirectoryMember = { id: string; name: string; avatar: string | null; role: string };
 
 export function useMentionPicker(value: string, setValue: (next: string) => void, textArea: RefObject<HTMLTextAreaElement | null>) {
   const listId = useId();
   const [query, setQuery] = useState<string | null>(null);
   const [active, setActive] = useState(0);
   const typed = useDebounced(query ?? '', 150);
-  const address = `/api/members?q=${encodeURIComponent(typed)}&limit=6`;
-  const matches = useQuery({ queryKey: apiKey(address), queryFn: () => apiRequest<Page<DirectoryMember>>('GET', address), enabled: query !== null && typed.length > 0, staleTime: 30_000 });
+  const matches = useQuery({ ...apiQuery('/api/members', { params: { query: { q: typed, limit: '6' } } }), enabled: query !== null && typed.length > 0, staleTime: 30_000 });
   const options = query !== null && typed.length > 0 ? (matches.data?.items ?? []) : [];
   const open = options.length > 0;
 
@@ -31,7 +26,7 @@ export function useMentionPicker(value: string, setValue: (next: string) => void
     if (next !== query) setActive(0);
   };
 
-  const pick = (member: DirectoryMember) => {
+  const pick = (member: (typeof options)[number]) => {
     const element = textArea.current;
     if (!element || query === null) return;
     const caret = element.selectionStart;
