@@ -1,8 +1,8 @@
 import { useQuery } from '@tanstack/react-query';
 import type { Role } from '../../shared/domain';
-import type { Session, User } from '../../shared/members/schemas';
-import { apiRequest } from './api';
-import { apiKey } from './query-keys';
+import type { User } from '../../shared/members/schemas';
+import { answer, api } from './api';
+import { operationKey } from './query-keys';
 
 export type { Role };
 
@@ -11,8 +11,7 @@ export interface CurrentUser extends User {
   avatar: string | null;
 }
 
-const CURRENT_USER = '/api/auth/session';
-export const CURRENT_USER_KEY = apiKey(CURRENT_USER);
+export const CURRENT_USER_KEY = operationKey('/api/auth/session');
 
 /** The spec's derived user: first and last name, else the e-mail's local part, else "User". */
 export function deriveUser(user: User): CurrentUser {
@@ -25,7 +24,7 @@ export function useCurrentUser() {
   return useQuery({
     queryKey: CURRENT_USER_KEY,
     queryFn: async () => {
-      const { user } = await apiRequest<Session>('GET', CURRENT_USER);
+      const { user } = await answer(api.GET('/api/auth/session'));
       return user && deriveUser(user);
     },
   });
