@@ -3,53 +3,17 @@
  * options, always anonymous (an embed shows the same to every visitor of the
  * site it sits on), and the change notices that make each one stale.
  */
+import type { components, paths } from '../lib/api-schema';
 import type { WidgetRequest } from './widgets';
 
-export interface FeedPost {
-  id: string;
-  content: string;
-  mediaType: 'image' | 'video' | 'audio' | 'youtube' | 'link' | null;
-  mediaUrl: string | null;
-  mediaTitle: string | null;
-  tags: string[];
-  likesCount: number;
-  commentsCount: number;
-  isPinned: boolean;
-  createdAt: string;
-  author: { name: string; avatar: string | null; role: string };
-}
-
+/** What a widget shows: the answers of the public API, typed from the same contract as the app (client/lib/api-schema.ts). */
+export type FeedPost = components['schemas']['Post'];
+export type BlogPost = components['schemas']['BlogPost'];
 /** The spec's widget entity calls the all-day flag isAllDay; the API's event calls it allDay. */
-export interface WidgetEvent {
-  id: string;
-  title: string;
-  description?: string | null;
-  eventType: string;
-  location?: string | null;
-  isVirtual: boolean;
-  startDate: string;
-  endDate: string;
-  isAllDay: boolean;
-  isFeatured: boolean;
-  attendeeCount: number;
-  maxAttendees?: number | null;
-  tags: string[];
-}
+export type WidgetEvent = Omit<components['schemas']['CalendarEvent'], 'allDay'> & { isAllDay: boolean };
 
-export interface BlogPost {
-  id: string;
-  title: string;
-  /** Its address on the site: `/blog/<slug>`. */
-  slug: string;
-  excerpt: string;
-  content: string;
-  tags: string[];
-  isPinned: boolean;
-  isFeatured: boolean;
-  publishedAt: string | null;
-  createdAt: string;
-  author: { name: string; role: string };
-}
+/** The success answer (200, JSON) of the GET at `path`, as the document has it. */
+type Answer<P extends keyof paths> = paths[P]['get'] extends { responses: { 200: { content: { 'application/json': infer A } } } } ? A : never;
 
 export type WidgetData =
   | { kind: 'feed'; posts: FeedPost[] }
@@ -71,10 +35,14 @@ export class HttpError extends Error {
   }
 }
 
-async function getJson<T>(url: string): Promise<T> {
+/**
+ * A read of the operation at `path` (its address, `url`, built by widgetSource). Types only: the widget's bundle
+ * stays a plain fetch, without the app's client, and the answer is the one the document gives for that path.
+ */
+async function getJson<P extends keyof paths>(_path: P, url: string): Promise<Answer<P>> {
   const response = await fetch(url, { credentials: 'omit', headers: { Accept: 'application/json' } });
   if (!response.ok) throw new HttpError(response.status);
-  return (await response.json()) as T;
+  return (await response.json()) as Answer<P>;
 }
 
 /** Events from the start of the reader's day: a widget lists what is still to come, not the archive. */
@@ -107,16 +75,16 @@ export async function loadWidget(request: WidgetRequest): Promise<WidgetData> {
   const url = widgetSource(request);
   switch (request.spec.kind) {
     case 'feed':
-      return { kind: 'feed', posts: (await getJson<{ items: FeedPost[] }>(url)).items };
+      return { kind: 'feed', posts: (await getJson('/api/posts', url)).items };
     case 'events': {
-      const { items } = await getJson<{ items: (Omit<WidgetEvent, 'isAllDay'> & { allDay: boolean })[] }>(url);
+      const { items } = await getJson('/api/events', url);
       return { kind: 'events', events: items.map(({ allDay, ...event }) => ({ ...event, isAllDay: allDay })) };
     }
     case 'blog':
-      return { kind: 'blog', posts: (await getJson<{ items: BlogPost[] }>(url)).items };
+      return { kind: 'blog', posts: (await getJson('/api/blog', url)).items };
     case 'blog-post':
       try {
-        return { kind: 'blog-post', post: await getJson<BlogPost>(url) };
+        return { kind: 'blog-post', post: await getJson('/api/blog/{id}', url) };
       } catch (error) {
         if (error instanceof HttpError && error.status === 404) return { kind: 'blog-post', post: null };
         throw error;
