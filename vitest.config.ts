@@ -1,27 +1,29 @@
 import { defineConfig } from 'vitest/config';
 
+/**
+ * Tests by what they are: unit (rules alone, no servers), api (the site over HTTP, sockets and SMTP against the real
+ * PostgreSQL, Redis and an SMTP server in the process), browser (Chromium driving the built client) and soak (fault,
+ * fuzz and tour runs, each sized to what it proves). `npm test` runs them all: unit, api and soak first, two files at a
+ * time (most of their time goes to waiting on the servers, not to the two cores), then the browsers one file at a time
+ * (the tour with them).
+ */
+const servers = { globalSetup: ['tests/support/global-setup.ts'], testTimeout: 30_000, hookTimeout: 60_000 };
+const TOUR = 'tests/soak/tour.soak.ts';
+
 export default defineConfig({
   test: {
+    maxWorkers: 2,
     projects: [
       { extends: true, test: { name: 'unit', include: ['tests/unit/**/*.unit.spec.ts'], sequence: { groupOrder: 0 } } },
+      { extends: true, test: { name: 'api', include: ['tests/api/**/*.api.spec.ts'], sequence: { groupOrder: 0 }, ...servers } },
+      { extends: true, test: { name: 'soak', include: ['tests/soak/**/*.soak.ts'], exclude: [TOUR], sequence: { groupOrder: 0 }, ...servers } },
       {
         extends: true,
         test: {
-          name: 'int',
-          sequence: { groupOrder: 0 },
-          include: ['tests/int/**/*.int.spec.ts'],
-          globalSetup: ['tests/support/global-setup.ts'],
-          testTimeout: 30_000,
-          hookTimeout: 60_000,
-        },
-      },
-      {
-        extends: true,
-        test: {
-          name: 'e2e',
+          name: 'browser',
           // Browsers run after the other projects, not beside them on the same two cores.
           sequence: { groupOrder: 1 },
-          include: ['tests/e2e/**/*.e2e.ts'],
+          include: ['tests/browser/**/*.browser.ts', TOUR],
           globalSetup: ['tests/support/global-setup.ts'],
           testTimeout: 60_000,
           hookTimeout: 120_000,

@@ -2,7 +2,7 @@
  * The document store port: read models as collections of JSON documents, queried
  * with a documented subset of the MongoDB query and update language. Adapters:
  * PostgreSQL JSONB (default) and MongoDB (scale-out). Both pass
- * tests/int/document-store.contract.int.spec.ts; the PostgreSQL adapter is also
+ * tests/api/document-store.contract.api.spec.ts; the PostgreSQL adapter is also
  * tested differentially against mingo.
  *
  * The subset:

@@ -1,6 +1,6 @@
 /**
  * The event store port. Adapters: PostgreSQL (default) and KurrentDB (scale-out).
- * Both pass tests/int/event-store.contract.int.spec.ts.
+ * Both pass tests/api/event-store.contract.api.spec.ts.
  *
  * Stream versions count from 0 (the first event of a stream has version 0).
  * Global positions are positive, strictly increasing in commit order as seen by

@@ -6,7 +6,7 @@
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { io } from 'socket.io-client';
-import { startTestSite, UNLIMITED_RATES, type TestSite } from './../support/site';
+import { startTestSite, UNLIMITED_RATES, type TestSite } from '../support/site';
 import { registerMember } from '../support/http';
 
 let site: TestSite;

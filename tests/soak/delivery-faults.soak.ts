@@ -10,13 +10,13 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ChildProcess } from 'node:child_process';
 import { pino } from 'pino';
-import { loadConfig } from '../../../platform/config';
-import { createServices, type Services } from '../../../main/services';
-import { createTestDatabase, testRedisPrefix, type TestDatabase } from '../../support/database';
-import { childProcesses, freePort, stop } from '../../support/processes';
-import { mailOutbox } from '../../../workers/subscriptions/outbox';
-import { UNMARKED_AT_MOST } from '../../../workers/subscriptions/delivery';
-import { commands, publishBlogPost, startCountingSmtp, subscribe, type Commands, type CountingSmtp } from './delivery-fixtures';
+import { loadConfig } from '../../platform/config';
+import { createServices, type Services } from '../../main/services';
+import { createTestDatabase, testRedisPrefix, type TestDatabase } from '../support/database';
+import { childProcesses, freePort, stop } from '../support/processes';
+import { mailOutbox } from '../../workers/subscriptions/outbox';
+import { UNMARKED_AT_MOST } from '../../workers/subscriptions/delivery';
+import { commands, publishBlogPost, startCountingSmtp, subscribe, type Commands, type CountingSmtp } from '../api/subscriptions/delivery-fixtures';
 
 const SUBSCRIBERS = 300;
 const SESSION_SECRET = 'test-secret-test-secret-test-secret-0123';

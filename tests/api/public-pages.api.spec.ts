@@ -39,7 +39,7 @@ beforeAll(async () => {
         tags: ['radio'],
         content: `<p>The night the transmitter at <strong>WHAS</strong> went dark &amp; came back.</p><p><img src="https://images.example.org/tower.jpg" alt="The tower"></p>`,
       })
-      // A post's page is at its slug (its id's address leads there: tests/int/blog/slugs.int.spec.ts).
+      // A post's page is at its slug (its id's address leads there: tests/api/blog/slugs.api.spec.ts).
     ).body.slug as string;
   items.published = await post('When the Tower Fell </script><b>', true);
   items.draft = await post('A draft nobody may see', false);
