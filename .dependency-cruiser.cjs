@@ -21,7 +21,11 @@ const layerRules = Object.entries(below).map(([layer, allowed]) => ({
   comment: `${layer}/ may import only ${allowed.join(', ')}`,
   severity: 'error',
   from: { path: `^${layer}/` },
-  to: { path: '^[a-z]', pathNot: [`^(${allowed.join('|')})/`, '^node_modules/', '^node:', '(^|/)(package\\.json)$'], dependencyTypesNot: ['core'] },
+  to: {
+    path: '^[a-z]',
+    pathNot: [`^(${allowed.join('|')})/`, '^node_modules/', '^node:', '(^|/)(package\\.json)$'],
+    dependencyTypesNot: ['core'],
+  },
 }));
 
 module.exports = {
@@ -42,7 +46,8 @@ module.exports = {
     },
     {
       name: 'projections-stand-alone',
-      comment: 'a projection folder keeps what it needs from the events and imports no other projection folder (docs/architecture.md#read-model-ownership)',
+      comment:
+        'a projection folder keeps what it needs from the events and imports no other projection folder (docs/architecture.md#read-model-ownership)',
       severity: 'error',
       from: { path: '^projections/([^/]+)/' },
       to: { path: '^projections/', pathNot: '^projections/$1/' },
@@ -56,7 +61,8 @@ module.exports = {
     },
     {
       name: 'read-models-through-their-index',
-      comment: 'outside projections/, a read model is reached only through its folder\'s index.ts (or projections/index.ts): its queries, visibility rules and answer shapes',
+      comment:
+        "outside projections/, a read model is reached only through its folder's index.ts (or projections/index.ts): its queries, visibility rules and answer shapes",
       severity: 'error',
       from: { path: '^(server|workers|main|scripts)/' },
       to: { path: '^projections/', pathNot: ['^projections/index\\.ts$', '^projections/[^/]+/index\\.ts$'] },
@@ -73,6 +79,10 @@ module.exports = {
     exclude: { path: '^(node_modules|dist)/' },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },
-    enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default', 'types'], extensions: ['.ts', '.tsx', '.js', '.mjs', '.cjs', '.json'] },
+    enhancedResolveOptions: {
+      exportsFields: ['exports'],
+      conditionNames: ['import', 'require', 'node', 'default', 'types'],
+      extensions: ['.ts', '.tsx', '.js', '.mjs', '.cjs', '.json'],
+    },
   },
 };

@@ -34,7 +34,12 @@ const precompress: Plugin = {
         const path = resolve(dir, file);
         const content = await readFile(path);
         if (content.length < 1024) return;
-        await writeFile(`${path}.br`, brotliCompressSync(content, { params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: content.length } }));
+        await writeFile(
+          `${path}.br`,
+          brotliCompressSync(content, {
+            params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: content.length },
+          }),
+        );
         await writeFile(`${path}.gz`, gzipSync(content, { level: 9 }));
       }),
     );

@@ -16,7 +16,10 @@ export default defineConfig({
     projects: [
       { extends: true, test: { name: 'unit', include: ['tests/unit/**/*.unit.spec.ts'], sequence: { groupOrder: 0 } } },
       { extends: true, test: { name: 'api', include: ['tests/api/**/*.api.spec.ts'], sequence: { groupOrder: 0 }, ...servers } },
-      { extends: true, test: { name: 'soak', include: ['tests/soak/**/*.soak.ts'], exclude: [TOUR], sequence: { groupOrder: 0 }, ...servers } },
+      {
+        extends: true,
+        test: { name: 'soak', include: ['tests/soak/**/*.soak.ts'], exclude: [TOUR], sequence: { groupOrder: 0 }, ...servers },
+      },
       {
         extends: true,
         test: {

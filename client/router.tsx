@@ -6,7 +6,16 @@
  * in. Pages are split per route so the landing page loads little.
  */
 import { lazy, Suspense, useEffect, useRef, type ReactNode } from 'react';
-import { Link, Outlet, createRootRoute, createRoute, createRouter, lazyRouteComponent, useNavigate, useRouterState } from '@tanstack/react-router';
+import {
+  Link,
+  Outlet,
+  createRootRoute,
+  createRoute,
+  createRouter,
+  lazyRouteComponent,
+  useNavigate,
+  useRouterState,
+} from '@tanstack/react-router';
 import { useQueryClient } from '@tanstack/react-query';
 import * as v from 'valibot';
 import { Spinner } from './components/ui/spinner';
@@ -146,12 +155,32 @@ const publicRoutes = [
   }),
   loginRoute,
   createRoute({ getParentRoute: () => rootRoute, path: '/register', component: RegisterRoute }),
-  createRoute({ getParentRoute: () => rootRoute, path: '/forgot-password', component: page(() => import('./features/auth/forgot-password-page'), 'ForgotPasswordPage') }),
-  createRoute({ getParentRoute: () => rootRoute, path: '/reset-password/$token', component: page(() => import('./features/auth/reset-password-page'), 'ResetPasswordPage') }),
-  createRoute({ getParentRoute: () => rootRoute, path: '/unsubscribe/$token', component: page(() => import('./features/subscriptions/unsubscribe-page'), 'UnsubscribePage') }),
+  createRoute({
+    getParentRoute: () => rootRoute,
+    path: '/forgot-password',
+    component: page(() => import('./features/auth/forgot-password-page'), 'ForgotPasswordPage'),
+  }),
+  createRoute({
+    getParentRoute: () => rootRoute,
+    path: '/reset-password/$token',
+    component: page(() => import('./features/auth/reset-password-page'), 'ResetPasswordPage'),
+  }),
+  createRoute({
+    getParentRoute: () => rootRoute,
+    path: '/unsubscribe/$token',
+    component: page(() => import('./features/subscriptions/unsubscribe-page'), 'UnsubscribePage'),
+  }),
   // Without a token the same page says "Invalid Request" (docs/domain/subscriptions.md#unsubscribe: unsubscribe needs a token in the path).
-  createRoute({ getParentRoute: () => rootRoute, path: '/unsubscribe', component: page(() => import('./features/subscriptions/unsubscribe-page'), 'UnsubscribePage') }),
-  createRoute({ getParentRoute: () => rootRoute, path: '/subscribe/confirm/$token', component: page(() => import('./features/subscriptions/confirm-page'), 'ConfirmSubscriptionPage') }),
+  createRoute({
+    getParentRoute: () => rootRoute,
+    path: '/unsubscribe',
+    component: page(() => import('./features/subscriptions/unsubscribe-page'), 'UnsubscribePage'),
+  }),
+  createRoute({
+    getParentRoute: () => rootRoute,
+    path: '/subscribe/confirm/$token',
+    component: page(() => import('./features/subscriptions/confirm-page'), 'ConfirmSubscriptionPage'),
+  }),
   createRoute({
     getParentRoute: () => rootRoute,
     path: '/subscribe/confirmed',
@@ -212,9 +241,21 @@ const publicOrShellRoute = createRoute({
   },
 });
 const publicOrShellRoutes = [
-  createRoute({ getParentRoute: () => publicOrShellRoute, path: '/blog/$id', component: page(() => import('./features/blog/blog-pages'), 'BlogPostPage') }),
-  createRoute({ getParentRoute: () => publicOrShellRoute, path: '/events/$id', component: page(() => import('./features/events/event-page'), 'EventPage') }),
-  createRoute({ getParentRoute: () => publicOrShellRoute, path: '/posts/$id', component: page(() => import('./features/newsfeed/post-page'), 'PostPage') }),
+  createRoute({
+    getParentRoute: () => publicOrShellRoute,
+    path: '/blog/$id',
+    component: page(() => import('./features/blog/blog-pages'), 'BlogPostPage'),
+  }),
+  createRoute({
+    getParentRoute: () => publicOrShellRoute,
+    path: '/events/$id',
+    component: page(() => import('./features/events/event-page'), 'EventPage'),
+  }),
+  createRoute({
+    getParentRoute: () => publicOrShellRoute,
+    path: '/posts/$id',
+    component: page(() => import('./features/newsfeed/post-page'), 'PostPage'),
+  }),
 ];
 
 /** Registered only for admin and staff: everyone else gets the not-found page. */
@@ -224,7 +265,11 @@ function StaffOnly({ children }: { children: ReactNode }) {
 }
 /** The dashboard with the blog feature's management in its blog tab. */
 const AdminPage = lazy(() =>
-  Promise.all([import('./features/admin/admin-dashboard'), import('./features/blog/blog-management'), import('./features/site-pages/site-pages-editor')]).then(([admin, blog, pages]) => ({
+  Promise.all([
+    import('./features/admin/admin-dashboard'),
+    import('./features/blog/blog-management'),
+    import('./features/site-pages/site-pages-editor'),
+  ]).then(([admin, blog, pages]) => ({
     default: () => <admin.AdminDashboard blogTab={<blog.BlogManagement />} settingsTab={<pages.SitePagesEditor />} />,
   })),
 );
@@ -232,9 +277,17 @@ const EventManagementPage = lazy(() => import('./features/events/event-managemen
 const WidgetsPage = lazy(() => import('./features/embeds/widgets-page').then((m) => ({ default: m.WidgetsPage })));
 
 const shellRoutes = [
-  createRoute({ getParentRoute: () => shellRoute, path: '/', component: page(() => import('./features/newsfeed/newsfeed-page'), 'NewsfeedPage') }),
+  createRoute({
+    getParentRoute: () => shellRoute,
+    path: '/',
+    component: page(() => import('./features/newsfeed/newsfeed-page'), 'NewsfeedPage'),
+  }),
   createRoute({ getParentRoute: () => shellRoute, path: '/blog', component: page(() => import('./features/blog/blog-pages'), 'BlogPage') }),
-  createRoute({ getParentRoute: () => shellRoute, path: '/calendar', component: page(() => import('./features/events/event-pages'), 'CalendarPage') }),
+  createRoute({
+    getParentRoute: () => shellRoute,
+    path: '/calendar',
+    component: page(() => import('./features/events/event-pages'), 'CalendarPage'),
+  }),
   createRoute({ getParentRoute: () => shellRoute, path: '/admin', component: AdminPage }),
   createRoute({ getParentRoute: () => shellRoute, path: '/admin/$tab', component: AdminPage }),
   createRoute({
@@ -256,7 +309,11 @@ const shellRoutes = [
       </StaffOnly>
     ),
   }),
-  createRoute({ getParentRoute: () => shellRoute, path: '/monitoring', component: page(() => import('./features/monitoring/monitoring-page'), 'MonitoringPage') }),
+  createRoute({
+    getParentRoute: () => shellRoute,
+    path: '/monitoring',
+    component: page(() => import('./features/monitoring/monitoring-page'), 'MonitoringPage'),
+  }),
   createRoute({
     getParentRoute: () => shellRoute,
     path: '/account',
@@ -264,13 +321,41 @@ const shellRoutes = [
     validateSearch: v.object({ email: v.fallback(v.optional(v.picklist(['changed', 'taken', 'invalid'])), undefined) }),
     component: page(() => import('./features/account/account-page'), 'AccountPage'),
   }),
-  createRoute({ getParentRoute: () => shellRoute, path: '/subscription-settings', component: page(() => import('./features/subscriptions/settings-page'), 'SubscriptionSettingsPage') }),
-  createRoute({ getParentRoute: () => shellRoute, path: '/mailbox', component: page(() => import('./features/mailbox/mailbox-page'), 'MailboxPage') }),
-  createRoute({ getParentRoute: () => shellRoute, path: '/discussions', component: page(() => import('./features/placeholders/placeholder-pages'), 'DiscussionsPage') }),
-  createRoute({ getParentRoute: () => shellRoute, path: '/trending', component: page(() => import('./features/placeholders/placeholder-pages'), 'TrendingPage') }),
-  createRoute({ getParentRoute: () => shellRoute, path: '/members/$id', component: page(() => import('./features/members/profile-page'), 'MemberProfilePage') }),
-  createRoute({ getParentRoute: () => shellRoute, path: '/bookmarks', component: page(() => import('./features/bookmarks/bookmarks-page'), 'BookmarksPage') }),
-  createRoute({ getParentRoute: () => shellRoute, path: '/notifications', component: page(() => import('./features/notifications/notifications-page'), 'NotificationsPage') }),
+  createRoute({
+    getParentRoute: () => shellRoute,
+    path: '/subscription-settings',
+    component: page(() => import('./features/subscriptions/settings-page'), 'SubscriptionSettingsPage'),
+  }),
+  createRoute({
+    getParentRoute: () => shellRoute,
+    path: '/mailbox',
+    component: page(() => import('./features/mailbox/mailbox-page'), 'MailboxPage'),
+  }),
+  createRoute({
+    getParentRoute: () => shellRoute,
+    path: '/discussions',
+    component: page(() => import('./features/placeholders/placeholder-pages'), 'DiscussionsPage'),
+  }),
+  createRoute({
+    getParentRoute: () => shellRoute,
+    path: '/trending',
+    component: page(() => import('./features/placeholders/placeholder-pages'), 'TrendingPage'),
+  }),
+  createRoute({
+    getParentRoute: () => shellRoute,
+    path: '/members/$id',
+    component: page(() => import('./features/members/profile-page'), 'MemberProfilePage'),
+  }),
+  createRoute({
+    getParentRoute: () => shellRoute,
+    path: '/bookmarks',
+    component: page(() => import('./features/bookmarks/bookmarks-page'), 'BookmarksPage'),
+  }),
+  createRoute({
+    getParentRoute: () => shellRoute,
+    path: '/notifications',
+    component: page(() => import('./features/notifications/notifications-page'), 'NotificationsPage'),
+  }),
 ];
 
 const webflowRoute = createRoute({
@@ -287,7 +372,12 @@ const webflowRoute = createRoute({
   ),
 });
 
-const routeTree = rootRoute.addChildren([...publicRoutes, shellRoute.addChildren(shellRoutes), publicOrShellRoute.addChildren(publicOrShellRoutes), webflowRoute]);
+const routeTree = rootRoute.addChildren([
+  ...publicRoutes,
+  shellRoute.addChildren(shellRoutes),
+  publicOrShellRoute.addChildren(publicOrShellRoutes),
+  webflowRoute,
+]);
 
 export const router = createRouter({ routeTree, defaultPreload: 'intent' });
 

@@ -77,9 +77,24 @@ export async function createServices(config: Config, logger: Logger) {
   const presence = createPresence(redis, config.redisPrefix);
   // The runner reports its progress here while this process runs it; otherwise waiting reads the stored checkpoint.
   const progress = createProjectionProgress({ store, runnerName: 'read-models', local: () => readModels.leading() });
-  const runner = createProjectionRunner({ eventStore, store, projections: allProjections, progress, publish, logger, onStopped: () => void readModels.stopped() });
+  const runner = createProjectionRunner({
+    eventStore,
+    store,
+    projections: allProjections,
+    progress,
+    publish,
+    logger,
+    onStopped: () => void readModels.stopped(),
+  });
   /** The projections role: runs the read-model runner while this process holds its lock, else stands by to take over. */
-  const readModels = createLeadership({ pool, lockKey: READ_MODEL_RUNNER_LOCK, what: 'the read-model runner', logger, lead: () => runner.start(), follow: () => runner.stop() });
+  const readModels = createLeadership({
+    pool,
+    lockKey: READ_MODEL_RUNNER_LOCK,
+    what: 'the read-model runner',
+    logger,
+    lead: () => runner.start(),
+    follow: () => runner.stop(),
+  });
   const handle = createCommandHandler({ eventStore, progress });
   const mail = createMailQueue({ connection: redis, prefix: config.redisPrefix });
   mail.queue.on('error', logEachFailure(logger, 'mail queue error'));
@@ -114,7 +129,10 @@ export async function createServices(config: Config, logger: Logger) {
     // Besides lost connections, jobs that a restarted Redis no longer holds (the outbox sends their mail again).
     worker.on('error', logEachFailure(logger, 'mail worker error'));
     await subscriptionMail.start();
-    const stopMediaSweep = startMediaSweep({ store, storage: media, handle, now: () => new Date(), graceMs: config.media.orphanHours * 3600 * 1000 }, logger);
+    const stopMediaSweep = startMediaSweep(
+      { store, storage: media, handle, now: () => new Date(), graceMs: config.media.orphanHours * 3600 * 1000 },
+      logger,
+    );
     stopWorkers.push({ part: 'media sweep', stop: async () => stopMediaSweep() });
     const stopBlogSchedule = startBlogSchedule({ store, handle, now: () => new Date() }, logger);
     stopWorkers.push({ part: 'blog schedule', stop: stopBlogSchedule });

@@ -64,7 +64,9 @@ export function createCommandHandler({ eventStore, progress, maxRetries = 5, rea
     const kept = folded.get(stream);
     const from = kept?.decider === decider ? (kept as { state: State; version: number }) : null;
     const recorded = await eventStore.readStream(stream, from ? { afterVersion: from.version } : {});
-    const state = from ? (recorded as unknown as Event[]).reduce(decider.evolve, from.state) : fold(decider, recorded as unknown as Event[]);
+    const state = from
+      ? (recorded as unknown as Event[]).reduce(decider.evolve, from.state)
+      : fold(decider, recorded as unknown as Event[]);
     const version = recorded.at(-1)?.version ?? from?.version ?? null;
     if (version !== null) folded.set(stream, { decider, state, version });
     return { state, version };

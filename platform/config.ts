@@ -30,7 +30,12 @@ export const EnvSchema = v.object({
   ROLES: v.optional(
     v.pipe(
       v.string(),
-      v.transform((s) => s.split(',').map((r) => r.trim()).filter(Boolean)),
+      v.transform((s) =>
+        s
+          .split(',')
+          .map((r) => r.trim())
+          .filter(Boolean),
+      ),
       v.array(v.picklist(roles, `ROLES must be a comma-separated list of ${roles.join(', ')}`)),
     ),
     'api,projections,workers',
@@ -66,7 +71,10 @@ export const EnvSchema = v.object({
    * Days a sent mail stays in the outbox before it is pruned. At least one: the mail runner skips events older than a
    * day (HISTORY_AGE_MS), so a replay never meets a cause whose pruned entry would have kept it from being sent again.
    */
-  MAIL_OUTBOX_RETENTION_DAYS: v.optional(v.pipe(v.string(), v.toNumber(), v.integer(), v.minValue(1, 'MAIL_OUTBOX_RETENTION_DAYS must be at least 1')), '30'),
+  MAIL_OUTBOX_RETENTION_DAYS: v.optional(
+    v.pipe(v.string(), v.toNumber(), v.integer(), v.minValue(1, 'MAIL_OUTBOX_RETENTION_DAYS must be at least 1')),
+    '30',
+  ),
   METRICS_TOKEN: v.optional(v.string()),
   RATE_LIMIT_AUTH_MAX: v.optional(v.pipe(v.string(), v.toNumber(), v.integer(), v.minValue(1)), '10'),
   RATE_LIMIT_POST_MAX: v.optional(v.pipe(v.string(), v.toNumber(), v.integer(), v.minValue(1)), '30'),
@@ -116,7 +124,9 @@ export class ConfigError extends Error {
 /** The DKIM key from DKIM_PRIVATE_KEY or DKIM_PRIVATE_KEY_FILE; null when signing is not configured. */
 function dkim(env: v.InferOutput<typeof EnvSchema>) {
   // A PEM key in an environment variable often arrives with its line breaks written as \n.
-  const privateKey = env.DKIM_PRIVATE_KEY?.replaceAll('\\n', '\n') ?? (env.DKIM_PRIVATE_KEY_FILE ? readFileSync(env.DKIM_PRIVATE_KEY_FILE, 'utf8') : undefined);
+  const privateKey =
+    env.DKIM_PRIVATE_KEY?.replaceAll('\\n', '\n') ??
+    (env.DKIM_PRIVATE_KEY_FILE ? readFileSync(env.DKIM_PRIVATE_KEY_FILE, 'utf8') : undefined);
   const given = [env.DKIM_DOMAIN, env.DKIM_SELECTOR, privateKey].filter((value) => value !== undefined).length;
   if (given === 0) return null;
   if (given < 3) throw new ConfigError('DKIM signing needs DKIM_DOMAIN, DKIM_SELECTOR and DKIM_PRIVATE_KEY (or DKIM_PRIVATE_KEY_FILE)');
@@ -168,14 +178,21 @@ export function loadConfig(source: Record<string, string | undefined> = process.
   if (env.READ_STORE === 'mongodb' && !env.MONGODB_URL) throw new ConfigError('READ_STORE=mongodb needs MONGODB_URL');
   if (env.MEDIA_STORE === 's3' && !env.S3_URL) throw new ConfigError('MEDIA_STORE=s3 needs S3_URL');
   // Without SMTP_URL the sink catches every mail, sign-in links included, and the site shows them in its mailbox.
-  if (env.NODE_ENV === 'production' && !env.SMTP_URL && !env.SMTP_SINK_IN_PRODUCTION && env.ROLES.some((role) => role === 'api' || role === 'workers')) {
+  if (
+    env.NODE_ENV === 'production' &&
+    !env.SMTP_URL &&
+    !env.SMTP_SINK_IN_PRODUCTION &&
+    env.ROLES.some((role) => role === 'api' || role === 'workers')
+  ) {
     throw new ConfigError(
       'SMTP_URL is required in production: without it no mail is delivered, and the in-process SMTP sink would catch it instead. Set SMTP_URL to your relay, or SMTP_SINK_IN_PRODUCTION=true to run the sink anyway (e.g. on a staging site)',
     );
   }
   const secret = sessionSecret(env);
   if (env.NODE_ENV === 'production' && !env.EMAIL_CLAIM_SECRET && env.ROLES.includes('api')) {
-    throw new ConfigError('EMAIL_CLAIM_SECRET is required in production (at least 32 characters; set it once and never change it: it keys the names of e-mail address claims in the event log)');
+    throw new ConfigError(
+      'EMAIL_CLAIM_SECRET is required in production (at least 32 characters; set it once and never change it: it keys the names of e-mail address claims in the event log)',
+    );
   }
   const publicUrl = (env.PUBLIC_URL ?? `http://localhost:${env.PORT}`).replace(/\/$/, '');
   return {
@@ -205,15 +222,36 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     mailConcurrency: env.MAIL_CONCURRENCY,
     mailOutboxRetentionDays: env.MAIL_OUTBOX_RETENTION_DAYS,
     metricsToken: env.METRICS_TOKEN,
-    rateLimits: { accountFailures: env.RATE_LIMIT_ACCOUNT_FAILURES_MAX, mailLinks: env.RATE_LIMIT_MAIL_LINKS_MAX, auth: env.RATE_LIMIT_AUTH_MAX, posting: env.RATE_LIMIT_POST_MAX, events: env.RATE_LIMIT_EVENT_MAX, shares: env.RATE_LIMIT_SHARE_MAX, comments: env.RATE_LIMIT_COMMENT_MAX, media: env.RATE_LIMIT_MEDIA_MAX },
-    media: { store: env.MEDIA_STORE, directory: env.MEDIA_DIR, s3: env.S3_URL ? { url: env.S3_URL, bucket: env.S3_BUCKET, region: env.S3_REGION } : null, orphanHours: env.MEDIA_ORPHAN_HOURS },
+    rateLimits: {
+      accountFailures: env.RATE_LIMIT_ACCOUNT_FAILURES_MAX,
+      mailLinks: env.RATE_LIMIT_MAIL_LINKS_MAX,
+      auth: env.RATE_LIMIT_AUTH_MAX,
+      posting: env.RATE_LIMIT_POST_MAX,
+      events: env.RATE_LIMIT_EVENT_MAX,
+      shares: env.RATE_LIMIT_SHARE_MAX,
+      comments: env.RATE_LIMIT_COMMENT_MAX,
+      media: env.RATE_LIMIT_MEDIA_MAX,
+    },
+    media: {
+      store: env.MEDIA_STORE,
+      directory: env.MEDIA_DIR,
+      s3: env.S3_URL ? { url: env.S3_URL, bucket: env.S3_BUCKET, region: env.S3_REGION } : null,
+      orphanHours: env.MEDIA_ORPHAN_HOURS,
+    },
     logLevel: env.LOG_LEVEL,
     scrypt: { N: env.SCRYPT_N, r: 8, p: 1 },
     passwordHashing: { concurrency: env.PASSWORD_HASH_CONCURRENCY, queue: env.PASSWORD_HASH_QUEUE },
     requestTimeoutMs: env.REQUEST_TIMEOUT_MS,
     monitoring: {
       storageQuotaBytes: env.STORAGE_QUOTA_BYTES ?? null,
-      thresholds: { responseP95Ms: env.ALERT_RESPONSE_P95_MS, projectionLag: env.ALERT_PROJECTION_LAG, poolUsage: 0.8, failedJobs: 1, storageUsage: env.ALERT_STORAGE_USAGE, mailBacklogSeconds: env.ALERT_MAIL_BACKLOG_SECONDS },
+      thresholds: {
+        responseP95Ms: env.ALERT_RESPONSE_P95_MS,
+        projectionLag: env.ALERT_PROJECTION_LAG,
+        poolUsage: 0.8,
+        failedJobs: 1,
+        storageUsage: env.ALERT_STORAGE_USAGE,
+        mailBacklogSeconds: env.ALERT_MAIL_BACKLOG_SECONDS,
+      },
       hostingUsageUrl: env.HOSTING_USAGE_URL ?? null,
       hostingBillingUrl: env.HOSTING_BILLING_URL ?? null,
     },

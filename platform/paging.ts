@@ -33,7 +33,8 @@ export function encodeCursor(document: Document, order: Sort): string {
 }
 
 /** A string carrying text no store can hold (see the text schema) was not made by this server: the cursor was forged. */
-const isSortValue = (value: unknown): value is SortValue => (typeof value === 'string' && hasNoForbiddenCharacters(value)) || (typeof value === 'number' && Number.isFinite(value));
+const isSortValue = (value: unknown): value is SortValue =>
+  (typeof value === 'string' && hasNoForbiddenCharacters(value)) || (typeof value === 'number' && Number.isFinite(value));
 
 /** The position a cursor holds; a 400 unless it was made for this very order. */
 function decodeCursor(cursor: string, keys: string[]): Record<string, SortValue> {
@@ -45,7 +46,8 @@ function decodeCursor(cursor: string, keys: string[]): Record<string, SortValue>
   }
   if (typeof position === 'object' && position !== null && !Array.isArray(position)) {
     const entries = Object.entries(position);
-    if (entries.length === keys.length && entries.every(([key, value], i) => key === keys[i] && isSortValue(value))) return Object.fromEntries(entries) as Record<string, SortValue>;
+    if (entries.length === keys.length && entries.every(([key, value], i) => key === keys[i] && isSortValue(value)))
+      return Object.fromEntries(entries) as Record<string, SortValue>;
   }
   throw fail.invalid('Invalid cursor', { cursor: 'Invalid cursor' });
 }
@@ -69,9 +71,19 @@ export function pageOf<T extends Document>(found: T[], { limit }: PageRequest, o
 }
 
 /** One page of what matches `filter`, in `order`. */
-export async function findPage<T extends Document>(collection: Collection<T>, filter: Filter, order: Sort, request: PageRequest): Promise<Page<T>> {
-  const conditions = [filter, ...(request.cursor ? [afterCursor(request.cursor, order)] : [])].filter((condition) => Object.keys(condition).length > 0);
-  const found = await collection.find(conditions.length > 1 ? { $and: conditions } : (conditions[0] ?? {}), { sort: order, limit: request.limit + 1 });
+export async function findPage<T extends Document>(
+  collection: Collection<T>,
+  filter: Filter,
+  order: Sort,
+  request: PageRequest,
+): Promise<Page<T>> {
+  const conditions = [filter, ...(request.cursor ? [afterCursor(request.cursor, order)] : [])].filter(
+    (condition) => Object.keys(condition).length > 0,
+  );
+  const found = await collection.find(conditions.length > 1 ? { $and: conditions } : (conditions[0] ?? {}), {
+    sort: order,
+    limit: request.limit + 1,
+  });
   return pageOf(found, request, order);
 }
 

@@ -15,4 +15,21 @@ import { bookmarksProjection } from './bookmarks';
 import { subscriptionsProjection } from './subscriptions';
 import { mediaProjection } from './media';
 
-export const allProjections: readonly Projection[] = [membersProjection, memberPostCountsProjection, feedProjection, blogProjection, eventsProjection, memberEventsProjection, eventStatsProjection, calendarFeedsProjection, subscriptionsProjection, sitePagesProjection, commentsProjection, reportsProjection, notificationsProjection, bookmarksProjection, mediaProjection, memberActivityProjection];
+export const allProjections: readonly Projection[] = [
+  membersProjection,
+  memberPostCountsProjection,
+  feedProjection,
+  blogProjection,
+  eventsProjection,
+  memberEventsProjection,
+  eventStatsProjection,
+  calendarFeedsProjection,
+  subscriptionsProjection,
+  sitePagesProjection,
+  commentsProjection,
+  reportsProjection,
+  notificationsProjection,
+  bookmarksProjection,
+  mediaProjection,
+  memberActivityProjection,
+];

@@ -10,7 +10,7 @@ const DOCUMENT = 'node_modules/.cache/bhc/openapi.json';
 const OUTPUT = 'client/lib/api-schema.ts';
 const HEADER = [
   '/**',
-  ' * Generated: do not edit. The types of the OpenAPI document (server/http/openapi.ts, from the routes\' valibot',
+  " * Generated: do not edit. The types of the OpenAPI document (server/http/openapi.ts, from the routes' valibot",
   ' * schemas), made by `npm run openapi:types` (scripts/openapi-types.ts, with openapi-typescript);',
   ' * `npm run lint` fails when this file is not what that command gives now.',
   ' */',

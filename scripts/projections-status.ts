@@ -16,12 +16,23 @@ try {
   if (json) {
     console.log(JSON.stringify(statuses.map(({ name, position, lag, state }) => ({ name, position, lag, state }))));
   } else {
-    const rows = [['projection', 'runner', 'version', 'position', 'lag', 'state'], ...statuses.map((status) => [status.name, status.runner, String(status.version ?? '-'), String(status.position), String(status.lag), status.state])];
+    const rows = [
+      ['projection', 'runner', 'version', 'position', 'lag', 'state'],
+      ...statuses.map((status) => [
+        status.name,
+        status.runner,
+        String(status.version ?? '-'),
+        String(status.position),
+        String(status.lag),
+        status.state,
+      ]),
+    ];
     const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
     for (const row of rows) console.log(row.map((cell, column) => cell.padEnd(widths[column]!)).join('  '));
     for (const status of statuses) {
       if (status.error) console.log(`\n${status.name} ${status.error}`);
-      if (status.rebuild) console.log(`\n${status.name}: rebuilding beside the live one, at ${status.rebuild.position} (${status.rebuild.lag} events to go)`);
+      if (status.rebuild)
+        console.log(`\n${status.name}: rebuilding beside the live one, at ${status.rebuild.position} (${status.rebuild.lag} events to go)`);
     }
   }
 } finally {

@@ -28,11 +28,15 @@ if (unknown.length > 0) {
 
 const requestedAt = new Date().toISOString();
 const requests = store.collection<RebuildRequest>(REBUILDS);
-for (const name of names) await requests.replaceOne({ _id: name }, { _id: name, runner: runner.name, requestedAt, failed: null }, { upsert: true });
+for (const name of names)
+  await requests.replaceOne({ _id: name }, { _id: name, runner: runner.name, requestedAt, failed: null }, { upsert: true });
 const started = performance.now();
 // Runs the read models here only when no other process does.
 await readModels.start();
-logger.info({ projections: names, here: readModels.leading() }, `rebuilding ${names.join(', ')} beside the live read models${readModels.leading() ? '' : ' (in the process that runs them)'}`);
+logger.info(
+  { projections: names, here: readModels.leading() },
+  `rebuilding ${names.join(', ')} beside the live read models${readModels.leading() ? '' : ' (in the process that runs them)'}`,
+);
 
 const checkpoints = store.collection<ProjectionCheckpoint>(CHECKPOINTS);
 let failed: string[] = [];

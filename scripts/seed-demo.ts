@@ -50,30 +50,61 @@ const PEOPLE: { firstName: string; lastName: string; role: Role }[] = [
 
 /** Comments under the first posts, in order: the third replies to the first. */
 const COMMENTS: string[][] = [
-  ['My father worked the transmitter shift there in the sixties. He said the tower hummed on cold nights.', 'Does anyone know if the old studio building still stands?', 'It does! It is an insurance office now, but the call letters are still carved over the door.'],
-  ['I still have a reel of that broadcast somewhere in the basement. I will look for it this weekend.', 'Please digitise it if you can, the archive would love a copy.', 'Seconded. Let us know if you need a reel-to-reel deck, I can lend one.'],
+  [
+    'My father worked the transmitter shift there in the sixties. He said the tower hummed on cold nights.',
+    'Does anyone know if the old studio building still stands?',
+    'It does! It is an insurance office now, but the call letters are still carved over the door.',
+  ],
+  [
+    'I still have a reel of that broadcast somewhere in the basement. I will look for it this weekend.',
+    'Please digitise it if you can, the archive would love a copy.',
+    'Seconded. Let us know if you need a reel-to-reel deck, I can lend one.',
+  ],
   ['What a find. The handwriting on the log sheet looks like the chief engineer’s.'],
 ];
 
 const POSTS = [
-  { content: 'Found my father’s engineering log from the night WGN-TV signed on in 1948. Every tube change is written down in pencil.', tags: ['wgn', 'television', 'archives'] },
-  { content: 'Does anyone remember the farm report at 5:15 every morning on WLS? My grandmother planned the whole day around it.', tags: ['radio', 'wls', 'farm'] },
-  { content: 'Restored a 1952 studio microphone this weekend. It still hums like it wants to go on air.', tags: ['equipment', 'restoration'], mediaType: 'link' as const, mediaUrl: 'https://en.wikipedia.org/wiki/RCA_44' },
-  { content: 'The first color broadcast I ever saw was a Cubs game at the corner tavern. The green of the ivy looked unreal.', tags: ['television', 'sports', 'color'] },
-  { content: 'Working on an oral history of the women who ran the switchboards at the downtown stations. Please reach out if your mother or aunt worked there.', tags: ['oral-history', 'community'] },
-  { content: 'Today in 1921: KYW began broadcasting from the Commonwealth Edison building. A century of voices since.', tags: ['anniversary', 'radio', 'kyw'] },
+  {
+    content: 'Found my father’s engineering log from the night WGN-TV signed on in 1948. Every tube change is written down in pencil.',
+    tags: ['wgn', 'television', 'archives'],
+  },
+  {
+    content: 'Does anyone remember the farm report at 5:15 every morning on WLS? My grandmother planned the whole day around it.',
+    tags: ['radio', 'wls', 'farm'],
+  },
+  {
+    content: 'Restored a 1952 studio microphone this weekend. It still hums like it wants to go on air.',
+    tags: ['equipment', 'restoration'],
+    mediaType: 'link' as const,
+    mediaUrl: 'https://en.wikipedia.org/wiki/RCA_44',
+  },
+  {
+    content: 'The first color broadcast I ever saw was a Cubs game at the corner tavern. The green of the ivy looked unreal.',
+    tags: ['television', 'sports', 'color'],
+  },
+  {
+    content:
+      'Working on an oral history of the women who ran the switchboards at the downtown stations. Please reach out if your mother or aunt worked there.',
+    tags: ['oral-history', 'community'],
+  },
+  {
+    content: 'Today in 1921: KYW began broadcasting from the Commonwealth Edison building. A century of voices since.',
+    tags: ['anniversary', 'radio', 'kyw'],
+  },
 ];
 
 const BLOG_POSTS = [
   {
     title: 'When the towers went up: a short history of our first transmitters',
-    content: '<h2>Steel, copper and nerve</h2><p>The first towers were raised by crews who had never built anything so tall. They worked through two winters.</p><blockquote>“We could see the beacon from the lake on a clear night.”</blockquote><p>This post collects the stories our members shared.</p>',
+    content:
+      '<h2>Steel, copper and nerve</h2><p>The first towers were raised by crews who had never built anything so tall. They worked through two winters.</p><blockquote>“We could see the beacon from the lake on a clear night.”</blockquote><p>This post collects the stories our members shared.</p>',
     pinned: true,
     featured: false,
   },
   {
     title: 'Preserving reel-to-reel tapes at home',
-    content: '<p>Tapes from the fifties and sixties are fragile. Here is what our archivists recommend:</p><ul><li>Store them upright, away from heat.</li><li>Never rewind a sticky tape: ask for help.</li><li>Digitise at 96 kHz when you can.</li></ul>',
+    content:
+      '<p>Tapes from the fifties and sixties are fragile. Here is what our archivists recommend:</p><ul><li>Store them upright, away from heat.</li><li>Never rewind a sticky tape: ask for help.</li><li>Digitise at 96 kHz when you can.</li></ul>',
     pinned: false,
     featured: true,
   },
@@ -93,8 +124,22 @@ const START_HOUR = 12;
 const EVENTS = [
   { title: 'WGN engineers reunion', eventType: 'reunion', location: 'Tribune Tower lobby', inDays: 12, hours: 3, maxAttendees: 40 },
   { title: 'Memorial for Ray Castillo, voice of the overnight', eventType: 'memorial', location: 'St. James Chapel', inDays: 5, hours: 2 },
-  { title: '75 years of television in the state', eventType: 'anniversary', location: 'State History Museum', inDays: 30, hours: 4, featured: true },
-  { title: 'Archiving reel-to-reel tapes (online workshop)', eventType: 'meeting', isVirtual: true, virtualLink: 'https://meet.example.org/tapes', inDays: 9, hours: 1 },
+  {
+    title: '75 years of television in the state',
+    eventType: 'anniversary',
+    location: 'State History Museum',
+    inDays: 30,
+    hours: 4,
+    featured: true,
+  },
+  {
+    title: 'Archiving reel-to-reel tapes (online workshop)',
+    eventType: 'meeting',
+    isVirtual: true,
+    virtualLink: 'https://meet.example.org/tapes',
+    inDays: 9,
+    hours: 1,
+  },
   { title: 'Radio days picnic', eventType: 'celebration', location: 'Lakeside Park', inDays: -14, hours: 5 },
 ] as const;
 
@@ -132,7 +177,12 @@ async function main() {
       const user = response.json<{ id: string; role: Role }>();
       if (user.role === 'admin') adminCookie = response.headers['set-cookie']!.toString().split(';')[0]!;
       else if (person.role !== 'member') {
-        const promoted = await app.inject({ method: 'PUT', url: `/api/admin/users/${user.id}/role`, payload: { role: person.role }, headers: { cookie: adminCookie } });
+        const promoted = await app.inject({
+          method: 'PUT',
+          url: `/api/admin/users/${user.id}/role`,
+          payload: { role: person.role },
+          headers: { cookie: adminCookie },
+        });
         if (promoted.statusCode !== 200) throw new Error(`Could not set the role of ${email}: ${promoted.body}`);
       }
       members.push({ id: user.id, role: person.role, name: `${person.firstName} ${person.lastName}` });
@@ -147,15 +197,31 @@ async function main() {
       const stream = streamName('post', id);
       const when = at(days(index * 3));
       const { content, tags, mediaType, mediaUrl } = { mediaType: null, mediaUrl: null, ...post };
-      await services.handle(postDecider, stream, {
-        type: 'SubmitPost',
-        data: { id, content, tags: normalizeTags(tags), mediaType, mediaUrl, mediaTitle: null },
-        metadata: { ...when, actor: author },
-      }, by(author));
+      await services.handle(
+        postDecider,
+        stream,
+        {
+          type: 'SubmitPost',
+          data: { id, content, tags: normalizeTags(tags), mediaType, mediaUrl, mediaTitle: null },
+          metadata: { ...when, actor: author },
+        },
+        by(author),
+      );
       if (author.role === 'member' || author.role === 'subscriber')
-        await services.handle(postDecider, stream, { type: 'ApprovePost', data: {}, metadata: { now: new Date(start + days(index * 3) + 3_600_000), actor: moderator } }, by(moderator));
+        await services.handle(
+          postDecider,
+          stream,
+          { type: 'ApprovePost', data: {}, metadata: { now: new Date(start + days(index * 3) + 3_600_000), actor: moderator } },
+          by(moderator),
+        );
       for (const liker of members.slice(0, 4 + index * 2))
-        if (liker.role !== 'subscriber' || index % 2 === 0) await services.handle(postDecider, stream, { type: 'LikePost', data: {}, metadata: { now: new Date(start + days(index * 3 + 1)), actor: liker } }, by(liker));
+        if (liker.role !== 'subscriber' || index % 2 === 0)
+          await services.handle(
+            postDecider,
+            stream,
+            { type: 'LikePost', data: {}, metadata: { now: new Date(start + days(index * 3 + 1)), actor: liker } },
+            by(liker),
+          );
       // A short conversation under the first posts: two comments and a reply to the first.
       const talkers = members.filter((m) => m.role !== 'subscriber' && m.id !== author.id);
       let first: { id: string; parentId: null; removed: false } | null = null;
@@ -163,49 +229,104 @@ async function main() {
         const commentId = randomUUID();
         const parent = turn === 2 && first ? { ...first, targetType: 'post' as const, targetId: id } : null;
         const talker = talkers[(index + turn * 2) % talkers.length]!;
-        await services.handle(commentDecider, streamName('comment', commentId), {
-          type: 'WriteComment',
-          data: { id: commentId, targetType: 'post', targetId: id, content, parent },
-          metadata: { now: new Date(start + days(index * 3 + 1) + (turn + 1) * 3_600_000), actor: talker },
-        }, by(talker));
+        await services.handle(
+          commentDecider,
+          streamName('comment', commentId),
+          {
+            type: 'WriteComment',
+            data: { id: commentId, targetType: 'post', targetId: id, content, parent },
+            metadata: { now: new Date(start + days(index * 3 + 1) + (turn + 1) * 3_600_000), actor: talker },
+          },
+          by(talker),
+        );
         if (turn === 0) first = { id: commentId, parentId: null, removed: false };
       }
     }
     const pendingAuthor = members.find((m) => m.role === 'member')!;
     const pendingId = randomUUID();
-    await services.handle(postDecider, streamName('post', pendingId), {
-      type: 'SubmitPost',
-      data: { id: pendingId, content: 'Is there a list of every station call sign change since 1950? I would love to help build one.', tags: ['call-signs'], mediaType: null, mediaUrl: null, mediaTitle: null },
-      metadata: { now: new Date(Date.now() - 3_600_000), actor: pendingAuthor },
-    }, by(pendingAuthor));
+    await services.handle(
+      postDecider,
+      streamName('post', pendingId),
+      {
+        type: 'SubmitPost',
+        data: {
+          id: pendingId,
+          content: 'Is there a list of every station call sign change since 1950? I would love to help build one.',
+          tags: ['call-signs'],
+          mediaType: null,
+          mediaUrl: null,
+          mediaTitle: null,
+        },
+        metadata: { now: new Date(Date.now() - 3_600_000), actor: pendingAuthor },
+      },
+      by(pendingAuthor),
+    );
 
     const writer = members.find((m) => m.role === 'staff')!;
     for (const [index, post] of BLOG_POSTS.entries()) {
       const id = randomUUID();
       const content = sanitizeBlogHtml(post.content);
-      await services.handle(blogPostDecider, streamName('blog', id), {
-        type: 'CreateBlogPost',
-        data: { id, title: post.title, content, excerpt: generateExcerpt(content), tags: [], isPublished: true, isPinned: post.pinned, isFeatured: post.featured },
-        metadata: { ...at(days(5 + index * 4)), actor: writer },
-      }, by(writer));
+      await services.handle(
+        blogPostDecider,
+        streamName('blog', id),
+        {
+          type: 'CreateBlogPost',
+          data: {
+            id,
+            title: post.title,
+            content,
+            excerpt: generateExcerpt(content),
+            tags: [],
+            isPublished: true,
+            isPinned: post.pinned,
+            isFeatured: post.featured,
+          },
+          metadata: { ...at(days(5 + index * 4)), actor: writer },
+        },
+        by(writer),
+      );
     }
 
     const organizer = members.find((m) => m.role === 'admin')!;
     for (const item of EVENTS) {
       const id = randomUUID();
       const start = atWallTime(dayKey(new Date(Date.now() + days(item.inDays)), config.timeZone), START_HOUR, config.timeZone);
-      const fields = v.parse(EventSchema, { ...item, startDate: start.toISOString(), endDate: new Date(start.getTime() + item.hours * 3_600_000).toISOString() });
+      const fields = v.parse(EventSchema, {
+        ...item,
+        startDate: start.toISOString(),
+        endDate: new Date(start.getTime() + item.hours * 3_600_000).toISOString(),
+      });
       const stream = streamName('event', id);
-      await services.handle(calendarEventDecider, stream, { type: 'ScheduleEvent', data: { id, fields }, metadata: { now: new Date(Date.now() - days(30)), actor: organizer } }, by(organizer));
-      if ('featured' in item) await services.handle(calendarEventDecider, stream, { type: 'FeatureEvent', data: {}, metadata: { now: new Date(), actor: organizer } }, by(organizer));
+      await services.handle(
+        calendarEventDecider,
+        stream,
+        { type: 'ScheduleEvent', data: { id, fields }, metadata: { now: new Date(Date.now() - days(30)), actor: organizer } },
+        by(organizer),
+      );
+      if ('featured' in item)
+        await services.handle(
+          calendarEventDecider,
+          stream,
+          { type: 'FeatureEvent', data: {}, metadata: { now: new Date(), actor: organizer } },
+          by(organizer),
+        );
       if (item.inDays > 0)
         for (const guest of members.filter((m) => m.role === 'member').slice(0, 4))
-          await services.handle(calendarEventDecider, stream, { type: 'SetRsvp', data: { status: 'attending' }, metadata: { now: new Date(), actor: guest } }, by(guest));
+          await services.handle(
+            calendarEventDecider,
+            stream,
+            { type: 'SetRsvp', data: { status: 'attending' }, metadata: { now: new Date(), actor: guest } },
+            by(guest),
+          );
     }
 
     await app.close();
-    console.log(`Seeded ${members.length} members, ${POSTS.length + 1} posts, ${BLOG_POSTS.length} blog posts and ${EVENTS.length} events.`);
-    console.log(`Sign in as margaret.hollis@${domain} (admin), dorothy.kane@${domain} (staff) or harold.stein@${domain} (member), password "${DEMO_PASSWORD}".`);
+    console.log(
+      `Seeded ${members.length} members, ${POSTS.length + 1} posts, ${BLOG_POSTS.length} blog posts and ${EVENTS.length} events.`,
+    );
+    console.log(
+      `Sign in as margaret.hollis@${domain} (admin), dorothy.kane@${domain} (staff) or harold.stein@${domain} (member), password "${DEMO_PASSWORD}".`,
+    );
   } finally {
     await services.close();
   }

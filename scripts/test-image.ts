@@ -33,12 +33,20 @@ async function main(url: string) {
   console.log('test:image: the built client is served, the theme script inline');
 
   const admin = new Browser(url);
-  const account = { email: `image-test-${Date.now()}@example.org`, password: 'correct horse battery staple', firstName: 'Ada', lastName: 'Admin' };
+  const account = {
+    email: `image-test-${Date.now()}@example.org`,
+    password: 'correct horse battery staple',
+    firstName: 'Ada',
+    lastName: 'Admin',
+  };
   const registered = await admin.post('/api/auth/register', account);
   check(registered.status === 201, `registering the first account answered ${registered.status}: ${JSON.stringify(registered.body)}`);
   check(registered.body.role === 'admin', `the first account is ${registered.body.role}, not admin`);
   const me = await admin.get('/api/auth/user');
-  check(me.status === 200 && me.body.email === account.email, `GET /api/auth/user after registering answered ${me.status}: ${JSON.stringify(me.body)}`);
+  check(
+    me.status === 200 && me.body.email === account.email,
+    `GET /api/auth/user after registering answered ${me.status}: ${JSON.stringify(me.body)}`,
+  );
   console.log('test:image: the first account is the admin, signed in');
 
   const content = `The image boots: a post from the test at ${new Date().toISOString()}`;
@@ -46,7 +54,10 @@ async function main(url: string) {
   check(posted.status === 201, `posting answered ${posted.status}: ${JSON.stringify(posted.body)}`);
   check(posted.body.isApproved === true, "the admin's post is not published at once");
 
-  for (const [who, browser] of [['the admin', admin], ['a visitor', visitor]] as const) {
+  for (const [who, browser] of [
+    ['the admin', admin],
+    ['a visitor', visitor],
+  ] as const) {
     const feed = await browser.get('/api/posts');
     check(feed.status === 200, `GET /api/posts for ${who} answered ${feed.status}`);
     const found = (feed.body.items as { id: string; content: string }[]).find((post) => post.id === posted.body.id);

@@ -70,7 +70,10 @@ export interface App {
 /** The nearest `hops` proxies are believed (fastify's own meaning of a number, which its types do not list). */
 const trustHops = (hops: number) => (_address: string, hop: number) => hop < hops;
 
-export async function buildApp(services: ApiDependencies, options: { logger?: boolean | object; serveClient?: boolean } = {}): Promise<App> {
+export async function buildApp(
+  services: ApiDependencies,
+  options: { logger?: boolean | object; serveClient?: boolean } = {},
+): Promise<App> {
   const { config } = services;
   const serverOptions: FastifyServerOptions = {
     // A hop count or a list of addresses (proxy-addr); never `true`, which would believe a client's own header.
@@ -79,7 +82,15 @@ export async function buildApp(services: ApiDependencies, options: { logger?: bo
       level: config.logLevel,
       redact: ['req.headers.cookie', 'req.headers.authorization', 'res.headers["set-cookie"]'],
       // A link's token in a logged address (sign-in, password reset, confirmation) would let a reader of the log act on it.
-      serializers: { req: (request: FastifyRequest) => ({ method: request.method, url: maskLinkTokens(request.url), host: request.host, remoteAddress: request.ip, remotePort: request.socket?.remotePort }) },
+      serializers: {
+        req: (request: FastifyRequest) => ({
+          method: request.method,
+          url: maskLinkTokens(request.url),
+          host: request.host,
+          remoteAddress: request.ip,
+          remotePort: request.socket?.remotePort,
+        }),
+      },
     },
     bodyLimit: 1024 * 1024,
     // A request, body included, has REQUEST_TIMEOUT_MS (a minute) to arrive; a caller trickling one in byte by byte
@@ -105,12 +116,17 @@ export async function buildApp(services: ApiDependencies, options: { logger?: bo
   // What a member is answered is theirs: no shared cache keeps it, nor the browser's disk, unless a route said
   // otherwise (public reads revalidated by ETag: private, no-cache).
   app.addHook('onSend', async (request, reply, payload) => {
-    if (request.actor && !reply.hasHeader('cache-control') && String(reply.getHeader('content-type') ?? '').startsWith('application/json')) reply.header('cache-control', 'private, no-store');
+    if (request.actor && !reply.hasHeader('cache-control') && String(reply.getHeader('content-type') ?? '').startsWith('application/json'))
+      reply.header('cache-control', 'private, no-store');
     return payload;
   });
   // Answers over a kilobyte go out brotli or gzip compressed, at a level quick enough to do per request; the
   // built client's files are compressed once at build time and sent as they are (server/http/client.ts).
-  await app.register(compress, { threshold: 1024, encodings: ['br', 'gzip'], brotliOptions: { params: { [zlib.BROTLI_PARAM_QUALITY]: 4 } } });
+  await app.register(compress, {
+    threshold: 1024,
+    encodings: ['br', 'gzip'],
+    brotliOptions: { params: { [zlib.BROTLI_PARAM_QUALITY]: 4 } },
+  });
 
   const sessions = createSessionStore(services.redis, config.redisPrefix, SESSION_TTL_SECONDS, authCache);
   const signer = new Signer(config.sessionSecret);
@@ -183,9 +199,26 @@ export async function buildApp(services: ApiDependencies, options: { logger?: bo
     passwords,
     addressLimits,
   });
-  await app.register(accountRoutes, { services, memberSessions: sessions.memberSessions, disconnectMember: (id) => realtime.disconnectMember(id), passwords, addressLimits });
-  await app.register(passwordResetRoutes, { services, memberSessions: sessions.memberSessions, disconnectMember: (id) => realtime.disconnectMember(id), passwords, addressLimits });
-  await app.register(erasureRoutes, { services, memberSessions: sessions.memberSessions, disconnectMember: (id) => realtime.disconnectMember(id), passwords });
+  await app.register(accountRoutes, {
+    services,
+    memberSessions: sessions.memberSessions,
+    disconnectMember: (id) => realtime.disconnectMember(id),
+    passwords,
+    addressLimits,
+  });
+  await app.register(passwordResetRoutes, {
+    services,
+    memberSessions: sessions.memberSessions,
+    disconnectMember: (id) => realtime.disconnectMember(id),
+    passwords,
+    addressLimits,
+  });
+  await app.register(erasureRoutes, {
+    services,
+    memberSessions: sessions.memberSessions,
+    disconnectMember: (id) => realtime.disconnectMember(id),
+    passwords,
+  });
 
   await app.register(feedRoutes, { services });
   await app.register(blogRoutes, { services });
@@ -201,10 +234,20 @@ export async function buildApp(services: ApiDependencies, options: { logger?: bo
   await app.register(mediaRoutes, { services });
   await app.register(monitoringRoutes, { services, realtime });
   await app.register(embedRoutes);
-  if (!config.smtpUrl) await app.register(mailboxRoutes, { mailbox: services.mailbox, publicUrl: config.publicUrl, followLinks: config.env !== 'production' });
+  if (!config.smtpUrl)
+    await app.register(mailboxRoutes, { mailbox: services.mailbox, publicUrl: config.publicUrl, followLinks: config.env !== 'production' });
 
   await app.register(sitePageRoutes, { services });
   await app.register(crawlerRoutes, { siteUrl: config.publicUrl, store: services.store });
-  if (options.serveClient ?? true) await app.register(serveClient, { pages: publicPages({ store: services.store, siteUrl: config.publicUrl, timeZone: config.timeZone, now: services.now, cached: createReadCache(services.progress) }) });
+  if (options.serveClient ?? true)
+    await app.register(serveClient, {
+      pages: publicPages({
+        store: services.store,
+        siteUrl: config.publicUrl,
+        timeZone: config.timeZone,
+        now: services.now,
+        cached: createReadCache(services.progress),
+      }),
+    });
   return { app, routes, realtime };
 }

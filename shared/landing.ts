@@ -10,7 +10,11 @@ export const LANDING = {
   headline: 'The history of broadcasting in our state, kept by the people who lived it.',
   lead: 'Share memories of stations and shows, read the stories behind them, and meet at reunions, memorials and broadcast anniversaries.',
   features: [
-    { icon: 'newspaper', title: 'Rich media posts', text: 'Share photos, airchecks, video and links from the golden age of radio and television.' },
+    {
+      icon: 'newspaper',
+      title: 'Rich media posts',
+      text: 'Share photos, airchecks, video and links from the golden age of radio and television.',
+    },
     { icon: 'users', title: 'Role-based community', text: 'Members, staff and administrators, each with the tools their part needs.' },
     { icon: 'shield', title: 'Content moderation', text: 'Every member post is reviewed, so the feed stays accurate and kind.' },
     { icon: 'trending', title: 'Engagement tracking', text: 'Likes, shares and RSVPs show what the community cares about.' },

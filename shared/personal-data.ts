@@ -29,11 +29,21 @@ export const erasedEmail = (memberId: string) => `former-member-${memberId}@eras
 
 const ACCOUNT_NAME: PersonalFields = { firstName: FORMER_MEMBER.firstName, lastName: FORMER_MEMBER.lastName };
 const POST_TEXT: PersonalFields = { content: '', mediaUrl: null, mediaTitle: null };
-const EVENT_TEXT: PersonalFields = { 'fields.title': 'Removed event', 'fields.description': '', 'fields.location': '', 'fields.virtualLink': '' };
+const EVENT_TEXT: PersonalFields = {
+  'fields.title': 'Removed event',
+  'fields.description': '',
+  'fields.location': '',
+  'fields.virtualLink': '',
+};
 const BLOG_TEXT: PersonalFields = { title: 'Removed post', excerpt: '', content: '' };
 
 /** Per stream type: who owns its key (from the stream's first sealed event) and the sealed fields of each event type. */
-const POLICY: Partial<Record<StreamType, { scope: KeyScope; owner: (streamId: string, data: Record<string, unknown>) => string | null; events: Record<string, PersonalFields> }>> = {
+const POLICY: Partial<
+  Record<
+    StreamType,
+    { scope: KeyScope; owner: (streamId: string, data: Record<string, unknown>) => string | null; events: Record<string, PersonalFields> }
+  >
+> = {
   member: {
     scope: 'account',
     owner: (streamId) => streamId,
@@ -51,10 +61,26 @@ const POLICY: Partial<Record<StreamType, { scope: KeyScope; owner: (streamId: st
     owner: (_streamId, data) => (typeof data.memberId === 'string' ? data.memberId : null),
     events: { SubscriptionRequested: { email: (id) => `former-subscriber-${id}@erased.invalid` }, EmailBounced: { reason: '' } },
   },
-  post: { scope: 'content', owner: (_id, data) => ownerField(data, 'authorId'), events: { PostSubmitted: POST_TEXT, PostEdited: POST_TEXT, PostRevisionSubmitted: POST_TEXT } },
-  comment: { scope: 'content', owner: (_id, data) => ownerField(data, 'authorId'), events: { CommentWritten: { content: '' }, CommentEdited: { content: '' } } },
-  event: { scope: 'content', owner: (_id, data) => ownerField(data, 'organizerId'), events: { EventScheduled: EVENT_TEXT, EventEdited: EVENT_TEXT } },
-  blog: { scope: 'content', owner: (_id, data) => ownerField(data, 'authorId'), events: { BlogPostDrafted: BLOG_TEXT, BlogPostEdited: BLOG_TEXT } },
+  post: {
+    scope: 'content',
+    owner: (_id, data) => ownerField(data, 'authorId'),
+    events: { PostSubmitted: POST_TEXT, PostEdited: POST_TEXT, PostRevisionSubmitted: POST_TEXT },
+  },
+  comment: {
+    scope: 'content',
+    owner: (_id, data) => ownerField(data, 'authorId'),
+    events: { CommentWritten: { content: '' }, CommentEdited: { content: '' } },
+  },
+  event: {
+    scope: 'content',
+    owner: (_id, data) => ownerField(data, 'organizerId'),
+    events: { EventScheduled: EVENT_TEXT, EventEdited: EVENT_TEXT },
+  },
+  blog: {
+    scope: 'content',
+    owner: (_id, data) => ownerField(data, 'authorId'),
+    events: { BlogPostDrafted: BLOG_TEXT, BlogPostEdited: BLOG_TEXT },
+  },
 };
 
 /**
@@ -63,13 +89,24 @@ const POLICY: Partial<Record<StreamType, { scope: KeyScope; owner: (streamId: st
  * erased, whoever owns the stream. `writer`: the field of the event's data that names the writer.
  */
 const WRITTEN_BY: Partial<Record<StreamType, Record<string, { writer: string; fields: PersonalFields }>>> = {
-  post: { PostReported: { writer: 'memberId', fields: { reason: null } }, PostRejected: { writer: 'by', fields: { reason: null } }, PostRevisionRejected: { writer: 'by', fields: { reason: null } } },
+  post: {
+    PostReported: { writer: 'memberId', fields: { reason: null } },
+    PostRejected: { writer: 'by', fields: { reason: null } },
+    PostRevisionRejected: { writer: 'by', fields: { reason: null } },
+  },
   comment: { CommentReported: { writer: 'memberId', fields: { reason: null } } },
-  event: { EventRejected: { writer: 'by', fields: { reason: null } }, AttendeesMessaged: { writer: 'by', fields: { subject: '', body: '' } } },
+  event: {
+    EventRejected: { writer: 'by', fields: { reason: null } },
+    AttendeesMessaged: { writer: 'by', fields: { subject: '', body: '' } },
+  },
 };
 
 /** The fields of this event that its writer's key seals, and the stream of that key; null when there are none. */
-export function writerFields(streamName: string, eventType: string, data: Record<string, unknown>): { keyStream: string; writerId: string; fields: PersonalFields } | null {
+export function writerFields(
+  streamName: string,
+  eventType: string,
+  data: Record<string, unknown>,
+): { keyStream: string; writerId: string; fields: PersonalFields } | null {
   const stream = parseStreamName(streamName);
   const policy = stream && WRITTEN_BY[stream.type]?.[eventType];
   const writerId = policy && data[policy.writer];

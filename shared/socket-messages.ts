@@ -19,7 +19,12 @@ export const SOCKET_PAYLOADS = {
   'events:changed': ChangeSchema,
   'blog:changed': ChangeSchema,
   // A comment on a feed post or blog post: the thread is refetched by those who may see the target.
-  'comments:changed': v.object({ targetType: v.picklist(COMMENT_TARGET_TYPES), targetId: v.string(), id: v.string(), kind: ChangeKindSchema }),
+  'comments:changed': v.object({
+    targetType: v.picklist(COMMENT_TARGET_TYPES),
+    targetId: v.string(),
+    id: v.string(),
+    kind: ChangeKindSchema,
+  }),
   'rsvp:changed': v.object({ eventId: v.string(), attending: count, maybe: count, notAttending: count, waitlistCount: count }),
   // Each moderation queue reports its own count; a notice may name one queue or both.
   'pending:changed': v.object({ events: v.optional(count), posts: v.optional(count), reports: v.optional(count) }),

@@ -15,7 +15,22 @@ import type { SubscriptionEvent } from './subscriptions/subscription-stream';
 import type { SitePageEvent } from './site-pages/site-page-stream';
 import type { MediaEvent } from './media/media-stream';
 
-export const STREAM_TYPES = ['member', 'email', 'founder', 'event', 'post', 'blog', 'subscription', 'page', 'calendar', 'comment', 'inbox', 'bookmarks', 'media', 'slug'] as const;
+export const STREAM_TYPES = [
+  'member',
+  'email',
+  'founder',
+  'event',
+  'post',
+  'blog',
+  'subscription',
+  'page',
+  'calendar',
+  'comment',
+  'inbox',
+  'bookmarks',
+  'media',
+  'slug',
+] as const;
 export type StreamType = (typeof STREAM_TYPES)[number];
 
 /**

@@ -22,19 +22,40 @@ export const mailErasureProjection: Projection = {
     const memberId = typed.id;
     const at = recorded.position;
     await applyToDocument(mailPeople(store), memberId, at, () => null);
-    for (const recipient of await mailRecipients(store).find({ memberId })) await applyToDocument(mailRecipients(store), recipient._id, at, () => null);
+    for (const recipient of await mailRecipients(store).find({ memberId }))
+      await applyToDocument(mailRecipients(store), recipient._id, at, () => null);
     const calendar = mailCalendar(store);
     for (const event of await calendar.find({ $or: [{ attending: memberId }, { waiting: memberId }] })) {
-      await applyToDocument(calendar, event._id, at, (current) => current && { ...current, attending: current.attending.filter((id) => id !== memberId), waiting: current.waiting.filter((id) => id !== memberId) });
+      await applyToDocument(
+        calendar,
+        event._id,
+        at,
+        (current) =>
+          current && {
+            ...current,
+            attending: current.attending.filter((id) => id !== memberId),
+            waiting: current.waiting.filter((id) => id !== memberId),
+          },
+      );
     }
     // Messages they wrote to an event's people and not yet mailed go with them.
     for (const event of await calendar.find({ 'messages.by': memberId })) {
-      await applyToDocument(calendar, event._id, at, (current) => current && { ...current, messages: (current.messages ?? []).filter((message) => message.by !== memberId) });
+      await applyToDocument(
+        calendar,
+        event._id,
+        at,
+        (current) => current && { ...current, messages: (current.messages ?? []).filter((message) => message.by !== memberId) },
+      );
     }
     if (typed.event.data.content !== 'removed') return;
     for (const event of await calendar.find({ organizerId: memberId })) await applyToDocument(calendar, event._id, at, () => null);
     for (const item of await mailItems(store).find({ authorId: memberId })) {
-      await applyToDocument(mailItems(store), item._id, at, (current) => current && { ...current, title: '', text: '', deleted: true, visible: false });
+      await applyToDocument(
+        mailItems(store),
+        item._id,
+        at,
+        (current) => current && { ...current, title: '', text: '', deleted: true, visible: false },
+      );
     }
   },
 };

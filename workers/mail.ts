@@ -77,7 +77,13 @@ export function createMailQueue({ connection, prefix, backoffMs = 2000 }: MailQu
         jobs.push({
           name: OUTBOX,
           data: { outboxIds: batch },
-          opts: { jobId: `outbox-${createHash('sha256').update(batch.join('\n')).digest('hex').slice(0, 32)}`, attempts: 8, backoff: { type: 'exponential', delay: backoffMs }, removeOnComplete: true, removeOnFail: true },
+          opts: {
+            jobId: `outbox-${createHash('sha256').update(batch.join('\n')).digest('hex').slice(0, 32)}`,
+            attempts: 8,
+            backoff: { type: 'exponential', delay: backoffMs },
+            removeOnComplete: true,
+            removeOnFail: true,
+          },
         });
       }
       for (let i = 0; i < jobs.length; i += ADD_BULK) await queue.addBulk(jobs.slice(i, i + ADD_BULK));
@@ -88,7 +94,11 @@ export function createMailQueue({ connection, prefix, backoffMs = 2000 }: MailQu
         await queue.upsertJobScheduler(
           `digest-${frequency}`,
           { pattern: schedule[frequency], tz: schedule.timeZone },
-          { name: DIGEST, data: { frequency }, opts: { attempts: 3, backoff: { type: 'exponential', delay: backoffMs }, removeOnComplete: 100, removeOnFail: 100 } },
+          {
+            name: DIGEST,
+            data: { frequency },
+            opts: { attempts: 3, backoff: { type: 'exponential', delay: backoffMs }, removeOnComplete: 100, removeOnFail: 100 },
+          },
         );
       }
     },
@@ -126,7 +136,10 @@ export function startMailWorker(options: MailWorkerOptions) {
     MAIL_QUEUE,
     async (job: Job, token?: string) => {
       if (job.name === OUTBOX && options.subscriptionMail) {
-        const { later, failed, ...counts } = await options.subscriptionMail.deliver(outboxIdsOf(job.data), () => worker.closing !== undefined);
+        const { later, failed, ...counts } = await options.subscriptionMail.deliver(
+          outboxIdsOf(job.data),
+          () => worker.closing !== undefined,
+        );
         if (failed) {
           // The relay failed for some: the job's retry (with backoff) takes them up, with those to look at later.
           await job.updateData({ outboxIds: [...failed.outboxIds, ...(later?.outboxIds ?? [])] });
@@ -140,7 +153,8 @@ export function startMailWorker(options: MailWorkerOptions) {
         }
         return counts;
       }
-      if (job.name === DIGEST && options.subscriptionMail) return options.subscriptionMail.runDigest(v.parse(DigestJobSchema, job.data).frequency);
+      if (job.name === DIGEST && options.subscriptionMail)
+        return options.subscriptionMail.runDigest(v.parse(DigestJobSchema, job.data).frequency);
       const message = v.parse(MailMessageSchema, job.data);
       await options.transport.sendMail({ from: options.from, ...message });
       return 'sent';

@@ -10,7 +10,11 @@ const SAVED = { params: { query: { limit: '100' } } };
 
 /** What the member saved, as `<kind>:<id>`; one read shared by every button on the page. */
 function useSaved() {
-  return useQuery({ queryKey: [...operationKey('/api/bookmarks', SAVED.params), 'all'], queryFn: () => fetchEveryPage('/api/bookmarks', SAVED), select: (saved) => new Set(saved.map((bookmark) => `${bookmark.kind}:${bookmark.id}`)) });
+  return useQuery({
+    queryKey: [...operationKey('/api/bookmarks', SAVED.params), 'all'],
+    queryFn: () => fetchEveryPage('/api/bookmarks', SAVED),
+    select: (saved) => new Set(saved.map((bookmark) => `${bookmark.kind}:${bookmark.id}`)),
+  });
 }
 
 export function BookmarkButton({ kind, id, label, className = '' }: { kind: BookmarkKind; id: string; label: string; className?: string }) {
@@ -21,13 +25,16 @@ export function BookmarkButton({ kind, id, label, className = '' }: { kind: Book
   const toggle = useMutation({
     mutationFn: () => {
       const params = { path: { kind, id } };
-      return isSaved ? answer(api.DELETE('/api/bookmarks/{kind}/{id}', { params })) : answer(api.PUT('/api/bookmarks/{kind}/{id}', { params }));
+      return isSaved
+        ? answer(api.DELETE('/api/bookmarks/{kind}/{id}', { params }))
+        : answer(api.PUT('/api/bookmarks/{kind}/{id}', { params }));
     },
     onSuccess: () => {
       void queryClient.invalidateQueries({ queryKey: operationKey('/api/bookmarks') });
       toast({ title: isSaved ? 'Removed from bookmarks' : 'Saved to bookmarks' });
     },
-    onError: (error) => toast({ title: 'Error', description: errorMessage(error, 'Something went wrong. Please try again.'), variant: 'destructive' }),
+    onError: (error) =>
+      toast({ title: 'Error', description: errorMessage(error, 'Something went wrong. Please try again.'), variant: 'destructive' }),
   });
   return (
     <button

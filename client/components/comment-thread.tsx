@@ -30,20 +30,43 @@ function useCommentCommands(targetType: CommentTargetType, targetId: string) {
   const refresh = () => queryClient.invalidateQueries({ queryKey: operationKey(targetType === 'post' ? '/api/posts' : '/api/blog') });
   const comment = (id: string) => ({ path: { id } });
   const write = useMutation({
-    mutationFn: (body: { content: string; parentId?: string }) => answer(api.POST(threadPath(targetType), { params: { path: { id: targetId } }, body })),
+    mutationFn: (body: { content: string; parentId?: string }) =>
+      answer(api.POST(threadPath(targetType), { params: { path: { id: targetId } }, body })),
     onSuccess: refresh,
   });
-  const edit = useMutation({ mutationFn: ({ id, content }: { id: string; content: string }) => answer(api.PATCH('/api/comments/{id}', { params: comment(id), body: { content } })), onSuccess: refresh });
-  const remove = useMutation({ mutationFn: (id: string) => answer(api.DELETE('/api/comments/{id}', { params: comment(id) })), onSuccess: refresh });
+  const edit = useMutation({
+    mutationFn: ({ id, content }: { id: string; content: string }) =>
+      answer(api.PATCH('/api/comments/{id}', { params: comment(id), body: { content } })),
+    onSuccess: refresh,
+  });
+  const remove = useMutation({
+    mutationFn: (id: string) => answer(api.DELETE('/api/comments/{id}', { params: comment(id) })),
+    onSuccess: refresh,
+  });
   const report = useMutation({
-    mutationFn: ({ id, reason }: { id: string; reason?: string | undefined }) => answer(api.POST('/api/comments/{id}/report', { params: comment(id), body: reason ? { reason } : {} })),
+    mutationFn: ({ id, reason }: { id: string; reason?: string | undefined }) =>
+      answer(api.POST('/api/comments/{id}/report', { params: comment(id), body: reason ? { reason } : {} })),
   });
   return { write, edit, remove, report };
 }
 type Commands = ReturnType<typeof useCommentCommands>;
 
 /** A labelled text box with its send button; keeps the text until the server has taken it. */
-function CommentBox({ label, submitLabel, initial = '', onSubmit, onCancel, autoFocus }: { label: string; submitLabel: string; initial?: string; onSubmit: (content: string) => Promise<unknown>; onCancel?: () => void; autoFocus?: boolean }) {
+function CommentBox({
+  label,
+  submitLabel,
+  initial = '',
+  onSubmit,
+  onCancel,
+  autoFocus,
+}: {
+  label: string;
+  submitLabel: string;
+  initial?: string;
+  onSubmit: (content: string) => Promise<unknown>;
+  onCancel?: () => void;
+  autoFocus?: boolean;
+}) {
   const id = useId();
   const [content, setContent] = useState(initial);
   const [error, setError] = useState<string | null>(null);
@@ -62,7 +85,11 @@ function CommentBox({ label, submitLabel, initial = '', onSubmit, onCancel, auto
       setContent('');
       setError(null);
     } catch (failure) {
-      setError(failure instanceof ApiError ? (failure.fields.content ?? failure.serverMessage ?? 'Something went wrong. Please try again.') : 'Something went wrong. Please try again.');
+      setError(
+        failure instanceof ApiError
+          ? (failure.fields.content ?? failure.serverMessage ?? 'Something went wrong. Please try again.')
+          : 'Something went wrong. Please try again.',
+      );
     } finally {
       setSending(false);
     }
@@ -115,19 +142,35 @@ function CommentBox({ label, submitLabel, initial = '', onSubmit, onCancel, auto
   );
 }
 
-function CommentItem({ comment, viewer, canWrite, commands, replying, onReply }: { comment: Comment; viewer: CurrentUser | null; canWrite: boolean; commands: Commands; replying?: boolean; onReply?: () => void }) {
+function CommentItem({
+  comment,
+  viewer,
+  canWrite,
+  commands,
+  replying,
+  onReply,
+}: {
+  comment: Comment;
+  viewer: CurrentUser | null;
+  canWrite: boolean;
+  commands: Commands;
+  replying?: boolean;
+  onReply?: () => void;
+}) {
   const { toast } = useToast();
   const [editing, setEditing] = useState(false);
   const own = viewer?.id === comment.author.id;
   const staff = viewer?.role === 'admin' || viewer?.role === 'staff';
-  const failed = (error: unknown) => toast({ title: 'Error', description: errorMessage(error, 'Something went wrong. Please try again.'), variant: 'destructive' });
+  const failed = (error: unknown) =>
+    toast({ title: 'Error', description: errorMessage(error, 'Something went wrong. Please try again.'), variant: 'destructive' });
   if (comment.removed)
     return (
       <p id={`comment-${comment.id}`} className="py-2 text-sm text-slate-600 italic dark:text-slate-400">
         This comment was removed
       </p>
     );
-  const action = 'min-h-11 rounded-md px-2 text-xs font-medium text-slate-600 hover:bg-slate-100 dark:text-slate-400 dark:hover:bg-slate-800';
+  const action =
+    'min-h-11 rounded-md px-2 text-xs font-medium text-slate-600 hover:bg-slate-100 dark:text-slate-400 dark:hover:bg-slate-800';
   return (
     <article id={`comment-${comment.id}`} aria-label={`Comment by ${comment.author.name}`} className="flex gap-2 py-2">
       <MemberLink id={comment.author.id} name={comment.author.name} decorative>
@@ -135,8 +178,13 @@ function CommentItem({ comment, viewer, canWrite, commands, replying, onReply }:
       </MemberLink>
       <div className="min-w-0 flex-1">
         <p className="text-sm">
-          <MemberLink id={comment.author.id} name={comment.author.name} className="font-semibold" /> <span className={`text-xs font-medium capitalize ${ROLE_COLOUR[comment.author.role] ?? ''}`}>{comment.author.role}</span>{' '}
-          <time dateTime={comment.createdAt} title={new Date(comment.createdAt).toLocaleString()} className="text-xs text-slate-600 dark:text-slate-400">
+          <MemberLink id={comment.author.id} name={comment.author.name} className="font-semibold" />{' '}
+          <span className={`text-xs font-medium capitalize ${ROLE_COLOUR[comment.author.role] ?? ''}`}>{comment.author.role}</span>{' '}
+          <time
+            dateTime={comment.createdAt}
+            title={new Date(comment.createdAt).toLocaleString()}
+            className="text-xs text-slate-600 dark:text-slate-400"
+          >
             {relativeTime(comment.createdAt)}
           </time>
           {comment.editedAt && <span className="text-xs text-slate-600 dark:text-slate-400"> · edited</span>}
@@ -172,7 +220,8 @@ function CommentItem({ comment, viewer, canWrite, commands, replying, onReply }:
               <button
                 type="button"
                 onClick={() => {
-                  if (window.confirm('Remove this comment? The thread will say it was removed.')) commands.remove.mutate(comment.id, { onError: failed });
+                  if (window.confirm('Remove this comment? The thread will say it was removed.'))
+                    commands.remove.mutate(comment.id, { onError: failed });
                 }}
                 className={action}
               >
@@ -206,7 +255,15 @@ function CommentItem({ comment, viewer, canWrite, commands, replying, onReply }:
 }
 
 /** The thread of one post or blog post, with the box to join it. */
-export function CommentThread({ targetType, targetId, viewer }: { targetType: CommentTargetType; targetId: string; viewer: CurrentUser | null }) {
+export function CommentThread({
+  targetType,
+  targetId,
+  viewer,
+}: {
+  targetType: CommentTargetType;
+  targetId: string;
+  viewer: CurrentUser | null;
+}) {
   const { list, items } = usePages(threadPath(targetType), { params: { path: { id: targetId } } });
   const commands = useCommentCommands(targetType, targetId);
   const [replyTo, setReplyTo] = useState<string | null>(null);
@@ -238,7 +295,10 @@ export function CommentThread({ targetType, targetId, viewer }: { targetType: Co
                 onReply={() => setReplyTo(replyTo === comment.id ? null : comment.id)}
               />
               {(replies.has(comment.id) || replyTo === comment.id) && (
-                <ul aria-label={`Replies to ${comment.removed ? 'a removed comment' : comment.author.name}`} className="ml-10 border-l border-slate-200 pl-3 dark:border-slate-700">
+                <ul
+                  aria-label={`Replies to ${comment.removed ? 'a removed comment' : comment.author.name}`}
+                  className="ml-10 border-l border-slate-200 pl-3 dark:border-slate-700"
+                >
                   {replies.get(comment.id)?.map((reply) => (
                     <li key={reply.id}>
                       <CommentItem comment={reply} viewer={viewer} canWrite={canWrite} commands={commands} />

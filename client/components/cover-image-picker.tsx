@@ -43,8 +43,18 @@ export function CoverImagePicker({
       <span id={labelId} className={labelClassName}>
         Cover image
       </span>
-      {cover?.kind === 'image' && <img src={cover.url} width={cover.width} height={cover.height} alt="Cover image" className="h-auto max-h-40 w-auto max-w-full rounded-lg" />}
-      {cover?.kind === 'audio' && audioLabel && <audio src={cover.url} controls preload="metadata" aria-label={audioLabel} className="w-full" />}
+      {cover?.kind === 'image' && (
+        <img
+          src={cover.url}
+          width={cover.width}
+          height={cover.height}
+          alt="Cover image"
+          className="h-auto max-h-40 w-auto max-w-full rounded-lg"
+        />
+      )}
+      {cover?.kind === 'audio' && audioLabel && (
+        <audio src={cover.url} controls preload="metadata" aria-label={audioLabel} className="w-full" />
+      )}
       <div className="flex flex-wrap gap-2">
         <FileTrigger acceptedFileTypes={PICTURE_TYPES} onSelect={onChoose}>
           <Button variant="secondary" isDisabled={disabled}>

@@ -8,14 +8,30 @@ import { useId, useState, type FormEvent } from 'react';
 import { useMutation } from '@tanstack/react-query';
 import { ApiError, answer, api, errorMessage } from '../lib/api';
 import type { GuestSubscribe } from '../../shared/subscriptions/schemas';
-import { FREQUENCIES, FREQUENCY_LABELS, SUBSCRIPTION_TYPES, SUBSCRIPTION_TYPE_LABELS, type Frequency, type SubscriptionType } from '../../shared/subscriptions/constants';
+import {
+  FREQUENCIES,
+  FREQUENCY_LABELS,
+  SUBSCRIPTION_TYPES,
+  SUBSCRIPTION_TYPE_LABELS,
+  type Frequency,
+  type SubscriptionType,
+} from '../../shared/subscriptions/constants';
 
 const subscribeAsGuest = (request: GuestSubscribe) => answer(api.POST('/api/subscribe', { body: request }));
 
-const field = 'min-h-11 w-full rounded-md border border-white/30 bg-white/10 px-3 text-white placeholder:text-slate-300 focus:border-amber-300 focus:outline-none focus:ring-2 focus:ring-amber-300/40';
+const field =
+  'min-h-11 w-full rounded-md border border-white/30 bg-white/10 px-3 text-white placeholder:text-slate-300 focus:border-amber-300 focus:outline-none focus:ring-2 focus:ring-amber-300/40';
 const option = 'bg-slate-900 text-white';
 
-export function GuestSubscribeForm({ initialEmail = '', className = 'mt-16', heading = 'h2' }: { initialEmail?: string; className?: string; heading?: 'h1' | 'h2' }) {
+export function GuestSubscribeForm({
+  initialEmail = '',
+  className = 'mt-16',
+  heading = 'h2',
+}: {
+  initialEmail?: string;
+  className?: string;
+  heading?: 'h1' | 'h2';
+}) {
   const Heading = heading;
   const id = useId();
   const [email, setEmail] = useState(initialEmail);
@@ -34,15 +50,31 @@ export function GuestSubscribeForm({ initialEmail = '', className = 'mt-16', hea
       <Heading id="guest-subscribe" className="text-lg font-semibold">
         Get updates by e-mail
       </Heading>
-      <p className="mt-1 text-sm text-slate-200">No account needed. We send a confirmation link first, and every e-mail has a one-click unsubscribe.</p>
+      <p className="mt-1 text-sm text-slate-200">
+        No account needed. We send a confirmation link first, and every e-mail has a one-click unsubscribe.
+      </p>
       <form onSubmit={onSubmit} className="mt-4 grid gap-3 sm:grid-cols-[2fr_1fr_1fr_auto] sm:items-end">
         <div className="flex flex-col gap-1 text-sm font-medium">
           <label htmlFor={`${id}-email`}>E-mail address</label>
-          <input id={`${id}-email`} type="email" required autoComplete="email" value={email} onChange={(e) => setEmail(e.target.value)} aria-invalid={emailError ? true : undefined} className={field} />
+          <input
+            id={`${id}-email`}
+            type="email"
+            required
+            autoComplete="email"
+            value={email}
+            onChange={(e) => setEmail(e.target.value)}
+            aria-invalid={emailError ? true : undefined}
+            className={field}
+          />
         </div>
         <div className="flex flex-col gap-1 text-sm font-medium">
           <label htmlFor={`${id}-type`}>Updates</label>
-          <select id={`${id}-type`} value={subscriptionType} onChange={(e) => setSubscriptionType(e.target.value as SubscriptionType)} className={field}>
+          <select
+            id={`${id}-type`}
+            value={subscriptionType}
+            onChange={(e) => setSubscriptionType(e.target.value as SubscriptionType)}
+            className={field}
+          >
             {SUBSCRIPTION_TYPES.map((type) => (
               <option key={type} value={type} className={option}>
                 {SUBSCRIPTION_TYPE_LABELS[type]}
@@ -60,7 +92,11 @@ export function GuestSubscribeForm({ initialEmail = '', className = 'mt-16', hea
             ))}
           </select>
         </div>
-        <button type="submit" disabled={subscribe.isPending} className="min-h-11 rounded-md bg-amber-400 px-5 font-semibold text-slate-950 hover:bg-amber-300 disabled:opacity-60">
+        <button
+          type="submit"
+          disabled={subscribe.isPending}
+          className="min-h-11 rounded-md bg-amber-400 px-5 font-semibold text-slate-950 hover:bg-amber-300 disabled:opacity-60"
+        >
           {subscribe.isPending ? 'Sending...' : 'Subscribe'}
         </button>
       </form>

@@ -28,19 +28,65 @@ const hostOf = (url: string) => {
 export function MediaPreview({ upload, mediaType, mediaUrl, mediaTitle, of }: MediaPreviewProps) {
   const title = mediaTitle ?? undefined;
   if (upload?.kind === 'image')
-    return <img src={upload.url} width={upload.width} height={upload.height} alt={title ?? `Picture shared with ${of}`} loading="lazy" className="mt-2 h-auto max-h-72 w-auto max-w-full rounded-lg border border-slate-200 object-contain dark:border-slate-700" />;
-  if (upload?.kind === 'audio') return <audio src={upload.url} controls preload="metadata" aria-label={title ?? `Recording shared with ${of}`} className="mt-2 w-full max-w-md" />;
+    return (
+      <img
+        src={upload.url}
+        width={upload.width}
+        height={upload.height}
+        alt={title ?? `Picture shared with ${of}`}
+        loading="lazy"
+        className="mt-2 h-auto max-h-72 w-auto max-w-full rounded-lg border border-slate-200 object-contain dark:border-slate-700"
+      />
+    );
+  if (upload?.kind === 'audio')
+    return (
+      <audio
+        src={upload.url}
+        controls
+        preload="metadata"
+        aria-label={title ?? `Recording shared with ${of}`}
+        className="mt-2 w-full max-w-md"
+      />
+    );
   if (!mediaUrl || !mediaType) return null;
   switch (mediaType) {
     case 'image':
-      return <img src={mediaUrl} alt={title ?? `Picture shared with ${of}`} loading="lazy" className="mt-2 max-h-72 w-auto max-w-full rounded-lg border border-slate-200 object-contain dark:border-slate-700" />;
+      return (
+        <img
+          src={mediaUrl}
+          alt={title ?? `Picture shared with ${of}`}
+          loading="lazy"
+          className="mt-2 max-h-72 w-auto max-w-full rounded-lg border border-slate-200 object-contain dark:border-slate-700"
+        />
+      );
     case 'audio':
-      return <audio src={mediaUrl} controls preload="metadata" aria-label={title ?? `Recording shared with ${of}`} className="mt-2 w-full max-w-md" />;
+      return (
+        <audio
+          src={mediaUrl}
+          controls
+          preload="metadata"
+          aria-label={title ?? `Recording shared with ${of}`}
+          className="mt-2 w-full max-w-md"
+        />
+      );
     case 'video':
-      return <video src={mediaUrl} controls preload="metadata" aria-label={title ?? `Video shared with ${of}`} className="mt-2 max-h-72 w-full max-w-md rounded-lg" />;
+      return (
+        <video
+          src={mediaUrl}
+          controls
+          preload="metadata"
+          aria-label={title ?? `Video shared with ${of}`}
+          className="mt-2 max-h-72 w-full max-w-md rounded-lg"
+        />
+      );
     default:
       return (
-        <a href={mediaUrl} target="_blank" rel="noopener noreferrer" className="mt-2 block max-w-md rounded-lg border border-slate-200 p-3 hover:bg-slate-50 dark:border-slate-700 dark:hover:bg-slate-800">
+        <a
+          href={mediaUrl}
+          target="_blank"
+          rel="noopener noreferrer"
+          className="mt-2 block max-w-md rounded-lg border border-slate-200 p-3 hover:bg-slate-50 dark:border-slate-700 dark:hover:bg-slate-800"
+        >
           <span className="block font-medium break-words">{title ?? (mediaType === 'youtube' ? 'YouTube video' : mediaUrl)}</span>
           <span className="block truncate text-sm text-slate-600 dark:text-slate-400">{hostOf(mediaUrl)}</span>
         </a>

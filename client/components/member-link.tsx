@@ -15,7 +15,19 @@ const FORMER_MEMBER_NAME = displayName(FORMER_MEMBER);
  * `children` replaces the name as the link's content (a picture). A picture beside a linked name is `decorative`:
  * a pointer can follow it, while keyboards and screen readers meet one link per member, the name.
  */
-export function MemberLink({ id, name, children, decorative = false, className = '' }: { id: string; name: string; children?: ReactNode; decorative?: boolean; className?: string }) {
+export function MemberLink({
+  id,
+  name,
+  children,
+  decorative = false,
+  className = '',
+}: {
+  id: string;
+  name: string;
+  children?: ReactNode;
+  decorative?: boolean;
+  className?: string;
+}) {
   const { data: user } = useCurrentUser();
   if (!user || name === FORMER_MEMBER_NAME) return <span className={className}>{children ?? name}</span>;
   return (

@@ -15,7 +15,11 @@ export function useMentionPicker(value: string, setValue: (next: string) => void
   const [query, setQuery] = useState<string | null>(null);
   const [active, setActive] = useState(0);
   const typed = useDebounced(query ?? '', 150);
-  const matches = useQuery({ ...apiQuery('/api/members', { params: { query: { q: typed, limit: '6' } } }), enabled: query !== null && typed.length > 0, staleTime: 30_000 });
+  const matches = useQuery({
+    ...apiQuery('/api/members', { params: { query: { q: typed, limit: '6' } } }),
+    enabled: query !== null && typed.length > 0,
+    staleTime: 30_000,
+  });
   const options = query !== null && typed.length > 0 ? (matches.data?.items ?? []) : [];
   const open = options.length > 0;
 
@@ -63,7 +67,12 @@ export function useMentionPicker(value: string, setValue: (next: string) => void
   };
 
   const picker = open ? (
-    <ul id={listId} role="listbox" aria-label="Members to mention" className="z-10 mt-1 max-w-sm rounded-md border border-slate-200 bg-white p-1 shadow-lg dark:border-slate-700 dark:bg-slate-900">
+    <ul
+      id={listId}
+      role="listbox"
+      aria-label="Members to mention"
+      className="z-10 mt-1 max-w-sm rounded-md border border-slate-200 bg-white p-1 shadow-lg dark:border-slate-700 dark:bg-slate-900"
+    >
       {options.map((member, index) => (
         <li
           key={member.id}

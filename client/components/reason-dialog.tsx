@@ -4,7 +4,17 @@
  * keeps the keyboard inside it and gives focus back to the button that opened it.
  */
 import { useState, type ReactNode } from 'react';
-import { Button as AriaButton, Dialog, DialogTrigger, Heading, Label, Modal, ModalOverlay, TextArea, TextField } from 'react-aria-components';
+import {
+  Button as AriaButton,
+  Dialog,
+  DialogTrigger,
+  Heading,
+  Label,
+  Modal,
+  ModalOverlay,
+  TextArea,
+  TextField,
+} from 'react-aria-components';
 import { Button, type ButtonProps } from './ui/button';
 
 export const REASON_MAX_LENGTH = 500;
@@ -26,13 +36,27 @@ export interface ReasonDialogProps {
   onConfirm: (reason: string | undefined) => Promise<unknown>;
 }
 
-export function ReasonDialog({ label, triggerName, triggerVariant = 'secondary', triggerClassName, title, description, fieldLabel, confirmLabel, destructive = false, onConfirm }: ReasonDialogProps) {
+export function ReasonDialog({
+  label,
+  triggerName,
+  triggerVariant = 'secondary',
+  triggerClassName,
+  title,
+  description,
+  fieldLabel,
+  confirmLabel,
+  destructive = false,
+  onConfirm,
+}: ReasonDialogProps) {
   const [reason, setReason] = useState('');
   const [busy, setBusy] = useState(false);
   return (
     <DialogTrigger onOpenChange={(open) => open && setReason('')}>
       {triggerClassName ? (
-        <AriaButton aria-label={triggerName} className={`outline-none focus-visible:ring-2 focus-visible:ring-amber-500 ${triggerClassName}`}>
+        <AriaButton
+          aria-label={triggerName}
+          className={`outline-none focus-visible:ring-2 focus-visible:ring-amber-500 ${triggerClassName}`}
+        >
           {label}
         </AriaButton>
       ) : (

@@ -13,7 +13,9 @@ export type BlogPost = components['schemas']['BlogPost'];
 export type WidgetEvent = Omit<components['schemas']['CalendarEvent'], 'allDay'> & { isAllDay: boolean };
 
 /** The success answer (200, JSON) of the GET at `path`, as the document has it. */
-type Answer<P extends keyof paths> = paths[P]['get'] extends { responses: { 200: { content: { 'application/json': infer A } } } } ? A : never;
+type Answer<P extends keyof paths> = paths[P]['get'] extends { responses: { 200: { content: { 'application/json': infer A } } } }
+  ? A
+  : never;
 
 export type WidgetData =
   | { kind: 'feed'; posts: FeedPost[] }

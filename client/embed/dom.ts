@@ -11,7 +11,8 @@ export function h<K extends keyof HTMLElementTagNameMap>(
   ...children: (Child | Child[])[]
 ): HTMLElementTagNameMap[K] {
   const element = document.createElement(tag);
-  for (const [name, value] of Object.entries(attributes ?? {})) if (value !== null && value !== undefined) element.setAttribute(name, value);
+  for (const [name, value] of Object.entries(attributes ?? {}))
+    if (value !== null && value !== undefined) element.setAttribute(name, value);
   for (const child of children.flat()) {
     if (child === null || child === undefined || child === false) continue;
     element.append(typeof child === 'number' ? String(child) : child);

@@ -80,29 +80,59 @@ function media(post: FeedPost): Child {
     case 'audio':
       return h('audio', { class: 'media', src: url, controls: '', preload: 'none', title });
     default:
-      return h('a', { class: 'media-link', href: url, target: '_blank', rel: 'noopener noreferrer' }, post.mediaType === 'youtube' ? `▶ ${title ?? 'Watch on YouTube'}` : (title ?? url));
+      return h(
+        'a',
+        { class: 'media-link', href: url, target: '_blank', rel: 'noopener noreferrer' },
+        post.mediaType === 'youtube' ? `▶ ${title ?? 'Watch on YouTube'}` : (title ?? url),
+      );
   }
 }
 
 const tagList = (tags: readonly string[], shown = tags.length) =>
   tags.length === 0
     ? null
-    : h('ul', { class: 'tags', 'aria-label': 'Tags' }, tags.slice(0, shown).map((tag) => h('li', null, `#${tag}`)), tags.length > shown ? h('li', { class: 'more' }, `+${tags.length - shown}`) : null);
+    : h(
+        'ul',
+        { class: 'tags', 'aria-label': 'Tags' },
+        tags.slice(0, shown).map((tag) => h('li', null, `#${tag}`)),
+        tags.length > shown ? h('li', { class: 'more' }, `+${tags.length - shown}`) : null,
+      );
 
 const plural = (count: number, one: string, many: string) => `${count} ${count === 1 ? one : many}`;
 const counts = (post: FeedPost) =>
-  h('p', { class: 'counts muted' }, h('span', null, plural(post.likesCount, 'like', 'likes')), h('span', null, plural(post.commentsCount, 'comment', 'comments')));
+  h(
+    'p',
+    { class: 'counts muted' },
+    h('span', null, plural(post.likesCount, 'like', 'likes')),
+    h('span', null, plural(post.commentsCount, 'comment', 'comments')),
+  );
 
 function feedPost(post: FeedPost, look: FeedLook, origin: string) {
-  const byline = h('p', { class: 'byline' }, h('span', { class: 'author' }, post.author.name), look === 'ultra' ? null : roleBadge(post.author.role), look === 'ultra' ? null : postedAt(origin, post.createdAt));
+  const byline = h(
+    'p',
+    { class: 'byline' },
+    h('span', { class: 'author' }, post.author.name),
+    look === 'ultra' ? null : roleBadge(post.author.role),
+    look === 'ultra' ? null : postedAt(origin, post.createdAt),
+  );
   const content = h('p', { class: 'content' }, post.content);
   switch (look) {
     case 'full':
-      return h('article', { class: 'item post' }, avatar(post.author, false), h('div', { class: 'body' }, byline, content, media(post), tagList(post.tags), counts(post)));
+      return h(
+        'article',
+        { class: 'item post' },
+        avatar(post.author, false),
+        h('div', { class: 'body' }, byline, content, media(post), tagList(post.tags), counts(post)),
+      );
     case 'simple':
       return h('article', { class: 'item post' }, h('div', { class: 'body' }, byline, content, tagList(post.tags), counts(post)));
     case 'compact':
-      return h('article', { class: 'item post compact' }, avatar(post.author, true), h('div', { class: 'body' }, byline, content, counts(post)));
+      return h(
+        'article',
+        { class: 'item post compact' },
+        avatar(post.author, true),
+        h('div', { class: 'body' }, byline, content, counts(post)),
+      );
     case 'ultra':
       return h('article', { class: 'item post ultra' }, h('p', { class: 'content' }, post.content), byline);
   }
@@ -119,10 +149,19 @@ function eventItem(event: WidgetEvent, compact: boolean, origin: string, timeZon
       'div',
       { class: 'body' },
       h('h2', null, siteLink(origin, '/calendar', event.title), event.isFeatured ? h('span', { class: 'badge' }, 'Featured') : null),
-      h('p', { class: 'when' }, h('time', { datetime: event.startDate }, formatEventDateLine({ ...event, allDay: event.isAllDay }, { timeZone }))),
+      h(
+        'p',
+        { class: 'when' },
+        h('time', { datetime: event.startDate }, formatEventDateLine({ ...event, allDay: event.isAllDay }, { timeZone })),
+      ),
       h('p', { class: 'muted' }, [EVENT_TYPE_LABELS[event.eventType as EventType] ?? event.eventType, place].filter(Boolean).join(' · ')),
       event.description ? h('p', { class: 'content' }, truncate(event.description, limit)) : null,
-      h('p', { class: 'counts muted' }, h('span', { 'data-attendance': '' }, attendance), h('span', { class: 'ref', title: 'Event reference' }, `#${event.id.slice(0, EVENT_ID_SHOWN_LENGTH)}`)),
+      h(
+        'p',
+        { class: 'counts muted' },
+        h('span', { 'data-attendance': '' }, attendance),
+        h('span', { class: 'ref', title: 'Event reference' }, `#${event.id.slice(0, EVENT_ID_SHOWN_LENGTH)}`),
+      ),
     ),
   );
 }
@@ -137,8 +176,20 @@ function blogItem(post: BlogPost, compact: boolean, origin: string) {
     h(
       'div',
       { class: 'body' },
-      h('h2', null, siteLink(origin, `/blog/${post.slug}`, post.title), post.isPinned ? h('span', { class: 'badge' }, 'Pinned') : null, post.isFeatured ? h('span', { class: 'badge' }, 'Featured') : null),
-      h('p', { class: 'byline' }, h('span', { class: 'author' }, post.author.name), roleBadge(post.author.role), h('time', { class: 'muted', datetime: date }, shownDate(date))),
+      h(
+        'h2',
+        null,
+        siteLink(origin, `/blog/${post.slug}`, post.title),
+        post.isPinned ? h('span', { class: 'badge' }, 'Pinned') : null,
+        post.isFeatured ? h('span', { class: 'badge' }, 'Featured') : null,
+      ),
+      h(
+        'p',
+        { class: 'byline' },
+        h('span', { class: 'author' }, post.author.name),
+        roleBadge(post.author.role),
+        h('time', { class: 'muted', datetime: date }, shownDate(date)),
+      ),
       post.excerpt ? h('p', { class: 'content' }, truncate(post.excerpt, compact ? BLOG_EXCERPT_LIMIT_COMPACT : BLOG_EXCERPT_LIMIT)) : null,
       tagList(post.tags, BLOG_TAGS_SHOWN),
     ),
@@ -154,7 +205,13 @@ function singlePost(post: BlogPost, origin: string) {
       'div',
       { class: 'body' },
       h('h1', null, siteLink(origin, `/blog/${post.slug}`, post.title)),
-      h('p', { class: 'byline' }, h('span', { class: 'author' }, post.author.name), roleBadge(post.author.role), h('time', { class: 'muted', datetime: date }, shownDate(date))),
+      h(
+        'p',
+        { class: 'byline' },
+        h('span', { class: 'author' }, post.author.name),
+        roleBadge(post.author.role),
+        h('time', { class: 'muted', datetime: date }, shownDate(date)),
+      ),
       tagList(post.tags, BLOG_TAGS_SHOWN),
       h('p', { class: 'content' }, truncate(htmlToText(post.content), SINGLE_POST_TEXT_LIMIT)),
       siteLink(origin, `/blog/${post.slug}`, TEXTS.readMore, 'read-more'),

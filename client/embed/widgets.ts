@@ -40,14 +40,86 @@ export const BLOG_TAGS_SHOWN = 3;
 export { EVENT_TEXT_LIMIT, EVENT_TEXT_LIMIT_COMPACT };
 
 export const WIDGETS: Record<WidgetName, WidgetSpec> = {
-  feed: { name: 'feed', kind: 'feed', label: 'Feed', description: 'Community posts with authors, media, tags, likes and comments.', defaultLimit: FEED_WIDGET_LIMIT, look: 'full', header: true, filters: [] },
-  simple: { name: 'simple', kind: 'feed', label: 'Simple feed', description: 'Posts as text with their authors and counts, no media.', defaultLimit: FEED_WIDGET_LIMIT, look: 'simple', header: true, filters: [] },
-  ultra: { name: 'ultra', kind: 'feed', label: 'Ultra-simple feed', description: 'One short line of text per post and its author.', defaultLimit: FEED_WIDGET_LIMIT, look: 'ultra', header: true, filters: [] },
-  compact: { name: 'compact', kind: 'feed', label: 'Compact feed', description: 'The three latest posts, small.', defaultLimit: COMPACT_FEED_LIMIT, look: 'compact', header: true, filters: [] },
-  minimal: { name: 'minimal', kind: 'feed', label: 'Minimal feed', description: 'Compact posts without a header.', defaultLimit: MINIMAL_FEED_LIMIT, look: 'compact', header: false, filters: [] },
-  calendar: { name: 'calendar', kind: 'events', label: 'Events', description: 'Upcoming public events with dates, places and attendance.', defaultLimit: EVENTS_WIDGET_LIMIT, look: null, header: true, filters: ['featured', 'compact'] },
-  blog: { name: 'blog', kind: 'blog', label: 'Blog', description: 'The latest blog posts with excerpts and tags.', defaultLimit: BLOG_WIDGET_LIMIT, look: null, header: true, filters: ['featured', 'pinned', 'compact'] },
-  'blog-post': { name: 'blog-post', kind: 'blog-post', label: 'Single blog post', description: 'One blog post, its opening lines and a link to read on.', defaultLimit: null, look: null, header: false, filters: [] },
+  feed: {
+    name: 'feed',
+    kind: 'feed',
+    label: 'Feed',
+    description: 'Community posts with authors, media, tags, likes and comments.',
+    defaultLimit: FEED_WIDGET_LIMIT,
+    look: 'full',
+    header: true,
+    filters: [],
+  },
+  simple: {
+    name: 'simple',
+    kind: 'feed',
+    label: 'Simple feed',
+    description: 'Posts as text with their authors and counts, no media.',
+    defaultLimit: FEED_WIDGET_LIMIT,
+    look: 'simple',
+    header: true,
+    filters: [],
+  },
+  ultra: {
+    name: 'ultra',
+    kind: 'feed',
+    label: 'Ultra-simple feed',
+    description: 'One short line of text per post and its author.',
+    defaultLimit: FEED_WIDGET_LIMIT,
+    look: 'ultra',
+    header: true,
+    filters: [],
+  },
+  compact: {
+    name: 'compact',
+    kind: 'feed',
+    label: 'Compact feed',
+    description: 'The three latest posts, small.',
+    defaultLimit: COMPACT_FEED_LIMIT,
+    look: 'compact',
+    header: true,
+    filters: [],
+  },
+  minimal: {
+    name: 'minimal',
+    kind: 'feed',
+    label: 'Minimal feed',
+    description: 'Compact posts without a header.',
+    defaultLimit: MINIMAL_FEED_LIMIT,
+    look: 'compact',
+    header: false,
+    filters: [],
+  },
+  calendar: {
+    name: 'calendar',
+    kind: 'events',
+    label: 'Events',
+    description: 'Upcoming public events with dates, places and attendance.',
+    defaultLimit: EVENTS_WIDGET_LIMIT,
+    look: null,
+    header: true,
+    filters: ['featured', 'compact'],
+  },
+  blog: {
+    name: 'blog',
+    kind: 'blog',
+    label: 'Blog',
+    description: 'The latest blog posts with excerpts and tags.',
+    defaultLimit: BLOG_WIDGET_LIMIT,
+    look: null,
+    header: true,
+    filters: ['featured', 'pinned', 'compact'],
+  },
+  'blog-post': {
+    name: 'blog-post',
+    kind: 'blog-post',
+    label: 'Single blog post',
+    description: 'One blog post, its opening lines and a link to read on.',
+    defaultLimit: null,
+    look: null,
+    header: false,
+    filters: [],
+  },
 };
 
 /** Where a widget lives on the site. */
@@ -93,7 +165,11 @@ function decoded(segment: string): string {
 export function readWidgetRequest(pathname: string, search: string): WidgetRequest | null {
   const path = pathname.replace(/\/+$/u, '');
   const post = /^\/embed\/blog\/([^/]+)$/u.exec(path);
-  const name: WidgetName | undefined = post ? 'blog-post' : path === '/embed' ? 'feed' : WIDGET_NAMES.find((n) => n !== 'feed' && n !== 'blog-post' && path === `/embed/${n}`);
+  const name: WidgetName | undefined = post
+    ? 'blog-post'
+    : path === '/embed'
+      ? 'feed'
+      : WIDGET_NAMES.find((n) => n !== 'feed' && n !== 'blog-post' && path === `/embed/${n}`);
   if (!name) return null;
   const spec = WIDGETS[name];
   const query = new URLSearchParams(search);
@@ -145,7 +221,11 @@ const attribute = (value: string) => value.replace(/&/gu, '&amp;').replace(/"/gu
 
 /** The HTML a site owner pastes: the loader and the widget's placeholder. */
 export function widgetSnippet(origin: string, spec: WidgetSpec, choice: WidgetChoice): string {
-  const attributes = [['bhc-widget', spec.name], ...(spec.kind === 'blog-post' ? [['id', choice.postId]] : []), ...widgetOptionPairs(spec, choice)];
+  const attributes = [
+    ['bhc-widget', spec.name],
+    ...(spec.kind === 'blog-post' ? [['id', choice.postId]] : []),
+    ...widgetOptionPairs(spec, choice),
+  ];
   const data = attributes.map(([name, value]) => ` data-${name}="${attribute(value!)}"`).join('');
   return `<script src="${origin}/embed.js" async></script>\n<div${data}></div>`;
 }

@@ -118,7 +118,13 @@ export function useKeepReach<T>(
 }
 
 /** The button under a paged list, there while more pages remain. */
-export function LoadMore({ list, label = 'Load more' }: { list: { hasNextPage: boolean; isFetchingNextPage: boolean; fetchNextPage: () => Promise<unknown> }; label?: string }) {
+export function LoadMore({
+  list,
+  label = 'Load more',
+}: {
+  list: { hasNextPage: boolean; isFetchingNextPage: boolean; fetchNextPage: () => Promise<unknown> };
+  label?: string;
+}) {
   if (!list.hasNextPage) return null;
   return (
     <div className="mt-4 flex justify-center">

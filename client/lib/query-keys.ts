@@ -14,7 +14,10 @@ import { answer, api, apiRequest, type SuccessData } from './api';
 
 export function apiKey(address: string): QueryKey {
   const [path = '', search] = address.split('?');
-  const segments = path.replace(/^\/api\//, '').split('/').filter(Boolean);
+  const segments = path
+    .replace(/^\/api\//, '')
+    .split('/')
+    .filter(Boolean);
   const query = Object.fromEntries(new URLSearchParams(search));
   return Object.keys(query).length > 0 ? [...segments, query] : segments;
 }
@@ -28,7 +31,10 @@ export interface KeyParams {
 /** The key of a read of the operation at `path` (a template of the document, `/api/posts/{id}`). */
 export function operationKey(path: string, params: KeyParams = {}): QueryKey {
   const address = path.replace(/\{([^}]+)\}/g, (_, name: string) => encodeURIComponent(String(params.path?.[name] ?? '')));
-  const segments = address.replace(/^\/api\//, '').split('/').filter(Boolean);
+  const segments = address
+    .replace(/^\/api\//, '')
+    .split('/')
+    .filter(Boolean);
   const query = Object.fromEntries(
     Object.entries(params.query ?? {})
       .filter(([, value]) => value !== undefined && value !== null)

@@ -17,7 +17,13 @@ const INVALIDATES: { [M in SocketMessage]: string[] | ((payload: SocketPayload<M
   'rsvp:changed': ['/api/events', '/api/user/events'],
   'blog:changed': ['/api/blog', '/api/admin/blog'],
   'comments:changed': ({ targetType, targetId }) => [`/api/${targetType === 'post' ? 'posts' : 'blog'}/${targetId}/comments`],
-  'pending:changed': ['/api/admin/events/stats', '/api/admin/events/pending', '/api/admin/posts/pending', '/api/admin/stats', '/api/admin/reports'],
+  'pending:changed': [
+    '/api/admin/events/stats',
+    '/api/admin/events/pending',
+    '/api/admin/posts/pending',
+    '/api/admin/stats',
+    '/api/admin/reports',
+  ],
   'reports:changed': ['/api/admin/reports', '/api/admin/stats'],
   'notifications:changed': ['/api/notifications'],
   'bookmarks:changed': ['/api/bookmarks'],
@@ -70,7 +76,8 @@ function bind(queryClient: QueryClient, connection: NoticeSocket) {
   const handlers = (Object.keys(INVALIDATES) as SocketMessage[]).map((message) => {
     const handler = (payload: SocketPayload<typeof message>) => {
       const addresses = INVALIDATES[message] as string[] | ((payload: SocketPayload<typeof message>) => string[]);
-      for (const address of typeof addresses === 'function' ? addresses(payload) : addresses) void queryClient.invalidateQueries({ queryKey: apiKey(address), predicate: (query) => !isThreadBelow(query.queryKey, address) });
+      for (const address of typeof addresses === 'function' ? addresses(payload) : addresses)
+        void queryClient.invalidateQueries({ queryKey: apiKey(address), predicate: (query) => !isThreadBelow(query.queryKey, address) });
     };
     connection.on(message, handler);
     return [message, handler] as const;

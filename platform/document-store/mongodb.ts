@@ -92,7 +92,10 @@ function createMongoDocumentStore(client: MongoClient, dbName?: string): Documen
       } catch (error) {
         // A collection nothing was written to does not exist: it takes the place as an empty one.
         if (!(error instanceof MongoServerError && error.code === NAMESPACE_NOT_FOUND)) throw error;
-        await db.collection(target).drop().catch(() => undefined);
+        await db
+          .collection(target)
+          .drop()
+          .catch(() => undefined);
       }
       collections.get(source)?.forgetIndexes();
       collections.get(target)?.forgetIndexes();
@@ -127,12 +130,19 @@ class MongoCollectionAdapter<T extends Document> implements Collection<T> {
     const read = fields && new Set([...fields, ...sort.map(([path]) => path[0]!)]);
     const documents = await translated(() =>
       this.native
-        .find(query, { sort: Object.fromEntries(sort.map(([path, direction]) => [pathKey(path), direction])), limit, skip, ...(read ? { projection: Object.fromEntries([...read].map((field) => [field, 1])) } : {}) })
+        .find(query, {
+          sort: Object.fromEntries(sort.map(([path, direction]) => [pathKey(path), direction])),
+          limit,
+          skip,
+          ...(read ? { projection: Object.fromEntries([...read].map((field) => [field, 1])) } : {}),
+        })
         .toArray(),
     );
     // MongoDB would order arrays by their smallest/largest element; PostgreSQL refuses, so refuse here too.
     for (const document of documents) for (const [path] of sort) sortValue(document, path);
-    if (fields) for (const document of documents) for (const key of Object.keys(document)) if (key !== '_id' && !fields.includes(key)) delete document[key];
+    if (fields)
+      for (const document of documents)
+        for (const key of Object.keys(document)) if (key !== '_id' && !fields.includes(key)) delete document[key];
     return documents as unknown as T[];
   }
 
@@ -166,7 +176,9 @@ class MongoCollectionAdapter<T extends Document> implements Collection<T> {
     checkReplacement(predicate, document);
     const indexed = await this.loadIndexedPaths();
     for (const path of indexed) sortValue(document, path);
-    const result = await translated(() => this.native.replaceOne(toMongoFilter(predicate), { ...document }, { upsert: options?.upsert ?? false }));
+    const result = await translated(() =>
+      this.native.replaceOne(toMongoFilter(predicate), { ...document }, { upsert: options?.upsert ?? false }),
+    );
     return toResult(result);
   }
 
@@ -209,15 +221,23 @@ class MongoCollectionAdapter<T extends Document> implements Collection<T> {
     const olderThan = (position: number) => ({ $or: [{ _position: { $lt: position } }, { _position: { $exists: false } }] });
     const operations = [
       ...remove.map(({ _id, _position }) => ({ deleteOne: { filter: { _id, ...olderThan(_position) } } })),
-      ...put.map((document) => ({ replaceOne: { filter: { _id: document._id, ...olderThan(document._position as number) }, replacement: { ...document } as MongoDocument, upsert: true } })),
+      ...put.map((document) => ({
+        replaceOne: {
+          filter: { _id: document._id, ...olderThan(document._position as number) },
+          replacement: { ...document } as MongoDocument,
+          upsert: true,
+        },
+      })),
     ];
     try {
       await this.native.bulkWrite(operations as never, { ordered: false });
     } catch (error) {
       // An upsert whose stored document is at or past its position finds no match and collides on _id: skipped, as meant.
-      const failures = error instanceof MongoBulkWriteError ? (Array.isArray(error.writeErrors) ? error.writeErrors : [error.writeErrors]) : null;
+      const failures =
+        error instanceof MongoBulkWriteError ? (Array.isArray(error.writeErrors) ? error.writeErrors : [error.writeErrors]) : null;
       if (failures?.every((failure) => failure.code === DUPLICATE_KEY && /index: _id_ /.test(failure.errmsg ?? ''))) return;
-      if (failures?.some((failure) => failure.code === DUPLICATE_KEY)) throw new DuplicateKeyError(error instanceof Error ? error.message : String(error));
+      if (failures?.some((failure) => failure.code === DUPLICATE_KEY))
+        throw new DuplicateKeyError(error instanceof Error ? error.message : String(error));
       throw error;
     }
   }
@@ -230,7 +250,11 @@ class MongoCollectionAdapter<T extends Document> implements Collection<T> {
     const index = parseIndex(keys, options);
     if (index.keys.some(([, direction]) => direction === 'text')) {
       await translated(() =>
-        this.native.createIndex(Object.fromEntries(index.keys.map(([path]) => [pathKey(path), 'text'])), { name: index.name, default_language: 'english', language_override: '_language' }),
+        this.native.createIndex(Object.fromEntries(index.keys.map(([path]) => [pathKey(path), 'text'])), {
+          name: index.name,
+          default_language: 'english',
+          language_override: '_language',
+        }),
       );
       return;
     }
@@ -281,7 +305,9 @@ class MongoCollectionAdapter<T extends Document> implements Collection<T> {
       if (!(error instanceof MongoServerError && error.code === NAMESPACE_NOT_FOUND)) throw error;
     }
     // A text index lists _fts and _ftsx as its keys: its fields may hold anything.
-    const keys = specs.flatMap((spec) => Object.keys((spec.key ?? {}) as Record<string, unknown>)).filter((key) => key !== '_id' && !key.startsWith('_fts'));
+    const keys = specs
+      .flatMap((spec) => Object.keys((spec.key ?? {}) as Record<string, unknown>))
+      .filter((key) => key !== '_id' && !key.startsWith('_fts'));
     this.indexedPaths = [...new Set(keys)].map((key) => key.split('.'));
     return this.indexedPaths;
   }
@@ -318,7 +344,8 @@ async function translated<R>(run: () => Promise<R>): Promise<R> {
     return await run();
   } catch (error) {
     if (error instanceof MongoServerError && error.code === DUPLICATE_KEY) throw new DuplicateKeyError(error.message);
-    if (error instanceof MongoServerError && error.code === INDEX_NOT_FOUND) throw new UnsupportedQueryError(`$text needs a text index: ${error.message}`);
+    if (error instanceof MongoServerError && error.code === INDEX_NOT_FOUND)
+      throw new UnsupportedQueryError(`$text needs a text index: ${error.message}`);
     if (error instanceof MongoServerError && typeof error.code === 'number' && NOT_APPLICABLE_CODES.has(error.code)) {
       throw new UpdateNotApplicableError(error.message);
     }
@@ -334,7 +361,12 @@ function toMongoFilter(predicate: Predicate): MongoDocument {
   const text = textOf(predicate);
   if (!text) return toMongoPredicate(predicate);
   if (text.words.length === 0) return { _id: { $in: [] } };
-  const $text = { $search: text.words.map((word) => `"${word}"`).join(' '), $language: 'english', $caseSensitive: false, $diacriticSensitive: false };
+  const $text = {
+    $search: text.words.map((word) => `"${word}"`).join(' '),
+    $language: 'english',
+    $caseSensitive: false,
+    $diacriticSensitive: false,
+  };
   const rest = withoutText(predicate);
   return rest ? { $text, $and: [toMongoPredicate(rest)] } : { $text };
 }
@@ -367,7 +399,8 @@ function toMongoPredicate(predicate: Predicate): MongoDocument {
         if (item.kind !== 'field') return { $and: predicate.items.map(toMongoPredicate) };
         const key = pathKey(item.path);
         const condition = toMongoCondition([item.condition]);
-        if (Object.keys(condition).some((operator) => merged[key]?.[operator] !== undefined)) return { $and: predicate.items.map(toMongoPredicate) };
+        if (Object.keys(condition).some((operator) => merged[key]?.[operator] !== undefined))
+          return { $and: predicate.items.map(toMongoPredicate) };
         merged[key] = { ...merged[key], ...condition };
       }
       return merged;

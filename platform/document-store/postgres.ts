@@ -204,7 +204,8 @@ export function createPostgresDocumentStore(options: PostgresDocumentStoreOption
       );
       return rows.map((row) => row.name);
     },
-    replaceCollection: (from: string, to: string) => transaction(pool, (client) => replaceCollection(transactionDb(client as pg.PoolClient), from, to)),
+    replaceCollection: (from: string, to: string) =>
+      transaction(pool, (client) => replaceCollection(transactionDb(client as pg.PoolClient), from, to)),
     async begin(options?: { durable?: boolean }): Promise<Transaction> {
       await install();
       const client = await checkOut(pool);
@@ -241,7 +242,8 @@ export function createPostgresDocumentStore(options: PostgresDocumentStoreOption
 }
 
 const tableOf = (name: string) => quoteIdent(TABLE_PREFIX + name);
-const indexNameOf = (table: string, name: string) => quoteIdent(`rmi_${createHash('sha256').update(`${table}\0${name}`).digest('hex').slice(0, 40)}`);
+const indexNameOf = (table: string, name: string) =>
+  quoteIdent(`rmi_${createHash('sha256').update(`${table}\0${name}`).digest('hex').slice(0, 40)}`);
 
 interface IndexMeta {
   name: string;
@@ -293,7 +295,9 @@ class PostgresCollection<T extends Document> implements Collection<T> {
     const parsed = parseFindOptions(options);
     return this.read([], async (indexed) => {
       const q = new SqlQuery(indexed);
-      const selected = parsed.fields ? `(SELECT jsonb_object_agg(key, value) FROM jsonb_each(doc) WHERE key = ANY(${q.param(['_id', ...parsed.fields], '::text[]')}))` : 'doc';
+      const selected = parsed.fields
+        ? `(SELECT jsonb_object_agg(key, value) FROM jsonb_each(doc) WHERE key = ANY(${q.param(['_id', ...parsed.fields], '::text[]')}))`
+        : 'doc';
       const sql = `SELECT ${selected}::text AS doc FROM ${this.table} WHERE ${q.where(predicate)}${q.orderBy(parsed.sort)}${limitClause(q, parsed)}`;
       const { rows } = await this.db.query<{ doc: string }>(sql, q.finish());
       return rows.map((row) => decode<T>(row.doc));
@@ -304,7 +308,10 @@ class PostgresCollection<T extends Document> implements Collection<T> {
     const predicate = parseFilter(filter);
     return this.read(0, async (indexed) => {
       const q = new SqlQuery(indexed);
-      const { rows } = await this.db.query<{ n: string }>(`SELECT count(*) AS n FROM ${this.table} WHERE ${q.where(predicate)}`, q.finish());
+      const { rows } = await this.db.query<{ n: string }>(
+        `SELECT count(*) AS n FROM ${this.table} WHERE ${q.where(predicate)}`,
+        q.finish(),
+      );
       return Number(rows[0]?.n ?? 0);
     });
   }
@@ -342,7 +349,8 @@ class PostgresCollection<T extends Document> implements Collection<T> {
       true,
       options?.upsert ?? false,
       (current) => {
-        if (current._id !== document._id) throw new UpdateNotApplicableError(`replaceOne: _id cannot be changed (from '${String(current._id)}')`);
+        if (current._id !== document._id)
+          throw new UpdateNotApplicableError(`replaceOne: _id cannot be changed (from '${String(current._id)}')`);
         return document;
       },
       () => document,
@@ -380,7 +388,8 @@ class PostgresCollection<T extends Document> implements Collection<T> {
   async savePositioned({ put, remove }: PositionedChanges<T>): Promise<void> {
     put.forEach((document, i) => checkDocument(document, `savePositioned[${i}]`));
     if (put.length === 0 && remove.length === 0) return;
-    const olderThan = (row: string, position: string) => `(${row}.doc->'_position' IS NULL OR (${row}.doc->>'_position')::float8 < ${position})`;
+    const olderThan = (row: string, position: string) =>
+      `(${row}.doc->'_position' IS NULL OR (${row}.doc->>'_position')::float8 < ${position})`;
     // No savepoint inside a transaction: a page whose write fails is rolled back whole.
     await this.ensureCreated();
     await translated(async () => {
@@ -477,10 +486,10 @@ class PostgresCollection<T extends Document> implements Collection<T> {
             if (!valuesEqual(current, next)) changed.push(next);
           }
           if (changed.length > 0) {
-            await client.query(`UPDATE ${this.table} AS t SET doc = v.doc FROM unnest($1::text[], $2::jsonb[]) AS v(id, doc) WHERE t.id = v.id`, [
-              changed.map((document) => document._id),
-              changed.map(encode),
-            ]);
+            await client.query(
+              `UPDATE ${this.table} AS t SET doc = v.doc FROM unnest($1::text[], $2::jsonb[]) AS v(id, doc) WHERE t.id = v.id`,
+              [changed.map((document) => document._id), changed.map(encode)],
+            );
           }
           return { matchedCount: rows.length, modifiedCount: changed.length, upsertedId: null };
         }),
@@ -605,7 +614,9 @@ function translateError(error: unknown): unknown {
   const state = sqlState(error);
   if (state === '23505') return new DuplicateKeyError((error as pg.DatabaseError).detail ?? (error as Error).message);
   if (state === KEY_ERROR) {
-    return new UnsupportedQueryError(`${(error as Error).message} (sort keys and indexed paths must hold a string, number, boolean, null or Date)`);
+    return new UnsupportedQueryError(
+      `${(error as Error).message} (sort keys and indexed paths must hold a string, number, boolean, null or Date)`,
+    );
   }
   return error;
 }
@@ -644,7 +655,9 @@ function decode<T>(text: string): T {
   // A reviver makes parsing several times slower; most documents hold no Date.
   if (!text.includes('"$date"')) return JSON.parse(text) as T;
   return JSON.parse(text, (_key, value: unknown) =>
-    value !== null && typeof value === 'object' && !Array.isArray(value) && '$date' in value ? new Date((value as { $date: number }).$date) : value,
+    value !== null && typeof value === 'object' && !Array.isArray(value) && '$date' in value
+      ? new Date((value as { $date: number }).$date)
+      : value,
   ) as T;
 }
 
@@ -696,7 +709,8 @@ class SqlQuery {
       case 'field': {
         const { path, condition } = predicate;
         if (path.length === 1 && path[0] === '_id') return this.idCondition(condition);
-        if (this.indexed.scalar.has(pathKey(path)) && condition.op !== 'exists' && condition.op !== 'regex') return this.keyCondition(path, condition);
+        if (this.indexed.scalar.has(pathKey(path)) && condition.op !== 'exists' && condition.op !== 'regex')
+          return this.keyCondition(path, condition);
         return this.pathCondition(path, condition);
       }
       case 'text': {
@@ -807,13 +821,16 @@ class SqlQuery {
     const scalars = operands.filter((value) => typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean');
     const dates = operands.filter((value): value is Date => value instanceof Date);
     if (scalars.length > 0) tests.push(`(@.type() != "array" && (${scalars.map((value) => `@ == ${this.variable(value)}`).join(' || ')}))`);
-    if (dates.length > 0) tests.push(`(@.type() == "object" && (${dates.map((value) => `@."$date" == ${this.variable(value.getTime())}`).join(' || ')}))`);
+    if (dates.length > 0)
+      tests.push(`(@.type() == "object" && (${dates.map((value) => `@."$date" == ${this.variable(value.getTime())}`).join(' || ')}))`);
     if (tests.length > 0) clauses.push(this.pathExists(`${accessor(path)} ? (${tests.join(' || ')})`));
     if (operands.includes(null)) clauses.push(this.pathExists(`${accessor(path)} ? (@.type() == "null")`), this.missing(path));
     for (const array of operands.filter(Array.isArray)) {
       const encoded = this.param(encode(array), '::jsonb');
       for (const candidates of [accessor(path), `${accessor(path)} ? (@.type() == "array")`]) {
-        clauses.push(`EXISTS (SELECT 1 FROM jsonb_path_query(doc, ${this.param(candidates, '::jsonpath')}) AS r(v) WHERE r.v = ${encoded})`);
+        clauses.push(
+          `EXISTS (SELECT 1 FROM jsonb_path_query(doc, ${this.param(candidates, '::jsonpath')}) AS r(v) WHERE r.v = ${encoded})`,
+        );
       }
     }
     return clauses.length > 0 ? `(${clauses.join(' OR ')})` : 'FALSE';

@@ -141,16 +141,17 @@ class Parser {
     if (c === undefined) this.fail('unexpected end');
     this.position++;
     switch (c) {
-      case 0x28 /* ( */: {
-        if (this.peek() === 0x3f /* ? */) {
-          if (this.peek(1) !== 0x3a /* : */) this.fail('only (?:...) groups are supported');
-          this.position += 2;
+      case 0x28 /* ( */:
+        {
+          if (this.peek() === 0x3f /* ? */) {
+            if (this.peek(1) !== 0x3a /* : */) this.fail('only (?:...) groups are supported');
+            this.position += 2;
+          }
+          const alternatives = this.alternatives();
+          if (this.peek() !== 0x29) this.fail('unbalanced (');
+          this.position++;
+          return { type: 'group', alternatives };
         }
-        const alternatives = this.alternatives();
-        if (this.peek() !== 0x29) this.fail('unbalanced (');
-        this.position++;
-        return { type: 'group', alternatives };
-      }
       case 0x5b /* [ */:
         return this.characterClass();
       case 0x2e /* . */:

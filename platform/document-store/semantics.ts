@@ -7,14 +7,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { UnsupportedQueryError } from './port';
-import {
-  isPlainObject,
-  pathKey,
-  upsertSeed,
-  type Path,
-  type Predicate,
-  type UpdateOperation,
-} from './subset';
+import { isPlainObject, pathKey, upsertSeed, type Path, type Predicate, type UpdateOperation } from './subset';
 
 /** MongoDB's canonical type order: null < numbers < strings < objects < arrays < booleans < dates. */
 function typeRank(value: unknown): number {
@@ -103,7 +96,9 @@ function parentOf(document: Record<string, unknown>, path: Path, create: boolean
     } else if (isPlainObject(next)) {
       current = next;
     } else if (create) {
-      throw new UpdateNotApplicableError(`${operator} '${pathKey(path)}': cannot create field '${key}' inside a value of type ${typeName(next)}`);
+      throw new UpdateNotApplicableError(
+        `${operator} '${pathKey(path)}': cannot create field '${key}' inside a value of type ${typeName(next)}`,
+      );
     } else {
       return null;
     }

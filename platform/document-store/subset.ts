@@ -11,7 +11,16 @@
  * - undefined in filters (the driver would drop the condition and match everything).
  */
 import { compileRegex, type CompiledRegex } from './regex';
-import { UnstorableTextError, UnsupportedQueryError, type Filter, type FindOptions, type IndexKeys, type IndexOptions, type Sort, type Update } from './port';
+import {
+  UnstorableTextError,
+  UnsupportedQueryError,
+  type Filter,
+  type FindOptions,
+  type IndexKeys,
+  type IndexOptions,
+  type Sort,
+  type Update,
+} from './port';
 
 export type Path = readonly string[];
 /** Scalars, Dates and arrays of them: what filters compare with. */
@@ -118,7 +127,9 @@ function checkStoredValue(value: unknown, where: string): void {
   if (isPlainObject(value)) {
     for (const [key, field] of Object.entries(value)) {
       if (key === '' || key.startsWith('$') || key.includes('.') || key.includes('\0')) {
-        unsupported(`${where}: field name '${key}' is not supported (no leading $, no dots; update modifiers such as $each are not supported)`);
+        unsupported(
+          `${where}: field name '${key}' is not supported (no leading $, no dots; update modifiers such as $each are not supported)`,
+        );
       }
       if (field !== undefined) checkStoredValue(field, where);
     }
@@ -155,7 +166,8 @@ function parseOperand(value: unknown, where: string): Operand {
   }
   if (Array.isArray(value)) return value.map((item) => parseOperand(item, where));
   if (value instanceof RegExp) unsupported(`${where}: a regular expression is only supported as a field condition or with $regex`);
-  if (isPlainObject(value)) unsupported(`${where}: comparing with embedded documents is not supported (MongoDB compares their field order)`);
+  if (isPlainObject(value))
+    unsupported(`${where}: comparing with embedded documents is not supported (MongoDB compares their field order)`);
   return unsupported(`${where}: values of type ${describe(value)} are not supported`);
 }
 
@@ -176,7 +188,12 @@ export const MAX_SEARCH_WORDS = 16;
 
 /** The words a $text search looks for: runs of letters and digits, lowercased. */
 export function searchWords(search: string): string[] {
-  return (search.normalize('NFKC').toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).slice(0, MAX_SEARCH_WORDS);
+  return (
+    search
+      .normalize('NFKC')
+      .toLowerCase()
+      .match(/[\p{L}\p{N}]+/gu) ?? []
+  ).slice(0, MAX_SEARCH_WORDS);
 }
 
 export function parseFilter(filter: Filter | undefined): Predicate {
@@ -285,7 +302,8 @@ function parseFields(fields: readonly string[] | undefined): string[] | null {
   if (fields === undefined) return null;
   if (!Array.isArray(fields)) unsupported('fields must be an array of field names');
   for (const field of fields) {
-    if (typeof field !== 'string' || parsePath(field).length !== 1) unsupported(`fields: '${String(field)}' must be a top-level field name`);
+    if (typeof field !== 'string' || parsePath(field).length !== 1)
+      unsupported(`fields: '${String(field)}' must be a top-level field name`);
   }
   return [...new Set(fields.filter((field) => field !== '_id'))];
 }
@@ -305,12 +323,17 @@ export function parseIndex(keys: IndexKeys, options: IndexOptions | undefined): 
     if (options?.unique) unsupported('a text index cannot be unique');
     const paths = Object.keys(keys).map(parsePath);
     if (paths.some((path) => path[0] === '_id')) unsupported('_id cannot be in a text index');
-    return { keys: paths.map((path) => [path, 'text']), unique: false, name: options?.name ?? paths.map((path) => `${pathKey(path)}_text`).join('_') };
+    return {
+      keys: paths.map((path) => [path, 'text']),
+      unique: false,
+      name: options?.name ?? paths.map((path) => `${pathKey(path)}_text`).join('_'),
+    };
   }
   const parsed = parseKeys(keys as Sort, 'index keys');
   if (parsed.length === 0) unsupported('an index needs at least one key');
   if (options?.unique !== undefined && typeof options.unique !== 'boolean') unsupported('unique must be a boolean');
-  if (options?.name !== undefined && (typeof options.name !== 'string' || options.name === '')) unsupported('index name must be a non-empty string');
+  if (options?.name !== undefined && (typeof options.name !== 'string' || options.name === ''))
+    unsupported('index name must be a non-empty string');
   // MongoDB's default index name.
   const name = options?.name ?? parsed.map(([path, direction]) => `${pathKey(path)}_${direction}`).join('_');
   return { keys: parsed, unique: options?.unique ?? false, name };
@@ -346,7 +369,8 @@ export function parseUpdate(update: Update): UpdateOperation[] {
   for (let i = 1; i < paths.length; i++) {
     const previous = paths[i - 1] ?? '';
     const current = paths[i] ?? '';
-    if (current === previous || current.startsWith(`${previous}.`)) unsupported(`updating '${current}' and '${previous}' together would conflict`);
+    if (current === previous || current.startsWith(`${previous}.`))
+      unsupported(`updating '${current}' and '${previous}' together would conflict`);
   }
   return operations;
 }
@@ -367,7 +391,8 @@ export function upsertSeed(predicate: Predicate): [Path, Operand][] {
     }
     const { condition } = node;
     if (condition.op === 'eq') seed.push([node.path, condition.value]);
-    if (condition.op === 'in' && condition.values.length === 1) unsupported('upsert with a single-value $in is not supported (MongoDB versions differ)');
+    if (condition.op === 'in' && condition.values.length === 1)
+      unsupported('upsert with a single-value $in is not supported (MongoDB versions differ)');
   };
   visit(predicate);
   const keys = seed.map(([path]) => pathKey(path)).sort();

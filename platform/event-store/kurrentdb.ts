@@ -89,7 +89,10 @@ export function isKurrentUnavailable(error: unknown): boolean {
 export function kurrentFailure(error: unknown): unknown {
   if (!(error instanceof AccessDeniedError)) return error;
   return new EventStoreUnavailableError(
-    new Error(`KurrentDB denied access (${error.message || 'access denied'}): check the user and password in KURRENTDB_URL and that this user may read $all and read and write the site's streams`, { cause: error }),
+    new Error(
+      `KurrentDB denied access (${error.message || 'access denied'}): check the user and password in KURRENTDB_URL and that this user may read $all and read and write the site's streams`,
+      { cause: error },
+    ),
   );
 }
 
@@ -103,7 +106,11 @@ async function call<T>(operation: () => Promise<T>): Promise<T> {
 }
 
 function isTooLarge(error: unknown): boolean {
-  return error instanceof MaxAppendSizeExceededError || error instanceof AppendRecordSizeExceededError || error instanceof TransactionMaxSizeExceededError;
+  return (
+    error instanceof MaxAppendSizeExceededError ||
+    error instanceof AppendRecordSizeExceededError ||
+    error instanceof TransactionMaxSizeExceededError
+  );
 }
 
 function streamState(expected: ExpectedVersion): AppendStreamState {
@@ -149,8 +156,13 @@ function createKurrentDbEventStore(connectionString: string): EventStore {
   async function storedIdentity(): Promise<string | undefined> {
     return call(async () => {
       try {
-        for await (const resolved of client.readStream<{ type: string; data: { identity?: string } }>(IDENTITY_STREAM, { direction: FORWARDS, fromRevision: START, maxCount: 1 })) {
-          if (resolved.event?.type === IDENTITY_EVENT && typeof resolved.event.data.identity === 'string') return resolved.event.data.identity;
+        for await (const resolved of client.readStream<{ type: string; data: { identity?: string } }>(IDENTITY_STREAM, {
+          direction: FORWARDS,
+          fromRevision: START,
+          maxCount: 1,
+        })) {
+          if (resolved.event?.type === IDENTITY_EVENT && typeof resolved.event.data.identity === 'string')
+            return resolved.event.data.identity;
         }
       } catch (error) {
         if (error instanceof StreamNotFoundError) return undefined;
@@ -176,7 +188,10 @@ function createKurrentDbEventStore(connectionString: string): EventStore {
       if (!(error instanceof KurrentWrongExpectedVersionError)) throw error;
     }
     const named = await storedIdentity();
-    if (!named) throw new Error(`KurrentDB: the stream ${IDENTITY_STREAM} exists but does not begin with the log's name (${IDENTITY_EVENT}); it is the site's own and must not be written to`);
+    if (!named)
+      throw new Error(
+        `KurrentDB: the stream ${IDENTITY_STREAM} exists but does not begin with the log's name (${IDENTITY_EVENT}); it is the site's own and must not be written to`,
+      );
     return `kurrentdb:${named}`;
   }
 
@@ -187,7 +202,12 @@ function createKurrentDbEventStore(connectionString: string): EventStore {
       if (bytes > MAX_APPEND_BYTES) throw new AppendTooLargeError(streamName, bytes, MAX_APPEND_BYTES);
       // Ids are made once, before any retry, so that a retried append is recognised as the same one.
       const records = events.map((event) =>
-        jsonEvent({ id: event.id ?? randomUUID(), type: event.type, data: (event.data ?? null) as never, metadata: (event.metadata ?? {}) as never }),
+        jsonEvent({
+          id: event.id ?? randomUUID(),
+          type: event.type,
+          data: (event.data ?? null) as never,
+          metadata: (event.metadata ?? {}) as never,
+        }),
       );
       try {
         const result = await call(() => client.appendToStream(streamName, records, { streamState: streamState(expectedVersion) }));
@@ -197,7 +217,14 @@ function createKurrentDbEventStore(connectionString: string): EventStore {
           const actual = error.actualState === NO_STREAM ? 'no_stream' : Number(error.actualState);
           throw new WrongExpectedVersionError(streamName, expectedVersion, actual);
         }
-        if (isTooLarge(error)) throw new AppendTooLargeError(streamName, bytes, (error as { maxAppendSize?: number; maxSize?: number }).maxAppendSize ?? (error as { maxSize?: number }).maxSize ?? MAX_APPEND_BYTES);
+        if (isTooLarge(error))
+          throw new AppendTooLargeError(
+            streamName,
+            bytes,
+            (error as { maxAppendSize?: number; maxSize?: number }).maxAppendSize ??
+              (error as { maxSize?: number }).maxSize ??
+              MAX_APPEND_BYTES,
+          );
         throw error;
       }
     },
@@ -206,7 +233,10 @@ function createKurrentDbEventStore(connectionString: string): EventStore {
       return call(async () => {
         const events: RecordedEvent[] = [];
         try {
-          for await (const resolved of client.readStream(streamName, { direction: FORWARDS, fromRevision: afterVersion < 0 ? START : BigInt(afterVersion + 1) })) {
+          for await (const resolved of client.readStream(streamName, {
+            direction: FORWARDS,
+            fromRevision: afterVersion < 0 ? START : BigInt(afterVersion + 1),
+          })) {
             if (resolved.event) events.push(toRecorded(resolved.event));
           }
         } catch (error) {
@@ -223,7 +253,12 @@ function createKurrentDbEventStore(connectionString: string): EventStore {
         let oldestAt: Date | null = null;
         const fromPosition = after === 0 ? START : { commit: BigInt(after), prepare: BigInt(after) };
         // Reading from a position includes the event at it, when there is one: only those past it count.
-        for await (const resolved of client.readAll({ direction: FORWARDS, fromPosition, maxCount: cap + 1, filter: excludeSystemEvents() })) {
+        for await (const resolved of client.readAll({
+          direction: FORWARDS,
+          fromPosition,
+          maxCount: cap + 1,
+          filter: excludeSystemEvents(),
+        })) {
           const event = resolved.event;
           if (!event || Number(event.position.commit) <= after || event.type.startsWith('$')) continue;
           if (events === cap) break;
@@ -267,7 +302,12 @@ function createKurrentDbEventStore(connectionString: string): EventStore {
     async headPosition() {
       return call(async () => {
         // Filtered on the server: the newest records of the log are often system events ($statistics, projections).
-        for await (const resolved of client.readAll({ direction: BACKWARDS, fromPosition: END, maxCount: 1, filter: excludeSystemEvents() })) {
+        for await (const resolved of client.readAll({
+          direction: BACKWARDS,
+          fromPosition: END,
+          maxCount: 1,
+          filter: excludeSystemEvents(),
+        })) {
           if (resolved.event) return Number(resolved.event.position.commit);
         }
         return 0;

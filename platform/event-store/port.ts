@@ -148,7 +148,11 @@ export class DuplicateEventIdError extends Error {
 /** The JSON size of an append, as the adapters count it against MAX_APPEND_BYTES. */
 export function appendBytes(events: readonly NewEvent[]): number {
   let bytes = 0;
-  for (const event of events) bytes += Buffer.byteLength(JSON.stringify(event.data ?? null)) + Buffer.byteLength(JSON.stringify(event.metadata ?? {})) + Buffer.byteLength(event.type);
+  for (const event of events)
+    bytes +=
+      Buffer.byteLength(JSON.stringify(event.data ?? null)) +
+      Buffer.byteLength(JSON.stringify(event.metadata ?? {})) +
+      Buffer.byteLength(event.type);
   return bytes;
 }
 
@@ -159,7 +163,11 @@ export const UNAVAILABLE_RETRY_DELAYS_MS = [100, 250, 500, 1000, 2000] as const;
  * Runs `operation`, again after each delay while `unavailable(error)` says the store could not be reached, then
  * throws EventStoreUnavailableError. Safe for appends only because a retried append with the same ids is idempotent.
  */
-export async function retryWhileUnavailable<T>(operation: () => Promise<T>, unavailable: (error: unknown) => boolean, delays: readonly number[] = UNAVAILABLE_RETRY_DELAYS_MS): Promise<T> {
+export async function retryWhileUnavailable<T>(
+  operation: () => Promise<T>,
+  unavailable: (error: unknown) => boolean,
+  delays: readonly number[] = UNAVAILABLE_RETRY_DELAYS_MS,
+): Promise<T> {
   for (let attempt = 0; ; attempt++) {
     try {
       return await operation();

@@ -170,7 +170,21 @@ const toRecorded = (row: Row): RecordedEvent => ({
 export function isPostgresUnavailable(error: unknown): boolean {
   const code = (error as { code?: unknown } | null)?.code;
   if (typeof code === 'string') {
-    return ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENOTFOUND', 'EAI_AGAIN', '53300', '57P01', '57P02', '57P03'].includes(code) || code.startsWith('08');
+    return (
+      [
+        'ECONNREFUSED',
+        'ECONNRESET',
+        'ETIMEDOUT',
+        'EPIPE',
+        'EHOSTUNREACH',
+        'ENOTFOUND',
+        'EAI_AGAIN',
+        '53300',
+        '57P01',
+        '57P02',
+        '57P03',
+      ].includes(code) || code.startsWith('08')
+    );
   }
   return error instanceof Error && /Connection terminated|timeout exceeded when trying to connect/i.test(error.message);
 }
@@ -187,7 +201,10 @@ export async function createPostgresEventStore(options: PostgresEventStoreOption
   const channel = `bhc_events_${schema}`;
   const sql = {
     version: { name: `bhc_es_version_${schema}`, text: `SELECT max(version) AS version FROM ${table} WHERE stream_name = $1` },
-    append: { name: `bhc_es_append_${schema}`, text: `SELECT current_version, last_position FROM "${schema}".bhc_append($1, $2, $3, $4::uuid[], $5::text[], $6::jsonb[], $7::jsonb[])` },
+    append: {
+      name: `bhc_es_append_${schema}`,
+      text: `SELECT current_version, last_position FROM "${schema}".bhc_append($1, $2, $3, $4::uuid[], $5::text[], $6::jsonb[], $7::jsonb[])`,
+    },
     appendMany: {
       name: `bhc_es_append_many_${schema}`,
       text: `SELECT current_version, last_position FROM "${schema}".bhc_append_many($1::text[], $2::text[], $3::integer[], $4::integer[], $5::integer[], $6::integer[], $7::uuid[], $8::text[], $9::jsonb[], $10::jsonb[])`,
@@ -222,8 +239,12 @@ export async function createPostgresEventStore(options: PostgresEventStoreOption
           UNIQUE (stream_name, version)
         )`);
       // This log's name (EventStore.identity): made once, with the table.
-      await client.query(`CREATE TABLE IF NOT EXISTS "${schema}".event_store_identity (id uuid PRIMARY KEY, created_at timestamptz NOT NULL DEFAULT now())`);
-      await client.query(`INSERT INTO "${schema}".event_store_identity (id) SELECT gen_random_uuid() WHERE NOT EXISTS (SELECT 1 FROM "${schema}".event_store_identity)`);
+      await client.query(
+        `CREATE TABLE IF NOT EXISTS "${schema}".event_store_identity (id uuid PRIMARY KEY, created_at timestamptz NOT NULL DEFAULT now())`,
+      );
+      await client.query(
+        `INSERT INTO "${schema}".event_store_identity (id) SELECT gen_random_uuid() WHERE NOT EXISTS (SELECT 1 FROM "${schema}".event_store_identity)`,
+      );
       // Each statement of a volatile function sees what committed before it began, so the version is read after
       // the stream lock is granted. Nothing before the INSERT writes, so the transaction's xid is assigned inside
       // the append lock, with its positions; the unlock follows the last position.
@@ -343,16 +364,26 @@ export async function createPostgresEventStore(options: PostgresEventStoreOption
     const found = new Map(rows.map((row) => [row.id, row]));
     const first = found.get(ids[0]!);
     const firstVersion = typeof expectedVersion === 'number' ? expectedVersion + 1 : expectedVersion === 'no_stream' ? 0 : first?.version;
-    const retried = first !== undefined && ids.every((id, i) => {
-      const row = found.get(id);
-      return row?.stream_name === streamName && row.version === firstVersion! + i;
-    });
-    if (!retried) throw new DuplicateEventIdError(streamName, rows.map((row) => row.id));
+    const retried =
+      first !== undefined &&
+      ids.every((id, i) => {
+        const row = found.get(id);
+        return row?.stream_name === streamName && row.version === firstVersion! + i;
+      });
+    if (!retried)
+      throw new DuplicateEventIdError(
+        streamName,
+        rows.map((row) => row.id),
+      );
     const last = found.get(ids.at(-1)!)!;
     return { nextExpectedVersion: last.version, position: Number(last.position) };
   }
 
-  async function append(streamName: string, events: NewEvent[], { expectedVersion }: { expectedVersion: ExpectedVersion }): Promise<AppendResult> {
+  async function append(
+    streamName: string,
+    events: NewEvent[],
+    { expectedVersion }: { expectedVersion: ExpectedVersion },
+  ): Promise<AppendResult> {
     if (events.length === 0) throw new Error('append needs at least one event');
     const bytes = appendBytes(events);
     if (bytes > MAX_APPEND_BYTES) throw new AppendTooLargeError(streamName, bytes, MAX_APPEND_BYTES);
@@ -411,7 +442,8 @@ export async function createPostgresEventStore(options: PostgresEventStoreOption
   function sendWaiting() {
     let bytes = waiting[0]!.bytes;
     let count = 1;
-    while (count < waiting.length && count < GROUP_MAX_APPENDS && bytes + waiting[count]!.bytes <= GROUP_MAX_BYTES) bytes += waiting[count++]!.bytes;
+    while (count < waiting.length && count < GROUP_MAX_APPENDS && bytes + waiting[count]!.bytes <= GROUP_MAX_BYTES)
+      bytes += waiting[count++]!.bytes;
     sending = true;
     void appendGroup(waiting.splice(0, count)).finally(count === 1 ? sentAlone : sent);
   }
@@ -472,7 +504,9 @@ export async function createPostgresEventStore(options: PostgresEventStoreOption
       ]);
       const outcomes = group.map(({ streamName, expectedVersion }, i) => {
         const { current_version: version, last_position: last } = rows[i]!;
-        return last === null ? new WrongExpectedVersionError(streamName, expectedVersion, version ?? 'no_stream') : { nextExpectedVersion: version!, position: Number(last) };
+        return last === null
+          ? new WrongExpectedVersionError(streamName, expectedVersion, version ?? 'no_stream')
+          : { nextExpectedVersion: version!, position: Number(last) };
       });
       if (outcomes.some((outcome) => !(outcome instanceof WrongExpectedVersionError))) wakeSubscribers();
       return outcomes;
@@ -491,7 +525,15 @@ export async function createPostgresEventStore(options: PostgresEventStoreOption
     const client = await checkOut(pool);
     let broken: Error | undefined;
     try {
-      const { rows } = await client.query<{ current_version: number | null; last_position: string | null }>(sql.append, [streamName, String(expectedVersion), streamLockKey(streamName), ids, types, data, metadata]);
+      const { rows } = await client.query<{ current_version: number | null; last_position: string | null }>(sql.append, [
+        streamName,
+        String(expectedVersion),
+        streamLockKey(streamName),
+        ids,
+        types,
+        data,
+        metadata,
+      ]);
       const { current_version: version, last_position: last } = rows[0]!;
       if (last === null) throw new WrongExpectedVersionError(streamName, expectedVersion, version ?? 'no_stream');
       wakeSubscribers();
@@ -595,7 +637,11 @@ export async function createPostgresEventStore(options: PostgresEventStoreOption
 
     async readStream(streamName, { afterVersion = -1 } = {}) {
       const { rows } = await retryWhileUnavailable(
-        () => pool.query<Row>(`SELECT position, stream_name, version, id, type, data, metadata, created_at FROM ${table} WHERE stream_name = $1 AND version > $2 ORDER BY version`, [streamName, afterVersion]),
+        () =>
+          pool.query<Row>(
+            `SELECT position, stream_name, version, id, type, data, metadata, created_at FROM ${table} WHERE stream_name = $1 AND version > $2 ORDER BY version`,
+            [streamName, afterVersion],
+          ),
         isPostgresUnavailable,
       );
       return rows.map(toRecorded);

@@ -21,7 +21,11 @@ export function createMailbox(redis: Redis, prefix: string) {
   const all = async () => (await redis.lrange(key, 0, -1)).map((json) => JSON.parse(json) as CapturedMail);
   return {
     async add(mail: CapturedMail) {
-      await redis.multi().lpush(key, JSON.stringify(mail)).ltrim(key, 0, KEEP - 1).exec();
+      await redis
+        .multi()
+        .lpush(key, JSON.stringify(mail))
+        .ltrim(key, 0, KEEP - 1)
+        .exec();
     },
     /** Newest first. */
     async list(): Promise<MailSummary[]> {

@@ -10,7 +10,17 @@ export interface DkimOptions {
  * Headers a DKIM signature covers. nodemailer's default list has List-Unsubscribe but not List-Unsubscribe-Post,
  * and RFC 8058 asks for both to be signed, so a relay cannot turn a link into a one-click POST.
  */
-export const DKIM_SIGNED_HEADERS = ['From', 'To', 'Subject', 'Date', 'Message-ID', 'MIME-Version', 'Content-Type', 'List-Unsubscribe', 'List-Unsubscribe-Post'];
+export const DKIM_SIGNED_HEADERS = [
+  'From',
+  'To',
+  'Subject',
+  'Date',
+  'Message-ID',
+  'MIME-Version',
+  'Content-Type',
+  'List-Unsubscribe',
+  'List-Unsubscribe-Post',
+];
 
 /** A relay that stops answering fails the send within seconds, and its outbox entry goes back to the queue for a retry. */
 const TIMEOUTS = { connectionTimeout: 5_000, greetingTimeout: 5_000, socketTimeout: 10_000 } as const;
@@ -25,7 +35,11 @@ export interface TransportOptions {
 
 /** SMTP_URL when set; otherwise the in-process sink on loopback. Signs with DKIM when a key is given. */
 export function createTransport(smtpUrl: string | undefined, sinkPort: number, { dkim, pooled = false }: TransportOptions = {}) {
-  const options = { ...TIMEOUTS, ...(pooled ? POOL : {}), ...(dkim ? { dkim: { ...dkim, headerFieldNames: DKIM_SIGNED_HEADERS.join(':') } } : {}) };
+  const options = {
+    ...TIMEOUTS,
+    ...(pooled ? POOL : {}),
+    ...(dkim ? { dkim: { ...dkim, headerFieldNames: DKIM_SIGNED_HEADERS.join(':') } } : {}),
+  };
   return smtpUrl
     ? nodemailer.createTransport({ url: smtpUrl, ...options })
     : nodemailer.createTransport({ host: '127.0.0.1', port: sinkPort, secure: false, ignoreTLS: true, ...options });

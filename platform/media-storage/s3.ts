@@ -27,15 +27,23 @@ export interface S3Options {
 }
 
 const isMissing = (error: unknown) =>
-  error instanceof S3ServiceException && (error.name === 'NoSuchKey' || error.name === 'NotFound' || error.$metadata.httpStatusCode === 404);
+  error instanceof S3ServiceException &&
+  (error.name === 'NoSuchKey' || error.name === 'NotFound' || error.$metadata.httpStatusCode === 404);
 
 /** Connects and makes sure the bucket is there (creating it when the credentials may). */
 export async function connectS3MediaStorage(options: S3Options): Promise<MediaStorage> {
   const endpoint = new URL(options.url);
-  const credentials = endpoint.username ? { accessKeyId: decodeURIComponent(endpoint.username), secretAccessKey: decodeURIComponent(endpoint.password) } : undefined;
+  const credentials = endpoint.username
+    ? { accessKeyId: decodeURIComponent(endpoint.username), secretAccessKey: decodeURIComponent(endpoint.password) }
+    : undefined;
   endpoint.username = '';
   endpoint.password = '';
-  const client = new S3Client({ endpoint: endpoint.toString().replace(/\/$/, ''), region: options.region, forcePathStyle: true, ...(credentials ? { credentials } : {}) });
+  const client = new S3Client({
+    endpoint: endpoint.toString().replace(/\/$/, ''),
+    region: options.region,
+    forcePathStyle: true,
+    ...(credentials ? { credentials } : {}),
+  });
   const Bucket = options.bucket;
   const prefix = options.prefix ?? '';
   const objectKey = (key: string) => prefix + checkedKey(key);
@@ -50,11 +58,15 @@ export async function connectS3MediaStorage(options: S3Options): Promise<MediaSt
   return {
     name: 's3',
     async put(key, bytes, contentType) {
-      await client.send(new PutObjectCommand({ Bucket, Key: objectKey(key), Body: bytes, ContentType: contentType, ContentLength: bytes.length }));
+      await client.send(
+        new PutObjectCommand({ Bucket, Key: objectKey(key), Body: bytes, ContentType: contentType, ContentLength: bytes.length }),
+      );
     },
     async get(key, range) {
       try {
-        const answer = await client.send(new GetObjectCommand({ Bucket, Key: objectKey(key), ...(range ? { Range: `bytes=${range.start}-${range.end}` } : {}) }));
+        const answer = await client.send(
+          new GetObjectCommand({ Bucket, Key: objectKey(key), ...(range ? { Range: `bytes=${range.start}-${range.end}` } : {}) }),
+        );
         // A ranged answer names the whole size after the slash: "bytes 0-99/12345".
         const size = Number(answer.ContentRange?.split('/')[1] ?? answer.ContentLength ?? 0);
         return { body: answer.Body as Readable, size, contentType: answer.ContentType ?? contentTypeOfKey(key) };
@@ -78,7 +90,9 @@ export async function connectS3MediaStorage(options: S3Options): Promise<MediaSt
     async *list() {
       let ContinuationToken: string | undefined;
       do {
-        const page = await client.send(new ListObjectsV2Command({ Bucket, Prefix: prefix, ...(ContinuationToken ? { ContinuationToken } : {}) }));
+        const page = await client.send(
+          new ListObjectsV2Command({ Bucket, Prefix: prefix, ...(ContinuationToken ? { ContinuationToken } : {}) }),
+        );
         for (const object of page.Contents ?? []) if (object.Key) yield object.Key.slice(prefix.length);
         ContinuationToken = page.IsTruncated ? page.NextContinuationToken : undefined;
       } while (ContinuationToken);

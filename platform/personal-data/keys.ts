@@ -43,9 +43,13 @@ export function createPersonalDataKeys(store: DocumentStore, now: () => Date = (
   const keys = store.collection<KeyDocument>(PERSONAL_DATA_KEYS);
   const cache = new Map<string, StreamKey & { until: number }>();
   let indexed: Promise<void> | null = null;
-  const indexes = () => (indexed ??= Promise.all([keys.createIndex({ owner: 1 }), keys.createIndex({ createdAt: 1, _id: 1 })]).then(() => undefined));
+  const indexes = () =>
+    (indexed ??= Promise.all([keys.createIndex({ owner: 1 }), keys.createIndex({ createdAt: 1, _id: 1 })]).then(() => undefined));
 
-  const toStreamKey = (document: KeyDocument): StreamKey => ({ key: document.key === null ? null : Buffer.from(document.key, 'base64'), owner: document.owner });
+  const toStreamKey = (document: KeyDocument): StreamKey => ({
+    key: document.key === null ? null : Buffer.from(document.key, 'base64'),
+    owner: document.owner,
+  });
 
   function remember(streamName: string, streamKey: StreamKey) {
     if (cache.size >= CACHE_LIMIT) cache.delete(cache.keys().next().value!);
@@ -81,7 +85,13 @@ export function createPersonalDataKeys(store: DocumentStore, now: () => Date = (
       let found = newStream ? null : await find(streamName);
       if (!found) {
         await indexes();
-        const document: KeyDocument = { _id: streamName, owner: owner.memberId, scope: owner.scope, key: randomBytes(32).toString('base64'), createdAt: now().toISOString() };
+        const document: KeyDocument = {
+          _id: streamName,
+          owner: owner.memberId,
+          scope: owner.scope,
+          key: randomBytes(32).toString('base64'),
+          createdAt: now().toISOString(),
+        };
         try {
           await keys.insertOne(document);
           found = remember(streamName, toStreamKey(document));
@@ -105,7 +115,10 @@ export function createPersonalDataKeys(store: DocumentStore, now: () => Date = (
     /** Destroys the member's keys (of their account; of their content too when asked). Idempotent. */
     async destroy(memberId: string, content: boolean): Promise<void> {
       const scopes: KeyScope[] = content ? ['account', 'content'] : ['account'];
-      await keys.updateMany({ owner: memberId, scope: { $in: scopes }, key: { $ne: null } }, { $set: { key: null, destroyedAt: now().toISOString() } });
+      await keys.updateMany(
+        { owner: memberId, scope: { $in: scopes }, key: { $ne: null } },
+        { $set: { key: null, destroyedAt: now().toISOString() } },
+      );
       for (const [streamName, cached] of cache) if (cached.owner === memberId) cache.delete(streamName);
     },
   };

@@ -14,7 +14,15 @@
  */
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import type { EventStore, NewEvent, RecordedEvent } from '../event-store/port';
-import { erasesStream, erasureOf, keyOwner, personalFields, writerFields, writerPlaceholders, type PersonalFields } from '../../shared/personal-data';
+import {
+  erasesStream,
+  erasureOf,
+  keyOwner,
+  personalFields,
+  writerFields,
+  writerPlaceholders,
+  type PersonalFields,
+} from '../../shared/personal-data';
 import { parseStreamName } from '../../shared/streams';
 import type { PersonalDataKeys } from './keys';
 
@@ -26,7 +34,9 @@ type Data = Record<string, unknown>;
 const TAG_BYTES = 16;
 
 function getPath(data: Data, path: string): unknown {
-  return path.split('.').reduce<unknown>((value, part) => (value !== null && typeof value === 'object' ? (value as Data)[part] : undefined), data);
+  return path
+    .split('.')
+    .reduce<unknown>((value, part) => (value !== null && typeof value === 'object' ? (value as Data)[part] : undefined), data);
 }
 
 /** A copy of `data` with the value at `path` set (or removed, for undefined); parents are copied, never mutated. */
@@ -53,12 +63,16 @@ function unseal(key: Buffer, streamName: string, type: string, sealed: Sealed, k
   const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(sealed.iv, 'base64'));
   decipher.setAAD(Buffer.from(keyStream ? `${streamName}\n${type}\n${keyStream}` : `${streamName}\n${type}`));
   decipher.setAuthTag(bytes.subarray(bytes.length - TAG_BYTES));
-  return JSON.parse(Buffer.concat([decipher.update(bytes.subarray(0, bytes.length - TAG_BYTES)), decipher.final()]).toString('utf8')) as Data;
+  return JSON.parse(
+    Buffer.concat([decipher.update(bytes.subarray(0, bytes.length - TAG_BYTES)), decipher.final()]).toString('utf8'),
+  ) as Data;
 }
 
 function placeholders(fields: PersonalFields, streamName: string): Data {
   const streamId = parseStreamName(streamName)?.id ?? streamName;
-  return Object.fromEntries(Object.entries(fields).map(([path, placeholder]) => [path, typeof placeholder === 'function' ? placeholder(streamId) : placeholder]));
+  return Object.fromEntries(
+    Object.entries(fields).map(([path, placeholder]) => [path, typeof placeholder === 'function' ? placeholder(streamId) : placeholder]),
+  );
 }
 
 export function sealPersonalData(inner: EventStore, keys: PersonalDataKeys): EventStore {
@@ -105,12 +119,16 @@ export function sealPersonalData(inner: EventStore, keys: PersonalDataKeys): Eve
     let data: Data = rest;
     if (sealed) {
       const found = await keys.find(recorded.streamName, replaying);
-      const values = found?.key ? unseal(found.key, recorded.streamName, recorded.type, sealed) : placeholders(personalFields(recorded.streamName, recorded.type) ?? {}, recorded.streamName);
+      const values = found?.key
+        ? unseal(found.key, recorded.streamName, recorded.type, sealed)
+        : placeholders(personalFields(recorded.streamName, recorded.type) ?? {}, recorded.streamName);
       for (const [path, value] of Object.entries(values)) data = withPath(data, path, value);
     }
     if (sealedBy) {
       const found = await keys.find(sealedBy.stream, replaying);
-      const values = found?.key ? unseal(found.key, recorded.streamName, recorded.type, sealedBy, sealedBy.stream) : placeholders(writerPlaceholders(recorded.streamName, recorded.type), recorded.streamName);
+      const values = found?.key
+        ? unseal(found.key, recorded.streamName, recorded.type, sealedBy, sealedBy.stream)
+        : placeholders(writerPlaceholders(recorded.streamName, recorded.type), recorded.streamName);
       for (const [path, value] of Object.entries(values)) data = withPath(data, path, value);
     }
     return { ...recorded, data };

@@ -107,7 +107,8 @@ function addressed(filter: Filter): { id: string; position?: number } | null {
   return null;
 }
 
-const matches = (known: Known, wanted: { position?: number }) => known !== null && (wanted.position === undefined || known._position === wanted.position);
+const matches = (known: Known, wanted: { position?: number }) =>
+  known !== null && (wanted.position === undefined || known._position === wanted.position);
 
 class PageCollection<T extends Document> implements Collection<T> {
   /** Documents read or written in this page, by _id. */
@@ -215,7 +216,8 @@ class PageCollection<T extends Document> implements Collection<T> {
 
   async replaceOne(filter: Filter, document: T, options?: { upsert?: boolean }): Promise<UpdateResult> {
     const target = this.address(filter);
-    if (!target || target.id !== document._id) return this.through((inner) => inner.replaceOne(filter, document, options), options?.upsert ? 'insert' : 'some');
+    if (!target || target.id !== document._id)
+      return this.through((inner) => inner.replaceOne(filter, document, options), options?.upsert ? 'insert' : 'some');
     const known = await this.read(target.id);
     if (matches(known, target)) {
       this.put(document);
@@ -278,7 +280,10 @@ export interface Page extends DocumentStore {
  * A page over the store (or a transaction of it) that `store` gives on first need, under collection names mapped by
  * `rename` (a rebuild writes beside the live collections); with `cached` false, a page that only notes what it touches.
  */
-export function openPage(store: () => Promise<DocumentStore | Transaction>, options: { rename?: (name: string) => string; cached?: boolean; memory?: Memory | null } = {}): Page {
+export function openPage(
+  store: () => Promise<DocumentStore | Transaction>,
+  options: { rename?: (name: string) => string; cached?: boolean; memory?: Memory | null } = {},
+): Page {
   const { rename = (name: string) => name, cached = true, memory = null } = options;
   const collections = new Map<string, PageCollection<Document>>();
   return {

@@ -65,7 +65,12 @@ export interface ProjectionProgress {
  * `local`: whether a runner in this process reports each position (no need to read the checkpoint); a function when
  * that changes, as with a runner that only runs while its process holds the lock (platform/projections/leadership.ts).
  */
-export function createProjectionProgress(options: { store: DocumentStore; runnerName: string; pollMs?: number; local: boolean | (() => boolean) }): ProjectionProgress {
+export function createProjectionProgress(options: {
+  store: DocumentStore;
+  runnerName: string;
+  pollMs?: number;
+  local: boolean | (() => boolean);
+}): ProjectionProgress {
   const local = typeof options.local === 'function' ? options.local : () => options.local as boolean;
   let position = 0;
   let waiters: { position: number; resolve: (ok: boolean) => void }[] = [];
@@ -147,7 +152,13 @@ export interface Lag {
  * How far a runner is behind the log, the same way on every event store (positions are opaque: KurrentDB's are
  * byte offsets): from its stored checkpoint, so any process can tell, whichever runs it.
  */
-export async function runnerLag(options: { eventStore: EventStore; store: DocumentStore; runnerName: string; cap: number; now?: Date }): Promise<Lag> {
+export async function runnerLag(options: {
+  eventStore: EventStore;
+  store: DocumentStore;
+  runnerName: string;
+  cap: number;
+  now?: Date;
+}): Promise<Lag> {
   const checkpoint = await options.store.collection<Checkpoint>(CHECKPOINTS).findOne({ _id: options.runnerName });
   const backlog = await options.eventStore.backlog(checkpoint?.position ?? 0, options.cap);
   const now = options.now ?? new Date();

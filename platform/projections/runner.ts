@@ -28,7 +28,15 @@ import type { Logger } from '../logger';
 import type { ChangeNotice } from '../../shared/socket-messages';
 import { Memory, openPage } from './page';
 import { isTransient } from './failures';
-import { CHECKPOINTS, REBUILD_SUFFIX, REBUILDS, type ProjectionCheckpoint, type ProjectionProgress, type RebuildRequest, type RunnerSummary } from './progress';
+import {
+  CHECKPOINTS,
+  REBUILD_SUFFIX,
+  REBUILDS,
+  type ProjectionCheckpoint,
+  type ProjectionProgress,
+  type RebuildRequest,
+  type RunnerSummary,
+} from './progress';
 
 /** Waits before subscribing again: 250 ms after the first failure in a row, doubling up to 10 s. */
 export const resubscribeDelayMs = (failuresInARow: number) => Math.min(250 * 2 ** (failuresInARow - 1), 10_000);
@@ -172,11 +180,17 @@ async function* pagesOf(events: AsyncIterable<RecordedEvent>, size: number): Asy
   const iterator = events[Symbol.asyncIterator]();
   type Next = IteratorResult<RecordedEvent> | { failed: unknown };
   // A failure after some events of a page comes after that page: what was read is applied first.
-  const pull = (): Promise<Next> => iterator.next().then((result) => result, (failed: unknown) => ({ failed }));
+  const pull = (): Promise<Next> =>
+    iterator.next().then(
+      (result) => result,
+      (failed: unknown) => ({ failed }),
+    );
   /** Resolves 'tick' when the page should end: at once after what is ready, or a little later in a replay. */
   const deadline = (replay: boolean) => {
     let timer: NodeJS.Timeout | NodeJS.Immediate;
-    const promise = new Promise<'tick'>((resolve) => (timer = replay ? setTimeout(resolve, REPLAY_WAIT_MS, 'tick') : setImmediate(resolve, 'tick')));
+    const promise = new Promise<'tick'>(
+      (resolve) => (timer = replay ? setTimeout(resolve, REPLAY_WAIT_MS, 'tick') : setImmediate(resolve, 'tick')),
+    );
     return { promise, cancel: () => (replay ? clearTimeout(timer as NodeJS.Timeout) : clearImmediate(timer as NodeJS.Immediate)) };
   };
   let pending: Promise<Next> | null = null;
@@ -246,7 +260,16 @@ export function createProjectionRunner(options: ProjectionRunnerOptions) {
   }
 
   function checkpointOf(track: Track): ProjectionCheckpoint {
-    return { _id: track.checkpoint, runner: name, position: track.position, version: track.projection.version, eventStore: identity, failed: track.failed, updatedAt: new Date().toISOString(), ...(track.rebuiltAt ? { rebuiltAt: track.rebuiltAt } : {}) };
+    return {
+      _id: track.checkpoint,
+      runner: name,
+      position: track.position,
+      version: track.projection.version,
+      eventStore: identity,
+      failed: track.failed,
+      updatedAt: new Date().toISOString(),
+      ...(track.rebuiltAt ? { rebuiltAt: track.rebuiltAt } : {}),
+    };
   }
 
   /**
@@ -254,7 +277,9 @@ export function createProjectionRunner(options: ProjectionRunnerOptions) {
    * every projection write: a runner behind another (two overlap while the lock is taken over) never moves it back.
    */
   async function storeCheckpoint(track: Track, target: Pick<DocumentStore, 'collection'>) {
-    await target.collection<ProjectionCheckpoint>(CHECKPOINTS).savePositioned({ put: [{ ...checkpointOf(track), _position: track.position }], remove: [] });
+    await target
+      .collection<ProjectionCheckpoint>(CHECKPOINTS)
+      .savePositioned({ put: [{ ...checkpointOf(track), _position: track.position }], remove: [] });
     track.stored = track.position;
   }
 
@@ -264,13 +289,14 @@ export function createProjectionRunner(options: ProjectionRunnerOptions) {
     let opening: Promise<DocumentStore | Transaction> | null = null;
     const direct = options.pages === 'direct';
     const open = () =>
-      (opening ??= store.begin && !direct
-        ? // Not waiting for the disk: a crash loses the last pages and their checkpoint together, and they are applied again.
-          store.begin({ durable: false }).then((opened) => {
-            transaction = opened;
-            return opened;
-          })
-        : Promise.resolve(store));
+      (opening ??=
+        store.begin && !direct
+          ? // Not waiting for the disk: a crash loses the last pages and their checkpoint together, and they are applied again.
+            store.begin({ durable: false }).then((opened) => {
+              transaction = opened;
+              return opened;
+            })
+          : Promise.resolve(store));
     const page = openPage(open, { rename: track.rename, cached: !direct, memory: track.memory });
     const notices: ChangeNotice[] = [];
     const context: ProjectionContext = { store: page, notify: (notice) => notices.push(notice), live: false };
@@ -311,7 +337,10 @@ export function createProjectionRunner(options: ProjectionRunnerOptions) {
         if (isTransient(error)) {
           failures++;
           const waitMs = delay(failures);
-          logger.error({ projection: track.checkpoint, position: track.position, failures, waitMs, err: error }, `Projection ${track.checkpoint} could not apply a page (${String(error)}); trying again in ${waitMs} ms`);
+          logger.error(
+            { projection: track.checkpoint, position: track.position, failures, waitMs, err: error },
+            `Projection ${track.checkpoint} could not apply a page (${String(error)}); trying again in ${waitMs} ms`,
+          );
           await pause(waitMs, signal);
           continue;
         }
@@ -334,7 +363,9 @@ export function createProjectionRunner(options: ProjectionRunnerOptions) {
       { projection: track.checkpoint, position: event.position, eventType: event.type, stream: event.streamName, err: error },
       `Projection ${track.checkpoint} failed on event ${event.type} at position ${event.position}; it stopped there (the others go on) and resumes from position ${track.position} after a restart or a rebuild`,
     );
-    await checkpoints.updateOne({ _id: track.checkpoint }, { $set: { failed: track.failed, updatedAt: new Date().toISOString() } }).catch((stored: unknown) => logger.error({ err: stored }, `could not record that ${track.checkpoint} stopped`));
+    await checkpoints
+      .updateOne({ _id: track.checkpoint }, { $set: { failed: track.failed, updatedAt: new Date().toISOString() } })
+      .catch((stored: unknown) => logger.error({ err: stored }, `could not record that ${track.checkpoint} stopped`));
   }
 
   /** Applies one page to every track, a few projections at a time. */
@@ -353,7 +384,12 @@ export function createProjectionRunner(options: ProjectionRunnerOptions) {
    * Follows the log from `from()` with resubscription, handing each page to `onPage`. Returns when the signal aborts or
    * `onPage` says stop.
    */
-  async function follow(from: () => number, onPage: (page: RecordedEvent[]) => Promise<'go on' | 'stop'>, outer: AbortSignal, report: boolean) {
+  async function follow(
+    from: () => number,
+    onPage: (page: RecordedEvent[]) => Promise<'go on' | 'stop'>,
+    outer: AbortSignal,
+    report: boolean,
+  ) {
     // Its own signal, so that a reader done with the log ('stop') ends its subscription at once.
     const reading = new AbortController();
     const abort = () => reading.abort();
@@ -366,7 +402,12 @@ export function createProjectionRunner(options: ProjectionRunnerOptions) {
     }
   }
 
-  async function followUntil(from: () => number, onPage: (page: RecordedEvent[]) => Promise<'go on' | 'stop'>, signal: AbortSignal, report: boolean) {
+  async function followUntil(
+    from: () => number,
+    onPage: (page: RecordedEvent[]) => Promise<'go on' | 'stop'>,
+    signal: AbortSignal,
+    report: boolean,
+  ) {
     while (!signal.aborted) {
       let reason: string;
       let recovered: NodeJS.Timeout | undefined;
@@ -392,7 +433,10 @@ export function createProjectionRunner(options: ProjectionRunnerOptions) {
       const failures = (report ? subscription.failures : 0) + 1;
       if (report) subscription = { status: 'resubscribing', failures, reason, since: subscription.since ?? new Date() };
       const waitMs = delay(failures);
-      logger.error({ runner: name, position: from(), failures, waitMs, reason }, `The ${name} subscription dropped (${reason}); subscribing again from position ${from()} in ${waitMs} ms`);
+      logger.error(
+        { runner: name, position: from(), failures, waitMs, reason },
+        `The ${name} subscription dropped (${reason}); subscribing again from position ${from()} in ${waitMs} ms`,
+      );
       await pause(waitMs, signal);
     }
   }
@@ -425,7 +469,16 @@ export function createProjectionRunner(options: ProjectionRunnerOptions) {
 
   /** Makes new collections for a rebuild, or keeps those of one under way with the same version. */
   async function prepareRebuild(projection: Projection): Promise<Track> {
-    const track: Track = { projection, checkpoint: rebuilt(projection.name), rename: rebuilt, position: 0, stored: 0, failed: null, waiting: false, memory: null };
+    const track: Track = {
+      projection,
+      checkpoint: rebuilt(projection.name),
+      rename: rebuilt,
+      position: 0,
+      stored: 0,
+      failed: null,
+      waiting: false,
+      memory: null,
+    };
     const stored = await checkpoints.findOne({ _id: track.checkpoint });
     if (stored && stored.version === projection.version && stored.eventStore === identity && !stored.failed) {
       track.position = track.stored = stored.position;
@@ -460,7 +513,12 @@ export function createProjectionRunner(options: ProjectionRunnerOptions) {
         if (going.length === 0) return 'stop';
         // Caught up: little of the log is left (a page may end where the adapter's reads do, or the log where a page does).
         if ((await eventStore.backlog(Math.min(...going.map((track) => track.position)), PAGE_SIZE)).events >= PAGE_SIZE) return 'go on';
-        await livePages(() => switchTo(group.filter((track) => !track.failed), signal));
+        await livePages(() =>
+          switchTo(
+            group.filter((track) => !track.failed),
+            signal,
+          ),
+        );
         return 'stop';
       },
       signal,
@@ -470,7 +528,11 @@ export function createProjectionRunner(options: ProjectionRunnerOptions) {
       failedRebuilds.add(track.projection.name);
       await recordRebuildFailure(track);
     }
-    if (!signal.aborted) logger.info({ runner: name, projections: names, seconds: ((performance.now() - started) / 1000).toFixed(1) }, `rebuilt ${names.join(', ')}`);
+    if (!signal.aborted)
+      logger.info(
+        { runner: name, projections: names, seconds: ((performance.now() - started) / 1000).toFixed(1) },
+        `rebuilt ${names.join(', ')}`,
+      );
   }
 
   async function recordRebuildFailure(track: Track) {
@@ -485,7 +547,12 @@ export function createProjectionRunner(options: ProjectionRunnerOptions) {
       await follow(
         () => Math.min(...group.map((track) => track.position)),
         async (page) => {
-          await applyToTracks(group, page.filter((event) => event.position <= target), null, signal);
+          await applyToTracks(
+            group,
+            page.filter((event) => event.position <= target),
+            null,
+            signal,
+          );
           return page[page.length - 1]!.position >= target ? 'stop' : 'go on';
         },
         signal,
@@ -503,7 +570,9 @@ export function createProjectionRunner(options: ProjectionRunnerOptions) {
         }
         const liveTrack = tracks.find((one) => one.projection === track.projection)!;
         const switched = checkpointOf({ ...liveTrack, position: track.position, failed: null, rebuiltAt: switchedAt });
-        await place.collection<ProjectionCheckpoint>(CHECKPOINTS).replaceOne({ _id: liveTrack.checkpoint }, { ...switched, _position: track.position }, { upsert: true });
+        await place
+          .collection<ProjectionCheckpoint>(CHECKPOINTS)
+          .replaceOne({ _id: liveTrack.checkpoint }, { ...switched, _position: track.position }, { upsert: true });
         await place.collection(CHECKPOINTS).deleteOne({ _id: track.checkpoint });
         await place.collection(REBUILDS).deleteOne({ _id: track.projection.name });
       }
@@ -514,7 +583,14 @@ export function createProjectionRunner(options: ProjectionRunnerOptions) {
     }
     for (const track of group) {
       const liveTrack = tracks.find((one) => one.projection === track.projection)!;
-      Object.assign(liveTrack, { position: track.position, stored: track.position, failed: null, waiting: false, memory: null, rebuiltAt: switchedAt });
+      Object.assign(liveTrack, {
+        position: track.position,
+        stored: track.position,
+        failed: null,
+        waiting: false,
+        memory: null,
+        rebuiltAt: switchedAt,
+      });
     }
     reportProgress();
   }
@@ -529,7 +605,10 @@ export function createProjectionRunner(options: ProjectionRunnerOptions) {
     if (names.length === 0 || signal.aborted) return;
     const run = rebuild(names, signal).catch((error: unknown) => {
       if (signal.aborted) return;
-      logger.error({ err: error, projections: names }, `the rebuild of ${names.join(', ')} failed; it starts again on the next request or restart`);
+      logger.error(
+        { err: error, projections: names },
+        `the rebuild of ${names.join(', ')} failed; it starts again on the next request or restart`,
+      );
     });
     const done = run.finally(() => {
       for (const projectionName of names) rebuilding.delete(projectionName);
@@ -563,8 +642,17 @@ export function createProjectionRunner(options: ProjectionRunnerOptions) {
       summaryWanted = false;
       const positions = activeLive().map((track) => track.position);
       const position = positions.length > 0 ? Math.min(...positions) : livePosition;
-      const summary: RunnerSummary = { _id: name, summary: true, position, eventStore: identity, heartbeatAt: new Date().toISOString(), projections: projections.map((projection) => projection.name) };
-      await summaries.replaceOne({ _id: name }, summary, { upsert: true }).catch((error: unknown) => logger.error({ err: error, runner: name }, `${name}: could not store where it has got to`));
+      const summary: RunnerSummary = {
+        _id: name,
+        summary: true,
+        position,
+        eventStore: identity,
+        heartbeatAt: new Date().toISOString(),
+        projections: projections.map((projection) => projection.name),
+      };
+      await summaries
+        .replaceOne({ _id: name }, summary, { upsert: true })
+        .catch((error: unknown) => logger.error({ err: error, runner: name }, `${name}: could not store where it has got to`));
     });
   }
 
@@ -578,7 +666,16 @@ export function createProjectionRunner(options: ProjectionRunnerOptions) {
     const anyStored = stored.size > 0 || legacy !== null;
     tracks = [];
     for (const projection of projections) {
-      const track: Track = { projection, checkpoint: live(projection.name), rename: live, position: 0, stored: 0, failed: null, waiting: false, memory: null };
+      const track: Track = {
+        projection,
+        checkpoint: live(projection.name),
+        rename: live,
+        position: 0,
+        stored: 0,
+        failed: null,
+        waiting: false,
+        memory: null,
+      };
       let checkpoint = stored.get(projection.name) ?? null;
       if (!checkpoint && legacy !== null) {
         checkpoint = { ...checkpointOf({ ...track, position: legacy }), version: 1 };
@@ -588,8 +685,15 @@ export function createProjectionRunner(options: ProjectionRunnerOptions) {
         track.position = track.stored = checkpoint.position;
         if (checkpoint.rebuiltAt) track.rebuiltAt = checkpoint.rebuiltAt;
         if (checkpoint.eventStore !== identity && options.rebuilds === false) {
-          track.failed = { position: checkpoint.position, projection: projection.name, error: `its checkpoint counts in another event store (${checkpoint.eventStore}), not ${identity}` };
-          logger.error({ projection: projection.name, checkpointEventStore: checkpoint.eventStore, eventStore: identity }, `The ${projection.name} checkpoint was written against another event store; it does not start. Point EVENT_STORE back at that store, or remove its checkpoint.`);
+          track.failed = {
+            position: checkpoint.position,
+            projection: projection.name,
+            error: `its checkpoint counts in another event store (${checkpoint.eventStore}), not ${identity}`,
+          };
+          logger.error(
+            { projection: projection.name, checkpointEventStore: checkpoint.eventStore, eventStore: identity },
+            `The ${projection.name} checkpoint was written against another event store; it does not start. Point EVENT_STORE back at that store, or remove its checkpoint.`,
+          );
         } else if (checkpoint.eventStore !== identity) {
           track.waiting = true;
           logger.error(
@@ -598,11 +702,21 @@ export function createProjectionRunner(options: ProjectionRunnerOptions) {
           );
         } else if (checkpoint.version !== projection.version && options.rebuilds === false) {
           // Never rebuilt (it would act again on what it did): the new code goes on from where the old one was.
-          logger.info({ projection: projection.name, from: checkpoint.version, to: projection.version }, `${projection.name} changed version; it goes on from its checkpoint (this runner is never rebuilt)`);
+          logger.info(
+            { projection: projection.name, from: checkpoint.version, to: projection.version },
+            `${projection.name} changed version; it goes on from its checkpoint (this runner is never rebuilt)`,
+          );
           await checkpoints.updateOne({ _id: track.checkpoint }, { $set: { version: projection.version } });
         } else if (checkpoint.version !== projection.version) {
-          logger.info({ projection: projection.name, from: checkpoint.version, to: projection.version }, `${projection.name} changed version: rebuilding it beside the live one`);
-          await rebuildRequests.replaceOne({ _id: projection.name }, { _id: projection.name, runner: name, requestedAt: new Date().toISOString(), failed: null }, { upsert: true });
+          logger.info(
+            { projection: projection.name, from: checkpoint.version, to: projection.version },
+            `${projection.name} changed version: rebuilding it beside the live one`,
+          );
+          await rebuildRequests.replaceOne(
+            { _id: projection.name },
+            { _id: projection.name, runner: name, requestedAt: new Date().toISOString(), failed: null },
+            { upsert: true },
+          );
         }
         // A projection that stopped on an event tries it again at each start: the code may have been fixed since.
         if (checkpoint.failed && !track.failed) await checkpoints.updateOne({ _id: track.checkpoint }, { $set: { failed: null } });
@@ -613,7 +727,8 @@ export function createProjectionRunner(options: ProjectionRunnerOptions) {
       } else {
         await checkpoints.insertOne(checkpointOf(track)).catch(ignoreDuplicate);
       }
-      if (track.position === 0 && !track.waiting && options.pages !== 'direct' && (await isEmpty(projection))) track.memory = new Memory(projection.collections);
+      if (track.position === 0 && !track.waiting && options.pages !== 'direct' && (await isEmpty(projection)))
+        track.memory = new Memory(projection.collections);
       tracks.push(track);
     }
   }
@@ -634,7 +749,10 @@ export function createProjectionRunner(options: ProjectionRunnerOptions) {
       } catch (error) {
         if (!isTransient(error) || signal.aborted) throw error;
         const waitMs = delay(failures);
-        logger.error({ err: error, runner: name, waitMs }, `The ${name} runner could not start (${String(error)}); trying again in ${waitMs} ms`);
+        logger.error(
+          { err: error, runner: name, waitMs },
+          `The ${name} runner could not start (${String(error)}); trying again in ${waitMs} ms`,
+        );
         await pause(waitMs, signal);
       }
     }
@@ -644,7 +762,9 @@ export function createProjectionRunner(options: ProjectionRunnerOptions) {
     reportProgress();
     await keepHouse(signal);
     housekeeping = setInterval(() => {
-      housekept = housekept.then(() => keepHouse(signal)).catch((error: unknown) => logger.error({ err: error, runner: name }, `${name}: could not store checkpoints`));
+      housekept = housekept
+        .then(() => keepHouse(signal))
+        .catch((error: unknown) => logger.error({ err: error, runner: name }, `${name}: could not store checkpoints`));
     }, HOUSEKEEPING_MS);
     await runLive(signal);
   }

@@ -30,7 +30,12 @@ export const CATCHING_UP_AT = 100;
 const LAG_CAP = 1_000_000;
 
 /** `runners`: each runner's name and the projections it runs, so that one that never ran is listed too. */
-export async function projectionStatuses(options: { store: DocumentStore; eventStore: EventStore; runners: { name: string; projections: readonly string[] }[]; now?: Date }): Promise<ProjectionStatus[]> {
+export async function projectionStatuses(options: {
+  store: DocumentStore;
+  eventStore: EventStore;
+  runners: { name: string; projections: readonly string[] }[];
+  now?: Date;
+}): Promise<ProjectionStatus[]> {
   const now = (options.now ?? new Date()).getTime();
   const documents = await options.store.collection<ProjectionCheckpoint | RunnerSummary>(CHECKPOINTS).find({});
   const byId = new Map(documents.map((document) => [document._id, document]));
@@ -74,5 +79,7 @@ export async function projectionStatuses(options: { store: DocumentStore; eventS
 /** The projections that stopped on an event, for readiness and monitoring. */
 export async function failedProjections(store: DocumentStore): Promise<{ name: string; position: number; error: string }[]> {
   const stopped = await store.collection<ProjectionCheckpoint>(CHECKPOINTS).find({ failed: { $ne: null }, runner: { $exists: true } });
-  return stopped.filter((checkpoint) => checkpoint.failed).map((checkpoint) => ({ name: checkpoint._id, position: checkpoint.failed!.position, error: checkpoint.failed!.error }));
+  return stopped
+    .filter((checkpoint) => checkpoint.failed)
+    .map((checkpoint) => ({ name: checkpoint._id, position: checkpoint.failed!.position, error: checkpoint.failed!.error }));
 }

@@ -73,7 +73,8 @@ async function freeSlug(store: DocumentStore, title: string, postId: string): Pr
 }
 
 /** Records that `slug` leads to the post (a slug the server claimed is the post's for good). */
-const holdSlug = (store: DocumentStore, slug: string, postId: string, at: number) => applyToDocument(blogSlugs(store), slug, at, () => ({ postId }));
+const holdSlug = (store: DocumentStore, slug: string, postId: string, at: number) =>
+  applyToDocument(blogSlugs(store), slug, at, () => ({ postId }));
 
 /** The author as a post shows them; a member the blog does not know (erased) as "Former member", in the role they wrote in. */
 function authorOf(byline: Byline | null, role: Role): BlogPostDocument['author'] {
@@ -101,7 +102,12 @@ async function followAuthor(authorId: string, event: MemberEvent, at: number, { 
   for (const id of unchanged ? [] : (held?.posts ?? [])) {
     const post = await posts.findOne({ _id: id });
     if (!post) continue;
-    await applyToDocument(posts, id, at, (current) => current && (removed ? null : { ...current, author: authorOf(byline, current.author.role) }));
+    await applyToDocument(
+      posts,
+      id,
+      at,
+      (current) => current && (removed ? null : { ...current, author: authorOf(byline, current.author.role) }),
+    );
     notify({ message: 'blog:changed', rooms: roomsFor(post.isPublished), payload: { id, kind: removed ? 'removed' : 'updated' } });
   }
   await applyToDocument(authors(store), authorId, at, (current) => {
@@ -111,7 +117,11 @@ async function followAuthor(authorId: string, event: MemberEvent, at: number, { 
 }
 
 /** Whether two bylines show the same on a post. */
-const sameByline = (one: Byline, other: Byline) => one.firstName === other.firstName && one.lastName === other.lastName && one.role === other.role && one.profileImageUrl === other.profileImageUrl;
+const sameByline = (one: Byline, other: Byline) =>
+  one.firstName === other.firstName &&
+  one.lastName === other.lastName &&
+  one.role === other.role &&
+  one.profileImageUrl === other.profileImageUrl;
 
 /** Lists a post among its author's, or takes it off. */
 function listPost(store: DocumentStore, authorId: string, postId: string, listed: boolean, at: number) {
@@ -151,7 +161,9 @@ export const blogProjection: Projection = {
     const posts = blogPosts(store);
     const before = await posts.findOne({ _id: id });
     const change = (update: (post: BlogPostDocument) => Partial<BlogPostDocument>, at?: string) =>
-      applyToDocument(posts, id, recorded.position, (current) => (current ? { ...current, ...update(current), ...(at ? { updatedAt: at } : {}) } : null));
+      applyToDocument(posts, id, recorded.position, (current) =>
+        current ? { ...current, ...update(current), ...(at ? { updatedAt: at } : {}) } : null,
+      );
 
     switch (event.type) {
       case 'BlogPostDrafted': {
@@ -186,8 +198,19 @@ export const blogProjection: Projection = {
       case 'BlogPostEdited': {
         const { slug } = event.data;
         if (slug !== undefined) await holdSlug(store, slug, id, recorded.position);
-        const moved = (post: BlogPostDocument) => (slug === undefined || slug === post.slug ? {} : { slug, oldSlugs: [...post.oldSlugs.filter((old) => old !== slug), post.slug] });
-        await change((post) => ({ ...moved(post), title: event.data.title, excerpt: event.data.excerpt, content: event.data.content, ...(event.data.tags ? { tags: event.data.tags } : {}), ...(event.data.media !== undefined ? { media: event.data.media } : {}) }), event.data.at);
+        const moved = (post: BlogPostDocument) =>
+          slug === undefined || slug === post.slug ? {} : { slug, oldSlugs: [...post.oldSlugs.filter((old) => old !== slug), post.slug] };
+        await change(
+          (post) => ({
+            ...moved(post),
+            title: event.data.title,
+            excerpt: event.data.excerpt,
+            content: event.data.content,
+            ...(event.data.tags ? { tags: event.data.tags } : {}),
+            ...(event.data.media !== undefined ? { media: event.data.media } : {}),
+          }),
+          event.data.at,
+        );
         break;
       }
       case 'BlogPostScheduled':

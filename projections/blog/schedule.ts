@@ -25,12 +25,19 @@ const BATCH = 50;
 
 /** One tick: publishes every post whose time has come; answers how many it published. */
 export async function publishDuePosts({ store, handle, now }: ScheduleDependencies): Promise<number> {
-  const due = await blogPosts(store).find({ isPublished: false, publishAt: { $lte: now().toISOString() } }, { sort: { publishAt: 1, _id: 1 }, limit: BATCH, fields: ['publishAt'] });
+  const due = await blogPosts(store).find(
+    { isPublished: false, publishAt: { $lte: now().toISOString() } },
+    { sort: { publishAt: 1, _id: 1 }, limit: BATCH, fields: ['publishAt'] },
+  );
   let published = 0;
   for (const post of due) {
     const publishAt = post.publishAt;
     if (!publishAt) continue;
-    const { events } = await handle(blogPostDecider, streamName('blog', post._id), { type: 'PublishScheduledBlogPost', data: { publishAt }, metadata: { now: now(), actor: null } });
+    const { events } = await handle(blogPostDecider, streamName('blog', post._id), {
+      type: 'PublishScheduledBlogPost',
+      data: { publishAt },
+      metadata: { now: now(), actor: null },
+    });
     published += events.length;
   }
   return published;

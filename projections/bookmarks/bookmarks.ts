@@ -26,7 +26,8 @@ export const bookmarksProjection: Projection = {
     const typed = typedEvent(recorded);
     if (typed?.stream === 'member' && typed.event.type === 'MemberErased') {
       const bookmarks = bookmarksCollection(store);
-      for (const { _id } of await bookmarks.find({ memberId: typed.id }, { fields: ['_id'] })) await applyToDocument(bookmarks, _id, recorded.position, () => null);
+      for (const { _id } of await bookmarks.find({ memberId: typed.id }, { fields: ['_id'] }))
+        await applyToDocument(bookmarks, _id, recorded.position, () => null);
       return;
     }
     if (typed?.stream !== 'bookmarks') return;

@@ -53,7 +53,8 @@ async function targetRooms(store: DocumentStore, targetType: CommentTargetType, 
 
 /** Follows whether each post and blog post is open to every reader. */
 async function followTarget({ stream, id, event }: TypedEvent, at: number, store: DocumentStore) {
-  const target = (open: boolean, authorId: string | null = null) => applyToDocument(targets(store), `${stream}:${id}`, at, (current) => ({ open, authorId: current?.authorId ?? authorId }));
+  const target = (open: boolean, authorId: string | null = null) =>
+    applyToDocument(targets(store), `${stream}:${id}`, at, (current) => ({ open, authorId: current?.authorId ?? authorId }));
   const gone = () => applyToDocument(targets(store), `${stream}:${id}`, at, () => null);
   switch (event.type) {
     case 'PostSubmitted':
@@ -87,10 +88,24 @@ async function followAuthor(memberId: string, event: MemberEvent, at: number, { 
     // Applied already (a replay after a crash): the comments follow the byline as it stands.
     const byline = held && held._position >= at ? held.byline : change(held?.byline ?? null);
     const shown = { name: bylineName(byline), avatar: byline?.profileImageUrl ?? null };
-    const unchanged = event.type === 'MemberProfileChanged' && held?.byline && bylineName(held.byline) === shown.name && (held.byline.profileImageUrl ?? null) === shown.avatar;
+    const unchanged =
+      event.type === 'MemberProfileChanged' &&
+      held?.byline &&
+      bylineName(held.byline) === shown.name &&
+      (held.byline.profileImageUrl ?? null) === shown.avatar;
     const comments = commentsCollection(store);
     for (const _id of unchanged ? [] : (held?.comments ?? []))
-      await applyToDocument(comments, _id, at, (comment) => comment && { ...comment, author: { ...comment.author, ...shown }, ...(removed ? { content: '', removed: true, removedBy: memberId } : {}) });
+      await applyToDocument(
+        comments,
+        _id,
+        at,
+        (comment) =>
+          comment && {
+            ...comment,
+            author: { ...comment.author, ...shown },
+            ...(removed ? { content: '', removed: true, removedBy: memberId } : {}),
+          },
+      );
   }
   await applyToDocument(authors(store), memberId, at, (current) => {
     const next = { byline: change(current?.byline ?? null), comments: current?.comments ?? [] };
@@ -122,7 +137,10 @@ export const commentsProjection: Projection = {
       case 'CommentWritten': {
         const data = event.data;
         const author = (await authors(store).findOne({ _id: data.authorId }))?.byline ?? null;
-        await applyToDocument(authors(store), data.authorId, at, (current) => ({ byline: current?.byline ?? null, comments: withId(current?.comments, id) }));
+        await applyToDocument(authors(store), data.authorId, at, (current) => ({
+          byline: current?.byline ?? null,
+          comments: withId(current?.comments, id),
+        }));
         await applyToDocument(comments, id, at, () => ({
           targetType: data.targetType,
           targetId: data.targetId,
@@ -146,7 +164,11 @@ export const commentsProjection: Projection = {
         await change(() => ({ content: '', removed: true, removedBy: event.data.by }));
         break;
       case 'CommentReported':
-        await change((comment) => (comment.reportedBy.includes(event.data.memberId) ? {} : { reportedBy: [...comment.reportedBy, event.data.memberId], reports: comment.reports + 1 }));
+        await change((comment) =>
+          comment.reportedBy.includes(event.data.memberId)
+            ? {}
+            : { reportedBy: [...comment.reportedBy, event.data.memberId], reports: comment.reports + 1 },
+        );
         break;
       case 'CommentReportsDismissed':
         await change(() => ({ reportedBy: [], reports: 0 }));
@@ -154,6 +176,11 @@ export const commentsProjection: Projection = {
     }
     const { targetType, targetId } = event.data;
     const kind = event.type === 'CommentWritten' ? 'created' : event.type === 'CommentRemoved' ? 'removed' : 'updated';
-    if (context.live) notify({ message: 'comments:changed', rooms: await targetRooms(store, targetType, targetId), payload: { targetType, targetId, id, kind } });
+    if (context.live)
+      notify({
+        message: 'comments:changed',
+        rooms: await targetRooms(store, targetType, targetId),
+        payload: { targetType, targetId, id, kind },
+      });
   },
 };

@@ -23,12 +23,15 @@ export const calendarFeedsProjection: Projection = {
   },
   async apply(recorded, { store }) {
     const typed = typedEvent(recorded);
-    if (typed?.stream === 'member' && typed.event.type === 'MemberErased') return applyToDocument(calendarFeeds(store), typed.id, recorded.position, () => null);
+    if (typed?.stream === 'member' && typed.event.type === 'MemberErased')
+      return applyToDocument(calendarFeeds(store), typed.id, recorded.position, () => null);
     if (typed?.stream !== 'calendar') return;
     const { event } = typed;
     await applyToDocument(calendarFeeds(store), event.data.memberId, recorded.position, (current) => {
       const kept = { generation: current?.generation ?? 0, tokenHash: current?.tokenHash ?? null, reminders: current?.reminders ?? true };
-      return event.type === 'CalendarFeedIssued' ? { ...kept, generation: event.data.generation, tokenHash: event.data.tokenHash } : { ...kept, reminders: event.data.enabled };
+      return event.type === 'CalendarFeedIssued'
+        ? { ...kept, generation: event.data.generation, tokenHash: event.data.tokenHash }
+        : { ...kept, reminders: event.data.enabled };
     });
   },
 };

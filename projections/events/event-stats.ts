@@ -37,11 +37,27 @@ const entries = (store: DocumentStore) => store.collection<EntryDocument>(EVENT_
 
 export async function readEventStats(store: DocumentStore): Promise<EventStats> {
   const stats = await eventStats(store).findOne({ _id: STATS_ID });
-  return { total: stats?.total ?? 0, pending: stats?.pending ?? 0, approved: stats?.approved ?? 0, featured: stats?.featured ?? 0, public: stats?.public ?? 0, private: stats?.private ?? 0 };
+  return {
+    total: stats?.total ?? 0,
+    pending: stats?.pending ?? 0,
+    approved: stats?.approved ?? 0,
+    featured: stats?.featured ?? 0,
+    public: stats?.public ?? 0,
+    private: stats?.private ?? 0,
+  };
 }
 
 /** What changes an event as the counts see it; RSVPs and cancellations do not. */
-const COUNTED = new Set<CalendarEventEvent['type']>(['EventScheduled', 'EventEdited', 'EventApproved', 'EventReturnedToModeration', 'EventRejected', 'EventFeatured', 'EventUnfeatured', 'EventDeleted']);
+const COUNTED = new Set<CalendarEventEvent['type']>([
+  'EventScheduled',
+  'EventEdited',
+  'EventApproved',
+  'EventReturnedToModeration',
+  'EventRejected',
+  'EventFeatured',
+  'EventUnfeatured',
+  'EventDeleted',
+]);
 
 /** The entry after one event of its stream. */
 function entryAfter(entry: Entry | null, event: CalendarEventEvent): Entry | null {
@@ -81,14 +97,23 @@ const countsOf = (entry: Entry | null) => ({
 /** Moves the counts by what these entries' changes make, in one write (a second write at the same position would be skipped). */
 async function count(changes: [before: Entry | null, after: Entry | null][], at: number, { store, notify, live }: ProjectionContext) {
   const delta = countsOf(null);
-  for (const [before, after] of changes) for (const key of Object.keys(delta) as (keyof typeof delta)[]) delta[key] += countsOf(after)[key] - countsOf(before)[key];
+  for (const [before, after] of changes)
+    for (const key of Object.keys(delta) as (keyof typeof delta)[]) delta[key] += countsOf(after)[key] - countsOf(before)[key];
   if (Object.values(delta).every((moved) => moved === 0)) return;
   await applyToDocument(eventStats(store), STATS_ID, at, (current) => {
     const total = (current?.total ?? 0) + delta.total;
     const open = (current?.public ?? 0) + delta.public;
-    return { total, pending: (current?.pending ?? 0) + delta.pending, approved: (current?.approved ?? 0) + delta.approved, featured: (current?.featured ?? 0) + delta.featured, public: open, private: total - open };
+    return {
+      total,
+      pending: (current?.pending ?? 0) + delta.pending,
+      approved: (current?.approved ?? 0) + delta.approved,
+      featured: (current?.featured ?? 0) + delta.featured,
+      public: open,
+      private: total - open,
+    };
   });
-  if (live && delta.pending !== 0) notify({ message: 'pending:changed', rooms: [ROOMS.staff], payload: { events: (await readEventStats(store)).pending } });
+  if (live && delta.pending !== 0)
+    notify({ message: 'pending:changed', rooms: [ROOMS.staff], payload: { events: (await readEventStats(store)).pending } });
 }
 
 export const eventStatsProjection: Projection = {
@@ -105,7 +130,11 @@ export const eventStatsProjection: Projection = {
     if (typed?.stream === 'member' && typed.event.type === 'MemberErased' && typed.event.data.content === 'removed') {
       // Their events left the calendar: they leave the counts.
       const organised = await entries(store).find({ organizerId: typed.id });
-      await count(organised.map((entry) => [entry, null]), at, context);
+      await count(
+        organised.map((entry) => [entry, null]),
+        at,
+        context,
+      );
       for (const { _id } of organised) await applyToDocument(entries(store), _id, at, () => null);
       return;
     }

@@ -74,7 +74,8 @@ export const calendarEvents = (store: DocumentStore) => store.collection<Calenda
 const organizers = (store: DocumentStore) => store.collection<OrganizerDocument>(EVENT_ORGANIZERS);
 
 /** The organizer as their events show them; one the calendar does not know (erased) as "Former member", in the role they had. */
-const organizerOf = (known: Organizer | null, role: Role): Organizer => known ?? { ...FORMER_MEMBER, email: '', role, profileImageUrl: null };
+const organizerOf = (known: Organizer | null, role: Role): Organizer =>
+  known ?? { ...FORMER_MEMBER, email: '', role, profileImageUrl: null };
 
 /** What a member event does to the organizer their events show; null when it changes nothing of it (a password, a bio). */
 function organizerChange(event: MemberEvent): ((organizer: Organizer | null) => Organizer | null) | null {
@@ -88,7 +89,8 @@ function organizerChange(event: MemberEvent): ((organizer: Organizer | null) => 
   };
 }
 
-export const searchText = (event: Pick<EventFields, 'title' | 'description' | 'location'>) => [event.title, event.description, event.location].join('\n').toLowerCase();
+export const searchText = (event: Pick<EventFields, 'title' | 'description' | 'location'>) =>
+  [event.title, event.description, event.location].join('\n').toLowerCase();
 
 function calendarEntry(details: EventDetailsDocument): Omit<CalendarEventDocument, '_id' | '_position'> {
   const { _id, _position, rsvps, waiting, ...summary } = details;
@@ -99,10 +101,18 @@ function calendarEntry(details: EventDetailsDocument): Omit<CalendarEventDocumen
 export const roomsFor = (event: Pick<EventSummary, 'isApproved' | 'isPublic' | 'organizerId' | 'invited'>): Room[] =>
   event.isApproved && event.isPublic
     ? [ROOMS.members, ROOMS.public]
-    : [ROOMS.staff, ROOMS.member(event.organizerId), ...(event.isApproved ? (event.invited ?? []).map((memberId) => ROOMS.member(memberId)) : [])];
+    : [
+        ROOMS.staff,
+        ROOMS.member(event.organizerId),
+        ...(event.isApproved ? (event.invited ?? []).map((memberId) => ROOMS.member(memberId)) : []),
+      ];
 
 /** The details document after one event of its stream; null removes it. */
-function nextDetails(current: EventDetailsDocument | null, event: CalendarEventEvent, organizer: Organizer | null): Omit<EventDetailsDocument, '_id' | '_position'> | null {
+function nextDetails(
+  current: EventDetailsDocument | null,
+  event: CalendarEventEvent,
+  organizer: Organizer | null,
+): Omit<EventDetailsDocument, '_id' | '_position'> | null {
   if (event.type === 'EventScheduled') {
     const { fields, approved, organizerId, scheduledAt } = event.data;
     return {
@@ -164,7 +174,13 @@ function nextDetails(current: EventDetailsDocument | null, event: CalendarEventE
 }
 
 /** What changes who comes, not the event itself. */
-const RSVP_EVENTS = new Set<CalendarEventEvent['type']>(['RsvpChanged', 'RsvpRemoved', 'JoinedWaitlist', 'LeftWaitlist', 'PromotedFromWaitlist']);
+const RSVP_EVENTS = new Set<CalendarEventEvent['type']>([
+  'RsvpChanged',
+  'RsvpRemoved',
+  'JoinedWaitlist',
+  'LeftWaitlist',
+  'PromotedFromWaitlist',
+]);
 
 export const eventsProjection: Projection = {
   name: 'events',
@@ -188,7 +204,10 @@ export const eventsProjection: Projection = {
     const { store, notify } = context;
     const details = eventDetails(store);
     const before = await details.findOne({ _id: id });
-    const organizer = event.type === 'EventScheduled' ? organizerOf((await organizers(store).findOne({ _id: event.data.organizerId }))?.organizer ?? null, 'member') : null;
+    const organizer =
+      event.type === 'EventScheduled'
+        ? organizerOf((await organizers(store).findOne({ _id: event.data.organizerId }))?.organizer ?? null, 'member')
+        : null;
     // Listed before it is written, taken off before it goes: a replay after a crash in between finds it again.
     if (event.type === 'EventScheduled') await listEvent(store, event.data.organizerId, id, true, recorded.position);
     else if (event.type === 'EventDeleted' && before) await listEvent(store, before.organizerId, id, false, recorded.position);
@@ -200,7 +219,11 @@ export const eventsProjection: Projection = {
     const subject = after ?? before;
     if (!subject) return;
     if (RSVP_EVENTS.has(event.type)) {
-      notify({ message: 'rsvp:changed', rooms: roomsFor(subject), payload: { eventId: id, ...subject.attendees, waitlistCount: subject.waitlistCount ?? 0 } });
+      notify({
+        message: 'rsvp:changed',
+        rooms: roomsFor(subject),
+        payload: { eventId: id, ...subject.attendees, waitlistCount: subject.waitlistCount ?? 0 },
+      });
       return;
     }
     const rooms = new Set([...(before ? roomsFor(before) : []), ...(after ? roomsFor(after) : [])]);
@@ -210,14 +233,21 @@ export const eventsProjection: Projection = {
 
 /** Whether two copies of an organizer show the same. */
 const sameOrganizer = (one: Organizer, other: Organizer) =>
-  one.firstName === other.firstName && one.lastName === other.lastName && one.email === other.email && one.role === other.role && one.profileImageUrl === other.profileImageUrl;
+  one.firstName === other.firstName &&
+  one.lastName === other.lastName &&
+  one.email === other.email &&
+  one.role === other.role &&
+  one.profileImageUrl === other.profileImageUrl;
 
 /** An organizer's document, or null when it says nothing any more. */
-const organizerDocument = (organizer: Organizer | null, events: string[]) => (organizer || events.length > 0 ? { organizer, events } : null);
+const organizerDocument = (organizer: Organizer | null, events: string[]) =>
+  organizer || events.length > 0 ? { organizer, events } : null;
 
 /** Lists an event among its organizer's, or takes it off. */
 function listEvent(store: DocumentStore, organizerId: string, eventId: string, listed: boolean, at: number) {
-  return applyToDocument(organizers(store), organizerId, at, (current) => organizerDocument(current?.organizer ?? null, listed ? withId(current?.events, eventId) : withoutId(current?.events, eventId)));
+  return applyToDocument(organizers(store), organizerId, at, (current) =>
+    organizerDocument(current?.organizer ?? null, listed ? withId(current?.events, eventId) : withoutId(current?.events, eventId)),
+  );
 }
 
 /**
@@ -250,5 +280,7 @@ async function followOrganizer(memberId: string, event: MemberEvent, at: number,
     await applyToDocument(calendarEvents(store), _id, at, () => (after ? calendarEntry(after) : null));
     if (after) notify({ message: 'events:changed', rooms: roomsFor(after), payload: { id: _id, kind: 'updated' } });
   }
-  await applyToDocument(organizers(store), memberId, at, (current) => organizerDocument(change(current?.organizer ?? null), removed ? [] : (current?.events ?? [])));
+  await applyToDocument(organizers(store), memberId, at, (current) =>
+    organizerDocument(change(current?.organizer ?? null), removed ? [] : (current?.events ?? [])),
+  );
 }

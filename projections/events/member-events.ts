@@ -31,7 +31,8 @@ async function forget(store: DocumentStore, memberId: string, contentRemoved: bo
   const own = await links.find({ memberId });
   const organised = contentRemoved ? own.filter((link) => link.organizing).map((link) => link.eventId) : [];
   // Others' links first: a replay after a crash in between finds the organiser's own links, and so the events, again.
-  for (const link of organised.length > 0 ? await links.find({ eventId: { $in: organised }, memberId: { $ne: memberId } }) : []) await applyToDocument(links, link._id, at, () => null);
+  for (const link of organised.length > 0 ? await links.find({ eventId: { $in: organised }, memberId: { $ne: memberId } }) : [])
+    await applyToDocument(links, link._id, at, () => null);
   for (const link of own) await applyToDocument(links, link._id, at, () => null);
 }
 
@@ -46,29 +47,58 @@ export const memberEventsProjection: Projection = {
   },
   async apply(recorded, { store }) {
     const typed = typedEvent(recorded);
-    if (typed?.stream === 'member' && typed.event.type === 'MemberErased') return forget(store, typed.id, typed.event.data.content === 'removed', recorded.position);
+    if (typed?.stream === 'member' && typed.event.type === 'MemberErased')
+      return forget(store, typed.id, typed.event.data.content === 'removed', recorded.position);
     if (typed?.stream !== 'event') return;
     const { id: eventId, event } = typed;
     const links = memberEvents(store);
-    const link = (memberId: string, change: (current: MemberEventDocument | null) => Omit<MemberEventDocument, '_id' | '_position'> | null) =>
-      applyToDocument(links, `${eventId}:${memberId}`, recorded.position, change);
+    const link = (
+      memberId: string,
+      change: (current: MemberEventDocument | null) => Omit<MemberEventDocument, '_id' | '_position'> | null,
+    ) => applyToDocument(links, `${eventId}:${memberId}`, recorded.position, change);
 
     switch (event.type) {
       case 'EventScheduled':
-        await link(event.data.organizerId, (current) => ({ memberId: event.data.organizerId, eventId, organizing: true, rsvp: current?.rsvp ?? null, ...(current?.at ? { at: current.at } : {}) }));
+        await link(event.data.organizerId, (current) => ({
+          memberId: event.data.organizerId,
+          eventId,
+          organizing: true,
+          rsvp: current?.rsvp ?? null,
+          ...(current?.at ? { at: current.at } : {}),
+        }));
         return;
       case 'RsvpChanged':
-        await link(event.data.memberId, (current) => ({ memberId: event.data.memberId, eventId, organizing: current?.organizing ?? false, rsvp: event.data.status, at: event.data.at }));
+        await link(event.data.memberId, (current) => ({
+          memberId: event.data.memberId,
+          eventId,
+          organizing: current?.organizing ?? false,
+          rsvp: event.data.status,
+          at: event.data.at,
+        }));
         return;
       case 'JoinedWaitlist':
-        await link(event.data.memberId, (current) => ({ memberId: event.data.memberId, eventId, organizing: current?.organizing ?? false, rsvp: 'waitlisted', at: event.data.at }));
+        await link(event.data.memberId, (current) => ({
+          memberId: event.data.memberId,
+          eventId,
+          organizing: current?.organizing ?? false,
+          rsvp: 'waitlisted',
+          at: event.data.at,
+        }));
         return;
       case 'PromotedFromWaitlist':
-        await link(event.data.memberId, (current) => ({ memberId: event.data.memberId, eventId, organizing: current?.organizing ?? false, rsvp: 'attending', at: event.data.at }));
+        await link(event.data.memberId, (current) => ({
+          memberId: event.data.memberId,
+          eventId,
+          organizing: current?.organizing ?? false,
+          rsvp: 'attending',
+          at: event.data.at,
+        }));
         return;
       case 'RsvpRemoved':
       case 'LeftWaitlist':
-        await link(event.data.memberId, (current) => (current?.organizing ? { memberId: current.memberId, eventId, organizing: true, rsvp: null } : null));
+        await link(event.data.memberId, (current) =>
+          current?.organizing ? { memberId: current.memberId, eventId, organizing: true, rsvp: null } : null,
+        );
         return;
       case 'EventDeleted':
         for (const { memberId } of await links.find({ eventId })) await link(memberId, () => null);

@@ -16,7 +16,11 @@ export function visibility(actor: Actor | null): Filter {
 }
 
 export function canSee(event: EventDetailsDocument, actor: Actor | null) {
-  return isStaff(actor) || (event.isApproved && (event.isPublic || Boolean(actor && event.invited?.includes(actor.id)))) || event.organizerId === actor?.id;
+  return (
+    isStaff(actor) ||
+    (event.isApproved && (event.isPublic || Boolean(actor && event.invited?.includes(actor.id)))) ||
+    event.organizerId === actor?.id
+  );
 }
 
 /** A member's answer to an event, or their place in its waiting list. */
@@ -51,9 +55,17 @@ export function eventDto(event: CalendarEventDocument | EventDetailsDocument, vi
     isApproved: event.isApproved,
     isFeatured: event.isFeatured,
     isCancelled: event.isCancelled ?? false,
-    ...(event.status === 'rejected' && (isStaff(viewer) || viewer?.id === event.organizerId) ? { rejectionReason: event.rejectionReason ?? null } : {}),
+    ...(event.status === 'rejected' && (isStaff(viewer) || viewer?.id === event.organizerId)
+      ? { rejectionReason: event.rejectionReason ?? null }
+      : {}),
     organizerId: event.organizerId,
-    organizer: { firstName: organizer.firstName, lastName: organizer.lastName, role: organizer.role, profileImageUrl: organizer.profileImageUrl, ...(isStaff(viewer) ? { email: organizer.email } : {}) },
+    organizer: {
+      firstName: organizer.firstName,
+      lastName: organizer.lastName,
+      role: organizer.role,
+      profileImageUrl: organizer.profileImageUrl,
+      ...(isStaff(viewer) ? { email: organizer.email } : {}),
+    },
     attendees: event.attendees,
     attendeeCount: event.attendees.attending,
     waitlistCount: event.waitlistCount ?? 0,
@@ -64,4 +76,5 @@ export function eventDto(event: CalendarEventDocument | EventDetailsDocument, vi
 }
 
 /** One event as its reader sees it, with their own RSVP when signed in. */
-export const detailsDto = (event: EventDetailsDocument, viewer: Actor | null): CalendarEvent => eventDto(event, viewer, viewer ? standingOf(event, viewer.id) : undefined);
+export const detailsDto = (event: EventDetailsDocument, viewer: Actor | null): CalendarEvent =>
+  eventDto(event, viewer, viewer ? standingOf(event, viewer.id) : undefined);

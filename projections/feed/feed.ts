@@ -67,10 +67,18 @@ export type FeedPostDocument = Positioned & {
   history?: { ids: string[]; current: string | null; pending: string | null };
 };
 
-export type RevisionText = { content: string; mediaType: MediaType | null; mediaUrl: string | null; mediaTitle: string | null; tags: string[]; createdAt: string };
+export type RevisionText = {
+  content: string;
+  mediaType: MediaType | null;
+  mediaUrl: string | null;
+  mediaTitle: string | null;
+  tags: string[];
+  createdAt: string;
+};
 export type RevisionStatus = 'original' | 'applied' | 'pending' | 'rejected' | 'replaced';
 /** One text of a post, as first posted or as edited (GET /api/posts/{id}/revisions). */
-export type RevisionDocument = Positioned & RevisionText & { _id: string; postId: string; editedBy: string; status: RevisionStatus; current: boolean };
+export type RevisionDocument = Positioned &
+  RevisionText & { _id: string; postId: string; editedBy: string; status: RevisionStatus; current: boolean };
 
 type TagDay = Positioned & { _id: string; tag: string; day: string; count: number };
 /** Keyed by tag: its posts per day over the trending window ending on the newest post's day, and their sum. */
@@ -88,7 +96,8 @@ export const tagWindow = (store: DocumentStore) => store.collection<TagWindow>(F
 export const authors = (store: DocumentStore) => store.collection<AuthorDocument>(FEED_AUTHORS);
 export const revisions = (store: DocumentStore) => store.collection<RevisionDocument>(FEED_REVISIONS);
 
-const searchText = (content: string, authorName: string, tags: readonly string[]) => [content, authorName, ...tags].join('\n').toLowerCase();
+const searchText = (content: string, authorName: string, tags: readonly string[]) =>
+  [content, authorName, ...tags].join('\n').toLowerCase();
 
 function visibleTo(post: FeedPostDocument): Room[] {
   return post.status === 'approved' ? [ROOMS.members, ROOMS.public] : [ROOMS.staff, ROOMS.member(post.authorId)];
@@ -116,7 +125,8 @@ async function countTags(store: DocumentStore, tags: readonly string[], day: str
       const count = Object.values(days).reduce((sum, posts) => sum + posts, 0);
       return count > 0 ? { days, count } : null;
     });
-  for (const tag of tags) await applyToDocument(tagDays(store), `${tag}:${day}`, at, (current) => ({ tag, day, count: (current?.count ?? 0) + 1 }));
+  for (const tag of tags)
+    await applyToDocument(tagDays(store), `${tag}:${day}`, at, (current) => ({ tag, day, count: (current?.count ?? 0) + 1 }));
   if (end === newest && counted.every((tag) => days[day]?.includes(tag))) return;
   const kept = Object.fromEntries(Object.entries(days).filter(([inWindow]) => inWindow >= start));
   if (counted.length > 0) kept[day] = [...new Set([...(kept[day] ?? []), ...counted])];
@@ -155,7 +165,16 @@ async function followAuthor(memberId: string, event: MemberEvent, at: number, { 
       const post = await posts.findOne({ _id: id });
       if (!post) continue;
       if (removed) await dropHistory(store, post, at);
-      await applyToDocument(posts, id, at, (current) => current && (removed ? null : { ...current, author: { ...current.author, name, avatar }, search: searchText(current.content, name, current.tags) }));
+      await applyToDocument(
+        posts,
+        id,
+        at,
+        (current) =>
+          current &&
+          (removed
+            ? null
+            : { ...current, author: { ...current.author, name, avatar }, search: searchText(current.content, name, current.tags) }),
+      );
       notify({ message: 'posts:changed', rooms: visibleTo(post), payload: { id, kind: removed ? 'removed' : 'updated' } });
     }
   }
@@ -193,7 +212,14 @@ function withText(post: FeedPostDocument, text: PostText): FeedPostDocument {
   };
 }
 
-const revisionText = (text: PostText, createdAt: string): RevisionText => ({ content: text.content, mediaType: text.mediaType, mediaUrl: text.mediaUrl, mediaTitle: text.mediaTitle, tags: text.tags, createdAt });
+const revisionText = (text: PostText, createdAt: string): RevisionText => ({
+  content: text.content,
+  mediaType: text.mediaType,
+  mediaUrl: text.mediaUrl,
+  mediaTitle: text.mediaTitle,
+  tags: text.tags,
+  createdAt,
+});
 
 /**
  * Keeps a post's history in `feed_revisions`: each text is a document reached by its id from the post's `history`,
@@ -321,7 +347,15 @@ export const feedProjection: Projection = {
         break;
       case 'PostRejected':
         await keepHistory(store, id, before, event, at);
-        await change((post) => ({ ...post, status: 'rejected', rejectionReason: event.data.reason ?? null, pinRank: 0, revision: null, reviewAt: null, history: historyAfter(post, event, at) }));
+        await change((post) => ({
+          ...post,
+          status: 'rejected',
+          rejectionReason: event.data.reason ?? null,
+          pinRank: 0,
+          revision: null,
+          reviewAt: null,
+          history: historyAfter(post, event, at),
+        }));
         break;
       case 'PostEdited': {
         const { at: editedAt, resubmitted } = event.data;
@@ -336,7 +370,12 @@ export const feedProjection: Projection = {
       }
       case 'PostRevisionSubmitted':
         await keepHistory(store, id, before, event, at);
-        await change((post) => ({ ...post, revision: revisionText(event.data, event.data.at), reviewAt: event.data.at, history: historyAfter(post, event, at) }));
+        await change((post) => ({
+          ...post,
+          revision: revisionText(event.data, event.data.at),
+          reviewAt: event.data.at,
+          history: historyAfter(post, event, at),
+        }));
         break;
       case 'PostRevisionApproved':
         await keepHistory(store, id, before, event, at);
@@ -345,7 +384,13 @@ export const feedProjection: Projection = {
           const { createdAt: _written, ...text } = post.revision;
           // An upload stays with the post while the edit keeps its address.
           const media = post.media && post.media.url === text.mediaUrl ? { media: post.media } : {};
-          return { ...withText(post, { ...text, ...media }), editedAt: event.data.at, revision: null, reviewAt: null, history: historyAfter(post, event, at) };
+          return {
+            ...withText(post, { ...text, ...media }),
+            editedAt: event.data.at,
+            revision: null,
+            reviewAt: null,
+            history: historyAfter(post, event, at),
+          };
         });
         break;
       case 'PostRevisionRejected':
@@ -359,16 +404,28 @@ export const feedProjection: Projection = {
         await change((post) => ({ ...post, pinRank: 0 }));
         break;
       case 'PostLiked':
-        await change((post) => (post.likedBy.includes(event.data.memberId) ? post : { ...post, likedBy: [...post.likedBy, event.data.memberId], likes: post.likes + 1 }));
+        await change((post) =>
+          post.likedBy.includes(event.data.memberId)
+            ? post
+            : { ...post, likedBy: [...post.likedBy, event.data.memberId], likes: post.likes + 1 },
+        );
         break;
       case 'PostUnliked':
-        await change((post) => (post.likedBy.includes(event.data.memberId) ? { ...post, likedBy: post.likedBy.filter((m) => m !== event.data.memberId), likes: post.likes - 1 } : post));
+        await change((post) =>
+          post.likedBy.includes(event.data.memberId)
+            ? { ...post, likedBy: post.likedBy.filter((m) => m !== event.data.memberId), likes: post.likes - 1 }
+            : post,
+        );
         break;
       case 'PostShared':
         await change((post) => ({ ...post, shares: post.shares + 1 }));
         break;
       case 'PostReported':
-        await change((post) => (post.reportedBy.includes(event.data.memberId) ? post : { ...post, reportedBy: [...post.reportedBy, event.data.memberId], reports: post.reports + 1 }));
+        await change((post) =>
+          post.reportedBy.includes(event.data.memberId)
+            ? post
+            : { ...post, reportedBy: [...post.reportedBy, event.data.memberId], reports: post.reports + 1 },
+        );
         break;
       case 'PostReportsDismissed':
         await change((post) => ({ ...post, reportedBy: [], reports: 0 }));
@@ -387,10 +444,15 @@ export const feedProjection: Projection = {
     const kind = !before ? 'created' : !after ? 'removed' : 'updated';
     // A held edit changes only what its author and staff see.
     const held = event.type === 'PostRevisionSubmitted' || event.type === 'PostRevisionRejected';
-    const rooms = held ? [ROOMS.staff, ROOMS.member(subject.authorId)] : [...(before ? visibleTo(before) : []), ...(after ? visibleTo(after) : [])];
+    const rooms = held
+      ? [ROOMS.staff, ROOMS.member(subject.authorId)]
+      : [...(before ? visibleTo(before) : []), ...(after ? visibleTo(after) : [])];
     notify({ message: 'posts:changed', rooms: [...new Set(rooms)], payload: { id, kind } });
     // A count only the notice needs: not read while replaying.
-    if (live && (before?.reviewAt || after?.reviewAt || before?.status === 'pending' || after?.status === 'pending' || event.type === 'PostReported')) {
+    if (
+      live &&
+      (before?.reviewAt || after?.reviewAt || before?.status === 'pending' || after?.status === 'pending' || event.type === 'PostReported')
+    ) {
       const pending = await posts.countDocuments(IN_REVIEW);
       notify({ message: 'pending:changed', rooms: [ROOMS.staff], payload: { posts: pending } });
     }

@@ -43,7 +43,12 @@ export function postDto(post: FeedPostDocument, viewer: Actor | null): Post {
     isPinned: post.pinRank === 1,
     status: post.status,
     ...(canSeeHistory(post, viewer)
-      ? { rejectionReason: post.rejectionReason, reports: post.reports, pendingRevision: Boolean(post.revision), ...(post.revision ? { revision: post.revision } : {}) }
+      ? {
+          rejectionReason: post.rejectionReason,
+          reports: post.reports,
+          pendingRevision: Boolean(post.revision),
+          ...(post.revision ? { revision: post.revision } : {}),
+        }
       : {}),
     createdAt: post.createdAt,
     editedAt: post.editedAt ?? null,
@@ -51,16 +56,24 @@ export function postDto(post: FeedPostDocument, viewer: Actor | null): Post {
 }
 
 /** Who sees what waits and what was: a post's held edit, its rejection reason, its history. Its author and staff. */
-export const canSeeHistory = (post: Pick<FeedPostDocument, 'authorId'>, viewer: Actor | null) => viewer !== null && (viewer.id === post.authorId || isModerator(viewer.role));
+export const canSeeHistory = (post: Pick<FeedPostDocument, 'authorId'>, viewer: Actor | null) =>
+  viewer !== null && (viewer.id === post.authorId || isModerator(viewer.role));
 
 /** The moderation queue's order: as posts and held edits entered it, oldest first. */
 export const QUEUE_ORDER: Sort = { reviewAt: 1, _id: 1 };
 export { IN_REVIEW };
 
 /** A post's texts, newest first, with who wrote each as they are named now. */
-export async function revisionPage(store: DocumentStore, postId: string, page: { limit: number; cursor?: string | undefined }): Promise<Page<PostRevision>> {
+export async function revisionPage(
+  store: DocumentStore,
+  postId: string,
+  page: { limit: number; cursor?: string | undefined },
+): Promise<Page<PostRevision>> {
   const order: Sort = { createdAt: -1, _id: -1 };
-  const found = await revisions(store).find({ $and: [{ postId }, ...(page.cursor ? [afterCursor(page.cursor, order)] : [])] }, { sort: order, limit: page.limit + 1 });
+  const found = await revisions(store).find(
+    { $and: [{ postId }, ...(page.cursor ? [afterCursor(page.cursor, order)] : [])] },
+    { sort: order, limit: page.limit + 1 },
+  );
   const { items, nextCursor } = pageOf(found, { limit: page.limit }, order);
   const editors = await authors(store).find({ _id: { $in: [...new Set(items.map((item) => item.editedBy))] } });
   const names = new Map(editors.map((editor) => [editor._id, bylineName(editor.byline)]));
@@ -126,14 +139,30 @@ const inFeedOrder = (a: FeedPostDocument, b: FeedPostDocument) =>
  * both are kept in `cached` (server/http/read-cache.ts) until the next event; a
  * reader's own pending posts are read only when there are some.
  */
-export async function feedPage(store: DocumentStore, query: FeedQuery, viewer: Actor | null, limit: number, cached: AnswerCache = uncached): Promise<Page<FeedPostDocument>> {
+export async function feedPage(
+  store: DocumentStore,
+  query: FeedQuery,
+  viewer: Actor | null,
+  limit: number,
+  cached: AnswerCache = uncached,
+): Promise<Page<FeedPostDocument>> {
   const posts = feedPosts(store);
   const rest = narrowing(query);
   const [approved, waiting] = await Promise.all([
-    cached(`feed:${JSON.stringify([query.filter, query.q, query.tag, query.cursor, limit])}`, () => posts.find({ $and: [{ status: 'approved' }, ...rest] }, { sort: FEED_ORDER, limit: limit + 1 })),
-    viewer ? cached('feed:pending-authors', async () => new Set((await posts.find({ status: 'pending' }, { fields: ['authorId'] })).map((post) => post.authorId))) : null,
+    cached(`feed:${JSON.stringify([query.filter, query.q, query.tag, query.cursor, limit])}`, () =>
+      posts.find({ $and: [{ status: 'approved' }, ...rest] }, { sort: FEED_ORDER, limit: limit + 1 }),
+    ),
+    viewer
+      ? cached(
+          'feed:pending-authors',
+          async () => new Set((await posts.find({ status: 'pending' }, { fields: ['authorId'] })).map((post) => post.authorId)),
+        )
+      : null,
   ]);
-  const own = viewer && waiting?.has(viewer.id) ? await posts.find({ $and: [{ status: 'pending', authorId: viewer.id }, ...rest] }, { sort: FEED_ORDER, limit: limit + 1 }) : [];
+  const own =
+    viewer && waiting?.has(viewer.id)
+      ? await posts.find({ $and: [{ status: 'pending', authorId: viewer.id }, ...rest] }, { sort: FEED_ORDER, limit: limit + 1 })
+      : [];
   return pageOf([...approved, ...own].sort(inFeedOrder), { limit }, FEED_ORDER);
 }
 

@@ -40,8 +40,14 @@ const MEDIA_URL = /^\/media\/([0-9a-f-]{36})\//;
 export const mediaIdOfUrl = (url: string | null | undefined) => (url ? (MEDIA_URL.exec(url)?.[1] ?? null) : null);
 
 /** The file a page shows: for an image, the size `variant` of that page; audio has one file. */
-export function mediaView(media: Pick<MediaDocument, '_id' | 'kind' | 'files' | 'durationSeconds'>, variant: 'feed' | 'blog' | 'avatar-192' = 'feed'): Media {
-  const file = media.kind === 'audio' ? media.files[0]! : (media.files.find((f) => f.variant === variant && f.contentType === 'image/webp') ?? media.files[0]!);
+export function mediaView(
+  media: Pick<MediaDocument, '_id' | 'kind' | 'files' | 'durationSeconds'>,
+  variant: 'feed' | 'blog' | 'avatar-192' = 'feed',
+): Media {
+  const file =
+    media.kind === 'audio'
+      ? media.files[0]!
+      : (media.files.find((f) => f.variant === variant && f.contentType === 'image/webp') ?? media.files[0]!);
   return {
     id: media._id,
     url: mediaFileUrl(file.key),
@@ -51,10 +57,18 @@ export function mediaView(media: Pick<MediaDocument, '_id' | 'kind' | 'files' | 
   };
 }
 
-const withReferences = (media: MediaDocument, references: string[]): MediaDocument => ({ ...media, references, referenceCount: references.length });
+const withReferences = (media: MediaDocument, references: string[]): MediaDocument => ({
+  ...media,
+  references,
+  referenceCount: references.length,
+});
 
 /** Which upload each reference points at (`_id` the reference): its upload's `references` array cannot be indexed. */
-type ReferenceDocument = Positioned & { _id: string; mediaId: string; /** For a picture inside a blog post's text: `blog:<post id>`, whose text names it. */ holder?: string };
+type ReferenceDocument = Positioned & {
+  _id: string;
+  mediaId: string /** For a picture inside a blog post's text: `blog:<post id>`, whose text names it. */;
+  holder?: string;
+};
 /** Beside the references, keyed `inline:blog:<post id>`: the uploads a blog post's text shows, so an edit finds those it no longer shows by id. */
 type InlineDocument = Positioned & { _id: string; shown: string[] };
 export const MEDIA_REFERENCES = 'media_references';
@@ -84,14 +98,18 @@ async function referAll(store: DocumentStore, moves: Move[], at: number) {
     await applyToDocument(mediaCollection(store), mediaId, at, (current) => {
       if (!current) return current;
       const references = [...new Set([...current.references.filter((r) => !remove.includes(r)), ...add])];
-      return references.length === current.references.length && references.every((r, i) => r === current.references[i]) ? current : withReferences(current, references);
+      return references.length === current.references.length && references.every((r, i) => r === current.references[i])
+        ? current
+        : withReferences(current, references);
     });
   }
-  for (const { reference, mediaId, holder } of moves) await applyToDocument(referencesCollection(store), reference, at, () => (mediaId ? { mediaId, ...(holder ? { holder } : {}) } : null));
+  for (const { reference, mediaId, holder } of moves)
+    await applyToDocument(referencesCollection(store), reference, at, () => (mediaId ? { mediaId, ...(holder ? { holder } : {}) } : null));
 }
 
 /** Moves the reference `reference` to the upload `mediaId` (null: to none), taking it from the upload that had it. */
-const refer = (store: DocumentStore, reference: string, mediaId: string | null, at: number) => referAll(store, [{ reference, mediaId }], at);
+const refer = (store: DocumentStore, reference: string, mediaId: string | null, at: number) =>
+  referAll(store, [{ reference, mediaId }], at);
 
 /** Our uploads a blog post's text shows (`<img src="/media/<id>/…">`, docs/domain/blog.md#pictures-in-the-text). */
 const INLINE_MEDIA = /\ssrc="\/media\/([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\//gu;
@@ -126,7 +144,19 @@ async function forgetOwner(store: DocumentStore, memberId: string, contentRemove
   // A picture is always one's own upload. Each document is written once: a second write at the same position would be skipped.
   for (const upload of await mediaCollection(store).find({ ownerId: memberId })) {
     const dropped = upload.references.filter((reference) => contentRemoved || reference === `avatar:${memberId}`);
-    await applyToDocument(mediaCollection(store), upload._id, at, (current) => current && { ...withReferences(current, current.references.filter((reference) => !dropped.includes(reference))), ownerErased: true });
+    await applyToDocument(
+      mediaCollection(store),
+      upload._id,
+      at,
+      (current) =>
+        current && {
+          ...withReferences(
+            current,
+            current.references.filter((reference) => !dropped.includes(reference)),
+          ),
+          ownerErased: true,
+        },
+    );
     for (const reference of dropped) await applyToDocument(referencesCollection(store), reference, at, () => null);
   }
 }
@@ -160,20 +190,24 @@ export const mediaProjection: Projection = {
       }
       case 'event': {
         const { event, id } = typed;
-        if (event.type === 'EventScheduled' || event.type === 'EventEdited') await refer(store, `event:${id}`, event.data.fields.media?.id ?? null, at);
+        if (event.type === 'EventScheduled' || event.type === 'EventEdited')
+          await refer(store, `event:${id}`, event.data.fields.media?.id ?? null, at);
         else if (event.type === 'EventDeleted') await refer(store, `event:${id}`, null, at);
         return;
       }
       case 'blog': {
         const { event, id } = typed;
-        if (event.type === 'BlogPostDrafted') await referBlog(store, id, event.data.media ? event.data.media.id : undefined, event.data.content, at);
-        else if (event.type === 'BlogPostEdited') await referBlog(store, id, event.data.media === undefined ? undefined : (event.data.media?.id ?? null), event.data.content, at);
+        if (event.type === 'BlogPostDrafted')
+          await referBlog(store, id, event.data.media ? event.data.media.id : undefined, event.data.content, at);
+        else if (event.type === 'BlogPostEdited')
+          await referBlog(store, id, event.data.media === undefined ? undefined : (event.data.media?.id ?? null), event.data.content, at);
         else if (event.type === 'BlogPostDeleted') await referBlog(store, id, null, '', at);
         return;
       }
       case 'member': {
         const { event, id } = typed;
-        if (event.type === 'MemberProfileChanged' && event.data.profileImageUrl !== undefined) await refer(store, `avatar:${id}`, mediaIdOfUrl(event.data.profileImageUrl), at);
+        if (event.type === 'MemberProfileChanged' && event.data.profileImageUrl !== undefined)
+          await refer(store, `avatar:${id}`, mediaIdOfUrl(event.data.profileImageUrl), at);
         if (event.type === 'MemberErased') await forgetOwner(store, id, event.data.content === 'removed', at);
         return;
       }

@@ -28,11 +28,18 @@ export async function sweepOrphanMedia({ store, storage, handle, now, graceMs }:
   const before = new Date(now().getTime() - graceMs).toISOString();
   let removed = 0;
   for (;;) {
-    const orphans = await mediaCollection(store).find({ referenceCount: 0, $or: [{ uploadedAt: { $lt: before } }, { ownerErased: true }] }, { sort: { referenceCount: 1, uploadedAt: 1 }, limit: BATCH });
+    const orphans = await mediaCollection(store).find(
+      { referenceCount: 0, $or: [{ uploadedAt: { $lt: before } }, { ownerErased: true }] },
+      { sort: { referenceCount: 1, uploadedAt: 1 }, limit: BATCH },
+    );
     let removedNow = 0;
     for (const orphan of orphans) {
       for (const file of orphan.files) await storage.delete(file.key);
-      const { events } = await handle(mediaDecider, streamName('media', orphan._id), { type: 'DeleteOrphan', data: {}, metadata: { now: now(), actor: null } });
+      const { events } = await handle(mediaDecider, streamName('media', orphan._id), {
+        type: 'DeleteOrphan',
+        data: {},
+        metadata: { now: now(), actor: null },
+      });
       removedNow += events.length;
     }
     removed += removedNow;

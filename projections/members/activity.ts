@@ -52,7 +52,12 @@ function holdsHash(value: unknown): boolean {
 function withoutHashes(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(withoutHashes);
   if (value === null || typeof value !== 'object') return value;
-  return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, HASH_KEY.test(key) && typeof inner === 'string' ? HELD_NOT_GIVEN : withoutHashes(inner)]));
+  return Object.fromEntries(
+    Object.entries(value).map(([key, inner]) => [
+      key,
+      HASH_KEY.test(key) && typeof inner === 'string' ? HELD_NOT_GIVEN : withoutHashes(inner),
+    ]),
+  );
 }
 
 async function concerned(recorded: RecordedEvent, store: DocumentStore): Promise<Set<string>> {
@@ -66,7 +71,8 @@ async function concerned(recorded: RecordedEvent, store: DocumentStore): Promise
   if (stream?.type === 'event' && typeof data?.organizerId === 'string') members.add(data.organizerId);
   if (stream?.type === 'subscription') {
     // Only its request names the member: the owner is kept from it for the subscription's later events.
-    if (typeof data?.memberId === 'string') await applyToDocument(subscriptionOwners(store), stream.id, recorded.position, () => ({ memberId: data.memberId as string }));
+    if (typeof data?.memberId === 'string')
+      await applyToDocument(subscriptionOwners(store), stream.id, recorded.position, () => ({ memberId: data.memberId as string }));
     const owner = await subscriptionOwners(store).findOne({ _id: stream.id });
     if (owner) members.add(owner.memberId);
   }
@@ -76,7 +82,8 @@ async function concerned(recorded: RecordedEvent, store: DocumentStore): Promise
 /** Everything held for an erased member goes, the record of their erasure too. */
 async function forget(store: DocumentStore, memberId: string, at: number) {
   await memberActivity(store).deleteMany({ memberId });
-  for (const { _id } of await subscriptionOwners(store).find({ memberId }, { fields: ['_id'] })) await applyToDocument(subscriptionOwners(store), _id, at, () => null);
+  for (const { _id } of await subscriptionOwners(store).find({ memberId }, { fields: ['_id'] }))
+    await applyToDocument(subscriptionOwners(store), _id, at, () => null);
 }
 
 export const memberActivityProjection: Projection = {
@@ -98,14 +105,25 @@ export const memberActivityProjection: Projection = {
     const at = recorded.createdAt.toISOString();
     // An entry never changes, so it is inserted without reading first (one write per event and member, as a replay
     // of the whole log makes them); the same event applied again after a crash finds it there and moves on.
-    const entries: ActivityDocument[] = [...members].map((memberId) => ({ _id: `${memberId}:${recorded.id}`, _position: recorded.position, memberId, stream: recorded.streamName, type: recorded.type, data, at }));
+    const entries: ActivityDocument[] = [...members].map((memberId) => ({
+      _id: `${memberId}:${recorded.id}`,
+      _position: recorded.position,
+      memberId,
+      stream: recorded.streamName,
+      type: recorded.type,
+      data,
+      at,
+    }));
     try {
       await memberActivity(store).insertMany(entries);
     } catch (error) {
       if (!(error instanceof DuplicateKeyError)) throw error;
-      for (const entry of entries) await memberActivity(store).insertOne(entry).catch((again: unknown) => {
-        if (!(again instanceof DuplicateKeyError)) throw again;
-      });
+      for (const entry of entries)
+        await memberActivity(store)
+          .insertOne(entry)
+          .catch((again: unknown) => {
+            if (!(again instanceof DuplicateKeyError)) throw again;
+          });
     }
   },
 };

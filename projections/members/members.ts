@@ -77,7 +77,12 @@ export const membersProjection: Projection = {
         return;
       case 'MemberPasswordChanged':
       case 'MemberPasswordReset':
-        await applyToDocument(credentialsCollection(store), id, at, (credentials) => credentials && { ...credentials, passwordHash: event.data.passwordHash });
+        await applyToDocument(
+          credentialsCollection(store),
+          id,
+          at,
+          (credentials) => credentials && { ...credentials, passwordHash: event.data.passwordHash },
+        );
         return;
       case 'MemberEmailChanged': {
         const { email } = event.data;

@@ -27,15 +27,19 @@ export const memberPostCountsProjection: Projection = {
   async apply(recorded, { store }) {
     const typed = typedEvent(recorded);
     const counts = store.collection<PostCount>(MEMBER_POST_COUNTS);
-    if (typed?.stream === 'member' && typed.event.type === 'MemberErased') return applyToDocument(counts, typed.id, recorded.position, () => null);
+    if (typed?.stream === 'member' && typed.event.type === 'MemberErased')
+      return applyToDocument(counts, typed.id, recorded.position, () => null);
     if (typed?.stream !== 'post') return;
     const { id: postId, event } = typed;
     if (event.type === 'PostSubmitted') {
-      await applyToDocument(store.collection<PostAuthor>(POST_AUTHORS), postId, recorded.position, () => ({ authorId: event.data.authorId }));
+      await applyToDocument(store.collection<PostAuthor>(POST_AUTHORS), postId, recorded.position, () => ({
+        authorId: event.data.authorId,
+      }));
       await applyToDocument(counts, event.data.authorId, recorded.position, (current) => ({ posts: (current?.posts ?? 0) + 1 }));
     } else if (event.type === 'PostDeleted') {
       const author = await store.collection<PostAuthor>(POST_AUTHORS).findOne({ _id: postId });
-      if (author) await applyToDocument(counts, author.authorId, recorded.position, (current) => ({ posts: Math.max(0, (current?.posts ?? 0) - 1) }));
+      if (author)
+        await applyToDocument(counts, author.authorId, recorded.position, (current) => ({ posts: Math.max(0, (current?.posts ?? 0) - 1) }));
     }
   },
 };

@@ -38,20 +38,31 @@ export type NotificationDocument = Positioned & {
  * A post, blog post, comment or event, keyed `<stream type>:<id>`: who wrote or organises it, and how a notification
  * quotes it. A post keeps whom it mentions; an event, who answered it (attending or maybe) and who waits for a place.
  */
-type SubjectDocument = Positioned & { _id: string; authorId: string; quoted: string; mentions?: string[]; answered?: string[]; waiting?: string[]; heldQuote?: string; slug?: string };
+type SubjectDocument = Positioned & {
+  _id: string;
+  authorId: string;
+  quoted: string;
+  mentions?: string[];
+  answered?: string[];
+  waiting?: string[];
+  heldQuote?: string;
+  slug?: string;
+};
 /** A member's name, and the notifications that name them (their `actor`), so that a new name reaches each by its id. */
 type NameDocument = Positioned & BylineHolder<'named'> & { _id: string };
 
 export const notificationsCollection = (store: DocumentStore) => store.collection<NotificationDocument>(NOTIFICATIONS);
 const subjects = (store: DocumentStore) => store.collection<SubjectDocument>(NOTIFICATION_SUBJECTS);
 const names = (store: DocumentStore) => store.collection<NameDocument>(NOTIFICATION_NAMES);
-export const unreadCount = (store: DocumentStore, memberId: string) => notificationsCollection(store).countDocuments({ memberId, read: false });
+export const unreadCount = (store: DocumentStore, memberId: string) =>
+  notificationsCollection(store).countDocuments({ memberId, read: false });
 
 /** A feed post's own page (`#comment-<id>` scrolls to a comment in it). */
 const postLink = (id: string) => `/posts/${id}`;
 
 const quote = (text: string, length = 60) => `“${text.length > length ? `${text.slice(0, length - 1).trimEnd()}…` : text}”`;
-const nameOf = async (store: DocumentStore, memberId: string) => bylineName((await names(store).findOne({ _id: memberId }))?.byline ?? null);
+const nameOf = async (store: DocumentStore, memberId: string) =>
+  bylineName((await names(store).findOne({ _id: memberId }))?.byline ?? null);
 
 type Told = { memberId: string; kind: NotificationKind; text: string; link: string; actor?: { id: string; name: string } };
 
@@ -61,7 +72,8 @@ const onceEach = (told: Told[]) => told.filter((one, index) => told.findIndex((o
 /** Keeps the subjects up to date with one event of their stream, before anyone is told of it (an edit's notice quotes the new title). */
 async function keepSubject({ stream, id, event }: TypedEvent, at: number, store: DocumentStore) {
   const key = `${stream}:${id}`;
-  const change = (update: (subject: SubjectDocument) => Omit<SubjectDocument, '_id' | '_position'>) => applyToDocument(subjects(store), key, at, (current) => current && update(current));
+  const change = (update: (subject: SubjectDocument) => Omit<SubjectDocument, '_id' | '_position'>) =>
+    applyToDocument(subjects(store), key, at, (current) => current && update(current));
   const put = (subject: Omit<SubjectDocument, '_id' | '_position'>) => applyToDocument(subjects(store), key, at, () => subject);
   /** Who answered and who waits after one event about one member, as the event's details keep them. */
   const answer = (memberId: string, answered: boolean, waiting: boolean) =>
@@ -72,7 +84,11 @@ async function keepSubject({ stream, id, event }: TypedEvent, at: number, store:
     }));
   switch (event.type) {
     case 'PostSubmitted':
-      return put({ authorId: event.data.authorId, quoted: quote(event.data.content), ...(event.data.mentions ? { mentions: event.data.mentions } : {}) });
+      return put({
+        authorId: event.data.authorId,
+        quoted: quote(event.data.content),
+        ...(event.data.mentions ? { mentions: event.data.mentions } : {}),
+      });
     case 'PostEdited':
       return change((subject) => ({ ...subject, quoted: quote(event.data.content) }));
     case 'PostRevisionSubmitted':
@@ -122,10 +138,19 @@ async function notificationsOf(typed: TypedEvent, store: DocumentStore): Promise
     const told: Told[] = [];
     const target = await subjectOf(`${targetType}:${targetId}`);
     const link = `${targetType === 'post' ? postLink(targetId) : `/blog/${target?.slug ?? targetId}`}#comment-${id}`;
-    if (target) told.push({ memberId: target.authorId, kind: 'comment', text: `${actor.name} commented on your ${targetType === 'post' ? 'post' : 'blog post'} ${target.quoted}`, link, actor });
+    if (target)
+      told.push({
+        memberId: target.authorId,
+        kind: 'comment',
+        text: `${actor.name} commented on your ${targetType === 'post' ? 'post' : 'blog post'} ${target.quoted}`,
+        link,
+        actor,
+      });
     const parent = parentId ? await subjectOf(`comment:${parentId}`) : null;
-    if (parent) told.push({ memberId: parent.authorId, kind: 'reply', text: `${actor.name} replied to your comment ${parent.quoted}`, link, actor });
-    for (const memberId of typed.event.data.mentions ?? []) told.push({ memberId, kind: 'mention', text: `${actor.name} mentioned you in a comment`, link, actor });
+    if (parent)
+      told.push({ memberId: parent.authorId, kind: 'reply', text: `${actor.name} replied to your comment ${parent.quoted}`, link, actor });
+    for (const memberId of typed.event.data.mentions ?? [])
+      told.push({ memberId, kind: 'mention', text: `${actor.name} mentioned you in a comment`, link, actor });
     return onceEach(told).filter((one) => one.memberId !== authorId);
   }
   const postEvent = typed.stream === 'post' ? typed.event : null;
@@ -135,23 +160,54 @@ async function notificationsOf(typed: TypedEvent, store: DocumentStore): Promise
     if (!post) return [];
     const link = postLink(typed.id);
     const actor = { id: post.authorId, name: await nameOf(store, post.authorId) };
-    const mentioned: Told[] = (post.mentions ?? []).map((memberId) => ({ memberId, kind: 'mention', text: `${actor.name} mentioned you in a post ${post.quoted}`, link, actor }));
+    const mentioned: Told[] = (post.mentions ?? []).map((memberId) => ({
+      memberId,
+      kind: 'mention',
+      text: `${actor.name} mentioned you in a post ${post.quoted}`,
+      link,
+      actor,
+    }));
     if (postEvent.type === 'PostSubmitted') return mentioned;
-    const approved: Told[] = post.authorId === postEvent.data.by ? [] : [{ memberId: post.authorId, kind: 'post_approved', text: `Your post ${post.quoted} was approved and is in the feed`, link }];
+    const approved: Told[] =
+      post.authorId === postEvent.data.by
+        ? []
+        : [{ memberId: post.authorId, kind: 'post_approved', text: `Your post ${post.quoted} was approved and is in the feed`, link }];
     return onceEach([...approved, ...mentioned]).filter((one) => one.memberId !== post.authorId || one.kind !== 'mention');
   }
   if (typed.stream === 'post' && typed.event.type === 'PostRejected') {
     const post = await subjectOf(`post:${typed.id}`);
     if (!post || post.authorId === typed.event.data.by) return [];
     const reason = typed.event.data.reason;
-    return [{ memberId: post.authorId, kind: 'post_rejected', text: `Your post ${post.quoted} was not approved${reason ? `: ${reason}` : ''}`, link: postLink(typed.id) }];
+    return [
+      {
+        memberId: post.authorId,
+        kind: 'post_rejected',
+        text: `Your post ${post.quoted} was not approved${reason ? `: ${reason}` : ''}`,
+        link: postLink(typed.id),
+      },
+    ];
   }
   if (typed.stream === 'post' && (typed.event.type === 'PostRevisionApproved' || typed.event.type === 'PostRevisionRejected')) {
     const post = await subjectOf(`post:${typed.id}`);
     if (!post || post.authorId === typed.event.data.by) return [];
-    if (typed.event.type === 'PostRevisionApproved') return [{ memberId: post.authorId, kind: 'post_edit_approved', text: `Your edit of your post ${post.quoted} was approved`, link: postLink(typed.id) }];
+    if (typed.event.type === 'PostRevisionApproved')
+      return [
+        {
+          memberId: post.authorId,
+          kind: 'post_edit_approved',
+          text: `Your edit of your post ${post.quoted} was approved`,
+          link: postLink(typed.id),
+        },
+      ];
     const reason = typed.event.data.reason;
-    return [{ memberId: post.authorId, kind: 'post_edit_rejected', text: `Your edit of your post ${post.quoted} was not approved${reason ? `: ${reason}` : ''}`, link: postLink(typed.id) }];
+    return [
+      {
+        memberId: post.authorId,
+        kind: 'post_edit_rejected',
+        text: `Your edit of your post ${post.quoted} was not approved${reason ? `: ${reason}` : ''}`,
+        link: postLink(typed.id),
+      },
+    ];
   }
   if (typed.stream === 'inbox' && typed.event.type === 'EventReminderSent') {
     const { memberId, eventId, title } = typed.event.data;
@@ -159,32 +215,56 @@ async function notificationsOf(typed: TypedEvent, store: DocumentStore): Promise
   }
   if (typed.stream === 'event') {
     const { event } = typed;
-    if (event.type !== 'EventApproved' && event.type !== 'EventRejected' && event.type !== 'EventEdited' && event.type !== 'EventCancelled' && event.type !== 'PromotedFromWaitlist') return [];
+    if (
+      event.type !== 'EventApproved' &&
+      event.type !== 'EventRejected' &&
+      event.type !== 'EventEdited' &&
+      event.type !== 'EventCancelled' &&
+      event.type !== 'PromotedFromWaitlist'
+    )
+      return [];
     const details = await subjectOf(`event:${typed.id}`);
     if (!details) return [];
     const link = `/events/${typed.id}`;
     const title = details.quoted;
     switch (event.type) {
       case 'EventApproved':
-        return details.authorId === event.data.by ? [] : [{ memberId: details.authorId, kind: 'event_approved', text: `Your event ${title} was approved and is on the calendar`, link }];
+        return details.authorId === event.data.by
+          ? []
+          : [{ memberId: details.authorId, kind: 'event_approved', text: `Your event ${title} was approved and is on the calendar`, link }];
       case 'EventRejected':
-        return details.authorId === event.data.by ? [] : [{ memberId: details.authorId, kind: 'event_rejected', text: `Your event ${title} was not approved${event.data.reason ? `: ${event.data.reason}` : ''}`, link }];
+        return details.authorId === event.data.by
+          ? []
+          : [
+              {
+                memberId: details.authorId,
+                kind: 'event_rejected',
+                text: `Your event ${title} was not approved${event.data.reason ? `: ${event.data.reason}` : ''}`,
+                link,
+              },
+            ];
       case 'EventEdited':
       case 'EventCancelled': {
         const answered = details.answered ?? [];
         const people = event.type === 'EventCancelled' ? [...answered, ...(details.waiting ?? [])] : answered;
-        const [kind, text] = event.type === 'EventCancelled' ? (['event_cancelled', `${title} was cancelled`] as const) : (['event_changed', `${title} changed: see the new details`] as const);
+        const [kind, text] =
+          event.type === 'EventCancelled'
+            ? (['event_cancelled', `${title} was cancelled`] as const)
+            : (['event_changed', `${title} changed: see the new details`] as const);
         return people.filter((memberId) => memberId !== event.data.by).map((memberId) => ({ memberId, kind, text, link }));
       }
       case 'PromotedFromWaitlist':
-        return [{ memberId: event.data.memberId, kind: 'waitlist_promoted', text: `A place freed up at ${title}: you are attending`, link }];
+        return [
+          { memberId: event.data.memberId, kind: 'waitlist_promoted', text: `A place freed up at ${title}: you are attending`, link },
+        ];
     }
   }
   return [];
 }
 
 async function tellUnread(store: DocumentStore, memberIds: Iterable<string>, notify: ProjectionContext['notify']) {
-  for (const memberId of new Set(memberIds)) notify({ message: 'notifications:changed', rooms: [ROOMS.member(memberId)], payload: { unread: await unreadCount(store, memberId) } });
+  for (const memberId of new Set(memberIds))
+    notify({ message: 'notifications:changed', rooms: [ROOMS.member(memberId)], payload: { unread: await unreadCount(store, memberId) } });
 }
 
 /** Of these notifications, those of this member still unread, each read by its id. */
@@ -204,7 +284,11 @@ async function rename(store: DocumentStore, memberId: string, name: string, name
     await applyToDocument(notifications, _id, at, (current) => {
       if (!current?.actor) return current;
       const was = current.actor.name;
-      return { ...current, text: current.text.startsWith(was) ? name + current.text.slice(was.length) : current.text, actor: { id: memberId, name } };
+      return {
+        ...current,
+        text: current.text.startsWith(was) ? name + current.text.slice(was.length) : current.text,
+        actor: { id: memberId, name },
+      };
     });
 }
 
@@ -219,17 +303,28 @@ async function followMember(memberId: string, event: MemberEvent, at: number, { 
   const held = await names(store).findOne({ _id: memberId });
   // Applied already (a replay after a crash): the notifications follow the name as it stands.
   const name = bylineName(held && held._position >= at ? held.byline : change(held?.byline ?? null));
-  const renamed = event.type === 'MemberProfileChanged' && (event.data.firstName !== undefined || event.data.lastName !== undefined) && !(held?.byline && bylineName(held.byline) === name);
+  const renamed =
+    event.type === 'MemberProfileChanged' &&
+    (event.data.firstName !== undefined || event.data.lastName !== undefined) &&
+    !(held?.byline && bylineName(held.byline) === name);
   if (renamed) await rename(store, memberId, name, held?.named ?? [], at);
   if (event.type === 'MemberErased') {
     // Erasures are rare: their own notifications and the subjects are found by query.
     const notifications = notificationsCollection(store);
-    for (const { _id } of await notifications.find({ memberId }, { fields: ['_id'] })) await applyToDocument(notifications, _id, at, () => null);
+    for (const { _id } of await notifications.find({ memberId }, { fields: ['_id'] }))
+      await applyToDocument(notifications, _id, at, () => null);
     await rename(store, memberId, name, held?.named ?? [], at);
     const without = (members: string[] | undefined) => members?.filter((other) => other !== memberId);
     for (const { _id } of await subjects(store).find({ $or: [{ answered: memberId }, { waiting: memberId }] }, { fields: ['_id'] }))
-      await applyToDocument(subjects(store), _id, at, (current) => current && { ...current, answered: without(current.answered), waiting: without(current.waiting) });
-    if (event.data.content === 'removed') for (const { _id } of await subjects(store).find({ authorId: memberId }, { fields: ['_id'] })) await applyToDocument(subjects(store), _id, at, () => null);
+      await applyToDocument(
+        subjects(store),
+        _id,
+        at,
+        (current) => current && { ...current, answered: without(current.answered), waiting: without(current.waiting) },
+      );
+    if (event.data.content === 'removed')
+      for (const { _id } of await subjects(store).find({ authorId: memberId }, { fields: ['_id'] }))
+        await applyToDocument(subjects(store), _id, at, () => null);
   }
   await applyToDocument(names(store), memberId, at, (current) => {
     const next = { byline: change(current?.byline ?? null), named: current?.named ?? [] };
@@ -256,8 +351,11 @@ export const notificationsProjection: Projection = {
     if (typed.stream === 'inbox' && typed.event.type === 'NotificationsRead') {
       const { memberId, ids } = typed.event.data;
       // Those named are read by id; "all read" (rarer) by query.
-      const marked = ids ? await unreadOf(notifications, memberId, ids) : await notifications.find({ memberId, read: false, cause: { $lt: recorded.position } });
-      for (const notification of marked) await applyToDocument(notifications, notification._id, recorded.position, (current) => current && { ...current, read: true });
+      const marked = ids
+        ? await unreadOf(notifications, memberId, ids)
+        : await notifications.find({ memberId, read: false, cause: { $lt: recorded.position } });
+      for (const notification of marked)
+        await applyToDocument(notifications, notification._id, recorded.position, (current) => current && { ...current, read: true });
       if (live && marked.length > 0) await tellUnread(store, [memberId], notify);
       return;
     }
@@ -268,10 +366,23 @@ export const notificationsProjection: Projection = {
     for (const actorId of new Set(told.flatMap((one) => (one.actor ? [one.actor.id] : []))))
       await applyToDocument(names(store), actorId, recorded.position, (current) => ({
         byline: current?.byline ?? null,
-        named: told.reduce((ids, one) => (one.actor?.id === actorId ? withId(ids, `${recorded.id}:${one.memberId}`) : ids), current?.named ?? []),
+        named: told.reduce(
+          (ids, one) => (one.actor?.id === actorId ? withId(ids, `${recorded.id}:${one.memberId}`) : ids),
+          current?.named ?? [],
+        ),
       }));
     for (const one of told)
-      await applyToDocument(notifications, `${recorded.id}:${one.memberId}`, recorded.position, () => ({ ...one, createdAt, read: false, cause: recorded.position }));
-    if (live) await tellUnread(store, told.map((one) => one.memberId), notify);
+      await applyToDocument(notifications, `${recorded.id}:${one.memberId}`, recorded.position, () => ({
+        ...one,
+        createdAt,
+        read: false,
+        cause: recorded.position,
+      }));
+    if (live)
+      await tellUnread(
+        store,
+        told.map((one) => one.memberId),
+        notify,
+      );
   },
 };

@@ -2,4 +2,12 @@
 import type { Notification } from '../../shared/notifications/schemas';
 import type { NotificationDocument } from './notifications';
 
-export const notificationDto = ({ _id, kind, text, link, createdAt, read }: NotificationDocument): Notification => ({ id: _id, kind, text, link, url: link, createdAt, read });
+export const notificationDto = ({ _id, kind, text, link, createdAt, read }: NotificationDocument): Notification => ({
+  id: _id,
+  kind,
+  text,
+  link,
+  url: link,
+  createdAt,
+  read,
+});

@@ -21,7 +21,14 @@ export const REPORT_SUBJECTS = 'report_subjects';
 export const REPORT_AUTHORS = 'report_authors';
 
 /** `reasonBy`: who gave each of `reasons`, so that an erased reporter's words leave with them. */
-export type ReportDocument = Positioned & Omit<ReportGroup, 'targetType' | 'targetId'> & { _id: string; targetType: ReportTargetType; targetId: string; reporterIds: string[]; reasonBy: string[] };
+export type ReportDocument = Positioned &
+  Omit<ReportGroup, 'targetType' | 'targetId'> & {
+    _id: string;
+    targetType: ReportTargetType;
+    targetId: string;
+    reporterIds: string[];
+    reasonBy: string[];
+  };
 /** A post or comment as an entry opens with it, keyed as its entry would be. */
 type SubjectText = Pick<ReportGroup, 'excerpt' | 'media'>;
 /** `revision`: a member's edit of their approved post held for review, which becomes the text once approved. */
@@ -44,8 +51,19 @@ export const openReportCount = (store: DocumentStore) => reportsCollection(store
 const excerptOf = (text: string) => (text.length > REPORT_EXCERPT_LENGTH ? `${text.slice(0, REPORT_EXCERPT_LENGTH - 1)}…` : text);
 
 /** A post's media as the queue shows it; undefined when it has none. */
-function mediaOf(data: { mediaType: ReportMedia['mediaType'] | null; mediaUrl: string | null; mediaTitle: string | null; media?: ReportMedia['upload'] }): ReportMedia | undefined {
-  if (data.media) return { mediaType: data.media.kind === 'audio' ? 'audio' : 'image', mediaUrl: data.media.url, mediaTitle: data.mediaTitle, upload: data.media };
+function mediaOf(data: {
+  mediaType: ReportMedia['mediaType'] | null;
+  mediaUrl: string | null;
+  mediaTitle: string | null;
+  media?: ReportMedia['upload'];
+}): ReportMedia | undefined {
+  if (data.media)
+    return {
+      mediaType: data.media.kind === 'audio' ? 'audio' : 'image',
+      mediaUrl: data.media.url,
+      mediaTitle: data.mediaTitle,
+      upload: data.media,
+    };
   return data.mediaType && data.mediaUrl ? { mediaType: data.mediaType, mediaUrl: data.mediaUrl, mediaTitle: data.mediaTitle } : undefined;
 }
 
@@ -63,7 +81,22 @@ function withText<T extends SubjectText>(document: T, text: SubjectText): T {
 type Report = { memberId: string; reason?: string; at: string };
 
 /** The events that open, change or close an entry, or make or change what can be reported. */
-const REPORT_EVENTS = new Set(['PostSubmitted', 'PostEdited', 'PostRevisionSubmitted', 'PostRevisionApproved', 'PostRevisionRejected', 'PostReported', 'PostReportsDismissed', 'PostDeleted', 'PostRejected', 'CommentWritten', 'CommentReported', 'CommentReportsDismissed', 'CommentRemoved', 'CommentEdited']);
+const REPORT_EVENTS = new Set([
+  'PostSubmitted',
+  'PostEdited',
+  'PostRevisionSubmitted',
+  'PostRevisionApproved',
+  'PostRevisionRejected',
+  'PostReported',
+  'PostReportsDismissed',
+  'PostDeleted',
+  'PostRejected',
+  'CommentWritten',
+  'CommentReported',
+  'CommentReportsDismissed',
+  'CommentRemoved',
+  'CommentEdited',
+]);
 
 async function tellStaff(store: DocumentStore, notify: ProjectionContext['notify']) {
   const open = await openReportCount(store);
@@ -94,7 +127,11 @@ async function keepSubject({ event }: TypedEvent, key: string, at: number, store
         return rest;
       });
     case 'CommentWritten':
-      return applyToDocument(subjects(store), key, at, () => ({ excerpt: excerptOf(event.data.content), authorId: event.data.authorId, thread: { targetType: event.data.targetType, targetId: event.data.targetId } }));
+      return applyToDocument(subjects(store), key, at, () => ({
+        excerpt: excerptOf(event.data.content),
+        authorId: event.data.authorId,
+        thread: { targetType: event.data.targetType, targetId: event.data.targetId },
+      }));
     case 'CommentEdited':
       return applyToDocument(subjects(store), key, at, (current) => current && { ...current, excerpt: excerptOf(event.data.content) });
     case 'PostDeleted':
@@ -132,12 +169,22 @@ async function followAuthor(memberId: string, event: MemberEvent, at: number, { 
     const unchanged = event.type === 'MemberProfileChanged' && held?.byline && bylineName(held.byline) === name;
     const open = unchanged ? [] : (held?.reports ?? []);
     const reports = reportsCollection(store);
-    for (const _id of open) await applyToDocument(reports, _id, at, (current) => current && (removed ? null : { ...current, author: { ...current.author, name } }));
+    for (const _id of open)
+      await applyToDocument(
+        reports,
+        _id,
+        at,
+        (current) => current && (removed ? null : { ...current, author: { ...current.author, name } }),
+      );
     if (removed) for (const _id of held?.subjects ?? []) await applyToDocument(subjects(store), _id, at, () => null);
     if (live && open.length > 0) await tellStaff(store, notify);
   }
   await applyToDocument(authors(store), memberId, at, (current) => {
-    const next = { byline: change(current?.byline ?? null), reports: removed ? [] : (current?.reports ?? []), subjects: removed ? [] : (current?.subjects ?? []) };
+    const next = {
+      byline: change(current?.byline ?? null),
+      reports: removed ? [] : (current?.reports ?? []),
+      subjects: removed ? [] : (current?.subjects ?? []),
+    };
     return holdsAnything(next) ? next : null;
   });
 }
@@ -147,9 +194,14 @@ async function followAuthor(memberId: string, event: MemberEvent, at: number, { 
  * is), in one write: an author's document is written once per event.
  */
 function relist(store: DocumentStore, authorId: string, key: string, at: number, change: { report?: boolean; subject?: boolean }) {
-  const list = (ids: string[] | undefined, listed: boolean | undefined) => (listed === undefined ? (ids ?? []) : listed ? withId(ids, key) : withoutId(ids, key));
+  const list = (ids: string[] | undefined, listed: boolean | undefined) =>
+    listed === undefined ? (ids ?? []) : listed ? withId(ids, key) : withoutId(ids, key);
   return applyToDocument(authors(store), authorId, at, (current) => {
-    const next = { byline: current?.byline ?? null, reports: list(current?.reports, change.report), subjects: list(current?.subjects, change.subject) };
+    const next = {
+      byline: current?.byline ?? null,
+      reports: list(current?.reports, change.report),
+      subjects: list(current?.subjects, change.subject),
+    };
     return holdsAnything(next) ? next : null;
   });
 }
@@ -177,21 +229,40 @@ export const reportsProjection: Projection = {
     // What the event lists under the author or takes off, before the subject and the entry change: a replay after a
     // crash in between finds them listed again. One write per author and event.
     const { event } = typed;
-    if (event.type === 'PostSubmitted' || event.type === 'CommentWritten') await relist(store, event.data.authorId, key, at, { subject: true });
+    if (event.type === 'PostSubmitted' || event.type === 'CommentWritten')
+      await relist(store, event.data.authorId, key, at, { subject: true });
     else if (event.type === 'PostDeleted' || event.type === 'CommentRemoved') {
       const authorId = (await subjects(store).findOne({ _id: key }))?.authorId ?? before?.author.id;
       if (authorId) await relist(store, authorId, key, at, { subject: false, ...(before ? { report: false } : {}) });
-    } else if (before && (event.type === 'PostReportsDismissed' || event.type === 'PostRejected' || event.type === 'CommentReportsDismissed')) await relist(store, before.author.id, key, at, { report: false });
+    } else if (
+      before &&
+      (event.type === 'PostReportsDismissed' || event.type === 'PostRejected' || event.type === 'CommentReportsDismissed')
+    )
+      await relist(store, before.author.id, key, at, { report: false });
     await keepSubject(typed, key, at, store);
 
     /** Adds one member's report, opening the entry with what the reported content now says. */
     const report = async ({ memberId, reason, at: reportedAt }: Report) => {
       const subject = before ? null : await subjects(store).findOne({ _id: key });
-      const author = subject && { id: subject.authorId, name: bylineName((await authors(store).findOne({ _id: subject.authorId }))?.byline ?? null) };
-      const opened = subject && author && { targetType, targetId: typed.id, excerpt: subject.excerpt, ...(subject.media ? { media: subject.media } : {}), author, thread: subject.thread, firstReportedAt: reportedAt };
+      const author = subject && {
+        id: subject.authorId,
+        name: bylineName((await authors(store).findOne({ _id: subject.authorId }))?.byline ?? null),
+      };
+      const opened = subject &&
+        author && {
+          targetType,
+          targetId: typed.id,
+          excerpt: subject.excerpt,
+          ...(subject.media ? { media: subject.media } : {}),
+          author,
+          thread: subject.thread,
+          firstReportedAt: reportedAt,
+        };
       if (opened) await relist(store, opened.author.id, key, at, { report: true });
       await applyToDocument(reports, key, at, (current) => {
-        const base = current ?? (opened && { ...opened, reasons: [] as string[], reasonBy: [] as string[], reporters: 0, reporterIds: [] as string[] });
+        const base =
+          current ??
+          (opened && { ...opened, reasons: [] as string[], reasonBy: [] as string[], reporters: 0, reporterIds: [] as string[] });
         if (!base || base.reporterIds.includes(memberId)) return base;
         const given = reason ? { reasons: [...base.reasons, reason], reasonBy: [...base.reasonBy, memberId] } : {};
         return { ...base, ...given, reporters: base.reporters + 1, reporterIds: [...base.reporterIds, memberId] };
@@ -205,13 +276,20 @@ export const reportsProjection: Projection = {
       else if (event.type === 'PostReportsDismissed' || event.type === 'PostDeleted' || event.type === 'PostRejected') await close();
       else if ((event.type === 'PostEdited' || event.type === 'PostRevisionApproved') && before) {
         const subject = await subjects(store).findOne({ _id: key });
-        if (subject) await applyToDocument(reports, key, at, (current) => current && withText(current, { excerpt: subject.excerpt, ...(subject.media ? { media: subject.media } : {}) }));
+        if (subject)
+          await applyToDocument(
+            reports,
+            key,
+            at,
+            (current) => current && withText(current, { excerpt: subject.excerpt, ...(subject.media ? { media: subject.media } : {}) }),
+          );
       }
     } else {
       const { event } = typed;
       if (event.type === 'CommentReported') await report(event.data);
       else if (event.type === 'CommentReportsDismissed' || event.type === 'CommentRemoved') await close();
-      else if (event.type === 'CommentEdited' && before) await applyToDocument(reports, key, at, (current) => current && { ...current, excerpt: excerptOf(event.data.content) });
+      else if (event.type === 'CommentEdited' && before)
+        await applyToDocument(reports, key, at, (current) => current && { ...current, excerpt: excerptOf(event.data.content) });
     }
 
     const after = await reports.findOne({ _id: key });

@@ -6,7 +6,14 @@ import { typedEvent } from '../../platform/projections/typed-event';
 
 export const SITE_PAGES = 'site_pages';
 
-export type SitePageDocument = Positioned & { _id: string; title: string; body: string; html: string; updatedAt: string; updatedBy: string };
+export type SitePageDocument = Positioned & {
+  _id: string;
+  title: string;
+  body: string;
+  html: string;
+  updatedAt: string;
+  updatedBy: string;
+};
 
 export const sitePages = (store: DocumentStore) => store.collection<SitePageDocument>(SITE_PAGES);
 

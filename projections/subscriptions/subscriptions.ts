@@ -89,7 +89,12 @@ export function evolveDocument(current: Fields | null, event: SubscriptionEvent)
   const confirmed = current.confirmedAt !== null;
   switch (event.type) {
     case 'SubscriptionConfirmed':
-      return { ...current, status: statusOf(true, current.isActive), confirmedAt: event.data.at, history: record({ event: 'confirmed', at: event.data.at }) };
+      return {
+        ...current,
+        status: statusOf(true, current.isActive),
+        confirmedAt: event.data.at,
+        history: record({ event: 'confirmed', at: event.data.at }),
+      };
     case 'SubscriptionFrequencyChanged': {
       const { frequency, previous, at } = event.data;
       return { ...current, frequency, history: record({ event: 'frequency_changed', at, detail: `${previous} to ${frequency}` }) };
@@ -107,9 +112,15 @@ export function evolveDocument(current: Fields | null, event: SubscriptionEvent)
         history: record({ event: 'unsubscribed', at: event.data.at, detail: event.data.via }),
       };
     case 'EmailBounced':
-      return { ...current, bounces: current.bounces + 1, history: record({ event: 'bounced', at: event.data.at, detail: event.data.reason }) };
+      return {
+        ...current,
+        bounces: current.bounces + 1,
+        history: record({ event: 'bounced', at: event.data.at, detail: event.data.reason }),
+      };
     case 'EmailDelivered':
-      return event.data.kind === 'confirmation' ? { ...current, history: record({ event: 'confirmation_sent', at: event.data.at }) } : current;
+      return event.data.kind === 'confirmation'
+        ? { ...current, history: record({ event: 'confirmation_sent', at: event.data.at }) }
+        : current;
     case 'SubscriptionErased':
       // A guest's subscription of an erased member's address: it goes, consent record and all, as theirs do.
       return null;
@@ -130,7 +141,8 @@ export const subscriptionsProjection: Projection = {
     const typed = typedEvent(recorded);
     if (typed?.stream === 'member' && typed.event.type === 'MemberErased') {
       const subscriptions = subscriptionsCollection(store);
-      for (const { _id } of await subscriptions.find({ memberId: typed.id }, { fields: ['_id'] })) await applyToDocument(subscriptions, _id, recorded.position, () => null);
+      for (const { _id } of await subscriptions.find({ memberId: typed.id }, { fields: ['_id'] }))
+        await applyToDocument(subscriptions, _id, recorded.position, () => null);
       return;
     }
     if (typed?.stream !== 'subscription') return;

@@ -5,7 +5,15 @@ import * as v from 'valibot';
 import { fail, type Actor } from '../../shared/domain';
 import { streamName } from '../../shared/streams';
 import { blogPostDecider, type BlogPostCommand } from '../../shared/blog/blog-stream';
-import { BlogPostSchema, BlogScheduleZoneSchema, BlogPreviewRequestSchema, BlogPreviewSchema, CreateBlogPostSchema, UpdateBlogPostSchema, type BlogPost } from '../../shared/blog/schemas';
+import {
+  BlogPostSchema,
+  BlogScheduleZoneSchema,
+  BlogPreviewRequestSchema,
+  BlogPreviewSchema,
+  CreateBlogPostSchema,
+  UpdateBlogPostSchema,
+  type BlogPost,
+} from '../../shared/blog/schemas';
 import { pageSchema } from '../../shared/page';
 import { sanitizeBlogHtml } from '../../shared/blog/sanitize';
 import { generateExcerpt } from '../../shared/blog/excerpt';
@@ -65,7 +73,10 @@ function prepare(text: { title: string; excerpt: string; content: string }) {
   return { ...text, content, excerpt: text.excerpt.trim() || generateExcerpt(content) };
 }
 
-export async function blogRoutes(fastify: FastifyInstance, { services }: { services: Pick<ApiDependencies, 'store' | 'eventStore' | 'handle' | 'config' | 'now' | 'progress'> }) {
+export async function blogRoutes(
+  fastify: FastifyInstance,
+  { services }: { services: Pick<ApiDependencies, 'store' | 'eventStore' | 'handle' | 'config' | 'now' | 'progress'> },
+) {
   const app = fastify.withTypeProvider<ValibotTypeProvider>();
   const posts = blogPosts(services.store);
   /** What every reader is answered alike (the list, a post, RSS), kept until the next event (server/http/read-cache.ts). */
@@ -75,7 +86,12 @@ export async function blogRoutes(fastify: FastifyInstance, { services }: { servi
   const refusals = { 404: ErrorSchema, 409: ErrorSchema, 422: ErrorSchema };
 
   const decide = (id: string, actor: Actor | null, intent: Intent<BlogPostCommand>) =>
-    services.handle(blogPostDecider, streamName('blog', id), { ...intent, metadata: { now: services.now(), actor } }, actor ? { actorId: actor.id } : {});
+    services.handle(
+      blogPostDecider,
+      streamName('blog', id),
+      { ...intent, metadata: { now: services.now(), actor } },
+      actor ? { actorId: actor.id } : {},
+    );
   /** Decides `intent` on the post's stream; answers the post as it now is (read-your-writes). */
   async function command(id: string, actor: Actor | null, intent: Intent<BlogPostCommand>): Promise<BlogPost> {
     await decide(id, actor, intent);
@@ -84,13 +100,27 @@ export async function blogRoutes(fastify: FastifyInstance, { services }: { servi
     return blogPostDto(post);
   }
 
-  app.get('/api/blog', { config: { access: 'public' }, schema: { summary: 'Published posts, pinned first, then newest', tags, querystring: ListQuery, response: { 200: pageSchema(BlogPostSchema) } } }, async (request) => {
-    const { query } = request;
-    const filter: Record<string, unknown> = { isPublished: true };
-    if (query.featured) filter.isFeatured = query.featured === 'true';
-    if (query.pinned) filter.isPinned = query.pinned === 'true';
-    return cached(`list:${JSON.stringify(filter)}:${JSON.stringify(query)}`, async () => mapPage(await findPage(posts, filter, READING_ORDER, query), blogPostDto));
-  });
+  app.get(
+    '/api/blog',
+    {
+      config: { access: 'public' },
+      schema: {
+        summary: 'Published posts, pinned first, then newest',
+        tags,
+        querystring: ListQuery,
+        response: { 200: pageSchema(BlogPostSchema) },
+      },
+    },
+    async (request) => {
+      const { query } = request;
+      const filter: Record<string, unknown> = { isPublished: true };
+      if (query.featured) filter.isFeatured = query.featured === 'true';
+      if (query.pinned) filter.isPinned = query.pinned === 'true';
+      return cached(`list:${JSON.stringify(filter)}:${JSON.stringify(query)}`, async () =>
+        mapPage(await findPage(posts, filter, READING_ORDER, query), blogPostDto),
+      );
+    },
+  );
 
   app.get(
     '/api/blog/:id',
@@ -109,67 +139,166 @@ export async function blogRoutes(fastify: FastifyInstance, { services }: { servi
       const found = await cached(`post:${address.toLowerCase()}`, () => findBlogPost(services.store, address));
       const staff = request.actor !== null && STAFF.includes(request.actor.role);
       if (!found || (!found.post.isPublished && !staff)) throw fail.notFound('Blog post not found');
-      if (found.moved && found.post._id !== address.toLowerCase()) return reply.redirect(`/api/blog/${encodeURIComponent(found.post.slug)}`, 301);
+      if (found.moved && found.post._id !== address.toLowerCase())
+        return reply.redirect(`/api/blog/${encodeURIComponent(found.post.slug)}`, 301);
       return blogPostDto(found.post);
     },
   );
 
-  app.get('/api/admin/blog', { config: { access: STAFF }, schema: { summary: 'Every post, drafts too, newest written first; scheduled ones soonest first', tags, querystring: ManagementQuery, response: { 200: pageSchema(BlogPostSchema) } } }, async (request) => {
-    const { status, ...query } = request.query;
-    const filter = status ? STATUS_FILTERS[status] : {};
-    return mapPage(await findPage(posts, filter, status === 'scheduled' ? SCHEDULE_ORDER : WRITING_ORDER, query), blogPostDto);
-  });
+  app.get(
+    '/api/admin/blog',
+    {
+      config: { access: STAFF },
+      schema: {
+        summary: 'Every post, drafts too, newest written first; scheduled ones soonest first',
+        tags,
+        querystring: ManagementQuery,
+        response: { 200: pageSchema(BlogPostSchema) },
+      },
+    },
+    async (request) => {
+      const { status, ...query } = request.query;
+      const filter = status ? STATUS_FILTERS[status] : {};
+      return mapPage(await findPage(posts, filter, status === 'scheduled' ? SCHEDULE_ORDER : WRITING_ORDER, query), blogPostDto);
+    },
+  );
 
-  app.get('/api/admin/blog/time-zone', { config: { access: STAFF }, schema: { summary: 'The time zone the editor schedules posts in: the site’s', tags, response: { 200: BlogScheduleZoneSchema } } }, async () => ({ timeZone: services.config.timeZone }));
+  app.get(
+    '/api/admin/blog/time-zone',
+    {
+      config: { access: STAFF },
+      schema: { summary: 'The time zone the editor schedules posts in: the site’s', tags, response: { 200: BlogScheduleZoneSchema } },
+    },
+    async () => ({ timeZone: services.config.timeZone }),
+  );
 
-  app.post('/api/blog', { config: { access: STAFF }, schema: { summary: 'Write a post (sanitised; an empty excerpt is generated)', tags, body: CreateBlogPostSchema, response: { 201: BlogPostSchema, ...refusals } } }, async (request, reply) => {
-    const { mediaId, ...body } = request.body;
-    const { publishAt, slug: wanted, ...rest } = body;
-    const id = randomUUID();
-    const media = await attachedMedia(services, mediaId, request.actor!, 'blog');
-    const slug = await claimSlug(services, wanted ?? slugify(body.title), id);
-    const data = { ...rest, ...prepare(body), id, slug, ...(media ? { media } : {}), ...(publishAt !== undefined ? { publishAt } : {}) };
-    const post = await command(id, request.actor, { type: 'CreateBlogPost', data });
-    return reply.status(201).send(post);
-  });
+  app.post(
+    '/api/blog',
+    {
+      config: { access: STAFF },
+      schema: {
+        summary: 'Write a post (sanitised; an empty excerpt is generated)',
+        tags,
+        body: CreateBlogPostSchema,
+        response: { 201: BlogPostSchema, ...refusals },
+      },
+    },
+    async (request, reply) => {
+      const { mediaId, ...body } = request.body;
+      const { publishAt, slug: wanted, ...rest } = body;
+      const id = randomUUID();
+      const media = await attachedMedia(services, mediaId, request.actor!, 'blog');
+      const slug = await claimSlug(services, wanted ?? slugify(body.title), id);
+      const data = { ...rest, ...prepare(body), id, slug, ...(media ? { media } : {}), ...(publishAt !== undefined ? { publishAt } : {}) };
+      const post = await command(id, request.actor, { type: 'CreateBlogPost', data });
+      return reply.status(201).send(post);
+    },
+  );
 
-  app.patch('/api/blog/:id', { config: { access: STAFF }, schema: { summary: 'Edit a post’s title, slug, excerpt, content, tags and schedule', tags, params: IdParams, body: UpdateBlogPostSchema, response: { 200: BlogPostSchema, ...refusals } } }, async (request) => {
-    const { mediaId, slug: wanted, publishAt, ...body } = request.body;
-    const id = postId(request.params);
-    // Absent leaves the upload as it is; null takes it away.
-    const media = mediaId === undefined ? undefined : mediaId === null ? null : await attachedMedia(services, mediaId, request.actor!, 'blog');
-    // A post of someone else is not looked up here: the decider answers 404 for a post that does not exist.
-    const slug = wanted === undefined || !(await posts.findOne({ _id: id })) ? undefined : await claimSlug(services, wanted, id);
-    const data = { ...body, ...prepare(body), ...(media !== undefined ? { media } : {}), ...(slug !== undefined ? { slug } : {}), ...(publishAt !== undefined ? { publishAt } : {}) };
-    return command(id, request.actor, { type: 'EditBlogPost', data });
-  });
+  app.patch(
+    '/api/blog/:id',
+    {
+      config: { access: STAFF },
+      schema: {
+        summary: 'Edit a post’s title, slug, excerpt, content, tags and schedule',
+        tags,
+        params: IdParams,
+        body: UpdateBlogPostSchema,
+        response: { 200: BlogPostSchema, ...refusals },
+      },
+    },
+    async (request) => {
+      const { mediaId, slug: wanted, publishAt, ...body } = request.body;
+      const id = postId(request.params);
+      // Absent leaves the upload as it is; null takes it away.
+      const media =
+        mediaId === undefined ? undefined : mediaId === null ? null : await attachedMedia(services, mediaId, request.actor!, 'blog');
+      // A post of someone else is not looked up here: the decider answers 404 for a post that does not exist.
+      const slug = wanted === undefined || !(await posts.findOne({ _id: id })) ? undefined : await claimSlug(services, wanted, id);
+      const data = {
+        ...body,
+        ...prepare(body),
+        ...(media !== undefined ? { media } : {}),
+        ...(slug !== undefined ? { slug } : {}),
+        ...(publishAt !== undefined ? { publishAt } : {}),
+      };
+      return command(id, request.actor, { type: 'EditBlogPost', data });
+    },
+  );
 
   /** The sanitised HTML and the excerpt a save would store, for the editor's live preview; nothing is written. */
-  app.post('/api/blog/preview', { config: { access: STAFF }, schema: { summary: 'Preview a draft as a save would store it; nothing is written', tags, body: BlogPreviewRequestSchema, response: { 200: BlogPreviewSchema } } }, async (request) => {
-    const draft = request.body;
-    const content = sanitizeBlogHtml(draft.content);
-    return { content, excerpt: draft.excerpt || generateExcerpt(content), excerptGenerated: !draft.excerpt };
-  });
+  app.post(
+    '/api/blog/preview',
+    {
+      config: { access: STAFF },
+      schema: {
+        summary: 'Preview a draft as a save would store it; nothing is written',
+        tags,
+        body: BlogPreviewRequestSchema,
+        response: { 200: BlogPreviewSchema },
+      },
+    },
+    async (request) => {
+      const draft = request.body;
+      const content = sanitizeBlogHtml(draft.content);
+      return { content, excerpt: draft.excerpt || generateExcerpt(content), excerptGenerated: !draft.excerpt };
+    },
+  );
 
   for (const [action, type] of Object.entries(TOGGLES))
-    app.post(`/api/blog/:id/${action}`, { config: { access: STAFF }, schema: { summary: `${action[0]!.toUpperCase()}${action.slice(1)} a post`, tags, params: IdParams, response: { 200: BlogPostSchema, ...refusals } } }, async (request) =>
-      command(postId(request.params), request.actor, { type, data: {} }),
+    app.post(
+      `/api/blog/:id/${action}`,
+      {
+        config: { access: STAFF },
+        schema: {
+          summary: `${action[0]!.toUpperCase()}${action.slice(1)} a post`,
+          tags,
+          params: IdParams,
+          response: { 200: BlogPostSchema, ...refusals },
+        },
+      },
+      async (request) => command(postId(request.params), request.actor, { type, data: {} }),
     );
 
-  app.delete('/api/blog/:id', { config: { access: STAFF }, schema: { summary: 'Delete a post', tags, params: IdParams, response: { 204: noContent(), ...refusals } } }, async (request, reply) => {
-    await decide(postId(request.params), request.actor, { type: 'DeleteBlogPost', data: {} });
-    return reply.status(204).send();
-  });
+  app.delete(
+    '/api/blog/:id',
+    {
+      config: { access: STAFF },
+      schema: { summary: 'Delete a post', tags, params: IdParams, response: { 204: noContent(), ...refusals } },
+    },
+    async (request, reply) => {
+      await decide(postId(request.params), request.actor, { type: 'DeleteBlogPost', data: {} });
+      return reply.status(204).send();
+    },
+  );
 
-  app.get('/rss', { config: { access: 'public' }, schema: { summary: 'RSS 2.0 of the 50 newest published posts', tags, response: { 200: { description: 'The RSS feed', contentType: 'application/rss+xml' }, 304: noContent('The feed has not changed since the version whose ETag was sent in If-None-Match') } } }, async (request, reply) => {
-    const { xml, etag } = await cached('rss', async () => {
-      const published: RssPost[] = await posts.find({ isPublished: true }, { sort: { shownAt: -1, _id: -1 }, limit: 50, fields: RSS_FIELDS });
-      const feed = rssFeed(published, services.config.publicUrl);
-      return { xml: feed, etag: `"${createHash('sha256').update(feed).digest('base64url').slice(0, 27)}"` };
-    });
-    // Feed readers poll: one that holds this version is answered 304 without the body.
-    reply.header('ETag', etag).header('Cache-Control', 'public, max-age=0, must-revalidate');
-    if (request.headers['if-none-match']?.split(/\s*,\s*/u).some((tag) => tag.replace(/^W\//u, '') === etag)) return reply.status(304).send();
-    return reply.type('application/rss+xml; charset=utf-8').send(xml);
-  });
+  app.get(
+    '/rss',
+    {
+      config: { access: 'public' },
+      schema: {
+        summary: 'RSS 2.0 of the 50 newest published posts',
+        tags,
+        response: {
+          200: { description: 'The RSS feed', contentType: 'application/rss+xml' },
+          304: noContent('The feed has not changed since the version whose ETag was sent in If-None-Match'),
+        },
+      },
+    },
+    async (request, reply) => {
+      const { xml, etag } = await cached('rss', async () => {
+        const published: RssPost[] = await posts.find(
+          { isPublished: true },
+          { sort: { shownAt: -1, _id: -1 }, limit: 50, fields: RSS_FIELDS },
+        );
+        const feed = rssFeed(published, services.config.publicUrl);
+        return { xml: feed, etag: `"${createHash('sha256').update(feed).digest('base64url').slice(0, 27)}"` };
+      });
+      // Feed readers poll: one that holds this version is answered 304 without the body.
+      reply.header('ETag', etag).header('Cache-Control', 'public, max-age=0, must-revalidate');
+      if (request.headers['if-none-match']?.split(/\s*,\s*/u).some((tag) => tag.replace(/^W\//u, '') === etag))
+        return reply.status(304).send();
+      return reply.type('application/rss+xml; charset=utf-8').send(xml);
+    },
+  );
 }

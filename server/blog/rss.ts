@@ -2,7 +2,9 @@
 import type { BlogPostDocument } from '../../projections/blog';
 
 const escapeXml = (text: string) =>
-  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' })[c]!).replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F]/g, '');
+  text
+    .replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' })[c]!)
+    .replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F]/g, '');
 
 /** What an item prints: a post's whole content is never read for the feed. */
 export const RSS_FIELDS = ['title', 'slug', 'shownAt', 'author', 'excerpt', 'tags'] as const;

@@ -36,7 +36,11 @@ async function claim(eventStore: EventStore, store: DocumentStore, slug: string,
 }
 
 /** The slug `postId` gets for `wanted`: `wanted` itself when free (or already its own), else the next free `wanted-n`. */
-export async function claimSlug(services: { eventStore: EventStore; store: DocumentStore }, wanted: string, postId: string): Promise<string> {
+export async function claimSlug(
+  services: { eventStore: EventStore; store: DocumentStore },
+  wanted: string,
+  postId: string,
+): Promise<string> {
   for (let n = 1; n <= MAX_CANDIDATES; n++) {
     const candidate = slugCandidate(wanted, n);
     if (await claim(services.eventStore, services.store, candidate, postId)) return candidate;

@@ -29,7 +29,10 @@ import { knownId } from '../http/ids';
 const IdParams = v.object({ id: text() });
 const ThreadQuery = v.object(pageQuery(COMMENT_PAGE_SIZE));
 
-export async function commentRoutes(fastify: FastifyInstance, { services }: { services: Pick<ApiDependencies, 'store' | 'handle' | 'config' | 'now'> }) {
+export async function commentRoutes(
+  fastify: FastifyInstance,
+  { services }: { services: Pick<ApiDependencies, 'store' | 'handle' | 'config' | 'now'> },
+) {
   const app = fastify.withTypeProvider<ValibotTypeProvider>();
   const comments = commentsCollection(services.store);
   const tags = ['comments'];
@@ -61,14 +64,23 @@ export async function commentRoutes(fastify: FastifyInstance, { services }: { se
     const visible = !comment
       ? false
       : comment.targetType === 'post'
-        ? await feedPosts(services.store).findOne({ _id: comment.targetId }).then((post) => post !== null && canSeePost(post, actor))
-        : await blogPosts(services.store).findOne({ _id: comment.targetId }).then((post) => post !== null && (post.isPublished || (actor !== null && isModerator(actor.role))));
+        ? await feedPosts(services.store)
+            .findOne({ _id: comment.targetId })
+            .then((post) => post !== null && canSeePost(post, actor))
+        : await blogPosts(services.store)
+            .findOne({ _id: comment.targetId })
+            .then((post) => post !== null && (post.isPublished || (actor !== null && isModerator(actor.role))));
     if (!visible) throw fail.notFound('Comment not found');
   }
 
   async function decide(id: string, actor: Actor | null, intent: Intent<CommentCommand>) {
     if (intent.type !== 'WriteComment') await visibleComment(id, actor);
-    return services.handle(commentDecider, streamName('comment', id), { ...intent, metadata: { now: services.now(), actor } }, actor ? { actorId: actor.id } : {});
+    return services.handle(
+      commentDecider,
+      streamName('comment', id),
+      { ...intent, metadata: { now: services.now(), actor } },
+      actor ? { actorId: actor.id } : {},
+    );
   }
   /** Decides `intent` on the comment's stream; answers the comment as it now is (read-your-writes). */
   async function command(id: string, actor: Actor | null, intent: Intent<CommentCommand>): Promise<Comment> {
@@ -81,7 +93,12 @@ export async function commentRoutes(fastify: FastifyInstance, { services }: { se
     if (!written || !actor) throw fail.notFound('Comment not found');
     const member = await membersCollection(services.store).findOne({ _id: actor.id });
     const { targetType, targetId, parentId, content, at } = written.data;
-    const author = { id: actor.id, name: member ? displayName(member) : 'Former member', avatar: member?.profileImageUrl ?? null, role: actor.role };
+    const author = {
+      id: actor.id,
+      name: member ? displayName(member) : 'Former member',
+      avatar: member?.profileImageUrl ?? null,
+      role: actor.role,
+    };
     return { id, targetType, targetId, parentId, author, content, createdAt: at, editedAt: null, removed: false };
   }
   const commentId = ({ id }: { id: string }) => knownId(id, 'Comment not found');
@@ -90,15 +107,34 @@ export async function commentRoutes(fastify: FastifyInstance, { services }: { se
     ['post', '/api/posts/:id/comments', 'a feed post'],
     ['blog', '/api/blog/:id/comments', 'a published blog post'],
   ] as const) {
-    app.get(path, { config: { access: 'public' }, schema: { summary: `The comments on ${noun}, oldest first; removed ones stay, without their text`, tags, params: IdParams, querystring: ThreadQuery, response: { 200: pageSchema(CommentSchema), 404: ErrorSchema } } }, async (request) => {
-      const { id } = await target(targetType, request.params.id, request.actor);
-      return mapPage(await findPage(comments, { targetType, targetId: id }, OLDEST_FIRST, request.query), commentDto);
-    });
+    app.get(
+      path,
+      {
+        config: { access: 'public' },
+        schema: {
+          summary: `The comments on ${noun}, oldest first; removed ones stay, without their text`,
+          tags,
+          params: IdParams,
+          querystring: ThreadQuery,
+          response: { 200: pageSchema(CommentSchema), 404: ErrorSchema },
+        },
+      },
+      async (request) => {
+        const { id } = await target(targetType, request.params.id, request.actor);
+        return mapPage(await findPage(comments, { targetType, targetId: id }, OLDEST_FIRST, request.query), commentDto);
+      },
+    );
     app.post(
       path,
       {
         config: { access: 'signed-in', rateLimit: { max: services.config.rateLimits.comments, timeWindow: '1 minute' } },
-        schema: { summary: `Comment on ${noun}, or reply to one of its comments (one level deep); subscribers only read`, tags, params: IdParams, body: NewCommentSchema, response: { 201: CommentSchema, ...refusals } },
+        schema: {
+          summary: `Comment on ${noun}, or reply to one of its comments (one level deep); subscribers only read`,
+          tags,
+          params: IdParams,
+          body: NewCommentSchema,
+          response: { 201: CommentSchema, ...refusals },
+        },
       },
       async (request, reply) => {
         const { id: targetId, open } = await target(targetType, request.params.id, request.actor);
@@ -108,23 +144,65 @@ export async function commentRoutes(fastify: FastifyInstance, { services }: { se
         if (parentId) {
           const replied = await comments.findOne({ _id: parentId.toLowerCase() });
           if (!replied) throw fail.notFound('The comment replied to was not found');
-          parent = { id: replied._id, targetType: replied.targetType, targetId: replied.targetId, parentId: replied.parentId, removed: replied.removed };
+          parent = {
+            id: replied._id,
+            targetType: replied.targetType,
+            targetId: replied.targetId,
+            parentId: replied.parentId,
+            removed: replied.removed,
+          };
         }
         const id = randomUUID();
         const mentions = await resolveMentions(services.store, content, request.actor!.id);
-        return reply.status(201).send(await command(id, request.actor, { type: 'WriteComment', data: { id, targetType, targetId, content, parent, mentions } }));
+        return reply
+          .status(201)
+          .send(await command(id, request.actor, { type: 'WriteComment', data: { id, targetType, targetId, content, parent, mentions } }));
       },
     );
   }
 
-  app.patch('/api/comments/:id', { config: { access: 'signed-in' }, schema: { summary: 'Edit my comment', tags, params: IdParams, body: CommentEditSchema, response: { 200: CommentSchema, ...refusals } } }, async (request) =>
-    command(commentId(request.params), request.actor, { type: 'EditComment', data: request.body }),
+  app.patch(
+    '/api/comments/:id',
+    {
+      config: { access: 'signed-in' },
+      schema: {
+        summary: 'Edit my comment',
+        tags,
+        params: IdParams,
+        body: CommentEditSchema,
+        response: { 200: CommentSchema, ...refusals },
+      },
+    },
+    async (request) => command(commentId(request.params), request.actor, { type: 'EditComment', data: request.body }),
   );
-  app.delete('/api/comments/:id', { config: { access: 'signed-in' }, schema: { summary: 'Remove a comment (its author or staff); the thread keeps a "removed" line', tags, params: IdParams, response: { 204: noContent(), ...refusals } } }, async (request, reply) => {
-    await decide(commentId(request.params), request.actor, { type: 'RemoveComment', data: {} });
-    return reply.status(204).send();
-  });
-  app.post('/api/comments/:id/report', { config: { access: 'signed-in' }, schema: { summary: 'Report a comment to the moderators', tags, params: IdParams, body: ReasonSchema, response: { 200: CommentSchema, ...refusals } } }, async (request) =>
-    command(commentId(request.params), request.actor, { type: 'ReportComment', data: request.body ?? {} }),
+  app.delete(
+    '/api/comments/:id',
+    {
+      config: { access: 'signed-in' },
+      schema: {
+        summary: 'Remove a comment (its author or staff); the thread keeps a "removed" line',
+        tags,
+        params: IdParams,
+        response: { 204: noContent(), ...refusals },
+      },
+    },
+    async (request, reply) => {
+      await decide(commentId(request.params), request.actor, { type: 'RemoveComment', data: {} });
+      return reply.status(204).send();
+    },
+  );
+  app.post(
+    '/api/comments/:id/report',
+    {
+      config: { access: 'signed-in' },
+      schema: {
+        summary: 'Report a comment to the moderators',
+        tags,
+        params: IdParams,
+        body: ReasonSchema,
+        response: { 200: CommentSchema, ...refusals },
+      },
+    },
+    async (request) => command(commentId(request.params), request.actor, { type: 'ReportComment', data: request.body ?? {} }),
   );
 }

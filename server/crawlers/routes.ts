@@ -14,29 +14,75 @@ import { SITE_PAGE_SLUGS } from '../../shared/site-pages/schemas';
 export const PUBLIC_PAGES = ['/', '/login', '/register', '/subscribe'] as const;
 
 /** The app's members-only and private paths, and the API: nothing there for a crawler. */
-const DISALLOWED = ['/api/', '/admin', '/events/manage', '/monitoring', '/mailbox', '/subscription-settings', '/discussions', '/trending', '/bookmarks', '/notifications', '/unsubscribe', '/subscribe/confirm', '/embed'];
+const DISALLOWED = [
+  '/api/',
+  '/admin',
+  '/events/manage',
+  '/monitoring',
+  '/mailbox',
+  '/subscription-settings',
+  '/discussions',
+  '/trending',
+  '/bookmarks',
+  '/notifications',
+  '/unsubscribe',
+  '/subscribe/confirm',
+  '/embed',
+];
 
 export function robotsTxt(siteUrl: string): string {
-  return ['User-agent: *', 'Allow: /', ...DISALLOWED.map((path) => `Disallow: ${path}`), '', `Sitemap: ${siteUrl}/sitemap.xml`, ''].join('\n');
+  return ['User-agent: *', 'Allow: /', ...DISALLOWED.map((path) => `Disallow: ${path}`), '', `Sitemap: ${siteUrl}/sitemap.xml`, ''].join(
+    '\n',
+  );
 }
 
-const escapeXml = (text: string) => text.replace(/[&<>"']/gu, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' })[c]!);
+const escapeXml = (text: string) =>
+  text.replace(/[&<>"']/gu, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' })[c]!);
 
 export function sitemapXml(siteUrl: string, pages: readonly { path: string; lastmod?: string }[]): string {
-  const urls = pages.map(({ path, lastmod }) => `  <url>\n    <loc>${escapeXml(`${siteUrl}${path}`)}</loc>\n${lastmod ? `    <lastmod>${escapeXml(lastmod)}</lastmod>\n` : ''}  </url>`);
+  const urls = pages.map(
+    ({ path, lastmod }) =>
+      `  <url>\n    <loc>${escapeXml(`${siteUrl}${path}`)}</loc>\n${lastmod ? `    <lastmod>${escapeXml(lastmod)}</lastmod>\n` : ''}  </url>`,
+  );
   return `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${urls.join('\n')}\n</urlset>\n`;
 }
 
 export async function crawlerRoutes(app: FastifyInstance, { siteUrl, store }: { siteUrl: string; store: DocumentStore }) {
   const tags = ['pages'];
-  app.get('/robots.txt', { config: { access: 'public' }, schema: { summary: 'Which paths crawlers may read, and where the sitemap is', tags, response: { 200: { description: 'robots.txt', contentType: 'text/plain' } } } }, async (_request, reply) =>
-    reply.header('Cache-Control', 'public, max-age=3600').type('text/plain; charset=utf-8').send(robotsTxt(siteUrl)),
+  app.get(
+    '/robots.txt',
+    {
+      config: { access: 'public' },
+      schema: {
+        summary: 'Which paths crawlers may read, and where the sitemap is',
+        tags,
+        response: { 200: { description: 'robots.txt', contentType: 'text/plain' } },
+      },
+    },
+    async (_request, reply) =>
+      reply.header('Cache-Control', 'public, max-age=3600').type('text/plain; charset=utf-8').send(robotsTxt(siteUrl)),
   );
-  app.get('/sitemap.xml', { config: { access: 'public' }, schema: { summary: 'The pages a visitor can read without an account', tags, response: { 200: { description: 'sitemap.xml', contentType: 'application/xml' } } } }, async (_request, reply) =>
-    reply
-      .header('Cache-Control', 'public, max-age=3600')
-      .type('application/xml; charset=utf-8')
-      .send(sitemapXml(siteUrl, [...PUBLIC_PAGES.map((path) => ({ path })), ...(await sitePageEntries(store)), ...(await itemEntries(store))])),
+  app.get(
+    '/sitemap.xml',
+    {
+      config: { access: 'public' },
+      schema: {
+        summary: 'The pages a visitor can read without an account',
+        tags,
+        response: { 200: { description: 'sitemap.xml', contentType: 'application/xml' } },
+      },
+    },
+    async (_request, reply) =>
+      reply
+        .header('Cache-Control', 'public, max-age=3600')
+        .type('application/xml; charset=utf-8')
+        .send(
+          sitemapXml(siteUrl, [
+            ...PUBLIC_PAGES.map((path) => ({ path })),
+            ...(await sitePageEntries(store)),
+            ...(await itemEntries(store)),
+          ]),
+        ),
   );
 }
 
@@ -57,5 +103,8 @@ async function itemEntries(store: DocumentStore) {
     blogPosts(store).find({ isPublished: true }, postOptions),
     eventDetails(store).find({ status: 'approved', isPublic: true }, options),
   ]);
-  return [...posts.map((post) => ({ path: `/blog/${post.slug}`, lastmod: post.updatedAt })), ...events.map((event) => ({ path: `/events/${event._id}`, lastmod: event.updatedAt }))];
+  return [
+    ...posts.map((post) => ({ path: `/blog/${post.slug}`, lastmod: post.updatedAt })),
+    ...events.map((event) => ({ path: `/events/${event._id}`, lastmod: event.updatedAt })),
+  ];
 }

@@ -12,7 +12,16 @@
   var script = document.currentScript || document.querySelector('script[src$="/embed.js"]');
   if (!script || !script.src) return;
   var origin = new URL(script.src).origin;
-  var PATHS = { feed: '', simple: '/simple', ultra: '/ultra', compact: '/compact', minimal: '/minimal', calendar: '/calendar', blog: '/blog', 'blog-post': '/blog/' };
+  var PATHS = {
+    feed: '',
+    simple: '/simple',
+    ultra: '/ultra',
+    compact: '/compact',
+    minimal: '/minimal',
+    calendar: '/calendar',
+    blog: '/blog',
+    'blog-post': '/blog/',
+  };
   var frames = [];
 
   function address(element) {
@@ -26,7 +35,12 @@
     var query = new URLSearchParams();
     Object.keys(element.dataset).forEach(function (key) {
       if (key === 'bhcWidget' || key === 'id') return;
-      query.set(key.replace(/[A-Z]/g, function (c) { return '-' + c.toLowerCase(); }), element.dataset[key]);
+      query.set(
+        key.replace(/[A-Z]/g, function (c) {
+          return '-' + c.toLowerCase();
+        }),
+        element.dataset[key],
+      );
     });
     var search = query.toString();
     return origin + path + (search ? '?' + search : '');

@@ -15,9 +15,26 @@ const LOADER_MAX_AGE_SECONDS = 3600;
 export async function embedRoutes(app: FastifyInstance) {
   const loader = readFileSync(resolve(import.meta.dirname, 'embed.js'));
   const etag = `"${createHash('sha256').update(loader).digest('base64url').slice(0, 27)}"`;
-  app.get('/embed.js', { config: { access: 'public' }, schema: { summary: 'The widget loader site owners paste beside a widget', tags: ['embeds'], response: { 200: { description: 'The loader script', contentType: 'text/javascript' }, 304: noContent('Unchanged since the ETag sent') } } }, async (request, reply) => {
-    reply.header('Cache-Control', `public, max-age=${LOADER_MAX_AGE_SECONDS}`).header('ETag', etag).type('text/javascript; charset=utf-8');
-    if (request.headers['if-none-match'] === etag) return reply.status(304).send();
-    return reply.send(loader);
-  });
+  app.get(
+    '/embed.js',
+    {
+      config: { access: 'public' },
+      schema: {
+        summary: 'The widget loader site owners paste beside a widget',
+        tags: ['embeds'],
+        response: {
+          200: { description: 'The loader script', contentType: 'text/javascript' },
+          304: noContent('Unchanged since the ETag sent'),
+        },
+      },
+    },
+    async (request, reply) => {
+      reply
+        .header('Cache-Control', `public, max-age=${LOADER_MAX_AGE_SECONDS}`)
+        .header('ETag', etag)
+        .type('text/javascript; charset=utf-8');
+      if (request.headers['if-none-match'] === etag) return reply.status(304).send();
+      return reply.send(loader);
+    },
+  );
 }

@@ -10,7 +10,16 @@ import { fail, type Actor } from '../../shared/domain';
 import { streamName } from '../../shared/streams';
 import { calendarEventDecider, isModerator, messageRecipients, type CalendarEventCommand } from '../../shared/events/event-stream';
 import { MESSAGES_PER_DAY, type MyRsvpStatus } from '../../shared/events/constants';
-import { AttendeeMessageSchema, AttendeesSchema, CalendarEventSchema, InvitationSchema, InviteLinkSchema, MessageAcceptedSchema, type Attendees, type MessageAccepted } from '../../shared/events/schemas';
+import {
+  AttendeeMessageSchema,
+  AttendeesSchema,
+  CalendarEventSchema,
+  InvitationSchema,
+  InviteLinkSchema,
+  MessageAcceptedSchema,
+  type Attendees,
+  type MessageAccepted,
+} from '../../shared/events/schemas';
 import { icsFileName } from '../../shared/events/ics';
 import { text } from '../../shared/text-schema';
 import { FORMER_MEMBER } from '../../shared/personal-data';
@@ -28,7 +37,12 @@ const DAY_MS = 24 * 3_600_000;
 
 /** The list's order: those coming first, then the line (first in line first), then maybe, then those not coming. */
 const STATUS_ORDER: Record<MyRsvpStatus, number> = { attending: 0, waitlisted: 1, maybe: 2, not_attending: 3 };
-const STATUS_LABELS: Record<MyRsvpStatus, string> = { attending: 'Attending', waitlisted: 'Waiting list', maybe: 'Maybe', not_attending: 'Not attending' };
+const STATUS_LABELS: Record<MyRsvpStatus, string> = {
+  attending: 'Attending',
+  waitlisted: 'Waiting list',
+  maybe: 'Maybe',
+  not_attending: 'Not attending',
+};
 
 /**
  * One CSV cell (RFC 4180): quoted when it holds a comma, a quote or a line break. A cell a spreadsheet would read as a
@@ -51,7 +65,10 @@ function sameToken(given: string, expected: string): boolean {
   return a.length === b.length && timingSafeEqual(a, b);
 }
 
-export async function eventOrganiserRoutes(fastify: FastifyInstance, { services }: { services: Pick<ApiDependencies, 'store' | 'handle' | 'config' | 'now'> }) {
+export async function eventOrganiserRoutes(
+  fastify: FastifyInstance,
+  { services }: { services: Pick<ApiDependencies, 'store' | 'handle' | 'config' | 'now'> },
+) {
   const app = fastify.withTypeProvider<ValibotTypeProvider>();
   const details = eventDetails(services.store);
   const links = memberEvents(services.store);
@@ -71,12 +88,22 @@ export async function eventOrganiserRoutes(fastify: FastifyInstance, { services 
     return event;
   }
   const decide = (id: string, actor: Actor, intent: Intent<CalendarEventCommand>) =>
-    services.handle(calendarEventDecider, streamName('event', id), { ...intent, metadata: { now: services.now(), actor } }, { actorId: actor.id });
+    services.handle(
+      calendarEventDecider,
+      streamName('event', id),
+      { ...intent, metadata: { now: services.now(), actor } },
+      { actorId: actor.id },
+    );
 
   /** Everyone who answered the event, in the list's order, with their names as the members read model has them now. */
   async function attendeesOf(event: EventDetailsDocument): Promise<Attendees['items']> {
     const answered = (await links.find({ eventId: event._id, rsvp: { $ne: null } })).filter((link) => link.rsvp !== null);
-    const names = new Map((await members.find({ _id: { $in: answered.map((link) => link.memberId) } })).map((member) => [member._id, `${member.firstName} ${member.lastName}`.trim()]));
+    const names = new Map(
+      (await members.find({ _id: { $in: answered.map((link) => link.memberId) } })).map((member) => [
+        member._id,
+        `${member.firstName} ${member.lastName}`.trim(),
+      ]),
+    );
     const waiting = event.waiting ?? [];
     const items = answered.map((link) => {
       const status = link.rsvp!;
@@ -88,7 +115,13 @@ export async function eventOrganiserRoutes(fastify: FastifyInstance, { services 
         at: link.at ?? event.createdAt,
       };
     });
-    return items.sort((a, b) => STATUS_ORDER[a.status] - STATUS_ORDER[b.status] || (a.position ?? 0) - (b.position ?? 0) || a.at.localeCompare(b.at) || a.member.name.localeCompare(b.member.name));
+    return items.sort(
+      (a, b) =>
+        STATUS_ORDER[a.status] - STATUS_ORDER[b.status] ||
+        (a.position ?? 0) - (b.position ?? 0) ||
+        a.at.localeCompare(b.at) ||
+        a.member.name.localeCompare(b.member.name),
+    );
   }
 
   const onEvent = { tags, params: IdParams };
@@ -96,7 +129,14 @@ export async function eventOrganiserRoutes(fastify: FastifyInstance, { services 
 
   app.get(
     '/api/events/:id/attendees',
-    { config: { access: PARTICIPANTS }, schema: { ...onEvent, summary: 'Who answered the event (its organizer and staff): attending, the waiting list with places, maybe, not attending', response: { 200: AttendeesSchema, 403: ErrorSchema, 404: ErrorSchema } } },
+    {
+      config: { access: PARTICIPANTS },
+      schema: {
+        ...onEvent,
+        summary: 'Who answered the event (its organizer and staff): attending, the waiting list with places, maybe, not attending',
+        response: { 200: AttendeesSchema, 403: ErrorSchema, 404: ErrorSchema },
+      },
+    },
     async (request): Promise<Attendees> => ({ items: await attendeesOf(await managedEvent(request.params.id, request.actor!, refusal)) }),
   );
 
@@ -104,15 +144,28 @@ export async function eventOrganiserRoutes(fastify: FastifyInstance, { services 
     '/api/events/:id/attendees.csv',
     {
       config: { access: PARTICIPANTS },
-      schema: { ...onEvent, summary: 'Who answered the event, as a CSV file with a header row (its organizer and staff)', response: { 200: { description: 'Name, status, place in line and date of each answer', contentType: 'text/csv' }, 403: ErrorSchema, 404: ErrorSchema } },
+      schema: {
+        ...onEvent,
+        summary: 'Who answered the event, as a CSV file with a header row (its organizer and staff)',
+        response: {
+          200: { description: 'Name, status, place in line and date of each answer', contentType: 'text/csv' },
+          403: ErrorSchema,
+          404: ErrorSchema,
+        },
+      },
     },
     async (request, reply) => {
       const event = await managedEvent(request.params.id, request.actor!, refusal);
-      const rows = (await attendeesOf(event)).map((item) => csvRow([item.member.name, STATUS_LABELS[item.status], item.position ? String(item.position) : '', item.at]));
+      const rows = (await attendeesOf(event)).map((item) =>
+        csvRow([item.member.name, STATUS_LABELS[item.status], item.position ? String(item.position) : '', item.at]),
+      );
       const name = icsFileName(event.title, event.startDate).replace(/\.ics$/u, '_attendees.csv');
       return reply
         .type('text/csv; charset=utf-8')
-        .header('Content-Disposition', `attachment; filename="${name.replace(/[^\x20-\x7e]/g, '_').replace(/"/g, '')}"; filename*=UTF-8''${encodeURIComponent(name)}`)
+        .header(
+          'Content-Disposition',
+          `attachment; filename="${name.replace(/[^\x20-\x7e]/g, '_').replace(/"/g, '')}"; filename*=UTF-8''${encodeURIComponent(name)}`,
+        )
         .header('Cache-Control', 'private, no-store')
         .send([csvRow(['Name', 'Status', 'Position', 'Answered at']), ...rows].join('\r\n') + '\r\n');
     },
@@ -137,14 +190,25 @@ export async function eventOrganiserRoutes(fastify: FastifyInstance, { services 
       const { state } = await decide(id, actor, { type: 'MessageAttendees', data: { messageId, ...request.body } });
       const since = services.now().getTime() - DAY_MS;
       const sentToday = state.messagedAt.filter((at) => Date.parse(at) > since).length;
-      const accepted: MessageAccepted = { id: messageId, recipients: messageRecipients(state, request.body.to).length, remainingToday: Math.max(0, MESSAGES_PER_DAY - sentToday) };
+      const accepted: MessageAccepted = {
+        id: messageId,
+        recipients: messageRecipients(state, request.body.to).length,
+        remainingToday: Math.max(0, MESSAGES_PER_DAY - sentToday),
+      };
       return reply.status(202).send(accepted);
     },
   );
 
   app.get(
     '/api/events/:id/invite-link',
-    { config: { access: PARTICIPANTS }, schema: { ...onEvent, summary: 'A private event’s invite link (its organizer and staff): a signed-in member who opens it may see the event and RSVP', response: { 200: InviteLinkSchema, 403: ErrorSchema, 404: ErrorSchema, 422: ErrorSchema } } },
+    {
+      config: { access: PARTICIPANTS },
+      schema: {
+        ...onEvent,
+        summary: 'A private event’s invite link (its organizer and staff): a signed-in member who opens it may see the event and RSVP',
+        response: { 200: InviteLinkSchema, 403: ErrorSchema, 404: ErrorSchema, 422: ErrorSchema },
+      },
+    },
     async (request) => {
       const event = await managedEvent(request.params.id, request.actor!, 'Only the organizer and staff can share the invite link');
       if (event.isPublic) throw fail.rule('This event is public: share its page, no invitation is needed');
@@ -156,14 +220,20 @@ export async function eventOrganiserRoutes(fastify: FastifyInstance, { services 
     '/api/events/:id/invitation',
     {
       config: { access: 'signed-in' },
-      schema: { ...onEvent, summary: 'Accept a private event’s invite link (the token of `?invite=`): the member may then see the event and RSVP', body: InvitationSchema, response: { 200: CalendarEventSchema, 404: ErrorSchema, 409: ErrorSchema } },
+      schema: {
+        ...onEvent,
+        summary: 'Accept a private event’s invite link (the token of `?invite=`): the member may then see the event and RSVP',
+        body: InvitationSchema,
+        response: { 200: CalendarEventSchema, 404: ErrorSchema, 409: ErrorSchema },
+      },
     },
     async (request) => {
       const actor = request.actor!;
       const id = eventId(request.params.id);
       const event = await details.findOne({ _id: id });
       // An unknown event and a wrong token answer alike: the link tells nothing of events it does not open.
-      if (!event || !sameToken(request.body.token, inviteToken(secret, id))) throw fail.notFound('This invite link is not valid. Ask the organizer for the current one.');
+      if (!event || !sameToken(request.body.token, inviteToken(secret, id)))
+        throw fail.notFound('This invite link is not valid. Ask the organizer for the current one.');
       await decide(id, actor, { type: 'AcceptInvitation', data: {} });
       return detailsDto(await visibleEvent(id, actor), actor);
     },

@@ -4,14 +4,47 @@ import type { FastifyInstance } from 'fastify';
 import * as v from 'valibot';
 import { DomainError, fail, type Actor } from '../../shared/domain';
 import { streamName } from '../../shared/streams';
-import { attendeeCounts, calendarEventDecider, isModerator, type CalendarEventCommand, type CalendarEventState } from '../../shared/events/event-stream';
-import { AttendeeCountsSchema, CalendarEventSchema, EventSchema, EventStatsSchema, MyRsvpSchema, RsvpChangeSchema, RsvpSchema, UseCancelSchema, WaitlistSchema, type EventFields, type RsvpChange, type Waitlist } from '../../shared/events/schemas';
+import {
+  attendeeCounts,
+  calendarEventDecider,
+  isModerator,
+  type CalendarEventCommand,
+  type CalendarEventState,
+} from '../../shared/events/event-stream';
+import {
+  AttendeeCountsSchema,
+  CalendarEventSchema,
+  EventSchema,
+  EventStatsSchema,
+  MyRsvpSchema,
+  RsvpChangeSchema,
+  RsvpSchema,
+  UseCancelSchema,
+  WaitlistSchema,
+  type EventFields,
+  type RsvpChange,
+  type Waitlist,
+} from '../../shared/events/schemas';
 import { pageSchema } from '../../shared/page';
 import { EVENT_TYPES, USE_CANCEL, USE_CANCEL_MESSAGE } from '../../shared/events/constants';
 import { calendarFile, icsFileName, type IcsEvent } from '../../shared/events/ics';
 import { text } from '../../shared/text-schema';
 import { ReasonSchema } from '../../shared/feed/schemas';
-import { calendarEvents, calendarFeeds, canSee, detailsDto, eventDetails, eventDto, memberEvents, readEventStats, standing, standingOf, visibility, type CalendarEventDocument, type EventDetailsDocument } from '../../projections/events';
+import {
+  calendarEvents,
+  calendarFeeds,
+  canSee,
+  detailsDto,
+  eventDetails,
+  eventDto,
+  memberEvents,
+  readEventStats,
+  standing,
+  standingOf,
+  visibility,
+  type CalendarEventDocument,
+  type EventDetailsDocument,
+} from '../../projections/events';
 import { calendarFeedDecider } from '../../shared/events/calendar-feed-stream';
 import { calendarFeedToken, hashSubscriptionToken as hashToken } from '../../platform/mail/link-tokens';
 import { membersCollection } from '../../projections/members';
@@ -47,8 +80,18 @@ const CALENDAR_FEED_MAX_EVENTS = 500;
 
 const IdParams = v.object({ id: text() });
 const eventId = (id: string) => knownId(id, 'Event not found');
-const isoDate = (name: string) => v.optional(v.pipe(text(), v.check((s) => !Number.isNaN(Date.parse(s)), `${name} must be a date`), v.transform((s) => new Date(s).toISOString())));
-const SORTS = { start: { startDate: 1, _id: 1 }, created: { createdAt: -1, _id: 1 }, title: { title: 1, _id: 1 } } satisfies Record<string, Sort>;
+const isoDate = (name: string) =>
+  v.optional(
+    v.pipe(
+      text(),
+      v.check((s) => !Number.isNaN(Date.parse(s)), `${name} must be a date`),
+      v.transform((s) => new Date(s).toISOString()),
+    ),
+  );
+const SORTS = { start: { startDate: 1, _id: 1 }, created: { createdAt: -1, _id: 1 }, title: { title: 1, _id: 1 } } satisfies Record<
+  string,
+  Sort
+>;
 const ListQuery = v.object({
   from: isoDate('from'),
   to: isoDate('to'),
@@ -59,7 +102,13 @@ const ListQuery = v.object({
   status: v.optional(v.picklist(['pending', 'approved', 'rejected', 'any'], 'status must be pending, approved, rejected or any')),
   sort: v.optional(v.picklist(['start', 'created', 'title'], 'sort must be start, created or title')),
   /** Every event shown on this day of the calendar (all of them, in one page), read in `tz` or the site's zone. */
-  day: v.optional(v.pipe(text(), v.regex(/^\d{4}-\d{2}-\d{2}$/u, 'day must be a date written YYYY-MM-DD'), v.check((day) => !Number.isNaN(Date.parse(`${day}T00:00:00Z`)), 'day must be a date written YYYY-MM-DD'))),
+  day: v.optional(
+    v.pipe(
+      text(),
+      v.regex(/^\d{4}-\d{2}-\d{2}$/u, 'day must be a date written YYYY-MM-DD'),
+      v.check((day) => !Number.isNaN(Date.parse(`${day}T00:00:00Z`)), 'day must be a date written YYYY-MM-DD'),
+    ),
+  ),
   tz: v.optional(v.pipe(text(), v.check(isTimeZone, 'tz must be a time zone such as America/Chicago'))),
   ...pageQuery(LIST_PAGE),
 });
@@ -71,7 +120,11 @@ const FeedFileParams = v.object({ file: text() });
 const FeatureBody = v.nullish(v.object({ featured: v.optional(v.boolean('featured must be true or false')) }));
 
 /** The form's fields as the stream records them: `mediaId` made the upload it names (null: none, so an edit can take it away). */
-async function withMedia(sources: MediaSources, { mediaId, ...fields }: v.InferOutput<typeof EventSchema>, actor: Actor): Promise<EventFields> {
+async function withMedia(
+  sources: MediaSources,
+  { mediaId, ...fields }: v.InferOutput<typeof EventSchema>,
+  actor: Actor,
+): Promise<EventFields> {
   return { ...fields, media: (await attachedMedia(sources, mediaId, actor)) ?? null };
 }
 
@@ -80,7 +133,11 @@ async function withMedia(sources: MediaSources, { mediaId, ...fields }: v.InferO
  * of RSVPs the read models may lag behind, and the answer must still give the place in line it recorded.
  */
 function rsvpChange(state: CalendarEventState, memberId: string): RsvpChange {
-  return { ...standing(state.waiting, state.rsvps.get(memberId), memberId), ...attendeeCounts(state.rsvps.values()), waitlistCount: state.waiting.length };
+  return {
+    ...standing(state.waiting, state.rsvps.get(memberId), memberId),
+    ...attendeeCounts(state.rsvps.values()),
+    waitlistCount: state.waiting.length,
+  };
 }
 
 function icsEvent(event: EventDetailsDocument | CalendarEventDocument, siteUrl: string): IcsEvent {
@@ -103,7 +160,10 @@ function listFilter(query: ListQuery, actor: Actor | null, fixed: Filter = {}): 
   return effective.length > 0 ? { $and: effective } : {};
 }
 
-export async function eventRoutes(fastify: FastifyInstance, { services }: { services: Pick<ApiDependencies, 'store' | 'eventStore' | 'handle' | 'config' | 'now' | 'progress'> }) {
+export async function eventRoutes(
+  fastify: FastifyInstance,
+  { services }: { services: Pick<ApiDependencies, 'store' | 'eventStore' | 'handle' | 'config' | 'now' | 'progress'> },
+) {
   const app = fastify.withTypeProvider<ValibotTypeProvider>();
   const feeds = calendarFeeds(services.store);
   const details = eventDetails(services.store);
@@ -116,7 +176,12 @@ export async function eventRoutes(fastify: FastifyInstance, { services }: { serv
   const tags = ['events'];
   const none = {} as Record<string, never>;
   /** One event's call: its id in the path; 404 for an event the caller may not see, as for one that does not exist. */
-  const onEvent = <Answers extends Record<number, ResponseSchema>>(summary: string, response: Answers) => ({ summary, tags, params: IdParams, response: { ...response, 404: ErrorSchema } });
+  const onEvent = <Answers extends Record<number, ResponseSchema>>(summary: string, response: Answers) => ({
+    summary,
+    tags,
+    params: IdParams,
+    response: { ...response, 404: ErrorSchema },
+  });
   /** A command on an event: refused when someone else changed it at the same moment (409). */
   const changesEvent = (summary: string) => onEvent(summary, { 200: CalendarEventSchema, 409: ErrorSchema });
   const eventList = (summary: string) => ({ summary, tags, querystring: ListQuery, response: { 200: pageSchema(CalendarEventSchema) } });
@@ -128,7 +193,12 @@ export async function eventRoutes(fastify: FastifyInstance, { services }: { serv
   }
 
   const decide = (id: string, actor: Actor | null, intent: Intent<CalendarEventCommand>) =>
-    services.handle(calendarEventDecider, streamName('event', id), { ...intent, metadata: { now: services.now(), actor } }, actor ? { actorId: actor.id } : {});
+    services.handle(
+      calendarEventDecider,
+      streamName('event', id),
+      { ...intent, metadata: { now: services.now(), actor } },
+      actor ? { actorId: actor.id } : {},
+    );
   /** Runs a command on the event's stream; the answer is the event as every query now shows it. */
   async function command(id: string, actor: Actor | null, intent: Intent<CalendarEventCommand>) {
     await decide(id, actor, intent);
@@ -141,7 +211,9 @@ export async function eventRoutes(fastify: FastifyInstance, { services }: { serv
     if (query.day) return dayList(query, query.day, actor);
     const filter = listFilter(query, actor, fixed);
     const sort = query.sort ? SORTS[query.sort] : defaultSort;
-    const page = await cached(`list:${JSON.stringify([filter, sort, query.cursor, query.limit])}`, () => findPage(calendar, filter, sort, query));
+    const page = await cached(`list:${JSON.stringify([filter, sort, query.cursor, query.limit])}`, () =>
+      findPage(calendar, filter, sort, query),
+    );
     return mapPage(page, (event) => eventDto(event, actor));
   }
 
@@ -152,52 +224,122 @@ export async function eventRoutes(fastify: FastifyInstance, { services }: { serv
    */
   async function dayList(query: ListQuery, day: string, actor: Actor | null) {
     const start = Date.parse(`${day}T00:00:00Z`);
-    const near = { $and: [listFilter(query, actor), { startDate: { $lt: new Date(start + 2 * DAY_MS).toISOString() } }, { endDate: { $gte: new Date(start - DAY_MS).toISOString() } }] };
+    const near = {
+      $and: [
+        listFilter(query, actor),
+        { startDate: { $lt: new Date(start + 2 * DAY_MS).toISOString() } },
+        { endDate: { $gte: new Date(start - DAY_MS).toISOString() } },
+      ],
+    };
     const candidates = await calendar.find(near, { sort: SORTS.start, limit: DAY_LIST_MAX });
     const zone = query.tz ?? services.config.timeZone;
     return { items: candidates.filter((event) => occursOn(event, day, zone)).map((event) => eventDto(event, actor)), nextCursor: null };
   }
 
-  app.get('/api/events', { config: { access: 'public' }, schema: eventList('The calendar: events by start, filtered by dates, search, type, featured or status; or every event of one `day`') }, (request) => list(request.query, request.actor));
+  app.get(
+    '/api/events',
+    {
+      config: { access: 'public' },
+      schema: eventList('The calendar: events by start, filtered by dates, search, type, featured or status; or every event of one `day`'),
+    },
+    (request) => list(request.query, request.actor),
+  );
 
-  app.get('/api/events/:id', { config: { access: 'public' }, schema: onEvent('One event, with the reader’s RSVP when signed in', { 200: CalendarEventSchema }) }, async (request) =>
-    detailsDto(await visibleEvent(eventId(request.params.id), request.actor), request.actor),
+  app.get(
+    '/api/events/:id',
+    { config: { access: 'public' }, schema: onEvent('One event, with the reader’s RSVP when signed in', { 200: CalendarEventSchema }) },
+    async (request) => detailsDto(await visibleEvent(eventId(request.params.id), request.actor), request.actor),
   );
 
   app.post(
     '/api/events',
-    { config: { access: PARTICIPANTS, rateLimit: { max: services.config.rateLimits.events, timeWindow: '1 minute' } }, schema: { summary: 'Create an event; staff events are approved at once, members’ wait for approval', tags, body: EventSchema, response: { 201: CalendarEventSchema } } },
+    {
+      config: { access: PARTICIPANTS, rateLimit: { max: services.config.rateLimits.events, timeWindow: '1 minute' } },
+      schema: {
+        summary: 'Create an event; staff events are approved at once, members’ wait for approval',
+        tags,
+        body: EventSchema,
+        response: { 201: CalendarEventSchema },
+      },
+    },
     async (request, reply) => {
       const id = randomUUID();
-      return reply.status(201).send(detailsDto(await command(id, request.actor, { type: 'ScheduleEvent', data: { id, fields: await withMedia(services, request.body, request.actor!) } }), request.actor));
+      return reply.status(201).send(
+        detailsDto(
+          await command(id, request.actor, {
+            type: 'ScheduleEvent',
+            data: { id, fields: await withMedia(services, request.body, request.actor!) },
+          }),
+          request.actor,
+        ),
+      );
     },
   );
 
   app.put(
     '/api/events/:id',
-    { config: { access: PARTICIPANTS }, schema: { ...onEvent('Edit an event (its organizer or staff); a member’s edit of an approved event waits for approval again', { 200: CalendarEventSchema, 409: ErrorSchema, 422: ErrorSchema }), body: EventSchema } },
+    {
+      config: { access: PARTICIPANTS },
+      schema: {
+        ...onEvent('Edit an event (its organizer or staff); a member’s edit of an approved event waits for approval again', {
+          200: CalendarEventSchema,
+          409: ErrorSchema,
+          422: ErrorSchema,
+        }),
+        body: EventSchema,
+      },
+    },
     async (request) => {
       const id = eventId(request.params.id);
       await visibleEvent(id, request.actor);
-      return detailsDto(await command(id, request.actor, { type: 'EditEvent', data: { fields: await withMedia(services, request.body, request.actor!) } }), request.actor);
+      return detailsDto(
+        await command(id, request.actor, { type: 'EditEvent', data: { fields: await withMedia(services, request.body, request.actor!) } }),
+        request.actor,
+      );
     },
   );
 
-  app.post('/api/events/:id/cancel', { config: { access: PARTICIPANTS }, schema: onEvent('Cancel an event (its organizer or staff): it stays listed as cancelled and takes no more RSVPs', { 200: CalendarEventSchema, 403: ErrorSchema, 409: ErrorSchema }) }, async (request) => {
-    const id = eventId(request.params.id);
-    await visibleEvent(id, request.actor);
-    return detailsDto(await command(id, request.actor, { type: 'CancelEvent', data: none }), request.actor);
-  });
+  app.post(
+    '/api/events/:id/cancel',
+    {
+      config: { access: PARTICIPANTS },
+      schema: onEvent('Cancel an event (its organizer or staff): it stays listed as cancelled and takes no more RSVPs', {
+        200: CalendarEventSchema,
+        403: ErrorSchema,
+        409: ErrorSchema,
+      }),
+    },
+    async (request) => {
+      const id = eventId(request.params.id);
+      await visibleEvent(id, request.actor);
+      return detailsDto(await command(id, request.actor, { type: 'CancelEvent', data: none }), request.actor);
+    },
+  );
 
-  app.delete('/api/events/:id', { config: { access: STAFF }, schema: onEvent('Delete an event and its RSVPs; one that someone attends or waits for is cancelled instead (a second delete removes it)', { 204: noContent(), 409: ErrorSchema }) }, async (request, reply) => {
-    const id = eventId(request.params.id);
-    await visibleEvent(id, request.actor);
-    await decide(id, request.actor, { type: 'DeleteEvent', data: none });
-    return reply.status(204).send();
-  });
+  app.delete(
+    '/api/events/:id',
+    {
+      config: { access: STAFF },
+      schema: onEvent(
+        'Delete an event and its RSVPs; one that someone attends or waits for is cancelled instead (a second delete removes it)',
+        { 204: noContent(), 409: ErrorSchema },
+      ),
+    },
+    async (request, reply) => {
+      const id = eventId(request.params.id);
+      await visibleEvent(id, request.actor);
+      await decide(id, request.actor, { type: 'DeleteEvent', data: none });
+      return reply.status(204).send();
+    },
+  );
 
-  app.get('/api/events/:id/rsvp/me', { config: { access: 'signed-in' }, schema: onEvent('The reader’s RSVP to an event, or their place in its waiting list', { 200: MyRsvpSchema }) }, async (request) =>
-    standingOf(await visibleEvent(eventId(request.params.id), request.actor), request.actor!.id),
+  app.get(
+    '/api/events/:id/rsvp/me',
+    {
+      config: { access: 'signed-in' },
+      schema: onEvent('The reader’s RSVP to an event, or their place in its waiting list', { 200: MyRsvpSchema }),
+    },
+    async (request) => standingOf(await visibleEvent(eventId(request.params.id), request.actor), request.actor!.id),
   );
   app.put(
     '/api/events/:id/rsvp/me',
@@ -205,54 +347,119 @@ export async function eventRoutes(fastify: FastifyInstance, { services }: { serv
     {
       config: { access: 'signed-in' },
       schema: {
-        ...onEvent('RSVP to an event: attending, maybe or not attending. Attending a full event puts the reader on its waiting list (status `waitlisted` with their position); with the waiting list off it is refused (409)', {
-          200: RsvpChangeSchema,
-          403: ErrorSchema,
-          409: ErrorSchema,
-          422: ErrorSchema,
-        }),
+        ...onEvent(
+          'RSVP to an event: attending, maybe or not attending. Attending a full event puts the reader on its waiting list (status `waitlisted` with their position); with the waiting list off it is refused (409)',
+          {
+            200: RsvpChangeSchema,
+            403: ErrorSchema,
+            409: ErrorSchema,
+            422: ErrorSchema,
+          },
+        ),
         body: RsvpSchema,
       },
     },
     async (request) => {
       const id = eventId(request.params.id);
       await visibleEvent(id, request.actor);
-      return rsvpChange((await decide(id, request.actor, { type: 'SetRsvp', data: { status: request.body.status } })).state, request.actor!.id);
+      return rsvpChange(
+        (await decide(id, request.actor, { type: 'SetRsvp', data: { status: request.body.status } })).state,
+        request.actor!.id,
+      );
     },
   );
-  app.delete('/api/events/:id/rsvp/me', { config: { access: 'signed-in' }, schema: onEvent('Take back the reader’s RSVP, or leave the waiting list; a place freed goes to the first in line', { 200: RsvpChangeSchema, 409: ErrorSchema }) }, async (request) => {
-    const id = eventId(request.params.id);
-    await visibleEvent(id, request.actor);
-    return rsvpChange((await decide(id, request.actor, { type: 'RemoveRsvp', data: none })).state, request.actor!.id);
-  });
-  app.get('/api/events/:id/waitlist', { config: { access: 'signed-in' }, schema: onEvent('Who waits for a place, first in line first (the organizer and staff)', { 200: WaitlistSchema, 403: ErrorSchema }) }, async (request): Promise<Waitlist> => {
-    const actor = request.actor!;
-    const event = await visibleEvent(eventId(request.params.id), actor);
-    if (event.organizerId !== actor.id && !isModerator(actor)) throw fail.forbidden('Only the organizer and staff can see the waiting list');
-    const waiting = event.waiting ?? [];
-    const names = new Map((await members.find({ _id: { $in: waiting } })).map((member) => [member._id, member]));
-    return { items: waiting.map((memberId, index) => ({ memberId, firstName: names.get(memberId)?.firstName ?? '', lastName: names.get(memberId)?.lastName ?? '', position: index + 1 })) };
-  });
-  app.get('/api/events/:id/attendees-count', { config: { access: 'public' }, schema: onEvent('How many answered attending, maybe and not attending', { 200: AttendeeCountsSchema }) }, async (request) =>
-    (await visibleEvent(eventId(request.params.id), request.actor)).attendees,
+  app.delete(
+    '/api/events/:id/rsvp/me',
+    {
+      config: { access: 'signed-in' },
+      schema: onEvent('Take back the reader’s RSVP, or leave the waiting list; a place freed goes to the first in line', {
+        200: RsvpChangeSchema,
+        409: ErrorSchema,
+      }),
+    },
+    async (request) => {
+      const id = eventId(request.params.id);
+      await visibleEvent(id, request.actor);
+      return rsvpChange((await decide(id, request.actor, { type: 'RemoveRsvp', data: none })).state, request.actor!.id);
+    },
+  );
+  app.get(
+    '/api/events/:id/waitlist',
+    {
+      config: { access: 'signed-in' },
+      schema: onEvent('Who waits for a place, first in line first (the organizer and staff)', { 200: WaitlistSchema, 403: ErrorSchema }),
+    },
+    async (request): Promise<Waitlist> => {
+      const actor = request.actor!;
+      const event = await visibleEvent(eventId(request.params.id), actor);
+      if (event.organizerId !== actor.id && !isModerator(actor))
+        throw fail.forbidden('Only the organizer and staff can see the waiting list');
+      const waiting = event.waiting ?? [];
+      const names = new Map((await members.find({ _id: { $in: waiting } })).map((member) => [member._id, member]));
+      return {
+        items: waiting.map((memberId, index) => ({
+          memberId,
+          firstName: names.get(memberId)?.firstName ?? '',
+          lastName: names.get(memberId)?.lastName ?? '',
+          position: index + 1,
+        })),
+      };
+    },
+  );
+  app.get(
+    '/api/events/:id/attendees-count',
+    {
+      config: { access: 'public' },
+      schema: onEvent('How many answered attending, maybe and not attending', { 200: AttendeeCountsSchema }),
+    },
+    async (request) => (await visibleEvent(eventId(request.params.id), request.actor)).attendees,
   );
 
-  app.get('/api/events/:id/ics', { config: { access: 'public' }, schema: onEvent('Download an event as an iCalendar file', { 200: { description: 'The event as an iCalendar (.ics) file', contentType: 'text/calendar' } }) }, async (request, reply) => {
-    const event = await visibleEvent(eventId(request.params.id), request.actor);
-    const name = icsFileName(event.title, event.startDate);
-    return reply
-      .type('text/calendar; charset=utf-8')
-      .header('Content-Disposition', `attachment; filename="${name.replace(/[^\x20-\x7e]/g, '_').replace(/"/g, '')}"; filename*=UTF-8''${encodeURIComponent(name)}`)
-      .send(calendarFile([icsEvent(event, services.config.publicUrl)], host, services.now()));
-  });
+  app.get(
+    '/api/events/:id/ics',
+    {
+      config: { access: 'public' },
+      schema: onEvent('Download an event as an iCalendar file', {
+        200: { description: 'The event as an iCalendar (.ics) file', contentType: 'text/calendar' },
+      }),
+    },
+    async (request, reply) => {
+      const event = await visibleEvent(eventId(request.params.id), request.actor);
+      const name = icsFileName(event.title, event.startDate);
+      return reply
+        .type('text/calendar; charset=utf-8')
+        .header(
+          'Content-Disposition',
+          `attachment; filename="${name.replace(/[^\x20-\x7e]/g, '_').replace(/"/g, '')}"; filename*=UTF-8''${encodeURIComponent(name)}`,
+        )
+        .send(calendarFile([icsEvent(event, services.config.publicUrl)], host, services.now()));
+    },
+  );
 
   app.get(
     '/api/calendar.ics',
-    { config: { access: 'public' }, schema: { summary: 'Subscribe to the calendar: public approved events from 90 days ago onward', tags, response: { 200: { description: 'An iCalendar feed of public approved events', contentType: 'text/calendar' } } } },
+    {
+      config: { access: 'public' },
+      schema: {
+        summary: 'Subscribe to the calendar: public approved events from 90 days ago onward',
+        tags,
+        response: { 200: { description: 'An iCalendar feed of public approved events', contentType: 'text/calendar' } },
+      },
+    },
     async (_request, reply) => {
       const since = new Date(services.now().getTime() - CALENDAR_FEED_PAST_DAYS * 24 * 3600 * 1000).toISOString();
-      const newestFirst = await calendar.find({ status: 'approved', isPublic: true, startDate: { $gte: since } }, { sort: { startDate: -1, _id: -1 }, limit: CALENDAR_FEED_MAX_EVENTS });
-      return reply.type('text/calendar; charset=utf-8').send(calendarFile(newestFirst.reverse().map((event) => icsEvent(event, services.config.publicUrl)), host, services.now(), 'Broadcast History Community'));
+      const newestFirst = await calendar.find(
+        { status: 'approved', isPublic: true, startDate: { $gte: since } },
+        { sort: { startDate: -1, _id: -1 }, limit: CALENDAR_FEED_MAX_EVENTS },
+      );
+      return reply.type('text/calendar; charset=utf-8').send(
+        calendarFile(
+          newestFirst.reverse().map((event) => icsEvent(event, services.config.publicUrl)),
+          host,
+          services.now(),
+          'Broadcast History Community',
+        ),
+      );
     },
   );
 
@@ -263,25 +470,74 @@ export async function eventRoutes(fastify: FastifyInstance, { services }: { serv
     if (reset || current === 0) {
       generation = current + 1;
       const tokenHash = hashToken(calendarFeedToken(services.config.subscriptionLinkSecret, actor.id, generation));
-      await services.handle(calendarFeedDecider, streamName('calendar', actor.id), { type: 'IssueCalendarFeed', data: { memberId: actor.id, generation, tokenHash }, metadata: { now: services.now(), actor } }, { actorId: actor.id });
+      await services.handle(
+        calendarFeedDecider,
+        streamName('calendar', actor.id),
+        { type: 'IssueCalendarFeed', data: { memberId: actor.id, generation, tokenHash }, metadata: { now: services.now(), actor } },
+        { actorId: actor.id },
+      );
     }
-    return { url: `${services.config.publicUrl}/api/calendar/${calendarFeedToken(services.config.subscriptionLinkSecret, actor.id, generation)}.ics` };
+    return {
+      url: `${services.config.publicUrl}/api/calendar/${calendarFeedToken(services.config.subscriptionLinkSecret, actor.id, generation)}.ics`,
+    };
   }
-  app.get('/api/me/calendar-url', { config: { access: 'signed-in' }, schema: { summary: 'My private calendar feed’s URL (issued on first ask): the events I attend, organise or wait for', tags, response: { 200: CalendarUrlSchema, 409: ErrorSchema } } }, (request) =>
-    calendarUrl(request.actor!, false),
+  app.get(
+    '/api/me/calendar-url',
+    {
+      config: { access: 'signed-in' },
+      schema: {
+        summary: 'My private calendar feed’s URL (issued on first ask): the events I attend, organise or wait for',
+        tags,
+        response: { 200: CalendarUrlSchema, 409: ErrorSchema },
+      },
+    },
+    (request) => calendarUrl(request.actor!, false),
   );
-  app.post('/api/me/calendar-url/reset', { config: { access: 'signed-in' }, schema: { summary: 'Make a new private calendar feed URL; the old one then answers 404', tags, response: { 200: CalendarUrlSchema, 409: ErrorSchema } } }, (request) =>
-    calendarUrl(request.actor!, true),
+  app.post(
+    '/api/me/calendar-url/reset',
+    {
+      config: { access: 'signed-in' },
+      schema: {
+        summary: 'Make a new private calendar feed URL; the old one then answers 404',
+        tags,
+        response: { 200: CalendarUrlSchema, 409: ErrorSchema },
+      },
+    },
+    (request) => calendarUrl(request.actor!, true),
   );
-  app.get('/api/me/event-reminders', { config: { access: 'signed-in' }, schema: { summary: 'Whether I am reminded by e-mail a day before the events I attend', tags, response: { 200: RemindersSchema } } }, async (request) => ({
-    enabled: (await feeds.findOne({ _id: request.actor!.id }))?.reminders ?? true,
-  }));
+  app.get(
+    '/api/me/event-reminders',
+    {
+      config: { access: 'signed-in' },
+      schema: { summary: 'Whether I am reminded by e-mail a day before the events I attend', tags, response: { 200: RemindersSchema } },
+    },
+    async (request) => ({
+      enabled: (await feeds.findOne({ _id: request.actor!.id }))?.reminders ?? true,
+    }),
+  );
   app.put(
     '/api/me/event-reminders',
-    { config: { access: 'signed-in' }, schema: { summary: 'Turn my event reminders on or off (reminders already scheduled follow at once)', tags, body: RemindersSchema, response: { 200: RemindersSchema } } },
+    {
+      config: { access: 'signed-in' },
+      schema: {
+        summary: 'Turn my event reminders on or off (reminders already scheduled follow at once)',
+        tags,
+        body: RemindersSchema,
+        response: { 200: RemindersSchema },
+      },
+    },
     async (request) => {
       const actor = request.actor!;
-      await services.handle(calendarFeedDecider, streamName('calendar', actor.id), { type: 'SetEventReminders', data: { memberId: actor.id, enabled: request.body.enabled }, metadata: { now: services.now(), actor } }, { actorId: actor.id });
+      await services.handle(
+        calendarFeedDecider,
+        streamName('calendar', actor.id),
+        {
+          type: 'SetEventReminders',
+          data: { memberId: actor.id, enabled: request.body.enabled },
+          metadata: { now: services.now(), actor },
+        },
+        { actorId: actor.id },
+      );
       return { enabled: (await feeds.findOne({ _id: actor.id }))?.reminders ?? true };
     },
   );
@@ -301,36 +557,75 @@ export async function eventRoutes(fastify: FastifyInstance, { services }: { serv
       const token = /^([\w-]{43})\.ics$/u.exec(request.params.file)?.[1];
       const feed = token ? await feeds.findOne({ tokenHash: hashToken(token) }) : null;
       const member = feed ? await members.findOne({ _id: feed._id }) : null;
-      if (!feed || !member || member.suspended) throw fail.notFound('This calendar link is not valid. Copy the current one from the Calendar page.');
+      if (!feed || !member || member.suspended)
+        throw fail.notFound('This calendar link is not valid. Copy the current one from the Calendar page.');
       const actor: Actor = { id: member._id, role: member.role };
       const since = new Date(services.now().getTime() - CALENDAR_FEED_PAST_DAYS * 24 * 3600 * 1000).toISOString();
-      const mine = (await links.find({ memberId: actor.id })).filter((link) => link.organizing || link.rsvp === 'attending' || link.rsvp === 'waitlisted');
-      const events = await calendar.find({ $and: [{ _id: { $in: mine.map((link) => link.eventId) } }, visibility(actor), { status: { $ne: 'rejected' } }, { startDate: { $gte: since } }] }, { sort: { startDate: 1, _id: 1 }, limit: CALENDAR_FEED_MAX_EVENTS });
+      const mine = (await links.find({ memberId: actor.id })).filter(
+        (link) => link.organizing || link.rsvp === 'attending' || link.rsvp === 'waitlisted',
+      );
+      const events = await calendar.find(
+        {
+          $and: [
+            { _id: { $in: mine.map((link) => link.eventId) } },
+            visibility(actor),
+            { status: { $ne: 'rejected' } },
+            { startDate: { $gte: since } },
+          ],
+        },
+        { sort: { startDate: 1, _id: 1 }, limit: CALENDAR_FEED_MAX_EVENTS },
+      );
       // Private: a shared cache must not keep it, and search engines must not list it.
       reply.header('Cache-Control', 'private, no-store').header('X-Robots-Tag', 'noindex');
-      return reply.type('text/calendar; charset=utf-8').send(calendarFile(events.map((event) => icsEvent(event, services.config.publicUrl)), host, services.now(), 'Broadcast History Community: my events'));
+      return reply.type('text/calendar; charset=utf-8').send(
+        calendarFile(
+          events.map((event) => icsEvent(event, services.config.publicUrl)),
+          host,
+          services.now(),
+          'Broadcast History Community: my events',
+        ),
+      );
     },
   );
 
-  app.get('/api/user/events', { config: { access: 'signed-in' }, schema: { summary: 'My events: those I organise or answered, with my RSVP', tags, querystring: MyEventsQuery, response: { 200: pageSchema(CalendarEventSchema) } } }, async (request) => {
-    const actor = request.actor!;
-    const mine = new Map((await links.find({ memberId: actor.id })).map((link) => [link.eventId, link.rsvp]));
-    const page = await findPage(calendar, { $and: [{ _id: { $in: [...mine.keys()] } }, visibility(actor)] }, SORTS.start, request.query);
-    return mapPage(page, (event) => eventDto(event, actor, { status: mine.get(event._id) ?? null }));
-  });
+  app.get(
+    '/api/user/events',
+    {
+      config: { access: 'signed-in' },
+      schema: {
+        summary: 'My events: those I organise or answered, with my RSVP',
+        tags,
+        querystring: MyEventsQuery,
+        response: { 200: pageSchema(CalendarEventSchema) },
+      },
+    },
+    async (request) => {
+      const actor = request.actor!;
+      const mine = new Map((await links.find({ memberId: actor.id })).map((link) => [link.eventId, link.rsvp]));
+      const page = await findPage(calendar, { $and: [{ _id: { $in: [...mine.keys()] } }, visibility(actor)] }, SORTS.start, request.query);
+      return mapPage(page, (event) => eventDto(event, actor, { status: mine.get(event._id) ?? null }));
+    },
+  );
 
-  app.put('/api/admin/events/:id/approve', { config: { access: STAFF }, schema: changesEvent('Approve an event: it reaches the calendar') }, async (request) => {
-    const id = eventId(request.params.id);
-    await visibleEvent(id, request.actor);
-    return detailsDto(await command(id, request.actor, { type: 'ApproveEvent', data: none }), request.actor);
-  });
+  app.put(
+    '/api/admin/events/:id/approve',
+    { config: { access: STAFF }, schema: changesEvent('Approve an event: it reaches the calendar') },
+    async (request) => {
+      const id = eventId(request.params.id);
+      await visibleEvent(id, request.actor);
+      return detailsDto(await command(id, request.actor, { type: 'ApproveEvent', data: none }), request.actor);
+    },
+  );
 
   app.put(
     '/api/admin/events/:id/reject',
     {
       config: { access: STAFF },
       schema: {
-        ...onEvent('Reject an event waiting for approval, with a reason its organizer sees: it leaves the listings and takes no RSVPs. An approved event is cancelled instead (409 `USE_CANCEL`)', { 200: CalendarEventSchema, 409: UseCancelSchema }),
+        ...onEvent(
+          'Reject an event waiting for approval, with a reason its organizer sees: it leaves the listings and takes no RSVPs. An approved event is cancelled instead (409 `USE_CANCEL`)',
+          { 200: CalendarEventSchema, 409: UseCancelSchema },
+        ),
         body: ReasonSchema,
       },
     },
@@ -341,20 +636,48 @@ export async function eventRoutes(fastify: FastifyInstance, { services }: { serv
       try {
         return detailsDto(await command(id, request.actor, { type: 'RejectEvent', data: reason ? { reason } : {} }), request.actor);
       } catch (error) {
-        if (error instanceof DomainError && error.message === USE_CANCEL_MESSAGE) return reply.status(409).send({ error: USE_CANCEL, message: USE_CANCEL_MESSAGE });
+        if (error instanceof DomainError && error.message === USE_CANCEL_MESSAGE)
+          return reply.status(409).send({ error: USE_CANCEL, message: USE_CANCEL_MESSAGE });
         throw error;
       }
     },
   );
 
-  app.put('/api/admin/events/:id/feature', { config: { access: STAFF }, schema: { ...changesEvent('Feature or unfeature an event: toggles, or sets `featured` when given'), body: FeatureBody } }, async (request) => {
-    const id = eventId(request.params.id);
-    const current = await visibleEvent(id, request.actor);
-    const featured = request.body?.featured ?? !current.isFeatured;
-    return detailsDto(await command(id, request.actor, { type: featured ? 'FeatureEvent' : 'UnfeatureEvent', data: none }), request.actor);
-  });
+  app.put(
+    '/api/admin/events/:id/feature',
+    {
+      config: { access: STAFF },
+      schema: { ...changesEvent('Feature or unfeature an event: toggles, or sets `featured` when given'), body: FeatureBody },
+    },
+    async (request) => {
+      const id = eventId(request.params.id);
+      const current = await visibleEvent(id, request.actor);
+      const featured = request.body?.featured ?? !current.isFeatured;
+      return detailsDto(
+        await command(id, request.actor, { type: featured ? 'FeatureEvent' : 'UnfeatureEvent', data: none }),
+        request.actor,
+      );
+    },
+  );
 
-  app.get('/api/admin/events/pending', { config: { access: STAFF }, schema: eventList('The events waiting for approval, oldest first') }, (request) => list(request.query, request.actor, { status: 'pending' }, OLDEST_FIRST));
-  app.get('/api/admin/events/featured', { config: { access: STAFF }, schema: eventList('The featured events') }, (request) => list(request.query, request.actor, { isFeatured: true }));
-  app.get('/api/admin/events/stats', { config: { access: STAFF }, schema: { summary: 'Management’s counts: total, pending, approved, featured, public, private', tags, response: { 200: EventStatsSchema } } }, () => readEventStats(services.store));
+  app.get(
+    '/api/admin/events/pending',
+    { config: { access: STAFF }, schema: eventList('The events waiting for approval, oldest first') },
+    (request) => list(request.query, request.actor, { status: 'pending' }, OLDEST_FIRST),
+  );
+  app.get('/api/admin/events/featured', { config: { access: STAFF }, schema: eventList('The featured events') }, (request) =>
+    list(request.query, request.actor, { isFeatured: true }),
+  );
+  app.get(
+    '/api/admin/events/stats',
+    {
+      config: { access: STAFF },
+      schema: {
+        summary: 'Management’s counts: total, pending, approved, featured, public, private',
+        tags,
+        response: { 200: EventStatsSchema },
+      },
+    },
+    () => readEventStats(services.store),
+  );
 }

@@ -6,13 +6,36 @@ import type { Actor } from '../../shared/domain';
 import { fail } from '../../shared/domain';
 import { streamName } from '../../shared/streams';
 import { postDecider, type PostCommand } from '../../shared/feed/post-stream';
-import { AdminStatsSchema, CommunityStatsSchema, NewPostSchema, PinSchema, PostEditSchema, PostRevisionSchema, PostSchema, ReasonSchema, type Post, type PostEdit } from '../../shared/feed/schemas';
+import {
+  AdminStatsSchema,
+  CommunityStatsSchema,
+  NewPostSchema,
+  PinSchema,
+  PostEditSchema,
+  PostRevisionSchema,
+  PostSchema,
+  ReasonSchema,
+  type Post,
+  type PostEdit,
+} from '../../shared/feed/schemas';
 import type { PostText } from '../../shared/feed/post-stream';
 import { isModerator } from '../../shared/feed/post-stream';
 import { pageSchema } from '../../shared/page';
 import { FEED_PAGE_SIZE } from '../../shared/feed/constants';
 import { text } from '../../shared/text-schema';
-import { canSeeHistory, canSeePost, feedPage, feedPosts, IN_REVIEW, postDto, publishedPostCount, QUEUE_ORDER, revisionPage, trendingTags, type FeedPostDocument } from '../../projections/feed';
+import {
+  canSeeHistory,
+  canSeePost,
+  feedPage,
+  feedPosts,
+  IN_REVIEW,
+  postDto,
+  publishedPostCount,
+  QUEUE_ORDER,
+  revisionPage,
+  trendingTags,
+  type FeedPostDocument,
+} from '../../projections/feed';
 import { membersCollection } from '../../projections/members';
 import { openReportCount } from '../../projections/reports';
 import { ErrorSchema, noContent, type ValibotTypeProvider } from '../http/openapi';
@@ -57,7 +80,12 @@ function editedText(post: FeedPostDocument, edit: PostEdit, actorIsModerator: bo
   return upload ? { ...text, mediaType: upload.kind, mediaUrl: upload.url, mediaTitle: null, media: upload } : text;
 }
 
-export async function feedRoutes(fastify: FastifyInstance, { services }: { services: Pick<ApiDependencies, 'store' | 'eventStore' | 'handle' | 'config' | 'redis' | 'presence' | 'now' | 'progress'> }) {
+export async function feedRoutes(
+  fastify: FastifyInstance,
+  {
+    services,
+  }: { services: Pick<ApiDependencies, 'store' | 'eventStore' | 'handle' | 'config' | 'redis' | 'presence' | 'now' | 'progress'> },
+) {
   const app = fastify.withTypeProvider<ValibotTypeProvider>();
   const { store, handle, config } = services;
   const posts = feedPosts(store);
@@ -78,7 +106,12 @@ export async function feedRoutes(fastify: FastifyInstance, { services }: { servi
       const post = await posts.findOne({ _id: id });
       if (!post || !canSeePost(post, actor)) throw fail.notFound('Post not found');
     }
-    return handle(postDecider, streamName('post', id), { ...intent, metadata: { now: services.now(), actor } }, actor ? { actorId: actor.id } : {});
+    return handle(
+      postDecider,
+      streamName('post', id),
+      { ...intent, metadata: { now: services.now(), actor } },
+      actor ? { actorId: actor.id } : {},
+    );
   }
   /** Decides `intent` on the post's stream; answers the post as the actor now sees it (read-your-writes). */
   async function command(id: string, actor: Actor | null, intent: Intent<PostCommand>): Promise<Post> {
@@ -95,33 +128,71 @@ export async function feedRoutes(fastify: FastifyInstance, { services }: { servi
     return post;
   }
 
-  app.get('/api/posts', { config: { access: 'public' }, schema: { summary: 'The feed: pinned first, then newest; filtered, searched or by tag', tags, querystring: FeedQuery, response: { 200: pageSchema(PostSchema) } } }, async (request) => {
-    const { query, actor } = request;
-    const { items, nextCursor } = await feedPage(store, query, actor, query.limit, feedCache);
-    return { items: items.map((post) => postDto(post, actor)), nextCursor };
-  });
+  app.get(
+    '/api/posts',
+    {
+      config: { access: 'public' },
+      schema: {
+        summary: 'The feed: pinned first, then newest; filtered, searched or by tag',
+        tags,
+        querystring: FeedQuery,
+        response: { 200: pageSchema(PostSchema) },
+      },
+    },
+    async (request) => {
+      const { query, actor } = request;
+      const { items, nextCursor } = await feedPage(store, query, actor, query.limit, feedCache);
+      return { items: items.map((post) => postDto(post, actor)), nextCursor };
+    },
+  );
 
   app.post(
     '/api/posts',
-    { config: { access: 'signed-in', rateLimit: { max: config.rateLimits.posting, timeWindow: '1 minute' } }, schema: { summary: 'Submit a post; staff posts are approved at once, others wait for moderation', tags, body: NewPostSchema, response: { 201: PostSchema, ...refusals } } },
+    {
+      config: { access: 'signed-in', rateLimit: { max: config.rateLimits.posting, timeWindow: '1 minute' } },
+      schema: {
+        summary: 'Submit a post; staff posts are approved at once, others wait for moderation',
+        tags,
+        body: NewPostSchema,
+        response: { 201: PostSchema, ...refusals },
+      },
+    },
     async (request, reply) => {
       const id = randomUUID();
       const { mediaId, ...post } = request.body;
       const media = await attachedMedia(services, mediaId, request.actor!);
       const mentions = await resolveMentions(store, post.content, request.actor!.id);
-      return reply.status(201).send(await command(id, request.actor, { type: 'SubmitPost', data: { ...post, id, mentions, ...(media ? { media } : {}) } }));
+      return reply
+        .status(201)
+        .send(await command(id, request.actor, { type: 'SubmitPost', data: { ...post, id, mentions, ...(media ? { media } : {}) } }));
     },
   );
 
-  app.get('/api/posts/:id', { config: { access: 'public' }, schema: { summary: 'One post as the feed shows it (pending and rejected ones to their author and staff only)', tags, params: IdParams, response: { 200: PostSchema, 404: ErrorSchema } } }, async (request) =>
-    postDto(await visiblePost(request.params.id, request.actor), request.actor),
+  app.get(
+    '/api/posts/:id',
+    {
+      config: { access: 'public' },
+      schema: {
+        summary: 'One post as the feed shows it (pending and rejected ones to their author and staff only)',
+        tags,
+        params: IdParams,
+        response: { 200: PostSchema, 404: ErrorSchema },
+      },
+    },
+    async (request) => postDto(await visiblePost(request.params.id, request.actor), request.actor),
   );
 
   app.patch(
     '/api/posts/:id',
     {
       config: { access: 'signed-in', rateLimit: { max: config.rateLimits.posting, timeWindow: '1 minute' } },
-      schema: { summary: 'Edit a post (its author or staff); a member’s edit of an approved post waits for review while the approved text stays', tags, params: IdParams, body: PostEditSchema, response: { 200: PostSchema, 400: ErrorSchema, ...refusals } },
+      schema: {
+        summary: 'Edit a post (its author or staff); a member’s edit of an approved post waits for review while the approved text stays',
+        tags,
+        params: IdParams,
+        body: PostEditSchema,
+        response: { 200: PostSchema, 400: ErrorSchema, ...refusals },
+      },
     },
     async (request) => {
       const actor = request.actor!;
@@ -133,7 +204,16 @@ export async function feedRoutes(fastify: FastifyInstance, { services }: { servi
 
   app.get(
     '/api/posts/:id/revisions',
-    { config: { access: 'signed-in' }, schema: { summary: 'A post’s texts as posted and edited, newest first (its author and staff)', tags, params: IdParams, querystring: RevisionsQuery, response: { 200: pageSchema(PostRevisionSchema), 403: ErrorSchema, 404: ErrorSchema } } },
+    {
+      config: { access: 'signed-in' },
+      schema: {
+        summary: 'A post’s texts as posted and edited, newest first (its author and staff)',
+        tags,
+        params: IdParams,
+        querystring: RevisionsQuery,
+        response: { 200: pageSchema(PostRevisionSchema), 403: ErrorSchema, 404: ErrorSchema },
+      },
+    },
     async (request) => {
       const post = await visiblePost(request.params.id, request.actor);
       if (!canSeeHistory(post, request.actor)) throw fail.forbidden('Only the author or staff can see the history of this post');
@@ -141,11 +221,18 @@ export async function feedRoutes(fastify: FastifyInstance, { services }: { servi
     },
   );
 
-  app.put('/api/posts/:id/like', { config: { access: 'signed-in' }, schema: postCommand('Like a post') }, async (request) => command(request.params.id, request.actor, { type: 'LikePost', data: {} }));
-  app.delete('/api/posts/:id/like', { config: { access: 'signed-in' }, schema: postCommand('Take back a like') }, async (request) => command(request.params.id, request.actor, { type: 'UnlikePost', data: {} }));
+  app.put('/api/posts/:id/like', { config: { access: 'signed-in' }, schema: postCommand('Like a post') }, async (request) =>
+    command(request.params.id, request.actor, { type: 'LikePost', data: {} }),
+  );
+  app.delete('/api/posts/:id/like', { config: { access: 'signed-in' }, schema: postCommand('Take back a like') }, async (request) =>
+    command(request.params.id, request.actor, { type: 'UnlikePost', data: {} }),
+  );
   app.post(
     '/api/posts/:id/share',
-    { config: { access: 'public', rateLimit: { max: config.rateLimits.shares, timeWindow: '1 minute' } }, schema: postCommand('Count a share; once a day per reader') },
+    {
+      config: { access: 'public', rateLimit: { max: config.rateLimits.shares, timeWindow: '1 minute' } },
+      schema: postCommand('Count a share; once a day per reader'),
+    },
     async (request) => {
       const { id } = request.params;
       const post = await posts.findOne({ _id: id });
@@ -161,48 +248,91 @@ export async function feedRoutes(fastify: FastifyInstance, { services }: { servi
       }
     },
   );
-  app.post('/api/posts/:id/report', { config: { access: 'signed-in' }, schema: { ...postCommand('Report a post to the moderators'), body: ReasonSchema } }, async (request) =>
-    command(request.params.id, request.actor, { type: 'ReportPost', data: request.body }),
+  app.post(
+    '/api/posts/:id/report',
+    { config: { access: 'signed-in' }, schema: { ...postCommand('Report a post to the moderators'), body: ReasonSchema } },
+    async (request) => command(request.params.id, request.actor, { type: 'ReportPost', data: request.body }),
   );
-  app.delete('/api/posts/:id', { config: { access: 'signed-in' }, schema: { summary: 'Delete a post (its author or staff)', tags, params: IdParams, response: { 204: noContent(), ...refusals } } }, async (request, reply) => {
-    await decide(request.params.id, request.actor, { type: 'DeletePost', data: {} });
-    return reply.status(204).send();
-  });
+  app.delete(
+    '/api/posts/:id',
+    {
+      config: { access: 'signed-in' },
+      schema: { summary: 'Delete a post (its author or staff)', tags, params: IdParams, response: { 204: noContent(), ...refusals } },
+    },
+    async (request, reply) => {
+      await decide(request.params.id, request.actor, { type: 'DeletePost', data: {} });
+      return reply.status(204).send();
+    },
+  );
 
-  app.put('/api/admin/posts/:id/approve', { config: { access: STAFF }, schema: postCommand('Approve a pending post') }, async (request) => command(request.params.id, request.actor, { type: 'ApprovePost', data: {} }));
-  app.put('/api/admin/posts/:id/reject', { config: { access: STAFF }, schema: { ...postCommand('Reject a pending post, with a reason its author sees'), body: ReasonSchema } }, async (request) =>
-    command(request.params.id, request.actor, { type: 'RejectPost', data: request.body }),
+  app.put('/api/admin/posts/:id/approve', { config: { access: STAFF }, schema: postCommand('Approve a pending post') }, async (request) =>
+    command(request.params.id, request.actor, { type: 'ApprovePost', data: {} }),
   );
-  app.put('/api/admin/posts/:id/pin', { config: { access: STAFF }, schema: { ...postCommand('Pin a post to the top of the feed (`{ pinned: false }` unpins)'), body: PinSchema } }, async (request) =>
-    command(request.params.id, request.actor, { type: request.body.pinned ? 'PinPost' : 'UnpinPost', data: {} }),
+  app.put(
+    '/api/admin/posts/:id/reject',
+    { config: { access: STAFF }, schema: { ...postCommand('Reject a pending post, with a reason its author sees'), body: ReasonSchema } },
+    async (request) => command(request.params.id, request.actor, { type: 'RejectPost', data: request.body }),
   );
-  app.put('/api/admin/posts/:id/unpin', { config: { access: STAFF }, schema: postCommand('Unpin a post') }, async (request) => command(request.params.id, request.actor, { type: 'UnpinPost', data: {} }));
+  app.put(
+    '/api/admin/posts/:id/pin',
+    {
+      config: { access: STAFF },
+      schema: { ...postCommand('Pin a post to the top of the feed (`{ pinned: false }` unpins)'), body: PinSchema },
+    },
+    async (request) => command(request.params.id, request.actor, { type: request.body.pinned ? 'PinPost' : 'UnpinPost', data: {} }),
+  );
+  app.put('/api/admin/posts/:id/unpin', { config: { access: STAFF }, schema: postCommand('Unpin a post') }, async (request) =>
+    command(request.params.id, request.actor, { type: 'UnpinPost', data: {} }),
+  );
 
-  app.get('/api/admin/posts/pending', { config: { access: STAFF }, schema: { summary: 'The moderation queue, oldest first: pending posts and held edits (`pendingRevision`)', tags, querystring: QueueQuery, response: { 200: pageSchema(PostSchema) } } }, async (request) => {
-    const page = await findPage(posts, IN_REVIEW, QUEUE_ORDER, request.query);
-    return mapPage(page, (post) => postDto(post, request.actor));
-  });
+  app.get(
+    '/api/admin/posts/pending',
+    {
+      config: { access: STAFF },
+      schema: {
+        summary: 'The moderation queue, oldest first: pending posts and held edits (`pendingRevision`)',
+        tags,
+        querystring: QueueQuery,
+        response: { 200: pageSchema(PostSchema) },
+      },
+    },
+    async (request) => {
+      const page = await findPage(posts, IN_REVIEW, QUEUE_ORDER, request.query);
+      return mapPage(page, (post) => postDto(post, request.actor));
+    },
+  );
 
   const weekAgo = () => new Date(services.now().getTime() - 7 * 24 * 3600 * 1000).toISOString();
 
-  app.get('/api/stats', { config: { access: 'signed-in' }, schema: { summary: 'The community figures of the sidebar', tags, response: { 200: CommunityStatsSchema } } }, async () => {
-    const [totalPosts, activeMembers, online, postsThisWeek, trending] = await Promise.all([
-      publishedPostCount(store),
-      membersCollection(store).countDocuments({ suspended: false }),
-      services.presence.online(),
-      posts.countDocuments({ status: 'approved', createdAt: { $gte: weekAgo() } }),
-      trendingTags(store, services.now()),
-    ]);
-    return { totalPosts, activeMembers, onlineNow: online.length, postsThisWeek, trendingTags: trending };
-  });
+  app.get(
+    '/api/stats',
+    {
+      config: { access: 'signed-in' },
+      schema: { summary: 'The community figures of the sidebar', tags, response: { 200: CommunityStatsSchema } },
+    },
+    async () => {
+      const [totalPosts, activeMembers, online, postsThisWeek, trending] = await Promise.all([
+        publishedPostCount(store),
+        membersCollection(store).countDocuments({ suspended: false }),
+        services.presence.online(),
+        posts.countDocuments({ status: 'approved', createdAt: { $gte: weekAgo() } }),
+        trendingTags(store, services.now()),
+      ]);
+      return { totalPosts, activeMembers, onlineNow: online.length, postsThisWeek, trendingTags: trending };
+    },
+  );
 
-  app.get('/api/admin/stats', { config: { access: STAFF }, schema: { summary: 'The admin dashboard’s figures', tags, response: { 200: AdminStatsSchema } } }, async () => {
-    const [totalPosts, online, pendingApproval, reportedContent] = await Promise.all([
-      publishedPostCount(store),
-      services.presence.online(),
-      posts.countDocuments(IN_REVIEW),
-      openReportCount(store),
-    ]);
-    return { totalPosts, activeUsers: online.length, pendingApproval, reportedContent };
-  });
+  app.get(
+    '/api/admin/stats',
+    { config: { access: STAFF }, schema: { summary: 'The admin dashboard’s figures', tags, response: { 200: AdminStatsSchema } } },
+    async () => {
+      const [totalPosts, online, pendingApproval, reportedContent] = await Promise.all([
+        publishedPostCount(store),
+        services.presence.online(),
+        posts.countDocuments(IN_REVIEW),
+        openReportCount(store),
+      ]);
+      return { totalPosts, activeUsers: online.length, pendingApproval, reportedContent };
+    },
+  );
 }

@@ -14,7 +14,8 @@ const KEY_TTL_SECONDS = 25 * 3600;
 export const sharer = (actor: Actor | null, address: string) => (actor ? `member:${actor.id}` : `address:${address}`);
 
 /** The key of one visitor's share of one post on the day `now` falls on in `timeZone`. */
-export const shareKey = (postId: string, visitor: string, now: Date, timeZone: string) => `share:${postId}:${dayKey(now, timeZone)}:${visitor}`;
+export const shareKey = (postId: string, visitor: string, now: Date, timeZone: string) =>
+  `share:${postId}:${dayKey(now, timeZone)}:${visitor}`;
 
 export function createShareLedger(redis: Redis, prefix: string) {
   return {

@@ -41,12 +41,17 @@ export type ResolveActor = (request: FastifyRequest) => Promise<Actor | null>;
  * `publicPrefixes`: routes registered by a plugin that cannot declare access (the API reference's pages and
  * assets, from swagger-ui) are public below these paths.
  */
-export function registerAccessControl(app: FastifyInstance, resolveActor: ResolveActor, publicPrefixes: readonly string[] = []): RouteAccess[] {
+export function registerAccessControl(
+  app: FastifyInstance,
+  resolveActor: ResolveActor,
+  publicPrefixes: readonly string[] = [],
+): RouteAccess[] {
   const table: RouteAccess[] = [];
   app.decorateRequest('actor', null);
   app.addHook('onRoute', (route) => {
     if (route.method === 'HEAD' || route.url.startsWith('/socket.io')) return;
-    if (route.config?.access === undefined && publicPrefixes.some((prefix) => route.url.startsWith(prefix))) route.config = { ...route.config, access: 'public' };
+    if (route.config?.access === undefined && publicPrefixes.some((prefix) => route.url.startsWith(prefix)))
+      route.config = { ...route.config, access: 'public' };
     const access = route.config?.access;
     if (!access) throw new Error(`Route ${String(route.method)} ${route.url} declares no access`);
     for (const method of [route.method].flat()) table.push({ method, url: route.url, access });

@@ -33,7 +33,9 @@ function builtFile(urlPath: string): string | null {
  * the page for a slow connection.
  */
 async function firstPaintPage(template: string): Promise<string> {
-  const html = template.replace(/\s*<link rel="modulepreload"[^>]*>/gu, '').replace('<script src="/theme.js"></script>', () => `<script>${THEME_SCRIPT}</script>`);
+  const html = template
+    .replace(/\s*<link rel="modulepreload"[^>]*>/gu, '')
+    .replace('<script src="/theme.js"></script>', () => `<script>${THEME_SCRIPT}</script>`);
   const stylesheet = html.match(/<link rel="stylesheet"[^>]*href="(\/assets\/[^"]+\.css)"[^>]*>/u);
   if (!stylesheet) return html;
   const css = await readFile(resolve(CLIENT_DIR, `.${stylesheet[1]}`), 'utf8');
@@ -50,7 +52,11 @@ export async function serveClient(app: FastifyInstance, { pages }: { pages: Publ
   // (the plugin's own would replace it with max-age=0). The build's brotli and gzip copies go to clients that take them.
   await app.register(fastifyStatic, { root: CLIENT_DIR, serve: false, cacheControl: false, preCompressed: true });
 
-  const APP_PAGE = { summary: 'The web app', tags: ['pages'], response: { 200: { description: 'The app’s page', contentType: 'text/html' } } };
+  const APP_PAGE = {
+    summary: 'The web app',
+    tags: ['pages'],
+    response: { 200: { description: 'The app’s page', contentType: 'text/html' } },
+  };
   const TokenParams = v.object({ token: v.string() });
   const IdParams = v.object({ id: v.string() });
   const page = (reply: FastifyReply) => reply.header('Cache-Control', 'no-cache').sendFile('index.html');
@@ -65,37 +71,79 @@ export async function serveClient(app: FastifyInstance, { pages }: { pages: Publ
       .header('Vary', 'Cookie')
       .type('text/html; charset=utf-8')
       .send(withPublicPage(templates, found));
-  app.get('/', { config: { access: 'public' }, schema: { ...APP_PAGE, summary: 'The landing page (its content in the HTML for visitors), or the newsfeed when signed in' } }, (request, reply) =>
-    publicPage(reply, pages.landing(request.actor !== null), true),
+  app.get(
+    '/',
+    {
+      config: { access: 'public' },
+      schema: { ...APP_PAGE, summary: 'The landing page (its content in the HTML for visitors), or the newsfeed when signed in' },
+    },
+    (request, reply) => publicPage(reply, pages.landing(request.actor !== null), true),
   );
-  const PUBLIC_ITEM = { ...APP_PAGE, params: IdParams, response: { ...APP_PAGE.response, 404: { description: 'Not a public item: the app’s page, which says so', contentType: 'text/html' } } };
-  const BLOG_PAGE = { ...PUBLIC_ITEM, response: { ...PUBLIC_ITEM.response, 301: redirect('The post’s id or an earlier slug: to /blog/{slug}') } };
-  app.get('/blog/:id', { config: { access: 'public' }, schema: { ...BLOG_PAGE, summary: 'A published blog post at its slug, its content, preview tags and BlogPosting JSON-LD in the HTML' } }, async (request, reply) => {
-    const { id } = request.params as v.InferOutput<typeof IdParams>;
-    const moved = await pages.blogPostMoved(id, request.actor !== null && STAFF.includes(request.actor.role));
-    if (moved) return reply.header('Cache-Control', 'no-cache').redirect(moved, 301);
-    return publicPage(reply, await pages.blogPost(id, request.actor !== null), request.actor !== null);
-  });
+  const PUBLIC_ITEM = {
+    ...APP_PAGE,
+    params: IdParams,
+    response: { ...APP_PAGE.response, 404: { description: 'Not a public item: the app’s page, which says so', contentType: 'text/html' } },
+  };
+  const BLOG_PAGE = {
+    ...PUBLIC_ITEM,
+    response: { ...PUBLIC_ITEM.response, 301: redirect('The post’s id or an earlier slug: to /blog/{slug}') },
+  };
+  app.get(
+    '/blog/:id',
+    {
+      config: { access: 'public' },
+      schema: { ...BLOG_PAGE, summary: 'A published blog post at its slug, its content, preview tags and BlogPosting JSON-LD in the HTML' },
+    },
+    async (request, reply) => {
+      const { id } = request.params as v.InferOutput<typeof IdParams>;
+      const moved = await pages.blogPostMoved(id, request.actor !== null && STAFF.includes(request.actor.role));
+      if (moved) return reply.header('Cache-Control', 'no-cache').redirect(moved, 301);
+      return publicPage(reply, await pages.blogPost(id, request.actor !== null), request.actor !== null);
+    },
+  );
   // The client's own page under /events, not an event (the page asks staff to sign in; the data is the API's).
-  app.get('/events/manage', { config: { access: 'public' }, schema: { ...APP_PAGE, summary: 'The app’s event management page' } }, (_request, reply) => page(reply));
-  app.get('/events/:id', { config: { access: 'public' }, schema: { ...PUBLIC_ITEM, summary: 'A public approved event, its content, preview tags and Event JSON-LD in the HTML' } }, async (request, reply) => {
-    const { id } = request.params as v.InferOutput<typeof IdParams>;
-    return publicPage(reply, await pages.event(id, request.actor !== null), request.actor !== null);
-  });
+  app.get(
+    '/events/manage',
+    { config: { access: 'public' }, schema: { ...APP_PAGE, summary: 'The app’s event management page' } },
+    (_request, reply) => page(reply),
+  );
+  app.get(
+    '/events/:id',
+    {
+      config: { access: 'public' },
+      schema: { ...PUBLIC_ITEM, summary: 'A public approved event, its content, preview tags and Event JSON-LD in the HTML' },
+    },
+    async (request, reply) => {
+      const { id } = request.params as v.InferOutput<typeof IdParams>;
+      return publicPage(reply, await pages.event(id, request.actor !== null), request.actor !== null);
+    },
+  );
   // The pages a mail links to must work with JavaScript off too (a link opened in a locked-down
   // client): the same page, plus a plain form that POSTs the token.
   for (const [path, withForm] of [
     ['/unsubscribe/:token', withNoscriptUnsubscribeForm],
     ['/subscribe/confirm/:token', withNoscriptConfirmForm],
   ] as const)
-    app.get(path, { config: { access: 'public' }, schema: { ...APP_PAGE, summary: 'A page a mail links to, with a form that works without JavaScript', params: TokenParams } }, async (request, reply) => {
-      const { token } = request.params as v.InferOutput<typeof TokenParams>;
-      const html = await readFile(resolve(CLIENT_DIR, 'index.html'), 'utf8');
-      return reply.header('Cache-Control', 'no-cache').type('text/html; charset=utf-8').send(withForm(html, token));
-    });
+    app.get(
+      path,
+      {
+        config: { access: 'public' },
+        schema: { ...APP_PAGE, summary: 'A page a mail links to, with a form that works without JavaScript', params: TokenParams },
+      },
+      async (request, reply) => {
+        const { token } = request.params as v.InferOutput<typeof TokenParams>;
+        const html = await readFile(resolve(CLIENT_DIR, 'index.html'), 'utf8');
+        return reply.header('Cache-Control', 'no-cache').type('text/html; charset=utf-8').send(withForm(html, token));
+      },
+    );
   // A password reset link's page: the token is in its address, so no cache keeps it (the page holds none itself).
-  app.get('/reset-password/:token', { config: { access: 'public' }, schema: { ...APP_PAGE, summary: 'The page a password reset mail links to: the app asks for the new password', params: TokenParams } }, (_request, reply) =>
-    reply.header('Cache-Control', 'no-store').sendFile('index.html'),
+  app.get(
+    '/reset-password/:token',
+    {
+      config: { access: 'public' },
+      schema: { ...APP_PAGE, summary: 'The page a password reset mail links to: the app asks for the new password', params: TokenParams },
+    },
+    (_request, reply) => reply.header('Cache-Control', 'no-store').sendFile('index.html'),
   );
   // Every other page of the app, its built files, and the widgets' page: not part of the API.
   app.get('/*', { config: { access: 'public' }, schema: { hide: true } }, (request, reply) => {

@@ -40,18 +40,28 @@ export function parse<const Schema extends v.GenericSchema>(schema: Schema, inpu
 export function registerErrorHandler(app: FastifyInstance) {
   app.setErrorHandler((error: FastifyError | DomainError | Error, request, reply) => {
     if (error instanceof DomainError) {
-      return reply.status(ERROR_STATUS[error.code]).send(error.fields ? { message: error.message, fields: error.fields } : { message: error.message });
+      return reply
+        .status(ERROR_STATUS[error.code])
+        .send(error.fields ? { message: error.message, fields: error.fields } : { message: error.message });
     }
     if (error instanceof RefusedForNowError) {
       return reply.status(error.status).header('retry-after', String(error.retryAfterSeconds)).send({ message: error.message });
     }
     if (error instanceof AppendTooLargeError) {
-      request.log.warn({ stream: error.streamName, bytes: error.bytes, route: request.routeOptions.url }, 'an append was over the event store limit');
-      return reply.status(413).send({ message: `This is too large to save: at most ${formatMiB(error.maxBytes)} can be saved at once. Please shorten it.` });
+      request.log.warn(
+        { stream: error.streamName, bytes: error.bytes, route: request.routeOptions.url },
+        'an append was over the event store limit',
+      );
+      return reply
+        .status(413)
+        .send({ message: `This is too large to save: at most ${formatMiB(error.maxBytes)} can be saved at once. Please shorten it.` });
     }
     if (error instanceof EventStoreUnavailableError) {
       request.log.error({ err: error.cause, route: request.routeOptions.url }, 'the event store is unavailable');
-      return reply.status(503).header('retry-after', '5').send({ message: 'The site cannot save changes just now. Please try again in a few seconds.' });
+      return reply
+        .status(503)
+        .header('retry-after', '5')
+        .send({ message: 'The site cannot save changes just now. Please try again in a few seconds.' });
     }
     const refused = refusedInputCode(error);
     if (refused) {
@@ -67,7 +77,9 @@ export function registerErrorHandler(app: FastifyInstance) {
     // fastify's own 4xx (body too large, bad JSON, rate limit): their messages are safe to show.
     return reply.status(status).send({ message: error.message });
   });
-  app.setNotFoundHandler((request, reply) => reply.status(404).send({ message: `No such endpoint: ${request.method} ${request.url.split('?')[0]}` }));
+  app.setNotFoundHandler((request, reply) =>
+    reply.status(404).send({ message: `No such endpoint: ${request.method} ${request.url.split('?')[0]}` }),
+  );
 }
 
 function formatMiB(bytes: number): string {

@@ -34,7 +34,9 @@ export function notModified(ifNoneMatch: string | undefined, etag: string): bool
 
 function addVary(reply: FastifyReply, header: string) {
   const current = reply.getHeader('vary');
-  const values = (Array.isArray(current) ? current : current === undefined ? [] : [String(current)]).flatMap((value) => value.split(',').map((part) => part.trim()));
+  const values = (Array.isArray(current) ? current : current === undefined ? [] : [String(current)]).flatMap((value) =>
+    value.split(',').map((part) => part.trim()),
+  );
   if (!values.some((value) => value.toLowerCase() === header)) reply.header('vary', [...values, header].join(', '));
 }
 
@@ -64,7 +66,10 @@ export function registerEtags(app: FastifyInstance) {
     const schema = route.schema as RouteSchema | undefined;
     const methods = [route.method].flat();
     if (route.config?.access !== 'public' || !methods.includes('GET') || !schema?.response?.[200] || schema.response[304]) return;
-    route.schema = { ...schema, response: { ...schema.response, 304: noContent('Not modified: the ETag sent in If-None-Match is the current one') } };
+    route.schema = {
+      ...schema,
+      response: { ...schema.response, 304: noContent('Not modified: the ETag sent in If-None-Match is the current one') },
+    };
   });
 
   app.addHook('onSend', async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
@@ -77,7 +82,15 @@ export function registerEtags(app: FastifyInstance) {
     const member = request.actor !== null;
     const etag = member ? etagOf(payload) : guestTagOf(request.url, payload);
     reply.header('etag', etag);
-    if (member) reply.header('cache-control', cacheControl === undefined ? PRIVATE_REVALIDATE : /private/iu.test(String(cacheControl)) ? cacheControl : `private, ${String(cacheControl)}`);
+    if (member)
+      reply.header(
+        'cache-control',
+        cacheControl === undefined
+          ? PRIVATE_REVALIDATE
+          : /private/iu.test(String(cacheControl))
+            ? cacheControl
+            : `private, ${String(cacheControl)}`,
+      );
     else if (cacheControl === undefined) reply.header('cache-control', PUBLIC_REVALIDATE);
     addVary(reply, 'accept-encoding');
     if (!notModified(request.headers['if-none-match'], etag)) return payload;

@@ -6,7 +6,14 @@
 import { BlogPostSchema } from '../../shared/blog/schemas';
 import { BookmarkSchema } from '../../shared/bookmarks/schemas';
 import { CommentSchema } from '../../shared/comments/schemas';
-import { AttendeeCountsSchema, CalendarEventSchema, EventStatsSchema, MyRsvpSchema, OrganizerSchema, WaitlistSchema } from '../../shared/events/schemas';
+import {
+  AttendeeCountsSchema,
+  CalendarEventSchema,
+  EventStatsSchema,
+  MyRsvpSchema,
+  OrganizerSchema,
+  WaitlistSchema,
+} from '../../shared/events/schemas';
 import { AdminStatsSchema, AuthorSchema, CommunityStatsSchema, PostSchema } from '../../shared/feed/schemas';
 import { MailSummarySchema } from '../../shared/mailbox/schemas';
 import { MediaSchema } from '../../shared/media/schemas';

@@ -89,7 +89,8 @@ export function registerValibotSchemas(app: FastifyInstance) {
 export function requireRouteSchemas(app: FastifyInstance) {
   app.addHook('onRoute', (route) => {
     const schema = route.schema as RouteSchema | undefined;
-    if (!schema?.hide && !schema?.response) throw new Error(`${String(route.method)} ${route.url} declares no response schema (server/http/openapi.ts)`);
+    if (!schema?.hide && !schema?.response)
+      throw new Error(`${String(route.method)} ${route.url} declares no response schema (server/http/openapi.ts)`);
   });
 }
 
@@ -132,7 +133,15 @@ export function operationIdOf(method: string, url: string, page = false): string
   const words = url
     .split('/')
     .filter((segment, index) => segment !== '' && !(index === 1 && segment === 'api'))
-    .map((segment) => (segment.startsWith(':') ? `By${pascal(segment.slice(1))}` : segment.split(/[^A-Za-z0-9]+/u).filter(Boolean).map(pascal).join('')));
+    .map((segment) =>
+      segment.startsWith(':')
+        ? `By${pascal(segment.slice(1))}`
+        : segment
+            .split(/[^A-Za-z0-9]+/u)
+            .filter(Boolean)
+            .map(pascal)
+            .join(''),
+    );
   return `${method.toLowerCase()}${words.join('') || 'Root'}${page ? 'Page' : ''}`;
 }
 
@@ -154,24 +163,32 @@ function rawResponse(response: RawResponse) {
 }
 
 /** Whether a route answers with an HTML page. */
-const isPage = (response: RouteSchema['response']) => Object.values(response).some((answer) => !isValibot(answer) && answer.contentType?.startsWith('text/html'));
+const isPage = (response: RouteSchema['response']) =>
+  Object.values(response).some((answer) => !isValibot(answer) && answer.contentType?.startsWith('text/html'));
 
 /** Turns a route's valibot schemas into the JSON Schemas @fastify/swagger documents. */
-export function documentedSchema(schema: RouteSchema, operation: { method: string; url: string; access: Access | undefined; rateLimited: boolean }) {
+export function documentedSchema(
+  schema: RouteSchema,
+  operation: { method: string; url: string; access: Access | undefined; rateLimited: boolean },
+) {
   const { params, querystring, body, response, ...rest } = schema;
   const { access } = operation;
   const responses = { ...errorResponses(schema, access, operation.rateLimited), ...response };
   return {
     ...rest,
     operationId: schema.operationId ?? operationIdOf(operation.method, operation.url, isPage(response)),
-    description: [rest.description, access ? `Who may call it: ${describeAccess(access)}.` : undefined].filter(Boolean).join('\n\n') || undefined,
+    description:
+      [rest.description, access ? `Who may call it: ${describeAccess(access)}.` : undefined].filter(Boolean).join('\n\n') || undefined,
     // A public operation says so: no security requirement, rather than none declared.
     security: access && access !== 'public' ? [{ session: [] }] : [],
     ...(params ? { params: jsonSchema(params, 'input') } : {}),
     ...(querystring ? { querystring: jsonSchema(querystring, 'input') } : {}),
     ...(body ? { body: jsonSchema(body, 'input') } : {}),
     response: Object.fromEntries(
-      Object.entries(responses).map(([status, r]) => [status, isValibot(r) ? { ...answerSchema(r), description: STATUS_CODES[status] } : rawResponse(r)]),
+      Object.entries(responses).map(([status, r]) => [
+        status,
+        isValibot(r) ? { ...answerSchema(r), description: STATUS_CODES[status] } : rawResponse(r),
+      ]),
     ),
   };
 }
@@ -191,14 +208,25 @@ export async function registerOpenApi(app: FastifyInstance, info: { version: str
       servers: [{ url: info.publicUrl }],
       components: {
         securitySchemes: { session: { type: 'apiKey', in: 'cookie', name: 'bhc.sid' } },
-        schemas: Object.fromEntries(Object.entries(NAMED).map(([name, schema]) => [name, jsonSchema(schema, 'output')])) as Record<string, object>,
+        schemas: Object.fromEntries(Object.entries(NAMED).map(([name, schema]) => [name, jsonSchema(schema, 'output')])) as Record<
+          string,
+          object
+        >,
       },
     },
     transform: ({ schema, url, route }) => {
       const routeSchema = schema as RouteSchema | undefined;
       if (!routeSchema?.response || routeSchema.hide) return { schema: { hide: true }, url };
       const method = Array.isArray(route.method) ? route.method[0]! : route.method;
-      return { schema: documentedSchema(routeSchema, { method, url: route.url, access: route.config?.access, rateLimited: Boolean(route.config?.rateLimit) }) as FastifySchema, url };
+      return {
+        schema: documentedSchema(routeSchema, {
+          method,
+          url: route.url,
+          access: route.config?.access,
+          rateLimited: Boolean(route.config?.rateLimit),
+        }) as FastifySchema,
+        url,
+      };
     },
   });
   await app.register(swaggerUi, { routePrefix: DOCS_PREFIX, uiConfig: { docExpansion: 'list', deepLinking: true } });

@@ -17,7 +17,10 @@ export type ReadCache = <T>(key: string, load: () => Promise<T>) => Promise<T>;
 /** No caching: every read goes to the store. */
 export const uncached: ReadCache = (_key, load) => load();
 
-export function createReadCache(progress: Pick<ProjectionProgress, 'fresh'>, { freshMs = FRESH_MS, maxEntries = MAX_ENTRIES } = {}): ReadCache {
+export function createReadCache(
+  progress: Pick<ProjectionProgress, 'fresh'>,
+  { freshMs = FRESH_MS, maxEntries = MAX_ENTRIES } = {},
+): ReadCache {
   let at = -1;
   const entries = new Map<string, Promise<unknown>>();
   return async function cached<T>(key: string, load: () => Promise<T>): Promise<T> {

@@ -16,7 +16,8 @@ export const LINGER_MS = 2_000;
 /** Whether the request's body has not all arrived: it had one (a length, or chunked), and Node has not read its end. */
 function bodyStillArriving(request: FastifyRequest): boolean {
   const { headers, raw } = request;
-  const hasBody = (headers['content-length'] !== undefined && headers['content-length'] !== '0') || headers['transfer-encoding'] !== undefined;
+  const hasBody =
+    (headers['content-length'] !== undefined && headers['content-length'] !== '0') || headers['transfer-encoding'] !== undefined;
   // `complete` is Node's own (false until the body's end is read); an injected request (light-my-request) has none.
   return hasBody && raw.complete === false;
 }

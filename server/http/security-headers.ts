@@ -13,8 +13,12 @@ import { isEmbedPath } from '../embeds/paths';
  * first page so nothing stands before its first paint (server/http/client.ts), allowed by its hash alone.
  * Read from the source, or where there is none (the image holds only the built client) from the build's copy.
  */
-const THEME_SCRIPT_FILE = [resolve(import.meta.dirname, '../../client/public/theme.js'), resolve(import.meta.dirname, '../../dist/client/theme.js')].find((file) => existsSync(file));
-if (!THEME_SCRIPT_FILE) throw new Error('No theme script: neither dist/client/theme.js (npm run build) nor client/public/theme.js is there');
+const THEME_SCRIPT_FILE = [
+  resolve(import.meta.dirname, '../../client/public/theme.js'),
+  resolve(import.meta.dirname, '../../dist/client/theme.js'),
+].find((file) => existsSync(file));
+if (!THEME_SCRIPT_FILE)
+  throw new Error('No theme script: neither dist/client/theme.js (npm run build) nor client/public/theme.js is there');
 export const THEME_SCRIPT = readFileSync(THEME_SCRIPT_FILE, 'utf8');
 export const THEME_SCRIPT_SOURCE = `'sha256-${createHash('sha256').update(THEME_SCRIPT).digest('base64')}'`;
 

@@ -123,9 +123,19 @@ export function createSessionStore(redis: Redis, prefix: string, ttlSeconds: num
         // Expired sessions leave their ids in the set; a session id reused by someone else is not this member's.
         if (session?.memberId !== memberId) return void gone.push(sessionId);
         const lastSeen = Number(seen[index]);
-        open.push({ sessionId, signedInAt: session.signedInAt ?? null, lastSeenAt: Number.isFinite(lastSeen) && lastSeen > 0 ? lastSeen : null, userAgent: session.userAgent ?? null });
+        open.push({
+          sessionId,
+          signedInAt: session.signedInAt ?? null,
+          lastSeenAt: Number.isFinite(lastSeen) && lastSeen > 0 ? lastSeen : null,
+          userAgent: session.userAgent ?? null,
+        });
       });
-      if (gone.length > 0) await redis.multi().srem(memberKey(memberId), ...gone).hdel(seenKey(memberId), ...gone).exec();
+      if (gone.length > 0)
+        await redis
+          .multi()
+          .srem(memberKey(memberId), ...gone)
+          .hdel(seenKey(memberId), ...gone)
+          .exec();
       return open.sort((a, b) => (a.signedInAt ?? 0) - (b.signedInAt ?? 0));
     },
     seen(memberId, sessionId) {

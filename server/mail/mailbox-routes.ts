@@ -42,19 +42,44 @@ export async function mailboxRoutes(fastify: FastifyInstance, { mailbox, publicU
   const tags = ['mailbox'];
   const origin = new URL(publicUrl).origin;
   const linksOf = (mail: CapturedMail) => tokenLinks(`${mail.text}\n${mail.html}`, origin);
-  app.get('/api/admin/mailbox', { config: { access: ADMIN }, schema: { summary: 'Mail caught by the development sink, newest first', tags, response: { 200: v.array(MailSummarySchema) } } }, async () => (await mailbox.list()).map((mail) => ({ ...mail, subject: maskLinkTokens(mail.subject) })));
-  app.get('/api/admin/mailbox/:id', { config: { access: ADMIN }, schema: { summary: 'One caught message, headers, text and HTML', tags, params: MailParams, response: { 200: MailViewSchema, 404: ErrorSchema } } }, async (request): Promise<MailView> => {
-    const mail = await mailbox.get(request.params.id);
-    if (!mail) throw fail.notFound('No such message');
-    const links = followLinks ? linksOf(mail).map(({ masked: shown }, index) => ({ masked: shown, follow: `/api/admin/mailbox/${encodeURIComponent(mail.id)}/links/${index}` })) : [];
-    return { ...masked(mail), links };
-  });
+  app.get(
+    '/api/admin/mailbox',
+    {
+      config: { access: ADMIN },
+      schema: { summary: 'Mail caught by the development sink, newest first', tags, response: { 200: v.array(MailSummarySchema) } },
+    },
+    async () => (await mailbox.list()).map((mail) => ({ ...mail, subject: maskLinkTokens(mail.subject) })),
+  );
+  app.get(
+    '/api/admin/mailbox/:id',
+    {
+      config: { access: ADMIN },
+      schema: {
+        summary: 'One caught message, headers, text and HTML',
+        tags,
+        params: MailParams,
+        response: { 200: MailViewSchema, 404: ErrorSchema },
+      },
+    },
+    async (request): Promise<MailView> => {
+      const mail = await mailbox.get(request.params.id);
+      if (!mail) throw fail.notFound('No such message');
+      const links = followLinks
+        ? linksOf(mail).map(({ masked: shown }, index) => ({
+            masked: shown,
+            follow: `/api/admin/mailbox/${encodeURIComponent(mail.id)}/links/${index}`,
+          }))
+        : [];
+      return { ...masked(mail), links };
+    },
+  );
   app.get(
     '/api/admin/mailbox/:id/links/:index',
     {
       config: { access: ADMIN },
       schema: {
-        summary: 'Development only: open the real link (sign-in, confirmation, password reset) of a caught message, by its place among the message’s links; 404 in production',
+        summary:
+          'Development only: open the real link (sign-in, confirmation, password reset) of a caught message, by its place among the message’s links; 404 in production',
         tags,
         params: LinkParams,
         response: { 302: redirect('To the link, on this site'), 403: ErrorSchema, 404: ErrorSchema },

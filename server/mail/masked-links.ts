@@ -10,7 +10,8 @@ export const MASKED_TOKEN = '••••••';
  * Every path that takes a bearer token as its last segment, with or without `/api` (the unsubscribe page and its API,
  * the confirmation page and its API). The token runs to the first character that ends a link in text, HTML or a header.
  */
-const TOKEN_LINK = /(\/(?:api\/)?(?:auth\/magic|auth\/password-reset|reset-password|me\/email\/confirm|subscribe\/confirm|unsubscribe)\/)[^\s"'<>()[\]?#&]+/g;
+const TOKEN_LINK =
+  /(\/(?:api\/)?(?:auth\/magic|auth\/password-reset|reset-password|me\/email\/confirm|subscribe\/confirm|unsubscribe)\/)[^\s"'<>()[\]?#&]+/g;
 
 export function maskLinkTokens(text: string): string {
   return text.replace(TOKEN_LINK, (_link, path: string) => `${path}${MASKED_TOKEN}`);

@@ -18,7 +18,10 @@ const unknown = () => fail.invalid('Unknown media: upload the file first', { med
  * The upload from its read model; one the read model has not reached yet (a member posting the moment the upload
  * answered, while the projections lag) from its stream, as the command handler would read it.
  */
-async function findMedia({ store, eventStore }: MediaSources, mediaId: string): Promise<Pick<MediaDocument, '_id' | 'ownerId' | 'kind' | 'files' | 'durationSeconds'> | null> {
+async function findMedia(
+  { store, eventStore }: MediaSources,
+  mediaId: string,
+): Promise<Pick<MediaDocument, '_id' | 'ownerId' | 'kind' | 'files' | 'durationSeconds'> | null> {
   const media = await mediaCollection(store).findOne({ _id: mediaId });
   if (media) return media;
   const events = (await eventStore.readStream(streamName('media', mediaId))) as unknown as MediaEvent[];
@@ -32,11 +35,17 @@ async function findMedia({ store, eventStore }: MediaSources, mediaId: string): 
 export async function usableMedia(sources: MediaSources, mediaId: string, actor: Actor) {
   const media = await findMedia(sources, mediaId);
   if (!media) throw unknown();
-  if (media.ownerId !== actor.id && actor.role !== 'admin' && actor.role !== 'staff') throw fail.forbidden('You can only use files you uploaded yourself');
+  if (media.ownerId !== actor.id && actor.role !== 'admin' && actor.role !== 'staff')
+    throw fail.forbidden('You can only use files you uploaded yourself');
   return media;
 }
 
 /** The upload as the post or event shows it (its size for that page), or undefined for none. */
-export async function attachedMedia(sources: MediaSources, mediaId: string | null | undefined, actor: Actor, variant: 'feed' | 'blog' = 'feed'): Promise<Media | undefined> {
+export async function attachedMedia(
+  sources: MediaSources,
+  mediaId: string | null | undefined,
+  actor: Actor,
+  variant: 'feed' | 'blog' = 'feed',
+): Promise<Media | undefined> {
   return mediaId ? mediaView(await usableMedia(sources, mediaId, actor), variant) : undefined;
 }

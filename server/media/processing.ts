@@ -44,7 +44,8 @@ const SIZES = { 'avatar-96': 96, 'avatar-192': 192, feed: 800, blog: 1600 } as c
 export async function processUpload(id: string, bytes: Buffer): Promise<ProcessedUpload> {
   const sniffed = await fileTypeFromBuffer(bytes);
   if (sniffed && IMAGES.has(sniffed.ext)) {
-    if (bytes.length > MEDIA_LIMITS.imageBytes) throw tooLarge(`Images may be at most ${megabytes(MEDIA_LIMITS.imageBytes)}; this one is ${megabytes(bytes.length)}.`);
+    if (bytes.length > MEDIA_LIMITS.imageBytes)
+      throw tooLarge(`Images may be at most ${megabytes(MEDIA_LIMITS.imageBytes)}; this one is ${megabytes(bytes.length)}.`);
     return processImage(id, bytes, sniffed.mime);
   }
   const audioExtension = sniffed ? AUDIO[sniffed.ext] : undefined;
@@ -62,10 +63,15 @@ async function processImage(id: string, bytes: Buffer, contentType: string): Pro
     // The header alone: a picture too large to decode is refused before it is decoded.
     metadata = await sharp(bytes, { limitInputPixels: false }).metadata();
   } catch {
-    throw fail.invalid('This image could not be read. It may be damaged, or in a form of HEIC we cannot open: save it as JPEG and try again.');
+    throw fail.invalid(
+      'This image could not be read. It may be damaged, or in a form of HEIC we cannot open: save it as JPEG and try again.',
+    );
   }
   const pixels = (metadata.width ?? 0) * (metadata.height ?? 0);
-  if (pixels > MEDIA_LIMITS.imagePixels) throw tooLarge(`Images may be at most ${MEDIA_LIMITS.imagePixels / 1_000_000} megapixels; this one is ${Math.round(pixels / 1_000_000)}.`);
+  if (pixels > MEDIA_LIMITS.imagePixels)
+    throw tooLarge(
+      `Images may be at most ${MEDIA_LIMITS.imagePixels / 1_000_000} megapixels; this one is ${Math.round(pixels / 1_000_000)}.`,
+    );
   // Orientations 5 to 8 turn the picture a quarter: its shown width is the stored height.
   const turned = (metadata.orientation ?? 1) >= 5;
   const width = turned ? metadata.height! : metadata.width!;
@@ -76,7 +82,11 @@ async function processImage(id: string, bytes: Buffer, contentType: string): Pro
   try {
     // Decoded once, upright, at the largest size any page uses; every variant is made from these pixels. Five
     // pipelines each decoding the 12-megapixel original took about twice as long (tests/bench/media.bench.ts).
-    const base = await source().rotate().resize({ width: SIZES.blog, withoutEnlargement: true }).raw().toBuffer({ resolveWithObject: true });
+    const base = await source()
+      .rotate()
+      .resize({ width: SIZES.blog, withoutEnlargement: true })
+      .raw()
+      .toBuffer({ resolveWithObject: true });
     const { width: baseWidth, height: baseHeight, channels } = base.info;
     const encode = async (variant: keyof typeof SIZES, extension: MediaExtension): Promise<ProcessedFile> => {
       const size = SIZES[variant];
@@ -86,9 +96,22 @@ async function processImage(id: string, bytes: Buffer, contentType: string): Pro
       );
       // WebP at effort 2 and plain libjpeg: on a 12-megapixel photo the blog size took 169 ms against 511 ms at the
       // default effort 4, the JPEG fallback 13 ms against 105 ms with mozjpeg, for files a few per cent larger.
-      pipeline = extension === 'webp' ? pipeline.webp({ quality: 80, effort: 2 }) : extension === 'png' ? pipeline.png({ compressionLevel: 8 }) : pipeline.jpeg({ quality: 82 });
+      pipeline =
+        extension === 'webp'
+          ? pipeline.webp({ quality: 80, effort: 2 })
+          : extension === 'png'
+            ? pipeline.png({ compressionLevel: 8 })
+            : pipeline.jpeg({ quality: 82 });
       const { data, info } = await pipeline.toBuffer({ resolveWithObject: true });
-      return { variant, key: mediaKey(id, variant, extension), contentType: MEDIA_CONTENT_TYPES[extension], bytes: data.length, width: info.width, height: info.height, data };
+      return {
+        variant,
+        key: mediaKey(id, variant, extension),
+        contentType: MEDIA_CONTENT_TYPES[extension],
+        bytes: data.length,
+        width: info.width,
+        height: info.height,
+        data,
+      };
     };
     const files = await Promise.all([
       encode('avatar-96', 'webp'),
@@ -109,10 +132,14 @@ async function processImage(id: string, bytes: Buffer, contentType: string): Pro
  * first KB (where browsers and tools sniff a type); in the rest only long markers, which compressed sound does not
  * hold by chance (a short one like `<a ` is in a 50 MB recording a few times over).
  */
-const MARKUP_HEAD = /<(?:!doctype|html|head|body|script|iframe|frame|object|embed|svg|math|meta|link|style|form|img|a\s|\?xml|!--)|javascript:/iu;
+const MARKUP_HEAD =
+  /<(?:!doctype|html|head|body|script|iframe|frame|object|embed|svg|math|meta|link|style|form|img|a\s|\?xml|!--)|javascript:/iu;
 const MARKUP_ANYWHERE = /<(?:!doctype|script|iframe|object)|javascript:/iu;
 const HEAD_BYTES = 1024;
-export const notAudio = () => fail.invalid('This file is not audio we can play: its contents are not MP3, M4A or OGG sound. Export it again as MP3 and retry.', { file: 'Not playable audio' });
+export const notAudio = () =>
+  fail.invalid('This file is not audio we can play: its contents are not MP3, M4A or OGG sound. Export it again as MP3 and retry.', {
+    file: 'Not playable audio',
+  });
 
 /** Whether the bytes hold markup (read as Latin-1, one character a byte, so no byte is skipped). */
 export function holdsMarkup(bytes: Buffer): boolean {
@@ -130,6 +157,12 @@ async function processAudio(id: string, bytes: Buffer, contentType: string, exte
   } catch {
     throw notAudio();
   }
-  const file: ProcessedFile = { variant: 'audio', key: mediaKey(id, 'audio', extension), contentType: MEDIA_CONTENT_TYPES[extension], bytes: bytes.length, data: bytes };
+  const file: ProcessedFile = {
+    variant: 'audio',
+    key: mediaKey(id, 'audio', extension),
+    contentType: MEDIA_CONTENT_TYPES[extension],
+    bytes: bytes.length,
+    data: bytes,
+  };
   return { kind: 'audio', contentType, files: [file], durationSeconds };
 }

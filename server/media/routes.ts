@@ -38,11 +38,16 @@ function byteRange(header: string | undefined, size: number): { start: number; e
   // Several ranges, or another unit: answered whole, which a client must accept.
   if (!match || (match[1] === '' && match[2] === '')) return null;
   const [start, end] =
-    match[1] === '' ? [Math.max(0, size - Number(match[2])), size - 1] : [Number(match[1]), match[2] === '' ? size - 1 : Math.min(Number(match[2]), size - 1)];
+    match[1] === ''
+      ? [Math.max(0, size - Number(match[2])), size - 1]
+      : [Number(match[1]), match[2] === '' ? size - 1 : Math.min(Number(match[2]), size - 1)];
   return start > end || start >= size ? 'unsatisfiable' : { start, end };
 }
 
-export async function mediaRoutes(fastify: FastifyInstance, { services }: { services: Pick<ApiDependencies, 'store' | 'eventStore' | 'handle' | 'config' | 'now' | 'media'> }) {
+export async function mediaRoutes(
+  fastify: FastifyInstance,
+  { services }: { services: Pick<ApiDependencies, 'store' | 'eventStore' | 'handle' | 'config' | 'now' | 'media'> },
+) {
   const app = fastify.withTypeProvider<ValibotTypeProvider>();
   const { store, handle, config, media: storage } = services;
   const tags = ['media'];
@@ -55,11 +60,16 @@ export async function mediaRoutes(fastify: FastifyInstance, { services }: { serv
       config: {
         access: 'signed-in',
         // Counted per member (an address for a request without a session, which access then refuses).
-        rateLimit: { max: config.rateLimits.media, timeWindow: '1 hour', keyGenerator: (request) => request.session?.memberId ?? request.ip },
+        rateLimit: {
+          max: config.rateLimits.media,
+          timeWindow: '1 hour',
+          keyGenerator: (request) => request.session?.memberId ?? request.ip,
+        },
       },
       bodyLimit: UPLOAD_BODY_LIMIT,
       schema: {
-        summary: 'Upload a photo or audio file (multipart, the field `file`): images are re-encoded without their metadata into the sizes the pages use',
+        summary:
+          'Upload a photo or audio file (multipart, the field `file`): images are re-encoded without their metadata into the sizes the pages use',
         tags,
         consumes: ['multipart/form-data'],
         response: { 201: MediaSchema, 400: ErrorSchema, 413: ErrorSchema },
@@ -67,15 +77,20 @@ export async function mediaRoutes(fastify: FastifyInstance, { services }: { serv
     },
     async (request, reply) => {
       const actor = request.actor!;
-      if (!request.isMultipart()) throw fail.invalid('Send the file as multipart/form-data in the field "file"', { file: 'Choose a file to upload' });
-      const overLimit = () => new MediaTooLargeError(`Files may be at most ${MEDIA_LIMITS.audioBytes / 1024 / 1024} MB (images ${MEDIA_LIMITS.imageBytes / 1024 / 1024} MB).`);
+      if (!request.isMultipart())
+        throw fail.invalid('Send the file as multipart/form-data in the field "file"', { file: 'Choose a file to upload' });
+      const overLimit = () =>
+        new MediaTooLargeError(
+          `Files may be at most ${MEDIA_LIMITS.audioBytes / 1024 / 1024} MB (images ${MEDIA_LIMITS.imageBytes / 1024 / 1024} MB).`,
+        );
       // Declared larger than any upload may be: refused before a byte of it is read (the multipart parser reads the
       // body only here, so fastify's bodyLimit never sees its length), and the connection closed after the answer.
       if (Number(request.headers['content-length'] ?? 0) > UPLOAD_BODY_LIMIT) throw overLimit();
       let bytes: Buffer;
       try {
         const part = await request.file();
-        if (!part || part.fieldname !== 'file') throw fail.invalid('Send the file in the field "file"', { file: 'Choose a file to upload' });
+        if (!part || part.fieldname !== 'file')
+          throw fail.invalid('Send the file in the field "file"', { file: 'Choose a file to upload' });
         // Refused the moment it passes the limit, not once the rest of it has arrived (the reader drops what comes
         // after the limit and would wait for the part's end, which a client sending on never reaches).
         bytes = await new Promise<Buffer>((resolve, reject) => {
@@ -107,7 +122,14 @@ export async function mediaRoutes(fastify: FastifyInstance, { services }: { serv
           streamName('media', id),
           {
             type: 'RecordUpload',
-            data: { id, kind, contentType, files, ...(width ? { width, height: height! } : {}), ...(durationSeconds !== undefined ? { durationSeconds } : {}) },
+            data: {
+              id,
+              kind,
+              contentType,
+              files,
+              ...(width ? { width, height: height! } : {}),
+              ...(durationSeconds !== undefined ? { durationSeconds } : {}),
+            },
             metadata: { now: services.now(), actor },
           },
           { actorId: actor.id },
@@ -142,7 +164,11 @@ export async function mediaRoutes(fastify: FastifyInstance, { services }: { serv
     async (request, reply) => {
       const key = `${request.params.id}/${request.params.file}`;
       const etag = `"${key}"`;
-      reply.header('cache-control', IMMUTABLE).header('etag', etag).header('x-content-type-options', 'nosniff').header('accept-ranges', 'bytes');
+      reply
+        .header('cache-control', IMMUTABLE)
+        .header('etag', etag)
+        .header('x-content-type-options', 'nosniff')
+        .header('accept-ranges', 'bytes');
       // A list of tags, weak ones (W/) included, as caches send them.
       const asked = (request.headers['if-none-match'] ?? '').split(',').map((tag) => tag.trim().replace(/^W\//, ''));
       if (asked.includes(etag)) return reply.status(304).send();
@@ -171,18 +197,30 @@ export async function mediaRoutes(fastify: FastifyInstance, { services }: { serv
 
   app.put(
     '/api/me/avatar',
-    { config: { access: 'signed-in' }, schema: { summary: 'Make one of my uploaded images my profile picture', tags: ['members', ...tags], body: SetAvatarSchema, response: { 200: UserSchema, 403: ErrorSchema, 422: ErrorSchema } } },
+    {
+      config: { access: 'signed-in' },
+      schema: {
+        summary: 'Make one of my uploaded images my profile picture',
+        tags: ['members', ...tags],
+        body: SetAvatarSchema,
+        response: { 200: UserSchema, 403: ErrorSchema, 422: ErrorSchema },
+      },
+    },
     async (request) => {
       const actor = request.actor!;
       const media = await usableMedia(services, request.body.mediaId, actor);
       if (media.ownerId !== actor.id) throw fail.forbidden('You can only use files you uploaded yourself');
       if (media.kind !== 'image') throw fail.rule('Only a picture can be a profile picture');
       const avatar = media.files.find((file) => file.variant === 'avatar-192') ?? media.files[0]!;
-      await handle(memberDecider, streamName('member', actor.id), { type: 'ChangeProfile', data: { profileImageUrl: mediaFileUrl(avatar.key) }, metadata: { now: services.now(), actor } }, { actorId: actor.id });
+      await handle(
+        memberDecider,
+        streamName('member', actor.id),
+        { type: 'ChangeProfile', data: { profileImageUrl: mediaFileUrl(avatar.key) }, metadata: { now: services.now(), actor } },
+        { actorId: actor.id },
+      );
       const member = await membersCollection(store).findOne({ _id: actor.id });
       if (!member) throw fail.notFound('Member not found');
       return userDto(member);
     },
   );
 }
-

@@ -108,12 +108,29 @@ export async function accountRoutes(fastify: FastifyInstance, options: AccountRo
 
   app.patch(
     '/api/me',
-    { config: { access: 'signed-in' }, schema: { summary: 'Change your own first name, last name or bio (plain text, at most 500 characters)', tags, body: ProfileChangeSchema, response: { 200: UserSchema, 409: ErrorSchema } } },
+    {
+      config: { access: 'signed-in' },
+      schema: {
+        summary: 'Change your own first name, last name or bio (plain text, at most 500 characters)',
+        tags,
+        body: ProfileChangeSchema,
+        response: { 200: UserSchema, 409: ErrorSchema },
+      },
+    },
     async (request): Promise<User> => {
       const actor = me(request.actor);
       const { firstName, lastName, bio } = request.body;
-      const data = { ...(firstName === undefined ? {} : { firstName }), ...(lastName === undefined ? {} : { lastName }), ...(bio === undefined ? {} : { bio }) };
-      await handle(memberDecider, streamName('member', actor.id), { type: 'ChangeProfile', data, metadata: metadataOf(actor) }, { actorId: actor.id });
+      const data = {
+        ...(firstName === undefined ? {} : { firstName }),
+        ...(lastName === undefined ? {} : { lastName }),
+        ...(bio === undefined ? {} : { bio }),
+      };
+      await handle(
+        memberDecider,
+        streamName('member', actor.id),
+        { type: 'ChangeProfile', data, metadata: metadataOf(actor) },
+        { actorId: actor.id },
+      );
       return userDto(await memberOrFail(actor.id));
     },
   );
@@ -134,7 +151,12 @@ export async function accountRoutes(fastify: FastifyInstance, options: AccountRo
       const { currentPassword, newPassword } = request.body;
       await confirmPassword(actor.id, currentPassword);
       const passwordHash = await passwords.hash(newPassword);
-      await handle(memberDecider, streamName('member', actor.id), { type: 'ChangePassword', data: { passwordHash }, metadata: metadataOf(actor) }, { actorId: actor.id });
+      await handle(
+        memberDecider,
+        streamName('member', actor.id),
+        { type: 'ChangePassword', data: { passwordHash }, metadata: metadataOf(actor) },
+        { actorId: actor.id },
+      );
       // Whoever may have learnt the old password is signed out everywhere and their sign-in links end; the member keeps this browser.
       await endOtherAccess(actor.id, request.session.sessionId);
       return reply.status(204).send();
@@ -157,19 +179,26 @@ export async function accountRoutes(fastify: FastifyInstance, options: AccountRo
       const actor = me(request.actor);
       const { email, currentPassword } = request.body;
       const member = await confirmPassword(actor.id, currentPassword);
-      if (email === member.email) throw fail.invalid('That is already your e-mail address', { email: 'That is already your e-mail address' });
+      if (email === member.email)
+        throw fail.invalid('That is already your e-mail address', { email: 'That is already your e-mail address' });
       await addressLimits.take('mail-links', email);
       const answer = { message: `We sent a link to ${email}. Open it within 24 hours to confirm the change.` };
       const holder = await credentials.findOne({ email });
       if (holder && holder._id !== actor.id) {
         // The answer does not say the address has an account: its owner hears of the attempt instead.
         const owner = await members.findOne({ _id: holder._id });
-        await services.mail.enqueue(`email-taken:${randomUUID()}`, emailTakenNoticeMail({ to: email, name: owner ? displayName(owner) : null }));
+        await services.mail.enqueue(
+          `email-taken:${randomUUID()}`,
+          emailTakenNoticeMail({ to: email, name: owner ? displayName(owner) : null }),
+        );
         return reply.status(202).send(answer);
       }
       const token = await emailLinks.issue(JSON.stringify({ memberId: actor.id, email, session: request.session.sessionId }), actor.id);
       const link = `${config.publicUrl}/api/me/email/confirm/${token}`;
-      await services.mail.enqueue(`email-change-link:${hashToken(token)}`, emailChangeLinkMail({ to: email, name: displayName(member), link }));
+      await services.mail.enqueue(
+        `email-change-link:${hashToken(token)}`,
+        emailChangeLinkMail({ to: email, name: displayName(member), link }),
+      );
       return reply.status(202).send(answer);
     },
   );
@@ -183,7 +212,11 @@ export async function accountRoutes(fastify: FastifyInstance, options: AccountRo
         summary: 'Follow an e-mail change link: the address changes once, then the link is spent',
         tags,
         params: TokenParams,
-        response: { 302: redirect('To /account?email=changed; /account?email=taken when another account has the address now; /account?email=invalid for a spent, expired or unknown link') },
+        response: {
+          302: redirect(
+            'To /account?email=changed; /account?email=taken when another account has the address now; /account?email=invalid for a spent, expired or unknown link',
+          ),
+        },
       },
     },
     async (request, reply) => {
@@ -203,7 +236,12 @@ export async function accountRoutes(fastify: FastifyInstance, options: AccountRo
       const actor: Actor = { id: member._id, role: member.role };
       let changed;
       try {
-        changed = await handle(memberDecider, streamName('member', memberId), { type: 'ChangeEmail', data: { email }, metadata: metadataOf(actor) }, { actorId: memberId });
+        changed = await handle(
+          memberDecider,
+          streamName('member', memberId),
+          { type: 'ChangeEmail', data: { email }, metadata: metadataOf(actor) },
+          { actorId: memberId },
+        );
       } catch (error) {
         await releaseEmail(eventStore, config.emailClaimSecret, email, memberId);
         throw error;
@@ -211,14 +249,24 @@ export async function accountRoutes(fastify: FastifyInstance, options: AccountRo
       await releaseEmail(eventStore, config.emailClaimSecret, oldEmail, memberId);
       // The address is the account's key: every other session ends, as after a new password, and links to the old one.
       await endOtherAccess(memberId, session);
-      await services.mail.enqueue(`email-changed:${memberId}:${changed.position ?? 'none'}`, emailChangedNoticeMail({ to: oldEmail, name: displayName(member), at: services.now().toISOString() }));
+      await services.mail.enqueue(
+        `email-changed:${memberId}:${changed.position ?? 'none'}`,
+        emailChangedNoticeMail({ to: oldEmail, name: displayName(member), at: services.now().toISOString() }),
+      );
       return reply.redirect(EMAIL_OUTCOME.changed);
     },
   );
 
   app.get(
     '/api/me/sessions',
-    { config: { access: 'signed-in' }, schema: { summary: 'Your signed-in browsers, this one marked current (never a session id or cookie)', tags, response: { 200: OpenSessionsSchema } } },
+    {
+      config: { access: 'signed-in' },
+      schema: {
+        summary: 'Your signed-in browsers, this one marked current (never a session id or cookie)',
+        tags,
+        response: { 200: OpenSessionsSchema },
+      },
+    },
     async (request) => {
       const actor = me(request.actor);
       const current = request.session.sessionId;
@@ -244,7 +292,12 @@ export async function accountRoutes(fastify: FastifyInstance, options: AccountRo
     {
       config: { access: 'signed-in' },
       // 422: this browser's own session is ended by signing out.
-      schema: { summary: 'End one of your other sessions: that browser is signed out at once', tags, params: SessionParams, response: { 204: noContent('Ended'), 404: ErrorSchema, 422: ErrorSchema } },
+      schema: {
+        summary: 'End one of your other sessions: that browser is signed out at once',
+        tags,
+        params: SessionParams,
+        response: { 204: noContent('Ended'), 404: ErrorSchema, 422: ErrorSchema },
+      },
     },
     async (request, reply) => {
       const actor = me(request.actor);
@@ -259,7 +312,14 @@ export async function accountRoutes(fastify: FastifyInstance, options: AccountRo
 
   app.post(
     '/api/me/sessions/end-others',
-    { config: { access: 'signed-in' }, schema: { summary: 'Sign out everywhere else: every session of yours but this one ends', tags, response: { 200: SessionsEndedSchema } } },
+    {
+      config: { access: 'signed-in' },
+      schema: {
+        summary: 'Sign out everywhere else: every session of yours but this one ends',
+        tags,
+        response: { 200: SessionsEndedSchema },
+      },
+    },
     async (request) => {
       const actor = me(request.actor);
       const ended = await memberSessions.endOthers(actor.id, request.session.sessionId);

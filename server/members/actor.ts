@@ -19,7 +19,11 @@ declare module 'fastify' {
  * The member behind the request's session, as this process remembers them (server/http/auth-cache.ts): a role
  * change or suspension makes every process read them afresh, so it applies at once.
  */
-export async function resolveActor(services: Pick<ApiDependencies, 'store'>, request: FastifyRequest, cache: AuthCache): Promise<Actor | null> {
+export async function resolveActor(
+  services: Pick<ApiDependencies, 'store'>,
+  request: FastifyRequest,
+  cache: AuthCache,
+): Promise<Actor | null> {
   const memberId = request.session?.memberId;
   if (!memberId) return null;
   return cache.actor(memberId, () => memberActor(services, memberId));

@@ -21,7 +21,12 @@ export function createAddressLimits(redis: Redis, prefix: string, secret: string
     `${prefix}:address-limit:${kind}:${createHmac('sha256', secret).update(`address-limit\0${kind}\0${email.trim().toLowerCase()}`).digest('base64url')}`;
 
   async function over(kind: AddressLimitKind, email: string): Promise<number | null> {
-    const [count, ttl] = await redis.multi().get(key(kind, email)).ttl(key(kind, email)).exec().then((replies) => replies!.map(([, value]) => value) as [string | null, number]);
+    const [count, ttl] = await redis
+      .multi()
+      .get(key(kind, email))
+      .ttl(key(kind, email))
+      .exec()
+      .then((replies) => replies!.map(([, value]) => value) as [string | null, number]);
     return Number(count ?? 0) >= limits[kind].max ? Math.max(ttl, 1) : null;
   }
 

@@ -24,7 +24,10 @@ const DirectoryMemberSchema = v.object({ id: v.string(), name: v.string(), avata
 export async function resolveMentions(store: DocumentStore, content: string, authorId: string): Promise<string[]> {
   const candidates = mentionCandidates(content);
   if (candidates.length === 0) return [];
-  const found = await membersCollection(store).find({ suspended: false, $or: candidates.map(({ firstName, lastName }) => ({ firstName, lastName })) }, { limit: MENTIONS_MAX + 1 });
+  const found = await membersCollection(store).find(
+    { suspended: false, $or: candidates.map(({ firstName, lastName }) => ({ firstName, lastName })) },
+    { limit: MENTIONS_MAX + 1 },
+  );
   return found
     .map((member) => member._id)
     .filter((id) => id !== authorId)
@@ -37,12 +40,29 @@ export async function directoryRoutes(fastify: FastifyInstance, { services }: { 
   const members = membersCollection(services.store);
   app.get(
     '/api/members',
-    { config: { access: 'signed-in' }, schema: { summary: 'Members whose first (and last) name begins with what was typed, to mention them', tags: ['members'], querystring: DirectoryQuery, response: { 200: pageSchema(DirectoryMemberSchema) } } },
+    {
+      config: { access: 'signed-in' },
+      schema: {
+        summary: 'Members whose first (and last) name begins with what was typed, to mention them',
+        tags: ['members'],
+        querystring: DirectoryQuery,
+        response: { 200: pageSchema(DirectoryMemberSchema) },
+      },
+    },
     async (request) => {
       const [first = '', ...rest] = request.query.q.replace(/^@/u, '').split(/\s+/u);
       const starts = (word: string) => ({ $regex: `^${escapeRegex(word)}`, $options: 'i' });
-      const filter: Filter = rest.length ? { suspended: false, firstName: starts(first), lastName: starts(rest.join(' ')) } : first ? { suspended: false, $or: [{ firstName: starts(first) }, { lastName: starts(first) }] } : { suspended: false };
-      return mapPage(await findPage(members, filter, BY_NAME, request.query), (member) => ({ id: member._id, name: displayName(member), avatar: member.profileImageUrl, role: member.role }));
+      const filter: Filter = rest.length
+        ? { suspended: false, firstName: starts(first), lastName: starts(rest.join(' ')) }
+        : first
+          ? { suspended: false, $or: [{ firstName: starts(first) }, { lastName: starts(first) }] }
+          : { suspended: false };
+      return mapPage(await findPage(members, filter, BY_NAME, request.query), (member) => ({
+        id: member._id,
+        name: displayName(member),
+        avatar: member.profileImageUrl,
+        role: member.role,
+      }));
     },
   );
 }

@@ -21,7 +21,12 @@ const normal = (email: string) => email.trim().toLowerCase();
 
 /** The claim stream of an address: its HMAC under the claim secret. */
 export function emailStream(secret: string, email: string): string {
-  return streamName('email', createHmac('sha256', secret).update(`email-claim\0${normal(email)}`).digest('hex'));
+  return streamName(
+    'email',
+    createHmac('sha256', secret)
+      .update(`email-claim\0${normal(email)}`)
+      .digest('hex'),
+  );
 }
 
 /** The name claims had before they were keyed: the address's bare SHA-256. Only read, never claimed anew. */

@@ -30,15 +30,27 @@ const ABOUT =
   'Everything Broadcast History Community holds about you. First as documents: your account, your posts, blog posts, comments, the events you organise, your answers to events, your e-mail subscriptions, your open sessions and your uploads. Then, in “activity”, the appendix: every change you made to the site or that concerns you, as the site’s event log records it. Every change to the site is recorded there, so that list is complete.';
 const iso = (epochMs: number | null) => (epochMs === null ? null : new Date(epochMs).toISOString());
 
-export async function erasureRoutes(fastify: FastifyInstance, { services, memberSessions, disconnectMember, passwords }: ErasureRoutesOptions) {
+export async function erasureRoutes(
+  fastify: FastifyInstance,
+  { services, memberSessions, disconnectMember, passwords }: ErasureRoutesOptions,
+) {
   const app = fastify.withTypeProvider<ValibotTypeProvider>();
   const tags = ['members'];
   const { store } = services;
-  const guestSubscriptionsOf = (email: string) => subscriptionsCollection(store).find({ email: email.trim().toLowerCase(), memberId: null }, { sort: { createdAt: 1, _id: 1 } });
+  const guestSubscriptionsOf = (email: string) =>
+    subscriptionsCollection(store).find({ email: email.trim().toLowerCase(), memberId: null }, { sort: { createdAt: 1, _id: 1 } });
 
   app.get(
     '/api/me/export',
-    { config: { access: 'signed-in' }, schema: { summary: 'A JSON file of everything held about the member: readable documents (account, posts, blog posts, comments, events, RSVPs, subscriptions, sessions, uploads), then the raw event log as an appendix (activity)', tags, response: { 200: AccountExportSchema } } },
+    {
+      config: { access: 'signed-in' },
+      schema: {
+        summary:
+          'A JSON file of everything held about the member: readable documents (account, posts, blog posts, comments, events, RSVPs, subscriptions, sessions, uploads), then the raw event log as an appendix (activity)',
+        tags,
+        response: { 200: AccountExportSchema },
+      },
+    },
     async (request, reply): Promise<AccountExport> => {
       const memberId = request.actor!.id;
       const [member, credentials, own, sessions, uploads, activity, documents] = await Promise.all([
@@ -53,7 +65,10 @@ export async function erasureRoutes(fastify: FastifyInstance, { services, member
       if (!member) throw fail.notFound('Member not found');
       // Subscriptions of their address made as a guest are theirs too: they end with the account.
       const asGuest = await guestSubscriptionsOf(member.email);
-      const subscriptions = [...own.map((subscription) => ({ ...subscription, madeAs: 'member' as const })), ...asGuest.map((subscription) => ({ ...subscription, madeAs: 'guest' as const }))];
+      const subscriptions = [
+        ...own.map((subscription) => ({ ...subscription, madeAs: 'member' as const })),
+        ...asGuest.map((subscription) => ({ ...subscription, madeAs: 'guest' as const })),
+      ];
       const exportedAt = services.now().toISOString();
       void reply.header('content-disposition', `attachment; filename="broadcast-history-community-${exportedAt.slice(0, 10)}.json"`);
       return {
@@ -84,8 +99,17 @@ export async function erasureRoutes(fastify: FastifyInstance, { services, member
           confirmedAt: subscription.confirmedAt,
           unsubscribedAt: subscription.unsubscribedAt,
         })),
-        sessions: sessions.map((session) => ({ signedInAt: iso(session.signedInAt), lastSeenAt: iso(session.lastSeenAt), userAgent: session.userAgent })),
-        uploads: uploads.map((upload) => ({ id: upload._id, kind: upload.kind, url: mediaView(upload, 'blog').url, uploadedAt: upload.uploadedAt })),
+        sessions: sessions.map((session) => ({
+          signedInAt: iso(session.signedInAt),
+          lastSeenAt: iso(session.lastSeenAt),
+          userAgent: session.userAgent,
+        })),
+        uploads: uploads.map((upload) => ({
+          id: upload._id,
+          kind: upload.kind,
+          url: mediaView(upload, 'blog').url,
+          uploadedAt: upload.uploadedAt,
+        })),
         activity: activity.map(({ at, stream, type, data }) => ({ at, stream, type, data })),
       };
     },
@@ -97,7 +121,8 @@ export async function erasureRoutes(fastify: FastifyInstance, { services, member
       // Trying passwords is what an attacker with a stolen session would repeat: limited like sign-in.
       config: { access: 'signed-in', rateLimit: { max: services.config.rateLimits.auth, timeWindow: '1 minute' } },
       schema: {
-        summary: 'Erase the account: personal data gone from every read model and, by destroying its keys, from the event log; content kept as by “Former member” or removed',
+        summary:
+          'Erase the account: personal data gone from every read model and, by destroying its keys, from the event log; content kept as by “Former member” or removed',
         tags,
         body: EraseAccountSchema,
         response: { 204: noContent('Erased; every session of the member has ended'), 400: ErrorSchema, 422: ErrorSchema },
@@ -111,7 +136,12 @@ export async function erasureRoutes(fastify: FastifyInstance, { services, member
       }
       const adminCount = await membersCollection(store).countDocuments({ role: 'admin', suspended: false });
       const { content } = request.body;
-      await services.handle(memberDecider, streamName('member', actor.id), { type: 'EraseMember', data: { content, adminCount }, metadata: { now: services.now(), actor } }, { actorId: actor.id });
+      await services.handle(
+        memberDecider,
+        streamName('member', actor.id),
+        { type: 'EraseMember', data: { content, adminCount }, metadata: { now: services.now(), actor } },
+        { actorId: actor.id },
+      );
       // The projections destroy the keys too as the event passes; doing it here makes it immediate for this process.
       await services.personalDataKeys.destroy(actor.id, content === 'removed');
       await releaseEmail(services.eventStore, services.config.emailClaimSecret, credentials.email, actor.id);
@@ -120,11 +150,22 @@ export async function erasureRoutes(fastify: FastifyInstance, { services, member
       const email = credentials.email.trim().toLowerCase();
       for (const subscription of await guestSubscriptionsOf(email)) {
         const stream = streamName('subscription', subscription._id);
-        await services.handle(subscriptionDecider, stream, { type: 'EraseSubscription', data: { email }, metadata: { now: services.now(), actor } }, {});
+        await services.handle(
+          subscriptionDecider,
+          stream,
+          { type: 'EraseSubscription', data: { email }, metadata: { now: services.now(), actor } },
+          {},
+        );
         await services.personalDataKeys.destroyStream(stream);
       }
       // Their picture (and, with their content, every upload of theirs) is no one's now: its files go at once.
-      await sweepOrphanMedia({ store, storage: services.media, handle: services.handle, now: services.now, graceMs: services.config.media.orphanHours * 3600 * 1000 });
+      await sweepOrphanMedia({
+        store,
+        storage: services.media,
+        handle: services.handle,
+        now: services.now,
+        graceMs: services.config.media.orphanHours * 3600 * 1000,
+      });
       // The development mail sink's copies of what was sent to them (SMTP_URL unset).
       await services.mailbox.forget(credentials.email);
       await memberSessions.endAll(actor.id);

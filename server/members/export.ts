@@ -13,7 +13,12 @@ import type { AccountExport } from '../../shared/members/erasure';
 
 type Documents = Pick<AccountExport, 'posts' | 'blogPosts' | 'comments' | 'events' | 'rsvps'>;
 
-const RSVP_ANSWERS: Record<string, string> = { attending: 'attending', maybe: 'maybe', not_attending: 'not attending', waitlisted: 'waiting for a place' };
+const RSVP_ANSWERS: Record<string, string> = {
+  attending: 'attending',
+  maybe: 'maybe',
+  not_attending: 'not attending',
+  waitlisted: 'waiting for a place',
+};
 
 export async function exportDocuments(store: DocumentStore, memberId: string, publicUrl: string): Promise<Documents> {
   const postUrl = (id: string) => `${publicUrl}/posts/${id}`;
@@ -28,7 +33,10 @@ export async function exportDocuments(store: DocumentStore, memberId: string, pu
     memberEvents(store).find({ memberId }),
   ]);
   const answered = links.filter((link) => link.rsvp !== null);
-  const answeredEvents = answered.length === 0 ? [] : await eventDetails(store).find({ _id: { $in: answered.map((link) => link.eventId) } }, { sort: { startDate: 1, _id: 1 } });
+  const answeredEvents =
+    answered.length === 0
+      ? []
+      : await eventDetails(store).find({ _id: { $in: answered.map((link) => link.eventId) } }, { sort: { startDate: 1, _id: 1 } });
   const answers = new Map(answered.map((link) => [link.eventId, link.rsvp!]));
   return {
     posts: posts.map((post) => ({
@@ -61,7 +69,10 @@ export async function exportDocuments(store: DocumentStore, memberId: string, pu
     })),
     comments: comments.map((comment) => ({
       id: comment._id,
-      on: comment.targetType === 'blog' ? { kind: 'blog post' as const, id: comment.targetId, url: blogUrl(comment.targetId) } : { kind: 'post' as const, id: comment.targetId, url: postUrl(comment.targetId) },
+      on:
+        comment.targetType === 'blog'
+          ? { kind: 'blog post' as const, id: comment.targetId, url: blogUrl(comment.targetId) }
+          : { kind: 'post' as const, id: comment.targetId, url: postUrl(comment.targetId) },
       inReplyTo: comment.parentId,
       text: comment.content,
       writtenAt: comment.createdAt,

@@ -13,7 +13,13 @@ import { streamName } from '../../shared/streams';
 import { memberDecider, RESET_LINK_SPENT } from '../../shared/members/member-stream';
 import { displayName } from '../../shared/members/display';
 import { text } from '../../shared/text-schema';
-import { PASSWORD_RESET_REQUESTED_MESSAGE, PasswordResetLinkSpentSchema, PasswordResetRequestedSchema, PasswordResetRequestSchema, PasswordResetSchema } from '../../shared/members/password-reset';
+import {
+  PASSWORD_RESET_REQUESTED_MESSAGE,
+  PasswordResetLinkSpentSchema,
+  PasswordResetRequestedSchema,
+  PasswordResetRequestSchema,
+  PasswordResetSchema,
+} from '../../shared/members/password-reset';
 import { credentialsCollection, membersCollection, type MemberDocument } from '../../projections/members';
 import { ErrorSchema, noContent, type ValibotTypeProvider } from '../http/openapi';
 import type { MemberSessions } from '../http/session-store';
@@ -62,10 +68,18 @@ export async function passwordResetRoutes(fastify: FastifyInstance, options: Pas
 
   async function sendResetLink(member: MemberDocument) {
     const resetId = randomUUID();
-    await handle(memberDecider, streamName('member', member._id), { type: 'RequestPasswordReset', data: { resetId }, metadata: { now: services.now(), actor: null } }, {});
+    await handle(
+      memberDecider,
+      streamName('member', member._id),
+      { type: 'RequestPasswordReset', data: { resetId }, metadata: { now: services.now(), actor: null } },
+      {},
+    );
     const token = await resetLinks.issue(JSON.stringify({ memberId: member._id, resetId }), member._id);
     const link = `${config.publicUrl}/reset-password/${token}`;
-    await services.mail.enqueue(`password-reset-link:${hashToken(token)}`, passwordResetMail({ to: member.email, name: displayName(member), link }));
+    await services.mail.enqueue(
+      `password-reset-link:${hashToken(token)}`,
+      passwordResetMail({ to: member.email, name: displayName(member), link }),
+    );
   }
 
   app.post(
@@ -73,7 +87,8 @@ export async function passwordResetRoutes(fastify: FastifyInstance, options: Pas
     {
       config: { access: 'public', rateLimit: authLimit },
       schema: {
-        summary: 'E-mail a link to choose a new password (valid 60 minutes, works once); answers the same whether or not the address has an account',
+        summary:
+          'E-mail a link to choose a new password (valid 60 minutes, works once); answers the same whether or not the address has an account',
         tags,
         body: PasswordResetRequestSchema,
         response: { 202: PasswordResetRequestedSchema },
@@ -88,7 +103,9 @@ export async function passwordResetRoutes(fastify: FastifyInstance, options: Pas
       if (member && !member.suspended) {
         // The answer does not wait for the link to be recorded and mailed: how long it takes must not tell whether
         // the address has an account.
-        const work = sendResetLink(member).catch((error: unknown) => request.log.error({ err: error }, 'a password reset link could not be sent'));
+        const work = sendResetLink(member).catch((error: unknown) =>
+          request.log.error({ err: error }, 'a password reset link could not be sent'),
+        );
         sending.add(work);
         void work.finally(() => sending.delete(work));
       }
@@ -101,11 +118,16 @@ export async function passwordResetRoutes(fastify: FastifyInstance, options: Pas
     {
       config: { access: 'public', rateLimit: authLimit },
       schema: {
-        summary: 'Choose a new password with a reset link’s token (the registration rule applies); every session of the member ends, and the link is spent',
+        summary:
+          'Choose a new password with a reset link’s token (the registration rule applies); every session of the member ends, and the link is spent',
         tags,
         params: TokenParams,
         body: PasswordResetSchema,
-        response: { 204: noContent('Changed; every session of the member has ended: sign in with the new password'), 404: PasswordResetLinkSpentSchema, 409: ErrorSchema },
+        response: {
+          204: noContent('Changed; every session of the member has ended: sign in with the new password'),
+          404: PasswordResetLinkSpentSchema,
+          409: ErrorSchema,
+        },
       },
     },
     async (request, reply) => {
@@ -122,7 +144,16 @@ export async function passwordResetRoutes(fastify: FastifyInstance, options: Pas
       // Taking it is atomic: of two uses at once, one gets it.
       if ((await resetLinks.take(token)) === null) return spent();
       try {
-        await handle(memberDecider, streamName('member', memberId), { type: 'ResetPassword', data: { resetId, passwordHash }, metadata: { now: services.now(), actor: { id: member._id, role: member.role } } }, { actorId: memberId });
+        await handle(
+          memberDecider,
+          streamName('member', memberId),
+          {
+            type: 'ResetPassword',
+            data: { resetId, passwordHash },
+            metadata: { now: services.now(), actor: { id: member._id, role: member.role } },
+          },
+          { actorId: memberId },
+        );
       } catch (error) {
         // Expired by the site's clock, ended by a later password or address, suspended or erased meanwhile.
         if (error instanceof DomainError && (error.code === 'not_found' || error.code === 'forbidden')) return spent();

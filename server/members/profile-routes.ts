@@ -9,7 +9,15 @@ import { fail } from '../../shared/domain';
 import { text } from '../../shared/text-schema';
 import { truncate } from '../../shared/text';
 import { displayName } from '../../shared/members/display';
-import { MemberProfileSchema, PROFILE_EVENTS, PROFILE_EXCERPT_LENGTH, PROFILE_PAST_EVENTS, PROFILE_POSTS, type MemberProfile, type ProfileEvent } from '../../shared/members/profile';
+import {
+  MemberProfileSchema,
+  PROFILE_EVENTS,
+  PROFILE_EXCERPT_LENGTH,
+  PROFILE_PAST_EVENTS,
+  PROFILE_POSTS,
+  type MemberProfile,
+  type ProfileEvent,
+} from '../../shared/members/profile';
 import { membersCollection } from '../../projections/members';
 import { feedPosts } from '../../projections/feed';
 import { calendarEvents, type CalendarEventDocument } from '../../projections/events';
@@ -20,7 +28,12 @@ import type { ApiDependencies } from '../dependencies';
 // Any text up to an id's length: an id that is no member's is a 404 like an unknown one, not a 400.
 const ProfileParams = v.object({ id: v.pipe(text(), v.maxLength(100, 'Member not found')) });
 
-const compactEvent = (event: CalendarEventDocument): ProfileEvent => ({ id: event._id, title: event.title, startsAt: event.startDate, location: event.location });
+const compactEvent = (event: CalendarEventDocument): ProfileEvent => ({
+  id: event._id,
+  title: event.title,
+  startsAt: event.startDate,
+  location: event.location,
+});
 
 export async function profileRoutes(fastify: FastifyInstance, { services }: { services: Pick<ApiDependencies, 'store' | 'now'> }) {
   const app = fastify.withTypeProvider<ValibotTypeProvider>();
@@ -34,7 +47,8 @@ export async function profileRoutes(fastify: FastifyInstance, { services }: { se
     {
       config: { access: 'signed-in' },
       schema: {
-        summary: 'A member’s profile: name, picture, role, bio, when they joined, their newest posts and the events they organise; never their e-mail address',
+        summary:
+          'A member’s profile: name, picture, role, bio, when they joined, their newest posts and the events they organise; never their e-mail address',
         tags: ['members'],
         params: ProfileParams,
         response: { 200: MemberProfileSchema, 404: ErrorSchema },
@@ -61,7 +75,13 @@ export async function profileRoutes(fastify: FastifyInstance, { services }: { se
         // Documents written before the bio existed have none.
         bio: member.bio ?? '',
         joinedAt: member.registeredAt,
-        posts: newestPosts.map((post) => ({ id: post._id, excerpt: truncate(post.content, PROFILE_EXCERPT_LENGTH), createdAt: post.createdAt, likes: post.likes, comments: post.comments })),
+        posts: newestPosts.map((post) => ({
+          id: post._id,
+          excerpt: truncate(post.content, PROFILE_EXCERPT_LENGTH),
+          createdAt: post.createdAt,
+          likes: post.likes,
+          comments: post.comments,
+        })),
         events: [...upcoming, ...past].map(compactEvent),
       };
     },

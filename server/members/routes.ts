@@ -8,7 +8,19 @@ import * as v from 'valibot';
 import { fail, ROLES, type Actor } from '../../shared/domain';
 import { streamName } from '../../shared/streams';
 import { memberDecider } from '../../shared/members/member-stream';
-import { LoginSchema, MagicLinkSchema, MemberRowSchema, PRESENCE_STATUSES, RegisterSchema, RoleChangeSchema, SessionSchema, SignInLinkRequestedSchema, UserSchema, type MemberRow, type User } from '../../shared/members/schemas';
+import {
+  LoginSchema,
+  MagicLinkSchema,
+  MemberRowSchema,
+  PRESENCE_STATUSES,
+  RegisterSchema,
+  RoleChangeSchema,
+  SessionSchema,
+  SignInLinkRequestedSchema,
+  UserSchema,
+  type MemberRow,
+  type User,
+} from '../../shared/members/schemas';
 import { pageSchema } from '../../shared/page';
 import { displayName } from '../../shared/members/display';
 import { text } from '../../shared/text-schema';
@@ -111,13 +123,29 @@ export async function memberRoutes(fastify: FastifyInstance, options: MemberRout
     }
   }
 
-  app.get('/api/login', { config: { access: 'public' }, schema: { summary: 'The sign-in page’s old address: sends the browser to /login', tags, response: { 302: redirect('To the sign-in page, /login') } } }, async (_request, reply) => reply.redirect('/login'));
+  app.get(
+    '/api/login',
+    {
+      config: { access: 'public' },
+      schema: {
+        summary: 'The sign-in page’s old address: sends the browser to /login',
+        tags,
+        response: { 302: redirect('To the sign-in page, /login') },
+      },
+    },
+    async (_request, reply) => reply.redirect('/login'),
+  );
 
   app.post(
     '/api/auth/register',
     {
       config: { access: 'public', rateLimit: authLimit },
-      schema: { summary: 'Create an account and sign in; the community’s first member becomes its admin', tags, body: RegisterSchema, response: { 201: UserSchema, 409: ErrorSchema } },
+      schema: {
+        summary: 'Create an account and sign in; the community’s first member becomes its admin',
+        tags,
+        body: RegisterSchema,
+        response: { 201: UserSchema, 409: ErrorSchema },
+      },
     },
     async (request, reply) => {
       const { body } = request;
@@ -128,16 +156,31 @@ export async function memberRoutes(fastify: FastifyInstance, options: MemberRout
       // a registration that claimed an address but never finished can be completed later.
       const memberId = await claimEmail(eventStore, config.emailClaimSecret, email, randomUUID());
       if ((await eventStore.readStream(streamName('member', memberId))).length > 0) throw taken();
-      const isFirstMember = (await members.countDocuments({})) === 0 && (await claim(streamName('founder', 'community'), 'FounderClaimed', memberId)) === memberId;
+      const isFirstMember =
+        (await members.countDocuments({})) === 0 &&
+        (await claim(streamName('founder', 'community'), 'FounderClaimed', memberId)) === memberId;
       const passwordHash = await passwords.hash(body.password);
-      const { state } = await handle(memberDecider, streamName('member', memberId), {
-        type: 'RegisterMember',
-        data: { id: memberId, email, firstName: body.firstName, lastName: body.lastName, passwordHash, isFirstMember },
-        metadata: metadataOf(null),
-      }, { actorId: memberId });
+      const { state } = await handle(
+        memberDecider,
+        streamName('member', memberId),
+        {
+          type: 'RegisterMember',
+          data: { id: memberId, email, firstName: body.firstName, lastName: body.lastName, passwordHash, isFirstMember },
+          metadata: metadataOf(null),
+        },
+        { actorId: memberId },
+      );
       await signIn(request, memberId);
       // Answered from the stream's own state: correct even if the read models lag behind a burst of sign-ups.
-      const user: User = { id: memberId, email, firstName: state.firstName, lastName: state.lastName, profileImageUrl: null, role: state.role, bio: '' };
+      const user: User = {
+        id: memberId,
+        email,
+        firstName: state.firstName,
+        lastName: state.lastName,
+        profileImageUrl: null,
+        role: state.role,
+        bio: '',
+      };
       return reply.status(201).send(user);
     },
   );
@@ -147,7 +190,12 @@ export async function memberRoutes(fastify: FastifyInstance, options: MemberRout
     {
       config: { access: 'public', rateLimit: authLimit },
       // 401 and 403 are this route's own answers (a wrong password, a suspended account): it is public, so they are not implied.
-      schema: { summary: 'Sign in with e-mail and password; the session cookie is set', tags, body: LoginSchema, response: { 200: UserSchema, 401: ErrorSchema, 403: ErrorSchema } },
+      schema: {
+        summary: 'Sign in with e-mail and password; the session cookie is set',
+        tags,
+        body: LoginSchema,
+        response: { 200: UserSchema, 401: ErrorSchema, 403: ErrorSchema },
+      },
     },
     async (request): Promise<User> => {
       const { body } = request;
@@ -155,7 +203,9 @@ export async function memberRoutes(fastify: FastifyInstance, options: MemberRout
       // Wrong passwords are counted per account too, from whatever client addresses they come.
       await addressLimits.check('sign-in-failures', email);
       const account = await credentials.findOne({ email });
-      const valid = account?.passwordHash ? await passwords.verify(body.password, account.passwordHash) : await passwords.withoutAccount(body.password);
+      const valid = account?.passwordHash
+        ? await passwords.verify(body.password, account.passwordHash)
+        : await passwords.withoutAccount(body.password);
       if (!account || !valid) {
         await addressLimits.count('sign-in-failures', email);
         throw fail.unauthenticated('Invalid email or password');
@@ -172,7 +222,12 @@ export async function memberRoutes(fastify: FastifyInstance, options: MemberRout
     '/api/auth/magic-link',
     {
       config: { access: 'public', rateLimit: authLimit },
-      schema: { summary: 'E-mail a one-time sign-in link; answers the same whether or not the address has an account', tags, body: MagicLinkSchema, response: { 202: SignInLinkRequestedSchema } },
+      schema: {
+        summary: 'E-mail a one-time sign-in link; answers the same whether or not the address has an account',
+        tags,
+        body: MagicLinkSchema,
+        response: { 202: SignInLinkRequestedSchema },
+      },
     },
     async (request, reply) => {
       const { body } = request;
@@ -184,7 +239,10 @@ export async function memberRoutes(fastify: FastifyInstance, options: MemberRout
       if (member && !member.suspended) {
         const token = await signInLinks.issue(member._id);
         const link = `${config.publicUrl}/api/auth/magic/${token}`;
-        await services.mail.enqueue(`sign-in-link:${createHash('sha256').update(token).digest('hex')}`, signInMail({ to: member.email, name: displayName(member), link }));
+        await services.mail.enqueue(
+          `sign-in-link:${createHash('sha256').update(token).digest('hex')}`,
+          signInMail({ to: member.email, name: displayName(member), link }),
+        );
       }
       return reply.status(202).send({ message: 'If an account exists for that address, a sign-in link is on its way.' });
     },
@@ -195,10 +253,13 @@ export async function memberRoutes(fastify: FastifyInstance, options: MemberRout
     {
       config: { access: 'public', rateLimit: authLimit },
       schema: {
-        summary: 'Open a sign-in link from the e-mail: a page that names the account and signs in only when its button is pressed (a POST); opening it uses nothing up',
+        summary:
+          'Open a sign-in link from the e-mail: a page that names the account and signs in only when its button is pressed (a POST); opening it uses nothing up',
         tags,
         params: TokenParams,
-        response: { 200: { description: 'The confirmation page, or one that says the link is spent, expired or unknown', contentType: 'text/html' } },
+        response: {
+          200: { description: 'The confirmation page, or one that says the link is spent, expired or unknown', contentType: 'text/html' },
+        },
       },
     },
     async (request, reply) => {
@@ -219,7 +280,11 @@ export async function memberRoutes(fastify: FastifyInstance, options: MemberRout
         summary: 'Sign in with a sign-in link (the button of its page): signs in once, then the link is spent',
         tags,
         params: TokenParams,
-        response: { 303: redirect('To the home page when signed in; to /login?error=link for a spent, expired or unknown link, or a suspended account') },
+        response: {
+          303: redirect(
+            'To the home page when signed in; to /login?error=link for a spent, expired or unknown link, or a suspended account',
+          ),
+        },
       },
     },
     async (request, reply) => {
@@ -235,13 +300,27 @@ export async function memberRoutes(fastify: FastifyInstance, options: MemberRout
   async function signOut(request: FastifyRequest) {
     if (request.session.memberId) await request.session.destroy();
   }
-  app.post('/api/logout', { config: { access: 'public' }, schema: { summary: 'Sign out: the session ends', tags, response: { 204: noContent('Signed out (also when no one was signed in)') } } }, async (request, reply) => {
-    await signOut(request);
-    return reply.status(204).send();
-  });
+  app.post(
+    '/api/logout',
+    {
+      config: { access: 'public' },
+      schema: { summary: 'Sign out: the session ends', tags, response: { 204: noContent('Signed out (also when no one was signed in)') } },
+    },
+    async (request, reply) => {
+      await signOut(request);
+      return reply.status(204).send();
+    },
+  );
   app.get(
     '/api/logout',
-    { config: { access: 'public' }, schema: { summary: 'Sign out from a link: only on the site’s own navigation or an address typed in', tags, response: { 302: redirect('To the home page') } } },
+    {
+      config: { access: 'public' },
+      schema: {
+        summary: 'Sign out from a link: only on the site’s own navigation or an address typed in',
+        tags,
+        response: { 302: redirect('To the home page') },
+      },
+    },
     async (request, reply: FastifyReply) => {
       // A GET can be started by any site (a link, an image): sign out only on the site's own navigation or one
       // typed in ('none'); browsers too old to send Sec-Fetch-Site are let through, as before.
@@ -251,45 +330,70 @@ export async function memberRoutes(fastify: FastifyInstance, options: MemberRout
     },
   );
 
-  app.get('/api/auth/user', { config: { access: 'signed-in' }, schema: { summary: 'Who is signed in', tags, response: { 200: UserSchema } } }, async (request) => userDto(await memberOrFail(request.actor!.id)));
+  app.get(
+    '/api/auth/user',
+    { config: { access: 'signed-in' }, schema: { summary: 'Who is signed in', tags, response: { 200: UserSchema } } },
+    async (request) => userDto(await memberOrFail(request.actor!.id)),
+  );
   // The same for the web app, which asks on every page: a visitor is an answer ({ user: null }), not a 401 in the console.
-  app.get('/api/auth/session', { config: { access: 'public' }, schema: { summary: 'Who is signed in, or null for a visitor', tags, response: { 200: SessionSchema } } }, async (request) => {
-    return { user: request.actor ? userDto(await memberOrFail(request.actor.id)) : null };
-  });
+  app.get(
+    '/api/auth/session',
+    {
+      config: { access: 'public' },
+      schema: { summary: 'Who is signed in, or null for a visitor', tags, response: { 200: SessionSchema } },
+    },
+    async (request) => {
+      return { user: request.actor ? userDto(await memberOrFail(request.actor.id)) : null };
+    },
+  );
 
   /** The user list's search and filters, as one filter; presence is asked of Redis and becomes a list of ids. */
   async function memberListFilter(query: MembersQuery): Promise<Filter> {
     const conditions: Filter[] = [];
     const contains = (word: string) => ({ $regex: escapeRegex(word), $options: 'i' });
-    for (const word of (query.q ?? '').split(/\s+/u).filter(Boolean).slice(0, MEMBER_SEARCH_WORDS)) conditions.push({ $or: [{ firstName: contains(word) }, { lastName: contains(word) }, { email: contains(word) }] });
+    for (const word of (query.q ?? '').split(/\s+/u).filter(Boolean).slice(0, MEMBER_SEARCH_WORDS))
+      conditions.push({ $or: [{ firstName: contains(word) }, { lastName: contains(word) }, { email: contains(word) }] });
     if (query.role) conditions.push({ role: query.role });
     if (query.suspended) conditions.push({ suspended: query.suspended === 'true' });
     const status = query.online === 'true' ? 'online' : query.status;
     if (status === 'online') conditions.push({ _id: { $in: await services.presence.online() } });
     if (status === 'away') conditions.push({ _id: { $in: await services.presence.away() } });
-    if (status === 'offline') conditions.push({ _id: { $nin: [...(await services.presence.online()), ...(await services.presence.away())] } });
+    if (status === 'offline')
+      conditions.push({ _id: { $nin: [...(await services.presence.online()), ...(await services.presence.away())] } });
     return conditions.length === 0 ? {} : conditions.length === 1 ? conditions[0]! : { $and: conditions };
   }
 
   app.get(
     '/api/admin/users',
-    { config: { access: STAFF }, schema: { summary: 'The member list, newest first, with presence and post counts; searched by name or e-mail, filtered by role, presence or suspension', tags, querystring: MembersQuery, response: { 200: pageSchema(MemberRowSchema) } } },
+    {
+      config: { access: STAFF },
+      schema: {
+        summary:
+          'The member list, newest first, with presence and post counts; searched by name or e-mail, filtered by role, presence or suspension',
+        tags,
+        querystring: MembersQuery,
+        response: { 200: pageSchema(MemberRowSchema) },
+      },
+    },
     async (request) => {
       const { query } = request;
       const page = await findPage(members, await memberListFilter(query), NEWEST_MEMBERS_FIRST, query);
       // Presence and post counts only for the page: asking them for every member made the list grow with the community.
       const ids = page.items.map((member) => member._id);
       const [status, posts] = await Promise.all([services.presence.statuses(ids), postCountsByAuthor(store, ids)]);
-      return mapPage(page, (member): MemberRow => ({
-        id: member._id,
-        name: displayName(member),
-        email: member.email,
-        role: member.role,
-        status: status.get(member._id) ?? 'offline',
-        posts: posts.get(member._id) ?? 0,
-        joinedAt: member.registeredAt,
-        suspended: member.suspended,
-      }));
+      return mapPage(
+        page,
+        (member): MemberRow => ({
+          id: member._id,
+          name: displayName(member),
+          email: member.email,
+          role: member.role,
+          status: status.get(member._id) ?? 'offline',
+          posts: posts.get(member._id) ?? 0,
+          joinedAt: member.registeredAt,
+          suspended: member.suspended,
+        }),
+      );
     },
   );
 
@@ -298,14 +402,25 @@ export async function memberRoutes(fastify: FastifyInstance, options: MemberRout
     {
       config: { access: ADMIN },
       // 409: someone else changed the member at the same moment; 422: the last active admin cannot be demoted.
-      schema: { summary: 'Change a member’s role; their open pages reconnect with the new one', tags, params: IdParams, body: RoleChangeSchema, response: { 200: UserSchema, 404: ErrorSchema, 409: ErrorSchema, 422: ErrorSchema } },
+      schema: {
+        summary: 'Change a member’s role; their open pages reconnect with the new one',
+        tags,
+        params: IdParams,
+        body: RoleChangeSchema,
+        response: { 200: UserSchema, 404: ErrorSchema, 409: ErrorSchema, 422: ErrorSchema },
+      },
     },
     async (request): Promise<User> => {
       const { id } = request.params;
       const { role } = request.body;
       await memberOrFail(id);
       const adminCount = await members.countDocuments({ role: 'admin', suspended: false });
-      await handle(memberDecider, streamName('member', id), { type: 'ChangeRole', data: { role, adminCount }, metadata: metadataOf(request.actor) }, { actorId: request.actor!.id });
+      await handle(
+        memberDecider,
+        streamName('member', id),
+        { type: 'ChangeRole', data: { role, adminCount }, metadata: metadataOf(request.actor) },
+        { actorId: request.actor!.id },
+      );
       await memberSessions.standingChanged();
       // Open sockets joined the rooms of the old role (a demoted staff member would go on hearing staff notices):
       // end them; the browser reconnects into the rooms of the new role.
@@ -319,12 +434,22 @@ export async function memberRoutes(fastify: FastifyInstance, options: MemberRout
     {
       config: { access: STAFF },
       // 403: staff may not suspend an admin; 409: changed by someone else at the same moment; 422: no one may suspend themselves.
-      schema: { summary: 'Suspend a member: signed out everywhere, and refused sign-in until unsuspended', tags, params: IdParams, response: { 200: UserSchema, 404: ErrorSchema, 409: ErrorSchema, 422: ErrorSchema } },
+      schema: {
+        summary: 'Suspend a member: signed out everywhere, and refused sign-in until unsuspended',
+        tags,
+        params: IdParams,
+        response: { 200: UserSchema, 404: ErrorSchema, 409: ErrorSchema, 422: ErrorSchema },
+      },
     },
     async (request): Promise<User> => {
       const { id } = request.params;
       await memberOrFail(id);
-      await handle(memberDecider, streamName('member', id), { type: 'SuspendMember', data: {}, metadata: metadataOf(request.actor) }, { actorId: request.actor!.id });
+      await handle(
+        memberDecider,
+        streamName('member', id),
+        { type: 'SuspendMember', data: {}, metadata: metadataOf(request.actor) },
+        { actorId: request.actor!.id },
+      );
       await memberSessions.endAll(id);
       await options.disconnectMember(id);
       return userDto(await memberOrFail(id));
@@ -334,11 +459,24 @@ export async function memberRoutes(fastify: FastifyInstance, options: MemberRout
   app.put(
     '/api/admin/users/:id/unsuspend',
     // 403: staff may not unsuspend an admin; 409: changed by someone else at the same moment.
-    { config: { access: STAFF }, schema: { summary: 'Lift a member’s suspension', tags, params: IdParams, response: { 200: UserSchema, 404: ErrorSchema, 409: ErrorSchema } } },
+    {
+      config: { access: STAFF },
+      schema: {
+        summary: 'Lift a member’s suspension',
+        tags,
+        params: IdParams,
+        response: { 200: UserSchema, 404: ErrorSchema, 409: ErrorSchema },
+      },
+    },
     async (request): Promise<User> => {
       const { id } = request.params;
       await memberOrFail(id);
-      await handle(memberDecider, streamName('member', id), { type: 'UnsuspendMember', data: {}, metadata: metadataOf(request.actor) }, { actorId: request.actor!.id });
+      await handle(
+        memberDecider,
+        streamName('member', id),
+        { type: 'UnsuspendMember', data: {}, metadata: metadataOf(request.actor) },
+        { actorId: request.actor!.id },
+      );
       await memberSessions.standingChanged();
       return userDto(await memberOrFail(id));
     },

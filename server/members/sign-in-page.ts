@@ -6,7 +6,8 @@
  */
 import { escapeHtml } from '../../shared/text';
 
-const CARD = 'max-width:28rem;margin:4rem auto;padding:2rem;border:1px solid #d4d4d8;border-radius:12px;font-family:system-ui,sans-serif;color:#18181b;background:#fff';
+const CARD =
+  'max-width:28rem;margin:4rem auto;padding:2rem;border:1px solid #d4d4d8;border-radius:12px;font-family:system-ui,sans-serif;color:#18181b;background:#fff';
 const BUTTON = 'background:#1d4ed8;color:#fff;border:0;border-radius:6px;padding:10px 18px;font-size:16px;cursor:pointer';
 
 /** `m•••@example.org`: enough for its owner to know it, too little for anyone else to learn it. */

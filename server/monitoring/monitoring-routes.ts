@@ -11,20 +11,39 @@ import { type MonitoringNeeds, createMonitoring, prometheusRegistry, recordRespo
 const PUSH_EVERY_MS = 5000;
 
 /** Not encapsulated: response times are recorded for every route of the app. */
-export const monitoringRoutes = fp(async function monitoringRoutes(app: FastifyInstance, { services, realtime }: { services: Pick<ApiDependencies, MonitoringNeeds | 'config' | 'publish'>; realtime: Realtime }) {
+export const monitoringRoutes = fp(async function monitoringRoutes(
+  app: FastifyInstance,
+  { services, realtime }: { services: Pick<ApiDependencies, MonitoringNeeds | 'config' | 'publish'>; realtime: Realtime },
+) {
   const { monitoring: settings, metricsToken } = services.config;
   const monitoring = createMonitoring(services, realtime, settings);
   const registry = prometheusRegistry(monitoring);
   recordResponseTimes(app, monitoring);
 
-  app.get('/api/admin/monitoring', { config: { access: STAFF }, schema: { summary: 'The monitoring page’s measured figures and alerts', tags: ['monitoring'], response: { 200: MonitoringSchema } } }, async () => ({
-    ...(await monitoring.snapshot()),
-    links: { usage: settings.hostingUsageUrl, billing: settings.hostingBillingUrl },
-    thresholds: monitoring.thresholds,
-  }));
+  app.get(
+    '/api/admin/monitoring',
+    {
+      config: { access: STAFF },
+      schema: { summary: 'The monitoring page’s measured figures and alerts', tags: ['monitoring'], response: { 200: MonitoringSchema } },
+    },
+    async () => ({
+      ...(await monitoring.snapshot()),
+      links: { usage: settings.hostingUsageUrl, billing: settings.hostingBillingUrl },
+      thresholds: monitoring.thresholds,
+    }),
+  );
 
-  app.get('/metrics', { config: { access: { roles: ADMIN, bearerToken: metricsToken } }, schema: { summary: 'The same figures for Prometheus (admins, or METRICS_TOKEN as a bearer token)', tags: ['monitoring'], response: { 200: { description: 'Prometheus text format', contentType: 'text/plain' } } } }, async (_request, reply) =>
-    reply.type(registry.contentType).send(await registry.metrics()),
+  app.get(
+    '/metrics',
+    {
+      config: { access: { roles: ADMIN, bearerToken: metricsToken } },
+      schema: {
+        summary: 'The same figures for Prometheus (admins, or METRICS_TOKEN as a bearer token)',
+        tags: ['monitoring'],
+        response: { 200: { description: 'Prometheus text format', contentType: 'text/plain' } },
+      },
+    },
+    async (_request, reply) => reply.type(registry.contentType).send(await registry.metrics()),
   );
 
   const timer = setInterval(() => services.publish({ message: 'monitoring:changed', rooms: ['staff'], payload: {} }), PUSH_EVERY_MS);

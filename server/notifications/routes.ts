@@ -12,26 +12,55 @@ import type { ApiDependencies } from '../dependencies';
 const ListQuery = v.object(pageQuery(NOTIFICATION_PAGE_SIZE));
 const NEWEST_FIRST = { createdAt: -1, _id: -1 } as const;
 
-export async function notificationRoutes(fastify: FastifyInstance, { services }: { services: Pick<ApiDependencies, 'store' | 'handle' | 'now'> }) {
+export async function notificationRoutes(
+  fastify: FastifyInstance,
+  { services }: { services: Pick<ApiDependencies, 'store' | 'handle' | 'now'> },
+) {
   const app = fastify.withTypeProvider<ValibotTypeProvider>();
   const notifications = notificationsCollection(services.store);
   const tags = ['notifications'];
 
   async function page(memberId: string, query: v.InferOutput<typeof ListQuery>) {
-    const [found, unread] = await Promise.all([findPage(notifications, { memberId }, NEWEST_FIRST, query), unreadCount(services.store, memberId)]);
+    const [found, unread] = await Promise.all([
+      findPage(notifications, { memberId }, NEWEST_FIRST, query),
+      unreadCount(services.store, memberId),
+    ]);
     return { items: found.items.map(notificationDto), unread, nextCursor: found.nextCursor };
   }
 
-  app.get('/api/notifications', { config: { access: 'signed-in' }, schema: { summary: 'My notifications, newest first, with how many are unread', tags, querystring: ListQuery, response: { 200: NotificationPageSchema } } }, (request) =>
-    page(request.actor!.id, request.query),
+  app.get(
+    '/api/notifications',
+    {
+      config: { access: 'signed-in' },
+      schema: {
+        summary: 'My notifications, newest first, with how many are unread',
+        tags,
+        querystring: ListQuery,
+        response: { 200: NotificationPageSchema },
+      },
+    },
+    (request) => page(request.actor!.id, request.query),
   );
   app.put(
     '/api/notifications/read',
-    { config: { access: 'signed-in' }, schema: { summary: 'Mark some of my notifications read (by id), or all of them (no ids)', tags, body: MarkReadSchema, response: { 200: NotificationPageSchema, 400: ErrorSchema } } },
+    {
+      config: { access: 'signed-in' },
+      schema: {
+        summary: 'Mark some of my notifications read (by id), or all of them (no ids)',
+        tags,
+        body: MarkReadSchema,
+        response: { 200: NotificationPageSchema, 400: ErrorSchema },
+      },
+    },
     async (request) => {
       const actor = request.actor!;
       const ids = request.body?.ids ?? null;
-      await services.handle(inboxDecider, streamName('inbox', actor.id), { type: 'MarkNotificationsRead', data: { memberId: actor.id, ids }, metadata: { now: services.now(), actor } }, { actorId: actor.id });
+      await services.handle(
+        inboxDecider,
+        streamName('inbox', actor.id),
+        { type: 'MarkNotificationsRead', data: { memberId: actor.id, ids }, metadata: { now: services.now(), actor } },
+        { actorId: actor.id },
+      );
       return page(actor.id, { limit: NOTIFICATION_PAGE_SIZE });
     },
   );

@@ -39,7 +39,8 @@ interface PageMeta {
 /** Descriptions as previews show them: one paragraph of plain text. */
 const DESCRIPTION_LENGTH = 200;
 
-const escapeHtml = (text: string) => text.replace(/[&<>"']/gu, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+const escapeHtml = (text: string) =>
+  text.replace(/[&<>"']/gu, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 /** JSON inside a script element: no "</script>" or "<!--" can close or change it. */
 const scriptJson = (value: unknown) => JSON.stringify(value).replace(/</gu, '\\u003c');
 
@@ -57,7 +58,9 @@ export function headTags(meta: PageMeta, siteUrl: string): string {
     property('og:description', meta.description),
     property('og:url', url),
     property('og:image', meta.image),
-    ...(meta.imageSize ? [property('og:image:width', String(meta.imageSize.width)), property('og:image:height', String(meta.imageSize.height))] : []),
+    ...(meta.imageSize
+      ? [property('og:image:width', String(meta.imageSize.width)), property('og:image:height', String(meta.imageSize.height))]
+      : []),
     ...(meta.publishedTime ? [property('article:published_time', meta.publishedTime)] : []),
     ...(meta.modifiedTime ? [property('article:modified_time', meta.modifiedTime)] : []),
     named('twitter:card', 'summary_large_image'),
@@ -86,17 +89,42 @@ function firstImage(html: string, siteUrl: string): PageImage | null {
   const src = tag.match(/\ssrc="([^"]+)"/u)![1]!.replace(/&amp;/gu, '&');
   const width = Number(tag.match(/\swidth="(\d+)"/u)?.[1]);
   const height = Number(tag.match(/\sheight="(\d+)"/u)?.[1]);
-  return { url: src.startsWith('/') ? `${siteUrl}${src}` : src, size: src.startsWith('/') && width && height ? { width, height } : undefined };
+  return {
+    url: src.startsWith('/') ? `${siteUrl}${src}` : src,
+    size: src.startsWith('/') && width && height ? { width, height } : undefined,
+  };
 }
 
 const pageTitle = (title: string) => `${title} | ${SITE_NAME}`;
 
 /** `cached` keeps the rendered pages until the next event (server/http/read-cache.ts): rendering is most of a page's cost. */
-export function publicPages({ store, siteUrl, timeZone, now, cached = uncached }: { store: DocumentStore; siteUrl: string; timeZone: string; now: () => Date; cached?: ReadCache }) {
+export function publicPages({
+  store,
+  siteUrl,
+  timeZone,
+  now,
+  cached = uncached,
+}: {
+  store: DocumentStore;
+  siteUrl: string;
+  timeZone: string;
+  now: () => Date;
+  cached?: ReadCache;
+}) {
   const year = () => now().getUTCFullYear();
 
   function landing(signedIn: boolean): PublicPage {
-    const head = headTags({ title: SITE_NAME, description: SITE_DESCRIPTION, path: '/', type: 'website', image: siteImage(siteUrl), data: organizationData(siteUrl) }, siteUrl);
+    const head = headTags(
+      {
+        title: SITE_NAME,
+        description: SITE_DESCRIPTION,
+        path: '/',
+        type: 'website',
+        image: siteImage(siteUrl),
+        data: organizationData(siteUrl),
+      },
+      siteUrl,
+    );
     return { head, body: signedIn ? null : renderView(LandingView()) };
   }
 
@@ -172,7 +200,10 @@ export function withPublicPage(templates: { app: string; firstPaint: string }, p
   let html = page?.body ? templates.firstPaint : templates.app;
   if (!page) return html;
   // Replacer functions: a replacement string would read `$&`, `$'` and `` $` `` in a member's title as patterns.
-  html = html.replace(/<title>[^<]*<\/title>\s*/u, '').replace(/<meta name="description"[^>]*>\s*/u, '').replace('</head>', () => `  ${page.head}\n  </head>`);
+  html = html
+    .replace(/<title>[^<]*<\/title>\s*/u, '')
+    .replace(/<meta name="description"[^>]*>\s*/u, '')
+    .replace('</head>', () => `  ${page.head}\n  </head>`);
   if (page.body) html = html.replace('<body>', () => `<body data-prerendered>\n    <div id="prerendered">${page.body}</div>`);
   return html;
 }

@@ -14,7 +14,8 @@ export type StructuredData = WithContext<Organization> | WithContext<BlogPosting
 /** The picture that stands for the site where a page has none of its own (1200×630, as link previews want). */
 export const siteImage = (siteUrl: string) => `${siteUrl}/og-image.png`;
 
-const publisher = (siteUrl: string) => ({ '@type': 'Organization', name: SITE_NAME, url: `${siteUrl}/`, logo: siteImage(siteUrl) }) satisfies Organization;
+const publisher = (siteUrl: string) =>
+  ({ '@type': 'Organization', name: SITE_NAME, url: `${siteUrl}/`, logo: siteImage(siteUrl) }) satisfies Organization;
 
 export function organizationData(siteUrl: string): WithContext<Organization> {
   return { '@context': 'https://schema.org', ...publisher(siteUrl), description: SITE_DESCRIPTION };
@@ -47,7 +48,10 @@ function attendanceMode(event: EventDetailsDocument): EventAttendanceModeEnumera
 }
 
 function locations(event: EventDetailsDocument, url: string): (Place | VirtualLocation)[] {
-  const place: Place[] = event.location || !event.isVirtual ? [{ '@type': 'Place', name: event.location || 'To be announced', address: event.location || 'To be announced' }] : [];
+  const place: Place[] =
+    event.location || !event.isVirtual
+      ? [{ '@type': 'Place', name: event.location || 'To be announced', address: event.location || 'To be announced' }]
+      : [];
   // The meeting link is for those who RSVP; the page that gives it out is what a crawler may point to.
   const online: VirtualLocation[] = event.isVirtual ? [{ '@type': 'VirtualLocation', url }] : [];
   return [...place, ...online];
@@ -68,6 +72,11 @@ export function eventData(event: EventDetailsDocument, siteUrl: string, image: s
     organizer: { '@type': 'Person', name: `${event.organizer.firstName} ${event.organizer.lastName}`.trim() || 'Former member' },
     image,
     url,
-    ...(event.maxAttendees === null ? {} : { maximumAttendeeCapacity: event.maxAttendees, remainingAttendeeCapacity: Math.max(0, event.maxAttendees - event.attendees.attending) }),
+    ...(event.maxAttendees === null
+      ? {}
+      : {
+          maximumAttendeeCapacity: event.maxAttendees,
+          remainingAttendeeCapacity: Math.max(0, event.maxAttendees - event.attendees.attending),
+        }),
   };
 }

@@ -28,7 +28,10 @@ export const signInThenBack = (path: string) => `/login?redirect=${encodeURIComp
 /** The first Tab stop, as the app's (client/components/skip-link.tsx), working without script: the fragment focuses `main` (its own id: the app's #main may stand beside it, hidden, until it takes over). */
 function SkipLink() {
   return (
-    <a href="#content" className="sr-only focus:not-sr-only focus:fixed focus:top-2 focus:left-2 focus:z-[100] focus:inline-flex focus:min-h-11 focus:items-center focus:rounded-md focus:bg-white focus:px-4 focus:font-semibold focus:text-brand-900 focus:shadow-lg focus:ring-2 focus:ring-amber-500 focus:outline-none">
+    <a
+      href="#content"
+      className="sr-only focus:not-sr-only focus:fixed focus:top-2 focus:left-2 focus:z-[100] focus:inline-flex focus:min-h-11 focus:items-center focus:rounded-md focus:bg-white focus:px-4 focus:font-semibold focus:text-brand-900 focus:shadow-lg focus:ring-2 focus:ring-amber-500 focus:outline-none"
+    >
       Skip to content
     </a>
   );
@@ -83,7 +86,10 @@ export function LandingView() {
       <SkipLink />
       <header className="mx-auto flex max-w-6xl items-center justify-between px-4 py-5">
         <p className="flex items-center gap-2 text-lg font-bold">{SITE_NAME}</p>
-        <a href="/api/login" className="inline-flex min-h-11 items-center rounded-md border border-white/40 px-4 text-sm font-medium hover:bg-white/10">
+        <a
+          href="/api/login"
+          className="inline-flex min-h-11 items-center rounded-md border border-white/40 px-4 text-sm font-medium hover:bg-white/10"
+        >
           Sign In
         </a>
       </header>
@@ -92,10 +98,16 @@ export function LandingView() {
         <h1 className="mt-3 max-w-3xl text-4xl font-bold leading-tight md:text-6xl">{LANDING.headline}</h1>
         <p className="mt-6 max-w-2xl text-lg text-slate-200">{LANDING.lead}</p>
         <div className="mt-8 flex flex-wrap gap-3">
-          <a href="/register" className="inline-flex min-h-11 items-center rounded-md bg-amber-400 px-6 font-semibold text-slate-950 hover:bg-amber-300">
+          <a
+            href="/register"
+            className="inline-flex min-h-11 items-center rounded-md bg-amber-400 px-6 font-semibold text-slate-950 hover:bg-amber-300"
+          >
             Join Community
           </a>
-          <a href="/api/login" className="inline-flex min-h-11 items-center rounded-md border border-white/40 px-6 font-semibold hover:bg-white/10">
+          <a
+            href="/api/login"
+            className="inline-flex min-h-11 items-center rounded-md border border-white/40 px-6 font-semibold hover:bg-white/10"
+          >
             Sign In
           </a>
         </div>
@@ -127,7 +139,8 @@ export function LandingView() {
   );
 }
 
-const longDate = (iso: string) => new Date(iso).toLocaleDateString('en-US', { year: 'numeric', month: 'long', day: 'numeric', timeZone: 'UTC' });
+const longDate = (iso: string) =>
+  new Date(iso).toLocaleDateString('en-US', { year: 'numeric', month: 'long', day: 'numeric', timeZone: 'UTC' });
 
 export function BlogPostView({ post, year }: { post: BlogPostDocument; year: number }) {
   return (
@@ -144,7 +157,9 @@ export function BlogPostView({ post, year }: { post: BlogPostDocument; year: num
         </p>
         <Cover media={post.media} className="mt-6 h-auto max-h-[32rem] w-full rounded-xl object-cover" />
         {post.excerpt && !excerptRepeatsBody(post.excerpt, post.content) && (
-          <blockquote className="mt-6 border-l-4 border-amber-accent pl-4 text-lg text-slate-700 italic dark:text-slate-300">{post.excerpt}</blockquote>
+          <blockquote className="mt-6 border-l-4 border-amber-accent pl-4 text-lg text-slate-700 italic dark:text-slate-300">
+            {post.excerpt}
+          </blockquote>
         )}
         <div className="blog-content mt-6 space-y-4 leading-relaxed" dangerouslySetInnerHTML={{ __html: post.content }} />
         <p className="mt-8 border-t border-slate-200 pt-6 dark:border-slate-800">
@@ -158,7 +173,10 @@ export function BlogPostView({ post, year }: { post: BlogPostDocument; year: num
 }
 
 /** The zone's short name at that instant ("CST", "CDT"), so a time read on the server's page says whose clock it is. */
-const zoneName = (iso: string, timeZone: string) => new Intl.DateTimeFormat('en-US', { timeZone, timeZoneName: 'short' }).formatToParts(new Date(iso)).find((part) => part.type === 'timeZoneName')?.value ?? timeZone;
+const zoneName = (iso: string, timeZone: string) =>
+  new Intl.DateTimeFormat('en-US', { timeZone, timeZoneName: 'short' })
+    .formatToParts(new Date(iso))
+    .find((part) => part.type === 'timeZoneName')?.value ?? timeZone;
 
 export function EventView({ event, timeZone, year }: { event: EventDetailsDocument; timeZone: string; year: number }) {
   const path = `/events/${event._id}`;
@@ -207,10 +225,16 @@ export function EventView({ event, timeZone, year }: { event: EventDetailsDocume
             </p>
           ))}
         <div className="mt-8 flex flex-wrap gap-3 border-t border-slate-200 pt-6 dark:border-slate-800">
-          <a href={signInThenBack(path)} className="inline-flex min-h-11 items-center rounded-md bg-brand-600 px-5 font-semibold text-white hover:bg-brand-700">
+          <a
+            href={signInThenBack(path)}
+            className="inline-flex min-h-11 items-center rounded-md bg-brand-600 px-5 font-semibold text-white hover:bg-brand-700"
+          >
             Sign in to RSVP
           </a>
-          <a href={`/api/events/${event._id}/ics`} className="inline-flex min-h-11 items-center rounded-md border border-slate-300 px-5 font-medium dark:border-slate-600">
+          <a
+            href={`/api/events/${event._id}/ics`}
+            className="inline-flex min-h-11 items-center rounded-md border border-slate-300 px-5 font-medium dark:border-slate-600"
+          >
             Add to calendar
           </a>
         </div>

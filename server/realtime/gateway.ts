@@ -26,7 +26,13 @@ interface SocketData {
 export function attachRealtime(
   httpServer: HttpServer,
   /** `origin`: the site's own (PUBLIC_URL's); a browser's handshake from any other page is refused. */
-  options: { redis: Redis; prefix: string; origin: string; presence: Presence; authenticate: (cookieHeader: string | undefined) => Promise<Actor | null> },
+  options: {
+    redis: Redis;
+    prefix: string;
+    origin: string;
+    presence: Presence;
+    authenticate: (cookieHeader: string | undefined) => Promise<Actor | null>;
+  },
 ): Realtime {
   const { presence } = options;
   const io = socketServer<SocketData>(options.redis, options.prefix, httpServer);

@@ -20,13 +20,26 @@ import type { ApiDependencies } from '../dependencies';
 
 const QueueQuery = v.object(pageQuery(50));
 
-export async function reportRoutes(fastify: FastifyInstance, { services }: { services: Pick<ApiDependencies, 'store' | 'handle' | 'now'> }) {
+export async function reportRoutes(
+  fastify: FastifyInstance,
+  { services }: { services: Pick<ApiDependencies, 'store' | 'handle' | 'now'> },
+) {
   const app = fastify.withTypeProvider<ValibotTypeProvider>();
   const reports = reportsCollection(services.store);
   const tags = ['reports'];
 
-  app.get('/api/admin/reports', { config: { access: STAFF }, schema: { summary: 'Open reports, one entry per reported post or comment, first reported first', tags, querystring: QueueQuery, response: { 200: pageSchema(ReportGroupSchema) } } }, async (request) =>
-    mapPage(await findPage(reports, {}, QUEUE_ORDER, request.query), reportDto),
+  app.get(
+    '/api/admin/reports',
+    {
+      config: { access: STAFF },
+      schema: {
+        summary: 'Open reports, one entry per reported post or comment, first reported first',
+        tags,
+        querystring: QueueQuery,
+        response: { 200: pageSchema(ReportGroupSchema) },
+      },
+    },
+    async (request) => mapPage(await findPage(reports, {}, QUEUE_ORDER, request.query), reportDto),
   );
 
   /** Resolves every open report of the target the way staff chose. */
@@ -35,16 +48,39 @@ export async function reportRoutes(fastify: FastifyInstance, { services }: { ser
     if (!(await reports.findOne({ _id: reportKey(targetType, id) }))) throw fail.notFound('No open reports for this content');
     const metadata = { now: services.now(), actor };
     if (targetType === 'post')
-      await services.handle(postDecider, streamName('post', id), { type: resolution === 'dismiss' ? 'DismissPostReports' : 'DeletePost', data: {}, metadata }, { actorId: actor.id });
-    else await services.handle(commentDecider, streamName('comment', id), { type: resolution === 'dismiss' ? 'DismissCommentReports' : 'RemoveComment', data: {}, metadata }, { actorId: actor.id });
+      await services.handle(
+        postDecider,
+        streamName('post', id),
+        { type: resolution === 'dismiss' ? 'DismissPostReports' : 'DeletePost', data: {}, metadata },
+        { actorId: actor.id },
+      );
+    else
+      await services.handle(
+        commentDecider,
+        streamName('comment', id),
+        { type: resolution === 'dismiss' ? 'DismissCommentReports' : 'RemoveComment', data: {}, metadata },
+        { actorId: actor.id },
+      );
   }
 
   for (const [resolution, summary] of [
     ['dismiss', 'Keep the content: its open reports are closed'],
     ['remove', 'Take the content down (a post is deleted, a comment leaves a "removed" line): its open reports are closed'],
   ] as const)
-    app.put(`/api/admin/reports/:targetType/:targetId/${resolution}`, { config: { access: STAFF }, schema: { summary, tags, params: ReportTargetParams, response: { 204: noContent(), 400: ErrorSchema, 404: ErrorSchema, 409: ErrorSchema, 422: ErrorSchema } } }, async (request, reply) => {
-      await resolve(request.params.targetType, request.params.targetId, request.actor!, resolution);
-      return reply.status(204).send();
-    });
+    app.put(
+      `/api/admin/reports/:targetType/:targetId/${resolution}`,
+      {
+        config: { access: STAFF },
+        schema: {
+          summary,
+          tags,
+          params: ReportTargetParams,
+          response: { 204: noContent(), 400: ErrorSchema, 404: ErrorSchema, 409: ErrorSchema, 422: ErrorSchema },
+        },
+      },
+      async (request, reply) => {
+        await resolve(request.params.targetType, request.params.targetId, request.actor!, resolution);
+        return reply.status(204).send();
+      },
+    );
 }

@@ -10,7 +10,16 @@ import { text } from '../../shared/text-schema';
 import { streamName } from '../../shared/streams';
 import { sanitizeBlogHtml } from '../../shared/blog/sanitize';
 import { DEFAULT_SITE_PAGES } from '../../shared/site-pages/defaults';
-import { SITE_PAGE_SLUGS, SitePagePreviewRequestSchema, SitePagePreviewSchema, SitePageSchema, SitePageSlugSchema, SitePageTextSchema, type SitePage, type SitePageSlug } from '../../shared/site-pages/schemas';
+import {
+  SITE_PAGE_SLUGS,
+  SitePagePreviewRequestSchema,
+  SitePagePreviewSchema,
+  SitePageSchema,
+  SitePageSlugSchema,
+  SitePageTextSchema,
+  type SitePage,
+  type SitePageSlug,
+} from '../../shared/site-pages/schemas';
 import { sitePageDecider } from '../../shared/site-pages/site-page-stream';
 import { sitePages } from '../../projections/site-pages';
 import { ErrorSchema, type ValibotTypeProvider } from '../http/openapi';
@@ -34,7 +43,10 @@ function slugOf({ slug }: { slug: string }): SitePageSlug {
   return slug;
 }
 
-export async function sitePageRoutes(fastify: FastifyInstance, { services }: { services: Pick<ApiDependencies, 'store' | 'handle' | 'now'> }) {
+export async function sitePageRoutes(
+  fastify: FastifyInstance,
+  { services }: { services: Pick<ApiDependencies, 'store' | 'handle' | 'now'> },
+) {
   const app = fastify.withTypeProvider<ValibotTypeProvider>();
   const pages = sitePages(services.store);
   const tags = ['pages'];
@@ -45,28 +57,62 @@ export async function sitePageRoutes(fastify: FastifyInstance, { services }: { s
     return { slug, ...DEFAULT_SITE_PAGES[slug], html: DEFAULT_HTML.get(slug)!, updatedAt: null };
   }
 
-  app.get('/api/pages', { config: { access: 'public' }, schema: { summary: 'Every page of the public site, as edited or built in', tags, response: { 200: v.array(SitePageSchema) } } }, async () =>
-    Promise.all(SITE_PAGE_SLUGS.map(page)),
+  app.get(
+    '/api/pages',
+    {
+      config: { access: 'public' },
+      schema: { summary: 'Every page of the public site, as edited or built in', tags, response: { 200: v.array(SitePageSchema) } },
+    },
+    async () => Promise.all(SITE_PAGE_SLUGS.map(page)),
   );
 
-  app.get('/api/pages/:slug', { config: { access: 'public' }, schema: { summary: 'One page of the public site', tags, params: SlugParams, response: { 200: SitePageSchema, 404: ErrorSchema } } }, async (request) => page(slugOf(request.params)));
+  app.get(
+    '/api/pages/:slug',
+    {
+      config: { access: 'public' },
+      schema: { summary: 'One page of the public site', tags, params: SlugParams, response: { 200: SitePageSchema, 404: ErrorSchema } },
+    },
+    async (request) => page(slugOf(request.params)),
+  );
 
   app.put(
     '/api/pages/:slug',
-    { config: { access: ADMIN }, schema: { summary: 'Edit a page’s title and Markdown (admins)', tags, params: SlugParams, body: SitePageTextSchema, response: { 200: SitePageSchema, 404: ErrorSchema } } },
+    {
+      config: { access: ADMIN },
+      schema: {
+        summary: 'Edit a page’s title and Markdown (admins)',
+        tags,
+        params: SlugParams,
+        body: SitePageTextSchema,
+        response: { 200: SitePageSchema, 404: ErrorSchema },
+      },
+    },
     async (request) => {
       const slug = slugOf(request.params);
       const { title, body } = request.body;
       const actor: Actor = request.actor!;
       const intent = { type: 'EditSitePage' as const, data: { slug, title, body, html: renderSitePage(body) } };
-      await services.handle(sitePageDecider, streamName('page', slug), { ...intent, metadata: { now: services.now(), actor } }, { actorId: actor.id });
+      await services.handle(
+        sitePageDecider,
+        streamName('page', slug),
+        { ...intent, metadata: { now: services.now(), actor } },
+        { actorId: actor.id },
+      );
       return page(slug);
     },
   );
 
   app.post(
     '/api/pages/preview',
-    { config: { access: ADMIN }, schema: { summary: 'Markdown as a page would show it, without saving (admins)', tags, body: SitePagePreviewRequestSchema, response: { 200: SitePagePreviewSchema } } },
+    {
+      config: { access: ADMIN },
+      schema: {
+        summary: 'Markdown as a page would show it, without saving (admins)',
+        tags,
+        body: SitePagePreviewRequestSchema,
+        response: { 200: SitePagePreviewSchema },
+      },
+    },
     async (request) => ({ html: renderSitePage(request.body.body) }),
   );
 }

@@ -10,10 +10,14 @@ import { escapeHtml } from '../../shared/text';
 
 const BUTTON = 'background:#b91c1c;color:#fff;border:0;border-radius:6px;padding:10px 18px;font-size:16px;cursor:pointer';
 const CONFIRM_BUTTON = BUTTON.replace('#b91c1c', '#1d4ed8');
-const CARD = 'max-width:28rem;margin:4rem auto;padding:2rem;border:1px solid #d4d4d8;border-radius:12px;font-family:system-ui,sans-serif;color:#18181b;background:#fff';
+const CARD =
+  'max-width:28rem;margin:4rem auto;padding:2rem;border:1px solid #d4d4d8;border-radius:12px;font-family:system-ui,sans-serif;color:#18181b;background:#fff';
 
 /** The SPA page's HTML with a one-button form inside <noscript>, for browsers without JavaScript. */
-function withNoscriptForm(indexHtml: string, form: { title: string; text: string; action: string; button: string; buttonStyle: string }): string {
+function withNoscriptForm(
+  indexHtml: string,
+  form: { title: string; text: string; action: string; button: string; buttonStyle: string },
+): string {
   const html =
     `<noscript><div style="${CARD}"><h1 style="font-size:1.5rem;margin:0 0 1rem">${escapeHtml(form.title)}</h1>` +
     `<p style="margin:0 0 1.5rem">${escapeHtml(form.text)}</p>` +
@@ -64,10 +68,12 @@ export function prefersHtml(accept: string | undefined): boolean {
 }
 
 function page(title: string, body: string): string {
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">` +
+  return (
+    `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">` +
     `<title>${escapeHtml(title)} · Broadcast History Community</title></head>` +
     `<body style="margin:0;background:#f4f4f5"><main style="${CARD}"><h1 style="font-size:1.5rem;margin:0 0 1rem">${escapeHtml(title)}</h1>${body}` +
-    '<p style="margin:1.5rem 0 0"><a href="/" style="color:#1d4ed8">Go to the Broadcast History Community</a></p></main></body></html>';
+    '<p style="margin:1.5rem 0 0"><a href="/" style="color:#1d4ed8">Go to the Broadcast History Community</a></p></main></body></html>'
+  );
 }
 
 /** The answer to a form unsubscribe; an earlier unsubscribe is shown as success too (docs/domain/subscriptions.md#unsubscribe). */
@@ -79,12 +85,23 @@ export function unsubscribedPage(email: string, typeLabel: string, alreadyUnsubs
 }
 
 export function linkNotFoundPage(): string {
-  return page('Invalid or Expired Link', '<p style="margin:0">This unsubscribe link is invalid or has expired. Please contact support if you keep receiving e-mails.</p>');
+  return page(
+    'Invalid or Expired Link',
+    '<p style="margin:0">This unsubscribe link is invalid or has expired. Please contact support if you keep receiving e-mails.</p>',
+  );
 }
 
 /** The answer to the confirmation page's form without JavaScript. */
 export function confirmationPage(outcome: 'confirmed' | 'link' | 'ended'): string {
-  if (outcome === 'link') return page('Confirmation link not valid', '<p style="margin:0">This link is invalid or has expired. Subscribe again to get a new confirmation e-mail.</p>');
-  if (outcome === 'ended') return page('Subscription ended', '<p style="margin:0">This subscription has ended. Subscribe again to receive e-mails.</p>');
-  return page('Subscription confirmed', '<p style="margin:0">Thank you. Your e-mail address is confirmed, and our updates will start arriving at the frequency you chose.</p>');
+  if (outcome === 'link')
+    return page(
+      'Confirmation link not valid',
+      '<p style="margin:0">This link is invalid or has expired. Subscribe again to get a new confirmation e-mail.</p>',
+    );
+  if (outcome === 'ended')
+    return page('Subscription ended', '<p style="margin:0">This subscription has ended. Subscribe again to receive e-mails.</p>');
+  return page(
+    'Subscription confirmed',
+    '<p style="margin:0">Thank you. Your e-mail address is confirmed, and our updates will start arriving at the frequency you chose.</p>',
+  );
 }

@@ -12,7 +12,12 @@ import { DomainError, fail, type Actor } from '../../shared/domain';
 import { streamName } from '../../shared/streams';
 import { EmailSchema } from '../../shared/members/schemas';
 import { text } from '../../shared/text-schema';
-import { SUBSCRIPTION_TYPE_LABELS, TOKEN_NOT_FOUND, type KnownSubscriptionType, type SubscriptionType } from '../../shared/subscriptions/constants';
+import {
+  SUBSCRIPTION_TYPE_LABELS,
+  TOKEN_NOT_FOUND,
+  type KnownSubscriptionType,
+  type SubscriptionType,
+} from '../../shared/subscriptions/constants';
 import {
   ConfirmedSchema,
   ConsentRecordSchema,
@@ -63,7 +68,9 @@ const UnsubscribeBody = v.nullish(v.looseObject({ 'List-Unsubscribe': v.optional
 const ONE_CLICK_BODY_LIMIT = 16 * 1024;
 
 const subscriptionIdOf = ({ id }: { id: string }) => knownId(id, 'Subscription not found');
-const GuestSubscribedSchema = v.object({ message: v.picklist([GUEST_SUBSCRIBE_MESSAGE, MEMBER_SUBSCRIBED_MESSAGE, MEMBER_ALREADY_SUBSCRIBED_MESSAGE]) });
+const GuestSubscribedSchema = v.object({
+  message: v.picklist([GUEST_SUBSCRIBE_MESSAGE, MEMBER_SUBSCRIBED_MESSAGE, MEMBER_ALREADY_SUBSCRIBED_MESSAGE]),
+});
 /** The link routes answer an HTML page to a browser's form (no JavaScript): documented by their JSON answers. */
 const HTML_TOO = 'Answers an HTML page instead when the request prefers text/html (the page’s form without JavaScript).';
 
@@ -88,7 +95,13 @@ export function unsubscribeLookup(subscription: SubscriptionDocument): Unsubscri
   const { email, memberId, subscriptionType, frequency, status } = subscription;
   return {
     alreadyUnsubscribed: status === 'unsubscribed',
-    subscription: { email, type: memberId ? 'user' : 'guest', subscriptionTypes: coveredTypes(subscriptionType), subscriptionType, frequency },
+    subscription: {
+      email,
+      type: memberId ? 'user' : 'guest',
+      subscriptionTypes: coveredTypes(subscriptionType),
+      subscriptionType,
+      frequency,
+    },
   };
 }
 
@@ -100,7 +113,9 @@ export function unsubscribeLookup(subscription: SubscriptionDocument): Unsubscri
  * repeated, since its mail may have been lost.
  */
 export function guestRequestNeeded(live: readonly SubscriptionDocument[], now: Date): boolean {
-  return live.every((subscription) => subscription.status === 'pending' && now.getTime() - Date.parse(subscription.createdAt) >= GUEST_REPEAT_AFTER_MS);
+  return live.every(
+    (subscription) => subscription.status === 'pending' && now.getTime() - Date.parse(subscription.createdAt) >= GUEST_REPEAT_AFTER_MS,
+  );
 }
 
 /** A one-click unsubscribe is a mail provider's POST (RFC 8058); anything else came from the link's page. */
@@ -122,7 +137,10 @@ function serialisePerKey() {
   };
 }
 
-export async function subscriptionRoutes(fastify: FastifyInstance, { services }: { services: Pick<ApiDependencies, 'store' | 'handle' | 'config' | 'now'> }) {
+export async function subscriptionRoutes(
+  fastify: FastifyInstance,
+  { services }: { services: Pick<ApiDependencies, 'store' | 'handle' | 'config' | 'now'> },
+) {
   const app = fastify.withTypeProvider<ValibotTypeProvider>();
   const tags = ['subscriptions'];
   /** What changing one's own subscription may meet: someone else's, none, a conflict, a rule. */
@@ -135,7 +153,12 @@ export async function subscriptionRoutes(fastify: FastifyInstance, { services }:
   const tokenHashOf = (id: string) => hashSubscriptionToken(subscriptionToken(config.subscriptionLinkSecret, id));
 
   function command(id: string, actor: Actor | null, intent: Intent<SubscriptionCommand>) {
-    return services.handle(subscriptionDecider, streamName('subscription', id), { ...intent, metadata: { now: services.now(), actor } }, actor ? { actorId: actor.id } : {});
+    return services.handle(
+      subscriptionDecider,
+      streamName('subscription', id),
+      { ...intent, metadata: { now: services.now(), actor } },
+      actor ? { actorId: actor.id } : {},
+    );
   }
 
   async function subscriptionOrFail(id: string) {
@@ -166,16 +189,21 @@ export async function subscriptionRoutes(fastify: FastifyInstance, { services }:
 
   // RFC 8058 says one-click POSTs SHOULD be multipart/form-data (url-encoded is also
   // allowed, and @fastify/formbody reads that). Only the routes of this plugin get this parser.
-  app.addContentTypeParser('multipart/form-data', { parseAs: 'string', bodyLimit: ONE_CLICK_BODY_LIMIT }, async (request: FastifyRequest, body: string) => {
-    try {
-      const form = await new Response(body, { headers: { 'content-type': request.headers['content-type']! } }).formData();
-      return Object.fromEntries([...form].filter((entry): entry is [string, string] => typeof entry[1] === 'string'));
-    } catch {
-      throw fail.invalid('Unreadable form');
-    }
-  });
+  app.addContentTypeParser(
+    'multipart/form-data',
+    { parseAs: 'string', bodyLimit: ONE_CLICK_BODY_LIMIT },
+    async (request: FastifyRequest, body: string) => {
+      try {
+        const form = await new Response(body, { headers: { 'content-type': request.headers['content-type']! } }).formData();
+        return Object.fromEntries([...form].filter((entry): entry is [string, string] => typeof entry[1] === 'string'));
+      } catch {
+        throw fail.invalid('Unreadable form');
+      }
+    },
+  );
 
-  const liveSubscriptionOf = (memberId: string, subscriptionType: SubscriptionType) => subscriptions.findOne({ memberId, subscriptionType, status: { $ne: 'unsubscribed' } });
+  const liveSubscriptionOf = (memberId: string, subscriptionType: SubscriptionType) =>
+    subscriptions.findOne({ memberId, subscriptionType, status: { $ne: 'unsubscribed' } });
 
   /**
    * The member's own subscription, active at once: they are signed in with that address. One live subscription per
@@ -183,7 +211,11 @@ export async function subscriptionRoutes(fastify: FastifyInstance, { services }:
    * Save), and the command waits for the read model, so only simultaneous requests to two API processes could both
    * pass; the cost would be a duplicate the member can delete.
    */
-  function subscribeMember(actor: Actor, email: string, choice: Omit<NewSubscription, 'isActive'> & Partial<Pick<NewSubscription, 'isActive'>>) {
+  function subscribeMember(
+    actor: Actor,
+    email: string,
+    choice: Omit<NewSubscription, 'isActive'> & Partial<Pick<NewSubscription, 'isActive'>>,
+  ) {
     return perMember(actor.id, async () => {
       if (await liveSubscriptionOf(actor.id, choice.subscriptionType)) throw fail.conflict(DUPLICATE_SUBSCRIPTION);
       const id = randomUUID();
@@ -192,11 +224,35 @@ export async function subscriptionRoutes(fastify: FastifyInstance, { services }:
     });
   }
 
-  app.get('/api/subscriptions', { config: { access: 'signed-in' }, schema: { summary: 'The member’s own live subscriptions', tags, querystring: OwnQuery, response: { 200: pageSchema(SubscriptionSchema) } } }, async (request) =>
-    mapPage(await findPage(subscriptions, { memberId: request.actor!.id, status: { $ne: 'unsubscribed' } }, { createdAt: 1, _id: 1 }, request.query), subscriptionDto),
+  app.get(
+    '/api/subscriptions',
+    {
+      config: { access: 'signed-in' },
+      schema: {
+        summary: 'The member’s own live subscriptions',
+        tags,
+        querystring: OwnQuery,
+        response: { 200: pageSchema(SubscriptionSchema) },
+      },
+    },
+    async (request) =>
+      mapPage(
+        await findPage(
+          subscriptions,
+          { memberId: request.actor!.id, status: { $ne: 'unsubscribed' } },
+          { createdAt: 1, _id: 1 },
+          request.query,
+        ),
+        subscriptionDto,
+      ),
   );
 
-  const newSubscription = { summary: 'Subscribe the member’s own address; one live subscription per type', tags, body: NewSubscriptionSchema, response: { 201: SubscriptionSchema, ...own } };
+  const newSubscription = {
+    summary: 'Subscribe the member’s own address; one live subscription per type',
+    tags,
+    body: NewSubscriptionSchema,
+    response: { 201: SubscriptionSchema, ...own },
+  };
   app.post('/api/subscriptions', { config: { access: 'signed-in' }, schema: newSubscription }, async (request, reply) => {
     const actor = request.actor!;
     const { body } = request;
@@ -206,29 +262,48 @@ export async function subscriptionRoutes(fastify: FastifyInstance, { services }:
     return reply.status(201).send(subscriptionDto(await subscriptionOrFail(id)));
   });
 
-  const change = { summary: 'Pause, resume or change the frequency of one’s own subscription', tags, params: IdParams, body: SubscriptionUpdateSchema, response: { 200: SubscriptionSchema, ...own } };
+  const change = {
+    summary: 'Pause, resume or change the frequency of one’s own subscription',
+    tags,
+    params: IdParams,
+    body: SubscriptionUpdateSchema,
+    response: { 200: SubscriptionSchema, ...own },
+  };
   app.put('/api/subscriptions/:id', { config: { access: 'signed-in' }, schema: change }, async (request) => {
     const subscription = await ownSubscription(request.params, request.actor!);
     await command(subscription._id, request.actor, { type: 'UpdateSubscription', data: request.body });
     return subscriptionDto(await subscriptionOrFail(subscription._id));
   });
 
-  app.delete('/api/subscriptions/:id', { config: { access: 'signed-in' }, schema: { summary: 'Unsubscribe one’s own subscription', tags, params: IdParams, response: { 204: noContent(), ...own } } }, async (request, reply) => {
-    const subscription = await ownSubscription(request.params, request.actor!);
-    await command(subscription._id, request.actor, { type: 'Unsubscribe', data: { via: 'settings' } });
-    return reply.status(204).send();
-  });
+  app.delete(
+    '/api/subscriptions/:id',
+    {
+      config: { access: 'signed-in' },
+      schema: { summary: 'Unsubscribe one’s own subscription', tags, params: IdParams, response: { 204: noContent(), ...own } },
+    },
+    async (request, reply) => {
+      const subscription = await ownSubscription(request.params, request.actor!);
+      await command(subscription._id, request.actor, { type: 'Unsubscribe', data: { via: 'settings' } });
+      return reply.status(204).send();
+    },
+  );
 
   // The answer never depends on the address (no account enumeration), and the limit
   // keeps anyone from mailing confirmation links to a list of strangers.
-  const guestSubscription = { summary: 'A guest subscribes; the address gets a confirmation link first (double opt-in)', tags, body: GuestSubscribeSchema, response: { 202: GuestSubscribedSchema } };
+  const guestSubscription = {
+    summary: 'A guest subscribes; the address gets a confirmation link first (double opt-in)',
+    tags,
+    body: GuestSubscribeSchema,
+    response: { 202: GuestSubscribedSchema },
+  };
   app.post('/api/subscribe', { config: { access: 'public', rateLimit: authLimit }, schema: guestSubscription }, async (request, reply) => {
     const { email, subscriptionType, frequency } = request.body;
     // A member who uses this form with their own address gets their account's subscription, not a second one as a
     // guest: it shows in Subscription Settings, and the answer says so. Any other address is a guest's, confirmed by mail.
     const member = request.actor && (await members.findOne({ _id: request.actor.id }));
     if (request.actor && member?.email === email) {
-      if (await liveSubscriptionOf(member._id, subscriptionType)) return reply.status(202).send({ message: MEMBER_ALREADY_SUBSCRIBED_MESSAGE });
+      if (await liveSubscriptionOf(member._id, subscriptionType))
+        return reply.status(202).send({ message: MEMBER_ALREADY_SUBSCRIBED_MESSAGE });
       await subscribeMember(request.actor, email, { subscriptionType, frequency });
       return reply.status(202).send({ message: MEMBER_SUBSCRIBED_MESSAGE });
     }
@@ -236,14 +311,22 @@ export async function subscriptionRoutes(fastify: FastifyInstance, { services }:
     if (guestRequestNeeded(live, services.now())) {
       const id = randomUUID();
       // No actor: the decider records it as needing confirmation, and nothing but the confirmation link is mailed before that.
-      await command(id, null, { type: 'RequestSubscription', data: { id, email, subscriptionType, frequency, tokenHash: tokenHashOf(id) } });
+      await command(id, null, {
+        type: 'RequestSubscription',
+        data: { id, email, subscriptionType, frequency, tokenHash: tokenHashOf(id) },
+      });
     }
     return reply.status(202).send({ message: GUEST_SUBSCRIBE_MESSAGE });
   });
 
   // Mail scanners open links to check them, so opening the link changes nothing: it leads to a page whose
   // button (or, without JavaScript, whose form) confirms by POST. Links mailed before that lead there too.
-  const oldConfirmationLink = { summary: 'An old confirmation link: leads to the page that confirms by POST', tags, params: TokenParams, response: { 302: redirect('To the confirmation page, or to the confirmed page with ?error=link') } };
+  const oldConfirmationLink = {
+    summary: 'An old confirmation link: leads to the page that confirms by POST',
+    tags,
+    params: TokenParams,
+    response: { 302: redirect('To the confirmation page, or to the confirmed page with ?error=link') },
+  };
   app.get('/api/subscribe/confirm/:token', { config: { access: 'public' }, schema: oldConfirmationLink }, async (request, reply) => {
     const { token } = request.params;
     return reply.redirect(v.is(TokenSchema, token) ? `${CONFIRM_PAGE}/${token}` : `${CONFIRMED_PAGE}?error=link`);
@@ -265,20 +348,38 @@ export async function subscriptionRoutes(fastify: FastifyInstance, { services }:
     }
   }
 
-  const confirmation = { summary: 'Confirm a guest’s subscription by its link’s token', description: HTML_TOO, tags, params: TokenParams, response: { 200: ConfirmedSchema, 404: TokenNotFoundSchema, 409: ErrorSchema } };
-  app.post('/api/subscribe/confirm/:token', { config: { access: 'public', rateLimit: authLimit }, schema: confirmation }, async (request, reply) => {
-    reply.header('Cache-Control', 'no-store');
-    const outcome = await confirm(request.params);
-    // The page's form without JavaScript gets a page of its own, as the unsubscribe form does.
-    if (prefersHtml(request.headers.accept)) return sendPage(reply, confirmationPage(outcome), outcome === 'link' ? 404 : outcome === 'ended' ? 409 : 200);
-    if (outcome === 'link') return reply.status(404).send({ error: TOKEN_NOT_FOUND, message: 'This confirmation link is invalid or has expired' });
-    if (outcome === 'ended') return reply.status(409).send({ message: 'This subscription has ended. Subscribe again to receive e-mails.' });
-    return { success: true } as const;
-  });
+  const confirmation = {
+    summary: 'Confirm a guest’s subscription by its link’s token',
+    description: HTML_TOO,
+    tags,
+    params: TokenParams,
+    response: { 200: ConfirmedSchema, 404: TokenNotFoundSchema, 409: ErrorSchema },
+  };
+  app.post(
+    '/api/subscribe/confirm/:token',
+    { config: { access: 'public', rateLimit: authLimit }, schema: confirmation },
+    async (request, reply) => {
+      reply.header('Cache-Control', 'no-store');
+      const outcome = await confirm(request.params);
+      // The page's form without JavaScript gets a page of its own, as the unsubscribe form does.
+      if (prefersHtml(request.headers.accept))
+        return sendPage(reply, confirmationPage(outcome), outcome === 'link' ? 404 : outcome === 'ended' ? 409 : 200);
+      if (outcome === 'link')
+        return reply.status(404).send({ error: TOKEN_NOT_FOUND, message: 'This confirmation link is invalid or has expired' });
+      if (outcome === 'ended')
+        return reply.status(409).send({ message: 'This subscription has ended. Subscribe again to receive e-mails.' });
+      return { success: true } as const;
+    },
+  );
 
   // No rate limit on the token routes: a mail provider sends many one-click POSTs from
   // one address, and the 256-bit token cannot be guessed.
-  const lookup = { summary: 'What an unsubscribe link’s page shows', tags, params: TokenParams, response: { 200: UnsubscribeLookupSchema, 404: TokenNotFoundSchema } };
+  const lookup = {
+    summary: 'What an unsubscribe link’s page shows',
+    tags,
+    params: TokenParams,
+    response: { 200: UnsubscribeLookupSchema, 404: TokenNotFoundSchema },
+  };
   app.get('/api/unsubscribe/:token', { config: { access: 'public' }, schema: lookup }, async (request, reply) => {
     reply.header('Cache-Control', 'no-store');
     const found = await subscriptionOfToken(request.params);
@@ -288,24 +389,51 @@ export async function subscriptionRoutes(fastify: FastifyInstance, { services }:
 
   // The token is the only authority here, and RFC 8058 one-click POSTs come from mail
   // providers without a cookie or an Origin header: exempt from the same-origin check.
-  const unsubscribe = { summary: 'Unsubscribe by a link’s token, from its page or as an RFC 8058 one-click POST', description: HTML_TOO, tags, params: TokenParams, body: UnsubscribeBody, response: { 200: UnsubscribedSchema, 404: TokenNotFoundSchema } };
-  app.post('/api/unsubscribe/:token', { config: { access: 'public', allowCrossSite: true }, schema: unsubscribe }, async (request, reply) => {
-    reply.header('Cache-Control', 'no-store');
-    const html = prefersHtml(request.headers.accept);
-    const found = await subscriptionOfToken(request.params);
-    if (!found) return html ? sendPage(reply, linkNotFoundPage(), 404) : tokenNotFound(reply);
-    const { subscription, tokenHash } = found;
-    const via = unsubscribeVia(request.body);
-    const { events } = await command(subscription._id, null, { type: 'Unsubscribe', data: { via, tokenHash } });
-    // The decider records nothing for a subscription that had already ended.
-    const alreadyUnsubscribed = events.length === 0;
-    if (html) return sendPage(reply, unsubscribedPage(subscription.email, SUBSCRIPTION_TYPE_LABELS[subscription.subscriptionType], alreadyUnsubscribed));
-    return { success: true as const, alreadyUnsubscribed };
-  });
+  const unsubscribe = {
+    summary: 'Unsubscribe by a link’s token, from its page or as an RFC 8058 one-click POST',
+    description: HTML_TOO,
+    tags,
+    params: TokenParams,
+    body: UnsubscribeBody,
+    response: { 200: UnsubscribedSchema, 404: TokenNotFoundSchema },
+  };
+  app.post(
+    '/api/unsubscribe/:token',
+    { config: { access: 'public', allowCrossSite: true }, schema: unsubscribe },
+    async (request, reply) => {
+      reply.header('Cache-Control', 'no-store');
+      const html = prefersHtml(request.headers.accept);
+      const found = await subscriptionOfToken(request.params);
+      if (!found) return html ? sendPage(reply, linkNotFoundPage(), 404) : tokenNotFound(reply);
+      const { subscription, tokenHash } = found;
+      const via = unsubscribeVia(request.body);
+      const { events } = await command(subscription._id, null, { type: 'Unsubscribe', data: { via, tokenHash } });
+      // The decider records nothing for a subscription that had already ended.
+      const alreadyUnsubscribed = events.length === 0;
+      if (html)
+        return sendPage(
+          reply,
+          unsubscribedPage(subscription.email, SUBSCRIPTION_TYPE_LABELS[subscription.subscriptionType], alreadyUnsubscribed),
+        );
+      return { success: true as const, alreadyUnsubscribed };
+    },
+  );
 
-  app.get('/api/admin/subscriptions', { config: { access: STAFF }, schema: { summary: 'The consent record of one address', tags, querystring: ConsentQuery, response: { 200: pageSchema(ConsentRecordSchema) } } }, async (request) => {
-    // Addresses are stored lower-case (EmailSchema, and member accounts), so this exact match is case-insensitive.
-    const { query } = request;
-    return mapPage(await findPage(subscriptions, { email: query.email }, { createdAt: -1, _id: 1 }, query), consentRecordDto);
-  });
+  app.get(
+    '/api/admin/subscriptions',
+    {
+      config: { access: STAFF },
+      schema: {
+        summary: 'The consent record of one address',
+        tags,
+        querystring: ConsentQuery,
+        response: { 200: pageSchema(ConsentRecordSchema) },
+      },
+    },
+    async (request) => {
+      // Addresses are stored lower-case (EmailSchema, and member accounts), so this exact match is case-insensitive.
+      const { query } = request;
+      return mapPage(await findPage(subscriptions, { email: query.email }, { createdAt: -1, _id: 1 }, query), consentRecordDto);
+    },
+  );
 }

@@ -13,12 +13,31 @@ export type BlogPostEvent =
       type: 'BlogPostDrafted';
       /** `media` absent when the post shows no upload. */
       /** `slug` absent in posts drafted before slugs. */
-      data: { id: string; authorId: string; title: string; slug?: string; excerpt: string; content: string; tags: string[]; media?: Media; createdAt: string };
+      data: {
+        id: string;
+        authorId: string;
+        title: string;
+        slug?: string;
+        excerpt: string;
+        content: string;
+        tags: string[];
+        media?: Media;
+        createdAt: string;
+      };
     }
   | {
       type: 'BlogPostEdited';
       /** `tags`, `slug` and `media` absent when the edit left them alone; `media` null when it took the upload away. */
-      data: { title: string; excerpt: string; content: string; tags?: string[]; slug?: string; media?: Media | null; by: string; at: string };
+      data: {
+        title: string;
+        excerpt: string;
+        content: string;
+        tags?: string[];
+        slug?: string;
+        media?: Media | null;
+        by: string;
+        at: string;
+      };
     }
   | { type: 'BlogPostPublished'; data: { publishedAt: string; firstPublication: boolean; by: string; at: string } }
   | { type: 'BlogPostScheduled'; data: { publishAt: string; by: string; at: string } }
@@ -51,11 +70,24 @@ export type BlogPostCommand =
   | {
       type: 'CreateBlogPost';
       /** `slug` claimed by the caller; absent, the projection makes one from the title (as for older posts). */
-      data: BlogPostText & { id: string; slug?: string; tags: string[]; media?: Media; isPublished: boolean; isPinned: boolean; isFeatured: boolean; publishAt?: string };
+      data: BlogPostText & {
+        id: string;
+        slug?: string;
+        tags: string[];
+        media?: Media;
+        isPublished: boolean;
+        isPinned: boolean;
+        isFeatured: boolean;
+        publishAt?: string;
+      };
       metadata: CommandMetadata;
     }
   /** `publishAt` a time schedules the post, null takes the schedule away, absent leaves it. */
-  | { type: 'EditBlogPost'; data: BlogPostText & { slug?: string; tags?: string[]; media?: Media | null; publishAt?: string | null }; metadata: CommandMetadata }
+  | {
+      type: 'EditBlogPost';
+      data: BlogPostText & { slug?: string; tags?: string[]; media?: Media | null; publishAt?: string | null };
+      metadata: CommandMetadata;
+    }
   | { type: 'PublishBlogPost'; data: Record<string, never>; metadata: CommandMetadata }
   /** Issued by the schedule (no actor) once `publishAt` has come; a no-op unless the post is still scheduled for it. */
   | { type: 'PublishScheduledBlogPost'; data: { publishAt: string }; metadata: CommandMetadata }
@@ -113,7 +145,15 @@ export const blogPostDecider: Decider<BlogPostState, BlogPostCommand, BlogPostEv
       }
       case 'BlogPostEdited': {
         const { title, slug, excerpt, content, tags, media } = event.data;
-        return { ...state, title, slug: slug ?? state.slug, excerpt, content, tags: tags ?? state.tags, mediaId: media === undefined ? state.mediaId : (media?.id ?? null) };
+        return {
+          ...state,
+          title,
+          slug: slug ?? state.slug,
+          excerpt,
+          content,
+          tags: tags ?? state.tags,
+          mediaId: media === undefined ? state.mediaId : (media?.id ?? null),
+        };
       }
       case 'BlogPostScheduled':
         return { ...state, scheduledFor: event.data.publishAt, scheduledBy: event.data.by };
@@ -144,7 +184,8 @@ export const blogPostDecider: Decider<BlogPostState, BlogPostCommand, BlogPostEv
     // cancelled schedule, a post published or deleted meanwhile, or a second run: nothing.
     if (command.type === 'PublishScheduledBlogPost') {
       const { publishAt } = command.data;
-      if (state.status !== 'active' || state.published || state.scheduledFor !== publishAt || now.getTime() < Date.parse(publishAt)) return [];
+      if (state.status !== 'active' || state.published || state.scheduledFor !== publishAt || now.getTime() < Date.parse(publishAt))
+        return [];
       return [publication(state, { by: state.scheduledBy ?? '', at: publishAt })];
     }
     if (!actor) throw fail.unauthenticated();
@@ -157,9 +198,26 @@ export const blogPostDecider: Decider<BlogPostState, BlogPostCommand, BlogPostEv
       if (publishAt !== undefined) futureOnly(publishAt, now);
       // The create dialog can set every toggle at once; each still becomes its own event so projections and reactors handle one path.
       return [
-        { type: 'BlogPostDrafted', data: { id, authorId: actor.id, title, ...(slug ? { slug } : {}), excerpt, content, tags, ...(media ? { media } : {}), createdAt: change.at } },
+        {
+          type: 'BlogPostDrafted',
+          data: {
+            id,
+            authorId: actor.id,
+            title,
+            ...(slug ? { slug } : {}),
+            excerpt,
+            content,
+            tags,
+            ...(media ? { media } : {}),
+            createdAt: change.at,
+          },
+        },
         // A time to publish at wins over "publish now": the post waits for it.
-        ...(publishAt !== undefined ? [{ type: 'BlogPostScheduled' as const, data: { publishAt, ...change } }] : isPublished ? [publication(state, change)] : []),
+        ...(publishAt !== undefined
+          ? [{ type: 'BlogPostScheduled' as const, data: { publishAt, ...change } }]
+          : isPublished
+            ? [publication(state, change)]
+            : []),
         ...(isPinned ? [{ type: 'BlogPostPinned' as const, data: change }] : []),
         ...(isFeatured ? [{ type: 'BlogPostFeatured' as const, data: change }] : []),
       ];
@@ -172,9 +230,23 @@ export const blogPostDecider: Decider<BlogPostState, BlogPostCommand, BlogPostEv
         const tagsChanged = tags !== undefined && !sameList(tags, state.tags);
         const mediaChanged = media !== undefined && (media?.id ?? null) !== state.mediaId;
         const slugChanged = slug !== undefined && slug !== state.slug;
-        const textChanged = title !== state.title || excerpt !== state.excerpt || content !== state.content || tagsChanged || mediaChanged || slugChanged;
+        const textChanged =
+          title !== state.title || excerpt !== state.excerpt || content !== state.content || tagsChanged || mediaChanged || slugChanged;
         const edited: BlogPostEvent[] = textChanged
-          ? [{ type: 'BlogPostEdited', data: { title, excerpt, content, ...(tagsChanged ? { tags } : {}), ...(slugChanged ? { slug } : {}), ...(mediaChanged ? { media } : {}), ...change } }]
+          ? [
+              {
+                type: 'BlogPostEdited',
+                data: {
+                  title,
+                  excerpt,
+                  content,
+                  ...(tagsChanged ? { tags } : {}),
+                  ...(slugChanged ? { slug } : {}),
+                  ...(mediaChanged ? { media } : {}),
+                  ...change,
+                },
+              },
+            ]
           : [];
         return [...edited, ...schedule(state, publishAt, now, change)];
       }
@@ -200,7 +272,8 @@ export const blogPostDecider: Decider<BlogPostState, BlogPostCommand, BlogPostEv
 
 /** A time to publish at must be ahead; the schedule is for drafts. */
 function futureOnly(publishAt: string, now: Date) {
-  if (Date.parse(publishAt) <= now.getTime()) throw fail.invalid('Choose a time in the future', { publishAt: 'Choose a time in the future' });
+  if (Date.parse(publishAt) <= now.getTime())
+    throw fail.invalid('Choose a time in the future', { publishAt: 'Choose a time in the future' });
 }
 
 /** What an edit does to the schedule: `publishAt` a time sets it, null takes it away, absent (or the same time) leaves it. */

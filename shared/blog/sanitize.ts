@@ -27,9 +27,40 @@ const allowedImageSource = (src: string) => OUR_MEDIA.test(src) || (src.startsWi
 
 const OPTIONS: sanitizeHtml.IOptions = {
   allowedTags: [
-    'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'p', 'br', 'hr', 'ul', 'ol', 'li', 'a', 'img', 'blockquote', 'pre', 'code',
-    'strong', 'b', 'em', 'i', 'u', 's', 'del', 'sub', 'sup',
-    'table', 'thead', 'tbody', 'tr', 'th', 'td', 'figure', 'figcaption',
+    'h1',
+    'h2',
+    'h3',
+    'h4',
+    'h5',
+    'h6',
+    'p',
+    'br',
+    'hr',
+    'ul',
+    'ol',
+    'li',
+    'a',
+    'img',
+    'blockquote',
+    'pre',
+    'code',
+    'strong',
+    'b',
+    'em',
+    'i',
+    'u',
+    's',
+    'del',
+    'sub',
+    'sup',
+    'table',
+    'thead',
+    'tbody',
+    'tr',
+    'th',
+    'td',
+    'figure',
+    'figcaption',
   ],
   allowedAttributes: {
     a: ['href', 'rel', 'target'],
@@ -52,10 +83,20 @@ const OPTIONS: sanitizeHtml.IOptions = {
     // (`/api/logout`, say) would act with the reader's session at a click: it keeps its text, not its address.
     a: (tagName, { target, href, ...attribs }) => ({
       tagName,
-      attribs: { ...(href !== undefined && !intoOurApi(href) ? { href } : {}), ...attribs, ...(target === '_blank' ? { target } : {}), rel: 'noopener noreferrer' },
+      attribs: {
+        ...(href !== undefined && !intoOurApi(href) ? { href } : {}),
+        ...attribs,
+        ...(target === '_blank' ? { target } : {}),
+        rel: 'noopener noreferrer',
+      },
     }),
     // A picture's size only as whole pixels (it reserves the picture's place before it loads); anything else goes.
-    img: (tagName, attribs) => ({ tagName, attribs: Object.fromEntries(Object.entries(attribs).filter(([name, value]) => (name !== 'width' && name !== 'height') || PIXELS.test(value))) }),
+    img: (tagName, attribs) => ({
+      tagName,
+      attribs: Object.fromEntries(
+        Object.entries(attribs).filter(([name, value]) => (name !== 'width' && name !== 'height') || PIXELS.test(value)),
+      ),
+    }),
   },
   exclusiveFilter: (frame) => frame.tag === 'img' && !allowedImageSource(frame.attribs.src ?? ''),
 };

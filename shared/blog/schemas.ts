@@ -26,7 +26,11 @@ const content = v.pipe(
 );
 /** Empty means "generate it from the content" (done on the server). */
 const excerpt = v.nullish(
-  v.pipe(text('Excerpt must be text'), v.trim(), v.maxLength(EXCERPT_MAX_LENGTH, `Excerpt must be at most ${EXCERPT_MAX_LENGTH} characters`)),
+  v.pipe(
+    text('Excerpt must be text'),
+    v.trim(),
+    v.maxLength(EXCERPT_MAX_LENGTH, `Excerpt must be at most ${EXCERPT_MAX_LENGTH} characters`),
+  ),
   '',
 );
 /** Whether `2030-02-31T…` names a day the calendar has (Date.parse rolls it over to March). */
@@ -39,7 +43,10 @@ function realDay(at: string): boolean {
 /** A time to publish at: an ISO 8601 date and time with its offset, kept in UTC. */
 export const PublishAtSchema = v.pipe(
   text('publishAt must be a date and time'),
-  v.regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,3})?)?(?:Z|[+-]\d{2}:\d{2})$/u, 'publishAt must be an ISO 8601 date and time, e.g. 2030-01-31T09:00:00Z'),
+  v.regex(
+    /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,3})?)?(?:Z|[+-]\d{2}:\d{2})$/u,
+    'publishAt must be an ISO 8601 date and time, e.g. 2030-01-31T09:00:00Z',
+  ),
   v.check((at) => !Number.isNaN(Date.parse(at)) && realDay(at), 'publishAt must be a real date and time'),
   v.transform((at) => new Date(at).toISOString()),
 );
@@ -95,7 +102,14 @@ export const BlogPostSchema = v.object({
   publishedAt: v.nullable(v.string()),
   /** When a scheduled post will be published; null when it is not scheduled. */
   publishAt: v.nullable(v.string()),
-  author: v.object({ id: v.string(), name: v.string(), role: v.picklist(ROLES), firstName: v.string(), lastName: v.string(), profileImageUrl: v.nullable(v.string()) }),
+  author: v.object({
+    id: v.string(),
+    name: v.string(),
+    role: v.picklist(ROLES),
+    firstName: v.string(),
+    lastName: v.string(),
+    profileImageUrl: v.nullable(v.string()),
+  }),
   /** Comments in its thread that are not removed. */
   comments: v.pipe(v.number(), v.integer(), v.minValue(0)),
 });
@@ -107,7 +121,10 @@ export const BlogScheduleZoneSchema = v.object({ timeZone: v.string() });
 /** What the editor's live preview sends: the draft as typed, before any rule about it being complete. */
 export const BlogPreviewRequestSchema = v.object({
   content: v.optional(v.pipe(text(), v.maxLength(CONTENT_MAX_LENGTH, 'Content is too long')), ''),
-  excerpt: v.nullish(v.pipe(text(), v.trim(), v.maxLength(EXCERPT_MAX_LENGTH, `Excerpt must be at most ${EXCERPT_MAX_LENGTH} characters`)), ''),
+  excerpt: v.nullish(
+    v.pipe(text(), v.trim(), v.maxLength(EXCERPT_MAX_LENGTH, `Excerpt must be at most ${EXCERPT_MAX_LENGTH} characters`)),
+    '',
+  ),
 });
 
 /** The sanitised HTML and the excerpt a save would store. */

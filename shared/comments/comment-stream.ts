@@ -13,7 +13,18 @@ import { isModerator } from '../feed/post-stream';
 type Target = { targetType: CommentTargetType; targetId: string };
 
 export type CommentEvent =
-  | { type: 'CommentWritten'; data: Target & { id: string; parentId: string | null; authorId: string; authorRole: Role; content: string; at: string; mentions?: string[] } }
+  | {
+      type: 'CommentWritten';
+      data: Target & {
+        id: string;
+        parentId: string | null;
+        authorId: string;
+        authorRole: Role;
+        content: string;
+        at: string;
+        mentions?: string[];
+      };
+    }
   | { type: 'CommentEdited'; data: Target & { content: string; at: string } }
   | { type: 'CommentRemoved'; data: Target & { by: string; at: string } }
   | { type: 'CommentReported'; data: Target & { memberId: string; reason?: string; at: string } }
@@ -28,7 +39,11 @@ export interface ParentComment extends Target {
 }
 
 export type CommentCommand =
-  | { type: 'WriteComment'; data: Target & { id: string; content: string; parent: ParentComment | null; mentions?: string[] }; metadata: CommandMetadata }
+  | {
+      type: 'WriteComment';
+      data: Target & { id: string; content: string; parent: ParentComment | null; mentions?: string[] };
+      metadata: CommandMetadata;
+    }
   | { type: 'EditComment'; data: { content: string }; metadata: CommandMetadata }
   | { type: 'RemoveComment'; data: Record<string, never>; metadata: CommandMetadata }
   | { type: 'ReportComment'; data: { reason?: string }; metadata: CommandMetadata }
@@ -80,7 +95,22 @@ export const commentDecider: Decider<CommentState, CommentCommand, CommentEvent>
         if (parent.parentId) throw fail.rule('Replies go one level deep: reply to the comment above it');
         if (parent.removed) throw fail.rule('You cannot reply to a removed comment');
       }
-      return [{ type: 'CommentWritten', data: { id, targetType, targetId, parentId: parent?.id ?? null, authorId: actor.id, authorRole: actor.role, content, at, ...(mentions?.length ? { mentions } : {}) } }];
+      return [
+        {
+          type: 'CommentWritten',
+          data: {
+            id,
+            targetType,
+            targetId,
+            parentId: parent?.id ?? null,
+            authorId: actor.id,
+            authorRole: actor.role,
+            content,
+            at,
+            ...(mentions?.length ? { mentions } : {}),
+          },
+        },
+      ];
     }
     if (state.status === 'none' || !state.target) throw fail.notFound('Comment not found');
     const target = state.target;
@@ -88,9 +118,12 @@ export const commentDecider: Decider<CommentState, CommentCommand, CommentEvent>
       case 'EditComment':
         if (actor.id !== state.authorId) throw fail.forbidden('Only its author can edit this comment');
         if (state.status === 'removed') throw fail.rule('A removed comment cannot be edited');
-        return command.data.content === state.content ? [] : [{ type: 'CommentEdited', data: { ...target, content: command.data.content, at } }];
+        return command.data.content === state.content
+          ? []
+          : [{ type: 'CommentEdited', data: { ...target, content: command.data.content, at } }];
       case 'RemoveComment':
-        if (actor.id !== state.authorId && !isModerator(actor.role)) throw fail.forbidden('Only its author or staff can remove this comment');
+        if (actor.id !== state.authorId && !isModerator(actor.role))
+          throw fail.forbidden('Only its author or staff can remove this comment');
         return state.status === 'removed' ? [] : [{ type: 'CommentRemoved', data: { ...target, by: actor.id, at } }];
       case 'ReportComment': {
         if (state.status === 'removed') throw fail.rule('This comment was removed');

@@ -24,14 +24,18 @@ export interface CalendarFeedState {
 
 export const calendarFeedDecider: Decider<CalendarFeedState, CalendarFeedCommand, CalendarFeedEvent> = {
   initialState: () => ({ generation: 0, reminders: true }),
-  evolve: (state, event) => (event.type === 'CalendarFeedIssued' ? { ...state, generation: event.data.generation } : { ...state, reminders: event.data.enabled }),
+  evolve: (state, event) =>
+    event.type === 'CalendarFeedIssued' ? { ...state, generation: event.data.generation } : { ...state, reminders: event.data.enabled },
   decide(command, state) {
     const { actor, now } = command.metadata;
     if (!actor) throw fail.unauthenticated();
     const { memberId } = command.data;
     if (actor.id !== memberId) throw fail.forbidden('You can only manage your own calendar');
     const at = now.toISOString();
-    if (command.type === 'SetEventReminders') return command.data.enabled === state.reminders ? [] : [{ type: 'EventRemindersSet', data: { memberId, enabled: command.data.enabled, at } }];
+    if (command.type === 'SetEventReminders')
+      return command.data.enabled === state.reminders
+        ? []
+        : [{ type: 'EventRemindersSet', data: { memberId, enabled: command.data.enabled, at } }];
     const { generation, tokenHash } = command.data;
     // The caller derived the token from the generation it read: a concurrent reset got there first.
     if (generation !== state.generation + 1) throw fail.conflict('Your calendar link changed at the same moment. Please try again.');

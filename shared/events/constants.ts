@@ -1,5 +1,14 @@
 /** Business constants of events and the calendar (docs/domain/events.md#constants). */
-export const EVENT_TYPES = ['meeting', 'anniversary', 'conference', 'reunion', 'broadcast_history', 'memorial', 'celebration', 'other'] as const;
+export const EVENT_TYPES = [
+  'meeting',
+  'anniversary',
+  'conference',
+  'reunion',
+  'broadcast_history',
+  'memorial',
+  'celebration',
+  'other',
+] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
 export const EVENT_TYPE_LABELS: Record<EventType, string> = {

@@ -50,17 +50,28 @@ export type CalendarEventEvent =
    * The organizer or staff wrote to those attending (and, with `attending+waitlisted`, those waiting): the mail runner
    * writes one outbox entry per recipient (workers/attendees). Subject and body are sealed with the writer's key.
    */
-  | { type: 'AttendeesMessaged'; data: { messageId: string; subject: string; body: string; to: MessageRecipients; by: string; at: string } };
+  | {
+      type: 'AttendeesMessaged';
+      data: { messageId: string; subject: string; body: string; to: MessageRecipients; by: string; at: string };
+    };
 
 export type CalendarEventCommand =
   | { type: 'ScheduleEvent'; data: { id: string; fields: EventFields }; metadata: CommandMetadata }
   | { type: 'EditEvent'; data: { fields: EventFields }; metadata: CommandMetadata }
   | { type: 'RejectEvent'; data: { reason?: string }; metadata: CommandMetadata }
-  | { type: 'ApproveEvent' | 'FeatureEvent' | 'UnfeatureEvent' | 'DeleteEvent' | 'CancelEvent'; data: Record<string, never>; metadata: CommandMetadata }
+  | {
+      type: 'ApproveEvent' | 'FeatureEvent' | 'UnfeatureEvent' | 'DeleteEvent' | 'CancelEvent';
+      data: Record<string, never>;
+      metadata: CommandMetadata;
+    }
   | { type: 'SetRsvp'; data: { status: RsvpStatus }; metadata: CommandMetadata }
   /** Only once the route has checked the invite link's token. */
   | { type: 'AcceptInvitation'; data: Record<string, never>; metadata: CommandMetadata }
-  | { type: 'MessageAttendees'; data: { messageId: string; subject: string; body: string; to: MessageRecipients }; metadata: CommandMetadata }
+  | {
+      type: 'MessageAttendees';
+      data: { messageId: string; subject: string; body: string; to: MessageRecipients };
+      metadata: CommandMetadata;
+    }
   | { type: 'RemoveRsvp'; data: Record<string, never>; metadata: CommandMetadata };
 
 export interface CalendarEventState {
@@ -118,7 +129,13 @@ function requireModerator(actor: Actor) {
 function evolve(state: CalendarEventState, event: CalendarEventEvent): CalendarEventState {
   switch (event.type) {
     case 'EventScheduled':
-      return { ...state, status: 'scheduled', organizerId: event.data.organizerId, approved: event.data.approved, fields: event.data.fields };
+      return {
+        ...state,
+        status: 'scheduled',
+        organizerId: event.data.organizerId,
+        approved: event.data.approved,
+        fields: event.data.fields,
+      };
     case 'EventEdited':
       return { ...state, fields: event.data.fields };
     case 'EventApproved':
@@ -150,7 +167,11 @@ function evolve(state: CalendarEventState, event: CalendarEventEvent): CalendarE
     case 'LeftWaitlist':
       return { ...state, waiting: state.waiting.filter((id) => id !== event.data.memberId) };
     case 'PromotedFromWaitlist':
-      return { ...state, rsvps: new Map(state.rsvps).set(event.data.memberId, 'attending'), waiting: state.waiting.filter((id) => id !== event.data.memberId) };
+      return {
+        ...state,
+        rsvps: new Map(state.rsvps).set(event.data.memberId, 'attending'),
+        waiting: state.waiting.filter((id) => id !== event.data.memberId),
+      };
     case 'InvitationAccepted':
       return { ...state, invited: new Set(state.invited).add(event.data.memberId) };
     case 'AttendeesMessaged':
@@ -185,7 +206,19 @@ function withPromotions(state: CalendarEventState, events: CalendarEventEvent[],
 }
 
 export const calendarEventDecider: Decider<CalendarEventState, CalendarEventCommand, CalendarEventEvent> = {
-  initialState: () => ({ status: 'none', organizerId: '', approved: false, rejected: false, featured: false, cancelled: false, fields: null, rsvps: new Map(), waiting: [], invited: new Set(), messagedAt: [] }),
+  initialState: () => ({
+    status: 'none',
+    organizerId: '',
+    approved: false,
+    rejected: false,
+    featured: false,
+    cancelled: false,
+    fields: null,
+    rsvps: new Map(),
+    waiting: [],
+    invited: new Set(),
+    messagedAt: [],
+  }),
   evolve,
 
   decide(command, state) {
@@ -194,7 +227,12 @@ export const calendarEventDecider: Decider<CalendarEventState, CalendarEventComm
     if (command.type === 'ScheduleEvent') {
       if (actor.role === 'subscriber') throw fail.forbidden('Subscribers cannot create events. Upgrade your membership to create events.');
       if (state.status !== 'none') throw fail.conflict('This event already exists');
-      return [{ type: 'EventScheduled', data: { id: command.data.id, organizerId: actor.id, fields: command.data.fields, approved: isModerator(actor), scheduledAt: at } }];
+      return [
+        {
+          type: 'EventScheduled',
+          data: { id: command.data.id, organizerId: actor.id, fields: command.data.fields, approved: isModerator(actor), scheduledAt: at },
+        },
+      ];
     }
     if (state.status !== 'scheduled' || !state.fields) throw fail.notFound('Event not found');
     const by = { by: actor.id, at };
@@ -206,11 +244,16 @@ export const calendarEventDecider: Decider<CalendarEventState, CalendarEventComm
         if (state.cancelled) throw fail.rule('This event was cancelled: it can no longer be changed');
         const { maxAttendees } = command.data.fields;
         const { attending } = attendeeCounts(state.rsvps.values());
-        if (maxAttendees !== null && maxAttendees < attending) throw fail.rule(`${attending} people are already attending: max attendees cannot be lower`);
+        if (maxAttendees !== null && maxAttendees < attending)
+          throw fail.rule(`${attending} people are already attending: max attendees cannot be lower`);
         const edited: CalendarEventEvent = { type: 'EventEdited', data: { fields: command.data.fields, ...by } };
         // Staff edits keep approval; a member's edit of an approved event goes back to the moderation queue.
         // A raised or lifted limit seats those waiting at once.
-        return withPromotions(state, state.approved && !isModerator(actor) ? [edited, { type: 'EventReturnedToModeration', data: by }] : [edited], at);
+        return withPromotions(
+          state,
+          state.approved && !isModerator(actor) ? [edited, { type: 'EventReturnedToModeration', data: by }] : [edited],
+          at,
+        );
       }
       case 'ApproveEvent':
         requireModerator(actor);
@@ -219,7 +262,9 @@ export const calendarEventDecider: Decider<CalendarEventState, CalendarEventComm
         requireModerator(actor);
         // Never dropped silently: an approved event's attendees learn of its end by its cancellation.
         if (state.approved) throw fail.conflict(USE_CANCEL_MESSAGE);
-        return state.rejected ? [] : [{ type: 'EventRejected', data: { ...by, ...(command.data.reason ? { reason: command.data.reason } : {}) } }];
+        return state.rejected
+          ? []
+          : [{ type: 'EventRejected', data: { ...by, ...(command.data.reason ? { reason: command.data.reason } : {}) } }];
       case 'FeatureEvent':
         requireModerator(actor);
         return state.featured ? [] : [{ type: 'EventFeatured', data: by }];
@@ -238,15 +283,18 @@ export const calendarEventDecider: Decider<CalendarEventState, CalendarEventComm
         if (state.cancelled) throw fail.rule('This event was cancelled: it takes no RSVPs');
         if (state.rejected) throw fail.rule('This event was not approved: it takes no RSVPs');
         if (!state.approved) throw fail.rule('This event is waiting for approval: RSVP opens once it is approved');
-        if (new Date(state.fields.startDate).getTime() <= command.metadata.now.getTime()) throw fail.rule('RSVP is no longer available for past events');
-        if (!state.fields.isPublic && actor.id !== state.organizerId && !isModerator(actor) && !state.invited.has(actor.id)) throw fail.rule('This is a private event');
+        if (new Date(state.fields.startDate).getTime() <= command.metadata.now.getTime())
+          throw fail.rule('RSVP is no longer available for past events');
+        if (!state.fields.isPublic && actor.id !== state.organizerId && !isModerator(actor) && !state.invited.has(actor.id))
+          throw fail.rule('This is a private event');
         const previous = state.rsvps.get(actor.id) ?? null;
         const waiting = state.waiting.includes(actor.id);
         const { status } = command.data;
         if (status === 'attending') {
           if (previous === 'attending' || waiting) return [];
           // Nobody passes those already in line, even where a place is free.
-          if (freePlaces(state) > 0 && state.waiting.length === 0) return [{ type: 'RsvpChanged', data: { memberId: actor.id, status, previous, at } }];
+          if (freePlaces(state) > 0 && state.waiting.length === 0)
+            return [{ type: 'RsvpChanged', data: { memberId: actor.id, status, previous, at } }];
           if (!hasWaitlist(state.fields)) throw fail.conflict(AT_CAPACITY);
           return [{ type: 'JoinedWaitlist', data: { memberId: actor.id, previous, at } }];
         }
@@ -262,12 +310,20 @@ export const calendarEventDecider: Decider<CalendarEventState, CalendarEventComm
         if (!mayManage) throw fail.forbidden('Only the organizer and staff can message the attendees');
         if (state.cancelled) throw fail.rule('This event was cancelled: its attendees have been told');
         const recipients = messageRecipients(state, command.data.to);
-        if (recipients.length === 0) throw fail.rule(command.data.to === 'attending' ? 'Nobody is attending yet: there is no one to message' : 'Nobody is attending or waiting yet: there is no one to message');
+        if (recipients.length === 0)
+          throw fail.rule(
+            command.data.to === 'attending'
+              ? 'Nobody is attending yet: there is no one to message'
+              : 'Nobody is attending or waiting yet: there is no one to message',
+          );
         const since = command.metadata.now.getTime() - DAY_MS;
         const recent = state.messagedAt.filter((sent) => Date.parse(sent) > since);
         if (recent.length >= MESSAGES_PER_DAY) {
           const hours = Math.max(1, Math.ceil((Date.parse(recent[0]!) + DAY_MS - command.metadata.now.getTime()) / 3_600_000));
-          throw new DomainError('rate_limited', `This event has had ${MESSAGES_PER_DAY} messages in the last 24 hours, the most it may send. You can send the next one in ${hours} hour${hours === 1 ? '' : 's'}.`);
+          throw new DomainError(
+            'rate_limited',
+            `This event has had ${MESSAGES_PER_DAY} messages in the last 24 hours, the most it may send. You can send the next one in ${hours} hour${hours === 1 ? '' : 's'}.`,
+          );
         }
         return [{ type: 'AttendeesMessaged', data: { ...command.data, by: actor.id, at } }];
       }

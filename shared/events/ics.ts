@@ -41,12 +41,16 @@ const PRODID = '-//Broadcast History Community//Events//EN';
 const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g;
 
 export function escapeText(text: string): string {
-  return text.replace(CONTROL, '').replace(/\\/g, '\\\\').replace(/;/g, '\\;').replace(/,/g, '\\,').replace(/\r\n|\r|\n/g, '\\n');
+  return text
+    .replace(CONTROL, '')
+    .replace(/\\/g, '\\\\')
+    .replace(/;/g, '\\;')
+    .replace(/,/g, '\\,')
+    .replace(/\r\n|\r|\n/g, '\\n');
 }
 
 /** A URI value is not escaped, so a line break in a pasted link would start a new property: drop every control character. */
 const uriValue = (uri: string) => uri.replace(/[\u0000-\u001f\u007f]/g, '');
-
 
 /** A parameter value (RFC 5545 §3.2): quoted, so ':', ';' and ',' may appear; a double quote or control character may not. */
 const paramValue = (text: string) => `"${text.replace(/["\u0000-\u001f\u007f]/g, '')}"`;
@@ -73,7 +77,11 @@ export function foldLine(line: string): string {
   return parts.join('\r\n ');
 }
 
-const utcStamp = (iso: string) => new Date(iso).toISOString().replace(/[-:]/g, '').replace(/\.\d{3}/, '');
+const utcStamp = (iso: string) =>
+  new Date(iso)
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d{3}/, '');
 const dateOnly = (iso: string, plusDays = 0) => {
   const date = new Date(iso);
   date.setUTCDate(date.getUTCDate() + plusDays);
@@ -103,7 +111,9 @@ function eventLines(event: IcsEvent, host: string, now: Date): string[] {
     ...(location ? [`LOCATION:${escapeText(location)}`] : []),
     `URL:${uriValue(event.url)}`,
     ...(event.isVirtual && event.virtualLink ? [`CONFERENCE;VALUE=URI;FEATURE=VIDEO:${uriValue(event.virtualLink)}`] : []),
-    ...(event.organizerName && isUuid(event.organizerId) ? [`ORGANIZER;CN=${paramValue(event.organizerName)}:urn:uuid:${event.organizerId}`] : []),
+    ...(event.organizerName && isUuid(event.organizerId)
+      ? [`ORGANIZER;CN=${paramValue(event.organizerName)}:urn:uuid:${event.organizerId}`]
+      : []),
     `SEQUENCE:${event.sequence}`,
     `STATUS:${event.isCancelled ? 'CANCELLED' : 'CONFIRMED'}`,
     'TRANSP:OPAQUE',
@@ -120,8 +130,17 @@ function eventLines(event: IcsEvent, host: string, now: Date): string[] {
  */
 export type CalendarMethod = { method: 'PUBLISH' } | { method: 'REQUEST' | 'CANCEL'; attendee: { name: string; email: string } };
 
-export function calendarFile(events: IcsEvent[], host: string, now = new Date(), name?: string, how: CalendarMethod = { method: 'PUBLISH' }): string {
-  const attendee = how.method === 'PUBLISH' ? [] : [`ATTENDEE;CN=${paramValue(how.attendee.name)};ROLE=REQ-PARTICIPANT;PARTSTAT=ACCEPTED:mailto:${uriValue(how.attendee.email)}`];
+export function calendarFile(
+  events: IcsEvent[],
+  host: string,
+  now = new Date(),
+  name?: string,
+  how: CalendarMethod = { method: 'PUBLISH' },
+): string {
+  const attendee =
+    how.method === 'PUBLISH'
+      ? []
+      : [`ATTENDEE;CN=${paramValue(how.attendee.name)};ROLE=REQ-PARTICIPANT;PARTSTAT=ACCEPTED:mailto:${uriValue(how.attendee.email)}`];
   const lines = [
     'BEGIN:VCALENDAR',
     'VERSION:2.0',

@@ -36,7 +36,12 @@ const date = (label: string, invalid: string) =>
 
 export const EventSchema = v.pipe(
   v.object({
-    title: v.pipe(v.optional(text(), ''), v.trim(), v.minLength(1, 'Event title is required'), v.maxLength(TITLE_MAX_LENGTH, 'Title must be less than 255 characters')),
+    title: v.pipe(
+      v.optional(text(), ''),
+      v.trim(),
+      v.minLength(1, 'Event title is required'),
+      v.maxLength(TITLE_MAX_LENGTH, 'Title must be less than 255 characters'),
+    ),
     description: optionalText(10_000),
     eventType: v.optional(v.picklist(EVENT_TYPES, 'Choose one of the event types'), 'other'),
     location: optionalText(500),
@@ -53,13 +58,22 @@ export const EventSchema = v.pipe(
     maxAttendees: v.pipe(
       v.optional(v.nullable(v.union([v.number(), text()])), null),
       v.transform((value) => (value === null || value === '' ? null : Number(value))),
-      v.nullable(v.pipe(v.number('Max attendees must be a number'), v.integer('Max attendees must be a whole number'), v.minValue(1, 'Max attendees must be at least 1'))),
+      v.nullable(
+        v.pipe(
+          v.number('Max attendees must be a number'),
+          v.integer('Max attendees must be a whole number'),
+          v.minValue(1, 'Max attendees must be at least 1'),
+        ),
+      ),
     ),
     isPublic: v.optional(v.boolean(), true),
     /** When full, attending puts a member in line for the next free place; off, it is refused. */
     waitlist: v.optional(v.boolean(), true),
     // Trimmed only, as the event form adds them (docs/domain/events.md#tags); the feed's lowercasing is not applied.
-    tags: v.optional(tagsSchema((tag) => tag.trim()), []),
+    tags: v.optional(
+      tagsSchema((tag) => tag.trim()),
+      [],
+    ),
     /** An upload of the organiser's shown with the event (docs/domain/media.md#posts); the route turns it into `media`. */
     mediaId: v.optional(v.nullable(MediaIdSchema), null),
   }),
@@ -71,7 +85,9 @@ export const EventSchema = v.pipe(
 
 /** The event as its stream records it: the form's fields, with the upload it shows (null: none) in place of `mediaId`. */
 export type EventFields = Omit<v.InferOutput<typeof EventSchema>, 'mediaId'> & { media?: Media | null };
-export const RsvpSchema = v.object({ status: v.picklist(['attending', 'maybe', 'not_attending'], 'Status must be attending, maybe or not_attending') });
+export const RsvpSchema = v.object({
+  status: v.picklist(['attending', 'maybe', 'not_attending'], 'Status must be attending, maybe or not_attending'),
+});
 
 const count = v.pipe(v.number(), v.integer(), v.minValue(0));
 const rsvpStatus = v.picklist(MY_RSVP_STATUSES);
@@ -145,7 +161,14 @@ export const MyRsvpSchema = v.object({ status: v.nullable(rsvpStatus), position:
 export type MyRsvp = v.InferOutput<typeof MyRsvpSchema>;
 
 /** PUT and DELETE /api/events/{id}/rsvp/me: the reader's answer now (with their place in line when waitlisted), and the event's counts after it. */
-export const RsvpChangeSchema = v.object({ status: v.nullable(rsvpStatus), position: v.optional(position), attending: count, maybe: count, notAttending: count, waitlistCount: count });
+export const RsvpChangeSchema = v.object({
+  status: v.nullable(rsvpStatus),
+  position: v.optional(position),
+  attending: count,
+  maybe: count,
+  notAttending: count,
+  waitlistCount: count,
+});
 
 /** GET /api/events/{id}/waitlist (organiser and staff): who waits, first in line first. */
 export const WaitlistSchema = v.object({
@@ -179,8 +202,18 @@ export type Attendees = v.InferOutput<typeof AttendeesSchema>;
 /** POST /api/events/{id}/message: plain text, mailed to each attendee (and, when asked, each one waiting). */
 export const AttendeeMessageSchema = v.object({
   // One line: a subject header holds no line breaks.
-  subject: v.pipe(v.optional(text(), ''), v.transform((subject) => subject.replace(/\s+/gu, ' ').trim()), v.minLength(1, 'Subject is required'), v.maxLength(MESSAGE_SUBJECT_MAX, `Subject must be at most ${MESSAGE_SUBJECT_MAX} characters`)),
-  body: v.pipe(v.optional(text(), ''), v.trim(), v.minLength(1, 'Message is required'), v.maxLength(MESSAGE_BODY_MAX, `Message must be at most ${MESSAGE_BODY_MAX} characters`)),
+  subject: v.pipe(
+    v.optional(text(), ''),
+    v.transform((subject) => subject.replace(/\s+/gu, ' ').trim()),
+    v.minLength(1, 'Subject is required'),
+    v.maxLength(MESSAGE_SUBJECT_MAX, `Subject must be at most ${MESSAGE_SUBJECT_MAX} characters`),
+  ),
+  body: v.pipe(
+    v.optional(text(), ''),
+    v.trim(),
+    v.minLength(1, 'Message is required'),
+    v.maxLength(MESSAGE_BODY_MAX, `Message must be at most ${MESSAGE_BODY_MAX} characters`),
+  ),
   to: v.optional(v.picklist(MESSAGE_RECIPIENTS, 'Recipients must be attending or attending+waitlisted'), 'attending'),
 });
 export type AttendeeMessage = v.InferOutput<typeof AttendeeMessageSchema>;
@@ -191,4 +224,6 @@ export type MessageAccepted = v.InferOutput<typeof MessageAcceptedSchema>;
 /** GET /api/events/{id}/invite-link (organiser and staff, private events): the page address that lets a member in. */
 export const InviteLinkSchema = v.object({ url: v.string() });
 /** POST /api/events/{id}/invitation: the token of the invite link the member opened. */
-export const InvitationSchema = v.object({ token: v.pipe(v.optional(text(), ''), v.minLength(1, 'The invite link is incomplete'), v.maxLength(100, 'The invite link is not valid')) });
+export const InvitationSchema = v.object({
+  token: v.pipe(v.optional(text(), ''), v.minLength(1, 'The invite link is incomplete'), v.maxLength(100, 'The invite link is not valid')),
+});

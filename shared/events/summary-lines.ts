@@ -8,6 +8,8 @@ interface Counted {
   attendees: { attending: number };
 }
 
-export const placeLine = (event: Placed) => [event.location, event.isVirtual ? 'Online' : ''].filter(Boolean).join(' · ') || 'Place to be announced';
+export const placeLine = (event: Placed) =>
+  [event.location, event.isVirtual ? 'Online' : ''].filter(Boolean).join(' · ') || 'Place to be announced';
 
-export const placesLine = ({ maxAttendees, attendees: { attending } }: Counted) => (maxAttendees === null ? `${attending} attending` : `${attending} of ${maxAttendees} places taken`);
+export const placesLine = ({ maxAttendees, attendees: { attending } }: Counted) =>
+  maxAttendees === null ? `${attending} attending` : `${attending} of ${maxAttendees} places taken`;

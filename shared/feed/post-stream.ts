@@ -95,7 +95,15 @@ export function isModerator(role: Role): boolean {
 }
 
 export const postDecider: Decider<PostState, PostCommand, PostEvent> = {
-  initialState: () => ({ status: 'none', authorId: '', pinned: false, likedBy: new Set(), reportedBy: new Set(), text: null, revision: null }),
+  initialState: () => ({
+    status: 'none',
+    authorId: '',
+    pinned: false,
+    likedBy: new Set(),
+    reportedBy: new Set(),
+    text: null,
+    revision: null,
+  }),
 
   evolve(state, event) {
     switch (event.type) {
@@ -183,7 +191,8 @@ export const postDecider: Decider<PostState, PostCommand, PostEvent> = {
         if (state.status === 'rejected') return [];
         const { reason } = command.data;
         // The moderation queue lists the edit, not the post: rejecting it keeps the approved text in the feed.
-        if (state.status === 'approved' && state.revision) return [{ type: 'PostRevisionRejected', data: { by: actor.id, ...(reason ? { reason } : {}), at } }];
+        if (state.status === 'approved' && state.revision)
+          return [{ type: 'PostRevisionRejected', data: { by: actor.id, ...(reason ? { reason } : {}), at } }];
         // A rejected post leaves the feed, so it must not stay pinned at its top if it is approved again later.
         return [
           ...(state.pinned ? [{ type: 'PostUnpinned' as const, data: { by: actor.id, at } }] : []),

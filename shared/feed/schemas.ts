@@ -1,6 +1,15 @@
 /** Input and answer schemas of the newsfeed calls (docs/domain/feed.md). */
 import * as v from 'valibot';
-import { MAX_TAGS_PER_ITEM, MEDIA_TITLE_MAX_LENGTH, MEDIA_TYPES, MEDIA_URL_MAX_LENGTH, POST_STATUSES, POST_CONTENT_MAX_LENGTH, TAG_MAX_LENGTH, type MediaType } from './constants';
+import {
+  MAX_TAGS_PER_ITEM,
+  MEDIA_TITLE_MAX_LENGTH,
+  MEDIA_TYPES,
+  MEDIA_URL_MAX_LENGTH,
+  POST_STATUSES,
+  POST_CONTENT_MAX_LENGTH,
+  TAG_MAX_LENGTH,
+  type MediaType,
+} from './constants';
 import { isHttpUrl, youtubeEmbedUrl } from './media';
 import { normalizeTag, normalizeTags, TAG_TOO_LONG, tagLength, TOO_MANY_TAGS } from './tags';
 import { text } from '../text-schema';
@@ -54,18 +63,32 @@ export const NewPostSchema = v.pipe(
       null,
     ),
     mediaTitle: v.optional(
-      v.nullable(v.pipe(text('Media title must be text'), v.trim(), v.maxLength(MEDIA_TITLE_MAX_LENGTH, 'Media title must be at most 200 characters'))),
+      v.nullable(
+        v.pipe(
+          text('Media title must be text'),
+          v.trim(),
+          v.maxLength(MEDIA_TITLE_MAX_LENGTH, 'Media title must be at most 200 characters'),
+        ),
+      ),
       null,
     ),
     tags: v.optional(TagsSchema, []),
     mediaId: v.optional(v.nullable(MediaIdSchema), null),
   }),
   v.forward(
-    v.partialCheck([['mediaId'], ['mediaUrl']], ({ mediaId, mediaUrl }) => !mediaId || !mediaUrl, 'Attach an upload or give a media URL, not both'),
+    v.partialCheck(
+      [['mediaId'], ['mediaUrl']],
+      ({ mediaId, mediaUrl }) => !mediaId || !mediaUrl,
+      'Attach an upload or give a media URL, not both',
+    ),
     ['mediaId'],
   ),
   v.forward(
-    v.partialCheck([['mediaType'], ['mediaUrl']], ({ mediaType, mediaUrl }) => !mediaType || !!mediaUrl, 'Add a media URL for the chosen media type'),
+    v.partialCheck(
+      [['mediaType'], ['mediaUrl']],
+      ({ mediaType, mediaUrl }) => !mediaType || !!mediaUrl,
+      'Add a media URL for the chosen media type',
+    ),
     ['mediaUrl'],
   ),
   v.forward(
@@ -102,7 +125,9 @@ export interface NewPost {
 /** Body of reject and report: an optional reason shown to moderators. */
 export const ReasonSchema = v.nullish(
   v.object({
-    reason: v.optional(v.pipe(text('Reason must be text'), v.trim(), v.maxLength(REASON_MAX_LENGTH, 'Reason must be at most 500 characters'))),
+    reason: v.optional(
+      v.pipe(text('Reason must be text'), v.trim(), v.maxLength(REASON_MAX_LENGTH, 'Reason must be at most 500 characters')),
+    ),
   }),
   {},
 );

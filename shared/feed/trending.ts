@@ -15,7 +15,8 @@ export const TRENDING_TAGS_SHOWN = 5;
 const DAY_MS = 24 * 3600 * 1000;
 
 /** The first day (YYYY-MM-DD) of the trending window that ends on `day`. */
-export const trendingWindowStart = (day: string) => new Date(Date.parse(`${day}T00:00:00Z`) - TRENDING_WINDOW_DAYS * DAY_MS).toISOString().slice(0, 10);
+export const trendingWindowStart = (day: string) =>
+  new Date(Date.parse(`${day}T00:00:00Z`) - TRENDING_WINDOW_DAYS * DAY_MS).toISOString().slice(0, 10);
 
 /** One tag's posts per day over the window ending on the newest post's day, and their sum. */
 export interface TagCount {

@@ -29,7 +29,9 @@ export interface MediaUploadedData {
   uploadedAt: string;
 }
 
-export type MediaEvent = { type: 'MediaUploaded'; data: MediaUploadedData } | { type: 'MediaDeleted'; data: { reason: 'orphaned'; at: string } };
+export type MediaEvent =
+  | { type: 'MediaUploaded'; data: MediaUploadedData }
+  | { type: 'MediaDeleted'; data: { reason: 'orphaned'; at: string } };
 
 export type MediaCommand =
   | { type: 'RecordUpload'; data: Omit<MediaUploadedData, 'ownerId' | 'uploadedAt'>; metadata: CommandMetadata }

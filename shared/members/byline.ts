@@ -19,7 +19,11 @@ export function bylineChange(event: MemberEvent): ((byline: Byline | null) => By
     }
     case 'MemberProfileChanged': {
       const { firstName, lastName, profileImageUrl } = event.data;
-      const shown = { ...(firstName !== undefined ? { firstName } : {}), ...(lastName !== undefined ? { lastName } : {}), ...(profileImageUrl !== undefined ? { profileImageUrl } : {}) };
+      const shown = {
+        ...(firstName !== undefined ? { firstName } : {}),
+        ...(lastName !== undefined ? { lastName } : {}),
+        ...(profileImageUrl !== undefined ? { profileImageUrl } : {}),
+      };
       return Object.keys(shown).length > 0 ? (byline) => byline && { ...byline, ...shown } : null;
     }
     case 'MemberRoleChanged':

@@ -9,7 +9,11 @@ import { ERASED_CONTENT } from './member-stream';
 import { PASSWORD_MAX_LENGTH } from './schemas';
 
 export const EraseAccountSchema = v.object({
-  password: v.pipe(v.optional(text('Password is required'), ''), v.nonEmpty('Password is required'), v.maxLength(PASSWORD_MAX_LENGTH, 'Wrong password')),
+  password: v.pipe(
+    v.optional(text('Password is required'), ''),
+    v.nonEmpty('Password is required'),
+    v.maxLength(PASSWORD_MAX_LENGTH, 'Wrong password'),
+  ),
   /** What becomes of the member's posts, comments, events and blog posts: kept as by "Former member", or removed. */
   content: v.optional(v.picklist(ERASED_CONTENT, 'content must be kept or removed'), 'kept'),
 });
@@ -61,7 +65,17 @@ export const AccountExportSchema = v.object({
   ),
   /** Their blog posts (staff and admins write the blog), oldest first. */
   blogPosts: v.array(
-    v.object({ id: v.string(), title: v.string(), excerpt: v.string(), text: v.string(), tags: v.array(v.string()), published: v.boolean(), publishedAt: nullableIso, writtenAt: iso, url: v.string() }),
+    v.object({
+      id: v.string(),
+      title: v.string(),
+      excerpt: v.string(),
+      text: v.string(),
+      tags: v.array(v.string()),
+      published: v.boolean(),
+      publishedAt: nullableIso,
+      writtenAt: iso,
+      url: v.string(),
+    }),
   ),
   /** Their comments, oldest first, with what they answer; a removed comment says so and keeps its text here. */
   comments: v.array(

@@ -201,7 +201,12 @@ export const memberDecider: Decider<MemberState, MemberCommand, MemberEvent> = {
       // Used, ended by a later password or address, or expired: all the same to the holder of the link.
       if (expiresAt === undefined || now.getTime() >= Date.parse(expiresAt)) throw fail.notFound(RESET_LINK_SPENT);
       if (state.suspended) throw fail.forbidden('Your account is suspended. Please contact the community staff.');
-      return [{ type: 'MemberPasswordReset', data: { resetId: command.data.resetId, passwordHash: command.data.passwordHash, resetAt: now.toISOString() } }];
+      return [
+        {
+          type: 'MemberPasswordReset',
+          data: { resetId: command.data.resetId, passwordHash: command.data.passwordHash, resetAt: now.toISOString() },
+        },
+      ];
     }
     if (!actor) throw fail.unauthenticated();
 
@@ -211,7 +216,10 @@ export const memberDecider: Decider<MemberState, MemberCommand, MemberEvent> = {
         const changes: ProfileChanges = {};
         const { firstName, lastName, profileImageUrl } = command.data;
         const bio = command.data.bio?.trim();
-        if (bio !== undefined && bio.length > BIO_MAX_LENGTH) throw fail.invalid(`Bio must be at most ${BIO_MAX_LENGTH} characters`, { bio: `Bio must be at most ${BIO_MAX_LENGTH} characters` });
+        if (bio !== undefined && bio.length > BIO_MAX_LENGTH)
+          throw fail.invalid(`Bio must be at most ${BIO_MAX_LENGTH} characters`, {
+            bio: `Bio must be at most ${BIO_MAX_LENGTH} characters`,
+          });
         if (firstName !== undefined && firstName !== state.firstName) changes.firstName = firstName;
         if (lastName !== undefined && lastName !== state.lastName) changes.lastName = lastName;
         if (profileImageUrl !== undefined && profileImageUrl !== state.profileImageUrl) changes.profileImageUrl = profileImageUrl;

@@ -10,7 +10,10 @@ export function mentionCandidates(text: string): { firstName: string; lastName: 
   for (const match of text.matchAll(/(?:^|[^\p{L}\p{N}_])@([\p{L}\p{N}'’.-]+) ([\p{L}\p{N}'’.-]+)(?: ([\p{L}\p{N}'’.-]+))?/gu)) {
     const [, first, second, third] = match;
     const trimmed = (word: string) => word.replace(/[.'’-]+$/u, '');
-    const pairs = [{ firstName: first!, lastName: trimmed(second!) }, ...(third ? [{ firstName: first!, lastName: `${second} ${trimmed(third)}` }] : [])];
+    const pairs = [
+      { firstName: first!, lastName: trimmed(second!) },
+      ...(third ? [{ firstName: first!, lastName: `${second} ${trimmed(third)}` }] : []),
+    ];
     for (const pair of pairs) found.set(`${pair.firstName} ${pair.lastName}`, pair);
   }
   return [...found.values()].slice(0, MENTIONS_MAX * 2);

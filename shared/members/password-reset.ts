@@ -15,4 +15,5 @@ export type PasswordResetInput = v.InferOutput<typeof PasswordResetSchema>;
 /** A used, unknown or expired link: `error` as the API contract names it, `message` as every other error has. */
 export const PasswordResetLinkSpentSchema = v.object({ error: v.string(), message: v.string() });
 
-export const PASSWORD_RESET_REQUESTED_MESSAGE = 'If an account exists for that address, a link to choose a new password is on its way. Check your mail.';
+export const PASSWORD_RESET_REQUESTED_MESSAGE =
+  'If an account exists for that address, a link to choose a new password is on its way. Check your mail.';

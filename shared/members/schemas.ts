@@ -71,7 +71,9 @@ export const ProfileChangeSchema = v.object({
   firstName: v.optional(nameSchema('First name')),
   lastName: v.optional(nameSchema('Last name')),
   /** Plain text: shown as typed, never as markup. '' removes it. */
-  bio: v.optional(v.pipe(text('Bio must be text'), v.trim(), v.maxLength(BIO_MAX_LENGTH, `Bio must be at most ${BIO_MAX_LENGTH} characters`))),
+  bio: v.optional(
+    v.pipe(text('Bio must be text'), v.trim(), v.maxLength(BIO_MAX_LENGTH, `Bio must be at most ${BIO_MAX_LENGTH} characters`)),
+  ),
 });
 export type ProfileChangeInput = v.InferOutput<typeof ProfileChangeSchema>;
 

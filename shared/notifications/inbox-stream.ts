@@ -13,7 +13,11 @@ export type InboxEvent =
 export type InboxCommand =
   | { type: 'MarkNotificationsRead'; data: { memberId: string; ids: string[] | null }; metadata: CommandMetadata }
   /** By the mail worker (no actor), once the reminder mail went out. */
-  | { type: 'RecordEventReminder'; data: { memberId: string; eventId: string; title: string; startDate: string }; metadata: CommandMetadata };
+  | {
+      type: 'RecordEventReminder';
+      data: { memberId: string; eventId: string; title: string; startDate: string };
+      metadata: CommandMetadata;
+    };
 
 export interface InboxState {
   /** `<eventId> <startDate>` of each reminder recorded: a start is reminded of once. */
@@ -24,7 +28,8 @@ const reminderKey = ({ eventId, startDate }: { eventId: string; startDate: strin
 
 export const inboxDecider: Decider<InboxState, InboxCommand, InboxEvent> = {
   initialState: () => ({ reminded: new Set() }),
-  evolve: (state, event) => (event.type === 'EventReminderSent' ? { reminded: new Set(state.reminded).add(reminderKey(event.data)) } : state),
+  evolve: (state, event) =>
+    event.type === 'EventReminderSent' ? { reminded: new Set(state.reminded).add(reminderKey(event.data)) } : state,
   decide(command, state) {
     const { actor, now } = command.metadata;
     const at = now.toISOString();

@@ -2,7 +2,21 @@
 import * as v from 'valibot';
 import { text } from '../text-schema';
 
-export const NOTIFICATION_KINDS = ['comment', 'reply', 'mention', 'post_approved', 'post_rejected', 'post_edit_approved', 'post_edit_rejected', 'event_approved', 'event_rejected', 'event_changed', 'event_cancelled', 'waitlist_promoted', 'event_reminder'] as const;
+export const NOTIFICATION_KINDS = [
+  'comment',
+  'reply',
+  'mention',
+  'post_approved',
+  'post_rejected',
+  'post_edit_approved',
+  'post_edit_rejected',
+  'event_approved',
+  'event_rejected',
+  'event_changed',
+  'event_cancelled',
+  'waitlist_promoted',
+  'event_reminder',
+] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 export const NOTIFICATION_PAGE_SIZE = 30;
 /** At most this many ids in one "mark read". */
@@ -30,6 +44,8 @@ export const NotificationPageSchema = v.object({
 /** Some notifications by id, or (no ids) every one so far. */
 export const MarkReadSchema = v.nullish(
   v.object({
-    ids: v.optional(v.pipe(v.array(v.pipe(text(), v.maxLength(200))), v.maxLength(MARK_READ_MAX, `Mark at most ${MARK_READ_MAX} notifications at once`))),
+    ids: v.optional(
+      v.pipe(v.array(v.pipe(text(), v.maxLength(200))), v.maxLength(MARK_READ_MAX, `Mark at most ${MARK_READ_MAX} notifications at once`)),
+    ),
   }),
 );

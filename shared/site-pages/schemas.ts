@@ -23,8 +23,18 @@ export const SitePageSchema = v.object({
 export type SitePage = v.InferOutput<typeof SitePageSchema>;
 
 export const SitePageTextSchema = v.object({
-  title: v.pipe(text('Title must be text'), v.trim(), v.nonEmpty('Title is required'), v.maxLength(SITE_PAGE_TITLE_MAX_LENGTH, `Title must be at most ${SITE_PAGE_TITLE_MAX_LENGTH} characters`)),
-  body: v.pipe(text('Text must be text'), v.trim(), v.nonEmpty('Text is required'), v.maxLength(SITE_PAGE_BODY_MAX_LENGTH, `Text must be at most ${SITE_PAGE_BODY_MAX_LENGTH.toLocaleString('en-US')} characters`)),
+  title: v.pipe(
+    text('Title must be text'),
+    v.trim(),
+    v.nonEmpty('Title is required'),
+    v.maxLength(SITE_PAGE_TITLE_MAX_LENGTH, `Title must be at most ${SITE_PAGE_TITLE_MAX_LENGTH} characters`),
+  ),
+  body: v.pipe(
+    text('Text must be text'),
+    v.trim(),
+    v.nonEmpty('Text is required'),
+    v.maxLength(SITE_PAGE_BODY_MAX_LENGTH, `Text must be at most ${SITE_PAGE_BODY_MAX_LENGTH.toLocaleString('en-US')} characters`),
+  ),
 });
 export type SitePageInput = v.InferOutput<typeof SitePageTextSchema>;
 

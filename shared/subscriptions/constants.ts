@@ -43,5 +43,14 @@ export const SUBSCRIPTION_STATUSES = ['pending', 'active', 'paused', 'unsubscrib
 export type SubscriptionStatus = (typeof SUBSCRIPTION_STATUSES)[number];
 
 /** The steps of a subscription's consent record (docs/domain/subscriptions.md#consent-record). */
-export const CONSENT_EVENTS = ['requested', 'confirmation_sent', 'confirmed', 'frequency_changed', 'paused', 'resumed', 'unsubscribed', 'bounced'] as const;
+export const CONSENT_EVENTS = [
+  'requested',
+  'confirmation_sent',
+  'confirmed',
+  'frequency_changed',
+  'paused',
+  'resumed',
+  'unsubscribed',
+  'bounced',
+] as const;
 export type ConsentEvent = (typeof CONSENT_EVENTS)[number];

@@ -127,7 +127,15 @@ export const subscriptionDecider: Decider<SubscriptionState, SubscriptionCommand
     switch (event.type) {
       case 'SubscriptionRequested': {
         const { email, memberId, subscriptionType, frequency, tokenHash, confirmationRequired } = event.data;
-        return { ...state, status: confirmationRequired ? 'pending' : 'confirmed', email, memberId, subscriptionType, frequency, tokenHash };
+        return {
+          ...state,
+          status: confirmationRequired ? 'pending' : 'confirmed',
+          email,
+          memberId,
+          subscriptionType,
+          frequency,
+          tokenHash,
+        };
       }
       case 'SubscriptionConfirmed':
         return { ...state, status: 'confirmed' };
@@ -200,7 +208,8 @@ export const subscriptionDecider: Decider<SubscriptionState, SubscriptionCommand
         if (!actor) throw fail.unauthenticated();
         if (state.erased) return [];
         // Only a guest's subscription of the caller's own address: a member's own ones go with MemberErased.
-        if (state.memberId !== null || state.email !== command.data.email) throw fail.forbidden('Only a guest subscription of your own address ends with your account');
+        if (state.memberId !== null || state.email !== command.data.email)
+          throw fail.forbidden('Only a guest subscription of your own address ends with your account');
         return [{ type: 'SubscriptionErased', data: { at } }];
       default:
         return assertNever(command);

@@ -49,7 +49,9 @@ afterAll(async () => {
 });
 
 function concretePath(url: string): string {
-  return url.replace(/:(\w+)/g, (_match, name: string) => (name === 'token' ? 'unknown-token' : name === 'tab' ? 'moderation' : UNKNOWN_ID)).replace('/*', '/some/page');
+  return url
+    .replace(/:(\w+)/g, (_match, name: string) => (name === 'token' ? 'unknown-token' : name === 'tab' ? 'moderation' : UNKNOWN_ID))
+    .replace('/*', '/some/page');
 }
 
 function allowed(access: RouteAccess['access'], who: Caller): 'yes' | 'unauthenticated' | 'forbidden' {
@@ -62,7 +64,9 @@ function allowed(access: RouteAccess['access'], who: Caller): 'yes' | 'unauthent
 describe('authorization matrix', () => {
   it('declares access for a non-trivial set of routes, the mailbox included', () => {
     expect(site.routes.length).toBeGreaterThan(10);
-    expect(site.routes.map((route) => `${route.method} ${route.url}`)).toEqual(expect.arrayContaining(['GET /api/admin/mailbox', 'GET /api/admin/mailbox/:id']));
+    expect(site.routes.map((route) => `${route.method} ${route.url}`)).toEqual(
+      expect.arrayContaining(['GET /api/admin/mailbox', 'GET /api/admin/mailbox/:id']),
+    );
   });
 
   it('answers every route as its declaration says, for every role', async () => {
@@ -70,11 +74,13 @@ describe('authorization matrix', () => {
     for (const route of site.routes) {
       for (const who of CALLERS) {
         let browser = browsers.get(who)!;
-        if (SIGNS_OUT.has(route.url) && who !== 'anonymous') browser = who === 'suspended' ? (await suspendedMember()).browser : (await registerMember(site.url)).browser;
+        if (SIGNS_OUT.has(route.url) && who !== 'anonymous')
+          browser = who === 'suspended' ? (await suspendedMember()).browser : (await registerMember(site.url)).browser;
         const body = route.method === 'GET' || route.method === 'HEAD' ? undefined : {};
         const { status } = await browser.request(route.method, concretePath(route.url), body);
         const expected = allowed(route.access, who);
-        const ok = expected === 'yes' ? status !== 401 && status !== 403 && status < 500 : status === (expected === 'unauthenticated' ? 401 : 403);
+        const ok =
+          expected === 'yes' ? status !== 401 && status !== 403 && status < 500 : status === (expected === 'unauthenticated' ? 401 : 403);
         if (!ok) mismatches.push(`${route.method} ${route.url} as ${who}: ${status}, expected ${expected}`);
       }
     }

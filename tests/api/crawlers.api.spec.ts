@@ -18,7 +18,14 @@ describe('crawlers', () => {
     expect(response.headers.get('content-type')).toBe('text/plain; charset=utf-8');
     const lines = String(response.body).split('\n');
     expect(lines[0]).toBe('User-agent: *');
-    expect(lines).toEqual(expect.arrayContaining(['Disallow: /api/', 'Disallow: /admin', 'Disallow: /subscription-settings', `Sitemap: ${site.services.config.publicUrl}/sitemap.xml`]));
+    expect(lines).toEqual(
+      expect.arrayContaining([
+        'Disallow: /api/',
+        'Disallow: /admin',
+        'Disallow: /subscription-settings',
+        `Sitemap: ${site.services.config.publicUrl}/sitemap.xml`,
+      ]),
+    );
   });
 
   it('get a sitemap of the public pages with absolute addresses', async () => {

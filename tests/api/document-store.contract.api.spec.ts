@@ -376,7 +376,8 @@ for (const adapter of adapters) {
           { _id: 'b', title: 'Two' },
           { _id: 'a', title: 'One' },
         ]);
-        for (const fields of [['nested.n'], ['$where'], [''], 'title' as never]) await expect(c.find({}, { fields })).rejects.toBeInstanceOf(UnsupportedQueryError);
+        for (const fields of [['nested.n'], ['$where'], [''], 'title' as never])
+          await expect(c.find({}, { fields })).rejects.toBeInstanceOf(UnsupportedQueryError);
       });
 
       it('refuses to sort by arrays or embedded documents rather than order them differently', async () => {
@@ -397,20 +398,33 @@ for (const adapter of adapters) {
       it('applies $set and $unset on dotted paths', async () => {
         const c = fresh();
         await c.insertOne({ _id: 'a', stats: { views: 1 }, title: 'x', old: true });
-        const result = await c.updateOne({ _id: 'a' }, { $set: { title: 'y', 'meta.created.at': new Date(5), 'stats.likes': 1 }, $unset: { old: '' } });
+        const result = await c.updateOne(
+          { _id: 'a' },
+          { $set: { title: 'y', 'meta.created.at': new Date(5), 'stats.likes': 1 }, $unset: { old: '' } },
+        );
         expect(result).toEqual({ matchedCount: 1, modifiedCount: 1, upsertedId: null });
-        expect(await c.findOne({ _id: 'a' })).toEqual({ _id: 'a', stats: { views: 1, likes: 1 }, title: 'y', meta: { created: { at: new Date(5) } } });
+        expect(await c.findOne({ _id: 'a' })).toEqual({
+          _id: 'a',
+          stats: { views: 1, likes: 1 },
+          title: 'y',
+          meta: { created: { at: new Date(5) } },
+        });
         expect(await c.updateOne({ _id: 'a' }, { $set: { title: 'y' }, $unset: { absent: '' } })).toEqual({
           matchedCount: 1,
           modifiedCount: 0,
           upsertedId: null,
         });
-        expect(await c.updateOne({ _id: 'none' }, { $set: { title: 'z' } })).toEqual({ matchedCount: 0, modifiedCount: 0, upsertedId: null });
+        expect(await c.updateOne({ _id: 'none' }, { $set: { title: 'z' } })).toEqual({
+          matchedCount: 0,
+          modifiedCount: 0,
+          upsertedId: null,
+        });
       });
 
       it('refuses the update operators no caller needs', async () => {
         const c = fresh();
-        for (const operator of ['$inc', '$push', '$pull', '$addToSet']) await expect(c.updateOne({ _id: 'a' }, { [operator]: { n: 1 } })).rejects.toBeInstanceOf(UnsupportedQueryError);
+        for (const operator of ['$inc', '$push', '$pull', '$addToSet'])
+          await expect(c.updateOne({ _id: 'a' }, { [operator]: { n: 1 } })).rejects.toBeInstanceOf(UnsupportedQueryError);
       });
 
       it('updates many documents and counts matched and modified ones', async () => {
@@ -420,7 +434,11 @@ for (const adapter of adapters) {
           { _id: '2', s: 'open', seen: true },
           { _id: '3', s: 'closed' },
         ]);
-        expect(await c.updateMany({ s: 'open' }, { $set: { seen: true } })).toEqual({ matchedCount: 2, modifiedCount: 1, upsertedId: null });
+        expect(await c.updateMany({ s: 'open' }, { $set: { seen: true } })).toEqual({
+          matchedCount: 2,
+          modifiedCount: 1,
+          upsertedId: null,
+        });
         expect(await ids(c, { seen: true })).toEqual(['1', '2']);
       });
 
@@ -437,7 +455,11 @@ for (const adapter of adapters) {
 
       it('upserts from the equality fields of the filter', async () => {
         const c = fresh();
-        const first = await c.updateOne({ _id: 'rsvp-1', 'event.id': 'e1', status: { $eq: 'going' }, n: { $gt: 0 } }, { $set: { count: 1 } }, { upsert: true });
+        const first = await c.updateOne(
+          { _id: 'rsvp-1', 'event.id': 'e1', status: { $eq: 'going' }, n: { $gt: 0 } },
+          { $set: { count: 1 } },
+          { upsert: true },
+        );
         expect(first).toEqual({ matchedCount: 0, modifiedCount: 0, upsertedId: 'rsvp-1' });
         expect(await c.findOne({ _id: 'rsvp-1' })).toEqual({ _id: 'rsvp-1', event: { id: 'e1' }, status: 'going', count: 1 });
         const second = await c.updateOne({ _id: 'rsvp-1' }, { $set: { count: 2 } }, { upsert: true });
@@ -453,7 +475,11 @@ for (const adapter of adapters) {
         expect(await c.replaceOne({ _id: 'a' }, { _id: 'a', v: 2 })).toEqual({ matchedCount: 1, modifiedCount: 1, upsertedId: null });
         expect(await c.findOne({ _id: 'a' })).toEqual({ _id: 'a', v: 2 });
         expect(await c.replaceOne({ _id: 'b' }, { _id: 'b', v: 3 })).toEqual({ matchedCount: 0, modifiedCount: 0, upsertedId: null });
-        expect(await c.replaceOne({ _id: 'b' }, { _id: 'b', v: 3 }, { upsert: true })).toEqual({ matchedCount: 0, modifiedCount: 0, upsertedId: 'b' });
+        expect(await c.replaceOne({ _id: 'b' }, { _id: 'b', v: 3 }, { upsert: true })).toEqual({
+          matchedCount: 0,
+          modifiedCount: 0,
+          upsertedId: 'b',
+        });
         await expect(c.replaceOne({ _id: 'a' }, { _id: 'other', v: 1 })).rejects.toBeInstanceOf(UnsupportedQueryError);
         await expect(c.replaceOne({ v: 2 }, { _id: 'other', v: 1 })).rejects.toBeInstanceOf(UpdateNotApplicableError);
         expect(await ids(c, {})).toEqual(['a', 'b']);
@@ -513,7 +539,9 @@ for (const adapter of adapters) {
         const c = fresh();
         await c.createIndex({ email: 1 }, { unique: true });
         await c.insertOne({ _id: 'a', email: 'a@example.org', _position: 1 });
-        await expect(c.savePositioned({ put: [{ _id: 'b', email: 'a@example.org', _position: 2 }], remove: [] })).rejects.toBeInstanceOf(DuplicateKeyError);
+        await expect(c.savePositioned({ put: [{ _id: 'b', email: 'a@example.org', _position: 2 }], remove: [] })).rejects.toBeInstanceOf(
+          DuplicateKeyError,
+        );
       });
 
       it('puts one collection in the place of another, with its indexes, and again later', async () => {
@@ -521,7 +549,10 @@ for (const adapter of adapters) {
         const next = store.collection<Item>(`${live.name}__next`);
         await live.insertOne({ _id: 'old', n: 1 });
         await next.createIndex({ n: 1 }, { unique: true });
-        await next.insertMany([{ _id: 'new', n: 1 }, { _id: 'newer', n: 2 }]);
+        await next.insertMany([
+          { _id: 'new', n: 1 },
+          { _id: 'newer', n: 2 },
+        ]);
         await store.replaceCollection(next.name, live.name);
         expect(await ids(live, {})).toEqual(['new', 'newer']);
         await expect(live.insertOne({ _id: 'twin', n: 2 })).rejects.toBeInstanceOf(DuplicateKeyError);
@@ -630,7 +661,10 @@ for (const adapter of adapters) {
         expect(await ids(c, { $and: [{ status: 'approved' }, { $text: { $search: 'radio' } }] })).toEqual(['a']);
         expect(await ids(c, { status: { $ne: 'pending' }, $text: { $search: 'tower' } }, { _id: -1 })).toEqual(['b', 'a']);
         expect((await c.find({ $text: { $search: 'tower' } }, { sort: { _id: 1 }, skip: 1, limit: 1 })).map((d) => d._id)).toEqual(['b']);
-        expect(await c.updateMany({ $text: { $search: 'radio' } }, { $set: { heard: true } })).toMatchObject({ matchedCount: 2, modifiedCount: 2 });
+        expect(await c.updateMany({ $text: { $search: 'radio' } }, { $set: { heard: true } })).toMatchObject({
+          matchedCount: 2,
+          modifiedCount: 2,
+        });
         expect(await ids(c, { heard: true })).toEqual(['a', 'c']);
         expect(await c.deleteMany({ $text: { $search: 'television' } })).toBe(1);
       });
@@ -640,8 +674,12 @@ for (const adapter of adapters) {
         await plain.insertOne({ _id: 'a', title: 'radio' });
         await expect(plain.find({ $text: { $search: 'radio' } })).rejects.toBeInstanceOf(UnsupportedQueryError);
         const c = await searchable();
-        await expect(c.find({ $or: [{ status: 'pending' }, { $text: { $search: 'radio' } }] })).rejects.toBeInstanceOf(UnsupportedQueryError);
-        await expect(c.find({ $and: [{ $text: { $search: 'radio' } }, { $text: { $search: 'night' } }] })).rejects.toBeInstanceOf(UnsupportedQueryError);
+        await expect(c.find({ $or: [{ status: 'pending' }, { $text: { $search: 'radio' } }] })).rejects.toBeInstanceOf(
+          UnsupportedQueryError,
+        );
+        await expect(c.find({ $and: [{ $text: { $search: 'radio' } }, { $text: { $search: 'night' } }] })).rejects.toBeInstanceOf(
+          UnsupportedQueryError,
+        );
         await expect(c.find({ $text: { $search: 'radio', $language: 'french' } })).rejects.toBeInstanceOf(UnsupportedQueryError);
         await expect(c.find({ $text: 'radio' })).rejects.toBeInstanceOf(UnsupportedQueryError);
         await expect(c.createIndex({ title: 'text', other: 1 })).rejects.toBeInstanceOf(UnsupportedQueryError);

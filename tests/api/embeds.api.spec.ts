@@ -30,7 +30,20 @@ const EMBED_PAGES = [
   '/embed/blog?bg=transparent',
   '/embed/blog/00000000-0000-4000-8000-000000000000',
 ];
-const FRAMING_REFUSED = ['/', '/calendar', '/admin/widgets', '/monitoring', '/embed.js', '/embed.html', '/embed/unknown', '/embed/blog/a/b', '/embedded', '/api/posts', '/api/blog', '/healthz'];
+const FRAMING_REFUSED = [
+  '/',
+  '/calendar',
+  '/admin/widgets',
+  '/monitoring',
+  '/embed.js',
+  '/embed.html',
+  '/embed/unknown',
+  '/embed/blog/a/b',
+  '/embedded',
+  '/api/posts',
+  '/api/blog',
+  '/healthz',
+];
 
 beforeAll(async () => {
   site = await startTestSite({ RATE_LIMIT_AUTH_MAX: '10000' });
@@ -44,7 +57,12 @@ afterAll(async () => {
 
 /** The Content-Security-Policy as directive → value. */
 const policy = (headers: Headers) =>
-  Object.fromEntries((headers.get('content-security-policy') ?? '').split(';').map((part) => part.trim().split(/\s+/)).map(([name, ...values]) => [name, values.join(' ')]));
+  Object.fromEntries(
+    (headers.get('content-security-policy') ?? '')
+      .split(';')
+      .map((part) => part.trim().split(/\s+/))
+      .map(([name, ...values]) => [name, values.join(' ')]),
+  );
 /** What docs/architecture.md#http-conventions asks of every page: only our own scripts, no plugins, no base-URL tricks. */
 const STRICT = { 'default-src': "'self'", 'script-src': "'self'", 'object-src': "'none'", 'base-uri': "'self'" };
 
@@ -65,7 +83,11 @@ describe('framing', () => {
     for (const path of FRAMING_REFUSED) {
       const response = await anonymous().get(path);
       // The app's pages may also run the theme script inline, by its hash alone.
-      expect(policy(response.headers), path).toMatchObject({ ...STRICT, 'script-src': `'self' ${THEME_SCRIPT_SOURCE}`, 'frame-ancestors': "'none'" });
+      expect(policy(response.headers), path).toMatchObject({
+        ...STRICT,
+        'script-src': `'self' ${THEME_SCRIPT_SOURCE}`,
+        'frame-ancestors': "'none'",
+      });
       expect(response.headers.get('x-frame-options'), path).toBe('DENY');
     }
     // An unknown /embed path is not a widget: it gets the app (and its not-found page), not the embed page.
@@ -100,7 +122,8 @@ describe('what live embeds hear', () => {
     const socket = io(site.url, { path: '/socket.io', transports: ['websocket'] });
     sockets.push(socket);
     const heard: string[] = [];
-    for (const message of ['posts:changed', 'events:changed', 'rsvp:changed', 'blog:changed']) socket.on(message, (payload: { id?: string; eventId?: string }) => heard.push(`${message} ${payload.id ?? payload.eventId}`));
+    for (const message of ['posts:changed', 'events:changed', 'rsvp:changed', 'blog:changed'])
+      socket.on(message, (payload: { id?: string; eventId?: string }) => heard.push(`${message} ${payload.id ?? payload.eventId}`));
     await new Promise<void>((done, fail) => {
       socket.once('connect', () => done());
       socket.once('connect_error', fail);
@@ -112,7 +135,14 @@ describe('what live embeds hear', () => {
     const heard = await anonymousSocket();
     const pending = (await member.post('/api/posts', { content: 'From the transmitter hall' })).body.id as string;
     const draft = (await admin.post('/api/blog', { title: 'Draft', content: '<p>Not yet</p>' })).body.id as string;
-    const memberEvent = (await member.post('/api/events', { title: 'Engineers lunch', eventType: 'reunion', startDate: '2030-01-10T18:00:00.000Z', endDate: '2030-01-10T20:00:00.000Z' })).body.id as string;
+    const memberEvent = (
+      await member.post('/api/events', {
+        title: 'Engineers lunch',
+        eventType: 'reunion',
+        startDate: '2030-01-10T18:00:00.000Z',
+        endDate: '2030-01-10T20:00:00.000Z',
+      })
+    ).body.id as string;
     // Notices of one process arrive in order: once a later public one is heard, the earlier private ones were not sent here.
     const marker = (await admin.post('/api/posts', { content: 'Marker' })).body.id as string;
     await expect.poll(() => heard).toContain(`posts:changed ${marker}`);
@@ -122,6 +152,15 @@ describe('what live embeds hear', () => {
     await admin.post(`/api/blog/${draft}/publish`);
     await admin.put(`/api/admin/events/${memberEvent}/approve`);
     await admin.put(`/api/events/${memberEvent}/rsvp/me`, { status: 'attending' });
-    await expect.poll(() => heard).toEqual(expect.arrayContaining([`posts:changed ${pending}`, `blog:changed ${draft}`, `events:changed ${memberEvent}`, `rsvp:changed ${memberEvent}`]));
+    await expect
+      .poll(() => heard)
+      .toEqual(
+        expect.arrayContaining([
+          `posts:changed ${pending}`,
+          `blog:changed ${draft}`,
+          `events:changed ${memberEvent}`,
+          `rsvp:changed ${memberEvent}`,
+        ]),
+      );
   });
 });

@@ -17,7 +17,13 @@ beforeAll(async () => {
   site = await startTestSite();
   admin = (await registerMember(site.url, { firstName: 'Ada', lastName: 'Admin' })).browser;
   await admin.post('/api/posts', { content: 'The first post of the feed' });
-  ({ id: blogId, slug: blogSlug } = (await admin.post('/api/blog', { title: 'Towers of the Ohio Valley', isPublished: true, content: `<p>${'Steel and guy wires. '.repeat(100)}</p>` })).body);
+  ({ id: blogId, slug: blogSlug } = (
+    await admin.post('/api/blog', {
+      title: 'Towers of the Ohio Valley',
+      isPublished: true,
+      content: `<p>${'Steel and guy wires. '.repeat(100)}</p>`,
+    })
+  ).body);
 });
 afterAll(async () => {
   await site?.close();
@@ -27,7 +33,15 @@ const guest = (path: string, headers: Record<string, string> = {}, method = 'GET
 
 describe('ETags on public reads', () => {
   it('tag each public GET, which a guest’s cache revalidates, and answer 304 to the tag', async () => {
-    for (const path of ['/api/posts?limit=10', '/api/blog', `/api/blog/${blogId}`, '/api/events', '/api/calendar.ics', '/', `/blog/${blogSlug}`]) {
+    for (const path of [
+      '/api/posts?limit=10',
+      '/api/blog',
+      `/api/blog/${blogId}`,
+      '/api/events',
+      '/api/calendar.ics',
+      '/',
+      `/blog/${blogSlug}`,
+    ]) {
       const first = await guest(path);
       expect(first.status, path).toBe(200);
       const etag = first.headers.get('etag')!;
@@ -94,7 +108,9 @@ describe('ETags on public reads', () => {
     }
     const rss = await guest('/rss');
     expect(rss.headers.get('etag')).toMatch(/^"/u);
-    const api = (await (await guest('/api/openapi.json')).json()) as { paths: Record<string, Record<string, { responses: Record<string, unknown> }>> };
+    const api = (await (await guest('/api/openapi.json')).json()) as {
+      paths: Record<string, Record<string, { responses: Record<string, unknown> }>>;
+    };
     expect(Object.keys(api.paths['/api/posts']!.get!.responses)).toContain('304');
     expect(Object.keys(api.paths['/api/blog/{id}']!.get!.responses)).toContain('304');
   });

@@ -144,7 +144,10 @@ function subscribe(after: number, until = Infinity) {
 }
 
 async function committedAfter(position: number) {
-  const { rows } = await pool.query<{ id: string; position: string }>('SELECT id, position FROM events WHERE position > $1 ORDER BY position', [position]);
+  const { rows } = await pool.query<{ id: string; position: string }>(
+    'SELECT id, position FROM events WHERE position > $1 ORDER BY position',
+    [position],
+  );
   return rows.map((row) => ({ id: row.id, position: Number(row.position) }));
 }
 
@@ -159,11 +162,19 @@ describe('PostgreSQL event store under concurrency', () => {
     const id = randomUUID();
     await store.append('original', [{ id, type: 'Original', data: {} }], { expectedVersion: 'no_stream' });
     for (let i = 0; i < 12; i++) {
-      await expect(store.append(`duplicate-${i}`, [{ id, type: 'Copied', data: {} }], { expectedVersion: 'any' })).rejects.toBeInstanceOf(DuplicateEventIdError);
+      await expect(store.append(`duplicate-${i}`, [{ id, type: 'Copied', data: {} }], { expectedVersion: 'any' })).rejects.toBeInstanceOf(
+        DuplicateEventIdError,
+      );
     }
-    const { rows } = await pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory' AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`);
+    const { rows } = await pool.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory' AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`,
+    );
     expect(rows[0]!.n).toBe(0);
-    await Promise.all(Array.from({ length: 20 }, (_, i) => store.append(`after-failure-${i}`, [{ type: 'Fine', data: {} }], { expectedVersion: 'no_stream' })));
+    await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        store.append(`after-failure-${i}`, [{ type: 'Fine', data: {} }], { expectedVersion: 'no_stream' }),
+      ),
+    );
   });
 
   it('listens again when its LISTEN connection is lost, instead of falling back to the slow poll', async () => {
@@ -176,7 +187,9 @@ describe('PostgreSQL event store under concurrency', () => {
       return performance.now() - started;
     };
     await appendAndWait(0);
-    const { rowCount } = await pool.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND query LIKE 'LISTEN %'`);
+    const { rowCount } = await pool.query(
+      `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND query LIKE 'LISTEN %'`,
+    );
     expect(rowCount).toBe(1);
     await sleep(100);
     for (let i = 1; i <= 5; i++) {
@@ -222,12 +235,17 @@ describe('PostgreSQL event store under concurrency', () => {
 
 /** The writing transaction of each of these events (the events of one group share one). */
 async function transactionsOf(ids: string[]) {
-  const { rows } = await pool.query<{ id: string; transaction_id: string }>('SELECT id, transaction_id::text FROM events WHERE id = ANY($1::uuid[])', [ids]);
+  const { rows } = await pool.query<{ id: string; transaction_id: string }>(
+    'SELECT id, transaction_id::text FROM events WHERE id = ANY($1::uuid[])',
+    [ids],
+  );
   return new Map(rows.map((row) => [row.id, row.transaction_id]));
 }
 
 async function advisoryLocksHeld() {
-  const { rows } = await pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory' AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`);
+  const { rows } = await pool.query<{ n: number }>(
+    `SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory' AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`,
+  );
   return rows[0]!.n;
 }
 
@@ -255,7 +273,9 @@ describe('PostgreSQL event store: group commit of concurrent appends', () => {
       const ids: string[] = [];
       for (let version = 0; version < OWN_EVENTS; version++) {
         const id = randomUUID();
-        const result = await store.append(`${prefix}-own-${w}`, [{ id, type: 'Written', data: { w, version } }], { expectedVersion: version === 0 ? 'no_stream' : version - 1 });
+        const result = await store.append(`${prefix}-own-${w}`, [{ id, type: 'Written', data: { w, version } }], {
+          expectedVersion: version === 0 ? 'no_stream' : version - 1,
+        });
         expect(result.nextExpectedVersion).toBe(version);
         ids.push(id);
       }
@@ -268,7 +288,9 @@ describe('PostgreSQL event store: group commit of concurrent appends', () => {
       for (let round = 0; round < ROUNDS; round++) {
         const expectedVersion = round === 0 ? 'no_stream' : round - 1;
         const ids = Array.from({ length: CONTENDERS }, () => randomUUID());
-        const outcomes = await Promise.all(ids.map((id, c) => attempt(name, [{ id, type: 'Claimed', data: { round, c } }], expectedVersion)));
+        const outcomes = await Promise.all(
+          ids.map((id, c) => attempt(name, [{ id, type: 'Claimed', data: { round, c } }], expectedVersion)),
+        );
         const won = outcomes.flatMap((outcome, c) => (outcome.result ? [c] : []));
         expect(won, `round ${round} of ${name}`).toHaveLength(1);
         expect(outcomes[won[0]!]!.result!.nextExpectedVersion).toBe(round);
@@ -300,7 +322,8 @@ describe('PostgreSQL event store: group commit of concurrent appends', () => {
     // Groups did form: transactions that wrote the appends of several streams.
     const transactions = await transactionsOf(committed.map((row) => row.id));
     const appendsPerTransaction = new Map<string, number>();
-    for (const transaction of transactions.values()) appendsPerTransaction.set(transaction, (appendsPerTransaction.get(transaction) ?? 0) + 1);
+    for (const transaction of transactions.values())
+      appendsPerTransaction.set(transaction, (appendsPerTransaction.get(transaction) ?? 0) + 1);
     expect(transactions.size).toBe(committed.length);
     expect(appendsPerTransaction.size, 'fewer transactions than appends').toBeLessThan(committed.length / 2);
     expect(await advisoryLocksHeld()).toBe(0);
@@ -310,7 +333,8 @@ describe('PostgreSQL event store: group commit of concurrent appends', () => {
     const first = store.append(`lead-${randomUUID()}`, [{ type: 'Lead', data: {} }], { expectedVersion: 'no_stream' });
     const name = `chain-${randomUUID()}`;
     const ids = Array.from({ length: 6 }, () => randomUUID());
-    const link = (i: number) => attempt(name, [{ id: ids[i]!, type: 'Link', data: { i } }], i === 0 ? 'no_stream' : i - 1).then((outcome) => ({ ...outcome, i }));
+    const link = (i: number) =>
+      attempt(name, [{ id: ids[i]!, type: 'Link', data: { i } }], i === 0 ? 'no_stream' : i - 1).then((outcome) => ({ ...outcome, i }));
     // Sent in this order: after the third link, a stale append (it read version 0) and one that wants a new stream.
     const chain = [link(0), link(1), link(2)];
     chain.push(attempt(name, [{ type: 'Stale', data: {} }], 0).then((outcome) => ({ ...outcome, i: -1 })));
@@ -319,9 +343,20 @@ describe('PostgreSQL event store: group commit of concurrent appends', () => {
     await first;
     const outcomes = await Promise.all(chain);
 
-    for (const outcome of outcomes.filter((o) => o.i >= 0)) expect(outcome.result?.nextExpectedVersion, `link ${outcome.i}`).toBe(outcome.i);
-    expect(outcomes.find((o) => o.i === -1)!.error).toMatchObject({ name: 'WrongExpectedVersionError', streamName: name, expected: 0, actual: 2 });
-    expect(outcomes.find((o) => o.i === -2)!.error).toMatchObject({ name: 'WrongExpectedVersionError', streamName: name, expected: 'no_stream', actual: 2 });
+    for (const outcome of outcomes.filter((o) => o.i >= 0))
+      expect(outcome.result?.nextExpectedVersion, `link ${outcome.i}`).toBe(outcome.i);
+    expect(outcomes.find((o) => o.i === -1)!.error).toMatchObject({
+      name: 'WrongExpectedVersionError',
+      streamName: name,
+      expected: 0,
+      actual: 2,
+    });
+    expect(outcomes.find((o) => o.i === -2)!.error).toMatchObject({
+      name: 'WrongExpectedVersionError',
+      streamName: name,
+      expected: 'no_stream',
+      actual: 2,
+    });
     expect((await store.readStream(name)).map((e) => e.id)).toEqual(ids);
     const positions = outcomes.filter((o) => o.i >= 0).map((o) => o.result!.position);
     expect([...positions].sort((a, b) => a - b)).toEqual(positions);
@@ -335,7 +370,9 @@ describe('PostgreSQL event store: group commit of concurrent appends', () => {
       { id: randomUUID(), type: 'Named', data: { name: 'WLS' } },
     ];
     const answered = await store.append(original, events, { expectedVersion: 'no_stream' });
-    const refusedAlone = await store.append(`refused-${randomUUID()}`, [{ type: 'Bad', data: { text: 'nul \u0000' } }], { expectedVersion: 'any' }).catch((error: unknown) => error);
+    const refusedAlone = await store
+      .append(`refused-${randomUUID()}`, [{ type: 'Bad', data: { text: 'nul \u0000' } }], { expectedVersion: 'any' })
+      .catch((error: unknown) => error);
     expect(refusedAlone).toMatchObject({ code: expect.any(String) });
 
     const first = store.append(`lead-${randomUUID()}`, [{ type: 'Lead', data: {} }], { expectedVersion: 'no_stream' });

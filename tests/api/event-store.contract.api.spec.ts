@@ -25,7 +25,13 @@ const adapters = eventStoreAdapters;
 const stream = (type: string) => `${type}-${randomUUID()}`;
 
 /** Collects the events `mine` accepts until `count` of them arrived, then aborts the subscription. */
-async function collect(iterable: AsyncIterable<RecordedEvent>, controller: AbortController, mine: (e: RecordedEvent) => boolean, count: number, onEach?: (seen: RecordedEvent[]) => void) {
+async function collect(
+  iterable: AsyncIterable<RecordedEvent>,
+  controller: AbortController,
+  mine: (e: RecordedEvent) => boolean,
+  count: number,
+  onEach?: (seen: RecordedEvent[]) => void,
+) {
   const seen: RecordedEvent[] = [];
   for await (const event of iterable) {
     if (!mine(event)) continue;
@@ -59,7 +65,14 @@ for (const adapter of adapters) {
       const name = stream('order');
       const first = await store.append(name, [{ type: 'Placed', data: { total: 12.5 } }], { expectedVersion: 'no_stream' });
       expect(first.nextExpectedVersion).toBe(0);
-      const second = await store.append(name, [{ type: 'Paid', data: { by: 'card' } }, { type: 'Shipped', data: {} }], { expectedVersion: 0 });
+      const second = await store.append(
+        name,
+        [
+          { type: 'Paid', data: { by: 'card' } },
+          { type: 'Shipped', data: {} },
+        ],
+        { expectedVersion: 0 },
+      );
       expect(second.nextExpectedVersion).toBe(2);
       expect(second.position).toBeGreaterThan(first.position);
       const events = await store.readStream(name);
@@ -97,7 +110,14 @@ for (const adapter of adapters) {
       const id = randomUUID();
       const data = { text: 'é ☕ "quoted" \\ back\\slash {braces} , comma', nested: { list: [1, null, true], empty: '' } };
       const metadata = { actorId: 'member-1', commandId: 'c-1', extra: { n: 3 } };
-      await store.append(name, [{ id, type: 'Noted', data, metadata }, { type: 'Bare', data: 'just a string' }], { expectedVersion: 'any' });
+      await store.append(
+        name,
+        [
+          { id, type: 'Noted', data, metadata },
+          { type: 'Bare', data: 'just a string' },
+        ],
+        { expectedVersion: 'any' },
+      );
       const [first, second] = await store.readStream(name);
       expect(first).toMatchObject({ id, type: 'Noted', data, metadata });
       expect(second).toMatchObject({ type: 'Bare', data: 'just a string', metadata: {} });
@@ -107,10 +127,14 @@ for (const adapter of adapters) {
     it('checks every kind of expected version, failing with a typed error', async () => {
       const name = stream('checked');
       const one = [{ type: 'E', data: {} }];
-      await expect(store.append(name, one, { expectedVersion: 'stream_exists' })).rejects.toSatisfy(isWrongExpectedVersion(name, 'stream_exists'));
+      await expect(store.append(name, one, { expectedVersion: 'stream_exists' })).rejects.toSatisfy(
+        isWrongExpectedVersion(name, 'stream_exists'),
+      );
       await expect(store.append(name, one, { expectedVersion: 0 })).rejects.toSatisfy(isWrongExpectedVersion(name, 0));
       expect((await store.append(name, one, { expectedVersion: 'no_stream' })).nextExpectedVersion).toBe(0);
-      await expect(store.append(name, one, { expectedVersion: 'no_stream' })).rejects.toSatisfy(isWrongExpectedVersion(name, 'no_stream', 0));
+      await expect(store.append(name, one, { expectedVersion: 'no_stream' })).rejects.toSatisfy(
+        isWrongExpectedVersion(name, 'no_stream', 0),
+      );
       expect((await store.append(name, one, { expectedVersion: 'stream_exists' })).nextExpectedVersion).toBe(1);
       await expect(store.append(name, one, { expectedVersion: 0 })).rejects.toSatisfy(isWrongExpectedVersion(name, 0, 1));
       await expect(store.append(name, one, { expectedVersion: 2 })).rejects.toSatisfy(isWrongExpectedVersion(name, 2, 1));
@@ -127,13 +151,26 @@ for (const adapter of adapters) {
     it('delivers every event after a middle position in order, then live ones appended after it caught up', async () => {
       const name = stream('sub');
       const before = await store.append(name, [{ type: 'E0', data: {} }], { expectedVersion: 'no_stream' });
-      await store.append(name, [{ type: 'E1', data: {} }, { type: 'E2', data: {} }], { expectedVersion: 0 });
+      await store.append(
+        name,
+        [
+          { type: 'E1', data: {} },
+          { type: 'E2', data: {} },
+        ],
+        { expectedVersion: 0 },
+      );
       const controller = new AbortController();
       let caughtUp: () => void;
       const catchUpDone = new Promise<void>((resolve) => (caughtUp = resolve));
-      const seen = collect(store.subscribeToAll({ after: before.position, signal: controller.signal }), controller, (e) => e.streamName === name, 4, (events) => {
-        if (events.length === 2) caughtUp();
-      });
+      const seen = collect(
+        store.subscribeToAll({ after: before.position, signal: controller.signal }),
+        controller,
+        (e) => e.streamName === name,
+        4,
+        (events) => {
+          if (events.length === 2) caughtUp();
+        },
+      );
       await catchUpDone;
       await store.append(name, [{ type: 'E3', data: {} }], { expectedVersion: 2 });
       const last = await store.append(name, [{ type: 'E4', data: {} }], { expectedVersion: 3 });
@@ -152,7 +189,12 @@ for (const adapter of adapters) {
       const name = stream('from-start');
       await store.append(name, [{ type: 'Only', data: { n: 1 }, metadata: { actorId: 'a' } }], { expectedVersion: 'no_stream' });
       const controller = new AbortController();
-      const events = await collect(store.subscribeToAll({ after: 0, signal: controller.signal }), controller, (e) => e.streamName === name, 1);
+      const events = await collect(
+        store.subscribeToAll({ after: 0, signal: controller.signal }),
+        controller,
+        (e) => e.streamName === name,
+        1,
+      );
       expect(events).toEqual(await store.readStream(name));
     });
 
@@ -160,7 +202,8 @@ for (const adapter of adapters) {
       const controller = new AbortController();
       const from = await store.headPosition();
       const iteration = (async () => {
-        for await (const event of store.subscribeToAll({ after: from, signal: controller.signal })) expect(event.position).toBeGreaterThan(from);
+        for await (const event of store.subscribeToAll({ after: from, signal: controller.signal }))
+          expect(event.position).toBeGreaterThan(from);
       })();
       await new Promise((resolve) => setTimeout(resolve, 200));
       const abortedAt = performance.now();
@@ -177,7 +220,9 @@ for (const adapter of adapters) {
     it.each([0, 'no_stream'] as const)('lets exactly one of 20 appends expecting version %s win', async (expectedVersion) => {
       const name = stream('race');
       if (expectedVersion === 0) await store.append(name, [{ type: 'Opened', data: {} }], { expectedVersion: 'no_stream' });
-      const results = await Promise.allSettled(Array.from({ length: 20 }, (_, i) => store.append(name, [{ type: 'Claimed', data: { by: i } }], { expectedVersion })));
+      const results = await Promise.allSettled(
+        Array.from({ length: 20 }, (_, i) => store.append(name, [{ type: 'Claimed', data: { by: i } }], { expectedVersion })),
+      );
       const lost = results.filter((r): r is PromiseRejectedResult => r.status === 'rejected');
       expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
       expect(lost).toHaveLength(19);
@@ -202,13 +247,20 @@ for (const adapter of adapters) {
       const firstController = new AbortController();
       const first = await collect(store.subscribeToAll({ after: from, signal: firstController.signal }), firstController, mine, 213);
       const secondController = new AbortController();
-      const second = await collect(store.subscribeToAll({ after: first.at(-1)!.position, signal: secondController.signal }), secondController, mine, 500 - 213);
+      const second = await collect(
+        store.subscribeToAll({ after: first.at(-1)!.position, signal: secondController.signal }),
+        secondController,
+        mine,
+        500 - 213,
+      );
       const wholeController = new AbortController();
       const whole = await collect(store.subscribeToAll({ after: from, signal: wholeController.signal }), wholeController, mine, 500);
       expect([...first, ...second].map((e) => e.id)).toEqual(whole.map((e) => e.id));
       expect(new Set(whole.map((e) => e.id)).size).toBe(500);
       for (let w = 0; w < 5; w++) {
-        expect(whole.filter((e) => e.streamName === `${prefix}-${w}`).map((e) => e.version)).toEqual(Array.from({ length: 100 }, (_, i) => i));
+        expect(whole.filter((e) => e.streamName === `${prefix}-${w}`).map((e) => e.version)).toEqual(
+          Array.from({ length: 100 }, (_, i) => i),
+        );
       }
     });
 
@@ -217,13 +269,25 @@ for (const adapter of adapters) {
       const from = await store.headPosition();
       const appended = [
         await store.append(a, [{ type: 'A0', data: {} }], { expectedVersion: 'no_stream' }),
-        await store.append(b, [{ type: 'B0', data: {} }, { type: 'B1', data: {} }], { expectedVersion: 'no_stream' }),
+        await store.append(
+          b,
+          [
+            { type: 'B0', data: {} },
+            { type: 'B1', data: {} },
+          ],
+          { expectedVersion: 'no_stream' },
+        ),
         await store.append(a, [{ type: 'A1', data: {} }], { expectedVersion: 0 }),
         await store.append(b, [{ type: 'B2', data: {} }], { expectedVersion: 1 }),
       ];
       for (let i = 1; i < appended.length; i++) expect(appended[i]!.position).toBeGreaterThan(appended[i - 1]!.position);
       const controller = new AbortController();
-      const events = await collect(store.subscribeToAll({ after: from, signal: controller.signal }), controller, (e) => e.streamName === a || e.streamName === b, 5);
+      const events = await collect(
+        store.subscribeToAll({ after: from, signal: controller.signal }),
+        controller,
+        (e) => e.streamName === a || e.streamName === b,
+        5,
+      );
       expect(events.map((e) => e.type)).toEqual(['A0', 'B0', 'B1', 'A1', 'B2']);
       for (let i = 1; i < events.length; i++) expect(events[i]!.position).toBeGreaterThan(events[i - 1]!.position);
     });
@@ -248,7 +312,9 @@ for (const adapter of adapters) {
     it('refuses an append larger than the limit with a typed error, writing nothing', async () => {
       const name = stream('large');
       const content = 'x'.repeat(MAX_APPEND_BYTES + 1);
-      const refusal = await store.append(name, [{ type: 'Drafted', data: { content } }], { expectedVersion: 'no_stream' }).catch((error: unknown) => error);
+      const refusal = await store
+        .append(name, [{ type: 'Drafted', data: { content } }], { expectedVersion: 'no_stream' })
+        .catch((error: unknown) => error);
       expect(refusal).toBeInstanceOf(AppendTooLargeError);
       expect(refusal).toMatchObject({ streamName: name, maxBytes: MAX_APPEND_BYTES });
       expect(await store.readStream(name)).toEqual([]);
@@ -262,7 +328,15 @@ for (const adapter of adapters) {
       const head = await store.headPosition();
       const before = Date.now();
       const name = stream('backlog');
-      await store.append(name, [{ type: 'E0', data: {} }, { type: 'E1', data: {} }, { type: 'E2', data: {} }], { expectedVersion: 'no_stream' });
+      await store.append(
+        name,
+        [
+          { type: 'E0', data: {} },
+          { type: 'E1', data: {} },
+          { type: 'E2', data: {} },
+        ],
+        { expectedVersion: 'no_stream' },
+      );
       const last = await store.append(name, [{ type: 'E3', data: {} }], { expectedVersion: 2 });
       const waiting = await store.backlog(head, 1000);
       expect(waiting.events).toBeGreaterThanOrEqual(4);
@@ -290,7 +364,9 @@ describe('event store contract: PostgreSQL only', () => {
       const id = randomUUID();
       await store.append(stream('first'), [{ id, type: 'Made', data: {} }], { expectedVersion: 'no_stream' });
       const second = stream('second');
-      await expect(store.append(second, [{ id, type: 'Made', data: {} }], { expectedVersion: 'no_stream' })).rejects.toBeInstanceOf(DuplicateEventIdError);
+      await expect(store.append(second, [{ id, type: 'Made', data: {} }], { expectedVersion: 'no_stream' })).rejects.toBeInstanceOf(
+        DuplicateEventIdError,
+      );
       expect(await store.readStream(second)).toEqual([]);
       expect(await again.identity()).toBe(await store.identity());
       expect(await elsewhere.identity()).not.toBe(await store.identity());
@@ -311,7 +387,9 @@ describe('event store contract: PostgreSQL only', () => {
       // Every connection of the pool is ended by the server (as in a restart or a failover).
       const admin = new pg.Client({ connectionString: database.url });
       await admin.connect();
-      await admin.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()');
+      await admin.query(
+        'SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()',
+      );
       await admin.end();
       await store.append(name, [{ type: 'E1', data: {} }], { expectedVersion: 0 });
       expect((await store.readStream(name)).map((e) => e.type)).toEqual(['E0', 'E1']);

@@ -19,7 +19,11 @@ const SOME_ID = '00000000-0000-4000-8000-000000000000';
 beforeAll(async () => {
   site = await startTestSite(UNLIMITED_RATES);
   cast = await registerCast(site.url);
-  const event = await cast.member.browser.post('/api/events', { title: 'Reunion', startDate: '2031-05-01T18:00:00Z', endDate: '2031-05-01T21:00:00Z' });
+  const event = await cast.member.browser.post('/api/events', {
+    title: 'Reunion',
+    startDate: '2031-05-01T18:00:00Z',
+    endDate: '2031-05-01T21:00:00Z',
+  });
   expect(event.status).toBe(201);
   memberEventId = event.body.id;
 });
@@ -31,8 +35,19 @@ const BAD_TEXT = { NUL: 'a\u0000b', 'a lone high surrogate': 'a\ud800b', 'a lone
 /** As a browser would encode them: `%ED%A0%80` is U+D800 in the UTF-8 form surrogates would have if they were characters. */
 const BAD_QUERY = { NUL: '%00', 'a lone surrogate': '%ED%A0%80', 'bytes that are not UTF-8': '%FF' };
 
-const event = (fields: Record<string, unknown>) => ({ title: 'Memorial', startDate: '2031-06-01T18:00:00Z', endDate: '2031-06-01T20:00:00Z', ...fields });
-const registration = (fields: Record<string, unknown>) => ({ email: 'new.member@example.org', password: 'correct horse battery', firstName: 'New', lastName: 'Member', ...fields });
+const event = (fields: Record<string, unknown>) => ({
+  title: 'Memorial',
+  startDate: '2031-06-01T18:00:00Z',
+  endDate: '2031-06-01T20:00:00Z',
+  ...fields,
+});
+const registration = (fields: Record<string, unknown>) => ({
+  email: 'new.member@example.org',
+  password: 'correct horse battery',
+  firstName: 'New',
+  lastName: 'Member',
+  ...fields,
+});
 
 type Who = 'guest' | 'member' | 'staff' | 'admin';
 /** Each field family: who sends it, where, and the field its answer must name. */
@@ -64,10 +79,22 @@ const BODY_FIELDS: [Who, string, string, (bad: string) => unknown, string][] = [
   ['guest', 'POST', '/api/auth/register', (bad) => registration({ password: `correct horse ${bad}` }), 'password'],
   ['guest', 'POST', '/api/auth/login', (bad) => ({ email: 'someone@example.org', password: `correct horse ${bad}` }), 'password'],
   ['guest', 'POST', '/api/auth/magic-link', (bad) => ({ email: `someone${bad}@example.org` }), 'email'],
-  ['guest', 'POST', '/api/subscribe', (bad) => ({ email: `someone${bad}@example.org`, subscriptionType: 'blog_posts', frequency: 'weekly' }), 'email'],
+  [
+    'guest',
+    'POST',
+    '/api/subscribe',
+    (bad) => ({ email: `someone${bad}@example.org`, subscriptionType: 'blog_posts', frequency: 'weekly' }),
+    'email',
+  ],
   ['member', 'PATCH', '/api/me', (bad) => ({ bio: `About me ${bad}` }), 'bio'],
   ['member', 'PATCH', '/api/me', (bad) => ({ firstName: bad }), 'firstName'],
-  ['member', 'PUT', '/api/me/password', (bad) => ({ currentPassword: `correct horse ${bad}`, newPassword: 'another long passphrase' }), 'currentPassword'],
+  [
+    'member',
+    'PUT',
+    '/api/me/password',
+    (bad) => ({ currentPassword: `correct horse ${bad}`, newPassword: 'another long passphrase' }),
+    'currentPassword',
+  ],
   ['member', 'POST', '/api/me/email', (bad) => ({ email: `moved${bad}@example.org` }), 'email'],
 ];
 const QUERY_FIELDS: [Who, string, string][] = [
@@ -116,7 +143,10 @@ describe('text the database cannot store', () => {
   it('is refused with a field message in url-encoded form bodies, as in query strings', async () => {
     for (const [name, bad] of Object.entries(BAD_QUERY)) {
       const form = `email=new.member%40example.org&password=correct+horse+battery&firstName=x${bad}y&lastName=Member`;
-      const response = await guest().request('POST', '/api/auth/register', form, { 'content-type': 'application/x-www-form-urlencoded', origin: site.url });
+      const response = await guest().request('POST', '/api/auth/register', form, {
+        'content-type': 'application/x-www-form-urlencoded',
+        origin: site.url,
+      });
       expectFieldRefused(response, 'firstName', `form firstName with ${name}`);
     }
   });
@@ -132,7 +162,11 @@ describe('text the database cannot store', () => {
       const response = await cast.admin.browser.request(route.method, url, route.method === 'GET' ? undefined : {});
       expectFieldRefused(response, names[0]!, `${route.method} ${route.url}`);
       // An encoded lone surrogate in a path is not even a path: fastify refuses it before any route.
-      const surrogate = await cast.admin.browser.request(route.method, route.url.replace(/:(\w+)/g, 'a%ED%A0%80b'), route.method === 'GET' ? undefined : {});
+      const surrogate = await cast.admin.browser.request(
+        route.method,
+        route.url.replace(/:(\w+)/g, 'a%ED%A0%80b'),
+        route.method === 'GET' ? undefined : {},
+      );
       expect(surrogate.status, `${route.method} ${route.url} with a lone surrogate`).toBe(400);
     }
     expect(await site.services.eventStore.headPosition()).toBe(before);
@@ -154,7 +188,9 @@ describe('a value a store refuses', () => {
       await site.services.eventStore.append('probe-refused', [{ type: 'Probe', data: request.body }], { expectedVersion: 'any' });
       return {};
     });
-    app.post('/test/find', { config: { access: 'public' }, schema: { hide: true } }, async (request) => site.services.store.collection('members').findOne(request.body as Record<string, unknown>));
+    app.post('/test/find', { config: { access: 'public' }, schema: { hide: true } }, async (request) =>
+      site.services.store.collection('members').findOne(request.body as Record<string, unknown>),
+    );
     try {
       for (const [url, payload] of [
         ['/test/append', { secret: 'written\u0000here' }],
@@ -165,9 +201,15 @@ describe('a value a store refuses', () => {
         expect(response.statusCode, `${url} ${JSON.stringify(payload)}`).toBe(400);
         expect(response.json()).toEqual({ message: 'Invalid input' });
       }
-      const refusals = lines.map((line) => JSON.parse(line) as { level: number; code: string; msg: string }).filter((entry) => entry.msg === 'a store refused the input');
+      const refusals = lines
+        .map((line) => JSON.parse(line) as { level: number; code: string; msg: string })
+        .filter((entry) => entry.msg === 'a store refused the input');
       expect(refusals).toHaveLength(3);
-      expect(refusals.map((entry) => [entry.level, entry.code])).toEqual([[40, '22P05'], [40, '22P02'], [40, 'unstorable-text']]);
+      expect(refusals.map((entry) => [entry.level, entry.code])).toEqual([
+        [40, '22P05'],
+        [40, '22P02'],
+        [40, 'unstorable-text'],
+      ]);
       expect(lines.join('\n')).not.toMatch(/written|asked/);
       expect(await site.services.eventStore.readStream('probe-refused')).toEqual([]);
     } finally {

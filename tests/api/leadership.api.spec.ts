@@ -68,7 +68,10 @@ describe('leadership of a runner', () => {
     expect(a.leadership.leading()).toBe(false);
     const admin = new pg.Client({ connectionString: database.url });
     await admin.connect();
-    const { rows } = await admin.query<{ pid: number }>("SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND classid = $1 AND granted", [LOCK]);
+    const { rows } = await admin.query<{ pid: number }>(
+      "SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND classid = $1 AND granted",
+      [LOCK],
+    );
     expect(rows).toHaveLength(1);
     await admin.query('SELECT pg_terminate_backend($1)', [rows[0]!.pid]);
     await admin.end();

@@ -15,7 +15,12 @@ const DAY_MS = 24 * 3600 * 1000;
 const tenLongTags = Array.from({ length: 10 }, (_, index) => `${index}`.padStart(40, 'x'));
 const elevenTags = Array.from({ length: 11 }, (_, index) => `tag${index}`);
 const tooLongTag = 'y'.repeat(41);
-const event = (overrides: Record<string, unknown> = {}) => ({ title: 'WGN reunion', startDate: '2031-05-01T18:00:00.000Z', endDate: '2031-05-01T21:00:00.000Z', ...overrides });
+const event = (overrides: Record<string, unknown> = {}) => ({
+  title: 'WGN reunion',
+  startDate: '2031-05-01T18:00:00.000Z',
+  endDate: '2031-05-01T21:00:00.000Z',
+  ...overrides,
+});
 
 /** A guest at `address` (the site trusts X-Forwarded-For, as behind a reverse proxy). */
 const guestAt = (site: TestSite, address: string) => ({
@@ -52,7 +57,10 @@ describe('with every rate out of reach', () => {
       expect(accepted.status).toBe(201);
       expect(accepted.body.tags).toEqual(tenLongTags);
       // Repeats after normalisation ("#Radio" is "radio") do not count.
-      const repeats = await member.browser.post('/api/posts', { content: 'Repeats', tags: [...elevenTags.slice(0, 10), '#TAG0', ' tag1 '] });
+      const repeats = await member.browser.post('/api/posts', {
+        content: 'Repeats',
+        tags: [...elevenTags.slice(0, 10), '#TAG0', ' tag1 '],
+      });
       expect(repeats.status).toBe(201);
       expect(repeats.body.tags).toEqual(elevenTags.slice(0, 10));
 
@@ -74,7 +82,9 @@ describe('with every rate out of reach', () => {
       const many = await member.browser.post('/api/events', event({ tags: elevenTags }));
       expect(many.status).toBe(400);
       expect(many.body.fields).toEqual({ tags: 'At most 10 tags' });
-      expect((await member.browser.post('/api/events', event({ tags: [tooLongTag] }))).body.fields).toEqual({ tags: 'Tags must be at most 40 characters' });
+      expect((await member.browser.post('/api/events', event({ tags: [tooLongTag] }))).body.fields).toEqual({
+        tags: 'Tags must be at most 40 characters',
+      });
       const edited = await member.browser.put(`/api/events/${id}`, event({ tags: elevenTags }));
       expect(edited.status).toBe(400);
       expect(edited.body.fields).toEqual({ tags: 'At most 10 tags' });
@@ -90,8 +100,15 @@ describe('with every rate out of reach', () => {
       const many = await admin.browser.post('/api/blog', { title: 'Eleven tags', content: '<p>Text</p>', tags: elevenTags });
       expect(many.status).toBe(400);
       expect(many.body.fields).toEqual({ tags: 'At most 10 tags' });
-      expect((await admin.browser.post('/api/blog', { title: 'Long tag', content: '<p>Text</p>', tags: [tooLongTag] })).body.fields).toEqual({ tags: 'Tags must be at most 40 characters' });
-      const edited = await admin.browser.patch(`/api/blog/${id}`, { title: 'Ten tags', excerpt: '', content: '<p>Text</p>', tags: [tooLongTag] });
+      expect(
+        (await admin.browser.post('/api/blog', { title: 'Long tag', content: '<p>Text</p>', tags: [tooLongTag] })).body.fields,
+      ).toEqual({ tags: 'Tags must be at most 40 characters' });
+      const edited = await admin.browser.patch(`/api/blog/${id}`, {
+        title: 'Ten tags',
+        excerpt: '',
+        content: '<p>Text</p>',
+        tags: [tooLongTag],
+      });
       expect(edited.status).toBe(400);
       expect(edited.body.fields).toEqual({ tags: 'Tags must be at most 40 characters' });
     });
@@ -99,7 +116,8 @@ describe('with every rate out of reach', () => {
 
   describe('shares: once per visitor and post per day', () => {
     let postId: string;
-    const shareEvents = async () => (await site.services.eventStore.readStream(streamName('post', postId))).filter((recorded) => recorded.type === 'PostShared').length;
+    const shareEvents = async () =>
+      (await site.services.eventStore.readStream(streamName('post', postId))).filter((recorded) => recorded.type === 'PostShared').length;
 
     beforeAll(async () => {
       postId = (await cast.staff.browser.post('/api/posts', { content: 'Share me' })).body.id as string;
@@ -114,9 +132,15 @@ describe('with every rate out of reach', () => {
     });
 
     it('counts two members twice, and each of them once however often', async () => {
-      const shares = await Promise.all([cast.other.browser, cast.other.browser, cast.subscriber.browser, cast.subscriber.browser].map((browser) => browser.post(`/api/posts/${postId}/share`)));
+      const shares = await Promise.all(
+        [cast.other.browser, cast.other.browser, cast.subscriber.browser, cast.subscriber.browser].map((browser) =>
+          browser.post(`/api/posts/${postId}/share`),
+        ),
+      );
       expect(shares.map((response) => response.status)).toEqual([200, 200, 200, 200]);
-      expect((await cast.member.browser.get('/api/posts?limit=100')).body.items.find((post: { id: string }) => post.id === postId).shares).toBe(3);
+      expect(
+        (await cast.member.browser.get('/api/posts?limit=100')).body.items.find((post: { id: string }) => post.id === postId).shares,
+      ).toBe(3);
       expect(await shareEvents()).toBe(3);
     });
 
@@ -145,13 +169,18 @@ describe('with every rate out of reach', () => {
     it('covers public approved events from 90 days ago onward', async () => {
       const startingDaysAgo = async (days: number, title: string) => {
         const start = new Date(Date.now() - days * DAY_MS);
-        const created = await cast.staff.browser.post('/api/events', event({ title, startDate: start.toISOString(), endDate: new Date(start.getTime() + 3600 * 1000).toISOString() }));
+        const created = await cast.staff.browser.post(
+          '/api/events',
+          event({ title, startDate: start.toISOString(), endDate: new Date(start.getTime() + 3600 * 1000).toISOString() }),
+        );
         expect(created.status).toBe(201);
       };
       await startingDaysAgo(91, 'Ninety-one days ago');
       await startingDaysAgo(89, 'Eighty-nine days ago');
       const feed = await new Browser(site.url).get('/api/calendar.ics');
-      const summaries = new ICAL.Component(ICAL.parse(feed.body)).getAllSubcomponents('vevent').map((component) => component.getFirstPropertyValue('summary'));
+      const summaries = new ICAL.Component(ICAL.parse(feed.body))
+        .getAllSubcomponents('vevent')
+        .map((component) => component.getFirstPropertyValue('summary'));
       expect(summaries).toContain('Eighty-nine days ago');
       expect(summaries).not.toContain('Ninety-one days ago');
     });
@@ -163,7 +192,13 @@ describe('with low limits', () => {
   let cast: Awaited<ReturnType<typeof registerCast>>;
 
   beforeAll(async () => {
-    site = await startTestSite({ RATE_LIMIT_AUTH_MAX: '1000', RATE_LIMIT_POST_MAX: '1000', RATE_LIMIT_EVENT_MAX: '3', RATE_LIMIT_SHARE_MAX: '3', TRUST_PROXY: '1' });
+    site = await startTestSite({
+      RATE_LIMIT_AUTH_MAX: '1000',
+      RATE_LIMIT_POST_MAX: '1000',
+      RATE_LIMIT_EVENT_MAX: '3',
+      RATE_LIMIT_SHARE_MAX: '3',
+      TRUST_PROXY: '1',
+    });
     cast = await registerCast(site.url);
   });
   afterAll(async () => {
@@ -175,7 +210,9 @@ describe('with low limits', () => {
     const limited = await cast.member.browser.post('/api/events', event({ title: 'One too many' }));
     expect(limited.status).toBe(429);
     expect(limited.body.message).toMatch(/^Too many attempts/);
-    const elsewhere = await cast.member.browser.request('POST', '/api/events', event({ title: 'From another address' }), { 'x-forwarded-for': '198.51.100.4' });
+    const elsewhere = await cast.member.browser.request('POST', '/api/events', event({ title: 'From another address' }), {
+      'x-forwarded-for': '198.51.100.4',
+    });
     expect(elsewhere.status).toBe(201);
   });
 

@@ -54,7 +54,12 @@ describe('mail queue', () => {
     const mailbox = createMailbox(redis, prefix);
     const sink = await startSmtpSink(mailbox, 0);
     const queue = createMailQueue({ connection: redis, prefix });
-    const worker = startMailWorker({ connection: redis, prefix, transport: createTransport(undefined, sink.port), from: 'Community <c@example.org>' });
+    const worker = startMailWorker({
+      connection: redis,
+      prefix,
+      transport: createTransport(undefined, sink.port),
+      from: 'Community <c@example.org>',
+    });
     try {
       await queue.enqueue('event-1:ada@example.org', message('ada@example.org'));
       await queue.enqueue('event-1:ada@example.org', message('ada@example.org'));

@@ -41,7 +41,9 @@ describe('following a caught mail’s link', () => {
 
     const shown = await cast.admin.browser.get<Shown>(`/api/admin/mailbox/${mail.id}`);
     expect(shown.status).toBe(200);
-    expect(shown.body.links).toEqual([{ masked: `${site.services.config.publicUrl}/reset-password/${MASKED_TOKEN}`, follow: `/api/admin/mailbox/${mail.id}/links/0` }]);
+    expect(shown.body.links).toEqual([
+      { masked: `${site.services.config.publicUrl}/reset-password/${MASKED_TOKEN}`, follow: `/api/admin/mailbox/${mail.id}/links/0` },
+    ]);
     expect(JSON.stringify(shown.body)).not.toContain(token);
 
     const followed = await cast.admin.browser.request('GET', shown.body.links[0]!.follow, undefined, { 'sec-fetch-site': 'same-origin' });
@@ -49,8 +51,12 @@ describe('following a caught mail’s link', () => {
     expect(followed.headers.get('location')).toBe(`/reset-password/${token}`);
     expect(followed.headers.get('cache-control')).toBe('no-store');
     // The link is the real one: it resets the password.
-    expect((await new Browser(site.url).post(`/api/auth/password-reset/${token}`, { password: 'followed from the mailbox' })).status).toBe(204);
-    expect((await new Browser(site.url).post('/api/auth/login', { email: account.email, password: 'followed from the mailbox' })).status).toBe(200);
+    expect((await new Browser(site.url).post(`/api/auth/password-reset/${token}`, { password: 'followed from the mailbox' })).status).toBe(
+      204,
+    );
+    expect(
+      (await new Browser(site.url).post('/api/auth/login', { email: account.email, password: 'followed from the mailbox' })).status,
+    ).toBe(200);
   });
 
   it('follows a sign-in link to its page', async () => {
@@ -80,7 +86,12 @@ describe('following a caught mail’s link', () => {
   });
 
   it('is refused in production, even with the sink, and the mail lists no link to follow', async () => {
-    const production = await startTestSite({ NODE_ENV: 'production', SMTP_SINK_IN_PRODUCTION: 'true', EMAIL_CLAIM_SECRET: 'test-claims-test-claims-test-claims-0123', RATE_LIMIT_AUTH_MAX: '1000' });
+    const production = await startTestSite({
+      NODE_ENV: 'production',
+      SMTP_SINK_IN_PRODUCTION: 'true',
+      EMAIL_CLAIM_SECRET: 'test-claims-test-claims-test-claims-0123',
+      RATE_LIMIT_AUTH_MAX: '1000',
+    });
     others.push(production);
     const admin = await registerMember(production.url);
     const { account } = await registerMember(production.url);

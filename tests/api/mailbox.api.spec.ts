@@ -66,7 +66,9 @@ describe('the mailbox', () => {
 
   it("masks a guest's confirmation link in both parts and the one-click unsubscribe address in the List-Unsubscribe header", async () => {
     const email = `mailbox-guest-${Date.now()}@example.org`;
-    expect((await new Browser(site.url).post('/api/subscribe', { email, subscriptionType: 'blog_posts', frequency: 'immediate' })).status).toBe(202);
+    expect(
+      (await new Browser(site.url).post('/api/subscribe', { email, subscriptionType: 'blog_posts', frequency: 'immediate' })).status,
+    ).toBe(202);
     const sent = await site.services.mailbox.waitFor((mail) => mail.to.includes(email));
     const unsubscribeHeader = sent.headers['list-unsubscribe']!;
     const token = unsubscribeHeader.match(/\/api\/unsubscribe\/([A-Za-z0-9_-]+)>/)![1]!;
@@ -84,7 +86,9 @@ describe('the mailbox', () => {
 
   it("masks the unsubscribe page link of a member's newsfeed mail", async () => {
     const email = cast.member.user.email.toLowerCase();
-    expect((await cast.member.browser.post('/api/subscriptions', { subscriptionType: 'newsfeed', frequency: 'immediate' })).status).toBe(201);
+    expect((await cast.member.browser.post('/api/subscriptions', { subscriptionType: 'newsfeed', frequency: 'immediate' })).status).toBe(
+      201,
+    );
     expect((await cast.admin.browser.post('/api/posts', { content: 'The 1950 transmitter log turned up' })).status).toBe(201);
     const sent = await site.services.mailbox.waitFor((mail) => mail.to.includes(email) && mail.subject.startsWith('New in the newsfeed'));
     const token = sent.text.match(/\/unsubscribe\/([A-Za-z0-9_-]+)/)![1]!;

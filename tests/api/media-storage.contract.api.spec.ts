@@ -41,7 +41,12 @@ const adapters: { name: string; skip: boolean; open(): Promise<Opened> }[] = [
     name: 'S3',
     skip: !s3Url,
     async open() {
-      const storage = await connectS3MediaStorage({ url: s3Url!, bucket: process.env.S3_BUCKET ?? 'bhc-media-test', region: process.env.S3_REGION ?? 'us-east-1', prefix: `contract-${randomBytes(6).toString('hex')}/` });
+      const storage = await connectS3MediaStorage({
+        url: s3Url!,
+        bucket: process.env.S3_BUCKET ?? 'bhc-media-test',
+        region: process.env.S3_REGION ?? 'us-east-1',
+        prefix: `contract-${randomBytes(6).toString('hex')}/`,
+      });
       return { storage, close: () => storage.close() };
     },
   },
@@ -123,7 +128,15 @@ for (const adapter of adapters) {
     });
 
     it('refuses any key that is not a media key, before touching the store', async () => {
-      const bad = ['../secret', `${randomUUID()}/../../etc/passwd`, `${randomUUID()}/feed.exe`, '/etc/passwd', `${randomUUID()}/feed.webp/x`, `${randomUUID()}\\feed.webp`, ''];
+      const bad = [
+        '../secret',
+        `${randomUUID()}/../../etc/passwd`,
+        `${randomUUID()}/feed.exe`,
+        '/etc/passwd',
+        `${randomUUID()}/feed.webp/x`,
+        `${randomUUID()}\\feed.webp`,
+        '',
+      ];
       for (const key of bad) {
         await expect(storage.put(key, Buffer.from('x'), 'image/webp'), key).rejects.toBeInstanceOf(MediaStorageKeyError);
         await expect(storage.get(key), key).rejects.toBeInstanceOf(MediaStorageKeyError);

@@ -33,13 +33,22 @@ const figures = async () => (await admin.get('/api/admin/monitoring')).body;
 describe('monitoring', () => {
   it('counts active users from open connections', async () => {
     const before = await figures();
-    expect(before).toMatchObject({ health: 'healthy', activeUsers: 0, database: { status: 'connected', maxConnections: 10 }, eventStore: { lag: 0 } });
+    expect(before).toMatchObject({
+      health: 'healthy',
+      activeUsers: 0,
+      database: { status: 'connected', maxConnections: 10 },
+      eventStore: { lag: 0 },
+    });
     expect(before.storage.bytes).toBeGreaterThan(1_000_000);
     expect(before.uptimeSeconds).toBeGreaterThanOrEqual(0);
 
     for (let i = 0; i < 3; i++) {
       const { browser } = await registerMember(site.url);
-      const socket = io(site.url, { path: '/socket.io', transports: ['websocket'], extraHeaders: { cookie: `bhc.sid=${browser.cookie('bhc.sid')}` } });
+      const socket = io(site.url, {
+        path: '/socket.io',
+        transports: ['websocket'],
+        extraHeaders: { cookie: `bhc.sid=${browser.cookie('bhc.sid')}` },
+      });
       sockets.push(socket);
       await new Promise((resolve) => socket.once('connect', () => resolve(undefined)));
     }
@@ -59,7 +68,8 @@ describe('monitoring', () => {
 
   it('shows projection lag growing while projections are paused, then falling', async () => {
     await site.services.runner.stop();
-    for (let i = 0; i < 150; i++) await site.services.eventStore.append(`noise-${i}`, [{ type: 'Noise', data: {} }], { expectedVersion: 'any' });
+    for (let i = 0; i < 150; i++)
+      await site.services.eventStore.append(`noise-${i}`, [{ type: 'Noise', data: {} }], { expectedVersion: 'any' });
     const paused = await figures();
     expect(paused.eventStore.lag).toBeGreaterThanOrEqual(150);
     expect(paused.alerts.map((a: { message: string }) => a.message)).toContainEqual(expect.stringMatching(/behind/));
@@ -84,7 +94,15 @@ describe('monitoring', () => {
       },
     };
     const progress = createProjectionProgress({ store, runnerName: 'probe', local: true });
-    const runner = createProjectionRunner({ name: 'probe', eventStore: flaky, store, projections: [], progress, logger: { info: () => undefined, error: () => undefined }, resubscribeDelay: () => 20 });
+    const runner = createProjectionRunner({
+      name: 'probe',
+      eventStore: flaky,
+      store,
+      projections: [],
+      progress,
+      logger: { info: () => undefined, error: () => undefined },
+      resubscribeDelay: () => 20,
+    });
     const app = Fastify();
     registerValibotSchemas(app);
     await app.register(healthRoutes, { services: { ...site.services, runner } });
@@ -124,7 +142,12 @@ describe('the mail outbox in the figures', () => {
 
   beforeAll(async () => {
     // No workers role: the test runs the mail runner itself and starts the sender when it chooses.
-    mailSite = await startTestSite({ ROLES: 'api,projections', ALERT_MAIL_BACKLOG_SECONDS: '2', ALERT_RESPONSE_P95_MS: '10000', METRICS_TOKEN: 'scraper-token-0123456789' });
+    mailSite = await startTestSite({
+      ROLES: 'api,projections',
+      ALERT_MAIL_BACKLOG_SECONDS: '2',
+      ALERT_RESPONSE_P95_MS: '10000',
+      METRICS_TOKEN: 'scraper-token-0123456789',
+    });
     staff = (await registerMember(mailSite.url)).browser;
   });
   afterAll(async () => {
@@ -140,7 +163,8 @@ describe('the mail outbox in the figures', () => {
     await services.subscriptionMail.start();
     const handle = commands(services.eventStore);
     const secret = services.config.subscriptionLinkSecret;
-    for (const email of ['reader-1@example.org', 'reader-2@example.org', 'bounce@example.org']) await subscribe(handle, secret, { email, type: 'blog_posts', frequency: 'immediate' });
+    for (const email of ['reader-1@example.org', 'reader-2@example.org', 'bounce@example.org'])
+      await subscribe(handle, secret, { email, type: 'blog_posts', frequency: 'immediate' });
     await publishBlogPost(handle, 'The first FM license in the state');
     await expect.poll(async () => (await mailFigures()).mail.queued, { timeout: 15_000 }).toBe(3);
     const queued = await mailFigures();
@@ -152,22 +176,36 @@ describe('the mail outbox in the figures', () => {
     const late = await mailFigures();
     expect(late.mail.oldestQueuedSeconds).toBeGreaterThan(queued.mail.oldestQueuedSeconds);
     expect(late.mail.queued).toBe(3);
-    expect(late.alerts.map((alert: { message: string }) => alert.message)).toContainEqual(expect.stringMatching(/^Mail backlog: the oldest queued mail has waited \d+ s$/));
+    expect(late.alerts.map((alert: { message: string }) => alert.message)).toContainEqual(
+      expect.stringMatching(/^Mail backlog: the oldest queued mail has waited \d+ s$/),
+    );
     expect(late.health).toBe('warning');
-    const scraped = await new Browser(mailSite.url).request('GET', '/metrics', undefined, { authorization: 'Bearer scraper-token-0123456789' });
+    const scraped = await new Browser(mailSite.url).request('GET', '/metrics', undefined, {
+      authorization: 'Bearer scraper-token-0123456789',
+    });
     expect(scraped.body).toMatch(/^bhc_mail_queued 3$/m);
     expect(Number(scraped.body.match(/^bhc_mail_oldest_queued_seconds (\d+)$/m)?.[1])).toBeGreaterThan(2);
 
     // A worker starts, against a relay that refuses one address for good.
     const smtp = await startCountingSmtp({ refuse: (address) => address.startsWith('bounce') });
     const transport = createTransport(`smtp://127.0.0.1:${smtp.port}`, 0);
-    const worker = startMailWorker({ connection: services.redis, prefix: services.config.redisPrefix, transport, from: services.config.mailFrom, subscriptionMail: workerJobs(services.subscriptionMail, transport) });
+    const worker = startMailWorker({
+      connection: services.redis,
+      prefix: services.config.redisPrefix,
+      transport,
+      from: services.config.mailFrom,
+      subscriptionMail: workerJobs(services.subscriptionMail, transport),
+    });
     try {
-      await expect.poll(async () => (await mailFigures()).mail, { timeout: 15_000 }).toEqual({ queued: 0, oldestQueuedSeconds: 0, sentLastHour: 2, bounced: 1 });
+      await expect
+        .poll(async () => (await mailFigures()).mail, { timeout: 15_000 })
+        .toEqual({ queued: 0, oldestQueuedSeconds: 0, sentLastHour: 2, bounced: 1 });
       const after = await mailFigures();
       expect(after.alerts.map((alert: { message: string }) => alert.message)).not.toContainEqual(expect.stringMatching(/^Mail backlog/));
       expect(after.health).toBe('healthy');
-      const metrics = (await new Browser(mailSite.url).request('GET', '/metrics', undefined, { authorization: 'Bearer scraper-token-0123456789' })).body;
+      const metrics = (
+        await new Browser(mailSite.url).request('GET', '/metrics', undefined, { authorization: 'Bearer scraper-token-0123456789' })
+      ).body;
       expect(metrics).toMatch(/^bhc_mail_queued 0$/m);
       expect(metrics).toMatch(/^bhc_mail_oldest_queued_seconds 0$/m);
       expect(metrics).toMatch(/^bhc_mail_sent_last_hour 2$/m);

@@ -90,7 +90,15 @@ async function expectPagesCover(browser: Browser, path: string, keys: Key[], exp
 
 async function scheduleEvent(actor: Actor, at: Date, fields: Record<string, unknown>) {
   const id = randomUUID();
-  const data = { id, fields: v.parse(EventSchema, { eventType: 'reunion', startDate: '2031-05-01T18:00:00.000Z', endDate: '2031-05-01T21:00:00.000Z', ...fields }) };
+  const data = {
+    id,
+    fields: v.parse(EventSchema, {
+      eventType: 'reunion',
+      startDate: '2031-05-01T18:00:00.000Z',
+      endDate: '2031-05-01T21:00:00.000Z',
+      ...fields,
+    }),
+  };
   await site.services.handle(calendarEventDecider, streamName('event', id), { type: 'ScheduleEvent', data, metadata: { now: at, actor } });
   return id;
 }
@@ -122,7 +130,11 @@ describe('events', () => {
     // Shared start dates and titles, so that start and title order have ties only the id breaks.
     for (let i = 0; i < 7; i++) {
       published.push(
-        await scheduleEvent(adminActor, moment(i), { title: i % 2 === 0 ? 'Tower reunion' : `Signal day ${i}`, startDate: i < 4 ? '2031-05-01T18:00:00.000Z' : `2031-05-0${i}T18:00:00.000Z`, endDate: '2031-05-09T21:00:00.000Z' }),
+        await scheduleEvent(adminActor, moment(i), {
+          title: i % 2 === 0 ? 'Tower reunion' : `Signal day ${i}`,
+          startDate: i < 4 ? '2031-05-01T18:00:00.000Z' : `2031-05-0${i}T18:00:00.000Z`,
+          endDate: '2031-05-09T21:00:00.000Z',
+        }),
       );
     }
     for (const id of published.slice(0, 5)) await eventCommand(id, 'FeatureEvent', SAME_MOMENT);
@@ -130,20 +142,106 @@ describe('events', () => {
   });
 
   it('pages the calendar in each of its orders, and with its filters', async () => {
-    await expectPagesCover(anonymous(), '/api/events', [['startDate', 1], ['id', 1]], published);
-    await expectPagesCover(anonymous(), '/api/events?sort=start', [['startDate', 1], ['id', 1]], published);
-    await expectPagesCover(anonymous(), '/api/events?sort=title', [['title', 1], ['id', 1]], published);
-    await expectPagesCover(anonymous(), '/api/events?sort=created', [['createdAt', -1], ['id', 1]], published);
-    await expectPagesCover(staff, '/api/events?status=any&sort=created', [['createdAt', -1], ['id', 1]], [...published, ...pending]);
-    const reunions = await expectPagesCover(anonymous(), '/api/events?q=tower&from=2031-05-01T00:00:00.000Z&to=2031-06-01T00:00:00.000Z', [['startDate', 1], ['id', 1]], []);
+    await expectPagesCover(
+      anonymous(),
+      '/api/events',
+      [
+        ['startDate', 1],
+        ['id', 1],
+      ],
+      published,
+    );
+    await expectPagesCover(
+      anonymous(),
+      '/api/events?sort=start',
+      [
+        ['startDate', 1],
+        ['id', 1],
+      ],
+      published,
+    );
+    await expectPagesCover(
+      anonymous(),
+      '/api/events?sort=title',
+      [
+        ['title', 1],
+        ['id', 1],
+      ],
+      published,
+    );
+    await expectPagesCover(
+      anonymous(),
+      '/api/events?sort=created',
+      [
+        ['createdAt', -1],
+        ['id', 1],
+      ],
+      published,
+    );
+    await expectPagesCover(
+      staff,
+      '/api/events?status=any&sort=created',
+      [
+        ['createdAt', -1],
+        ['id', 1],
+      ],
+      [...published, ...pending],
+    );
+    const reunions = await expectPagesCover(
+      anonymous(),
+      '/api/events?q=tower&from=2031-05-01T00:00:00.000Z&to=2031-06-01T00:00:00.000Z',
+      [
+        ['startDate', 1],
+        ['id', 1],
+      ],
+      [],
+    );
     expect(reunions).toHaveLength(4);
   });
 
   it('pages the moderation queue, the featured list and my events', async () => {
-    expect(await expectPagesCover(staff, '/api/admin/events/pending', [['createdAt', 1], ['id', 1]], pending)).toHaveLength(5);
-    await expectPagesCover(staff, '/api/admin/events/pending?sort=title', [['title', 1], ['id', 1]], pending);
-    expect(await expectPagesCover(staff, '/api/admin/events/featured', [['startDate', 1], ['id', 1]], published.slice(0, 5))).toHaveLength(5);
-    expect(await expectPagesCover(member, '/api/user/events', [['startDate', 1], ['id', 1]], pending)).toHaveLength(5);
+    expect(
+      await expectPagesCover(
+        staff,
+        '/api/admin/events/pending',
+        [
+          ['createdAt', 1],
+          ['id', 1],
+        ],
+        pending,
+      ),
+    ).toHaveLength(5);
+    await expectPagesCover(
+      staff,
+      '/api/admin/events/pending?sort=title',
+      [
+        ['title', 1],
+        ['id', 1],
+      ],
+      pending,
+    );
+    expect(
+      await expectPagesCover(
+        staff,
+        '/api/admin/events/featured',
+        [
+          ['startDate', 1],
+          ['id', 1],
+        ],
+        published.slice(0, 5),
+      ),
+    ).toHaveLength(5);
+    expect(
+      await expectPagesCover(
+        member,
+        '/api/user/events',
+        [
+          ['startDate', 1],
+          ['id', 1],
+        ],
+        pending,
+      ),
+    ).toHaveLength(5);
   });
 
   it('refuses a cursor made for another order', async () => {
@@ -161,23 +259,55 @@ describe('blog', () => {
   beforeAll(async () => {
     for (let i = 0; i < 9; i++) {
       const id = randomUUID();
-      const data = { id, title: `Story ${i}`, excerpt: 'A story', content: '<p>A story</p>', tags: [], isPublished: i < 7, isPinned: i === 2 || i === 5, isFeatured: i === 4 };
-      await site.services.handle(blogPostDecider, streamName('blog', id), { type: 'CreateBlogPost', data, metadata: { now: moment(i), actor: adminActor } });
+      const data = {
+        id,
+        title: `Story ${i}`,
+        excerpt: 'A story',
+        content: '<p>A story</p>',
+        tags: [],
+        isPublished: i < 7,
+        isPinned: i === 2 || i === 5,
+        isFeatured: i === 4,
+      };
+      await site.services.handle(blogPostDecider, streamName('blog', id), {
+        type: 'CreateBlogPost',
+        data,
+        metadata: { now: moment(i), actor: adminActor },
+      });
       (data.isPublished ? published : drafts).push(id);
     }
   });
 
   it('pages the published posts, pinned first, with the featured and pinned filters', async () => {
     // Readers' order is pinned first, then by publication (here the creation moment), newest first.
-    const readingOrder: Key[] = [['isPinned', -1], ['publishedAt', -1], ['id', -1]];
+    const readingOrder: Key[] = [
+      ['isPinned', -1],
+      ['publishedAt', -1],
+      ['id', -1],
+    ];
     const ids = await expectPagesCover(anonymous(), '/api/blog', readingOrder, published);
     expect(ids).toHaveLength(7);
-    await expectPagesCover(anonymous(), '/api/blog?pinned=false', readingOrder, published.filter((_, i) => i !== 2 && i !== 5));
+    await expectPagesCover(
+      anonymous(),
+      '/api/blog?pinned=false',
+      readingOrder,
+      published.filter((_, i) => i !== 2 && i !== 5),
+    );
     expect(await expectPagesCover(anonymous(), '/api/blog?featured=true', readingOrder, [published[4]!])).toHaveLength(1);
   });
 
   it('pages management’s list, drafts included', async () => {
-    expect(await expectPagesCover(staff, '/api/admin/blog', [['createdAt', -1], ['id', -1]], [...published, ...drafts])).toHaveLength(9);
+    expect(
+      await expectPagesCover(
+        staff,
+        '/api/admin/blog',
+        [
+          ['createdAt', -1],
+          ['id', -1],
+        ],
+        [...published, ...drafts],
+      ),
+    ).toHaveLength(9);
   });
 });
 
@@ -188,17 +318,42 @@ describe('feed', () => {
     for (let i = 0; i < 7; i++) {
       const id = randomUUID();
       const data = { id, content: `Memory ${i}`, mediaType: null, mediaUrl: null, mediaTitle: null, tags: [] };
-      await site.services.handle(postDecider, streamName('post', id), { type: 'SubmitPost', data, metadata: { now: moment(i), actor: memberActor } });
+      await site.services.handle(postDecider, streamName('post', id), {
+        type: 'SubmitPost',
+        data,
+        metadata: { now: moment(i), actor: memberActor },
+      });
       queued.push(id);
     }
   });
 
   it('pages the moderation queue, oldest first', async () => {
-    expect(await expectPagesCover(staff, '/api/admin/posts/pending', [['createdAt', 1], ['id', 1]], queued)).toHaveLength(7);
+    expect(
+      await expectPagesCover(
+        staff,
+        '/api/admin/posts/pending',
+        [
+          ['createdAt', 1],
+          ['id', 1],
+        ],
+        queued,
+      ),
+    ).toHaveLength(7);
   });
 
   it('pages the feed with the same cursor as every other list', async () => {
-    expect(await expectPagesCover(member, '/api/posts', [['isPinned', -1], ['createdAt', -1], ['id', -1]], queued)).toHaveLength(7);
+    expect(
+      await expectPagesCover(
+        member,
+        '/api/posts',
+        [
+          ['isPinned', -1],
+          ['createdAt', -1],
+          ['id', -1],
+        ],
+        queued,
+      ),
+    ).toHaveLength(7);
   });
 });
 
@@ -210,7 +365,17 @@ describe('subscriptions', () => {
       expect(created.status).toBe(201);
       own.push(created.body.id);
     }
-    expect(await expectPagesCover(member, '/api/subscriptions', [['createdAt', 1], ['id', 1]], own)).toEqual(own);
+    expect(
+      await expectPagesCover(
+        member,
+        '/api/subscriptions',
+        [
+          ['createdAt', 1],
+          ['id', 1],
+        ],
+        own,
+      ),
+    ).toEqual(own);
 
     // Ended subscriptions stay in the consent record: leaving and joining again makes it longer.
     const ended: string[] = [];
@@ -219,7 +384,15 @@ describe('subscriptions', () => {
       ended.push(own[0]!);
       own[0] = (await member.post('/api/subscriptions', { subscriptionType: 'blog_posts', frequency: 'daily' })).body.id;
     }
-    const record = await expectPagesCover(staff, `/api/admin/subscriptions?email=${encodeURIComponent(memberEmail)}`, [['createdAt', -1], ['id', 1]], [...own, ...ended]);
+    const record = await expectPagesCover(
+      staff,
+      `/api/admin/subscriptions?email=${encodeURIComponent(memberEmail)}`,
+      [
+        ['createdAt', -1],
+        ['id', 1],
+      ],
+      [...own, ...ended],
+    );
     expect(record).toHaveLength(6);
   });
 });
@@ -236,20 +409,40 @@ describe('members', () => {
     const ids = everyone.map((row) => row.id);
     expect(new Set(ids).size).toBe(120);
     expect(ids).toEqual(expect.arrayContaining([adminActor.id, memberActor.id]));
-    expectInOrder(everyone, [['joinedAt', -1], ['id', -1]], 'members');
+    expectInOrder(
+      everyone,
+      [
+        ['joinedAt', -1],
+        ['id', -1],
+      ],
+      'members',
+    );
     expect((await pageThrough(admin, '/api/admin/users', 7)).map((row) => row.id)).toEqual(ids);
-    expect(everyone[0]).toMatchObject({ name: expect.any(String), email: expect.any(String), role: 'member', status: 'offline', posts: 0, suspended: false });
+    expect(everyone[0]).toMatchObject({
+      name: expect.any(String),
+      email: expect.any(String),
+      role: 'member',
+      status: 'offline',
+      posts: 0,
+      suspended: false,
+    });
   });
 
   it('lists only the members online now when asked', async () => {
     expect((await admin.get('/api/admin/users?online=true')).body).toEqual({ items: [], nextCursor: null });
-    const socket = io(site.url, { path: '/socket.io', transports: ['websocket'], extraHeaders: { cookie: `bhc.sid=${member.cookie('bhc.sid')}` } });
+    const socket = io(site.url, {
+      path: '/socket.io',
+      transports: ['websocket'],
+      extraHeaders: { cookie: `bhc.sid=${member.cookie('bhc.sid')}` },
+    });
     sockets.push(socket);
     await new Promise<void>((resolve, reject) => {
       socket.once('connect', () => resolve());
       socket.once('connect_error', reject);
     });
-    await expect.poll(async () => (await admin.get<ListPage>('/api/admin/users?online=true')).body.items.map((row) => [row.id, row.status])).toEqual([[memberActor.id, 'online']]);
+    await expect
+      .poll(async () => (await admin.get<ListPage>('/api/admin/users?online=true')).body.items.map((row) => [row.id, row.status]))
+      .toEqual([[memberActor.id, 'online']]);
     expect((await admin.get('/api/admin/users?online=yes')).status).toBe(400);
   });
 });
@@ -273,7 +466,14 @@ describe('limits and cursors', () => {
   const encode = (position: unknown) => Buffer.from(JSON.stringify(position)).toString('base64url');
   /** The list's own cursor with every text in it replaced: what a forger would try. */
   const tampered = (cursor: string, text: string) =>
-    encode(Object.fromEntries(Object.entries(JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as Record<string, unknown>).map(([key, value]) => [key, typeof value === 'string' ? text : value])));
+    encode(
+      Object.fromEntries(
+        Object.entries(JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as Record<string, unknown>).map(([key, value]) => [
+          key,
+          typeof value === 'string' ? text : value,
+        ]),
+      ),
+    );
 
   it('refuses a limit over 100, naming the field', async () => {
     for (const [who, path] of lists()) {
@@ -292,7 +492,17 @@ describe('limits and cursors', () => {
       const real = (await who.get<ListPage>(withQuery(path, 'limit=1'))).body.nextCursor;
       expect(real, path).toEqual(expect.any(String));
       expect((await who.get(withQuery(path, `limit=1&cursor=${real}`))).status, path).toBe(200);
-      const bad = ['not-a-cursor', '%00', encode([1, 2]), encode({ _id: 'x' }), encode(null), 'x'.repeat(5000), tampered(real!, 'a\u0000b'), tampered(real!, '\ud800'), tampered(real!, '\udc00x')];
+      const bad = [
+        'not-a-cursor',
+        '%00',
+        encode([1, 2]),
+        encode({ _id: 'x' }),
+        encode(null),
+        'x'.repeat(5000),
+        tampered(real!, 'a\u0000b'),
+        tampered(real!, '\ud800'),
+        tampered(real!, '\udc00x'),
+      ];
       for (const cursor of bad) {
         const response = await who.get(withQuery(path, `cursor=${encodeURIComponent(cursor)}`));
         expect(response.status, `${path} cursor=${cursor.slice(0, 40)}`).toBe(400);

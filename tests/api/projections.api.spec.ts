@@ -88,7 +88,14 @@ for (const backend of backends) {
 
     async function runToHead(projection: Projection) {
       const progress = createProjectionProgress({ store, runnerName: 'tally-runner', local: true });
-      const runner = createProjectionRunner({ name: 'tally-runner', eventStore, store, projections: [projection], progress, logger: silent });
+      const runner = createProjectionRunner({
+        name: 'tally-runner',
+        eventStore,
+        store,
+        projections: [projection],
+        progress,
+        logger: silent,
+      });
       const head = isolated ? Math.max(lastAppended, await eventStore.headPosition()) : await eventStore.headPosition();
       await runner.start();
       await progress.waitFor(head, 10_000);
@@ -115,7 +122,14 @@ for (const backend of backends) {
       it('gives identical read models after a rebuild from scratch', async () => {
         const before = await snapshot();
         const progress = createProjectionProgress({ store, runnerName: 'tally-runner', local: true });
-        const runner = createProjectionRunner({ name: 'tally-runner', eventStore, store, projections: [tallyProjection()], progress, logger: silent });
+        const runner = createProjectionRunner({
+          name: 'tally-runner',
+          eventStore,
+          store,
+          projections: [tallyProjection()],
+          progress,
+          logger: silent,
+        });
         await runner.reset();
         expect(await store.collection('tallies').countDocuments({})).toBe(0);
         await runToHead(tallyProjection());
@@ -126,7 +140,14 @@ for (const backend of backends) {
         const before = await snapshot();
         const [, , failing] = (await eventStore.readStream(`${TALLY}3`)).map((event) => event.position);
         const progress = createProjectionProgress({ store, runnerName: 'tally-runner', local: true });
-        const crashing = createProjectionRunner({ name: 'tally-runner', eventStore, store, projections: [tallyProjection({ failAt: failing })], progress, logger: silent });
+        const crashing = createProjectionRunner({
+          name: 'tally-runner',
+          eventStore,
+          store,
+          projections: [tallyProjection({ failAt: failing })],
+          progress,
+          logger: silent,
+        });
         await crashing.reset();
         await crashing.start();
         await expect.poll(() => crashing.failure(), { timeout: 15_000 }).not.toBeNull();
@@ -148,7 +169,10 @@ for (const backend of backends) {
      * The event store as seen through a subscription that drops: the n-th subscription made delivers `deliver` events
      * then ends cleanly or fails, as a KurrentDB restart or leader change, or a lost connection, does.
      */
-    function droppingSubscriptions(inner: EventStore, drops: { deliver: number; then: 'end' | 'fail' }[]): EventStore & { subscriptions: number[] } {
+    function droppingSubscriptions(
+      inner: EventStore,
+      drops: { deliver: number; then: 'end' | 'fail' }[],
+    ): EventStore & { subscriptions: number[] } {
       const subscriptions: number[] = [];
       return {
         ...inner,
@@ -241,7 +265,10 @@ for (const backend of backends) {
         const before = await snapshot();
         const checkpoints = store.collection(CHECKPOINTS);
         const saved = await checkpoints.findOne({ _id: 'tally' });
-        await checkpoints.replaceOne({ _id: 'tally' }, { ...saved!, position: 3, eventStore: 'kurrentdb:00000000-0000-4000-8000-000000000000' });
+        await checkpoints.replaceOne(
+          { _id: 'tally' },
+          { ...saved!, position: 3, eventStore: 'kurrentdb:00000000-0000-4000-8000-000000000000' },
+        );
         const logged: string[] = [];
         const progress = createProjectionProgress({ store, runnerName: 'tally-runner', local: true });
         const runner = createProjectionRunner({
@@ -253,7 +280,9 @@ for (const backend of backends) {
           logger: { info: () => undefined, error: (_fields: unknown, message?: string) => void logged.push(String(message)) },
         });
         await runner.start();
-        await expect.poll(async () => (await checkpoints.findOne({ _id: 'tally' }))?.eventStore, { timeout: 15_000 }).toBe(await eventStore.identity());
+        await expect
+          .poll(async () => (await checkpoints.findOne({ _id: 'tally' }))?.eventStore, { timeout: 15_000 })
+          .toBe(await eventStore.identity());
         await runner.stop();
         expect(logged[0]).toContain('written against another event store (kurrentdb:00000000-0000-4000-8000-000000000000)');
         expect(logged[0]).toContain('rebuilt from this store');
@@ -263,7 +292,11 @@ for (const backend of backends) {
 
       it('records the event store with the checkpoint', async () => {
         const identity = await eventStore.identity();
-        expect(await store.collection(CHECKPOINTS).findOne({ _id: 'tally' })).toMatchObject({ eventStore: identity, runner: 'tally-runner', version: 1 });
+        expect(await store.collection(CHECKPOINTS).findOne({ _id: 'tally' })).toMatchObject({
+          eventStore: identity,
+          runner: 'tally-runner',
+          version: 1,
+        });
         expect(await store.collection(CHECKPOINTS).findOne({ _id: 'tally-runner' })).toMatchObject({ eventStore: identity, summary: true });
       });
 
@@ -276,14 +309,30 @@ for (const backend of backends) {
           async apply(event, { store }) {
             if (!event.streamName.startsWith(TALLY) || event.type !== 'Counted') return;
             const by = (event.data as { by: number }).by;
-            await applyToDocument(store.collection<Tally>('race_counts'), event.streamName, event.position, (current) => ({ count: (current?.count ?? 0) + by, events: (current?.events ?? 0) + 1 }));
-            await applyToDocument(store.collection<Total>('race_totals'), 'all', event.position, (current) => ({ total: (current?.total ?? 0) + by, streams: [] }));
+            await applyToDocument(store.collection<Tally>('race_counts'), event.streamName, event.position, (current) => ({
+              count: (current?.count ?? 0) + by,
+              events: (current?.events ?? 0) + 1,
+            }));
+            await applyToDocument(store.collection<Total>('race_totals'), 'all', event.position, (current) => ({
+              total: (current?.total ?? 0) + by,
+              streams: [],
+            }));
           },
         });
-        const race = async () => ({ counts: await store.collection('race_counts').find({}, { sort: { _id: 1 } }), totals: await store.collection('race_totals').find({}) });
+        const race = async () => ({
+          counts: await store.collection('race_counts').find({}, { sort: { _id: 1 } }),
+          totals: await store.collection('race_totals').find({}),
+        });
         const head = isolated ? lastAppended : await eventStore.headPosition();
         const single = createProjectionProgress({ store, runnerName: 'race-alone', local: true });
-        const alone = createProjectionRunner({ name: 'race-alone', eventStore, store, projections: [racing()], progress: single, logger: silent });
+        const alone = createProjectionRunner({
+          name: 'race-alone',
+          eventStore,
+          store,
+          projections: [racing()],
+          progress: single,
+          logger: silent,
+        });
         await alone.start();
         await single.waitFor(head, 15_000);
         await alone.stop();
@@ -295,8 +344,22 @@ for (const backend of backends) {
           const ahead = createProjectionProgress({ store, runnerName: 'race-ahead', local: true });
           const behind = createProjectionProgress({ store, runnerName: 'race-behind', local: true });
           // The runner ahead writes slowly, so the one behind catches up with it and they overlap write for write.
-          const first = createProjectionRunner({ name: 'race-ahead', eventStore, store: slowWrites(store, 3), projections: [racing()], progress: ahead, logger: silent });
-          const second = createProjectionRunner({ name: 'race-behind', eventStore, store, projections: [racing()], progress: behind, logger: silent });
+          const first = createProjectionRunner({
+            name: 'race-ahead',
+            eventStore,
+            store: slowWrites(store, 3),
+            projections: [racing()],
+            progress: ahead,
+            logger: silent,
+          });
+          const second = createProjectionRunner({
+            name: 'race-behind',
+            eventStore,
+            store,
+            projections: [racing()],
+            progress: behind,
+            logger: silent,
+          });
           await store.collection(CHECKPOINTS).deleteMany({ _id: { $in: ['race', 'race-ahead', 'race-behind'] } });
           await first.start();
           await ahead.waitFor(head * ((round + 1) / 5), 15_000);
@@ -327,10 +390,20 @@ for (const backend of backends) {
       });
 
       it('tells how far behind the log a runner is, in events and in seconds, from its checkpoint', async () => {
-        if (isolated) expect(await runnerLag({ eventStore, store, runnerName: 'tally-runner', cap: 1000 })).toEqual({ events: 0, seconds: 0 });
-        await eventStore.append(`lag${TALLY}`, [{ type: 'Noted', data: {} }, { type: 'Noted', data: {} }, { type: 'Noted', data: {} }], { expectedVersion: 'no_stream' });
+        if (isolated)
+          expect(await runnerLag({ eventStore, store, runnerName: 'tally-runner', cap: 1000 })).toEqual({ events: 0, seconds: 0 });
+        await eventStore.append(
+          `lag${TALLY}`,
+          [
+            { type: 'Noted', data: {} },
+            { type: 'Noted', data: {} },
+            { type: 'Noted', data: {} },
+          ],
+          { expectedVersion: 'no_stream' },
+        );
         const [oldest] = await eventStore.readStream(`lag${TALLY}`);
-        const lag = () => runnerLag({ eventStore, store, runnerName: 'tally-runner', cap: 1000, now: new Date(oldest!.createdAt.getTime() + 90_000) });
+        const lag = () =>
+          runnerLag({ eventStore, store, runnerName: 'tally-runner', cap: 1000, now: new Date(oldest!.createdAt.getTime() + 90_000) });
         // Others' events may wait too on a shared KurrentDB, before and among these; on PostgreSQL, events show once
         // no writer older than them is still open on the server (other test files' may be, for a moment).
         if (isolated) await expect.poll(lag, { timeout: 10_000 }).toEqual({ events: 3, seconds: 90 });
@@ -339,7 +412,8 @@ for (const backend of backends) {
         // A runner that never ran is behind by the whole log.
         expect((await runnerLag({ eventStore, store, runnerName: 'never-ran', cap: 100_000 })).events).toBeGreaterThan(300);
         await runToHead(tallyProjection());
-        if (isolated) expect(await runnerLag({ eventStore, store, runnerName: 'tally-runner', cap: 1000 })).toEqual({ events: 0, seconds: 0 });
+        if (isolated)
+          expect(await runnerLag({ eventStore, store, runnerName: 'tally-runner', cap: 1000 })).toEqual({ events: 0, seconds: 0 });
       });
     });
 
@@ -358,7 +432,14 @@ for (const backend of backends) {
 
       it('answers only once the read models show the write, and serialises a hot stream', async () => {
         const progress = createProjectionProgress({ store, runnerName: 'tally-runner', local: true });
-        const runner = createProjectionRunner({ name: 'tally-runner', eventStore, store, projections: [tallyProjection()], progress, logger: silent });
+        const runner = createProjectionRunner({
+          name: 'tally-runner',
+          eventStore,
+          store,
+          projections: [tallyProjection()],
+          progress,
+          logger: silent,
+        });
         await runner.start();
         const handle = createCommandHandler({ eventStore, progress });
         try {
@@ -372,7 +453,10 @@ for (const backend of backends) {
           expect(noop).toMatchObject({ events: [], position: null });
 
           await handle(decider, `${TALLY}hot`, { type: 'Close' });
-          await expect(handle(decider, `${TALLY}hot`, { type: 'Count', by: 1 })).rejects.toMatchObject({ code: 'rule', message: 'This tally is closed' });
+          await expect(handle(decider, `${TALLY}hot`, { type: 'Count', by: 1 })).rejects.toMatchObject({
+            code: 'rule',
+            message: 'This tally is closed',
+          });
           expect(await store.collection('tallies').findOne({ _id: `${TALLY}hot` })).toBeNull();
         } finally {
           await runner.stop();

@@ -39,17 +39,27 @@ beforeAll(async () => {
         tags: ['radio'],
         content: `<p>The night the transmitter at <strong>WHAS</strong> went dark &amp; came back.</p><p><img src="https://images.example.org/tower.jpg" alt="The tower"></p>`,
       })
-      // A post's page is at its slug (its id's address leads there: tests/api/blog/slugs.api.spec.ts).
     ).body.slug as string;
+  // A post's page is at its slug (its id's address leads there: tests/api/blog/slugs.api.spec.ts).
   items.published = await post('When the Tower Fell </script><b>', true);
   items.draft = await post('A draft nobody may see', false);
   const event = async (who: Browser, fields: Record<string, unknown>) => {
-    const response = await who.post('/api/events', { eventType: 'reunion', startDate: inAWeek(0), endDate: inAWeek(3), description: 'Bring your old station badges.\n\nCoffee at the door.', ...fields });
+    const response = await who.post('/api/events', {
+      eventType: 'reunion',
+      startDate: inAWeek(0),
+      endDate: inAWeek(3),
+      description: 'Bring your old station badges.\n\nCoffee at the door.',
+      ...fields,
+    });
     expect(response.status).toBe(201);
     return response.body.id as string;
   };
   items.publicEvent = await event(admin, { title: 'WAVE Alumni Reunion', location: 'Louisville Palace, 625 S 4th St', maxAttendees: 40 });
-  items.virtualEvent = await event(admin, { title: 'Airchecks Listening Night', isVirtual: true, virtualLink: 'https://meet.example.org/secret-room' });
+  items.virtualEvent = await event(admin, {
+    title: 'Airchecks Listening Night',
+    isVirtual: true,
+    virtualLink: 'https://meet.example.org/secret-room',
+  });
   items.privateEvent = await event(admin, { title: 'Board-only Planning Session', isPublic: false });
   items.pendingEvent = await event(member, { title: 'Unapproved Memorial Plans' });
 });
@@ -58,12 +68,16 @@ afterAll(async () => {
   if (mediaDir) await rm(mediaDir, { recursive: true, force: true });
 });
 
-const unescapeHtml = (text: string) => text.replace(/&(lt|gt|quot|#39|amp);/gu, (_, name: string) => ({ lt: '<', gt: '>', quot: '"', '#39': "'", amp: '&' })[name]!);
+const unescapeHtml = (text: string) =>
+  text.replace(/&(lt|gt|quot|#39|amp);/gu, (_, name: string) => ({ lt: '<', gt: '>', quot: '"', '#39': "'", amp: '&' })[name]!);
 const metaContent = (html: string, attribute: 'property' | 'name', key: string) => {
   const value = html.match(new RegExp(`<meta ${attribute}="${key}" content="([^"]*)"`, 'u'))?.[1];
   return value === undefined ? undefined : unescapeHtml(value);
 };
-const jsonLd = (html: string) => [...html.matchAll(/<script type="application\/ld\+json">([\s\S]*?)<\/script>/gu)].map((match) => JSON.parse(match[1]!) as Record<string, any>);
+const jsonLd = (html: string) =>
+  [...html.matchAll(/<script type="application\/ld\+json">([\s\S]*?)<\/script>/gu)].map(
+    (match) => JSON.parse(match[1]!) as Record<string, any>,
+  );
 const prerendered = (html: string) => html.match(/<div id="prerendered">([\s\S]*?)<\/div>\s*<div id="root">/u)?.[1] ?? null;
 
 async function page(path: string, who = visitor()) {
@@ -84,7 +98,9 @@ function expectPreviewTags(html: string, { title, path, image }: { title: string
   // One title, the page's, and the feeds a reader can subscribe to.
   expect(html.match(/<title>/gu)).toHaveLength(1);
   expect(html).toContain('<link rel="alternate" type="application/rss+xml" title="Broadcast History Community blog" href="/rss" />');
-  expect(html).toContain('<link rel="alternate" type="text/calendar" title="Broadcast History Community events" href="/api/calendar.ics" />');
+  expect(html).toContain(
+    '<link rel="alternate" type="text/calendar" title="Broadcast History Community events" href="/api/calendar.ics" />',
+  );
 }
 
 /** The properties Google's rich results require or recommend for each type, each checked for a value of its kind. */
@@ -101,7 +117,12 @@ describe('the landing page', () => {
     expect(content).toContain('The history of broadcasting in our state, kept by the people who lived it.');
     expect(content).toContain('href="/privacy"');
     const [organization] = jsonLd(html);
-    expect(organization).toMatchObject({ '@context': 'https://schema.org', '@type': 'Organization', name: 'Broadcast History Community', url: `${siteUrl}/` });
+    expect(organization).toMatchObject({
+      '@context': 'https://schema.org',
+      '@type': 'Organization',
+      name: 'Broadcast History Community',
+      url: `${siteUrl}/`,
+    });
     expect(isUrl(organization!.logo)).toBe(true);
   });
 
@@ -115,7 +136,9 @@ describe('the landing page', () => {
     expect(html).toContain(`<script>${THEME_SCRIPT}</script>`);
     expect(html).not.toContain('src="/theme.js"');
     const response = await visitor().get('/');
-    expect(response.headers.get('content-security-policy')).toContain(`script-src 'self' 'sha256-${createHash('sha256').update(THEME_SCRIPT).digest('base64')}'`);
+    expect(response.headers.get('content-security-policy')).toContain(
+      `script-src 'self' 'sha256-${createHash('sha256').update(THEME_SCRIPT).digest('base64')}'`,
+    );
   });
 
   it('is the app alone for a member: the newsfeed is theirs, not the landing page', async () => {
@@ -141,7 +164,14 @@ describe('a published blog post', () => {
     expect(content).toContain('went dark &amp; came back.');
     expect(content).toContain('Ada Admin');
     const [posting] = jsonLd(html);
-    expect(posting).toMatchObject({ '@context': 'https://schema.org', '@type': 'BlogPosting', headline: 'When the Tower Fell </script><b>', author: { '@type': 'Person', name: 'Ada Admin' }, keywords: 'radio', url: `${siteUrl}/blog/${items.published}` });
+    expect(posting).toMatchObject({
+      '@context': 'https://schema.org',
+      '@type': 'BlogPosting',
+      headline: 'When the Tower Fell </script><b>',
+      author: { '@type': 'Person', name: 'Ada Admin' },
+      keywords: 'radio',
+      url: `${siteUrl}/blog/${items.published}`,
+    });
     expect(isDate(posting!.datePublished) && isDate(posting!.dateModified)).toBe(true);
     expect(posting!.image).toBe('https://images.example.org/tower.jpg');
     expect(posting!.publisher).toMatchObject({ '@type': 'Organization', name: 'Broadcast History Community' });
@@ -171,7 +201,11 @@ describe('a public approved event', () => {
   it('carries its date, place, description, attendance and a sign-in that comes back to RSVP', async () => {
     const { status, html } = await page(`/events/${items.publicEvent}`);
     expect(status).toBe(200);
-    expectPreviewTags(html, { title: 'WAVE Alumni Reunion | Broadcast History Community', path: `/events/${items.publicEvent}`, image: `${siteUrl}/og-image.png` });
+    expectPreviewTags(html, {
+      title: 'WAVE Alumni Reunion | Broadcast History Community',
+      path: `/events/${items.publicEvent}`,
+      image: `${siteUrl}/og-image.png`,
+    });
     const content = prerendered(html)!;
     expect(content).toContain('WAVE Alumni Reunion</h1>');
     expect(content).toContain('Louisville Palace, 625 S 4th St');
@@ -203,7 +237,10 @@ describe('a public approved event', () => {
   it('is an online event at its page’s address, never at the meeting link members get', async () => {
     const { html } = await page(`/events/${items.virtualEvent}`);
     const [event] = jsonLd(html);
-    expect(event).toMatchObject({ eventAttendanceMode: 'https://schema.org/OnlineEventAttendanceMode', location: [{ '@type': 'VirtualLocation', url: `${siteUrl}/events/${items.virtualEvent}` }] });
+    expect(event).toMatchObject({
+      eventAttendanceMode: 'https://schema.org/OnlineEventAttendanceMode',
+      location: [{ '@type': 'VirtualLocation', url: `${siteUrl}/events/${items.virtualEvent}` }],
+    });
     expect(html).not.toContain('secret-room');
   });
 
@@ -230,8 +267,12 @@ describe('feed autodiscovery', () => {
   it('names the blog’s RSS and the public calendar in the head of every page of the site', async () => {
     for (const path of ['/about', '/login', '/subscribe', '/blog', '/calendar']) {
       const { html } = await page(path);
-      expect(html, path).toContain('<link rel="alternate" type="application/rss+xml" title="Broadcast History Community blog" href="/rss" />');
-      expect(html, path).toContain('<link rel="alternate" type="text/calendar" title="Broadcast History Community events" href="/api/calendar.ics" />');
+      expect(html, path).toContain(
+        '<link rel="alternate" type="application/rss+xml" title="Broadcast History Community blog" href="/rss" />',
+      );
+      expect(html, path).toContain(
+        '<link rel="alternate" type="text/calendar" title="Broadcast History Community events" href="/api/calendar.ics" />',
+      );
     }
   });
 });
@@ -239,19 +280,28 @@ describe('feed autodiscovery', () => {
 describe('the sitemap', () => {
   it('lists the published post and the public events with their last change, and nothing else of them', async () => {
     const xml = String((await visitor().get('/sitemap.xml')).body);
-    const entries = new Map([...xml.matchAll(/<loc>([^<]+)<\/loc>\n(?:\s*<lastmod>([^<]+)<\/lastmod>)?/gu)].map((match) => [match[1]!, match[2]]));
+    const entries = new Map(
+      [...xml.matchAll(/<loc>([^<]+)<\/loc>\n(?:\s*<lastmod>([^<]+)<\/lastmod>)?/gu)].map((match) => [match[1]!, match[2]]),
+    );
     for (const id of [items.published]) expect(isDate(entries.get(`${siteUrl}/blog/${id}`))).toBe(true);
     for (const id of [items.publicEvent, items.virtualEvent]) expect(isDate(entries.get(`${siteUrl}/events/${id}`))).toBe(true);
-    for (const path of [`/blog/${items.draft}`, `/events/${items.privateEvent}`, `/events/${items.pendingEvent}`]) expect(entries.has(`${siteUrl}${path}`)).toBe(false);
+    for (const path of [`/blog/${items.draft}`, `/events/${items.privateEvent}`, `/events/${items.pendingEvent}`])
+      expect(entries.has(`${siteUrl}${path}`)).toBe(false);
   });
 });
 
 /** A picture uploaded by `who` (docs/domain/media.md#uploading). */
 async function uploadPicture(who: Browser, width: number, height: number) {
   const form = new FormData();
-  const bytes = await sharp({ create: { width, height, channels: 3, background: { r: 40, g: 80, b: 120 } } }).jpeg().toBuffer();
+  const bytes = await sharp({ create: { width, height, channels: 3, background: { r: 40, g: 80, b: 120 } } })
+    .jpeg()
+    .toBuffer();
   form.append('file', new Blob([new Uint8Array(bytes)], { type: 'image/jpeg' }), 'tower.jpg');
-  const response = await fetch(new URL('/api/media', site.url), { method: 'POST', body: form, headers: { origin: site.url, cookie: `${SESSION_COOKIE}=${who.cookie(SESSION_COOKIE)}` } });
+  const response = await fetch(new URL('/api/media', site.url), {
+    method: 'POST',
+    body: form,
+    headers: { origin: site.url, cookie: `${SESSION_COOKIE}=${who.cookie(SESSION_COOKIE)}` },
+  });
   expect(response.status).toBe(201);
   return (await response.json()) as { id: string; url: string; width: number; height: number };
 }
@@ -269,7 +319,11 @@ describe('pictures of our own uploads', () => {
     expect(created.status).toBe(201);
     const { html } = await page(`/blog/${created.body.slug}`);
     const coverUrl = `${siteUrl}/media/${cover.id}/blog.webp`;
-    expectPreviewTags(html, { title: 'The cover story | Broadcast History Community', path: `/blog/${created.body.slug}`, image: coverUrl });
+    expectPreviewTags(html, {
+      title: 'The cover story | Broadcast History Community',
+      path: `/blog/${created.body.slug}`,
+      image: coverUrl,
+    });
     expect([metaContent(html, 'property', 'og:image:width'), metaContent(html, 'property', 'og:image:height')]).toEqual(['1600', '800']);
     expect(metaContent(html, 'name', 'twitter:image')).toBe(coverUrl);
     expect(jsonLd(html)[0]!.image).toBe(coverUrl);
@@ -280,7 +334,11 @@ describe('pictures of our own uploads', () => {
 
   it('make a post’s first inline picture its preview picture when it has no cover', async () => {
     const inline = await uploadPicture(admin, 1200, 900);
-    const created = await admin.post('/api/blog', { title: 'Pictures inside', isPublished: true, content: `<p>Text.</p><p><img src="/media/${inline.id}/blog.webp" width="1200" height="900" alt="The hall" /></p>` });
+    const created = await admin.post('/api/blog', {
+      title: 'Pictures inside',
+      isPublished: true,
+      content: `<p>Text.</p><p><img src="/media/${inline.id}/blog.webp" width="1200" height="900" alt="The hall" /></p>`,
+    });
     const { html } = await page(`/blog/${created.body.slug}`);
     expect(metaContent(html, 'property', 'og:image')).toBe(`${siteUrl}/media/${inline.id}/blog.webp`);
     expect([metaContent(html, 'property', 'og:image:width'), metaContent(html, 'property', 'og:image:height')]).toEqual(['1200', '900']);
@@ -288,7 +346,13 @@ describe('pictures of our own uploads', () => {
 
   it('make an event’s cover its preview picture and show on its page with its size', async () => {
     const cover = await uploadPicture(admin, 1600, 1200);
-    const created = await admin.post('/api/events', { title: 'Tower Open House', eventType: 'reunion', startDate: inAWeek(0), endDate: inAWeek(2), mediaId: cover.id });
+    const created = await admin.post('/api/events', {
+      title: 'Tower Open House',
+      eventType: 'reunion',
+      startDate: inAWeek(0),
+      endDate: inAWeek(2),
+      mediaId: cover.id,
+    });
     expect(created.status).toBe(201);
     const { html } = await page(`/events/${created.body.id}`);
     const coverUrl = `${siteUrl}/media/${cover.id}/feed.webp`;

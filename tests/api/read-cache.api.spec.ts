@@ -64,7 +64,9 @@ describe('the feed kept between events', () => {
   });
 
   it('keeps the blog, RSS and the public blog page the same way', async () => {
-    const created = (await cast.admin.browser.post('/api/blog', { title: 'Kept until the next event', isPublished: true, content: '<p>First words</p>' })).body as { id: string; slug: string };
+    const created = (
+      await cast.admin.browser.post('/api/blog', { title: 'Kept until the next event', isPublished: true, content: '<p>First words</p>' })
+    ).body as { id: string; slug: string };
     const { id, slug } = created;
     const visitor = new Browser(apiOnly.url);
     await expect.poll(async () => (await visitor.get(`/api/blog/${id}`)).status, { timeout: 1000, interval: 20 }).toBe(200);

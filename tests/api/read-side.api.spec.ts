@@ -14,7 +14,13 @@ import { appendCommunityHistory } from '../support/community-history';
 import { childProcesses } from '../support/processes';
 import { createTestDatabase } from '../support/database';
 import { allProjections } from '../../projections';
-import { CHECKPOINTS, createProjectionProgress, REBUILDS, type ProjectionCheckpoint, type RebuildRequest } from '../../platform/projections/progress';
+import {
+  CHECKPOINTS,
+  createProjectionProgress,
+  REBUILDS,
+  type ProjectionCheckpoint,
+  type RebuildRequest,
+} from '../../platform/projections/progress';
 import { createProjectionRunner, type Projection } from '../../platform/projections/runner';
 import { applyToDocument, type Positioned } from '../../platform/projections/documents';
 import { createPostgresEventStore } from '../../platform/event-store/postgres';
@@ -39,7 +45,9 @@ const siteEnv = () => ({
 });
 
 async function counts() {
-  return Object.fromEntries(await Promise.all(READ_MODELS.map(async (name) => [name, await site.services.store.collection(name).countDocuments()] as const)));
+  return Object.fromEntries(
+    await Promise.all(READ_MODELS.map(async (name) => [name, await site.services.store.collection(name).countDocuments()] as const)),
+  );
 }
 
 const checkpoint = (name: string) => site.services.store.collection<ProjectionCheckpoint>(CHECKPOINTS).findOne({ _id: name });
@@ -72,11 +80,13 @@ describe('npm run projections:rebuild while the site serves', () => {
     let written: string | null = null;
     while (!finished) {
       const now = await counts();
-      for (const name of READ_MODELS) if (now[name]! < before[name]!) degraded.push(`${name}: ${now[name]} documents, ${before[name]} before`);
+      for (const name of READ_MODELS)
+        if (now[name]! < before[name]!) degraded.push(`${name}: ${now[name]} documents, ${before[name]} before`);
       const feed = await member.browser.get('/api/posts');
       const ids = (feed.body.items as { id: string }[]).map((post) => post.id);
       const expected = (feedBefore.body.items as { id: string }[]).map((post) => post.id);
-      if (feed.status !== 200 || !expected.every((id) => ids.includes(id) || (written && ids.includes(written)))) degraded.push(`the feed answered ${feed.status} with ${ids.length} posts`);
+      if (feed.status !== 200 || !expected.every((id) => ids.includes(id) || (written && ids.includes(written))))
+        degraded.push(`the feed answered ${feed.status} with ${ids.length} posts`);
       rounds++;
       // A write while the new read models are being built: once the rebuild has begun.
       if (!written && (await site.services.store.listCollections()).some((name) => name.endsWith('__rebuild'))) {
@@ -95,22 +105,31 @@ describe('npm run projections:rebuild while the site serves', () => {
     // The new read models serve, with the write in them, and nothing of the rebuild is left beside them.
     const after = await member.browser.get('/api/posts');
     expect((after.body.items as { id: string }[]).map((post) => post.id)).toContain(written);
-    expect(await site.services.store.collection('feed_posts').findOne({ _id: written! })).toMatchObject({ content: 'Posted while the read models were rebuilt' });
+    expect(await site.services.store.collection('feed_posts').findOne({ _id: written! })).toMatchObject({
+      content: 'Posted while the read models were rebuilt',
+    });
     expect((await site.services.store.listCollections()).filter((name) => name.endsWith('__rebuild'))).toEqual([]);
-    for (const projection of allProjections) expect(await checkpoint(projection.name), projection.name).toMatchObject({ rebuiltAt: expect.any(String), failed: null });
+    for (const projection of allProjections)
+      expect(await checkpoint(projection.name), projection.name).toMatchObject({ rebuiltAt: expect.any(String), failed: null });
   }, 300_000);
 
   it('rebuilds one projection alone with --only, leaving the others as they are', async () => {
-    const others = await Promise.all(allProjections.filter((projection) => projection.name !== 'feed').map((projection) => checkpoint(projection.name)));
+    const others = await Promise.all(
+      allProjections.filter((projection) => projection.name !== 'feed').map((projection) => checkpoint(projection.name)),
+    );
     const feedBefore = await checkpoint('feed');
-    const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', 'scripts/rebuild-projections.ts', '--only', 'feed'], { env: { ...process.env, ...siteEnv() } });
+    const { stdout, stderr } = await run(process.execPath, ['--import', 'tsx', 'scripts/rebuild-projections.ts', '--only', 'feed'], {
+      env: { ...process.env, ...siteEnv() },
+    });
     expect(stderr + stdout).not.toContain('failed');
     expect((await checkpoint('feed'))!.rebuiltAt! > feedBefore!.rebuiltAt!).toBe(true);
     for (const previous of others) expect((await checkpoint(previous!._id))?.rebuiltAt).toBe(previous!.rebuiltAt);
   }, 120_000);
 
   it('refuses a projection it does not know, naming those it does', async () => {
-    const refused = await run(process.execPath, ['--import', 'tsx', 'scripts/rebuild-projections.ts', '--only', 'no-such-projection'], { env: { ...process.env, ...siteEnv() } }).catch((error: { code: number; stdout: string }) => error);
+    const refused = await run(process.execPath, ['--import', 'tsx', 'scripts/rebuild-projections.ts', '--only', 'no-such-projection'], {
+      env: { ...process.env, ...siteEnv() },
+    }).catch((error: { code: number; stdout: string }) => error);
     expect(refused).toMatchObject({ code: 1 });
     expect((refused as { stdout: string }).stdout).toContain('No such projection: no-such-projection');
   }, 60_000);
@@ -145,7 +164,12 @@ function counter(name: string, prefix: string, failOn?: () => number | undefined
     async apply(event, { store }) {
       if (!event.streamName.startsWith(prefix)) return;
       if (event.position === failOn?.()) throw new Error(`cannot count ${event.streamName}`);
-      await applyToDocument(store.collection<Tally>(`${name.replaceAll('-', '_')}_counts`), event.streamName, event.position, (current) => ({ count: (current?.count ?? 0) + 1 }));
+      await applyToDocument(
+        store.collection<Tally>(`${name.replaceAll('-', '_')}_counts`),
+        event.streamName,
+        event.position,
+        (current) => ({ count: (current?.count ?? 0) + 1 }),
+      );
     },
   };
 }
@@ -159,13 +183,30 @@ describe('a rebuild in the runner', () => {
       const store = createPostgresDocumentStore({ pool });
       // 2,000 events: one full page (the runner's largest), then nothing more.
       for (let batch = 0; batch < 20; batch++)
-        await eventStore.append(`tally-${batch}`, Array.from({ length: 100 }, () => ({ type: 'Counted', data: {} })), { expectedVersion: 'no_stream' });
+        await eventStore.append(
+          `tally-${batch}`,
+          Array.from({ length: 100 }, () => ({ type: 'Counted', data: {} })),
+          { expectedVersion: 'no_stream' },
+        );
       const progress = createProjectionProgress({ store, runnerName: 'exact', local: true });
-      const runner = createProjectionRunner({ name: 'exact', eventStore, store, projections: [counter('exact', 'tally-')], progress, logger: silent });
+      const runner = createProjectionRunner({
+        name: 'exact',
+        eventStore,
+        store,
+        projections: [counter('exact', 'tally-')],
+        progress,
+        logger: silent,
+      });
       await runner.start();
       expect(await progress.waitFor(await eventStore.headPosition(), 20_000)).toBe(true);
-      await store.collection<RebuildRequest>(REBUILDS).insertOne({ _id: 'exact', runner: 'exact', requestedAt: new Date().toISOString(), failed: null });
-      await expect.poll(async () => (await store.collection<ProjectionCheckpoint>(CHECKPOINTS).findOne({ _id: 'exact' }))?.rebuiltAt, { timeout: 20_000 }).toEqual(expect.any(String));
+      await store
+        .collection<RebuildRequest>(REBUILDS)
+        .insertOne({ _id: 'exact', runner: 'exact', requestedAt: new Date().toISOString(), failed: null });
+      await expect
+        .poll(async () => (await store.collection<ProjectionCheckpoint>(CHECKPOINTS).findOne({ _id: 'exact' }))?.rebuiltAt, {
+          timeout: 20_000,
+        })
+        .toEqual(expect.any(String));
       await runner.stop();
       const tallies = await store.collection<Tally>('exact_counts').find({});
       expect(tallies).toHaveLength(20);
@@ -188,13 +229,21 @@ describe('failures', () => {
       for (let i = 0; i < 60; i++) await eventStore.append(`tally-${i % 6}`, [{ type: 'Counted', data: {} }], { expectedVersion: 'any' });
       const failing = (await eventStore.readStream('tally-2'))[4]!.position;
       const progress = createProjectionProgress({ store, runnerName: 'pair', local: true });
-      const runner = createProjectionRunner({ name: 'pair', eventStore, store, projections: [counter('buggy', 'tally-', () => failing), counter('sound', 'tally-')], progress, logger: silent });
+      const runner = createProjectionRunner({
+        name: 'pair',
+        eventStore,
+        store,
+        projections: [counter('buggy', 'tally-', () => failing), counter('sound', 'tally-')],
+        progress,
+        logger: silent,
+      });
       await runner.start();
       const head = await eventStore.headPosition();
       // Read-your-writes waits for the projections that run, not for one that stopped.
       expect(await progress.waitFor(head, 10_000)).toBe(true);
       let last = 0;
-      for (let i = 0; i < 6; i++) last = (await eventStore.append(`tally-${i}`, [{ type: 'Counted', data: {} }], { expectedVersion: 'any' })).position;
+      for (let i = 0; i < 6; i++)
+        last = (await eventStore.append(`tally-${i}`, [{ type: 'Counted', data: {} }], { expectedVersion: 'any' })).position;
       expect(await progress.waitFor(last, 10_000)).toBe(true);
       await runner.stop();
 
@@ -202,7 +251,10 @@ describe('failures', () => {
       expect(await store.collection<Tally>('sound_counts').findOne({ _id: 'tally-2' })).toMatchObject({ count: 11 });
       expect(await store.collection<Tally>('buggy_counts').findOne({ _id: 'tally-2' })).toMatchObject({ count: 4 });
       const statuses = await projectionStatuses({ store, eventStore, runners: [{ name: 'pair', projections: ['buggy', 'sound'] }] });
-      expect(statuses.find((status) => status.name === 'buggy')).toMatchObject({ state: 'failed', error: `stopped at ${failing}: Error: cannot count tally-2` });
+      expect(statuses.find((status) => status.name === 'buggy')).toMatchObject({
+        state: 'failed',
+        error: `stopped at ${failing}: Error: cannot count tally-2`,
+      });
       expect(statuses.find((status) => status.name === 'sound')).toMatchObject({ lag: 0 });
     } finally {
       await pool.end();
@@ -213,7 +265,10 @@ describe('failures', () => {
   it('says on /readyz which projection stopped', async () => {
     const checkpoints = site.services.store.collection<ProjectionCheckpoint>(CHECKPOINTS);
     const saved = (await checkpoints.findOne({ _id: 'bookmarks' }))!;
-    await checkpoints.updateOne({ _id: 'bookmarks' }, { $set: { failed: { position: saved.position + 1, projection: 'bookmarks', error: 'Error: a bug' } } });
+    await checkpoints.updateOne(
+      { _id: 'bookmarks' },
+      { $set: { failed: { position: saved.position + 1, projection: 'bookmarks', error: 'Error: a bug' } } },
+    );
     try {
       const ready = await fetch(new URL('/readyz', site.url));
       expect(ready.status).toBe(503);
@@ -231,7 +286,8 @@ describe('failures', () => {
     pool.on('error', () => undefined);
     const killer = new pg.Client({ connectionString: database.url });
     await killer.connect();
-    const cutEverything = () => killer.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()');
+    const cutEverything = () =>
+      killer.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()');
     try {
       const eventStore = await createPostgresEventStore({ pool });
       const store = createPostgresDocumentStore({ pool });

@@ -30,7 +30,11 @@ afterAll(async () => {
 
 async function connect(siteUrl: string, browser?: Browser | { forgedCookie: string }): Promise<{ socket: Socket; received: string[] }> {
   const cookie = browser instanceof Browser ? browser.cookie('bhc.sid') : browser?.forgedCookie;
-  const socket = io(siteUrl, { path: '/socket.io', transports: ['websocket'], extraHeaders: cookie ? { cookie: `bhc.sid=${cookie}` } : {} });
+  const socket = io(siteUrl, {
+    path: '/socket.io',
+    transports: ['websocket'],
+    extraHeaders: cookie ? { cookie: `bhc.sid=${cookie}` } : {},
+  });
   sockets.push(socket);
   const received: string[] = [];
   socket.onAny((message: string, payload: { id?: string }) => received.push(`${message}:${payload?.id ?? ''}`));
@@ -89,7 +93,10 @@ describe('realtime', () => {
 
   it('shows who is online, and ends a suspended member’s sockets on every process', async () => {
     const admin = new Browser(first.url);
-    const adminLogin = await admin.post('/api/auth/login', { email: (await first.services.store.collection('member_credentials').find({}, { limit: 1 }))[0]!.email, password: 'correct horse battery' });
+    const adminLogin = await admin.post('/api/auth/login', {
+      email: (await first.services.store.collection('member_credentials').find({}, { limit: 1 }))[0]!.email,
+      password: 'correct horse battery',
+    });
     expect(adminLogin.status).toBe(200);
     const member = await registerMember(first.url);
     const before = await admin.get('/api/admin/users');
@@ -155,20 +162,35 @@ describe('realtime', () => {
     await new Promise((resolve) => setTimeout(resolve, 300));
 
     // The SMTP sink runs in the workers role (the first process); the staff socket is on the second.
-    await first.services.mail.enqueue(`realtime-${Date.now()}`, { to: 'listener@example.org', subject: 'Sign-off tonight', text: 'At midnight.', html: '<p>At midnight.</p>' });
+    await first.services.mail.enqueue(`realtime-${Date.now()}`, {
+      to: 'listener@example.org',
+      subject: 'Sign-off tonight',
+      text: 'At midnight.',
+      html: '<p>At midnight.</p>',
+    });
     await expect.poll(() => of(staffSocket, 'mailbox:changed').length).toBeGreaterThan(0);
 
     const created = await owner.browser.post('/api/subscriptions', { subscriptionType: 'newsfeed', frequency: 'daily' });
     expect(created.status).toBe(201);
     const id = created.body.id as string;
-    await expect.poll(() => [of(ownerHere, 'subscriptions:changed'), of(ownerThere, 'subscriptions:changed')]).toEqual([[`subscriptions:changed:${id}`], [`subscriptions:changed:${id}`]]);
+    await expect
+      .poll(() => [of(ownerHere, 'subscriptions:changed'), of(ownerThere, 'subscriptions:changed')])
+      .toEqual([[`subscriptions:changed:${id}`], [`subscriptions:changed:${id}`]]);
     // An unsubscribe through the link in a mail (no session) reaches the owner's open pages too.
     const token = subscriptionToken(first.services.config.subscriptionLinkSecret, id);
     expect((await new Browser(first.url).post(`/api/unsubscribe/${token}`, {})).status).toBe(200);
     await expect.poll(() => of(ownerHere, 'subscriptions:changed').length).toBe(2);
     await expect.poll(() => of(ownerThere, 'subscriptions:changed').length).toBe(2);
     // A guest's subscription has no owner to tell.
-    expect((await new Browser(first.url).post('/api/subscribe', { email: `guest-${Date.now()}@example.org`, subscriptionType: 'all', frequency: 'weekly' })).status).toBe(202);
+    expect(
+      (
+        await new Browser(first.url).post('/api/subscribe', {
+          email: `guest-${Date.now()}@example.org`,
+          subscriptionType: 'all',
+          frequency: 'weekly',
+        })
+      ).status,
+    ).toBe(202);
 
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect(of(otherSocket, 'subscriptions:changed')).toEqual([]);

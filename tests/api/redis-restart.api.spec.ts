@@ -70,7 +70,8 @@ async function call(who: string, account: Account | null, browser: Browser, meth
 
 async function signIn(who: string, account: Account) {
   account.browser.forgetCookies();
-  if ((await call(who, null, account.browser, 'POST', '/api/auth/login', { email: account.email, password: PASSWORD })) === 200) account.sessionAt = Date.now();
+  if ((await call(who, null, account.browser, 'POST', '/api/auth/login', { email: account.email, password: PASSWORD })) === 200)
+    account.sessionAt = Date.now();
 }
 
 /** A signed-in request; a 401 (the session is gone) signs in again, as the browser app sends its member to sign in. */
@@ -102,7 +103,9 @@ beforeAll(async () => {
   };
   const admin = await account('Ada');
   const staff = await account('Stan');
-  expect((await admin.browser.put(`/api/admin/users/${(await staff.browser.get('/api/auth/user')).body.id}/role`, { role: 'staff' })).status).toBe(200);
+  expect(
+    (await admin.browser.put(`/api/admin/users/${(await staff.browser.get('/api/auth/user')).body.id}/role`, { role: 'staff' })).status,
+  ).toBe(200);
   writers = [admin, staff];
   members = [];
   for (let i = 0; i < SUBSCRIBERS; i++) members.push(await account(`Reader${i}`));
@@ -153,7 +156,11 @@ describe('a Redis restart under traffic', () => {
     ];
 
     await pause(2_000);
-    await Promise.all(Array.from({ length: 8 }, (_, n) => asMember('burst', writers[0]!, 'POST', '/api/posts', { content: `Burst post ${n} before the outage` })));
+    await Promise.all(
+      Array.from({ length: 8 }, (_, n) =>
+        asMember('burst', writers[0]!, 'POST', '/api/posts', { content: `Burst post ${n} before the outage` }),
+      ),
+    );
     const queuedAtKill = await queued();
     const killedAt = Date.now();
     await stop(redisServer, 'SIGKILL');
@@ -188,14 +195,18 @@ describe('a Redis restart under traffic', () => {
     expect(newSessions.every((c) => c.status === 200)).toBe(true);
 
     // Every post in the log, mailed exactly once to every subscriber.
-    const posts = (await site.services.pool.query<{ data: PostEvent['data'] }>(`SELECT data FROM events WHERE type = 'PostSubmitted'`)).rows;
+    const posts = (await site.services.pool.query<{ data: PostEvent['data'] }>(`SELECT data FROM events WHERE type = 'PostSubmitted'`))
+      .rows;
     expect(posts.length).toBeGreaterThan(20);
     // More mail was queued than the worker was sending: the lost queue held mail that only the outbox still knew of.
     expect(queuedAtKill).toBeGreaterThan(MAIL_CONCURRENCY);
     const expected = subscriptionIds.flatMap((subscriptionId, i) =>
       posts.map(({ data }) => {
         const address = mailAddressKey(site.services.config.subscriptionLinkSecret, members[i]!.email);
-        return messageIdFor(outboxId(subscriptionId, { kind: 'item', content: 'post', itemId: (data as { id: string }).id, address }), site.services.config.publicUrl);
+        return messageIdFor(
+          outboxId(subscriptionId, { kind: 'item', content: 'post', itemId: (data as { id: string }).id, address }),
+          site.services.config.publicUrl,
+        );
       }),
     );
     // Well within the sweeper's minute: the outbox is enqueued again as soon as Redis is ready.

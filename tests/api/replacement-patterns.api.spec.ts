@@ -51,7 +51,8 @@ let blogId: string;
 let eventId: string;
 let postId: string;
 const visitor = () => new Browser(site.url);
-const TEMPLATE = '<!doctype html><html><head><title>App</title><meta name="description" content="app"></head><body><div id="root"></div></body></html>';
+const TEMPLATE =
+  '<!doctype html><html><head><title>App</title><meta name="description" content="app"></head><body><div id="root"></div></body></html>';
 
 beforeAll(async () => {
   site = await startTestSite(UNLIMITED_RATES);
@@ -60,11 +61,24 @@ beforeAll(async () => {
   member = registered.browser;
   memberEmail = registered.account.email;
   expect((await member.post('/api/subscriptions', { subscriptionType: 'all', frequency: 'immediate' })).status).toBe(201);
-  const blog = await admin.post('/api/blog', { title: TITLE, excerpt: EXCERPT, isPublished: true, tags: ['radio'], content: `<p>${escapeHtml(CONTENT_TEXT)}</p>` });
+  const blog = await admin.post('/api/blog', {
+    title: TITLE,
+    excerpt: EXCERPT,
+    isPublished: true,
+    tags: ['radio'],
+    content: `<p>${escapeHtml(CONTENT_TEXT)}</p>`,
+  });
   expect(blog.status).toBe(201);
   blogId = blog.body.id;
   const inAWeek = Date.now() + 7 * 24 * 3600 * 1000;
-  const event = await admin.post('/api/events', { title: TITLE, description: DESCRIPTION, location: LOCATION, eventType: 'reunion', startDate: new Date(inAWeek).toISOString(), endDate: new Date(inAWeek + 3600_000).toISOString() });
+  const event = await admin.post('/api/events', {
+    title: TITLE,
+    description: DESCRIPTION,
+    location: LOCATION,
+    eventType: 'reunion',
+    startDate: new Date(inAWeek).toISOString(),
+    endDate: new Date(inAWeek + 3600_000).toISOString(),
+  });
   expect(event.status).toBe(201);
   eventId = event.body.id;
   const post = await admin.post('/api/posts', { content: POST_TEXT });
@@ -77,7 +91,12 @@ afterAll(async () => {
 
 describe('text that looks like a replacement pattern', () => {
   it('stays as written in the public pages and their link previews, for a visitor and for a member', async () => {
-    const pages = publicPages({ store: site.services.store, siteUrl: site.services.config.publicUrl, timeZone: 'America/Chicago', now: () => new Date() });
+    const pages = publicPages({
+      store: site.services.store,
+      siteUrl: site.services.config.publicUrl,
+      timeZone: 'America/Chicago',
+      now: () => new Date(),
+    });
     const templates = { app: TEMPLATE, firstPaint: TEMPLATE };
     for (const signedIn of [false, true]) {
       const blog = withPublicPage(templates, await pages.blogPost(blogId, signedIn));
@@ -98,7 +117,13 @@ describe('text that looks like a replacement pattern', () => {
     expectLiteral('event .ics', String(ics.body), TITLE, DESCRIPTION.replace(/,/gu, '\\,'), LOCATION);
     const calendar = await visitor().get('/api/calendar.ics');
     expectLiteral('calendar .ics', String(calendar.body), TITLE);
-    for (const path of ['/api/blog?limit=5', `/api/blog/${blogId}`, '/api/events?limit=5', `/api/events/${eventId}`, '/api/posts?limit=5']) {
+    for (const path of [
+      '/api/blog?limit=5',
+      `/api/blog/${blogId}`,
+      '/api/events?limit=5',
+      `/api/events/${eventId}`,
+      '/api/posts?limit=5',
+    ]) {
       const answer = await visitor().request('GET', path);
       expect(answer.status, path).toBe(200);
       expectLiteral(path, JSON.stringify(answer.body), path.includes('posts') ? POST_TEXT : TITLE);

@@ -35,7 +35,10 @@ describe.skipIf(!kurrentDbUrl || !mongoDbUrl)('the site on KurrentDB and MongoDB
       SMTP_URL: `smtp://127.0.0.1:${smtp.port}`,
     });
     const founder = await site.services.eventStore.readStream('founder-community');
-    if (founder.length > 0) throw new Error(`The KurrentDB at ${kurrentDbUrl} already holds a community (its first account exists); this suite needs an empty one, as npm run test:scale-out starts.`);
+    if (founder.length > 0)
+      throw new Error(
+        `The KurrentDB at ${kurrentDbUrl} already holds a community (its first account exists); this suite needs an empty one, as npm run test:scale-out starts.`,
+      );
     cast = await registerCast(site.url);
   }, 120_000);
 
@@ -67,17 +70,28 @@ describe.skipIf(!kurrentDbUrl || !mongoDbUrl)('the site on KurrentDB and MongoDB
   it('reads a post back at once, keeps a member post for moderation and publishes it on approval', async () => {
     const staffPost = await cast.staff.browser.post('/api/posts', { content: 'KWKH signed on in 1925', tags: ['anniversary'] });
     expect(staffPost.status).toBe(201);
-    expect((await cast.member.browser.get('/api/posts?limit=10')).body.items.map((post: { id: string }) => post.id)).toContain(staffPost.body.id);
+    expect((await cast.member.browser.get('/api/posts?limit=10')).body.items.map((post: { id: string }) => post.id)).toContain(
+      staffPost.body.id,
+    );
 
     const memberPost = await cast.member.browser.post('/api/posts', { content: 'My father read the farm report' });
     expect(memberPost.body).toMatchObject({ status: 'pending' });
-    expect((await cast.other.browser.get('/api/posts?limit=10')).body.items.map((post: { id: string }) => post.id)).not.toContain(memberPost.body.id);
+    expect((await cast.other.browser.get('/api/posts?limit=10')).body.items.map((post: { id: string }) => post.id)).not.toContain(
+      memberPost.body.id,
+    );
     expect((await cast.staff.browser.put(`/api/admin/posts/${memberPost.body.id}/approve`)).status).toBe(200);
-    expect((await cast.other.browser.get('/api/posts?limit=10')).body.items.map((post: { id: string }) => post.id)).toContain(memberPost.body.id);
+    expect((await cast.other.browser.get('/api/posts?limit=10')).body.items.map((post: { id: string }) => post.id)).toContain(
+      memberPost.body.id,
+    );
   });
 
   it('seats exactly as many as an event holds when members ask at once, and mails the member a freed place goes to', async () => {
-    const created = await cast.admin.browser.post('/api/events', { title: 'Tower reunion', startDate: '2031-06-01T18:00:00Z', endDate: '2031-06-01T21:00:00Z', maxAttendees: 4 });
+    const created = await cast.admin.browser.post('/api/events', {
+      title: 'Tower reunion',
+      startDate: '2031-06-01T18:00:00Z',
+      endDate: '2031-06-01T21:00:00Z',
+      maxAttendees: 4,
+    });
     expect(created.status).toBe(201);
     const id = created.body.id as string;
     const members = await Promise.all(Array.from({ length: 12 }, () => registerMember(site.url)));

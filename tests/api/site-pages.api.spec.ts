@@ -26,14 +26,20 @@ describe('site pages', () => {
     expect(all.status).toBe(200);
     expect(all.body.map((page: { slug: string }) => page.slug)).toEqual([...SITE_PAGE_SLUGS]);
     const privacy = await anonymous().get('/api/pages/privacy');
-    expect(privacy.body).toMatchObject({ slug: 'privacy', title: DEFAULT_SITE_PAGES.privacy.title, body: DEFAULT_SITE_PAGES.privacy.body, updatedAt: null });
+    expect(privacy.body).toMatchObject({
+      slug: 'privacy',
+      title: DEFAULT_SITE_PAGES.privacy.title,
+      body: DEFAULT_SITE_PAGES.privacy.body,
+      updatedAt: null,
+    });
     expect(privacy.body.html).toContain('<h2>What we collect</h2>');
     expect(privacy.body.html).toContain('<a href="/contact" rel="noopener noreferrer">Contact us</a>');
     expect((await anonymous().get('/api/pages/nowhere')).status).toBe(404);
   });
 
   it('lets an admin edit a page, sanitising what the Markdown carries', async () => {
-    const body = '## Who we are\n\nVolunteers <script>window.__pwned = 1</script> and [a link](javascript:alert(1)) <img src=x onerror=alert(1)> **friends**.';
+    const body =
+      '## Who we are\n\nVolunteers <script>window.__pwned = 1</script> and [a link](javascript:alert(1)) <img src=x onerror=alert(1)> **friends**.';
     const edited = await cast.admin.browser.put('/api/pages/about', { title: '  About us  ', body });
     expect(edited.status).toBe(200);
     expect(edited.body).toMatchObject({ slug: 'about', title: 'About us', body });
@@ -44,7 +50,9 @@ describe('site pages', () => {
     expect(html).not.toMatch(/script|javascript:|onerror|__pwned/u);
     expect((await anonymous().get('/api/pages/about')).body).toEqual(edited.body);
 
-    const preview = await cast.admin.browser.post('/api/pages/preview', { body: '# Title\n\n<iframe src="https://example.org"></iframe>Text' });
+    const preview = await cast.admin.browser.post('/api/pages/preview', {
+      body: '# Title\n\n<iframe src="https://example.org"></iframe>Text',
+    });
     expect(preview.body.html).toContain('<h1>Title</h1>');
     expect(preview.body.html).not.toContain('iframe');
   });
@@ -52,7 +60,8 @@ describe('site pages', () => {
   it('refuses staff, members and visitors, and says which field is wrong', async () => {
     const change = { title: 'Taken over', body: 'Nothing here.' };
     expect((await anonymous().put('/api/pages/terms', change)).status).toBe(401);
-    for (const who of [cast.staff, cast.member, cast.subscriber]) expect((await who.browser.put('/api/pages/terms', change)).status).toBe(403);
+    for (const who of [cast.staff, cast.member, cast.subscriber])
+      expect((await who.browser.put('/api/pages/terms', change)).status).toBe(403);
     expect((await cast.member.browser.post('/api/pages/preview', { body: 'x' })).status).toBe(403);
     const empty = await cast.admin.browser.put('/api/pages/terms', { title: '', body: 'x'.repeat(50_001) });
     expect(empty.status).toBe(400);

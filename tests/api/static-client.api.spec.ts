@@ -24,7 +24,11 @@ describe('the built client', () => {
   it('sends a hashed asset as brotli, gzip or as it is, cached for a year as immutable', async () => {
     const path = mainScript();
     const original = readFileSync(resolve(CLIENT_DIR, `.${path}`), 'utf8');
-    for (const [accepted, sent] of [['br, gzip', 'br'], ['gzip', 'gzip'], ['identity', null]] as const) {
+    for (const [accepted, sent] of [
+      ['br, gzip', 'br'],
+      ['gzip', 'gzip'],
+      ['identity', null],
+    ] as const) {
       const response = await get(path, accepted);
       expect(response.status).toBe(200);
       expect(response.headers.get('content-encoding')).toBe(sent);
@@ -34,7 +38,9 @@ describe('the built client', () => {
       expect(await response.text()).toBe(original);
     }
     // What was sent compressed is the build's copy, not compressed again per request.
-    const compressed = await fetch(new URL(path, site.url), { headers: { 'accept-encoding': 'br' } }).then((r) => Number(r.headers.get('content-length')));
+    const compressed = await fetch(new URL(path, site.url), { headers: { 'accept-encoding': 'br' } }).then((r) =>
+      Number(r.headers.get('content-length')),
+    );
     expect(compressed).toBe(readFileSync(resolve(CLIENT_DIR, `.${path}.br`)).length);
   });
 
@@ -64,7 +70,9 @@ describe('the built client', () => {
         expect(code, `${path}: ${file}`).not.toMatch(/scrollRestoration|engine\.io|socket\.io/u);
       }
       // The app's chunk is the one with the router.
-      expect([...staticClosure([app])].some((file) => /scrollRestoration/u.test(readFileSync(resolve(CLIENT_DIR, `.${file}`), 'utf8')))).toBe(true);
+      expect(
+        [...staticClosure([app])].some((file) => /scrollRestoration/u.test(readFileSync(resolve(CLIENT_DIR, `.${file}`), 'utf8'))),
+      ).toBe(true);
     }
   });
 

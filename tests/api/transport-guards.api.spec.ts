@@ -22,7 +22,12 @@ afterAll(async () => {
 });
 
 function handshake(origin?: string): Promise<'connected' | string> {
-  const socket = io(site.url, { path: '/socket.io', transports: ['websocket'], reconnection: false, extraHeaders: { cookie: `bhc.sid=${cookie}`, ...(origin ? { origin } : {}) } });
+  const socket = io(site.url, {
+    path: '/socket.io',
+    transports: ['websocket'],
+    reconnection: false,
+    extraHeaders: { cookie: `bhc.sid=${cookie}`, ...(origin ? { origin } : {}) },
+  });
   return new Promise((resolve) => {
     socket.on('connect', () => {
       socket.close();

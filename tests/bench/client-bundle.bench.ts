@@ -32,18 +32,30 @@ export function entryScript(): string {
 
 /** What a page loads: the entry and the chunks its path imports (client/main.tsx, client/visitor.tsx). */
 export function pageScripts(page: 'visitor landing' | 'visitor sign-in' | 'member newsfeed'): Set<string> {
-  const chunks = { 'visitor landing': ['visitor'], 'visitor sign-in': ['visitor', 'sign-in-page'], 'member newsfeed': ['app', 'app-shell', 'newsfeed-page'] }[page];
+  const chunks = {
+    'visitor landing': ['visitor'],
+    'visitor sign-in': ['visitor', 'sign-in-page'],
+    'member newsfeed': ['app', 'app-shell', 'newsfeed-page'],
+  }[page];
   return staticClosure([entryScript(), ...chunks.map(chunk)]);
 }
 
 export async function run() {
-  const all = readdirSync(resolve(CLIENT_DIR, 'assets')).filter((file) => file.endsWith('.js')).map((file) => `assets/${file}`);
+  const all = readdirSync(resolve(CLIENT_DIR, 'assets'))
+    .filter((file) => file.endsWith('.js'))
+    .map((file) => `assets/${file}`);
   const whole = all.reduce((sum, file) => sum + gzipBytes(file), 0);
   const rows = (['visitor landing', 'visitor sign-in', 'member newsfeed'] as const).map((page) => {
     const files = [...pageScripts(page)];
     const gzip = files.reduce((sum, file) => sum + gzipBytes(file), 0);
     const brotli = files.reduce((sum, file) => sum + brotliBytes(file), 0);
-    return { figure: `${page} JavaScript (${files.length} files, ${(brotli / 1024).toFixed(1)} KiB brotli)`, value: gzip / 1024, unit: 'KiB gzip', baseline: `whole client (${all.length} files)`, baselineValue: whole / 1024 };
+    return {
+      figure: `${page} JavaScript (${files.length} files, ${(brotli / 1024).toFixed(1)} KiB brotli)`,
+      value: gzip / 1024,
+      unit: 'KiB gzip',
+      baseline: `whole client (${all.length} files)`,
+      baselineValue: whole / 1024,
+    };
   });
   printTable(rows);
 }

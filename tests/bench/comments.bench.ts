@@ -17,8 +17,10 @@ export async function run() {
   try {
     const admin = (await registerMember(site.url, { firstName: 'Ada', lastName: 'Admin' })).browser;
     const members: Browser[] = [];
-    for (let i = 0; i < MEMBERS; i += 50) members.push(...(await Promise.all(Array.from({ length: 50 }, () => registerMember(site.url).then((m) => m.browser)))));
-    const commented = (await admin.post('/api/posts', { content: 'Where were you when the station signed off for good?' })).body.id as string;
+    for (let i = 0; i < MEMBERS; i += 50)
+      members.push(...(await Promise.all(Array.from({ length: 50 }, () => registerMember(site.url).then((m) => m.browser)))));
+    const commented = (await admin.post('/api/posts', { content: 'Where were you when the station signed off for good?' })).body
+      .id as string;
     const liked = (await admin.post('/api/posts', { content: 'The last broadcast from the old studio' })).body.id as string;
 
     const expectOk = ({ status, body }: { status: number; body: unknown }) => {
@@ -29,15 +31,21 @@ export async function run() {
       const started = performance.now();
       for (let seen = await count(); seen !== MEMBERS; seen = await count()) {
         if (seen > MEMBERS) throw new Error(`The post counts ${seen} for the ${MEMBERS} written`);
-        if (performance.now() - started > 120_000) throw new Error(`The read models did not catch up with the storm within 2 minutes (${seen} of ${MEMBERS} counted)`);
+        if (performance.now() - started > 120_000)
+          throw new Error(`The read models did not catch up with the storm within 2 minutes (${seen} of ${MEMBERS} counted)`);
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
       return performance.now() - started;
     };
-    const counted = async (id: string) => (await admin.get('/api/posts?limit=10')).body.items.find((p: { id: string }) => p.id === id) as { comments: number; likes: number };
+    const counted = async (id: string) =>
+      (await admin.get('/api/posts?limit=10')).body.items.find((p: { id: string }) => p.id === id) as { comments: number; likes: number };
 
     const comments = await rate(MEMBERS, async () => {
-      await Promise.all(members.map(async (member, i) => expectOk(await member.post(`/api/posts/${commented}/comments`, { content: `I was listening in the car, number ${i}` }))));
+      await Promise.all(
+        members.map(async (member, i) =>
+          expectOk(await member.post(`/api/posts/${commented}/comments`, { content: `I was listening in the car, number ${i}` })),
+        ),
+      );
     });
     const commentsSettled = await settled(async () => (await counted(commented)).comments);
     const likes = await rate(MEMBERS, async () => {
@@ -50,16 +58,36 @@ export async function run() {
     let seen = 0;
     let cursor: string | null = null;
     do {
-      const page: { items: unknown[]; nextCursor: string | null } = (await admin.get(`/api/posts/${commented}/comments?limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`)).body;
+      const page: { items: unknown[]; nextCursor: string | null } = (
+        await admin.get(`/api/posts/${commented}/comments?limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`)
+      ).body;
       seen += page.items.length;
       cursor = page.nextCursor;
     } while (cursor);
     if (seen !== MEMBERS) throw new Error(`The storm ended with ${seen} comments in the thread, not ${MEMBERS}`);
 
     printTable([
-      { figure: `comments, ${MEMBERS} members on one post at once (HTTP)`, value: comments, unit: 'commands/s', baseline: `likes, ${MEMBERS} members on one post at once`, baselineValue: likes },
-      { figure: `comments counted on the post, from the storm's start`, value: counting(comments, commentsSettled), unit: 'writes/s', baseline: 'likes counted', baselineValue: counting(likes, likesSettled) },
-      { figure: 'read models caught up after the comment storm (open loop: all sent at once)', value: commentsSettled, unit: 'ms', baseline: 'after the like storm', baselineValue: likesSettled },
+      {
+        figure: `comments, ${MEMBERS} members on one post at once (HTTP)`,
+        value: comments,
+        unit: 'commands/s',
+        baseline: `likes, ${MEMBERS} members on one post at once`,
+        baselineValue: likes,
+      },
+      {
+        figure: `comments counted on the post, from the storm's start`,
+        value: counting(comments, commentsSettled),
+        unit: 'writes/s',
+        baseline: 'likes counted',
+        baselineValue: counting(likes, likesSettled),
+      },
+      {
+        figure: 'read models caught up after the comment storm (open loop: all sent at once)',
+        value: commentsSettled,
+        unit: 'ms',
+        baseline: 'after the like storm',
+        baselineValue: likesSettled,
+      },
     ]);
   } finally {
     await site.close();

@@ -88,7 +88,8 @@ export async function run(): Promise<void> {
     const insertSeconds = (performance.now() - insertStarted) / 1000;
     await pool.query('ANALYZE rm_bench_events');
 
-    const adapterQuery = (from: Date) => events.find({ status: 'published', startsAt: { $gte: from } }, { sort: { startsAt: 1 }, limit: 20 });
+    const adapterQuery = (from: Date) =>
+      events.find({ status: 'published', startsAt: { $gte: from } }, { sort: { startsAt: 1 }, limit: 20 });
     const rawScanSql = `SELECT doc::text FROM rm_bench_events
       WHERE doc ->> 'status' = $1 AND (doc -> 'startsAt' ->> '$date')::float8 >= $2
       ORDER BY (doc -> 'startsAt' ->> '$date')::float8 LIMIT 20`;
@@ -112,11 +113,14 @@ export async function run(): Promise<void> {
     const handWritten = await measure(rawQuery);
 
     const adapterIds = (await adapterQuery(sample)).map((document) => document._id);
-    if (JSON.stringify(adapterIds) !== JSON.stringify(expected)) throw new Error('the adapter and the raw query disagree on the sample query');
+    if (JSON.stringify(adapterIds) !== JSON.stringify(expected))
+      throw new Error('the adapter and the raw query disagree on the sample query');
     const plan = await pool.query<{ 'QUERY PLAN': string }>(`EXPLAIN ${rawScanSql}`, ['published', sample.getTime()]);
     const planText = plan.rows.map((row) => row['QUERY PLAN']).join('\n');
 
-    console.log(`documents: ${format(DOCUMENTS)}, inserted with insertMany in batches of ${format(BATCH)} at ${format(DOCUMENTS / insertSeconds)} documents/s`);
+    console.log(
+      `documents: ${format(DOCUMENTS)}, inserted with insertMany in batches of ${format(BATCH)} at ${format(DOCUMENTS / insertSeconds)} documents/s`,
+    );
     console.log(`createIndex({ status: 1, startsAt: 1 }) on ${format(DOCUMENTS)} documents: ${indexSeconds.toFixed(2)} s`);
     console.log(
       `hand-written query with its index: ${/Index Scan using bench_hand_written/.test(planText) ? 'index scan' : `not using the index:\n${planText}`}`,

@@ -27,7 +27,11 @@ const gzip = (bytes: Buffer) => gzipSync(bytes, { level: 9 }).length;
 function pageWeight(html: string) {
   const assets = [...html.matchAll(/(?:src|href)="\/?(assets\/[^"]+\.(?:js|css))"/g)].map((match) => match[1]!);
   const files = [Buffer.from(html), ...assets.map((file) => readFileSync(resolve(CLIENT_DIR, file)))];
-  return { files: files.length, raw: files.reduce((sum, file) => sum + file.length, 0), gzip: files.reduce((sum, file) => sum + gzip(file), 0) };
+  return {
+    files: files.length,
+    raw: files.reduce((sum, file) => sum + file.length, 0),
+    gzip: files.reduce((sum, file) => sum + gzip(file), 0),
+  };
 }
 
 const percentile = (values: number[], p: number) => {
@@ -44,7 +48,12 @@ export async function run() {
   const widget = pageWeight(readFileSync(embed, 'utf8'));
   const loader = readFileSync(resolve(import.meta.dirname, '../../server/embeds/embed.js'));
 
-  const site = await startTestSite({ RATE_LIMIT_AUTH_MAX: '10000', RATE_LIMIT_POST_MAX: '100000', RATE_LIMIT_EVENT_MAX: '100000', LOG_LEVEL: 'error' });
+  const site = await startTestSite({
+    RATE_LIMIT_AUTH_MAX: '10000',
+    RATE_LIMIT_POST_MAX: '100000',
+    RATE_LIMIT_EVENT_MAX: '100000',
+    LOG_LEVEL: 'error',
+  });
   const socket = io(site.url, { path: '/socket.io', transports: ['websocket'] });
   try {
     const admin = (await registerMember(site.url, { firstName: 'Ada', lastName: 'Admin' })).browser;
@@ -52,20 +61,58 @@ export async function run() {
     const text = 'The first licensed station in the state went on the air from a hotel ballroom, with a borrowed transmitter. '.repeat(3);
     for (let i = 0; i < 10; i++) {
       await admin.post('/api/posts', { content: `${text} ${i}`, tags: ['radio', 'tv'] });
-      await admin.post('/api/events', { title: `Reunion ${i}`, description: text, eventType: 'reunion', startDate: new Date(Date.now() + (i + 1) * 86_400_000).toISOString(), endDate: new Date(Date.now() + (i + 1) * 86_400_000 + 3_600_000).toISOString() });
+      await admin.post('/api/events', {
+        title: `Reunion ${i}`,
+        description: text,
+        eventType: 'reunion',
+        startDate: new Date(Date.now() + (i + 1) * 86_400_000).toISOString(),
+        endDate: new Date(Date.now() + (i + 1) * 86_400_000 + 3_600_000).toISOString(),
+      });
     }
     let postId = '';
-    for (let i = 0; i < 5; i++) postId = (await admin.post('/api/blog', { title: `Story ${i}`, content: `<p>${text}</p>`, isPublished: true, tags: ['radio', 'tv', 'towers', 'people'] })).body.id;
+    for (let i = 0; i < 5; i++)
+      postId = (
+        await admin.post('/api/blog', {
+          title: `Story ${i}`,
+          content: `<p>${text}</p>`,
+          isPublished: true,
+          tags: ['radio', 'tv', 'towers', 'people'],
+        })
+      ).body.id;
 
     const rows: Row[] = [
-      { figure: `embed page HTML+JS+CSS (${widget.files} files)`, value: kib(widget.raw), unit: 'KiB raw', baseline: `landing page (${landing.files} files)`, baselineValue: kib(landing.raw) },
-      { figure: 'embed page HTML+JS+CSS', value: kib(widget.gzip), unit: 'KiB gzip', baseline: 'landing page', baselineValue: kib(landing.gzip) },
-      { figure: 'loader /embed.js', value: kib(gzip(loader)), unit: 'KiB gzip', baseline: 'landing page', baselineValue: kib(landing.gzip) },
+      {
+        figure: `embed page HTML+JS+CSS (${widget.files} files)`,
+        value: kib(widget.raw),
+        unit: 'KiB raw',
+        baseline: `landing page (${landing.files} files)`,
+        baselineValue: kib(landing.raw),
+      },
+      {
+        figure: 'embed page HTML+JS+CSS',
+        value: kib(widget.gzip),
+        unit: 'KiB gzip',
+        baseline: 'landing page',
+        baselineValue: kib(landing.gzip),
+      },
+      {
+        figure: 'loader /embed.js',
+        value: kib(gzip(loader)),
+        unit: 'KiB gzip',
+        baseline: 'landing page',
+        baselineValue: kib(landing.gzip),
+      },
     ];
     for (const name of WIDGET_NAMES) {
       const request = readWidgetRequest(widgetPath(name, postId), '')!;
       const data = Buffer.from(await (await fetch(new URL(widgetSource(request), site.url))).arrayBuffer());
-      rows.push({ figure: `${name}: page + its data (${WIDGETS[name].defaultLimit ?? 1} items)`, value: kib(widget.gzip + gzip(data)), unit: 'KiB gzip', baseline: 'landing page', baselineValue: kib(landing.gzip) });
+      rows.push({
+        figure: `${name}: page + its data (${WIDGETS[name].defaultLimit ?? 1} items)`,
+        value: kib(widget.gzip + gzip(data)),
+        unit: 'KiB gzip',
+        baseline: 'landing page',
+        baselineValue: kib(landing.gzip),
+      });
     }
     console.log('Payload (HTML, JavaScript, CSS and data a widget loads):');
     printTable(rows);
@@ -91,8 +138,20 @@ export async function run() {
     }
     console.log(`\nApproval to appearance in a widget (${APPROVALS} runs; notice to an anonymous socket, then the widget's refetch):`);
     printTable([
-      { figure: 'approve → shown in widget, p50 (closed loop: one approval at a time)', value: percentile(shown, 50), unit: 'ms', baseline: 'the approve call alone, p50', baselineValue: percentile(approveOnly, 50) },
-      { figure: 'approve → shown in widget, p95 (closed loop: one approval at a time)', value: percentile(shown, 95), unit: 'ms', baseline: 'the approve call alone, p95', baselineValue: percentile(approveOnly, 95) },
+      {
+        figure: 'approve → shown in widget, p50 (closed loop: one approval at a time)',
+        value: percentile(shown, 50),
+        unit: 'ms',
+        baseline: 'the approve call alone, p50',
+        baselineValue: percentile(approveOnly, 50),
+      },
+      {
+        figure: 'approve → shown in widget, p95 (closed loop: one approval at a time)',
+        value: percentile(shown, 95),
+        unit: 'ms',
+        baseline: 'the approve call alone, p95',
+        baselineValue: percentile(approveOnly, 95),
+      },
     ]);
 
     // Every widget on every site refetches at the same moment after one notice.
@@ -113,8 +172,20 @@ export async function run() {
     const bare = await burst(new URL('/healthz', site.url));
     console.log(`\n${BURST} widgets refetching at once after one notice:`);
     printTable([
-      { figure: `${BURST} feed refetches, all answered (open loop: all sent at once)`, value: widgets.total, unit: 'ms', baseline: `${BURST} calls of a bare route (/healthz)`, baselineValue: bare.total },
-      { figure: `${BURST} feed refetches, p95 each (open loop: all sent at once)`, value: widgets.p95, unit: 'ms', baseline: 'bare route, p95 each', baselineValue: bare.p95 },
+      {
+        figure: `${BURST} feed refetches, all answered (open loop: all sent at once)`,
+        value: widgets.total,
+        unit: 'ms',
+        baseline: `${BURST} calls of a bare route (/healthz)`,
+        baselineValue: bare.total,
+      },
+      {
+        figure: `${BURST} feed refetches, p95 each (open loop: all sent at once)`,
+        value: widgets.p95,
+        unit: 'ms',
+        baseline: 'bare route, p95 each',
+        baselineValue: bare.p95,
+      },
     ]);
   } finally {
     socket.disconnect();

@@ -24,7 +24,8 @@ const LIVE_SAMPLES = 200;
 const data = { title: 'WGN signs on', year: 1948, tags: ['radio', 'chicago'] };
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
-const percentile = (values: number[], p: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(values.length * p))]!;
+const percentile = (values: number[], p: number) =>
+  [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(values.length * p))]!;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function inParallel(total: number, work: (i: number) => Promise<unknown>, writers = WRITERS) {
@@ -75,7 +76,12 @@ async function rawNotifyLag(pool: pg.Pool, connectionString: string) {
   for (let i = 0; i < LIVE_SAMPLES; i++) {
     const arrived = new Promise<void>((resolve) => (heard = resolve));
     const started = performance.now();
-    await pool.query('INSERT INTO raw_events (stream_name, version, id, type, data) VALUES ($1, 0, $2, $3, $4)', [`raw-live-${i}`, randomUUID(), 'Noted', data]);
+    await pool.query('INSERT INTO raw_events (stream_name, version, id, type, data) VALUES ($1, 0, $2, $3, $4)', [
+      `raw-live-${i}`,
+      randomUUID(),
+      'Noted',
+      data,
+    ]);
     await pool.query('NOTIFY bench_raw');
     await arrived;
     lags.push(performance.now() - started);
@@ -90,26 +96,67 @@ export async function run() {
   const pool = new pg.Pool({ connectionString: database.url, max: WRITERS + 2 });
   try {
     const store = await createPostgresEventStore({ pool });
-    await pool.query('CREATE TABLE raw_events (position bigserial PRIMARY KEY, stream_name text, version int, id uuid, type text, data jsonb)');
-    const figures = { rawInsert: [] as number[], single: [] as number[], batched: [] as number[], rawScan: [] as number[], catchUp: [] as number[], rawLone: [] as number[], lone: [] as number[] };
+    await pool.query(
+      'CREATE TABLE raw_events (position bigserial PRIMARY KEY, stream_name text, version int, id uuid, type text, data jsonb)',
+    );
+    const figures = {
+      rawInsert: [] as number[],
+      single: [] as number[],
+      batched: [] as number[],
+      rawScan: [] as number[],
+      catchUp: [] as number[],
+      rawLone: [] as number[],
+      lone: [] as number[],
+    };
 
     for (let round = 0; round < ROUNDS; round++) {
       figures.rawInsert.push(
         await rate(SINGLE, () =>
-          inParallel(SINGLE, (i) => pool.query('INSERT INTO raw_events (stream_name, version, id, type, data) VALUES ($1, 0, $2, $3, $4)', [`raw-${round}-${i}`, randomUUID(), 'Noted', data])),
+          inParallel(SINGLE, (i) =>
+            pool.query('INSERT INTO raw_events (stream_name, version, id, type, data) VALUES ($1, 0, $2, $3, $4)', [
+              `raw-${round}-${i}`,
+              randomUUID(),
+              'Noted',
+              data,
+            ]),
+          ),
         ),
       );
-      figures.single.push(await rate(SINGLE, () => inParallel(SINGLE, (i) => store.append(`single-${round}-${i}`, [{ type: 'Noted', data }], { expectedVersion: 'no_stream' }))));
+      figures.single.push(
+        await rate(SINGLE, () =>
+          inParallel(SINGLE, (i) => store.append(`single-${round}-${i}`, [{ type: 'Noted', data }], { expectedVersion: 'no_stream' })),
+        ),
+      );
       // One writer: each append finds none other on its way (group commit leaves it on the single path).
       figures.rawLone.push(
         await rate(LONE, () =>
-          inParallel(LONE, (i) => pool.query('INSERT INTO raw_events (stream_name, version, id, type, data) VALUES ($1, 0, $2, $3, $4)', [`raw-lone-${round}-${i}`, randomUUID(), 'Noted', data]), 1),
+          inParallel(
+            LONE,
+            (i) =>
+              pool.query('INSERT INTO raw_events (stream_name, version, id, type, data) VALUES ($1, 0, $2, $3, $4)', [
+                `raw-lone-${round}-${i}`,
+                randomUUID(),
+                'Noted',
+                data,
+              ]),
+            1,
+          ),
         ),
       );
-      figures.lone.push(await rate(LONE, () => inParallel(LONE, (i) => store.append(`lone-${round}-${i}`, [{ type: 'Noted', data }], { expectedVersion: 'no_stream' }), 1)));
+      figures.lone.push(
+        await rate(LONE, () =>
+          inParallel(LONE, (i) => store.append(`lone-${round}-${i}`, [{ type: 'Noted', data }], { expectedVersion: 'no_stream' }), 1),
+        ),
+      );
       figures.batched.push(
         await rate(BATCHES * BATCH_SIZE, () =>
-          inParallel(BATCHES, (i) => store.append(`batch-${round}-${i}`, Array.from({ length: BATCH_SIZE }, () => ({ type: 'Noted', data })), { expectedVersion: 'no_stream' })),
+          inParallel(BATCHES, (i) =>
+            store.append(
+              `batch-${round}-${i}`,
+              Array.from({ length: BATCH_SIZE }, () => ({ type: 'Noted', data })),
+              { expectedVersion: 'no_stream' },
+            ),
+          ),
         ),
       );
     }
@@ -132,7 +179,8 @@ export async function run() {
       figures.catchUp.push(
         await rate(total, async () => {
           const controller = new AbortController();
-          for await (const event of store.subscribeToAll({ after: 0, signal: controller.signal })) if (event.position >= total) controller.abort();
+          for await (const event of store.subscribeToAll({ after: 0, signal: controller.signal }))
+            if (event.position >= total) controller.abort();
         }),
       );
     }
@@ -141,12 +189,48 @@ export async function run() {
     const lag = await liveLag(store);
 
     printTable([
-      { figure: `append, 1 event each (${WRITERS} writers)`, value: median(figures.single), unit: 'events/s', baseline: 'raw INSERT loop', baselineValue: median(figures.rawInsert) },
-      { figure: 'append, 1 event each (1 writer)', value: median(figures.lone), unit: 'events/s', baseline: 'raw INSERT loop, 1 writer', baselineValue: median(figures.rawLone) },
-      { figure: `append, batches of ${BATCH_SIZE} (${WRITERS} writers)`, value: median(figures.batched), unit: 'events/s', baseline: 'raw INSERT loop', baselineValue: median(figures.rawInsert) },
-      { figure: `subscription catch-up (${total} events)`, value: median(figures.catchUp), unit: 'events/s', baseline: 'raw SELECT scan', baselineValue: median(figures.rawScan) },
-      { figure: 'live delivery lag, p50 (closed loop: one append at a time)', value: percentile(lag, 0.5), unit: 'ms', baseline: 'raw INSERT+NOTIFY', baselineValue: percentile(rawLag, 0.5) },
-      { figure: 'live delivery lag, p99 (closed loop: one append at a time)', value: percentile(lag, 0.99), unit: 'ms', baseline: 'raw INSERT+NOTIFY', baselineValue: percentile(rawLag, 0.99) },
+      {
+        figure: `append, 1 event each (${WRITERS} writers)`,
+        value: median(figures.single),
+        unit: 'events/s',
+        baseline: 'raw INSERT loop',
+        baselineValue: median(figures.rawInsert),
+      },
+      {
+        figure: 'append, 1 event each (1 writer)',
+        value: median(figures.lone),
+        unit: 'events/s',
+        baseline: 'raw INSERT loop, 1 writer',
+        baselineValue: median(figures.rawLone),
+      },
+      {
+        figure: `append, batches of ${BATCH_SIZE} (${WRITERS} writers)`,
+        value: median(figures.batched),
+        unit: 'events/s',
+        baseline: 'raw INSERT loop',
+        baselineValue: median(figures.rawInsert),
+      },
+      {
+        figure: `subscription catch-up (${total} events)`,
+        value: median(figures.catchUp),
+        unit: 'events/s',
+        baseline: 'raw SELECT scan',
+        baselineValue: median(figures.rawScan),
+      },
+      {
+        figure: 'live delivery lag, p50 (closed loop: one append at a time)',
+        value: percentile(lag, 0.5),
+        unit: 'ms',
+        baseline: 'raw INSERT+NOTIFY',
+        baselineValue: percentile(rawLag, 0.5),
+      },
+      {
+        figure: 'live delivery lag, p99 (closed loop: one append at a time)',
+        value: percentile(lag, 0.99),
+        unit: 'ms',
+        baseline: 'raw INSERT+NOTIFY',
+        baselineValue: percentile(rawLag, 0.99),
+      },
     ]);
     await store.close();
   } finally {

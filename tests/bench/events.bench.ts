@@ -22,7 +22,12 @@ import { medianMs, printTable, rate } from './report';
 const MEMBERS = 1000;
 const PLACES = 100;
 const now = new Date('2030-01-01T00:00:00Z');
-const fields = v.parse(EventSchema, { title: 'Reunion', startDate: '2030-06-01T18:00:00Z', endDate: '2030-06-01T21:00:00Z', maxAttendees: PLACES });
+const fields = v.parse(EventSchema, {
+  title: 'Reunion',
+  startDate: '2030-06-01T18:00:00Z',
+  endDate: '2030-06-01T21:00:00Z',
+  maxAttendees: PLACES,
+});
 
 export async function run() {
   const database = await createTestDatabase();
@@ -41,16 +46,22 @@ export async function run() {
     };
     const members = Array.from({ length: MEMBERS }, (_, i) => ({ id: `member-${i}`, role: 'member' as const }));
     const rsvp = (eventId: string, actor: (typeof members)[number]) =>
-      handle(calendarEventDecider, `event-${eventId}`, { type: 'SetRsvp', data: { status: 'attending' }, metadata: { now, actor } }).catch(() => undefined);
+      handle(calendarEventDecider, `event-${eventId}`, { type: 'SetRsvp', data: { status: 'attending' }, metadata: { now, actor } }).catch(
+        () => undefined,
+      );
 
     const hot = await schedule();
     const contended = await rate(MEMBERS, async () => {
       await Promise.all(members.map((member) => rsvp(hot, member)));
     });
-    const decided = fold(calendarEventDecider, await eventStore.readStream(`event-${hot}`) as never);
+    const decided = fold(calendarEventDecider, (await eventStore.readStream(`event-${hot}`)) as never);
     const attending = [...decided.rsvps].filter(([, status]) => status === 'attending').map(([id]) => id);
     const arrivals = members.map((member) => member.id);
-    if (attending.length !== PLACES || decided.waiting.join() !== arrivals.slice(PLACES).join() || attending.join() !== arrivals.slice(0, PLACES).join())
+    if (
+      attending.length !== PLACES ||
+      decided.waiting.join() !== arrivals.slice(PLACES).join() ||
+      attending.join() !== arrivals.slice(0, PLACES).join()
+    )
       throw new Error(`The rush did not end with ${PLACES} attending and the rest in line in arrival order`);
     const spread = await Promise.all(members.map(() => schedule()));
     const uncontended = await rate(MEMBERS, async () => {
@@ -80,18 +91,51 @@ export async function run() {
     await pool.query('ANALYZE');
     const from = '2022-03-01T00:00:00.000Z';
     const to = '2022-04-01T00:00:00.000Z';
-    const month = await medianMs(30, () => events.find({ status: 'approved', isPublic: true, startDate: { $gte: from, $lt: to } }, { sort: { startDate: 1, _id: 1 } }));
+    const month = await medianMs(30, () =>
+      events.find({ status: 'approved', isPublic: true, startDate: { $gte: from, $lt: to } }, { sort: { startDate: 1, _id: 1 } }),
+    );
     // What a signed-in member's calendar asks: public approved events plus their own, pending ones too.
     const memberMonth = await medianMs(30, () =>
-      events.find({ $and: [{ $or: [{ status: 'approved', isPublic: true }, { organizerId: 'staff' }] }, { status: { $ne: 'rejected' } }, { startDate: { $gte: from } }, { startDate: { $lt: to } }] }, { sort: { startDate: 1, _id: 1 } }),
+      events.find(
+        {
+          $and: [
+            { $or: [{ status: 'approved', isPublic: true }, { organizerId: 'staff' }] },
+            { status: { $ne: 'rejected' } },
+            { startDate: { $gte: from } },
+            { startDate: { $lt: to } },
+          ],
+        },
+        { sort: { startDate: 1, _id: 1 } },
+      ),
     );
     const raw = await medianMs(30, () =>
-      pool.query(`SELECT doc FROM rm_event_calendar WHERE doc->>'status' = 'approved' AND doc->'isPublic' = 'true' AND doc->>'startDate' >= $1 AND doc->>'startDate' < $2 ORDER BY doc->>'startDate', id`, [from, to]),
+      pool.query(
+        `SELECT doc FROM rm_event_calendar WHERE doc->>'status' = 'approved' AND doc->'isPublic' = 'true' AND doc->>'startDate' >= $1 AND doc->>'startDate' < $2 ORDER BY doc->>'startDate', id`,
+        [from, to],
+      ),
     );
     printTable([
-      { figure: `RSVP, ${MEMBERS} members for ${PLACES} places of one event (${MEMBERS - PLACES} wait)`, value: contended, unit: 'commands/s', baseline: 'same, one event each', baselineValue: uncontended },
-      { figure: 'calendar month (20,000 events), median (closed loop)', value: month, unit: 'ms', baseline: 'hand-written SQL, no index', baselineValue: raw },
-      { figure: 'calendar month as a member (own events too), median (closed loop)', value: memberMonth, unit: 'ms', baseline: 'hand-written SQL, no index', baselineValue: raw },
+      {
+        figure: `RSVP, ${MEMBERS} members for ${PLACES} places of one event (${MEMBERS - PLACES} wait)`,
+        value: contended,
+        unit: 'commands/s',
+        baseline: 'same, one event each',
+        baselineValue: uncontended,
+      },
+      {
+        figure: 'calendar month (20,000 events), median (closed loop)',
+        value: month,
+        unit: 'ms',
+        baseline: 'hand-written SQL, no index',
+        baselineValue: raw,
+      },
+      {
+        figure: 'calendar month as a member (own events too), median (closed loop)',
+        value: memberMonth,
+        unit: 'ms',
+        baseline: 'hand-written SQL, no index',
+        baselineValue: raw,
+      },
     ]);
     await eventStore.close();
   } finally {

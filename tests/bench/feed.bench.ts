@@ -120,7 +120,9 @@ async function likes() {
         baselineValue: median(figures.bare),
       },
     ]);
-    console.log(`rounds: likes ${figures.likes.map(Math.round).join(', ')} commands/s; bare ${figures.bare.map(Math.round).join(', ')} req/s`);
+    console.log(
+      `rounds: likes ${figures.likes.map(Math.round).join(', ')} commands/s; bare ${figures.bare.map(Math.round).join(', ')} req/s`,
+    );
     console.log(
       `${check.commands} commands (warm-up included): ${check.notShown} answers without their own write, ${check.failed.length} failed${check.failed.length ? ` (first: ${check.failed[0]})` : ''}`,
     );
@@ -155,11 +157,25 @@ async function queries() {
     );
     const search = await medianMs(10, () => feedPage(store, { filter: 'all', q: 'transmitter' }, viewer, 20));
     const rawSearch = await medianMs(10, () =>
-      pool.query(`SELECT doc FROM rm_feed_posts WHERE doc->>'status' = 'approved' AND doc->>'search' LIKE '%transmitter%' ORDER BY (doc->>'pinRank')::int DESC, doc->>'createdAt' DESC, id DESC LIMIT 21`),
+      pool.query(
+        `SELECT doc FROM rm_feed_posts WHERE doc->>'status' = 'approved' AND doc->>'search' LIKE '%transmitter%' ORDER BY (doc->>'pinRank')::int DESC, doc->>'createdAt' DESC, id DESC LIMIT 21`,
+      ),
     );
     printTable([
-      { figure: `feed first page, ${POSTS.toLocaleString('en-US')} posts, median (closed loop)`, value: page, unit: 'ms', baseline: 'hand-written SQL, one $or query', baselineValue: rawPage },
-      { figure: 'feed search "transmitter", median (closed loop)', value: search, unit: 'ms', baseline: 'hand-written SQL, LIKE', baselineValue: rawSearch },
+      {
+        figure: `feed first page, ${POSTS.toLocaleString('en-US')} posts, median (closed loop)`,
+        value: page,
+        unit: 'ms',
+        baseline: 'hand-written SQL, one $or query',
+        baselineValue: rawPage,
+      },
+      {
+        figure: 'feed search "transmitter", median (closed loop)',
+        value: search,
+        unit: 'ms',
+        baseline: 'hand-written SQL, LIKE',
+        baselineValue: rawSearch,
+      },
     ]);
   } finally {
     await pool.end();

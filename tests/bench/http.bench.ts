@@ -17,26 +17,49 @@ const autocannon = createRequire(import.meta.url).resolve('autocannon/autocannon
 
 /** Requests per second of one path, measured by autocannon in its own process. */
 async function requestsPerSecond(url: string, headers: Record<string, string> = {}): Promise<number> {
-  const args = [autocannon, '--json', '-c', String(CONNECTIONS), '-d', String(SECONDS), ...Object.entries(headers).flatMap(([name, value]) => ['-H', `${name}=${value}`]), url];
+  const args = [
+    autocannon,
+    '--json',
+    '-c',
+    String(CONNECTIONS),
+    '-d',
+    String(SECONDS),
+    ...Object.entries(headers).flatMap(([name, value]) => ['-H', `${name}=${value}`]),
+    url,
+  ];
   const { stdout } = await promisify(execFile)(process.execPath, args, { maxBuffer: 16 * 1024 * 1024 });
   const result = JSON.parse(stdout) as { requests: { average: number }; non2xx: number; '3xx': number; errors: number };
   // A revalidation (If-None-Match) is answered 304 each time; anything else, 2xx.
   const unexpected = headers['if-none-match'] ? result.non2xx - result['3xx'] + (result['3xx'] === 0 ? 1 : 0) : result.non2xx;
-  if (unexpected > 0 || result.errors > 0) throw new Error(`${url}: ${result.non2xx} answers other than 2xx (${result['3xx']} 3xx), ${result.errors} errors`);
+  if (unexpected > 0 || result.errors > 0)
+    throw new Error(`${url}: ${result.non2xx} answers other than 2xx (${result['3xx']} 3xx), ${result.errors} errors`);
   return result.requests.average;
 }
 
 async function seed(admin: Browser) {
   const month = new Date();
-  for (let i = 0; i < 60; i++) await admin.post('/api/posts', { content: `Memories of the ${1950 + i} season at the station, told by the crew. #radio #tv${i % 5}`, tags: ['radio'] });
+  for (let i = 0; i < 60; i++)
+    await admin.post('/api/posts', {
+      content: `Memories of the ${1950 + i} season at the station, told by the crew. #radio #tv${i % 5}`,
+      tags: ['radio'],
+    });
   let blogId = '';
   for (let i = 0; i < 30; i++) {
-    const paragraphs = Array.from({ length: 20 }, (_, n) => `<p>Part ${n} of the story of tower ${i}: the crew, the storm and the night shift.</p>`).join('');
+    const paragraphs = Array.from(
+      { length: 20 },
+      (_, n) => `<p>Part ${n} of the story of tower ${i}: the crew, the storm and the night shift.</p>`,
+    ).join('');
     blogId = (await admin.post('/api/blog', { title: `The tower, part ${i}`, isPublished: true, content: paragraphs })).body.id;
   }
   for (let i = 0; i < 40; i++) {
     const start = new Date(Date.UTC(month.getUTCFullYear(), month.getUTCMonth(), 1 + (i % 28), 18));
-    await admin.post('/api/events', { title: `Reunion ${i}`, eventType: 'reunion', location: 'Louisville', startDate: start.toISOString(), endDate: new Date(start.getTime() + 7_200_000).toISOString() });
+    await admin.post('/api/events', {
+      title: `Reunion ${i}`,
+      eventType: 'reunion',
+      location: 'Louisville',
+      startDate: start.toISOString(),
+      endDate: new Date(start.getTime() + 7_200_000).toISOString(),
+    });
   }
   const from = new Date(Date.UTC(month.getUTCFullYear(), month.getUTCMonth(), 1)).toISOString();
   const to = new Date(Date.UTC(month.getUTCFullYear(), month.getUTCMonth() + 1, 1)).toISOString();
@@ -60,7 +83,11 @@ export async function run() {
       ['member feed (/api/posts?limit=10, signed in)', '/api/posts?limit=10', cookie],
       ['calendar month (/api/events, signed in)', `/api/events?${month}`, cookie],
       // A browser that holds the feed asks with its ETag and is answered 304 without the body (server/http/etag.ts).
-      ['guest feed revalidated (If-None-Match, 304)', '/api/posts?limit=10', { 'if-none-match': (await fetch(at('/api/posts?limit=10'))).headers.get('etag') ?? '' }],
+      [
+        'guest feed revalidated (If-None-Match, 304)',
+        '/api/posts?limit=10',
+        { 'if-none-match': (await fetch(at('/api/posts?limit=10'))).headers.get('etag') ?? '' },
+      ],
       ['blog list (/api/blog)', '/api/blog?limit=10'],
       ['blog post (/api/blog/{id})', `/api/blog/${blogId}`],
       ['public blog post page (/blog/{id}, HTML)', `/blog/${blogId}`],
@@ -69,7 +96,13 @@ export async function run() {
     ];
     const rows: Row[] = [];
     for (const [figure, path, headers] of reads)
-      rows.push({ figure, value: await requestsPerSecond(at(path), headers), unit: 'req/s', baseline: 'bare route (/healthz, no cookie)', baselineValue: bare });
+      rows.push({
+        figure,
+        value: await requestsPerSecond(at(path), headers),
+        unit: 'req/s',
+        baseline: 'bare route (/healthz, no cookie)',
+        baselineValue: bare,
+      });
     console.log(`HTTP reads, ${CONNECTIONS} connections, ${SECONDS} s each (autocannon in its own process):`);
     printTable(rows);
   } finally {

@@ -16,9 +16,19 @@ export async function run() {
   try {
     const admin = (await registerMember(site.url, { firstName: 'Ada', lastName: 'Admin' })).browser;
     await admin.post('/api/posts', { content: 'The first aircheck of the station, 1948. #radio' });
-    const post = await admin.post('/api/blog', { title: 'The Night the Tower Fell', isPublished: true, content: '<p>Storm winds took the tower down in 1974; engineers had the station back on the air by dawn.</p>' });
+    const post = await admin.post('/api/blog', {
+      title: 'The Night the Tower Fell',
+      isPublished: true,
+      content: '<p>Storm winds took the tower down in 1974; engineers had the station back on the air by dawn.</p>',
+    });
     const start = new Date(Date.now() + 10 * 24 * 3600 * 1000);
-    const event = await admin.post('/api/events', { title: 'WAVE Alumni Reunion', eventType: 'reunion', location: 'Louisville Palace', startDate: start.toISOString(), endDate: new Date(start.getTime() + 3 * 3600 * 1000).toISOString() });
+    const event = await admin.post('/api/events', {
+      title: 'WAVE Alumni Reunion',
+      eventType: 'reunion',
+      location: 'Louisville Palace',
+      startDate: start.toISOString(),
+      endDate: new Date(start.getTime() + 3 * 3600 * 1000).toISOString(),
+    });
     const pages: [string, string][] = [
       ['landing page', '/'],
       ['sign-in page', '/login'],
@@ -30,7 +40,8 @@ export async function run() {
     const held: string[] = [];
     for (const [name, path] of pages) {
       const { scores, failures } = await lighthouseAudit(`${site.url}${path}`, Object.keys(GOALS) as Category[]);
-      for (const [category, goal] of Object.entries(GOALS)) rows.push({ figure: `${name}, ${category}`, value: scores[category]!, unit: 'points', baseline: 'goal', baselineValue: goal });
+      for (const [category, goal] of Object.entries(GOALS))
+        rows.push({ figure: `${name}, ${category}`, value: scores[category]!, unit: 'points', baseline: 'goal', baselineValue: goal });
       held.push(...failures.map((failure) => `${name}: ${failure}`));
     }
     console.log('Lighthouse, mobile:');

@@ -58,9 +58,11 @@ async function startSink() {
 
 async function inParallel<T>(items: T[], width: number, work: (item: T) => Promise<unknown>) {
   let next = 0;
-  await Promise.all(Array.from({ length: width }, async () => {
-    while (next < items.length) await work(items[next++]!);
-  }));
+  await Promise.all(
+    Array.from({ length: width }, async () => {
+      while (next < items.length) await work(items[next++]!);
+    }),
+  );
 }
 
 export async function run() {
@@ -86,7 +88,13 @@ export async function run() {
     await inParallel(ids, 20, (id) =>
       handle(subscriptionDecider, streamName('subscription', id), {
         type: 'RequestSubscription',
-        data: { id, email: `reader-${id}@example.org`, subscriptionType: 'all', frequency: 'immediate', tokenHash: hashSubscriptionToken(subscriptionToken(config.subscriptionLinkSecret, id)) },
+        data: {
+          id,
+          email: `reader-${id}@example.org`,
+          subscriptionType: 'all',
+          frequency: 'immediate',
+          tokenHash: hashSubscriptionToken(subscriptionToken(config.subscriptionLinkSecret, id)),
+        },
         metadata: metadata(),
       }),
     );
@@ -97,7 +105,11 @@ export async function run() {
     // The fan-out, from a publication to the last mail in the sink, alternated with the baseline: the same number of
     // similar mails, rendered once beforehand, sent bare with the same pool and concurrency. Medians of the rounds,
     // since one round of either swings with whatever else the two cores are doing.
-    const links = { site: `${config.publicUrl}/`, unsubscribe: `${config.publicUrl}/unsubscribe/token`, manage: `${config.publicUrl}/subscription-settings` };
+    const links = {
+      site: `${config.publicUrl}/`,
+      unsubscribe: `${config.publicUrl}/unsubscribe/token`,
+      manage: `${config.publicUrl}/subscription-settings`,
+    };
     const fanOuts: number[] = [];
     const bares: number[] = [];
     for (let round = 0; round < ROUNDS; round++) {
@@ -106,22 +118,51 @@ export async function run() {
       const blogId = randomUUID();
       await handle(blogPostDecider, streamName('blog', blogId), {
         type: 'CreateBlogPost',
-        data: { id: blogId, title: `The tower at ${100 + round}`, excerpt: 'A century of the tower on the ridge.', content: '<p>A century.</p>', tags: [], isPublished: true, isPinned: false, isFeatured: false },
+        data: {
+          id: blogId,
+          title: `The tower at ${100 + round}`,
+          excerpt: 'A century of the tower on the ridge.',
+          content: '<p>A century.</p>',
+          tags: [],
+          isPublished: true,
+          isPinned: false,
+          isFeatured: false,
+        },
         metadata: { now: new Date(), actor: { id: randomUUID(), role: 'staff' } },
       });
       await sink.until(SUBSCRIBERS);
       fanOuts.push(SUBSCRIBERS / ((performance.now() - started) / 1000));
 
       sink.reset();
-      const mail = await renderMail({ kind: 'blog', post: { title: `The tower at ${100 + round}`, excerpt: 'A century of the tower on the ridge.', url: `${config.publicUrl}/blog/${blogId}` } }, links);
-      const transport = nodemailer.createTransport({ host: '127.0.0.1', port: sink.port, secure: false, ignoreTLS: true, pool: true, maxConnections: 5 });
+      const mail = await renderMail(
+        {
+          kind: 'blog',
+          post: {
+            title: `The tower at ${100 + round}`,
+            excerpt: 'A century of the tower on the ridge.',
+            url: `${config.publicUrl}/blog/${blogId}`,
+          },
+        },
+        links,
+      );
+      const transport = nodemailer.createTransport({
+        host: '127.0.0.1',
+        port: sink.port,
+        secure: false,
+        ignoreTLS: true,
+        pool: true,
+        maxConnections: 5,
+      });
       const bareStarted = performance.now();
       await inParallel(ids, CONCURRENCY, (id) =>
         transport.sendMail({
           from: config.mailFrom,
           to: `reader-${id}@example.org`,
           ...mail,
-          headers: { 'List-Unsubscribe': `<${config.publicUrl}/api/unsubscribe/token>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' },
+          headers: {
+            'List-Unsubscribe': `<${config.publicUrl}/api/unsubscribe/token>`,
+            'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
+          },
         }),
       );
       await sink.until(SUBSCRIBERS);
@@ -143,7 +184,13 @@ export async function run() {
     const recorded = RECORDED_DELIVERIES / ((performance.now() - recordStarted) / 1000);
 
     printTable([
-      { figure: `fan-out to ${SUBSCRIBERS.toLocaleString('en-US')} subscribers`, value: fanOut, unit: 'mails/s', baseline: 'bare nodemailer, same pool', baselineValue: bare },
+      {
+        figure: `fan-out to ${SUBSCRIBERS.toLocaleString('en-US')} subscribers`,
+        value: fanOut,
+        unit: 'mails/s',
+        baseline: 'bare nodemailer, same pool',
+        baselineValue: bare,
+      },
       { figure: 'RecordDelivery appends', value: recorded, unit: 'per s', baseline: 'fan-out mails', baselineValue: fanOut },
     ]);
   } finally {

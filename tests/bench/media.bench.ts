@@ -24,7 +24,11 @@ const SECONDS = 5;
 const autocannon = createRequire(import.meta.url).resolve('autocannon/autocannon.js');
 
 async function requestsPerSecond(url: string): Promise<number> {
-  const { stdout } = await promisify(execFile)(process.execPath, [autocannon, '--json', '-c', String(CONNECTIONS), '-d', String(SECONDS), url], { maxBuffer: 16 * 1024 * 1024 });
+  const { stdout } = await promisify(execFile)(
+    process.execPath,
+    [autocannon, '--json', '-c', String(CONNECTIONS), '-d', String(SECONDS), url],
+    { maxBuffer: 16 * 1024 * 1024 },
+  );
   const result = JSON.parse(stdout) as { requests: { average: number }; non2xx: number; errors: number };
   if (result.non2xx > 0 || result.errors > 0) throw new Error(`${url}: ${result.non2xx} answers other than 2xx, ${result.errors} errors`);
   return result.requests.average;
@@ -80,16 +84,38 @@ export async function run() {
     // The same bytes as the served file, from disk, by a route that does nothing else.
     const copy = join(directory, 'bare.webp');
     await writeFile(copy, Buffer.from(await (await fetch(new URL(served, site.url))).arrayBuffer()));
-    bare.get('/bare.webp', (_request, reply) => reply.type('image/webp').header('cache-control', 'public, max-age=31536000, immutable').send(createReadStream(copy)));
+    bare.get('/bare.webp', (_request, reply) =>
+      reply.type('image/webp').header('cache-control', 'public, max-age=31536000, immutable').send(createReadStream(copy)),
+    );
     const bareUrl = await bare.listen({ port: 0, host: '127.0.0.1' });
     const bareRate = await requestsPerSecond(`${bareUrl}/bare.webp`);
     const servedRate = await requestsPerSecond(`${site.url}${served}`);
 
-    console.log(`Media: a ${(bytes.length / 1024 / 1024).toFixed(1)} MB 4000×3000 JPEG uploaded ${UPLOADS} times one after another; the feed-size WebP served by autocannon, ${CONNECTIONS} connections, ${SECONDS} s:`);
+    console.log(
+      `Media: a ${(bytes.length / 1024 / 1024).toFixed(1)} MB 4000×3000 JPEG uploaded ${UPLOADS} times one after another; the feed-size WebP served by autocannon, ${CONNECTIONS} connections, ${SECONDS} s:`,
+    );
     const rows: Row[] = [
-      { figure: 'uploads through POST /api/media', value: uploads, unit: 'uploads/s', baseline: 'sharp alone, one resize to an 800 wide WebP', baselineValue: single },
-      { figure: 'uploads through POST /api/media', value: uploads, unit: 'uploads/s', baseline: 'sharp alone, the five files each from the original', baselineValue: direct },
-      { figure: `served file (GET ${served.replace(/[0-9a-f-]{36}/, '{id}')})`, value: servedRate, unit: 'req/s', baseline: 'the same bytes from a bare fastify route', baselineValue: bareRate },
+      {
+        figure: 'uploads through POST /api/media',
+        value: uploads,
+        unit: 'uploads/s',
+        baseline: 'sharp alone, one resize to an 800 wide WebP',
+        baselineValue: single,
+      },
+      {
+        figure: 'uploads through POST /api/media',
+        value: uploads,
+        unit: 'uploads/s',
+        baseline: 'sharp alone, the five files each from the original',
+        baselineValue: direct,
+      },
+      {
+        figure: `served file (GET ${served.replace(/[0-9a-f-]{36}/, '{id}')})`,
+        value: servedRate,
+        unit: 'req/s',
+        baseline: 'the same bytes from a bare fastify route',
+        baselineValue: bareRate,
+      },
     ];
     printTable(rows);
   } finally {

@@ -27,8 +27,28 @@ async function appendMembers(store: EventStore, tag: string) {
     Array.from({ length: WRITERS }, async () => {
       while (next < MEMBERS) {
         const id = `${tag}-${next++}-${randomUUID()}`;
-        await store.append(`member-${id}`, [{ type: 'MemberRegistered', data: { id, email: `${id}@example.org`, firstName: 'Walter', lastName: 'Brandt', role: 'member', passwordHash: 'scrypt$hash', registeredAt: new Date().toISOString() } }], { expectedVersion: 'no_stream' });
-        for (let change = 0; change < CHANGES; change++) await store.append(`member-${id}`, [{ type: 'MemberProfileChanged', data: { bio: `Engineer at WGN, take ${change}` } }], { expectedVersion: change });
+        await store.append(
+          `member-${id}`,
+          [
+            {
+              type: 'MemberRegistered',
+              data: {
+                id,
+                email: `${id}@example.org`,
+                firstName: 'Walter',
+                lastName: 'Brandt',
+                role: 'member',
+                passwordHash: 'scrypt$hash',
+                registeredAt: new Date().toISOString(),
+              },
+            },
+          ],
+          { expectedVersion: 'no_stream' },
+        );
+        for (let change = 0; change < CHANGES; change++)
+          await store.append(`member-${id}`, [{ type: 'MemberProfileChanged', data: { bio: `Engineer at WGN, take ${change}` } }], {
+            expectedVersion: change,
+          });
       }
     }),
   );
@@ -60,8 +80,20 @@ export async function run() {
       figures.sealedReplay.push(await rate(events, () => replay(cold, from, to)));
     }
     printTable([
-      { figure: `append member events, sealed (${WRITERS} writers)`, value: median(figures.sealedAppend), unit: 'events/s', baseline: 'the same, unsealed', baselineValue: median(figures.rawAppend) },
-      { figure: `replay member events, sealed, cold key cache (${events})`, value: median(figures.sealedReplay), unit: 'events/s', baseline: 'the same, unsealed', baselineValue: median(figures.rawReplay) },
+      {
+        figure: `append member events, sealed (${WRITERS} writers)`,
+        value: median(figures.sealedAppend),
+        unit: 'events/s',
+        baseline: 'the same, unsealed',
+        baselineValue: median(figures.rawAppend),
+      },
+      {
+        figure: `replay member events, sealed, cold key cache (${events})`,
+        value: median(figures.sealedReplay),
+        unit: 'events/s',
+        baseline: 'the same, unsealed',
+        baselineValue: median(figures.rawReplay),
+      },
     ]);
   } finally {
     await pool.end();

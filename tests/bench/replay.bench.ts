@@ -42,14 +42,29 @@ export async function run() {
     // Each from a fresh key cache, as a rebuild in a new process has.
     const scanRate = await rate(events, () => scan(sealPersonalData(raw, createPersonalDataKeys(store)), head));
     const progress = createProjectionProgress({ store, runnerName: 'replay', local: true });
-    const runner = createProjectionRunner({ name: 'replay', eventStore: sealPersonalData(raw, createPersonalDataKeys(store)), store, projections: allProjections, progress, logger: silent });
+    const runner = createProjectionRunner({
+      name: 'replay',
+      eventStore: sealPersonalData(raw, createPersonalDataKeys(store)),
+      store,
+      projections: allProjections,
+      progress,
+      logger: silent,
+    });
     const replayRate = await rate(events, async () => {
       await runner.start();
       if (!(await progress.waitFor(head, 3_600_000))) throw new Error('the replay did not reach the head');
       await runner.stop();
     });
     if (runner.failure()) throw new Error(`a projection failed: ${JSON.stringify(runner.failure())}`);
-    printTable([{ figure: `cold replay of ${events} events into every read model`, value: replayRate, unit: 'events/s', baseline: 'a scan of the same log (unsealed on read)', baselineValue: scanRate }]);
+    printTable([
+      {
+        figure: `cold replay of ${events} events into every read model`,
+        value: replayRate,
+        unit: 'events/s',
+        baseline: 'a scan of the same log (unsealed on read)',
+        baselineValue: scanRate,
+      },
+    ]);
   } finally {
     await pool.end();
     await database.drop();

@@ -41,7 +41,12 @@ export function printTable(rows: Row[]) {
   if (unlabelled) throw new Error(`The latency "${unlabelled.figure}" does not say whether it is open or closed loop`);
   const lines = rows.map((row) => {
     const ratio = row.value / row.baselineValue;
-    return [row.figure, `${format(row.value)} ${row.unit}`, `${row.baseline}: ${format(row.baselineValue)} ${row.unit}`, `${ratio.toFixed(2)}x baseline`];
+    return [
+      row.figure,
+      `${format(row.value)} ${row.unit}`,
+      `${row.baseline}: ${format(row.baselineValue)} ${row.unit}`,
+      `${ratio.toFixed(2)}x baseline`,
+    ];
   });
   const widths = [0, 1, 2].map((i) => Math.max(...lines.map((line) => line[i]!.length)));
   for (const line of lines) console.log(line.map((cell, i) => (i < 3 ? cell.padEnd(widths[i]!) : cell)).join('  |  '));

@@ -31,7 +31,8 @@ for (let i = 0; i < Number(count); i++) {
   });
   sockets.push(socket);
   // Connecting in small batches: thousands of handshakes at once time out on two cores.
-  if (i % 100 === 99) await Promise.all(sockets.slice(-100).map((s) => (s.connected ? null : new Promise<void>((done) => s.once('connect', () => done())))));
+  if (i % 100 === 99)
+    await Promise.all(sockets.slice(-100).map((s) => (s.connected ? null : new Promise<void>((done) => s.once('connect', () => done())))));
 }
 await Promise.all(sockets.map((s) => (s.connected ? null : new Promise<void>((done) => s.once('connect', () => done())))));
 console.log(JSON.stringify({ connected: sockets.filter((s) => s.connected).length }));

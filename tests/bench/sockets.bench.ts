@@ -27,7 +27,9 @@ const GOALS = { answerP99: 100, noticeP99: 150 };
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 function startClients(urls: string[], count: number) {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'tests/bench/socket-clients.ts', urls.join(','), String(count)], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', 'tests/bench/socket-clients.ts', urls.join(','), String(count)], {
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
   const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
   const next = async <T>() => JSON.parse(((await lines.next()).value as string | undefined) ?? 'null') as T;
   return {
@@ -180,7 +182,9 @@ export async function run() {
       baseline: 'one API server',
       baselineValue: one.noticeP99,
     });
-    console.log(`Socket fan-out, open loop: a like due every ${1000 / LIKES_PER_SECOND} ms for ${SECONDS} s (latency from the time it was due), sockets in ${CLIENT_PROCESSES} other processes:`);
+    console.log(
+      `Socket fan-out, open loop: a like due every ${1000 / LIKES_PER_SECOND} ms for ${SECONDS} s (latency from the time it was due), sockets in ${CLIENT_PROCESSES} other processes:`,
+    );
     printTable(rows);
     lines.push(
       `no socket: ${alone.failed} of ${LIKES} likes failed or unanswered, ${alone.notShown} answers without their like; the site's event loop late by p99 ${Math.round(alone.loopDelayP99)} ms, max ${Math.round(alone.loopDelayMax)} ms`,

@@ -8,7 +8,8 @@ import { accessibilityViolations, newContext, registerInBrowser, screenshot, sit
 
 let site: TestSite;
 let browser: Browser;
-const IPHONE = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1';
+const IPHONE =
+  'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1';
 const WINDOWS_FIREFOX = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:121.0) Gecko/20100101 Firefox/121.0';
 
 siteInBrowser({ RATE_LIMIT_AUTH_MAX: '1000' }, (started, chromium) => {
@@ -23,7 +24,8 @@ async function signInElsewhere(email: string, password: string, userAgent: strin
   return other;
 }
 
-const toast = (page: Page, title: string) => page.getByRole('region', { name: 'Notifications (F8)' }).getByText(title, { exact: true }).waitFor();
+const toast = (page: Page, title: string) =>
+  page.getByRole('region', { name: 'Notifications (F8)' }).getByText(title, { exact: true }).waitFor();
 
 describe('account page', () => {
   it('changes the name and bio, ends other sessions, and changes the password', async () => {
@@ -43,7 +45,15 @@ describe('account page', () => {
     await page.getByRole('button', { name: 'Save profile' }).click();
     await toast(page, 'Profile saved');
     await page.getByRole('link', { name: /^Your account: Amazing Grace Hopper\b/ }).waitFor();
-    expect((await (await fetch(`${site.url}/api/auth/user`, { headers: { cookie: (await context.cookies()).map((c) => `${c.name}=${c.value}`).join('; ') } })).json()).bio).toBe('I collect early network logos.');
+    expect(
+      (
+        await (
+          await fetch(`${site.url}/api/auth/user`, {
+            headers: { cookie: (await context.cookies()).map((c) => `${c.name}=${c.value}`).join('; ') },
+          })
+        ).json()
+      ).bio,
+    ).toBe('I collect early network logos.');
 
     // Sessions: this device, and the phone signed in elsewhere.
     const phone = await signInElsewhere(account.email, account.password, IPHONE);
@@ -93,14 +103,21 @@ describe('account page', () => {
   });
 
   it('uploads a picture and makes it the avatar', async () => {
-    const account = { firstName: 'Mary', lastName: 'Pickford', email: `pickford-${Date.now()}@example.org`, password: 'correct horse battery' };
+    const account = {
+      firstName: 'Mary',
+      lastName: 'Pickford',
+      email: `pickford-${Date.now()}@example.org`,
+      password: 'correct horse battery',
+    };
     const context = await newContext(browser, site.url);
     const page = await context.newPage();
     await registerInBrowser(page, account);
     await page.goto('/account');
     const picture = page.getByRole('region', { name: 'Picture' });
     await picture.getByRole('button', { name: 'Upload picture' }).waitFor();
-    const png = await sharp({ create: { width: 400, height: 300, channels: 3, background: { r: 30, g: 90, b: 160 } } }).png().toBuffer();
+    const png = await sharp({ create: { width: 400, height: 300, channels: 3, background: { r: 30, g: 90, b: 160 } } })
+      .png()
+      .toBuffer();
     await picture.locator('input[type=file]').setInputFiles({ name: 'me.png', mimeType: 'image/png', buffer: png });
     await toast(page, 'Picture updated');
     await picture.getByRole('button', { name: 'Change picture' }).waitFor();
@@ -111,7 +128,12 @@ describe('account page', () => {
   });
 
   it('asks for an e-mail change and tells how the link went', async () => {
-    const account = { firstName: 'Edward', lastName: 'Murrow', email: `murrow-${Date.now()}@example.org`, password: 'correct horse battery' };
+    const account = {
+      firstName: 'Edward',
+      lastName: 'Murrow',
+      email: `murrow-${Date.now()}@example.org`,
+      password: 'correct horse battery',
+    };
     const context = await newContext(browser, site.url, { width: 390, height: 844 });
     const page = await context.newPage();
     await registerInBrowser(page, account);
@@ -121,7 +143,11 @@ describe('account page', () => {
     await section.getByLabel('New e-mail address').fill(newEmail);
     await section.getByLabel('Current password').fill(account.password);
     await section.getByRole('button', { name: 'Send confirmation link' }).click();
-    await page.getByRole('status').filter({ hasText: `We sent a link to ${newEmail}` }).first().waitFor();
+    await page
+      .getByRole('status')
+      .filter({ hasText: `We sent a link to ${newEmail}` })
+      .first()
+      .waitFor();
     const mail = await site.services.mailbox.waitFor((m) => m.to.includes(newEmail));
     await page.goto(mail.text.match(/https?:\/\/\S+\/api\/me\/email\/confirm\/[\w-]+/)![0]);
     await toast(page, 'E-mail address changed');
@@ -160,7 +186,9 @@ describe('account page', () => {
     await leave.getByRole('button', { name: 'Delete my account' }).click();
     await toast(page, 'Your account was deleted');
     await page.waitForURL(`${site.url}/`);
-    expect((await new HttpBrowser(site.url).post('/api/auth/login', { email: account.email, password: account.password })).status).toBe(401);
+    expect((await new HttpBrowser(site.url).post('/api/auth/login', { email: account.email, password: account.password })).status).toBe(
+      401,
+    );
     await context.close();
   });
 });

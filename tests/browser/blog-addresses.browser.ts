@@ -36,7 +36,12 @@ function tomorrowMorning() {
   const day = new Date(Date.now() + 36 * 3600 * 1000).toISOString().slice(0, 10);
   const local = `${day}T09:30`;
   const zoned = new Date(`${local}:00Z`);
-  const offsetHours = Number(new Intl.DateTimeFormat('en-US', { timeZone: TIME_ZONE, timeZoneName: 'shortOffset' }).formatToParts(zoned).find((part) => part.type === 'timeZoneName')!.value.replace('GMT', '') || 0);
+  const offsetHours = Number(
+    new Intl.DateTimeFormat('en-US', { timeZone: TIME_ZONE, timeZoneName: 'shortOffset' })
+      .formatToParts(zoned)
+      .find((part) => part.type === 'timeZoneName')!
+      .value.replace('GMT', '') || 0,
+  );
   return { local, instant: new Date(zoned.getTime() - offsetHours * 3600 * 1000).toISOString() };
 }
 
@@ -69,8 +74,14 @@ describe('blog addresses and scheduling', () => {
     await item.getByText('Scheduled', { exact: true }).waitFor();
     const label = await item.getByText(/^Scheduled for /).textContent();
     expect(label).toMatch(/^Scheduled for [A-Z][a-z]{2} \d{1,2}, \d{4}, 9:30 AM \(America\/Chicago\)$/);
-    const scheduled = await staff.evaluate(() => fetch('/api/admin/blog?status=scheduled').then((response) => response.json() as Promise<{ items: { title: string; slug: string; publishAt: string }[] }>));
-    expect(scheduled.items).toEqual([expect.objectContaining({ title: 'Tower Lights at Dusk', slug: 'tower-lights', publishAt: when.instant })]);
+    const scheduled = await staff.evaluate(() =>
+      fetch('/api/admin/blog?status=scheduled').then(
+        (response) => response.json() as Promise<{ items: { title: string; slug: string; publishAt: string }[] }>,
+      ),
+    );
+    expect(scheduled.items).toEqual([
+      expect.objectContaining({ title: 'Tower Lights at Dusk', slug: 'tower-lights', publishAt: when.instant }),
+    ]);
     expect(await accessibilityViolations(staff)).toEqual([]);
     await dismissToasts();
     await screenshot(staff, 'blog-schedule-list-1366');
@@ -88,9 +99,16 @@ describe('blog addresses and scheduling', () => {
 
   it('a visitor reads a post at /blog/{slug}; its id leads there', async () => {
     const post = await staff.evaluate(() =>
-      fetch('/api/blog', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ title: 'The Night the Mast Fell', content: '<p>Ice on the guy wires, and then the wind.</p>', isPublished: true, slug: 'mast-fell' }) }).then(
-        (response) => response.json() as Promise<{ id: string; slug: string }>,
-      ),
+      fetch('/api/blog', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({
+          title: 'The Night the Mast Fell',
+          content: '<p>Ice on the guy wires, and then the wind.</p>',
+          isPublished: true,
+          slug: 'mast-fell',
+        }),
+      }).then((response) => response.json() as Promise<{ id: string; slug: string }>),
     );
     expect(post.slug).toBe('mast-fell');
     for (const width of [1366, 390]) {

@@ -77,7 +77,9 @@ describe('blog', () => {
     await dialog().getByLabel('Link address').fill('https://archive.example/overnight');
     await dialog().getByRole('button', { name: 'Add link' }).click();
     await content.press('End');
-    await content.pressSequentially('<script>window.__pwned = 1</script><img src="https://images.example/x.png" onerror="window.__pwned = 2">');
+    await content.pressSequentially(
+      '<script>window.__pwned = 1</script><img src="https://images.example/x.png" onerror="window.__pwned = 2">',
+    );
 
     expect(await content.inputValue()).toBe(
       '<h2>Five announcers remember</h2>\n<ul>\n  <li>The all-night record show</li>\n  <li>The <strong>farm report</strong> at five</li>\n</ul>\n' +
@@ -124,7 +126,11 @@ describe('blog', () => {
     await dialog().getByLabel('Excerpt').fill('Voices that kept the night company.');
     await dialog().getByLabel('Content').fill('');
     expect(await dialog().getByRole('button', { name: 'Update Post' }).isDisabled()).toBe(true);
-    await dialog().getByLabel('Content').fill('<p>Five announcers remember.</p><script>window.__pwned = 1</script><p><a href="https://archive.example/overnight">the station archive</a></p>');
+    await dialog()
+      .getByLabel('Content')
+      .fill(
+        '<p>Five announcers remember.</p><script>window.__pwned = 1</script><p><a href="https://archive.example/overnight">the station archive</a></p>',
+      );
     await dialog().getByRole('button', { name: 'Update Post' }).click();
     await staff.getByText('Blog post updated successfully').waitFor();
     await first.getByText('Voices that kept the night company.').waitFor();
@@ -140,15 +146,27 @@ describe('blog', () => {
     await staff.getByRole('listitem', { name: 'Jingles we remember' }).getByRole('button', { name: 'Publish', exact: true }).click();
     await member.getByRole('article', { name: 'Jingles we remember' }).waitFor();
     // Newest publication first.
-    await expect.poll(() => member.getByRole('region', { name: 'Latest Posts' }).locator('h3').allTextContents()).toEqual(['Jingles we remember', 'Towers of 1948', 'The overnight shift']);
+    await expect
+      .poll(() => member.getByRole('region', { name: 'Latest Posts' }).locator('h3').allTextContents())
+      .toEqual(['Jingles we remember', 'Towers of 1948', 'The overnight shift']);
 
     await towers.getByRole('button', { name: 'Feature', exact: true }).click();
     await staff.getByText('Blog post featured').waitFor();
-    await member.getByRole('region', { name: 'Featured Posts' }).getByRole('article', { name: 'Towers of 1948' }).getByText('Featured').waitFor();
+    await member
+      .getByRole('region', { name: 'Featured Posts' })
+      .getByRole('article', { name: 'Towers of 1948' })
+      .getByText('Featured')
+      .waitFor();
     await first.getByRole('button', { name: 'Pin', exact: true }).click();
     await staff.getByText('Blog post pinned').waitFor();
-    await member.getByRole('region', { name: 'Pinned Posts' }).getByRole('article', { name: 'The overnight shift' }).getByText('Pinned').waitFor();
-    await expect.poll(() => member.locator('section[aria-labelledby$="-posts"] > h2').allTextContents()).toEqual(['Pinned Posts', 'Featured Posts', 'Latest Posts']);
+    await member
+      .getByRole('region', { name: 'Pinned Posts' })
+      .getByRole('article', { name: 'The overnight shift' })
+      .getByText('Pinned')
+      .waitFor();
+    await expect
+      .poll(() => member.locator('section[aria-labelledby$="-posts"] > h2').allTextContents())
+      .toEqual(['Pinned Posts', 'Featured Posts', 'Latest Posts']);
     expect(await member.getByRole('region', { name: 'Latest Posts' }).locator('h3').allTextContents()).toEqual(['Jingles we remember']);
     await screenshot(member, 'blog-list');
     expect(await accessibilityViolations(member)).toEqual([]);
@@ -179,7 +197,10 @@ describe('blog', () => {
   });
 
   it('shows a post with badges, author, dates, excerpt, rendered and safe content, and share', async () => {
-    await member.getByRole('article', { name: 'The overnight shift' }).getByRole('link', { name: /Read full post/ }).click();
+    await member
+      .getByRole('article', { name: 'The overnight shift' })
+      .getByRole('link', { name: /Read full post/ })
+      .click();
     const post = member.getByRole('article');
     await member.getByRole('heading', { level: 1, name: 'The overnight shift' }).waitFor();
     expect(await member.title()).toBe('The overnight shift | Broadcast History Community');
@@ -218,7 +239,10 @@ describe('blog', () => {
   });
 
   it('renders the post’s own HTML and shows no Updated date for a post never edited', async () => {
-    await member.getByRole('article', { name: 'Towers of 1948' }).getByRole('link', { name: /Read full post/ }).click();
+    await member
+      .getByRole('article', { name: 'Towers of 1948' })
+      .getByRole('link', { name: /Read full post/ })
+      .click();
     await member.getByRole('heading', { level: 2, name: 'Steel' }).waitFor();
     await member.getByRole('article').getByText('Featured', { exact: true }).waitFor();
     expect(await member.getByText(/Updated /).count()).toBe(0);
@@ -237,9 +261,11 @@ describe('blog', () => {
     await member.goto('/blog/not-a-post');
     await member.getByText('This blog post does not exist or was removed.').waitFor();
     const draft = await staff.evaluate(() =>
-      fetch('/api/blog', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ title: 'Secret draft', content: '<p>Not yet.</p>' }) }).then(
-        (response) => response.json() as Promise<{ id: string }>,
-      ),
+      fetch('/api/blog', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ title: 'Secret draft', content: '<p>Not yet.</p>' }),
+      }).then((response) => response.json() as Promise<{ id: string }>),
     );
     await member.goto(`/blog/${draft.id}`);
     await member.getByText('This blog post does not exist or was removed.').waitFor();

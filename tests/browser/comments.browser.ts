@@ -49,7 +49,10 @@ describe('comments', () => {
     await box.press('Control+Enter');
     await post.getByRole('article', { name: 'Comment by Mary Member' }).waitFor();
     const started = Date.now();
-    await seen.getByRole('article', { name: 'Comment by Mary Member' }).getByText('My father played fiddle there in 1948').waitFor({ timeout: 1000 });
+    await seen
+      .getByRole('article', { name: 'Comment by Mary Member' })
+      .getByText('My father played fiddle there in 1948')
+      .waitFor({ timeout: 1000 });
     const elapsed = Date.now() - started;
     expect(elapsed).toBeLessThan(1000);
     await seen.getByRole('button', { name: 'Comments · 1' }).waitFor({ timeout: 1000 });
@@ -140,13 +143,17 @@ describe('comments', () => {
     await memberPage.getByRole('link', { name: /Otto Other mentioned you in a comment/ }).waitFor();
     await memberPage.goto('/');
     await memberPage.getByRole('heading', { name: 'Broadcast History Newsfeed' }).waitFor();
-    await card(memberPage, 'Barn Dance').getByRole('button', { name: /Comments · / }).click();
+    await card(memberPage, 'Barn Dance')
+      .getByRole('button', { name: /Comments · / })
+      .click();
   });
 
   it('reach staff live in the Reported content tab, who remove what was reported', async () => {
     await adminPage.goto('/admin/reports');
     await adminPage.getByText('No open reports. Nothing needs a look.').waitFor();
-    const greeting = card(memberPage, 'Barn Dance').getByRole('article', { name: 'Comment by Otto Other' }).filter({ hasText: 'Greetings from the phone' });
+    const greeting = card(memberPage, 'Barn Dance')
+      .getByRole('article', { name: 'Comment by Otto Other' })
+      .filter({ hasText: 'Greetings from the phone' });
     await greeting.getByRole('button', { name: 'Report' }).click();
     const reason = memberPage.getByRole('dialog', { name: 'Report this comment?' });
     await reason.getByLabel(/What is wrong with it/).fill('Off topic for this post');
@@ -166,7 +173,9 @@ describe('comments', () => {
   });
 
   it('gathers under a published blog post, which a guest reads', async () => {
-    const created = await adminPage.request.post('/api/blog', { data: { title: 'The first sign-on', content: '<p>It was 1922.</p>', isPublished: true } });
+    const created = await adminPage.request.post('/api/blog', {
+      data: { title: 'The first sign-on', content: '<p>It was 1922.</p>', isPublished: true },
+    });
     expect(created.status()).toBe(201);
     const id = (await created.json()).id as string;
     await memberPage.goto(`/blog/${id}`);
@@ -190,7 +199,9 @@ describe('comments', () => {
     const post = card(memberPage, 'Barn Dance');
     await post.getByRole('button', { name: 'Save post by Ada Admin' }).click();
     await post.getByRole('button', { name: 'Saved post by Ada Admin', pressed: true }).waitFor();
-    const created = await adminPage.request.post('/api/blog', { data: { title: 'Towers of the state', content: '<p>Steel and wire.</p>', isPublished: true } });
+    const created = await adminPage.request.post('/api/blog', {
+      data: { title: 'Towers of the state', content: '<p>Steel and wire.</p>', isPublished: true },
+    });
     const blogId = (await created.json()).id as string;
     await memberPage.goto(`/blog/${blogId}`);
     await memberPage.getByRole('button', { name: 'Save Towers of the state' }).click();

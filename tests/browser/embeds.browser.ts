@@ -26,7 +26,10 @@ let blogPostId: string;
 let eventIds: string[] = [];
 
 function hostPage(name: string, widgets: string): string {
-  hostPages.set(`/${name}`, `<!doctype html><html lang="en"><head><title>A museum's page</title></head><body style="margin:0;background:#fde68a"><h1>Friends of the museum</h1>${widgets}<script src="${site.url}/embed.js" async></script></body></html>`);
+  hostPages.set(
+    `/${name}`,
+    `<!doctype html><html lang="en"><head><title>A museum's page</title></head><body style="margin:0;background:#fde68a"><h1>Friends of the museum</h1>${widgets}<script src="${site.url}/embed.js" async></script></body></html>`,
+  );
   return `${hostUrl}/${name}`;
 }
 const widget = (name: string, attributes = '') => `<div data-bhc-widget="${name}"${attributes}></div>`;
@@ -78,7 +81,13 @@ beforeAll(async () => {
   for (let days = 3; days <= 7; days++) eventIds.push(await event(days));
 
   for (let i = 1; i <= 5; i++) {
-    const created = await admin.post('/api/blog', { title: `Station story ${i}`, content: `${i === 5 ? '<p>Steady nerve</p>' : ''}<p>${LONG_TEXT} ${LONG_TEXT}</p>`, excerpt: LONG_TEXT, isPublished: true, tags: i === 5 ? ['radio', 'tv', 'towers', 'people', 'archives'] : ['radio'] });
+    const created = await admin.post('/api/blog', {
+      title: `Station story ${i}`,
+      content: `${i === 5 ? '<p>Steady nerve</p>' : ''}<p>${LONG_TEXT} ${LONG_TEXT}</p>`,
+      excerpt: LONG_TEXT,
+      isPublished: true,
+      tags: i === 5 ? ['radio', 'tv', 'towers', 'people', 'archives'] : ['radio'],
+    });
     expect(created.status).toBe(201);
     blogPostId = created.body.id;
   }
@@ -122,7 +131,9 @@ describe('widgets on another site', () => {
     );
     const context = await newContext(chromium, hostUrl, { height: 900 });
     // A server failure for one post, to see the widget's failure text.
-    await context.route('**/api/blog/11111111-1111-4111-8111-111111111111', (route) => route.fulfill({ status: 500, body: '{"message":"boom"}' }));
+    await context.route('**/api/blog/11111111-1111-4111-8111-111111111111', (route) =>
+      route.fulfill({ status: 500, body: '{"message":"boom"}' }),
+    );
     await context.route(/\/api\/events\?.*featured=true/, (route) => route.fulfill({ status: 500, body: '{"message":"boom"}' }));
     const page = await context.newPage();
     await page.goto(url);
@@ -136,17 +147,32 @@ describe('widgets on another site', () => {
     const feed = frameOf(page, '#feed');
     await feed.locator('article').first().waitFor();
     expect(await feed.locator('h1').textContent()).toBe('Community Feed');
-    expect(await texts(feed, '.content')).toEqual(['Subscriber question about call letters', 'Member memory of the studio', 'Staff post about the tower', 'Admin post with a link', 'Admin note 4']);
+    expect(await texts(feed, '.content')).toEqual([
+      'Subscriber question about call letters',
+      'Member memory of the studio',
+      'Staff post about the tower',
+      'Admin post with a link',
+      'Admin note 4',
+    ]);
     expect(await feed.locator('.counts').first().textContent()).toBe('0 likes0 comments');
     expect(await feed.locator('.media-link').getAttribute('target')).toBe('_blank');
-    const colour = (role: string) => feed.locator(`.role-${role}`).first().evaluate((element) => getComputedStyle(element).backgroundColor);
+    const colour = (role: string) =>
+      feed
+        .locator(`.role-${role}`)
+        .first()
+        .evaluate((element) => getComputedStyle(element).backgroundColor);
     expect(await colour('admin')).toBe('rgb(220, 38, 38)');
     expect(await colour('staff')).toBe('rgb(37, 99, 235)');
     expect(await colour('member')).toBe('rgb(21, 128, 61)');
     expect(await colour('subscriber')).toBe('rgb(250, 204, 21)');
     expect(await feed.locator('.tags').first().textContent()).toBe('#tower#signal');
 
-    for (const [id, count] of [['simple', 5], ['ultra', 5], ['compact', 3], ['minimal', 5]] as const) {
+    for (const [id, count] of [
+      ['simple', 5],
+      ['ultra', 5],
+      ['compact', 3],
+      ['minimal', 5],
+    ] as const) {
       const frame = frameOf(page, `#${id}`);
       await frame.locator('article').first().waitFor();
       expect(await frame.locator('article').count(), id).toBe(count);
@@ -159,7 +185,13 @@ describe('widgets on another site', () => {
     await calendar.locator('article').first().waitFor();
     expect(await calendar.locator('h1').textContent()).toBe('Upcoming Events');
     const titles = await texts(calendar, 'article h2 a');
-    expect(titles).toEqual(['Gathering in 1 days', 'All-day open house', 'Gathering in 3 days', 'Gathering in 4 days', 'Gathering in 5 days']);
+    expect(titles).toEqual([
+      'Gathering in 1 days',
+      'All-day open house',
+      'Gathering in 3 days',
+      'Gathering in 4 days',
+      'Gathering in 5 days',
+    ]);
     const descriptions = await texts(calendar, 'article .content');
     for (const text of descriptions) expect(text.length <= 101 && text.endsWith('…'), text).toBe(true);
     expect(await calendar.locator('article').nth(1).locator('.when').textContent()).toMatch(/All day$/);
@@ -203,10 +235,14 @@ describe('widgets on another site', () => {
     // Each frame is as tall as its widget: the loader follows the height the widget posts.
     for (const id of ['feed', 'compact', 'calendar', 'single', 'missing']) {
       const frame = page.locator(`#${id}`);
-      const content = await frameOf(page, `#${id}`).locator('#widget').evaluate((element) => Math.ceil(element.getBoundingClientRect().height));
+      const content = await frameOf(page, `#${id}`)
+        .locator('#widget')
+        .evaluate((element) => Math.ceil(element.getBoundingClientRect().height));
       await expect.poll(() => frame.evaluate((element) => element.getBoundingClientRect().height), { timeout: 3000 }).toBe(content);
     }
-    expect(await page.locator('#compact').evaluate((element) => element.getBoundingClientRect().height)).toBeLessThan(await page.locator('#feed').evaluate((element) => element.getBoundingClientRect().height));
+    expect(await page.locator('#compact').evaluate((element) => element.getBoundingClientRect().height)).toBeLessThan(
+      await page.locator('#feed').evaluate((element) => element.getBoundingClientRect().height),
+    );
     await screenshot(page, 'embeds-host-page');
 
     // A link opens the main site in the top window.
@@ -216,14 +252,21 @@ describe('widgets on another site', () => {
   });
 
   it('makes the background transparent on request (bg=transparent or transparent=1), white otherwise', async () => {
-    const url = hostPage('transparent', widget('compact', ' id="plain"') + widget('compact', ' id="bg" data-bg="transparent"') + widget('calendar', ' id="flag" data-transparent="1"'));
+    const url = hostPage(
+      'transparent',
+      widget('compact', ' id="plain"') +
+        widget('compact', ' id="bg" data-bg="transparent"') +
+        widget('calendar', ' id="flag" data-transparent="1"'),
+    );
     const context = await newContext(chromium, hostUrl);
     const page = await context.newPage();
     await page.goto(url);
     const background = async (id: string) => {
       const frame = frameOf(page, `#${id}`);
       await frame.locator('section').waitFor();
-      return frame.locator('html').evaluate((element) => [getComputedStyle(element).backgroundColor, getComputedStyle(document.body).backgroundColor]);
+      return frame
+        .locator('html')
+        .evaluate((element) => [getComputedStyle(element).backgroundColor, getComputedStyle(document.body).backgroundColor]);
     };
     expect(await background('plain')).toEqual(['rgb(255, 255, 255)', 'rgba(0, 0, 0, 0)']);
     expect(await background('bg')).toEqual(['rgba(0, 0, 0, 0)', 'rgba(0, 0, 0, 0)']);
@@ -233,7 +276,10 @@ describe('widgets on another site', () => {
   });
 
   it('shows an approved post, a new RSVP count and a published blog post within 2 seconds, by push and without polling', async () => {
-    const url = hostPage('live', widget('compact', ' id="feed"') + widget('calendar', ' id="calendar"') + widget('blog', ' id="blog" data-limit="1"'));
+    const url = hostPage(
+      'live',
+      widget('compact', ' id="feed"') + widget('calendar', ' id="calendar"') + widget('blog', ' id="blog" data-limit="1"'),
+    );
     const context = await newContext(chromium, hostUrl);
     const page = await context.newPage();
     const apiRequests: string[] = [];
@@ -324,16 +370,29 @@ describe('widgets page for staff', () => {
     await page.getByRole('link', { name: 'Widgets for other sites' }).click();
     await page.waitForURL('**/admin/widgets');
     await page.getByRole('heading', { name: 'Widgets', level: 1 }).waitFor();
-    for (const label of ['Feed', 'Simple feed', 'Ultra-simple feed', 'Compact feed', 'Minimal feed', 'Events', 'Blog', 'Single blog post']) {
+    for (const label of [
+      'Feed',
+      'Simple feed',
+      'Ultra-simple feed',
+      'Compact feed',
+      'Minimal feed',
+      'Events',
+      'Blog',
+      'Single blog post',
+    ]) {
       await page.getByRole('heading', { name: label, exact: true }).waitFor();
     }
 
     const events = page.getByRole('region', { name: 'Events', exact: true });
     const snippet = events.getByLabel('Events snippet', { exact: true });
-    expect(await snippet.textContent()).toBe(`<script src="${site.url}/embed.js" async></script>\n<div data-bhc-widget="calendar" data-limit="5"></div>`);
+    expect(await snippet.textContent()).toBe(
+      `<script src="${site.url}/embed.js" async></script>\n<div data-bhc-widget="calendar" data-limit="5"></div>`,
+    );
     await events.getByLabel('Number shown').fill('2');
     await events.getByLabel('Transparent background').check();
-    expect(await snippet.textContent()).toBe(`<script src="${site.url}/embed.js" async></script>\n<div data-bhc-widget="calendar" data-limit="2" data-transparent="1"></div>`);
+    expect(await snippet.textContent()).toBe(
+      `<script src="${site.url}/embed.js" async></script>\n<div data-bhc-widget="calendar" data-limit="2" data-transparent="1"></div>`,
+    );
     const preview = events.frameLocator('iframe');
     await expect.poll(() => preview.locator('article').count()).toBe(2);
     await expect
@@ -345,7 +404,9 @@ describe('widgets page for staff', () => {
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(await snippet.textContent());
 
     const single = page.getByRole('region', { name: 'Single blog post', exact: true });
-    expect(await single.getByLabel('Single blog post snippet', { exact: true }).textContent()).toContain(`data-bhc-widget="blog-post" data-id="`);
+    expect(await single.getByLabel('Single blog post snippet', { exact: true }).textContent()).toContain(
+      `data-bhc-widget="blog-post" data-id="`,
+    );
     await single.frameLocator('iframe').locator('article h1').waitFor();
     expect(await accessibilityViolations(page)).toEqual([]);
     await screenshot(page, 'embeds-widgets-page');

@@ -62,7 +62,8 @@ describe('events', () => {
     await member.getByRole('button', { name: 'New Event' }).click();
     const dialog = member.getByRole('dialog');
     await dialog.getByText('Create New Event').waitFor();
-    for (const section of ['Basic Information', 'Date & Time', 'Location', 'Event Settings']) await dialog.getByRole('group', { name: section }).waitFor();
+    for (const section of ['Basic Information', 'Date & Time', 'Location', 'Event Settings'])
+      await dialog.getByRole('group', { name: section }).waitFor();
     expect(await dialog.getByText('Admin Settings').count()).toBe(0);
     await dialog.getByRole('button', { name: 'Create Event' }).click();
     await dialog.getByText('Event title is required').waitFor();
@@ -103,7 +104,8 @@ describe('events', () => {
 
   it('queues members’ events; staff approve one and then the rest in bulk; every open page follows by push', async () => {
     await member.getByRole('button', { name: 'List' }).click();
-    for (const title of ['Engineers reunion', 'Memorial for Ray', 'Tower tour']) await propose(member, title, { maxAttendees: title === 'Engineers reunion' ? '1' : undefined });
+    for (const title of ['Engineers reunion', 'Memorial for Ray', 'Tower tour'])
+      await propose(member, title, { maxAttendees: title === 'Engineers reunion' ? '1' : undefined });
     const cards = member.getByRole('article');
     await member.getByRole('button', { name: 'Next month' }).click();
     await member.getByRole('button', { name: 'Today' }).click();
@@ -136,7 +138,10 @@ describe('events', () => {
     await staff.getByText('No events found').waitFor();
     // An empty queue's tab carries no count: a red 0 reads as an alert.
     await expect.poll(() => staff.getByRole('tab', { name: /Pending Events/ }).textContent()).toBe('Pending Events');
-    await staff.getByRole('navigation').getByLabel(/pending/).waitFor({ state: 'detached' });
+    await staff
+      .getByRole('navigation')
+      .getByLabel(/pending/)
+      .waitFor({ state: 'detached' });
 
     await expect.poll(() => cards.filter({ hasText: 'Pending Approval' }).count()).toBe(0);
     await neighbour.getByRole('article', { name: 'Memorial for Ray' }).waitFor();
@@ -203,7 +208,10 @@ describe('events', () => {
 
     // Someone else joins the line while the dialog is open.
     const someone = (await registerMember(site.url)).browser;
-    expect((await someone.put(`/api/events/${await eventId('Engineers reunion')}/rsvp/me`, { status: 'attending' })).body).toMatchObject({ status: 'waitlisted', position: 1 });
+    expect((await someone.put(`/api/events/${await eventId('Engineers reunion')}/rsvp/me`, { status: 'attending' })).body).toMatchObject({
+      status: 'waitlisted',
+      position: 1,
+    });
     await rsvp.getByText('1 attending of 1 · 0 maybe · 0 not attending · 1 waiting').waitFor();
     await rsvp.getByRole('button', { name: 'Join waiting list' }).waitFor();
     await neighbour.getByRole('dialog').getByRole('button', { name: 'Close' }).click();
@@ -261,7 +269,10 @@ describe('events', () => {
     await info.getByText(`Event id: ${(await eventId('Transmitter tower tour')).slice(0, 8)}`).waitFor();
     await screenshot(staff, 'events-detail-staff');
     await staffDialog.getByRole('button', { name: 'Delete' }).click();
-    await staffDialog.getByRole('alertdialog').getByText(/RSVPs and related data are deleted too/).waitFor();
+    await staffDialog
+      .getByRole('alertdialog')
+      .getByText(/RSVPs and related data are deleted too/)
+      .waitFor();
     await staffDialog.getByRole('alertdialog').getByRole('button', { name: 'Delete' }).click();
     await staff.getByText('The event has been deleted successfully.').waitFor();
     await expect.poll(() => member.getByRole('article', { name: 'Transmitter tower tour' }).count()).toBe(0);
@@ -297,8 +308,12 @@ describe('events', () => {
     await neighbour.getByRole('heading', { name: label(today) }).waitFor();
     // "+1 more" opens the day's full list, whose events open as anywhere else, and the list comes back after.
     await cell.getByRole('button', { name: /^\+1 more/u }).click();
-    const day = neighbour.getByRole('dialog', { name: today.toLocaleDateString('en-US', { weekday: 'long', month: 'long', day: 'numeric', year: 'numeric' }) });
-    await expect.poll(() => day.getByRole('listitem').getByRole('button').allTextContents()).toEqual(['Morning news history', 'Noon show', 'Evening sign-off']);
+    const day = neighbour.getByRole('dialog', {
+      name: today.toLocaleDateString('en-US', { weekday: 'long', month: 'long', day: 'numeric', year: 'numeric' }),
+    });
+    await expect
+      .poll(() => day.getByRole('listitem').getByRole('button').allTextContents())
+      .toEqual(['Morning news history', 'Noon show', 'Evening sign-off']);
     await screenshot(neighbour, 'events-day-list');
     await day.getByRole('button', { name: 'Evening sign-off' }).click();
     const details = neighbour.getByRole('dialog', { name: 'Evening sign-off' });
@@ -343,7 +358,9 @@ describe('events', () => {
     expect(await panel.getByRole('link', { name: 'Open in calendar app' }).getAttribute('href')).toBe(url.replace(/^http:/u, 'webcal:'));
     // The neighbour attends the Engineers reunion (promoted from the waiting list above).
     const summaries = async (address: string) =>
-      new ICAL.Component(ICAL.parse(await (await fetch(address)).text())).getAllSubcomponents('vevent').map((vevent) => vevent.getFirstPropertyValue('summary'));
+      new ICAL.Component(ICAL.parse(await (await fetch(address)).text()))
+        .getAllSubcomponents('vevent')
+        .map((vevent) => vevent.getFirstPropertyValue('summary'));
     expect(await summaries(url)).toEqual(['Engineers reunion']);
     await screenshot(neighbour, 'events-personal-calendar');
 

@@ -42,7 +42,11 @@ siteInBrowser({ RATE_LIMIT_AUTH_MAX: '1000', RATE_LIMIT_EVENT_MAX: '1000', RATE_
 
 /** A call of the API as the page's member (their session cookie; JSON, so the same-origin rule lets it through). */
 async function api<T = any>(page: Page, method: string, path: string, data?: unknown): Promise<T> {
-  const response = await page.request.fetch(path, { method, headers: { 'content-type': 'application/json' }, data: data === undefined ? '{}' : JSON.stringify(data) });
+  const response = await page.request.fetch(path, {
+    method,
+    headers: { 'content-type': 'application/json' },
+    data: data === undefined ? '{}' : JSON.stringify(data),
+  });
   if (!response.ok()) throw new Error(`${method} ${path}: ${response.status()} ${await response.text()}`);
   return response.status() === 204 ? (undefined as T) : ((await response.json()) as T);
 }
@@ -63,7 +67,13 @@ const inDays = (days: number) => {
 const focused = (page: Page) =>
   page.evaluate(() => {
     const element = document.activeElement as HTMLElement | null;
-    return { tag: element?.tagName ?? null, id: element?.id ?? '', text: element?.textContent?.trim() ?? '', inDialog: Boolean(element?.closest('[role=dialog]')), visible: element ? element.getBoundingClientRect().width > 1 : false };
+    return {
+      tag: element?.tagName ?? null,
+      id: element?.id ?? '',
+      text: element?.textContent?.trim() ?? '',
+      inDialog: Boolean(element?.closest('[role=dialog]')),
+      visible: element ? element.getBoundingClientRect().width > 1 : false,
+    };
   });
 
 describe('what members trip over every day', () => {
@@ -107,7 +117,9 @@ describe('what members trip over every day', () => {
       const after = await page.evaluate(() => {
         const main = document.activeElement?.closest('main') ?? document.querySelector('main:focus-within, main');
         const active = document.activeElement;
-        return Boolean(main && active && (main.contains(active) || main.compareDocumentPosition(active) & Node.DOCUMENT_POSITION_FOLLOWING));
+        return Boolean(
+          main && active && (main.contains(active) || main.compareDocumentPosition(active) & Node.DOCUMENT_POSITION_FOLLOWING),
+        );
       });
       expect(after, what).toBe(true);
     }
@@ -126,12 +138,20 @@ describe('what members trip over every day', () => {
     expect(await accessibilityViolations(member)).toEqual([]);
     await bell.click();
     await member.waitForURL(/\/notifications$/);
-    await member.getByText(/was approved/).first().waitFor();
+    await member
+      .getByText(/was approved/)
+      .first()
+      .waitFor();
     await member.setViewportSize(DESKTOP);
     // On a wide screen the sidebar holds the count; the top bar does not repeat it.
     await member.goto('/');
     await member.getByRole('navigation', { name: 'Main' }).waitFor();
-    expect(await member.getByRole('banner').getByRole('link', { name: /^Notifications/ }).count()).toBe(0);
+    expect(
+      await member
+        .getByRole('banner')
+        .getByRole('link', { name: /^Notifications/ })
+        .count(),
+    ).toBe(0);
   });
 
   it('keeps the keyboard in the RSVP dialog after an answer, and Escape still closes it', async () => {
@@ -173,10 +193,20 @@ describe('what members trip over every day', () => {
   });
 
   it('leads a visitor from a blog post to the public blog and calendar, and never shows them Admin', async () => {
-    await api(admin, 'POST', '/api/blog', { title: 'The Night the Tower Fell', isPublished: true, content: '<p>Storm winds took the WHAS tower down in 1974.</p>' });
+    await api(admin, 'POST', '/api/blog', {
+      title: 'The Night the Tower Fell',
+      isPublished: true,
+      content: '<p>Storm winds took the WHAS tower down in 1974.</p>',
+    });
     const blog = await api<{ items: { id: string; title: string }[] }>(admin, 'GET', '/api/blog');
     const postId = blog.items.find((post) => post.title === 'The Night the Tower Fell')!.id;
-    await api(admin, 'POST', '/api/events', { title: 'WAVE Alumni Reunion', eventType: 'reunion', location: 'Louisville Palace', isPublic: true, ...inDays(8) });
+    await api(admin, 'POST', '/api/events', {
+      title: 'WAVE Alumni Reunion',
+      eventType: 'reunion',
+      location: 'Louisville Palace',
+      isPublic: true,
+      ...inDays(8),
+    });
 
     for (const viewport of [DESKTOP, PHONE]) {
       const page = await guest(viewport);
@@ -217,13 +247,34 @@ describe('what members trip over every day', () => {
 
   it('shows moderators the pictures and recordings they approve, and asks a reason for a rejection and a report', async () => {
     // A picture and a recording waiting for approval, and an event with its cover.
-    const picture = await api<{ id: string }>(member, 'POST', '/api/posts', { content: 'Our old ribbon microphone', mediaType: 'image', mediaUrl: `${site.url}/og-image.png`, tags: [] });
-    const recording = await api<{ id: string }>(member, 'POST', '/api/posts', { content: 'An aircheck from 1969', mediaType: 'audio', mediaUrl: `${site.url}/media/aircheck.mp3`, tags: [] });
-    const png = await sharp({ create: { width: 1200, height: 800, channels: 3, background: { r: 40, g: 70, b: 120 } } }).png().toBuffer();
-    const upload = await member.request.post('/api/media', { headers: { origin: site.url }, multipart: { file: { name: 'hall.png', mimeType: 'image/png', buffer: png } } });
+    const picture = await api<{ id: string }>(member, 'POST', '/api/posts', {
+      content: 'Our old ribbon microphone',
+      mediaType: 'image',
+      mediaUrl: `${site.url}/og-image.png`,
+      tags: [],
+    });
+    const recording = await api<{ id: string }>(member, 'POST', '/api/posts', {
+      content: 'An aircheck from 1969',
+      mediaType: 'audio',
+      mediaUrl: `${site.url}/media/aircheck.mp3`,
+      tags: [],
+    });
+    const png = await sharp({ create: { width: 1200, height: 800, channels: 3, background: { r: 40, g: 70, b: 120 } } })
+      .png()
+      .toBuffer();
+    const upload = await member.request.post('/api/media', {
+      headers: { origin: site.url },
+      multipart: { file: { name: 'hall.png', mimeType: 'image/png', buffer: png } },
+    });
     expect(upload.status()).toBe(201);
     const cover = (await upload.json()) as { id: string };
-    await api(member, 'POST', '/api/events', { title: 'Record hop at the armory', eventType: 'celebration', location: 'Armory', mediaId: cover.id, ...inDays(12) });
+    await api(member, 'POST', '/api/events', {
+      title: 'Record hop at the armory',
+      eventType: 'celebration',
+      location: 'Armory',
+      mediaId: cover.id,
+      ...inDays(12),
+    });
 
     await admin.setViewportSize(DESKTOP);
     await admin.goto('/admin');

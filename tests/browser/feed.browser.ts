@@ -87,9 +87,17 @@ describe('newsfeed', () => {
     await card.getByRole('button', { name: /Like · 0/ }).click();
     await card.getByRole('button', { name: /Like · 1/ }).waitFor();
     expect(await card.getByRole('button', { name: /Like/ }).getAttribute('aria-pressed')).toBe('true');
-    await memberPage.getByRole('article').filter({ hasText: 'test pattern card' }).getByRole('button', { name: /Like · 1/ }).waitFor();
+    await memberPage
+      .getByRole('article')
+      .filter({ hasText: 'test pattern card' })
+      .getByRole('button', { name: /Like · 1/ })
+      .waitFor();
     await otherPage.reload();
-    await otherPage.getByRole('article').filter({ hasText: 'test pattern card' }).getByRole('button', { name: /Like · 1/, pressed: true }).waitFor();
+    await otherPage
+      .getByRole('article')
+      .filter({ hasText: 'test pattern card' })
+      .getByRole('button', { name: /Like · 1/, pressed: true })
+      .waitFor();
   });
 
   it('searches and filters', async () => {
@@ -114,7 +122,9 @@ describe('newsfeed', () => {
   it('keeps posts approved while a reader is scrolled down behind an "N new posts" pill that scrolls up to them; at the top they just show', async () => {
     // Enough posts that the first page scrolls and a second one waits behind "Load More Posts".
     for (let i = 1; i <= 24; i++) {
-      const created = await staffPage.request.post('/api/posts', { data: { content: `Archive note ${i}: a station log from ${1940 + i}` } });
+      const created = await staffPage.request.post('/api/posts', {
+        data: { content: `Archive note ${i}: a station log from ${1940 + i}` },
+      });
       expect(created.status()).toBe(201);
     }
     /** Another member's post, approved by staff: both through the API, while the reader only watches. */
@@ -152,7 +162,9 @@ describe('newsfeed', () => {
 
     await pill.click();
     await expect.poll(() => reader.evaluate(() => window.scrollY)).toBe(0);
-    await expect.poll(async () => (await articles.allTextContents()).slice(0, 2).map((text) => text.match(/Live find \w+/)?.[0])).toEqual(['Live find two', 'Live find one']);
+    await expect
+      .poll(async () => (await articles.allTextContents()).slice(0, 2).map((text) => text.match(/Live find \w+/)?.[0]))
+      .toEqual(['Live find two', 'Live find one']);
     expect(await pill.count()).toBe(0);
 
     // At the top of the page a new post simply shows, first.

@@ -24,16 +24,24 @@ function sidebarEntries(page: Page) {
   return page.evaluate(() => {
     const nav = document.querySelector('nav[aria-label="Main"]')!;
     const scroller = nav.parentElement!.getBoundingClientRect();
-    return [...nav.querySelectorAll('a')].filter((link) => link.checkVisibility()).map((link) => {
-      const box = link.getBoundingClientRect();
-      return { name: link.textContent!.trim(), inView: box.height > 0 && box.top >= scroller.top - 1 && box.bottom <= Math.min(scroller.bottom, innerHeight) + 1 };
-    });
+    return [...nav.querySelectorAll('a')]
+      .filter((link) => link.checkVisibility())
+      .map((link) => {
+        const box = link.getBoundingClientRect();
+        return {
+          name: link.textContent!.trim(),
+          inView: box.height > 0 && box.top >= scroller.top - 1 && box.bottom <= Math.min(scroller.bottom, innerHeight) + 1,
+        };
+      });
   });
 }
 
 /** Whether an element shows all of its text, neither cut off with an ellipsis nor clipped. */
 const showsWholly = (page: Page, text: string) =>
-  page.getByText(text, { exact: true }).first().evaluate((element) => element.scrollWidth <= element.clientWidth && getComputedStyle(element).textOverflow !== 'ellipsis');
+  page
+    .getByText(text, { exact: true })
+    .first()
+    .evaluate((element) => element.scrollWidth <= element.clientWidth && getComputedStyle(element).textOverflow !== 'ellipsis');
 
 describe("a newcomer's first hour", () => {
   it('creates the account once a refused field is corrected, and says what was wrong once', async () => {
@@ -62,7 +70,16 @@ describe("a newcomer's first hour", () => {
     await screenshot(admin, 'first-hour-sidebar-1366x768');
     const entries = await sidebarEntries(admin);
     expect(entries.map((entry) => entry.name)).toEqual(
-      expect.arrayContaining(['Newsfeed', 'Subscription Settings', 'Dashboard', 'Event Management', 'User Management', 'Monitoring', 'Settings', 'Mailbox']),
+      expect.arrayContaining([
+        'Newsfeed',
+        'Subscription Settings',
+        'Dashboard',
+        'Event Management',
+        'User Management',
+        'Monitoring',
+        'Settings',
+        'Mailbox',
+      ]),
     );
     expect(entries.length).toBe(14);
     expect(entries.filter((entry) => !entry.inView)).toEqual([]);
@@ -77,7 +94,10 @@ describe("a newcomer's first hour", () => {
     const current = nav.locator('a[aria-current="page"]');
     await expect.poll(() => current.allTextContents()).toEqual(['User Management']);
     // The sidebar's own avatar is the admin's: the role is the badge beside the name, not a coloured dot.
-    const footerAvatarMarks = await admin.locator('aside footer').first().evaluate((footer) => footer.querySelectorAll('span.relative > span.absolute').length);
+    const footerAvatarMarks = await admin
+      .locator('aside footer')
+      .first()
+      .evaluate((footer) => footer.querySelectorAll('span.relative > span.absolute').length);
     expect(footerAvatarMarks).toBe(0);
   });
 
@@ -101,12 +121,17 @@ describe("a newcomer's first hour", () => {
     const cards = admin.getByRole('list', { name: 'Members' }).getByRole('listitem');
     await expect.poll(() => cards.count()).toBe(3);
     const offScreen = await admin.evaluate(() =>
-      [...document.querySelectorAll('main button, main select')].filter((control) => control.getBoundingClientRect().right > innerWidth).map((control) => control.textContent),
+      [...document.querySelectorAll('main button, main select')]
+        .filter((control) => control.getBoundingClientRect().right > innerWidth)
+        .map((control) => control.textContent),
     );
     expect(offScreen).toEqual([]);
     expect(await admin.evaluate(() => document.documentElement.scrollWidth <= innerWidth)).toBe(true);
     await admin.getByRole('button', { name: 'Suspend' }).first().click();
-    await admin.getByText(/is suspended/).first().waitFor();
+    await admin
+      .getByText(/is suspended/)
+      .first()
+      .waitFor();
     await screenshot(admin, 'first-hour-members-390');
   });
 
@@ -128,7 +153,11 @@ describe("a newcomer's first hour", () => {
     const tile = (label: string) => admin.getByText(label, { exact: true }).locator('xpath=following-sibling::p[1]');
     await admin.goto('/admin');
     await expect.poll(() => tile('Total Posts').textContent()).toBe('2');
-    await expect.poll(() => admin.getByRole('complementary', { name: 'Sidebar' }).getByText('Total Posts').locator('xpath=following-sibling::dd').textContent()).toBe('2');
+    await expect
+      .poll(() =>
+        admin.getByRole('complementary', { name: 'Sidebar' }).getByText('Total Posts').locator('xpath=following-sibling::dd').textContent(),
+      )
+      .toBe('2');
     await admin.goto('/monitoring');
     await expect.poll(() => tile('Total posts').textContent()).toBe('2');
     // The digests' schedule holds a delayed job each; that is not mail waiting to be sent.

@@ -13,7 +13,8 @@ const pages: Record<string, string> = { landing: '/' };
 beforeAll(async () => {
   site = await startTestSite();
   const admin = (await registerMember(site.url, { firstName: 'Ada', lastName: 'Admin' })).browser;
-  pages['blog post'] = `/blog/${(await admin.post('/api/blog', { title: 'The Night the Tower Fell', isPublished: true, content: '<p>Storm winds took the tower down in 1974; engineers had the station back on the air by dawn.</p>' })).body.id}`;
+  pages['blog post'] =
+    `/blog/${(await admin.post('/api/blog', { title: 'The Night the Tower Fell', isPublished: true, content: '<p>Storm winds took the tower down in 1974; engineers had the station back on the air by dawn.</p>' })).body.id}`;
   const start = new Date(Date.now() + 10 * 24 * 3600 * 1000);
   pages.event = `/events/${(await admin.post('/api/events', { title: 'WAVE Alumni Reunion', eventType: 'reunion', location: 'Louisville Palace', description: 'Bring your old station badges.', startDate: start.toISOString(), endDate: new Date(start.getTime() + 3 * 3600 * 1000).toISOString() })).body.id}`;
 });

@@ -21,7 +21,10 @@ let page: Page;
 let violations: string[];
 let memberContext: BrowserContext | undefined;
 
-const photo = (width: number, height: number) => sharp({ create: { width, height, channels: 3, background: { r: 90, g: 60, b: 30 } } }).jpeg().toBuffer();
+const photo = (width: number, height: number) =>
+  sharp({ create: { width, height, channels: 3, background: { r: 90, g: 60, b: 30 } } })
+    .jpeg()
+    .toBuffer();
 
 /** Chooses `file` through the button named `button` (a FileTrigger), as a person would: press, then pick in the dialog. */
 async function choose(on: Page, button: ReturnType<Page['getByRole']>, file: { name: string; mimeType: string; buffer: Buffer }) {
@@ -34,7 +37,12 @@ async function choose(on: Page, button: ReturnType<Page['getByRole']>, file: { n
 async function shownSize(picture: ReturnType<Page['locator']>) {
   await picture.waitFor();
   await expect.poll(() => picture.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
-  return picture.evaluate((img: HTMLImageElement) => ({ width: img.getAttribute('width'), height: img.getAttribute('height'), natural: `${img.naturalWidth}x${img.naturalHeight}`, src: img.getAttribute('src') }));
+  return picture.evaluate((img: HTMLImageElement) => ({
+    width: img.getAttribute('width'),
+    height: img.getAttribute('height'),
+    natural: `${img.naturalWidth}x${img.naturalHeight}`,
+    src: img.getAttribute('src'),
+  }));
 }
 
 /** A screenshot at the desktop's width and at a phone's (390), and that nothing is wider than the phone's screen. */
@@ -47,13 +55,16 @@ async function screenshotsAtBothSizes(on: Page, name: string) {
 }
 const directory = mkdtempSync(join(tmpdir(), 'bhc-media-e2e-'));
 
-siteInBrowser({ RATE_LIMIT_AUTH_MAX: '1000', RATE_LIMIT_POST_MAX: '1000', RATE_LIMIT_EVENT_MAX: '1000', MEDIA_DIR: directory }, async (started, chromium) => {
-  site = started;
-  browser = chromium;
-  ({ context, page } = await openAs(browser, site.url, person('Ada', 'Admin')));
-  violations = recordPolicyViolations(context);
-  await page.getByRole('heading', { name: 'Broadcast History Newsfeed' }).waitFor();
-});
+siteInBrowser(
+  { RATE_LIMIT_AUTH_MAX: '1000', RATE_LIMIT_POST_MAX: '1000', RATE_LIMIT_EVENT_MAX: '1000', MEDIA_DIR: directory },
+  async (started, chromium) => {
+    site = started;
+    browser = chromium;
+    ({ context, page } = await openAs(browser, site.url, person('Ada', 'Admin')));
+    violations = recordPolicyViolations(context);
+    await page.getByRole('heading', { name: 'Broadcast History Newsfeed' }).waitFor();
+  },
+);
 afterAll(async () => {
   await memberContext?.close();
   await context?.close();
@@ -62,7 +73,9 @@ afterAll(async () => {
 
 describe('media in the feed', () => {
   it('attaches a photo in the composer and shows it in the post with its size', async () => {
-    const photo = await sharp({ create: { width: 1600, height: 1200, channels: 3, background: { r: 90, g: 60, b: 30 } } }).jpeg().toBuffer();
+    const photo = await sharp({ create: { width: 1600, height: 1200, channels: 3, background: { r: 90, g: 60, b: 30 } } })
+      .jpeg()
+      .toBuffer();
     await page.getByLabel('Share something with the community').click();
     await page.getByLabel('Share something with the community').fill('The control room, 1962');
     await page.locator('#composer-file').setInputFiles({ name: 'control-room.jpg', mimeType: 'image/jpeg', buffer: photo });
@@ -87,7 +100,9 @@ describe('media in the feed', () => {
     frame.set([0xff, 0xfb, 0x90, 0x64]);
     await page.getByLabel('Share something with the community').click();
     await page.getByLabel('Share something with the community').fill('An aircheck from the overnight show');
-    await page.locator('#composer-file').setInputFiles({ name: 'aircheck.mp3', mimeType: 'audio/mpeg', buffer: Buffer.concat(Array.from({ length: 40 }, () => frame)) });
+    await page
+      .locator('#composer-file')
+      .setInputFiles({ name: 'aircheck.mp3', mimeType: 'audio/mpeg', buffer: Buffer.concat(Array.from({ length: 40 }, () => frame)) });
     await page.getByLabel('Attached recording').waitFor();
     await page.getByRole('button', { name: 'Post', exact: true }).click();
     const player = page.getByRole('article').filter({ hasText: 'An aircheck' }).getByLabel('Recording shared with the post');
@@ -97,7 +112,9 @@ describe('media in the feed', () => {
 
   it('says why a file is refused, and the composer stays as it was', async () => {
     await page.getByLabel('Share something with the community').click();
-    await page.locator('#composer-file').setInputFiles({ name: 'notes.png', mimeType: 'image/png', buffer: Buffer.from('not a picture at all') });
+    await page
+      .locator('#composer-file')
+      .setInputFiles({ name: 'notes.png', mimeType: 'image/png', buffer: Buffer.from('not a picture at all') });
     await page.getByText('This file is not one we accept', { exact: false }).first().waitFor();
     expect(await page.getByRole('img', { name: 'Attached photo' }).count()).toBe(0);
     expect(await page.getByRole('group', { name: 'Media type' }).count()).toBe(1);
@@ -118,7 +135,11 @@ describe('pictures in blog posts', () => {
       box.focus();
       box.setSelectionRange(at, at);
     });
-    await choose(page, dialog.getByRole('button', { name: 'Insert image' }), { name: 'transmitter-hall_1962.jpg', mimeType: 'image/jpeg', buffer: await photo(2400, 1600) });
+    await choose(page, dialog.getByRole('button', { name: 'Insert image' }), {
+      name: 'transmitter-hall_1962.jpg',
+      mimeType: 'image/jpeg',
+      buffer: await photo(2400, 1600),
+    });
     const alt = dialog.getByLabel('Alt text');
     await alt.waitFor();
     expect(await alt.inputValue()).toBe('transmitter hall 1962');
@@ -126,10 +147,16 @@ describe('pictures in blog posts', () => {
     await dialog.getByRole('button', { name: 'Add image' }).click();
     await expect
       .poll(() => content.inputValue())
-      .toMatch(/^<p>The hall as it stood in 1962\.<\/p>\n<p><img src="\/media\/[0-9a-f-]{36}\/blog\.webp" width="1600" height="1067" alt="The transmitter hall in 1962" \/><\/p>\n<p>The fire came later\.<\/p>$/u);
+      .toMatch(
+        /^<p>The hall as it stood in 1962\.<\/p>\n<p><img src="\/media\/[0-9a-f-]{36}\/blog\.webp" width="1600" height="1067" alt="The transmitter hall in 1962" \/><\/p>\n<p>The fire came later\.<\/p>$/u,
+      );
     await page.getByTestId('blog-preview').getByRole('img', { name: 'The transmitter hall in 1962' }).waitFor();
 
-    await choose(page, dialog.getByRole('button', { name: 'Choose cover image' }), { name: 'tower.jpg', mimeType: 'image/jpeg', buffer: await photo(2000, 1000) });
+    await choose(page, dialog.getByRole('button', { name: 'Choose cover image' }), {
+      name: 'tower.jpg',
+      mimeType: 'image/jpeg',
+      buffer: await photo(2000, 1000),
+    });
     await dialog.getByRole('img', { name: 'Cover image' }).waitFor();
     await dialog.getByRole('group', { name: 'Cover image' }).scrollIntoViewIfNeeded();
     await screenshotsAtBothSizes(page, 'blog-editor-cover');
@@ -171,13 +198,23 @@ describe('an event’s cover image', () => {
     await dialog.getByLabel('Title', { exact: true }).fill('Tower open house');
     const start = new Date(Date.now() + 7 * 24 * 3600 * 1000);
     const pad = (n: number) => String(n).padStart(2, '0');
-    await dialog.getByLabel('Start', { exact: true }).fill(`${start.getFullYear()}-${pad(start.getMonth() + 1)}-${pad(start.getDate())}T18:00`);
-    await choose(member, dialog.getByRole('button', { name: 'Choose cover image' }), { name: 'open-house.jpg', mimeType: 'image/jpeg', buffer: await photo(1600, 1200) });
+    await dialog
+      .getByLabel('Start', { exact: true })
+      .fill(`${start.getFullYear()}-${pad(start.getMonth() + 1)}-${pad(start.getDate())}T18:00`);
+    await choose(member, dialog.getByRole('button', { name: 'Choose cover image' }), {
+      name: 'open-house.jpg',
+      mimeType: 'image/jpeg',
+      buffer: await photo(1600, 1200),
+    });
     await dialog.getByRole('img', { name: 'Cover image' }).waitFor();
     // Taken away and chosen again: the form sends the one shown.
     await dialog.getByRole('button', { name: 'Remove cover image' }).click();
     expect(await dialog.getByRole('img', { name: 'Cover image' }).count()).toBe(0);
-    await choose(member, dialog.getByRole('button', { name: 'Choose cover image' }), { name: 'open-house.jpg', mimeType: 'image/jpeg', buffer: await photo(1600, 1200) });
+    await choose(member, dialog.getByRole('button', { name: 'Choose cover image' }), {
+      name: 'open-house.jpg',
+      mimeType: 'image/jpeg',
+      buffer: await photo(1600, 1200),
+    });
     await dialog.getByRole('img', { name: 'Cover image' }).waitFor();
     await dialog.getByRole('group', { name: 'Cover image' }).scrollIntoViewIfNeeded();
     await screenshotsAtBothSizes(member, 'event-form-cover');

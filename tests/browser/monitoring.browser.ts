@@ -5,7 +5,12 @@ import { accessibilityViolations, newContext, registerInBrowser, screenshot, sit
 
 let site: TestSite;
 let browser: Browser;
-const account = (name: string) => ({ firstName: name, lastName: 'Watcher', email: `${name.toLowerCase()}-${Date.now()}@example.org`, password: 'correct horse battery' });
+const account = (name: string) => ({
+  firstName: name,
+  lastName: 'Watcher',
+  email: `${name.toLowerCase()}-${Date.now()}@example.org`,
+  password: 'correct horse battery',
+});
 
 siteInBrowser({ RATE_LIMIT_AUTH_MAX: '1000', ALERT_RESPONSE_P95_MS: '10000' }, (started, chromium) => {
   site = started;
@@ -33,7 +38,11 @@ describe('monitoring page', () => {
     const outbox = admin.getByText('Mail outbox').locator('xpath=..');
     await outbox.getByText('0 to send').waitFor();
     await outbox.getByText('0 sent in the last hour, 0 bounced').waitFor();
-    const subscribed = await fetch(`${site.url}/api/subscribe`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: `tile-${Date.now()}@example.org`, subscriptionType: 'all', frequency: 'weekly' }) });
+    const subscribed = await fetch(`${site.url}/api/subscribe`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: `tile-${Date.now()}@example.org`, subscriptionType: 'all', frequency: 'weekly' }),
+    });
     expect(subscribed.status).toBe(202);
     await outbox.getByText('1 sent in the last hour, 0 bounced').waitFor({ timeout: 15_000 });
 

@@ -19,16 +19,20 @@ let admin: Http;
 let context: BrowserContext;
 let organiser: Page;
 
-const inDays = (days: number, hour = 18) => new Date(Date.now() + days * 86_400_000).toISOString().replace(/T\d\d:\d\d/u, `T${String(hour).padStart(2, '0')}:00`);
+const inDays = (days: number, hour = 18) =>
+  new Date(Date.now() + days * 86_400_000).toISOString().replace(/T\d\d:\d\d/u, `T${String(hour).padStart(2, '0')}:00`);
 /** An event of the organiser's, approved by the admin. */
 async function organisersEvent(fields: Record<string, unknown>) {
-  const created = await organiser.request.post('/api/events', { data: { location: 'Studio B', startDate: inDays(9), endDate: inDays(9, 21), ...fields } });
+  const created = await organiser.request.post('/api/events', {
+    data: { location: 'Studio B', startDate: inDays(9), endDate: inDays(9, 21), ...fields },
+  });
   expect(created.status()).toBe(201);
   const id = ((await created.json()) as { id: string }).id;
   expect((await admin.put(`/api/admin/events/${id}/approve`)).status).toBe(200);
   return id;
 }
-const messageEntries = async (eventId: string) => (await site.services.store.collection('mail_outbox').find({ 'cause.mail': 'message', 'cause.eventId': eventId })).length;
+const messageEntries = async (eventId: string) =>
+  (await site.services.store.collection('mail_outbox').find({ 'cause.mail': 'message', 'cause.eventId': eventId })).length;
 
 siteInBrowser({ RATE_LIMIT_AUTH_MAX: '1000', RATE_LIMIT_EVENT_MAX: '1000' }, async (started, chromium) => {
   site = started;
@@ -79,7 +83,12 @@ describe('an organiser', () => {
     expect(download.suggestedFilename()).toMatch(/^Night_shift_reunion_\d{4}-\d\d-\d\d_attendees\.csv$/u);
     const csv = readFileSync((await download.path())!, 'utf8').split('\r\n');
     expect(csv[0]).toBe('Name,Status,Position,Answered at');
-    expect(csv.slice(1, 5).map((line) => line.split(',').slice(0, 3).join(','))).toEqual(['Walter Cronkite,Attending,', "'=SUM(A1) Prankster,Attending,", 'Grace Waiting,Waiting list,1', 'Milo Maybe,Maybe,']);
+    expect(csv.slice(1, 5).map((line) => line.split(',').slice(0, 3).join(','))).toEqual([
+      'Walter Cronkite,Attending,',
+      "'=SUM(A1) Prankster,Attending,",
+      'Grace Waiting,Waiting list,1',
+      'Milo Maybe,Maybe,',
+    ]);
     await organiser.keyboard.press('Escape');
     await dialog.waitFor({ state: 'detached' });
     expect(await organiser.evaluate(() => document.activeElement?.textContent)).toBe('Attendees');
@@ -99,7 +108,12 @@ describe('an organiser', () => {
     await expect.poll(() => messageEntries(id)).toBe(2);
 
     // Two more (with the waiting list), then the dialog says plainly that the day's limit is reached.
-    for (const subject of ['Name badges', 'Photos']) expect((await organiser.request.post(`/api/events/${id}/message`, { data: { subject, body: 'More soon.', to: 'attending+waitlisted' } })).status()).toBe(202);
+    for (const subject of ['Name badges', 'Photos'])
+      expect(
+        (
+          await organiser.request.post(`/api/events/${id}/message`, { data: { subject, body: 'More soon.', to: 'attending+waitlisted' } })
+        ).status(),
+      ).toBe(202);
     await expect.poll(() => messageEntries(id)).toBe(8);
     await organiser.setViewportSize(PHONE);
     await tools.getByRole('button', { name: 'Message attendees' }).click();
@@ -108,7 +122,10 @@ describe('an organiser', () => {
     await compose.getByText('Attending and the waiting list (3)').click();
     expect(await compose.getByRole('radio', { name: 'Attending and the waiting list (3)' }).isChecked()).toBe(true);
     await compose.getByRole('button', { name: 'Send message' }).click();
-    await compose.getByRole('alert').getByText(/3 messages in the last 24 hours/u).waitFor();
+    await compose
+      .getByRole('alert')
+      .getByText(/3 messages in the last 24 hours/u)
+      .waitFor();
     expect(await accessibilityViolations(organiser)).toEqual([]);
     await screenshot(organiser, 'organisers-message-limit-390');
     expect(await organiser.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
@@ -157,7 +174,9 @@ describe('an organiser', () => {
 
   it('is told by Event Management to cancel an approved event, not reject it', async () => {
     const id = await organisersEvent({ title: 'Antenna raising' });
-    const pending = await organiser.request.post('/api/events', { data: { title: 'Antenna lowering', startDate: inDays(12), endDate: inDays(12, 21) } });
+    const pending = await organiser.request.post('/api/events', {
+      data: { title: 'Antenna lowering', startDate: inDays(12), endDate: inDays(12, 21) },
+    });
     expect(pending.status()).toBe(201);
     const guest = await registerMember(site.url);
     await guest.browser.put(`/api/events/${id}/rsvp/me`, { status: 'attending' });
@@ -172,7 +191,10 @@ describe('an organiser', () => {
       const approved = staff.page.getByRole('listitem', { name: 'Antenna raising' });
       await approved.getByRole('button', { name: 'Cancel Antenna raising' }).waitFor();
       expect(await approved.getByRole('button', { name: /^Reject/u }).count()).toBe(0);
-      await staff.page.getByRole('listitem', { name: 'Antenna lowering' }).getByRole('button', { name: 'Reject Antenna lowering' }).waitFor();
+      await staff.page
+        .getByRole('listitem', { name: 'Antenna lowering' })
+        .getByRole('button', { name: 'Reject Antenna lowering' })
+        .waitFor();
       await approved.getByRole('button', { name: 'Cancel Antenna raising' }).click();
       const confirm = staff.page.getByRole('alertdialog', { name: 'Cancel this event?' });
       await confirm.waitFor();

@@ -121,20 +121,28 @@ describe('own posts', () => {
   it('leads a notification of a comment to the post’s page, the comment scrolled into view and marked', async () => {
     const id = await approvedPost('Ask me about the night of the 1938 broadcast');
     // Enough comments that the one to find is below the fold on a phone.
-    for (let n = 1; n <= 8; n++) await api(other, 'POST', `/api/posts/${id}/comments`, { content: `Comment number ${n} about the broadcast` });
+    for (let n = 1; n <= 8; n++)
+      await api(other, 'POST', `/api/posts/${id}/comments`, { content: `Comment number ${n} about the broadcast` });
     const { id: commentId } = await api(other, 'POST', `/api/posts/${id}/comments`, { content: 'Were you listening that night?' });
 
     await member.setViewportSize(PHONE);
     await member.goto('/notifications');
-    await member.getByRole('link', { name: /Otto Other commented on your post “Ask me about the night/ }).first().click();
+    await member
+      .getByRole('link', { name: /Otto Other commented on your post “Ask me about the night/ })
+      .first()
+      .click();
     await member.waitForURL((url) => url.pathname === `/posts/${id}`);
     expect(new URL(member.url()).hash).toBe(`#comment-${commentId}`);
     const comment = member.locator(`#comment-${commentId}`);
     await expect.poll(() => comment.getAttribute('data-highlighted')).toBe('true');
-    await expect.poll(() => comment.evaluate((element) => {
-      const box = element.getBoundingClientRect();
-      return box.top >= 0 && box.bottom <= window.innerHeight;
-    })).toBe(true);
+    await expect
+      .poll(() =>
+        comment.evaluate((element) => {
+          const box = element.getBoundingClientRect();
+          return box.top >= 0 && box.bottom <= window.innerHeight;
+        }),
+      )
+      .toBe(true);
     await member.waitForTimeout(600);
     await member.screenshot({ path: (await screenshot(member, 'own-posts-comment-link-390')).replace('.png', '-viewport.png') });
     await member.setViewportSize(DESKTOP);
@@ -205,10 +213,12 @@ describe('own posts', () => {
     const guest = await context.newPage();
     await guest.goto(`/posts/${id}`);
     // A fresh visitor loads the app's code first: on a busy machine that takes a while.
-    await card(guest, 'Open to every visitor').waitFor({ timeout: 30_000 }).catch(async (error: unknown) => {
-      await screenshot(guest, 'own-posts-guest-failed');
-      throw error;
-    });
+    await card(guest, 'Open to every visitor')
+      .waitFor({ timeout: 30_000 })
+      .catch(async (error: unknown) => {
+        await screenshot(guest, 'own-posts-guest-failed');
+        throw error;
+      });
     expect(await guest.getByRole('button', { name: /^Actions for the post by/ }).count()).toBe(0);
     await guest.getByRole('button', { name: /^Comments · / }).waitFor();
     await screenshot(guest, 'own-posts-guest-390');

@@ -39,8 +39,17 @@ describe('paged lists', () => {
     for (let i = 0; i < CROWDED; i++) {
       const id = randomUUID();
       const start = new Date(day.getTime() + i * 60_000);
-      const fields = v.parse(EventSchema, { title: `Reunion ${String(i).padStart(3, '0')}`, eventType: 'reunion', startDate: start.toISOString(), endDate: new Date(start.getTime() + 30 * 60_000).toISOString() });
-      await site.services.handle(calendarEventDecider, streamName('event', id), { type: 'ScheduleEvent', data: { id, fields }, metadata: { now, actor: { id: adminId, role: 'admin' } } });
+      const fields = v.parse(EventSchema, {
+        title: `Reunion ${String(i).padStart(3, '0')}`,
+        eventType: 'reunion',
+        startDate: start.toISOString(),
+        endDate: new Date(start.getTime() + 30 * 60_000).toISOString(),
+      });
+      await site.services.handle(calendarEventDecider, streamName('event', id), {
+        type: 'ScheduleEvent',
+        data: { id, fields },
+        metadata: { now, actor: { id: adminId, role: 'admin' } },
+      });
     }
 
     await admin.goto('/calendar');

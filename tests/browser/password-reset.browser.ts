@@ -72,7 +72,11 @@ describe('forgot password', () => {
     await adminPage.getByRole('button', { name: 'Sign in', exact: true }).click();
     await adminPage.waitForURL((url) => url.pathname === '/');
     await adminPage.goto('/mailbox');
-    await adminPage.getByRole('list', { name: 'Captured mail' }).getByRole('button', { name: /Choose a new password/ }).first().click();
+    await adminPage
+      .getByRole('list', { name: 'Captured mail' })
+      .getByRole('button', { name: /Choose a new password/ })
+      .first()
+      .click();
     const links = adminPage.getByRole('region', { name: 'Links in this message' });
     await links.getByText('/reset-password/••••••').waitFor();
     expect(await adminPage.content()).not.toContain(token);
@@ -116,7 +120,10 @@ describe('forgot password', () => {
     await page.getByLabel('New password').fill('another passphrase here');
     await page.getByRole('button', { name: 'Save new password' }).click();
     await page.getByRole('heading', { name: 'This link no longer works' }).waitFor();
-    await page.getByRole('alert').getByText(/expired or was already used/).waitFor();
+    await page
+      .getByRole('alert')
+      .getByText(/expired or was already used/)
+      .waitFor();
     expect(await accessibilityViolations(page)).toEqual([]);
     await atBothWidths(page, 'reset-password-spent');
     await page.getByRole('link', { name: 'Ask for a new link' }).click();

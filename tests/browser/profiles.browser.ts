@@ -21,12 +21,22 @@ siteInBrowser({ RATE_LIMIT_AUTH_MAX: '1000', RATE_LIMIT_POST_MAX: '1000' }, asyn
   adminPage = (await openAs(browser, site.url, admin, '/')).page;
   memberPage = (await openAs(browser, site.url, member, '/')).page;
   memberId = ((await (await memberPage.request.get('/api/auth/user')).json()) as { id: string }).id;
-  expect((await memberPage.request.patch('/api/me', { data: { bio: 'Third-generation listener from Story County. I collect station logs and farm-radio scripts.' } })).status()).toBe(200);
-  const submitted = await memberPage.request.post('/api/posts', { data: { content: 'My grandfather read the farm report on WHO every morning at six.' } });
+  expect(
+    (
+      await memberPage.request.patch('/api/me', {
+        data: { bio: 'Third-generation listener from Story County. I collect station logs and farm-radio scripts.' },
+      })
+    ).status(),
+  ).toBe(200);
+  const submitted = await memberPage.request.post('/api/posts', {
+    data: { content: 'My grandfather read the farm report on WHO every morning at six.' },
+  });
   const { id } = (await submitted.json()) as { id: string };
   expect((await adminPage.request.put(`/api/admin/posts/${id}/approve`, { data: {} })).status()).toBe(200);
   const startsAt = new Date(Date.now() + 7 * 86_400_000).toISOString();
-  const event = await memberPage.request.post('/api/events', { data: { title: 'Farm radio memories evening', location: 'Ames public library', startDate: startsAt, endDate: startsAt } });
+  const event = await memberPage.request.post('/api/events', {
+    data: { title: 'Farm radio memories evening', location: 'Ames public library', startDate: startsAt, endDate: startsAt },
+  });
   const eventId = ((await event.json()) as { id: string }).id;
   expect((await adminPage.request.put(`/api/admin/events/${eventId}/approve`, { data: {} })).status()).toBe(200);
 });
@@ -46,13 +56,17 @@ describe('profile pages', () => {
     await adminPage.getByText('Third-generation listener from Story County.', { exact: false }).waitFor();
     const posts = adminPage.getByRole('list', { name: 'Posts by Mary Member' });
     expect(await posts.textContent()).toContain('farm report on WHO');
-    expect(await adminPage.getByRole('list', { name: 'Events organised by Mary Member' }).textContent()).toContain('Farm radio memories evening');
+    expect(await adminPage.getByRole('list', { name: 'Events organised by Mary Member' }).textContent()).toContain(
+      'Farm radio memories evening',
+    );
     expect(await adminPage.getByText(member.email).count()).toBe(0);
     expect(await accessibilityViolations(adminPage)).toEqual([]);
     await screenshot(adminPage, 'profile-admin-viewing-member-desktop');
 
     // A post approved while the page is open joins it by push, without a reload.
-    const submitted = await memberPage.request.post('/api/posts', { data: { content: 'The station’s first remote broadcast came from the state fair.' } });
+    const submitted = await memberPage.request.post('/api/posts', {
+      data: { content: 'The station’s first remote broadcast came from the state fair.' },
+    });
     const { id } = (await submitted.json()) as { id: string };
     expect((await adminPage.request.put(`/api/admin/posts/${id}/approve`, { data: {} })).status()).toBe(200);
     await posts.getByText(/first remote broadcast/).waitFor();

@@ -23,7 +23,13 @@ siteInBrowser({ RATE_LIMIT_AUTH_MAX: '1000' }, (started, chromium) => {
 beforeAll(async () => {
   const admin: Client = (await registerMember(site.url, { firstName: 'Ada', lastName: 'Admin' })).browser;
   await registerMember(site.url, member);
-  postId = (await admin.post('/api/blog', { title: 'The Night the Tower Fell', isPublished: true, content: '<p>Storm winds took the WHAS tower down in 1974.</p><p>Engineers had it back on the air by dawn.</p>' })).body.id;
+  postId = (
+    await admin.post('/api/blog', {
+      title: 'The Night the Tower Fell',
+      isPublished: true,
+      content: '<p>Storm winds took the WHAS tower down in 1974.</p><p>Engineers had it back on the air by dawn.</p>',
+    })
+  ).body.id;
   const start = new Date(Date.now() + 10 * 24 * 3600 * 1000);
   start.setUTCHours(18, 0, 0, 0);
   eventId = (

@@ -32,7 +32,19 @@ describe('the Content-Security-Policy', () => {
       return (await fetch('/api/posts', { method: 'POST', headers: { 'content-type': 'application/json' }, body })).status;
     });
     expect(posted).toBe(201);
-    for (const path of ['/', '/blog', '/calendar', '/admin', '/events/manage', '/admin/widgets', '/monitoring', '/subscription-settings', '/mailbox', '/embed/feed', '/embed/calendar']) {
+    for (const path of [
+      '/',
+      '/blog',
+      '/calendar',
+      '/admin',
+      '/events/manage',
+      '/admin/widgets',
+      '/monitoring',
+      '/subscription-settings',
+      '/mailbox',
+      '/embed/feed',
+      '/embed/calendar',
+    ]) {
       await page.goto(path);
       await page.waitForLoadState('networkidle');
     }

@@ -11,7 +11,12 @@ import { accessibilityViolations, newContext, registerInBrowser, screenshot, sit
 let site: TestSite;
 let browser: Browser;
 
-const account = (name: string) => ({ firstName: name, lastName: 'Tester', email: `${name.toLowerCase()}-${Date.now()}@example.org`, password: 'correct horse battery' });
+const account = (name: string) => ({
+  firstName: name,
+  lastName: 'Tester',
+  email: `${name.toLowerCase()}-${Date.now()}@example.org`,
+  password: 'correct horse battery',
+});
 
 siteInBrowser({ RATE_LIMIT_AUTH_MAX: '1000' }, (started, chromium) => {
   site = started;
@@ -67,7 +72,10 @@ describe('the web client shell', () => {
     expect(await page.evaluate(() => document.documentElement.classList.contains('dark'))).toBe(true);
     await page.reload();
     await nav.getByRole('link', { name: 'Newsfeed' }).waitFor();
-    expect(await page.evaluate(() => [document.documentElement.classList.contains('dark'), localStorage.getItem('theme')])).toEqual([true, 'dark']);
+    expect(await page.evaluate(() => [document.documentElement.classList.contains('dark'), localStorage.getItem('theme')])).toEqual([
+      true,
+      'dark',
+    ]);
     await screenshot(page, 'shell-dark');
     expect(await accessibilityViolations(page)).toEqual([]);
     await page.getByRole('button', { name: 'Switch to light theme' }).click();
@@ -132,7 +140,8 @@ describe('the web client shell', () => {
         reached.add(focused.name);
       }
     }
-    for (const name of ['Newsfeed', 'Calendar', 'Subscription Settings', 'Sign out']) expect([...reached].some((r) => r.startsWith(name))).toBe(true);
+    for (const name of ['Newsfeed', 'Calendar', 'Subscription Settings', 'Sign out'])
+      expect([...reached].some((r) => r.startsWith(name))).toBe(true);
     await context.close();
   });
 

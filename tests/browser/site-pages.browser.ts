@@ -70,7 +70,9 @@ describe('the public site’s pages', () => {
     await admin.getByLabel('Page', { exact: true }).selectOption('privacy');
     const form = admin.getByRole('form', { name: 'Edit Privacy notice' });
     await form.getByLabel('Title').fill('How we handle your information');
-    await form.getByLabel('Text (Markdown)').fill('## Short version\n\nWe keep **only** what the community needs. <script>window.__pwned = 1</script>');
+    await form
+      .getByLabel('Text (Markdown)')
+      .fill('## Short version\n\nWe keep **only** what the community needs. <script>window.__pwned = 1</script>');
     await form.getByRole('button', { name: 'Preview' }).click();
     const preview = form.getByRole('region', { name: 'Preview' });
     await preview.getByRole('heading', { level: 2, name: 'Short version' }).waitFor();

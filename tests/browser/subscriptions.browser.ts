@@ -38,7 +38,11 @@ async function anonymous(path: string) {
 function call<T>(page: Page, method: string, url: string, body?: unknown): Promise<{ status: number; body: T }> {
   return page.evaluate(
     async ([method, url, body]) => {
-      const response = await fetch(url, { method, headers: body === undefined ? {} : { 'Content-Type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+      const response = await fetch(url, {
+        method,
+        headers: body === undefined ? {} : { 'Content-Type': 'application/json' },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
       const text = await response.text();
       return { status: response.status, body: text ? JSON.parse(text) : undefined };
     },
@@ -91,8 +95,16 @@ describe('subscription settings', () => {
     await save(member, 'Subscription created');
     await unsaved(member).waitFor({ state: 'detached' });
 
-    const saved = await call<{ items: { subscriptionType: string; frequency: string; isActive: boolean }[] }>(member, 'GET', '/api/subscriptions');
-    expect(saved.body.items.map(({ subscriptionType, frequency, isActive }) => ({ subscriptionType, frequency, isActive })).sort((a, b) => a.subscriptionType.localeCompare(b.subscriptionType))).toEqual([
+    const saved = await call<{ items: { subscriptionType: string; frequency: string; isActive: boolean }[] }>(
+      member,
+      'GET',
+      '/api/subscriptions',
+    );
+    expect(
+      saved.body.items
+        .map(({ subscriptionType, frequency, isActive }) => ({ subscriptionType, frequency, isActive }))
+        .sort((a, b) => a.subscriptionType.localeCompare(b.subscriptionType)),
+    ).toEqual([
       { subscriptionType: 'blog_posts', frequency: 'daily', isActive: true },
       { subscriptionType: 'newsfeed', frequency: 'weekly', isActive: true },
     ]);
@@ -122,7 +134,9 @@ describe('subscription settings', () => {
     await chooseFrequency(member, 'All Updates', 'Daily digest');
     await unsaved(member).waitFor();
     // Meanwhile, from another tab, the member subscribes to All Updates weekly: this page learns it by socket.
-    expect((await call(member, 'POST', '/api/subscriptions', { subscriptionType: 'all', frequency: 'weekly', isActive: true })).status).toBe(201);
+    expect(
+      (await call(member, 'POST', '/api/subscriptions', { subscriptionType: 'all', frequency: 'weekly', isActive: true })).status,
+    ).toBe(201);
     const active = member.getByRole('region', { name: 'Active Subscriptions' });
     await active.getByRole('listitem', { name: 'All Updates' }).getByText('Weekly digest').waitFor();
     // The member's own choice (daily) is still there, now as a change of the weekly subscription.
@@ -131,7 +145,16 @@ describe('subscription settings', () => {
     await unsaved(member).waitFor();
 
     // The update fails once: the toast says why and the edits stay.
-    await member.route('**/api/subscriptions/*', (route) => route.fulfill({ status: 503, contentType: 'application/json', body: JSON.stringify({ message: 'The site is busy. Please try again.' }) }), { times: 1 });
+    await member.route(
+      '**/api/subscriptions/*',
+      (route) =>
+        route.fulfill({
+          status: 503,
+          contentType: 'application/json',
+          body: JSON.stringify({ message: 'The site is busy. Please try again.' }),
+        }),
+      { times: 1 },
+    );
     await member.getByRole('button', { name: 'Save Changes' }).click();
     const failure = member.getByRole('alert').filter({ hasText: 'Update failed' });
     await failure.getByText('The site is busy. Please try again.').waitFor();
@@ -139,12 +162,16 @@ describe('subscription settings', () => {
     expect(await member.getByRole('button', { name: /All Updates frequency/ }).textContent()).toContain('Daily digest');
     await save(member, 'Settings updated');
     await unsaved(member).waitFor({ state: 'detached' });
-    const all = (await call<{ items: { subscriptionType: string; frequency: string }[] }>(member, 'GET', '/api/subscriptions')).body.items.find((s) => s.subscriptionType === 'all');
+    const all = (
+      await call<{ items: { subscriptionType: string; frequency: string }[] }>(member, 'GET', '/api/subscriptions')
+    ).body.items.find((s) => s.subscriptionType === 'all');
     expect(all?.frequency).toBe('daily');
   });
 
   it('follows an unsubscribe made through the link in a mail, opened in another page, keeping an unsaved edit of another type', async () => {
-    const blog = (await call<{ items: { id: string; subscriptionType: string; status: string }[] }>(member, 'GET', '/api/subscriptions')).body.items.find((s) => s.subscriptionType === 'blog_posts' && s.status === 'active');
+    const blog = (
+      await call<{ items: { id: string; subscriptionType: string; status: string }[] }>(member, 'GET', '/api/subscriptions')
+    ).body.items.find((s) => s.subscriptionType === 'blog_posts' && s.status === 'active');
     expect(blog).toBeTruthy();
     expect(await toggle(member, 'Blog Posts').isChecked()).toBe(true);
     await flip(member, 'Newsfeed');
@@ -175,7 +202,9 @@ describe('subscription settings', () => {
     expect(await unsaved(member).count()).toBe(0);
     await member.reload();
     await expect.poll(() => remind.isChecked()).toBe(false);
-    expect(await member.evaluate(async () => (await (await fetch('/api/me/event-reminders')).json()) as unknown)).toEqual({ enabled: false });
+    expect(await member.evaluate(async () => (await (await fetch('/api/me/event-reminders')).json()) as unknown)).toEqual({
+      enabled: false,
+    });
     await reminders.getByText('Remind me of events').click();
     await toast(member, 'Event reminders on').waitFor();
   });
@@ -199,7 +228,10 @@ describe('subscription settings', () => {
     expect(await accessibilityViolations(page)).toEqual([]);
 
     // The network drops the call: the page's load failure, in the spec's words.
-    await page.route((url) => url.pathname === '/api/subscriptions', (route) => route.abort());
+    await page.route(
+      (url) => url.pathname === '/api/subscriptions',
+      (route) => route.abort(),
+    );
     await page.reload();
     await page.getByText('Failed to load subscription settings. Please refresh the page and try again.').waitFor();
   });
@@ -207,7 +239,11 @@ describe('subscription settings', () => {
 
 describe('unsubscribe page', () => {
   it('unsubscribes a member from a real link, then shows the link as already used', async () => {
-    const created = await call<{ id: string }>(member, 'POST', '/api/subscriptions', { subscriptionType: 'newsfeed', frequency: 'daily', isActive: true });
+    const created = await call<{ id: string }>(member, 'POST', '/api/subscriptions', {
+      subscriptionType: 'newsfeed',
+      frequency: 'daily',
+      isActive: true,
+    });
     expect(created.status).toBe(201);
     const page = await anonymous(`/unsubscribe/${subscriptionToken(site.services.config.subscriptionLinkSecret, created.body.id)}`);
     await page.getByRole('heading', { name: 'Unsubscribe from e-mails' }).waitFor();
@@ -221,7 +257,11 @@ describe('unsubscribe page', () => {
 
     await page.getByRole('button', { name: 'Unsubscribe' }).click();
     await page.getByRole('heading', { name: 'Successfully Unsubscribed' }).waitFor();
-    expect((await call<{ items: { subscriptionType: string }[] }>(member, 'GET', '/api/subscriptions')).body.items.map((s) => s.subscriptionType)).not.toContain('newsfeed');
+    expect(
+      (await call<{ items: { subscriptionType: string }[] }>(member, 'GET', '/api/subscriptions')).body.items.map(
+        (s) => s.subscriptionType,
+      ),
+    ).not.toContain('newsfeed');
 
     await page.reload();
     await page.getByRole('heading', { name: 'Already Unsubscribed' }).waitFor();
@@ -239,7 +279,11 @@ describe('unsubscribe page', () => {
     await form.getByText('Check your inbox to confirm your subscription.').waitFor();
     expect(await accessibilityViolations(page)).toEqual([]);
 
-    const record = await call<{ items: { id: string; status: string }[] }>(admin, 'GET', `/api/admin/subscriptions?email=${encodeURIComponent(email)}`);
+    const record = await call<{ items: { id: string; status: string }[] }>(
+      admin,
+      'GET',
+      `/api/admin/subscriptions?email=${encodeURIComponent(email)}`,
+    );
     expect(record.body.items).toHaveLength(1);
     expect(record.body.items[0]!.status).toBe('pending');
     const token = subscriptionToken(site.services.config.subscriptionLinkSecret, record.body.items[0]!.id);
@@ -252,7 +296,10 @@ describe('unsubscribe page', () => {
     await page.goto(`/subscribe/confirm/${token}`);
     await page.getByRole('heading', { name: 'Confirm your subscription' }).waitFor();
     expect(await accessibilityViolations(page)).toEqual([]);
-    expect((await call<{ items: { status: string }[] }>(admin, 'GET', `/api/admin/subscriptions?email=${encodeURIComponent(email)}`)).body.items[0]!.status).toBe('pending');
+    expect(
+      (await call<{ items: { status: string }[] }>(admin, 'GET', `/api/admin/subscriptions?email=${encodeURIComponent(email)}`)).body
+        .items[0]!.status,
+    ).toBe('pending');
     await page.getByRole('button', { name: 'Confirm subscription' }).click();
     await page.waitForURL('**/subscribe/confirmed');
     await page.getByRole('heading', { name: 'Subscription confirmed' }).waitFor();
@@ -322,7 +369,11 @@ describe('admin mailbox', () => {
     expect(await accessibilityViolations(admin)).toEqual([]);
 
     // The guest's confirmation mail, with its RFC 8058 headers.
-    await list.getByRole('button').filter({ hasText: `To ${guest.email}` }).first().click();
+    await list
+      .getByRole('button')
+      .filter({ hasText: `To ${guest.email}` })
+      .first()
+      .click();
     await headers.getByRole('rowheader', { name: 'list-unsubscribe', exact: true }).waitFor();
     await headers.getByText(`/api/unsubscribe/${MASKED_TOKEN}`, { exact: false }).waitFor();
     expect(await headers.textContent()).not.toContain(guest.token);
@@ -340,7 +391,9 @@ describe('admin mailbox', () => {
     await admin.getByRole('button', { name: 'Look up' }).click();
     const guestRecord = admin.getByRole('list', { name: `Subscriptions of ${guest.email}` });
     await guestRecord.getByText('Confirmation link sent', { exact: true }).waitFor();
-    expect(await guestRecord.getByRole('list', { name: 'History' }).getByRole('listitem').filter({ hasText: 'Confirmation link sent' }).count()).toBe(1);
+    expect(
+      await guestRecord.getByRole('list', { name: 'History' }).getByRole('listitem').filter({ hasText: 'Confirmation link sent' }).count(),
+    ).toBe(1);
 
     // The list follows new mail by socket, without reloading or polling.
     const listRequests: string[] = [];
@@ -350,7 +403,12 @@ describe('admin mailbox', () => {
     await new Promise((resolve) => setTimeout(resolve, 6000));
     expect(listRequests).toEqual([]);
     const subject = `Tonight's sign-off ${Date.now()}`;
-    await site.services.mail.enqueue(`e2e-${subject}`, { to: 'listener@example.org', subject, text: 'At midnight.', html: '<p>At midnight.</p>' });
+    await site.services.mail.enqueue(`e2e-${subject}`, {
+      to: 'listener@example.org',
+      subject,
+      text: 'At midnight.',
+      html: '<p>At midnight.</p>',
+    });
     await list.getByRole('button').filter({ hasText: subject }).waitFor({ timeout: 5000 });
     expect(listRequests.length).toBeGreaterThan(0);
 

@@ -20,7 +20,11 @@ siteInBrowser({}, (started, chromium) => {
 
 it('unsubscribes through the page’s plain form, without JavaScript', async () => {
   const email = `no-js-${Date.now()}@example.org`;
-  const subscribe = await fetch(`${site.url}/api/subscribe`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, subscriptionType: 'newsfeed', frequency: 'weekly' }) });
+  const subscribe = await fetch(`${site.url}/api/subscribe`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email, subscriptionType: 'newsfeed', frequency: 'weekly' }),
+  });
   expect(subscribe.status).toBe(202);
   const subscription = (await subscriptionsCollection(site.services.store).findOne({ email }))!;
   const token = subscriptionToken(site.services.config.subscriptionLinkSecret, subscription._id);
@@ -47,7 +51,11 @@ it('unsubscribes through the page’s plain form, without JavaScript', async () 
 
 it('confirms a guest’s subscription through the page’s plain form, without JavaScript, and not by opening the link', async () => {
   const email = `no-js-confirm-${Date.now()}@example.org`;
-  const subscribe = await fetch(`${site.url}/api/subscribe`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, subscriptionType: 'blog_posts', frequency: 'immediate' }) });
+  const subscribe = await fetch(`${site.url}/api/subscribe`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email, subscriptionType: 'blog_posts', frequency: 'immediate' }),
+  });
   expect(subscribe.status).toBe(202);
   const subscription = (await subscriptionsCollection(site.services.store).findOne({ email }))!;
   const token = subscriptionToken(site.services.config.subscriptionLinkSecret, subscription._id);

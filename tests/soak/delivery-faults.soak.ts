@@ -16,7 +16,14 @@ import { createTestDatabase, testRedisPrefix, type TestDatabase } from '../suppo
 import { childProcesses, freePort, stop } from '../support/processes';
 import { mailOutbox } from '../../workers/subscriptions/outbox';
 import { UNMARKED_AT_MOST } from '../../workers/subscriptions/delivery';
-import { commands, publishBlogPost, startCountingSmtp, subscribe, type Commands, type CountingSmtp } from '../api/subscriptions/delivery-fixtures';
+import {
+  commands,
+  publishBlogPost,
+  startCountingSmtp,
+  subscribe,
+  type Commands,
+  type CountingSmtp,
+} from '../api/subscriptions/delivery-fixtures';
 
 const SUBSCRIBERS = 300;
 const SESSION_SECRET = 'test-secret-test-secret-test-secret-0123';
@@ -30,7 +37,15 @@ const processes = childProcesses();
 // A database per test, so each fan-out goes to its own subscribers only.
 beforeEach(async () => {
   database = await createTestDatabase();
-  const config = loadConfig({ NODE_ENV: 'test', DATABASE_URL: database.url, REDIS_PREFIX: testRedisPrefix(), ROLES: 'api', SESSION_SECRET, LOG_LEVEL: 'warn', PUBLIC_URL });
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    DATABASE_URL: database.url,
+    REDIS_PREFIX: testRedisPrefix(),
+    ROLES: 'api',
+    SESSION_SECRET,
+    LOG_LEVEL: 'warn',
+    PUBLIC_URL,
+  });
   services = await createServices(config, pino({ level: 'warn' }));
   handle = commands(services.eventStore);
 });
@@ -43,7 +58,16 @@ afterEach(async () => {
 
 /** The workers role as its own process. */
 function startWorkers(env: { REDIS_URL?: string; REDIS_PREFIX: string; SMTP_URL: string }): ChildProcess {
-  return processes.start('main/main.ts', { NODE_ENV: 'test', ROLES: 'workers', DATABASE_URL: database.url, REDIS_URL: 'redis://127.0.0.1:6379', SESSION_SECRET, LOG_LEVEL: 'warn', PUBLIC_URL, ...env });
+  return processes.start('main/main.ts', {
+    NODE_ENV: 'test',
+    ROLES: 'workers',
+    DATABASE_URL: database.url,
+    REDIS_URL: 'redis://127.0.0.1:6379',
+    SESSION_SECRET,
+    LOG_LEVEL: 'warn',
+    PUBLIC_URL,
+    ...env,
+  });
 }
 
 const until = processes.until;
@@ -51,7 +75,8 @@ const until = processes.until;
 /** SUBSCRIBERS immediate subscribers of everything, then one blog publication: the fan-out to interrupt. */
 async function fanOut(run: string) {
   const emails = Array.from({ length: SUBSCRIBERS }, (_, i) => `${run}-${i}@example.org`);
-  for (const email of emails) await subscribe(handle, services.config.subscriptionLinkSecret, { email, type: 'all', frequency: 'immediate' });
+  for (const email of emails)
+    await subscribe(handle, services.config.subscriptionLinkSecret, { email, type: 'all', frequency: 'immediate' });
   const blogId = await publishBlogPost(handle, `Fan-out ${run}`);
   return { emails, blogId };
 }

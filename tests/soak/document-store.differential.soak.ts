@@ -113,7 +113,10 @@ const findOptions: fc.Arbitrary<{ sort?: Record<string, 1 | -1>; limit?: number;
   fc.record(
     {
       sort: fc
-        .uniqueArray(fc.tuple(fc.constantFrom(...SORT_PATHS, 'a'), fc.constantFrom<1 | -1>(1, -1)), { maxLength: 2, selector: ([path]) => path })
+        .uniqueArray(fc.tuple(fc.constantFrom(...SORT_PATHS, 'a'), fc.constantFrom<1 | -1>(1, -1)), {
+          maxLength: 2,
+          selector: ([path]) => path,
+        })
         .map((keys) => Object.fromEntries([...keys, ['_id', 1]]) as Record<string, 1 | -1>),
       limit: fc.integer({ min: 0, max: 6 }),
       skip: fc.integer({ min: 0, max: 4 }),
@@ -148,7 +151,10 @@ function queries(docs: Doc[]) {
       { weight: 3, arbitrary: operand },
       { weight: 1, arbitrary: operand.map(($eq) => ({ $eq })) },
       { weight: 2, arbitrary: operand.map(($ne) => ({ $ne })) },
-      { weight: 3, arbitrary: fc.tuple(fc.constantFrom('$gt', '$gte', '$lt', '$lte'), rangeOperand).map(([op, bound]) => ({ [op]: bound })) },
+      {
+        weight: 3,
+        arbitrary: fc.tuple(fc.constantFrom('$gt', '$gte', '$lt', '$lte'), rangeOperand).map(([op, bound]) => ({ [op]: bound })),
+      },
       { weight: 1, arbitrary: fc.tuple(rangeOperand, rangeOperand).map(([low, high]) => ({ $gte: low, $lt: high })) },
       { weight: 2, arbitrary: values.map(($in) => ({ $in })) },
       { weight: 1, arbitrary: values.map(($nin) => ({ $nin })) },
@@ -163,7 +169,10 @@ function queries(docs: Doc[]) {
   const filter: fc.Arbitrary<Filter> = fc.letrec<{ filter: Filter }>((tie) => ({
     filter: fc.oneof(
       { depthSize: 'small', withCrossShrink: true },
-      { weight: 4, arbitrary: fc.array(fieldFilter, { minLength: 1, maxLength: 2 }).map((parts): Filter => Object.assign({}, ...parts) as Filter) },
+      {
+        weight: 4,
+        arbitrary: fc.array(fieldFilter, { minLength: 1, maxLength: 2 }).map((parts): Filter => Object.assign({}, ...parts) as Filter),
+      },
       { weight: 1, arbitrary: fc.constant({}) },
       { weight: 1, arbitrary: fc.array(tie('filter'), { minLength: 1, maxLength: 3 }).map(($or): Filter => ({ $or })) },
       { weight: 1, arbitrary: fc.array(tie('filter'), { minLength: 1, maxLength: 3 }).map(($and): Filter => ({ $and })) },

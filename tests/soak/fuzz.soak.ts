@@ -44,7 +44,16 @@ const accounts = new Map<Exclude<Caller, 'guest'>, Account>();
  * Ids and tokens that exist, by kind, so that requests reach past the lookups; what the run creates joins them.
  * Never a caller's own member id: the fuzzer would suspend or demote itself.
  */
-const pools = { posts: [] as string[], events: [] as string[], blog: [] as string[], comments: [] as string[], subscriptions: [] as string[], tokens: [] as string[], mails: [] as string[], members: [] as string[] };
+const pools = {
+  posts: [] as string[],
+  events: [] as string[],
+  blog: [] as string[],
+  comments: [] as string[],
+  subscriptions: [] as string[],
+  tokens: [] as string[],
+  mails: [] as string[],
+  members: [] as string[],
+};
 type Pool = keyof typeof pools;
 /** The pool a route's path parameters come from, by its path. */
 const POOL_OF_PATH: [RegExp, Pool][] = [
@@ -83,7 +92,11 @@ function remember(pool: Pool, id: string) {
 }
 
 async function signIn(account: Pick<Account, 'email' | 'password'>): Promise<string> {
-  const response = await site.app.inject({ method: 'POST', url: '/api/auth/login', payload: { email: account.email, password: account.password } });
+  const response = await site.app.inject({
+    method: 'POST',
+    url: '/api/auth/login',
+    payload: { email: account.email, password: account.password },
+  });
   if (response.statusCode !== 200) throw new Error(`sign-in of ${account.email} failed: ${response.statusCode} ${response.body}`);
   const cookie = response.cookies.find((c) => c.name === 'bhc.sid');
   return `bhc.sid=${cookie!.value}`;
@@ -98,7 +111,12 @@ beforeAll(async () => {
   }
   const staffPost = await cast.staff.browser.post('/api/posts', { content: 'Approved post', tags: ['radio'] });
   const memberPost = await cast.member.browser.post('/api/posts', { content: 'Pending post' });
-  const event = await cast.member.browser.post('/api/events', { title: 'Reunion', startDate: '2031-05-01T18:00:00Z', endDate: '2031-05-01T21:00:00Z', maxAttendees: 3 });
+  const event = await cast.member.browser.post('/api/events', {
+    title: 'Reunion',
+    startDate: '2031-05-01T18:00:00Z',
+    endDate: '2031-05-01T21:00:00Z',
+    maxAttendees: 3,
+  });
   await cast.staff.browser.put(`/api/admin/events/${event.body.id}/approve`);
   const blog = await cast.staff.browser.post('/api/blog', { title: 'History', content: '<p>Text</p>', isPublished: true });
   const subscription = await cast.member.browser.post('/api/subscriptions', { subscriptionType: 'newsfeed', frequency: 'daily' });
@@ -129,13 +147,38 @@ function percentEncode(text: string): string {
   for (const char of text) {
     const code = char.charCodeAt(0);
     if (char.length === 1 && code >= 0xd800 && code <= 0xdfff) {
-      encoded += [0xe0 | (code >> 12), 0x80 | ((code >> 6) & 0x3f), 0x80 | (code & 0x3f)].map((byte) => `%${byte.toString(16).toUpperCase()}`).join('');
+      encoded += [0xe0 | (code >> 12), 0x80 | ((code >> 6) & 0x3f), 0x80 | (code & 0x3f)]
+        .map((byte) => `%${byte.toString(16).toUpperCase()}`)
+        .join('');
     } else encoded += encodeURIComponent(char);
   }
   return encoded;
 }
 
-const ODD_TEXT = ['', ' ', '\u0000', 'a\u0000b', '\ud800', 'x\udfff', '\udc00\ud800', '📻', '\u202eevil', '\ufeff', '<script>alert(1)</script>', "' OR 1=1 --", '$where', '{"$gt":""}', '../../etc/passwd', 'null', 'true', '1e309', '-0', 'NaN', '__proto__', 'constructor'];
+const ODD_TEXT = [
+  '',
+  ' ',
+  '\u0000',
+  'a\u0000b',
+  '\ud800',
+  'x\udfff',
+  '\udc00\ud800',
+  '📻',
+  '\u202eevil',
+  '\ufeff',
+  '<script>alert(1)</script>',
+  "' OR 1=1 --",
+  '$where',
+  '{"$gt":""}',
+  '../../etc/passwd',
+  'null',
+  'true',
+  '1e309',
+  '-0',
+  'NaN',
+  '__proto__',
+  'constructor',
+];
 /** Short odd text, for anywhere (paths and query strings too). */
 const oddText = fc.oneof(
   { weight: 3, arbitrary: fc.constantFrom(...ODD_TEXT) },
@@ -145,7 +188,9 @@ const oddText = fc.oneof(
   { weight: 1, arbitrary: fc.constant('x'.repeat(300)) },
 );
 /** Text past every field's limit, for bodies, now and then ending in a NUL. */
-const hugeText = fc.tuple(fc.constantFrom(5_001, 20_000, 250_000), fc.boolean()).map(([length, nul]) => `${'x'.repeat(length - 1)}${nul ? '\u0000' : 'x'}`);
+const hugeText = fc
+  .tuple(fc.constantFrom(5_001, 20_000, 250_000), fc.boolean())
+  .map(([length, nul]) => `${'x'.repeat(length - 1)}${nul ? '\u0000' : 'x'}`);
 /** An odd value for a body field; the large ones rarely, as they cost the most time per request. */
 const oddValue: fc.Arbitrary<unknown> = fc.oneof(
   { weight: 12, arbitrary: oddText },
@@ -159,7 +204,17 @@ const oddValue: fc.Arbitrary<unknown> = fc.oneof(
 
 const iso = (date: Date) => date.toISOString();
 /** Dates at and past the ends of what JavaScript can hold, and strings Date.parse reads surprisingly. */
-const EDGE_DATES = ['+275760-09-13T00:00:00.000Z', '-271821-04-20T00:00:00.000Z', '0000-01-01', '9999-12-31T23:59:59Z', '2031-02-30', '2031-01-01T00:00:00+14:00', '1', '0', 'Tuesday'];
+const EDGE_DATES = [
+  '+275760-09-13T00:00:00.000Z',
+  '-271821-04-20T00:00:00.000Z',
+  '0000-01-01',
+  '9999-12-31T23:59:59Z',
+  '2031-02-30',
+  '2031-01-01T00:00:00+14:00',
+  '1',
+  '0',
+  'Tuesday',
+];
 const eventDate = fc.oneof(
   { weight: 4, arbitrary: fc.date({ min: new Date('2020-01-01'), max: new Date('2035-01-01'), noInvalidDate: true }).map(iso) },
   { weight: 1, arbitrary: fc.constantFrom(...EDGE_DATES) },
@@ -172,7 +227,10 @@ const PLAUSIBLE: Record<string, fc.Arbitrary<unknown>> = {
   description: fc.constant('About the event'),
   location: fc.constant('Chicago'),
   tags: fc.array(fc.constantFrom('radio', 'tv', '#WGN', 'x'.repeat(41)), { maxLength: 12 }),
-  email: fc.oneof(fc.constantFrom('someone@example.org'), fc.nat().map((n) => `fuzz${n}@example.org`)),
+  email: fc.oneof(
+    fc.constantFrom('someone@example.org'),
+    fc.nat().map((n) => `fuzz${n}@example.org`),
+  ),
   // Never the callers' own: DELETE /api/me with it would erase them (it is refused with any other).
   password: fc.constantFrom('another horse battery', 'short'),
   currentPassword: fc.constant('correct horse battery'),
@@ -209,13 +267,36 @@ const fields = fc.oneof(
   fc
     .tuple(
       // A new password stays the callers' own, odd or not: an odd one that the site accepts would lock the fuzzer out.
-      fc.record(Object.fromEntries(Object.entries(PLAUSIBLE).map(([name, plausible]) => [name, name === 'newPassword' ? plausible : fc.oneof(plausible, oddValue)])), { requiredKeys: [] }),
+      fc.record(
+        Object.fromEntries(
+          Object.entries(PLAUSIBLE).map(([name, plausible]) => [name, name === 'newPassword' ? plausible : fc.oneof(plausible, oddValue)]),
+        ),
+        { requiredKeys: [] },
+      ),
       fc.dictionary(fc.string({ maxLength: 10 }), oddValue, { maxKeys: 2 }),
     )
     .map(([known, extra]) => ({ ...extra, ...known })),
 );
 
-const MALFORMED_JSON = ['{', '{"content":', '{"a":1,}', "{'a':1}", 'nul', 'undefined', '[', '"unterminated', '{"a":"\\u00"}', '\u0000', '{"__proto__":{"role":"admin"}}', '{"constructor":{"prototype":{"role":"admin"}}}', '[]', '1', '"text"', 'null', 'true'];
+const MALFORMED_JSON = [
+  '{',
+  '{"content":',
+  '{"a":1,}',
+  "{'a':1}",
+  'nul',
+  'undefined',
+  '[',
+  '"unterminated',
+  '{"a":"\\u00"}',
+  '\u0000',
+  '{"__proto__":{"role":"admin"}}',
+  '{"constructor":{"prototype":{"role":"admin"}}}',
+  '[]',
+  '1',
+  '"text"',
+  'null',
+  'true',
+];
 type Body = { kind: 'none' } | { kind: 'fields'; fields: Record<string, unknown> } | { kind: 'raw'; text: string };
 const body: fc.Arbitrary<Body> = fc.oneof(
   { weight: 6, arbitrary: fields.map((f): Body => ({ kind: 'fields', fields: f })) },
@@ -253,19 +334,44 @@ function payloadOf(value: Body, contentType: string | undefined): string | undef
   if (value.kind === 'none') return undefined;
   if (value.kind === 'raw') return value.text;
   const type = contentType?.toLowerCase() ?? '';
-  const flat = Object.entries(value.fields).map(([name, field]) => [name, typeof field === 'string' ? field : JSON.stringify(field) ?? ''] as const);
-  if (type.startsWith('application/x-www-form-urlencoded')) return flat.map(([name, field]) => `${percentEncode(name)}=${percentEncode(field)}`).join('&');
-  if (type.startsWith('multipart/form-data')) return `${flat.map(([name, field]) => `--fuzz\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${field}\r\n`).join('')}--fuzz--\r\n`;
+  const flat = Object.entries(value.fields).map(
+    ([name, field]) => [name, typeof field === 'string' ? field : (JSON.stringify(field) ?? '')] as const,
+  );
+  if (type.startsWith('application/x-www-form-urlencoded'))
+    return flat.map(([name, field]) => `${percentEncode(name)}=${percentEncode(field)}`).join('&');
+  if (type.startsWith('multipart/form-data'))
+    return `${flat.map(([name, field]) => `--fuzz\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${field}\r\n`).join('')}--fuzz--\r\n`;
   return JSON.stringify(value.fields);
 }
 
-const ODD_SEGMENTS = ['%00', 'a%00b', '%ED%A0%80', '%FF', '%C0%80', '%', '%25', '..', '.', '%2F', '%2e%2e%2f', 'null', '0', '-1', 'NaN', '__proto__', 'constructor', '00000000-0000-4000-8000-000000000000', 'x'.repeat(150)];
+const ODD_SEGMENTS = [
+  '%00',
+  'a%00b',
+  '%ED%A0%80',
+  '%FF',
+  '%C0%80',
+  '%',
+  '%25',
+  '..',
+  '.',
+  '%2F',
+  '%2e%2e%2f',
+  'null',
+  '0',
+  '-1',
+  'NaN',
+  '__proto__',
+  'constructor',
+  '00000000-0000-4000-8000-000000000000',
+  'x'.repeat(150),
+];
 /** A path parameter of the route at `url`: mostly an id that exists there (or a kind), else anything a path can carry. */
 const segment = (url: string, index: number) => {
   const pool = POOL_OF_PATH.find(([path]) => path.test(url))?.[1];
   const kinds = index === 0 ? KINDS_OF_PATH.find(([path]) => path.test(url))?.[1] : undefined;
   const existing = () => (pool ? pools[pool] : Object.values(pools).flat());
-  if (kinds) return fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...kinds) }, { weight: 1, arbitrary: fc.constantFrom(...ODD_SEGMENTS) });
+  if (kinds)
+    return fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...kinds) }, { weight: 1, arbitrary: fc.constantFrom(...ODD_SEGMENTS) });
   return fc.oneof(
     { weight: 4, arbitrary: fc.nat().map((pick) => percentEncode(existing()[pick % existing().length]!)) },
     { weight: 1, arbitrary: fc.uuid().map(percentEncode) },
@@ -274,12 +380,53 @@ const segment = (url: string, index: number) => {
   );
 };
 
-const QUERY_KEYS = ['limit', 'cursor', 'q', 'tag', 'filter', 'from', 'to', 'type', 'featured', 'pinned', 'status', 'sort', 'email', 'online'];
-const PLAUSIBLE_QUERY = ['1', '10', '100', '0', '-1', '101', '1.5', '1e3', 'abc', 'true', 'false', 'trending', 'following', 'start', 'title', 'any', 'pending', '2031-01-01', 'reunion', 'someone@example.org', ...EDGE_DATES.map(encodeURIComponent)];
+const QUERY_KEYS = [
+  'limit',
+  'cursor',
+  'q',
+  'tag',
+  'filter',
+  'from',
+  'to',
+  'type',
+  'featured',
+  'pinned',
+  'status',
+  'sort',
+  'email',
+  'online',
+];
+const PLAUSIBLE_QUERY = [
+  '1',
+  '10',
+  '100',
+  '0',
+  '-1',
+  '101',
+  '1.5',
+  '1e3',
+  'abc',
+  'true',
+  'false',
+  'trending',
+  'following',
+  'start',
+  'title',
+  'any',
+  'pending',
+  '2031-01-01',
+  'reunion',
+  'someone@example.org',
+  ...EDGE_DATES.map(encodeURIComponent),
+];
 const query = fc.array(
   fc.tuple(
     fc.oneof({ weight: 5, arbitrary: fc.constantFrom(...QUERY_KEYS) }, { weight: 1, arbitrary: oddText.map(percentEncode) }),
-    fc.oneof({ weight: 3, arbitrary: fc.constantFrom(...PLAUSIBLE_QUERY) }, { weight: 2, arbitrary: oddText.map(percentEncode) }, { weight: 1, arbitrary: fc.constantFrom('%00', '%ED%A0%80', '%FF', '%', '%%', '+', '&', '=') }),
+    fc.oneof(
+      { weight: 3, arbitrary: fc.constantFrom(...PLAUSIBLE_QUERY) },
+      { weight: 2, arbitrary: oddText.map(percentEncode) },
+      { weight: 1, arbitrary: fc.constantFrom('%00', '%ED%A0%80', '%FF', '%', '%%', '+', '&', '=') },
+    ),
   ),
   { maxLength: 4 },
 );
@@ -305,7 +452,15 @@ const extraHeaders = fc.record(
   { requiredKeys: [] },
 );
 /** What a guest's browser may hold instead of a session cookie: nothing, or a cookie this site never signed. */
-const GUEST_COOKIES = [undefined, 'bhc.sid=garbage', 'bhc.sid=', 'bhc.sid=s%3Aforged.signature', `bhc.sid=${'a'.repeat(5_000)}`, 'bhc.sid=%E0%A4%A', 'a=b; bhc.sid=x; bhc.sid=y'];
+const GUEST_COOKIES = [
+  undefined,
+  'bhc.sid=garbage',
+  'bhc.sid=',
+  'bhc.sid=s%3Aforged.signature',
+  `bhc.sid=${'a'.repeat(5_000)}`,
+  'bhc.sid=%E0%A4%A',
+  'a=b; bhc.sid=x; bhc.sid=y',
+];
 
 interface FuzzRequest {
   route: RouteAccess;
@@ -339,8 +494,14 @@ const request = (routes: RouteAccess[], siteOrigin: string): fc.Arbitrary<FuzzRe
         query,
         body,
         // Mostly what the site's own pages send, so that most requests get past the same-origin check.
-        contentType: fc.oneof({ weight: 2, arbitrary: fc.constant('application/json') }, { weight: 1, arbitrary: fc.constantFrom(...CONTENT_TYPES) }),
-        origin: fc.oneof({ weight: 2, arbitrary: fc.constant(siteOrigin) }, { weight: 1, arbitrary: fc.constantFrom(undefined, 'https://evil.example', 'null') }),
+        contentType: fc.oneof(
+          { weight: 2, arbitrary: fc.constant('application/json') },
+          { weight: 1, arbitrary: fc.constantFrom(...CONTENT_TYPES) },
+        ),
+        origin: fc.oneof(
+          { weight: 2, arbitrary: fc.constant(siteOrigin) },
+          { weight: 1, arbitrary: fc.constantFrom(undefined, 'https://evil.example', 'null') },
+        ),
         headers: extraHeaders,
       }),
     )
@@ -352,20 +513,27 @@ async function send(fuzz: FuzzRequest): Promise<void> {
   const search = fuzz.query.map(([key, value]) => `${key}=${value}`).join('&');
   const url = search ? `${path}?${search}` : path;
   const payload = fuzz.method === 'GET' || fuzz.method === 'HEAD' ? undefined : payloadOf(fuzz.body, fuzz.contentType);
-  const headers: Record<string, string> = Object.fromEntries(Object.entries(fuzz.headers).filter((entry): entry is [string, string] => entry[1] !== undefined));
+  const headers: Record<string, string> = Object.fromEntries(
+    Object.entries(fuzz.headers).filter((entry): entry is [string, string] => entry[1] !== undefined),
+  );
   if (fuzz.contentType !== undefined && payload !== undefined) headers['content-type'] = fuzz.contentType;
   if (fuzz.origin) headers.origin = fuzz.origin;
   const cookie = fuzz.caller === 'guest' ? fuzz.guestCookie : accounts.get(fuzz.caller)!.cookie;
   if (cookie) headers.cookie = cookie;
   // Only written out for a failure: slicing a large payload copies all of it.
   const failure = (outcome: string) =>
-    new Error(`${fuzz.method} ${url.slice(0, 300)} as ${fuzz.caller}, content-type ${fuzz.contentType}, body ${payload === undefined ? 'none' : JSON.stringify(payload.slice(0, 300))} → ${outcome}`);
+    new Error(
+      `${fuzz.method} ${url.slice(0, 300)} as ${fuzz.caller}, content-type ${fuzz.contentType}, body ${payload === undefined ? 'none' : JSON.stringify(payload.slice(0, 300))} → ${outcome}`,
+    );
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(failure(`no answer within ${REQUEST_TIMEOUT_MS} ms`)), REQUEST_TIMEOUT_MS);
   });
   try {
-    const response = await Promise.race([site.app.inject({ method: fuzz.method as 'GET', url, headers, ...(payload === undefined ? {} : { payload }) }), timeout]);
+    const response = await Promise.race([
+      site.app.inject({ method: fuzz.method as 'GET', url, headers, ...(payload === undefined ? {} : { payload }) }),
+      timeout,
+    ]);
     sent++;
     const pool = POOL_OF_CREATED[fuzz.route.url];
     if (pool && fuzz.method === 'POST' && response.statusCode === 201) remember(pool, response.json<{ id: string }>().id);
@@ -443,8 +611,11 @@ describe('fuzzing every route', () => {
     expect(letters.length).toBeGreaterThan(2_500);
     // Each field sees every letter; which case of it (as it is, upper, lower, or beside an ASCII word) turns with the field.
     const shapes = [(l: string) => l, (l: string) => l.toUpperCase(), (l: string) => l.toLowerCase(), (l: string) => `radio ${l}`];
-    const requests = SEARCH_FIELDS.flatMap((field, f) => letters.map((letter, i) => () => sweepRequest(`${field.url}?${field.query(shapes[(f + i) % shapes.length]!(letter))}`, field.caller)));
-    for (let start = 0; start < requests.length; start += SWEEP_BATCH) await Promise.all(requests.slice(start, start + SWEEP_BATCH).map((send) => send()));
+    const requests = SEARCH_FIELDS.flatMap((field, f) =>
+      letters.map((letter, i) => () => sweepRequest(`${field.url}?${field.query(shapes[(f + i) % shapes.length]!(letter))}`, field.caller)),
+    );
+    for (let start = 0; start < requests.length; start += SWEEP_BATCH)
+      await Promise.all(requests.slice(start, start + SWEEP_BATCH).map((send) => send()));
     expect(refusedSearches.slice(0, 5)).toEqual([]);
     expect(sent).toBeGreaterThanOrEqual(MIN_REQUESTS);
     for (const caller of ['member', 'staff', 'admin'] as const) await keepSignedIn(caller);

@@ -51,7 +51,13 @@ afterAll(async () => {
   await database?.drop();
 });
 
-const roleEnv = () => ({ NODE_ENV: 'test', DATABASE_URL: database.url, REDIS_PREFIX: testRedisPrefix(), SESSION_SECRET: 'test-secret-test-secret-test-secret-0123', LOG_LEVEL: 'warn' });
+const roleEnv = () => ({
+  NODE_ENV: 'test',
+  DATABASE_URL: database.url,
+  REDIS_PREFIX: testRedisPrefix(),
+  SESSION_SECRET: 'test-secret-test-secret-test-secret-0123',
+  LOG_LEVEL: 'warn',
+});
 
 const checkpoint = async () => (await store.collection<Checkpoint>(CHECKPOINTS).findOne({ _id: 'read-models' }))?.position ?? 0;
 
@@ -69,9 +75,11 @@ function differences(actual: Map<string, Document[]>, expected: Map<string, Docu
     const expectedIds = new Set<string>();
     for (const document of expected.get(name)!) {
       expectedIds.add(document._id);
-      if (JSON.stringify(byId.get(document._id)) !== JSON.stringify(document)) found.push({ collection: name, _id: document._id, actual: byId.get(document._id), expected: document });
+      if (JSON.stringify(byId.get(document._id)) !== JSON.stringify(document))
+        found.push({ collection: name, _id: document._id, actual: byId.get(document._id), expected: document });
     }
-    for (const document of actual.get(name)!) if (!expectedIds.has(document._id)) found.push({ collection: name, _id: document._id, actual: document, expected: undefined });
+    for (const document of actual.get(name)!)
+      if (!expectedIds.has(document._id)) found.push({ collection: name, _id: document._id, actual: document, expected: undefined });
   }
   return { count: found.length, first: found.slice(0, 5) };
 }
@@ -87,7 +95,11 @@ describe('the projections role killed with -9 mid-replay', () => {
     let previous = 0;
     for (const share of [0.2, 0.4, 0.6, 0.8]) {
       const role = processes.start('main/main.ts', { ...env, ROLES: 'projections' });
-      await processes.until(async () => (await checkpoint()) >= history.head * share, 1_200_000, `the replay to pass ${share * 100}% of the log`);
+      await processes.until(
+        async () => (await checkpoint()) >= history.head * share,
+        1_200_000,
+        `the replay to pass ${share * 100}% of the log`,
+      );
       await stop(role, 'SIGKILL');
       const killedAt = await checkpoint();
       expect(killedAt).toBeGreaterThan(previous);

@@ -84,5 +84,10 @@ export const documentStoreAdapters: Adapter<DocumentStore>[] = [
 
 /** Every pair of an event store and a document store, as the app can be configured. */
 export const backends = eventStoreAdapters.flatMap((events) =>
-  documentStoreAdapters.map((documents) => ({ name: `${events.name} + ${documents.name}`, skip: events.skip || documents.skip, events, documents })),
+  documentStoreAdapters.map((documents) => ({
+    name: `${events.name} + ${documents.name}`,
+    skip: events.skip || documents.skip,
+    events,
+    documents,
+  })),
 );

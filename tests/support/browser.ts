@@ -16,7 +16,16 @@ export const SCREENSHOTS = resolve(import.meta.dirname, '../../test-results/scre
 export async function launchChromium(): Promise<Browser> {
   return chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--disable-dev-shm-usage',
+    ],
   });
 }
 
@@ -38,7 +47,11 @@ export function siteInBrowser(env: Record<string, string>, ready: (site: TestSit
   });
 }
 
-export async function newContext(browser: Browser, baseURL: string, options: { width?: number; height?: number } = {}): Promise<BrowserContext> {
+export async function newContext(
+  browser: Browser,
+  baseURL: string,
+  options: { width?: number; height?: number } = {},
+): Promise<BrowserContext> {
   const context = await browser.newContext({ baseURL, viewport: { width: options.width ?? 1280, height: options.height ?? 800 } });
   context.setDefaultTimeout(10_000);
   return context;
@@ -81,18 +94,32 @@ export async function accessibilityViolations(page: Page) {
   // Evaluated through the DevTools protocol: an inline <script> tag would be refused by the site's CSP.
   await page.evaluate(axeSource);
   const results = await page.evaluate(() =>
-    (window as unknown as { axe: { run: (context: Document, options: object) => Promise<AxeResults> } }).axe.run(document, { resultTypes: ['violations'] }),
+    (window as unknown as { axe: { run: (context: Document, options: object) => Promise<AxeResults> } }).axe.run(document, {
+      resultTypes: ['violations'],
+    }),
   );
-  return results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).join(", ")})`);
+  return results.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`);
 }
 
 /** A new account's details, unique per call. */
 export function person(firstName: string, lastName: string) {
-  return { firstName, lastName, email: `${firstName.toLowerCase()}-${Date.now()}-${Math.random().toString(36).slice(2, 6)}@example.org`, password: 'correct horse battery' };
+  return {
+    firstName,
+    lastName,
+    email: `${firstName.toLowerCase()}-${Date.now()}-${Math.random().toString(36).slice(2, 6)}@example.org`,
+    password: 'correct horse battery',
+  };
 }
 
 /** A new browser context signed in as a newly registered member, on `path`. */
-export async function openAs(browser: Browser, siteUrl: string, account: ReturnType<typeof person>, path?: string): Promise<{ context: BrowserContext; page: Page }> {
+export async function openAs(
+  browser: Browser,
+  siteUrl: string,
+  account: ReturnType<typeof person>,
+  path?: string,
+): Promise<{ context: BrowserContext; page: Page }> {
   const context = await newContext(browser, siteUrl);
   const page = await context.newPage();
   await registerInBrowser(page, account);

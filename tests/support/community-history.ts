@@ -40,10 +40,69 @@ const EVENTS_PER_ACT = 0.31;
 /** Members only stand for the hash's place: projections copy it, nobody signs in with it. */
 const PASSWORD_HASH = 'scrypt$131072$8$1$c2FsdHNhbHRzYWx0c2FsdA$aGFzaGhhc2hoYXNoaGFzaGhhc2hoYXNoaGFzaGhhc2g';
 
-const FIRST_NAMES = ['Margaret', 'Walter', 'Dorothy', 'Frank', 'Lucille', 'Harold', 'Irene', 'Gus', 'Ruth', 'Earl', 'Peggy', 'Sam', 'Alice', 'Bernard', 'Joan', 'Vern', 'Edna', 'Lloyd', 'Mabel', 'Otis'];
-const LAST_NAMES = ['Hollis', 'Brandt', 'Kane', 'Okafor', 'Marsh', 'Stein', 'Castillo', 'Lindqvist', 'Abernathy', 'Washington', 'Novak', 'Delgado', 'Tran', 'Cole', 'Whitfield', 'Pruitt', 'Sandoval', 'Yoder'];
-const WORDS = 'transmitter tower studio microphone signal antenna reel tape broadcast evening farm report anchor weather station call sign frequency overnight announcer engineer console newsroom remote pickup kinescope color test pattern sign-on sign-off'.split(' ');
-const TAGS = ['radio', 'television', 'wgn', 'wls', 'kyw', 'archives', 'equipment', 'restoration', 'oral-history', 'anniversary', 'sports', 'news', 'weather', 'farm', 'call-signs'];
+const FIRST_NAMES = [
+  'Margaret',
+  'Walter',
+  'Dorothy',
+  'Frank',
+  'Lucille',
+  'Harold',
+  'Irene',
+  'Gus',
+  'Ruth',
+  'Earl',
+  'Peggy',
+  'Sam',
+  'Alice',
+  'Bernard',
+  'Joan',
+  'Vern',
+  'Edna',
+  'Lloyd',
+  'Mabel',
+  'Otis',
+];
+const LAST_NAMES = [
+  'Hollis',
+  'Brandt',
+  'Kane',
+  'Okafor',
+  'Marsh',
+  'Stein',
+  'Castillo',
+  'Lindqvist',
+  'Abernathy',
+  'Washington',
+  'Novak',
+  'Delgado',
+  'Tran',
+  'Cole',
+  'Whitfield',
+  'Pruitt',
+  'Sandoval',
+  'Yoder',
+];
+const WORDS =
+  'transmitter tower studio microphone signal antenna reel tape broadcast evening farm report anchor weather station call sign frequency overnight announcer engineer console newsroom remote pickup kinescope color test pattern sign-on sign-off'.split(
+    ' ',
+  );
+const TAGS = [
+  'radio',
+  'television',
+  'wgn',
+  'wls',
+  'kyw',
+  'archives',
+  'equipment',
+  'restoration',
+  'oral-history',
+  'anniversary',
+  'sports',
+  'news',
+  'weather',
+  'farm',
+  'call-signs',
+];
 
 export interface CommunityHistory {
   /** Events appended. */
@@ -86,7 +145,11 @@ function streams(eventStore: EventStore) {
   return {
     decided: () => decided,
     /** Decides one command on the stream's current state; false when the decider refuses it or it changes nothing. */
-    run<State, Command extends { metadata: CommandMetadata }, Event extends DomainEvent>(decider: Decider<State, Command, Event>, stream: string, command: Command): boolean {
+    run<State, Command extends { metadata: CommandMetadata }, Event extends DomainEvent>(
+      decider: Decider<State, Command, Event>,
+      stream: string,
+      command: Command,
+    ): boolean {
       const state = (states.get(stream) as State | undefined) ?? decider.initialState();
       let events: Event[];
       try {
@@ -137,7 +200,10 @@ interface Member extends Actor {
  * Appends at least `events` events of community life over `days` past days, flushed every `daysPerAppend` days:
  * members registered in one flush act from the next one on, so nobody acts before their registration is in the log.
  */
-export async function appendCommunityHistory(eventStore: EventStore, options: { events: number; seed?: number; days?: number; daysPerAppend?: number }): Promise<CommunityHistory> {
+export async function appendCommunityHistory(
+  eventStore: EventStore,
+  options: { events: number; seed?: number; days?: number; daysPerAppend?: number },
+): Promise<CommunityHistory> {
   const random = generator(options.seed ?? 13);
   const log = streams(eventStore);
   const feedGenerations = new Map<string, number>();
@@ -150,7 +216,14 @@ export async function appendCommunityHistory(eventStore: EventStore, options: { 
   /** Records an upload of a photo (`MediaUploaded`), as POST /api/media does once its files are stored. */
   function uploadPhoto(owner: Actor): Media | undefined {
     const id = randomUUID();
-    const files = (['avatar-96', 'avatar-192', 'feed', 'blog'] as const).map((variant) => ({ variant, key: `${id}/${variant}.webp`, contentType: 'image/webp', bytes: 40_000, width: 800, height: 600 }));
+    const files = (['avatar-96', 'avatar-192', 'feed', 'blog'] as const).map((variant) => ({
+      variant,
+      key: `${id}/${variant}.webp`,
+      contentType: 'image/webp',
+      bytes: 40_000,
+      width: 800,
+      height: 600,
+    }));
     const data = { id, kind: 'image' as const, contentType: 'image/jpeg', files, width: 2000, height: 1500 };
     if (!log.run(mediaDecider, streamName('media', id), { type: 'RecordUpload', data, metadata: meta(owner) })) return undefined;
     return { id, url: `/media/${id}/feed.webp`, kind: 'image', width: 800, height: 600 };
@@ -174,7 +247,11 @@ export async function appendCommunityHistory(eventStore: EventStore, options: { 
     const lastName = random.pick(LAST_NAMES);
     const email = `${firstName}.${lastName}.${members.length}@example.org`.toLowerCase();
     // Registration claims the address first, and the very first account the founder stream, as the route does.
-    log.record(streamName('email', createHash('sha256').update(email).digest('hex')), [{ type: 'EmailClaimed', data: { memberId: id } }], null);
+    log.record(
+      streamName('email', createHash('sha256').update(email).digest('hex')),
+      [{ type: 'EmailClaimed', data: { memberId: id } }],
+      null,
+    );
     if (members.length === 0) log.record(streamName('founder', 'community'), [{ type: 'FounderClaimed', data: { memberId: id } }], null);
     log.run(memberDecider, streamName('member', id), {
       type: 'RegisterMember',
@@ -187,13 +264,19 @@ export async function appendCommunityHistory(eventStore: EventStore, options: { 
   }
 
   function changeRole(admin: Member, member: Member, role: Role) {
-    if (log.run(memberDecider, streamName('member', member.id), { type: 'ChangeRole', data: { role, adminCount: 2 }, metadata: meta(admin) })) member.role = role;
+    if (
+      log.run(memberDecider, streamName('member', member.id), { type: 'ChangeRole', data: { role, adminCount: 2 }, metadata: meta(admin) })
+    )
+      member.role = role;
   }
 
   /** Who wrote each post, so that an edit comes from its author (or staff). */
   const postAuthors = new Map<string, Member>();
-  const post = (actor: Member, id: string, type: 'ApprovePost' | 'RejectPost' | 'PinPost' | 'UnpinPost' | 'LikePost' | 'UnlikePost' | 'DeletePost') =>
-    log.run(postDecider, streamName('post', id), { type, data: {}, metadata: meta(actor) });
+  const post = (
+    actor: Member,
+    id: string,
+    type: 'ApprovePost' | 'RejectPost' | 'PinPost' | 'UnpinPost' | 'LikePost' | 'UnlikePost' | 'DeletePost',
+  ) => log.run(postDecider, streamName('post', id), { type, data: {}, metadata: meta(actor) });
 
   function eventFields(organizer: Member) {
     const startDate = new Date(now.getTime() + random.int(2, 60) * DAY + random.int(9, 20) * 3600_000);
@@ -217,7 +300,16 @@ export async function appendCommunityHistory(eventStore: EventStore, options: { 
     if (
       log.run(blogPostDecider, streamName('blog', id), {
         type: 'CreateBlogPost',
-        data: { id, title: random.words(6), excerpt: generateExcerpt(content), content, tags: [random.pick(TAGS)], isPublished: random.chance(0.7), isPinned: random.chance(0.05), isFeatured: random.chance(0.1) },
+        data: {
+          id,
+          title: random.words(6),
+          excerpt: generateExcerpt(content),
+          content,
+          tags: [random.pick(TAGS)],
+          isPublished: random.chance(0.7),
+          isPinned: random.chance(0.05),
+          isFeatured: random.chance(0.1),
+        },
         metadata: meta(writer),
       })
     )
@@ -243,22 +335,54 @@ export async function appendCommunityHistory(eventStore: EventStore, options: { 
     if (choice < 60 || !recent) {
       const id = randomUUID();
       const onBlog = blog.length > 0 && random.chance(0.15);
-      const target = { targetType: onBlog ? ('blog' as const) : ('post' as const), targetId: onBlog ? random.recent(blog) : random.recent(posts) };
-      if (log.run(commentDecider, streamName('comment', id), { type: 'WriteComment', data: { id, ...target, content: random.words(random.int(3, 40)), parent: null }, metadata: meta(member) }))
+      const target = {
+        targetType: onBlog ? ('blog' as const) : ('post' as const),
+        targetId: onBlog ? random.recent(blog) : random.recent(posts),
+      };
+      if (
+        log.run(commentDecider, streamName('comment', id), {
+          type: 'WriteComment',
+          data: { id, ...target, content: random.words(random.int(3, 40)), parent: null },
+          metadata: meta(member),
+        })
+      )
         comments.push({ id, ...target, parentId: null, authorId: member.id, removed: false });
     } else if (choice < 75) {
       const id = randomUUID();
       const parent = recent.parentId ? comments.find((c) => c.id === recent.parentId)! : recent;
       const { targetType, targetId } = parent;
-      if (log.run(commentDecider, streamName('comment', id), { type: 'WriteComment', data: { id, targetType, targetId, content: random.words(random.int(3, 30)), parent }, metadata: meta(member) }))
+      if (
+        log.run(commentDecider, streamName('comment', id), {
+          type: 'WriteComment',
+          data: { id, targetType, targetId, content: random.words(random.int(3, 30)), parent },
+          metadata: meta(member),
+        })
+      )
         comments.push({ id, targetType, targetId, parentId: parent.id, authorId: member.id, removed: false });
     } else if (choice < 85) {
       const author = active.find((m) => m.id === recent.authorId);
-      if (author) log.run(commentDecider, streamName('comment', recent.id), { type: 'EditComment', data: { content: random.words(random.int(3, 40)) }, metadata: meta(author) });
+      if (author)
+        log.run(commentDecider, streamName('comment', recent.id), {
+          type: 'EditComment',
+          data: { content: random.words(random.int(3, 40)) },
+          metadata: meta(author),
+        });
     } else if (choice < 95) {
       const author = active.find((m) => m.id === recent.authorId);
-      if (log.run(commentDecider, streamName('comment', recent.id), { type: 'RemoveComment', data: {}, metadata: meta(random.chance(0.5) && author ? author : moderator) })) recent.removed = true;
-    } else if (choice < 98) log.run(commentDecider, streamName('comment', recent.id), { type: 'ReportComment', data: { reason: random.words(3) }, metadata: meta(member) });
+      if (
+        log.run(commentDecider, streamName('comment', recent.id), {
+          type: 'RemoveComment',
+          data: {},
+          metadata: meta(random.chance(0.5) && author ? author : moderator),
+        })
+      )
+        recent.removed = true;
+    } else if (choice < 98)
+      log.run(commentDecider, streamName('comment', recent.id), {
+        type: 'ReportComment',
+        data: { reason: random.words(3) },
+        metadata: meta(member),
+      });
     else log.run(commentDecider, streamName('comment', recent.id), { type: 'DismissCommentReports', data: {}, metadata: meta(moderator) });
   }
 
@@ -268,7 +392,11 @@ export async function appendCommunityHistory(eventStore: EventStore, options: { 
     const moderator = random.pick(moderators);
     const roll = random.int(0, 9999);
     if (member.suspended) {
-      if (roll < 500 && log.run(memberDecider, streamName('member', member.id), { type: 'UnsuspendMember', data: {}, metadata: meta(moderator) })) member.suspended = false;
+      if (
+        roll < 500 &&
+        log.run(memberDecider, streamName('member', member.id), { type: 'UnsuspendMember', data: {}, metadata: meta(moderator) })
+      )
+        member.suspended = false;
       return;
     }
     if (roll < 50) {
@@ -279,7 +407,15 @@ export async function appendCommunityHistory(eventStore: EventStore, options: { 
       const upload = !media && random.chance(0.2) ? uploadPhoto(member) : undefined;
       const submitted = log.run(postDecider, streamName('post', id), {
         type: 'SubmitPost',
-        data: { id, content: random.words(random.int(8, 60)), tags, mediaType: media ? 'link' : null, mediaUrl: media ? 'https://en.wikipedia.org/wiki/Broadcasting' : null, mediaTitle: null, ...(upload ? { media: upload } : {}) },
+        data: {
+          id,
+          content: random.words(random.int(8, 60)),
+          tags,
+          mediaType: media ? 'link' : null,
+          mediaUrl: media ? 'https://en.wikipedia.org/wiki/Broadcasting' : null,
+          mediaTitle: null,
+          ...(upload ? { media: upload } : {}),
+        },
         metadata: meta(member),
       });
       if (submitted) {
@@ -293,19 +429,38 @@ export async function appendCommunityHistory(eventStore: EventStore, options: { 
       const id = random.recent(posts);
       const editor = random.chance(0.3) ? moderator : (postAuthors.get(id) ?? moderator);
       const tags = normalizeTags(Array.from({ length: random.int(0, 3) }, () => random.pick(TAGS)));
-      log.run(postDecider, streamName('post', id), { type: 'EditPost', data: { content: random.words(random.int(8, 60)), tags, mediaType: null, mediaUrl: null, mediaTitle: null }, metadata: meta(editor) });
-    }
-    else if (roll < 4720 && posts.length) comment(member, moderator);
+      log.run(postDecider, streamName('post', id), {
+        type: 'EditPost',
+        data: { content: random.words(random.int(8, 60)), tags, mediaType: null, mediaUrl: null, mediaTitle: null },
+        metadata: meta(editor),
+      });
+    } else if (roll < 4720 && posts.length) comment(member, moderator);
     else if (roll < 4920 && posts.length) post(member, random.recent(posts), 'UnlikePost');
     else if (roll < 5520 && posts.length)
-      log.run(postDecider, streamName('post', random.recent(posts)), { type: 'SharePost', data: {}, metadata: meta(random.chance(0.5) ? member : null) });
+      log.run(postDecider, streamName('post', random.recent(posts)), {
+        type: 'SharePost',
+        data: {},
+        metadata: meta(random.chance(0.5) ? member : null),
+      });
     else if (roll < 5570 && posts.length)
-      log.run(postDecider, streamName('post', random.recent(posts)), random.chance(0.8) ? { type: 'ReportPost', data: { reason: random.words(3) }, metadata: meta(member) } : { type: 'DismissPostReports', data: {}, metadata: meta(moderator) });
+      log.run(
+        postDecider,
+        streamName('post', random.recent(posts)),
+        random.chance(0.8)
+          ? { type: 'ReportPost', data: { reason: random.words(3) }, metadata: meta(member) }
+          : { type: 'DismissPostReports', data: {}, metadata: meta(moderator) },
+      );
     else if (roll < 5600 && posts.length) post(moderator, random.recent(posts), random.chance(0.6) ? 'PinPost' : 'UnpinPost');
     else if (roll < 5630 && posts.length) post(random.chance(0.5) ? moderator : member, random.pick(posts), 'DeletePost');
     else if (roll < 5645) {
       const id = randomUUID();
-      if (log.run(calendarEventDecider, streamName('event', id), { type: 'ScheduleEvent', data: { id, fields: eventFields(member) }, metadata: meta(member) })) {
+      if (
+        log.run(calendarEventDecider, streamName('event', id), {
+          type: 'ScheduleEvent',
+          data: { id, fields: eventFields(member) },
+          metadata: meta(member),
+        })
+      ) {
         calendar.push(id);
         organizers.set(id, member);
       }
@@ -316,75 +471,177 @@ export async function appendCommunityHistory(eventStore: EventStore, options: { 
       // Organizers and staff edit; a member's edit of an approved event goes back to moderation.
       const id = random.recent(calendar);
       const editor = random.chance(0.3) ? moderator : organizers.get(id)!;
-      log.run(calendarEventDecider, streamName('event', id), { type: 'EditEvent', data: { fields: eventFields(editor) }, metadata: meta(editor) });
-    } else if (roll < 5850 && calendar.length) log.run(calendarEventDecider, streamName('event', random.pick(calendar)), { type: 'DeleteEvent', data: {}, metadata: meta(moderator) });
+      log.run(calendarEventDecider, streamName('event', id), {
+        type: 'EditEvent',
+        data: { fields: eventFields(editor) },
+        metadata: meta(editor),
+      });
+    } else if (roll < 5850 && calendar.length)
+      log.run(calendarEventDecider, streamName('event', random.pick(calendar)), {
+        type: 'DeleteEvent',
+        data: {},
+        metadata: meta(moderator),
+      });
     else if (roll < 8350 && calendar.length)
-      log.run(calendarEventDecider, streamName('event', random.recent(calendar)), { type: 'SetRsvp', data: { status: random.pick(RSVP_STATUSES) }, metadata: meta(member) });
-    else if (roll < 8550 && calendar.length) log.run(calendarEventDecider, streamName('event', random.recent(calendar)), { type: 'RemoveRsvp', data: {}, metadata: meta(member) });
+      log.run(calendarEventDecider, streamName('event', random.recent(calendar)), {
+        type: 'SetRsvp',
+        data: { status: random.pick(RSVP_STATUSES) },
+        metadata: meta(member),
+      });
+    else if (roll < 8550 && calendar.length)
+      log.run(calendarEventDecider, streamName('event', random.recent(calendar)), { type: 'RemoveRsvp', data: {}, metadata: meta(member) });
     else if (roll < 8560) blogPost(moderator);
     else if (roll < 8715 && blog.length) {
       const id = random.recent(blog);
-      const type = random.pick(['EditBlogPost', 'PublishBlogPost', 'UnpublishBlogPost', 'PinBlogPost', 'UnpinBlogPost', 'FeatureBlogPost', 'UnfeatureBlogPost', 'DeleteBlogPost'] as const);
+      const type = random.pick([
+        'EditBlogPost',
+        'PublishBlogPost',
+        'UnpublishBlogPost',
+        'PinBlogPost',
+        'UnpinBlogPost',
+        'FeatureBlogPost',
+        'UnfeatureBlogPost',
+        'DeleteBlogPost',
+      ] as const);
       if (type === 'EditBlogPost') {
         const content = `<p>${random.words(random.int(30, 120))}</p>`;
-        log.run(blogPostDecider, streamName('blog', id), { type, data: { title: random.words(6), excerpt: generateExcerpt(content), content, ...(random.chance(0.5) ? { tags: [random.pick(TAGS)] } : {}) }, metadata: meta(moderator) });
-      } else if (type !== 'DeleteBlogPost' || random.chance(0.2)) log.run(blogPostDecider, streamName('blog', id), { type, data: {}, metadata: meta(moderator) });
+        log.run(blogPostDecider, streamName('blog', id), {
+          type,
+          data: {
+            title: random.words(6),
+            excerpt: generateExcerpt(content),
+            content,
+            ...(random.chance(0.5) ? { tags: [random.pick(TAGS)] } : {}),
+          },
+          metadata: meta(moderator),
+        });
+      } else if (type !== 'DeleteBlogPost' || random.chance(0.2))
+        log.run(blogPostDecider, streamName('blog', id), { type, data: {}, metadata: meta(moderator) });
     } else if (roll < 8915) {
-      const changes = random.chance(0.5) ? { firstName: random.pick(FIRST_NAMES) } : random.chance(0.5) ? { lastName: random.pick(LAST_NAMES) } : random.chance(0.5) ? { bio: random.words(random.int(0, 40)) } : { profileImageUrl: `/uploads/${randomUUID()}.jpg` };
+      const changes = random.chance(0.5)
+        ? { firstName: random.pick(FIRST_NAMES) }
+        : random.chance(0.5)
+          ? { lastName: random.pick(LAST_NAMES) }
+          : random.chance(0.5)
+            ? { bio: random.words(random.int(0, 40)) }
+            : { profileImageUrl: `/uploads/${randomUUID()}.jpg` };
       log.run(memberDecider, streamName('member', member.id), { type: 'ChangeProfile', data: changes, metadata: meta(member) });
-    } else if (roll < 8955) log.run(memberDecider, streamName('member', member.id), { type: 'ChangePassword', data: { passwordHash: PASSWORD_HASH }, metadata: meta(member) });
+    } else if (roll < 8955)
+      log.run(memberDecider, streamName('member', member.id), {
+        type: 'ChangePassword',
+        data: { passwordHash: PASSWORD_HASH },
+        metadata: meta(member),
+      });
     else if (roll < 8965 && !member.suspended) {
       // As the e-mail change link does: the new address is claimed first, the old one released after.
       const email = `${member.email.split('@')[0]}.${random.int(1, 99999)}@example.org`;
       if (members.some((m) => m.email === email)) return;
-      log.record(streamName('email', createHash('sha256').update(email).digest('hex')), [{ type: 'EmailClaimed', data: { memberId: member.id } }], null);
+      log.record(
+        streamName('email', createHash('sha256').update(email).digest('hex')),
+        [{ type: 'EmailClaimed', data: { memberId: member.id } }],
+        null,
+      );
       if (log.run(memberDecider, streamName('member', member.id), { type: 'ChangeEmail', data: { email }, metadata: meta(member) })) {
-        log.record(streamName('email', createHash('sha256').update(member.email).digest('hex')), [{ type: 'EmailReleased', data: { memberId: member.id } }], null);
+        log.record(
+          streamName('email', createHash('sha256').update(member.email).digest('hex')),
+          [{ type: 'EmailReleased', data: { memberId: member.id } }],
+          null,
+        );
         member.email = email;
       }
-    }
-    else if (roll < 8995 && member.role !== 'admin') {
+    } else if (roll < 8995 && member.role !== 'admin') {
       const admin = active.find((m) => m.role === 'admin' && !m.suspended)!;
       changeRole(admin, member, random.pick(['member', 'member', 'subscriber', 'staff'] as const));
     } else if (roll < 9025 && member.role === 'member') {
-      if (log.run(memberDecider, streamName('member', member.id), { type: 'SuspendMember', data: { reason: random.words(4) }, metadata: meta(moderator) })) member.suspended = true;
+      if (
+        log.run(memberDecider, streamName('member', member.id), {
+          type: 'SuspendMember',
+          data: { reason: random.words(4) },
+          metadata: meta(moderator),
+        })
+      )
+        member.suspended = true;
     } else if (roll < 9065) subscribe(random.chance(0.6) ? member : null);
     else if (roll < 9070) {
       const admin = active.find((m) => m.role === 'admin' && !m.suspended)!;
       const slug = random.pick(SITE_PAGE_SLUGS);
       const body = `## ${random.words(3)}\n\n${random.words(30)}`;
-      log.run(sitePageDecider, streamName('page', slug), { type: 'EditSitePage', data: { slug, title: random.words(3), body, html: renderSitePage(body) }, metadata: meta(admin) });
-    }
-    else if (roll < 9072) {
+      log.run(sitePageDecider, streamName('page', slug), {
+        type: 'EditSitePage',
+        data: { slug, title: random.words(3), body, html: renderSitePage(body) },
+        metadata: meta(admin),
+      });
+    } else if (roll < 9072) {
       // A member saves (or unsaves) a post, an event or a blog post.
       const kind = random.pick(['post', 'event', 'blog'] as const);
       const ids = kind === 'post' ? posts : kind === 'event' ? calendar : blog;
-      if (ids.length) log.run(bookmarkDecider, streamName('bookmarks', member.id), { type: random.chance(0.8) ? 'SaveBookmark' : 'RemoveBookmark', data: { memberId: member.id, kind, id: random.recent(ids) }, metadata: meta(member) });
-    } else if (roll < 9075) log.run(inboxDecider, streamName('inbox', member.id), { type: 'MarkNotificationsRead', data: { memberId: member.id, ids: null }, metadata: meta(member) });
+      if (ids.length)
+        log.run(bookmarkDecider, streamName('bookmarks', member.id), {
+          type: random.chance(0.8) ? 'SaveBookmark' : 'RemoveBookmark',
+          data: { memberId: member.id, kind, id: random.recent(ids) },
+          metadata: meta(member),
+        });
+    } else if (roll < 9075)
+      log.run(inboxDecider, streamName('inbox', member.id), {
+        type: 'MarkNotificationsRead',
+        data: { memberId: member.id, ids: null },
+        metadata: meta(member),
+      });
     else if (roll < 9085) {
       // A member asks for (or resets) their private calendar feed, or turns their event reminders on or off.
       const stream = streamName('calendar', member.id);
       if (random.chance(0.7)) {
         const generation = (feedGenerations.get(member.id) ?? 0) + 1;
         const tokenHash = createHash('sha256').update(`${member.id}:${generation}`).digest('hex');
-        if (log.run(calendarFeedDecider, stream, { type: 'IssueCalendarFeed', data: { memberId: member.id, generation, tokenHash }, metadata: meta(member) })) feedGenerations.set(member.id, generation);
-      } else log.run(calendarFeedDecider, stream, { type: 'SetEventReminders', data: { memberId: member.id, enabled: random.chance(0.5) }, metadata: meta(member) });
-    }
-    else if (roll < 10000 && subscriptions.length) {
+        if (
+          log.run(calendarFeedDecider, stream, {
+            type: 'IssueCalendarFeed',
+            data: { memberId: member.id, generation, tokenHash },
+            metadata: meta(member),
+          })
+        )
+          feedGenerations.set(member.id, generation);
+      } else
+        log.run(calendarFeedDecider, stream, {
+          type: 'SetEventReminders',
+          data: { memberId: member.id, enabled: random.chance(0.5) },
+          metadata: meta(member),
+        });
+    } else if (roll < 10000 && subscriptions.length) {
       const subscription = random.recent(subscriptions);
       const stream = streamName('subscription', subscription.id);
       const system = meta(null);
       const choice = random.int(0, 99);
       // A guest is sent the confirmation link, and confirms (or not) by it; a member's subscription needs neither.
       if (choice < 30) {
-        if (!subscription.owner) log.run(subscriptionDecider, stream, { type: 'RecordDelivery', data: { kind: 'confirmation', itemKey: subscription.id }, metadata: system });
-      } else if (choice < 60) log.run(subscriptionDecider, stream, { type: 'ConfirmSubscription', data: { tokenHash: subscription.tokenHash }, metadata: system });
+        if (!subscription.owner)
+          log.run(subscriptionDecider, stream, {
+            type: 'RecordDelivery',
+            data: { kind: 'confirmation', itemKey: subscription.id },
+            metadata: system,
+          });
+      } else if (choice < 60)
+        log.run(subscriptionDecider, stream, {
+          type: 'ConfirmSubscription',
+          data: { tokenHash: subscription.tokenHash },
+          metadata: system,
+        });
       else if (choice < 90) {
         // Only a member changes a subscription; a guest's changes only through its links.
         if (subscription.owner)
-          log.run(subscriptionDecider, stream, { type: 'UpdateSubscription', data: random.chance(0.5) ? { frequency: random.pick(FREQUENCIES) } : { isActive: random.chance(0.5) }, metadata: meta(subscription.owner) });
-      } else if (choice < 91) log.run(subscriptionDecider, stream, { type: 'RecordBounce', data: { reason: '550 Mailbox unavailable' }, metadata: system });
-      else log.run(subscriptionDecider, stream, { type: 'Unsubscribe', data: { via: random.pick(['link', 'one_click'] as const), tokenHash: subscription.tokenHash }, metadata: system });
+          log.run(subscriptionDecider, stream, {
+            type: 'UpdateSubscription',
+            data: random.chance(0.5) ? { frequency: random.pick(FREQUENCIES) } : { isActive: random.chance(0.5) },
+            metadata: meta(subscription.owner),
+          });
+      } else if (choice < 91)
+        log.run(subscriptionDecider, stream, { type: 'RecordBounce', data: { reason: '550 Mailbox unavailable' }, metadata: system });
+      else
+        log.run(subscriptionDecider, stream, {
+          type: 'Unsubscribe',
+          data: { via: random.pick(['link', 'one_click'] as const), tokenHash: subscription.tokenHash },
+          metadata: system,
+        });
     }
   }
 

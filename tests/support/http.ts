@@ -70,7 +70,10 @@ export class Browser {
 
 let counter = 0;
 /** Registers a new account through the API and returns its signed-in browser. */
-export async function registerMember(baseUrl: string, overrides: Partial<{ email: string; firstName: string; lastName: string; password: string }> = {}) {
+export async function registerMember(
+  baseUrl: string,
+  overrides: Partial<{ email: string; firstName: string; lastName: string; password: string }> = {},
+) {
   const browser = new Browser(baseUrl);
   counter += 1;
   const account = {

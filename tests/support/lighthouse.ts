@@ -14,13 +14,21 @@ export interface Audit {
 }
 
 export async function lighthouseAudit(url: string, categories: Category[], formFactor: 'mobile' | 'desktop' = 'mobile'): Promise<Audit> {
-  const chrome = await launch({ chromePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', chromeFlags: ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'] });
+  const chrome = await launch({
+    chromePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    chromeFlags: ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage'],
+  });
   try {
-    const desktop = formFactor === 'desktop' ? { formFactor, screenEmulation: { mobile: false, width: 1350, height: 940, deviceScaleFactor: 1, disabled: false } } : {};
+    const desktop =
+      formFactor === 'desktop'
+        ? { formFactor, screenEmulation: { mobile: false, width: 1350, height: 940, deviceScaleFactor: 1, disabled: false } }
+        : {};
     const result = await lighthouse(url, { port: chrome.port, onlyCategories: categories, logLevel: 'error', output: 'json', ...desktop });
     if (!result) throw new Error(`Lighthouse returned nothing for ${url}`);
     const { lhr } = result;
-    const scores = Object.fromEntries(Object.values(lhr.categories).map((category) => [category.id, Math.round((category.score ?? 0) * 100)]));
+    const scores = Object.fromEntries(
+      Object.values(lhr.categories).map((category) => [category.id, Math.round((category.score ?? 0) * 100)]),
+    );
     const failures = Object.values(lhr.categories).flatMap((category) =>
       category.auditRefs
         .filter((ref) => ref.weight > 0)

@@ -37,7 +37,10 @@ export function childProcesses() {
     logs,
     /** `node --import tsx <script>`, so that a signal reaches the role itself, not a wrapper; the environment is added to this process's. */
     start(script: string, env: Record<string, string>): ChildProcess {
-      const child = spawn(process.execPath, ['--import', 'tsx', script], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn(process.execPath, ['--import', 'tsx', script], {
+        env: { ...process.env, ...env },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
       hear(child);
       roles.add(child);
       child.once('exit', () => roles.delete(child));
@@ -45,7 +48,9 @@ export function childProcesses() {
     },
     /** A private Redis, never the shared one: `--save "" --appendonly no`, so a restart on the same port starts it empty. */
     redis(port: number): Promise<ChildProcess> {
-      const redis = spawn('/usr/bin/redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: ['ignore', 'pipe', 'pipe'] });
+      const redis = spawn('/usr/bin/redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
       redisServers.add(redis);
       redis.once('exit', () => redisServers.delete(redis));
       return new Promise((resolve, reject) => {

@@ -19,7 +19,8 @@ export function staticClosure(files: readonly string[]): Set<string> {
     if (seen.has(file)) continue;
     seen.add(file);
     const folder = file.slice(0, file.lastIndexOf('/') + 1);
-    for (const [, imported] of readFileSync(join(CLIENT_DIR, file), 'utf8').matchAll(/(?:\bfrom|\bimport)\s*"\.\/([^"]+\.js)"/gu)) pending.push(`${folder}${imported}`);
+    for (const [, imported] of readFileSync(join(CLIENT_DIR, file), 'utf8').matchAll(/(?:\bfrom|\bimport)\s*"\.\/([^"]+\.js)"/gu))
+      pending.push(`${folder}${imported}`);
   }
   return seen;
 }

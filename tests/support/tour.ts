@@ -34,7 +34,11 @@ export const TOUR: readonly TourPage[] = [
   { name: 'sign-in', path: at('/login'), roles: ['guest'] },
   { name: 'register', path: at('/register'), roles: ['guest'] },
   { name: 'unsubscribe-without-link', path: at('/unsubscribe'), roles: ['guest'] },
-  ...['about', 'contact', 'privacy', 'terms', 'guidelines', 'help', 'support', 'subscribe'].map((slug) => ({ name: slug, path: at(`/${slug}`), roles: EVERYONE })),
+  ...['about', 'contact', 'privacy', 'terms', 'guidelines', 'help', 'support', 'subscribe'].map((slug) => ({
+    name: slug,
+    path: at(`/${slug}`),
+    roles: EVERYONE,
+  })),
   { name: 'embed-feed', path: at('/embed'), roles: ['guest'] },
   { name: 'embed-calendar', path: at('/embed/calendar'), roles: ['guest'] },
   { name: 'embed-blog', path: at('/embed/blog'), roles: ['guest'] },
@@ -69,14 +73,24 @@ const HOUR = 3600 * 1000;
 export async function seedTour(siteUrl: string) {
   const cast = await registerCast(siteUrl);
   const { admin, staff, member } = cast;
-  const posted = async (who: typeof member, content: string, tags: string[] = []) => (await who.browser.post('/api/posts', { content, tags })).body.id as string;
+  const posted = async (who: typeof member, content: string, tags: string[] = []) =>
+    (await who.browser.post('/api/posts', { content, tags })).body.id as string;
   const approved = await posted(member, 'Found my father’s 1952 press pass from the station’s first television season.', ['television']);
   await staff.browser.put(`/api/admin/posts/${approved}/approve`);
   await posted(member, 'Does anyone remember the overnight DJ who read poetry between records?');
   const welcome = await posted(staff, 'Welcome to the community! Share a memory of the station you grew up with.', ['welcome']);
   // A conversation under it: comments, a reply, a mention, a report, and a bookmark, so those pages have content.
-  const comment = (await member.browser.post(`/api/posts/${welcome}/comments`, { content: 'Thank you! I grew up with the farm report every morning at five.' })).body.id as string;
-  const reply = (await cast.other.browser.post(`/api/posts/${welcome}/comments`, { content: 'Same here, @Mona Member. My grandfather never missed it.', parentId: comment })).body.id as string;
+  const comment = (
+    await member.browser.post(`/api/posts/${welcome}/comments`, {
+      content: 'Thank you! I grew up with the farm report every morning at five.',
+    })
+  ).body.id as string;
+  const reply = (
+    await cast.other.browser.post(`/api/posts/${welcome}/comments`, {
+      content: 'Same here, @Mona Member. My grandfather never missed it.',
+      parentId: comment,
+    })
+  ).body.id as string;
   await member.browser.post(`/api/comments/${reply}/report`, { reason: 'Testing the queue' });
   await member.browser.put(`/api/bookmarks/post/${welcome}`);
   const blog = await staff.browser.post('/api/blog', {
@@ -103,7 +117,13 @@ export async function seedTour(siteUrl: string) {
 }
 
 /** A browser context at `size`, signed in as `role` through the sign-in form (a guest stays signed out). */
-export async function contextAs(browser: Browser, siteUrl: string, seed: TourSeed, role: TourRole, size: TourSize): Promise<{ context: BrowserContext; page: Page }> {
+export async function contextAs(
+  browser: Browser,
+  siteUrl: string,
+  seed: TourSeed,
+  role: TourRole,
+  size: TourSize,
+): Promise<{ context: BrowserContext; page: Page }> {
   const context = await newContext(browser, siteUrl, TOUR_SIZES[size]);
   const page = await context.newPage();
   countRequests(page);
@@ -146,6 +166,10 @@ async function settled(page: Page) {
 export async function visit(page: Page, seed: TourSeed, tourPage: TourPage) {
   await page.goto(tourPage.path(seed));
   await settled(page);
-  await page.waitForFunction(() => !document.querySelector('.animate-spin') && ![...document.querySelectorAll('[role="status"]')].some((status) => /^Loading/u.test(status.textContent ?? '')));
+  await page.waitForFunction(
+    () =>
+      !document.querySelector('.animate-spin') &&
+      ![...document.querySelectorAll('[role="status"]')].some((status) => /^Loading/u.test(status.textContent ?? '')),
+  );
   await settled(page);
 }

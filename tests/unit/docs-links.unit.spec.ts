@@ -34,7 +34,9 @@ function anchorsOf(file: string): Set<string> {
   return new Set(headings.map((line) => headingAnchor(line.replace(/^#+ /, ''))));
 }
 
-const files = SOURCE_FOLDERS.flatMap((folder) => sourceFiles(join(ROOT, folder))).filter((file) => !file.endsWith('docs-links.unit.spec.ts'));
+const files = SOURCE_FOLDERS.flatMap((folder) => sourceFiles(join(ROOT, folder))).filter(
+  (file) => !file.endsWith('docs-links.unit.spec.ts'),
+);
 
 describe('citations of the documents', () => {
   it('turns headings into the anchors GitHub uses', () => {

@@ -43,7 +43,9 @@ describe('widget addresses', () => {
     const now = new Date(2030, 0, 5, 15, 30);
     expect(widgetSource(read('/embed/minimal')!)).toBe('/api/posts?limit=5');
     expect(widgetSource(read('/embed/blog?featured=true&pinned=false&limit=2')!)).toBe('/api/blog?limit=2&featured=true&pinned=false');
-    expect(widgetSource(read('/embed/calendar?featured=1')!, now)).toBe(`/api/events?limit=5&featured=true&from=${encodeURIComponent(startOfToday(now))}`);
+    expect(widgetSource(read('/embed/calendar?featured=1')!, now)).toBe(
+      `/api/events?limit=5&featured=true&from=${encodeURIComponent(startOfToday(now))}`,
+    );
     expect(new Date(startOfToday(now)).getHours()).toBe(0);
     expect(widgetSource(read('/embed/blog/x%2Fy')!)).toBe('/api/blog/x%2Fy');
   });
@@ -57,8 +59,12 @@ describe('snippets', () => {
       '<script src="https://community.example/embed.js" async></script>\n<div data-bhc-widget="calendar" data-limit="5"></div>',
     );
     const choice = { ...defaultChoice(calendar), limit: 2, featured: true, compact: true, transparent: true };
-    expect(widgetSnippet(origin, calendar, choice)).toContain('<div data-bhc-widget="calendar" data-limit="2" data-featured="true" data-compact="1" data-transparent="1"></div>');
-    expect(widgetUrl(origin, calendar, choice)).toBe('https://community.example/embed/calendar?limit=2&featured=true&compact=1&transparent=1');
+    expect(widgetSnippet(origin, calendar, choice)).toContain(
+      '<div data-bhc-widget="calendar" data-limit="2" data-featured="true" data-compact="1" data-transparent="1"></div>',
+    );
+    expect(widgetUrl(origin, calendar, choice)).toBe(
+      'https://community.example/embed/calendar?limit=2&featured=true&compact=1&transparent=1',
+    );
     const single = { ...defaultChoice(WIDGETS['blog-post']), postId: 'a"b' };
     expect(widgetSnippet(origin, WIDGETS['blog-post'], single)).toContain('<div data-bhc-widget="blog-post" data-id="a&quot;b"></div>');
     expect(widgetPath('feed')).toBe('/embed');

@@ -7,20 +7,37 @@
  */
 import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
-import { AccessDeniedError, DeadlineExceededError, NotLeaderError, TimeoutError, UnavailableError, UnknownError, WrongExpectedVersionError } from '@kurrent/kurrentdb-client';
+import {
+  AccessDeniedError,
+  DeadlineExceededError,
+  NotLeaderError,
+  TimeoutError,
+  UnavailableError,
+  UnknownError,
+  WrongExpectedVersionError,
+} from '@kurrent/kurrentdb-client';
 import { isKurrentUnavailable, kurrentFailure } from '../../platform/event-store/kurrentdb';
 import { EventStoreUnavailableError } from '../../platform/event-store/port';
 
 const require = createRequire(import.meta.url);
 // The client's own decoding of a batch append's error status, and the protobuf messages the server sends.
-const { unpackToCommandError } = require('@kurrent/kurrentdb-client/dist/streams/appendToStream/unpackError.js') as { unpackToCommandError(status: unknown, stream: string): unknown };
-const { Status } = require('@kurrent/kurrentdb-client/generated/kurrentdb/protocols/v1/status_pb.js') as { Status: new () => { setCode(code: number): unknown; setMessage(message: string): unknown; setDetails(details: unknown): unknown } };
+const { unpackToCommandError } = require('@kurrent/kurrentdb-client/dist/streams/appendToStream/unpackError.js') as {
+  unpackToCommandError(status: unknown, stream: string): unknown;
+};
+const { Status } = require('@kurrent/kurrentdb-client/generated/kurrentdb/protocols/v1/status_pb.js') as {
+  Status: new () => { setCode(code: number): unknown; setMessage(message: string): unknown; setDetails(details: unknown): unknown };
+};
 const { Any } = require('google-protobuf/google/protobuf/any_pb.js') as { Any: new () => { pack(bytes: Uint8Array, name: string): void } };
 const { Empty } = require('google-protobuf/google/protobuf/empty_pb.js') as { Empty: new () => { serializeBinary(): Uint8Array } };
-const { AccessDenied } = require('@kurrent/kurrentdb-client/generated/kurrentdb/protocols/v1/shared_pb.js') as { AccessDenied: new () => { serializeBinary(): Uint8Array } };
+const { AccessDenied } = require('@kurrent/kurrentdb-client/generated/kurrentdb/protocols/v1/shared_pb.js') as {
+  AccessDenied: new () => { serializeBinary(): Uint8Array };
+};
 
 /** A batch append's error as the server writes it (Streams.BatchAppend: NotHandled has an Empty as its details). */
-function batchAppendError(message: string, details: { bytes: Uint8Array; name: string } = { bytes: new Empty().serializeBinary(), name: 'google.protobuf.Empty' }) {
+function batchAppendError(
+  message: string,
+  details: { bytes: Uint8Array; name: string } = { bytes: new Empty().serializeBinary(), name: 'google.protobuf.Empty' },
+) {
   const status = new Status();
   status.setCode(14);
   status.setMessage(message);
@@ -54,7 +71,10 @@ describe('KurrentDB failures', () => {
   });
 
   it('makes access denied the unavailable store, naming the credentials, and leaves other errors as they are', () => {
-    const denied = batchAppendError('Access Denied', { bytes: new AccessDenied().serializeBinary(), name: 'event_store.client.AccessDenied' });
+    const denied = batchAppendError('Access Denied', {
+      bytes: new AccessDenied().serializeBinary(),
+      name: 'event_store.client.AccessDenied',
+    });
     expect(denied).toBeInstanceOf(AccessDeniedError);
     const failure = kurrentFailure(denied);
     expect(failure).toBeInstanceOf(EventStoreUnavailableError);

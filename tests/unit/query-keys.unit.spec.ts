@@ -4,7 +4,9 @@ import { apiKey, operationKey } from '../../client/lib/query-keys';
 
 describe('operationKey', () => {
   it('gives the key of the address the operation reads', () => {
-    expect(operationKey('/api/posts/{id}/comments', { path: { id: 'a b' } })).toEqual(apiKey(`/api/posts/${encodeURIComponent('a b')}/comments`));
+    expect(operationKey('/api/posts/{id}/comments', { path: { id: 'a b' } })).toEqual(
+      apiKey(`/api/posts/${encodeURIComponent('a b')}/comments`),
+    );
     expect(operationKey('/api/notifications', { query: { limit: '1' } })).toEqual(apiKey('/api/notifications?limit=1'));
     expect(operationKey('/api/admin/stats')).toEqual(apiKey('/api/admin/stats'));
   });

@@ -30,7 +30,14 @@ describe('what counts as input a store refused', () => {
   });
 
   it('is not any other failure: ours stay 500s', () => {
-    for (const error of [databaseError('23505'), databaseError('57P01'), new UnsupportedQueryError('$where is not supported'), new Error('boom'), new TypeError('x'), null]) {
+    for (const error of [
+      databaseError('23505'),
+      databaseError('57P01'),
+      new UnsupportedQueryError('$where is not supported'),
+      new Error('boom'),
+      new TypeError('x'),
+      null,
+    ]) {
       expect(refusedInputCode(error)).toBeNull();
     }
   });

@@ -37,7 +37,13 @@ function functionNames(source: ts.SourceFile): Set<string> {
   const names = new Set<string>();
   const visit = (node: ts.Node) => {
     if (ts.isFunctionDeclaration(node) && node.name) names.add(node.name.text);
-    if (ts.isVariableDeclaration(node) && ts.isIdentifier(node.name) && node.initializer && (ts.isArrowFunction(node.initializer) || ts.isFunctionExpression(node.initializer))) names.add(node.name.text);
+    if (
+      ts.isVariableDeclaration(node) &&
+      ts.isIdentifier(node.name) &&
+      node.initializer &&
+      (ts.isArrowFunction(node.initializer) || ts.isFunctionExpression(node.initializer))
+    )
+      names.add(node.name.text);
     ts.forEachChild(node, visit);
   };
   visit(source);
@@ -46,11 +52,21 @@ function functionNames(source: ts.SourceFile): Set<string> {
 
 /** Every `.replace(x, y)` / `.replaceAll(x, y)` whose `y` is not a function or a literal, as `file:line`. */
 export function unsafeReplacements(file: string, text: string): string[] {
-  const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true, file.endsWith('.tsx') ? ts.ScriptKind.TSX : ts.ScriptKind.TS);
+  const source = ts.createSourceFile(
+    file,
+    text,
+    ts.ScriptTarget.Latest,
+    true,
+    file.endsWith('.tsx') ? ts.ScriptKind.TSX : ts.ScriptKind.TS,
+  );
   const found: string[] = [];
   const functions = functionNames(source);
   const visit = (node: ts.Node) => {
-    if (ts.isCallExpression(node) && ts.isPropertyAccessExpression(node.expression) && ['replace', 'replaceAll'].includes(node.expression.name.text)) {
+    if (
+      ts.isCallExpression(node) &&
+      ts.isPropertyAccessExpression(node.expression) &&
+      ['replace', 'replaceAll'].includes(node.expression.name.text)
+    ) {
       const replacement = node.arguments[1];
       if (node.arguments.length === 2 && replacement && !safeReplacement(replacement, functions)) {
         found.push(`${relative(ROOT, file)}:${source.getLineAndCharacterOfPosition(node.getStart()).line + 1}`);
@@ -63,7 +79,7 @@ export function unsafeReplacements(file: string, text: string): string[] {
 }
 
 describe('replacement strings', () => {
-  it('are functions or literals everywhere: no member’s text is ever read as `$&`, `` $` ``, `$\'` or `$1`', () => {
+  it("are functions or literals everywhere: no member’s text is ever read as `$&`, `` $` ``, `$'` or `$1`", () => {
     const files = FOLDERS.flatMap((folder) => sourceFiles(join(ROOT, folder)));
     expect(files.length).toBeGreaterThan(100);
     expect(files.flatMap((file) => unsafeReplacements(file, readFileSync(file, 'utf8')))).toEqual([]);

@@ -8,12 +8,18 @@ const issuesOf = (input: unknown) => v.safeParse(text('Must be text'), input).is
 
 describe('the shared text schema', () => {
   it('takes any well-formed text, emoji and other surrogate pairs included', () => {
-    fc.assert(fc.property(fc.string({ unit: 'grapheme' }).filter((s) => !s.includes('\0')), (s) => v.is(text(), s)));
+    fc.assert(
+      fc.property(
+        fc.string({ unit: 'grapheme' }).filter((s) => !s.includes('\0')),
+        (s) => v.is(text(), s),
+      ),
+    );
     expect(issuesOf('📻 WGN – Café')).toBeUndefined();
   });
 
   it('refuses NUL, a lone high or low surrogate and a pair in the wrong order', () => {
-    for (const bad of ['a\u0000b', 'a\ud800', '\udfffb', 'a\udc00\ud800b', '📻'.slice(0, 1)]) expect(issuesOf(bad)).toEqual([FORBIDDEN_CHARACTERS_MESSAGE]);
+    for (const bad of ['a\u0000b', 'a\ud800', '\udfffb', 'a\udc00\ud800b', '📻'.slice(0, 1)])
+      expect(issuesOf(bad)).toEqual([FORBIDDEN_CHARACTERS_MESSAGE]);
   });
 
   it("keeps the field's own message for what is not a string", () => {
@@ -23,11 +29,17 @@ describe('the shared text schema', () => {
 
 describe('the query string parser', () => {
   it('decodes as fastify did: + is a space, escapes are UTF-8, repeated keys give a list, a bare key is empty', () => {
-    expect({ ...parseQueryString('q=Caf%C3%A9+%F0%9F%93%BB&tag=a&tag=b&tag=c&flag&&x=%ZZ%') }).toEqual({ q: 'Café 📻', tag: ['a', 'b', 'c'], flag: '', x: '%ZZ%' });
+    expect({ ...parseQueryString('q=Caf%C3%A9+%F0%9F%93%BB&tag=a&tag=b&tag=c&flag&&x=%ZZ%') }).toEqual({
+      q: 'Café 📻',
+      tag: ['a', 'b', 'c'],
+      flag: '',
+      x: '%ZZ%',
+    });
   });
 
   it('makes escapes that are not UTF-8 lone surrogates, which the text schema refuses', () => {
-    for (const escaped of ['%ED%A0%80', '%FF', '%C0%80', 'ok%E2%82']) expect(v.is(text(), decodeQueryComponent(escaped)), escaped).toBe(false);
+    for (const escaped of ['%ED%A0%80', '%FF', '%C0%80', 'ok%E2%82'])
+      expect(v.is(text(), decodeQueryComponent(escaped)), escaped).toBe(false);
     expect(decodeQueryComponent('%00')).toBe('\u0000');
   });
 

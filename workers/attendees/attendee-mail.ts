@@ -25,7 +25,14 @@ import { isRescheduling, sequenceAfter, type CalendarEventEvent } from '../../sh
 import type { MessageRecipients } from '../../shared/events/constants';
 import { REMINDER_BEFORE_MS } from '../../shared/events/constants';
 import type { EventFields } from '../../shared/events/schemas';
-import { insertNewEntries, mailOutbox, newOutboxEntry, setupOutbox, type AttendeeMailKind, type OutboxEntry } from '../subscriptions/outbox';
+import {
+  insertNewEntries,
+  mailOutbox,
+  newOutboxEntry,
+  setupOutbox,
+  type AttendeeMailKind,
+  type OutboxEntry,
+} from '../subscriptions/outbox';
 import { HISTORY_AGE_MS } from '../subscriptions/reactor';
 
 export const MAIL_CALENDAR = 'mail_calendar';
@@ -67,7 +74,16 @@ const withoutKeys = <T extends Positioned & { _id: string }>({ _id, _position, .
 function nextEvent(current: MailCalendarEvent | null, event: CalendarEventEvent): Change | null {
   if (event.type === 'EventScheduled') {
     const { fields, organizerId, scheduledAt } = event.data;
-    return { ...fields, organizerId, sequence: 0, cancelled: false, attending: [], waiting: [], createdAt: scheduledAt, updatedAt: scheduledAt };
+    return {
+      ...fields,
+      organizerId,
+      sequence: 0,
+      cancelled: false,
+      attending: [],
+      waiting: [],
+      createdAt: scheduledAt,
+      updatedAt: scheduledAt,
+    };
   }
   if (!current || event.type === 'EventDeleted') return null;
   const { _id, _position, ...kept } = current;
@@ -79,7 +95,13 @@ function nextEvent(current: MailCalendarEvent | null, event: CalendarEventEvent)
     case 'EventCancelled':
       return { ...kept, cancelled: true, sequence, updatedAt: event.data.at };
     case 'RsvpChanged':
-      return { ...kept, attending: event.data.status === 'attending' ? [...without(kept.attending, event.data.memberId), event.data.memberId] : without(kept.attending, event.data.memberId) };
+      return {
+        ...kept,
+        attending:
+          event.data.status === 'attending'
+            ? [...without(kept.attending, event.data.memberId), event.data.memberId]
+            : without(kept.attending, event.data.memberId),
+      };
     case 'RsvpRemoved':
       return { ...kept, attending: without(kept.attending, event.data.memberId) };
     case 'JoinedWaitlist':
@@ -91,7 +113,13 @@ function nextEvent(current: MailCalendarEvent | null, event: CalendarEventEvent)
     case 'AttendeesMessaged': {
       const { messageId, ...message } = event.data;
       const since = Date.parse(message.at) - MESSAGE_KEPT_MS;
-      return { ...kept, messages: [...(kept.messages ?? []).filter((other) => Date.parse(other.at) > since && other.id !== messageId), { id: messageId, ...message }] };
+      return {
+        ...kept,
+        messages: [
+          ...(kept.messages ?? []).filter((other) => Date.parse(other.at) > since && other.id !== messageId),
+          { id: messageId, ...message },
+        ],
+      };
     }
     default:
       return kept;
@@ -99,7 +127,11 @@ function nextEvent(current: MailCalendarEvent | null, event: CalendarEventEvent)
 }
 
 /** Who is told what, by this event: [kind, member ids, what tells this mail from another of the same kind]. */
-function mailsFor(before: MailCalendarEvent | null, event: CalendarEventEvent, position: number): [AttendeeMailKind, string[], string] | null {
+function mailsFor(
+  before: MailCalendarEvent | null,
+  event: CalendarEventEvent,
+  position: number,
+): [AttendeeMailKind, string[], string] | null {
   if (!before || before.cancelled) return null;
   switch (event.type) {
     case 'PromotedFromWaitlist':
@@ -139,15 +171,35 @@ export function createAttendeeMail({ enqueue, onEnqueueError, now }: AttendeeMai
       const typed = typedEvent(recorded);
       if (typed?.stream === 'calendar') {
         const { event } = typed;
-        if (event.type === 'EventRemindersSet') await applyToDocument(mailPeople(store), event.data.memberId, recorded.position, (current) => current && { ...withoutKeys(current), reminders: event.data.enabled });
+        if (event.type === 'EventRemindersSet')
+          await applyToDocument(
+            mailPeople(store),
+            event.data.memberId,
+            recorded.position,
+            (current) => current && { ...withoutKeys(current), reminders: event.data.enabled },
+          );
         return;
       }
       if (typed?.stream === 'member') {
         const { event } = typed;
         if (event.type === 'MemberRegistered')
-          await applyToDocument(mailPeople(store), typed.id, recorded.position, () => ({ email: event.data.email, firstName: event.data.firstName, lastName: event.data.lastName }));
+          await applyToDocument(mailPeople(store), typed.id, recorded.position, () => ({
+            email: event.data.email,
+            firstName: event.data.firstName,
+            lastName: event.data.lastName,
+          }));
         else if (event.type === 'MemberProfileChanged')
-          await applyToDocument(mailPeople(store), typed.id, recorded.position, (current) => current && { ...withoutKeys(current), firstName: event.data.firstName ?? current.firstName, lastName: event.data.lastName ?? current.lastName });
+          await applyToDocument(
+            mailPeople(store),
+            typed.id,
+            recorded.position,
+            (current) =>
+              current && {
+                ...withoutKeys(current),
+                firstName: event.data.firstName ?? current.firstName,
+                lastName: event.data.lastName ?? current.lastName,
+              },
+          );
         return;
       }
       if (typed?.stream !== 'event') return;
@@ -163,14 +215,22 @@ export function createAttendeeMail({ enqueue, onEnqueueError, now }: AttendeeMai
         const mails = mailsFor(before, typed.event, recorded.position);
         if (mails) {
           const [kind, memberIds, key] = mails;
-          entries.push(...memberIds.map((memberId) => newOutboxEntry(memberId, { kind: 'attendee', mail: kind, eventId: typed.id, memberId, key }, at)));
+          entries.push(
+            ...memberIds.map((memberId) =>
+              newOutboxEntry(memberId, { kind: 'attendee', mail: kind, eventId: typed.id, memberId, key }, at),
+            ),
+          );
         }
         const remindAt = after ? Date.parse(after.startDate) - REMINDER_BEFORE_MS : 0;
         // A start less than a day away needs no reminder: the attendee has just said they come.
         if (remindAt > at.getTime()) {
           const sendAt = new Date(remindAt).toISOString();
           for (const memberId of remindersFor(before, after, typed.event))
-            entries.push({ ...newOutboxEntry(memberId, { kind: 'attendee', mail: 'reminder', eventId: typed.id, memberId, key: after!.startDate }, at), createdAt: sendAt, sendAt });
+            entries.push({
+              ...newOutboxEntry(memberId, { kind: 'attendee', mail: 'reminder', eventId: typed.id, memberId, key: after!.startDate }, at),
+              createdAt: sendAt,
+              sendAt,
+            });
         }
         inserted = await insertNewEntries(mailOutbox(store), entries);
       }

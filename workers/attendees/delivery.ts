@@ -23,7 +23,8 @@ export interface AttendeeMessage {
   icalEvent?: { method: 'REQUEST' | 'CANCEL'; filename: string; content: string };
 }
 
-const displayName = (person: Pick<MailPerson, 'firstName' | 'lastName'> | null) => (person ? `${person.firstName} ${person.lastName}`.trim() : '');
+const displayName = (person: Pick<MailPerson, 'firstName' | 'lastName'> | null) =>
+  person ? `${person.firstName} ${person.lastName}`.trim() : '';
 
 function whereLine(event: MailCalendarEvent): string {
   if (event.isVirtual) return event.virtualLink ? `Online: ${event.virtualLink}` : 'Online';
@@ -31,17 +32,31 @@ function whereLine(event: MailCalendarEvent): string {
 }
 
 /** The words of each kind of mail: subject, then paragraphs. */
-function words(cause: AttendeeCause & { mail: Exclude<AttendeeCause['mail'], 'message'> }, event: MailCalendarEvent, when: string): { subject: string; paragraphs: string[] } {
+function words(
+  cause: AttendeeCause & { mail: Exclude<AttendeeCause['mail'], 'message'> },
+  event: MailCalendarEvent,
+  when: string,
+): { subject: string; paragraphs: string[] } {
   switch (cause.mail) {
     case 'promoted':
       return {
         subject: `A place is yours: ${event.title}`,
-        paragraphs: [`A place freed up at ${event.title}, and it is yours: you were first on the waiting list, and you are now attending.`, `When: ${when}`, `Where: ${whereLine(event)}`, 'If you can no longer come, change your RSVP on the event page, so the next in line gets the place.'],
+        paragraphs: [
+          `A place freed up at ${event.title}, and it is yours: you were first on the waiting list, and you are now attending.`,
+          `When: ${when}`,
+          `Where: ${whereLine(event)}`,
+          'If you can no longer come, change your RSVP on the event page, so the next in line gets the place.',
+        ],
       };
     case 'changed':
       return {
         subject: `Changed: ${event.title}`,
-        paragraphs: [`${event.title} has a new time or place.`, `When: ${when}`, `Where: ${whereLine(event)}`, 'The calendar file attached updates the entry in your calendar app.'],
+        paragraphs: [
+          `${event.title} has a new time or place.`,
+          `When: ${when}`,
+          `Where: ${whereLine(event)}`,
+          'The calendar file attached updates the entry in your calendar app.',
+        ],
       };
     case 'cancelled':
       return {
@@ -51,7 +66,12 @@ function words(cause: AttendeeCause & { mail: Exclude<AttendeeCause['mail'], 'me
     case 'reminder':
       return {
         subject: `Tomorrow: ${event.title}`,
-        paragraphs: [`A reminder: you are attending ${event.title}.`, `When: ${when}`, `Where: ${whereLine(event)}`, 'If you can no longer come, change your RSVP on the event page, so someone waiting can have your place. You can turn these reminders off in Subscription Settings.'],
+        paragraphs: [
+          `A reminder: you are attending ${event.title}.`,
+          `When: ${when}`,
+          `Where: ${whereLine(event)}`,
+          'If you can no longer come, change your RSVP on the event page, so someone waiting can have your place. You can turn these reminders off in Subscription Settings.',
+        ],
       };
   }
 }
@@ -64,17 +84,29 @@ const SIGNATURE = '— Broadcast History Community';
  * member no longer attends (or waits, for a message to those waiting too), the event was cancelled since, or the
  * message's words are gone.
  */
-async function messageMail(store: DocumentStore, cause: AttendeeCause, person: MailPerson, event: MailCalendarEvent, publicUrl: string, timeZone: string): Promise<AttendeeMessage | null> {
+async function messageMail(
+  store: DocumentStore,
+  cause: AttendeeCause,
+  person: MailPerson,
+  event: MailCalendarEvent,
+  publicUrl: string,
+  timeZone: string,
+): Promise<AttendeeMessage | null> {
   const message = event.messages?.find((candidate) => candidate.id === cause.key);
   if (!message || event.cancelled) return null;
-  const still = event.attending.includes(cause.memberId) || (message.to === 'attending+waitlisted' && event.waiting.includes(cause.memberId));
+  const still =
+    event.attending.includes(cause.memberId) || (message.to === 'attending+waitlisted' && event.waiting.includes(cause.memberId));
   if (!still) return null;
   const writer = displayName(await mailPeople(store).findOne({ _id: message.by })) || 'The organizer';
   const url = `${publicUrl}/events/${event._id}`;
   const when = formatEventDateLine(event, { timeZone });
   const greeting = `Hello ${person.firstName || displayName(person) || 'there'},`;
   const intro = `${writer} wrote to the people of ${event.title} (${when}):`;
-  const body = message.body.replace(/\r\n?/g, '\n').split(/\n{2,}/).map((paragraph) => paragraph.trim()).filter(Boolean);
+  const body = message.body
+    .replace(/\r\n?/g, '\n')
+    .split(/\n{2,}/)
+    .map((paragraph) => paragraph.trim())
+    .filter(Boolean);
   const why = event.attending.includes(cause.memberId) ? 'you are attending' : 'you are on its waiting list';
   const footer = `You receive this because ${why}. To stop receiving messages about this event, change your RSVP on the event page: ${url}`;
   return {
@@ -89,21 +121,41 @@ async function messageMail(store: DocumentStore, cause: AttendeeCause, person: M
   };
 }
 
-export async function attendeeMessage(store: DocumentStore, cause: AttendeeCause, { publicUrl, timeZone }: { publicUrl: string; timeZone: string }): Promise<AttendeeMessage | null> {
-  const [person, event] = await Promise.all([mailPeople(store).findOne({ _id: cause.memberId }), mailCalendar(store).findOne({ _id: cause.eventId })]);
+export async function attendeeMessage(
+  store: DocumentStore,
+  cause: AttendeeCause,
+  { publicUrl, timeZone }: { publicUrl: string; timeZone: string },
+): Promise<AttendeeMessage | null> {
+  const [person, event] = await Promise.all([
+    mailPeople(store).findOne({ _id: cause.memberId }),
+    mailCalendar(store).findOne({ _id: cause.eventId }),
+  ]);
   if (!person || !event) return null;
   if (cause.mail === 'message') return messageMail(store, cause, person, event, publicUrl, timeZone);
   if (cause.mail === 'promoted' && (event.cancelled || !event.attending.includes(cause.memberId))) return null;
   // Only the latest change goes out: its file carries every change before it.
   if (cause.mail === 'changed' && (event.cancelled || String(event.sequence) !== cause.key)) return null;
-  if (cause.mail === 'reminder' && (event.cancelled || !event.attending.includes(cause.memberId) || event.startDate !== cause.key || person.reminders === false)) return null;
+  if (
+    cause.mail === 'reminder' &&
+    (event.cancelled || !event.attending.includes(cause.memberId) || event.startDate !== cause.key || person.reminders === false)
+  )
+    return null;
 
   const organizer = await mailPeople(store).findOne({ _id: event.organizerId });
   const url = `${publicUrl}/events/${event._id}`;
   const method = cause.mail === 'cancelled' ? 'CANCEL' : 'REQUEST';
   const how: CalendarMethod = { method, attendee: { name: displayName(person), email: person.email } };
   const file = calendarFile(
-    [{ ...event, id: event._id, organizerName: displayName(organizer) || null, url, sequence: event.sequence, isCancelled: event.cancelled || cause.mail === 'cancelled' }],
+    [
+      {
+        ...event,
+        id: event._id,
+        organizerName: displayName(organizer) || null,
+        url,
+        sequence: event.sequence,
+        isCancelled: event.cancelled || cause.mail === 'cancelled',
+      },
+    ],
     new URL(publicUrl).hostname,
     new Date(),
     undefined,
@@ -117,7 +169,9 @@ export async function attendeeMessage(store: DocumentStore, cause: AttendeeCause
     to: person.email,
     subject,
     text: [greeting, ...paragraphs, closing, SIGNATURE].join('\n\n') + '\n',
-    html: [greeting, ...paragraphs].map((paragraph) => `<p>${escapeHtml(paragraph)}</p>`).join('') + `<p><a href="${escapeHtml(url)}">Open the event page</a></p><p>${SIGNATURE}</p>`,
+    html:
+      [greeting, ...paragraphs].map((paragraph) => `<p>${escapeHtml(paragraph)}</p>`).join('') +
+      `<p><a href="${escapeHtml(url)}">Open the event page</a></p><p>${SIGNATURE}</p>`,
     icalEvent: { method, filename: icsFileName(event.title, event.startDate), content: file },
   };
 }

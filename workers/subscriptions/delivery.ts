@@ -73,7 +73,11 @@ const MARK_GAP_MS = 10;
 export const UNMARKED_AT_MOST = 10;
 
 function withToken(mail: RenderedMail, token: string): RenderedMail {
-  return { subject: mail.subject, html: mail.html.replaceAll(TOKEN_SLOT, () => token), text: mail.text.replaceAll(TOKEN_SLOT, () => token) };
+  return {
+    subject: mail.subject,
+    html: mail.html.replaceAll(TOKEN_SLOT, () => token),
+    text: mail.text.replaceAll(TOKEN_SLOT, () => token),
+  };
 }
 
 /** A Message-ID derived from the outbox id: the same mail always carries the same one. */
@@ -181,7 +185,12 @@ export function createDelivery(options: DeliveryOptions) {
       case 'attendee':
         return null;
       case 'confirmation':
-        return { kind: 'confirmation', subscriptionType: recipient.subscriptionType, frequency: recipient.frequency, confirmUrl: `${publicUrl}/subscribe/confirm/${token}` };
+        return {
+          kind: 'confirmation',
+          subscriptionType: recipient.subscriptionType,
+          frequency: recipient.frequency,
+          confirmUrl: `${publicUrl}/subscribe/confirm/${token}`,
+        };
       case 'item': {
         const item = items.get(mailItemId(cause.content, cause.itemId));
         if (!item) return null;
@@ -191,7 +200,8 @@ export function createDelivery(options: DeliveryOptions) {
       }
       case 'digest': {
         const { blog, posts, events } = cause.items;
-        const pick = (kind: MailItem['kind'], ids: string[]) => ids.map((id) => items.get(mailItemId(kind, id))).filter((item): item is MailItem => item !== undefined);
+        const pick = (kind: MailItem['kind'], ids: string[]) =>
+          ids.map((id) => items.get(mailItemId(kind, id))).filter((item): item is MailItem => item !== undefined);
         const content: MailContent = {
           kind: 'digest',
           frequency: cause.frequency,
@@ -199,7 +209,10 @@ export function createDelivery(options: DeliveryOptions) {
           posts: pick('post', posts).map((item) => ({ text: item.text, url: feedUrl(item) })),
           events: pick('event', events).map((item) => ({
             title: item.title,
-            when: formatEventDateLine({ startDate: item.startDate!, endDate: item.endDate!, allDay: item.allDay }, { timeZone: options.timeZone }),
+            when: formatEventDateLine(
+              { startDate: item.startDate!, endDate: item.endDate!, allDay: item.allDay },
+              { timeZone: options.timeZone },
+            ),
             url: `${publicUrl}/calendar`,
           })),
         };
@@ -234,7 +247,11 @@ export function createDelivery(options: DeliveryOptions) {
   async function notifyReminder({ eventId, memberId, key }: { eventId: string; memberId: string; key: string }) {
     const event = await mailCalendar(store).findOne({ _id: eventId });
     if (!event) return;
-    await handle(inboxDecider, streamName('inbox', memberId), { type: 'RecordEventReminder', data: { memberId, eventId, title: event.title, startDate: key }, metadata: { now: now(), actor: null } });
+    await handle(inboxDecider, streamName('inbox', memberId), {
+      type: 'RecordEventReminder',
+      data: { memberId, eventId, title: event.title, startDate: key },
+      metadata: { now: now(), actor: null },
+    });
   }
 
   /**
@@ -271,7 +288,9 @@ export function createDelivery(options: DeliveryOptions) {
   /** Keeps renewing this run's claim while it works on its entries; stops matching an entry once it is finished or released. */
   function holdClaim(ids: string[], mine: string): NodeJS.Timeout {
     return setInterval(() => {
-      outbox.updateMany({ _id: { $in: ids }, status: 'queued', claim: mine }, { $set: { claimedUntil: now().getTime() + CLAIM_LEASE_MS } }).catch(() => undefined);
+      outbox
+        .updateMany({ _id: { $in: ids }, status: 'queued', claim: mine }, { $set: { claimedUntil: now().getTime() + CLAIM_LEASE_MS } })
+        .catch(() => undefined);
     }, CLAIM_RENEW_MS);
   }
 
@@ -286,7 +305,8 @@ export function createDelivery(options: DeliveryOptions) {
     const at = now().getTime();
     const { mine, claimed, later, done } = await claim([...new Set(outboxIds)], at);
     const report: DeliveryReport = { sent: 0, bounced: 0, dropped: 0, done };
-    if (later.length > 0) report.later = { outboxIds: later.map((entry) => entry.id), until: Math.min(...later.map((entry) => entry.until)) };
+    if (later.length > 0)
+      report.later = { outboxIds: later.map((entry) => entry.id), until: Math.min(...later.map((entry) => entry.until)) };
     if (claimed.length === 0) return report;
 
     const renewal = holdClaim(
@@ -329,7 +349,12 @@ export function createDelivery(options: DeliveryOptions) {
    * Hands a claimed entry's mail to the relay and records the outcome: sent; bounced for good (5xx: `onBounce` is told
    * why); or, for a failure that may pass, released for a retry (the error is thrown on).
    */
-  async function send(entry: OutboxEntry, mine: string, message: Omit<Parameters<Transport['sendMail']>[0], 'from' | 'messageId'>, onBounce?: (reason: string) => Promise<unknown>): Promise<Outcome> {
+  async function send(
+    entry: OutboxEntry,
+    mine: string,
+    message: Omit<Parameters<Transport['sendMail']>[0], 'from' | 'messageId'>,
+    onBounce?: (reason: string) => Promise<unknown>,
+  ): Promise<Outcome> {
     await unmarked.take();
     try {
       return await sendHeld(entry, mine, message, onBounce);
@@ -338,7 +363,12 @@ export function createDelivery(options: DeliveryOptions) {
     }
   }
 
-  async function sendHeld(entry: OutboxEntry, mine: string, message: Omit<Parameters<Transport['sendMail']>[0], 'from' | 'messageId'>, onBounce?: (reason: string) => Promise<unknown>): Promise<Outcome> {
+  async function sendHeld(
+    entry: OutboxEntry,
+    mine: string,
+    message: Omit<Parameters<Transport['sendMail']>[0], 'from' | 'messageId'>,
+    onBounce?: (reason: string) => Promise<unknown>,
+  ): Promise<Outcome> {
     try {
       await transport.sendMail({ from: options.from, ...message, messageId: messageIdFor(entry._id, publicUrl) });
     } catch (error) {
@@ -361,7 +391,12 @@ export function createDelivery(options: DeliveryOptions) {
     return 'dropped';
   }
 
-  async function deliverClaimed(entry: OutboxEntry, mine: string, recipient: MailRecipient | undefined, items: Map<string, MailItem>): Promise<Outcome> {
+  async function deliverClaimed(
+    entry: OutboxEntry,
+    mine: string,
+    recipient: MailRecipient | undefined,
+    items: Map<string, MailItem>,
+  ): Promise<Outcome> {
     if (entry.cause.kind === 'attendee') {
       const message = await attendeeMessage(store, entry.cause, { publicUrl, timeZone: options.timeZone });
       if (!message) return drop(entry);
@@ -387,7 +422,12 @@ export function createDelivery(options: DeliveryOptions) {
         // RFC 8058: mail clients offer one-click unsubscribe, POSTing to the address without a session.
         headers: { 'List-Unsubscribe': `<${links.oneClick}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' },
       },
-      (reason) => handle(subscriptionDecider, streamName('subscription', entry.subscriptionId), { type: 'RecordBounce', data: { reason }, metadata: { now: now(), actor: null } }),
+      (reason) =>
+        handle(subscriptionDecider, streamName('subscription', entry.subscriptionId), {
+          type: 'RecordBounce',
+          data: { reason },
+          metadata: { now: now(), actor: null },
+        }),
     );
     if (outcome === 'sent' && entry.cause.kind === 'confirmation') {
       // Part of the consent record: when the opt-in link went out. Item and digest mail is logged in the outbox only.

@@ -33,15 +33,26 @@ export function digestPeriod(frequency: DigestFrequency, now: Date, timeZone: st
 }
 
 /** What one subscriber's digest holds: the items announced after its cursor that its type covers, but for their own. */
-export function digestItems(recipient: Pick<MailRecipient, 'subscriptionType' | 'memberId'>, cursor: number, items: readonly MailItem[], now: Date): DigestItems {
-  const fresh = items.filter((item) => item.visible && item.announcedAt !== null && item.announcedAt > cursor && !isOwnItem(recipient, item));
+export function digestItems(
+  recipient: Pick<MailRecipient, 'subscriptionType' | 'memberId'>,
+  cursor: number,
+  items: readonly MailItem[],
+  now: Date,
+): DigestItems {
+  const fresh = items.filter(
+    (item) => item.visible && item.announcedAt !== null && item.announcedAt > cursor && !isOwnItem(recipient, item),
+  );
   const ids = (kind: MailItem['kind']) => fresh.filter((item) => item.kind === kind).map((item) => item.itemId);
   const feed = coversContent(recipient.subscriptionType, 'newsfeed');
   return {
     blog: coversContent(recipient.subscriptionType, 'blog_posts') ? ids('blog') : [],
     posts: feed ? ids('post') : [],
     // Events are community news, like the feed: they come with the feed's coverage, and only while still ahead.
-    events: feed ? fresh.filter((item) => item.kind === 'event' && item.startDate !== null && new Date(item.startDate) > now).map((item) => item.itemId) : [],
+    events: feed
+      ? fresh
+          .filter((item) => item.kind === 'event' && item.startDate !== null && new Date(item.startDate) > now)
+          .map((item) => item.itemId)
+      : [],
   };
 }
 
@@ -75,7 +86,11 @@ export async function digestPeriodsInUse(store: DocumentStore): Promise<string[]
  * Digests written by a run that did not finish (a crash mid-run), by subscription: their subscriptions are covered up to
  * it too, and what they hold is not repeated to the same address by this period's other digests.
  */
-async function writtenByUnfinishedRun(store: DocumentStore, runs: DigestRuns | null, subscriptionIds: string[]): Promise<Map<string, DigestItems>> {
+async function writtenByUnfinishedRun(
+  store: DocumentStore,
+  runs: DigestRuns | null,
+  subscriptionIds: string[],
+): Promise<Map<string, DigestItems>> {
   const written = new Map<string, DigestItems>();
   if (!runs || runs.finished?.period === runs.started.period) return written;
   for (let i = 0; i < subscriptionIds.length; i += CHUNK) {
@@ -127,7 +142,11 @@ export async function runDigest({ store, frequency, now, timeZone, reached, enqu
   // cover what its first run saw: a second run (a retry, a restart) must not move the next period's start past
   // items it did not send.
   const upTo = previous?.started.period === period ? previous.started.upTo : await reached();
-  const unfinished = await writtenByUnfinishedRun(store, previous, recipients.map((recipient) => recipient._id));
+  const unfinished = await writtenByUnfinishedRun(
+    store,
+    previous,
+    recipients.map((recipient) => recipient._id),
+  );
   const cursorOf = (recipient: MailRecipient) =>
     Math.max(recipient.digestFrom, previous?.finished?.upTo ?? 0, unfinished.has(recipient._id) ? previous!.started.upTo : 0);
   const cursors = new Map(recipients.map((recipient) => [recipient._id, cursorOf(recipient)]));
@@ -137,7 +156,13 @@ export async function runDigest({ store, frequency, now, timeZone, reached, enqu
   // The address's subscriptions of a more frequent kind (at once; daily, for a weekly digest): an item one of them
   // covers and has mailed since before the item was announced reaches the address that way, not in this digest.
   // Events are never mailed at once, only in digests.
-  const faster = byAddress(await mailRecipients(store).find({ deliverable: true, frequency: { $in: frequency === 'weekly' ? ['immediate', 'daily'] : ['immediate'] } }), linkSecret);
+  const faster = byAddress(
+    await mailRecipients(store).find({
+      deliverable: true,
+      frequency: { $in: frequency === 'weekly' ? ['immediate', 'daily'] : ['immediate'] },
+    }),
+    linkSecret,
+  );
   const mailedAtOnce = (address: string, item: MailItem) =>
     item.announcedAt !== null &&
     (faster.get(address) ?? []).some(
@@ -154,11 +179,13 @@ export async function runDigest({ store, frequency, now, timeZone, reached, enqu
     const own = items.filter((item) => group.some((recipient) => isOwnItem(recipient, item)));
     const atOnce = items.filter((item) => mailedAtOnce(address, item));
     const taken = new Set([...own, ...atOnce].map((item) => item._id));
-    for (const recipient of group) for (const id of digestItemIds(unfinished.get(recipient._id) ?? { blog: [], posts: [], events: [] })) taken.add(id);
+    for (const recipient of group)
+      for (const id of digestItemIds(unfinished.get(recipient._id) ?? { blog: [], posts: [], events: [] })) taken.add(id);
     for (const recipient of group) {
       const chosen = without(digestItems(recipient, cursors.get(recipient._id)!, items, now), taken);
       for (const id of digestItemIds(chosen)) taken.add(id);
-      if (!isEmptyDigest(chosen)) entries.push(newOutboxEntry(recipient._id, { kind: 'digest', frequency, period, items: chosen, upTo }, now));
+      if (!isEmptyDigest(chosen))
+        entries.push(newOutboxEntry(recipient._id, { kind: 'digest', frequency, period, items: chosen, upTo }, now));
     }
   }
   const mark = { period, upTo };

@@ -54,18 +54,24 @@ export function createSubscriptionMail({ config, eventStore, store, pool, redis,
   const enqueue = (outboxIds: string[]) => mail.enqueueOutbox(outboxIds);
   const reactor = createMailReactor({
     enqueue,
-    onEnqueueError: (error) => logger.error({ err: error }, 'could not enqueue subscription mail; the sweeper enqueues it when Redis is back'),
+    onEnqueueError: (error) =>
+      logger.error({ err: error }, 'could not enqueue subscription mail; the sweeper enqueues it when Redis is back'),
     now: () => new Date(),
     linkSecret: config.subscriptionLinkSecret,
   });
   const attendeeMail = createAttendeeMail({
     enqueue,
-    onEnqueueError: (error) => logger.error({ err: error }, 'could not enqueue mail to attendees; the sweeper enqueues it when Redis is back'),
+    onEnqueueError: (error) =>
+      logger.error({ err: error }, 'could not enqueue mail to attendees; the sweeper enqueues it when Redis is back'),
     now: () => new Date(),
   });
   // In memory while this process runs the mail runner; read from its stored checkpoint while another process does.
   const progress = createProjectionProgress({ store, runnerName: MAIL_RUNNER, local: () => leadership.leading() });
-  const runner = createProjectionRunner({ name: MAIL_RUNNER, eventStore, store, projections: [mailRecipientsProjection, mailItemsProjection, reactor, attendeeMail, mailErasureProjection],
+  const runner = createProjectionRunner({
+    name: MAIL_RUNNER,
+    eventStore,
+    store,
+    projections: [mailRecipientsProjection, mailItemsProjection, reactor, attendeeMail, mailErasureProjection],
     progress,
     logger,
     // Outbox entries go to the queue as they are written, and a rebuild would mail again.
@@ -153,11 +159,27 @@ export function createSubscriptionMail({ config, eventStore, store, pool, redis,
     progress,
     /** One digest run for the period `now` falls in (what the schedulers' jobs call; tests call it with a fixed `now`). */
     runDigest: (frequency: DigestFrequency, now = new Date()) =>
-      runDigest({ store, frequency, now, timeZone: config.timeZone, linkSecret: config.subscriptionLinkSecret, reached: () => progress.fresh(0), enqueue }),
+      runDigest({
+        store,
+        frequency,
+        now,
+        timeZone: config.timeZone,
+        linkSecret: config.subscriptionLinkSecret,
+        reached: () => progress.fresh(0),
+        enqueue,
+      }),
     sweep,
     pruneOutbox,
     delivery(transport: Transport) {
-      return createDelivery({ store, transport, handle, from: config.mailFrom, publicUrl: config.publicUrl, linkSecret: config.subscriptionLinkSecret, timeZone: config.timeZone });
+      return createDelivery({
+        store,
+        transport,
+        handle,
+        from: config.mailFrom,
+        publicUrl: config.publicUrl,
+        linkSecret: config.subscriptionLinkSecret,
+        timeZone: config.timeZone,
+      });
     },
     /** Whether this process runs the mail runner (holds the lock). */
     leading: () => leadership.leading(),

@@ -52,7 +52,19 @@ export const mailItemId = (kind: ItemKind, itemId: string) => `${kind}:${itemId}
 type ItemFields = Omit<MailItem, '_id' | '_position' | 'visible' | 'announcedAt'>;
 
 function blank(kind: ItemKind, itemId: string): ItemFields {
-  return { kind, itemId, title: '', text: '', authorId: null, approved: false, deleted: false, isPublic: true, startDate: null, endDate: null, allDay: false };
+  return {
+    kind,
+    itemId,
+    title: '',
+    text: '',
+    authorId: null,
+    approved: false,
+    deleted: false,
+    isPublic: true,
+    startDate: null,
+    endDate: null,
+    allDay: false,
+  };
 }
 
 type Update = (item: ItemFields) => ItemFields;
@@ -60,9 +72,20 @@ type Update = (item: ItemFields) => ItemFields;
 function blogUpdate(event: BlogPostEvent): Update | null {
   switch (event.type) {
     case 'BlogPostDrafted':
-      return (item) => ({ ...item, title: event.data.title, text: event.data.excerpt, authorId: event.data.authorId, ...(event.data.slug ? { slug: event.data.slug } : {}) });
+      return (item) => ({
+        ...item,
+        title: event.data.title,
+        text: event.data.excerpt,
+        authorId: event.data.authorId,
+        ...(event.data.slug ? { slug: event.data.slug } : {}),
+      });
     case 'BlogPostEdited':
-      return (item) => ({ ...item, title: event.data.title, text: event.data.excerpt, ...(event.data.slug ? { slug: event.data.slug } : {}) });
+      return (item) => ({
+        ...item,
+        title: event.data.title,
+        text: event.data.excerpt,
+        ...(event.data.slug ? { slug: event.data.slug } : {}),
+      });
     case 'BlogPostPublished':
       return (item) => ({ ...item, approved: true });
     case 'BlogPostUnpublished':
@@ -136,8 +159,34 @@ function change(recorded: RecordedEvent): { kind: ItemKind; itemId: string; upda
   }
 }
 
-function fieldsOf({ kind, itemId, title, slug, text, authorId, approved, deleted, isPublic, startDate, endDate, allDay }: MailItem): ItemFields {
-  return { kind, itemId, title, ...(slug ? { slug } : {}), text, authorId: authorId ?? null, approved, deleted, isPublic, startDate, endDate, allDay };
+function fieldsOf({
+  kind,
+  itemId,
+  title,
+  slug,
+  text,
+  authorId,
+  approved,
+  deleted,
+  isPublic,
+  startDate,
+  endDate,
+  allDay,
+}: MailItem): ItemFields {
+  return {
+    kind,
+    itemId,
+    title,
+    ...(slug ? { slug } : {}),
+    text,
+    authorId: authorId ?? null,
+    approved,
+    deleted,
+    isPublic,
+    startDate,
+    endDate,
+    allDay,
+  };
 }
 
 /**

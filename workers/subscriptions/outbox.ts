@@ -120,7 +120,11 @@ const CHUNK = 1000;
  * run in the same period, writes (and therefore enqueues) nothing. `written` is told the ids of each chunk once it
  * is in, so a large fan-out can start sending while the rest is written.
  */
-export async function insertNewEntries(outbox: Collection<OutboxEntry>, entries: OutboxEntry[], written: (ids: string[]) => void = () => undefined): Promise<string[]> {
+export async function insertNewEntries(
+  outbox: Collection<OutboxEntry>,
+  entries: OutboxEntry[],
+  written: (ids: string[]) => void = () => undefined,
+): Promise<string[]> {
   const inserted: string[] = [];
   for (let i = 0; i < entries.length; i += CHUNK) {
     const before = inserted.length;
@@ -165,7 +169,10 @@ export interface PruneOptions {
  * nothing writes an old cause again: the mail runner leaves events older than a day alone (HISTORY_AGE_MS) and mails an
  * item only for the event that first announced it, and digests are written for the current period only.
  */
-export async function pruneSentEntries(outbox: Collection<OutboxEntry>, { sentBefore, keepDigestPeriods, stopped = () => false }: PruneOptions): Promise<number> {
+export async function pruneSentEntries(
+  outbox: Collection<OutboxEntry>,
+  { sentBefore, keepDigestPeriods, stopped = () => false }: PruneOptions,
+): Promise<number> {
   const filter = { status: 'sent', sentAt: { $lt: sentBefore.toISOString() }, 'cause.period': { $nin: keepDigestPeriods } };
   let deleted = 0;
   for (;;) {

@@ -30,11 +30,16 @@ type Reaction = { to: 'immediate'; content: 'blog' | 'post'; itemId: string } | 
 /** What an event asks of the mail service, if anything. */
 export function reactionTo(recorded: RecordedEvent): Reaction | null {
   const typed = typedEvent(recorded);
-  if (typed?.stream === 'blog' && typed.event.type === 'BlogPostPublished') return typed.event.data.firstPublication ? { to: 'immediate', content: 'blog', itemId: typed.id } : null;
-  if (typed?.stream === 'post' && (typed.event.type === 'PostApproved' || (typed.event.type === 'PostSubmitted' && typed.event.data.approved))) {
+  if (typed?.stream === 'blog' && typed.event.type === 'BlogPostPublished')
+    return typed.event.data.firstPublication ? { to: 'immediate', content: 'blog', itemId: typed.id } : null;
+  if (
+    typed?.stream === 'post' &&
+    (typed.event.type === 'PostApproved' || (typed.event.type === 'PostSubmitted' && typed.event.data.approved))
+  ) {
     return { to: 'immediate', content: 'post', itemId: typed.id };
   }
-  if (typed?.stream === 'subscription' && typed.event.type === 'SubscriptionRequested' && typed.event.data.confirmationRequired) return { to: 'guest', subscriptionId: typed.id };
+  if (typed?.stream === 'subscription' && typed.event.type === 'SubscriptionRequested' && typed.event.data.confirmationRequired)
+    return { to: 'guest', subscriptionId: typed.id };
   return null;
 }
 
@@ -57,7 +62,10 @@ export function preferredFirst(a: Pick<MailRecipient, '_id' | 'memberId'>, b: Pi
 }
 
 /** The recipients grouped by address key, each group's preferred subscription first. */
-export function byAddress<T extends Pick<MailRecipient, '_id' | 'memberId' | 'email'>>(recipients: T[], linkSecret: string): Map<string, T[]> {
+export function byAddress<T extends Pick<MailRecipient, '_id' | 'memberId' | 'email'>>(
+  recipients: T[],
+  linkSecret: string,
+): Map<string, T[]> {
   const groups = new Map<string, T[]>();
   for (const recipient of [...recipients].sort(preferredFirst)) {
     const key = mailAddressKey(linkSecret, recipient.email);

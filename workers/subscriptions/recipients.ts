@@ -6,7 +6,12 @@
  * own `evolve`, so "deliverable" means here exactly what it means in the domain.
  */
 import type { DocumentStore } from '../../platform/document-store/port';
-import { isDeliverable, subscriptionDecider, type SubscriptionEvent, type SubscriptionState } from '../../shared/subscriptions/subscription-stream';
+import {
+  isDeliverable,
+  subscriptionDecider,
+  type SubscriptionEvent,
+  type SubscriptionState,
+} from '../../shared/subscriptions/subscription-stream';
 import type { Frequency, SubscriptionType } from '../../shared/subscriptions/constants';
 import { applyToDocument, type Positioned } from '../../platform/projections/documents';
 import type { Projection } from '../../platform/projections/runner';

@@ -10,10 +10,29 @@ const VARIANTS = {
 
 export type BadgeVariant = keyof typeof VARIANTS;
 
-export const ROLE_BADGE: Record<string, BadgeVariant> = { admin: 'destructive', staff: 'default', member: 'secondary', subscriber: 'outline' };
+export const ROLE_BADGE: Record<string, BadgeVariant> = {
+  admin: 'destructive',
+  staff: 'default',
+  member: 'secondary',
+  subscriber: 'outline',
+};
 
-export function Badge({ variant = 'default', children, className = '' }: { variant?: BadgeVariant; children: ReactNode; className?: string }) {
-  return <span className={`inline-flex items-center rounded-full px-2 py-0.5 text-xs font-semibold capitalize ${VARIANTS[variant]} ${className}`}>{children}</span>;
+export function Badge({
+  variant = 'default',
+  children,
+  className = '',
+}: {
+  variant?: BadgeVariant;
+  children: ReactNode;
+  className?: string;
+}) {
+  return (
+    <span
+      className={`inline-flex items-center rounded-full px-2 py-0.5 text-xs font-semibold capitalize ${VARIANTS[variant]} ${className}`}
+    >
+      {children}
+    </span>
+  );
 }
 
 export function RoleBadge({ role }: { role: string }) {

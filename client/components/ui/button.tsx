@@ -2,7 +2,8 @@ import { Button as AriaButton, type ButtonProps as AriaButtonProps } from 'react
 
 const VARIANTS = {
   primary: 'bg-brand-600 text-white hover:bg-brand-700 dark:bg-amber-accent dark:text-slate-950 dark:hover:bg-amber-500',
-  secondary: 'border border-slate-300 bg-white text-slate-900 hover:bg-slate-100 dark:border-slate-600 dark:bg-slate-900 dark:text-slate-100 dark:hover:bg-slate-800',
+  secondary:
+    'border border-slate-300 bg-white text-slate-900 hover:bg-slate-100 dark:border-slate-600 dark:bg-slate-900 dark:text-slate-100 dark:hover:bg-slate-800',
   ghost: 'text-slate-700 hover:bg-slate-100 dark:text-slate-200 dark:hover:bg-slate-800',
   destructive: 'bg-red-600 text-white hover:bg-red-700',
 } as const;
@@ -19,10 +20,5 @@ export function buttonLook(variant: keyof typeof VARIANTS = 'primary') {
 
 /** A button with the site's look and a touch target of at least 44px. */
 export function Button({ variant = 'primary', className = '', ...props }: ButtonProps) {
-  return (
-    <AriaButton
-      {...props}
-      className={`${buttonLook(variant)} disabled:cursor-not-allowed disabled:opacity-50 ${className}`}
-    />
-  );
+  return <AriaButton {...props} className={`${buttonLook(variant)} disabled:cursor-not-allowed disabled:opacity-50 ${className}`} />;
 }

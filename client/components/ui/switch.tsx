@@ -1,7 +1,12 @@
 import { Switch, type SwitchProps } from 'react-aria-components';
 
 /** An on/off switch with its label and a line under it; the whole row is the touch target. */
-export function LabelledSwitch({ label, description, className = '', ...props }: Omit<SwitchProps, 'children' | 'className'> & { label: string; description: string; className?: string }) {
+export function LabelledSwitch({
+  label,
+  description,
+  className = '',
+  ...props
+}: Omit<SwitchProps, 'children' | 'className'> & { label: string; description: string; className?: string }) {
   return (
     <Switch {...props} className={`group flex min-h-11 cursor-pointer items-center gap-3 outline-none ${className}`}>
       <span

@@ -49,7 +49,13 @@ export function Toaster() {
   }, []);
 
   return (
-    <div ref={region} tabIndex={-1} aria-label="Notifications (F8)" role="region" className="fixed right-4 bottom-4 z-50 w-[min(24rem,calc(100vw-2rem))] outline-none">
+    <div
+      ref={region}
+      tabIndex={-1}
+      aria-label="Notifications (F8)"
+      role="region"
+      className="fixed right-4 bottom-4 z-50 w-[min(24rem,calc(100vw-2rem))] outline-none"
+    >
       <div aria-live="polite" aria-atomic="true">
         {toast && (
           <div
@@ -72,7 +78,12 @@ export function Toaster() {
               <p className="font-semibold">{toast.title}</p>
               {toast.description && <p className="mt-1 text-sm opacity-90">{toast.description}</p>}
             </div>
-            <button type="button" onClick={() => setToast(null)} aria-label="Dismiss notification" className="min-h-11 min-w-11 rounded text-lg leading-none opacity-70 hover:opacity-100">
+            <button
+              type="button"
+              onClick={() => setToast(null)}
+              aria-label="Dismiss notification"
+              className="min-h-11 min-w-11 rounded text-lg leading-none opacity-70 hover:opacity-100"
+            >
               ×
             </button>
           </div>

@@ -19,7 +19,16 @@ import { relativeTime } from '../../lib/relative-time';
 import { BIO_MAX_LENGTH } from '../../../shared/members/member-stream';
 import { PASSWORD_MIN_LENGTH, type OpenSession } from '../../../shared/members/schemas';
 import type { ErasedContent } from '../../../shared/members/member-stream';
-import { useChangePassword, useChangePicture, useEndOtherSessions, useEndSession, useEraseAccount, useRequestEmailChange, useSessions, useUpdateProfile } from './api';
+import {
+  useChangePassword,
+  useChangePicture,
+  useEndOtherSessions,
+  useEndSession,
+  useEraseAccount,
+  useRequestEmailChange,
+  useSessions,
+  useUpdateProfile,
+} from './api';
 
 const card = 'rounded-xl border border-slate-200 bg-white p-4 md:p-6 dark:border-slate-800 dark:bg-slate-900';
 
@@ -55,7 +64,11 @@ function useForm<T extends Record<string, string>>(initial: T) {
 const EMAIL_OUTCOMES = {
   changed: { title: 'E-mail address changed', description: 'Sign in with your new address from now on.' },
   taken: { title: 'E-mail address not changed', description: 'Another account uses that address now.', variant: 'destructive' as const },
-  invalid: { title: 'E-mail address not changed', description: 'That link has expired or was used already. Ask for a new one below.', variant: 'destructive' as const },
+  invalid: {
+    title: 'E-mail address not changed',
+    description: 'That link has expired or was used already. Ask for a new one below.',
+    variant: 'destructive' as const,
+  },
 };
 
 export function AccountPage() {
@@ -102,7 +115,11 @@ function PictureSection({ user }: { user: CurrentUser }) {
     });
   };
   return (
-    <Section id="account-picture" title="Picture" description="A JPEG, PNG, WebP or HEIC image. Others see it beside your posts and on your profile.">
+    <Section
+      id="account-picture"
+      title="Picture"
+      description="A JPEG, PNG, WebP or HEIC image. Others see it beside your posts and on your profile."
+    >
       <div className="flex flex-wrap items-center gap-4">
         <Avatar name={user.name} src={user.avatar} size="lg" />
         <FileTrigger acceptedFileTypes={['image/jpeg', 'image/png', 'image/webp', 'image/heic', 'image/heif']} onSelect={choose}>
@@ -145,10 +162,32 @@ function ProfileSection({ user }: { user: CurrentUser }) {
     <Section id="account-profile" title="Name and bio">
       <form onSubmit={submit} className="space-y-4">
         <div className="grid gap-4 sm:grid-cols-2">
-          <TextField label="First name" name="firstName" autoComplete="given-name" isRequired value={values.firstName} onChange={form.set('firstName')} error={form.fields.firstName} />
-          <TextField label="Last name" name="lastName" autoComplete="family-name" isRequired value={values.lastName} onChange={form.set('lastName')} error={form.fields.lastName} />
+          <TextField
+            label="First name"
+            name="firstName"
+            autoComplete="given-name"
+            isRequired
+            value={values.firstName}
+            onChange={form.set('firstName')}
+            error={form.fields.firstName}
+          />
+          <TextField
+            label="Last name"
+            name="lastName"
+            autoComplete="family-name"
+            isRequired
+            value={values.lastName}
+            onChange={form.set('lastName')}
+            error={form.fields.lastName}
+          />
         </div>
-        <AriaTextField value={values.bio} onChange={form.set('bio')} validationBehavior="aria" isInvalid={Boolean(form.fields.bio) || values.bio.length > BIO_MAX_LENGTH} className="flex flex-col gap-1">
+        <AriaTextField
+          value={values.bio}
+          onChange={form.set('bio')}
+          validationBehavior="aria"
+          isInvalid={Boolean(form.fields.bio) || values.bio.length > BIO_MAX_LENGTH}
+          className="flex flex-col gap-1"
+        >
           <Label className="text-sm font-medium">Bio</Label>
           <TextArea
             name="bio"
@@ -192,13 +231,35 @@ function EmailSection({ user }: { user: CurrentUser }) {
     });
   };
   return (
-    <Section id="account-email" title="E-mail address" description="We send a link to the new address; the change happens when you open it, and signs you out on every other browser.">
+    <Section
+      id="account-email"
+      title="E-mail address"
+      description="We send a link to the new address; the change happens when you open it, and signs you out on every other browser."
+    >
       <p className="mb-4 text-sm">
         Current address: <span className="font-medium break-all">{user.email}</span>
       </p>
       <form onSubmit={submit} className="space-y-4">
-        <TextField label="New e-mail address" type="email" name="email" autoComplete="email" isRequired value={form.values.email} onChange={form.set('email')} error={form.fields.email} />
-        <TextField label="Current password" type="password" name="currentPassword" autoComplete="current-password" isRequired value={form.values.currentPassword} onChange={form.set('currentPassword')} error={form.fields.currentPassword} />
+        <TextField
+          label="New e-mail address"
+          type="email"
+          name="email"
+          autoComplete="email"
+          isRequired
+          value={form.values.email}
+          onChange={form.set('email')}
+          error={form.fields.email}
+        />
+        <TextField
+          label="Current password"
+          type="password"
+          name="currentPassword"
+          autoComplete="current-password"
+          isRequired
+          value={form.values.currentPassword}
+          onChange={form.set('currentPassword')}
+          error={form.fields.currentPassword}
+        />
         <Button type="submit" isDisabled={request.isPending || form.values.email.trim() === '' || !form.values.currentPassword}>
           {request.isPending ? 'Sending…' : 'Send confirmation link'}
         </Button>
@@ -234,9 +295,27 @@ function PasswordSection() {
   return (
     <Section id="account-password" title="Password" description="Changing it signs you out on every other browser.">
       <form onSubmit={submit} className="space-y-4">
-        <TextField label="Current password" type="password" name="currentPassword" autoComplete="current-password" isRequired value={form.values.currentPassword} onChange={form.set('currentPassword')} error={form.fields.currentPassword} />
+        <TextField
+          label="Current password"
+          type="password"
+          name="currentPassword"
+          autoComplete="current-password"
+          isRequired
+          value={form.values.currentPassword}
+          onChange={form.set('currentPassword')}
+          error={form.fields.currentPassword}
+        />
         <div>
-          <TextField label="New password" type="password" name="newPassword" autoComplete="new-password" isRequired value={form.values.newPassword} onChange={form.set('newPassword')} error={form.fields.newPassword} />
+          <TextField
+            label="New password"
+            type="password"
+            name="newPassword"
+            autoComplete="new-password"
+            isRequired
+            value={form.values.newPassword}
+            onChange={form.set('newPassword')}
+            error={form.fields.newPassword}
+          />
           <p className="mt-1 text-xs text-slate-500">At least {PASSWORD_MIN_LENGTH} characters.</p>
         </div>
         <Button type="submit" isDisabled={change.isPending || !form.values.currentPassword || !form.values.newPassword}>
@@ -256,18 +335,27 @@ function SessionRow({ session }: { session: OpenSession }) {
   const ended = () =>
     end.mutate(session.id, {
       onSuccess: () => toast({ title: 'Session ended', description: `${name} is signed out.` }),
-      onError: (caught) => toast({ title: 'Session not ended', description: errorMessage(caught, 'Please try again.'), variant: 'destructive' }),
+      onError: (caught) =>
+        toast({ title: 'Session not ended', description: errorMessage(caught, 'Please try again.'), variant: 'destructive' }),
     });
   return (
     <li className="flex flex-wrap items-center justify-between gap-3 py-3 first:pt-0 last:pb-0">
       <div className="min-w-0">
         <p className="flex flex-wrap items-center gap-2 font-medium">
           <span className="break-words">{name}</span>
-          {session.current && <Badge variant="secondary" className="normal-case">This device</Badge>}
+          {session.current && (
+            <Badge variant="secondary" className="normal-case">
+              This device
+            </Badge>
+          )}
         </p>
         <p className="text-sm text-slate-600 dark:text-slate-400">
           {session.signedInAt ? `Signed in ${signedInDate(session.signedInAt)}` : 'Signed in earlier'}
-          {!session.current && session.lastSeenAt ? ` · active ${relativeTime(session.lastSeenAt)}` : session.current ? ' · active now' : ''}
+          {!session.current && session.lastSeenAt
+            ? ` · active ${relativeTime(session.lastSeenAt)}`
+            : session.current
+              ? ' · active now'
+              : ''}
         </p>
       </div>
       {!session.current && (
@@ -286,11 +374,20 @@ function SessionsSection() {
   const others = sessions.data?.items.filter((session) => !session.current).length ?? 0;
   const signOutElsewhere = () =>
     endOthers.mutate(undefined, {
-      onSuccess: ({ ended }) => toast({ title: 'Signed out everywhere else', description: ended === 1 ? 'One other session ended.' : `${ended} other sessions ended.` }),
-      onError: (caught) => toast({ title: 'Sessions not ended', description: errorMessage(caught, 'Please try again.'), variant: 'destructive' }),
+      onSuccess: ({ ended }) =>
+        toast({
+          title: 'Signed out everywhere else',
+          description: ended === 1 ? 'One other session ended.' : `${ended} other sessions ended.`,
+        }),
+      onError: (caught) =>
+        toast({ title: 'Sessions not ended', description: errorMessage(caught, 'Please try again.'), variant: 'destructive' }),
     });
   return (
-    <Section id="account-sessions" title="Where you are signed in" description="End a session you do not recognise, or every session but this one.">
+    <Section
+      id="account-sessions"
+      title="Where you are signed in"
+      description="End a session you do not recognise, or every session but this one."
+    >
       {sessions.isPending ? (
         <Spinner label="Loading your sessions" />
       ) : sessions.isError ? (
@@ -321,7 +418,11 @@ function SessionsSection() {
 
 function DataSection() {
   return (
-    <Section id="account-data" title="Your data" description="Everything the site holds about you, as a JSON file: your account, your subscriptions, where you are signed in, and every change you made or that concerns you.">
+    <Section
+      id="account-data"
+      title="Your data"
+      description="Everything the site holds about you, as a JSON file: your account, your subscriptions, where you are signed in, and every change you made or that concerns you."
+    >
       <a href="/api/me/export" download className={buttonLook('secondary')}>
         Download your data
       </a>
@@ -330,7 +431,11 @@ function DataSection() {
 }
 
 const CONTENT_CHOICES: { value: ErasedContent; label: string; description: string }[] = [
-  { value: 'kept', label: 'Keep what I wrote', description: 'Your posts, comments, events and blog posts stay, shown as by “Former member”.' },
+  {
+    value: 'kept',
+    label: 'Keep what I wrote',
+    description: 'Your posts, comments, events and blog posts stay, shown as by “Former member”.',
+  },
   { value: 'removed', label: 'Remove what I wrote', description: 'Your posts, comments, events and blog posts go with your account.' },
 ];
 
@@ -357,7 +462,11 @@ function LeaveSection() {
     );
   };
   return (
-    <Section id="account-leave" title="Delete your account" description="Your account, profile, picture, subscriptions, bookmarks and notifications are erased for good, and you are signed out everywhere. This cannot be undone.">
+    <Section
+      id="account-leave"
+      title="Delete your account"
+      description="Your account, profile, picture, subscriptions, bookmarks and notifications are erased for good, and you are signed out everywhere. This cannot be undone."
+    >
       <form onSubmit={submit} className="space-y-4">
         <RadioGroup value={content} onChange={(value) => setContent(value as ErasedContent)} className="space-y-2">
           <Label className="text-sm font-medium">What you wrote</Label>
@@ -367,7 +476,10 @@ function LeaveSection() {
               value={choice.value}
               className="group flex min-h-11 cursor-pointer items-start gap-3 rounded-md p-2 outline-none data-[focus-visible]:ring-2 data-[focus-visible]:ring-amber-500"
             >
-              <span aria-hidden="true" className="mt-0.5 flex size-5 shrink-0 items-center justify-center rounded-full border-2 border-slate-400 group-data-[selected]:border-red-600">
+              <span
+                aria-hidden="true"
+                className="mt-0.5 flex size-5 shrink-0 items-center justify-center rounded-full border-2 border-slate-400 group-data-[selected]:border-red-600"
+              >
                 <span className="size-2.5 rounded-full bg-red-600 opacity-0 group-data-[selected]:opacity-100" />
               </span>
               <span>
@@ -377,7 +489,16 @@ function LeaveSection() {
             </Radio>
           ))}
         </RadioGroup>
-        <TextField label="Your password" type="password" name="password" autoComplete="current-password" isRequired value={form.values.password} onChange={form.set('password')} error={form.fields.password} />
+        <TextField
+          label="Your password"
+          type="password"
+          name="password"
+          autoComplete="current-password"
+          isRequired
+          value={form.values.password}
+          onChange={form.set('password')}
+          error={form.fields.password}
+        />
         <Button type="submit" variant="destructive" isDisabled={erase.isPending || !form.values.password}>
           {erase.isPending ? 'Deleting…' : 'Delete my account'}
         </Button>

@@ -17,7 +17,16 @@ import { errorMessage } from '../../lib/api';
 import { LoadMore } from '../../lib/paged-list';
 import { ROLES } from '../../../shared/domain';
 import { PRESENCE_STATUSES, type MemberRow } from '../../../shared/members/schemas';
-import { runAdminAction, useAdminStats, useMembers, usePendingPosts, useRefreshAdmin, useReports, type AdminAction, type MemberFilters } from './api';
+import {
+  runAdminAction,
+  useAdminStats,
+  useMembers,
+  usePendingPosts,
+  useRefreshAdmin,
+  useReports,
+  type AdminAction,
+  type MemberFilters,
+} from './api';
 import type { ReportGroup } from '../../../shared/reports/schemas';
 import { isStaff, useCurrentUser, type CurrentUser } from '../../lib/current-user';
 import { useNarrowScreen } from '../../lib/use-narrow-screen';
@@ -78,25 +87,45 @@ function Moderation() {
         {posts.map((post) => (
           <li key={post.id} className="rounded-xl border border-slate-200 bg-white p-4 dark:border-slate-800 dark:bg-slate-900">
             <p className="text-sm">
-              <MemberLink id={post.author.id} name={post.author.name} className="font-semibold" /> <RoleBadge role={post.author.role} /> · <time dateTime={post.createdAt}>{new Date(post.createdAt).toLocaleString()}</time>
+              <MemberLink id={post.author.id} name={post.author.name} className="font-semibold" /> <RoleBadge role={post.author.role} /> ·{' '}
+              <time dateTime={post.createdAt}>{new Date(post.createdAt).toLocaleString()}</time>
             </p>
             {post.revision && (
               // A held edit of a post already in the feed: Approve puts the edit in the feed, Reject keeps the text below.
               <div className="mt-2 rounded-lg border border-amber-300 bg-amber-50 p-3 dark:border-amber-700 dark:bg-slate-800">
                 <p className="text-sm font-semibold">
-                  Edit of a published post · <time dateTime={post.revision.createdAt}>{new Date(post.revision.createdAt).toLocaleString()}</time>
+                  Edit of a published post ·{' '}
+                  <time dateTime={post.revision.createdAt}>{new Date(post.revision.createdAt).toLocaleString()}</time>
                 </p>
                 <p className="mt-1 break-words whitespace-pre-wrap">{post.revision.content}</p>
-                {post.revision.tags.length > 0 && <p className="mt-1 text-sm text-brand-700 dark:text-amber-accent">{post.revision.tags.map((t) => `#${t}`).join(' ')}</p>}
-                {post.revision.mediaUrl !== post.mediaUrl && <p className="mt-1 truncate text-sm text-slate-600 dark:text-slate-400">Media: {post.revision.mediaUrl ?? 'none'}</p>}
+                {post.revision.tags.length > 0 && (
+                  <p className="mt-1 text-sm text-brand-700 dark:text-amber-accent">{post.revision.tags.map((t) => `#${t}`).join(' ')}</p>
+                )}
+                {post.revision.mediaUrl !== post.mediaUrl && (
+                  <p className="mt-1 truncate text-sm text-slate-600 dark:text-slate-400">Media: {post.revision.mediaUrl ?? 'none'}</p>
+                )}
               </div>
             )}
             {post.revision && <p className="mt-3 text-sm font-semibold text-slate-600 dark:text-slate-400">Now in the feed:</p>}
             <p className="mt-2 break-words whitespace-pre-wrap">{post.content}</p>
-            <MediaPreview upload={post.media} mediaType={post.mediaType} mediaUrl={post.mediaUrl} mediaTitle={post.mediaTitle} of={`the post by ${post.author.name}`} />
-            {post.tags.length > 0 && <p className="mt-1 text-sm text-brand-700 dark:text-amber-accent">{post.tags.map((t) => `#${t}`).join(' ')}</p>}
+            <MediaPreview
+              upload={post.media}
+              mediaType={post.mediaType}
+              mediaUrl={post.mediaUrl}
+              mediaTitle={post.mediaTitle}
+              of={`the post by ${post.author.name}`}
+            />
+            {post.tags.length > 0 && (
+              <p className="mt-1 text-sm text-brand-700 dark:text-amber-accent">{post.tags.map((t) => `#${t}`).join(' ')}</p>
+            )}
             <div className="mt-3 flex gap-2">
-              <Button onPress={() => act.mutate({ action: { do: 'approve', postId: post.id }, done: post.revision ? 'Edit approved' : 'Post approved' })}>Approve</Button>
+              <Button
+                onPress={() =>
+                  act.mutate({ action: { do: 'approve', postId: post.id }, done: post.revision ? 'Edit approved' : 'Post approved' })
+                }
+              >
+                Approve
+              </Button>
               {/* On a held edit, Reject turns down the edit: the post stays in the feed as it is. */}
               <ReasonDialog
                 label="Reject"
@@ -107,7 +136,12 @@ function Moderation() {
                 fieldLabel="Reason for the author"
                 confirmLabel={post.revision ? 'Reject edit' : 'Reject post'}
                 destructive
-                onConfirm={(reason) => act.mutateAsync({ action: { do: 'reject', postId: post.id, reason }, done: post.revision ? 'Edit rejected' : 'Post rejected' })}
+                onConfirm={(reason) =>
+                  act.mutateAsync({
+                    action: { do: 'reject', postId: post.id, reason },
+                    done: post.revision ? 'Edit rejected' : 'Post rejected',
+                  })
+                }
               />
             </div>
           </li>
@@ -129,26 +163,46 @@ function ReportedContent() {
   const act = useAdminAction();
   if (list.isPending) return <p role="status">Loading reported content...</p>;
   if (list.isError) return <p role="alert">The reports could not be loaded.</p>;
-  if (reports.length === 0) return <p className="py-8 text-center text-slate-600 dark:text-slate-400">No open reports. Nothing needs a look.</p>;
+  if (reports.length === 0)
+    return <p className="py-8 text-center text-slate-600 dark:text-slate-400">No open reports. Nothing needs a look.</p>;
   return (
     <>
       <ul className="space-y-3">
         {reports.map((report) => {
           const what = report.targetType === 'post' ? 'Post' : 'Comment';
           return (
-            <li key={`${report.targetType}:${report.targetId}`} aria-label={`${what} by ${report.author.name}`} className="rounded-xl border border-slate-200 bg-white p-4 dark:border-slate-800 dark:bg-slate-900">
+            <li
+              key={`${report.targetType}:${report.targetId}`}
+              aria-label={`${what} by ${report.author.name}`}
+              className="rounded-xl border border-slate-200 bg-white p-4 dark:border-slate-800 dark:bg-slate-900"
+            >
               <p className="text-sm text-slate-600 dark:text-slate-400">
-                {what} by <MemberLink id={report.author.id} name={report.author.name} className="font-semibold text-slate-900 dark:text-slate-100" /> · reported by {report.reporters === 1 ? '1 member' : `${report.reporters} members`} · first{' '}
+                {what} by{' '}
+                <MemberLink id={report.author.id} name={report.author.name} className="font-semibold text-slate-900 dark:text-slate-100" />{' '}
+                · reported by {report.reporters === 1 ? '1 member' : `${report.reporters} members`} · first{' '}
                 <time dateTime={report.firstReportedAt}>{new Date(report.firstReportedAt).toLocaleString()}</time>
               </p>
-              <blockquote className="mt-2 border-l-4 border-slate-200 pl-3 break-words whitespace-pre-wrap dark:border-slate-700">{report.excerpt}</blockquote>
-              {report.media && <MediaPreview upload={report.media.upload} mediaType={report.media.mediaType} mediaUrl={report.media.mediaUrl} mediaTitle={report.media.mediaTitle} of={`the ${what.toLowerCase()} by ${report.author.name}`} />}
+              <blockquote className="mt-2 border-l-4 border-slate-200 pl-3 break-words whitespace-pre-wrap dark:border-slate-700">
+                {report.excerpt}
+              </blockquote>
+              {report.media && (
+                <MediaPreview
+                  upload={report.media.upload}
+                  mediaType={report.media.mediaType}
+                  mediaUrl={report.media.mediaUrl}
+                  mediaTitle={report.media.mediaTitle}
+                  of={`the ${what.toLowerCase()} by ${report.author.name}`}
+                />
+              )}
               {report.reasons.length > 0 && (
                 <div className="mt-2">
                   <p className="text-xs font-semibold text-slate-600 uppercase dark:text-slate-400">Reasons given</p>
                   <ul aria-label="Reasons given" className="mt-1 space-y-1">
                     {report.reasons.map((reason, index) => (
-                      <li key={index} className="rounded-md bg-red-50 px-2 py-1 text-sm break-words whitespace-pre-wrap text-red-900 dark:bg-red-950 dark:text-red-100">
+                      <li
+                        key={index}
+                        className="rounded-md bg-red-50 px-2 py-1 text-sm break-words whitespace-pre-wrap text-red-900 dark:bg-red-950 dark:text-red-100"
+                      >
                         {reason}
                       </li>
                     ))}
@@ -156,22 +210,45 @@ function ReportedContent() {
                 </div>
               )}
               <div className="mt-3 flex flex-wrap items-center gap-2">
-                <Button variant="secondary" onPress={() => act.mutate({ action: { do: 'dismiss', targetType: report.targetType, targetId: report.targetId }, done: 'Reports dismissed' })}>
+                <Button
+                  variant="secondary"
+                  onPress={() =>
+                    act.mutate({
+                      action: { do: 'dismiss', targetType: report.targetType, targetId: report.targetId },
+                      done: 'Reports dismissed',
+                    })
+                  }
+                >
                   Dismiss
                 </Button>
-                <Button variant="destructive" onPress={() => act.mutate({ action: { do: 'remove', targetType: report.targetType, targetId: report.targetId }, done: `${what} removed` })}>
+                <Button
+                  variant="destructive"
+                  onPress={() =>
+                    act.mutate({
+                      action: { do: 'remove', targetType: report.targetType, targetId: report.targetId },
+                      done: `${what} removed`,
+                    })
+                  }
+                >
                   Remove
                 </Button>
                 <Button
                   variant="ghost"
                   onPress={() => {
-                    if (window.confirm(`Suspend ${report.author.name}? They are signed out at once.`)) act.mutate({ action: { do: 'suspend', memberId: report.author.id }, done: `${report.author.name} is suspended` });
+                    if (window.confirm(`Suspend ${report.author.name}? They are signed out at once.`))
+                      act.mutate({ action: { do: 'suspend', memberId: report.author.id }, done: `${report.author.name} is suspended` });
                   }}
                 >
                   Suspend author
                 </Button>
-                <a href={contentLink(report)} className="ml-auto inline-flex min-h-11 items-center text-sm font-medium text-brand-700 underline dark:text-amber-accent">
-                  See it in place<span className="sr-only">: {what.toLowerCase()} by {report.author.name}</span>
+                <a
+                  href={contentLink(report)}
+                  className="ml-auto inline-flex min-h-11 items-center text-sm font-medium text-brand-700 underline dark:text-amber-accent"
+                >
+                  See it in place
+                  <span className="sr-only">
+                    : {what.toLowerCase()} by {report.author.name}
+                  </span>
                 </a>
               </div>
             </li>
@@ -210,21 +287,25 @@ function MemberActions({ row, viewer, act }: { row: MemberRow; viewer: CurrentUs
           className="min-h-11 rounded-md border border-slate-300 bg-white px-2 dark:border-slate-600 dark:bg-slate-900"
         >
           <option value="">Promote…</option>
-          {ROLES
-            .filter((role) => role !== row.role)
-            .map((role) => (
-              <option key={role} value={role}>
-                {role}
-              </option>
-            ))}
+          {ROLES.filter((role) => role !== row.role).map((role) => (
+            <option key={role} value={role}>
+              {role}
+            </option>
+          ))}
         </select>
       )}
       {row.suspended ? (
-        <Button variant="secondary" onPress={() => act.mutate({ action: { do: 'unsuspend', memberId: row.id }, done: `${row.name} can sign in again` })}>
+        <Button
+          variant="secondary"
+          onPress={() => act.mutate({ action: { do: 'unsuspend', memberId: row.id }, done: `${row.name} can sign in again` })}
+        >
           Unsuspend
         </Button>
       ) : (
-        <Button variant="destructive" onPress={() => act.mutate({ action: { do: 'suspend', memberId: row.id }, done: `${row.name} is suspended` })}>
+        <Button
+          variant="destructive"
+          onPress={() => act.mutate({ action: { do: 'suspend', memberId: row.id }, done: `${row.name} is suspended` })}
+        >
           Suspend
         </Button>
       )}
@@ -254,18 +335,39 @@ const NO_FILTERS: MemberFilters = { q: '', role: '', status: '', suspended: '' }
 const selectClass = 'min-h-11 rounded-md border border-slate-300 bg-white px-2 dark:border-slate-600 dark:bg-slate-900';
 
 /** Search by name or e-mail (sent once typing pauses), and the role, presence and suspension filters. */
-function MemberSearch({ search, setSearch, filters, setFilters }: { search: string; setSearch: (q: string) => void; filters: MemberFilters; setFilters: (filters: MemberFilters) => void }) {
+function MemberSearch({
+  search,
+  setSearch,
+  filters,
+  setFilters,
+}: {
+  search: string;
+  setSearch: (q: string) => void;
+  filters: MemberFilters;
+  setFilters: (filters: MemberFilters) => void;
+}) {
   const choose = <K extends keyof MemberFilters>(key: K, value: MemberFilters[K]) => setFilters({ ...filters, [key]: value });
   return (
     <div role="search" aria-label="Find members" className="flex flex-col gap-2 md:flex-row md:flex-wrap md:items-end">
       <label className="flex flex-1 flex-col gap-1 text-sm font-medium md:min-w-64">
         Search members
-        <input type="search" value={search} onChange={(event) => setSearch(event.target.value)} placeholder="Name or e-mail" maxLength={100} className="min-h-11 rounded-md border border-slate-300 bg-white px-3 text-base font-normal dark:border-slate-600 dark:bg-slate-900" />
+        <input
+          type="search"
+          value={search}
+          onChange={(event) => setSearch(event.target.value)}
+          placeholder="Name or e-mail"
+          maxLength={100}
+          className="min-h-11 rounded-md border border-slate-300 bg-white px-3 text-base font-normal dark:border-slate-600 dark:bg-slate-900"
+        />
       </label>
       <div className="grid grid-cols-3 gap-2 md:flex">
         <label className="flex min-w-0 flex-col gap-1 text-sm font-medium">
           Role
-          <select value={filters.role} onChange={(event) => choose('role', ROLES.find((role) => role === event.target.value) ?? '')} className={selectClass}>
+          <select
+            value={filters.role}
+            onChange={(event) => choose('role', ROLES.find((role) => role === event.target.value) ?? '')}
+            className={selectClass}
+          >
             <option value="">Any role</option>
             {ROLES.map((role) => (
               <option key={role} value={role}>
@@ -276,7 +378,11 @@ function MemberSearch({ search, setSearch, filters, setFilters }: { search: stri
         </label>
         <label className="flex min-w-0 flex-col gap-1 text-sm font-medium">
           Status
-          <select value={filters.status} onChange={(event) => choose('status', PRESENCE_STATUSES.find((status) => status === event.target.value) ?? '')} className={selectClass}>
+          <select
+            value={filters.status}
+            onChange={(event) => choose('status', PRESENCE_STATUSES.find((status) => status === event.target.value) ?? '')}
+            className={selectClass}
+          >
             <option value="">Any status</option>
             {PRESENCE_STATUSES.map((status) => (
               <option key={status} value={status}>
@@ -287,7 +393,13 @@ function MemberSearch({ search, setSearch, filters, setFilters }: { search: stri
         </label>
         <label className="flex min-w-0 flex-col gap-1 text-sm font-medium">
           Account
-          <select value={filters.suspended} onChange={(event) => choose('suspended', event.target.value === 'true' ? 'true' : event.target.value === 'false' ? 'false' : '')} className={selectClass}>
+          <select
+            value={filters.suspended}
+            onChange={(event) =>
+              choose('suspended', event.target.value === 'true' ? 'true' : event.target.value === 'false' ? 'false' : '')
+            }
+            className={selectClass}
+          >
             <option value="">Any</option>
             <option value="false">Active</option>
             <option value="true">Suspended</option>
@@ -430,11 +542,23 @@ export function AdminDashboard({ blogTab, settingsTab }: { blogTab?: ReactNode; 
       <nav aria-label="Dashboard sections" className="flex flex-wrap gap-1 border-b border-slate-200 dark:border-slate-800">
         {TABS.map((t) =>
           inPublicLayout ? (
-            <button key={t.id} type="button" aria-current={tab === t.id ? 'page' : undefined} onClick={() => setLocalTab(t.id)} className={tabClass(tab === t.id)}>
+            <button
+              key={t.id}
+              type="button"
+              aria-current={tab === t.id ? 'page' : undefined}
+              onClick={() => setLocalTab(t.id)}
+              className={tabClass(tab === t.id)}
+            >
               {t.label}
             </button>
           ) : (
-            <Link key={t.id} to="/admin/$tab" params={{ tab: t.id }} aria-current={tab === t.id ? 'page' : undefined} className={tabClass(tab === t.id)}>
+            <Link
+              key={t.id}
+              to="/admin/$tab"
+              params={{ tab: t.id }}
+              aria-current={tab === t.id ? 'page' : undefined}
+              className={tabClass(tab === t.id)}
+            >
               {t.label}
             </Link>
           ),

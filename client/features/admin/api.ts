@@ -17,12 +17,22 @@ export interface MemberFilters {
   suspended: 'true' | 'false' | '';
 }
 export function useMembers(filters: MemberFilters) {
-  const query = { q: filters.q || undefined, role: filters.role || undefined, status: filters.status || undefined, suspended: filters.suspended || undefined };
+  const query = {
+    q: filters.q || undefined,
+    role: filters.role || undefined,
+    status: filters.status || undefined,
+    suspended: filters.suspended || undefined,
+  };
   return usePages('/api/admin/users', { params: { query } }, { keepPrevious: true });
 }
 export const useReports = () => usePages('/api/admin/reports', undefined);
 
-export type AdminAction = { do: 'approve'; postId: string } | { do: 'reject'; postId: string; reason?: string | undefined } | { do: 'role'; memberId: string; role: Role } | { do: 'suspend' | 'unsuspend'; memberId: string } | { do: 'dismiss' | 'remove'; targetType: ReportTargetType; targetId: string };
+export type AdminAction =
+  | { do: 'approve'; postId: string }
+  | { do: 'reject'; postId: string; reason?: string | undefined }
+  | { do: 'role'; memberId: string; role: Role }
+  | { do: 'suspend' | 'unsuspend'; memberId: string }
+  | { do: 'dismiss' | 'remove'; targetType: ReportTargetType; targetId: string };
 
 /** The answer differs by action (a post, a member, nothing); the dashboard only awaits it. */
 export function runAdminAction(action: AdminAction): Promise<unknown> {
@@ -30,7 +40,12 @@ export function runAdminAction(action: AdminAction): Promise<unknown> {
     case 'approve':
       return answer(api.PUT('/api/admin/posts/{id}/approve', { params: { path: { id: action.postId } } }));
     case 'reject':
-      return answer(api.PUT('/api/admin/posts/{id}/reject', { params: { path: { id: action.postId } }, body: action.reason ? { reason: action.reason } : {} }));
+      return answer(
+        api.PUT('/api/admin/posts/{id}/reject', {
+          params: { path: { id: action.postId } },
+          body: action.reason ? { reason: action.reason } : {},
+        }),
+      );
     case 'role':
       return answer(api.PUT('/api/admin/users/{id}/role', { params: { path: { id: action.memberId } }, body: { role: action.role } }));
     case 'suspend':
@@ -38,14 +53,23 @@ export function runAdminAction(action: AdminAction): Promise<unknown> {
     case 'unsuspend':
       return answer(api.PUT('/api/admin/users/{id}/unsuspend', { params: { path: { id: action.memberId } } }));
     case 'dismiss':
-      return answer(api.PUT('/api/admin/reports/{targetType}/{targetId}/dismiss', { params: { path: { targetType: action.targetType, targetId: action.targetId } } }));
+      return answer(
+        api.PUT('/api/admin/reports/{targetType}/{targetId}/dismiss', {
+          params: { path: { targetType: action.targetType, targetId: action.targetId } },
+        }),
+      );
     case 'remove':
-      return answer(api.PUT('/api/admin/reports/{targetType}/{targetId}/remove', { params: { path: { targetType: action.targetType, targetId: action.targetId } } }));
+      return answer(
+        api.PUT('/api/admin/reports/{targetType}/{targetId}/remove', {
+          params: { path: { targetType: action.targetType, targetId: action.targetId } },
+        }),
+      );
   }
 }
 
 /** The dashboard's reads and the feed, refetched after an action. */
 export function useRefreshAdmin() {
   const queryClient = useQueryClient();
-  return () => Promise.all([operationKey('/api/admin'), operationKey('/api/posts')].map((queryKey) => queryClient.invalidateQueries({ queryKey })));
+  return () =>
+    Promise.all([operationKey('/api/admin'), operationKey('/api/posts')].map((queryKey) => queryClient.invalidateQueries({ queryKey })));
 }

@@ -11,7 +11,8 @@ export const requestSignInLink = (email: string) => answer(api.POST('/api/auth/m
 /** Always the same answer, whether or not the address has an account. */
 export const requestPasswordReset = (email: string) => answer(api.POST('/api/auth/password-reset', { body: { email } }));
 /** 404 when the link is used, unknown or expired. */
-export const resetPassword = (token: string, input: PasswordResetInput) => answer(api.POST('/api/auth/password-reset/{token}', { params: { path: { token } }, body: input }));
+export const resetPassword = (token: string, input: PasswordResetInput) =>
+  answer(api.POST('/api/auth/password-reset/{token}', { params: { path: { token } }, body: input }));
 
 /**
  * After a sign-in: the app knows who they are without asking again. The socket's reconnection as the member is

@@ -43,7 +43,10 @@ export function ForgotPasswordPage() {
           <p>
             If an account exists for <strong className="break-all">{sentTo}</strong>, we have sent it a link to choose a new password.
           </p>
-          <p className="text-sm text-slate-600 dark:text-slate-400">The link works once, for 60 minutes. If nothing arrives in a few minutes, check your spam folder, or make sure you typed the address of your account.</p>
+          <p className="text-sm text-slate-600 dark:text-slate-400">
+            The link works once, for 60 minutes. If nothing arrives in a few minutes, check your spam folder, or make sure you typed the
+            address of your account.
+          </p>
         </div>
         <div className="mt-6 flex flex-col gap-3">
           <Button variant="secondary" className="w-full" onPress={() => setSentTo(null)}>
@@ -60,7 +63,9 @@ export function ForgotPasswordPage() {
 
   return (
     <AuthCard title="Reset your password">
-      <p className="mb-4 text-sm text-slate-700 dark:text-slate-300">Enter the e-mail address of your account. We will send you a link to choose a new password.</p>
+      <p className="mb-4 text-sm text-slate-700 dark:text-slate-300">
+        Enter the e-mail address of your account. We will send you a link to choose a new password.
+      </p>
       <form onSubmit={(event) => void submit(event)} className="space-y-4">
         <TextField
           label="Email"

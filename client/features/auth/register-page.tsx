@@ -39,11 +39,45 @@ export function RegisterPage({ go, AuthLink }: AuthNavigation) {
     <AuthCard title="Join the community">
       <form onSubmit={(event) => void submit(event)} className="space-y-4">
         <div className="grid gap-4 sm:grid-cols-2">
-          <TextField label="First name" name="firstName" autoComplete="given-name" isRequired value={form.firstName} onChange={set('firstName')} error={fields.firstName} />
-          <TextField label="Last name" name="lastName" autoComplete="family-name" isRequired value={form.lastName} onChange={set('lastName')} error={fields.lastName} />
+          <TextField
+            label="First name"
+            name="firstName"
+            autoComplete="given-name"
+            isRequired
+            value={form.firstName}
+            onChange={set('firstName')}
+            error={fields.firstName}
+          />
+          <TextField
+            label="Last name"
+            name="lastName"
+            autoComplete="family-name"
+            isRequired
+            value={form.lastName}
+            onChange={set('lastName')}
+            error={fields.lastName}
+          />
         </div>
-        <TextField label="Email" type="email" name="email" autoComplete="email" isRequired value={form.email} onChange={set('email')} error={fields.email} />
-        <TextField label="Password" type="password" name="password" autoComplete="new-password" isRequired value={form.password} onChange={set('password')} error={fields.password} />
+        <TextField
+          label="Email"
+          type="email"
+          name="email"
+          autoComplete="email"
+          isRequired
+          value={form.email}
+          onChange={set('email')}
+          error={fields.email}
+        />
+        <TextField
+          label="Password"
+          type="password"
+          name="password"
+          autoComplete="new-password"
+          isRequired
+          value={form.password}
+          onChange={set('password')}
+          error={fields.password}
+        />
         <p className="text-xs text-slate-500">At least 10 characters.</p>
         {error && (
           <p role="alert" className="rounded-md bg-red-50 p-3 text-sm text-red-700 dark:bg-red-950 dark:text-red-300">

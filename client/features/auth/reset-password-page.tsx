@@ -48,7 +48,10 @@ export function ResetPasswordPage() {
     return (
       <AuthCard title="This link no longer works">
         <div role="alert" className="space-y-3">
-          <p>This password reset link has expired or was already used. A link works once, for 60 minutes after it was sent, and asking again ends the earlier ones.</p>
+          <p>
+            This password reset link has expired or was already used. A link works once, for 60 minutes after it was sent, and asking again
+            ends the earlier ones.
+          </p>
           <p className="text-sm text-slate-600 dark:text-slate-400">Your password has not been changed by this link.</p>
         </div>
         <div className="mt-6 flex flex-col gap-3">
@@ -66,7 +69,9 @@ export function ResetPasswordPage() {
 
   return (
     <AuthCard title="Choose a new password">
-      <p className="mb-4 text-sm text-slate-700 dark:text-slate-300">Saving it signs you out on every browser; then sign in with the new password.</p>
+      <p className="mb-4 text-sm text-slate-700 dark:text-slate-300">
+        Saving it signs you out on every browser; then sign in with the new password.
+      </p>
       <form onSubmit={(event) => void submit(event)} className="space-y-4">
         <TextField
           label="New password"

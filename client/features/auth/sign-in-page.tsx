@@ -9,7 +9,11 @@ import { AuthCard, type AuthNavigation } from './auth-card';
  * `search.redirect`: the page to come back to (a path of this site); `search.error`: a used or expired sign-in link;
  * `search.reset`: the member just chose a new password (/reset-password/{token}).
  */
-export function SignInPage({ search, go, AuthLink }: AuthNavigation & { search: { error?: 'link' | undefined; redirect?: string | undefined; reset?: 'done' | undefined } }) {
+export function SignInPage({
+  search,
+  go,
+  AuthLink,
+}: AuthNavigation & { search: { error?: 'link' | undefined; redirect?: string | undefined; reset?: 'done' | undefined } }) {
   const signedIn = useSignedIn();
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
@@ -55,7 +59,14 @@ export function SignInPage({ search, go, AuthLink }: AuthNavigation & { search: 
       <form onSubmit={(event) => void signIn(event)} className="space-y-4">
         <TextField label="Email" type="email" name="email" autoComplete="email" isRequired value={email} onChange={setEmail} />
         <div className="space-y-1">
-          <TextField label="Password" type="password" name="password" autoComplete="current-password" value={password} onChange={setPassword} />
+          <TextField
+            label="Password"
+            type="password"
+            name="password"
+            autoComplete="current-password"
+            value={password}
+            onChange={setPassword}
+          />
           <p className="text-right text-sm">
             <AuthLink to="/forgot-password" className="inline-block py-2 font-medium text-brand-600 underline dark:text-amber-accent">
               Forgot your password?

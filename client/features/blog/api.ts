@@ -33,7 +33,11 @@ export function useBlogPost(id: string) {
 
 /** The draft as a save would store it (sanitised, excerpt generated); nothing is written. */
 export const usePreview = (draft: { content: string; excerpt: string }) =>
-  useQuery({ queryKey: ['blog-preview', draft.content, draft.excerpt], queryFn: () => apiRequest<BlogPreview>('POST', `${BLOG}/preview`, draft), placeholderData: keepPreviousData });
+  useQuery({
+    queryKey: ['blog-preview', draft.content, draft.excerpt],
+    queryFn: () => apiRequest<BlogPreview>('POST', `${BLOG}/preview`, draft),
+    placeholderData: keepPreviousData,
+  });
 
 /** Every read of the blog, refetched after a change by staff. */
 export function useRefreshBlog() {
@@ -60,14 +64,23 @@ export function pictureSize(src: string): Promise<{ width: number; height: numbe
 
 /** The site's time zone, which the editor's "Schedule" field is in. */
 export const useScheduleZone = () =>
-  useQuery({ queryKey: apiKey('/api/admin/blog/time-zone'), queryFn: () => apiRequest<{ timeZone: string }>('GET', '/api/admin/blog/time-zone'), staleTime: Infinity });
+  useQuery({
+    queryKey: apiKey('/api/admin/blog/time-zone'),
+    queryFn: () => apiRequest<{ timeZone: string }>('GET', '/api/admin/blog/time-zone'),
+    staleTime: Infinity,
+  });
 
 /**
  * `mediaId` the cover: an upload, or null for none. `slug` absent keeps the address (or, new, makes it from the
  * title); `publishAt` a time schedules the post, null takes the schedule away, absent leaves it.
  */
-export const savePost = (text: { title: string; excerpt: string; content: string; mediaId: string | null; slug?: string; publishAt?: string | null }, id?: string) =>
-  id ? apiRequest<BlogPost>('PATCH', postUrl(id), text) : apiRequest<BlogPost>('POST', BLOG, { ...text, isPublished: false, isPinned: false, isFeatured: false });
+export const savePost = (
+  text: { title: string; excerpt: string; content: string; mediaId: string | null; slug?: string; publishAt?: string | null },
+  id?: string,
+) =>
+  id
+    ? apiRequest<BlogPost>('PATCH', postUrl(id), text)
+    : apiRequest<BlogPost>('POST', BLOG, { ...text, isPublished: false, isPinned: false, isFeatured: false });
 export const deletePost = (id: string) => apiRequest('DELETE', postUrl(id));
 export type Toggle = 'publish' | 'unpublish' | 'pin' | 'unpin' | 'feature' | 'unfeature';
 export const togglePost = (id: string, action: Toggle) => apiRequest<BlogPost>('POST', `${postUrl(id)}/${action}`);

@@ -8,7 +8,20 @@ import { Button } from '../../components/ui/button';
 import { useToast } from '../../components/ui/toast';
 import { ApiError, errorMessage } from '../../lib/api';
 import { LoadMore } from '../../lib/paged-list';
-import { deletePost, mediaFile, pictureSize, savePost, togglePost, uploadMedia, usePreview, useRefreshBlog, useScheduleZone, useWrittenPosts, type BlogPost, type Toggle } from './api';
+import {
+  deletePost,
+  mediaFile,
+  pictureSize,
+  savePost,
+  togglePost,
+  uploadMedia,
+  usePreview,
+  useRefreshBlog,
+  useScheduleZone,
+  useWrittenPosts,
+  type BlogPost,
+  type Toggle,
+} from './api';
 import { slugify } from '../../../shared/blog/slug';
 import { scheduledTimeLabel, utcToZoned, zonedToUtc } from '../../../shared/blog/schedule-time';
 import { altFromFileName, applyFormat, insertImage, isAllowedLink, type Edit, type Format, type InlineImage } from './formatting';
@@ -49,17 +62,30 @@ function LivePreview({ title, excerpt, content }: { title: string; excerpt: stri
   const draft = useDebounced({ excerpt, content }, PREVIEW_DELAY_MS);
   const preview = usePreview(draft);
   const imagesWithoutAlt = useMemo(
-    () => (preview.data?.content ? new DOMParser().parseFromString(preview.data.content, 'text/html').querySelectorAll('img:not([alt])').length : 0),
+    () =>
+      preview.data?.content
+        ? new DOMParser().parseFromString(preview.data.content, 'text/html').querySelectorAll('img:not([alt])').length
+        : 0,
     [preview.data],
   );
   return (
-    <section aria-labelledby="blog-preview-heading" className="flex min-h-0 flex-col rounded-lg border border-slate-200 dark:border-slate-700">
-      <h3 id="blog-preview-heading" className="flex items-center justify-between border-b border-slate-200 px-4 py-2 text-sm font-semibold dark:border-slate-700">
+    <section
+      aria-labelledby="blog-preview-heading"
+      className="flex min-h-0 flex-col rounded-lg border border-slate-200 dark:border-slate-700"
+    >
+      <h3
+        id="blog-preview-heading"
+        className="flex items-center justify-between border-b border-slate-200 px-4 py-2 text-sm font-semibold dark:border-slate-700"
+      >
         Preview
         {preview.isFetching && <span className="text-xs font-normal text-slate-500 dark:text-slate-400">Updating…</span>}
       </h3>
       {/* Focusable, so a keyboard can scroll it once pictures make it longer than its box. */}
-      <div data-testid="blog-preview" tabIndex={0} className="max-h-[60vh] overflow-y-auto px-4 py-3 outline-none focus-visible:ring-2 focus-visible:ring-amber-500">
+      <div
+        data-testid="blog-preview"
+        tabIndex={0}
+        className="max-h-[60vh] overflow-y-auto px-4 py-3 outline-none focus-visible:ring-2 focus-visible:ring-amber-500"
+      >
         <p className="text-2xl font-bold">{title || <span className="text-slate-400">Untitled</span>}</p>
         {preview.isError ? (
           <p role="alert" className="mt-3 text-sm text-red-600 dark:text-red-400">
@@ -70,21 +96,26 @@ function LivePreview({ title, excerpt, content }: { title: string; excerpt: stri
             {preview.data.excerpt && (
               <blockquote className="mt-3 border-l-4 border-amber-accent pl-3 text-slate-700 italic dark:text-slate-300">
                 {preview.data.excerpt}
-                {preview.data.excerptGenerated && <span className="ml-2 text-xs not-italic text-slate-500 dark:text-slate-400">(written from the content)</span>}
+                {preview.data.excerptGenerated && (
+                  <span className="ml-2 text-xs not-italic text-slate-500 dark:text-slate-400">(written from the content)</span>
+                )}
               </blockquote>
             )}
             {preview.data.content ? (
               // Sanitised by the server with the same allow-list as a save.
               <div className="blog-content mt-4 space-y-3 leading-relaxed" dangerouslySetInnerHTML={{ __html: preview.data.content }} />
             ) : (
-              <p className="mt-4 text-sm text-slate-500 dark:text-slate-400">{content.trim() ? 'Nothing of this content would be kept.' : 'The content appears here as you write.'}</p>
+              <p className="mt-4 text-sm text-slate-500 dark:text-slate-400">
+                {content.trim() ? 'Nothing of this content would be kept.' : 'The content appears here as you write.'}
+              </p>
             )}
           </>
         ) : null}
       </div>
       {imagesWithoutAlt > 0 && (
         <p role="note" className="border-t border-slate-200 px-4 py-2 text-sm text-amber-800 dark:border-slate-700 dark:text-amber-300">
-          {imagesWithoutAlt === 1 ? '1 image has' : `${imagesWithoutAlt} images have`} no alt text: add alt="…" describing it for readers who cannot see it.
+          {imagesWithoutAlt === 1 ? '1 image has' : `${imagesWithoutAlt} images have`} no alt text: add alt="…" describing it for readers
+          who cannot see it.
         </p>
       )}
     </section>
@@ -139,7 +170,11 @@ function ImageField({ image, onAdd, onCancel }: { image: InlineImage; onAdd: (im
   const [alt, setAlt] = useState(image.alt);
   const add = () => onAdd({ ...image, alt });
   return (
-    <div role="group" aria-label="Picture to insert" className="mb-2 flex flex-wrap items-end gap-2 rounded-md border border-slate-200 p-2 dark:border-slate-700">
+    <div
+      role="group"
+      aria-label="Picture to insert"
+      className="mb-2 flex flex-wrap items-end gap-2 rounded-md border border-slate-200 p-2 dark:border-slate-700"
+    >
       <img src={image.src} width={image.width} height={image.height} alt="" className="h-16 w-auto rounded object-cover" />
       <label className="min-w-48 flex-1 text-sm font-medium">
         Alt text
@@ -191,7 +226,10 @@ function PostDialog({ post, onClose }: { post: BlogPost | null; onClose: () => v
     mutationFn: () => {
       const wantedSlug = slug.trim() ? { slug: slug.trim() } : {};
       // Only what the writer touched: an untouched field leaves the schedule as it is; emptied, it takes it away.
-      const publishAt = scheduled === null || !zone ? {} : { publishAt: scheduled ? zonedToUtc(scheduled, zone) : editing && post.publishAt ? null : undefined };
+      const publishAt =
+        scheduled === null || !zone
+          ? {}
+          : { publishAt: scheduled ? zonedToUtc(scheduled, zone) : editing && post.publishAt ? null : undefined };
       return savePost({ title, excerpt, content, mediaId: cover?.id ?? null, ...wantedSlug, ...publishAt }, editing ? post.id : undefined);
     },
     onSuccess: () => {
@@ -199,7 +237,12 @@ function PostDialog({ post, onClose }: { post: BlogPost | null; onClose: () => v
       void refreshBlog();
       onClose();
     },
-    onError: (error) => toast({ title: editing ? 'Failed to update blog post' : 'Failed to create blog post', description: errorMessage(error, 'Please try again.'), variant: 'destructive' }),
+    onError: (error) =>
+      toast({
+        title: editing ? 'Failed to update blog post' : 'Failed to create blog post',
+        description: errorMessage(error, 'Please try again.'),
+        variant: 'destructive',
+      }),
   });
   const fieldErrors = save.error instanceof ApiError ? save.error.fields : {};
 
@@ -277,7 +320,12 @@ function PostDialog({ post, onClose }: { post: BlogPost | null; onClose: () => v
   };
 
   return (
-    <ModalOverlay isOpen isDismissable onOpenChange={(open) => !open && onClose()} className="fixed inset-0 z-40 flex items-start justify-center overflow-y-auto bg-black/40 p-4">
+    <ModalOverlay
+      isOpen
+      isDismissable
+      onOpenChange={(open) => !open && onClose()}
+      className="fixed inset-0 z-40 flex items-start justify-center overflow-y-auto bg-black/40 p-4"
+    >
       <Modal className="w-full max-w-6xl rounded-xl bg-white p-6 shadow-xl dark:bg-slate-900">
         <Dialog className="outline-none">
           <Heading slot="title" className="text-xl font-bold">
@@ -293,7 +341,12 @@ function PostDialog({ post, onClose }: { post: BlogPost | null; onClose: () => v
             <div className="space-y-4">
               <label className="block text-sm font-medium">
                 Title
-                <input value={title} onChange={(event) => setTitle(event.target.value)} aria-invalid={Boolean(fieldErrors.title)} className={`${fieldClass} mt-1 min-h-11`} />
+                <input
+                  value={title}
+                  onChange={(event) => setTitle(event.target.value)}
+                  aria-invalid={Boolean(fieldErrors.title)}
+                  className={`${fieldClass} mt-1 min-h-11`}
+                />
                 {fieldErrors.title && <span className="mt-1 block text-sm text-red-600 dark:text-red-400">{fieldErrors.title}</span>}
               </label>
               <div>
@@ -342,7 +395,13 @@ function PostDialog({ post, onClose }: { post: BlogPost | null; onClose: () => v
               )}
               <label className="block text-sm font-medium">
                 Excerpt
-                <textarea rows={3} value={excerpt} onChange={(event) => setExcerpt(event.target.value)} placeholder="Left empty, it is written from the content." className={`${fieldClass} mt-1`} />
+                <textarea
+                  rows={3}
+                  value={excerpt}
+                  onChange={(event) => setExcerpt(event.target.value)}
+                  placeholder="Left empty, it is written from the content."
+                  className={`${fieldClass} mt-1`}
+                />
               </label>
               <CoverImagePicker
                 cover={cover}
@@ -419,7 +478,8 @@ function PostDialog({ post, onClose }: { post: BlogPost | null; onClose: () => v
                   {fieldErrors.content && <span className="mt-1 block text-sm text-red-600 dark:text-red-400">{fieldErrors.content}</span>}
                 </label>
                 <p id="blog-content-hint" className="mt-1 text-xs text-slate-500 dark:text-slate-400">
-                  HTML: headings, paragraphs, bold, italic, links, lists, quotes, images (Insert image, or https addresses), tables. Anything else is removed when saved.
+                  HTML: headings, paragraphs, bold, italic, links, lists, quotes, images (Insert image, or https addresses), tables.
+                  Anything else is removed when saved.
                 </p>
               </div>
               <div className="flex justify-end gap-2">
@@ -449,16 +509,24 @@ function DeleteDialog({ post, onClose }: { post: BlogPost; onClose: () => void }
       toast({ title: 'Blog post deleted' });
       onClose();
     },
-    onError: (error) => toast({ title: 'Failed to delete blog post', description: errorMessage(error, 'Please try again.'), variant: 'destructive' }),
+    onError: (error) =>
+      toast({ title: 'Failed to delete blog post', description: errorMessage(error, 'Please try again.'), variant: 'destructive' }),
   });
   return (
-    <ModalOverlay isOpen isDismissable onOpenChange={(open) => !open && onClose()} className="fixed inset-0 z-40 flex items-center justify-center bg-black/40 p-4">
+    <ModalOverlay
+      isOpen
+      isDismissable
+      onOpenChange={(open) => !open && onClose()}
+      className="fixed inset-0 z-40 flex items-center justify-center bg-black/40 p-4"
+    >
       <Modal className="w-full max-w-md rounded-xl bg-white p-6 shadow-xl dark:bg-slate-900">
         <Dialog role="alertdialog" className="outline-none">
           <Heading slot="title" className="text-lg font-bold">
             Delete this blog post?
           </Heading>
-          <p className="mt-2 text-sm text-slate-600 dark:text-slate-400">“{post.title}” will be removed for everyone. This cannot be undone.</p>
+          <p className="mt-2 text-sm text-slate-600 dark:text-slate-400">
+            “{post.title}” will be removed for everyone. This cannot be undone.
+          </p>
           <div className="mt-6 flex justify-end gap-2">
             <Button variant="ghost" onPress={onClose}>
               Cancel
@@ -486,7 +554,8 @@ export function BlogManagement() {
       toast({ title: TOGGLE_TOASTS[action] });
       void refreshBlog();
     },
-    onError: (error) => toast({ title: 'The blog post could not be changed', description: errorMessage(error, 'Please try again.'), variant: 'destructive' }),
+    onError: (error) =>
+      toast({ title: 'The blog post could not be changed', description: errorMessage(error, 'Please try again.'), variant: 'destructive' }),
   });
   const busy = (id: string) => toggle.isPending && toggle.variables.id === id;
 
@@ -507,26 +576,48 @@ export function BlogManagement() {
       ) : (
         <ul className="space-y-3">
           {written.map((post) => (
-            <li key={post.id} aria-label={post.title} className="rounded-xl border border-slate-200 bg-white p-4 dark:border-slate-800 dark:bg-slate-900">
+            <li
+              key={post.id}
+              aria-label={post.title}
+              className="rounded-xl border border-slate-200 bg-white p-4 dark:border-slate-800 dark:bg-slate-900"
+            >
               <div className="flex flex-wrap items-center gap-2">
                 <h3 className="font-semibold">{post.title}</h3>
-                <Badge variant={post.isPublished ? 'secondary' : 'outline'}>{post.isPublished ? 'Published' : post.publishAt ? 'Scheduled' : 'Draft'}</Badge>
+                <Badge variant={post.isPublished ? 'secondary' : 'outline'}>
+                  {post.isPublished ? 'Published' : post.publishAt ? 'Scheduled' : 'Draft'}
+                </Badge>
                 {post.isPinned && <Badge>Pinned</Badge>}
                 {post.isFeatured && <Badge variant="secondary">Featured</Badge>}
               </div>
               <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">
                 {post.author.name} · {new Date(post.createdAt).toLocaleDateString()} · <span className="break-all">/blog/{post.slug}</span>
               </p>
-              {!post.isPublished && post.publishAt && <p className="mt-1 text-sm font-medium text-amber-800 dark:text-amber-300">Scheduled for {scheduledTimeLabel(post.publishAt, zone)}</p>}
+              {!post.isPublished && post.publishAt && (
+                <p className="mt-1 text-sm font-medium text-amber-800 dark:text-amber-300">
+                  Scheduled for {scheduledTimeLabel(post.publishAt, zone)}
+                </p>
+              )}
               <p className="mt-2 text-sm">{post.excerpt}</p>
               <div className="mt-3 flex flex-wrap gap-2">
-                <Button variant="secondary" isDisabled={busy(post.id)} onPress={() => toggle.mutate({ id: post.id, action: post.isPublished ? 'unpublish' : 'publish' })}>
+                <Button
+                  variant="secondary"
+                  isDisabled={busy(post.id)}
+                  onPress={() => toggle.mutate({ id: post.id, action: post.isPublished ? 'unpublish' : 'publish' })}
+                >
                   {post.isPublished ? 'Unpublish' : 'Publish'}
                 </Button>
-                <Button variant="secondary" isDisabled={busy(post.id)} onPress={() => toggle.mutate({ id: post.id, action: post.isPinned ? 'unpin' : 'pin' })}>
+                <Button
+                  variant="secondary"
+                  isDisabled={busy(post.id)}
+                  onPress={() => toggle.mutate({ id: post.id, action: post.isPinned ? 'unpin' : 'pin' })}
+                >
                   {post.isPinned ? 'Unpin' : 'Pin'}
                 </Button>
-                <Button variant="secondary" isDisabled={busy(post.id)} onPress={() => toggle.mutate({ id: post.id, action: post.isFeatured ? 'unfeature' : 'feature' })}>
+                <Button
+                  variant="secondary"
+                  isDisabled={busy(post.id)}
+                  onPress={() => toggle.mutate({ id: post.id, action: post.isFeatured ? 'unfeature' : 'feature' })}
+                >
                   {post.isFeatured ? 'Unfeature' : 'Feature'}
                 </Button>
                 <Button variant="ghost" onPress={() => setEditing(post)}>

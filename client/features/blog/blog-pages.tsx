@@ -35,7 +35,10 @@ function Badges({ post }: { post: BlogPost }) {
 function Cover({ post, size }: { post: BlogPost; size: 'card' | 'page' }) {
   const media = post.media;
   if (!media) return null;
-  if (media.kind === 'audio') return size === 'page' ? <audio src={media.url} controls preload="metadata" aria-label="Recording shown with the post" className="mt-6 w-full" /> : null;
+  if (media.kind === 'audio')
+    return size === 'page' ? (
+      <audio src={media.url} controls preload="metadata" aria-label="Recording shown with the post" className="mt-6 w-full" />
+    ) : null;
   const src = size === 'card' ? media.url.replace(/\/blog\.webp$/u, '/feed.webp') : media.url;
   return (
     <img
@@ -44,24 +47,34 @@ function Cover({ post, size }: { post: BlogPost; size: 'card' | 'page' }) {
       height={media.height}
       alt=""
       loading={size === 'card' ? 'lazy' : undefined}
-      className={size === 'card' ? 'mb-3 h-auto w-full rounded-lg object-cover' : 'mt-6 h-auto max-h-[32rem] w-full rounded-xl object-cover'}
+      className={
+        size === 'card' ? 'mb-3 h-auto w-full rounded-lg object-cover' : 'mt-6 h-auto max-h-[32rem] w-full rounded-xl object-cover'
+      }
     />
   );
 }
 
 function PostCard({ post, signedIn }: { post: BlogPost; signedIn: boolean }) {
   return (
-    <article aria-label={post.title} className="flex flex-col rounded-xl border border-slate-200 bg-white p-5 dark:border-slate-800 dark:bg-slate-900">
+    <article
+      aria-label={post.title}
+      className="flex flex-col rounded-xl border border-slate-200 bg-white p-5 dark:border-slate-800 dark:bg-slate-900"
+    >
       <Cover post={post} size="card" />
       <Badges post={post} />
       <h3 className="mt-2 text-xl font-semibold">{post.title}</h3>
       <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">
-        <MemberLink id={post.author.id} name={post.author.name} /> · <time dateTime={post.publishedAt ?? post.createdAt}>{date(post.publishedAt ?? post.createdAt)}</time>
+        <MemberLink id={post.author.id} name={post.author.name} /> ·{' '}
+        <time dateTime={post.publishedAt ?? post.createdAt}>{date(post.publishedAt ?? post.createdAt)}</time>
         {post.comments > 0 && <> · {post.comments === 1 ? '1 comment' : `${post.comments} comments`}</>}
       </p>
       <p className="mt-3 flex-1 text-slate-700 dark:text-slate-300">{post.excerpt}</p>
       <div className="mt-4 flex flex-wrap items-center justify-between gap-2">
-        <Link to="/blog/$id" params={{ id: post.slug }} className="inline-flex min-h-11 items-center font-medium text-brand-600 underline dark:text-amber-accent">
+        <Link
+          to="/blog/$id"
+          params={{ id: post.slug }}
+          className="inline-flex min-h-11 items-center font-medium text-brand-600 underline dark:text-amber-accent"
+        >
           Read full post<span className="sr-only">: {post.title}</span>
         </Link>
         {signedIn && <BookmarkButton kind="blog" id={post.id} label={post.title} />}
@@ -164,7 +177,11 @@ function Share({ post }: { post: BlogPost }) {
   };
   return (
     <div className="flex flex-wrap gap-2" aria-label="Share this post" role="group">
-      <button type="button" onClick={() => void copy()} className="min-h-11 rounded-md border border-slate-300 px-3 text-sm dark:border-slate-600">
+      <button
+        type="button"
+        onClick={() => void copy()}
+        className="min-h-11 rounded-md border border-slate-300 px-3 text-sm dark:border-slate-600"
+      >
         Copy link
       </button>
       {networks.map((network) => (
@@ -217,7 +234,11 @@ export function BlogPostPage() {
       <Badges post={p} />
       <h1 className="mt-2 text-3xl font-bold md:text-4xl">{p.title}</h1>
       <p className="mt-3 flex flex-wrap items-center gap-2 text-sm text-slate-600 dark:text-slate-400">
-        <MemberLink id={p.author.id} name={`${p.author.firstName} ${p.author.lastName}`.trim() || p.author.name} className="font-medium text-slate-900 dark:text-slate-100" />
+        <MemberLink
+          id={p.author.id}
+          name={`${p.author.firstName} ${p.author.lastName}`.trim() || p.author.name}
+          className="font-medium text-slate-900 dark:text-slate-100"
+        />
         <RoleBadge role={p.author.role} />
         {p.publishedAt && (
           <span>
@@ -231,13 +252,19 @@ export function BlogPostPage() {
         )}
       </p>
       <Cover post={p} size="page" />
-      {p.excerpt && !excerptRepeatsBody(p.excerpt, p.content) && <blockquote className="mt-6 border-l-4 border-amber-accent pl-4 text-lg text-slate-700 italic dark:text-slate-300">{p.excerpt}</blockquote>}
+      {p.excerpt && !excerptRepeatsBody(p.excerpt, p.content) && (
+        <blockquote className="mt-6 border-l-4 border-amber-accent pl-4 text-lg text-slate-700 italic dark:text-slate-300">
+          {p.excerpt}
+        </blockquote>
+      )}
       {/* Sanitised on the server when saved, with an allow-list of tags and attributes. */}
       <div className="blog-content mt-6 space-y-4 leading-relaxed" dangerouslySetInnerHTML={{ __html: p.content }} />
       <div className="mt-8 flex flex-wrap items-center justify-between gap-4 border-t border-slate-200 pt-6 dark:border-slate-800">
         <div className="flex flex-wrap items-center gap-2">
           <Share post={p} />
-          {viewer.data && p.isPublished && <BookmarkButton kind="blog" id={p.id} label={p.title} className="border border-slate-300 dark:border-slate-600" />}
+          {viewer.data && p.isPublished && (
+            <BookmarkButton kind="blog" id={p.id} label={p.title} className="border border-slate-300 dark:border-slate-600" />
+          )}
         </div>
         <Link to="/blog" className="inline-flex min-h-11 items-center font-medium text-brand-600 underline dark:text-amber-accent">
           Browse More Posts

@@ -25,7 +25,11 @@ export function applyFormat(content: string, start: number, end: number, format:
     const lead = lineBreaks && before && !before.endsWith('\n') ? '\n' : '';
     const trail = lineBreaks && after && !after.startsWith('\n') ? '\n' : '';
     const innerStart = before.length + lead.length + open.length;
-    return { content: `${before}${lead}${open}${inner}${close}${trail}${after}`, selectionStart: innerStart, selectionEnd: innerStart + inner.length };
+    return {
+      content: `${before}${lead}${open}${inner}${close}${trail}${after}`,
+      selectionStart: innerStart,
+      selectionEnd: innerStart + inner.length,
+    };
   };
 
   const inline = INLINE[format];
@@ -34,7 +38,10 @@ export function applyFormat(content: string, start: number, end: number, format:
   if (block) return wrap(`<${block}>`, selected.trim(), `</${block}>`, true);
   const list = LIST[format];
   if (list) {
-    const lines = selected.split('\n').map((line) => line.trim()).filter(Boolean);
+    const lines = selected
+      .split('\n')
+      .map((line) => line.trim())
+      .filter(Boolean);
     if (lines.length === 0) return wrap(`<${list}>\n  <li>`, '', `</li>\n</${list}>`, true);
     const items = lines.map((line) => `  <li>${line}</li>`).join('\n');
     return wrap(`<${list}>\n`, items, `\n</${list}>`, true);

@@ -13,7 +13,10 @@ const KIND_LABEL = { post: 'Post', event: 'Event', blog: 'Blog post' } as const;
 function Saved({ bookmark }: { bookmark: Bookmark }) {
   const { item } = bookmark;
   return (
-    <li aria-label={`${KIND_LABEL[bookmark.kind]}: ${item.title}`} className="flex flex-wrap items-start gap-3 rounded-xl border border-slate-200 bg-white p-4 dark:border-slate-800 dark:bg-slate-900">
+    <li
+      aria-label={`${KIND_LABEL[bookmark.kind]}: ${item.title}`}
+      className="flex flex-wrap items-start gap-3 rounded-xl border border-slate-200 bg-white p-4 dark:border-slate-800 dark:bg-slate-900"
+    >
       <div className="min-w-0 flex-1">
         <p className="flex flex-wrap items-center gap-2 text-xs text-slate-600 dark:text-slate-400">
           <Badge variant="outline">{KIND_LABEL[bookmark.kind]}</Badge>
@@ -23,7 +26,9 @@ function Saved({ bookmark }: { bookmark: Bookmark }) {
           </span>
         </p>
         {item.removed ? (
-          <p className="mt-1 text-slate-600 italic dark:text-slate-400">This {KIND_LABEL[bookmark.kind].toLowerCase()} was removed or is no longer shown.</p>
+          <p className="mt-1 text-slate-600 italic dark:text-slate-400">
+            This {KIND_LABEL[bookmark.kind].toLowerCase()} was removed or is no longer shown.
+          </p>
         ) : (
           <>
             <a href={item.link} className="mt-1 block font-semibold break-words hover:underline">
@@ -33,7 +38,11 @@ function Saved({ bookmark }: { bookmark: Bookmark }) {
           </>
         )}
       </div>
-      <BookmarkButton kind={bookmark.kind} id={bookmark.id} label={item.removed ? `removed ${KIND_LABEL[bookmark.kind].toLowerCase()}` : item.title} />
+      <BookmarkButton
+        kind={bookmark.kind}
+        id={bookmark.id}
+        label={item.removed ? `removed ${KIND_LABEL[bookmark.kind].toLowerCase()}` : item.title}
+      />
     </li>
   );
 }
@@ -49,7 +58,10 @@ export function BookmarksPage() {
         <p role="alert">Your bookmarks could not be loaded. Please refresh the page.</p>
       ) : items.length === 0 ? (
         <EmptyState title="Nothing saved yet">
-          Press ☆ Save on a post, an event or a blog post to keep it here. <Link to="/" className="underline">Back to the newsfeed</Link>
+          Press ☆ Save on a post, an event or a blog post to keep it here.{' '}
+          <Link to="/" className="underline">
+            Back to the newsfeed
+          </Link>
         </EmptyState>
       ) : (
         <ul aria-label="Bookmarks" className="space-y-2">

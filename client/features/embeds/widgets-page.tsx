@@ -11,7 +11,16 @@ import { LoadMore } from '../../lib/paged-list';
 import { usePublishedPostChoices } from './api';
 import type { BlogPost } from '../../../shared/blog/schemas';
 import { copyText } from '../../lib/share';
-import { LIMIT_MAX, WIDGETS, WIDGET_NAMES, defaultChoice, widgetSnippet, widgetUrl, type WidgetChoice, type WidgetSpec } from '../../embed/widgets';
+import {
+  LIMIT_MAX,
+  WIDGETS,
+  WIDGET_NAMES,
+  defaultChoice,
+  widgetSnippet,
+  widgetUrl,
+  type WidgetChoice,
+  type WidgetSpec,
+} from '../../embed/widgets';
 
 const inputClass = 'min-h-11 rounded-md border border-slate-300 bg-white px-3 text-sm dark:border-slate-600 dark:bg-slate-900';
 
@@ -55,7 +64,8 @@ function WidgetCard({ spec, posts, morePosts }: { spec: WidgetSpec; posts: Pick<
   const ready = spec.kind !== 'blog-post' || chosen.postId !== '';
 
   const copy = async () => {
-    if (await copyText(snippet)) toast({ title: 'Snippet copied', description: `Paste it into the page that should show the ${spec.label.toLowerCase()} widget.` });
+    if (await copyText(snippet))
+      toast({ title: 'Snippet copied', description: `Paste it into the page that should show the ${spec.label.toLowerCase()} widget.` });
     else toast({ title: 'Copy failed', description: 'Unable to copy the snippet. Select it and copy it by hand.', variant: 'destructive' });
   };
 
@@ -98,7 +108,9 @@ function WidgetCard({ spec, posts, morePosts }: { spec: WidgetSpec; posts: Pick<
           </label>
         )}
         {spec.kind === 'blog-post' && morePosts}
-        {spec.filters.includes('featured') && <Checkbox label="Featured only" checked={choice.featured} onChange={(featured) => set({ featured })} />}
+        {spec.filters.includes('featured') && (
+          <Checkbox label="Featured only" checked={choice.featured} onChange={(featured) => set({ featured })} />
+        )}
         {spec.filters.includes('pinned') && <Checkbox label="Pinned only" checked={choice.pinned} onChange={(pinned) => set({ pinned })} />}
         {spec.filters.includes('compact') && <Checkbox label="Compact" checked={choice.compact} onChange={(compact) => set({ compact })} />}
         <Checkbox label="Transparent background" checked={choice.transparent} onChange={(transparent) => set({ transparent })} />
@@ -110,13 +122,20 @@ function WidgetCard({ spec, posts, morePosts }: { spec: WidgetSpec; posts: Pick<
             Copy
           </Button>
         </div>
-        <pre className="rounded-md bg-slate-100 p-3 text-xs break-all whitespace-pre-wrap dark:bg-slate-800" aria-label={`${spec.label} snippet`}>
+        <pre
+          className="rounded-md bg-slate-100 p-3 text-xs break-all whitespace-pre-wrap dark:bg-slate-800"
+          aria-label={`${spec.label} snippet`}
+        >
           <code>{snippet}</code>
         </pre>
       </div>
       <div className="space-y-2">
         <h3 className="text-sm font-medium">Preview</h3>
-        {ready ? <Preview src={widgetUrl(origin, spec, chosen)} title={`${spec.label} widget preview`} /> : <p className="text-sm text-slate-600 dark:text-slate-400">Publish a blog post to embed it.</p>}
+        {ready ? (
+          <Preview src={widgetUrl(origin, spec, chosen)} title={`${spec.label} widget preview`} />
+        ) : (
+          <p className="text-sm text-slate-600 dark:text-slate-400">Publish a blog post to embed it.</p>
+        )}
       </div>
     </section>
   );

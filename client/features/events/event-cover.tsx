@@ -13,5 +13,14 @@ const SIZES = {
 
 export function EventCover({ media, size, alt = '' }: { media: Media | undefined | null; size: keyof typeof SIZES; alt?: string }) {
   if (!media || media.kind !== 'image') return null;
-  return <img src={media.url} width={media.width} height={media.height} alt={alt} loading={size === 'thumbnail' ? 'lazy' : undefined} className={SIZES[size]} />;
+  return (
+    <img
+      src={media.url}
+      width={media.width}
+      height={media.height}
+      alt={alt}
+      loading={size === 'thumbnail' ? 'lazy' : undefined}
+      className={SIZES[size]}
+    />
+  );
 }

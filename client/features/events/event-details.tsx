@@ -12,14 +12,25 @@ import { EVENT_ID_SHOWN_LENGTH, EVENT_TYPE_LABELS, type RsvpStatus } from '../..
 import { formatEventDateLine } from '../../../shared/events/dates';
 import { EventForm } from './event-form';
 import { BookmarkButton } from '../../components/bookmark-button';
-import { cancelEvent, deleteEvent, eventIcsUrl, setRsvp, useAttendeeCounts, useEvent, useRefreshEvents, useWaitlist, type CalendarEvent } from './api';
+import {
+  cancelEvent,
+  deleteEvent,
+  eventIcsUrl,
+  setRsvp,
+  useAttendeeCounts,
+  useEvent,
+  useRefreshEvents,
+  useWaitlist,
+  type CalendarEvent,
+} from './api';
 import { MemberLink } from '../../components/member-link';
 import { EventCover } from './event-cover';
 
 /** The reader's own zone: timed events show on their wall clock; all-day ones are calendar dates wherever they are read. */
 export const readerTimeZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone;
 
-export const dateLine = (event: Pick<CalendarEvent, 'startDate' | 'endDate' | 'allDay'>) => formatEventDateLine(event, { timeZone: readerTimeZone() });
+export const dateLine = (event: Pick<CalendarEvent, 'startDate' | 'endDate' | 'allDay'>) =>
+  formatEventDateLine(event, { timeZone: readerTimeZone() });
 
 const RSVP_LABELS: Record<RsvpStatus, string> = { attending: 'Attending', maybe: 'Maybe', not_attending: 'Not attending' };
 
@@ -57,20 +68,31 @@ export function Rsvp({ event }: { event: CalendarEvent }) {
         if (!document.activeElement || document.activeElement === document.body) focusChoice();
       }),
     onSuccess: (result, status) => {
-      if (result.status === 'waitlisted') toast({ title: 'You are on the waiting list', description: `You are #${result.position} on the waiting list. If a place frees, it is yours at once and we e-mail you.` });
+      if (result.status === 'waitlisted')
+        toast({
+          title: 'You are on the waiting list',
+          description: `You are #${result.position} on the waiting list. If a place frees, it is yours at once and we e-mail you.`,
+        });
       else toast({ title: status ? 'RSVP updated successfully' : 'RSVP removed successfully' });
       void refresh();
     },
     onError: (error, status) =>
       toast({
         title: 'Error',
-        description: error instanceof ApiError && error.status === 409 ? 'Event is at capacity. Unable to RSVP as attending.' : errorMessage(error, status ? 'Failed to update RSVP' : 'Failed to remove RSVP'),
+        description:
+          error instanceof ApiError && error.status === 409
+            ? 'Event is at capacity. Unable to RSVP as attending.'
+            : errorMessage(error, status ? 'Failed to update RSVP' : 'Failed to remove RSVP'),
         variant: 'destructive',
       }),
   });
   const attending = counts.data?.attending ?? event.attendees.attending;
   const waitlisted = event.myRsvp === 'waitlisted';
-  const full = event.maxAttendees !== null && (attending >= event.maxAttendees || event.waitlistCount > 0) && event.myRsvp !== 'attending' && !waitlisted;
+  const full =
+    event.maxAttendees !== null &&
+    (attending >= event.maxAttendees || event.waitlistCount > 0) &&
+    event.myRsvp !== 'attending' &&
+    !waitlisted;
   // A full event with a waiting list still takes "attending": it puts the reader in line.
   const attendingLabel = full && event.waitlist ? 'Join waiting list' : RSVP_LABELS.attending;
 
@@ -94,7 +116,13 @@ export function Rsvp({ event }: { event: CalendarEvent }) {
           {(Object.keys(RSVP_LABELS) as RsvpStatus[]).map((status) => {
             const chosen = event.myRsvp === status || (status === 'attending' && waitlisted);
             return (
-              <Button key={status} variant={chosen ? 'primary' : 'secondary'} aria-pressed={chosen} isDisabled={status === 'attending' && full && !event.waitlist} onPress={() => !set.isPending && set.mutate(status)}>
+              <Button
+                key={status}
+                variant={chosen ? 'primary' : 'secondary'}
+                aria-pressed={chosen}
+                isDisabled={status === 'attending' && full && !event.waitlist}
+                onPress={() => !set.isPending && set.mutate(status)}
+              >
                 {status === 'attending' ? (waitlisted ? 'On the waiting list' : attendingLabel) : RSVP_LABELS[status]}
               </Button>
             );
@@ -110,14 +138,17 @@ export function Rsvp({ event }: { event: CalendarEvent }) {
             You are #{event.myWaitlistPosition} on the waiting list. If a place frees, it is yours at once and we e-mail you.
           </p>
         ) : full ? (
-          <p className="text-sm text-red-700 dark:text-red-400">{event.waitlist ? 'This event is full. Join the waiting list to get the next free place.' : 'This event is full.'}</p>
+          <p className="text-sm text-red-700 dark:text-red-400">
+            {event.waitlist ? 'This event is full. Join the waiting list to get the next free place.' : 'This event is full.'}
+          </p>
         ) : null}
       </div>
     );
   return (
     <section aria-label="RSVP" className="rounded-lg bg-slate-50 p-3 dark:bg-slate-800">
       <p className="mb-2 text-sm font-medium">
-        {attending} attending{event.maxAttendees ? ` of ${event.maxAttendees}` : ''} · {counts.data?.maybe ?? event.attendees.maybe} maybe · {counts.data?.notAttending ?? event.attendees.notAttending} not attending
+        {attending} attending{event.maxAttendees ? ` of ${event.maxAttendees}` : ''} · {counts.data?.maybe ?? event.attendees.maybe} maybe ·{' '}
+        {counts.data?.notAttending ?? event.attendees.notAttending} not attending
         {event.waitlistCount > 0 && ` · ${event.waitlistCount} waiting`}
       </p>
       {body}
@@ -171,7 +202,8 @@ export function EventDetails({ eventId, onClose }: { eventId: string; onClose: (
       toast({ title: 'Event cancelled', description: 'It stays on the calendar as cancelled and takes no more RSVPs.' });
       setMode('view');
     },
-    onError: (error) => toast({ title: 'Error', description: errorMessage(error, 'The event could not be cancelled'), variant: 'destructive' }),
+    onError: (error) =>
+      toast({ title: 'Error', description: errorMessage(error, 'The event could not be cancelled'), variant: 'destructive' }),
   });
   const event = query.data;
   const staff = isStaff(user?.role);
@@ -196,7 +228,12 @@ export function EventDetails({ eventId, onClose }: { eventId: string; onClose: (
   };
 
   return (
-    <ModalOverlay isOpen isDismissable onOpenChange={(open) => !open && onClose()} className="fixed inset-0 z-40 flex items-start justify-center overflow-y-auto bg-black/40 p-4">
+    <ModalOverlay
+      isOpen
+      isDismissable
+      onOpenChange={(open) => !open && onClose()}
+      className="fixed inset-0 z-40 flex items-start justify-center overflow-y-auto bg-black/40 p-4"
+    >
       <Modal className="w-full max-w-2xl rounded-xl bg-white p-6 shadow-xl dark:bg-slate-900">
         <Dialog className="outline-none" aria-label={event?.title ?? 'Event'}>
           {!event ? (
@@ -206,7 +243,9 @@ export function EventDetails({ eventId, onClose }: { eventId: string; onClose: (
               <Heading slot="title" className="text-xl font-bold">
                 Edit Event
               </Heading>
-              <p className="mb-4 text-sm text-slate-600 dark:text-slate-400">Make changes to your event. All changes will be saved automatically.</p>
+              <p className="mb-4 text-sm text-slate-600 dark:text-slate-400">
+                Make changes to your event. All changes will be saved automatically.
+              </p>
               <EventForm event={event} onDone={() => setMode('view')} />
             </>
           ) : (
@@ -232,7 +271,12 @@ export function EventDetails({ eventId, onClose }: { eventId: string; onClose: (
                   <>
                     Virtual Event{' '}
                     {event.virtualLink && (
-                      <a href={event.virtualLink} target="_blank" rel="noopener noreferrer" className="text-brand-600 underline dark:text-amber-accent">
+                      <a
+                        href={event.virtualLink}
+                        target="_blank"
+                        rel="noopener noreferrer"
+                        className="text-brand-600 underline dark:text-amber-accent"
+                      >
                         Join Virtual Meeting
                       </a>
                     )}
@@ -249,7 +293,11 @@ export function EventDetails({ eventId, onClose }: { eventId: string; onClose: (
               {user ? (
                 <Rsvp event={event} />
               ) : (
-                <Link to="/login" search={{ redirect: `/events/${event.id}` }} className="inline-flex min-h-11 items-center rounded-md bg-brand-600 px-5 font-semibold text-white hover:bg-brand-700">
+                <Link
+                  to="/login"
+                  search={{ redirect: `/events/${event.id}` }}
+                  className="inline-flex min-h-11 items-center rounded-md bg-brand-600 px-5 font-semibold text-white hover:bg-brand-700"
+                >
                   Sign in to RSVP
                 </Link>
               )}
@@ -266,7 +314,9 @@ export function EventDetails({ eventId, onClose }: { eventId: string; onClose: (
               )}
               {mode === 'confirm-cancel' ? (
                 <div role="alertdialog" aria-label="Confirm cancellation" className="rounded-lg bg-red-50 p-3 dark:bg-red-950">
-                  <p className="text-sm">Cancel this event? It stays on the calendar as cancelled, takes no more RSVPs and can no longer be changed.</p>
+                  <p className="text-sm">
+                    Cancel this event? It stays on the calendar as cancelled, takes no more RSVPs and can no longer be changed.
+                  </p>
                   <div className="mt-2 flex gap-2">
                     <Button variant="destructive" onPress={() => cancel.mutate()} isDisabled={cancel.isPending}>
                       {cancel.isPending ? 'Cancelling...' : 'Cancel event'}
@@ -297,10 +347,21 @@ export function EventDetails({ eventId, onClose }: { eventId: string; onClose: (
                   <Button variant="secondary" onPress={() => void download()}>
                     Download to calendar (.ics)
                   </Button>
-                  {user && <BookmarkButton kind="event" id={event.id} label={event.title} className="border border-slate-300 dark:border-slate-600" />}
+                  {user && (
+                    <BookmarkButton
+                      kind="event"
+                      id={event.id}
+                      label={event.title}
+                      className="border border-slate-300 dark:border-slate-600"
+                    />
+                  )}
                   {/* Its organizer and staff find the attendees, messages and a private event's invite link on its page. */}
                   {((event.isApproved && event.isPublic) || manages) && (
-                    <Link to="/events/$id" params={{ id: event.id }} className="inline-flex min-h-11 items-center rounded-md px-3 text-sm font-medium text-brand-600 underline dark:text-amber-accent">
+                    <Link
+                      to="/events/$id"
+                      params={{ id: event.id }}
+                      className="inline-flex min-h-11 items-center rounded-md px-3 text-sm font-medium text-brand-600 underline dark:text-amber-accent"
+                    >
                       {event.isApproved && event.isPublic ? 'Event page to share' : 'Event page'}
                       {manages && <span className="sr-only"> (attendees and messages)</span>}
                     </Link>

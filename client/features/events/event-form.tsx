@@ -61,7 +61,8 @@ const formBody = <F extends FormDates & { maxAttendees: string }>(form: F, cover
   maxAttendees: form.maxAttendees || null,
   mediaId: cover?.id ?? null,
 });
-const fieldErrors = (issues: v.BaseIssue<unknown>[]) => Object.fromEntries(issues.map((issue) => [v.getDotPath(issue) ?? 'form', issue.message]));
+const fieldErrors = (issues: v.BaseIssue<unknown>[]) =>
+  Object.fromEntries(issues.map((issue) => [v.getDotPath(issue) ?? 'form', issue.message]));
 
 export function EventForm({ event, onDone }: { event?: CalendarEvent; onDone: () => void }) {
   const { data: user } = useCurrentUser();
@@ -98,7 +99,11 @@ export function EventForm({ event, onDone }: { event?: CalendarEvent; onDone: ()
     },
     onSuccess: (media) => setCover(media),
     onError: (error) =>
-      toast({ title: 'Could not upload the picture', description: error instanceof ApiError ? errorMessage(error, 'Please try again.') : error.message, variant: 'destructive' }),
+      toast({
+        title: 'Could not upload the picture',
+        description: error instanceof ApiError ? errorMessage(error, 'Please try again.') : error.message,
+        variant: 'destructive',
+      }),
   });
   const [errors, setErrors] = useState<Record<string, string>>({});
   const set = <K extends keyof typeof form>(key: K, value: (typeof form)[K]) => setForm((current) => ({ ...current, [key]: value }));
@@ -114,14 +119,28 @@ export function EventForm({ event, onDone }: { event?: CalendarEvent; onDone: ()
     onSuccess: (saved) => {
       // A member's edit of an approved event goes back to the moderation queue (the server decides; this only says so).
       const backToReview = editing && event!.isApproved && !saved.isApproved;
-      const updated = backToReview ? 'Your event has been updated and will be visible again once staff approve the changes.' : 'Your event has been updated successfully.';
-      toast({ title: editing ? 'Event Updated' : 'Event Created', description: editing ? updated : 'Your event has been created successfully.' });
+      const updated = backToReview
+        ? 'Your event has been updated and will be visible again once staff approve the changes.'
+        : 'Your event has been updated successfully.';
+      toast({
+        title: editing ? 'Event Updated' : 'Event Created',
+        description: editing ? updated : 'Your event has been created successfully.',
+      });
       void refresh();
       onDone();
     },
     onError: (error) => {
       if (error instanceof ApiError) setErrors(error.fields);
-      toast({ title: 'Error', description: error instanceof ApiError && error.serverMessage ? error.serverMessage : editing ? 'Failed to update event' : 'Failed to create event', variant: 'destructive' });
+      toast({
+        title: 'Error',
+        description:
+          error instanceof ApiError && error.serverMessage
+            ? error.serverMessage
+            : editing
+              ? 'Failed to update event'
+              : 'Failed to create event',
+        variant: 'destructive',
+      });
     },
   });
 
@@ -251,7 +270,13 @@ export function EventForm({ event, onDone }: { event?: CalendarEvent; onDone: ()
         <legend className="font-semibold">Event Settings</legend>
         <label className="block text-sm">
           Max attendees
-          <input inputMode="numeric" className={field} value={form.maxAttendees} onChange={(e) => set('maxAttendees', e.target.value)} placeholder="No limit" />
+          <input
+            inputMode="numeric"
+            className={field}
+            value={form.maxAttendees}
+            onChange={(e) => set('maxAttendees', e.target.value)}
+            placeholder="No limit"
+          />
         </label>
         {error('maxAttendees')}
         <label className="flex items-center gap-2 text-sm">
@@ -281,7 +306,10 @@ export function EventForm({ event, onDone }: { event?: CalendarEvent; onDone: ()
             Add
           </Button>
         </div>
-        <p id="event-tag-limits" className={`text-sm ${tagInputRefusal || errors.tags ? 'text-red-600 dark:text-red-400' : 'text-slate-600 dark:text-slate-400'}`}>
+        <p
+          id="event-tag-limits"
+          className={`text-sm ${tagInputRefusal || errors.tags ? 'text-red-600 dark:text-red-400' : 'text-slate-600 dark:text-slate-400'}`}
+        >
           {tagInputRefusal ?? errors.tags ?? `${form.tags.length} of ${MAX_TAGS_PER_ITEM} tags, up to ${TAG_MAX_LENGTH} characters each`}
         </p>
         {form.tags.length > 0 && (
@@ -289,7 +317,17 @@ export function EventForm({ event, onDone }: { event?: CalendarEvent; onDone: ()
             {form.tags.map((t) => (
               <li key={t} className="flex items-center gap-1 rounded-full bg-brand-50 py-0.5 pr-1 pl-2 text-sm dark:bg-slate-800">
                 {t}
-                <button type="button" aria-label={`Remove tag ${t}`} onClick={() => set('tags', form.tags.filter((x) => x !== t))} className="min-h-8 min-w-8">
+                <button
+                  type="button"
+                  aria-label={`Remove tag ${t}`}
+                  onClick={() =>
+                    set(
+                      'tags',
+                      form.tags.filter((x) => x !== t),
+                    )
+                  }
+                  className="min-h-8 min-w-8"
+                >
                   ×
                 </button>
               </li>
@@ -302,11 +340,20 @@ export function EventForm({ event, onDone }: { event?: CalendarEvent; onDone: ()
           <legend className="font-semibold">Admin Settings</legend>
           <p className="text-sm text-slate-600 dark:text-slate-400">These settings are only available to staff and administrators.</p>
           <label className="flex items-center gap-2 text-sm">
-            <input type="checkbox" checked={moderation.featured} onChange={(e) => setModeration((m) => ({ ...m, featured: e.target.checked }))} />
+            <input
+              type="checkbox"
+              checked={moderation.featured}
+              onChange={(e) => setModeration((m) => ({ ...m, featured: e.target.checked }))}
+            />
             Featured — shown in Featured Events
           </label>
           <label className="flex items-center gap-2 text-sm">
-            <input type="checkbox" checked={moderation.approved} disabled={!editing || event!.isApproved} onChange={(e) => setModeration((m) => ({ ...m, approved: e.target.checked }))} />
+            <input
+              type="checkbox"
+              checked={moderation.approved}
+              disabled={!editing || event!.isApproved}
+              onChange={(e) => setModeration((m) => ({ ...m, approved: e.target.checked }))}
+            />
             Approved — on the calendar for everyone at once{!editing && ' (events by staff always are)'}
           </label>
           <label className="mt-2 flex items-center gap-2 text-sm">

@@ -40,16 +40,35 @@ export function EventManagementPage() {
   const [open, setOpen] = useState<string | null>(null);
   const search = useDebounced(searchInput.trim());
   const listed = TAB_LISTS[tab === 'stats' ? 'all' : tab];
-  const { list: events, items: list } = useEventList(eventsUrl({ ...listed.params, q: search, type, sort }, listed.path), { enabled: allowed && tab !== 'stats' });
+  const { list: events, items: list } = useEventList(eventsUrl({ ...listed.params, q: search, type, sort }, listed.path), {
+    enabled: allowed && tab !== 'stats',
+  });
   const stats = useEventStats(allowed);
   const act = useMutation({
-    mutationFn: ({ id, action, reason }: { id: string; action: 'approve' | 'reject' | 'feature'; reason?: string | undefined }) => moderateEvent(id, action, reason),
+    mutationFn: ({ id, action, reason }: { id: string; action: 'approve' | 'reject' | 'feature'; reason?: string | undefined }) =>
+      moderateEvent(id, action, reason),
     onSuccess: (_r, { action }) => {
-      toast({ title: action === 'approve' ? 'Event approved successfully' : action === 'reject' ? 'Event rejected successfully' : 'Event featured status updated' });
+      toast({
+        title:
+          action === 'approve'
+            ? 'Event approved successfully'
+            : action === 'reject'
+              ? 'Event rejected successfully'
+              : 'Event featured status updated',
+      });
       void refresh();
     },
     onError: (error, { action }) =>
-      toast({ title: action === 'approve' ? 'Failed to approve event' : action === 'reject' ? 'Failed to reject event' : 'Failed to update featured status', description: errorMessage(error, ''), variant: 'destructive' }),
+      toast({
+        title:
+          action === 'approve'
+            ? 'Failed to approve event'
+            : action === 'reject'
+              ? 'Failed to reject event'
+              : 'Failed to update featured status',
+        description: errorMessage(error, ''),
+        variant: 'destructive',
+      }),
   });
 
   if (user === undefined) return <p role="status">Loading...</p>;
@@ -95,12 +114,21 @@ export function EventManagementPage() {
             ['stats', 'Statistics'],
           ] as const
         ).map(([id, label]) => (
-          <button key={id} type="button" role="tab" aria-selected={tab === id} onClick={() => {
+          <button
+            key={id}
+            type="button"
+            role="tab"
+            aria-selected={tab === id}
+            onClick={() => {
               setTab(id);
               setSelected(new Set());
-            }} className={`min-h-11 px-4 text-sm font-medium ${tab === id ? 'border-b-2 border-brand-600 dark:border-amber-accent' : 'text-slate-600 dark:text-slate-400'}`}>
+            }}
+            className={`min-h-11 px-4 text-sm font-medium ${tab === id ? 'border-b-2 border-brand-600 dark:border-amber-accent' : 'text-slate-600 dark:text-slate-400'}`}
+          >
             {label}
-            {id === 'pending' && Boolean(s?.pending) && <span className="ml-2 rounded-full bg-red-600 px-2 text-xs text-white">{s?.pending}</span>}
+            {id === 'pending' && Boolean(s?.pending) && (
+              <span className="ml-2 rounded-full bg-red-600 px-2 text-xs text-white">{s?.pending}</span>
+            )}
           </button>
         ))}
       </div>
@@ -133,7 +161,14 @@ export function EventManagementPage() {
               <p className="text-sm">
                 {label}: {value}%
               </p>
-              <div className="h-3 rounded bg-slate-200 dark:bg-slate-700" role="progressbar" aria-label={`${label} share`} aria-valuenow={value} aria-valuemin={0} aria-valuemax={100}>
+              <div
+                className="h-3 rounded bg-slate-200 dark:bg-slate-700"
+                role="progressbar"
+                aria-label={`${label} share`}
+                aria-valuenow={value}
+                aria-valuemin={0}
+                aria-valuemax={100}
+              >
                 <div className="h-3 rounded bg-brand-600 dark:bg-amber-accent" style={{ width: `${value}%` }} />
               </div>
             </div>
@@ -142,8 +177,20 @@ export function EventManagementPage() {
       ) : (
         <>
           <div className="mb-4 flex flex-wrap gap-2">
-            <input type="search" aria-label="Search events" placeholder="Search events..." value={searchInput} onChange={(e) => setSearch(e.target.value)} className="min-h-11 flex-1 rounded-md border border-slate-300 bg-white px-3 dark:border-slate-600 dark:bg-slate-900" />
-            <select aria-label="Event type" value={type} onChange={(e) => setType(e.target.value as EventType | '')} className="min-h-11 rounded-md border border-slate-300 bg-white px-2 dark:border-slate-600 dark:bg-slate-900">
+            <input
+              type="search"
+              aria-label="Search events"
+              placeholder="Search events..."
+              value={searchInput}
+              onChange={(e) => setSearch(e.target.value)}
+              className="min-h-11 flex-1 rounded-md border border-slate-300 bg-white px-3 dark:border-slate-600 dark:bg-slate-900"
+            />
+            <select
+              aria-label="Event type"
+              value={type}
+              onChange={(e) => setType(e.target.value as EventType | '')}
+              className="min-h-11 rounded-md border border-slate-300 bg-white px-2 dark:border-slate-600 dark:bg-slate-900"
+            >
               <option value="">All types</option>
               {EVENT_TYPES.map((t) => (
                 <option key={t} value={t}>
@@ -151,7 +198,12 @@ export function EventManagementPage() {
                 </option>
               ))}
             </select>
-            <select aria-label="Sort by" value={sort} onChange={(e) => setSort(e.target.value as SortKey)} className="min-h-11 rounded-md border border-slate-300 bg-white px-2 dark:border-slate-600 dark:bg-slate-900">
+            <select
+              aria-label="Sort by"
+              value={sort}
+              onChange={(e) => setSort(e.target.value as SortKey)}
+              className="min-h-11 rounded-md border border-slate-300 bg-white px-2 dark:border-slate-600 dark:bg-slate-900"
+            >
               <option value="created">Created Date</option>
               <option value="start">Event Date</option>
               <option value="title">Title</option>
@@ -160,7 +212,11 @@ export function EventManagementPage() {
           {tab === 'pending' && (
             <div className="mb-3 flex flex-wrap items-center gap-2">
               <label className="flex min-h-11 items-center gap-2 text-sm">
-                <input type="checkbox" checked={list.length > 0 && selected.size === list.length} onChange={(e) => setSelected(e.target.checked ? new Set(list.map((ev) => ev.id)) : new Set())} />
+                <input
+                  type="checkbox"
+                  checked={list.length > 0 && selected.size === list.length}
+                  onChange={(e) => setSelected(e.target.checked ? new Set(list.map((ev) => ev.id)) : new Set())}
+                />
                 Select all
               </label>
               <Button onPress={() => askBulk('approve')}>Approve All</Button>
@@ -175,7 +231,9 @@ export function EventManagementPage() {
           {confirm && (
             <div role="alertdialog" aria-label="Confirm bulk action" className="mb-3 rounded-lg bg-amber-50 p-3 dark:bg-amber-950">
               <p className="text-sm">
-                {confirm === 'approve' ? `Approve ${selected.size} selected event(s)?` : `Reject ${selected.size} selected event(s)? This cannot be undone.`}
+                {confirm === 'approve'
+                  ? `Approve ${selected.size} selected event(s)?`
+                  : `Reject ${selected.size} selected event(s)? This cannot be undone.`}
               </p>
               <div className="mt-2 flex gap-2">
                 <Button variant={confirm === 'reject' ? 'destructive' : 'primary'} onPress={() => void runBulk(confirm)}>
@@ -188,11 +246,17 @@ export function EventManagementPage() {
             </div>
           )}
           {list.length === 0 ? (
-            <p className="rounded-xl border border-dashed border-slate-300 p-8 text-center dark:border-slate-700">{search ? `No events match “${search}”` : 'No events found'}</p>
+            <p className="rounded-xl border border-dashed border-slate-300 p-8 text-center dark:border-slate-700">
+              {search ? `No events match “${search}”` : 'No events found'}
+            </p>
           ) : (
             <ul className="space-y-3">
               {list.map((e) => (
-                <li key={e.id} aria-label={e.title} className="flex gap-3 rounded-xl border border-slate-200 bg-white p-4 dark:border-slate-800 dark:bg-slate-900">
+                <li
+                  key={e.id}
+                  aria-label={e.title}
+                  className="flex gap-3 rounded-xl border border-slate-200 bg-white p-4 dark:border-slate-800 dark:bg-slate-900"
+                >
                   {tab === 'pending' && (
                     <input
                       type="checkbox"
@@ -220,7 +284,9 @@ export function EventManagementPage() {
                     </p>
                     {tab === 'pending' && e.description && <p className="mt-1 line-clamp-3 text-sm whitespace-pre-wrap">{e.description}</p>}
                     {tab === 'pending' && <MediaPreview upload={e.media} of={`the event ${e.title}`} />}
-                    {e.status === 'rejected' && e.rejectionReason && <p className="mt-1 text-sm text-red-700 dark:text-red-400">Reason: {e.rejectionReason}</p>}
+                    {e.status === 'rejected' && e.rejectionReason && (
+                      <p className="mt-1 text-sm text-red-700 dark:text-red-400">Reason: {e.rejectionReason}</p>
+                    )}
                     <div className="mt-2 flex flex-wrap gap-2">
                       <Button variant="ghost" onPress={() => setOpen(e.id)}>
                         View
@@ -247,7 +313,9 @@ export function EventManagementPage() {
                         </Button>
                         <Popover className="min-w-40 rounded-md border border-slate-200 bg-white p-1 shadow-lg dark:border-slate-700 dark:bg-slate-900">
                           <Menu className="outline-none" onAction={() => act.mutate({ id: e.id, action: 'feature' })}>
-                            <MenuItem className="flex min-h-11 cursor-pointer items-center rounded px-3 text-sm outline-none data-focused:bg-slate-100 dark:data-focused:bg-slate-800">{e.isFeatured ? 'Unfeature' : 'Feature'}</MenuItem>
+                            <MenuItem className="flex min-h-11 cursor-pointer items-center rounded px-3 text-sm outline-none data-focused:bg-slate-100 dark:data-focused:bg-slate-800">
+                              {e.isFeatured ? 'Unfeature' : 'Feature'}
+                            </MenuItem>
                           </Menu>
                         </Popover>
                       </MenuTrigger>
@@ -265,7 +333,6 @@ export function EventManagementPage() {
   );
 }
 
-
 /** Management's Cancel for an approved event, confirmed in a dialog: it stays listed as cancelled and its attendees are mailed. */
 function CancelEventButton({ event, onCancelled }: { event: CalendarEvent; onCancelled: () => void }) {
   const { toast } = useToast();
@@ -275,7 +342,8 @@ function CancelEventButton({ event, onCancelled }: { event: CalendarEvent; onCan
       toast({ title: 'Event cancelled', description: 'It stays on the calendar as cancelled; its attendees are told.' });
       onCancelled();
     },
-    onError: (error) => toast({ title: 'Error', description: errorMessage(error, 'The event could not be cancelled'), variant: 'destructive' }),
+    onError: (error) =>
+      toast({ title: 'Error', description: errorMessage(error, 'The event could not be cancelled'), variant: 'destructive' }),
   });
   return (
     <DialogTrigger>
@@ -290,9 +358,16 @@ function CancelEventButton({ event, onCancelled }: { event: CalendarEvent; onCan
                 <Heading slot="title" className="text-lg font-bold">
                   Cancel this event?
                 </Heading>
-                <p className="mt-2 text-sm">An approved event is cancelled rather than rejected: it stays on the calendar as cancelled, takes no more RSVPs, and everyone attending or waiting is e-mailed.</p>
+                <p className="mt-2 text-sm">
+                  An approved event is cancelled rather than rejected: it stays on the calendar as cancelled, takes no more RSVPs, and
+                  everyone attending or waiting is e-mailed.
+                </p>
                 <div className="mt-4 flex flex-wrap gap-2">
-                  <Button variant="destructive" isDisabled={cancel.isPending} onPress={() => cancel.mutateAsync().then(close, () => undefined)}>
+                  <Button
+                    variant="destructive"
+                    isDisabled={cancel.isPending}
+                    onPress={() => cancel.mutateAsync().then(close, () => undefined)}
+                  >
                     {cancel.isPending ? 'Cancelling...' : 'Cancel event'}
                   </Button>
                   <Button variant="ghost" onPress={close}>

@@ -91,7 +91,12 @@ export function EventPage() {
             {user && event.isVirtual && event.virtualLink && (
               <>
                 {' · '}
-                <a href={event.virtualLink} target="_blank" rel="noopener noreferrer" className="text-brand-600 underline dark:text-amber-accent">
+                <a
+                  href={event.virtualLink}
+                  target="_blank"
+                  rel="noopener noreferrer"
+                  className="text-brand-600 underline dark:text-amber-accent"
+                >
                   Join Virtual Meeting
                 </a>
               </>
@@ -116,14 +121,23 @@ export function EventPage() {
         {user && <Rsvp event={event} />}
         <div className="flex flex-wrap gap-3">
           {!user && (
-            <Link to="/login" search={{ redirect: `/events/${event.id}` }} className="inline-flex min-h-11 items-center rounded-md bg-brand-600 px-5 font-semibold text-white hover:bg-brand-700">
+            <Link
+              to="/login"
+              search={{ redirect: `/events/${event.id}` }}
+              className="inline-flex min-h-11 items-center rounded-md bg-brand-600 px-5 font-semibold text-white hover:bg-brand-700"
+            >
               Sign in to RSVP
             </Link>
           )}
-          <a href={eventIcsUrl(event.id)} className="inline-flex min-h-11 items-center rounded-md border border-slate-300 px-5 font-medium dark:border-slate-600">
+          <a
+            href={eventIcsUrl(event.id)}
+            className="inline-flex min-h-11 items-center rounded-md border border-slate-300 px-5 font-medium dark:border-slate-600"
+          >
             Add to calendar
           </a>
-          {user && <BookmarkButton kind="event" id={event.id} label={event.title} className="border border-slate-300 px-5 dark:border-slate-600" />}
+          {user && (
+            <BookmarkButton kind="event" id={event.id} label={event.title} className="border border-slate-300 px-5 dark:border-slate-600" />
+          )}
           {user && (
             <Link to="/calendar" className={LINK}>
               Back to the calendar

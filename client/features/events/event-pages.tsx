@@ -39,9 +39,20 @@ function EventLink({ event, onOpen, compact = false }: { event: CalendarEvent; o
 /** A day's full list, opened from its "+N more": every event shown on it, each opening its details. */
 function DayList({ day, search, onOpen, onClose }: { day: string; search: string; onOpen: (id: string) => void; onClose: () => void }) {
   const events = useEventPage(eventsUrl({ day, tz: readerTimeZone(), q: search }));
-  const title = new Date(`${day}T12:00:00Z`).toLocaleDateString('en-US', { weekday: 'long', month: 'long', day: 'numeric', year: 'numeric', timeZone: 'UTC' });
+  const title = new Date(`${day}T12:00:00Z`).toLocaleDateString('en-US', {
+    weekday: 'long',
+    month: 'long',
+    day: 'numeric',
+    year: 'numeric',
+    timeZone: 'UTC',
+  });
   return (
-    <ModalOverlay isOpen isDismissable onOpenChange={(open) => !open && onClose()} className="fixed inset-0 z-40 flex items-start justify-center overflow-y-auto bg-black/40 p-4">
+    <ModalOverlay
+      isOpen
+      isDismissable
+      onOpenChange={(open) => !open && onClose()}
+      className="fixed inset-0 z-40 flex items-start justify-center overflow-y-auto bg-black/40 p-4"
+    >
       <Modal className="w-full max-w-md rounded-xl bg-white p-6 shadow-xl dark:bg-slate-900">
         <Dialog className="outline-none">
           <Heading slot="title" className="text-lg font-bold">
@@ -95,7 +106,9 @@ function SidePanel({ id, title, url, onOpen }: { id: string; title: string; url:
           {events.data!.items.map((e) => (
             <li key={e.id}>
               <EventLink event={e} onOpen={onOpen} />
-              <span className="text-xs text-slate-600 dark:text-slate-400">{new Date(e.startDate).toLocaleDateString('en-US', { month: 'short', day: 'numeric', year: 'numeric' })}</span>
+              <span className="text-xs text-slate-600 dark:text-slate-400">
+                {new Date(e.startDate).toLocaleDateString('en-US', { month: 'short', day: 'numeric', year: 'numeric' })}
+              </span>
             </li>
           ))}
         </ul>
@@ -125,7 +138,9 @@ export function CalendarPage() {
   // The grid shows the whole month at once, so it reads every page of it; the list grows by "Load more".
   const monthUrl = eventsUrl({ from: gridFrom.toISOString(), to: gridTo.toISOString(), q, limit: String(MONTH_PAGE) });
   const month = useAllEvents(monthUrl, view === 'calendar');
-  const { list: listed, items: listedEvents } = useEventList(q ? eventsUrl({ q }) : eventsUrl({ from: cursor.toISOString() }), { enabled: view === 'list' });
+  const { list: listed, items: listedEvents } = useEventList(q ? eventsUrl({ q }) : eventsUrl({ from: cursor.toISOString() }), {
+    enabled: view === 'list',
+  });
   const events = view === 'calendar' ? month : listed;
   const shown = view === 'calendar' ? (month.data ?? []) : listedEvents;
   const monthLabel = cursor.toLocaleDateString('en-US', { month: 'long', year: 'numeric' });
@@ -134,12 +149,22 @@ export function CalendarPage() {
 
   return (
     <div>
-      <PageHeader title="Events & Calendar" actions={user && user.role !== 'subscriber' ? <Button onPress={() => setCreating(true)}>New Event</Button> : undefined} />
+      <PageHeader
+        title="Events & Calendar"
+        actions={user && user.role !== 'subscriber' ? <Button onPress={() => setCreating(true)}>New Event</Button> : undefined}
+      />
       <div className="mb-4 flex flex-wrap gap-2">
         <label htmlFor="event-search" className="sr-only">
           Search events
         </label>
-        <input id="event-search" type="search" value={search} onChange={(e) => setSearch(e.target.value)} placeholder="Search events..." className="min-h-11 flex-1 rounded-md border border-slate-300 bg-white px-3 dark:border-slate-600 dark:bg-slate-900" />
+        <input
+          id="event-search"
+          type="search"
+          value={search}
+          onChange={(e) => setSearch(e.target.value)}
+          placeholder="Search events..."
+          className="min-h-11 flex-1 rounded-md border border-slate-300 bg-white px-3 dark:border-slate-600 dark:bg-slate-900"
+        />
         <div role="group" aria-label="View" className="flex gap-1">
           {(['calendar', 'list'] as const).map((v) => (
             <Button key={v} variant={view === v ? 'primary' : 'secondary'} aria-pressed={view === v} onPress={() => setView(v)}>
@@ -149,17 +174,28 @@ export function CalendarPage() {
         </div>
       </div>
       <div className="grid gap-6 lg:grid-cols-[minmax(0,1fr)_18rem]">
-        <section aria-label={listHeading} className="min-w-0 rounded-xl border border-slate-200 bg-white p-3 dark:border-slate-800 dark:bg-slate-900">
+        <section
+          aria-label={listHeading}
+          className="min-w-0 rounded-xl border border-slate-200 bg-white p-3 dark:border-slate-800 dark:bg-slate-900"
+        >
           <div className="mb-3 flex flex-wrap items-center justify-between gap-2">
             <h2 className="text-lg font-semibold">{listHeading}</h2>
             <div className="flex gap-1">
-              <Button variant="secondary" aria-label="Previous month" onPress={() => setCursor(new Date(cursor.getFullYear(), cursor.getMonth() - 1, 1))}>
+              <Button
+                variant="secondary"
+                aria-label="Previous month"
+                onPress={() => setCursor(new Date(cursor.getFullYear(), cursor.getMonth() - 1, 1))}
+              >
                 ‹
               </Button>
               <Button variant="secondary" onPress={() => setCursor(new Date(new Date().getFullYear(), new Date().getMonth(), 1))}>
                 Today
               </Button>
-              <Button variant="secondary" aria-label="Next month" onPress={() => setCursor(new Date(cursor.getFullYear(), cursor.getMonth() + 1, 1))}>
+              <Button
+                variant="secondary"
+                aria-label="Next month"
+                onPress={() => setCursor(new Date(cursor.getFullYear(), cursor.getMonth() + 1, 1))}
+              >
                 ›
               </Button>
             </div>
@@ -170,7 +206,11 @@ export function CalendarPage() {
             <p role="alert">The events could not be loaded. Please refresh the page.</p>
           ) : view === 'calendar' ? (
             <>
-              <div role="grid" aria-label={monthLabel} className="grid grid-cols-7 gap-px overflow-hidden rounded bg-slate-200 text-sm dark:bg-slate-700">
+              <div
+                role="grid"
+                aria-label={monthLabel}
+                className="grid grid-cols-7 gap-px overflow-hidden rounded bg-slate-200 text-sm dark:bg-slate-700"
+              >
                 <div role="row" className="contents">
                   {WEEKDAYS.map((d) => (
                     <div key={d} role="columnheader" className="bg-slate-50 p-1 text-center font-medium dark:bg-slate-800">
@@ -185,8 +225,14 @@ export function CalendarPage() {
                       return (
                         // Days of the next or previous month are told apart by a muted background and number, not by
                         // dimming the whole cell: their events must stay as readable as any other (contrast).
-                        <div key={day.date} role="gridcell" className={`min-h-20 p-1 ${day.inMonth ? 'bg-white dark:bg-slate-900' : 'bg-slate-50 dark:bg-slate-950'}`}>
-                          <p className={`text-xs ${day.date === today ? 'font-bold text-amber-700 dark:text-amber-accent' : day.inMonth ? '' : 'text-slate-600 dark:text-slate-400'}`}>
+                        <div
+                          key={day.date}
+                          role="gridcell"
+                          className={`min-h-20 p-1 ${day.inMonth ? 'bg-white dark:bg-slate-900' : 'bg-slate-50 dark:bg-slate-950'}`}
+                        >
+                          <p
+                            className={`text-xs ${day.date === today ? 'font-bold text-amber-700 dark:text-amber-accent' : day.inMonth ? '' : 'text-slate-600 dark:text-slate-400'}`}
+                          >
                             <span aria-hidden="true">{day.day}</span>
                             <span className="sr-only">{spokenDay(day.date)}</span>
                           </p>
@@ -196,7 +242,11 @@ export function CalendarPage() {
                             ))}
                           </div>
                           {dayEvents.length > DAY_CELL_LIMIT && (
-                            <button type="button" onClick={() => setOpenDay(day.date)} className="min-h-6 text-xs text-slate-600 underline-offset-2 hover:underline dark:text-slate-400">
+                            <button
+                              type="button"
+                              onClick={() => setOpenDay(day.date)}
+                              className="min-h-6 text-xs text-slate-600 underline-offset-2 hover:underline dark:text-slate-400"
+                            >
                               +{dayEvents.length - DAY_CELL_LIMIT} more<span className="sr-only"> on {spokenDay(day.date)}</span>
                             </button>
                           )}
@@ -209,7 +259,9 @@ export function CalendarPage() {
               {shown.length === 0 && <p className="mt-3 text-center text-sm">{q ? `No events match “${q}”` : 'No events found'}</p>}
             </>
           ) : shown.length === 0 ? (
-            <p className="rounded-xl border border-dashed border-slate-300 p-8 text-center dark:border-slate-700">{q ? `No events match “${q}”` : 'No events found'}</p>
+            <p className="rounded-xl border border-dashed border-slate-300 p-8 text-center dark:border-slate-700">
+              {q ? `No events match “${q}”` : 'No events found'}
+            </p>
           ) : (
             <ul className="space-y-3">
               {shown.map((e) => (
@@ -229,7 +281,8 @@ export function CalendarPage() {
                       </h3>
                       {e.description && <p className="mt-1 line-clamp-3 text-sm">{e.description}</p>}
                       <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">
-                        {dateLine(e)} · {e.isVirtual ? 'Virtual Event' : e.location || 'Location not specified'} · <MemberLink id={e.organizerId} name={`${e.organizer.firstName} ${e.organizer.lastName}`} />
+                        {dateLine(e)} · {e.isVirtual ? 'Virtual Event' : e.location || 'Location not specified'} ·{' '}
+                        <MemberLink id={e.organizerId} name={`${e.organizer.firstName} ${e.organizer.lastName}`} />
                       </p>
                     </div>
                   </article>
@@ -240,15 +293,30 @@ export function CalendarPage() {
           {view === 'list' && <LoadMore list={listed} label="Load more events" />}
         </section>
         <aside className="space-y-4">
-          <SidePanel id="upcoming" title="Upcoming Events" url={eventsUrl({ from: now.toISOString(), limit: String(UPCOMING_LIMIT) })} onOpen={setOpen} />
-          <SidePanel id="featured" title="Featured Events" url={eventsUrl({ featured: 'true', from: now.toISOString(), limit: String(FEATURED_SIDE_LIMIT) })} onOpen={setOpen} />
+          <SidePanel
+            id="upcoming"
+            title="Upcoming Events"
+            url={eventsUrl({ from: now.toISOString(), limit: String(UPCOMING_LIMIT) })}
+            onOpen={setOpen}
+          />
+          <SidePanel
+            id="featured"
+            title="Featured Events"
+            url={eventsUrl({ featured: 'true', from: now.toISOString(), limit: String(FEATURED_SIDE_LIMIT) })}
+            onOpen={setOpen}
+          />
           {user && <PersonalCalendar />}
         </aside>
       </div>
       {openDay && !open && <DayList day={openDay} search={q} onOpen={setOpen} onClose={() => setOpenDay(null)} />}
       {open && <EventDetails eventId={open} onClose={() => setOpen(null)} />}
       {creating && (
-        <ModalOverlay isOpen isDismissable onOpenChange={(o) => !o && setCreating(false)} className="fixed inset-0 z-40 flex items-start justify-center overflow-y-auto bg-black/40 p-4">
+        <ModalOverlay
+          isOpen
+          isDismissable
+          onOpenChange={(o) => !o && setCreating(false)}
+          className="fixed inset-0 z-40 flex items-start justify-center overflow-y-auto bg-black/40 p-4"
+        >
           <Modal className="w-full max-w-2xl rounded-xl bg-white p-6 shadow-xl dark:bg-slate-900">
             <Dialog className="outline-none">
               <Heading slot="title" className="mb-4 text-xl font-bold">

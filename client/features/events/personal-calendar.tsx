@@ -20,7 +20,8 @@ export function PersonalCalendar() {
       setConfirming(false);
       toast({ title: 'New calendar link made', description: 'The old link no longer works. Add the new one to your calendar app.' });
     },
-    onError: (error) => toast({ title: 'The link could not be replaced', description: errorMessage(error, 'Please try again.'), variant: 'destructive' }),
+    onError: (error) =>
+      toast({ title: 'The link could not be replaced', description: errorMessage(error, 'Please try again.'), variant: 'destructive' }),
   });
   const copy = async (url: string) => {
     try {
@@ -32,11 +33,16 @@ export function PersonalCalendar() {
   };
 
   return (
-    <section aria-labelledby="personal-calendar" className="rounded-xl border border-slate-200 bg-white p-4 dark:border-slate-800 dark:bg-slate-900">
+    <section
+      aria-labelledby="personal-calendar"
+      className="rounded-xl border border-slate-200 bg-white p-4 dark:border-slate-800 dark:bg-slate-900"
+    >
       <h2 id="personal-calendar" className="font-semibold">
         Subscribe in your calendar app
       </h2>
-      <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">The events you attend, organise or wait for, kept up to date in your own calendar. Keep this link private.</p>
+      <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">
+        The events you attend, organise or wait for, kept up to date in your own calendar. Keep this link private.
+      </p>
       {feed.isPending ? (
         <p role="status" className="mt-2 text-sm">
           Loading your link...
@@ -50,12 +56,21 @@ export function PersonalCalendar() {
           <label htmlFor="personal-calendar-url" className="sr-only">
             Your private calendar link
           </label>
-          <input id="personal-calendar-url" readOnly value={feed.data.url} onFocus={(e) => e.target.select()} className="min-h-11 w-full rounded-md border border-slate-300 bg-slate-50 px-2 text-xs dark:border-slate-600 dark:bg-slate-800" />
+          <input
+            id="personal-calendar-url"
+            readOnly
+            value={feed.data.url}
+            onFocus={(e) => e.target.select()}
+            className="min-h-11 w-full rounded-md border border-slate-300 bg-slate-50 px-2 text-xs dark:border-slate-600 dark:bg-slate-800"
+          />
           <div className="flex flex-wrap gap-2">
             <Button variant="secondary" onPress={() => void copy(feed.data.url)}>
               Copy link
             </Button>
-            <a href={feed.data.url.replace(/^https?:/u, 'webcal:')} className="inline-flex min-h-11 items-center px-2 text-sm font-medium text-brand-700 underline dark:text-amber-accent">
+            <a
+              href={feed.data.url.replace(/^https?:/u, 'webcal:')}
+              className="inline-flex min-h-11 items-center px-2 text-sm font-medium text-brand-700 underline dark:text-amber-accent"
+            >
               Open in calendar app
             </a>
           </div>

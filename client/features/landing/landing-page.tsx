@@ -13,10 +13,12 @@ export function LandingPage() {
     <div className="min-h-screen bg-gradient-to-b from-brand-900 via-brand-800 to-slate-900 text-white">
       <SkipLink />
       <header className="mx-auto flex max-w-6xl items-center justify-between px-4 py-5">
-        <p className="flex items-center gap-2 text-lg font-bold">
-          {SITE_NAME}
-        </p>
-        <button type="button" onClick={signIn} className="min-h-11 rounded-md border border-white/40 px-4 text-sm font-medium hover:bg-white/10">
+        <p className="flex items-center gap-2 text-lg font-bold">{SITE_NAME}</p>
+        <button
+          type="button"
+          onClick={signIn}
+          className="min-h-11 rounded-md border border-white/40 px-4 text-sm font-medium hover:bg-white/10"
+        >
           Sign In
         </button>
       </header>
@@ -25,10 +27,18 @@ export function LandingPage() {
         <h1 className="mt-3 max-w-3xl text-4xl font-bold leading-tight md:text-6xl">{LANDING.headline}</h1>
         <p className="mt-6 max-w-2xl text-lg text-slate-200">{LANDING.lead}</p>
         <div className="mt-8 flex flex-wrap gap-3">
-          <button type="button" onClick={join} className="min-h-11 rounded-md bg-amber-400 px-6 font-semibold text-slate-950 hover:bg-amber-300">
+          <button
+            type="button"
+            onClick={join}
+            className="min-h-11 rounded-md bg-amber-400 px-6 font-semibold text-slate-950 hover:bg-amber-300"
+          >
             Join Community
           </button>
-          <button type="button" onClick={signIn} className="min-h-11 rounded-md border border-white/40 px-6 font-semibold hover:bg-white/10">
+          <button
+            type="button"
+            onClick={signIn}
+            className="min-h-11 rounded-md border border-white/40 px-6 font-semibold hover:bg-white/10"
+          >
             Sign In
           </button>
         </div>

@@ -20,7 +20,6 @@ import { LoadMore } from '../../lib/paged-list';
 import { useConsentRecord, useMail, useMailbox } from './api';
 import { FREQUENCY_LABELS, SUBSCRIPTION_TYPE_LABELS, type Frequency, type SubscriptionType } from '../../../shared/subscriptions/constants';
 
-
 /** The consent record's entries in words; an entry this page does not know yet shows its name. */
 const CONSENT_EVENTS: Record<string, string> = {
   requested: 'Requested',
@@ -52,12 +51,22 @@ function MailView({ id }: { id: string }) {
           <h3 id="mail-links" className="mb-1 text-sm font-semibold">
             Links in this message
           </h3>
-          <p className="mb-2 text-xs text-slate-600 dark:text-slate-400">Development only. Following a link opens the real one in this browser, as the addressee would: a sign-in link signs this browser in as them.</p>
+          <p className="mb-2 text-xs text-slate-600 dark:text-slate-400">
+            Development only. Following a link opens the real one in this browser, as the addressee would: a sign-in link signs this browser
+            in as them.
+          </p>
           <ul className="space-y-2">
             {m.links.map((link, index) => (
-              <li key={link.follow} className="flex flex-wrap items-center gap-2 rounded-lg border border-slate-200 p-2 dark:border-slate-800">
+              <li
+                key={link.follow}
+                className="flex flex-wrap items-center gap-2 rounded-lg border border-slate-200 p-2 dark:border-slate-800"
+              >
                 <code className="min-w-0 flex-1 text-xs break-all">{link.masked}</code>
-                <a href={link.follow} className={buttonLook('secondary')} aria-label={m.links.length > 1 ? `Follow this link (${index + 1} of ${m.links.length})` : undefined}>
+                <a
+                  href={link.follow}
+                  className={buttonLook('secondary')}
+                  aria-label={m.links.length > 1 ? `Follow this link (${index + 1} of ${m.links.length})` : undefined}
+                >
                   Follow this link
                 </a>
               </li>
@@ -90,7 +99,12 @@ function MailView({ id }: { id: string }) {
         </h3>
         {m.html ? (
           // An empty sandbox: the message's markup renders, but its scripts, forms and links cannot act on the app.
-          <iframe title="Message as HTML" sandbox="" srcDoc={m.html} className="h-96 w-full rounded-lg border border-slate-200 bg-white dark:border-slate-800" />
+          <iframe
+            title="Message as HTML"
+            sandbox=""
+            srcDoc={m.html}
+            className="h-96 w-full rounded-lg border border-slate-200 bg-white dark:border-slate-800"
+          />
         ) : (
           <p className="text-sm text-slate-600 dark:text-slate-400">This message has no HTML part.</p>
         )}
@@ -99,7 +113,9 @@ function MailView({ id }: { id: string }) {
         <h3 id="mail-text" className="mb-1 text-sm font-semibold">
           Text part
         </h3>
-        <pre className="max-h-96 overflow-auto rounded-lg bg-slate-50 p-3 text-xs whitespace-pre-wrap break-words dark:bg-slate-800">{m.text || '(empty)'}</pre>
+        <pre className="max-h-96 overflow-auto rounded-lg bg-slate-50 p-3 text-xs whitespace-pre-wrap break-words dark:bg-slate-800">
+          {m.text || '(empty)'}
+        </pre>
       </section>
     </article>
   );
@@ -111,7 +127,10 @@ function CapturedMail() {
   if (list.isPending) return <Spinner label="Loading the mailbox" />;
   if (list.isError)
     return list.error instanceof ApiError && list.error.status === 404 ? (
-      <p className={card}>Mail is sent through the SMTP relay configured in SMTP_URL, so no copy is kept here. The development mailbox exists only when SMTP_URL is not set.</p>
+      <p className={card}>
+        Mail is sent through the SMTP relay configured in SMTP_URL, so no copy is kept here. The development mailbox exists only when
+        SMTP_URL is not set.
+      </p>
     ) : (
       <p role="alert" className={card}>
         The mailbox could not be loaded. Please refresh the page and try again.
@@ -138,7 +157,9 @@ function CapturedMail() {
           </li>
         ))}
       </ul>
-      <div className={card}>{selected ? <MailView id={selected} /> : <p className="text-slate-600 dark:text-slate-400">Select a message to read it.</p>}</div>
+      <div className={card}>
+        {selected ? <MailView id={selected} /> : <p className="text-slate-600 dark:text-slate-400">Select a message to read it.</p>}
+      </div>
     </div>
   );
 }
@@ -160,7 +181,9 @@ function ConsentLookup() {
       <h2 id="consent-record" className="font-semibold">
         Consent record
       </h2>
-      <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">Every subscription of one e-mail address, with when it was asked for, confirmed, changed and ended.</p>
+      <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">
+        Every subscription of one e-mail address, with when it was asked for, confirmed, changed and ended.
+      </p>
       <form onSubmit={onSubmit} className="mt-3 flex flex-wrap items-end gap-3">
         <div className="min-w-0 flex-1">
           <TextField label="E-mail address" type="email" value={draft} onChange={setDraft} />
@@ -182,7 +205,8 @@ function ConsentLookup() {
               {subscriptions.map((subscription) => (
                 <li key={subscription.id} className="rounded-lg border border-slate-200 p-3 dark:border-slate-800">
                   <p className="font-medium">
-                    {SUBSCRIPTION_TYPE_LABELS[subscription.subscriptionType]} · {FREQUENCY_LABELS[subscription.frequency]} · {subscription.status}
+                    {SUBSCRIPTION_TYPE_LABELS[subscription.subscriptionType]} · {FREQUENCY_LABELS[subscription.frequency]} ·{' '}
+                    {subscription.status}
                     {subscription.status !== 'unsubscribed' && !subscription.isActive && ' (paused)'}
                   </p>
                   <p className="text-xs text-slate-600 dark:text-slate-400">
@@ -221,7 +245,10 @@ export function MailboxPage() {
     );
   return (
     <div className="space-y-6">
-      <PageHeader title="Mailbox" description="Mail the site has sent, caught in development instead of being delivered (sign-in, password reset, confirmation and unsubscribe links show their token masked; “Follow this link” opens the real one), and the consent record of any address." />
+      <PageHeader
+        title="Mailbox"
+        description="Mail the site has sent, caught in development instead of being delivered (sign-in, password reset, confirmation and unsubscribe links show their token masked; “Follow this link” opens the real one), and the consent record of any address."
+      />
       <CapturedMail />
       <ConsentLookup />
     </div>

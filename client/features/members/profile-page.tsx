@@ -11,7 +11,15 @@ import { relativeTime } from '../../lib/relative-time';
 import { useMemberProfile } from './api';
 
 const monthYear = (iso: string) => new Date(iso).toLocaleDateString('en-US', { month: 'long', year: 'numeric' });
-const eventDate = (iso: string) => new Date(iso).toLocaleString('en-US', { weekday: 'short', month: 'short', day: 'numeric', year: 'numeric', hour: 'numeric', minute: '2-digit' });
+const eventDate = (iso: string) =>
+  new Date(iso).toLocaleString('en-US', {
+    weekday: 'short',
+    month: 'short',
+    day: 'numeric',
+    year: 'numeric',
+    hour: 'numeric',
+    minute: '2-digit',
+  });
 const count = (n: number, one: string) => `${n} ${one}${n === 1 ? '' : 's'}`;
 
 const card = 'rounded-xl border border-slate-200 bg-white p-4 dark:border-slate-800 dark:bg-slate-900';
@@ -87,7 +95,9 @@ export function MemberProfilePage() {
     return (
       <div className="mx-auto max-w-3xl py-12 text-center">
         <h1 className="text-2xl font-bold">{missing ? 'Member not found' : 'The profile could not be loaded'}</h1>
-        <p className="mt-2 text-slate-600 dark:text-slate-400">{missing ? 'This member does not exist or is no longer part of the community.' : 'Please refresh the page in a moment.'}</p>
+        <p className="mt-2 text-slate-600 dark:text-slate-400">
+          {missing ? 'This member does not exist or is no longer part of the community.' : 'Please refresh the page in a moment.'}
+        </p>
         <Link to="/" className="mt-4 inline-block underline">
           Back to the newsfeed
         </Link>
@@ -106,9 +116,16 @@ export function MemberProfilePage() {
             <RoleBadge role={member.role} />
           </div>
           <p className="text-sm text-slate-600 dark:text-slate-400">Joined {monthYear(member.joinedAt)}</p>
-          {member.bio ? <p className="break-words whitespace-pre-line">{member.bio}</p> : <p className="text-sm text-slate-500 italic dark:text-slate-400">No bio yet.</p>}
+          {member.bio ? (
+            <p className="break-words whitespace-pre-line">{member.bio}</p>
+          ) : (
+            <p className="text-sm text-slate-500 italic dark:text-slate-400">No bio yet.</p>
+          )}
           {own && (
-            <Link to="/account" className="inline-flex min-h-11 items-center text-sm font-medium text-brand-700 underline dark:text-amber-accent">
+            <Link
+              to="/account"
+              className="inline-flex min-h-11 items-center text-sm font-medium text-brand-700 underline dark:text-amber-accent"
+            >
               Edit your profile
             </Link>
           )}

@@ -79,12 +79,32 @@ export function MonitoringPage() {
       <section aria-label="Figures" className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
         <Tile label="Active users" value={m.activeUsers.toLocaleString('en-US')} detail={`${m.sockets} connection(s) to this server`} />
         <Tile label="Total posts" value={m.totalPosts.toLocaleString('en-US')} />
-        <Tile label="Response time" value={`${m.responseTimeMs.p50} ms`} detail={`median; p95 ${m.responseTimeMs.p95} ms, last 5 minutes`} />
+        <Tile
+          label="Response time"
+          value={`${m.responseTimeMs.p50} ms`}
+          detail={`median; p95 ${m.responseTimeMs.p95} ms, last 5 minutes`}
+        />
         <Tile label="Uptime" value={uptime(m.uptimeSeconds)} />
-        <Tile label="Database" value={m.database.status} detail={`${m.database.connections}/${m.database.maxConnections} connections in use`} />
-        <Tile label="Storage" value={bytes(m.storage.bytes)} detail={quotaShare === null ? m.storage.status : `${quotaShare}% of quota · ${m.storage.status}`} />
-        <Tile label="Event log" value={m.eventStore.head.toLocaleString('en-US')} detail={`projections ${m.eventStore.projections}, ${m.eventStore.lag.toLocaleString('en-US')} events (${m.eventStore.lagSeconds}\u00a0s) behind`} />
-        <Tile label="Background jobs" value={`${m.queues.waiting} waiting`} detail={`${m.queues.active} running, ${m.queues.failed} failed, ${m.queues.scheduled} digest schedule(s)`} />
+        <Tile
+          label="Database"
+          value={m.database.status}
+          detail={`${m.database.connections}/${m.database.maxConnections} connections in use`}
+        />
+        <Tile
+          label="Storage"
+          value={bytes(m.storage.bytes)}
+          detail={quotaShare === null ? m.storage.status : `${quotaShare}% of quota · ${m.storage.status}`}
+        />
+        <Tile
+          label="Event log"
+          value={m.eventStore.head.toLocaleString('en-US')}
+          detail={`projections ${m.eventStore.projections}, ${m.eventStore.lag.toLocaleString('en-US')} events (${m.eventStore.lagSeconds}\u00a0s) behind`}
+        />
+        <Tile
+          label="Background jobs"
+          value={`${m.queues.waiting} waiting`}
+          detail={`${m.queues.active} running, ${m.queues.failed} failed, ${m.queues.scheduled} digest schedule(s)`}
+        />
         <Tile
           label="Mail outbox"
           value={`${m.mail.queued.toLocaleString('en-US')} to send`}
@@ -105,7 +125,10 @@ export function MonitoringPage() {
           )}
         </p>
       )}
-      <section aria-labelledby="alerts" className="mt-6 rounded-xl border border-slate-200 bg-white p-4 dark:border-slate-800 dark:bg-slate-900">
+      <section
+        aria-labelledby="alerts"
+        className="mt-6 rounded-xl border border-slate-200 bg-white p-4 dark:border-slate-800 dark:bg-slate-900"
+      >
         <h2 id="alerts" className="font-semibold">
           System alerts
         </h2>
@@ -114,7 +137,10 @@ export function MonitoringPage() {
         ) : (
           <ul className="mt-2 space-y-2">
             {m.alerts.map((alert) => (
-              <li key={alert.message} className={`rounded-md p-2 text-sm ${alert.level === 'critical' ? 'bg-red-50 text-red-800 dark:bg-red-950 dark:text-red-200' : 'bg-amber-50 text-amber-900 dark:bg-amber-950 dark:text-amber-100'}`}>
+              <li
+                key={alert.message}
+                className={`rounded-md p-2 text-sm ${alert.level === 'critical' ? 'bg-red-50 text-red-800 dark:bg-red-950 dark:text-red-200' : 'bg-amber-50 text-amber-900 dark:bg-amber-950 dark:text-amber-100'}`}
+              >
                 {alert.message}
               </li>
             ))}

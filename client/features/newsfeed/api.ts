@@ -77,20 +77,35 @@ export function usePostAction() {
 export const usePost = (id: string) =>
   useQuery({
     queryKey: operationKey('/api/posts/{id}', { path: { id } }),
-    queryFn: () => answer(api.GET('/api/posts/{id}', { params: { path: { id } } })).catch((error: unknown) => (error instanceof ApiError && (error.status === 404 || error.status === 400) ? null : Promise.reject(error))),
+    queryFn: () =>
+      answer(api.GET('/api/posts/{id}', { params: { path: { id } } })).catch((error: unknown) =>
+        error instanceof ApiError && (error.status === 404 || error.status === 400) ? null : Promise.reject(error),
+      ),
   });
 
 /** A post's texts, newest first (its author and staff). */
-export const usePostRevisions = (id: string, enabled: boolean) => useQuery({ ...apiQuery('/api/posts/{id}/revisions', { params: { path: { id }, query: { limit: '100' } } }), enabled });
+export const usePostRevisions = (id: string, enabled: boolean) =>
+  useQuery({ ...apiQuery('/api/posts/{id}/revisions', { params: { path: { id }, query: { limit: '100' } } }), enabled });
 
 /** The author's or staff's changes to a post: edit, delete, pin. Each refetches the feed, the post and the queue. */
 export function usePostChanges() {
   const queryClient = useQueryClient();
-  const refresh = () => Promise.all([operationKey('/api/posts'), operationKey('/api/admin/posts/pending')].map((queryKey) => queryClient.invalidateQueries({ queryKey })));
+  const refresh = () =>
+    Promise.all(
+      [operationKey('/api/posts'), operationKey('/api/admin/posts/pending')].map((queryKey) => queryClient.invalidateQueries({ queryKey })),
+    );
   const params = (id: string) => ({ path: { id } });
   return {
-    edit: useMutation({ mutationFn: ({ id, edit }: { id: string; edit: PostEdit }) => answer(api.PATCH('/api/posts/{id}', { params: params(id), body: edit })), onSuccess: refresh }),
+    edit: useMutation({
+      mutationFn: ({ id, edit }: { id: string; edit: PostEdit }) =>
+        answer(api.PATCH('/api/posts/{id}', { params: params(id), body: edit })),
+      onSuccess: refresh,
+    }),
     remove: useMutation({ mutationFn: (id: string) => answer(api.DELETE('/api/posts/{id}', { params: params(id) })), onSuccess: refresh }),
-    pin: useMutation({ mutationFn: ({ id, pinned }: { id: string; pinned: boolean }) => answer(api.PUT('/api/admin/posts/{id}/pin', { params: params(id), body: { pinned } })), onSuccess: refresh }),
+    pin: useMutation({
+      mutationFn: ({ id, pinned }: { id: string; pinned: boolean }) =>
+        answer(api.PUT('/api/admin/posts/{id}/pin', { params: params(id), body: { pinned } })),
+      onSuccess: refresh,
+    }),
   };
 }

@@ -49,7 +49,8 @@ export function Composer({ user }: { user: CurrentUser }) {
         setAttached(media);
         setMediaType(null);
       },
-      onError: (error) => toast({ title: 'Could not attach the file', description: errorMessage(error, 'Please try again.'), variant: 'destructive' }),
+      onError: (error) =>
+        toast({ title: 'Could not attach the file', description: errorMessage(error, 'Please try again.'), variant: 'destructive' }),
     });
     if (fileInput.current) fileInput.current.value = '';
   };
@@ -66,7 +67,10 @@ export function Composer({ user }: { user: CurrentUser }) {
         onSuccess: () => {
           reset();
           textArea.current?.blur();
-          toast({ title: isStaff(user.role) ? 'Posted' : 'Submitted for approval', description: isStaff(user.role) ? 'Your post is live.' : 'Staff will review your post shortly.' });
+          toast({
+            title: isStaff(user.role) ? 'Posted' : 'Submitted for approval',
+            description: isStaff(user.role) ? 'Your post is live.' : 'Staff will review your post shortly.',
+          });
         },
         onError: (error) => {
           if (error instanceof ApiError) setFields(error.fields);
@@ -141,29 +145,43 @@ export function Composer({ user }: { user: CurrentUser }) {
           </div>
           {fields.mediaId && <p className="text-sm text-red-600">{fields.mediaId}</p>}
           {attached?.kind === 'image' && (
-            <img src={attached.url} width={attached.width} height={attached.height} alt="Attached photo" className="h-auto max-h-48 w-auto rounded-lg" />
+            <img
+              src={attached.url}
+              width={attached.width}
+              height={attached.height}
+              alt="Attached photo"
+              className="h-auto max-h-48 w-auto rounded-lg"
+            />
           )}
-          {attached?.kind === 'audio' && <audio src={attached.url} controls preload="metadata" aria-label="Attached recording" className="w-full" />}
+          {attached?.kind === 'audio' && (
+            <audio src={attached.url} controls preload="metadata" aria-label="Attached recording" className="w-full" />
+          )}
           {!attached && (
-          <div role="group" aria-label="Media type" className="flex flex-wrap gap-2">
-            {MEDIA_TYPES.map((type) => (
-              <button
-                key={type}
-                type="button"
-                aria-pressed={mediaType === type}
-                onClick={() => setMediaType(mediaType === type ? null : type)}
-                className={`min-h-11 rounded-md border px-3 text-sm ${mediaType === type ? 'border-brand-600 bg-brand-600 text-white dark:border-amber-accent dark:bg-amber-accent dark:text-slate-950' : 'border-slate-300 dark:border-slate-600'}`}
-              >
-                {MEDIA_LABELS[type]}
-              </button>
-            ))}
-          </div>
+            <div role="group" aria-label="Media type" className="flex flex-wrap gap-2">
+              {MEDIA_TYPES.map((type) => (
+                <button
+                  key={type}
+                  type="button"
+                  aria-pressed={mediaType === type}
+                  onClick={() => setMediaType(mediaType === type ? null : type)}
+                  className={`min-h-11 rounded-md border px-3 text-sm ${mediaType === type ? 'border-brand-600 bg-brand-600 text-white dark:border-amber-accent dark:bg-amber-accent dark:text-slate-950' : 'border-slate-300 dark:border-slate-600'}`}
+                >
+                  {MEDIA_LABELS[type]}
+                </button>
+              ))}
+            </div>
           )}
           {!attached && mediaType && (
             <div className="grid gap-2 sm:grid-cols-2">
               <label className="text-sm">
                 Media URL
-                <input type="url" value={mediaUrl} onChange={(event) => setMediaUrl(event.target.value)} placeholder="https://" className={fieldClass} />
+                <input
+                  type="url"
+                  value={mediaUrl}
+                  onChange={(event) => setMediaUrl(event.target.value)}
+                  placeholder="https://"
+                  className={fieldClass}
+                />
                 {fields.mediaUrl && <span className="text-red-600">{fields.mediaUrl}</span>}
               </label>
               <label className="text-sm">
@@ -196,7 +214,10 @@ export function Composer({ user }: { user: CurrentUser }) {
                 Add
               </Button>
             </div>
-            <p id="tag-limits" className={`mt-1 text-sm ${tagInputRefusal || fields.tags ? 'text-red-600' : 'text-slate-600 dark:text-slate-400'}`}>
+            <p
+              id="tag-limits"
+              className={`mt-1 text-sm ${tagInputRefusal || fields.tags ? 'text-red-600' : 'text-slate-600 dark:text-slate-400'}`}
+            >
               {tagInputRefusal ?? fields.tags ?? `${tags.length} of ${MAX_TAGS_PER_ITEM} tags, up to ${TAG_MAX_LENGTH} characters each`}
             </p>
             {tags.length > 0 && (
@@ -204,7 +225,12 @@ export function Composer({ user }: { user: CurrentUser }) {
                 {tags.map((tag) => (
                   <li key={tag} className="flex items-center gap-1 rounded-full bg-brand-50 py-0.5 pr-1 pl-2 text-sm dark:bg-slate-800">
                     #{tag}
-                    <button type="button" aria-label={`Remove tag ${tag}`} onClick={() => setTags(tags.filter((t) => t !== tag))} className="min-h-8 min-w-8 rounded-full hover:bg-slate-200 dark:hover:bg-slate-700">
+                    <button
+                      type="button"
+                      aria-label={`Remove tag ${tag}`}
+                      onClick={() => setTags(tags.filter((t) => t !== tag))}
+                      className="min-h-8 min-w-8 rounded-full hover:bg-slate-200 dark:hover:bg-slate-700"
+                    >
                       ×
                     </button>
                   </li>
@@ -213,7 +239,9 @@ export function Composer({ user }: { user: CurrentUser }) {
             )}
           </div>
           <div className="flex flex-wrap items-center justify-between gap-2">
-            <p className="text-sm text-slate-600 dark:text-slate-400">{isStaff(user.role) ? 'Will post immediately' : 'Pending approval'}</p>
+            <p className="text-sm text-slate-600 dark:text-slate-400">
+              {isStaff(user.role) ? 'Will post immediately' : 'Pending approval'}
+            </p>
             <div className="flex gap-2">
               <Button variant="ghost" onPress={reset}>
                 Cancel

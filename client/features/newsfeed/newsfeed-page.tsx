@@ -92,7 +92,9 @@ function Feed({ user }: { user: CurrentUser }) {
                 className={`min-h-11 rounded-full border px-4 text-sm font-medium ${filter === value ? 'border-brand-600 bg-brand-600 text-white dark:border-amber-accent dark:bg-amber-accent dark:text-slate-950' : 'border-slate-300 dark:border-slate-600'}`}
               >
                 {label}
-                {counts[value] !== undefined && <span className="ml-2 rounded-full bg-black/10 px-2 text-xs dark:bg-white/20">{counts[value]}</span>}
+                {counts[value] !== undefined && (
+                  <span className="ml-2 rounded-full bg-black/10 px-2 text-xs dark:bg-white/20">{counts[value]}</span>
+                )}
               </button>
             ))}
           </div>
@@ -103,7 +105,11 @@ function Feed({ user }: { user: CurrentUser }) {
             there, it can also be the live region that tells screen reader users about new posts. */}
         <div aria-live="polite" className="sticky top-16 z-20 flex h-0 justify-center">
           {fresh.length > 0 && (
-            <button type="button" onClick={revealNew} className="min-h-11 shrink-0 rounded-full bg-brand-600 px-4 text-sm font-semibold text-white shadow-lg dark:bg-amber-accent dark:text-slate-950">
+            <button
+              type="button"
+              onClick={revealNew}
+              className="min-h-11 shrink-0 rounded-full bg-brand-600 px-4 text-sm font-semibold text-white shadow-lg dark:bg-amber-accent dark:text-slate-950"
+            >
               {fresh.length} new post{fresh.length === 1 ? '' : 's'}
             </button>
           )}
@@ -142,7 +148,11 @@ function Feed({ user }: { user: CurrentUser }) {
             <ul className="mt-2 flex flex-wrap gap-2">
               {stats.data.trendingTags.map(({ tag, count }) => (
                 <li key={tag}>
-                  <button type="button" onClick={() => setSearch(`#${tag}`)} className="min-h-11 rounded-full bg-brand-50 px-3 text-sm text-brand-700 hover:bg-brand-100 dark:bg-slate-800 dark:text-amber-accent">
+                  <button
+                    type="button"
+                    onClick={() => setSearch(`#${tag}`)}
+                    className="min-h-11 rounded-full bg-brand-50 px-3 text-sm text-brand-700 hover:bg-brand-100 dark:bg-slate-800 dark:text-amber-accent"
+                  >
                     #{tag} <span className="text-xs opacity-70">{count}</span>
                   </button>
                 </li>

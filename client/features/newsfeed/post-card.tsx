@@ -21,13 +21,30 @@ import { ReasonDialog } from '../../components/reason-dialog';
 function Media({ post }: { post: Post }) {
   // An upload comes with its size, so the card keeps its height while the picture loads.
   if (post.media?.kind === 'image')
-    return <img src={post.media.url} width={post.media.width} height={post.media.height} alt="Photo shared with the post" loading="lazy" className="mt-3 h-auto max-h-[32rem] w-full rounded-lg object-contain" />;
-  if (post.media?.kind === 'audio') return <audio src={post.media.url} controls preload="metadata" aria-label="Recording shared with the post" className="mt-3 w-full" />;
+    return (
+      <img
+        src={post.media.url}
+        width={post.media.width}
+        height={post.media.height}
+        alt="Photo shared with the post"
+        loading="lazy"
+        className="mt-3 h-auto max-h-[32rem] w-full rounded-lg object-contain"
+      />
+    );
+  if (post.media?.kind === 'audio')
+    return <audio src={post.media.url} controls preload="metadata" aria-label="Recording shared with the post" className="mt-3 w-full" />;
   if (!post.mediaUrl) return null;
   const title = post.mediaTitle ?? undefined;
   switch (post.mediaType) {
     case 'image':
-      return <img src={post.mediaUrl} alt={title ?? 'Image shared with the post'} loading="lazy" className="mt-3 max-h-96 w-full rounded-lg object-cover" />;
+      return (
+        <img
+          src={post.mediaUrl}
+          alt={title ?? 'Image shared with the post'}
+          loading="lazy"
+          className="mt-3 max-h-96 w-full rounded-lg object-cover"
+        />
+      );
     case 'video':
       return <video src={post.mediaUrl} controls preload="metadata" title={title} className="mt-3 w-full rounded-lg" />;
     case 'audio':
@@ -36,13 +53,26 @@ function Media({ post }: { post: Post }) {
       const embed = youtubeEmbedUrl(post.mediaUrl);
       return embed ? (
         <div className="mt-3 aspect-video overflow-hidden rounded-lg">
-          <iframe src={embed} title={title ?? 'YouTube video'} className="size-full" allow="encrypted-media; picture-in-picture" allowFullScreen loading="lazy" referrerPolicy="strict-origin-when-cross-origin" />
+          <iframe
+            src={embed}
+            title={title ?? 'YouTube video'}
+            className="size-full"
+            allow="encrypted-media; picture-in-picture"
+            allowFullScreen
+            loading="lazy"
+            referrerPolicy="strict-origin-when-cross-origin"
+          />
         </div>
       ) : null;
     }
     default:
       return (
-        <a href={post.mediaUrl} target="_blank" rel="noopener noreferrer" className="mt-3 block rounded-lg border border-slate-200 p-3 hover:bg-slate-50 dark:border-slate-700 dark:hover:bg-slate-800">
+        <a
+          href={post.mediaUrl}
+          target="_blank"
+          rel="noopener noreferrer"
+          className="mt-3 block rounded-lg border border-slate-200 p-3 hover:bg-slate-50 dark:border-slate-700 dark:hover:bg-slate-800"
+        >
           <p className="font-medium">{title ?? post.mediaUrl}</p>
           <p className="truncate text-sm text-slate-600 dark:text-slate-400">{new URL(post.mediaUrl).hostname}</p>
         </a>
@@ -68,12 +98,26 @@ function ShareControl({ post, onShared }: { post: Post; onShared: () => void }) 
   };
   return (
     <div className="relative">
-      <button type="button" aria-expanded={open} onClick={() => setOpen(!open)} className="min-h-11 rounded-md px-3 text-sm hover:bg-slate-100 dark:hover:bg-slate-800">
+      <button
+        type="button"
+        aria-expanded={open}
+        onClick={() => setOpen(!open)}
+        className="min-h-11 rounded-md px-3 text-sm hover:bg-slate-100 dark:hover:bg-slate-800"
+      >
         Share · {post.shares}
       </button>
       {open && (
-        <div role="menu" aria-label="Share this post" className="absolute right-0 z-10 mt-1 w-48 rounded-md border border-slate-200 bg-white p-1 shadow-lg dark:border-slate-700 dark:bg-slate-900">
-          <button type="button" role="menuitem" onClick={() => void copy()} className="block min-h-11 w-full rounded px-3 text-left text-sm hover:bg-slate-100 dark:hover:bg-slate-800">
+        <div
+          role="menu"
+          aria-label="Share this post"
+          className="absolute right-0 z-10 mt-1 w-48 rounded-md border border-slate-200 bg-white p-1 shadow-lg dark:border-slate-700 dark:bg-slate-900"
+        >
+          <button
+            type="button"
+            role="menuitem"
+            onClick={() => void copy()}
+            className="block min-h-11 w-full rounded px-3 text-left text-sm hover:bg-slate-100 dark:hover:bg-slate-800"
+          >
             Copy link
           </button>
           {networks.map((network) => (
@@ -101,27 +145,48 @@ function ShareControl({ post, onShared }: { post: Post; onShared: () => void }) 
  * A post in the feed or on its own page. `viewer` is null for a visitor (the page of a public post): they read and
  * share. The author and staff have the post's menu (edit, history, delete; staff pin).
  */
-export function PostCard({ post, viewer, onlineIds, openComments = false, onDeleted }: { post: Post; viewer: CurrentUser | null; onlineIds: ReadonlySet<string>; openComments?: boolean; onDeleted?: () => void }) {
+export function PostCard({
+  post,
+  viewer,
+  onlineIds,
+  openComments = false,
+  onDeleted,
+}: {
+  post: Post;
+  viewer: CurrentUser | null;
+  onlineIds: ReadonlySet<string>;
+  openComments?: boolean;
+  onDeleted?: () => void;
+}) {
   const { toast } = useToast();
   const postAction = usePostAction();
   const act = (action: PostAction, onSuccess?: () => void) =>
     postAction.mutate(
       { post, action },
-      { onSuccess, onError: (error) => toast({ title: 'Error', description: errorMessage(error, 'Something went wrong. Please try again.'), variant: 'destructive' }) },
+      {
+        onSuccess,
+        onError: (error) =>
+          toast({ title: 'Error', description: errorMessage(error, 'Something went wrong. Please try again.'), variant: 'destructive' }),
+      },
     );
   const like = () => act(post.likedByMe ? 'unlike' : 'like');
   const [commentsOpen, setCommentsOpen] = useState(openComments);
   const [editing, setEditing] = useState(false);
 
   return (
-    <article id={`post-${post.id}`} aria-label={`Post by ${post.author.name}`} className="rounded-xl border border-slate-200 bg-white p-4 dark:border-slate-800 dark:bg-slate-900">
+    <article
+      id={`post-${post.id}`}
+      aria-label={`Post by ${post.author.name}`}
+      className="rounded-xl border border-slate-200 bg-white p-4 dark:border-slate-800 dark:bg-slate-900"
+    >
       <header className="flex items-start gap-3">
         <MemberLink id={post.author.id} name={post.author.name} decorative>
           <Avatar name={post.author.name} src={post.author.avatar} online={onlineIds.has(post.author.id)} />
         </MemberLink>
         <div className="min-w-0 flex-1">
           <p className="font-semibold">
-            <MemberLink id={post.author.id} name={post.author.name} /> <span className={`text-xs font-medium capitalize ${ROLE_COLOUR[post.author.role] ?? ''}`}>{post.author.role}</span>
+            <MemberLink id={post.author.id} name={post.author.name} />{' '}
+            <span className={`text-xs font-medium capitalize ${ROLE_COLOUR[post.author.role] ?? ''}`}>{post.author.role}</span>
           </p>
           <p className="text-xs text-slate-600 dark:text-slate-400">
             <Link to="/posts/$id" params={{ id: post.id }} className="hover:underline">
@@ -146,10 +211,18 @@ export function PostCard({ post, viewer, onlineIds, openComments = false, onDele
         {post.isPinned && <Badge variant="default">Pinned</Badge>}
         {post.status === 'pending' && <Badge variant="outline">Pending</Badge>}
         {post.status === 'rejected' && <Badge variant="destructive">Rejected</Badge>}
-        {viewer && canChangePost(post, viewer) && <PostMenu post={post} viewer={viewer} onEdit={() => setEditing(true)} onDeleted={onDeleted} />}
+        {viewer && canChangePost(post, viewer) && (
+          <PostMenu post={post} viewer={viewer} onEdit={() => setEditing(true)} onDeleted={onDeleted} />
+        )}
       </header>
-      {editing && viewer ? <PostEditForm post={post} viewer={viewer} onDone={() => setEditing(false)} /> : <p className="mt-3 break-words whitespace-pre-wrap">{post.content}</p>}
-      {post.status === 'rejected' && post.rejectionReason && <p className="mt-2 text-sm text-red-700 dark:text-red-400">Reason: {post.rejectionReason}</p>}
+      {editing && viewer ? (
+        <PostEditForm post={post} viewer={viewer} onDone={() => setEditing(false)} />
+      ) : (
+        <p className="mt-3 break-words whitespace-pre-wrap">{post.content}</p>
+      )}
+      {post.status === 'rejected' && post.rejectionReason && (
+        <p className="mt-2 text-sm text-red-700 dark:text-red-400">Reason: {post.rejectionReason}</p>
+      )}
       {/* While it is edited, the form holds the tags. */}
       {!editing && <Media post={post} />}
       {!editing && post.tags.length > 0 && (
@@ -167,7 +240,13 @@ export function PostCard({ post, viewer, onlineIds, openComments = false, onDele
             <span aria-hidden="true">♡</span> {post.likes}
             <span className="sr-only"> likes</span>
           </span>
-          <button type="button" aria-expanded={commentsOpen} aria-controls={`comments-${post.id}`} onClick={() => setCommentsOpen(!commentsOpen)} className={`min-h-11 rounded-md px-3 hover:bg-slate-100 dark:hover:bg-slate-800 ${commentsOpen ? 'font-semibold' : ''}`}>
+          <button
+            type="button"
+            aria-expanded={commentsOpen}
+            aria-controls={`comments-${post.id}`}
+            onClick={() => setCommentsOpen(!commentsOpen)}
+            className={`min-h-11 rounded-md px-3 hover:bg-slate-100 dark:hover:bg-slate-800 ${commentsOpen ? 'font-semibold' : ''}`}
+          >
             Comments · {post.comments}
           </button>
           <ShareControl post={post} onShared={() => act('share')} />
@@ -175,7 +254,12 @@ export function PostCard({ post, viewer, onlineIds, openComments = false, onDele
       )}
       {post.isApproved && viewer && (
         <footer className="mt-3 flex flex-wrap items-center gap-1 border-t border-slate-100 pt-2 text-sm dark:border-slate-800">
-          <button type="button" aria-pressed={post.likedByMe} onClick={like} className={`min-h-11 rounded-md px-3 hover:bg-slate-100 dark:hover:bg-slate-800 ${post.likedByMe ? 'font-semibold text-red-600' : ''}`}>
+          <button
+            type="button"
+            aria-pressed={post.likedByMe}
+            onClick={like}
+            className={`min-h-11 rounded-md px-3 hover:bg-slate-100 dark:hover:bg-slate-800 ${post.likedByMe ? 'font-semibold text-red-600' : ''}`}
+          >
             {post.likedByMe ? '♥' : '♡'} Like · {post.likes}
           </button>
           <button
@@ -201,7 +285,11 @@ export function PostCard({ post, viewer, onlineIds, openComments = false, onDele
                 postAction.mutateAsync({ post, action: 'report', reason }).then(
                   () => toast({ title: 'Post reported', description: 'Thank you. Staff will review it.' }),
                   (error: unknown) => {
-                    toast({ title: 'Error', description: errorMessage(error, 'Something went wrong. Please try again.'), variant: 'destructive' });
+                    toast({
+                      title: 'Error',
+                      description: errorMessage(error, 'Something went wrong. Please try again.'),
+                      variant: 'destructive',
+                    });
                     throw error;
                   },
                 )

@@ -12,7 +12,8 @@ import { MAX_TAGS_PER_ITEM, MEDIA_TYPES, POST_CONTENT_MAX_LENGTH, type MediaType
 import { usePostChanges, type Post } from './api';
 
 const MEDIA_LABELS: Record<MediaType, string> = { image: 'Image', video: 'Video', audio: 'Audio', youtube: 'YouTube', link: 'Link' };
-const fieldClass = 'w-full rounded-md border border-slate-300 bg-white px-3 dark:border-slate-600 dark:bg-slate-900 aria-invalid:border-red-600';
+const fieldClass =
+  'w-full rounded-md border border-slate-300 bg-white px-3 dark:border-slate-600 dark:bg-slate-900 aria-invalid:border-red-600';
 
 export function PostEditForm({ post, viewer, onDone }: { post: Post; viewer: CurrentUser; onDone: () => void }) {
   const { toast } = useToast();
@@ -26,7 +27,8 @@ export function PostEditForm({ post, viewer, onDone }: { post: Post; viewer: Cur
   const upload = Boolean(post.media) && start.mediaUrl === post.media?.url;
   const [mediaType, setMediaType] = useState<MediaType | ''>(upload ? '' : (start.mediaType ?? ''));
   const [mediaUrl, setMediaUrl] = useState(upload ? '' : (start.mediaUrl ?? ''));
-  const mediaChanged = !upload && (mediaType !== (start.mediaType ?? '') || (mediaType !== '' && mediaUrl.trim() !== (start.mediaUrl ?? '')));
+  const mediaChanged =
+    !upload && (mediaType !== (start.mediaType ?? '') || (mediaType !== '' && mediaUrl.trim() !== (start.mediaUrl ?? '')));
   const [fields, setFields] = useState<Record<string, string>>({});
   const [failure, setFailure] = useState<string | null>(null);
   const id = useId();
@@ -125,19 +127,29 @@ export function PostEditForm({ post, viewer, onDone }: { post: Post; viewer: Cur
           aria-describedby={`${id}-tags-hint`}
           className={`${fieldClass} mt-1 min-h-11`}
         />
-        <p id={`${id}-tags-hint`} className={`text-sm ${fields.tags ? 'text-red-700 dark:text-red-400' : 'text-slate-600 dark:text-slate-400'}`}>
+        <p
+          id={`${id}-tags-hint`}
+          className={`text-sm ${fields.tags ? 'text-red-700 dark:text-red-400' : 'text-slate-600 dark:text-slate-400'}`}
+        >
           {fields.tags ?? `Separated by spaces or commas, at most ${MAX_TAGS_PER_ITEM}`}
         </p>
       </div>
       {upload ? (
-        <p className="text-sm text-slate-600 dark:text-slate-400">The attached {post.media?.kind === 'audio' ? 'recording' : 'photo'} stays with the post.</p>
+        <p className="text-sm text-slate-600 dark:text-slate-400">
+          The attached {post.media?.kind === 'audio' ? 'recording' : 'photo'} stays with the post.
+        </p>
       ) : (
         <div className="grid gap-2 sm:grid-cols-[10rem_minmax(0,1fr)]">
           <div>
             <label htmlFor={`${id}-media-type`} className="text-sm font-medium">
               Media
             </label>
-            <select id={`${id}-media-type`} value={mediaType} onChange={(event) => setMediaType(event.target.value as MediaType | '')} className={`${fieldClass} mt-1 min-h-11`}>
+            <select
+              id={`${id}-media-type`}
+              value={mediaType}
+              onChange={(event) => setMediaType(event.target.value as MediaType | '')}
+              className={`${fieldClass} mt-1 min-h-11`}
+            >
               <option value="">None</option>
               {MEDIA_TYPES.map((type) => (
                 <option key={type} value={type}>
@@ -176,7 +188,13 @@ export function PostEditForm({ post, viewer, onDone }: { post: Post; viewer: Cur
         </p>
       )}
       <div className="flex flex-wrap items-center justify-between gap-2">
-        <p className="text-sm text-slate-600 dark:text-slate-400">{held ? 'Staff review edits; the post keeps its current text until then.' : resubmitted ? 'Saving sends the post back to staff for review.' : 'Saved at once.'}</p>
+        <p className="text-sm text-slate-600 dark:text-slate-400">
+          {held
+            ? 'Staff review edits; the post keeps its current text until then.'
+            : resubmitted
+              ? 'Saving sends the post back to staff for review.'
+              : 'Saved at once.'}
+        </p>
         <div className="flex gap-2">
           <Button variant="ghost" onPress={onDone}>
             Cancel

@@ -14,24 +14,44 @@ import { usePostChanges, usePostRevisions, type Post, type PostRevision } from '
 
 type Choice = 'edit' | 'history' | 'pin' | 'delete';
 
-const ITEM = 'flex min-h-11 cursor-pointer items-center rounded px-3 text-sm outline-none data-focused:bg-slate-100 dark:data-focused:bg-slate-800';
+const ITEM =
+  'flex min-h-11 cursor-pointer items-center rounded px-3 text-sm outline-none data-focused:bg-slate-100 dark:data-focused:bg-slate-800';
 
 /** Who may open the menu: the author and staff. */
-export const canChangePost = (post: Post, viewer: CurrentUser | null) => viewer !== null && (viewer.id === post.author.id || isStaff(viewer.role));
+export const canChangePost = (post: Post, viewer: CurrentUser | null) =>
+  viewer !== null && (viewer.id === post.author.id || isStaff(viewer.role));
 
-export function PostMenu({ post, viewer, onEdit, onDeleted }: { post: Post; viewer: CurrentUser; onEdit: () => void; onDeleted?: (() => void) | undefined }) {
+export function PostMenu({
+  post,
+  viewer,
+  onEdit,
+  onDeleted,
+}: {
+  post: Post;
+  viewer: CurrentUser;
+  onEdit: () => void;
+  onDeleted?: (() => void) | undefined;
+}) {
   const { toast } = useToast();
   const changes = usePostChanges();
   const [open, setOpen] = useState<'history' | 'delete' | null>(null);
   const staff = isStaff(viewer.role);
-  const failed = (error: unknown) => toast({ title: 'Error', description: errorMessage(error, 'Something went wrong. Please try again.'), variant: 'destructive' });
+  const failed = (error: unknown) =>
+    toast({ title: 'Error', description: errorMessage(error, 'Something went wrong. Please try again.'), variant: 'destructive' });
 
   const choose = (choice: Choice) => {
     if (choice === 'edit') onEdit();
     else if (choice === 'pin')
       changes.pin.mutate(
         { id: post.id, pinned: !post.isPinned },
-        { onSuccess: (changed) => toast({ title: changed.isPinned ? 'Post pinned' : 'Post unpinned', description: changed.isPinned ? 'It shows at the top of the feed.' : 'It takes its place in the feed again.' }), onError: failed },
+        {
+          onSuccess: (changed) =>
+            toast({
+              title: changed.isPinned ? 'Post pinned' : 'Post unpinned',
+              description: changed.isPinned ? 'It shows at the top of the feed.' : 'It takes its place in the feed again.',
+            }),
+          onError: failed,
+        },
       );
     else setOpen(choice);
   };
@@ -39,10 +59,16 @@ export function PostMenu({ post, viewer, onEdit, onDeleted }: { post: Post; view
   return (
     <>
       <MenuTrigger>
-        <AriaButton aria-label={`Actions for the post by ${post.author.name}`} className="-mt-1 -mr-2 flex min-h-11 min-w-11 items-center justify-center rounded-md text-xl leading-none text-slate-600 outline-none hover:bg-slate-100 focus-visible:ring-2 focus-visible:ring-amber-500 dark:text-slate-400 dark:hover:bg-slate-800">
+        <AriaButton
+          aria-label={`Actions for the post by ${post.author.name}`}
+          className="-mt-1 -mr-2 flex min-h-11 min-w-11 items-center justify-center rounded-md text-xl leading-none text-slate-600 outline-none hover:bg-slate-100 focus-visible:ring-2 focus-visible:ring-amber-500 dark:text-slate-400 dark:hover:bg-slate-800"
+        >
           <span aria-hidden="true">⋯</span>
         </AriaButton>
-        <Popover placement="bottom end" className="min-w-44 rounded-md border border-slate-200 bg-white p-1 shadow-lg dark:border-slate-700 dark:bg-slate-900">
+        <Popover
+          placement="bottom end"
+          className="min-w-44 rounded-md border border-slate-200 bg-white p-1 shadow-lg dark:border-slate-700 dark:bg-slate-900"
+        >
           <Menu className="outline-none" onAction={(key) => choose(key as Choice)}>
             <MenuItem id="edit" className={ITEM}>
               Edit
@@ -62,13 +88,20 @@ export function PostMenu({ post, viewer, onEdit, onDeleted }: { post: Post; view
         </Popover>
       </MenuTrigger>
       {open === 'delete' && (
-        <ModalOverlay isOpen isDismissable onOpenChange={(isOpen) => !isOpen && setOpen(null)} className="fixed inset-0 z-50 flex items-center justify-center bg-black/40 p-4">
+        <ModalOverlay
+          isOpen
+          isDismissable
+          onOpenChange={(isOpen) => !isOpen && setOpen(null)}
+          className="fixed inset-0 z-50 flex items-center justify-center bg-black/40 p-4"
+        >
           <Modal className="w-full max-w-md rounded-xl bg-white p-6 shadow-xl dark:bg-slate-900">
             <Dialog role="alertdialog" className="outline-none">
               <Heading slot="title" className="text-lg font-bold">
                 Delete this post?
               </Heading>
-              <p className="mt-2 text-sm text-slate-600 dark:text-slate-400">It leaves the feed for everyone, with its likes and comments. This cannot be undone.</p>
+              <p className="mt-2 text-sm text-slate-600 dark:text-slate-400">
+                It leaves the feed for everyone, with its likes and comments. This cannot be undone.
+              </p>
               <div className="mt-6 flex justify-end gap-2">
                 <Button variant="ghost" onPress={() => setOpen(null)}>
                   Cancel
@@ -111,7 +144,12 @@ const STATUS_LABEL: Record<PostRevision['status'], string> = {
 function HistoryDialog({ post, onClose }: { post: Post; onClose: () => void }) {
   const revisions = usePostRevisions(post.id, true);
   return (
-    <ModalOverlay isOpen isDismissable onOpenChange={(isOpen) => !isOpen && onClose()} className="fixed inset-0 z-50 flex items-center justify-center bg-black/40 p-4">
+    <ModalOverlay
+      isOpen
+      isDismissable
+      onOpenChange={(isOpen) => !isOpen && onClose()}
+      className="fixed inset-0 z-50 flex items-center justify-center bg-black/40 p-4"
+    >
       <Modal className="flex max-h-[85vh] w-full max-w-lg flex-col rounded-xl bg-white shadow-xl dark:bg-slate-900">
         <Dialog className="flex min-h-0 flex-col outline-none">
           <Heading slot="title" className="px-6 pt-6 text-lg font-bold">
@@ -125,10 +163,17 @@ function HistoryDialog({ post, onClose }: { post: Post; onClose: () => void }) {
             ) : (
               <ol aria-label="Versions, newest first" className="space-y-3">
                 {revisions.data.items.map((revision) => (
-                  <li key={revision.id} className={`rounded-lg border p-3 ${revision.current ? 'border-brand-600 dark:border-amber-accent' : 'border-slate-200 dark:border-slate-700'}`}>
+                  <li
+                    key={revision.id}
+                    className={`rounded-lg border p-3 ${revision.current ? 'border-brand-600 dark:border-amber-accent' : 'border-slate-200 dark:border-slate-700'}`}
+                  >
                     <p className="flex flex-wrap items-center gap-x-2 text-xs text-slate-600 dark:text-slate-400">
                       <span className="font-semibold text-slate-900 dark:text-slate-100">{STATUS_LABEL[revision.status]}</span>
-                      {revision.current && <span className="rounded-full bg-brand-50 px-2 text-brand-700 dark:bg-slate-800 dark:text-amber-accent">Shown now</span>}
+                      {revision.current && (
+                        <span className="rounded-full bg-brand-50 px-2 text-brand-700 dark:bg-slate-800 dark:text-amber-accent">
+                          Shown now
+                        </span>
+                      )}
                       <span>
                         by {revision.editedBy.name} ·{' '}
                         <time dateTime={revision.createdAt} title={new Date(revision.createdAt).toLocaleString()}>
@@ -137,7 +182,11 @@ function HistoryDialog({ post, onClose }: { post: Post; onClose: () => void }) {
                       </span>
                     </p>
                     <p className="mt-2 text-sm break-words whitespace-pre-wrap">{revision.content}</p>
-                    {revision.tags.length > 0 && <p className="mt-1 text-xs text-brand-700 dark:text-amber-accent">{revision.tags.map((tag) => `#${tag}`).join(' ')}</p>}
+                    {revision.tags.length > 0 && (
+                      <p className="mt-1 text-xs text-brand-700 dark:text-amber-accent">
+                        {revision.tags.map((tag) => `#${tag}`).join(' ')}
+                      </p>
+                    )}
                     {revision.mediaUrl && <p className="mt-1 truncate text-xs text-slate-600 dark:text-slate-400">{revision.mediaUrl}</p>}
                   </li>
                 ))}

@@ -25,7 +25,10 @@ function useScrollToHash(hash: string, ready: boolean) {
     const found = () => {
       const target = document.getElementById(hash);
       if (!target) return false;
-      target.scrollIntoView({ block: 'center', behavior: window.matchMedia('(prefers-reduced-motion: reduce)').matches ? 'auto' : 'smooth' });
+      target.scrollIntoView({
+        block: 'center',
+        behavior: window.matchMedia('(prefers-reduced-motion: reduce)').matches ? 'auto' : 'smooth',
+      });
       target.tabIndex = -1;
       target.focus({ preventScroll: true });
       target.classList.add(...HIGHLIGHT);
@@ -76,7 +79,11 @@ export function PostPage() {
     return (
       <div className="py-16 text-center">
         <h1 className="text-2xl font-bold">Post not found</h1>
-        <p className="mt-2 text-slate-600 dark:text-slate-400">{user ? 'This post does not exist, was removed, or is waiting for review.' : 'This post does not exist, was removed, or only members can see it.'}</p>
+        <p className="mt-2 text-slate-600 dark:text-slate-400">
+          {user
+            ? 'This post does not exist, was removed, or is waiting for review.'
+            : 'This post does not exist, was removed, or only members can see it.'}
+        </p>
         {user ? (
           <Link to="/" className={`${LINK} mt-6`}>
             Back to the newsfeed
@@ -96,7 +103,14 @@ export function PostPage() {
         </Link>
       )}
       <h1 className="sr-only">Post by {post.author.name}</h1>
-      <PostCard key={post.id} post={post} viewer={user ?? null} onlineIds={NOBODY_ONLINE} openComments onDeleted={() => void navigate({ to: '/' })} />
+      <PostCard
+        key={post.id}
+        post={post}
+        viewer={user ?? null}
+        onlineIds={NOBODY_ONLINE}
+        openComments
+        onDeleted={() => void navigate({ to: '/' })}
+      />
     </div>
   );
 }

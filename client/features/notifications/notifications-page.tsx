@@ -13,8 +13,13 @@ function Item({ notification, onOpen }: { notification: Notification; onOpen: ()
   const unread = !notification.read;
   const navigate = useNavigate();
   return (
-    <li className={`flex items-start gap-3 rounded-xl border p-4 ${unread ? 'border-brand-200 bg-brand-50 dark:border-slate-600 dark:bg-slate-800' : 'border-slate-200 bg-white dark:border-slate-800 dark:bg-slate-900'}`}>
-      <span aria-hidden="true" className={`mt-2 size-2 shrink-0 rounded-full ${unread ? 'bg-brand-600 dark:bg-amber-accent' : 'bg-transparent'}`} />
+    <li
+      className={`flex items-start gap-3 rounded-xl border p-4 ${unread ? 'border-brand-200 bg-brand-50 dark:border-slate-600 dark:bg-slate-800' : 'border-slate-200 bg-white dark:border-slate-800 dark:bg-slate-900'}`}
+    >
+      <span
+        aria-hidden="true"
+        className={`mt-2 size-2 shrink-0 rounded-full ${unread ? 'bg-brand-600 dark:bg-amber-accent' : 'bg-transparent'}`}
+      />
       <div className="min-w-0 flex-1">
         <a
           href={notification.link}
@@ -24,7 +29,8 @@ function Item({ notification, onOpen }: { notification: Notification; onOpen: ()
             // Marked read first, then followed, so leaving the page does not cut the request short.
             void onOpen().finally(() => void navigate({ href: notification.link }));
           }}
-          className={`break-words hover:underline ${unread ? 'font-semibold' : ''}`}>
+          className={`break-words hover:underline ${unread ? 'font-semibold' : ''}`}
+        >
           {notification.text}
           {unread && <span className="sr-only"> (unread)</span>}
         </a>
@@ -42,7 +48,8 @@ export function NotificationsPage() {
   const { list, items, unread } = useNotifications();
   const markRead = useMarkRead();
   const { toast } = useToast();
-  const failed = (error: unknown) => toast({ title: 'Error', description: errorMessage(error, 'Something went wrong. Please try again.'), variant: 'destructive' });
+  const failed = (error: unknown) =>
+    toast({ title: 'Error', description: errorMessage(error, 'Something went wrong. Please try again.'), variant: 'destructive' });
   return (
     <div className="mx-auto max-w-3xl space-y-6">
       <PageHeader title="Notifications" description="Replies, comments, approvals and changes to the events you answered." />
@@ -62,12 +69,19 @@ export function NotificationsPage() {
         <p role="alert">Your notifications could not be loaded. Please refresh the page.</p>
       ) : items.length === 0 ? (
         <EmptyState title="No notifications yet">
-          When someone comments on your posts, replies to you, or an event you answered changes, it shows here. <Link to="/" className="underline">Back to the newsfeed</Link>
+          When someone comments on your posts, replies to you, or an event you answered changes, it shows here.{' '}
+          <Link to="/" className="underline">
+            Back to the newsfeed
+          </Link>
         </EmptyState>
       ) : (
         <ul aria-label="Notifications" className="space-y-2">
           {items.map((notification) => (
-            <Item key={notification.id} notification={notification} onOpen={() => (notification.read ? Promise.resolve() : markRead.mutateAsync([notification.id]).catch(() => undefined))} />
+            <Item
+              key={notification.id}
+              notification={notification}
+              onOpen={() => (notification.read ? Promise.resolve() : markRead.mutateAsync([notification.id]).catch(() => undefined))}
+            />
           ))}
         </ul>
       )}

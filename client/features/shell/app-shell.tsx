@@ -58,14 +58,28 @@ function CommunityStatsBlock() {
         </div>
         <div className="flex justify-between">
           <dt>This Week</dt>
-          <dd className="font-semibold text-brand-600 dark:text-amber-accent">{stats.data ? `+${figure(stats.data.postsThisWeek)}` : '—'}</dd>
+          <dd className="font-semibold text-brand-600 dark:text-amber-accent">
+            {stats.data ? `+${figure(stats.data.postsThisWeek)}` : '—'}
+          </dd>
         </div>
       </dl>
     </section>
   );
 }
 
-function NavLink({ item, collapsed, badge, badgeTone = 'neutral', active }: { item: NavItem; collapsed: boolean; badge?: number | undefined; badgeTone?: 'neutral' | 'alert'; active: boolean }) {
+function NavLink({
+  item,
+  collapsed,
+  badge,
+  badgeTone = 'neutral',
+  active,
+}: {
+  item: NavItem;
+  collapsed: boolean;
+  badge?: number | undefined;
+  badgeTone?: 'neutral' | 'alert';
+  active: boolean;
+}) {
   const count = badge;
   return (
     <Link
@@ -75,7 +89,9 @@ function NavLink({ item, collapsed, badge, badgeTone = 'neutral', active }: { it
       aria-current={active ? 'page' : undefined}
       title={collapsed ? item.title : undefined}
       className={`flex min-h-11 items-center gap-3 rounded-md px-3 text-sm pointer-fine:min-h-9 font-medium outline-none focus-visible:ring-2 focus-visible:ring-amber-500 ${
-        active ? 'bg-brand-600 text-white dark:bg-amber-accent dark:text-slate-950' : 'text-slate-700 hover:bg-slate-100 dark:text-slate-200 dark:hover:bg-slate-800'
+        active
+          ? 'bg-brand-600 text-white dark:bg-amber-accent dark:text-slate-950'
+          : 'text-slate-700 hover:bg-slate-100 dark:text-slate-200 dark:hover:bg-slate-800'
       }`}
     >
       <Icon name={item.icon} className="size-5 shrink-0" />
@@ -112,7 +128,10 @@ function TopBarNotifications({ unread, active }: { unread: number; active: boole
     >
       <Icon name="bell" className="size-6" />
       {unread > 0 && (
-        <span aria-hidden="true" className="absolute top-0.5 right-0.5 min-w-5 rounded-full bg-red-600 px-1 text-center text-xs leading-5 font-semibold text-white">
+        <span
+          aria-hidden="true"
+          className="absolute top-0.5 right-0.5 min-w-5 rounded-full bg-red-600 px-1 text-center text-xs leading-5 font-semibold text-white"
+        >
           {unread > 99 ? '99+' : unread}
         </span>
       )}
@@ -156,7 +175,21 @@ const openGroupsAtom = atom(readOpenGroups());
  * and on a phone. Until the member chooses, a group is open, except Administration in the phone drawer, which
  * opens there by default only when it holds the current page; the choice is remembered in localStorage.
  */
-function NavGroupSection({ group, title, collapsed, inDrawer, holdsCurrentPage, children }: { group: NavGroup; title: string; collapsed: boolean; inDrawer: boolean; holdsCurrentPage: boolean; children: ReactNode }) {
+function NavGroupSection({
+  group,
+  title,
+  collapsed,
+  inDrawer,
+  holdsCurrentPage,
+  children,
+}: {
+  group: NavGroup;
+  title: string;
+  collapsed: boolean;
+  inDrawer: boolean;
+  holdsCurrentPage: boolean;
+  children: ReactNode;
+}) {
   const [openGroups, setOpenGroups] = useAtom(openGroupsAtom);
   const listId = useId();
   const open = collapsed || (openGroups[group] ?? (holdsCurrentPage || !inDrawer || group !== 'admin'));
@@ -190,7 +223,17 @@ function NavGroupSection({ group, title, collapsed, inDrawer, holdsCurrentPage, 
   );
 }
 
-function SidebarContent({ user, collapsed, onToggle, inDrawer = false }: { user: CurrentUser; collapsed: boolean; onToggle?: () => void; inDrawer?: boolean }) {
+function SidebarContent({
+  user,
+  collapsed,
+  onToggle,
+  inDrawer = false,
+}: {
+  user: CurrentUser;
+  collapsed: boolean;
+  onToggle?: () => void;
+  inDrawer?: boolean;
+}) {
   const pathname = useRouterState({ select: (state) => state.location.pathname });
   const current = activeEntry([...MAIN_NAV, ...SETTINGS_NAV, ...ADMIN_NAV, MAILBOX_NAV], pathname);
   const { theme, toggle } = useTheme();
@@ -204,7 +247,10 @@ function SidebarContent({ user, collapsed, onToggle, inDrawer = false }: { user:
   return (
     <div className="flex h-full flex-col gap-2 py-2">
       <div className={`flex items-center gap-2 px-3 ${collapsed ? 'justify-center' : ''}`}>
-        <span aria-hidden="true" className="flex size-9 shrink-0 items-center justify-center rounded-md bg-brand-600 text-white dark:bg-amber-accent dark:text-slate-950">
+        <span
+          aria-hidden="true"
+          className="flex size-9 shrink-0 items-center justify-center rounded-md bg-brand-600 text-white dark:bg-amber-accent dark:text-slate-950"
+        >
           <Icon name="radio" />
         </span>
         <div className={collapsed ? 'sr-only' : 'min-w-0'}>
@@ -212,7 +258,12 @@ function SidebarContent({ user, collapsed, onToggle, inDrawer = false }: { user:
           <p className="text-xs text-amber-700 dark:text-amber-accent">Premium Community</p>
         </div>
         {onToggle && !collapsed && (
-          <button type="button" onClick={onToggle} aria-label="Collapse sidebar" className="ml-auto hidden min-h-11 min-w-11 shrink-0 rounded-md pointer-fine:min-h-9 pointer-fine:min-w-9 hover:bg-slate-100 md:block dark:hover:bg-slate-800">
+          <button
+            type="button"
+            onClick={onToggle}
+            aria-label="Collapse sidebar"
+            className="ml-auto hidden min-h-11 min-w-11 shrink-0 rounded-md pointer-fine:min-h-9 pointer-fine:min-w-9 hover:bg-slate-100 md:block dark:hover:bg-slate-800"
+          >
             <Icon name="chevronLeft" className="mx-auto size-5" />
           </button>
         )}
@@ -224,14 +275,22 @@ function SidebarContent({ user, collapsed, onToggle, inDrawer = false }: { user:
             {MAIN_NAV.map((item) => (
               <li key={item.to}>
                 {item.to === '/notifications' ? (
-                  <UnreadBadge>{(unread) => <NavLink item={item} collapsed={collapsed} active={item === current} badge={unread} />}</UnreadBadge>
+                  <UnreadBadge>
+                    {(unread) => <NavLink item={item} collapsed={collapsed} active={item === current} badge={unread} />}
+                  </UnreadBadge>
                 ) : (
                   <NavLink item={item} collapsed={collapsed} active={item === current} />
                 )}
               </li>
             ))}
           </ul>
-          <NavGroupSection group="settings" title="Settings" collapsed={collapsed} inDrawer={inDrawer} holdsCurrentPage={current !== undefined && SETTINGS_NAV.includes(current)}>
+          <NavGroupSection
+            group="settings"
+            title="Settings"
+            collapsed={collapsed}
+            inDrawer={inDrawer}
+            holdsCurrentPage={current !== undefined && SETTINGS_NAV.includes(current)}
+          >
             {SETTINGS_NAV.map((item) => (
               <li key={item.to}>
                 <NavLink item={item} collapsed={collapsed} active={item === current} />
@@ -239,13 +298,27 @@ function SidebarContent({ user, collapsed, onToggle, inDrawer = false }: { user:
             ))}
           </NavGroupSection>
           {isStaff(user.role) && (
-            <NavGroupSection group="admin" title="Administration" collapsed={collapsed} inDrawer={inDrawer} holdsCurrentPage={current !== undefined && [...ADMIN_NAV, MAILBOX_NAV].includes(current)}>
+            <NavGroupSection
+              group="admin"
+              title="Administration"
+              collapsed={collapsed}
+              inDrawer={inDrawer}
+              holdsCurrentPage={current !== undefined && [...ADMIN_NAV, MAILBOX_NAV].includes(current)}
+            >
               {ADMIN_NAV.map((item) => (
                 <li key={item.to}>
                   {item.to === '/events/manage' ? (
-                    <PendingEventsBadge>{(pending) => <NavLink item={item} collapsed={collapsed} active={item === current} badge={pending} badgeTone="alert" />}</PendingEventsBadge>
+                    <PendingEventsBadge>
+                      {(pending) => (
+                        <NavLink item={item} collapsed={collapsed} active={item === current} badge={pending} badgeTone="alert" />
+                      )}
+                    </PendingEventsBadge>
                   ) : item.to === '/admin' ? (
-                    <DashboardBadge>{(waiting) => <NavLink item={item} collapsed={collapsed} active={item === current} badge={waiting} badgeTone="alert" />}</DashboardBadge>
+                    <DashboardBadge>
+                      {(waiting) => (
+                        <NavLink item={item} collapsed={collapsed} active={item === current} badge={waiting} badgeTone="alert" />
+                      )}
+                    </DashboardBadge>
                   ) : (
                     <NavLink item={item} collapsed={collapsed} active={item === current} />
                   )}
@@ -258,7 +331,9 @@ function SidebarContent({ user, collapsed, onToggle, inDrawer = false }: { user:
         {!collapsed && <CommunityStatsBlock />}
       </div>
 
-      <footer className={`flex items-center gap-2 border-t border-slate-200 px-3 pt-3 dark:border-slate-800 ${collapsed ? 'flex-col' : ''}`}>
+      <footer
+        className={`flex items-center gap-2 border-t border-slate-200 px-3 pt-3 dark:border-slate-800 ${collapsed ? 'flex-col' : ''}`}
+      >
         <Link
           to="/account"
           title="Your account"
@@ -282,7 +357,12 @@ function SidebarContent({ user, collapsed, onToggle, inDrawer = false }: { user:
         >
           <Icon name={theme === 'dark' ? 'sun' : 'moon'} className="mx-auto size-5" />
         </button>
-        <button type="button" onClick={() => void signOut()} aria-label="Sign out" className="min-h-11 min-w-11 shrink-0 rounded-md pointer-fine:min-h-9 pointer-fine:min-w-9 hover:bg-slate-100 dark:hover:bg-slate-800">
+        <button
+          type="button"
+          onClick={() => void signOut()}
+          aria-label="Sign out"
+          className="min-h-11 min-w-11 shrink-0 rounded-md pointer-fine:min-h-9 pointer-fine:min-w-9 hover:bg-slate-100 dark:hover:bg-slate-800"
+        >
           <Icon name="logout" className="mx-auto size-5" />
         </button>
       </footer>
@@ -300,7 +380,10 @@ export function AppShell({ user, children }: { user: CurrentUser; children: Reac
     setExpanded(value);
     document.cookie = `${SIDEBAR_COOKIE}=${value}; path=/; max-age=${SIDEBAR_COOKIE_MAX_AGE}; SameSite=Lax`;
   }, []);
-  const toggle = useCallback(() => (mobile ? setDrawerOpen((open) => !open) : setAndRemember(!expanded)), [mobile, expanded, setAndRemember]);
+  const toggle = useCallback(
+    () => (mobile ? setDrawerOpen((open) => !open) : setAndRemember(!expanded)),
+    [mobile, expanded, setAndRemember],
+  );
 
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
@@ -349,7 +432,9 @@ export function AppShell({ user, children }: { user: CurrentUser; children: Reac
             <Icon name="menu" className="mx-auto size-5" />
           </button>
           <span className="font-semibold md:hidden">Broadcast History</span>
-          {mobile && <UnreadBadge>{(unread) => <TopBarNotifications unread={unread} active={pathname.startsWith('/notifications')} />}</UnreadBadge>}
+          {mobile && (
+            <UnreadBadge>{(unread) => <TopBarNotifications unread={unread} active={pathname.startsWith('/notifications')} />}</UnreadBadge>
+          )}
         </header>
         <main id={MAIN_CONTENT_ID} tabIndex={-1} className="flex-1 scroll-mt-16 p-4 outline-none md:p-6">
           {children}

@@ -18,9 +18,32 @@ const HEADER_LINKS = [
 const ADMIN_LINK = { label: 'Admin', to: '/admin-webflow' } as const;
 
 const FOOTER_GROUPS = [
-  { title: 'Company', links: [{ label: 'About', href: '/about' }, { label: 'Contact', href: '/contact' }, { label: 'Privacy', href: '/privacy' }, { label: 'Terms', href: '/terms' }] },
-  { title: 'Community', links: [{ label: 'Community Guidelines', href: '/guidelines' }, { label: 'Help', href: '/help' }, { label: 'Support', href: '/support' }, { label: 'Subscribe', href: '/subscribe' }] },
-  { title: 'Connect', links: [{ label: 'RSS', href: '/rss' }, { label: 'Blog', href: '/blog' }, { label: 'Calendar', href: '/calendar' }] },
+  {
+    title: 'Company',
+    links: [
+      { label: 'About', href: '/about' },
+      { label: 'Contact', href: '/contact' },
+      { label: 'Privacy', href: '/privacy' },
+      { label: 'Terms', href: '/terms' },
+    ],
+  },
+  {
+    title: 'Community',
+    links: [
+      { label: 'Community Guidelines', href: '/guidelines' },
+      { label: 'Help', href: '/help' },
+      { label: 'Support', href: '/support' },
+      { label: 'Subscribe', href: '/subscribe' },
+    ],
+  },
+  {
+    title: 'Connect',
+    links: [
+      { label: 'RSS', href: '/rss' },
+      { label: 'Blog', href: '/blog' },
+      { label: 'Calendar', href: '/calendar' },
+    ],
+  },
 ];
 
 export function PublicSiteLayout({ children }: { children: ReactNode }) {
@@ -45,7 +68,12 @@ export function PublicSiteLayout({ children }: { children: ReactNode }) {
   });
   if (user.isSuccess && !user.data)
     links.push(
-      <Link key="sign-in" to="/login" search={{ redirect: pathname }} className="inline-flex min-h-11 items-center px-2 hover:text-amber-300">
+      <Link
+        key="sign-in"
+        to="/login"
+        search={{ redirect: pathname }}
+        className="inline-flex min-h-11 items-center px-2 hover:text-amber-300"
+      >
         Sign in
       </Link>,
     );
@@ -97,7 +125,9 @@ export function PublicSiteLayout({ children }: { children: ReactNode }) {
             </div>
           ))}
         </div>
-        <p className="border-t border-white/10 py-4 text-center text-sm">© {new Date().getFullYear()} Broadcast History Community. All rights reserved.</p>
+        <p className="border-t border-white/10 py-4 text-center text-sm">
+          © {new Date().getFullYear()} Broadcast History Community. All rights reserved.
+        </p>
       </footer>
     </div>
   );

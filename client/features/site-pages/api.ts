@@ -11,7 +11,8 @@ export const previewSitePage = (body: string) => answer(api.POST('/api/pages/pre
 export function useSaveSitePage() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: ({ slug, input }: { slug: SitePageSlug; input: SitePageInput }) => answer(api.PUT('/api/pages/{slug}', { params: { path: { slug } }, body: input })),
+    mutationFn: ({ slug, input }: { slug: SitePageSlug; input: SitePageInput }) =>
+      answer(api.PUT('/api/pages/{slug}', { params: { path: { slug } }, body: input })),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: operationKey('/api/pages') }),
   });
 }

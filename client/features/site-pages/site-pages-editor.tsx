@@ -55,7 +55,14 @@ function PageEditor({ page }: { page: SitePage }) {
     >
       <label className="block text-sm font-medium">
         Title
-        <input value={title} maxLength={SITE_PAGE_TITLE_MAX_LENGTH} onChange={(event) => setTitle(event.target.value)} aria-invalid={fields.title ? true : undefined} aria-describedby={fields.title ? 'page-title-error' : undefined} className={`${fieldClass} mt-1 min-h-11`} />
+        <input
+          value={title}
+          maxLength={SITE_PAGE_TITLE_MAX_LENGTH}
+          onChange={(event) => setTitle(event.target.value)}
+          aria-invalid={fields.title ? true : undefined}
+          aria-describedby={fields.title ? 'page-title-error' : undefined}
+          className={`${fieldClass} mt-1 min-h-11`}
+        />
       </label>
       {fields.title && (
         <p id="page-title-error" className="text-sm text-red-700 dark:text-red-400">
@@ -64,10 +71,18 @@ function PageEditor({ page }: { page: SitePage }) {
       )}
       <label className="block text-sm font-medium">
         Text (Markdown)
-        <textarea rows={16} value={body} onChange={(event) => setBody(event.target.value)} aria-invalid={fields.body ? true : undefined} aria-describedby="page-body-help" className={`${fieldClass} mt-1 font-mono text-sm`} />
+        <textarea
+          rows={16}
+          value={body}
+          onChange={(event) => setBody(event.target.value)}
+          aria-invalid={fields.body ? true : undefined}
+          aria-describedby="page-body-help"
+          className={`${fieldClass} mt-1 font-mono text-sm`}
+        />
       </label>
       <p id="page-body-help" className="text-xs text-slate-600 dark:text-slate-400">
-        {fields.body ?? '## for a heading, **bold**, *italic*, - for a list, [text](address) for a link. Scripts and unsafe links are removed.'}
+        {fields.body ??
+          '## for a heading, **bold**, *italic*, - for a list, [text](address) for a link. Scripts and unsafe links are removed.'}
       </p>
       <div className="flex flex-wrap gap-2">
         <Button type="submit" isDisabled={save.isPending || !changed}>
@@ -76,7 +91,12 @@ function PageEditor({ page }: { page: SitePage }) {
         <Button variant="secondary" onPress={() => void showPreview()}>
           Preview
         </Button>
-        <a href={`/${page.slug}`} target="_blank" rel="noopener" className="inline-flex min-h-11 items-center px-2 text-sm font-medium text-brand-600 underline dark:text-amber-accent">
+        <a
+          href={`/${page.slug}`}
+          target="_blank"
+          rel="noopener"
+          className="inline-flex min-h-11 items-center px-2 text-sm font-medium text-brand-600 underline dark:text-amber-accent"
+        >
           Open the page
         </a>
       </div>
@@ -106,21 +126,31 @@ export function SitePagesEditor() {
   if (pages.isError) return <p role="alert">The site’s pages could not be loaded.</p>;
   const page = pages.data.find((candidate) => candidate.slug === slug)!;
   return (
-    <section aria-labelledby="site-pages-heading" className="rounded-xl border border-slate-200 bg-white p-4 dark:border-slate-800 dark:bg-slate-900">
+    <section
+      aria-labelledby="site-pages-heading"
+      className="rounded-xl border border-slate-200 bg-white p-4 dark:border-slate-800 dark:bg-slate-900"
+    >
       <h2 id="site-pages-heading" className="text-lg font-semibold">
         Site pages
       </h2>
-      <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">The pages linked from the public site’s footer. A page never edited shows its built-in text.</p>
+      <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">
+        The pages linked from the public site’s footer. A page never edited shows its built-in text.
+      </p>
       <label htmlFor="site-page-choice" className="mt-4 block text-sm font-medium">
         Page
       </label>
-      <select id="site-page-choice" value={slug} onChange={(event) => setSlug(SITE_PAGE_SLUGS.find((known) => known === event.target.value) ?? slug)} className={`${fieldClass} mt-1 min-h-11 sm:w-auto`}>
-          {pages.data.map((candidate) => (
-            <option key={candidate.slug} value={candidate.slug}>
-              {candidate.title}
-              {candidate.updatedAt ? '' : ' (built-in text)'}
-            </option>
-          ))}
+      <select
+        id="site-page-choice"
+        value={slug}
+        onChange={(event) => setSlug(SITE_PAGE_SLUGS.find((known) => known === event.target.value) ?? slug)}
+        className={`${fieldClass} mt-1 min-h-11 sm:w-auto`}
+      >
+        {pages.data.map((candidate) => (
+          <option key={candidate.slug} value={candidate.slug}>
+            {candidate.title}
+            {candidate.updatedAt ? '' : ' (built-in text)'}
+          </option>
+        ))}
       </select>
       <div className="mt-4">
         <PageEditor key={`${page.slug} ${page.updatedAt}`} page={page} />

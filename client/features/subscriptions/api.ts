@@ -9,13 +9,18 @@ export const SUBSCRIPTIONS_KEY = operationKey('/api/subscriptions');
 
 /** Every live subscription of the member: at most one per type, so one request, however the list pages. */
 export function useSubscriptions() {
-  return useQuery({ queryKey: SUBSCRIPTIONS_KEY, queryFn: () => fetchEveryPage('/api/subscriptions', { params: { query: { limit: '100' } } }) });
+  return useQuery({
+    queryKey: SUBSCRIPTIONS_KEY,
+    queryFn: () => fetchEveryPage('/api/subscriptions', { params: { query: { limit: '100' } } }),
+  });
 }
 
 export function runSaveStep(step: SaveStep): Promise<unknown> {
   switch (step.kind) {
     case 'create':
-      return answer(api.POST('/api/subscriptions', { body: { subscriptionType: step.subscriptionType, frequency: step.frequency, isActive: true } }));
+      return answer(
+        api.POST('/api/subscriptions', { body: { subscriptionType: step.subscriptionType, frequency: step.frequency, isActive: true } }),
+      );
     case 'update':
       return answer(api.PUT('/api/subscriptions/{id}', { params: { path: { id: step.subscription.id } }, body: step.changes }));
     case 'remove':

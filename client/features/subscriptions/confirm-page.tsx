@@ -30,7 +30,10 @@ export function ConfirmSubscriptionPage() {
 
   return (
     <Panel title="Confirm your subscription">
-      <p>You asked to receive e-mails from the Broadcast History Community. Press the button to confirm your address and start receiving them.</p>
+      <p>
+        You asked to receive e-mails from the Broadcast History Community. Press the button to confirm your address and start receiving
+        them.
+      </p>
       <p className="text-sm text-slate-600 dark:text-slate-400">If you did not ask for this, close this page: nothing will be sent.</p>
       {confirm.isError && !outcome && (
         <p role="alert" className="rounded-md bg-red-50 p-3 text-sm text-red-800 dark:bg-red-950 dark:text-red-200">

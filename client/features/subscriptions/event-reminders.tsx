@@ -5,7 +5,6 @@ import { answer, api, errorMessage } from '../../lib/api';
 import { apiQuery, operationKey } from '../../lib/query-keys';
 import { LabelledSwitch } from '../../components/ui/switch';
 
-
 export function EventReminders({ className }: { className: string }) {
   const queryClient = useQueryClient();
   const { toast } = useToast();

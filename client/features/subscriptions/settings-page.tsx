@@ -14,10 +14,27 @@ import { Spinner } from '../../components/ui/spinner';
 import { useToast } from '../../components/ui/toast';
 import { errorMessage } from '../../lib/api';
 import { useCurrentUser } from '../../lib/current-user';
-import { FREQUENCIES, FREQUENCY_LABELS, SUBSCRIPTION_TYPES, SUBSCRIPTION_TYPE_LABELS, type Frequency, type SubscriptionType } from '../../../shared/subscriptions/constants';
+import {
+  FREQUENCIES,
+  FREQUENCY_LABELS,
+  SUBSCRIPTION_TYPES,
+  SUBSCRIPTION_TYPE_LABELS,
+  type Frequency,
+  type SubscriptionType,
+} from '../../../shared/subscriptions/constants';
 import { useSaveSubscriptionSettings, useSubscriptions } from './api';
 import { EventReminders } from './event-reminders';
-import { activeSubscriptions, rebaseEdits, savedChoices, saveSteps, shownChoices, type Choice, type Edits, type SaveStep, type Subscription } from './settings-plan';
+import {
+  activeSubscriptions,
+  rebaseEdits,
+  savedChoices,
+  saveSteps,
+  shownChoices,
+  type Choice,
+  type Edits,
+  type SaveStep,
+  type Subscription,
+} from './settings-plan';
 import { LabelledSwitch } from '../../components/ui/switch';
 
 const TYPE_DESCRIPTIONS: Record<SubscriptionType, string> = {
@@ -33,7 +50,12 @@ const FAILURE_TITLES: Record<SaveStep['kind'], string> = { create: 'Creation fai
 /** The toast for each outcome of a Save step, in the spec's words (§8). */
 function stepToast(step: SaveStep, error: unknown) {
   const label = SUBSCRIPTION_TYPE_LABELS[step.kind === 'create' ? step.subscriptionType : step.subscription.subscriptionType];
-  if (error) return { title: FAILURE_TITLES[step.kind], description: errorMessage(error, `Failed to ${step.kind} the ${label} subscription.`), variant: 'destructive' as const };
+  if (error)
+    return {
+      title: FAILURE_TITLES[step.kind],
+      description: errorMessage(error, `Failed to ${step.kind} the ${label} subscription.`),
+      variant: 'destructive' as const,
+    };
   switch (step.kind) {
     case 'create':
       return { title: 'Subscription created', description: `You will receive ${label} e-mails (${FREQUENCY_LABELS[step.frequency]}).` };
@@ -44,7 +66,17 @@ function stepToast(step: SaveStep, error: unknown) {
   }
 }
 
-function FrequencySelect({ type, value, isDisabled, onChange }: { type: SubscriptionType; value: Frequency; isDisabled: boolean; onChange: (frequency: Frequency) => void }) {
+function FrequencySelect({
+  type,
+  value,
+  isDisabled,
+  onChange,
+}: {
+  type: SubscriptionType;
+  value: Frequency;
+  isDisabled: boolean;
+  onChange: (frequency: Frequency) => void;
+}) {
   return (
     <Select value={value} onChange={(key) => key && onChange(key as Frequency)} isDisabled={isDisabled} className="flex flex-col gap-1">
       <Label className="text-sm font-medium">{SUBSCRIPTION_TYPE_LABELS[type]} frequency</Label>
@@ -79,7 +111,12 @@ function SubscriptionRow({ type, choice, onChange }: { type: SubscriptionType; c
         onChange={(enabled) => onChange({ ...choice, enabled })}
         className="flex-1 basis-64"
       />
-      <FrequencySelect type={type} value={choice.frequency} isDisabled={!choice.enabled} onChange={(frequency) => onChange({ ...choice, frequency })} />
+      <FrequencySelect
+        type={type}
+        value={choice.frequency}
+        isDisabled={!choice.enabled}
+        onChange={(frequency) => onChange({ ...choice, frequency })}
+      />
     </li>
   );
 }
@@ -101,7 +138,10 @@ export function SubscriptionSettingsPage() {
     return (
       <div>
         <PageHeader title="Subscription Settings" />
-        <p role="alert" className="rounded-xl border border-red-200 bg-red-50 p-4 text-red-800 dark:border-red-900 dark:bg-red-950 dark:text-red-200">
+        <p
+          role="alert"
+          className="rounded-xl border border-red-200 bg-red-50 p-4 text-red-800 dark:border-red-900 dark:bg-red-950 dark:text-red-200"
+        >
           Failed to load subscription settings. Please refresh the page and try again.
         </p>
       </div>
@@ -140,13 +180,21 @@ export function SubscriptionSettingsPage() {
         </h2>
         <ul className="divide-y divide-slate-200 dark:divide-slate-800">
           {SUBSCRIPTION_TYPES.map((type) => (
-            <SubscriptionRow key={type} type={type} choice={choices[type]} onChange={(choice) => setEdits((current) => ({ ...current, [type]: choice }))} />
+            <SubscriptionRow
+              key={type}
+              type={type}
+              choice={choices[type]}
+              onChange={(choice) => setEdits((current) => ({ ...current, [type]: choice }))}
+            />
           ))}
         </ul>
       </section>
 
       {steps.length > 0 && (
-        <section aria-labelledby="unsaved-changes" className="flex flex-wrap items-center justify-between gap-3 rounded-xl border border-amber-300 bg-amber-50 p-4 dark:border-amber-700 dark:bg-amber-950">
+        <section
+          aria-labelledby="unsaved-changes"
+          className="flex flex-wrap items-center justify-between gap-3 rounded-xl border border-amber-300 bg-amber-50 p-4 dark:border-amber-700 dark:bg-amber-950"
+        >
           <div>
             <h2 id="unsaved-changes" className="font-semibold">
               You have unsaved changes
@@ -170,7 +218,11 @@ export function SubscriptionSettingsPage() {
         ) : (
           <ul className="mt-3 space-y-2">
             {active.map((subscription) => (
-              <li key={subscription.id} aria-label={SUBSCRIPTION_TYPE_LABELS[subscription.subscriptionType]} className="flex flex-wrap items-center justify-between gap-2 rounded-lg bg-slate-50 p-3 dark:bg-slate-800">
+              <li
+                key={subscription.id}
+                aria-label={SUBSCRIPTION_TYPE_LABELS[subscription.subscriptionType]}
+                className="flex flex-wrap items-center justify-between gap-2 rounded-lg bg-slate-50 p-3 dark:bg-slate-800"
+              >
                 <span className="flex items-center gap-2">
                   <span className="font-medium">{SUBSCRIPTION_TYPE_LABELS[subscription.subscriptionType]}</span>
                   <Badge variant="secondary">{FREQUENCY_LABELS[subscription.frequency]}</Badge>

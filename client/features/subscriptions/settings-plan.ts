@@ -27,7 +27,8 @@ const DEFAULT_FREQUENCY: Frequency = 'immediate';
 /** An ended subscription is history, not something a toggle can change: subscribing again makes a new one. */
 export function currentSubscriptions(subscriptions: readonly Subscription[]): Map<SubscriptionType, Subscription> {
   const current = new Map<SubscriptionType, Subscription>();
-  for (const subscription of subscriptions) if (subscription.status !== 'unsubscribed') current.set(subscription.subscriptionType, subscription);
+  for (const subscription of subscriptions)
+    if (subscription.status !== 'unsubscribed') current.set(subscription.subscriptionType, subscription);
   return current;
 }
 
@@ -97,5 +98,7 @@ export function saveSteps(subscriptions: readonly Subscription[], edits: Edits):
 
 /** The subscriptions mail goes to now, for the "Active Subscriptions" summary. */
 export function activeSubscriptions(subscriptions: readonly Subscription[]): Subscription[] {
-  return [...currentSubscriptions(subscriptions).values()].filter((subscription) => subscription.isActive && subscription.status !== 'pending');
+  return [...currentSubscriptions(subscriptions).values()].filter(
+    (subscription) => subscription.isActive && subscription.status !== 'pending',
+  );
 }

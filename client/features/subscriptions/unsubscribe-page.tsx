@@ -48,7 +48,10 @@ function Confirm({ token }: { token: string }) {
     return (
       <Panel title="Checking your link">
         <p role="status" className="flex items-center gap-3">
-          <span aria-hidden="true" className="size-6 animate-spin rounded-full border-4 border-slate-300 border-t-brand-600 dark:border-slate-700 dark:border-t-amber-accent" />
+          <span
+            aria-hidden="true"
+            className="size-6 animate-spin rounded-full border-4 border-slate-300 border-t-brand-600 dark:border-slate-700 dark:border-t-amber-accent"
+          />
           Validating your unsubscribe link...
         </p>
       </Panel>
@@ -63,7 +66,9 @@ function Confirm({ token }: { token: string }) {
   const { subscription } = found;
   // "All Updates" covers several kinds of mail; naming them tells the reader what stops.
   const covered = subscription.subscriptionTypes.filter((type) => type !== subscription.subscriptionType);
-  const typeLine = SUBSCRIPTION_TYPE_LABELS[subscription.subscriptionType] + (covered.length > 0 ? ` (${covered.map((type) => SUBSCRIPTION_TYPE_LABELS[type]).join(', ')})` : '');
+  const typeLine =
+    SUBSCRIPTION_TYPE_LABELS[subscription.subscriptionType] +
+    (covered.length > 0 ? ` (${covered.map((type) => SUBSCRIPTION_TYPE_LABELS[type]).join(', ')})` : '');
   return (
     <Panel title="Unsubscribe from e-mails">
       <p>Do you want to stop receiving these e-mails?</p>

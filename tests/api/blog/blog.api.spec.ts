@@ -46,7 +46,11 @@ const create = async (body: Record<string, unknown>) => {
 /** A socket as `browser` (anonymous when absent), recording every `blog:changed` it receives. */
 async function listen(browser?: Browser) {
   const cookie = browser?.cookie('bhc.sid');
-  const socket = io(site.url, { path: '/socket.io', transports: ['websocket'], extraHeaders: cookie ? { cookie: `bhc.sid=${cookie}` } : {} });
+  const socket = io(site.url, {
+    path: '/socket.io',
+    transports: ['websocket'],
+    extraHeaders: cookie ? { cookie: `bhc.sid=${cookie}` } : {},
+  });
   sockets.push(socket);
   const received: string[] = [];
   socket.on('blog:changed', (payload: { id: string; kind: string }) => received.push(`${payload.kind}:${payload.id}`));
@@ -59,7 +63,11 @@ async function listen(browser?: Browser) {
 
 describe('writing', () => {
   it('lets admin and staff create, sanitising the HTML and generating an empty excerpt', async () => {
-    const body = { title: 'Towers & "tubes"', content: '<h2>Raised in 1948</h2><p onclick="x()">The crew <script>alert(1)</script>worked through two winters.</p>', excerpt: '' };
+    const body = {
+      title: 'Towers & "tubes"',
+      content: '<h2>Raised in 1948</h2><p onclick="x()">The crew <script>alert(1)</script>worked through two winters.</p>',
+      excerpt: '',
+    };
     const created = await staff.post('/api/blog', body);
     expect(created.status).toBe(201);
     expect(created.body).toMatchObject({
@@ -74,7 +82,10 @@ describe('writing', () => {
       author: { name: 'Sally Editor', firstName: 'Sally', lastName: 'Editor', role: 'staff', profileImageUrl: null },
     });
     expect(created.body.updatedAt).toBe(created.body.createdAt);
-    expect((await admin.post('/api/blog', { title: 'By the admin', content: '<p>x</p>' })).body.author).toMatchObject({ name: 'Ada Admin', role: 'admin' });
+    expect((await admin.post('/api/blog', { title: 'By the admin', content: '<p>x</p>' })).body.author).toMatchObject({
+      name: 'Ada Admin',
+      role: 'admin',
+    });
   });
 
   it('keeps a picture of our own uploads (/media/…) with its size and alt text, and no handler, other attribute or script source', async () => {
@@ -84,8 +95,14 @@ describe('writing', () => {
       `<p><img src="javascript:alert(1)" alt="script" /><img src="/media/0b6d7c1e-2a3b-4c5d-8e9f-0123456789ab/../../api/logout" alt="api" /><img src="/uploads/a.png" alt="elsewhere" /></p>`;
     const created = await staff.post('/api/blog', { title: 'Inline pictures', content });
     expect(created.status).toBe(201);
-    expect(created.body.content).toBe(`<p>Before</p><p><img src="${src}" width="1600" height="1067" alt="The transmitter hall" /></p><p></p>`);
-    const edited = await staff.patch(`/api/blog/${created.body.id}`, { title: 'Inline pictures', excerpt: '', content: `<p><img src="${src}" width="50%" height="1067" alt="Hall" onmouseover="x()" /></p>` });
+    expect(created.body.content).toBe(
+      `<p>Before</p><p><img src="${src}" width="1600" height="1067" alt="The transmitter hall" /></p><p></p>`,
+    );
+    const edited = await staff.patch(`/api/blog/${created.body.id}`, {
+      title: 'Inline pictures',
+      excerpt: '',
+      content: `<p><img src="${src}" width="50%" height="1067" alt="Hall" onmouseover="x()" /></p>`,
+    });
     expect(edited.status).toBe(200);
     expect(edited.body.content).toBe(`<p><img src="${src}" height="1067" alt="Hall" /></p>`);
     const preview = await staff.post('/api/blog/preview', { content: `<img src="${src}" width="800" height="600" alt="x" onerror="y()">` });
@@ -93,7 +110,14 @@ describe('writing', () => {
   });
 
   it('creates with every toggle at once, keeping a written excerpt and the tags', async () => {
-    const post = await create({ title: 'All at once', excerpt: '  Written by hand.  ', isPublished: true, isPinned: true, isFeatured: true, tags: ['#Radio', 'tv'] });
+    const post = await create({
+      title: 'All at once',
+      excerpt: '  Written by hand.  ',
+      isPublished: true,
+      isPinned: true,
+      isFeatured: true,
+      tags: ['#Radio', 'tv'],
+    });
     expect(post).toMatchObject({ excerpt: 'Written by hand.', isPublished: true, isPinned: true, isFeatured: true, tags: ['radio', 'tv'] });
     expect(post.publishedAt).toBe(post.createdAt);
   });
@@ -140,9 +164,18 @@ describe('writing', () => {
   it('edits the whole record, sanitising again, generating an emptied excerpt and stamping Updated', async () => {
     const post = await create({ title: 'Before', excerpt: 'Old excerpt' });
     await new Promise((resolve) => setTimeout(resolve, 5));
-    const edited = await staff.patch(`/api/blog/${post.id}`, { title: 'After', excerpt: '', content: '<p>New <img src="http://insecure.example/x.png"> <a href="javascript:alert(1)">text</a></p>' });
+    const edited = await staff.patch(`/api/blog/${post.id}`, {
+      title: 'After',
+      excerpt: '',
+      content: '<p>New <img src="http://insecure.example/x.png"> <a href="javascript:alert(1)">text</a></p>',
+    });
     expect(edited.status).toBe(200);
-    expect(edited.body).toMatchObject({ title: 'After', content: '<p>New  <a rel="noopener noreferrer">text</a></p>', excerpt: 'New text', createdAt: post.createdAt });
+    expect(edited.body).toMatchObject({
+      title: 'After',
+      content: '<p>New  <a rel="noopener noreferrer">text</a></p>',
+      excerpt: 'New text',
+      createdAt: post.createdAt,
+    });
     expect(edited.body.updatedAt > (post.createdAt as string)).toBe(true);
     expect((await admin.patch(`/api/blog/${post.id}`, { title: 'By admin', content: '<p>y</p>' })).body.title).toBe('By admin');
   });
@@ -209,15 +242,30 @@ describe('writing', () => {
     expect(post.author).toMatchObject({ name: 'Wendy Writer', role: 'staff' });
     expect((await admin.put(`/api/admin/users/${writer.user.id}/role`, { role: 'admin' })).status).toBe(200);
     await expect.poll(async () => (await anonymous().get(`/api/blog/${post.id}`)).body.author.role).toBe('admin');
-    expect((await anonymous().get(`/api/blog/${post.id}`)).body.author).toMatchObject({ name: 'Wendy Writer', firstName: 'Wendy', lastName: 'Writer' });
+    expect((await anonymous().get(`/api/blog/${post.id}`)).body.author).toMatchObject({
+      name: 'Wendy Writer',
+      firstName: 'Wendy',
+      lastName: 'Writer',
+    });
   });
 
   it('previews the sanitised content and the excerpt a save would store, writing nothing', async () => {
     const before = (await staff.get('/api/admin/blog?limit=100')).body.items.length;
-    const preview = await staff.post('/api/blog/preview', { content: '<h2 style="color:red">Tower</h2><script>alert(1)</script><p>Raised in 1948.</p>', excerpt: '' });
+    const preview = await staff.post('/api/blog/preview', {
+      content: '<h2 style="color:red">Tower</h2><script>alert(1)</script><p>Raised in 1948.</p>',
+      excerpt: '',
+    });
     expect(preview.status).toBe(200);
-    expect(preview.body).toEqual({ content: '<h2>Tower</h2><p>Raised in 1948.</p>', excerpt: 'Tower Raised in 1948.', excerptGenerated: true });
-    expect((await staff.post('/api/blog/preview', { content: '<p>x</p>', excerpt: ' Mine ' })).body).toEqual({ content: '<p>x</p>', excerpt: 'Mine', excerptGenerated: false });
+    expect(preview.body).toEqual({
+      content: '<h2>Tower</h2><p>Raised in 1948.</p>',
+      excerpt: 'Tower Raised in 1948.',
+      excerptGenerated: true,
+    });
+    expect((await staff.post('/api/blog/preview', { content: '<p>x</p>', excerpt: ' Mine ' })).body).toEqual({
+      content: '<p>x</p>',
+      excerpt: 'Mine',
+      excerptGenerated: false,
+    });
     expect((await staff.post('/api/blog/preview', {})).body).toEqual({ content: '', excerpt: '', excerptGenerated: true });
     expect((await staff.post('/api/blog/preview', { content: 'x'.repeat(200_001) })).status).toBe(400);
     expect((await staff.get('/api/admin/blog?limit=100')).body.items.length).toBe(before);
@@ -256,7 +304,8 @@ describe('reading', () => {
     expect(ids(await reader().get('/api/blog?pinned=true'))).toEqual([pinned]);
     expect(ids(await reader().get('/api/blog?pinned=false&featured=false'))).toEqual([newest, older]);
     expect(ids(await reader().get('/api/blog?limit=2'))).toEqual([pinned, newest]);
-    for (const bad of ['limit=0', 'limit=101', 'limit=two', 'featured=yes', 'pinned=1']) expect([bad, (await reader().get(`/api/blog?${bad}`)).status]).toEqual([bad, 400]);
+    for (const bad of ['limit=0', 'limit=101', 'limit=two', 'featured=yes', 'pinned=1'])
+      expect([bad, (await reader().get(`/api/blog?${bad}`)).status]).toEqual([bad, 400]);
 
     // Unpublishing and publishing again keeps the first publication time, so the post keeps its place.
     await writer.post(`/api/blog/${older}/unpublish`);
@@ -266,8 +315,29 @@ describe('reading', () => {
 
     expect(ids(await writer.get('/api/admin/blog'))).toEqual([newest, featured, pinned, older, draft]);
     const first = (await reader().get('/api/blog')).body.items[0];
-    expect(first.author).toMatchObject({ name: expect.any(String), role: 'admin', firstName: expect.any(String), lastName: expect.any(String) });
-    expect(Object.keys(first).sort()).toEqual(['author', 'comments', 'content', 'createdAt', 'excerpt', 'id', 'isFeatured', 'isPinned', 'isPublished', 'publishAt', 'publishedAt', 'slug', 'tags', 'title', 'updatedAt']);
+    expect(first.author).toMatchObject({
+      name: expect.any(String),
+      role: 'admin',
+      firstName: expect.any(String),
+      lastName: expect.any(String),
+    });
+    expect(Object.keys(first).sort()).toEqual([
+      'author',
+      'comments',
+      'content',
+      'createdAt',
+      'excerpt',
+      'id',
+      'isFeatured',
+      'isPinned',
+      'isPublished',
+      'publishAt',
+      'publishedAt',
+      'slug',
+      'tags',
+      'title',
+      'updatedAt',
+    ]);
   });
 
   it('shows a published post to anyone and a draft only to staff', async () => {
@@ -288,7 +358,12 @@ describe('reading', () => {
 
 describe('RSS', () => {
   it('publishes an RSS 2.0 channel of published posts with escaped text and absolute links', async () => {
-    const hostile = await create({ title: 'Fish & <chips> "quoted" ]]> \u0007bell', excerpt: 'Less < more & "so" on', isPublished: true, tags: ['radio'] });
+    const hostile = await create({
+      title: 'Fish & <chips> "quoted" ]]> \u0007bell',
+      excerpt: 'Less < more & "so" on',
+      isPublished: true,
+      tags: ['radio'],
+    });
     const draft = await create({ title: 'Unpublished draft in RSS' });
     const feed = await anonymous().get('/rss');
     expect(feed.status).toBe(200);
@@ -311,14 +386,19 @@ describe('RSS', () => {
     expect(items).toHaveLength(published.length);
     expect(xml.split('<item>').length - 1).toBe(items.length);
     for (const item of items) {
-      for (const element of ['title', 'link', 'guid', 'pubDate', 'description']) expect(item.match(new RegExp(`<${element}[ >]`, 'g'))).toHaveLength(1);
+      for (const element of ['title', 'link', 'guid', 'pubDate', 'description'])
+        expect(item.match(new RegExp(`<${element}[ >]`, 'g'))).toHaveLength(1);
       const date = item.match(/<pubDate>([^<]+)<\/pubDate>/)![1]!;
-      expect(date).toMatch(/^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), \d\d (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{4} \d\d:\d\d:\d\d GMT$/);
+      expect(date).toMatch(
+        /^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), \d\d (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{4} \d\d:\d\d:\d\d GMT$/,
+      );
       // Outside markup, no raw '<' or bare '&' can remain.
       expect(item.replace(/<\/?[a-z:]+(?: [a-z]+="[^"<&]*")*\/?>/gi, '')).not.toMatch(/<|&(?!(amp|lt|gt|quot|apos);)/);
     }
     const order = items.map((item) => item.match(/<guid[^>]*>[^<]*\/blog\/([^<]+)<\/guid>/)![1]);
-    expect(order).toEqual([...published].sort((a, b) => b.publishedAt.localeCompare(a.publishedAt) || b.id.localeCompare(a.id)).map((post) => post.id));
+    expect(order).toEqual(
+      [...published].sort((a, b) => b.publishedAt.localeCompare(a.publishedAt) || b.id.localeCompare(a.id)).map((post) => post.id),
+    );
   });
 
   it('answers a reader holding the current version 304 without the feed, and sends a new version once a post changes', async () => {

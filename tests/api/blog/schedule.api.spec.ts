@@ -16,13 +16,22 @@ const visitor = () => new Browser(site.url);
 const SUBSCRIBER = 'scheduled-reader@example.org';
 
 async function startSite(roles: string) {
-  site = await startTestSite({ RATE_LIMIT_AUTH_MAX: '1000', SECURE_COOKIES: 'false', SMTP_URL: `smtp://127.0.0.1:${smtp.port}`, ROLES: roles });
+  site = await startTestSite({
+    RATE_LIMIT_AUTH_MAX: '1000',
+    SECURE_COOKIES: 'false',
+    SMTP_URL: `smtp://127.0.0.1:${smtp.port}`,
+    ROLES: roles,
+  });
   const admin = (await registerMember(site.url, { firstName: 'Ada', lastName: 'Admin' })).browser;
   const { browser, user } = await registerMember(site.url, { firstName: 'Sally', lastName: 'Editor' });
   expect((await admin.put(`/api/admin/users/${user.id}/role`, { role: 'staff' })).status).toBe(200);
   staff = browser;
   member = (await registerMember(site.url, { firstName: 'Rita', lastName: 'Reader' })).browser;
-  await subscribe(commands(site.services.eventStore), site.services.config.subscriptionLinkSecret, { email: SUBSCRIBER, type: 'blog_posts', frequency: 'immediate' });
+  await subscribe(commands(site.services.eventStore), site.services.config.subscriptionLinkSecret, {
+    email: SUBSCRIBER,
+    type: 'blog_posts',
+    frequency: 'immediate',
+  });
 }
 
 beforeAll(async () => {
@@ -106,12 +115,20 @@ describe('scheduled publishing', () => {
     // The first time passes: nothing happens, it waits for the new one.
     await new Promise((resolve) => setTimeout(resolve, 3_000));
     expect((await visitor().get(`/api/blog/${post.id}`)).status).toBe(404);
-    const cancelled = await staff.patch(`/api/blog/${post.id}`, { title: 'Moved column', excerpt: '', content: '<p>x</p>', publishAt: null });
+    const cancelled = await staff.patch(`/api/blog/${post.id}`, {
+      title: 'Moved column',
+      excerpt: '',
+      content: '<p>x</p>',
+      publishAt: null,
+    });
     expect(cancelled.body).toMatchObject({ publishAt: null, isPublished: false });
     expect(ids(await staff.get('/api/admin/blog?status=draft'))).toContain(post.id);
     // A published post is not scheduled.
     const live = (await staff.post('/api/blog', { title: 'Live column', content: '<p>x</p>', isPublished: true })).body;
-    expect((await staff.patch(`/api/blog/${live.id}`, { title: 'Live column', excerpt: '', content: '<p>x</p>', publishAt: inSeconds(60) })).status).toBe(422);
+    expect(
+      (await staff.patch(`/api/blog/${live.id}`, { title: 'Live column', excerpt: '', content: '<p>x</p>', publishAt: inSeconds(60) }))
+        .status,
+    ).toBe(422);
     await allDelivered(site.services);
     expect(mailsAbout('Moved column')).toHaveLength(0);
   });
@@ -121,7 +138,10 @@ describe('a schedule that passed while the workers were down', () => {
   it('is published, and mailed once, when the workers start', async () => {
     // The site without its workers: nothing publishes.
     await startSite('api,projections');
-    const post = (await staff.post('/api/blog', { title: 'Missed while down', content: '<p>x</p>', publishAt: inSeconds(1) })).body as { id: string; slug: string };
+    const post = (await staff.post('/api/blog', { title: 'Missed while down', content: '<p>x</p>', publishAt: inSeconds(1) })).body as {
+      id: string;
+      slug: string;
+    };
     await new Promise((resolve) => setTimeout(resolve, 2_000));
     await expectHidden(post);
     expect(mailsAbout('Missed while down')).toHaveLength(0);

@@ -34,14 +34,19 @@ async function create(title: string, extra: Record<string, unknown> = {}): Promi
   expect(response.status).toBe(201);
   return response.body as Post;
 }
-const edit = (post: Post, body: Record<string, unknown>) => staff.patch(`/api/blog/${post.id}`, { title: post.title, excerpt: '', content: '<p>Text</p>', ...body });
+const edit = (post: Post, body: Record<string, unknown>) =>
+  staff.patch(`/api/blog/${post.id}`, { title: post.title, excerpt: '', content: '<p>Text</p>', ...body });
 
 describe('slugs', () => {
   it('are made from the title, unique across posts with -2, -3…', async () => {
     const first = await create('Wave Tower, 1962: the Story!');
     const second = await create('Wave tower 1962 — the story');
     const third = await create('WAVE TOWER 1962 THE STORY');
-    expect([first.slug, second.slug, third.slug]).toEqual(['wave-tower-1962-the-story', 'wave-tower-1962-the-story-2', 'wave-tower-1962-the-story-3']);
+    expect([first.slug, second.slug, third.slug]).toEqual([
+      'wave-tower-1962-the-story',
+      'wave-tower-1962-the-story-2',
+      'wave-tower-1962-the-story-3',
+    ]);
     const accents = await create('Élan à la Radió');
     expect(accents.slug).toBe('elan-a-la-radio');
   });
@@ -49,7 +54,12 @@ describe('slugs', () => {
   it('two posts of one title written at the same moment never share a slug', async () => {
     const posts = await Promise.all(Array.from({ length: 4 }, () => create('Simultaneous column')));
     expect(new Set(posts.map((post) => post.slug)).size).toBe(4);
-    expect(posts.map((post) => post.slug).sort()).toEqual(['simultaneous-column', 'simultaneous-column-2', 'simultaneous-column-3', 'simultaneous-column-4']);
+    expect(posts.map((post) => post.slug).sort()).toEqual([
+      'simultaneous-column',
+      'simultaneous-column-2',
+      'simultaneous-column-3',
+      'simultaneous-column-4',
+    ]);
   });
 
   it('GET /api/blog/{idOrSlug} answers by id and by slug', async () => {
@@ -138,7 +148,16 @@ describe('slugs', () => {
     for (const id of ids)
       await site.services.handle(blogPostDecider, streamName('blog', id), {
         type: 'CreateBlogPost',
-        data: { id, title: 'Old Times', excerpt: '', content: '<p>Old</p>', tags: [], isPublished: true, isPinned: false, isFeatured: false },
+        data: {
+          id,
+          title: 'Old Times',
+          excerpt: '',
+          content: '<p>Old</p>',
+          tags: [],
+          isPublished: true,
+          isPinned: false,
+          isFeatured: false,
+        },
         metadata: { now: new Date(), actor: staffActor },
       });
     const slugs = async () => Promise.all(ids.map(async (id) => (await blogPosts(site.services.store).findOne({ _id: id }))!.slug));
@@ -147,11 +166,21 @@ describe('slugs', () => {
     // A new post of that title does not take theirs.
     expect((await create('Old times')).slug).toBe('old-times-3');
 
-    const before = (await blogPosts(site.services.store).find({}, { sort: { _id: 1 } })).map((post) => [post._id, post.slug, post.oldSlugs]);
+    const before = (await blogPosts(site.services.store).find({}, { sort: { _id: 1 } })).map((post) => [
+      post._id,
+      post.slug,
+      post.oldSlugs,
+    ]);
     const { runner } = site.services;
     await runner.stop();
     await runner.reset();
     await runner.start();
-    await expect.poll(async () => (await blogPosts(site.services.store).find({}, { sort: { _id: 1 } })).map((post) => [post._id, post.slug, post.oldSlugs]), { timeout: 20_000 }).toEqual(before);
+    await expect
+      .poll(
+        async () =>
+          (await blogPosts(site.services.store).find({}, { sort: { _id: 1 } })).map((post) => [post._id, post.slug, post.oldSlugs]),
+        { timeout: 20_000 },
+      )
+      .toEqual(before);
   });
 });

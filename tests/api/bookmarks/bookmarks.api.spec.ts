@@ -10,7 +10,11 @@ let other: Browser;
 
 beforeAll(async () => {
   site = await startTestSite(UNLIMITED_RATES);
-  ({ staff: { browser: staff }, member: { browser: member }, other: { browser: other } } = await registerCast(site.url));
+  ({
+    staff: { browser: staff },
+    member: { browser: member },
+    other: { browser: other },
+  } = await registerCast(site.url));
 });
 afterAll(() => site?.close());
 
@@ -24,13 +28,29 @@ describe('bookmarks', () => {
 
   it('save posts, events and blog posts once each, newest first, with the items', async () => {
     postId = (await staff.post('/api/posts', { content: 'The WGN tower turns 75' })).body.id;
-    eventId = (await staff.post('/api/events', { title: 'Engineers’ lunch', description: 'At the Drake', startDate: '2030-02-01T18:00:00Z', endDate: '2030-02-01T21:00:00Z' })).body.id;
-    blogId = (await staff.post('/api/blog', { title: 'Sign-on 1922', content: '<p>Text</p>', excerpt: 'How it began', isPublished: true })).body.id;
-    expect((await member.put(`/api/bookmarks/post/${postId}`)).body).toMatchObject({ kind: 'post', id: postId, item: { title: 'Post by Stan Staff', excerpt: 'The WGN tower turns 75', link: `/posts/${postId}`, removed: false } });
+    eventId = (
+      await staff.post('/api/events', {
+        title: 'Engineers’ lunch',
+        description: 'At the Drake',
+        startDate: '2030-02-01T18:00:00Z',
+        endDate: '2030-02-01T21:00:00Z',
+      })
+    ).body.id;
+    blogId = (await staff.post('/api/blog', { title: 'Sign-on 1922', content: '<p>Text</p>', excerpt: 'How it began', isPublished: true }))
+      .body.id;
+    expect((await member.put(`/api/bookmarks/post/${postId}`)).body).toMatchObject({
+      kind: 'post',
+      id: postId,
+      item: { title: 'Post by Stan Staff', excerpt: 'The WGN tower turns 75', link: `/posts/${postId}`, removed: false },
+    });
     expect((await member.put(`/api/bookmarks/post/${postId}`)).status).toBe(200);
     await member.put(`/api/bookmarks/event/${eventId}`);
     await member.put(`/api/bookmarks/blog/${blogId}`);
-    expect((await saved(member)).map((b) => `${b.kind}:${b.item.title}`)).toEqual(['blog:Sign-on 1922', 'event:Engineers’ lunch', 'post:Post by Stan Staff']);
+    expect((await saved(member)).map((b) => `${b.kind}:${b.item.title}`)).toEqual([
+      'blog:Sign-on 1922',
+      'event:Engineers’ lunch',
+      'post:Post by Stan Staff',
+    ]);
     expect(await saved(other)).toEqual([]);
   });
 

@@ -29,8 +29,10 @@ afterAll(async () => {
   await site?.close();
 });
 
-const thread = async (path: string, as: Browser = member) => (await as.get(path)).body.items as { id: string; content: string; parentId: string | null; removed: boolean; author: { name: string } }[];
-const commentCount = async (id: string) => (await member.get('/api/posts')).body.items.find((p: { id: string }) => p.id === id).comments as number;
+const thread = async (path: string, as: Browser = member) =>
+  (await as.get(path)).body.items as { id: string; content: string; parentId: string | null; removed: boolean; author: { name: string } }[];
+const commentCount = async (id: string) =>
+  (await member.get('/api/posts')).body.items.find((p: { id: string }) => p.id === id).comments as number;
 
 describe('comments on a feed post', () => {
   let first: string;
@@ -38,7 +40,15 @@ describe('comments on a feed post', () => {
   it('are written at once, trimmed, and counted on the post and its embed name', async () => {
     const written = await member.post(`/api/posts/${postId}/comments`, { content: '  My dad played fiddle there  ' });
     expect(written.status).toBe(201);
-    expect(written.body).toMatchObject({ targetType: 'post', targetId: postId, parentId: null, content: 'My dad played fiddle there', editedAt: null, removed: false, author: { name: 'Mary Member', role: 'member' } });
+    expect(written.body).toMatchObject({
+      targetType: 'post',
+      targetId: postId,
+      parentId: null,
+      content: 'My dad played fiddle there',
+      editedAt: null,
+      removed: false,
+      author: { name: 'Mary Member', role: 'member' },
+    });
     first = written.body.id;
     const post = (await anonymous().get('/api/posts')).body.items.find((p: { id: string }) => p.id === postId);
     expect(post).toMatchObject({ comments: 1, commentsCount: 1 });
@@ -52,7 +62,11 @@ describe('comments on a feed post', () => {
     expect(deeper.status).toBe(422);
     expect(deeper.body.message).toBe('Replies go one level deep: reply to the comment above it');
     await staff.post(`/api/posts/${postId}/comments`, { content: 'Lovely memories' });
-    expect((await thread(`/api/posts/${postId}/comments`, anonymous())).map((c) => c.content)).toEqual(['My dad played fiddle there', 'Mine ran the board', 'Lovely memories']);
+    expect((await thread(`/api/posts/${postId}/comments`, anonymous())).map((c) => c.content)).toEqual([
+      'My dad played fiddle there',
+      'Mine ran the board',
+      'Lovely memories',
+    ]);
     expect(await commentCount(postId)).toBe(3);
   });
 
@@ -63,9 +77,13 @@ describe('comments on a feed post', () => {
     const empty = await member.post(`/api/posts/${postId}/comments`, { content: '   ' });
     expect(empty.status).toBe(400);
     expect(empty.body.fields.content).toBe('Comment cannot be empty');
-    expect((await member.post(`/api/posts/${postId}/comments`, { content: 'x'.repeat(2001) })).body.fields.content).toBe('Comment must be at most 2,000 characters');
+    expect((await member.post(`/api/posts/${postId}/comments`, { content: 'x'.repeat(2001) })).body.fields.content).toBe(
+      'Comment must be at most 2,000 characters',
+    );
     expect((await member.post(`/api/posts/00000000-0000-4000-8000-000000000000/comments`, { content: 'Hi' })).status).toBe(404);
-    expect((await member.post(`/api/posts/${postId}/comments`, { content: 'Hi', parentId: '00000000-0000-4000-8000-000000000000' })).status).toBe(404);
+    expect(
+      (await member.post(`/api/posts/${postId}/comments`, { content: 'Hi', parentId: '00000000-0000-4000-8000-000000000000' })).status,
+    ).toBe(404);
   });
 
   it('opens a post to comments only once it is approved', async () => {

@@ -28,7 +28,13 @@ let other: { browser: Browser; email: string };
 
 beforeAll(async () => {
   smtp = await startCountingSmtp();
-  site = await startTestSite({ SMTP_URL: `smtp://127.0.0.1:${smtp.port}`, PUBLIC_URL: PUBLIC_URL, TIME_ZONE: 'America/Chicago', RATE_LIMIT_EVENT_MAX: '1000', RATE_LIMIT_AUTH_MAX: '1000' });
+  site = await startTestSite({
+    SMTP_URL: `smtp://127.0.0.1:${smtp.port}`,
+    PUBLIC_URL: PUBLIC_URL,
+    TIME_ZONE: 'America/Chicago',
+    RATE_LIMIT_EVENT_MAX: '1000',
+    RATE_LIMIT_AUTH_MAX: '1000',
+  });
   const cast = await registerCast(site.url);
   admin = cast.admin.browser;
   member = { browser: cast.member.browser, email: cast.member.user.email };
@@ -49,7 +55,14 @@ async function calendarOf(mail: ReceivedMail) {
   return { text, method: calendar.getFirstPropertyValue('method'), vevent: calendar.getFirstSubcomponent('vevent')! };
 }
 const subjects = (address: string) => smtp.to(address).map((mail) => mail.subject);
-const event = (overrides: Record<string, unknown> = {}) => ({ title: 'Transmitter open day', location: 'Tower site', startDate: '2031-05-10T15:00:00Z', endDate: '2031-05-10T18:00:00Z', maxAttendees: 1, ...overrides });
+const event = (overrides: Record<string, unknown> = {}) => ({
+  title: 'Transmitter open day',
+  location: 'Tower site',
+  startDate: '2031-05-10T15:00:00Z',
+  endDate: '2031-05-10T18:00:00Z',
+  maxAttendees: 1,
+  ...overrides,
+});
 
 describe('mail to the people of an event', () => {
   it('tells the promoted member, then every attendee of a new time or place, then of the cancellation, each once', async () => {
@@ -58,7 +71,10 @@ describe('mail to the people of an event', () => {
     expect((await member.browser.put(`/api/events/${id}/rsvp/me`, { status: 'attending' })).body.status).toBe('attending');
     expect((await other.browser.put(`/api/events/${id}/rsvp/me`, { status: 'attending' })).body.status).toBe('waitlisted');
     const third = await registerMember(site.url);
-    expect((await third.browser.put(`/api/events/${id}/rsvp/me`, { status: 'attending' })).body).toMatchObject({ status: 'waitlisted', position: 2 });
+    expect((await third.browser.put(`/api/events/${id}/rsvp/me`, { status: 'attending' })).body).toMatchObject({
+      status: 'waitlisted',
+      position: 2,
+    });
 
     // The member gives up the place: the first in line has it, and is told.
     await member.browser.delete(`/api/events/${id}/rsvp/me`);
@@ -77,7 +93,10 @@ describe('mail to the people of an event', () => {
     await admin.put(`/api/events/${id}`, event({ description: 'Bring a hard hat' }));
     await allDelivered(site.services);
     expect(subjects(other.email)).toHaveLength(1);
-    await admin.put(`/api/events/${id}`, event({ description: 'Bring a hard hat', startDate: '2031-05-11T15:00:00Z', endDate: '2031-05-11T18:00:00Z' }));
+    await admin.put(
+      `/api/events/${id}`,
+      event({ description: 'Bring a hard hat', startDate: '2031-05-11T15:00:00Z', endDate: '2031-05-11T18:00:00Z' }),
+    );
     await allDelivered(site.services);
     expect(subjects(other.email)).toEqual(['A place is yours: Transmitter open day', 'Changed: Transmitter open day']);
     expect(subjects(third.user.email)).toEqual([]);
@@ -110,16 +129,24 @@ describe('a real calendar client', () => {
     const guest = await registerMember(site.url);
     await guest.browser.put(`/api/events/${id}/rsvp/me`, { status: 'attending' });
     // Each mail goes out before the next change (a change superseded before it is sent is not sent at all).
-    await admin.put(`/api/events/${id}`, event({ title: 'Khal gathering', maxAttendees: null, startDate: '2031-05-12T15:00:00Z', endDate: '2031-05-12T18:00:00Z' }));
+    await admin.put(
+      `/api/events/${id}`,
+      event({ title: 'Khal gathering', maxAttendees: null, startDate: '2031-05-12T15:00:00Z', endDate: '2031-05-12T18:00:00Z' }),
+    );
     await allDelivered(site.services);
-    await admin.put(`/api/events/${id}`, event({ title: 'Khal gathering', maxAttendees: null, startDate: '2031-05-13T15:00:00Z', endDate: '2031-05-13T18:00:00Z' }));
+    await admin.put(
+      `/api/events/${id}`,
+      event({ title: 'Khal gathering', maxAttendees: null, startDate: '2031-05-13T15:00:00Z', endDate: '2031-05-13T18:00:00Z' }),
+    );
     await allDelivered(site.services);
     await admin.post(`/api/events/${id}/cancel`);
     await allDelivered(site.services);
     // Mail may arrive in any order; a calendar app applies a file only if its SEQUENCE is newer, so they are taken in
     // that order here (khal itself replaces whatever it holds).
     const files = await Promise.all(smtp.to(guest.user.email).map((mail) => calendarOf(mail)));
-    const inOrder = files.toSorted((a, b) => Number(a.vevent.getFirstPropertyValue('sequence')) - Number(b.vevent.getFirstPropertyValue('sequence')));
+    const inOrder = files.toSorted(
+      (a, b) => Number(a.vevent.getFirstPropertyValue('sequence')) - Number(b.vevent.getFirstPropertyValue('sequence')),
+    );
     expect(inOrder.at(-1)!.method).toBe('CANCEL');
 
     const home = await mkdtemp(join(tmpdir(), 'khal-'));
@@ -130,7 +157,10 @@ describe('a real calendar client', () => {
         `[calendars]\n[[community]]\npath = ${join(home, 'calendar')}\ntype = calendar\n[locale]\ntimeformat = %H:%M\ndateformat = %Y-%m-%d\nlongdateformat = %Y-%m-%d\ndatetimeformat = %Y-%m-%d %H:%M\nlongdatetimeformat = %Y-%m-%d %H:%M\nlocal_timezone = UTC\ndefault_timezone = UTC\n`,
       );
       await run('mkdir', ['-p', join(home, 'calendar')]);
-      const list = async () => (await run('khal', ['-c', config, 'list', '--format', '{status}{title} {start}', '2031-05-01', '30d'])).stdout.split('\n').filter((line) => line.includes('Khal gathering'));
+      const list = async () =>
+        (await run('khal', ['-c', config, 'list', '--format', '{status}{title} {start}', '2031-05-01', '30d'])).stdout
+          .split('\n')
+          .filter((line) => line.includes('Khal gathering'));
       const shown: string[][] = [];
       for (const [index, calendar] of inOrder.entries()) {
         const file = join(home, `${index}.ics`);
@@ -139,7 +169,11 @@ describe('a real calendar client', () => {
         shown.push(await list());
       }
       // Each file replaced the entry the calendar held: one entry, moved, moved again, then cancelled.
-      expect(shown).toEqual([['CONFIRMED Khal gathering 2031-05-12 15:00'], ['CONFIRMED Khal gathering 2031-05-13 15:00'], ['CANCELLED Khal gathering 2031-05-13 15:00']]);
+      expect(shown).toEqual([
+        ['CONFIRMED Khal gathering 2031-05-12 15:00'],
+        ['CONFIRMED Khal gathering 2031-05-13 15:00'],
+        ['CANCELLED Khal gathering 2031-05-13 15:00'],
+      ]);
     } finally {
       await rm(home, { recursive: true, force: true });
     }
@@ -151,7 +185,8 @@ describe('reminders', () => {
     // Starts a day and a few seconds from now, so the reminders fall due a few seconds into the test.
     const soon = (seconds: number) => new Date(Date.now() + REMINDER_BEFORE_MS + seconds * 1000).toISOString();
     const later = (start: string) => new Date(Date.parse(start) + 3600_000).toISOString();
-    const create = async (title: string, start: string) => (await admin.post('/api/events', { title, startDate: start, endDate: later(start) })).body.id as string;
+    const create = async (title: string, start: string) =>
+      (await admin.post('/api/events', { title, startDate: start, endDate: later(start) })).body.id as string;
     const plain = await create('Reminded gathering', soon(4));
     const moving = await create('Moving gathering', soon(3));
     const leaving = await create('Left gathering', soon(3));
@@ -169,7 +204,10 @@ describe('reminders', () => {
     const moved = soon(8);
     await admin.put(`/api/events/${moving}`, { title: 'Moving gathering', startDate: moved, endDate: later(moved) });
     const ours = new Set([plain, moving, leaving, flushed]);
-    const scheduled = async () => (await mailOutbox(site.services.store).find({ sendAt: { $exists: true } })).filter((entry) => entry.cause.kind === 'attendee' && ours.has(entry.cause.eventId));
+    const scheduled = async () =>
+      (await mailOutbox(site.services.store).find({ sendAt: { $exists: true } })).filter(
+        (entry) => entry.cause.kind === 'attendee' && ours.has(entry.cause.eventId),
+      );
     await expect.poll(async () => (await scheduled()).length, { timeout: 10_000 }).toBe(6);
 
     // Redis loses everything (a restart without persistence): the sweeper enqueues the scheduled mail again.
@@ -190,11 +228,16 @@ describe('reminders', () => {
     expect(reminders(survivor!.user.email)).toHaveLength(1);
     const moverMail = reminders(mover!.user.email);
     expect(moverMail).toHaveLength(1);
-    expect(new ICAL.Event((await calendarOf(moverMail[0]!)).vevent).startDate.toJSDate().toISOString()).toBe(new Date(moved).toISOString().replace(/\.\d{3}Z$/u, '.000Z'));
+    expect(new ICAL.Event((await calendarOf(moverMail[0]!)).vevent).startDate.toJSDate().toISOString()).toBe(
+      new Date(moved).toISOString().replace(/\.\d{3}Z$/u, '.000Z'),
+    );
     expect(reminders(leaver!.user.email)).toEqual([]);
     expect(reminders(quiet!.user.email)).toEqual([]);
     // The reminder is a notification in the site too, once.
-    const told = async (member: typeof attendee) => ((await member!.browser.get('/api/notifications')).body.items as { kind: string; text: string }[]).filter((n) => n.kind === 'event_reminder');
+    const told = async (member: typeof attendee) =>
+      ((await member!.browser.get('/api/notifications')).body.items as { kind: string; text: string }[]).filter(
+        (n) => n.kind === 'event_reminder',
+      );
     await expect.poll(async () => (await told(attendee)).map((n) => n.text)).toEqual(['Tomorrow: “Reminded gathering”']);
     expect(await told(quiet)).toEqual([]);
     expect(await told(leaver)).toEqual([]);

@@ -26,7 +26,14 @@ let subscriber: Browser;
 const anonymous = () => new Browser(site.url);
 const sockets: Socket[] = [];
 const inDays = (days: number, hour = 18) => new Date(Date.UTC(2030, 0, 1 + days, hour)).toISOString();
-const event = (overrides: Record<string, unknown> = {}) => ({ title: 'WGN reunion', eventType: 'reunion', location: 'Tribune Tower', startDate: inDays(10), endDate: inDays(10, 21), ...overrides });
+const event = (overrides: Record<string, unknown> = {}) => ({
+  title: 'WGN reunion',
+  eventType: 'reunion',
+  location: 'Tribune Tower',
+  startDate: inDays(10),
+  endDate: inDays(10, 21),
+  ...overrides,
+});
 const ids = (response: { body: { items: { id: string }[] } }) => response.body.items.map((e) => e.id);
 const titles = (response: { body: { items: { title: string }[] } }) => response.body.items.map((e) => e.title);
 const create = async (browser: Browser, overrides: Record<string, unknown> = {}) => {
@@ -54,12 +61,18 @@ afterAll(async () => {
 /** A socket as `browser` (anonymous when absent), recording the notices of events as `message kind/counts id`. */
 async function listen(browser?: Browser) {
   const cookie = browser?.cookie('bhc.sid');
-  const socket = io(site.url, { path: '/socket.io', transports: ['websocket'], extraHeaders: cookie ? { cookie: `bhc.sid=${cookie}` } : {} });
+  const socket = io(site.url, {
+    path: '/socket.io',
+    transports: ['websocket'],
+    extraHeaders: cookie ? { cookie: `bhc.sid=${cookie}` } : {},
+  });
   sockets.push(socket);
   const received: { text: string; at: number }[] = [];
   const record = (text: string) => received.push({ text, at: Date.now() });
   socket.on('events:changed', (p: { id: string; kind: string }) => record(`events:changed ${p.kind} ${p.id}`));
-  socket.on('rsvp:changed', (p: { eventId: string; attending: number; maybe: number; notAttending: number }) => record(`rsvp:changed ${p.attending}/${p.maybe}/${p.notAttending} ${p.eventId}`));
+  socket.on('rsvp:changed', (p: { eventId: string; attending: number; maybe: number; notAttending: number }) =>
+    record(`rsvp:changed ${p.attending}/${p.maybe}/${p.notAttending} ${p.eventId}`),
+  );
   // The events' count; '-' for another feature's (the feed's, the reports').
   socket.on('pending:changed', (p: { events?: number }) => record(`pending:changed ${p.events ?? '-'}`));
   await new Promise<void>((resolve, reject) => {
@@ -75,11 +88,31 @@ describe('scheduling and approval', () => {
   it('approves staff events at once and queues members’ events', async () => {
     const staffEvent = await admin.post('/api/events', event({ title: 'Broadcast anniversary' }));
     expect(staffEvent.status).toBe(201);
-    expect(staffEvent.body).toMatchObject({ isApproved: true, status: 'approved', isFeatured: false, attendeeCount: 0, attendees: { attending: 0, maybe: 0, notAttending: 0 }, myRsvp: null, organizer: { firstName: 'Ada', lastName: 'Admin', role: 'admin' } });
+    expect(staffEvent.body).toMatchObject({
+      isApproved: true,
+      status: 'approved',
+      isFeatured: false,
+      attendeeCount: 0,
+      attendees: { attending: 0, maybe: 0, notAttending: 0 },
+      myRsvp: null,
+      organizer: { firstName: 'Ada', lastName: 'Admin', role: 'admin' },
+    });
     expect(staffEvent.body).not.toHaveProperty('rsvps');
     expect(staffEvent.body).not.toHaveProperty('_position');
-    const memberEvent = await member.post('/api/events', event({ title: 'Engineers lunch', maxAttendees: '12', tags: [' lunch ', 'lunch', 'engineers'] }));
-    expect(memberEvent.body).toMatchObject({ isApproved: false, status: 'pending', maxAttendees: 12, tags: ['lunch', 'engineers'], eventType: 'reunion', isPublic: true, isVirtual: false, allDay: false });
+    const memberEvent = await member.post(
+      '/api/events',
+      event({ title: 'Engineers lunch', maxAttendees: '12', tags: [' lunch ', 'lunch', 'engineers'] }),
+    );
+    expect(memberEvent.body).toMatchObject({
+      isApproved: false,
+      status: 'pending',
+      maxAttendees: 12,
+      tags: ['lunch', 'engineers'],
+      eventType: 'reunion',
+      isPublic: true,
+      isVirtual: false,
+      allDay: false,
+    });
     pendingId = memberEvent.body.id;
     expect((await subscriber.post('/api/events', event())).status).toBe(403);
     expect((await anonymous().post('/api/events', event())).status).toBe(401);
@@ -89,10 +122,18 @@ describe('scheduling and approval', () => {
     const bad = await member.post('/api/events', { title: '', startDate: 'soon', endDate: inDays(1) });
     expect(bad.status).toBe(400);
     expect(bad.body.fields).toMatchObject({ title: 'Event title is required', startDate: 'Invalid start date format' });
-    expect((await member.post('/api/events', {})).body.fields).toMatchObject({ title: 'Event title is required', startDate: 'Start date is required', endDate: 'End date is required' });
+    expect((await member.post('/api/events', {})).body.fields).toMatchObject({
+      title: 'Event title is required',
+      startDate: 'Start date is required',
+      endDate: 'End date is required',
+    });
     expect((await member.post('/api/events', event({ endDate: inDays(9) }))).body.fields.endDate).toBe('End date must be after start date');
-    expect((await member.post('/api/events', event({ title: 'x'.repeat(256) }))).body.fields.title).toBe('Title must be less than 255 characters');
-    expect((await member.post('/api/events', event({ maxAttendees: 0 }))).body.fields.maxAttendees).toBe('Max attendees must be at least 1');
+    expect((await member.post('/api/events', event({ title: 'x'.repeat(256) }))).body.fields.title).toBe(
+      'Title must be less than 255 characters',
+    );
+    expect((await member.post('/api/events', event({ maxAttendees: 0 }))).body.fields.maxAttendees).toBe(
+      'Max attendees must be at least 1',
+    );
     expect((await member.post('/api/events', event({ eventType: 'party' }))).status).toBe(400);
   });
 
@@ -103,7 +144,14 @@ describe('scheduling and approval', () => {
     expect(ids(await member.get('/api/events'))).toContain(pendingId);
     expect(ids(await staff.get('/api/events'))).toContain(pendingId);
     expect(ids(await admin.get('/api/admin/events/pending'))).toEqual([pendingId]);
-    expect((await admin.get('/api/admin/events/stats')).body).toEqual({ total: 2, pending: 1, approved: 1, featured: 0, public: 2, private: 0 });
+    expect((await admin.get('/api/admin/events/stats')).body).toEqual({
+      total: 2,
+      pending: 1,
+      approved: 1,
+      featured: 0,
+      public: 2,
+      private: 0,
+    });
     expect((await member.put(`/api/admin/events/${pendingId}/approve`)).status).toBe(403);
     const approved = await staff.put(`/api/admin/events/${pendingId}/approve`);
     expect(approved.body).toMatchObject({ isApproved: true, status: 'approved' });
@@ -147,8 +195,13 @@ describe('scheduling and approval', () => {
     expect((await other.put(`/api/events/${pendingId}`, event({ title: 'Hijacked' }))).status).toBe(403);
     expect((await subscriber.put(`/api/events/${pendingId}`, event({ title: 'Hijacked' }))).status).toBe(403);
     expect((await anonymous().put(`/api/events/${pendingId}`, event({ title: 'Hijacked' }))).status).toBe(401);
-    expect((await member.put(`/api/events/${pendingId}`, event({ title: 'Engineers lunch, 2nd edition' }))).body.title).toBe('Engineers lunch, 2nd edition');
-    expect((await staff.put(`/api/events/${pendingId}`, event({ title: 'Engineers lunch' }))).body).toMatchObject({ title: 'Engineers lunch', organizer: { firstName: 'Mona' } });
+    expect((await member.put(`/api/events/${pendingId}`, event({ title: 'Engineers lunch, 2nd edition' }))).body.title).toBe(
+      'Engineers lunch, 2nd edition',
+    );
+    expect((await staff.put(`/api/events/${pendingId}`, event({ title: 'Engineers lunch' }))).body).toMatchObject({
+      title: 'Engineers lunch',
+      organizer: { firstName: 'Mona' },
+    });
     expect((await member.put(`/api/events/${pendingId}`, { title: '' })).body.fields.title).toBe('Event title is required');
     const doomed = await create(admin, { title: 'Cancelled' });
     await member.put(`/api/events/${doomed}/rsvp/me`, { status: 'maybe' });
@@ -164,7 +217,10 @@ describe('scheduling and approval', () => {
     const id = await create(member, { title: 'Transmitter tour' });
     await staff.put(`/api/admin/events/${id}/approve`);
     const pendingBefore = (await staff.get('/api/admin/events/stats')).body.pending as number;
-    const edited = await member.put(`/api/events/${id}`, event({ title: 'Transmitter tour', description: 'Now with a new description nobody reviewed' }));
+    const edited = await member.put(
+      `/api/events/${id}`,
+      event({ title: 'Transmitter tour', description: 'Now with a new description nobody reviewed' }),
+    );
     expect(edited.status).toBe(200);
     expect(edited.body).toMatchObject({ isApproved: false, status: 'pending', description: 'Now with a new description nobody reviewed' });
     expect((await anonymous().get(`/api/events/${id}`)).status).toBe(404);
@@ -188,8 +244,20 @@ describe('scheduling and approval', () => {
 
 describe('lists', () => {
   it('filters by range, search, type, featured; sorts; limits', async () => {
-    const march = await create(admin, { title: 'Spring radio fair', description: 'Crystal sets', location: 'Union Hall', eventType: 'conference', startDate: '2031-03-10T17:00:00Z', endDate: '2031-03-10T20:00:00Z' });
-    await create(admin, { title: 'April signal day', eventType: 'celebration', startDate: '2031-04-01T00:00:00Z', endDate: '2031-04-01T05:00:00Z' });
+    const march = await create(admin, {
+      title: 'Spring radio fair',
+      description: 'Crystal sets',
+      location: 'Union Hall',
+      eventType: 'conference',
+      startDate: '2031-03-10T17:00:00Z',
+      endDate: '2031-03-10T20:00:00Z',
+    });
+    await create(admin, {
+      title: 'April signal day',
+      eventType: 'celebration',
+      startDate: '2031-04-01T00:00:00Z',
+      endDate: '2031-04-01T05:00:00Z',
+    });
     const month = await anonymous().get('/api/events?from=2031-03-01T00:00:00Z&to=2031-04-01T00:00:00Z');
     expect(ids(month)).toEqual([march]);
     expect(ids(await member.get('/api/events?q=CRYSTAL'))).toEqual([march]);
@@ -198,7 +266,10 @@ describe('lists', () => {
     expect(ids(await member.get('/api/events?type=conference'))).toEqual([march]);
     expect(titles(await member.get('/api/events?from=2031-01-01T00:00:00Z'))).toEqual(['Spring radio fair', 'April signal day']);
     expect(titles(await member.get('/api/events?from=2031-01-01T00:00:00Z&sort=title'))).toEqual(['April signal day', 'Spring radio fair']);
-    expect(titles(await member.get('/api/events?from=2031-01-01T00:00:00Z&sort=created'))).toEqual(['April signal day', 'Spring radio fair']);
+    expect(titles(await member.get('/api/events?from=2031-01-01T00:00:00Z&sort=created'))).toEqual([
+      'April signal day',
+      'Spring radio fair',
+    ]);
     expect((await member.get('/api/events?limit=1')).body.items).toHaveLength(1);
     for (const query of ['limit=0', 'limit=101', 'limit=ten', 'type=party', 'from=someday', 'featured=yes', 'sort=random', 'status=lost'])
       expect((await member.get(`/api/events?${query}`)).status, query).toBe(400);
@@ -221,7 +292,11 @@ describe('lists', () => {
   it('lists my events: organised or answered, with my RSVP', async () => {
     const mine = await member.get('/api/user/events');
     expect(mine.status).toBe(200);
-    expect(mine.body.items.every((e: { organizer: { firstName: string }; myRsvp: string | null }) => e.organizer.firstName === 'Mona' || e.myRsvp !== null)).toBe(true);
+    expect(
+      mine.body.items.every(
+        (e: { organizer: { firstName: string }; myRsvp: string | null }) => e.organizer.firstName === 'Mona' || e.myRsvp !== null,
+      ),
+    ).toBe(true);
     expect(mine.body.items.find((e: { title: string }) => e.title === 'My private tea').myRsvp).toBe('attending');
     expect((await anonymous().get('/api/user/events')).status).toBe(401);
     expect((await subscriber.get('/api/user/events')).body).toEqual({ items: [], nextCursor: null });
@@ -231,14 +306,32 @@ describe('lists', () => {
 describe('RSVP', () => {
   it('records attending, maybe, not attending and removal, with counts', async () => {
     const id = await create(admin, { title: 'Open house' });
-    expect((await member.put(`/api/events/${id}/rsvp/me`, { status: 'maybe' })).body).toEqual({ status: 'maybe', attending: 0, maybe: 1, notAttending: 0, waitlistCount: 0 });
-    expect((await member.put(`/api/events/${id}/rsvp/me`, { status: 'attending' })).body).toEqual({ status: 'attending', attending: 1, maybe: 0, notAttending: 0, waitlistCount: 0 });
+    expect((await member.put(`/api/events/${id}/rsvp/me`, { status: 'maybe' })).body).toEqual({
+      status: 'maybe',
+      attending: 0,
+      maybe: 1,
+      notAttending: 0,
+      waitlistCount: 0,
+    });
+    expect((await member.put(`/api/events/${id}/rsvp/me`, { status: 'attending' })).body).toEqual({
+      status: 'attending',
+      attending: 1,
+      maybe: 0,
+      notAttending: 0,
+      waitlistCount: 0,
+    });
     expect((await member.get(`/api/events/${id}/rsvp/me`)).body).toEqual({ status: 'attending' });
     expect((await member.get(`/api/events/${id}`)).body).toMatchObject({ myRsvp: 'attending', attendeeCount: 1 });
     expect((await anonymous().get(`/api/events/${id}`)).body).not.toHaveProperty('myRsvp');
     await other.put(`/api/events/${id}/rsvp/me`, { status: 'not_attending' });
     expect((await anonymous().get(`/api/events/${id}/attendees-count`)).body).toEqual({ attending: 1, maybe: 0, notAttending: 1 });
-    expect((await member.delete(`/api/events/${id}/rsvp/me`)).body).toEqual({ status: null, attending: 0, maybe: 0, notAttending: 1, waitlistCount: 0 });
+    expect((await member.delete(`/api/events/${id}/rsvp/me`)).body).toEqual({
+      status: null,
+      attending: 0,
+      maybe: 0,
+      notAttending: 1,
+      waitlistCount: 0,
+    });
     expect((await member.get(`/api/events/${id}/rsvp/me`)).body).toEqual({ status: null });
     expect((await member.delete(`/api/events/${id}/rsvp/me`)).status).toBe(200);
     expect(ids(await member.get('/api/user/events'))).not.toContain(id);
@@ -246,7 +339,8 @@ describe('RSVP', () => {
     expect(ids(await member.get('/api/user/events'))).toContain(id);
     expect((await member.put(`/api/events/${id}/rsvp/me`, { status: 'going' })).status).toBe(400);
     expect((await member.put(`/api/events/${id}/rsvp/me`, {})).status).toBe(400);
-    for (const method of ['get', 'put', 'delete'] as const) expect((await anonymous()[method](`/api/events/${id}/rsvp/me`)).status, method).toBe(401);
+    for (const method of ['get', 'put', 'delete'] as const)
+      expect((await anonymous()[method](`/api/events/${id}/rsvp/me`)).status, method).toBe(401);
   });
 
   it('refuses past and unapproved events (422) and subscribers (403)', async () => {
@@ -277,7 +371,8 @@ describe('RSVP', () => {
 
   it('seats exactly max attendees when 200 members RSVP at once to an event without a waiting list, every time', async () => {
     const members: Browser[] = [];
-    for (let batch = 0; batch < 10; batch++) members.push(...(await Promise.all(Array.from({ length: 20 }, () => registerMember(site.url).then((m) => m.browser)))));
+    for (let batch = 0; batch < 10; batch++)
+      members.push(...(await Promise.all(Array.from({ length: 20 }, () => registerMember(site.url).then((m) => m.browser)))));
     for (let round = 0; round < 4; round++) {
       const id = await create(admin, { title: `Hot event ${round}`, maxAttendees: 10, waitlist: false });
       const answers = await Promise.all(members.map((browser) => browser.put(`/api/events/${id}/rsvp/me`, { status: 'attending' })));
@@ -310,8 +405,10 @@ describe('every call answers 401, 403 and 404 as its OpenAPI operation says', ()
   it('gives 401 to anonymous callers and 403 to members where a role is needed', async () => {
     const id = await create(admin, { title: 'Access checks' });
     for (const [method, path, signedIn, staffOnly] of calls) {
-      if (signedIn) expect((await anonymous().request(method.toUpperCase(), path(id), bodies[method])).status, `${method} ${path(id)}`).toBe(401);
-      if (staffOnly) expect((await member.request(method.toUpperCase(), path(id), bodies[method])).status, `${method} ${path(id)}`).toBe(403);
+      if (signedIn)
+        expect((await anonymous().request(method.toUpperCase(), path(id), bodies[method])).status, `${method} ${path(id)}`).toBe(401);
+      if (staffOnly)
+        expect((await member.request(method.toUpperCase(), path(id), bodies[method])).status, `${method} ${path(id)}`).toBe(403);
     }
     for (const path of ['/api/admin/events/pending', '/api/admin/events/featured', '/api/admin/events/stats']) {
       expect((await anonymous().get(path)).status, path).toBe(401);
@@ -337,7 +434,9 @@ describe('calendar export', () => {
     const response = await anonymous().get(`/api/events/${id}/ics`);
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toBe('text/calendar; charset=utf-8');
-    expect(response.headers.get('content-disposition')).toBe(`attachment; filename="R_union_WGN___75_ans__2030-01-11.ics"; filename*=UTF-8''${encodeURIComponent('Réunion_WGN_à_75_ans__2030-01-11.ics')}`);
+    expect(response.headers.get('content-disposition')).toBe(
+      `attachment; filename="R_union_WGN___75_ans__2030-01-11.ics"; filename*=UTF-8''${encodeURIComponent('Réunion_WGN_à_75_ans__2030-01-11.ics')}`,
+    );
     const calendar = new ICAL.Component(ICAL.parse(response.body));
     expect(calendar.getFirstPropertyValue('method')).toBe('PUBLISH');
     const vevent = new ICAL.Event(calendar.getFirstSubcomponent('vevent')!);
@@ -352,8 +451,11 @@ describe('calendar export', () => {
     expect(vevent.sequence).toBe(0);
 
     // A new description is no revision for calendars; a new time or place is, each time.
-    const edit = (overrides: Record<string, unknown>) => admin.put(`/api/events/${id}`, event({ title: 'Réunion: WGN à 75 ans ☕', tags: ['wgn', 'tv'], ...overrides }));
-    const sequence = async () => new ICAL.Event(new ICAL.Component(ICAL.parse((await anonymous().get(`/api/events/${id}/ics`)).body)).getFirstSubcomponent('vevent')!).sequence;
+    const edit = (overrides: Record<string, unknown>) =>
+      admin.put(`/api/events/${id}`, event({ title: 'Réunion: WGN à 75 ans ☕', tags: ['wgn', 'tv'], ...overrides }));
+    const sequence = async () =>
+      new ICAL.Event(new ICAL.Component(ICAL.parse((await anonymous().get(`/api/events/${id}/ics`)).body)).getFirstSubcomponent('vevent')!)
+        .sequence;
     await edit({ description: 'More photos' });
     expect(await sequence()).toBe(0);
     await edit({ startDate: inDays(11), endDate: inDays(11, 21) });
@@ -363,7 +465,14 @@ describe('calendar export', () => {
   });
 
   it('exports an all-day virtual event with date-only values, the end a day later, and its meeting link beside its page', async () => {
-    const id = await create(admin, { title: 'Online archive day', allDay: true, isVirtual: true, virtualLink: 'https://meet.example.org/archive', startDate: '2030-05-04T00:00:00Z', endDate: '2030-05-04T00:00:00Z' });
+    const id = await create(admin, {
+      title: 'Online archive day',
+      allDay: true,
+      isVirtual: true,
+      virtualLink: 'https://meet.example.org/archive',
+      startDate: '2030-05-04T00:00:00Z',
+      endDate: '2030-05-04T00:00:00Z',
+    });
     const vevent = new ICAL.Component(ICAL.parse((await anonymous().get(`/api/events/${id}/ics`)).body)).getFirstSubcomponent('vevent')!;
     expect(vevent.getFirstPropertyValue('dtstart')!.toString()).toBe('2030-05-04');
     expect(vevent.getFirstPropertyValue('dtend')!.toString()).toBe('2030-05-05');
@@ -375,7 +484,9 @@ describe('calendar export', () => {
   it('serves a subscribable feed of public approved events only', async () => {
     const feed = await anonymous().get('/api/calendar.ics');
     expect(feed.headers.get('content-type')).toBe('text/calendar; charset=utf-8');
-    const summaries = new ICAL.Component(ICAL.parse(feed.body)).getAllSubcomponents('vevent').map((c) => c.getFirstPropertyValue('summary'));
+    const summaries = new ICAL.Component(ICAL.parse(feed.body))
+      .getAllSubcomponents('vevent')
+      .map((c) => c.getFirstPropertyValue('summary'));
     expect(summaries).toContain('Broadcast anniversary');
     expect(summaries).toContain('Réunion: WGN à 75 ans ☕');
     expect(summaries).not.toContain('Board meeting');
@@ -392,7 +503,9 @@ describe('live notices', () => {
     const { pending } = (await staff.get('/api/admin/events/stats')).body;
     const sent = Date.now();
     const id = await create(member, { title: 'Live test', maxAttendees: 3 });
-    await expect.poll(() => moderator.texts()).toEqual(expect.arrayContaining([`events:changed created ${id}`, `pending:changed ${pending + 1}`]));
+    await expect
+      .poll(() => moderator.texts())
+      .toEqual(expect.arrayContaining([`events:changed created ${id}`, `pending:changed ${pending + 1}`]));
     await expect.poll(() => organizer.texts()).toContain(`events:changed created ${id}`);
     await staff.put(`/api/admin/events/${id}/approve`);
     await expect.poll(() => anon.texts()).toContain(`events:changed updated ${id}`);
@@ -429,7 +542,11 @@ describe('live notices', () => {
 describe('read models', () => {
   const collections = [EVENT_DETAILS, EVENT_CALENDAR, MEMBER_EVENTS, EVENT_STATS];
   const snapshot = async () =>
-    Object.fromEntries(await Promise.all(collections.map(async (name) => [name, await site.services.store.collection(name).find({}, { sort: { _id: 1 } })] as const)));
+    Object.fromEntries(
+      await Promise.all(
+        collections.map(async (name) => [name, await site.services.store.collection(name).find({}, { sort: { _id: 1 } })] as const),
+      ),
+    );
 
   it('are unchanged when every event is applied a second time', async () => {
     const before = await snapshot();
@@ -438,7 +555,8 @@ describe('read models', () => {
     const head = await site.services.eventStore.headPosition();
     const controller = new AbortController();
     for await (const recorded of site.services.eventStore.subscribeToAll({ after: 0, signal: controller.signal })) {
-      for (const projection of projections) await projection.apply(recorded, { store: site.services.store, notify: () => undefined, live: false });
+      for (const projection of projections)
+        await projection.apply(recorded, { store: site.services.store, notify: () => undefined, live: false });
       if (recorded.position >= head) controller.abort();
     }
     expect(await snapshot()).toEqual(before);

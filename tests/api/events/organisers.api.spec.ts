@@ -16,7 +16,12 @@ let cast: Awaited<ReturnType<typeof registerCast>>;
 
 beforeAll(async () => {
   smtp = await startCountingSmtp();
-  site = await startTestSite({ SMTP_URL: `smtp://127.0.0.1:${smtp.port}`, TIME_ZONE: 'America/Chicago', RATE_LIMIT_EVENT_MAX: '1000', RATE_LIMIT_AUTH_MAX: '1000' });
+  site = await startTestSite({
+    SMTP_URL: `smtp://127.0.0.1:${smtp.port}`,
+    TIME_ZONE: 'America/Chicago',
+    RATE_LIMIT_EVENT_MAX: '1000',
+    RATE_LIMIT_AUTH_MAX: '1000',
+  });
   cast = await registerCast(site.url);
 }, 60_000);
 afterAll(async () => {
@@ -24,7 +29,13 @@ afterAll(async () => {
   await smtp?.close();
 });
 
-const event = (overrides: Record<string, unknown> = {}) => ({ title: 'Transmitter open day', location: 'Tower site', startDate: '2031-05-10T15:00:00Z', endDate: '2031-05-10T18:00:00Z', ...overrides });
+const event = (overrides: Record<string, unknown> = {}) => ({
+  title: 'Transmitter open day',
+  location: 'Tower site',
+  startDate: '2031-05-10T15:00:00Z',
+  endDate: '2031-05-10T18:00:00Z',
+  ...overrides,
+});
 /** A member's event, approved by staff. */
 async function approvedEvent(overrides: Record<string, unknown> = {}) {
   const created = await cast.member.browser.post('/api/events', event(overrides));
@@ -76,7 +87,13 @@ describe('who is coming', () => {
 
     const list = await cast.member.browser.get(`/api/events/${id}/attendees`);
     expect(list.status).toBe(200);
-    expect(list.body.items.map((item: { member: { id: string }; status: string; position?: number }) => [item.member.id, item.status, item.position])).toEqual([
+    expect(
+      list.body.items.map((item: { member: { id: string }; status: string; position?: number }) => [
+        item.member.id,
+        item.status,
+        item.position,
+      ]),
+    ).toEqual([
       [first.user.id, 'attending', undefined],
       [second.user.id, 'attending', undefined],
       [third.user.id, 'waitlisted', 1],
@@ -115,7 +132,12 @@ describe('who is coming', () => {
       expect((await cast.subscriber.browser.get(path)).status, path).toBe(403);
       expect((await new Browser(site.url).get(path)).status, path).toBe(401);
     }
-    for (const path of [`/api/events/${UNKNOWN_ID}/attendees`, `/api/events/${UNKNOWN_ID}/attendees.csv`, `/api/events/${hidden}/attendees`, `/api/events/${hidden}/attendees.csv`])
+    for (const path of [
+      `/api/events/${UNKNOWN_ID}/attendees`,
+      `/api/events/${UNKNOWN_ID}/attendees.csv`,
+      `/api/events/${hidden}/attendees`,
+      `/api/events/${hidden}/attendees.csv`,
+    ])
       expect((await cast.other.browser.get(path)).status, path).toBe(404);
     expect((await cast.admin.browser.get(`/api/events/${UNKNOWN_ID}/attendees.csv`)).status).toBe(404);
   });
@@ -145,20 +167,36 @@ describe('a message to the attendees', () => {
     expect(mail.html).toContain(`/events/${id}`);
 
     // Staff may write too; with those waiting.
-    const second = await cast.staff.browser.post(`/api/events/${id}/message`, { subject: 'Doors at six', body: 'Doors open at 6.', to: 'attending+waitlisted' });
+    const second = await cast.staff.browser.post(`/api/events/${id}/message`, {
+      subject: 'Doors at six',
+      body: 'Doors open at 6.',
+      to: 'attending+waitlisted',
+    });
     expect(second.body).toMatchObject({ recipients: 3, remainingToday: 1 });
     await allDelivered(site.services);
     expect(subjects(waiting!.user.email)).toEqual(['Doors at six · Tube swap']);
     expect(smtp.to(waiting!.user.email)[0]!.text).toContain('you are on its waiting list');
 
-    expect((await cast.member.browser.post(`/api/events/${id}/message`, { subject: 'Third\r\nBcc: x@example.org', body: 'Three.', to: 'attending' })).status).toBe(202);
+    expect(
+      (
+        await cast.member.browser.post(`/api/events/${id}/message`, {
+          subject: 'Third\r\nBcc: x@example.org',
+          body: 'Three.',
+          to: 'attending',
+        })
+      ).status,
+    ).toBe(202);
     const fourth = await cast.member.browser.post(`/api/events/${id}/message`, { subject: 'Fourth', body: 'Four.', to: 'attending' });
     expect(fourth.status).toBe(429);
     expect(fourth.body.message).toMatch(/3 messages in the last 24 hours/);
     await allDelivered(site.services);
     // Each message once per recipient, nothing from the refused one; a replay of the outbox sends nothing again.
     // A subject is one line: a line break in it never makes a header of its own.
-    expect(subjects(a!.user.email)).toEqual(['What to bring · Tube swap', 'Doors at six · Tube swap', 'Third Bcc: x@example.org · Tube swap']);
+    expect(subjects(a!.user.email)).toEqual([
+      'What to bring · Tube swap',
+      'Doors at six · Tube swap',
+      'Third Bcc: x@example.org · Tube swap',
+    ]);
     expect(smtp.to('x@example.org')).toEqual([]);
     expect(subjects(waiting!.user.email)).toHaveLength(1);
     await allDelivered(site.services);

@@ -11,7 +11,12 @@ let site: TestSite;
 let admin: Browser;
 let member: Browser;
 let other: Browser;
-const event = (title: string, overrides: Record<string, unknown> = {}) => ({ title, startDate: '2030-03-01T18:00:00Z', endDate: '2030-03-01T21:00:00Z', ...overrides });
+const event = (title: string, overrides: Record<string, unknown> = {}) => ({
+  title,
+  startDate: '2030-03-01T18:00:00Z',
+  endDate: '2030-03-01T21:00:00Z',
+  ...overrides,
+});
 const create = async (browser: Browser, title: string, overrides: Record<string, unknown> = {}) => {
   const response = await browser.post('/api/events', event(title, overrides));
   expect(response.status).toBe(201);
@@ -25,7 +30,11 @@ const summaries = (ics: string) =>
 
 beforeAll(async () => {
   site = await startTestSite({ RATE_LIMIT_EVENT_MAX: '1000' });
-  ({ admin: { browser: admin }, member: { browser: member }, other: { browser: other } } = await registerCast(site.url));
+  ({
+    admin: { browser: admin },
+    member: { browser: member },
+    other: { browser: other },
+  } = await registerCast(site.url));
 });
 afterAll(() => site?.close());
 

@@ -14,7 +14,12 @@ let member: Browser;
 let other: Browser;
 let otherId: string;
 let memberId: string;
-const event = (overrides: Record<string, unknown> = {}) => ({ title: 'WGN reunion', startDate: '2030-02-01T18:00:00Z', endDate: '2030-02-01T21:00:00Z', ...overrides });
+const event = (overrides: Record<string, unknown> = {}) => ({
+  title: 'WGN reunion',
+  startDate: '2030-02-01T18:00:00Z',
+  endDate: '2030-02-01T21:00:00Z',
+  ...overrides,
+});
 const create = async (browser: Browser, overrides: Record<string, unknown> = {}) => {
   const response = await browser.post('/api/events', event(overrides));
   expect(response.status).toBe(201);
@@ -25,7 +30,12 @@ beforeAll(async () => {
   // 200 registrations at once queue past the default bound on password hashing (PASSWORD_HASH_QUEUE).
   site = await startTestSite({ RATE_LIMIT_AUTH_MAX: '10000', RATE_LIMIT_EVENT_MAX: '10000', PASSWORD_HASH_QUEUE: '1000' });
   const cast = await registerCast(site.url);
-  ({ admin: { browser: admin }, staff: { browser: staff }, member: { browser: member }, other: { browser: other } } = cast);
+  ({
+    admin: { browser: admin },
+    staff: { browser: staff },
+    member: { browser: member },
+    other: { browser: other },
+  } = cast);
   memberId = cast.member.user.id;
   otherId = cast.other.user.id;
 });
@@ -34,14 +44,38 @@ afterAll(() => site?.close());
 describe('the waiting list', () => {
   it('puts members in line for a full event, shows their place, and seats the first in line when a place frees', async () => {
     const id = await create(admin, { title: 'One seat', maxAttendees: 1 });
-    expect((await staff.put(`/api/events/${id}/rsvp/me`, { status: 'attending' })).body).toMatchObject({ status: 'attending', attending: 1, waitlistCount: 0 });
-    expect((await member.put(`/api/events/${id}/rsvp/me`, { status: 'attending' })).body).toEqual({ status: 'waitlisted', position: 1, attending: 1, maybe: 0, notAttending: 0, waitlistCount: 1 });
-    expect((await other.put(`/api/events/${id}/rsvp/me`, { status: 'attending' })).body).toMatchObject({ status: 'waitlisted', position: 2, waitlistCount: 2 });
+    expect((await staff.put(`/api/events/${id}/rsvp/me`, { status: 'attending' })).body).toMatchObject({
+      status: 'attending',
+      attending: 1,
+      waitlistCount: 0,
+    });
+    expect((await member.put(`/api/events/${id}/rsvp/me`, { status: 'attending' })).body).toEqual({
+      status: 'waitlisted',
+      position: 1,
+      attending: 1,
+      maybe: 0,
+      notAttending: 0,
+      waitlistCount: 1,
+    });
+    expect((await other.put(`/api/events/${id}/rsvp/me`, { status: 'attending' })).body).toMatchObject({
+      status: 'waitlisted',
+      position: 2,
+      waitlistCount: 2,
+    });
     // Asking again keeps the place in line.
-    expect((await other.put(`/api/events/${id}/rsvp/me`, { status: 'attending' })).body).toMatchObject({ status: 'waitlisted', position: 2 });
+    expect((await other.put(`/api/events/${id}/rsvp/me`, { status: 'attending' })).body).toMatchObject({
+      status: 'waitlisted',
+      position: 2,
+    });
 
     expect((await other.get(`/api/events/${id}/rsvp/me`)).body).toEqual({ status: 'waitlisted', position: 2 });
-    expect((await other.get(`/api/events/${id}`)).body).toMatchObject({ myRsvp: 'waitlisted', myWaitlistPosition: 2, waitlistCount: 2, waitlist: true, attendeeCount: 1 });
+    expect((await other.get(`/api/events/${id}`)).body).toMatchObject({
+      myRsvp: 'waitlisted',
+      myWaitlistPosition: 2,
+      waitlistCount: 2,
+      waitlist: true,
+      attendeeCount: 1,
+    });
     expect((await other.get('/api/user/events')).body.items).toEqual([expect.objectContaining({ id, myRsvp: 'waitlisted' })]);
     expect((await new Browser(site.url).get(`/api/events/${id}`)).body).toMatchObject({ waitlistCount: 2 });
 
@@ -57,10 +91,15 @@ describe('the waiting list', () => {
     expect((await staff.delete(`/api/events/${id}/rsvp/me`)).body).toMatchObject({ status: null, attending: 1, waitlistCount: 1 });
     expect((await member.get(`/api/events/${id}/rsvp/me`)).body).toEqual({ status: 'attending' });
     expect((await other.get(`/api/events/${id}/rsvp/me`)).body).toEqual({ status: 'waitlisted', position: 1 });
-    expect((await member.get('/api/user/events')).body.items).toEqual(expect.arrayContaining([expect.objectContaining({ id, myRsvp: 'attending' })]));
+    expect((await member.get('/api/user/events')).body.items).toEqual(
+      expect.arrayContaining([expect.objectContaining({ id, myRsvp: 'attending' })]),
+    );
 
     // A raised limit seats the rest of the line; leaving the line is an answer like any other.
-    expect((await admin.put(`/api/events/${id}`, event({ title: 'One seat', maxAttendees: 2 }))).body).toMatchObject({ attendeeCount: 2, waitlistCount: 0 });
+    expect((await admin.put(`/api/events/${id}`, event({ title: 'One seat', maxAttendees: 2 }))).body).toMatchObject({
+      attendeeCount: 2,
+      waitlistCount: 0,
+    });
     expect((await other.get(`/api/events/${id}/rsvp/me`)).body).toEqual({ status: 'attending' });
     const stream = (await site.services.eventStore.readStream(`event-${id}`)).map((e) => e.type);
     expect(stream.filter((type) => type === 'PromotedFromWaitlist')).toHaveLength(2);
@@ -71,7 +110,12 @@ describe('the waiting list', () => {
     await staff.put(`/api/events/${id}/rsvp/me`, { status: 'attending' });
     await member.put(`/api/events/${id}/rsvp/me`, { status: 'attending' });
     await other.put(`/api/events/${id}/rsvp/me`, { status: 'attending' });
-    expect((await member.put(`/api/events/${id}/rsvp/me`, { status: 'maybe' })).body).toMatchObject({ status: 'maybe', attending: 1, maybe: 1, waitlistCount: 1 });
+    expect((await member.put(`/api/events/${id}/rsvp/me`, { status: 'maybe' })).body).toMatchObject({
+      status: 'maybe',
+      attending: 1,
+      maybe: 1,
+      waitlistCount: 1,
+    });
     expect((await other.get(`/api/events/${id}/rsvp/me`)).body).toEqual({ status: 'waitlisted', position: 1 });
     expect((await other.delete(`/api/events/${id}/rsvp/me`)).body).toMatchObject({ status: null, waitlistCount: 0 });
     expect((await other.get('/api/user/events')).body.items.map((e: { id: string }) => e.id)).not.toContain(id);
@@ -79,7 +123,8 @@ describe('the waiting list', () => {
 
   it('lines up 190 of 200 members asking at once for 10 places, in the order the event decided, every time', async () => {
     const members: Browser[] = [];
-    for (let batch = 0; batch < 10; batch++) members.push(...(await Promise.all(Array.from({ length: 20 }, () => registerMember(site.url).then((m) => m.browser)))));
+    for (let batch = 0; batch < 10; batch++)
+      members.push(...(await Promise.all(Array.from({ length: 20 }, () => registerMember(site.url).then((m) => m.browser)))));
     for (let round = 0; round < 2; round++) {
       const id = await create(admin, { title: `Hot event ${round}`, maxAttendees: 10 });
       const answers = await Promise.all(members.map((browser) => browser.put(`/api/events/${id}/rsvp/me`, { status: 'attending' })));
@@ -91,15 +136,24 @@ describe('the waiting list', () => {
       expect(recorded.filter((e) => e.type === 'RsvpChanged')).toHaveLength(10);
       expect(recorded.filter((e) => e.type === 'JoinedWaitlist')).toHaveLength(190);
       // The read models follow the stream (under such a rush, after the answers).
-      await expect.poll(async () => (await admin.get(`/api/events/${id}`)).body, { timeout: 20_000 }).toMatchObject({ attendeeCount: 10, waitlistCount: 190 });
+      await expect
+        .poll(async () => (await admin.get(`/api/events/${id}`)).body, { timeout: 20_000 })
+        .toMatchObject({ attendeeCount: 10, waitlistCount: 190 });
 
       // Ten leave at once while ten more of the line ask again: the next ten in line, and only they, are seated.
       const seated = members.filter((_, i) => answers[i]!.body.status === 'attending');
       const waiting = members.filter((_, i) => answers[i]!.body.status === 'waitlisted');
       const line = (await admin.get(`/api/events/${id}/waitlist`)).body.items as { memberId: string; position: number }[];
-      expect(line.map((entry) => entry.memberId)).toEqual(recorded.filter((e) => e.type === 'JoinedWaitlist').map((e) => (e.data as { memberId: string }).memberId));
-      await Promise.all([...seated.map((browser) => browser.delete(`/api/events/${id}/rsvp/me`)), ...waiting.slice(0, 10).map((browser) => browser.put(`/api/events/${id}/rsvp/me`, { status: 'attending' }))]);
-      await expect.poll(async () => (await admin.get(`/api/events/${id}`)).body, { timeout: 20_000 }).toMatchObject({ attendeeCount: 10, waitlistCount: 180 });
+      expect(line.map((entry) => entry.memberId)).toEqual(
+        recorded.filter((e) => e.type === 'JoinedWaitlist').map((e) => (e.data as { memberId: string }).memberId),
+      );
+      await Promise.all([
+        ...seated.map((browser) => browser.delete(`/api/events/${id}/rsvp/me`)),
+        ...waiting.slice(0, 10).map((browser) => browser.put(`/api/events/${id}/rsvp/me`, { status: 'attending' })),
+      ]);
+      await expect
+        .poll(async () => (await admin.get(`/api/events/${id}`)).body, { timeout: 20_000 })
+        .toMatchObject({ attendeeCount: 10, waitlistCount: 180 });
       const after = (await admin.get(`/api/events/${id}/waitlist`)).body.items as { memberId: string }[];
       expect(after.map((entry) => entry.memberId)).toEqual(line.slice(10).map((entry) => entry.memberId));
     }

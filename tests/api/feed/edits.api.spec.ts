@@ -37,7 +37,11 @@ afterAll(async () => {
 /** A socket as the browser opens it (signed in with its session, or a visitor), and the post notices it hears. */
 async function listen(browser?: Browser): Promise<string[]> {
   const cookie = browser?.cookie('bhc.sid');
-  const socket = io(site.url, { path: '/socket.io', transports: ['websocket'], extraHeaders: cookie ? { cookie: `bhc.sid=${cookie}` } : {} });
+  const socket = io(site.url, {
+    path: '/socket.io',
+    transports: ['websocket'],
+    extraHeaders: cookie ? { cookie: `bhc.sid=${cookie}` } : {},
+  });
   sockets.push(socket);
   const heard: string[] = [];
   socket.on('posts:changed', (payload: { id: string }) => heard.push(payload.id));
@@ -65,14 +69,24 @@ describe('editing a post', () => {
     expect(edited.body).toMatchObject({ content: 'WLS signed on in 1924', tags: ['wls'], status: 'pending', pendingRevision: false });
     expect(edited.body.editedAt).toEqual(expect.any(String));
     const queue = await staff.get('/api/admin/posts/pending');
-    expect(queue.body.items.find((post: Item) => post.id === created.body.id)).toMatchObject({ content: 'WLS signed on in 1924', pendingRevision: false });
+    expect(queue.body.items.find((post: Item) => post.id === created.body.id)).toMatchObject({
+      content: 'WLS signed on in 1924',
+      pendingRevision: false,
+    });
   });
 
   it('holds a member’s edit of an approved post for review while the approved text stays visible', async () => {
     const id = await approvedPost('The tower was 600 feet', ['towers']);
     const edited = await author.patch(`/api/posts/${id}`, { content: 'The tower was 650 feet', tags: ['Towers', 'WLS'] });
     expect(edited.status).toBe(200);
-    expect(edited.body).toMatchObject({ content: 'The tower was 600 feet', tags: ['towers'], pendingRevision: true, revision: { content: 'The tower was 650 feet', tags: ['towers', 'wls'] }, editedAt: null, isApproved: true });
+    expect(edited.body).toMatchObject({
+      content: 'The tower was 600 feet',
+      tags: ['towers'],
+      pendingRevision: true,
+      revision: { content: 'The tower was 650 feet', tags: ['towers', 'wls'] },
+      editedAt: null,
+      isApproved: true,
+    });
 
     // Everyone else reads the approved text, without a word of the edit.
     for (const reader of [other, anonymous()]) {
@@ -83,28 +97,50 @@ describe('editing a post', () => {
       expect(post.body).not.toHaveProperty('revision');
       expect(JSON.stringify((await reader.get('/api/posts')).body)).not.toContain('650 feet');
     }
-    expect((await staff.get(`/api/posts/${id}`)).body).toMatchObject({ pendingRevision: true, revision: { content: 'The tower was 650 feet' } });
+    expect((await staff.get(`/api/posts/${id}`)).body).toMatchObject({
+      pendingRevision: true,
+      revision: { content: 'The tower was 650 feet' },
+    });
 
     // A second edit replaces the held one; it starts from the held text.
     const again = await author.patch(`/api/posts/${id}`, { content: 'The tower was 653 feet' });
-    expect(again.body).toMatchObject({ content: 'The tower was 600 feet', revision: { content: 'The tower was 653 feet', tags: ['towers', 'wls'] } });
+    expect(again.body).toMatchObject({
+      content: 'The tower was 600 feet',
+      revision: { content: 'The tower was 653 feet', tags: ['towers', 'wls'] },
+    });
 
     // The queue lists the edit, told apart from new posts.
     const queue = await staff.get('/api/admin/posts/pending');
-    expect(queue.body.items.filter((post: Item) => post.id === id)).toEqual([expect.objectContaining({ pendingRevision: true, revision: expect.objectContaining({ content: 'The tower was 653 feet' }) })]);
+    expect(queue.body.items.filter((post: Item) => post.id === id)).toEqual([
+      expect.objectContaining({ pendingRevision: true, revision: expect.objectContaining({ content: 'The tower was 653 feet' }) }),
+    ]);
     expect((await staff.get('/api/admin/stats')).body.pendingApproval).toBeGreaterThanOrEqual(1);
 
     // Approving it makes it the text of the post.
     const approved = await staff.put(`/api/admin/posts/${id}/approve`);
     expect(approved.status).toBe(200);
-    expect(approved.body).toMatchObject({ content: 'The tower was 653 feet', tags: ['towers', 'wls'], pendingRevision: false, isApproved: true });
+    expect(approved.body).toMatchObject({
+      content: 'The tower was 653 feet',
+      tags: ['towers', 'wls'],
+      pendingRevision: false,
+      isApproved: true,
+    });
     expect(approved.body.editedAt).toEqual(expect.any(String));
-    expect((await anonymous().get(`/api/posts/${id}`)).body).toMatchObject({ content: 'The tower was 653 feet', editedAt: approved.body.editedAt });
+    expect((await anonymous().get(`/api/posts/${id}`)).body).toMatchObject({
+      content: 'The tower was 653 feet',
+      editedAt: approved.body.editedAt,
+    });
     expect(ids((await staff.get('/api/admin/posts/pending')).body.items)).not.toContain(id);
 
     const history = await author.get(`/api/posts/${id}/revisions`);
     expect(history.status).toBe(200);
-    expect(history.body.items.map(({ content, status, current }: { content: string; status: string; current: boolean }) => ({ content, status, current }))).toEqual([
+    expect(
+      history.body.items.map(({ content, status, current }: { content: string; status: string; current: boolean }) => ({
+        content,
+        status,
+        current,
+      })),
+    ).toEqual([
       { content: 'The tower was 653 feet', status: 'applied', current: true },
       { content: 'The tower was 650 feet', status: 'replaced', current: false },
       { content: 'The tower was 600 feet', status: 'original', current: false },
@@ -123,7 +159,12 @@ describe('editing a post', () => {
     const statuses = (await staff.get(`/api/posts/${id}/revisions`)).body.items.map((item: { status: string }) => item.status);
     expect(statuses).toEqual(['rejected', 'original']);
     const notifications = await author.get('/api/notifications');
-    expect(notifications.body.items[0]).toMatchObject({ kind: 'post_edit_rejected', text: 'Your edit of your post “Sign-off at midnight” was not approved: No selling', link: `/posts/${id}`, url: `/posts/${id}` });
+    expect(notifications.body.items[0]).toMatchObject({
+      kind: 'post_edit_rejected',
+      text: 'Your edit of your post “Sign-off at midnight” was not approved: No selling',
+      link: `/posts/${id}`,
+      url: `/posts/${id}`,
+    });
   });
 
   it('applies staff edits at once, and answers the same post for an edit that changes nothing', async () => {
@@ -146,8 +187,12 @@ describe('editing a post', () => {
     const empty = await author.patch(`/api/posts/${id}`, { content: '   ' });
     expect(empty.status).toBe(400);
     expect(empty.body).toMatchObject({ message: 'Post content is required', fields: { content: 'Post content is required' } });
-    expect((await author.patch(`/api/posts/${id}`, { mediaType: 'youtube', mediaUrl: 'https://example.org/x' })).body.fields).toEqual({ mediaUrl: 'Enter a YouTube video link (youtube.com/watch?v=…, youtu.be/… or /shorts/…)' });
-    expect((await author.patch(`/api/posts/${id}`, { tags: Array.from({ length: 11 }, (_, i) => `t${i}`) })).body.fields).toEqual({ tags: 'At most 10 tags' });
+    expect((await author.patch(`/api/posts/${id}`, { mediaType: 'youtube', mediaUrl: 'https://example.org/x' })).body.fields).toEqual({
+      mediaUrl: 'Enter a YouTube video link (youtube.com/watch?v=…, youtu.be/… or /shorts/…)',
+    });
+    expect((await author.patch(`/api/posts/${id}`, { tags: Array.from({ length: 11 }, (_, i) => `t${i}`) })).body.fields).toEqual({
+      tags: 'At most 10 tags',
+    });
     expect((await author.patch('/api/posts/00000000-0000-4000-8000-000000000000', { content: 'x' })).status).toBe(404);
     // Another member's pending post is not found, as in the feed.
     const pending = await author.post('/api/posts', { content: 'Waiting' });
@@ -247,6 +292,10 @@ describe('notifications lead to the post’s page', () => {
     const comment = await other.post(`/api/posts/${id}/comments`, { content: 'Were you listening?' });
     expect(comment.status).toBe(201);
     const told = (await author.get('/api/notifications')).body.items[0];
-    expect(told).toMatchObject({ kind: 'comment', link: `/posts/${id}#comment-${comment.body.id}`, url: `/posts/${id}#comment-${comment.body.id}` });
+    expect(told).toMatchObject({
+      kind: 'comment',
+      link: `/posts/${id}#comment-${comment.body.id}`,
+      url: `/posts/${id}#comment-${comment.body.id}`,
+    });
   });
 });

@@ -31,11 +31,27 @@ describe('posting and moderation', () => {
   let pendingId: string;
 
   it('publishes staff posts at once and keeps member posts pending', async () => {
-    const staffPost = await staff.post('/api/posts', { content: '  The WGN tower turns 75 today  ', tags: ['#WGN', 'anniversary', 'wgn', ''] });
+    const staffPost = await staff.post('/api/posts', {
+      content: '  The WGN tower turns 75 today  ',
+      tags: ['#WGN', 'anniversary', 'wgn', ''],
+    });
     expect(staffPost.status).toBe(201);
-    expect(staffPost.body).toMatchObject({ content: 'The WGN tower turns 75 today', tags: ['wgn', 'anniversary'], isApproved: true, isPinned: false, likes: 0, likesCount: 0, author: { name: 'Stan Staff', role: 'staff' } });
+    expect(staffPost.body).toMatchObject({
+      content: 'The WGN tower turns 75 today',
+      tags: ['wgn', 'anniversary'],
+      isApproved: true,
+      isPinned: false,
+      likes: 0,
+      likesCount: 0,
+      author: { name: 'Stan Staff', role: 'staff' },
+    });
 
-    const memberPost = await member.post('/api/posts', { content: 'My grandfather ran the transmitter', mediaType: 'youtube', mediaUrl: 'https://www.youtube.com/watch?v=dQw4w9WgXcQ', tags: ['family'] });
+    const memberPost = await member.post('/api/posts', {
+      content: 'My grandfather ran the transmitter',
+      mediaType: 'youtube',
+      mediaUrl: 'https://www.youtube.com/watch?v=dQw4w9WgXcQ',
+      tags: ['family'],
+    });
     expect(memberPost.status).toBe(201);
     expect(memberPost.body.isApproved).toBe(false);
     pendingId = memberPost.body.id;
@@ -55,7 +71,10 @@ describe('posting and moderation', () => {
     expect(JSON.stringify(publicFeed.body)).not.toMatch(/@example\.org/);
 
     const queue = await staff.get('/api/admin/posts/pending');
-    expect(queue.body.items.map((p: { content: string }) => p.content)).toEqual(['My grandfather ran the transmitter', 'Hello from a listener']);
+    expect(queue.body.items.map((p: { content: string }) => p.content)).toEqual([
+      'My grandfather ran the transmitter',
+      'Hello from a listener',
+    ]);
     expect((await member.get('/api/admin/posts/pending')).status).toBe(403);
     expect((await anonymous().get('/api/admin/posts/pending')).status).toBe(401);
   });
@@ -172,7 +191,9 @@ describe('filters, search and pages', () => {
     const seen: string[] = [];
     let cursor: string | null = null;
     do {
-      const page: { body: { items: { id: string }[]; nextCursor: string | null } } = await member.get(`/api/posts?limit=3${cursor ? `&cursor=${cursor}` : ''}`);
+      const page: { body: { items: { id: string }[]; nextCursor: string | null } } = await member.get(
+        `/api/posts?limit=3${cursor ? `&cursor=${cursor}` : ''}`,
+      );
       seen.push(...page.body.items.map((p) => p.id));
       cursor = page.body.nextCursor;
     } while (cursor);

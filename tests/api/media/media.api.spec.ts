@@ -40,7 +40,11 @@ async function upload(browser: Browser | null, bytes: Buffer, name = 'file.bin',
   const form = new FormData();
   form.append(field, new Blob([new Uint8Array(bytes)], { type }), name);
   const cookie = browser?.cookie(SESSION_COOKIE);
-  const response = await fetch(new URL('/api/media', site.url), { method: 'POST', body: form, headers: { origin: site.url, ...(cookie ? { cookie: `${SESSION_COOKIE}=${cookie}` } : {}) } });
+  const response = await fetch(new URL('/api/media', site.url), {
+    method: 'POST',
+    body: form,
+    headers: { origin: site.url, ...(cookie ? { cookie: `${SESSION_COOKIE}=${cookie}` } : {}) },
+  });
   return { status: response.status, body: (await response.json()) as any };
 }
 
@@ -56,7 +60,10 @@ const picture = (width: number, height: number) => sharp({ create: { width, heig
 const jpegWithGps = () =>
   picture(600, 400)
     .jpeg()
-    .withExif({ IFD0: { Make: 'Zenith', Model: 'Trans-Oceanic', Copyright: 'Mona' }, IFD3: { GPSLatitudeRef: 'N', GPSLatitude: '41/1 52/1 5/1', GPSLongitudeRef: 'W', GPSLongitude: '87/1 37/1 40/1' } })
+    .withExif({
+      IFD0: { Make: 'Zenith', Model: 'Trans-Oceanic', Copyright: 'Mona' },
+      IFD3: { GPSLatitudeRef: 'N', GPSLatitude: '41/1 52/1 5/1', GPSLongitudeRef: 'W', GPSLongitude: '87/1 37/1 40/1' },
+    })
     .withMetadata({ orientation: 6 })
     .toBuffer();
 
@@ -73,7 +80,13 @@ describe('uploading images', () => {
     expect(body).toEqual({ id: expect.any(String), url: `/media/${body.id}/feed.webp`, kind: 'image', width: 400, height: 600 });
 
     const keys = (await storedKeys()).filter((key) => key.startsWith(body.id));
-    expect(keys).toEqual([`${body.id}/avatar-192.webp`, `${body.id}/avatar-96.webp`, `${body.id}/blog.webp`, `${body.id}/feed.jpg`, `${body.id}/feed.webp`]);
+    expect(keys).toEqual([
+      `${body.id}/avatar-192.webp`,
+      `${body.id}/avatar-96.webp`,
+      `${body.id}/blog.webp`,
+      `${body.id}/feed.jpg`,
+      `${body.id}/feed.webp`,
+    ]);
     for (const key of keys) {
       const served = await fetch(new URL(`/media/${key}`, site.url));
       expect(served.status).toBe(200);
@@ -82,7 +95,9 @@ describe('uploading images', () => {
       expect(metadata.icc, key).toBeUndefined();
       expect(metadata.orientation ?? 1, key).toBe(1);
     }
-    const avatar = await sharp(Buffer.from(await (await fetch(new URL(`/media/${body.id}/avatar-96.webp`, site.url))).arrayBuffer())).metadata();
+    const avatar = await sharp(
+      Buffer.from(await (await fetch(new URL(`/media/${body.id}/avatar-96.webp`, site.url))).arrayBuffer()),
+    ).metadata();
     expect([avatar.width, avatar.height, avatar.format]).toEqual([96, 96, 'webp']);
 
     const stored = await mediaCollection(site.services.store).findOne({ _id: body.id });
@@ -146,7 +161,12 @@ describe('refusals store nothing', () => {
 
     // A body that says multipart but is not (no boundary; no part at all): refused, never a 500.
     const cookie = member.cookie(SESSION_COOKIE)!;
-    const send = (contentType: string) => fetch(new URL('/api/media', site.url), { method: 'POST', body: '--fuzz--\r\n', headers: { origin: site.url, cookie: `${SESSION_COOKIE}=${cookie}`, 'content-type': contentType } });
+    const send = (contentType: string) =>
+      fetch(new URL('/api/media', site.url), {
+        method: 'POST',
+        body: '--fuzz--\r\n',
+        headers: { origin: site.url, cookie: `${SESSION_COOKIE}=${cookie}`, 'content-type': contentType },
+      });
     const broken = await send('multipart/form-data');
     expect(broken.status).toBe(400);
     expect(((await broken.json()) as { message: string }).message).toBe('The upload could not be read. Please choose the file again.');
@@ -170,7 +190,9 @@ describe('refusals store nothing', () => {
     ] as const) {
       const refused = await upload(member, bytes, 'aircheck.mp3', 'audio/mpeg');
       expect(refused.status, name).toBe(400);
-      expect(refused.body.message, name).toBe('This file is not audio we can play: its contents are not MP3, M4A or OGG sound. Export it again as MP3 and retry.');
+      expect(refused.body.message, name).toBe(
+        'This file is not audio we can play: its contents are not MP3, M4A or OGG sound. Export it again as MP3 and retry.',
+      );
     }
     expect(await storedKeys()).toEqual(keys);
   });
@@ -191,7 +213,9 @@ describe('refusals store nothing', () => {
         });
         socket.on('error', () => undefined);
         const head = `--b\r\nContent-Disposition: form-data; name="file"; filename="a.mp3"\r\nContent-Type: audio/mpeg\r\n\r\n`;
-        socket.write(`POST /api/media HTTP/1.1\r\nHost: ${url.host}\r\nOrigin: ${site.url}\r\n${cookie ? `Cookie: ${SESSION_COOKIE}=${cookie}\r\n` : ''}Content-Type: multipart/form-data; boundary=b\r\nContent-Length: ${declared}\r\n\r\n${head}`);
+        socket.write(
+          `POST /api/media HTTP/1.1\r\nHost: ${url.host}\r\nOrigin: ${site.url}\r\n${cookie ? `Cookie: ${SESSION_COOKIE}=${cookie}\r\n` : ''}Content-Type: multipart/form-data; boundary=b\r\nContent-Length: ${declared}\r\n\r\n${head}`,
+        );
         const pump = setInterval(() => {
           if (!socket.writable || sent >= declared) return;
           socket.write(Buffer.alloc(256 * 1024, 0x41));
@@ -226,7 +250,10 @@ describe('refusals store nothing', () => {
     const endless = new ReadableStream<Uint8Array>({
       pull(controller) {
         if (streamed > 80 * 1024 * 1024) return controller.close();
-        const chunk = streamed === 0 ? new TextEncoder().encode(`--b\r\nContent-Disposition: form-data; name="file"; filename="a.mp3"\r\n\r\n`) : new Uint8Array(1024 * 1024);
+        const chunk =
+          streamed === 0
+            ? new TextEncoder().encode(`--b\r\nContent-Disposition: form-data; name="file"; filename="a.mp3"\r\n\r\n`)
+            : new Uint8Array(1024 * 1024);
         streamed += chunk.length;
         controller.enqueue(chunk);
       },
@@ -236,7 +263,11 @@ describe('refusals store nothing', () => {
       method: 'POST',
       body: endless,
       duplex: 'half',
-      headers: { origin: site.url, cookie: `${SESSION_COOKIE}=${member.cookie(SESSION_COOKIE)}`, 'content-type': 'multipart/form-data; boundary=b' },
+      headers: {
+        origin: site.url,
+        cookie: `${SESSION_COOKIE}=${member.cookie(SESSION_COOKIE)}`,
+        'content-type': 'multipart/form-data; boundary=b',
+      },
     } as RequestInit);
     expect(refused.status).toBe(413);
     expect(refused.headers.get('connection')).toBe('close');
@@ -245,7 +276,9 @@ describe('refusals store nothing', () => {
   }, 30_000);
 
   it('refuses a picture of more than 50 megapixels before decoding it', async () => {
-    const wide = await sharp({ create: { width: 10_000, height: 5_001, channels: 3, background: 'white' } }).png({ compressionLevel: 9 }).toBuffer();
+    const wide = await sharp({ create: { width: 10_000, height: 5_001, channels: 3, background: 'white' } })
+      .png({ compressionLevel: 9 })
+      .toBuffer();
     const { status, body } = await upload(member, wide, 'wide.png', 'image/png');
     expect(status).toBe(413);
     expect(body.message).toMatch(/^Images may be at most 50 megapixels/);
@@ -264,7 +297,11 @@ describe('serving', () => {
     expect((await fetch(new URL(body.url, site.url), { headers: { 'if-none-match': etag } })).status).toBe(304);
     expect((await fetch(new URL(body.url, site.url), { headers: { 'if-none-match': `"other", W/${etag}` } })).status).toBe(304);
     const head = await fetch(new URL(body.url, site.url), { method: 'HEAD' });
-    expect([head.status, head.headers.get('content-type'), head.headers.get('cache-control')]).toEqual([200, 'image/webp', 'public, max-age=31536000, immutable']);
+    expect([head.status, head.headers.get('content-type'), head.headers.get('cache-control')]).toEqual([
+      200,
+      'image/webp',
+      'public, max-age=31536000, immutable',
+    ]);
 
     expect((await fetch(new URL(`/media/${body.id}/feed.gif`, site.url))).status).toBe(400);
     expect((await fetch(new URL(`/media/${body.id}/..%2F..%2Fsession-secret`, site.url))).status).toBe(400);
@@ -280,7 +317,10 @@ describe('using uploads', () => {
     expect(set.status).toBe(200);
     expect(set.body).toMatchObject({ id: memberId, profileImageUrl: `/media/${mine.id}/avatar-192.webp` });
     expect((await fetch(new URL(set.body.profileImageUrl, site.url))).status).toBe(200);
-    expect(await mediaCollection(site.services.store).findOne({ _id: mine.id })).toMatchObject({ references: [`avatar:${memberId}`], referenceCount: 1 });
+    expect(await mediaCollection(site.services.store).findOne({ _id: mine.id })).toMatchObject({
+      references: [`avatar:${memberId}`],
+      referenceCount: 1,
+    });
 
     const refused = await other.put('/api/me/avatar', { mediaId: mine.id });
     expect(refused.status).toBe(403);
@@ -292,7 +332,11 @@ describe('using uploads', () => {
     const { body: photo } = await upload(member, await picture(1600, 1200).jpeg().toBuffer());
     const post = await member.post('/api/posts', { content: 'The old studio', mediaId: photo.id });
     expect(post.status).toBe(201);
-    expect(post.body).toMatchObject({ mediaType: 'image', mediaUrl: photo.url, media: { id: photo.id, url: `/media/${photo.id}/feed.webp`, kind: 'image', width: 800, height: 600 } });
+    expect(post.body).toMatchObject({
+      mediaType: 'image',
+      mediaUrl: photo.url,
+      media: { id: photo.id, url: `/media/${photo.id}/feed.webp`, kind: 'image', width: 800, height: 600 },
+    });
     const seen = await admin.get('/api/admin/posts/pending');
     expect(seen.body.items.find((item: { id: string }) => item.id === post.body.id)).toMatchObject({ media: { id: photo.id, width: 800 } });
 
@@ -312,11 +356,19 @@ describe('events with an upload', () => {
   it('shows an upload with an event, and an edit without it takes it away', async () => {
     const { body: photo } = await upload(member, await picture(1000, 500).jpeg().toBuffer());
     const start = new Date(Date.now() + 7 * 24 * 3600 * 1000);
-    const form = { title: 'Tower open day', eventType: 'reunion', location: 'Louisville', startDate: start.toISOString(), endDate: new Date(start.getTime() + 3_600_000).toISOString() };
+    const form = {
+      title: 'Tower open day',
+      eventType: 'reunion',
+      location: 'Louisville',
+      startDate: start.toISOString(),
+      endDate: new Date(start.getTime() + 3_600_000).toISOString(),
+    };
     const created = await member.post('/api/events', { ...form, mediaId: photo.id });
     expect(created.status).toBe(201);
     expect(created.body.media).toEqual({ id: photo.id, url: `/media/${photo.id}/feed.webp`, kind: 'image', width: 800, height: 400 });
-    expect(await mediaCollection(site.services.store).findOne({ _id: photo.id })).toMatchObject({ references: [`event:${created.body.id}`] });
+    expect(await mediaCollection(site.services.store).findOne({ _id: photo.id })).toMatchObject({
+      references: [`event:${created.body.id}`],
+    });
     expect((await other.post('/api/events', { ...form, mediaId: photo.id })).status).toBe(403);
 
     const edited = await member.put(`/api/events/${created.body.id}`, form);
@@ -409,7 +461,9 @@ describe('the orphan sweep', () => {
     expect(await mediaCollection(store).findOne({ _id: orphan.id })).not.toBeNull();
 
     // Two sweeps at once, as two processes would run them.
-    const removed = await Promise.all([1, 2].map(() => sweepOrphanMedia({ store, storage, handle, graceMs: grace, now: at(grace + 60_000) })));
+    const removed = await Promise.all(
+      [1, 2].map(() => sweepOrphanMedia({ store, storage, handle, graceMs: grace, now: at(grace + 60_000) })),
+    );
     expect(removed.reduce((a, b) => a + b, 0)).toBeGreaterThanOrEqual(1);
     expect(await mediaCollection(store).findOne({ _id: orphan.id })).toBeNull();
     const keys = await storedKeys();
@@ -430,7 +484,11 @@ describe('the upload limit', () => {
       const send = async (browser: Browser) => {
         const form = new FormData();
         form.append('file', new Blob([new Uint8Array(await picture(20, 20).png().toBuffer())], { type: 'image/png' }), 'a.png');
-        const response = await fetch(new URL('/api/media', limited.url), { method: 'POST', body: form, headers: { origin: limited.url, cookie: `${SESSION_COOKIE}=${browser.cookie(SESSION_COOKIE)}` } });
+        const response = await fetch(new URL('/api/media', limited.url), {
+          method: 'POST',
+          body: form,
+          headers: { origin: limited.url, cookie: `${SESSION_COOKIE}=${browser.cookie(SESSION_COOKIE)}` },
+        });
         return { status: response.status, body: (await response.json()) as { message: string } };
       };
       const first = (await registerMember(limited.url)).browser;

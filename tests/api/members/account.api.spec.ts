@@ -22,7 +22,11 @@ afterAll(async () => {
 const PASSWORD = 'correct horse battery';
 
 /** The member signed in a second time, in another browser, talking to the other API process. */
-async function signInElsewhere(email: string, password = PASSWORD, userAgent = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1') {
+async function signInElsewhere(
+  email: string,
+  password = PASSWORD,
+  userAgent = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1',
+) {
   const browser = new Browser(two.url);
   const response = await browser.request('POST', '/api/auth/login', { email, password }, { 'user-agent': userAgent });
   expect(response.status).toBe(200);
@@ -43,7 +47,10 @@ describe('name and bio', () => {
     const response = await browser.patch('/api/me', { firstName: '  Augusta ', bio: '  I restore 1950s tube radios.\n<b>Not bold</b>  ' });
     expect(response.status).toBe(200);
     expect(response.body).toMatchObject({ id: user.id, firstName: 'Augusta', bio: 'I restore 1950s tube radios.\n<b>Not bold</b>' });
-    expect((await browser.get('/api/auth/user')).body).toMatchObject({ firstName: 'Augusta', bio: 'I restore 1950s tube radios.\n<b>Not bold</b>' });
+    expect((await browser.get('/api/auth/user')).body).toMatchObject({
+      firstName: 'Augusta',
+      bio: 'I restore 1950s tube radios.\n<b>Not bold</b>',
+    });
     const member = await site.services.store.collection<{ _id: string; bio: string }>('members').findOne({ _id: user.id });
     expect(member?.bio).toBe('I restore 1950s tube radios.\n<b>Not bold</b>');
   });
@@ -115,7 +122,9 @@ describe('signed-in browsers', () => {
     await signInElsewhere(account.email);
     const response = await browser.get('/api/me/sessions');
     expect(response.status).toBe(200);
-    const { items } = response.body as { items: { id: string; current: boolean; signedInAt: string; lastSeenAt: string; userAgent: string | null }[] };
+    const { items } = response.body as {
+      items: { id: string; current: boolean; signedInAt: string; lastSeenAt: string; userAgent: string | null }[];
+    };
     expect(items).toHaveLength(2);
     expect(items[0]).toMatchObject({ current: true, signedInAt: expect.any(String), lastSeenAt: expect.any(String) });
     expect(items[1]).toMatchObject({ current: false, userAgent: 'Safari on iPhone' });
@@ -199,11 +208,15 @@ describe('e-mail address', () => {
     const askedFree = await browser.post('/api/me/email', { email: free, currentPassword: PASSWORD });
     expect([asked.status, askedFree.status]).toEqual([202, 202]);
     expect(asked.body.message.replace(taken.account.email, '<address>')).toBe(askedFree.body.message.replace(free, '<address>'));
-    const notice = await site.services.mailbox.waitFor((m) => m.to.includes(taken.account.email) && /tried to use your address/.test(m.subject));
+    const notice = await site.services.mailbox.waitFor(
+      (m) => m.to.includes(taken.account.email) && /tried to use your address/.test(m.subject),
+    );
     expect(notice.text).not.toMatch(/\/api\/me\/email\/confirm\//);
     expect(notice.text).not.toContain(account.email);
     await emailChangeLink(free);
-    expect((await site.services.mailbox.all()).filter((m) => m.to.includes(taken.account.email) && /\/api\/me\/email\/confirm\//.test(m.text))).toEqual([]);
+    expect(
+      (await site.services.mailbox.all()).filter((m) => m.to.includes(taken.account.email) && /\/api\/me\/email\/confirm\//.test(m.text)),
+    ).toEqual([]);
   });
 
   it('refuses an address another account took before the link is opened', async () => {
@@ -213,7 +226,16 @@ describe('e-mail address', () => {
     expect((await browser.post('/api/me/email', { email: wanted, currentPassword: PASSWORD })).status).toBe(202);
     const path = await emailChangeLink(wanted);
     // Someone registers the address before the link is opened.
-    expect((await new Browser(site.url).post('/api/auth/register', { email: wanted, password: PASSWORD, firstName: 'Quick', lastName: 'Claimant' })).status).toBe(201);
+    expect(
+      (
+        await new Browser(site.url).post('/api/auth/register', {
+          email: wanted,
+          password: PASSWORD,
+          firstName: 'Quick',
+          lastName: 'Claimant',
+        })
+      ).status,
+    ).toBe(201);
     expect((await browser.get(path)).headers.get('location')).toBe('/account?email=taken');
     expect((await browser.get('/api/auth/user')).body.email).not.toBe(wanted);
   });

@@ -22,7 +22,13 @@ describe('registration and sign-in', () => {
     const first = await registerMember(site.url, { email: 'founder@example.org', firstName: 'Ada', lastName: 'Founder' });
     admin = first.browser;
     adminId = first.user.id;
-    expect(first.user).toMatchObject({ email: 'founder@example.org', firstName: 'Ada', lastName: 'Founder', role: 'admin', profileImageUrl: null });
+    expect(first.user).toMatchObject({
+      email: 'founder@example.org',
+      firstName: 'Ada',
+      lastName: 'Founder',
+      role: 'admin',
+      profileImageUrl: null,
+    });
     const second = await registerMember(site.url);
     expect(second.user.role).toBe('member');
   });
@@ -55,17 +61,36 @@ describe('registration and sign-in', () => {
     // An address a member claimed before claims were keyed stays theirs.
     const legacy = `legacy-${randomUUID()}@example.org`;
     await eventStore.append(bare(legacy), [{ type: 'EmailClaimed', data: { memberId: fresh.user.id } }], { expectedVersion: 'no_stream' });
-    const taken = await new Browser(site.url).post('/api/auth/register', { email: legacy, password: 'another long password', firstName: 'Eve', lastName: 'Copy' });
+    const taken = await new Browser(site.url).post('/api/auth/register', {
+      email: legacy,
+      password: 'another long password',
+      firstName: 'Eve',
+      lastName: 'Copy',
+    });
     expect(taken.status).toBe(409);
     // Once let go there, it is claimed anew under the keyed name.
     await eventStore.append(bare(legacy), [{ type: 'EmailReleased', data: { memberId: fresh.user.id } }], { expectedVersion: 0 });
-    expect((await new Browser(site.url).post('/api/auth/register', { email: legacy, password: 'another long password', firstName: 'Eve', lastName: 'New' })).status).toBe(201);
+    expect(
+      (
+        await new Browser(site.url).post('/api/auth/register', {
+          email: legacy,
+          password: 'another long password',
+          firstName: 'Eve',
+          lastName: 'New',
+        })
+      ).status,
+    ).toBe(201);
     expect(await eventStore.readStream(bare(legacy))).toHaveLength(2);
     expect(await eventStore.readStream(emailStream(config.emailClaimSecret, legacy))).toHaveLength(1);
   });
 
   it('rejects invalid registrations with a message per field', async () => {
-    const response = await new Browser(site.url).post('/api/auth/register', { email: 'not-an-email', password: 'short', firstName: '', lastName: 'X' });
+    const response = await new Browser(site.url).post('/api/auth/register', {
+      email: 'not-an-email',
+      password: 'short',
+      firstName: '',
+      lastName: 'X',
+    });
     expect(response.status).toBe(400);
     expect(Object.keys(response.body.fields)).toEqual(expect.arrayContaining(['email', 'password']));
     expect(response.body.fields.password).toMatch(/10 characters/);
@@ -91,7 +116,10 @@ describe('registration and sign-in', () => {
   });
 
   it('sets the session cookie HttpOnly and SameSite=Lax, not Secure over plain http', async () => {
-    const response = await new Browser(site.url).post('/api/auth/login', { email: 'founder@example.org', password: 'correct horse battery' });
+    const response = await new Browser(site.url).post('/api/auth/login', {
+      email: 'founder@example.org',
+      password: 'correct horse battery',
+    });
     const cookie = response.headers.getSetCookie().find((line) => line.startsWith('bhc.sid='))!;
     expect(cookie).toMatch(/HttpOnly/i);
     expect(cookie).toMatch(/SameSite=Lax/i);
@@ -131,12 +159,16 @@ describe('registration and sign-in', () => {
     const { browser } = await registerMember(site.url);
     const empty = await browser.request('POST', '/api/logout', '', { 'content-type': 'application/json' });
     expect(empty.status).toBe(204);
-    const emptyLogin = await new Browser(site.url).request('POST', '/api/auth/login', '', { 'content-type': 'application/json; charset=utf-8' });
+    const emptyLogin = await new Browser(site.url).request('POST', '/api/auth/login', '', {
+      'content-type': 'application/json; charset=utf-8',
+    });
     expect(emptyLogin.status).toBe(400);
     expect(emptyLogin.body.fields).toMatchObject({ email: 'Email is required' });
     const malformed = await new Browser(site.url).request('POST', '/api/auth/login', '{"email":', { 'content-type': 'application/json' });
     expect(malformed.status).toBe(400);
-    const poisoned = await new Browser(site.url).request('POST', '/api/auth/login', '{"__proto__":{"admin":true}}', { 'content-type': 'application/json' });
+    const poisoned = await new Browser(site.url).request('POST', '/api/auth/login', '{"__proto__":{"admin":true}}', {
+      'content-type': 'application/json',
+    });
     expect(poisoned.status).toBe(400);
   });
 
@@ -152,13 +184,22 @@ describe('registration and sign-in', () => {
 
   it('signs out by GET /api/logout only on a navigation from the site itself or typed in, not from another site', async () => {
     const { browser } = await registerMember(site.url);
-    const fromElsewhere = await browser.request('GET', '/api/logout', undefined, { 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'navigate' });
+    const fromElsewhere = await browser.request('GET', '/api/logout', undefined, {
+      'sec-fetch-site': 'cross-site',
+      'sec-fetch-mode': 'navigate',
+    });
     expect(fromElsewhere.status).toBe(302);
     expect((await browser.get('/api/auth/user')).status).toBe(200);
-    const fromSibling = await browser.request('GET', '/api/logout', undefined, { 'sec-fetch-site': 'same-site', 'sec-fetch-mode': 'navigate' });
+    const fromSibling = await browser.request('GET', '/api/logout', undefined, {
+      'sec-fetch-site': 'same-site',
+      'sec-fetch-mode': 'navigate',
+    });
     expect(fromSibling.status).toBe(302);
     expect((await browser.get('/api/auth/user')).status).toBe(200);
-    const fromSite = await browser.request('GET', '/api/logout', undefined, { 'sec-fetch-site': 'same-origin', 'sec-fetch-mode': 'navigate' });
+    const fromSite = await browser.request('GET', '/api/logout', undefined, {
+      'sec-fetch-site': 'same-origin',
+      'sec-fetch-mode': 'navigate',
+    });
     expect(fromSite.headers.get('location')).toBe('/');
     expect((await browser.get('/api/auth/user')).status).toBe(401);
   });
@@ -166,7 +207,10 @@ describe('registration and sign-in', () => {
 
 describe('roles and suspension', () => {
   it('lets an admin promote, and never demote the last admin', async () => {
-    const siteAdmin = await new Browser(site.url).post('/api/auth/login', { email: 'founder@example.org', password: 'correct horse battery' });
+    const siteAdmin = await new Browser(site.url).post('/api/auth/login', {
+      email: 'founder@example.org',
+      password: 'correct horse battery',
+    });
     expect(siteAdmin.status).toBe(200);
     const admin = new Browser(site.url);
     await admin.post('/api/auth/login', { email: 'founder@example.org', password: 'correct horse battery' });
@@ -265,7 +309,8 @@ describe('rate limits', () => {
     try {
       const browser = new Browser(limited.url);
       const statuses: number[] = [];
-      for (let i = 0; i < 5; i++) statuses.push((await browser.post('/api/auth/login', { email: 'x@example.org', password: 'whatever it is' })).status);
+      for (let i = 0; i < 5; i++)
+        statuses.push((await browser.post('/api/auth/login', { email: 'x@example.org', password: 'whatever it is' })).status);
       expect(statuses).toEqual([401, 401, 401, 429, 429]);
     } finally {
       await limited.close();
@@ -329,11 +374,17 @@ describe('one-time sign-in links', () => {
     const mail = await site.services.mailbox.waitFor((m) => m.to.includes(account.email) && /magic/.test(m.text));
     const path = new URL(mail.text.match(/https?:\/\/\S+\/api\/auth\/magic\/[\w-]+/)![0]).pathname;
     const victim = new Browser(site.url);
-    const forged = await victim.request('POST', path, '', { 'content-type': 'application/x-www-form-urlencoded', origin: 'https://attacker.example' });
+    const forged = await victim.request('POST', path, '', {
+      'content-type': 'application/x-www-form-urlencoded',
+      origin: 'https://attacker.example',
+    });
     expect(forged.status).toBe(403);
     expect((await victim.get('/api/auth/user')).status).toBe(401);
     // The site's own page's form, from its own origin, works.
-    const own = await victim.request('POST', path, '', { 'content-type': 'application/x-www-form-urlencoded', origin: site.services.config.publicUrl });
+    const own = await victim.request('POST', path, '', {
+      'content-type': 'application/x-www-form-urlencoded',
+      origin: site.services.config.publicUrl,
+    });
     expect(own.status).toBe(303);
     expect((await victim.get('/api/auth/user')).status).toBe(200);
   });
@@ -344,7 +395,12 @@ describe('a site served over https', () => {
     const secure = await startTestSite({ PUBLIC_URL: 'https://community.example.org', TRUST_PROXY: '1' });
     try {
       const browser = new Browser(secure.url);
-      const response = await browser.request('POST', '/api/auth/register', { email: 'a@example.org', password: 'correct horse battery', firstName: 'A', lastName: 'B' }, { 'x-forwarded-proto': 'https' });
+      const response = await browser.request(
+        'POST',
+        '/api/auth/register',
+        { email: 'a@example.org', password: 'correct horse battery', firstName: 'A', lastName: 'B' },
+        { 'x-forwarded-proto': 'https' },
+      );
       expect(response.status).toBe(201);
       const cookie = response.headers.getSetCookie().find((line) => line.startsWith('bhc.sid='))!;
       expect(cookie).toMatch(/; Secure/i);

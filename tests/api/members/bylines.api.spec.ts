@@ -28,9 +28,15 @@ afterAll(async () => {
 /** A new picture, uploaded as the account page does and made the member's avatar; its address. */
 async function newAvatar(browser: Browser): Promise<string> {
   const form = new FormData();
-  const png = await sharp({ create: { width: 200, height: 200, channels: 3, background: { r: 20, g: 90, b: 140 } } }).png().toBuffer();
+  const png = await sharp({ create: { width: 200, height: 200, channels: 3, background: { r: 20, g: 90, b: 140 } } })
+    .png()
+    .toBuffer();
   form.append('file', new Blob([new Uint8Array(png)], { type: 'image/png' }), 'me.png');
-  const uploaded = await fetch(new URL('/api/media', site.url), { method: 'POST', body: form, headers: { origin: site.url, cookie: `${SESSION_COOKIE}=${browser.cookie(SESSION_COOKIE)}` } });
+  const uploaded = await fetch(new URL('/api/media', site.url), {
+    method: 'POST',
+    body: form,
+    headers: { origin: site.url, cookie: `${SESSION_COOKIE}=${browser.cookie(SESSION_COOKIE)}` },
+  });
   expect(uploaded.status).toBe(201);
   const avatar = await browser.put('/api/me/avatar', { mediaId: ((await uploaded.json()) as { id: string }).id });
   expect(avatar.status).toBe(200);
@@ -46,8 +52,11 @@ describe('a renamed member with a new picture', () => {
     expect((await cast.other.browser.post(`/api/posts/${post}/report`, { reason: 'duplicate' })).status).toBe(200);
     const adminPost = (await cast.admin.browser.post('/api/posts', { content: 'Share your tower photos' })).body.id as string;
     expect((await browser.post(`/api/posts/${adminPost}/comments`, { content: 'Here is mine' })).status).toBe(201);
-    const blog = (await browser.post('/api/blog', { title: 'Tower memories', content: '<p>Text</p>', isPublished: true })).body.id as string;
-    const event = (await browser.post('/api/events', { title: 'Tower walk', startDate: '2031-04-10T15:00:00Z', endDate: '2031-04-10T17:00:00Z' })).body.id as string;
+    const blog = (await browser.post('/api/blog', { title: 'Tower memories', content: '<p>Text</p>', isPublished: true })).body
+      .id as string;
+    const event = (
+      await browser.post('/api/events', { title: 'Tower walk', startDate: '2031-04-10T15:00:00Z', endDate: '2031-04-10T17:00:00Z' })
+    ).body.id as string;
 
     expect((await browser.patch('/api/me', { firstName: 'Winifred' })).status).toBe(200);
     const avatar = await newAvatar(browser);
@@ -57,10 +66,20 @@ describe('a renamed member with a new picture', () => {
     expect(feed.find((item: { id: string }) => item.id === post)?.author).toMatchObject(shown);
     const thread = (await cast.member.browser.get(`/api/posts/${adminPost}/comments`)).body.items;
     expect(thread[0].author).toMatchObject(shown);
-    expect((await cast.member.browser.get(`/api/blog/${blog}`)).body.author).toMatchObject({ name: 'Winifred Writer', firstName: 'Winifred', profileImageUrl: avatar });
-    expect((await cast.member.browser.get(`/api/events/${event}`)).body.organizer).toMatchObject({ firstName: 'Winifred', profileImageUrl: avatar });
+    expect((await cast.member.browser.get(`/api/blog/${blog}`)).body.author).toMatchObject({
+      name: 'Winifred Writer',
+      firstName: 'Winifred',
+      profileImageUrl: avatar,
+    });
+    expect((await cast.member.browser.get(`/api/events/${event}`)).body.organizer).toMatchObject({
+      firstName: 'Winifred',
+      profileImageUrl: avatar,
+    });
     const reports = (await cast.admin.browser.get('/api/admin/reports')).body.items;
-    expect(reports.find((report: { targetId: string }) => report.targetId === post)?.author).toEqual({ id: writer.user.id, name: 'Winifred Writer' });
+    expect(reports.find((report: { targetId: string }) => report.targetId === post)?.author).toEqual({
+      id: writer.user.id,
+      name: 'Winifred Writer',
+    });
     const told = (await cast.admin.browser.get('/api/notifications')).body.items.map((item: { text: string }) => item.text);
     expect(told).toContain('Winifred Writer commented on your post “Share your tower photos”');
   }, 60_000);
@@ -72,7 +91,9 @@ describe('a renamed member with a new picture', () => {
     const pending = (await browser.post('/api/posts', { content: 'Pending while renamed' })).body.id as string;
     const approved = (await browser.post('/api/posts', { content: 'Approved before the rename' })).body.id as string;
     expect((await cast.admin.browser.put(`/api/admin/posts/${approved}/approve`)).status).toBe(200);
-    const event = (await browser.post('/api/events', { title: 'Old name event', startDate: '2031-07-10T15:00:00Z', endDate: '2031-07-10T17:00:00Z' })).body.id as string;
+    const event = (
+      await browser.post('/api/events', { title: 'Old name event', startDate: '2031-07-10T15:00:00Z', endDate: '2031-07-10T17:00:00Z' })
+    ).body.id as string;
     expect((await cast.admin.browser.put(`/api/admin/events/${event}/approve`)).status).toBeLessThan(300);
     expect((await browser.post(`/api/posts/${approved}/comments`, { content: 'My own thread' })).status).toBe(201);
     await newAvatar(browser);
@@ -90,7 +111,11 @@ describe('a renamed member with a new picture', () => {
     for (const id of [pending, approved]) expect(feed.find((item) => item.id === id)?.author).toMatchObject(shown);
     expect((await reader.get(`/api/members/${writer.user.id}`)).body).toMatchObject({ name: 'Ottilie Newname', avatar });
     expect((await reader.get(`/api/posts/${approved}/comments`)).body.items[0].author).toMatchObject(shown);
-    expect((await reader.get(`/api/events/${event}`)).body.organizer).toMatchObject({ firstName: 'Ottilie', lastName: 'Newname', profileImageUrl: avatar });
+    expect((await reader.get(`/api/events/${event}`)).body.organizer).toMatchObject({
+      firstName: 'Ottilie',
+      lastName: 'Newname',
+      profileImageUrl: avatar,
+    });
     const calendar = JSON.stringify((await reader.get('/api/events?limit=100')).body);
     expect(calendar).not.toContain('Oldname');
     expect(JSON.stringify((await reader.get('/api/posts?limit=100')).body)).not.toContain('Oldname');

@@ -26,7 +26,14 @@ beforeAll(async () => {
   await site.services.readModels.stop();
   const { config } = site.services;
   const seeded = await run('npx', ['tsx', 'scripts/seed-demo.ts'], {
-    env: { ...process.env, DATABASE_URL: config.databaseUrl, REDIS_PREFIX: config.redisPrefix, SCRYPT_N: '1024', SESSION_SECRET: 'test-secret-test-secret-test-secret-0123', PUBLIC_URL: 'http://localhost:3000' },
+    env: {
+      ...process.env,
+      DATABASE_URL: config.databaseUrl,
+      REDIS_PREFIX: config.redisPrefix,
+      SCRYPT_N: '1024',
+      SESSION_SECRET: 'test-secret-test-secret-test-secret-0123',
+      PUBLIC_URL: 'http://localhost:3000',
+    },
   });
   expect(seeded.stdout).toMatch(/Seeded 15 members/);
   await site.services.readModels.start();
@@ -58,7 +65,9 @@ describe('the export of a seeded account', () => {
     expect((await browser.post('/api/auth/login', { email: member.email, password: DEMO_PASSWORD })).status).toBe(200);
     const exported = await browser.get('/api/me/export');
     expect(exported.status).toBe(200);
-    const { activity, ...documents } = exported.body as Record<string, unknown> & { activity: { type: string; stream: string; data: { id?: string } }[] };
+    const { activity, ...documents } = exported.body as Record<string, unknown> & {
+      activity: { type: string; stream: string; data: { id?: string } }[];
+    };
 
     // Documents: every post of theirs, with plain fields.
     const listed = documents.posts as Record<string, unknown>[];
@@ -77,7 +86,8 @@ describe('the export of a seeded account', () => {
       url: `${site.services.config.publicUrl}/posts/${extra}`,
     });
     expect(documents.account).toMatchObject({ id: authorId, email: member.email, displayName: `${member.firstName} ${member.lastName}` });
-    for (const part of ['posts', 'blogPosts', 'comments', 'events', 'rsvps', 'subscriptions', 'sessions', 'uploads']) expect(Array.isArray(documents[part]), part).toBe(true);
+    for (const part of ['posts', 'blogPosts', 'comments', 'events', 'rsvps', 'subscriptions', 'sessions', 'uploads'])
+      expect(Array.isArray(documents[part]), part).toBe(true);
     // The seed makes members RSVP to the upcoming events and talk under the posts.
     expect((documents.rsvps as { answer: string }[]).every((rsvp) => rsvp.answer === 'attending')).toBe(true);
     for (const comment of documents.comments as { on: { kind: string } }[]) expect(['post', 'blog post']).toContain(comment.on.kind);

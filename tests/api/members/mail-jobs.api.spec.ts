@@ -50,9 +50,14 @@ describe('mail jobs in Redis', () => {
     expect((await browser.post('/api/me/email', { email: taken.account.email, currentPassword: account.password })).status).toBe(202);
     await expect.poll(() => smtp.received.length, { timeout: 15_000 }).toBe(3);
     const token = smtp.to(account.email.toLowerCase())[0]!.text.match(/\/api\/auth\/magic\/([\w-]+)/u)![1]!;
-    await expect.poll(async () => (site.services.mail as unknown as { queue: Queue }).queue.getJobCounts('completed', 'active', 'wait'), { timeout: 5_000 }).toEqual({ completed: 0, active: 0, wait: 0 });
+    await expect
+      .poll(async () => (site.services.mail as unknown as { queue: Queue }).queue.getJobCounts('completed', 'active', 'wait'), {
+        timeout: 5_000,
+      })
+      .toEqual({ completed: 0, active: 0, wait: 0 });
 
     const held = (await redisText()).toLowerCase();
-    for (const personal of [account.email, moved, taken.account.email, lastName, token]) expect(held.includes(personal.toLowerCase()), personal).toBe(false);
+    for (const personal of [account.email, moved, taken.account.email, lastName, token])
+      expect(held.includes(personal.toLowerCase()), personal).toBe(false);
   });
 });

@@ -33,7 +33,9 @@ async function resetToken(email: string): Promise<string> {
   const earlier = new Set((await site.services.mailbox.all()).map((mail) => mail.id));
   const asked = await new Browser(site.url).post('/api/auth/password-reset', { email: `  ${email.toUpperCase()} ` });
   expect(asked.status).toBe(202);
-  const mail = await site.services.mailbox.waitFor((m) => !earlier.has(m.id) && m.to.includes(email.toLowerCase()) && RESET_PATH.test(m.text));
+  const mail = await site.services.mailbox.waitFor(
+    (m) => !earlier.has(m.id) && m.to.includes(email.toLowerCase()) && RESET_PATH.test(m.text),
+  );
   return mail.text.match(RESET_PATH)![1]!;
 }
 
@@ -89,7 +91,9 @@ describe('asking for a reset', () => {
     expect(types).toEqual(expect.arrayContaining(['MemberPasswordResetRequested', 'MemberPasswordReset']));
     const requested = events.find((event) => event.type === 'MemberPasswordResetRequested')!;
     const reset = events.find((event) => event.type === 'MemberPasswordReset')!;
-    expect(Date.parse((requested.data as { expiresAt: string }).expiresAt) - Date.parse((requested.data as { requestedAt: string }).requestedAt)).toBe(60 * 60_000);
+    expect(
+      Date.parse((requested.data as { expiresAt: string }).expiresAt) - Date.parse((requested.data as { requestedAt: string }).requestedAt),
+    ).toBe(60 * 60_000);
     expect((reset.data as { resetId: string }).resetId).toBe((requested.data as { resetId: string }).resetId);
     expect(reset.metadata.actorId).toBe(user.id);
 
@@ -178,7 +182,9 @@ describe('choosing a new password', () => {
 
   it('answers an unknown token 404 with an error', async () => {
     for (const token of ['unknown-token', 'A'.repeat(43), MASKED_TOKEN]) {
-      const response = await new Browser(site.url).post(`/api/auth/password-reset/${encodeURIComponent(token)}`, { password: NEW_PASSWORD });
+      const response = await new Browser(site.url).post(`/api/auth/password-reset/${encodeURIComponent(token)}`, {
+        password: NEW_PASSWORD,
+      });
       expect(response.status).toBe(404);
       expect(response.body.error).toBe('This password reset link has expired or was already used.');
     }
@@ -187,13 +193,17 @@ describe('choosing a new password', () => {
   it('works for 60 minutes by the site’s clock, and not after', async () => {
     const { account } = await registerMember(site.url);
     const late = await resetToken(account.email);
-    const expired = await minutesLater(60, () => new Browser(site.url).post(`/api/auth/password-reset/${late}`, { password: NEW_PASSWORD }));
+    const expired = await minutesLater(60, () =>
+      new Browser(site.url).post(`/api/auth/password-reset/${late}`, { password: NEW_PASSWORD }),
+    );
     expect(expired.status).toBe(404);
     expect(expired.body.error).toBe('This password reset link has expired or was already used.');
     expect((await signIn(account.email, PASSWORD)).status).toBe(200);
 
     const inTime = await resetToken(account.email);
-    expect((await minutesLater(59, () => new Browser(site.url).post(`/api/auth/password-reset/${inTime}`, { password: NEW_PASSWORD }))).status).toBe(204);
+    expect(
+      (await minutesLater(59, () => new Browser(site.url).post(`/api/auth/password-reset/${inTime}`, { password: NEW_PASSWORD }))).status,
+    ).toBe(204);
     expect((await signIn(account.email, NEW_PASSWORD)).status).toBe(200);
   });
 
@@ -201,7 +211,9 @@ describe('choosing a new password', () => {
     const { browser, account } = await registerMember(site.url);
     const beforeChange = await resetToken(account.email);
     expect((await browser.put('/api/me/password', { currentPassword: PASSWORD, newPassword: NEW_PASSWORD })).status).toBe(204);
-    expect((await new Browser(site.url).post(`/api/auth/password-reset/${beforeChange}`, { password: 'the attacker’s choice' })).status).toBe(404);
+    expect(
+      (await new Browser(site.url).post(`/api/auth/password-reset/${beforeChange}`, { password: 'the attacker’s choice' })).status,
+    ).toBe(404);
     expect((await signIn(account.email, NEW_PASSWORD)).status).toBe(200);
 
     const first = await resetToken(account.email);
@@ -243,7 +255,8 @@ describe('limits, as for sign-in', () => {
       expect(refused.status).toBe(429);
       expect(refused.body.message).toMatch(/^Too many attempts|^Rate limit/u);
       const uses: number[] = [];
-      for (let i = 0; i < 4; i++) uses.push((await new Browser(limited.url).post(`/api/auth/password-reset/unknown-token-${i}`, { password: NEW_PASSWORD })).status);
+      for (let i = 0; i < 4; i++)
+        uses.push((await new Browser(limited.url).post(`/api/auth/password-reset/unknown-token-${i}`, { password: NEW_PASSWORD })).status);
       expect(uses).toEqual([404, 404, 404, 429]);
     } finally {
       await limited.close();

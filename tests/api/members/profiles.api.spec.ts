@@ -33,7 +33,8 @@ describe('a member’s profile page', () => {
     }
     pendingId = (await member.browser.post('/api/posts', { content: 'Still waiting for a moderator' })).body.id;
     const event = async (title: string, start: string) => {
-      const id = (await member.browser.post('/api/events', { title, location: 'Studio B', startDate: start, endDate: start })).body.id as string;
+      const id = (await member.browser.post('/api/events', { title, location: 'Studio B', startDate: start, endDate: start })).body
+        .id as string;
       expect((await staff.browser.put(`/api/admin/events/${id}/approve`)).status).toBe(200);
       return id;
     };
@@ -41,7 +42,9 @@ describe('a member’s profile page', () => {
     pastId = await event('Old timers’ lunch', inDays(-10));
     // Not shown: an event waiting for approval, a private one and a cancelled one.
     await member.browser.post('/api/events', { title: 'Pending picnic', startDate: inDays(5), endDate: inDays(5) });
-    const privateId = (await member.browser.post('/api/events', { title: 'Private session', startDate: inDays(6), endDate: inDays(6), isPublic: false })).body.id;
+    const privateId = (
+      await member.browser.post('/api/events', { title: 'Private session', startDate: inDays(6), endDate: inDays(6), isPublic: false })
+    ).body.id;
     await staff.browser.put(`/api/admin/events/${privateId}/approve`);
     const cancelled = await event('Cancelled concert', inDays(7));
     expect((await member.browser.post(`/api/events/${cancelled}/cancel`)).status).toBe(200);
@@ -189,7 +192,9 @@ describe('the staff’s user list: search, filters and paging', () => {
     const seen: string[] = [];
     let cursor: string | null = null;
     do {
-      const page: { items: Row[]; nextCursor: string | null } = await list(`limit=3${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`);
+      const page: { items: Row[]; nextCursor: string | null } = await list(
+        `limit=3${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+      );
       expect(page.items.length).toBeLessThanOrEqual(3);
       seen.push(...page.items.map((row) => row.id));
       cursor = page.nextCursor;

@@ -31,7 +31,12 @@ const names = (body: { items: { name: string }[] }) => body.items.map((item) => 
 describe('searching members by name in any script', () => {
   it('finds each whatever the case typed, in the mention picker and the user list', async () => {
     for (const [firstName, lastName] of NAMES) {
-      for (const typed of [firstName, firstName.toUpperCase(), firstName.toLowerCase(), `${firstName.slice(0, 2).toUpperCase()} ${lastName.slice(0, 3).toLowerCase()}`]) {
+      for (const typed of [
+        firstName,
+        firstName.toUpperCase(),
+        firstName.toLowerCase(),
+        `${firstName.slice(0, 2).toUpperCase()} ${lastName.slice(0, 3).toLowerCase()}`,
+      ]) {
         const picker = await cast.member.browser.get(`/api/members?q=${encodeURIComponent(typed)}`);
         expect({ typed, status: picker.status }).toEqual({ typed, status: 200 });
         expect(names(picker.body)).toContain(`${firstName} ${lastName}`);
@@ -53,7 +58,10 @@ describe('searching members by name in any script', () => {
     const failures: string[] = [];
     for (let i = 0; i < letters.length; i += 40) {
       const q = letters.slice(i, i + 40).join('');
-      for (const path of [`/api/members?q=${encodeURIComponent(q.slice(0, 80))}`, `/api/admin/users?q=${encodeURIComponent(q.slice(0, 100))}`]) {
+      for (const path of [
+        `/api/members?q=${encodeURIComponent(q.slice(0, 80))}`,
+        `/api/admin/users?q=${encodeURIComponent(q.slice(0, 100))}`,
+      ]) {
         const answer = await cast.staff.browser.get(path);
         if (answer.status >= 500) failures.push(`${path} ${answer.status}`);
       }

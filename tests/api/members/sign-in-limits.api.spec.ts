@@ -18,7 +18,13 @@ const from = (address: string, claimed?: string) => ({ 'x-forwarded-for': claime
 beforeAll(async () => {
   // The per-client limits out of reach: what is tested here are the limits per account and per mailbox.
   const { RATE_LIMIT_ACCOUNT_FAILURES_MAX: _failures, RATE_LIMIT_MAIL_LINKS_MAX: _links, ...perClient } = UNLIMITED_RATES;
-  site = await startTestSite({ ...perClient, TRUST_PROXY: '1', RATE_LIMIT_ACCOUNT_FAILURES_MAX: '5', RATE_LIMIT_MAIL_LINKS_MAX: '3', SCRYPT_N: '65536' });
+  site = await startTestSite({
+    ...perClient,
+    TRUST_PROXY: '1',
+    RATE_LIMIT_ACCOUNT_FAILURES_MAX: '5',
+    RATE_LIMIT_MAIL_LINKS_MAX: '3',
+    SCRYPT_N: '65536',
+  });
 });
 afterAll(async () => {
   await site?.close();
@@ -30,11 +36,25 @@ describe('per client address, behind a trusted proxy', () => {
     try {
       const statuses: number[] = [];
       for (let i = 0; i < 5; i++) {
-        const answer = await new Browser(limited.url).request('POST', '/api/auth/login', { email: `nobody${i}@example.org`, password: 'wrong' }, from('203.0.113.5', `198.51.100.${i}`));
+        const answer = await new Browser(limited.url).request(
+          'POST',
+          '/api/auth/login',
+          { email: `nobody${i}@example.org`, password: 'wrong' },
+          from('203.0.113.5', `198.51.100.${i}`),
+        );
         statuses.push(answer.status);
       }
       expect(statuses).toEqual([401, 401, 401, 429, 429]);
-      expect((await new Browser(limited.url).request('POST', '/api/auth/login', { email: 'x@example.org', password: 'wrong' }, from('203.0.113.6'))).status).toBe(401);
+      expect(
+        (
+          await new Browser(limited.url).request(
+            'POST',
+            '/api/auth/login',
+            { email: 'x@example.org', password: 'wrong' },
+            from('203.0.113.6'),
+          )
+        ).status,
+      ).toBe(401);
     } finally {
       await limited.close();
     }
@@ -46,10 +66,19 @@ describe('per account and per mailbox, from any number of addresses', () => {
     const { account } = await registerMember(site.url);
     for (const email of [account.email, `nobody-${Date.now()}@example.org`]) {
       const statuses: number[] = [];
-      for (let i = 0; i < 7; i++) statuses.push((await new Browser(site.url).request('POST', '/api/auth/login', { email, password: `guess ${i}` }, from(`198.51.100.${i + 1}`))).status);
+      for (let i = 0; i < 7; i++)
+        statuses.push(
+          (await new Browser(site.url).request('POST', '/api/auth/login', { email, password: `guess ${i}` }, from(`198.51.100.${i + 1}`)))
+            .status,
+        );
       expect(statuses).toEqual([401, 401, 401, 401, 401, 429, 429]);
     }
-    const right = await new Browser(site.url).request('POST', '/api/auth/login', { email: account.email.toUpperCase(), password: PASSWORD }, from('198.51.100.99'));
+    const right = await new Browser(site.url).request(
+      'POST',
+      '/api/auth/login',
+      { email: account.email.toUpperCase(), password: PASSWORD },
+      from('198.51.100.99'),
+    );
     expect(right.status).toBe(429);
     expect(Number(right.headers.get('retry-after'))).toBeGreaterThan(0);
     expect(right.body.message).toMatch(/^Too many attempts/u);
@@ -57,16 +86,19 @@ describe('per account and per mailbox, from any number of addresses', () => {
 
   it('a right password ends a run of wrong ones', async () => {
     const { account } = await registerMember(site.url);
-    for (let i = 0; i < 4; i++) expect((await new Browser(site.url).post('/api/auth/login', { email: account.email, password: 'wrong' })).status).toBe(401);
+    for (let i = 0; i < 4; i++)
+      expect((await new Browser(site.url).post('/api/auth/login', { email: account.email, password: 'wrong' })).status).toBe(401);
     expect((await new Browser(site.url).post('/api/auth/login', { email: account.email, password: PASSWORD })).status).toBe(200);
-    for (let i = 0; i < 4; i++) expect((await new Browser(site.url).post('/api/auth/login', { email: account.email, password: 'wrong' })).status).toBe(401);
+    for (let i = 0; i < 4; i++)
+      expect((await new Browser(site.url).post('/api/auth/login', { email: account.email, password: 'wrong' })).status).toBe(401);
   });
 
   it('mails at most RATE_LIMIT_MAIL_LINKS_MAX sign-in links to one mailbox, whoever asks, known or not', async () => {
     const { account } = await registerMember(site.url);
     for (const email of [account.email, `nobody-links-${Date.now()}@example.org`]) {
       const statuses: number[] = [];
-      for (let i = 0; i < 5; i++) statuses.push((await new Browser(site.url).request('POST', '/api/auth/magic-link', { email }, from(`192.0.2.${i + 1}`))).status);
+      for (let i = 0; i < 5; i++)
+        statuses.push((await new Browser(site.url).request('POST', '/api/auth/magic-link', { email }, from(`192.0.2.${i + 1}`))).status);
       expect(statuses).toEqual([202, 202, 202, 429, 429]);
     }
     await new Promise((resolve) => setTimeout(resolve, 300));
@@ -95,10 +127,21 @@ describe('password hashing under a flood', () => {
     // One hash at this cost, here: forty of them on the server's four hashing threads take ten times as long.
     const hash = (await timed(() => hashPassword(PASSWORD, { N: 65536, r: 8, p: 1 }))).ms;
     const flood = timed(() =>
-      Promise.all(Array.from({ length: 40 }, (_, i) => new Browser(site.url).request('POST', '/api/auth/login', { email: `flood-${i}-${Date.now()}@example.org`, password: 'guess' }, from(`198.18.0.${i + 1}`)))),
+      Promise.all(
+        Array.from({ length: 40 }, (_, i) =>
+          new Browser(site.url).request(
+            'POST',
+            '/api/auth/login',
+            { email: `flood-${i}-${Date.now()}@example.org`, password: 'guess' },
+            from(`198.18.0.${i + 1}`),
+          ),
+        ),
+      ),
     );
     await new Promise((resolve) => setTimeout(resolve, 60));
-    const member = await timed(() => new Browser(site.url).request('POST', '/api/auth/login', { email: account.email, password: PASSWORD }, from('203.0.113.200')));
+    const member = await timed(() =>
+      new Browser(site.url).request('POST', '/api/auth/login', { email: account.email, password: PASSWORD }, from('203.0.113.200')),
+    );
     expect(member.result.status).toBe(200);
     const { ms, result } = await flood;
     expect(result.map((answer) => answer.status)).toEqual(Array(40).fill(401));

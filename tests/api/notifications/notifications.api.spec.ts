@@ -11,14 +11,25 @@ let other: Browser;
 
 beforeAll(async () => {
   site = await startTestSite(UNLIMITED_RATES);
-  ({ admin: { browser: admin }, staff: { browser: staff }, member: { browser: member }, other: { browser: other } } = await registerCast(site.url));
+  ({
+    admin: { browser: admin },
+    staff: { browser: staff },
+    member: { browser: member },
+    other: { browser: other },
+  } = await registerCast(site.url));
 });
 afterAll(() => site?.close());
 
 type Told = { id: string; kind: string; text: string; link: string; read: boolean };
-const inbox = async (browser: Browser) => (await browser.get('/api/notifications')).body as { items: Told[]; unread: number; nextCursor: string | null };
+const inbox = async (browser: Browser) =>
+  (await browser.get('/api/notifications')).body as { items: Told[]; unread: number; nextCursor: string | null };
 const newest = async (browser: Browser) => (await inbox(browser)).items[0];
-const event = (overrides: Record<string, unknown> = {}) => ({ title: 'WGN reunion', startDate: '2030-02-01T18:00:00Z', endDate: '2030-02-01T21:00:00Z', ...overrides });
+const event = (overrides: Record<string, unknown> = {}) => ({
+  title: 'WGN reunion',
+  startDate: '2030-02-01T18:00:00Z',
+  endDate: '2030-02-01T21:00:00Z',
+  ...overrides,
+});
 
 describe('notifications', () => {
   it('tell the author of a comment on their post, and of a reply to their comment, never of their own', async () => {
@@ -26,7 +37,12 @@ describe('notifications', () => {
     await staff.post(`/api/posts/${postId}/comments`, { content: 'My own note' });
     expect((await inbox(staff)).unread).toBe(0);
     const comment = (await member.post(`/api/posts/${postId}/comments`, { content: 'I was there' })).body.id;
-    expect(await newest(staff)).toMatchObject({ kind: 'comment', text: 'Mona Member commented on your post “The day the WLS tower came down”', link: expect.stringMatching(new RegExp(`^/posts/${postId}#comment-`)), read: false });
+    expect(await newest(staff)).toMatchObject({
+      kind: 'comment',
+      text: 'Mona Member commented on your post “The day the WLS tower came down”',
+      link: expect.stringMatching(new RegExp(`^/posts/${postId}#comment-`)),
+      read: false,
+    });
     await other.post(`/api/posts/${postId}/comments`, { content: 'So was I', parentId: comment });
     expect(await newest(member)).toMatchObject({ kind: 'reply', text: 'Otto Other replied to your comment “I was there”' });
     expect((await inbox(staff)).unread).toBe(2);
@@ -38,13 +54,20 @@ describe('notifications', () => {
     await member.post(`/api/blog/${id}/comments`, { content: 'Lovely' });
     // The link names the post's address, its slug.
     expect(slug).toBe('sign-on-1922');
-    expect(await newest(staff)).toMatchObject({ kind: 'comment', text: 'Mona Member commented on your blog post “Sign-on 1922”', link: expect.stringMatching(new RegExp(`^/blog/${slug}#comment-`)) });
+    expect(await newest(staff)).toMatchObject({
+      kind: 'comment',
+      text: 'Mona Member commented on your blog post “Sign-on 1922”',
+      link: expect.stringMatching(new RegExp(`^/blog/${slug}#comment-`)),
+    });
   });
 
   it('tell a member their post was approved or rejected, with the reason', async () => {
     const approved = (await member.post('/api/posts', { content: 'Found a 1950s rate card' })).body.id;
     await staff.put(`/api/admin/posts/${approved}/approve`);
-    expect(await newest(member)).toMatchObject({ kind: 'post_approved', text: 'Your post “Found a 1950s rate card” was approved and is in the feed' });
+    expect(await newest(member)).toMatchObject({
+      kind: 'post_approved',
+      text: 'Your post “Found a 1950s rate card” was approved and is in the feed',
+    });
     const rejected = (await member.post('/api/posts', { content: 'Buy my radios' })).body.id;
     await staff.put(`/api/admin/posts/${rejected}/reject`, { reason: 'No selling' });
     expect(await newest(member)).toMatchObject({ kind: 'post_rejected', text: 'Your post “Buy my radios” was not approved: No selling' });
@@ -53,17 +76,28 @@ describe('notifications', () => {
   it('tell organizers of approval and those who answered of changes and cancellation; the first in line of a freed place', async () => {
     const id = (await member.post('/api/events', event({ title: 'Engineers’ lunch', maxAttendees: 1 }))).body.id;
     await staff.put(`/api/admin/events/${id}/approve`);
-    expect(await newest(member)).toMatchObject({ kind: 'event_approved', text: 'Your event “Engineers’ lunch” was approved and is on the calendar', link: `/events/${id}` });
+    expect(await newest(member)).toMatchObject({
+      kind: 'event_approved',
+      text: 'Your event “Engineers’ lunch” was approved and is on the calendar',
+      link: `/events/${id}`,
+    });
     const refused = (await member.post('/api/events', event({ title: 'Sale of old tubes' }))).body.id;
     await staff.put(`/api/admin/events/${refused}/reject`);
-    expect(await newest(member)).toMatchObject({ kind: 'event_rejected', text: 'Your event “Sale of old tubes” was not approved', link: `/events/${refused}` });
+    expect(await newest(member)).toMatchObject({
+      kind: 'event_rejected',
+      text: 'Your event “Sale of old tubes” was not approved',
+      link: `/events/${refused}`,
+    });
     await other.put(`/api/events/${id}/rsvp/me`, { status: 'attending' });
     expect((await admin.put(`/api/events/${id}/rsvp/me`, { status: 'attending' })).body.status).toBe('waitlisted');
     await staff.put(`/api/events/${id}`, event({ title: 'Engineers’ lunch', maxAttendees: 1, location: 'Drake Hotel' }));
     expect(await newest(other)).toMatchObject({ kind: 'event_changed', text: '“Engineers’ lunch” changed: see the new details' });
     expect((await newest(admin))?.kind).not.toBe('event_changed');
     await other.delete(`/api/events/${id}/rsvp/me`);
-    expect(await newest(admin)).toMatchObject({ kind: 'waitlist_promoted', text: 'A place freed up at “Engineers’ lunch”: you are attending' });
+    expect(await newest(admin)).toMatchObject({
+      kind: 'waitlist_promoted',
+      text: 'A place freed up at “Engineers’ lunch”: you are attending',
+    });
     await staff.post(`/api/events/${id}/cancel`);
     expect(await newest(admin)).toMatchObject({ kind: 'event_cancelled', text: '“Engineers’ lunch” was cancelled' });
     expect((await newest(other))?.kind).toBe('event_changed');
@@ -78,12 +112,19 @@ describe('notifications', () => {
 
     const postId = (await staff.post('/api/posts', { content: 'Radio row, 1950' })).body.id;
     await member.post(`/api/posts/${postId}/comments`, { content: 'Ask @Otto Other, he was there. And @Nobody Here.' });
-    expect(await newest(other)).toMatchObject({ kind: 'mention', text: 'Mona Member mentioned you in a comment', link: expect.stringMatching(new RegExp(`^/posts/${postId}#comment-`)) });
+    expect(await newest(other)).toMatchObject({
+      kind: 'mention',
+      text: 'Mona Member mentioned you in a comment',
+      link: expect.stringMatching(new RegExp(`^/posts/${postId}#comment-`)),
+    });
 
     const pending = (await member.post('/api/posts', { content: 'Thanks @Otto Other and @Mona Member for the photos' })).body.id;
     expect((await newest(other))?.text).toBe('Mona Member mentioned you in a comment');
     await staff.put(`/api/admin/posts/${pending}/approve`);
-    expect(await newest(other)).toMatchObject({ kind: 'mention', text: 'Mona Member mentioned you in a post “Thanks @Otto Other and @Mona Member for the photos”' });
+    expect(await newest(other)).toMatchObject({
+      kind: 'mention',
+      text: 'Mona Member mentioned you in a post “Thanks @Otto Other and @Mona Member for the photos”',
+    });
     expect((await newest(member))?.kind).toBe('post_approved');
   });
 

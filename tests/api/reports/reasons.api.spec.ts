@@ -18,9 +18,17 @@ afterAll(async () => {
   await site?.close();
 });
 
-const inDays = (days: number, hour = 18) => new Date(Date.now() + days * 86_400_000).toISOString().replace(/T\d\d/u, `T${String(hour).padStart(2, '0')}`);
-const newEvent = (title: string) => ({ title, eventType: 'reunion', location: 'Tribune Tower', startDate: inDays(10), endDate: inDays(10, 21) });
-const notificationTexts = async (browser: Browser) => ((await browser.get('/api/notifications')).body.items as { text: string; link: string }[]).map((item) => item.text);
+const inDays = (days: number, hour = 18) =>
+  new Date(Date.now() + days * 86_400_000).toISOString().replace(/T\d\d/u, `T${String(hour).padStart(2, '0')}`);
+const newEvent = (title: string) => ({
+  title,
+  eventType: 'reunion',
+  location: 'Tribune Tower',
+  startDate: inDays(10),
+  endDate: inDays(10, 21),
+});
+const notificationTexts = async (browser: Browser) =>
+  ((await browser.get('/api/notifications')).body.items as { text: string; link: string }[]).map((item) => item.text);
 
 describe('a rejected event', () => {
   it('keeps the reason staff gave, for its organizer and staff only, and tells the organizer why', async () => {
@@ -33,7 +41,10 @@ describe('a rejected event', () => {
     expect(rejected.status).toBe(200);
     expect(rejected.body).toMatchObject({ status: 'rejected', rejectionReason: 'Please add the address of the hall.' });
 
-    expect((await member.browser.get(`/api/events/${id}`)).body).toMatchObject({ status: 'rejected', rejectionReason: 'Please add the address of the hall.' });
+    expect((await member.browser.get(`/api/events/${id}`)).body).toMatchObject({
+      status: 'rejected',
+      rejectionReason: 'Please add the address of the hall.',
+    });
     expect((await cast.admin.browser.get(`/api/events/${id}`)).body.rejectionReason).toBe('Please add the address of the hall.');
     // Nobody else reads it (a rejected event is not theirs to see at all).
     const seenByOther = await other.browser.get(`/api/events/${id}`);
@@ -41,13 +52,17 @@ describe('a rejected event', () => {
     const guest = await new Browser(site.url).get(`/api/events/${id}`);
     expect(guest.body?.rejectionReason).toBeUndefined();
 
-    await expect.poll(() => notificationTexts(member.browser)).toContain('Your event “Night shift reunion” was not approved: Please add the address of the hall.');
+    await expect
+      .poll(() => notificationTexts(member.browser))
+      .toContain('Your event “Night shift reunion” was not approved: Please add the address of the hall.');
   });
 
   it('may be rejected without a reason (no body, an empty body, a blank reason)', async () => {
     for (const body of ['', {}, { reason: '   ' }]) {
       const id = (await cast.member.browser.post('/api/events', newEvent('Transmitter open day'))).body.id as string;
-      const rejected = await cast.staff.browser.request('PUT', `/api/admin/events/${id}/reject`, body, { 'content-type': 'application/json' });
+      const rejected = await cast.staff.browser.request('PUT', `/api/admin/events/${id}/reject`, body, {
+        'content-type': 'application/json',
+      });
       expect(rejected.status, JSON.stringify(body)).toBe(200);
       expect(rejected.body.rejectionReason).toBeNull();
     }
@@ -58,7 +73,9 @@ describe('a rejected event', () => {
     const tooLong = await cast.staff.browser.put(`/api/admin/events/${id}/reject`, { reason: 'x'.repeat(501) });
     expect(tooLong.status).toBe(400);
     expect(tooLong.body.fields).toMatchObject({ reason: 'Reason must be at most 500 characters' });
-    expect((await cast.staff.browser.put(`/api/admin/events/${id}/reject`, { reason: 'x'.repeat(500) })).body.rejectionReason).toHaveLength(500);
+    expect((await cast.staff.browser.put(`/api/admin/events/${id}/reject`, { reason: 'x'.repeat(500) })).body.rejectionReason).toHaveLength(
+      500,
+    );
     const approved = await cast.staff.browser.put(`/api/admin/events/${id}/approve`);
     expect(approved.body.status).toBe('approved');
     expect(approved.body.rejectionReason).toBeUndefined();
@@ -77,7 +94,9 @@ describe('a rejected post', () => {
     const rejected = await staff.browser.put(`/api/admin/posts/${id}/reject`, { reason: 'Say which station it was.' });
     expect(rejected.status).toBe(200);
     expect(rejected.body).toMatchObject({ status: 'rejected', rejectionReason: 'Say which station it was.' });
-    await expect.poll(() => notificationTexts(member.browser)).toContain('Your post “My first microphone” was not approved: Say which station it was.');
+    await expect
+      .poll(() => notificationTexts(member.browser))
+      .toContain('Your post “My first microphone” was not approved: Say which station it was.');
     expect((await notificationTexts(other.browser)).some((text) => text.includes('Say which station'))).toBe(false);
     const theirs = (await other.browser.get('/api/posts?limit=100')).body.items as { id: string }[];
     expect(theirs.some((post) => post.id === id)).toBe(false);
@@ -88,16 +107,33 @@ describe('the reports queue', () => {
   it('carries a reported post’s media and the reasons given; a comment carries none', async () => {
     const { member, staff, other } = cast;
     const picture = 'https://upload.wikimedia.org/wikipedia/commons/a/a4/RCA_44BX_microphone.jpg';
-    const postId = (await member.browser.post('/api/posts', { content: 'Our old ribbon microphone', mediaType: 'image', mediaUrl: picture, mediaTitle: 'RCA 44-BX', tags: [] })).body.id as string;
+    const postId = (
+      await member.browser.post('/api/posts', {
+        content: 'Our old ribbon microphone',
+        mediaType: 'image',
+        mediaUrl: picture,
+        mediaTitle: 'RCA 44-BX',
+        tags: [],
+      })
+    ).body.id as string;
     await staff.browser.put(`/api/admin/posts/${postId}/approve`);
     expect((await other.browser.post(`/api/posts/${postId}/report`, { reason: 'Not a picture of ours' })).status).toBe(200);
     const commentId = (await member.browser.post(`/api/posts/${postId}/comments`, { content: 'It still works' })).body.id as string;
     expect((await other.browser.post(`/api/comments/${commentId}/report`, { reason: 'x'.repeat(501) })).status).toBe(400);
     expect((await other.browser.post(`/api/comments/${commentId}/report`, {})).status).toBe(200);
 
-    const queue = (await staff.browser.get('/api/admin/reports')).body.items as { targetType: string; targetId: string; media?: unknown; reasons: string[] }[];
+    const queue = (await staff.browser.get('/api/admin/reports')).body.items as {
+      targetType: string;
+      targetId: string;
+      media?: unknown;
+      reasons: string[];
+    }[];
     const post = queue.find((entry) => entry.targetId === postId);
-    expect(post).toMatchObject({ targetType: 'post', reasons: ['Not a picture of ours'], media: { mediaType: 'image', mediaUrl: picture, mediaTitle: 'RCA 44-BX' } });
+    expect(post).toMatchObject({
+      targetType: 'post',
+      reasons: ['Not a picture of ours'],
+      media: { mediaType: 'image', mediaUrl: picture, mediaTitle: 'RCA 44-BX' },
+    });
     const comment = queue.find((entry) => entry.targetId === commentId);
     expect(comment).toMatchObject({ targetType: 'comment', reasons: [] });
     expect(comment).not.toHaveProperty('media');
@@ -107,18 +143,39 @@ describe('the reports queue', () => {
     const { member, staff, other } = cast;
     const first = 'https://upload.wikimedia.org/wikipedia/commons/a/a4/RCA_44BX_microphone.jpg';
     const second = 'https://upload.wikimedia.org/wikipedia/commons/5/5e/Shure_55SH.jpg';
-    const postId = (await member.browser.post('/api/posts', { content: 'A microphone from the attic', mediaType: 'image', mediaUrl: first, tags: [] })).body.id as string;
+    const postId = (
+      await member.browser.post('/api/posts', { content: 'A microphone from the attic', mediaType: 'image', mediaUrl: first, tags: [] })
+    ).body.id as string;
     await staff.browser.put(`/api/admin/posts/${postId}/approve`);
     expect((await other.browser.post(`/api/posts/${postId}/report`, { reason: 'Not ours' })).status).toBe(200);
-    const entry = async () => ((await staff.browser.get('/api/admin/reports')).body.items as { targetId: string; excerpt: string; media?: { mediaUrl: string } }[]).find((item) => item.targetId === postId);
+    const entry = async () =>
+      (
+        (await staff.browser.get('/api/admin/reports')).body.items as { targetId: string; excerpt: string; media?: { mediaUrl: string } }[]
+      ).find((item) => item.targetId === postId);
     expect(await entry()).toMatchObject({ excerpt: 'A microphone from the attic', media: { mediaUrl: first } });
 
-    expect((await staff.browser.patch(`/api/posts/${postId}`, { content: 'A microphone (picture removed by staff)', mediaType: null, mediaUrl: null })).status).toBe(200);
+    expect(
+      (
+        await staff.browser.patch(`/api/posts/${postId}`, {
+          content: 'A microphone (picture removed by staff)',
+          mediaType: null,
+          mediaUrl: null,
+        })
+      ).status,
+    ).toBe(200);
     const edited = await entry();
     expect(edited?.excerpt).toBe('A microphone (picture removed by staff)');
     expect(edited).not.toHaveProperty('media');
 
-    expect((await member.browser.patch(`/api/posts/${postId}`, { content: 'My Shure 55, found in the attic', mediaType: 'image', mediaUrl: second })).status).toBe(200);
+    expect(
+      (
+        await member.browser.patch(`/api/posts/${postId}`, {
+          content: 'My Shure 55, found in the attic',
+          mediaType: 'image',
+          mediaUrl: second,
+        })
+      ).status,
+    ).toBe(200);
     expect((await entry())?.excerpt).toBe('A microphone (picture removed by staff)');
     expect((await staff.browser.put(`/api/admin/posts/${postId}/approve`)).status).toBe(200);
     expect(await entry()).toMatchObject({ excerpt: 'My Shure 55, found in the attic', media: { mediaType: 'image', mediaUrl: second } });

@@ -26,7 +26,16 @@ afterAll(async () => {
   await site?.close();
 });
 
-const queue = async () => (await staff.get('/api/admin/reports')).body.items as { targetType: string; targetId: string; excerpt: string; author: { id: string; name: string }; reasons: string[]; reporters: number; thread: unknown }[];
+const queue = async () =>
+  (await staff.get('/api/admin/reports')).body.items as {
+    targetType: string;
+    targetId: string;
+    excerpt: string;
+    author: { id: string; name: string };
+    reasons: string[];
+    reporters: number;
+    thread: unknown;
+  }[];
 const reported = async () => (await staff.get('/api/admin/stats')).body.reportedContent as number;
 
 describe('the reports queue', () => {
@@ -46,8 +55,26 @@ describe('the reports queue', () => {
     expect((await readers[0]!.post(`/api/posts/${postId}/report`, { reason: 'Spam' })).status).toBe(200);
 
     expect(await queue()).toEqual([
-      { targetType: 'comment', targetId: commentId, excerpt: 'Something rude about engineers', author: { id: authorId, name: 'Rex Rude' }, reasons: ['Rude', 'Insulting'], reporters: 3, firstReportedAt: expect.any(String), thread: { targetType: 'post', targetId: post } },
-      { targetType: 'post', targetId: postId, excerpt: 'Rex wrote this? No, staff did', author: expect.objectContaining({ name: 'Stan Staff' }), reasons: ['Spam'], reporters: 1, firstReportedAt: expect.any(String), thread: null },
+      {
+        targetType: 'comment',
+        targetId: commentId,
+        excerpt: 'Something rude about engineers',
+        author: { id: authorId, name: 'Rex Rude' },
+        reasons: ['Rude', 'Insulting'],
+        reporters: 3,
+        firstReportedAt: expect.any(String),
+        thread: { targetType: 'post', targetId: post },
+      },
+      {
+        targetType: 'post',
+        targetId: postId,
+        excerpt: 'Rex wrote this? No, staff did',
+        author: expect.objectContaining({ name: 'Stan Staff' }),
+        reasons: ['Spam'],
+        reporters: 1,
+        firstReportedAt: expect.any(String),
+        thread: null,
+      },
     ]);
     expect(await reported()).toBe(2);
   });
@@ -74,7 +101,9 @@ describe('the reports queue', () => {
 
   it('closes on removal, taking the content down', async () => {
     expect((await admin.put(`/api/admin/reports/comment/${commentId}/remove`)).status).toBe(204);
-    expect((await readers[0]!.get(`/api/posts/${threadOf}/comments`)).body.items).toMatchObject([{ id: commentId, removed: true, content: '' }]);
+    expect((await readers[0]!.get(`/api/posts/${threadOf}/comments`)).body.items).toMatchObject([
+      { id: commentId, removed: true, content: '' },
+    ]);
     expect((await queue()).map((entry) => entry.targetType)).toEqual(['post']);
     expect((await admin.put(`/api/admin/reports/post/${postId}/remove`)).status).toBe(204);
     expect(await queue()).toEqual([]);
@@ -85,7 +114,9 @@ describe('the reports queue', () => {
   it('keeps who resolved each report in the log', async () => {
     const pool = new pg.Pool({ connectionString: site.services.config.databaseUrl });
     try {
-      const { rows } = await pool.query(`select type, data->>'by' as by from events where type in ('PostReportsDismissed', 'CommentRemoved', 'PostDeleted') order by position`);
+      const { rows } = await pool.query(
+        `select type, data->>'by' as by from events where type in ('PostReportsDismissed', 'CommentRemoved', 'PostDeleted') order by position`,
+      );
       expect(rows.map((row) => row.type)).toEqual(['PostReportsDismissed', 'CommentRemoved', 'PostDeleted']);
       expect(rows.every((row) => typeof row.by === 'string' && row.by.length > 0)).toBe(true);
     } finally {

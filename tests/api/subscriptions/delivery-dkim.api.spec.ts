@@ -50,7 +50,11 @@ function splitMessage(raw: string): { headers: Header[]; body: string } {
 /** RFC 6376 §3.4.2 */
 const relaxedHeader = (header: Header) => {
   const colon = header.raw.indexOf(':');
-  const value = header.raw.slice(colon + 1).replace(/\r\n/g, '').replace(/[ \t]+/g, ' ').trim();
+  const value = header.raw
+    .slice(colon + 1)
+    .replace(/\r\n/g, '')
+    .replace(/[ \t]+/g, ' ')
+    .trim();
   return `${header.name}:${value}`;
 };
 
@@ -92,7 +96,11 @@ function verifyDkim(raw: string, key: KeyObject) {
 describe('DKIM', () => {
   it('signs subscription mail, List-Unsubscribe and List-Unsubscribe-Post included', async () => {
     const handle = commands(site.services.eventStore);
-    const reader = await subscribe(handle, site.services.config.subscriptionLinkSecret, { email: 'signed@example.org', type: 'all', frequency: 'immediate' });
+    const reader = await subscribe(handle, site.services.config.subscriptionLinkSecret, {
+      email: 'signed@example.org',
+      type: 'all',
+      frequency: 'immediate',
+    });
     await publishBlogPost(handle, 'Signed and sealed');
     await expect.poll(() => smtp.to(reader.email).length, { timeout: 15_000 }).toBe(1);
     await expect.poll(() => mailOutbox(site.services.store).countDocuments({ status: 'queued' })).toBe(0);

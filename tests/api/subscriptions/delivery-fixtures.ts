@@ -57,7 +57,12 @@ export async function subscribe(
 }
 
 /** The cause of item mail to a subscription's address. */
-export const itemCause = (linkSecret: string, subscription: Pick<TestSubscription, 'email'>, content: 'blog' | 'post', itemId: string): OutboxCause => ({
+export const itemCause = (
+  linkSecret: string,
+  subscription: Pick<TestSubscription, 'email'>,
+  content: 'blog' | 'post',
+  itemId: string,
+): OutboxCause => ({
   kind: 'item',
   content,
   itemId,
@@ -95,7 +100,11 @@ export async function publishBlogPost(handle: Commands, title: string, excerpt =
 }
 
 /** A member's post (a new member's unless `author` is given), then its approval by staff. */
-export async function approvedFeedPost(handle: Commands, content: string, author: Actor = { id: randomUUID(), role: 'member' }): Promise<string> {
+export async function approvedFeedPost(
+  handle: Commands,
+  content: string,
+  author: Actor = { id: randomUUID(), role: 'member' },
+): Promise<string> {
   const id = randomUUID();
   const stream = streamName('post', id);
   await handle(postDecider, stream, {
@@ -153,7 +162,9 @@ export interface ReceivedMail {
  * answered with a permanent 550 (a bounce); `deferOnce` names addresses refused once with a temporary 451;
  * `delayMs` slows every message down.
  */
-export async function startCountingSmtp(options: { refuse?: (address: string) => boolean; deferOnce?: (address: string) => boolean; delayMs?: number } = {}) {
+export async function startCountingSmtp(
+  options: { refuse?: (address: string) => boolean; deferOnce?: (address: string) => boolean; delayMs?: number } = {},
+) {
   const received: ReceivedMail[] = [];
   const deferred = new Set<string>();
   const server = new SMTPServer({

@@ -49,9 +49,21 @@ describe('digest contents', () => {
   ];
 
   it('holds what is new after the cursor, as the subscription type covers it, and only events still ahead', () => {
-    expect(digestItems({ subscriptionType: 'all', memberId: null }, 10, items, now)).toEqual({ blog: ['new-blog'], posts: ['new-post'], events: ['ahead'] });
-    expect(digestItems({ subscriptionType: 'blog_posts', memberId: null }, 10, items, now)).toEqual({ blog: ['new-blog'], posts: [], events: [] });
-    expect(digestItems({ subscriptionType: 'newsfeed', memberId: null }, 10, items, now)).toEqual({ blog: [], posts: ['new-post'], events: ['ahead'] });
+    expect(digestItems({ subscriptionType: 'all', memberId: null }, 10, items, now)).toEqual({
+      blog: ['new-blog'],
+      posts: ['new-post'],
+      events: ['ahead'],
+    });
+    expect(digestItems({ subscriptionType: 'blog_posts', memberId: null }, 10, items, now)).toEqual({
+      blog: ['new-blog'],
+      posts: [],
+      events: [],
+    });
+    expect(digestItems({ subscriptionType: 'newsfeed', memberId: null }, 10, items, now)).toEqual({
+      blog: [],
+      posts: ['new-post'],
+      events: ['ahead'],
+    });
     expect(digestItems({ subscriptionType: 'all', memberId: null }, 19, items, now)).toEqual({ blog: [], posts: [], events: [] });
   });
 });
@@ -69,22 +81,40 @@ const recorded = (streamName: string, type: string, data: unknown): RecordedEven
 
 describe('which events call for mail', () => {
   it('the first publication of a blog post, an approved feed post, a guest asking to subscribe; nothing else', () => {
-    expect(reactionTo(recorded('blog-b1', 'BlogPostPublished', { firstPublication: true }))).toEqual({ to: 'immediate', content: 'blog', itemId: 'b1' });
+    expect(reactionTo(recorded('blog-b1', 'BlogPostPublished', { firstPublication: true }))).toEqual({
+      to: 'immediate',
+      content: 'blog',
+      itemId: 'b1',
+    });
     expect(reactionTo(recorded('blog-b1', 'BlogPostPublished', { firstPublication: false }))).toBeNull();
     expect(reactionTo(recorded('post-p1', 'PostApproved', {}))).toEqual({ to: 'immediate', content: 'post', itemId: 'p1' });
-    expect(reactionTo(recorded('post-p1', 'PostSubmitted', { approved: true }))).toEqual({ to: 'immediate', content: 'post', itemId: 'p1' });
+    expect(reactionTo(recorded('post-p1', 'PostSubmitted', { approved: true }))).toEqual({
+      to: 'immediate',
+      content: 'post',
+      itemId: 'p1',
+    });
     expect(reactionTo(recorded('post-p1', 'PostSubmitted', { approved: false }))).toBeNull();
-    expect(reactionTo(recorded('subscription-s1', 'SubscriptionRequested', { confirmationRequired: true }))).toEqual({ to: 'guest', subscriptionId: 's1' });
+    expect(reactionTo(recorded('subscription-s1', 'SubscriptionRequested', { confirmationRequired: true }))).toEqual({
+      to: 'guest',
+      subscriptionId: 's1',
+    });
     expect(reactionTo(recorded('subscription-s1', 'SubscriptionRequested', { confirmationRequired: false }))).toBeNull();
     expect(reactionTo(recorded('event-e1', 'EventApproved', {}))).toBeNull();
   });
 });
 
 describe('templates', () => {
-  const links = { site: 'https://c.example.org/', unsubscribe: 'https://c.example.org/unsubscribe/T', manage: 'https://c.example.org/subscription-settings' };
+  const links = {
+    site: 'https://c.example.org/',
+    unsubscribe: 'https://c.example.org/unsubscribe/T',
+    manage: 'https://c.example.org/subscription-settings',
+  };
 
   it('render HTML and text from one template, escaping what members wrote and keeping their line breaks', async () => {
-    const mail = await renderMail({ kind: 'post', post: { text: 'Line one <img src=x onerror=alert(1)>\nLine two & more', url: 'https://c.example.org/' } }, links);
+    const mail = await renderMail(
+      { kind: 'post', post: { text: 'Line one <img src=x onerror=alert(1)>\nLine two & more', url: 'https://c.example.org/' } },
+      links,
+    );
     expect(mail.html).not.toContain('<img src=x');
     expect(mail.html).toContain('Line one &lt;img src=x onerror=alert(1)&gt;');
     expect(mail.text).toContain('Line one <img src=x onerror=alert(1)>\nLine two & more');
@@ -110,23 +140,24 @@ describe('templates', () => {
 
   it('list every entry of a digest section, even entries with the same link, and leave an empty section out', async () => {
     const mail = await renderMail(
-        {
-          kind: 'digest',
-          frequency: 'daily',
-          blog: [],
-          posts: [
-            { text: 'First rate card', url: 'https://c.example.org/#post-1' },
-            { text: 'Second rate card', url: 'https://c.example.org/#post-2' },
-          ],
-          events: [
-            { title: 'Reunion', when: 'Saturday', url: 'https://c.example.org/calendar' },
-            { title: 'Memorial', when: 'Sunday', url: 'https://c.example.org/calendar' },
-          ],
-        },
-        links,
-      );
-      for (const text of ['First rate card', 'Second rate card', 'Reunion', 'Memorial', 'https://c.example.org/#post-2']) expect(mail.text).toContain(text);
-      expect(mail.text).not.toContain('FROM THE BLOG');
+      {
+        kind: 'digest',
+        frequency: 'daily',
+        blog: [],
+        posts: [
+          { text: 'First rate card', url: 'https://c.example.org/#post-1' },
+          { text: 'Second rate card', url: 'https://c.example.org/#post-2' },
+        ],
+        events: [
+          { title: 'Reunion', when: 'Saturday', url: 'https://c.example.org/calendar' },
+          { title: 'Memorial', when: 'Sunday', url: 'https://c.example.org/calendar' },
+        ],
+      },
+      links,
+    );
+    for (const text of ['First rate card', 'Second rate card', 'Reunion', 'Memorial', 'https://c.example.org/#post-2'])
+      expect(mail.text).toContain(text);
+    expect(mail.text).not.toContain('FROM THE BLOG');
   });
 
   it('give each outbox entry its own stable Message-ID on the site domain', () => {

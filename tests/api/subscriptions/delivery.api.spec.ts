@@ -43,7 +43,10 @@ let handle: Commands;
 let secret: string;
 
 beforeAll(async () => {
-  smtp = await startCountingSmtp({ refuse: (address) => address.startsWith('bounce'), deferOnce: (address) => address.startsWith('deferred') });
+  smtp = await startCountingSmtp({
+    refuse: (address) => address.startsWith('bounce'),
+    deferOnce: (address) => address.startsWith('deferred'),
+  });
   site = await startTestSite({ SMTP_URL: `smtp://127.0.0.1:${smtp.port}`, PUBLIC_URL, TIME_ZONE: 'America/Chicago' });
   handle = commands(site.services.eventStore);
   secret = site.services.config.subscriptionLinkSecret;
@@ -56,9 +59,14 @@ afterAll(async () => {
 
 const delivered = () => allDelivered(site.services);
 
-const sub = (email: string, type: 'blog_posts' | 'newsfeed' | 'all', frequency: 'immediate' | 'daily' | 'weekly' = 'immediate', extra: { guest?: boolean; isActive?: boolean; member?: Actor } = {}) =>
-  subscribe(handle, secret, { email, type, frequency, ...extra });
-const entryId = (subscription: TestSubscription, content: 'blog' | 'post', itemId: string) => itemEntryId(secret, subscription, content, itemId);
+const sub = (
+  email: string,
+  type: 'blog_posts' | 'newsfeed' | 'all',
+  frequency: 'immediate' | 'daily' | 'weekly' = 'immediate',
+  extra: { guest?: boolean; isActive?: boolean; member?: Actor } = {},
+) => subscribe(handle, secret, { email, type, frequency, ...extra });
+const entryId = (subscription: TestSubscription, content: 'blog' | 'post', itemId: string) =>
+  itemEntryId(secret, subscription, content, itemId);
 
 describe('immediate mail', () => {
   it('reaches exactly the active immediate subscribers of the right types, once, with both unsubscribe headers; a replay sends nothing more', async () => {
@@ -80,7 +88,8 @@ describe('immediate mail', () => {
     expect(count('blog-reader@example.org')).toBe(1);
     expect(count('feed-reader@example.org')).toBe(1);
     expect(count('everything@example.org')).toBe(2);
-    for (const nobody of ['paused@example.org', 'leaver@example.org', 'daily@example.org', 'weekly@example.org']) expect(count(nobody)).toBe(0);
+    for (const nobody of ['paused@example.org', 'leaver@example.org', 'daily@example.org', 'weekly@example.org'])
+      expect(count(nobody)).toBe(0);
     // The unconfirmed guest gets the confirmation link only.
     expect(smtp.to(guest.email).map((mail) => mail.subject)).toEqual(['Confirm your subscription to Broadcast History Community']);
 
@@ -94,7 +103,10 @@ describe('immediate mail', () => {
     expect(feedMail.text).toContain('Found a 1962 rate card & a studio photo');
     expect(feedMail.html).toContain('Found a 1962 rate card &amp; a studio photo');
     expect(feedMail.html).toContain(`${PUBLIC_URL}/posts/${postId}`);
-    for (const [subscription, mails] of [blogReader, feedReader, everything].map((s): [TestSubscription, typeof smtp.received] => [s, smtp.to(s.email)])) {
+    for (const [subscription, mails] of [blogReader, feedReader, everything].map((s): [TestSubscription, typeof smtp.received] => [
+      s,
+      smtp.to(s.email),
+    ])) {
       for (const mail of mails) {
         expect(mail.headers.get('list-unsubscribe')).toBe(`<${PUBLIC_URL}/api/unsubscribe/${subscription.token}>`);
         expect(mail.headers.get('list-unsubscribe-post')).toBe('List-Unsubscribe=One-Click');
@@ -194,7 +206,9 @@ describe('digests', () => {
     expect(first[0]!.text).toContain('Reunion dinner');
     expect(first[0]!.text).not.toContain('Already over');
     expect(first[0]!.headers.get('list-unsubscribe')).toBe(`<${PUBLIC_URL}/api/unsubscribe/${daily.token}>`);
-    expect(smtp.to(dailyBlog.email).map((mail) => mail.subject)).toEqual(['Your daily digest from Broadcast History Community: 1 blog post']);
+    expect(smtp.to(dailyBlog.email).map((mail) => mail.subject)).toEqual([
+      'Your daily digest from Broadcast History Community: 1 blog post',
+    ]);
 
     // Same period again, even with something new since: nothing more this period.
     await publishBlogPost(handle, 'Digest blog two');
@@ -259,8 +273,14 @@ describe("an author's own content", () => {
     await delivered();
 
     const subjects = (address: string) => smtp.to(address).map((mail) => mail.subject);
-    expect(subjects(author.email)).toEqual(['New in the newsfeed: An aircheck somebody else found', 'New on the blog: A column the editor wrote']);
-    expect(subjects(editorSubscription.email)).toEqual(['New in the newsfeed: An aircheck I found myself', 'New in the newsfeed: An aircheck somebody else found']);
+    expect(subjects(author.email)).toEqual([
+      'New in the newsfeed: An aircheck somebody else found',
+      'New on the blog: A column the editor wrote',
+    ]);
+    expect(subjects(editorSubscription.email)).toEqual([
+      'New in the newsfeed: An aircheck I found myself',
+      'New in the newsfeed: An aircheck somebody else found',
+    ]);
     expect(subjects(reader.email)).toHaveLength(3);
     // Left out when the fan-out is written, not dropped when sending: there is no outbox entry at all.
     const outbox = mailOutbox(site.services.store);
@@ -308,7 +328,10 @@ describe('the outbox is the truth', () => {
     const outbox = mailOutbox(site.services.store);
     await outbox.deleteMany({ subscriptionId: { $in: [reader.id, leaver.id] } });
     const sentBefore = smtp.received.length;
-    await outbox.insertMany([newOutboxEntry(reader.id, itemCause(secret, reader, 'blog', blogId), new Date()), newOutboxEntry(leaver.id, itemCause(secret, leaver, 'blog', blogId), new Date())]);
+    await outbox.insertMany([
+      newOutboxEntry(reader.id, itemCause(secret, reader, 'blog', blogId), new Date()),
+      newOutboxEntry(leaver.id, itemCause(secret, leaver, 'blog', blogId), new Date()),
+    ]);
     await site.services.subscriptionMail.sweep();
     await delivered();
     expect(await outbox.findOne({ _id: entryId(leaver, 'blog', blogId) })).toMatchObject({ status: 'dropped' });
@@ -331,18 +354,34 @@ describe('the outbox is the truth', () => {
     // Queued again, as if never sent, and left to the run below alone; one of them held by another sender for a minute.
     const again = [reader, leaver, held, deferred];
     await outbox.deleteMany({ _id: { $in: again.map(idOf) } });
-    await outbox.insertMany(again.map((subscription) => newOutboxEntry(subscription.id, itemCause(secret, subscription, 'blog', blogId), new Date())));
+    await outbox.insertMany(
+      again.map((subscription) => newOutboxEntry(subscription.id, itemCause(secret, subscription, 'blog', blogId), new Date())),
+    );
     const heldUntil = Date.now() + 60_000;
     await outbox.updateOne({ _id: idOf(held) }, { $set: { claimedUntil: heldUntil, claim: 'another sender' } });
     const relay = await startCountingSmtp({ deferOnce: (address) => address.startsWith('batch-deferred') });
     const transport = createTransport(`smtp://127.0.0.1:${relay.port}`, 0);
     try {
-      const report = await site.services.subscriptionMail.delivery(transport)([...[reader, leaver, alreadySent, held, deferred].map(idOf), 'item:nobody:blog:none']);
-      expect(report).toMatchObject({ sent: 1, bounced: 0, dropped: 1, done: 2, later: { outboxIds: [idOf(held)], until: heldUntil }, failed: { outboxIds: [idOf(deferred)] } });
+      const report = await site.services.subscriptionMail.delivery(transport)([
+        ...[reader, leaver, alreadySent, held, deferred].map(idOf),
+        'item:nobody:blog:none',
+      ]);
+      expect(report).toMatchObject({
+        sent: 1,
+        bounced: 0,
+        dropped: 1,
+        done: 2,
+        later: { outboxIds: [idOf(held)], until: heldUntil },
+        failed: { outboxIds: [idOf(deferred)] },
+      });
       expect(relay.received.map((mail) => mail.to)).toEqual([reader.email]);
       expect(await outbox.findOne({ _id: idOf(reader) })).toMatchObject({ status: 'sent', sentAt: expect.any(String) });
       expect(await outbox.findOne({ _id: idOf(leaver) })).toMatchObject({ status: 'dropped' });
-      expect(await outbox.findOne({ _id: idOf(held) })).toMatchObject({ status: 'queued', claim: 'another sender', claimedUntil: heldUntil });
+      expect(await outbox.findOne({ _id: idOf(held) })).toMatchObject({
+        status: 'queued',
+        claim: 'another sender',
+        claimedUntil: heldUntil,
+      });
       // Released at once for the job's retry, without waiting out its lease.
       const released = await outbox.findOne({ _id: idOf(deferred) });
       expect(released).toMatchObject({ status: 'queued' });
@@ -402,7 +441,12 @@ describe('the outbox is the truth', () => {
       createdAt: new Date(Date.now() - HISTORY_AGE_MS - 60_000),
     };
     const enqueued: string[][] = [];
-    const reactor = createMailReactor({ enqueue: async (ids) => void enqueued.push(ids), onEnqueueError: () => undefined, now: () => new Date(), linkSecret: secret });
+    const reactor = createMailReactor({
+      enqueue: async (ids) => void enqueued.push(ids),
+      onEnqueueError: () => undefined,
+      now: () => new Date(),
+      linkSecret: secret,
+    });
     await reactor.apply(old, { store: site.services.store, notify: () => undefined, live: false });
     expect(enqueued).toEqual([]);
     expect(await mailOutbox(site.services.store).countDocuments({ 'cause.itemId': blogId })).toBe(0);
@@ -425,7 +469,15 @@ describe('several worker processes', () => {
   it('run one mail runner; another takes over when it stops', async () => {
     const { config } = site.services;
     const second = await createServices(
-      loadConfig({ NODE_ENV: 'test', DATABASE_URL: config.databaseUrl, REDIS_PREFIX: config.redisPrefix, ROLES: 'workers', SESSION_SECRET: config.sessionSecret, LOG_LEVEL: 'warn', PUBLIC_URL }),
+      loadConfig({
+        NODE_ENV: 'test',
+        DATABASE_URL: config.databaseUrl,
+        REDIS_PREFIX: config.redisPrefix,
+        ROLES: 'workers',
+        SESSION_SECRET: config.sessionSecret,
+        LOG_LEVEL: 'warn',
+        PUBLIC_URL,
+      }),
       pino({ level: 'warn' }),
     );
     try {
@@ -437,7 +489,9 @@ describe('several worker processes', () => {
       await expect.poll(() => second.subscriptionMail.leading(), { timeout: 10_000 }).toBe(true);
       const reader = await sub('after-take-over@example.org', 'blog_posts');
       await publishBlogPost(handle, 'Decided by the other process');
-      await expect.poll(() => smtp.to(reader.email).map((mail) => mail.subject), { timeout: 15_000 }).toEqual(['New on the blog: Decided by the other process']);
+      await expect
+        .poll(() => smtp.to(reader.email).map((mail) => mail.subject), { timeout: 15_000 })
+        .toEqual(['New on the blog: Decided by the other process']);
     } finally {
       await second.subscriptionMail.stop();
       await second.close();

@@ -41,8 +41,12 @@ afterAll(async () => {
 
 const delivered = () => allDelivered(site.services);
 const member = (): Actor => ({ id: randomUUID(), role: 'member' });
-const sub = (email: string, type: 'blog_posts' | 'newsfeed' | 'all', frequency: 'immediate' | 'daily' | 'weekly', extra: { guest?: boolean; member?: Actor } = {}) =>
-  subscribe(handle, secret, { email, type, frequency, ...extra });
+const sub = (
+  email: string,
+  type: 'blog_posts' | 'newsfeed' | 'all',
+  frequency: 'immediate' | 'daily' | 'weekly',
+  extra: { guest?: boolean; member?: Actor } = {},
+) => subscribe(handle, secret, { email, type, frequency, ...extra });
 /** How many mails to `address` mention `text`. */
 const mentions = (address: string, text: string) => smtp.to(address).filter((mail) => mail.text.includes(text)).length;
 
@@ -62,8 +66,18 @@ describe('immediate mail', () => {
     await delivered();
 
     const address = 'overlap@example.org';
-    expect(smtp.to(address).filter((mail) => mail.subject.startsWith('New on the blog')).map((mail) => mail.subject)).toEqual(['New on the blog: Overlapping column']);
-    expect(smtp.to(address).filter((mail) => mail.subject.startsWith('New in the newsfeed')).map((mail) => mail.subject)).toEqual(['New in the newsfeed: Overlapping aircheck']);
+    expect(
+      smtp
+        .to(address)
+        .filter((mail) => mail.subject.startsWith('New on the blog'))
+        .map((mail) => mail.subject),
+    ).toEqual(['New on the blog: Overlapping column']);
+    expect(
+      smtp
+        .to(address)
+        .filter((mail) => mail.subject.startsWith('New in the newsfeed'))
+        .map((mail) => mail.subject),
+    ).toEqual(['New in the newsfeed: Overlapping aircheck']);
     expect(smtp.to(neighbour.email)).toHaveLength(2);
     // One outbox entry per address and item, for the member's subscription (its link leads to the settings page).
     const outbox = mailOutbox(site.services.store);

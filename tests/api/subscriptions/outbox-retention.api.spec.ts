@@ -13,7 +13,19 @@ import { streamName } from '../../../shared/streams';
 import { postDecider } from '../../../shared/feed/post-stream';
 import { mailOutbox, newOutboxEntry, type OutboxEntry } from '../../../workers/subscriptions/outbox';
 import { MAIL_DIGEST_RUNS, type DigestRuns } from '../../../workers/subscriptions/digests';
-import { allDelivered, approvedFeedPost, commands, itemCause, itemEntryId, publishBlogPost, staff, startCountingSmtp, subscribe, type Commands, type CountingSmtp } from './delivery-fixtures';
+import {
+  allDelivered,
+  approvedFeedPost,
+  commands,
+  itemCause,
+  itemEntryId,
+  publishBlogPost,
+  staff,
+  startCountingSmtp,
+  subscribe,
+  type Commands,
+  type CountingSmtp,
+} from './delivery-fixtures';
 
 const RETENTION_DAYS = 30;
 const DAY_MS = 86_400_000;
@@ -24,7 +36,11 @@ let handle: Commands;
 
 beforeAll(async () => {
   smtp = await startCountingSmtp({ refuse: (address) => address.startsWith('bounce') });
-  site = await startTestSite({ SMTP_URL: `smtp://127.0.0.1:${smtp.port}`, TIME_ZONE: 'America/Chicago', MAIL_OUTBOX_RETENTION_DAYS: String(RETENTION_DAYS) });
+  site = await startTestSite({
+    SMTP_URL: `smtp://127.0.0.1:${smtp.port}`,
+    TIME_ZONE: 'America/Chicago',
+    MAIL_OUTBOX_RETENTION_DAYS: String(RETENTION_DAYS),
+  });
   handle = commands(site.services.eventStore);
 });
 afterAll(async () => {
@@ -98,11 +114,23 @@ describe('pruning the outbox', () => {
   it('is done by the worker process that takes over the mail runner, without being asked', async () => {
     const reader = await sub('retention-take-over@example.org', 'blog_posts');
     const sentLongAgo = new Date(Date.now() - (RETENTION_DAYS + 1) * DAY_MS).toISOString();
-    const old: OutboxEntry = { ...newOutboxEntry(reader.id, itemCause(secret(), reader, 'blog', 'long-gone'), new Date(sentLongAgo)), status: 'sent', sentAt: sentLongAgo };
+    const old: OutboxEntry = {
+      ...newOutboxEntry(reader.id, itemCause(secret(), reader, 'blog', 'long-gone'), new Date(sentLongAgo)),
+      status: 'sent',
+      sentAt: sentLongAgo,
+    };
     await outbox().insertOne(old);
     const { config } = site.services;
     const second = await createServices(
-      loadConfig({ NODE_ENV: 'test', DATABASE_URL: config.databaseUrl, REDIS_PREFIX: config.redisPrefix, ROLES: 'workers', SESSION_SECRET: config.sessionSecret, LOG_LEVEL: 'warn', SMTP_URL: config.smtpUrl }),
+      loadConfig({
+        NODE_ENV: 'test',
+        DATABASE_URL: config.databaseUrl,
+        REDIS_PREFIX: config.redisPrefix,
+        ROLES: 'workers',
+        SESSION_SECRET: config.sessionSecret,
+        LOG_LEVEL: 'warn',
+        SMTP_URL: config.smtpUrl,
+      }),
       pino({ level: 'warn' }),
     );
     try {
@@ -149,11 +177,9 @@ describe('digests after a prune', () => {
     for (const subscription of [daily, weekly]) {
       const [first, second, third, ...more] = texts(subscription.email);
       expect(more).toEqual([]);
-      expect([first, second, third].map((text) => ['Column one', 'Column two', 'Column three'].filter((title) => text!.includes(title)))).toEqual([
-        ['Column one'],
-        ['Column two'],
-        ['Column three'],
-      ]);
+      expect(
+        [first, second, third].map((text) => ['Column one', 'Column two', 'Column three'].filter((title) => text!.includes(title))),
+      ).toEqual([['Column one'], ['Column two'], ['Column three']]);
     }
     // A later run of the same period writes nothing again, pruned or not.
     await pruneAt(Date.now(), RETENTION_DAYS + 1);

@@ -11,7 +11,13 @@ import { Browser, registerCast, registerMember } from '../../support/http';
 import { allProjections } from '../../../projections/index';
 import { SUBSCRIPTIONS, subscriptionsCollection, type SubscriptionDocument } from '../../../projections/subscriptions/subscriptions';
 import { subscriptionToken } from '../../../platform/mail/link-tokens';
-import { DUPLICATE_SUBSCRIPTION, GUEST_REPEAT_AFTER_MS, GUEST_SUBSCRIBE_MESSAGE, MEMBER_ALREADY_SUBSCRIBED_MESSAGE, MEMBER_SUBSCRIBED_MESSAGE } from '../../../server/subscriptions/routes';
+import {
+  DUPLICATE_SUBSCRIPTION,
+  GUEST_REPEAT_AFTER_MS,
+  GUEST_SUBSCRIBE_MESSAGE,
+  MEMBER_ALREADY_SUBSCRIBED_MESSAGE,
+  MEMBER_SUBSCRIBED_MESSAGE,
+} from '../../../server/subscriptions/routes';
 
 const UNKNOWN_ID = '00000000-0000-4000-8000-000000000000';
 /** Well-formed (43 base64url characters) but belonging to no subscription. */
@@ -35,7 +41,10 @@ const guestEmail = () => `guest${++guestCounter}-${Date.now()}@example.org`;
 /** The subscription once its confirmation mail went out (the site's own workers send it to the in-process sink). */
 async function afterConfirmationSent(id: string): Promise<SubscriptionDocument> {
   await expect
-    .poll(async () => (await documents().findOne({ _id: id }))?.history.some((entry) => entry.event === 'confirmation_sent'), { timeout: 15_000, interval: 50 })
+    .poll(async () => (await documents().findOne({ _id: id }))?.history.some((entry) => entry.event === 'confirmation_sent'), {
+      timeout: 15_000,
+      interval: 50,
+    })
     .toBe(true);
   return (await documents().findOne({ _id: id }))!;
 }
@@ -81,7 +90,13 @@ describe("a member's own subscriptions", () => {
     const response = await member.post('/api/subscriptions', { subscriptionType: 'blog_posts', frequency: 'weekly' });
     expect(response.status).toBe(201);
     expect(Object.keys(response.body).sort()).toEqual(['createdAt', 'email', 'frequency', 'id', 'isActive', 'status', 'subscriptionType']);
-    expect(response.body).toMatchObject({ email: memberEmail, subscriptionType: 'blog_posts', frequency: 'weekly', isActive: true, status: 'active' });
+    expect(response.body).toMatchObject({
+      email: memberEmail,
+      subscriptionType: 'blog_posts',
+      frequency: 'weekly',
+      isActive: true,
+      status: 'active',
+    });
     expect(Date.parse(response.body.createdAt)).not.toBeNaN();
     blogId = response.body.id;
   });
@@ -103,7 +118,10 @@ describe("a member's own subscriptions", () => {
   it('names the fields of an invalid body', async () => {
     const response = await member.post('/api/subscriptions', { subscriptionType: 'newsletter', frequency: 'hourly' });
     expect(response.status).toBe(400);
-    expect(response.body.fields).toEqual({ subscriptionType: 'Choose blog_posts, newsfeed or all', frequency: 'Choose immediate, daily or weekly' });
+    expect(response.body.fields).toEqual({
+      subscriptionType: 'Choose blog_posts, newsfeed or all',
+      frequency: 'Choose immediate, daily or weekly',
+    });
     expect((await member.post('/api/subscriptions', { subscriptionType: 'all', frequency: 'daily', isActive: 'yes' })).status).toBe(400);
   });
 
@@ -135,7 +153,10 @@ describe("a member's own subscriptions", () => {
     expect((await member.put('/api/subscriptions/not-a-uuid', { isActive: false })).status).toBe(404);
     const invalid = await member.put(`/api/subscriptions/${blogId}`, { frequency: 'hourly' });
     expect(invalid.status).toBe(400);
-    expect(invalid.body).toEqual({ message: 'Choose immediate, daily or weekly', fields: { frequency: 'Choose immediate, daily or weekly' } });
+    expect(invalid.body).toEqual({
+      message: 'Choose immediate, daily or weekly',
+      fields: { frequency: 'Choose immediate, daily or weekly' },
+    });
     expect((await member.get('/api/subscriptions')).body.items[0]).toMatchObject({ frequency: 'daily', isActive: true });
   });
 
@@ -152,7 +173,10 @@ describe("a member's own subscriptions", () => {
     const fresh = await member.post('/api/subscriptions', { subscriptionType: 'blog_posts', frequency: 'immediate' });
     expect(fresh.status).toBe(201);
     expect(fresh.body.id).not.toBe(blogId);
-    expect(await documents().findOne({ _id: blogId })).toMatchObject({ status: 'unsubscribed', history: expect.arrayContaining([{ event: 'unsubscribed', at: expect.any(String), detail: 'settings' }]) });
+    expect(await documents().findOne({ _id: blogId })).toMatchObject({
+      status: 'unsubscribed',
+      history: expect.arrayContaining([{ event: 'unsubscribed', at: expect.any(String), detail: 'settings' }]),
+    });
   });
 
   it('cannot change a guest’s subscription, which has no owner account', async () => {
@@ -169,10 +193,20 @@ describe("a guest's double opt-in", () => {
     expect(response.status).toBe(202);
     expect(response.body).toEqual({ message: GUEST_SUBSCRIBE_MESSAGE });
     const [requested] = await documents().find({ email: email.toLowerCase() });
-    expect(requested).toMatchObject({ email: email.toLowerCase(), memberId: null, subscriptionType: 'all', frequency: 'weekly', status: 'pending', confirmedAt: null, bounces: 0 });
+    expect(requested).toMatchObject({
+      email: email.toLowerCase(),
+      memberId: null,
+      subscriptionType: 'all',
+      frequency: 'weekly',
+      status: 'pending',
+      confirmedAt: null,
+      bounces: 0,
+    });
     // The consent record: the request, then when the opt-in link went out (the time the worker recorded its delivery).
     const pending = await afterConfirmationSent(requested!._id);
-    const [delivered] = (await site.services.eventStore.readStream(`subscription-${pending._id}`)).filter((event) => event.type === 'EmailDelivered');
+    const [delivered] = (await site.services.eventStore.readStream(`subscription-${pending._id}`)).filter(
+      (event) => event.type === 'EmailDelivered',
+    );
     expect(pending.history).toEqual([
       { event: 'requested', at: pending.createdAt, detail: 'guest' },
       { event: 'confirmation_sent', at: (delivered!.data as { at: string }).at },
@@ -186,7 +220,11 @@ describe("a guest's double opt-in", () => {
 
   it('gives a signed-in member who uses the form with their own address their account’s subscription, not a guest’s', async () => {
     const { browser: reader, user } = await registerMember(site.url);
-    const response = await reader.post('/api/subscribe', { email: user.email.toUpperCase(), subscriptionType: 'blog_posts', frequency: 'weekly' });
+    const response = await reader.post('/api/subscribe', {
+      email: user.email.toUpperCase(),
+      subscriptionType: 'blog_posts',
+      frequency: 'weekly',
+    });
     expect(response.status).toBe(202);
     expect(response.body).toEqual({ message: MEMBER_SUBSCRIBED_MESSAGE });
     const own = (await reader.get('/api/subscriptions')).body.items;
@@ -198,7 +236,9 @@ describe("a guest's double opt-in", () => {
     expect(await documents().find({ email: user.email })).toHaveLength(1);
     // Another address from the same session is a guest's, confirmed by its own link.
     const friend = guestEmail();
-    expect((await reader.post('/api/subscribe', { email: friend, subscriptionType: 'all', frequency: 'weekly' })).body).toEqual({ message: GUEST_SUBSCRIBE_MESSAGE });
+    expect((await reader.post('/api/subscribe', { email: friend, subscriptionType: 'all', frequency: 'weekly' })).body).toEqual({
+      message: GUEST_SUBSCRIBE_MESSAGE,
+    });
     expect(await documents().find({ email: friend })).toMatchObject([{ memberId: null, status: 'pending' }]);
   });
 
@@ -213,12 +253,15 @@ describe("a guest's double opt-in", () => {
     const response = await anonymous().post('/api/subscribe', { email: 'not an address', subscriptionType: 'all', frequency: 'daily' });
     expect(response.status).toBe(400);
     expect(Object.keys(response.body.fields)).toEqual(['email']);
-    expect((await anonymous().post('/api/subscribe', { email: guestEmail(), subscriptionType: 'everything', frequency: 'daily' })).status).toBe(400);
+    expect(
+      (await anonymous().post('/api/subscribe', { email: guestEmail(), subscriptionType: 'everything', frequency: 'daily' })).status,
+    ).toBe(400);
   });
 
   it('records nothing new for a repeated request until the first link may have been lost', async () => {
     const email = guestEmail();
-    for (let i = 0; i < 3; i++) expect((await anonymous().post('/api/subscribe', { email, subscriptionType: 'newsfeed', frequency: 'daily' })).status).toBe(202);
+    for (let i = 0; i < 3; i++)
+      expect((await anonymous().post('/api/subscribe', { email, subscriptionType: 'newsfeed', frequency: 'daily' })).status).toBe(202);
     expect(await documents().countDocuments({ email })).toBe(1);
     const realNow = site.services.now;
     site.services.now = () => new Date(Date.now() + GUEST_REPEAT_AFTER_MS + 1000);
@@ -266,7 +309,10 @@ describe("a guest's double opt-in", () => {
     expect(await documents().findOne({ _id: pending._id })).toMatchObject({ status: 'active' });
     // A form from another site is refused, as every state-changing request is.
     const other = await guestSubscription();
-    const crossSite = await anonymous().request('POST', `/api/subscribe/confirm/${tokenOf(other._id)}`, '', { 'content-type': 'application/x-www-form-urlencoded', origin: 'https://evil.example' });
+    const crossSite = await anonymous().request('POST', `/api/subscribe/confirm/${tokenOf(other._id)}`, '', {
+      'content-type': 'application/x-www-form-urlencoded',
+      origin: 'https://evil.example',
+    });
     expect(crossSite.status).toBe(403);
   });
 
@@ -297,15 +343,29 @@ describe('unsubscribe links', () => {
     expect(lookup.status).toBe(200);
     expect(lookup.body).toEqual({
       alreadyUnsubscribed: false,
-      subscription: { email: guest.email, type: 'guest', subscriptionTypes: ['blog_posts', 'newsfeed'], subscriptionType: 'all', frequency: 'weekly' },
+      subscription: {
+        email: guest.email,
+        type: 'guest',
+        subscriptionTypes: ['blog_posts', 'newsfeed'],
+        subscriptionType: 'all',
+        frequency: 'weekly',
+      },
     });
     const mine = await member.post('/api/subscriptions', { subscriptionType: 'all', frequency: 'daily' });
     const memberLookup = await anonymous().get(`/api/unsubscribe/${tokenOf(mine.body.id)}`);
     expect(memberLookup.body).toEqual({
       alreadyUnsubscribed: false,
-      subscription: { email: memberEmail, type: 'user', subscriptionTypes: ['blog_posts', 'newsfeed'], subscriptionType: 'all', frequency: 'daily' },
+      subscription: {
+        email: memberEmail,
+        type: 'user',
+        subscriptionTypes: ['blog_posts', 'newsfeed'],
+        subscriptionType: 'all',
+        frequency: 'daily',
+      },
     });
-    const newsfeed = (await member.get('/api/subscriptions')).body.items.find((s: { subscriptionType: string }) => s.subscriptionType === 'newsfeed');
+    const newsfeed = (await member.get('/api/subscriptions')).body.items.find(
+      (s: { subscriptionType: string }) => s.subscriptionType === 'newsfeed',
+    );
     expect((await anonymous().get(`/api/unsubscribe/${tokenOf(newsfeed.id)}`)).body.subscription.subscriptionTypes).toEqual(['newsfeed']);
   });
 
@@ -332,7 +392,9 @@ describe('unsubscribe links', () => {
     expect((await anonymous().get(`/api/unsubscribe/${token}`)).body.alreadyUnsubscribed).toBe(true);
     const document = await documents().findOne({ _id: mine.body.id });
     expect(document).toMatchObject({ status: 'unsubscribed', isActive: false, unsubscribedAt: expect.any(String) });
-    expect(document!.history.filter((h) => h.event === 'unsubscribed')).toEqual([{ event: 'unsubscribed', at: document!.unsubscribedAt, detail: 'one_click' }]);
+    expect(document!.history.filter((h) => h.event === 'unsubscribed')).toEqual([
+      { event: 'unsubscribed', at: document!.unsubscribedAt, detail: 'one_click' },
+    ]);
     expect((await other.get('/api/subscriptions')).body.items.map((s: { id: string }) => s.id)).not.toContain(mine.body.id);
   });
 
@@ -345,12 +407,21 @@ describe('unsubscribe links', () => {
     expect(response.headers.get('cache-control')).toBe('no-store');
     expect(await response.json()).toEqual({ success: true, alreadyUnsubscribed: false });
     expect((await documents().findOne({ _id: guest._id }))!.history.at(-1)).toMatchObject({ event: 'unsubscribed', detail: 'one_click' });
-    const garbled = await fetch(`${site.url}/api/unsubscribe/${tokenOf(guest._id)}`, { method: 'POST', headers: { 'content-type': 'multipart/form-data; boundary=x' }, body: 'nonsense' });
+    const garbled = await fetch(`${site.url}/api/unsubscribe/${tokenOf(guest._id)}`, {
+      method: 'POST',
+      headers: { 'content-type': 'multipart/form-data; boundary=x' },
+      body: 'nonsense',
+    });
     expect(garbled.status).toBe(400);
   });
 
   it('keeps the same-origin check on every other state-changing call', async () => {
-    const crossSite = await anonymous().request('POST', '/api/subscribe', `email=${encodeURIComponent(guestEmail())}&subscriptionType=all&frequency=daily`, ONE_CLICK);
+    const crossSite = await anonymous().request(
+      'POST',
+      '/api/subscribe',
+      `email=${encodeURIComponent(guestEmail())}&subscriptionType=all&frequency=daily`,
+      ONE_CLICK,
+    );
     expect(crossSite.status).toBe(403);
   });
 
@@ -378,7 +449,11 @@ describe('unsubscribe links', () => {
     expect(malformed).not.toContain('<noscript>');
     expect(malformed).not.toContain('<script>"');
 
-    const form = await anonymous().request('POST', `/api/unsubscribe/${token}`, '', { ...ONE_CLICK, accept: BROWSER_ACCEPT, origin: site.url });
+    const form = await anonymous().request('POST', `/api/unsubscribe/${token}`, '', {
+      ...ONE_CLICK,
+      accept: BROWSER_ACCEPT,
+      origin: site.url,
+    });
     expect(form.status).toBe(200);
     expect(form.headers.get('content-type')).toMatch(/^text\/html/);
     expect(form.body).toContain('Successfully Unsubscribed');
@@ -424,13 +499,19 @@ describe('the consent record', () => {
         { event: 'unsubscribed', at: expect.any(String), detail: 'one_click' },
       ],
     });
-    expect(record.body.items[0]).toMatchObject({ status: 'pending', history: [{ event: 'requested', detail: 'guest' }, { event: 'confirmation_sent' }] });
+    expect(record.body.items[0]).toMatchObject({
+      status: 'pending',
+      history: [{ event: 'requested', detail: 'guest' }, { event: 'confirmation_sent' }],
+    });
     expect(JSON.stringify(record.body)).not.toContain('tokenHash');
   });
 
   it('lists a member’s changes in order', async () => {
     const record = await staff.get(`/api/admin/subscriptions?email=${encodeURIComponent(memberEmail)}`);
-    const blog = record.body.items.find((s: { memberId: string; status: string; subscriptionType: string }) => s.memberId === memberId && s.status === 'unsubscribed' && s.subscriptionType === 'blog_posts');
+    const blog = record.body.items.find(
+      (s: { memberId: string; status: string; subscriptionType: string }) =>
+        s.memberId === memberId && s.status === 'unsubscribed' && s.subscriptionType === 'blog_posts',
+    );
     expect(blog.history.map((h: { event: string; detail?: string }) => [h.event, h.detail])).toEqual([
       ['requested', 'member'],
       ['frequency_changed', 'weekly to daily'],

@@ -13,8 +13,10 @@ const staff: Actor = { id: 'staff-1', role: 'staff' };
 const admin: Actor = { id: 'admin-1', role: 'admin' };
 const change = { by: staff.id, at };
 const by = (actor: Actor | null): CommandMetadata => ({ now, actor });
-const toggle = <Type extends Exclude<BlogPostCommand['type'], 'CreateBlogPost' | 'EditBlogPost'>>(type: Type, actor: Actor | null = staff) =>
-  ({ type, data: {}, metadata: by(actor) }) as Extract<BlogPostCommand, { type: Type }>;
+const toggle = <Type extends Exclude<BlogPostCommand['type'], 'CreateBlogPost' | 'EditBlogPost'>>(
+  type: Type,
+  actor: Actor | null = staff,
+) => ({ type, data: {}, metadata: by(actor) }) as Extract<BlogPostCommand, { type: Type }>;
 
 const text = { title: 'The first licensed station', excerpt: 'How it began.', content: '<p>How it began.</p>' };
 const drafted: BlogPostEvent = {
@@ -22,16 +24,25 @@ const drafted: BlogPostEvent = {
   data: { id: POST_ID, authorId: staff.id, ...text, tags: ['radio'], createdAt: '2025-01-01T00:00:00.000Z' },
 };
 const firstPublishedAt = '2025-01-02T00:00:00.000Z';
-const published: BlogPostEvent = { type: 'BlogPostPublished', data: { publishedAt: firstPublishedAt, firstPublication: true, by: staff.id, at: firstPublishedAt } };
+const published: BlogPostEvent = {
+  type: 'BlogPostPublished',
+  data: { publishedAt: firstPublishedAt, firstPublication: true, by: staff.id, at: firstPublishedAt },
+};
 const unpublished: BlogPostEvent = { type: 'BlogPostUnpublished', data: change };
 
 describe('CreateBlogPost', () => {
-  const create = (flags: Partial<Record<'isPublished' | 'isPinned' | 'isFeatured', boolean>>, actor: Actor | null = staff): BlogPostCommand => ({
+  const create = (
+    flags: Partial<Record<'isPublished' | 'isPinned' | 'isFeatured', boolean>>,
+    actor: Actor | null = staff,
+  ): BlogPostCommand => ({
     type: 'CreateBlogPost',
     data: { id: POST_ID, ...text, tags: ['radio'], isPublished: false, isPinned: false, isFeatured: false, ...flags },
     metadata: by(actor),
   });
-  const draftedNow: BlogPostEvent = { type: 'BlogPostDrafted', data: { id: POST_ID, authorId: staff.id, ...text, tags: ['radio'], createdAt: at } };
+  const draftedNow: BlogPostEvent = {
+    type: 'BlogPostDrafted',
+    data: { id: POST_ID, authorId: staff.id, ...text, tags: ['radio'], createdAt: at },
+  };
 
   it('drafts a post', () => {
     spec.given([]).when(create({})).then([draftedNow]);
@@ -50,8 +61,14 @@ describe('CreateBlogPost', () => {
   });
 
   it('refuses members and subscribers', () => {
-    spec.given([]).when(create({}, { id: 'm', role: 'member' })).thenThrows('forbidden', 'Only admins and staff can manage blog posts');
-    spec.given([]).when(create({}, { id: 's', role: 'subscriber' })).thenThrows('forbidden', 'Only admins and staff can manage blog posts');
+    spec
+      .given([])
+      .when(create({}, { id: 'm', role: 'member' }))
+      .thenThrows('forbidden', 'Only admins and staff can manage blog posts');
+    spec
+      .given([])
+      .when(create({}, { id: 's', role: 'subscriber' }))
+      .thenThrows('forbidden', 'Only admins and staff can manage blog posts');
   });
 
   it('needs a signed-in actor', () => {
@@ -78,7 +95,10 @@ describe('EditBlogPost', () => {
   });
 
   it('records new tags', () => {
-    spec.given([drafted]).when(edit({ tags: ['radio', 'am'] })).then([{ type: 'BlogPostEdited', data: { ...text, tags: ['radio', 'am'], by: admin.id, at } }]);
+    spec
+      .given([drafted])
+      .when(edit({ tags: ['radio', 'am'] }))
+      .then([{ type: 'BlogPostEdited', data: { ...text, tags: ['radio', 'am'], by: admin.id, at } }]);
   });
 
   it('is a no-op when nothing changed', () => {
@@ -86,7 +106,10 @@ describe('EditBlogPost', () => {
   });
 
   it('refuses members', () => {
-    spec.given([drafted]).when(edit({ title: 'x' }, { id: 'm', role: 'member' })).thenThrows('forbidden', 'Only admins and staff can manage blog posts');
+    spec
+      .given([drafted])
+      .when(edit({ title: 'x' }, { id: 'm', role: 'member' }))
+      .thenThrows('forbidden', 'Only admins and staff can manage blog posts');
   });
 
   it('is not found for an unknown post', () => {
@@ -96,7 +119,10 @@ describe('EditBlogPost', () => {
 
 describe('publishing', () => {
   it('publishes a draft for the first time', () => {
-    spec.given([drafted]).when(toggle('PublishBlogPost')).then([{ type: 'BlogPostPublished', data: { publishedAt: at, firstPublication: true, ...change } }]);
+    spec
+      .given([drafted])
+      .when(toggle('PublishBlogPost'))
+      .then([{ type: 'BlogPostPublished', data: { publishedAt: at, firstPublication: true, ...change } }]);
   });
 
   it('keeps the first publication time when published again', () => {
@@ -117,30 +143,54 @@ describe('publishing', () => {
   });
 
   it('refuses members', () => {
-    spec.given([drafted]).when(toggle('PublishBlogPost', { id: 'm', role: 'member' })).thenThrows('forbidden', 'Only admins and staff can manage blog posts');
+    spec
+      .given([drafted])
+      .when(toggle('PublishBlogPost', { id: 'm', role: 'member' }))
+      .thenThrows('forbidden', 'Only admins and staff can manage blog posts');
   });
 });
 
 describe('pinning and featuring', () => {
   it('pins and unpins', () => {
-    spec.given([drafted]).when(toggle('PinBlogPost')).then([{ type: 'BlogPostPinned', data: change }]);
-    spec.given([drafted, { type: 'BlogPostPinned', data: change }]).when(toggle('UnpinBlogPost')).then([{ type: 'BlogPostUnpinned', data: change }]);
+    spec
+      .given([drafted])
+      .when(toggle('PinBlogPost'))
+      .then([{ type: 'BlogPostPinned', data: change }]);
+    spec
+      .given([drafted, { type: 'BlogPostPinned', data: change }])
+      .when(toggle('UnpinBlogPost'))
+      .then([{ type: 'BlogPostUnpinned', data: change }]);
   });
 
   it('features and unfeatures', () => {
-    spec.given([drafted]).when(toggle('FeatureBlogPost')).then([{ type: 'BlogPostFeatured', data: change }]);
-    spec.given([drafted, { type: 'BlogPostFeatured', data: change }]).when(toggle('UnfeatureBlogPost')).then([{ type: 'BlogPostUnfeatured', data: change }]);
+    spec
+      .given([drafted])
+      .when(toggle('FeatureBlogPost'))
+      .then([{ type: 'BlogPostFeatured', data: change }]);
+    spec
+      .given([drafted, { type: 'BlogPostFeatured', data: change }])
+      .when(toggle('UnfeatureBlogPost'))
+      .then([{ type: 'BlogPostUnfeatured', data: change }]);
   });
 
   it('is a no-op to repeat a toggle', () => {
-    spec.given([drafted, { type: 'BlogPostPinned', data: change }]).when(toggle('PinBlogPost')).then([]);
+    spec
+      .given([drafted, { type: 'BlogPostPinned', data: change }])
+      .when(toggle('PinBlogPost'))
+      .then([]);
     spec.given([drafted]).when(toggle('UnpinBlogPost')).then([]);
-    spec.given([drafted, { type: 'BlogPostFeatured', data: change }]).when(toggle('FeatureBlogPost')).then([]);
+    spec
+      .given([drafted, { type: 'BlogPostFeatured', data: change }])
+      .when(toggle('FeatureBlogPost'))
+      .then([]);
     spec.given([drafted]).when(toggle('UnfeatureBlogPost')).then([]);
   });
 
   it('refuses subscribers', () => {
-    spec.given([drafted]).when(toggle('FeatureBlogPost', { id: 's', role: 'subscriber' })).thenThrows('forbidden', 'Only admins and staff can manage blog posts');
+    spec
+      .given([drafted])
+      .when(toggle('FeatureBlogPost', { id: 's', role: 'subscriber' }))
+      .thenThrows('forbidden', 'Only admins and staff can manage blog posts');
   });
 });
 
@@ -158,7 +208,10 @@ describe('DeleteBlogPost', () => {
   });
 
   it('refuses members', () => {
-    spec.given([drafted]).when(toggle('DeleteBlogPost', { id: 'm', role: 'member' })).thenThrows('forbidden', 'Only admins and staff can manage blog posts');
+    spec
+      .given([drafted])
+      .when(toggle('DeleteBlogPost', { id: 'm', role: 'member' }))
+      .thenThrows('forbidden', 'Only admins and staff can manage blog posts');
   });
 });
 
@@ -179,7 +232,10 @@ describe('blog schemas', () => {
   });
 
   it('normalises tags and keeps the toggles', () => {
-    expect(v.parse(CreateBlogPostSchema, { title: 't', content: 'c', isPublished: true, tags: ['#Radio', 'radio'] })).toMatchObject({ isPublished: true, tags: ['radio'] });
+    expect(v.parse(CreateBlogPostSchema, { title: 't', content: 'c', isPublished: true, tags: ['#Radio', 'radio'] })).toMatchObject({
+      isPublished: true,
+      tags: ['radio'],
+    });
   });
 
   it('requires a title and content, with the spec’s messages', () => {
@@ -195,7 +251,12 @@ describe('blog schemas', () => {
   });
 
   it('reads a null excerpt as empty (to be generated) and leaves tags out of an update that has none', () => {
-    expect(v.parse(UpdateBlogPostSchema, { title: 't', excerpt: null, content: 'c' })).toEqual({ title: 't', excerpt: '', content: 'c', tags: undefined });
+    expect(v.parse(UpdateBlogPostSchema, { title: 't', excerpt: null, content: 'c' })).toEqual({
+      title: 't',
+      excerpt: '',
+      content: 'c',
+      tags: undefined,
+    });
   });
 
   it('refuses a toggle that is not a boolean', () => {

@@ -4,7 +4,9 @@ import { sanitizeBlogHtml } from '../../../shared/blog/sanitize';
 
 describe('htmlToText', () => {
   it('strips tags, decodes entities and collapses whitespace', () => {
-    expect(htmlToText('<h1>Title</h1>\n<p>One &amp; two&nbsp;&lt;three&gt; &quot;q&quot;</p>\n\n<p>Four</p>')).toBe('Title One & two <three> "q" Four');
+    expect(htmlToText('<h1>Title</h1>\n<p>One &amp; two&nbsp;&lt;three&gt; &quot;q&quot;</p>\n\n<p>Four</p>')).toBe(
+      'Title One & two <three> "q" Four',
+    );
   });
 
   it('separates words across blocks and line breaks but not across inline tags', () => {
@@ -16,7 +18,11 @@ describe('htmlToText', () => {
   });
 
   it('reads sanitised output, where script and style contents are already gone', () => {
-    expect(htmlToText(sanitizeBlogHtml('<p>Kept</p><script>alert("not kept")</script><style>p{}</style><a href="https://a.org" title="x>y">link</a>'))).toBe('Kept link');
+    expect(
+      htmlToText(
+        sanitizeBlogHtml('<p>Kept</p><script>alert("not kept")</script><style>p{}</style><a href="https://a.org" title="x>y">link</a>'),
+      ),
+    ).toBe('Kept link');
   });
 });
 

@@ -34,8 +34,12 @@ describe('applyFormat', () => {
   });
 
   it('links the selection, or the address itself, escaping it for the attribute', () => {
-    expect(format('See [the archive]', 'link', ' https://archive.example/a?b=1&c="2" ')).toBe('See <a href="https://archive.example/a?b=1&amp;c=&quot;2&quot;">[the archive]</a>');
-    expect(format('See []', 'link', 'https://archive.example/<x>')).toBe('See <a href="https://archive.example/&lt;x&gt;">[https://archive.example/&lt;x&gt;]</a>');
+    expect(format('See [the archive]', 'link', ' https://archive.example/a?b=1&c="2" ')).toBe(
+      'See <a href="https://archive.example/a?b=1&amp;c=&quot;2&quot;">[the archive]</a>',
+    );
+    expect(format('See []', 'link', 'https://archive.example/<x>')).toBe(
+      'See <a href="https://archive.example/&lt;x&gt;">[https://archive.example/&lt;x&gt;]</a>',
+    );
   });
 
   it('produces HTML the server keeps as it is', () => {
@@ -56,13 +60,15 @@ describe('applyFormat', () => {
 describe('isAllowedLink', () => {
   it('accepts web and mail addresses and refuses scripts and relative ones', () => {
     for (const ok of ['https://example.org', 'http://example.org/a', 'mailto:editor@example.org']) expect(isAllowedLink(ok)).toBe(true);
-    for (const bad of ['javascript:alert(1)', '/blog/1', 'example.org', 'https://', 'data:text/html,x', ' ']) expect(isAllowedLink(bad)).toBe(false);
+    for (const bad of ['javascript:alert(1)', '/blog/1', 'example.org', 'https://', 'data:text/html,x', ' '])
+      expect(isAllowedLink(bad)).toBe(false);
   });
 });
 
 describe('insertImage', () => {
   const image = { src: '/media/0b6d7c1e-2a3b-4c5d-8e9f-0123456789ab/blog.webp', width: 1600, height: 1067, alt: 'The "big" tower <1962>' };
-  const tag = '<p><img src="/media/0b6d7c1e-2a3b-4c5d-8e9f-0123456789ab/blog.webp" width="1600" height="1067" alt="The &quot;big&quot; tower &lt;1962&gt;" /></p>';
+  const tag =
+    '<p><img src="/media/0b6d7c1e-2a3b-4c5d-8e9f-0123456789ab/blog.webp" width="1600" height="1067" alt="The &quot;big&quot; tower &lt;1962&gt;" /></p>';
 
   it('puts the picture on lines of its own at the cursor, with its size and escaped alt text, the cursor after it', () => {
     const edit = insertImage('<p>a</p><p>b</p>', 8, 8, image);

@@ -9,9 +9,40 @@ const ALLOWED_ATTRIBUTES: Record<string, readonly string[]> = {
   td: ['colspan', 'rowspan'],
 };
 const ALLOWED_TAGS = new Set([
-  'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'p', 'br', 'hr', 'ul', 'ol', 'li', 'a', 'img', 'blockquote', 'pre', 'code',
-  'strong', 'b', 'em', 'i', 'u', 's', 'del', 'sub', 'sup',
-  'table', 'thead', 'tbody', 'tr', 'th', 'td', 'figure', 'figcaption',
+  'h1',
+  'h2',
+  'h3',
+  'h4',
+  'h5',
+  'h6',
+  'p',
+  'br',
+  'hr',
+  'ul',
+  'ol',
+  'li',
+  'a',
+  'img',
+  'blockquote',
+  'pre',
+  'code',
+  'strong',
+  'b',
+  'em',
+  'i',
+  'u',
+  's',
+  'del',
+  'sub',
+  'sup',
+  'table',
+  'thead',
+  'tbody',
+  'tr',
+  'th',
+  'td',
+  'figure',
+  'figcaption',
 ]);
 const TAG = /<(\/?)([a-z0-9]+)((?:\s+[a-z-]+="[^"<>]*")*)\s*\/?>/gu;
 const ATTRIBUTE = /([a-z-]+)="([^"]*)"/gu;
@@ -72,12 +103,25 @@ describe('sanitizeBlogHtml keeps what a blog post needs', () => {
 
   it('keeps http, https, mailto and same-site links, always with rel="noopener noreferrer"', () => {
     expect(sanitizeBlogHtml('<a href="https://example.org">a</a>')).toBe('<a href="https://example.org" rel="noopener noreferrer">a</a>');
-    expect(sanitizeBlogHtml('<a href="http://example.org" rel="opener">a</a>')).toBe('<a href="http://example.org" rel="noopener noreferrer">a</a>');
-    expect(sanitizeBlogHtml('<a href="mailto:editor@example.org">a</a>')).toBe('<a href="mailto:editor@example.org" rel="noopener noreferrer">a</a>');
+    expect(sanitizeBlogHtml('<a href="http://example.org" rel="opener">a</a>')).toBe(
+      '<a href="http://example.org" rel="noopener noreferrer">a</a>',
+    );
+    expect(sanitizeBlogHtml('<a href="mailto:editor@example.org">a</a>')).toBe(
+      '<a href="mailto:editor@example.org" rel="noopener noreferrer">a</a>',
+    );
     expect(sanitizeBlogHtml('<a href="/blog/123">a</a>')).toBe('<a href="/blog/123" rel="noopener noreferrer">a</a>');
   });
   it('keeps no link into the API (it would act with the reader’s session at a click)', () => {
-    for (const href of ['/api/logout', '/API/logout', '../api/logout', '/./api/logout', '/%61pi/logout', 'https://community.example/api/logout', '  /api/posts/1/like', '/api']) {
+    for (const href of [
+      '/api/logout',
+      '/API/logout',
+      '../api/logout',
+      '/./api/logout',
+      '/%61pi/logout',
+      'https://community.example/api/logout',
+      '  /api/posts/1/like',
+      '/api',
+    ]) {
       expect(sanitizeBlogHtml(`<a href="${href}">out</a>`), href).toBe('<a rel="noopener noreferrer">out</a>');
     }
     expect(sanitizeBlogHtml('<a href="/apiary">bees</a>')).toBe('<a href="/apiary" rel="noopener noreferrer">bees</a>');
@@ -85,8 +129,12 @@ describe('sanitizeBlogHtml keeps what a blog post needs', () => {
   });
 
   it('keeps target only as _blank', () => {
-    expect(sanitizeBlogHtml('<a href="https://example.org" target="_blank">a</a>')).toBe('<a href="https://example.org" target="_blank" rel="noopener noreferrer">a</a>');
-    expect(sanitizeBlogHtml('<a href="https://example.org" target="_parent">a</a>')).toBe('<a href="https://example.org" rel="noopener noreferrer">a</a>');
+    expect(sanitizeBlogHtml('<a href="https://example.org" target="_blank">a</a>')).toBe(
+      '<a href="https://example.org" target="_blank" rel="noopener noreferrer">a</a>',
+    );
+    expect(sanitizeBlogHtml('<a href="https://example.org" target="_parent">a</a>')).toBe(
+      '<a href="https://example.org" rel="noopener noreferrer">a</a>',
+    );
   });
 
   it('drops images whose source is not absolute https', () => {
@@ -97,12 +145,24 @@ describe('sanitizeBlogHtml keeps what a blog post needs', () => {
 
   it('keeps our own uploads’ pictures (/media/<id>/<file>) with their size and alt text, and nothing else of them', () => {
     const src = '/media/0b6d7c1e-2a3b-4c5d-8e9f-0123456789ab/blog.webp';
-    expect(sanitizeBlogHtml(`<p><img src="${src}" width="1600" height="1200" alt="The tower" /></p>`)).toBe(`<p><img src="${src}" width="1600" height="1200" alt="The tower" /></p>`);
-    expect(sanitizeBlogHtml(`<img src="${src}" width="1600" height="1200" alt="a" onerror="alert(1)" onload="x()" style="color:red" class="c" loading="lazy" srcset="https://e.example/x.png 2x" />`)).toBe(
-      `<img src="${src}" width="1600" height="1200" alt="a" />`,
+    expect(sanitizeBlogHtml(`<p><img src="${src}" width="1600" height="1200" alt="The tower" /></p>`)).toBe(
+      `<p><img src="${src}" width="1600" height="1200" alt="The tower" /></p>`,
     );
+    expect(
+      sanitizeBlogHtml(
+        `<img src="${src}" width="1600" height="1200" alt="a" onerror="alert(1)" onload="x()" style="color:red" class="c" loading="lazy" srcset="https://e.example/x.png 2x" />`,
+      ),
+    ).toBe(`<img src="${src}" width="1600" height="1200" alt="a" />`);
     expect(sanitizeBlogHtml(`<img src="${src}" width="100%" height="javascript:alert(1)" alt="a" />`)).toBe(`<img src="${src}" alt="a" />`);
-    for (const other of ['/media/0b6d7c1e-2a3b-4c5d-8e9f-0123456789ab/../../api/logout', '/media/x/blog.webp', '/MEDIA/0b6d7c1e-2a3b-4c5d-8e9f-0123456789ab/blog.webp', ` ${src}`, `${src}?x=1`, 'javascript:alert(1)', 'JaVaScRiPt:alert(1)']) {
+    for (const other of [
+      '/media/0b6d7c1e-2a3b-4c5d-8e9f-0123456789ab/../../api/logout',
+      '/media/x/blog.webp',
+      '/MEDIA/0b6d7c1e-2a3b-4c5d-8e9f-0123456789ab/blog.webp',
+      ` ${src}`,
+      `${src}?x=1`,
+      'javascript:alert(1)',
+      'JaVaScRiPt:alert(1)',
+    ]) {
       expect(sanitizeBlogHtml(`<p>x<img src="${other}" alt="a" /></p>`), other).toBe('<p>x</p>');
     }
   });

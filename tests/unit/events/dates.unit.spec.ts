@@ -26,7 +26,9 @@ describe('formatEventDateLine', () => {
   const chicago = { timeZone: 'America/Chicago' };
 
   it('shows a one-day all-day event', () => {
-    expect(formatEventDateLine({ startDate: '2026-07-04T00:00:00.000Z', endDate: '2026-07-04T00:00:00.000Z', allDay: true })).toBe('Saturday, July 4, 2026 · All day');
+    expect(formatEventDateLine({ startDate: '2026-07-04T00:00:00.000Z', endDate: '2026-07-04T00:00:00.000Z', allDay: true })).toBe(
+      'Saturday, July 4, 2026 · All day',
+    );
   });
   it('shows a several-day all-day event with its last day', () => {
     expect(formatEventDateLine({ startDate: '2026-07-04T00:00:00.000Z', endDate: '2026-07-06T00:00:00.000Z', allDay: true })).toBe(
@@ -34,12 +36,14 @@ describe('formatEventDateLine', () => {
     );
   });
   it('reads all-day dates in UTC whatever the reader’s zone, as the calendar file does', () => {
-    expect(formatEventDateLine({ startDate: '2026-07-04T00:00:00.000Z', endDate: '2026-07-04T00:00:00.000Z', allDay: true }, chicago)).toBe('Saturday, July 4, 2026 · All day');
+    expect(formatEventDateLine({ startDate: '2026-07-04T00:00:00.000Z', endDate: '2026-07-04T00:00:00.000Z', allDay: true }, chicago)).toBe(
+      'Saturday, July 4, 2026 · All day',
+    );
   });
   it('shows a same-day time range in the reader’s zone', () => {
-    expect(plain(formatEventDateLine({ startDate: '2026-07-04T18:00:00.000Z', endDate: '2026-07-04T21:30:00.000Z', allDay: false }, chicago))).toBe(
-      'Saturday, July 4, 2026 · 1:00 PM – 4:30 PM',
-    );
+    expect(
+      plain(formatEventDateLine({ startDate: '2026-07-04T18:00:00.000Z', endDate: '2026-07-04T21:30:00.000Z', allDay: false }, chicago)),
+    ).toBe('Saturday, July 4, 2026 · 1:00 PM – 4:30 PM');
   });
   it('shows a range over several days, deciding the day in the reader’s zone', () => {
     // 01:00 UTC on the 5th is still the evening of the 4th in Chicago: one day there, two in UTC.
@@ -48,12 +52,19 @@ describe('formatEventDateLine', () => {
     expect(plain(formatEventDateLine(event))).toBe('Saturday, July 4, 2026, 8:00 PM – Sunday, July 5, 2026, 1:00 AM');
   });
   it('shows one time when the event ends as it starts', () => {
-    expect(plain(formatEventDateLine({ startDate: '2026-07-04T18:00:00.000Z', endDate: '2026-07-04T18:00:00.000Z', allDay: false }))).toBe('Saturday, July 4, 2026 · 6:00 PM');
+    expect(plain(formatEventDateLine({ startDate: '2026-07-04T18:00:00.000Z', endDate: '2026-07-04T18:00:00.000Z', allDay: false }))).toBe(
+      'Saturday, July 4, 2026 · 6:00 PM',
+    );
   });
   it('follows the locale for names and times', () => {
-    expect(plain(formatEventDateLine({ startDate: '2026-07-04T18:00:00.000Z', endDate: '2026-07-04T21:00:00.000Z', allDay: false }, { locale: 'fr-FR', timeZone: 'Europe/Paris' }))).toBe(
-      'samedi 4 juillet 2026 · 20:00 – 23:00',
-    );
+    expect(
+      plain(
+        formatEventDateLine(
+          { startDate: '2026-07-04T18:00:00.000Z', endDate: '2026-07-04T21:00:00.000Z', allDay: false },
+          { locale: 'fr-FR', timeZone: 'Europe/Paris' },
+        ),
+      ),
+    ).toBe('samedi 4 juillet 2026 · 20:00 – 23:00');
   });
 });
 
@@ -95,12 +106,23 @@ describe('days and upcoming events', () => {
   });
   it('shows an event on every day it spans', () => {
     const event = { startDate: '2026-07-04T18:00:00.000Z', endDate: '2026-07-06T18:00:00.000Z', allDay: false };
-    expect(['2026-07-03', '2026-07-04', '2026-07-05', '2026-07-06', '2026-07-07'].map((day) => occursOn(event, day))).toEqual([false, true, true, true, false]);
+    expect(['2026-07-03', '2026-07-04', '2026-07-05', '2026-07-06', '2026-07-07'].map((day) => occursOn(event, day))).toEqual([
+      false,
+      true,
+      true,
+      true,
+      false,
+    ]);
   });
   it('lists the next events from now, soonest first, five by default', () => {
     const now = new Date('2026-07-01T12:00:00Z');
     const at = (iso: string) => ({ startDate: iso });
-    const events = [at('2026-07-09T00:00:00Z'), at('2026-06-30T00:00:00Z'), at('2026-07-01T12:00:00Z'), ...['05', '03', '07', '04', '06'].map((d) => at(`2026-07-${d}T00:00:00Z`))];
+    const events = [
+      at('2026-07-09T00:00:00Z'),
+      at('2026-06-30T00:00:00Z'),
+      at('2026-07-01T12:00:00Z'),
+      ...['05', '03', '07', '04', '06'].map((d) => at(`2026-07-${d}T00:00:00Z`)),
+    ];
     expect(upcomingEvents(events, now).map((e) => e.startDate)).toEqual([
       '2026-07-01T12:00:00Z',
       '2026-07-03T00:00:00Z',

@@ -2,7 +2,12 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import * as v from 'valibot';
 import { DomainError, type Actor } from '../../../shared/domain';
-import { attendeeCounts, calendarEventDecider, type CalendarEventCommand, type CalendarEventState } from '../../../shared/events/event-stream';
+import {
+  attendeeCounts,
+  calendarEventDecider,
+  type CalendarEventCommand,
+  type CalendarEventState,
+} from '../../../shared/events/event-stream';
 import { EventSchema } from '../../../shared/events/schemas';
 import { AT_CAPACITY, RSVP_STATUSES } from '../../../shared/events/constants';
 
@@ -14,12 +19,18 @@ const fields = (maxAttendees: number | null, waitlist = false) => ({
   waitlist,
 });
 
-type Step = { kind: 'set'; member: number; status: (typeof RSVP_STATUSES)[number] } | { kind: 'remove'; member: number } | { kind: 'limit'; max: number | null };
+type Step =
+  | { kind: 'set'; member: number; status: (typeof RSVP_STATUSES)[number] }
+  | { kind: 'remove'; member: number }
+  | { kind: 'limit'; max: number | null };
 
 const step: fc.Arbitrary<Step> = fc.oneof(
   { weight: 6, arbitrary: fc.record({ kind: fc.constant('set' as const), member: fc.nat(7), status: fc.constantFrom(...RSVP_STATUSES) }) },
   { weight: 2, arbitrary: fc.record({ kind: fc.constant('remove' as const), member: fc.nat(7) }) },
-  { weight: 1, arbitrary: fc.record({ kind: fc.constant('limit' as const), max: fc.option(fc.integer({ min: 1, max: 5 }), { nil: null }) }) },
+  {
+    weight: 1,
+    arbitrary: fc.record({ kind: fc.constant('limit' as const), max: fc.option(fc.integer({ min: 1, max: 5 }), { nil: null }) }),
+  },
 );
 
 const command = (s: Step, waitlist = false): CalendarEventCommand => {

@@ -36,7 +36,9 @@ describe('iCalendar export', () => {
     expect(event.location).toBe('Tribune Tower, Chicago');
     expect(event.startDate.toJSDate().toISOString()).toBe(base.startDate);
     expect(event.endDate.toJSDate().toISOString()).toBe(base.endDate);
-    expect(event.description).toBe('Event Type: Reunion\n\nBring photos; memories, and stories.\nSecond line \\ backslash\n\nTags: wgn, reunion\n\nOrganizer: Ada "The Founder", Chicago');
+    expect(event.description).toBe(
+      'Event Type: Reunion\n\nBring photos; memories, and stories.\nSecond line \\ backslash\n\nTags: wgn, reunion\n\nOrganizer: Ada "The Founder", Chicago',
+    );
     const vevent = calendar.getFirstSubcomponent('vevent')!;
     // The event's page, its organizer by name only (no address), and how often its time or place changed.
     expect(vevent.getFirstPropertyValue('url')).toBe(base.url);
@@ -61,7 +63,20 @@ describe('iCalendar export', () => {
   });
 
   it('writes all-day events as dates with the end one day later, and virtual events with their link beside the page', () => {
-    const text = calendarFile([{ ...base, allDay: true, eventType: 'other', isVirtual: true, virtualLink: 'https://meet.example.org/wgn', startDate: '2026-07-04T00:00:00.000Z', endDate: '2026-07-05T00:00:00.000Z' }], 'h');
+    const text = calendarFile(
+      [
+        {
+          ...base,
+          allDay: true,
+          eventType: 'other',
+          isVirtual: true,
+          virtualLink: 'https://meet.example.org/wgn',
+          startDate: '2026-07-04T00:00:00.000Z',
+          endDate: '2026-07-05T00:00:00.000Z',
+        },
+      ],
+      'h',
+    );
     expect(text).toContain('DTSTART;VALUE=DATE:20260704');
     expect(text).toContain('DTEND;VALUE=DATE:20260706');
     expect(text).toContain('LOCATION:Virtual Event');
@@ -86,9 +101,21 @@ describe('iCalendar export', () => {
   });
 
   it('drops control characters, so a pasted link cannot add properties', () => {
-    const text = calendarFile([{ ...base, isVirtual: true, virtualLink: 'https://meet.example.org/x\r\nATTENDEE:mailto:evil@example.org', title: 'Bell\u0007 test' }], 'h');
+    const text = calendarFile(
+      [
+        {
+          ...base,
+          isVirtual: true,
+          virtualLink: 'https://meet.example.org/x\r\nATTENDEE:mailto:evil@example.org',
+          title: 'Bell\u0007 test',
+        },
+      ],
+      'h',
+    );
     expect(text).not.toMatch(/^ATTENDEE/m);
-    expect(text.replaceAll('\r\n ', '')).toContain('CONFERENCE;VALUE=URI;FEATURE=VIDEO:https://meet.example.org/xATTENDEE:mailto:evil@example.org');
+    expect(text.replaceAll('\r\n ', '')).toContain(
+      'CONFERENCE;VALUE=URI;FEATURE=VIDEO:https://meet.example.org/xATTENDEE:mailto:evil@example.org',
+    );
     expect(text).toContain('SUMMARY:Bell test');
     expect(() => parse(text)).not.toThrow();
   });
@@ -107,8 +134,19 @@ describe('iCalendar export', () => {
   });
 
   it('publishes a feed with one event per entry, each with its own UID', () => {
-    const second: IcsEvent = { ...base, id: 'e2', title: 'Memorial', eventType: 'memorial', tags: [], organizerName: null, description: '', sequence: 0 };
-    const calendar = parse(calendarFile([base, second], 'community.example.org', new Date('2026-06-03T00:00:00Z'), 'Broadcast History Community'));
+    const second: IcsEvent = {
+      ...base,
+      id: 'e2',
+      title: 'Memorial',
+      eventType: 'memorial',
+      tags: [],
+      organizerName: null,
+      description: '',
+      sequence: 0,
+    };
+    const calendar = parse(
+      calendarFile([base, second], 'community.example.org', new Date('2026-06-03T00:00:00Z'), 'Broadcast History Community'),
+    );
     const events = calendar.getAllSubcomponents('vevent').map((component) => new ICAL.Event(component));
     expect(events.map((event) => event.uid)).toEqual([`${base.id}@community.example.org`, 'e2@community.example.org']);
     expect(events[1]!.description).toBe('Event Type: Memorial');
@@ -121,7 +159,10 @@ describe('iCalendar export', () => {
   });
 
   it('leaves the description and location out when there is nothing to say', () => {
-    const text = calendarFile([{ ...base, eventType: 'other', description: '', tags: [], organizerName: null, location: '', isVirtual: true, virtualLink: '' }], 'h');
+    const text = calendarFile(
+      [{ ...base, eventType: 'other', description: '', tags: [], organizerName: null, location: '', isVirtual: true, virtualLink: '' }],
+      'h',
+    );
     expect(text).not.toContain('DESCRIPTION');
     expect(text).not.toContain('LOCATION');
     expect(text).not.toContain('CONFERENCE');

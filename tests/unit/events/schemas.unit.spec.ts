@@ -30,7 +30,10 @@ describe('event form schema: the spec’s messages', () => {
   it('reports unreadable dates on their own field', () => {
     expect(issues({ ...valid, startDate: 'soon' })).toEqual({ startDate: 'Invalid start date format' });
     expect(issues({ ...valid, endDate: '2026-13-45T99:00' })).toEqual({ endDate: 'Invalid end date format' });
-    expect(issues({ ...valid, startDate: 'soon', endDate: 'later' })).toEqual({ startDate: 'Invalid start date format', endDate: 'Invalid end date format' });
+    expect(issues({ ...valid, startDate: 'soon', endDate: 'later' })).toEqual({
+      startDate: 'Invalid start date format',
+      endDate: 'Invalid end date format',
+    });
   });
 
   it('refuses dates outside four-digit years, which no calendar file can carry', () => {
@@ -38,7 +41,9 @@ describe('event form schema: the spec’s messages', () => {
       startDate: 'Start date must be between the years 1000 and 9999',
       endDate: 'End date must be between the years 1000 and 9999',
     });
-    expect(issues({ ...valid, startDate: '0999-12-31T23:59:59.999Z' })).toEqual({ startDate: 'Start date must be between the years 1000 and 9999' });
+    expect(issues({ ...valid, startDate: '0999-12-31T23:59:59.999Z' })).toEqual({
+      startDate: 'Start date must be between the years 1000 and 9999',
+    });
     expect(issues({ ...valid, startDate: '1000-01-01T00:00:00.000Z', endDate: '9999-12-31T23:59:59.999Z' })).toEqual({});
   });
 
@@ -46,8 +51,13 @@ describe('event form schema: the spec’s messages', () => {
     expect(issues({ ...valid, endDate: '2026-07-04T17:59:00.000Z' })).toEqual({ endDate: 'End date must be after start date' });
     expect(issues({ ...valid, endDate: valid.startDate })).toEqual({});
     // Shown together with other fields' messages, but only once both dates are readable.
-    expect(issues({ ...valid, title: '', endDate: '2026-07-03T00:00:00.000Z' })).toEqual({ title: 'Event title is required', endDate: 'End date must be after start date' });
-    expect(issues({ ...valid, startDate: 'soon', endDate: '2026-07-03T00:00:00.000Z' })).toEqual({ startDate: 'Invalid start date format' });
+    expect(issues({ ...valid, title: '', endDate: '2026-07-03T00:00:00.000Z' })).toEqual({
+      title: 'Event title is required',
+      endDate: 'End date must be after start date',
+    });
+    expect(issues({ ...valid, startDate: 'soon', endDate: '2026-07-03T00:00:00.000Z' })).toEqual({
+      startDate: 'Invalid start date format',
+    });
   });
 
   it('takes only the listed event types, other by default', () => {
@@ -72,8 +82,12 @@ describe('event form schema: the spec’s messages', () => {
     expect(parse(valid).virtualLink).toBe('');
     expect(parse({ ...valid, virtualLink: ' https://meet.example.org/wgn ' }).virtualLink).toBe('https://meet.example.org/wgn');
     expect(issues({ ...valid, virtualLink: 'http://zoom.example.com/j/1' })).toEqual({});
-    expect(issues({ ...valid, virtualLink: 'javascript:alert(1)' })).toEqual({ virtualLink: 'The meeting link must start with http:// or https://' });
-    expect(issues({ ...valid, virtualLink: 'ftp://files.example.org' })).toEqual({ virtualLink: 'The meeting link must start with http:// or https://' });
+    expect(issues({ ...valid, virtualLink: 'javascript:alert(1)' })).toEqual({
+      virtualLink: 'The meeting link must start with http:// or https://',
+    });
+    expect(issues({ ...valid, virtualLink: 'ftp://files.example.org' })).toEqual({
+      virtualLink: 'The meeting link must start with http:// or https://',
+    });
   });
 });
 
@@ -110,7 +124,11 @@ describe('event form schema: defaults and normalised output', () => {
   });
 
   it('treats null optional texts as empty', () => {
-    expect(parse({ ...valid, description: null, location: null, virtualLink: null })).toMatchObject({ description: '', location: '', virtualLink: '' });
+    expect(parse({ ...valid, description: null, location: null, virtualLink: null })).toMatchObject({
+      description: '',
+      location: '',
+      virtualLink: '',
+    });
   });
 });
 

@@ -33,7 +33,10 @@ describe('SubmitPost', () => {
   const submit = (actor: Actor | null): PostCommand => ({ type: 'SubmitPost', data: { id: POST_ID, ...newPost }, metadata: by(actor) });
 
   it('puts a member’s post in the moderation queue', () => {
-    spec.given([]).when(submit(author)).then([submitted(false, author, at)]);
+    spec
+      .given([])
+      .when(submit(author))
+      .then([submitted(false, author, at)]);
   });
 
   it('approves admin and staff posts at once', () => {
@@ -59,7 +62,10 @@ describe('SubmitPost', () => {
 
 describe('moderation', () => {
   it('lets staff approve a pending post', () => {
-    spec.given([pending]).when(command('ApprovePost', staff)).then([{ type: 'PostApproved', data: { by: staff.id, at } }]);
+    spec
+      .given([pending])
+      .when(command('ApprovePost', staff))
+      .then([{ type: 'PostApproved', data: { by: staff.id, at } }]);
   });
 
   it('is a no-op to approve an approved post', () => {
@@ -86,7 +92,10 @@ describe('moderation', () => {
   it('is a no-op to reject a rejected post, and a rejected post can still be approved', () => {
     const rejected: PostEvent = { type: 'PostRejected', data: { by: staff.id, at } };
     spec.given([pending, rejected]).when(command('RejectPost', staff)).then([]);
-    spec.given([pending, rejected]).when(command('ApprovePost', staff)).then([{ type: 'PostApproved', data: { by: staff.id, at } }]);
+    spec
+      .given([pending, rejected])
+      .when(command('ApprovePost', staff))
+      .then([{ type: 'PostApproved', data: { by: staff.id, at } }]);
   });
 
   it('refuses members', () => {
@@ -95,12 +104,21 @@ describe('moderation', () => {
   });
 
   it('lets staff pin and unpin an approved post', () => {
-    spec.given(approvedPost).when(command('PinPost', staff)).then([{ type: 'PostPinned', data: { by: staff.id, at } }]);
-    spec.given([...approvedPost, pinned]).when(command('UnpinPost', admin)).then([{ type: 'PostUnpinned', data: { by: admin.id, at } }]);
+    spec
+      .given(approvedPost)
+      .when(command('PinPost', staff))
+      .then([{ type: 'PostPinned', data: { by: staff.id, at } }]);
+    spec
+      .given([...approvedPost, pinned])
+      .when(command('UnpinPost', admin))
+      .then([{ type: 'PostUnpinned', data: { by: admin.id, at } }]);
   });
 
   it('is a no-op to pin a pinned post or unpin an unpinned one', () => {
-    spec.given([...approvedPost, pinned]).when(command('PinPost', staff)).then([]);
+    spec
+      .given([...approvedPost, pinned])
+      .when(command('PinPost', staff))
+      .then([]);
     spec.given(approvedPost).when(command('UnpinPost', staff)).then([]);
   });
 
@@ -110,7 +128,10 @@ describe('moderation', () => {
 
   it('refuses members pinning', () => {
     spec.given(approvedPost).when(command('PinPost', author)).thenThrows('forbidden', 'Only admins and staff can pin posts');
-    spec.given([...approvedPost, pinned]).when(command('UnpinPost', author)).thenThrows('forbidden', 'Only admins and staff can unpin posts');
+    spec
+      .given([...approvedPost, pinned])
+      .when(command('UnpinPost', author))
+      .thenThrows('forbidden', 'Only admins and staff can unpin posts');
   });
 });
 
@@ -122,15 +143,24 @@ describe('likes', () => {
   });
 
   it('is a no-op to like twice', () => {
-    spec.given([...approvedPost, liked]).when(command('LikePost', reader)).then([]);
+    spec
+      .given([...approvedPost, liked])
+      .when(command('LikePost', reader))
+      .then([]);
   });
 
   it('lets a member like again after unliking', () => {
-    spec.given([...approvedPost, liked, { type: 'PostUnliked', data: { memberId: reader.id } }]).when(command('LikePost', reader)).then([liked]);
+    spec
+      .given([...approvedPost, liked, { type: 'PostUnliked', data: { memberId: reader.id } }])
+      .when(command('LikePost', reader))
+      .then([liked]);
   });
 
   it('records an unlike, and is a no-op when there was no like', () => {
-    spec.given([...approvedPost, liked]).when(command('UnlikePost', reader)).then([{ type: 'PostUnliked', data: { memberId: reader.id } }]);
+    spec
+      .given([...approvedPost, liked])
+      .when(command('UnlikePost', reader))
+      .then([{ type: 'PostUnliked', data: { memberId: reader.id } }]);
     spec.given(approvedPost).when(command('UnlikePost', reader)).then([]);
   });
 
@@ -145,7 +175,10 @@ describe('likes', () => {
 
 describe('shares', () => {
   it('counts every share, by members and by anonymous readers', () => {
-    spec.given(approvedPost).when(command('SharePost', reader)).then([{ type: 'PostShared', data: { memberId: reader.id } }]);
+    spec
+      .given(approvedPost)
+      .when(command('SharePost', reader))
+      .then([{ type: 'PostShared', data: { memberId: reader.id } }]);
     spec
       .given([...approvedPost, { type: 'PostShared', data: { memberId: reader.id } }])
       .when(command('SharePost', null))
@@ -158,14 +191,24 @@ describe('shares', () => {
 });
 
 describe('reports', () => {
-  const report = (actor: Actor, reason?: string): PostCommand => ({ type: 'ReportPost', data: reason ? { reason } : {}, metadata: by(actor) });
+  const report = (actor: Actor, reason?: string): PostCommand => ({
+    type: 'ReportPost',
+    data: reason ? { reason } : {},
+    metadata: by(actor),
+  });
 
   it('records a report with its reason', () => {
-    spec.given(approvedPost).when(report(reader, 'Spam')).then([{ type: 'PostReported', data: { memberId: reader.id, reason: 'Spam', at } }]);
+    spec
+      .given(approvedPost)
+      .when(report(reader, 'Spam'))
+      .then([{ type: 'PostReported', data: { memberId: reader.id, reason: 'Spam', at } }]);
   });
 
   it('counts one report per member', () => {
-    spec.given([...approvedPost, { type: 'PostReported', data: { memberId: reader.id, at } }]).when(report(reader, 'Again')).then([]);
+    spec
+      .given([...approvedPost, { type: 'PostReported', data: { memberId: reader.id, at } }])
+      .when(report(reader, 'Again'))
+      .then([]);
   });
 
   it('refuses a report of a post not approved', () => {
@@ -179,10 +222,19 @@ describe('reports', () => {
   it('has its reports dismissed by staff only, after which a member may report again', () => {
     const reported: PostEvent = { type: 'PostReported', data: { memberId: reader.id, at } };
     const dismissed: PostEvent = { type: 'PostReportsDismissed', data: { by: staff.id, at } };
-    spec.given([...approvedPost, reported]).when(command('DismissPostReports', staff)).then([dismissed]);
-    spec.given([...approvedPost, reported]).when(command('DismissPostReports', author)).thenThrows('forbidden', 'Only admins and staff can dismiss reports of posts');
+    spec
+      .given([...approvedPost, reported])
+      .when(command('DismissPostReports', staff))
+      .then([dismissed]);
+    spec
+      .given([...approvedPost, reported])
+      .when(command('DismissPostReports', author))
+      .thenThrows('forbidden', 'Only admins and staff can dismiss reports of posts');
     spec.given(approvedPost).when(command('DismissPostReports', staff)).then([]);
-    spec.given([...approvedPost, reported, dismissed]).when(report(reader, 'Again')).then([{ type: 'PostReported', data: { memberId: reader.id, reason: 'Again', at } }]);
+    spec
+      .given([...approvedPost, reported, dismissed])
+      .when(report(reader, 'Again'))
+      .then([{ type: 'PostReported', data: { memberId: reader.id, reason: 'Again', at } }]);
   });
 });
 
@@ -192,7 +244,10 @@ describe('DeletePost', () => {
   });
 
   it('lets staff delete anyone’s post', () => {
-    spec.given(approvedPost).when(command('DeletePost', staff)).then([{ type: 'PostDeleted', data: { by: staff.id, at } }]);
+    spec
+      .given(approvedPost)
+      .when(command('DeletePost', staff))
+      .then([{ type: 'PostDeleted', data: { by: staff.id, at } }]);
   });
 
   it('refuses other members', () => {
@@ -201,7 +256,10 @@ describe('DeletePost', () => {
 
   it('leaves a deleted post accepting no command', () => {
     for (const type of ['DeletePost', 'ApprovePost', 'LikePost', 'UnlikePost', 'SharePost', 'PinPost'] as const) {
-      spec.given([...approvedPost, deleted]).when(command(type, admin)).thenThrows('not_found', 'Post not found');
+      spec
+        .given([...approvedPost, deleted])
+        .when(command(type, admin))
+        .thenThrows('not_found', 'Post not found');
     }
   });
 
@@ -214,7 +272,14 @@ describe('NewPostSchema', () => {
   const firstIssue = (input: unknown) => v.safeParse(NewPostSchema, input).issues?.[0];
 
   it('trims the content and fills absent media with null', () => {
-    expect(v.parse(NewPostSchema, { content: '  Hello  ' })).toEqual({ mediaId: null, content: 'Hello', mediaType: null, mediaUrl: null, mediaTitle: null, tags: [] });
+    expect(v.parse(NewPostSchema, { content: '  Hello  ' })).toEqual({
+      mediaId: null,
+      content: 'Hello',
+      mediaType: null,
+      mediaUrl: null,
+      mediaTitle: null,
+      tags: [],
+    });
   });
 
   it('normalises tags', () => {
@@ -232,7 +297,9 @@ describe('NewPostSchema', () => {
   });
 
   it('keeps media with a type, URL and title', () => {
-    expect(v.parse(NewPostSchema, { content: 'x', mediaType: 'image', mediaUrl: ' https://img.example.org/a.png ', mediaTitle: ' Tower ' })).toMatchObject({
+    expect(
+      v.parse(NewPostSchema, { content: 'x', mediaType: 'image', mediaUrl: ' https://img.example.org/a.png ', mediaTitle: ' Tower ' }),
+    ).toMatchObject({
       mediaType: 'image',
       mediaUrl: 'https://img.example.org/a.png',
       mediaTitle: 'Tower',
@@ -240,8 +307,15 @@ describe('NewPostSchema', () => {
   });
 
   it('treats a URL without a type as a link, and drops a title without a URL', () => {
-    expect(v.parse(NewPostSchema, { content: 'x', mediaUrl: 'http://example.org' })).toMatchObject({ mediaType: 'link', mediaUrl: 'http://example.org' });
-    expect(v.parse(NewPostSchema, { content: 'x', mediaUrl: '', mediaTitle: 'Lonely' })).toMatchObject({ mediaType: null, mediaUrl: null, mediaTitle: null });
+    expect(v.parse(NewPostSchema, { content: 'x', mediaUrl: 'http://example.org' })).toMatchObject({
+      mediaType: 'link',
+      mediaUrl: 'http://example.org',
+    });
+    expect(v.parse(NewPostSchema, { content: 'x', mediaUrl: '', mediaTitle: 'Lonely' })).toMatchObject({
+      mediaType: null,
+      mediaUrl: null,
+      mediaTitle: null,
+    });
   });
 
   it('refuses a media type without a URL', () => {
@@ -257,13 +331,21 @@ describe('NewPostSchema', () => {
   });
 
   it('requires a YouTube video link for the youtube type', () => {
-    expect(v.parse(NewPostSchema, { content: 'x', mediaType: 'youtube', mediaUrl: 'https://youtu.be/dQw4w9WgXcQ' }).mediaType).toBe('youtube');
-    expect(firstIssue({ content: 'x', mediaType: 'youtube', mediaUrl: 'https://vimeo.com/1' })?.message).toMatch(/^Enter a YouTube video link/);
+    expect(v.parse(NewPostSchema, { content: 'x', mediaType: 'youtube', mediaUrl: 'https://youtu.be/dQw4w9WgXcQ' }).mediaType).toBe(
+      'youtube',
+    );
+    expect(firstIssue({ content: 'x', mediaType: 'youtube', mediaUrl: 'https://vimeo.com/1' })?.message).toMatch(
+      /^Enter a YouTube video link/,
+    );
   });
 
   it('refuses an unknown media type and a long media title', () => {
-    expect(firstIssue({ content: 'x', mediaType: 'gif', mediaUrl: 'https://a.org' })?.message).toBe('Media type must be one of image, video, audio, youtube, link');
-    expect(firstIssue({ content: 'x', mediaUrl: 'https://a.org', mediaTitle: 't'.repeat(201) })?.message).toBe('Media title must be at most 200 characters');
+    expect(firstIssue({ content: 'x', mediaType: 'gif', mediaUrl: 'https://a.org' })?.message).toBe(
+      'Media type must be one of image, video, audio, youtube, link',
+    );
+    expect(firstIssue({ content: 'x', mediaUrl: 'https://a.org', mediaTitle: 't'.repeat(201) })?.message).toBe(
+      'Media title must be at most 200 characters',
+    );
   });
 });
 
@@ -281,36 +363,66 @@ describe('EditPost', () => {
   const held: PostEvent = { type: 'PostRevisionSubmitted', data: { ...text, by: author.id, at } };
 
   it('replaces the text of a pending post at once', () => {
-    spec.given([pending]).when(edit(author)).then([{ type: 'PostEdited', data: { ...text, by: author.id, at } }]);
+    spec
+      .given([pending])
+      .when(edit(author))
+      .then([{ type: 'PostEdited', data: { ...text, by: author.id, at } }]);
   });
 
   it('holds a member’s edit of an approved post for review; a second edit replaces the held one', () => {
     spec.given(approvedPost).when(edit(author)).then([held]);
     const second = { ...text, content: 'WKRC signed on in 1926.' };
-    spec.given([...approvedPost, held]).when(edit(author, second)).then([{ type: 'PostRevisionSubmitted', data: { ...second, by: author.id, at } }]);
-    spec.given([...approvedPost, held]).when(edit(author)).then([]);
+    spec
+      .given([...approvedPost, held])
+      .when(edit(author, second))
+      .then([{ type: 'PostRevisionSubmitted', data: { ...second, by: author.id, at } }]);
+    spec
+      .given([...approvedPost, held])
+      .when(edit(author))
+      .then([]);
   });
 
   it('applies staff edits at once', () => {
-    spec.given(approvedPost).when(edit(staff)).then([{ type: 'PostEdited', data: { ...text, by: staff.id, at } }]);
+    spec
+      .given(approvedPost)
+      .when(edit(staff))
+      .then([{ type: 'PostEdited', data: { ...text, by: staff.id, at } }]);
   });
 
   it('sends a rejected post its author edits back for review', () => {
-    spec.given([pending, { type: 'PostRejected', data: { by: staff.id, at } }]).when(edit(author)).then([{ type: 'PostEdited', data: { ...text, by: author.id, at, resubmitted: true } }]);
+    spec
+      .given([pending, { type: 'PostRejected', data: { by: staff.id, at } }])
+      .when(edit(author))
+      .then([{ type: 'PostEdited', data: { ...text, by: author.id, at, resubmitted: true } }]);
   });
 
   it('approves or rejects the held edit, not the post', () => {
-    spec.given([...approvedPost, held]).when(command('ApprovePost', staff)).then([{ type: 'PostRevisionApproved', data: { by: staff.id, at } }]);
-    spec.given([...approvedPost, held]).when({ type: 'RejectPost', data: { reason: 'No' }, metadata: by(staff) }).then([{ type: 'PostRevisionRejected', data: { by: staff.id, reason: 'No', at } }]);
-    spec.given([...approvedPost, held, { type: 'PostRevisionApproved', data: { by: staff.id, at } }]).when(command('ApprovePost', staff)).then([]);
+    spec
+      .given([...approvedPost, held])
+      .when(command('ApprovePost', staff))
+      .then([{ type: 'PostRevisionApproved', data: { by: staff.id, at } }]);
+    spec
+      .given([...approvedPost, held])
+      .when({ type: 'RejectPost', data: { reason: 'No' }, metadata: by(staff) })
+      .then([{ type: 'PostRevisionRejected', data: { by: staff.id, reason: 'No', at } }]);
+    spec
+      .given([...approvedPost, held, { type: 'PostRevisionApproved', data: { by: staff.id, at } }])
+      .when(command('ApprovePost', staff))
+      .then([]);
   });
 
   it('changes nothing when the text is the same', () => {
-    spec.given(approvedPost).when(edit(staff, { ...newPost })).then([]);
+    spec
+      .given(approvedPost)
+      .when(edit(staff, { ...newPost }))
+      .then([]);
   });
 
   it('refuses other members and deleted posts', () => {
     spec.given(approvedPost).when(edit(reader)).thenThrows('forbidden', 'Only the author or staff can edit this post');
-    spec.given([...approvedPost, deleted]).when(edit(author)).thenThrows('not_found', 'Post not found');
+    spec
+      .given([...approvedPost, deleted])
+      .when(edit(author))
+      .thenThrows('not_found', 'Post not found');
   });
 });

@@ -9,7 +9,9 @@ describe('a share counts once per visitor and post per day', () => {
     // 05:59Z is 23:59 the evening before in Chicago (UTC−6 in January); 06:01Z is 00:01.
     expect(chicago('2030-01-02T05:59:00Z')).not.toBe(chicago('2030-01-02T06:01:00Z'));
     expect(chicago('2030-01-02T06:01:00Z')).toBe(chicago('2030-01-03T05:59:00Z'));
-    expect(shareKey(post, 'member:m1', new Date('2030-01-02T05:59:00Z'), 'UTC')).toBe(shareKey(post, 'member:m1', new Date('2030-01-02T06:01:00Z'), 'UTC'));
+    expect(shareKey(post, 'member:m1', new Date('2030-01-02T05:59:00Z'), 'UTC')).toBe(
+      shareKey(post, 'member:m1', new Date('2030-01-02T06:01:00Z'), 'UTC'),
+    );
   });
 
   it('per post and per visitor: a member by id wherever they are, a guest by address', () => {

@@ -32,7 +32,8 @@ describe('normalizeTags', () => {
 
 describe('the tag limits', () => {
   const tags = (count: number, length = 5) => Array.from({ length: count }, (_, index) => `${index}`.padStart(length, 't'));
-  const fields = (result: v.SafeParseResult<v.GenericSchema>) => (result.success ? {} : Object.fromEntries(result.issues.map((issue) => [v.getDotPath(issue) ?? '', issue.message])));
+  const fields = (result: v.SafeParseResult<v.GenericSchema>) =>
+    result.success ? {} : Object.fromEntries(result.issues.map((issue) => [v.getDotPath(issue) ?? '', issue.message]));
 
   it(`accepts ${MAX_TAGS_PER_ITEM} tags of ${TAG_MAX_LENGTH} characters`, () => {
     expect(v.parse(TagsSchema, tags(MAX_TAGS_PER_ITEM, TAG_MAX_LENGTH))).toHaveLength(MAX_TAGS_PER_ITEM);
@@ -40,7 +41,9 @@ describe('the tag limits', () => {
 
   it('refuses one tag more, or one character more, with the message the forms show', () => {
     expect(v.safeParse(TagsSchema, tags(MAX_TAGS_PER_ITEM + 1)).issues?.map((issue) => issue.message)).toEqual(['At most 10 tags']);
-    expect(v.safeParse(TagsSchema, ['x'.repeat(TAG_MAX_LENGTH + 1)]).issues?.map((issue) => issue.message)).toEqual(['Tags must be at most 40 characters']);
+    expect(v.safeParse(TagsSchema, ['x'.repeat(TAG_MAX_LENGTH + 1)]).issues?.map((issue) => issue.message)).toEqual([
+      'Tags must be at most 40 characters',
+    ]);
   });
 
   it('counts after normalisation and without repeats, as the reader sees the list', () => {
@@ -56,7 +59,9 @@ describe('the tag limits', () => {
     const event = { title: 'Reunion', startDate: '2030-01-01T18:00:00Z', endDate: '2030-01-01T21:00:00Z' };
     expect(v.parse(EventSchema, { ...event, tags: [' Radio ', 'Radio', 'radio'] }).tags).toEqual(['Radio', 'radio']);
     expect(fields(v.safeParse(EventSchema, { ...event, tags: tags(MAX_TAGS_PER_ITEM + 1) }))).toEqual({ tags: 'At most 10 tags' });
-    expect(fields(v.safeParse(EventSchema, { ...event, tags: ['x'.repeat(TAG_MAX_LENGTH + 1)] }))).toEqual({ tags: 'Tags must be at most 40 characters' });
+    expect(fields(v.safeParse(EventSchema, { ...event, tags: ['x'.repeat(TAG_MAX_LENGTH + 1)] }))).toEqual({
+      tags: 'Tags must be at most 40 characters',
+    });
   });
 
   it('tells a form why a typed tag cannot be added', () => {

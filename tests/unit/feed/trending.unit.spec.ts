@@ -16,7 +16,10 @@ function storeOrder(a: { tag: string; count: number }, b: { tag: string; count: 
 
 /** What the feed projection keeps: per tag, its posts over the window ending on the newest post's day. */
 function tagCounts(posts: { tag: string; day: string }[]): TagCount[] {
-  const newest = posts.map((post) => post.day).sort().at(-1)!;
+  const newest = posts
+    .map((post) => post.day)
+    .sort()
+    .at(-1)!;
   const start = trendingWindowStart(newest);
   const byTag = new Map<string, Record<string, number>>();
   for (const { tag, day } of posts.filter((post) => post.day >= start)) {
@@ -43,7 +46,10 @@ function reading(counts: TagCount[]) {
 function bruteForce(posts: { tag: string; day: string }[], since: string) {
   const totals = new Map<string, number>();
   for (const { tag, day } of posts) if (day >= since) totals.set(tag, (totals.get(tag) ?? 0) + 1);
-  return [...totals].map(([tag, count]) => ({ tag, count })).sort(storeOrder).slice(0, TRENDING_TAGS_SHOWN);
+  return [...totals]
+    .map(([tag, count]) => ({ tag, count }))
+    .sort(storeOrder)
+    .slice(0, TRENDING_TAGS_SHOWN);
 }
 
 describe('trending tags', () => {
@@ -78,10 +84,7 @@ describe('trending tags', () => {
   });
 
   it('leave out a tag whose posts are all older than the window', async () => {
-    const posts = [
-      ...Array.from({ length: 9 }, () => ({ tag: 'old', day: dayOf(0) })),
-      { tag: 'new', day: dayOf(20) },
-    ];
+    const posts = [...Array.from({ length: 9 }, () => ({ tag: 'old', day: dayOf(0) })), { tag: 'new', day: dayOf(20) }];
     expect(await topTrendingTags(reading(tagCounts(posts)).iterable, trendingWindowStart(dayOf(40)))).toEqual([{ tag: 'new', count: 1 }]);
   });
 });

@@ -21,14 +21,25 @@ describe('maskLinkTokens', () => {
 
   it('masks every link in a text part, an HTML part and a List-Unsubscribe header, up to where each link ends', () => {
     const text = `Sign in:\n\n${site}/api/auth/magic/${token}\n\nUnsubscribe [${site}/unsubscribe/${token}] or at ${site}/unsubscribe/${token}\n`;
-    expect(maskLinkTokens(text)).toBe(`Sign in:\n\n${site}/api/auth/magic/${MASKED_TOKEN}\n\nUnsubscribe [${site}/unsubscribe/${MASKED_TOKEN}] or at ${site}/unsubscribe/${MASKED_TOKEN}\n`);
+    expect(maskLinkTokens(text)).toBe(
+      `Sign in:\n\n${site}/api/auth/magic/${MASKED_TOKEN}\n\nUnsubscribe [${site}/unsubscribe/${MASKED_TOKEN}] or at ${site}/unsubscribe/${MASKED_TOKEN}\n`,
+    );
     const html = `<a href="${site}/subscribe/confirm/${token}">Confirm</a> <a href='${site}/unsubscribe/${token}?from=mail'>Leave</a>`;
-    expect(maskLinkTokens(html)).toBe(`<a href="${site}/subscribe/confirm/${MASKED_TOKEN}">Confirm</a> <a href='${site}/unsubscribe/${MASKED_TOKEN}?from=mail'>Leave</a>`);
+    expect(maskLinkTokens(html)).toBe(
+      `<a href="${site}/subscribe/confirm/${MASKED_TOKEN}">Confirm</a> <a href='${site}/unsubscribe/${MASKED_TOKEN}?from=mail'>Leave</a>`,
+    );
     expect(maskLinkTokens(`<${site}/api/unsubscribe/${token}>`)).toBe(`<${site}/api/unsubscribe/${MASKED_TOKEN}>`);
   });
 
   it('leaves links without a token alone', () => {
-    for (const untouched of [`${site}/subscribe/confirmed?error=link`, `${site}/unsubscribe`, `${site}/subscription-settings`, `${site}/blog/${token}`, `${site}/#post-${token}`, 'List-Unsubscribe=One-Click']) {
+    for (const untouched of [
+      `${site}/subscribe/confirmed?error=link`,
+      `${site}/unsubscribe`,
+      `${site}/subscription-settings`,
+      `${site}/blog/${token}`,
+      `${site}/#post-${token}`,
+      'List-Unsubscribe=One-Click',
+    ]) {
       expect(maskLinkTokens(untouched)).toBe(untouched);
     }
   });

@@ -32,11 +32,17 @@ describe('RegisterMember', () => {
   });
 
   it('registers a later account as a member, with the e-mail lowercased', () => {
-    spec.given([]).when(register(false)).then([registered('member', at)]);
+    spec
+      .given([])
+      .when(register(false))
+      .then([registered('member', at)]);
   });
 
   it('makes the first account ever an admin', () => {
-    spec.given([]).when(register(true)).then([registered('admin', at)]);
+    spec
+      .given([])
+      .when(register(true))
+      .then([registered('admin', at)]);
   });
 
   it('registers an account without a password (sign-in by e-mailed link only)', () => {
@@ -46,7 +52,10 @@ describe('RegisterMember', () => {
   });
 
   it('refuses a second registration of the same member', () => {
-    spec.given([registered()]).when(register(false)).thenThrows('conflict', 'An account with this e-mail address already exists. Sign in instead.');
+    spec
+      .given([registered()])
+      .when(register(false))
+      .thenThrows('conflict', 'An account with this e-mail address already exists. Sign in instead.');
   });
 });
 
@@ -66,20 +75,35 @@ describe('ChangeProfile', () => {
   });
 
   it('is a no-op when nothing changes', () => {
-    spec.given([registered()]).when({ type: 'ChangeProfile', data: { firstName: 'Ada' }, metadata: by(self) }).then([]);
+    spec
+      .given([registered()])
+      .when({ type: 'ChangeProfile', data: { firstName: 'Ada' }, metadata: by(self) })
+      .then([]);
   });
 
   it('refuses other members and staff', () => {
-    spec.given([registered()]).when({ type: 'ChangeProfile', data: { firstName: 'X' }, metadata: by(other) }).thenThrows('forbidden', 'You can only change your own profile');
-    spec.given([registered()]).when({ type: 'ChangeProfile', data: { firstName: 'X' }, metadata: by(staff) }).thenThrows('forbidden', 'You can only change your own profile');
+    spec
+      .given([registered()])
+      .when({ type: 'ChangeProfile', data: { firstName: 'X' }, metadata: by(other) })
+      .thenThrows('forbidden', 'You can only change your own profile');
+    spec
+      .given([registered()])
+      .when({ type: 'ChangeProfile', data: { firstName: 'X' }, metadata: by(staff) })
+      .thenThrows('forbidden', 'You can only change your own profile');
   });
 
   it('needs a signed-in actor', () => {
-    spec.given([registered()]).when({ type: 'ChangeProfile', data: { firstName: 'X' }, metadata: by(null) }).thenThrows('unauthenticated', 'Not signed in');
+    spec
+      .given([registered()])
+      .when({ type: 'ChangeProfile', data: { firstName: 'X' }, metadata: by(null) })
+      .thenThrows('unauthenticated', 'Not signed in');
   });
 
   it('is not found for an unknown member', () => {
-    spec.given([]).when({ type: 'ChangeProfile', data: { firstName: 'X' }, metadata: by(admin) }).thenThrows('not_found', 'Member not found');
+    spec
+      .given([])
+      .when({ type: 'ChangeProfile', data: { firstName: 'X' }, metadata: by(admin) })
+      .thenThrows('not_found', 'Member not found');
   });
 });
 
@@ -92,12 +116,19 @@ describe('ChangePassword', () => {
   });
 
   it('refuses anyone else, admins included', () => {
-    spec.given([registered()]).when({ type: 'ChangePassword', data: { passwordHash: 'hash-2' }, metadata: by(admin) }).thenThrows('forbidden', 'You can only change your own password');
+    spec
+      .given([registered()])
+      .when({ type: 'ChangePassword', data: { passwordHash: 'hash-2' }, metadata: by(admin) })
+      .thenThrows('forbidden', 'You can only change your own password');
   });
 });
 
 describe('ChangeRole', () => {
-  const changeRole = (role: Role, actor: Actor | null, adminCount = 2) => ({ type: 'ChangeRole' as const, data: { role, adminCount }, metadata: by(actor) });
+  const changeRole = (role: Role, actor: Actor | null, adminCount = 2) => ({
+    type: 'ChangeRole' as const,
+    data: { role, adminCount },
+    metadata: by(actor),
+  });
 
   it('lets an admin promote a member to staff', () => {
     spec
@@ -128,7 +159,10 @@ describe('ChangeRole', () => {
   });
 
   it('is a no-op when the role is already the one asked for', () => {
-    spec.given([registered('staff')]).when(changeRole('staff', admin)).then([]);
+    spec
+      .given([registered('staff')])
+      .when(changeRole('staff', admin))
+      .then([]);
   });
 
   it('refuses staff and members', () => {
@@ -142,7 +176,11 @@ describe('ChangeRole', () => {
 });
 
 describe('SuspendMember', () => {
-  const suspend = (actor: Actor | null, reason?: string) => ({ type: 'SuspendMember' as const, data: reason ? { reason } : {}, metadata: by(actor) });
+  const suspend = (actor: Actor | null, reason?: string) => ({
+    type: 'SuspendMember' as const,
+    data: reason ? { reason } : {},
+    metadata: by(actor),
+  });
 
   it('lets staff suspend a member, with a reason', () => {
     spec
@@ -152,7 +190,10 @@ describe('SuspendMember', () => {
   });
 
   it('lets an admin suspend another admin', () => {
-    spec.given([registered('admin')]).when(suspend(admin)).then([{ type: 'MemberSuspended', data: { by: admin.id, at } }]);
+    spec
+      .given([registered('admin')])
+      .when(suspend(admin))
+      .then([{ type: 'MemberSuspended', data: { by: admin.id, at } }]);
   });
 
   it('is a no-op for a member already suspended', () => {
@@ -160,16 +201,25 @@ describe('SuspendMember', () => {
   });
 
   it('refuses staff suspending an admin', () => {
-    spec.given([registered('admin')]).when(suspend(staff)).thenThrows('forbidden', 'Staff cannot suspend an admin');
+    spec
+      .given([registered('admin')])
+      .when(suspend(staff))
+      .thenThrows('forbidden', 'Staff cannot suspend an admin');
   });
 
   it('refuses members and subscribers', () => {
     spec.given([registered()]).when(suspend(other)).thenThrows('forbidden', 'Only admins and staff can suspend members');
-    spec.given([registered()]).when(suspend({ id: 'sub-1', role: 'subscriber' })).thenThrows('forbidden', 'Only admins and staff can suspend members');
+    spec
+      .given([registered()])
+      .when(suspend({ id: 'sub-1', role: 'subscriber' }))
+      .thenThrows('forbidden', 'Only admins and staff can suspend members');
   });
 
   it('refuses suspending yourself', () => {
-    spec.given([registered('admin')]).when(suspend({ id: MEMBER_ID, role: 'admin' })).thenThrows('rule', 'You cannot suspend yourself');
+    spec
+      .given([registered('admin')])
+      .when(suspend({ id: MEMBER_ID, role: 'admin' }))
+      .thenThrows('rule', 'You cannot suspend yourself');
   });
 });
 
@@ -177,7 +227,10 @@ describe('UnsuspendMember', () => {
   const unsuspend = (actor: Actor) => ({ type: 'UnsuspendMember' as const, data: {}, metadata: by(actor) });
 
   it('lets staff lift a suspension', () => {
-    spec.given([registered(), suspended]).when(unsuspend(staff)).then([{ type: 'MemberUnsuspended', data: { by: staff.id, at } }]);
+    spec
+      .given([registered(), suspended])
+      .when(unsuspend(staff))
+      .then([{ type: 'MemberUnsuspended', data: { by: staff.id, at } }]);
   });
 
   it('is a no-op for a member not suspended', () => {
@@ -185,7 +238,10 @@ describe('UnsuspendMember', () => {
   });
 
   it('refuses staff lifting an admin’s suspension', () => {
-    spec.given([registered('admin'), suspended]).when(unsuspend(staff)).thenThrows('forbidden', 'Staff cannot unsuspend an admin');
+    spec
+      .given([registered('admin'), suspended])
+      .when(unsuspend(staff))
+      .thenThrows('forbidden', 'Staff cannot unsuspend an admin');
   });
 
   it('refuses members', () => {
@@ -195,11 +251,20 @@ describe('UnsuspendMember', () => {
 
 describe('member schemas', () => {
   /** The message the API answers with: the first one. */
-  const issues = (schema: v.GenericSchema, input: unknown) => v.safeParse(schema, input).issues?.slice(0, 1).map((issue) => issue.message) ?? [];
+  const issues = (schema: v.GenericSchema, input: unknown) =>
+    v
+      .safeParse(schema, input)
+      .issues?.slice(0, 1)
+      .map((issue) => issue.message) ?? [];
   const valid = { email: ' Ada@Example.org ', password: 'correct horse', firstName: ' Ada ', lastName: 'Lovelace' };
 
   it('parses a registration, trimming names and lowercasing the e-mail', () => {
-    expect(v.parse(RegisterSchema, valid)).toEqual({ email: 'ada@example.org', password: 'correct horse', firstName: 'Ada', lastName: 'Lovelace' });
+    expect(v.parse(RegisterSchema, valid)).toEqual({
+      email: 'ada@example.org',
+      password: 'correct horse',
+      firstName: 'Ada',
+      lastName: 'Lovelace',
+    });
   });
 
   it('explains what is wrong in words a person understands', () => {
@@ -243,16 +308,29 @@ describe('displayName and initials', () => {
 });
 
 describe('EraseMember', () => {
-  const erase = (actor: Actor, content: 'kept' | 'removed' = 'kept', adminCount = 2) => ({ type: 'EraseMember' as const, data: { content, adminCount }, metadata: by(actor) });
+  const erase = (actor: Actor, content: 'kept' | 'removed' = 'kept', adminCount = 2) => ({
+    type: 'EraseMember' as const,
+    data: { content, adminCount },
+    metadata: by(actor),
+  });
   const erased = (content: 'kept' | 'removed'): MemberEvent => ({ type: 'MemberErased', data: { content, at } });
 
   it('lets members erase their own account, keeping or removing their content', () => {
-    spec.given([registered()]).when(erase(self)).then([erased('kept')]);
-    spec.given([registered()]).when(erase(self, 'removed')).then([erased('removed')]);
+    spec
+      .given([registered()])
+      .when(erase(self))
+      .then([erased('kept')]);
+    spec
+      .given([registered()])
+      .when(erase(self, 'removed'))
+      .then([erased('removed')]);
   });
 
   it('lets a suspended member leave too', () => {
-    spec.given([registered(), suspended]).when(erase(self)).then([erased('kept')]);
+    spec
+      .given([registered(), suspended])
+      .when(erase(self))
+      .then([erased('kept')]);
   });
 
   it('refuses anyone else, admins included', () => {
@@ -262,15 +340,30 @@ describe('EraseMember', () => {
 
   it('keeps the last active admin, but not a suspended one', () => {
     const selfAdmin: Actor = { id: MEMBER_ID, role: 'admin' };
-    spec.given([registered('admin')]).when(erase(selfAdmin, 'kept', 1)).thenThrows('rule', 'The last admin cannot leave. Make another member admin first.');
-    spec.given([registered('admin')]).when(erase(selfAdmin, 'kept', 2)).then([erased('kept')]);
-    spec.given([registered('admin'), suspended]).when(erase(selfAdmin, 'kept', 1)).then([erased('kept')]);
+    spec
+      .given([registered('admin')])
+      .when(erase(selfAdmin, 'kept', 1))
+      .thenThrows('rule', 'The last admin cannot leave. Make another member admin first.');
+    spec
+      .given([registered('admin')])
+      .when(erase(selfAdmin, 'kept', 2))
+      .then([erased('kept')]);
+    spec
+      .given([registered('admin'), suspended])
+      .when(erase(selfAdmin, 'kept', 1))
+      .then([erased('kept')]);
   });
 
   it('leaves nothing to do with an erased account: every command finds no member', () => {
     const gone = [registered(), erased('kept')];
     spec.given(gone).when(erase(self)).thenThrows('not_found', 'Member not found');
-    spec.given(gone).when({ type: 'ChangeProfile', data: { firstName: 'Back' }, metadata: by(self) }).thenThrows('not_found', 'Member not found');
-    spec.given(gone).when({ type: 'SuspendMember', data: {}, metadata: by(admin) }).thenThrows('not_found', 'Member not found');
+    spec
+      .given(gone)
+      .when({ type: 'ChangeProfile', data: { firstName: 'Back' }, metadata: by(self) })
+      .thenThrows('not_found', 'Member not found');
+    spec
+      .given(gone)
+      .when({ type: 'SuspendMember', data: {}, metadata: by(admin) })
+      .thenThrows('not_found', 'Member not found');
   });
 });

@@ -65,6 +65,7 @@ describe('TRUST_PROXY', () => {
   });
 
   it('refuses "true", which would let a client name its own address in X-Forwarded-For, and anything unclear', () => {
-    for (const value of ['true', 'yes', '10.0.0.0/33', 'proxy.example.org', '1.5']) expect(() => loadConfig({ ...base, TRUST_PROXY: value }), value).toThrow(ConfigError);
+    for (const value of ['true', 'yes', '10.0.0.0/33', 'proxy.example.org', '1.5'])
+      expect(() => loadConfig({ ...base, TRUST_PROXY: value }), value).toThrow(ConfigError);
   });
 });

@@ -23,11 +23,14 @@ describe('the no-JavaScript form', () => {
   it('posts the token to the unsubscribe call', () => {
     expect(TOKEN).toHaveLength(43);
     const html = withNoscriptUnsubscribeForm(index, TOKEN);
-    expect(html).toMatch(new RegExp(`<div id="root"></div><noscript>.*<form method="post" action="/api/unsubscribe/${TOKEN}">.*</noscript></body>`));
+    expect(html).toMatch(
+      new RegExp(`<div id="root"></div><noscript>.*<form method="post" action="/api/unsubscribe/${TOKEN}">.*</noscript></body>`),
+    );
   });
 
   it('is left out for anything that is not a token', () => {
-    for (const token of ['"><script>alert(1)</script>', 'short', `${TOKEN.slice(0, 42)}"`]) expect(withNoscriptUnsubscribeForm(index, token)).toBe(index);
+    for (const token of ['"><script>alert(1)</script>', 'short', `${TOKEN.slice(0, 42)}"`])
+      expect(withNoscriptUnsubscribeForm(index, token)).toBe(index);
   });
 });
 

@@ -1,6 +1,13 @@
 /** The subscription settings page's Save (docs/domain/subscriptions.md#settings-page): exactly the calls that reach what the member chose. */
 import { describe, expect, it } from 'vitest';
-import { activeSubscriptions, rebaseEdits, saveSteps, savedChoices, shownChoices, type Subscription } from '../../../client/features/subscriptions/settings-plan';
+import {
+  activeSubscriptions,
+  rebaseEdits,
+  saveSteps,
+  savedChoices,
+  shownChoices,
+  type Subscription,
+} from '../../../client/features/subscriptions/settings-plan';
 
 const subscription = (overrides: Partial<Subscription>): Subscription => ({
   id: 'id',
@@ -15,7 +22,10 @@ const subscription = (overrides: Partial<Subscription>): Subscription => ({
 
 describe('subscription settings', () => {
   it('shows a toggle on only for an active subscription, and immediate when there is none', () => {
-    const choices = savedChoices([subscription({ id: 'b', frequency: 'daily' }), subscription({ id: 'n', subscriptionType: 'newsfeed', isActive: false, status: 'paused', frequency: 'weekly' })]);
+    const choices = savedChoices([
+      subscription({ id: 'b', frequency: 'daily' }),
+      subscription({ id: 'n', subscriptionType: 'newsfeed', isActive: false, status: 'paused', frequency: 'weekly' }),
+    ]);
     expect(choices).toEqual({
       blog_posts: { enabled: true, frequency: 'daily' },
       newsfeed: { enabled: false, frequency: 'weekly' },
@@ -26,7 +36,9 @@ describe('subscription settings', () => {
   it('ignores ended subscriptions: turning the type on again creates a new one', () => {
     const ended = subscription({ isActive: false, status: 'unsubscribed' });
     expect(savedChoices([ended]).blog_posts.enabled).toBe(false);
-    expect(saveSteps([ended], { blog_posts: { enabled: true, frequency: 'weekly' } })).toEqual([{ kind: 'create', subscriptionType: 'blog_posts', frequency: 'weekly' }]);
+    expect(saveSteps([ended], { blog_posts: { enabled: true, frequency: 'weekly' } })).toEqual([
+      { kind: 'create', subscriptionType: 'blog_posts', frequency: 'weekly' },
+    ]);
   });
 
   it('creates for a newly enabled type, updates a changed frequency, deletes one turned off', () => {
@@ -46,13 +58,21 @@ describe('subscription settings', () => {
 
   it('resumes a paused subscription turned back on, with its new frequency in the same call', () => {
     const paused = subscription({ id: 'p', isActive: false, status: 'paused' });
-    expect(saveSteps([paused], { blog_posts: { enabled: true, frequency: 'daily' } })).toEqual([{ kind: 'update', subscription: paused, changes: { isActive: true, frequency: 'daily' } }]);
+    expect(saveSteps([paused], { blog_posts: { enabled: true, frequency: 'daily' } })).toEqual([
+      { kind: 'update', subscription: paused, changes: { isActive: true, frequency: 'daily' } },
+    ]);
   });
 
   it('asks for nothing when the edits come back to what is saved, or only touch a type that stays off', () => {
     const blog = subscription({ id: 'b', frequency: 'daily' });
     const paused = subscription({ id: 'p', subscriptionType: 'newsfeed', isActive: false, status: 'paused' });
-    expect(saveSteps([blog, paused], { blog_posts: { enabled: true, frequency: 'daily' }, newsfeed: { enabled: false, frequency: 'weekly' }, all: { enabled: false, frequency: 'weekly' } })).toEqual([]);
+    expect(
+      saveSteps([blog, paused], {
+        blog_posts: { enabled: true, frequency: 'daily' },
+        newsfeed: { enabled: false, frequency: 'weekly' },
+        all: { enabled: false, frequency: 'weekly' },
+      }),
+    ).toEqual([]);
   });
 
   it('shows edits over what the server holds, type by type', () => {
@@ -63,7 +83,11 @@ describe('subscription settings', () => {
 
   it('lists as active only confirmed subscriptions that are switched on', () => {
     const active = subscription({ id: 'a' });
-    const list = [active, subscription({ id: 'p', subscriptionType: 'newsfeed', isActive: false, status: 'paused' }), subscription({ id: 'q', subscriptionType: 'all', status: 'pending' })];
+    const list = [
+      active,
+      subscription({ id: 'p', subscriptionType: 'newsfeed', isActive: false, status: 'paused' }),
+      subscription({ id: 'q', subscriptionType: 'all', status: 'pending' }),
+    ];
     expect(activeSubscriptions(list)).toEqual([active]);
   });
 });
@@ -85,7 +109,11 @@ describe('edits carried over a change made elsewhere', () => {
   it('keeps what the member changed, and the other types follow the server', () => {
     const before = savedChoices([blog]);
     const after = savedChoices([blog, feed]);
-    const edits = rebaseEdits({ all: { enabled: true, frequency: 'weekly' }, blog_posts: { enabled: false, frequency: 'daily' } }, before, after);
+    const edits = rebaseEdits(
+      { all: { enabled: true, frequency: 'weekly' }, blog_posts: { enabled: false, frequency: 'daily' } },
+      before,
+      after,
+    );
     expect(edits).toEqual({ all: { enabled: true, frequency: 'weekly' }, blog_posts: { enabled: false, frequency: 'daily' } });
     expect(shownChoices([blog, feed], edits).newsfeed).toEqual({ enabled: true, frequency: 'immediate' });
   });
@@ -99,6 +127,8 @@ describe('edits carried over a change made elsewhere', () => {
   it('keeps a frequency chosen against a change of frequency elsewhere', () => {
     const before = savedChoices([blog]);
     const after = savedChoices([{ ...blog, frequency: 'immediate' }]);
-    expect(rebaseEdits({ blog_posts: { enabled: true, frequency: 'weekly' } }, before, after)).toEqual({ blog_posts: { enabled: true, frequency: 'weekly' } });
+    expect(rebaseEdits({ blog_posts: { enabled: true, frequency: 'weekly' } }, before, after)).toEqual({
+      blog_posts: { enabled: true, frequency: 'weekly' },
+    });
   });
 });
