@@ -20,7 +20,7 @@ import { sealPersonalData } from '../platform/personal-data/sealed-event-store';
 import { createProjectionProgress } from '../platform/projections/progress';
 import { createProjectionRunner } from '../platform/projections/runner';
 import { createLeadership } from '../platform/projections/leadership';
-import type { Logger } from '../platform/logger';
+import { namedIfSlow, type Logger } from '../platform/logger';
 import { allProjections } from '../projections';
 import { createNoticePublisher } from '../platform/realtime/notices';
 import { connectPostgres, connectRedis, reachable } from '../platform/connections';
@@ -49,8 +49,6 @@ function logEachFailure(logger: Logger, message: string) {
     last = error.message;
   };
 }
-
-const SLOW_STOP_MS = 10_000;
 
 export async function createServices(config: Config, logger: Logger) {
   const pool = await connectPostgres(config, logger);
@@ -180,14 +178,8 @@ export async function createServices(config: Config, logger: Logger) {
     },
     async close() {
       // Each part is named in the log when it takes long to stop, so a shutdown that hangs says where.
-      const stopping = async (part: string, stop: () => Promise<unknown>) => {
-        const slow = setTimeout(() => logger.error({ part }, `still stopping ${part} after ${SLOW_STOP_MS} ms`), SLOW_STOP_MS);
-        try {
-          await stop();
-        } finally {
-          clearTimeout(slow);
-        }
-      };
+      const connections = () => ({ postgres: { total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount } });
+      const stopping = (part: string, stop: () => Promise<unknown>) => namedIfSlow(logger, part, stop(), connections);
       for (const { part, stop } of stopWorkers.splice(0)) await stopping(part, stop);
       await stopping('mail queue', () => mail.close());
       await stopping('read models', () => readModels.stop());

@@ -10,7 +10,7 @@
  * every read-model write (platform/projections/documents.ts) makes harmless.
  */
 import type pg from 'pg';
-import type { Logger } from '../logger';
+import { namedIfSlow, type Logger } from '../logger';
 
 const TAKE_OVER_EVERY_MS = 5_000;
 
@@ -115,15 +115,15 @@ export function createLeadership({ pool, lockKey, what, logger, lead, follow, ta
       started = false;
       if (timer) clearInterval(timer);
       timer = null;
-      await attempt;
+      if (attempt) await namedIfSlow(logger, `${what}: an attempt to take the lock`, attempt);
       if (leading) {
         leading = false;
-        await follow();
+        await namedIfSlow(logger, what, follow());
       }
       const lockClient = client;
       client = null;
       if (!lockClient) return;
-      await unlock(lockClient);
+      await namedIfSlow(logger, `${what}: its lock`, unlock(lockClient));
       lockClient.release();
     },
   };

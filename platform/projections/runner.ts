@@ -24,7 +24,7 @@
 import type { DocumentStore, Transaction } from '../document-store/port';
 import { DuplicateKeyError } from '../document-store/port';
 import type { EventStore, RecordedEvent } from '../event-store/port';
-import type { Logger } from '../logger';
+import { namedIfSlow, type Logger } from '../logger';
 import type { ChangeNotice } from '../../shared/socket-messages';
 import { Memory, openPage } from './page';
 import { isTransient } from './failures';
@@ -246,6 +246,8 @@ export function createProjectionRunner(options: ProjectionRunnerOptions) {
   /** Rebuilds that failed in this process: not started again by themselves, only when asked for again. */
   const failedRebuilds = new Set<string>();
   const livePages = createLock();
+  /** What the runner is doing now: named in the log when it is slow to stop. */
+  let step = 'starting';
 
   const byName = new Map(projections.map((projection) => [projection.name, projection]));
   if (byName.size !== projections.length) throw new Error(`${name}: two projections share a name`);
@@ -304,11 +306,13 @@ export function createProjectionRunner(options: ProjectionRunnerOptions) {
     try {
       for (const event of events) {
         context.live = told !== null && event.position > liveFrom;
+        step = `${track.checkpoint}: applying ${event.type} at ${event.position}`;
         await track.projection.apply(event, context);
       }
       track.position = events[events.length - 1]!.position;
       // A page that read and wrote nothing in the store (or only in memory, in a replay) has nothing to commit otherwise.
       if (opening || page.hasChanges()) {
+        step = `${track.checkpoint}: writing its page up to ${track.position}`;
         await page.flush();
         await storeCheckpoint(track, await open());
         await (transaction as Transaction | null)?.commit();
@@ -460,6 +464,7 @@ export function createProjectionRunner(options: ProjectionRunnerOptions) {
           // Only now: a reader told of a change must find it in every read model (and past every read cache).
           for (const notice of told) options.publish?.(notice);
           writeSummary();
+          step = `reading the log after ${livePosition}`;
           return 'go on' as const;
         }),
       signal,
@@ -789,9 +794,9 @@ export function createProjectionRunner(options: ProjectionRunnerOptions) {
       controller?.abort();
       if (housekeeping) clearInterval(housekeeping);
       housekeeping = null;
-      await housekept;
-      await Promise.all(loops);
-      await Promise.all(rebuilding.values());
+      await namedIfSlow(logger, `${name}: its housekeeping`, housekept);
+      await namedIfSlow(logger, `${name}: its live pages`, Promise.all(loops), () => ({ step }));
+      await namedIfSlow(logger, `${name}: its rebuilds`, Promise.all(rebuilding.values()));
       loops = [];
       // What moved in memory only is kept, so that a restart does not read it again.
       for (const track of activeLive()) if (track.position !== track.stored) await storeCheckpoint(track, store).catch(() => undefined);

@@ -47,7 +47,7 @@ let site: TestSite;
 let admin: Browser;
 let member: Browser;
 let memberEmail: string;
-let blogId: string;
+let blogSlug: string;
 let eventId: string;
 let postId: string;
 const visitor = () => new Browser(site.url);
@@ -69,7 +69,7 @@ beforeAll(async () => {
     content: `<p>${escapeHtml(CONTENT_TEXT)}</p>`,
   });
   expect(blog.status).toBe(201);
-  blogId = blog.body.id;
+  blogSlug = blog.body.slug;
   const inAWeek = Date.now() + 7 * 24 * 3600 * 1000;
   const event = await admin.post('/api/events', {
     title: TITLE,
@@ -99,7 +99,7 @@ describe('text that looks like a replacement pattern', () => {
     });
     const templates = { app: TEMPLATE, firstPaint: TEMPLATE };
     for (const signedIn of [false, true]) {
-      const blog = withPublicPage(templates, await pages.blogPost(blogId, signedIn));
+      const blog = withPublicPage(templates, await pages.blogPost(blogSlug, signedIn));
       expectLiteral(`blog page (signed in: ${signedIn})`, blog, TITLE);
       if (!signedIn) expectLiteral('blog page content', blog, CONTENT_TEXT, FIRST);
       const event = withPublicPage(templates, await pages.event(eventId, signedIn));
@@ -119,7 +119,7 @@ describe('text that looks like a replacement pattern', () => {
     expectLiteral('calendar .ics', String(calendar.body), TITLE);
     for (const path of [
       '/api/blog?limit=5',
-      `/api/blog/${blogId}`,
+      `/api/blog/${blogSlug}`,
       '/api/events?limit=5',
       `/api/events/${eventId}`,
       '/api/posts?limit=5',

@@ -21,7 +21,7 @@ import type { Transport } from '../../platform/mail/transport';
 import { createProjectionProgress } from '../../platform/projections/progress';
 import { createProjectionRunner } from '../../platform/projections/runner';
 import { createLeadership } from '../../platform/projections/leadership';
-import type { Logger } from '../../platform/logger';
+import { namedIfSlow, type Logger } from '../../platform/logger';
 import type { MailQueue, SubscriptionMail } from '../mail';
 import { mailRecipientsProjection } from './recipients';
 import { mailItemsProjection } from './items';
@@ -200,8 +200,8 @@ export function createSubscriptionMail({ config, eventStore, store, pool, redis,
       timer = null;
       redis.off('ready', onReady);
       await leadership.stop();
-      await pruning;
-      await sweeping;
+      if (pruning) await namedIfSlow(logger, 'the outbox prune', pruning);
+      if (sweeping) await namedIfSlow(logger, 'the outbox sweep', sweeping);
     },
   };
 }
