@@ -398,6 +398,8 @@ export function createProjectionRunner(options: ProjectionRunnerOptions) {
     const reading = new AbortController();
     const abort = () => reading.abort();
     outer.addEventListener('abort', abort, { once: true });
+    // Stopped before it began (a runner stopped right after it started): an abort already past fires no event.
+    if (outer.aborted) abort();
     try {
       await followUntil(from, onPage, reading.signal, report);
     } finally {

@@ -104,6 +104,26 @@ for (const backend of backends) {
     }
 
     describe('projection runner', () => {
+      it('stops when asked at once after it started, every time', async () => {
+        // An abort that came before the runner began to follow the log fired no event for it to hear: it followed on.
+        for (let i = 0; i < 10; i++) {
+          const runner = createProjectionRunner({
+            name: 'tally-runner-stopped',
+            eventStore,
+            store,
+            projections: [tallyProjection()],
+            progress: createProjectionProgress({ store, runnerName: 'tally-runner-stopped', local: true }),
+            logger: silent,
+          });
+          await runner.start();
+          const stopped = await Promise.race([
+            runner.stop().then(() => 'stopped'),
+            new Promise((resolve) => setTimeout(resolve, 5_000, 'still following')),
+          ]);
+          expect(stopped, `start and stop ${i + 1}`).toBe('stopped');
+        }
+      });
+
       it('builds the read models from the whole log', async () => {
         const { reached, head } = await runToHead(tallyProjection());
         expect(reached).toBe(head);
