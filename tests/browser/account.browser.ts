@@ -164,6 +164,16 @@ describe('account page', () => {
     const context = await newContext(browser, site.url);
     const page = await context.newPage();
     await registerInBrowser(page, account);
+    // Something of theirs for the export to hold, posted from the page as the composer does.
+    const posted = await page.evaluate(async () => {
+      const response = await fetch('/api/posts', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ content: 'The night the tower lights went out' }),
+      });
+      return response.status;
+    });
+    expect(posted).toBe(201);
     await page.goto(`${site.url}/account`);
 
     const data = page.getByRole('region', { name: 'Your data' });
@@ -171,6 +181,10 @@ describe('account page', () => {
     expect(download.suggestedFilename()).toMatch(/^broadcast-history-community-\d{4}-\d\d-\d\d\.json$/u);
     const exported = JSON.parse(await readFile((await download.path())!, 'utf8'));
     expect(exported.account).toMatchObject({ email: account.email, firstName: 'Lee' });
+    // What a person reads: their post as a document with plain names; the raw log only as the appendix.
+    expect(exported.posts).toEqual([expect.objectContaining({ text: 'The night the tower lights went out', status: 'pending' })]);
+    expect(JSON.stringify(exported.posts)).not.toMatch(/PostSubmitted|"stream"/u);
+    expect(exported.activity.map((entry: { type: string }) => entry.type)).toContain('PostSubmitted');
 
     const leave = page.getByRole('region', { name: 'Delete your account' });
     await leave.getByText('Remove what I wrote').click();
