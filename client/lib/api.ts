@@ -32,8 +32,11 @@ const throwFailures: Middleware = {
   },
 };
 
-/** A multipart body (a file in a FormData) goes as it is: the browser sets its content type and boundary. */
-const bodySerializer = (body: unknown) => (body instanceof FormData ? body : JSON.stringify(body));
+/**
+ * A multipart body (a file in a FormData) goes as it is: the browser sets its content type and boundary. A null body
+ * (a command whose body the document allows to be absent, `{ reason } | null`) is sent as none, with no content type.
+ */
+const bodySerializer = (body: unknown) => (body instanceof FormData ? body : body === null ? undefined : JSON.stringify(body));
 
 export const api = createClient<paths>({ credentials: 'include', bodySerializer });
 api.use(throwFailures);
@@ -44,32 +47,26 @@ export async function answer<R extends { data?: unknown }>(call: Promise<R>): Pr
   return result.data as SuccessData<R>;
 }
 
+/**
+ * The address of the operation at `path` (a template of the document) with its path params filled in, for what the
+ * browser itself opens rather than the client reads: a download link, a calendar file.
+ */
+export function operationAddress(path: keyof paths, params: Record<string, string> = {}): string {
+  return path.replace(/\{([^}]+)\}/g, (_, name: string) => encodeURIComponent(params[name] ?? ''));
+}
+
 /** openapi-fetch's result is `{ data }` on success or `{ error }` on failure; only the first reaches a caller. */
 export type SuccessData<R> = R extends { data: infer D } ? D : never;
-
-/** @deprecated Untyped: use `answer(api.METHOD(path, init))`, whose answer type comes from the contract. */
-export async function apiRequest<T = unknown>(method: string, url: string, body?: unknown): Promise<T> {
-  const init: RequestInit = { method, credentials: 'include' };
-  if (body !== undefined) {
-    init.body = JSON.stringify(body);
-    init.headers = { 'Content-Type': 'application/json' };
-  }
-  return (await parse(await fetch(url, init))) as T;
-}
 
 /**
  * An upload (POST /api/media, a file in `form`), typed by the document's answer. openapi-fetch would send the
  * FormData as it is (bodySerializer above), but the document does not describe the multipart body yet, so the
  * typed call would not accept it: until it does, this is the one call made beside `api`.
  */
-export async function uploadMedia(form: FormData): Promise<paths['/api/media']['post']['responses'][201]['content']['application/json']> {
-  return apiUpload('/api/media', form);
+export async function uploadMedia(form: FormData): Promise<Uploaded> {
+  return (await parse(await fetch('/api/media', { method: 'POST', credentials: 'include', body: form }))) as Uploaded;
 }
-
-/** @deprecated Answer type asserted by the caller: use `uploadMedia(form)`. */
-export async function apiUpload<T = unknown>(url: string, form: FormData): Promise<T> {
-  return (await parse(await fetch(url, { method: 'POST', credentials: 'include', body: form }))) as T;
-}
+type Uploaded = paths['/api/media']['post']['responses'][201]['content']['application/json'];
 
 /** A response's JSON, or an ApiError when it failed. */
 async function parse(response: Response): Promise<unknown> {

@@ -6,17 +6,12 @@
 import { keepPreviousData, useInfiniteQuery } from '@tanstack/react-query';
 import { useEffect, useMemo, useRef } from 'react';
 import { Button } from '../components/ui/button';
-import { answer, api, apiRequest } from './api';
-import { apiKey, operationKey, type GetAnswer, type GetInit, type GetPath, type KeyParams } from './query-keys';
+import { answer, api } from './api';
+import { operationKey, type GetAnswer, type GetInit, type GetPath, type KeyParams } from './query-keys';
 
 export interface Page<T> {
   items: T[];
   nextCursor: string | null;
-}
-
-function pageUrl(url: string, cursor: string | null): string {
-  if (!cursor) return url;
-  return `${url}${url.includes('?') ? '&' : '?'}cursor=${encodeURIComponent(cursor)}`;
 }
 
 /** The operations whose answer is a page (`{ items, nextCursor }`) and the item type of each. */
@@ -44,43 +39,14 @@ export async function fetchEveryPage<P extends PagedPath>(path: P, init: GetInit
   return items;
 }
 
-/** The paged operation at `path`, read page by page (as usePagedList), keyed by its operation. */
+/**
+ * The paged operation at `path`, read page by page, keyed by its operation. `items` holds every page loaded so far;
+ * with `keepPrevious`, changed params (a new search or sort) keep showing the old items until their first page arrives.
+ */
 export function usePages<P extends PagedPath>(path: P, init: GetInit<P>, options: { enabled?: boolean; keepPrevious?: boolean } = {}) {
   const list = useInfiniteQuery({
     queryKey: [...operationKey(path, (init as { params?: KeyParams } | undefined)?.params), 'pages'],
     queryFn: ({ pageParam }) => getPage(path, init, pageParam),
-    initialPageParam: null as string | null,
-    getNextPageParam: (last) => last.nextCursor,
-    enabled: options.enabled ?? true,
-    ...(options.keepPrevious ? { placeholderData: keepPreviousData } : {}),
-  });
-  const items = useMemo(() => list.data?.pages.flatMap((page) => page.items) ?? [], [list.data]);
-  return { list, items };
-}
-
-/** @deprecated Untyped: use fetchEveryPage(path, init). Every item of a list, page after page. */
-export async function fetchAllPages<T>(url: string): Promise<T[]> {
-  const items: T[] = [];
-  let cursor: string | null = null;
-  do {
-    const page: Page<T> = await apiRequest<Page<T>>('GET', pageUrl(url, cursor));
-    items.push(...page.items);
-    cursor = page.nextCursor;
-  } while (cursor);
-  return items;
-}
-
-/**
- * @deprecated Untyped: use usePages(path, init).
- * A list read page by page; `items` holds every page loaded so far. With
- * `keepPrevious`, a new address (a changed search or sort) keeps showing the old
- * items until its first page arrives.
- */
-export function usePagedList<T>(url: string, options: { enabled?: boolean; keepPrevious?: boolean } = {}) {
-  const list = useInfiniteQuery({
-    // Marked apart from a plain query of the same address, whose cached data is one page, not several.
-    queryKey: [...apiKey(url), 'pages'],
-    queryFn: ({ pageParam }) => apiRequest<Page<T>>('GET', pageUrl(url, pageParam)),
     initialPageParam: null as string | null,
     getNextPageParam: (last) => last.nextCursor,
     enabled: options.enabled ?? true,

@@ -10,7 +10,7 @@
 import { queryOptions, type QueryKey } from '@tanstack/react-query';
 import type { MaybeOptionalInit } from 'openapi-fetch';
 import type { paths } from './api-schema';
-import { answer, api, apiRequest, type SuccessData } from './api';
+import { answer, api, type SuccessData } from './api';
 
 export function apiKey(address: string): QueryKey {
   const [path = '', search] = address.split('?');
@@ -47,6 +47,8 @@ export function operationKey(path: string, params: KeyParams = {}): QueryKey {
 export type GetPath = { [P in keyof paths]: paths[P]['get'] extends undefined ? never : P }[keyof paths];
 /** A GET's params (path and query), as the document has them. */
 export type GetInit<P extends GetPath> = MaybeOptionalInit<paths[P], 'get'>;
+/** A GET's query params, as the document has them. */
+export type GetQuery<P extends GetPath> = paths[P]['get'] extends { parameters: { query?: infer Q } } ? NonNullable<Q> : never;
 /** A GET's arguments after its path (its init, optional when nothing in it is required). */
 type GetRest<P extends GetPath> = Parameters<typeof api.GET<P, GetInit<P>>> extends [unknown, ...infer R] ? R : never;
 
@@ -60,6 +62,3 @@ export function apiQuery<P extends GetPath>(path: P, ...init: GetRest<P>) {
   const params = (init[0] as { params?: KeyParams } | undefined)?.params;
   return queryOptions({ queryKey: operationKey(path, params), queryFn: () => answer(get(path, ...init)) });
 }
-
-/** @deprecated An untyped GET of `address`: use `apiQuery(path, init)`, whose answer type comes from the contract. */
-export const getQuery = <T>(address: string) => queryOptions({ queryKey: apiKey(address), queryFn: () => apiRequest<T>('GET', address) });

@@ -1,28 +1,25 @@
 /** The blog's calls (docs/domain/blog.md), with the hooks its pages use. */
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { BlogPost, BlogPreview } from '../../../shared/blog/schemas';
+import type { BlogPost } from '../../../shared/blog/schemas';
 import type { Media } from '../../../shared/media/schemas';
-import { ApiError, apiRequest, apiUpload } from '../../lib/api';
-import { usePagedList } from '../../lib/paged-list';
-import { apiKey } from '../../lib/query-keys';
+import { ApiError, answer, api, uploadMedia as upload } from '../../lib/api';
+import { usePages } from '../../lib/paged-list';
+import { apiQuery, operationKey } from '../../lib/query-keys';
 
 export type { BlogPost };
 
-const BLOG = '/api/blog';
-const postUrl = (id: string) => `${BLOG}/${encodeURIComponent(id)}`;
-
 /** Published posts for readers, page by page. */
-export const usePublishedPosts = () => usePagedList<BlogPost>(BLOG);
+export const usePublishedPosts = () => usePages('/api/blog', {});
 /** Every post, drafts too, for staff. */
-export const useWrittenPosts = () => usePagedList<BlogPost>('/api/admin/blog');
+export const useWrittenPosts = () => usePages('/api/admin/blog', {});
 
 /** One post; null when it does not exist or is a draft the reader may not see. */
 export function useBlogPost(id: string) {
   return useQuery({
-    queryKey: apiKey(postUrl(id)),
+    queryKey: operationKey('/api/blog/{id}', { path: { id } }),
     queryFn: async () => {
       try {
-        return await apiRequest<BlogPost>('GET', postUrl(id));
+        return await answer(api.GET('/api/blog/{id}', { params: { path: { id } } }));
       } catch (error) {
         if (error instanceof ApiError && (error.status === 404 || error.status === 400)) return null;
         throw error;
@@ -35,21 +32,24 @@ export function useBlogPost(id: string) {
 export const usePreview = (draft: { content: string; excerpt: string }) =>
   useQuery({
     queryKey: ['blog-preview', draft.content, draft.excerpt],
-    queryFn: () => apiRequest<BlogPreview>('POST', `${BLOG}/preview`, draft),
+    queryFn: () => answer(api.POST('/api/blog/preview', { body: draft })),
     placeholderData: keepPreviousData,
   });
 
 /** Every read of the blog, refetched after a change by staff. */
 export function useRefreshBlog() {
   const queryClient = useQueryClient();
-  return () => Promise.all([BLOG, '/api/admin/blog'].map((address) => queryClient.invalidateQueries({ queryKey: apiKey(address) })));
+  return () =>
+    Promise.all(
+      [operationKey('/api/blog'), operationKey('/api/admin/blog')].map((queryKey) => queryClient.invalidateQueries({ queryKey })),
+    );
 }
 
 /** Uploads a picture (docs/domain/media.md#uploading); the answer names the feed's size. */
 export function uploadMedia(file: File): Promise<Media> {
   const form = new FormData();
   form.append('file', file);
-  return apiUpload<Media>('/api/media', form);
+  return upload(form);
 }
 
 /** An upload's files by name: every picture has `blog.webp` (1600 wide, never upscaled) and `feed.webp` (800). */
@@ -63,12 +63,7 @@ export function pictureSize(src: string): Promise<{ width: number; height: numbe
 }
 
 /** The site's time zone, which the editor's "Schedule" field is in. */
-export const useScheduleZone = () =>
-  useQuery({
-    queryKey: apiKey('/api/admin/blog/time-zone'),
-    queryFn: () => apiRequest<{ timeZone: string }>('GET', '/api/admin/blog/time-zone'),
-    staleTime: Infinity,
-  });
+export const useScheduleZone = () => useQuery({ ...apiQuery('/api/admin/blog/time-zone'), staleTime: Infinity });
 
 /**
  * `mediaId` the cover: an upload, or null for none. `slug` absent keeps the address (or, new, makes it from the
@@ -79,8 +74,29 @@ export const savePost = (
   id?: string,
 ) =>
   id
-    ? apiRequest<BlogPost>('PATCH', postUrl(id), text)
-    : apiRequest<BlogPost>('POST', BLOG, { ...text, isPublished: false, isPinned: false, isFeatured: false });
-export const deletePost = (id: string) => apiRequest('DELETE', postUrl(id));
+    ? answer(api.PATCH('/api/blog/{id}', { params: { path: { id } }, body: text }))
+    : // A new post has no schedule to take away: its publishAt is a time or absent.
+      answer(
+        api.POST('/api/blog', {
+          body: { ...text, publishAt: text.publishAt ?? undefined, isPublished: false, isPinned: false, isFeatured: false },
+        }),
+      );
+export const deletePost = (id: string) => answer(api.DELETE('/api/blog/{id}', { params: { path: { id } } }));
 export type Toggle = 'publish' | 'unpublish' | 'pin' | 'unpin' | 'feature' | 'unfeature';
-export const togglePost = (id: string, action: Toggle) => apiRequest<BlogPost>('POST', `${postUrl(id)}/${action}`);
+export function togglePost(id: string, action: Toggle) {
+  const init = { params: { path: { id } } };
+  switch (action) {
+    case 'publish':
+      return answer(api.POST('/api/blog/{id}/publish', init));
+    case 'unpublish':
+      return answer(api.POST('/api/blog/{id}/unpublish', init));
+    case 'pin':
+      return answer(api.POST('/api/blog/{id}/pin', init));
+    case 'unpin':
+      return answer(api.POST('/api/blog/{id}/unpin', init));
+    case 'feature':
+      return answer(api.POST('/api/blog/{id}/feature', init));
+    case 'unfeature':
+      return answer(api.POST('/api/blog/{id}/unfeature', init));
+  }
+}

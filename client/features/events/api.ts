@@ -1,96 +1,96 @@
 /** The calendar's calls (docs/domain/events.md), with the hooks its pages use. */
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
+import type * as v from 'valibot';
 import type { RsvpStatus } from '../../../shared/events/constants';
-import type {
-  AttendeeCounts,
-  AttendeeMessage,
-  Attendees,
-  CalendarEvent,
-  EventStats,
-  MessageAccepted,
-  RsvpChange,
-  Waitlist,
-} from '../../../shared/events/schemas';
-import type { Media } from '../../../shared/media/schemas';
-import { apiRequest, apiUpload } from '../../lib/api';
-import { fetchAllPages, usePagedList, type Page } from '../../lib/paged-list';
-import { apiKey, getQuery } from '../../lib/query-keys';
+import type { AttendeeMessage, CalendarEvent, EventSchema } from '../../../shared/events/schemas';
+import { answer, api, operationAddress, uploadMedia as upload } from '../../lib/api';
+import { fetchEveryPage, usePages } from '../../lib/paged-list';
+import { apiQuery, operationKey, type GetQuery } from '../../lib/query-keys';
 
 export type { CalendarEvent };
 
-const EVENTS = '/api/events';
-const eventUrl = (id: string) => `${EVENTS}/${encodeURIComponent(id)}`;
+/** The lists of events a reader or staff reads: the calendar, and moderation's queues. */
+export type EventListPath = '/api/events' | '/api/admin/events/pending' | '/api/admin/events/featured';
+/** A list's query, as the document has it. */
+export type EventQuery = GetQuery<'/api/events'>;
 
-/** A list's address: its path and the parameters that are set. */
-export function eventsUrl(params: Record<string, string | undefined>, path = EVENTS): string {
-  const query = new URLSearchParams(Object.entries(params).filter((entry): entry is [string, string] => Boolean(entry[1])));
-  const text = query.toString();
-  return text ? `${path}?${text}` : path;
+/** A list's query: the parameters that are set (an empty one is left out, as the list's address left it out). */
+export function eventQuery(params: { [K in keyof EventQuery]?: EventQuery[K] | '' }): EventQuery {
+  return Object.fromEntries(Object.entries(params).filter((entry) => Boolean(entry[1])));
 }
 
 /** One page of a list (the side panels: upcoming, featured). */
-export const useEventPage = (url: string) => useQuery(getQuery<Page<CalendarEvent>>(url));
+export const useEventPage = (query: EventQuery) => useQuery(apiQuery('/api/events', { params: { query } }));
 /** A list read page by page ("Load more"). */
-export const useEventList = (url: string, options: { enabled: boolean }) =>
-  usePagedList<CalendarEvent>(url, { ...options, keepPrevious: true });
+export const useEventList = (query: EventQuery, options: { enabled: boolean }, path: EventListPath = '/api/events') =>
+  usePages(path, { params: { query } }, { ...options, keepPrevious: true });
 /** Every event of a bounded list at once (a calendar month). */
-export const useAllEvents = (url: string, enabled: boolean) =>
+export const useAllEvents = (query: EventQuery, enabled: boolean) =>
   useQuery({
-    queryKey: [...apiKey(url), 'all'],
-    queryFn: () => fetchAllPages<CalendarEvent>(url),
+    queryKey: [...operationKey('/api/events', { query }), 'all'],
+    queryFn: () => fetchEveryPage('/api/events', { params: { query } }),
     enabled,
     placeholderData: keepPreviousData,
   });
-export const useEvent = (id: string) => useQuery(getQuery<CalendarEvent>(eventUrl(id)));
-export const useAttendeeCounts = (id: string) => useQuery(getQuery<AttendeeCounts>(`${eventUrl(id)}/attendees-count`));
+const byId = (id: string) => ({ params: { path: { id } } });
+export const useEvent = (id: string) => useQuery(apiQuery('/api/events/{id}', byId(id)));
+export const useAttendeeCounts = (id: string) => useQuery(apiQuery('/api/events/{id}/attendees-count', byId(id)));
 /** Who waits for a place (the organizer and staff only). */
-export const useWaitlist = (id: string, enabled: boolean) => useQuery({ ...getQuery<Waitlist>(`${eventUrl(id)}/waitlist`), enabled });
-export const useEventStats = (enabled = true) => useQuery({ ...getQuery<EventStats>('/api/admin/events/stats'), enabled });
+export const useWaitlist = (id: string, enabled: boolean) => useQuery({ ...apiQuery('/api/events/{id}/waitlist', byId(id)), enabled });
+export const useEventStats = (enabled = true) => useQuery({ ...apiQuery('/api/admin/events/stats'), enabled });
 
 /** Every read of events (the calendar, the reader's own, staff lists), refetched after the reader's own change. */
 export function useRefreshEvents() {
   const queryClient = useQueryClient();
   return () =>
     Promise.all(
-      ['/api/events', '/api/user/events', '/api/admin/events'].map((address) =>
-        queryClient.invalidateQueries({ queryKey: apiKey(address) }),
+      // '/api/admin/events' is no operation of its own: its key is the prefix of every staff list below it.
+      [operationKey('/api/events'), operationKey('/api/user/events'), operationKey('/api/admin/events')].map((queryKey) =>
+        queryClient.invalidateQueries({ queryKey }),
       ),
     );
 }
 
-export const saveEvent = (body: unknown, id?: string) =>
-  id ? apiRequest<CalendarEvent>('PUT', eventUrl(id), body) : apiRequest<CalendarEvent>('POST', EVENTS, body);
-export const deleteEvent = (id: string) => apiRequest('DELETE', eventUrl(id));
-export const cancelEvent = (id: string) => apiRequest<CalendarEvent>('POST', `${eventUrl(id)}/cancel`);
+/** An event as its form sends it (shared/events/schemas.ts, EventSchema). */
+export type EventBody = v.InferOutput<typeof EventSchema>;
+export const saveEvent = (body: EventBody, id?: string) =>
+  id ? answer(api.PUT('/api/events/{id}', { ...byId(id), body })) : answer(api.POST('/api/events', { body }));
+export const deleteEvent = (id: string) => answer(api.DELETE('/api/events/{id}', byId(id)));
+export const cancelEvent = (id: string) => answer(api.POST('/api/events/{id}/cancel', byId(id)));
 export const setRsvp = (id: string, status: RsvpStatus | null) =>
   status
-    ? apiRequest<RsvpChange>('PUT', `${eventUrl(id)}/rsvp/me`, { status })
-    : apiRequest<RsvpChange>('DELETE', `${eventUrl(id)}/rsvp/me`);
+    ? answer(api.PUT('/api/events/{id}/rsvp/me', { ...byId(id), body: { status } }))
+    : answer(api.DELETE('/api/events/{id}/rsvp/me', byId(id)));
 /** A rejection may say why (`reason`, shown to the organizer and staff). */
-export const moderateEvent = (id: string, action: 'approve' | 'reject' | 'feature', reason?: string) =>
-  apiRequest<CalendarEvent>(
-    'PUT',
-    `/api/admin/events/${encodeURIComponent(id)}/${action}`,
-    action === 'reject' && reason ? { reason } : undefined,
-  );
+export function moderateEvent(id: string, action: 'approve' | 'reject' | 'feature', reason?: string) {
+  switch (action) {
+    case 'approve':
+      return answer(api.PUT('/api/admin/events/{id}/approve', byId(id)));
+    case 'reject':
+      return answer(api.PUT('/api/admin/events/{id}/reject', { ...byId(id), body: reason ? { reason } : null }));
+    case 'feature':
+      return answer(api.PUT('/api/admin/events/{id}/feature', { ...byId(id), body: null }));
+  }
+}
 export const setFeatured = (id: string, featured: boolean) =>
-  apiRequest<CalendarEvent>('PUT', `/api/admin/events/${encodeURIComponent(id)}/feature`, { featured });
+  answer(api.PUT('/api/admin/events/{id}/feature', { ...byId(id), body: { featured } }));
 /** The event as an iCalendar file. */
-export const eventIcsUrl = (id: string) => `${eventUrl(id)}/ics`;
+export const eventIcsUrl = (id: string) => operationAddress('/api/events/{id}/ics', { id });
 
 /** Uploads a picture for the event's cover (docs/domain/media.md#uploading); the answer names the 800-wide file events show. */
-export function uploadMedia(file: File): Promise<Media> {
+export function uploadMedia(file: File) {
   const form = new FormData();
   form.append('file', file);
-  return apiUpload<Media>('/api/media', form);
+  return upload(form);
 }
 
 /** Who answered the event (its organizer and staff only), and the same as a CSV file. */
-export const useAttendees = (id: string, enabled: boolean) => useQuery({ ...getQuery<Attendees>(`${eventUrl(id)}/attendees`), enabled });
-export const attendeesCsvUrl = (id: string) => `${eventUrl(id)}/attendees.csv`;
+export const useAttendees = (id: string, enabled: boolean) => useQuery({ ...apiQuery('/api/events/{id}/attendees', byId(id)), enabled });
+export const attendeesCsvUrl = (id: string) => operationAddress('/api/events/{id}/attendees.csv', { id });
 /** A message mailed to each attendee (at most 3 per event a day: a 429 says when the next may go). */
 export const messageAttendees = (id: string, message: AttendeeMessage) =>
-  apiRequest<MessageAccepted>('POST', `${eventUrl(id)}/message`, message);
+  answer(api.POST('/api/events/{id}/message', { ...byId(id), body: message }));
 /** A private event's invite link (its organizer and staff), and what the page does with one opened (`?invite=`). */
-export const inviteLink = (id: string) => apiRequest<{ url: string }>('GET', `${eventUrl(id)}/invite-link`);
-export const acceptInvitation = (id: string, token: string) => apiRequest<CalendarEvent>('POST', `${eventUrl(id)}/invitation`, { token });
+export const inviteLink = (id: string) => answer(api.GET('/api/events/{id}/invite-link', byId(id)));
+export const acceptInvitation = (id: string, token: string) =>
+  answer(api.POST('/api/events/{id}/invitation', { ...byId(id), body: { token } }));

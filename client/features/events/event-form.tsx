@@ -13,7 +13,7 @@ import { EventSchema } from '../../../shared/events/schemas';
 import { MAX_TAGS_PER_ITEM, TAG_MAX_LENGTH } from '../../../shared/feed/constants';
 import { tagRefusal } from '../../../shared/feed/tags';
 import type { Media } from '../../../shared/media/schemas';
-import { moderateEvent, saveEvent, setFeatured, uploadMedia, useRefreshEvents, type CalendarEvent } from './api';
+import { moderateEvent, saveEvent, setFeatured, uploadMedia, useRefreshEvents, type CalendarEvent, type EventBody } from './api';
 
 const field = 'min-h-11 w-full rounded-md border border-slate-300 bg-white px-3 dark:border-slate-600 dark:bg-slate-900';
 
@@ -109,7 +109,7 @@ export function EventForm({ event, onDone }: { event?: CalendarEvent; onDone: ()
   const set = <K extends keyof typeof form>(key: K, value: (typeof form)[K]) => setForm((current) => ({ ...current, [key]: value }));
 
   const save = useMutation({
-    mutationFn: async (body: unknown) => {
+    mutationFn: async (body: EventBody) => {
       let saved = await saveEvent(body, editing ? event!.id : undefined);
       // Staff settings are commands of their own, sent once the event is saved.
       if (staff && moderation.approved && !saved.isApproved) saved = await moderateEvent(saved.id, 'approve');

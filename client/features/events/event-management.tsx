@@ -11,7 +11,16 @@ import { isStaff, useCurrentUser } from '../../lib/current-user';
 import { LoadMore } from '../../lib/paged-list';
 import { EVENT_TYPES, EVENT_TYPE_LABELS, type EventType } from '../../../shared/events/constants';
 import { EventDetails, dateLine } from './event-details';
-import { cancelEvent, eventsUrl, moderateEvent, useEventList, useEventStats, useRefreshEvents, type CalendarEvent } from './api';
+import {
+  cancelEvent,
+  eventQuery,
+  moderateEvent,
+  useEventList,
+  useEventStats,
+  useRefreshEvents,
+  type CalendarEvent,
+  type EventListPath,
+} from './api';
 import { useDebounced } from '../../lib/use-debounced';
 import { MemberLink } from '../../components/member-link';
 import { MediaPreview } from '../../components/media-preview';
@@ -20,7 +29,7 @@ import { ReasonDialog } from '../../components/reason-dialog';
 type Tab = 'pending' | 'all' | 'featured' | 'stats';
 type SortKey = 'created' | 'start' | 'title';
 /** Each tab's list, searched, filtered and sorted by the server. */
-const TAB_LISTS: Record<Exclude<Tab, 'stats'>, { path: string; params?: Record<string, string> }> = {
+const TAB_LISTS: Record<Exclude<Tab, 'stats'>, { path: EventListPath; params?: { status: 'any' } }> = {
   pending: { path: '/api/admin/events/pending' },
   all: { path: '/api/events', params: { status: 'any' } },
   featured: { path: '/api/admin/events/featured' },
@@ -40,9 +49,11 @@ export function EventManagementPage() {
   const [open, setOpen] = useState<string | null>(null);
   const search = useDebounced(searchInput.trim());
   const listed = TAB_LISTS[tab === 'stats' ? 'all' : tab];
-  const { list: events, items: list } = useEventList(eventsUrl({ ...listed.params, q: search, type, sort }, listed.path), {
-    enabled: allowed && tab !== 'stats',
-  });
+  const { list: events, items: list } = useEventList(
+    eventQuery({ ...listed.params, q: search, type, sort }),
+    { enabled: allowed && tab !== 'stats' },
+    listed.path,
+  );
   const stats = useEventStats(allowed);
   const act = useMutation({
     mutationFn: ({ id, action, reason }: { id: string; action: 'approve' | 'reject' | 'feature'; reason?: string | undefined }) =>

@@ -11,7 +11,7 @@ import { dayKey, monthGrid, occursOn } from '../../../shared/events/dates';
 import { EventDetails, dateLine, readerTimeZone } from './event-details';
 import { EventForm } from './event-form';
 import { PersonalCalendar } from './personal-calendar';
-import { eventsUrl, useAllEvents, useEventList, useEventPage, type CalendarEvent } from './api';
+import { eventQuery, useAllEvents, useEventList, useEventPage, type CalendarEvent, type EventQuery } from './api';
 import { useDebounced } from '../../lib/use-debounced';
 import { MemberLink } from '../../components/member-link';
 import { EventCover } from './event-cover';
@@ -38,7 +38,7 @@ function EventLink({ event, onOpen, compact = false }: { event: CalendarEvent; o
 
 /** A day's full list, opened from its "+N more": every event shown on it, each opening its details. */
 function DayList({ day, search, onOpen, onClose }: { day: string; search: string; onOpen: (id: string) => void; onClose: () => void }) {
-  const events = useEventPage(eventsUrl({ day, tz: readerTimeZone(), q: search }));
+  const events = useEventPage(eventQuery({ day, tz: readerTimeZone(), q: search }));
   const title = new Date(`${day}T12:00:00Z`).toLocaleDateString('en-US', {
     weekday: 'long',
     month: 'long',
@@ -90,8 +90,8 @@ function DayList({ day, search, onOpen, onClose }: { day: string; search: string
 }
 
 /** A short list of what comes first: one page, no more. */
-function SidePanel({ id, title, url, onOpen }: { id: string; title: string; url: string; onOpen: (id: string) => void }) {
-  const events = useEventPage(url);
+function SidePanel({ id, title, query, onOpen }: { id: string; title: string; query: EventQuery; onOpen: (id: string) => void }) {
+  const events = useEventPage(query);
   return (
     <section aria-labelledby={id} className="rounded-xl border border-slate-200 bg-white p-4 dark:border-slate-800 dark:bg-slate-900">
       <h2 id={id} className="font-semibold">
@@ -136,9 +136,9 @@ export function CalendarPage() {
   const gridFrom = new Date(new Date(`${weeks[0]![0]!.date}T00:00`).getTime() - DAY_MS);
   const gridTo = new Date(new Date(`${weeks.at(-1)![6]!.date}T00:00`).getTime() + 2 * DAY_MS);
   // The grid shows the whole month at once, so it reads every page of it; the list grows by "Load more".
-  const monthUrl = eventsUrl({ from: gridFrom.toISOString(), to: gridTo.toISOString(), q, limit: String(MONTH_PAGE) });
-  const month = useAllEvents(monthUrl, view === 'calendar');
-  const { list: listed, items: listedEvents } = useEventList(q ? eventsUrl({ q }) : eventsUrl({ from: cursor.toISOString() }), {
+  const monthQuery = eventQuery({ from: gridFrom.toISOString(), to: gridTo.toISOString(), q, limit: String(MONTH_PAGE) });
+  const month = useAllEvents(monthQuery, view === 'calendar');
+  const { list: listed, items: listedEvents } = useEventList(q ? eventQuery({ q }) : eventQuery({ from: cursor.toISOString() }), {
     enabled: view === 'list',
   });
   const events = view === 'calendar' ? month : listed;
@@ -296,13 +296,13 @@ export function CalendarPage() {
           <SidePanel
             id="upcoming"
             title="Upcoming Events"
-            url={eventsUrl({ from: now.toISOString(), limit: String(UPCOMING_LIMIT) })}
+            query={eventQuery({ from: now.toISOString(), limit: String(UPCOMING_LIMIT) })}
             onOpen={setOpen}
           />
           <SidePanel
             id="featured"
             title="Featured Events"
-            url={eventsUrl({ featured: 'true', from: now.toISOString(), limit: String(FEATURED_SIDE_LIMIT) })}
+            query={eventQuery({ featured: 'true', from: now.toISOString(), limit: String(FEATURED_SIDE_LIMIT) })}
             onOpen={setOpen}
           />
           {user && <PersonalCalendar />}

@@ -3,20 +3,18 @@ import { useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Button } from '../../components/ui/button';
 import { useToast } from '../../components/ui/toast';
-import { apiRequest, errorMessage } from '../../lib/api';
-import { apiKey, getQuery } from '../../lib/query-keys';
-
-const CALENDAR_URL = '/api/me/calendar-url';
+import { answer, api, errorMessage } from '../../lib/api';
+import { apiQuery, operationKey } from '../../lib/query-keys';
 
 export function PersonalCalendar() {
   const queryClient = useQueryClient();
   const { toast } = useToast();
-  const feed = useQuery(getQuery<{ url: string }>(CALENDAR_URL));
+  const feed = useQuery(apiQuery('/api/me/calendar-url'));
   const [confirming, setConfirming] = useState(false);
   const reset = useMutation({
-    mutationFn: () => apiRequest<{ url: string }>('POST', `${CALENDAR_URL}/reset`),
+    mutationFn: () => answer(api.POST('/api/me/calendar-url/reset')),
     onSuccess: (fresh) => {
-      queryClient.setQueryData(apiKey(CALENDAR_URL), fresh);
+      queryClient.setQueryData(operationKey('/api/me/calendar-url'), fresh);
       setConfirming(false);
       toast({ title: 'New calendar link made', description: 'The old link no longer works. Add the new one to your calendar app.' });
     },
