@@ -5,7 +5,8 @@
  *
  * Ordering. A reader that follows `position > last` misses events when
  * transactions commit out of order. The reader here only reads rows whose
- * transaction id is below `pg_snapshot_xmin(pg_current_snapshot())`: every
+ * transaction id is below the horizon of the reading statement's snapshot (`bhc_horizon`: its oldest running
+ * transaction, leaving out those known to run in another database): every
  * transaction below that horizon has ended, so its rows are final. That alone is
  * not enough, because a transaction can take its xid before another one and its
  * position after it; the reader could then pass a position whose transaction is
@@ -78,9 +79,12 @@
  * Live subscriptions are woken by a NOTIFY sent after commit (coalesced, a hint
  * only: NOTIFY inside the append transaction serialises commits), with a fallback
  * poll, and a quick re-poll while committed events wait above the horizon for an
- * older transaction to end. That transaction may be anyone's, in any database of
- * the cluster (the horizon is cluster-wide), and sends no NOTIFY; a long-running
- * write transaction anywhere therefore delays delivery, never loses events.
+ * older transaction to end. That transaction may be anyone's in this database
+ * (a read model's write too) and sends no NOTIFY; a long-running write
+ * transaction here therefore delays delivery, never loses events. Transactions
+ * of other databases of the cluster are left out of the horizon (with the
+ * cluster-wide `pg_snapshot_xmin`, another database's writes held every reader
+ * back: the test files, one database each, could not run side by side).
  */
 import { createHash, randomUUID } from 'node:crypto';
 import pg from 'pg';
@@ -212,7 +216,7 @@ export async function createPostgresEventStore(options: PostgresEventStoreOption
     readAfter: {
       name: `bhc_es_read_after_${schema}`,
       text: `SELECT position, stream_name, version, id, type, data, metadata, created_at FROM ${table}
-              WHERE position > $1 AND transaction_id < pg_snapshot_xmin(pg_current_snapshot())
+              WHERE position > $1 AND transaction_id < (SELECT "${schema}".bhc_horizon())
               ORDER BY position LIMIT $2`,
     },
     committedHead: { name: `bhc_es_committed_head_${schema}`, text: `SELECT max(position) AS position FROM ${table}` },
@@ -245,6 +249,20 @@ export async function createPostgresEventStore(options: PostgresEventStoreOption
       await client.query(
         `INSERT INTO "${schema}".event_store_identity (id) SELECT gen_random_uuid() WHERE NOT EXISTS (SELECT 1 FROM "${schema}".event_store_identity)`,
       );
+      // The horizon of this log: the oldest transaction still running in the snapshot, leaving out those positively
+      // known to run in another database (they cannot write this table; the cluster-wide xmin let any of them hold
+      // delivery back). A transaction found in the snapshot but no longer running, or whose database is unknown, is
+      // kept: it may be an append of this log that committed after the snapshot was taken. Called as a subquery,
+      // once per statement, with the statement's snapshot.
+      await client.query(`
+        CREATE OR REPLACE FUNCTION "${schema}".bhc_horizon() RETURNS xid8 LANGUAGE sql STABLE AS $fn$
+          SELECT coalesce(min(running.xid), pg_snapshot_xmax(pg_current_snapshot()))
+            FROM pg_snapshot_xip(pg_current_snapshot()) AS running(xid)
+           WHERE NOT EXISTS (
+             SELECT 1 FROM pg_stat_activity elsewhere
+              WHERE elsewhere.backend_xid = running.xid::xid
+                AND elsewhere.datid <> (SELECT oid FROM pg_database WHERE datname = current_database()))
+        $fn$`);
       // Each statement of a volatile function sees what committed before it began, so the version is read after
       // the stream lock is granted. Nothing before the INSERT writes, so the transaction's xid is assigned inside
       // the append lock, with its positions; the unlock follows the last position.
@@ -650,7 +668,7 @@ export async function createPostgresEventStore(options: PostgresEventStoreOption
     async backlog(after, cap) {
       const { rows } = await pool.query<{ events: number; oldest: Date | null }>(
         `SELECT count(*)::integer AS events, min(created_at) AS oldest FROM (
-           SELECT created_at FROM ${table} WHERE position > $1 AND transaction_id < pg_snapshot_xmin(pg_current_snapshot()) ORDER BY position LIMIT $2) waiting`,
+           SELECT created_at FROM ${table} WHERE position > $1 AND transaction_id < (SELECT "${schema}".bhc_horizon()) ORDER BY position LIMIT $2) waiting`,
         [after, cap],
       );
       return { events: rows[0]!.events, oldestAt: rows[0]!.oldest };
@@ -663,7 +681,7 @@ export async function createPostgresEventStore(options: PostgresEventStoreOption
 
     async headPosition() {
       const { rows } = await pool.query<{ position: string | null }>(
-        `SELECT max(position) AS position FROM ${table} WHERE transaction_id < pg_snapshot_xmin(pg_current_snapshot())`,
+        `SELECT max(position) AS position FROM ${table} WHERE transaction_id < (SELECT "${schema}".bhc_horizon())`,
       );
       return Number(rows[0]?.position ?? 0);
     },

@@ -200,6 +200,31 @@ describe('PostgreSQL event store under concurrency', () => {
     expect(lags.sort((a, b) => a - b)[2]).toBeLessThan(200);
   });
 
+  it('is not held back by a transaction open in another database, and is by one open in its own', async () => {
+    const other = await createTestDatabase();
+    const elsewhere = new pg.Client({ connectionString: other.url });
+    const here = await pool.connect();
+    await elsewhere.connect();
+    try {
+      await elsewhere.query('BEGIN');
+      await elsewhere.query('SELECT pg_current_xact_id()');
+      const first = await store.append(`horizon-${Date.now()}`, [{ type: 'Written', data: {} }], { expectedVersion: 'any' });
+      expect(await store.headPosition()).toBe(first.position);
+
+      await here.query('BEGIN');
+      await here.query('SELECT pg_current_xact_id()');
+      const second = await store.append(`horizon-${Date.now()}`, [{ type: 'Written', data: {} }], { expectedVersion: 'any' });
+      expect(await store.headPosition()).toBe(first.position);
+      await here.query('COMMIT');
+      expect(await store.headPosition()).toBe(second.position);
+    } finally {
+      await elsewhere.query('ROLLBACK');
+      await elsewhere.end();
+      here.release();
+      await other.drop();
+    }
+  });
+
   it('delivers every event exactly once, in order, while transactions commit out of order', async () => {
     const start = await store.headPosition();
     const subscriber = subscribe(start);
