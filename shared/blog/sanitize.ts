@@ -4,6 +4,7 @@
  * of script, style and similar raw-text elements go with them instead of showing as text.
  */
 import sanitizeHtml from 'sanitize-html';
+import { YOUTUBE_EMBED_ATTRIBUTES, youtubeEmbedSource } from './embeds';
 
 /**
  * Whether a link leads into the site's API. Relative links are resolved as a browser would; absolute ones
@@ -24,6 +25,13 @@ const PIXELS = /^[1-9][0-9]{0,4}$/u;
 
 /** An image source a post may load: absolute https outside our API, or one of our uploads' files. */
 const allowedImageSource = (src: string) => OUR_MEDIA.test(src) || (src.startsWith('https://') && !intoOurApi(src));
+
+/**
+ * How many frames the element being read is inside. A browser reads a frame's inside as text it never shows, where the
+ * parser here reads elements: whatever is inside one goes, so nothing is kept that the two would read differently.
+ * One count per call (sanitising is synchronous), set back before each.
+ */
+let insideFrames = 0;
 
 const OPTIONS: sanitizeHtml.IOptions = {
   allowedTags: [
@@ -61,12 +69,15 @@ const OPTIONS: sanitizeHtml.IOptions = {
     'td',
     'figure',
     'figcaption',
+    // Only a YouTube player, in the one form transformTags gives it below; any other frame goes.
+    'iframe',
   ],
   allowedAttributes: {
     a: ['href', 'rel', 'target'],
     img: ['src', 'alt', 'title', 'width', 'height'],
     th: ['colspan', 'rowspan'],
     td: ['colspan', 'rowspan'],
+    iframe: Object.keys(YOUTUBE_EMBED_ATTRIBUTES),
   },
   allowedSchemes: ['http', 'https', 'mailto'],
   // Images load without a click, so only absolute https sources (no mixed content) and files of our own
@@ -76,7 +87,7 @@ const OPTIONS: sanitizeHtml.IOptions = {
   allowProtocolRelative: false,
   allowedSchemesAppliedToAttributes: ['href', 'src'],
   disallowedTagsMode: 'discard',
-  nonTextTags: ['script', 'style', 'textarea', 'option', 'noscript', 'title', 'iframe', 'noembed', 'noframes', 'template', 'xmp', 'select'],
+  nonTextTags: ['script', 'style', 'textarea', 'option', 'noscript', 'title', 'noembed', 'noframes', 'template', 'xmp', 'select'],
   transformTags: {
     // Every link gets the same rel, whatever the author wrote, so a linked page gets no handle on ours;
     // a target other than a new tab could navigate a frame of the embedding site. A link into our own API
@@ -90,6 +101,16 @@ const OPTIONS: sanitizeHtml.IOptions = {
         rel: 'noopener noreferrer',
       },
     }),
+    // A YouTube video plays from the privacy-enhanced address (CSP's frame-src allows no other), with the same
+    // attributes on every post and nothing inside; a frame of anything else loses its address and goes (exclusiveFilter).
+    iframe: (tagName, { src, title }) => {
+      const embed = youtubeEmbedSource(src ?? '');
+      return {
+        tagName,
+        attribs: embed ? { ...YOUTUBE_EMBED_ATTRIBUTES, src: embed, title: title?.trim() || YOUTUBE_EMBED_ATTRIBUTES.title } : {},
+        text: '',
+      };
+    },
     // A picture's size only as whole pixels (it reserves the picture's place before it loads); anything else goes.
     img: (tagName, attribs) => ({
       tagName,
@@ -98,9 +119,19 @@ const OPTIONS: sanitizeHtml.IOptions = {
       ),
     }),
   },
-  exclusiveFilter: (frame) => frame.tag === 'img' && !allowedImageSource(frame.attribs.src ?? ''),
+  onOpenTag: (name) => {
+    if (name === 'iframe') insideFrames++;
+  },
+  onCloseTag: (name) => {
+    if (name === 'iframe') insideFrames--;
+  },
+  exclusiveFilter: (frame) =>
+    insideFrames > 0 ||
+    (frame.tag === 'img' && !allowedImageSource(frame.attribs.src ?? '')) ||
+    (frame.tag === 'iframe' && !frame.attribs.src),
 };
 
 export function sanitizeBlogHtml(html: string): string {
+  insideFrames = 0;
   return sanitizeHtml(html, OPTIONS);
 }

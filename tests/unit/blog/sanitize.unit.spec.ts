@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { sanitizeBlogHtml } from '../../../shared/blog/sanitize';
+import { YOUTUBE_EMBED_ATTRIBUTES } from '../../../shared/blog/embeds';
 import { XSS_VECTORS } from './xss-vectors';
 
 const ALLOWED_ATTRIBUTES: Record<string, readonly string[]> = {
@@ -7,6 +8,7 @@ const ALLOWED_ATTRIBUTES: Record<string, readonly string[]> = {
   img: ['src', 'alt', 'title', 'width', 'height'],
   th: ['colspan', 'rowspan'],
   td: ['colspan', 'rowspan'],
+  iframe: Object.keys(YOUTUBE_EMBED_ATTRIBUTES),
 };
 const ALLOWED_TAGS = new Set([
   'h1',
@@ -43,9 +45,11 @@ const ALLOWED_TAGS = new Set([
   'td',
   'figure',
   'figcaption',
+  'iframe',
 ]);
-const TAG = /<(\/?)([a-z0-9]+)((?:\s+[a-z-]+="[^"<>]*")*)\s*\/?>/gu;
-const ATTRIBUTE = /([a-z-]+)="([^"]*)"/gu;
+const TAG = /<(\/?)([a-z0-9]+)((?:\s+[a-z-]+(?:="[^"<>]*")?)*)\s*\/?>/gu;
+/** One attribute after another from the start (sticky), so a word inside a value is never taken for a name. */
+const ATTRIBUTE = /\s+([a-z-]+)(?:="([^"]*)")?/guy;
 
 /** Checks the output as a browser would see it: only allowed tags and attributes, and only safe URLs. */
 function expectHarmless(html: string) {
@@ -62,6 +66,7 @@ function expectHarmless(html: string) {
       if (attribute === 'href') expect(value).toMatch(/^(?:https?:|mailto:|\/(?!\/)|#|[^:]*$)/u);
       if (attribute === 'target') expect(value).toBe('_blank');
       if (attribute === 'rel') expect(value).toBe('noopener noreferrer');
+      if (name === 'iframe' && attribute === 'src') expect(value).toMatch(/^https:\/\/www\.youtube-nocookie\.com\/embed\/[\w-]{11}$/u);
     }
   }
   // Every '<' left must open one of the tags checked above; text is escaped.
@@ -173,6 +178,43 @@ describe('sanitizeBlogHtml keeps what a blog post needs', () => {
 
   it('drops other tags and attributes but keeps their text', () => {
     expect(sanitizeBlogHtml('<div class="x" style="color:red"><span id="y">hello</span></div>')).toBe('hello');
+  });
+
+  it('keeps a YouTube video as the privacy-enhanced player, always in the same form, and no other frame', () => {
+    const player = (id: string, title = 'YouTube video') =>
+      `<iframe src="https://www.youtube-nocookie.com/embed/${id}" title="${title}" width="560" height="315" allow="accelerometer; encrypted-media; gyroscope; picture-in-picture; fullscreen" allowfullscreen loading="lazy" referrerpolicy="strict-origin-when-cross-origin"></iframe>`;
+    expect(sanitizeBlogHtml(player('dQw4w9WgXcQ', 'The tower film'))).toBe(player('dQw4w9WgXcQ', 'The tower film'));
+    expect(sanitizeBlogHtml(player('dQw4w9WgXcQ'))).toBe(player('dQw4w9WgXcQ'));
+    // Other YouTube addresses become the player's; its own attributes replace the author's.
+    expect(
+      sanitizeBlogHtml(
+        '<iframe src="https://www.youtube.com/embed/dQw4w9WgXcQ?autoplay=1" width="1" onload="x()" style="display:none" srcdoc="<b>x</b>" sandbox="" title=" "></iframe>',
+      ),
+    ).toBe(player('dQw4w9WgXcQ'));
+    expect(sanitizeBlogHtml('<iframe src="https://youtu.be/dQw4w9WgXcQ"></iframe>')).toBe(player('dQw4w9WgXcQ'));
+    for (const src of [
+      'https://evil.example/embed/dQw4w9WgXcQ',
+      'https://www.youtube-nocookie.com.evil.example/embed/dQw4w9WgXcQ',
+      'https://www.youtube-nocookie.com/embed/short',
+      'http://www.youtube-nocookie.com/embed/dQw4w9WgXcQ/../../x',
+      'javascript:alert(1)',
+      '/api/logout',
+      '',
+    ]) {
+      expect(sanitizeBlogHtml(`<iframe src="${src}">text</iframe><p>after</p>`), src).toBe('<p>after</p>');
+    }
+    expect(sanitizeBlogHtml('<iframe>text</iframe>')).toBe('');
+  });
+
+  it('keeps nothing inside a frame (a browser reads it as text, the sanitiser as elements)', () => {
+    expect(
+      sanitizeBlogHtml(
+        '<iframe src="https://youtu.be/dQw4w9WgXcQ">a<iframe src="https://youtu.be/dQw4w9WgXcQ"><b>b</b></iframe><p title="</iframe><img src=x onerror=alert(1)>">c</p></iframe><p>after</p>',
+      ),
+    ).toBe(`${sanitizeBlogHtml('<iframe src="https://youtu.be/dQw4w9WgXcQ"></iframe>')}<p>after</p>`);
+    // An unclosed frame takes nothing with it either, and the next call starts afresh.
+    expect(sanitizeBlogHtml('<p>x</p><iframe src="https://youtu.be/dQw4w9WgXcQ"><p>in')).toMatch(/^<p>x<\/p><iframe [^>]+><\/iframe>$/u);
+    expect(sanitizeBlogHtml('<p>next</p>')).toBe('<p>next</p>');
   });
 
   it('escapes text that looks like markup', () => {
