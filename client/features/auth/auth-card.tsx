@@ -1,4 +1,5 @@
-import type { ComponentType, ReactNode } from 'react';
+import { useState, type ComponentType, type FormEvent, type ReactNode } from 'react';
+import { ApiError, errorMessage } from '../../lib/api';
 
 /** A link between the sign-in and registration pages: the app's router link, or the visitor pages' own. */
 export interface AuthLinkProps {
@@ -26,4 +27,56 @@ export function AuthCard({ title, children }: { title: string; children: ReactNo
       </main>
     </div>
   );
+}
+
+/** The look of the links between the sign-in pages. */
+export const authLinkLook = 'font-medium text-brand-600 underline dark:text-amber-accent';
+
+/** What went wrong with the whole form (a refused field shows its message beside itself). */
+export function FormAlert({ children }: { children: ReactNode }) {
+  return (
+    <p role="alert" className="rounded-md bg-red-50 p-3 text-sm text-red-700 dark:bg-red-950 dark:text-red-300">
+      {children}
+    </p>
+  );
+}
+
+/** Good news about the form: a link was sent, the password was changed. */
+export function FormNotice({ children, className = '' }: { children: ReactNode; className?: string }) {
+  return (
+    <p role="status" className={`rounded-md bg-green-50 p-3 text-sm text-green-800 dark:bg-green-950 dark:text-green-300 ${className}`}>
+      {children}
+    </p>
+  );
+}
+
+/**
+ * The state of a sign-in page's form: `submit(action)` runs the action once at a time; a refusal shows each refused
+ * field's message beside it (`fields`) and anything else in the form's alert (`error`, or `fallback` when the error
+ * says nothing). `onRefused` may take a refusal first (a spent link) and return true when it did.
+ */
+export function useAuthForm(fallback: string, onRefused?: (error: ApiError) => boolean) {
+  const [fields, setFields] = useState<Record<string, string>>({});
+  const [error, setError] = useState<string | null>(null);
+  const [pending, setPending] = useState(false);
+
+  const submit = (action: () => Promise<void>) => async (event: FormEvent) => {
+    event.preventDefault();
+    setPending(true);
+    setError(null);
+    setFields({});
+    try {
+      await action();
+    } catch (caught) {
+      if (caught instanceof ApiError && onRefused?.(caught)) return;
+      const refusedFields = caught instanceof ApiError ? caught.fields : {};
+      setFields(refusedFields);
+      if (Object.keys(refusedFields).length === 0) setError(errorMessage(caught, fallback));
+    } finally {
+      setPending(false);
+    }
+  };
+  /** Editing a field the server refused clears its message: the next submit is judged afresh. */
+  const edited = (key: string) => setFields(({ [key]: _edited, ...rest }) => rest);
+  return { fields, error, setError, pending, submit, edited };
 }

@@ -2,39 +2,17 @@
  * "Forgot your password?" (/forgot-password): the address goes to POST /api/auth/password-reset, and the answer is
  * the same whether or not it has an account, so the page says only "check your mail" (docs/domain/members.md#password-reset).
  */
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { Link } from '@tanstack/react-router';
 import { Button } from '../../components/ui/button';
 import { TextField } from '../../components/ui/text-field';
-import { ApiError, errorMessage } from '../../lib/api';
 import { requestPasswordReset } from './api';
-import { AuthCard } from './auth-card';
-
-const linkLook = 'font-medium text-brand-600 underline dark:text-amber-accent';
+import { AuthCard, FormAlert, authLinkLook as linkLook, useAuthForm } from './auth-card';
 
 export function ForgotPasswordPage() {
   const [email, setEmail] = useState('');
-  const [fieldError, setFieldError] = useState<string | undefined>(undefined);
-  const [error, setError] = useState<string | null>(null);
   const [sentTo, setSentTo] = useState<string | null>(null);
-  const [pending, setPending] = useState(false);
-
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    setPending(true);
-    setError(null);
-    setFieldError(undefined);
-    try {
-      await requestPasswordReset(email);
-      setSentTo(email.trim());
-    } catch (caught) {
-      const field = caught instanceof ApiError ? caught.fields.email : undefined;
-      if (field) setFieldError(field);
-      else setError(errorMessage(caught, 'Could not send the link. Please try again.'));
-    } finally {
-      setPending(false);
-    }
-  };
+  const { fields, error, pending, submit, edited } = useAuthForm('Could not send the link. Please try again.');
 
   if (sentTo !== null)
     return (
@@ -66,7 +44,15 @@ export function ForgotPasswordPage() {
       <p className="mb-4 text-sm text-slate-700 dark:text-slate-300">
         Enter the e-mail address of your account. We will send you a link to choose a new password.
       </p>
-      <form onSubmit={(event) => void submit(event)} className="space-y-4">
+      <form
+        onSubmit={(event) =>
+          void submit(async () => {
+            await requestPasswordReset(email);
+            setSentTo(email.trim());
+          })(event)
+        }
+        className="space-y-4"
+      >
         <TextField
           label="Email"
           type="email"
@@ -77,15 +63,11 @@ export function ForgotPasswordPage() {
           value={email}
           onChange={(value) => {
             setEmail(value);
-            setFieldError(undefined);
+            edited('email');
           }}
-          error={fieldError}
+          error={fields.email}
         />
-        {error && (
-          <p role="alert" className="rounded-md bg-red-50 p-3 text-sm text-red-700 dark:bg-red-950 dark:text-red-300">
-            {error}
-          </p>
-        )}
+        {error && <FormAlert>{error}</FormAlert>}
         <Button type="submit" isDisabled={pending || email.trim() === ''} className="w-full">
           {pending ? 'Sending...' : 'Send me a reset link'}
         </Button>

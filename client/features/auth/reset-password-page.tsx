@@ -3,16 +3,15 @@
  * links); the new password is sent by the form, and on success every session of the member has ended, so the
  * person is sent to sign in with it. A used or expired link says so and offers a new one.
  */
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { Link, useNavigate, useParams } from '@tanstack/react-router';
 import { useQueryClient } from '@tanstack/react-query';
 import { Button, buttonLook } from '../../components/ui/button';
 import { LabelledSwitch } from '../../components/ui/switch';
 import { TextField } from '../../components/ui/text-field';
-import { ApiError, errorMessage } from '../../lib/api';
 import { CURRENT_USER_KEY } from '../../lib/current-user';
 import { resetPassword } from './api';
-import { AuthCard } from './auth-card';
+import { AuthCard, FormAlert, authLinkLook, useAuthForm } from './auth-card';
 
 export function ResetPasswordPage() {
   const { token = '' } = useParams({ strict: false });
@@ -20,29 +19,12 @@ export function ResetPasswordPage() {
   const queryClient = useQueryClient();
   const [password, setPassword] = useState('');
   const [shown, setShown] = useState(false);
-  const [fieldError, setFieldError] = useState<string | undefined>(undefined);
-  const [error, setError] = useState<string | null>(null);
   const [spent, setSpent] = useState(false);
-  const [pending, setPending] = useState(false);
-
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    setPending(true);
-    setError(null);
-    setFieldError(undefined);
-    try {
-      await resetPassword(token, { password });
-      // Every session of the member has ended, this browser's too if it was theirs.
-      queryClient.setQueryData(CURRENT_USER_KEY, null);
-      await navigate({ to: '/login', search: { reset: 'done' }, replace: true });
-    } catch (caught) {
-      if (caught instanceof ApiError && caught.status === 404) setSpent(true);
-      else if (caught instanceof ApiError && caught.fields.password) setFieldError(caught.fields.password);
-      else setError(errorMessage(caught, 'Could not change your password. Please try again.'));
-    } finally {
-      setPending(false);
-    }
-  };
+  const { fields, error, pending, submit, edited } = useAuthForm('Could not change your password. Please try again.', (refusal) => {
+    if (refusal.status !== 404) return false;
+    setSpent(true);
+    return true;
+  });
 
   if (spent)
     return (
@@ -59,7 +41,7 @@ export function ResetPasswordPage() {
             Ask for a new link
           </Link>
           <p className="text-center text-sm">
-            <Link to="/login" className="font-medium text-brand-600 underline dark:text-amber-accent">
+            <Link to="/login" className={authLinkLook}>
               Back to sign in
             </Link>
           </p>
@@ -72,7 +54,17 @@ export function ResetPasswordPage() {
       <p className="mb-4 text-sm text-slate-700 dark:text-slate-300">
         Saving it signs you out on every browser; then sign in with the new password.
       </p>
-      <form onSubmit={(event) => void submit(event)} className="space-y-4">
+      <form
+        onSubmit={(event) =>
+          void submit(async () => {
+            await resetPassword(token, { password });
+            // Every session of the member has ended, this browser's too if it was theirs.
+            queryClient.setQueryData(CURRENT_USER_KEY, null);
+            await navigate({ to: '/login', search: { reset: 'done' }, replace: true });
+          })(event)
+        }
+        className="space-y-4"
+      >
         <TextField
           label="New password"
           type={shown ? 'text' : 'password'}
@@ -83,23 +75,19 @@ export function ResetPasswordPage() {
           value={password}
           onChange={(value) => {
             setPassword(value);
-            setFieldError(undefined);
+            edited('password');
           }}
-          error={fieldError}
+          error={fields.password}
         />
         <p className="text-xs text-slate-500">At least 10 characters.</p>
         <LabelledSwitch label="Show password" description="Check what you typed before saving it." isSelected={shown} onChange={setShown} />
-        {error && (
-          <p role="alert" className="rounded-md bg-red-50 p-3 text-sm text-red-700 dark:bg-red-950 dark:text-red-300">
-            {error}
-          </p>
-        )}
+        {error && <FormAlert>{error}</FormAlert>}
         <Button type="submit" isDisabled={pending || password === ''} className="w-full">
           {pending ? 'Saving...' : 'Save new password'}
         </Button>
       </form>
       <p className="mt-6 text-center text-sm">
-        <Link to="/login" className="font-medium text-brand-600 underline dark:text-amber-accent">
+        <Link to="/login" className={authLinkLook}>
           Back to sign in
         </Link>
       </p>

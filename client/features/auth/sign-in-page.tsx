@@ -3,7 +3,7 @@ import { Button } from '../../components/ui/button';
 import { TextField } from '../../components/ui/text-field';
 import { errorMessage } from '../../lib/api';
 import { requestSignInLink, signIn as signInWith, useSignedIn } from './api';
-import { AuthCard, type AuthNavigation } from './auth-card';
+import { AuthCard, FormAlert, FormNotice, authLinkLook, type AuthNavigation } from './auth-card';
 
 /**
  * `search.redirect`: the page to come back to (a path of this site); `search.error`: a used or expired sign-in link;
@@ -52,9 +52,9 @@ export function SignInPage({
   return (
     <AuthCard title="Sign in">
       {search.reset === 'done' && (
-        <p role="status" className="mb-4 rounded-md bg-green-50 p-3 text-sm text-green-800 dark:bg-green-950 dark:text-green-300">
+        <FormNotice className="mb-4">
           Your password was changed and you were signed out everywhere. Sign in with your new password.
-        </p>
+        </FormNotice>
       )}
       <form onSubmit={(event) => void signIn(event)} className="space-y-4">
         <TextField label="Email" type="email" name="email" autoComplete="email" isRequired value={email} onChange={setEmail} />
@@ -68,21 +68,13 @@ export function SignInPage({
             onChange={setPassword}
           />
           <p className="text-right text-sm">
-            <AuthLink to="/forgot-password" className="inline-block py-2 font-medium text-brand-600 underline dark:text-amber-accent">
+            <AuthLink to="/forgot-password" className={`inline-block py-2 ${authLinkLook}`}>
               Forgot your password?
             </AuthLink>
           </p>
         </div>
-        {error && (
-          <p role="alert" className="rounded-md bg-red-50 p-3 text-sm text-red-700 dark:bg-red-950 dark:text-red-300">
-            {error}
-          </p>
-        )}
-        {notice && (
-          <p role="status" className="rounded-md bg-green-50 p-3 text-sm text-green-800 dark:bg-green-950 dark:text-green-300">
-            {notice}
-          </p>
-        )}
+        {error && <FormAlert>{error}</FormAlert>}
+        {notice && <FormNotice>{notice}</FormNotice>}
         <Button type="submit" isDisabled={pending || !email || !password} className="w-full">
           {pending ? 'Signing in...' : 'Sign in'}
         </Button>
@@ -92,7 +84,7 @@ export function SignInPage({
       </form>
       <p className="mt-6 text-center text-sm">
         New here?{' '}
-        <AuthLink to="/register" className="font-medium text-brand-600 underline dark:text-amber-accent">
+        <AuthLink to="/register" className={authLinkLook}>
           Join the community
         </AuthLink>
       </p>
