@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { backends } from '../support/adapters';
 import type { EventStore, RecordedEvent, SubscribeOptions } from '../../platform/event-store/port';
 import type { DocumentStore } from '../../platform/document-store/port';
-import { createProjectionRunner, type Projection } from '../../platform/projections/runner';
+import { createProjectionRunner, type Projection, type ProjectionRunnerOptions } from '../../platform/projections/runner';
 import { CHECKPOINTS, createProjectionProgress, runnerLag } from '../../platform/projections/progress';
 import { applyToDocument, type Positioned } from '../../platform/projections/documents';
 import { createCommandHandler } from '../../platform/command-handler';
@@ -86,16 +86,19 @@ for (const backend of backends) {
       return { tallies, totals };
     }
 
+    /**
+     * A runner named `name` (its progress read from this file's document store under the same name) of `projections`,
+     * silent unless given a logger; `options` may give it another event store or document store.
+     */
+    function runnerOf(projections: Projection[], options: Partial<ProjectionRunnerOptions> & { name?: string } = {}) {
+      const name = options.name ?? 'tally-runner';
+      const progress = createProjectionProgress({ store, runnerName: name, local: true });
+      const runner = createProjectionRunner({ eventStore, store, progress, logger: silent, ...options, name, projections });
+      return { runner, progress };
+    }
+
     async function runToHead(projection: Projection) {
-      const progress = createProjectionProgress({ store, runnerName: 'tally-runner', local: true });
-      const runner = createProjectionRunner({
-        name: 'tally-runner',
-        eventStore,
-        store,
-        projections: [projection],
-        progress,
-        logger: silent,
-      });
+      const { runner, progress } = runnerOf([projection]);
       const head = isolated ? Math.max(lastAppended, await eventStore.headPosition()) : await eventStore.headPosition();
       await runner.start();
       await progress.waitFor(head, 10_000);
@@ -107,14 +110,7 @@ for (const backend of backends) {
       it('stops when asked at once after it started, every time', async () => {
         // An abort that came before the runner began to follow the log fired no event for it to hear: it followed on.
         for (let i = 0; i < 10; i++) {
-          const runner = createProjectionRunner({
-            name: 'tally-runner-stopped',
-            eventStore,
-            store,
-            projections: [tallyProjection()],
-            progress: createProjectionProgress({ store, runnerName: 'tally-runner-stopped', local: true }),
-            logger: silent,
-          });
+          const { runner } = runnerOf([tallyProjection()], { name: 'tally-runner-stopped' });
           await runner.start();
           const stopped = await Promise.race([
             runner.stop().then(() => 'stopped'),
@@ -141,15 +137,7 @@ for (const backend of backends) {
 
       it('gives identical read models after a rebuild from scratch', async () => {
         const before = await snapshot();
-        const progress = createProjectionProgress({ store, runnerName: 'tally-runner', local: true });
-        const runner = createProjectionRunner({
-          name: 'tally-runner',
-          eventStore,
-          store,
-          projections: [tallyProjection()],
-          progress,
-          logger: silent,
-        });
+        const { runner } = runnerOf([tallyProjection()]);
         await runner.reset();
         expect(await store.collection('tallies').countDocuments({})).toBe(0);
         await runToHead(tallyProjection());
@@ -159,15 +147,7 @@ for (const backend of backends) {
       it('stops a failing projection on the event it fails on, keeping every event before it, and resumes after a restart', async () => {
         const before = await snapshot();
         const [, , failing] = (await eventStore.readStream(`${TALLY}3`)).map((event) => event.position);
-        const progress = createProjectionProgress({ store, runnerName: 'tally-runner', local: true });
-        const crashing = createProjectionRunner({
-          name: 'tally-runner',
-          eventStore,
-          store,
-          projections: [tallyProjection({ failAt: failing })],
-          progress,
-          logger: silent,
-        });
+        const { runner: crashing } = runnerOf([tallyProjection({ failAt: failing })]);
         await crashing.reset();
         await crashing.start();
         await expect.poll(() => crashing.failure(), { timeout: 15_000 }).not.toBeNull();
@@ -243,15 +223,10 @@ for (const backend of backends) {
           { deliver: 0, then: 'fail' },
           { deliver: 25, then: 'fail' },
         ]);
-        const progress = createProjectionProgress({ store, runnerName: 'tally-runner', local: true });
         const states: string[] = [];
         const logged: string[] = [];
-        const runner = createProjectionRunner({
-          name: 'tally-runner',
+        const { runner, progress } = runnerOf([tallyProjection()], {
           eventStore: flaky,
-          store,
-          projections: [tallyProjection()],
-          progress,
           logger: { info: () => undefined, error: (_fields: unknown, message?: string) => void logged.push(String(message)) },
           resubscribeDelay: (failures) => {
             states.push(`${runner.subscription().status} ${runner.subscription().failures}`);
@@ -290,13 +265,7 @@ for (const backend of backends) {
           { ...saved!, position: 3, eventStore: 'kurrentdb:00000000-0000-4000-8000-000000000000' },
         );
         const logged: string[] = [];
-        const progress = createProjectionProgress({ store, runnerName: 'tally-runner', local: true });
-        const runner = createProjectionRunner({
-          name: 'tally-runner',
-          eventStore,
-          store,
-          projections: [tallyProjection()],
-          progress,
+        const { runner } = runnerOf([tallyProjection()], {
           logger: { info: () => undefined, error: (_fields: unknown, message?: string) => void logged.push(String(message)) },
         });
         await runner.start();
@@ -344,15 +313,7 @@ for (const backend of backends) {
           totals: await store.collection('race_totals').find({}),
         });
         const head = isolated ? lastAppended : await eventStore.headPosition();
-        const single = createProjectionProgress({ store, runnerName: 'race-alone', local: true });
-        const alone = createProjectionRunner({
-          name: 'race-alone',
-          eventStore,
-          store,
-          projections: [racing()],
-          progress: single,
-          logger: silent,
-        });
+        const { runner: alone, progress: single } = runnerOf([racing()], { name: 'race-alone' });
         await alone.start();
         await single.waitFor(head, 15_000);
         await alone.stop();
@@ -361,25 +322,9 @@ for (const backend of backends) {
 
         for (const round of [1]) {
           await alone.reset();
-          const ahead = createProjectionProgress({ store, runnerName: 'race-ahead', local: true });
-          const behind = createProjectionProgress({ store, runnerName: 'race-behind', local: true });
           // The runner ahead writes slowly, so the one behind catches up with it and they overlap write for write.
-          const first = createProjectionRunner({
-            name: 'race-ahead',
-            eventStore,
-            store: slowWrites(store, 3),
-            projections: [racing()],
-            progress: ahead,
-            logger: silent,
-          });
-          const second = createProjectionRunner({
-            name: 'race-behind',
-            eventStore,
-            store,
-            projections: [racing()],
-            progress: behind,
-            logger: silent,
-          });
+          const { runner: first, progress: ahead } = runnerOf([racing()], { name: 'race-ahead', store: slowWrites(store, 3) });
+          const { runner: second, progress: behind } = runnerOf([racing()], { name: 'race-behind' });
           await store.collection(CHECKPOINTS).deleteMany({ _id: { $in: ['race', 'race-ahead', 'race-behind'] } });
           await first.start();
           await ahead.waitFor(head * ((round + 1) / 5), 15_000);
@@ -451,15 +396,7 @@ for (const backend of backends) {
       };
 
       it('answers only once the read models show the write, and serialises a hot stream', async () => {
-        const progress = createProjectionProgress({ store, runnerName: 'tally-runner', local: true });
-        const runner = createProjectionRunner({
-          name: 'tally-runner',
-          eventStore,
-          store,
-          projections: [tallyProjection()],
-          progress,
-          logger: silent,
-        });
+        const { runner, progress } = runnerOf([tallyProjection()]);
         await runner.start();
         const handle = createCommandHandler({ eventStore, progress });
         try {
