@@ -32,6 +32,7 @@ import { createSubscriptionMail, workerJobs } from '../workers/subscriptions';
 import { ROOMS, type ChangeNotice } from '../shared/socket-messages';
 import { mailOutbox, outboxFigures } from '../workers/subscriptions/outbox';
 import type { MailFigures } from '../server/dependencies';
+import { siteTimeZone as readSiteTimeZone } from '../projections/site-pages';
 
 export type Services = Awaited<ReturnType<typeof createServices>>;
 
@@ -97,7 +98,8 @@ export async function createServices(config: Config, logger: Logger) {
   const mail = createMailQueue({ connection: redis, prefix: config.redisPrefix });
   mail.queue.on('error', logEachFailure(logger, 'mail queue error'));
   const mailbox = createMailbox(redis, config.redisPrefix);
-  const subscriptionMail = createSubscriptionMail({ config, eventStore, store, pool, redis, mail, handle, logger });
+  const siteTimeZone = () => readSiteTimeZone(store, config.timeZone);
+  const subscriptionMail = createSubscriptionMail({ config, eventStore, store, pool, redis, mail, handle, logger, siteTimeZone });
   const stopWorkers: { part: string; stop: () => Promise<unknown> }[] = [];
 
   /**
@@ -168,6 +170,7 @@ export async function createServices(config: Config, logger: Logger) {
     /** Every runner and the projections it runs (for projections:status, /readyz and monitoring). */
     runners: () => [runner, subscriptionMail.runner].map((one) => ({ name: one.name, projections: one.projections() })),
     now: () => new Date(),
+    siteTimeZone,
     async mailFigures(): Promise<MailFigures> {
       const [jobs, scheduledJobs, outbox] = await Promise.all([
         mail.queue.getJobCounts('waiting', 'active', 'failed', 'delayed'),

@@ -244,7 +244,7 @@ export async function buildApp(
       pages: publicPages({
         store: services.store,
         siteUrl: config.publicUrl,
-        timeZone: config.timeZone,
+        timeZone: services.siteTimeZone,
         now: services.now,
         cached: createReadCache(services.progress),
       }),

@@ -45,4 +45,6 @@ export interface ApiDependencies {
   /** Uploaded files (docs/domain/media.md#storage). */
   media: MediaStorage;
   now(): Date;
+  /** The zone event times are shown in: as admins set it (PATCH /api/admin/site), else the configuration's TIME_ZONE. */
+  siteTimeZone(): Promise<string>;
 }

@@ -13,6 +13,7 @@ import type { PostEvent } from './feed/post-stream';
 import type { MemberEvent } from './members/member-stream';
 import type { SubscriptionEvent } from './subscriptions/subscription-stream';
 import type { SitePageEvent } from './site-pages/site-page-stream';
+import type { SiteSettingsEvent } from './site-pages/site-settings-stream';
 import type { MediaEvent } from './media/media-stream';
 
 export const STREAM_TYPES = [
@@ -30,6 +31,7 @@ export const STREAM_TYPES = [
   'bookmarks',
   'media',
   'slug',
+  'site',
 ] as const;
 export type StreamType = (typeof STREAM_TYPES)[number];
 
@@ -59,6 +61,7 @@ export type StreamEvents = {
   bookmarks: BookmarkEvent;
   media: MediaEvent;
   slug: BlogSlugClaimed;
+  site: SiteSettingsEvent;
 };
 
 export function streamName(type: StreamType, id: string): string {

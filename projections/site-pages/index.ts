@@ -1,2 +1,2 @@
 /** The site pages' read model, as the rest of the site reads it (docs/architecture.md#read-model-ownership). */
-export { sitePagesProjection, sitePages } from './site-pages';
+export { sitePagesProjection, sitePages, siteTimeZone } from './site-pages';

@@ -75,7 +75,7 @@ function prepare(text: { title: string; excerpt: string; content: string }) {
 
 export async function blogRoutes(
   fastify: FastifyInstance,
-  { services }: { services: Pick<ApiDependencies, 'store' | 'eventStore' | 'handle' | 'config' | 'now' | 'progress'> },
+  { services }: { services: Pick<ApiDependencies, 'store' | 'eventStore' | 'handle' | 'config' | 'now' | 'progress' | 'siteTimeZone'> },
 ) {
   const app = fastify.withTypeProvider<ValibotTypeProvider>();
   const posts = blogPosts(services.store);
@@ -169,7 +169,7 @@ export async function blogRoutes(
       config: { access: STAFF },
       schema: { summary: 'The time zone the editor schedules posts in: the site’s', tags, response: { 200: BlogScheduleZoneSchema } },
     },
-    async () => ({ timeZone: services.config.timeZone }),
+    async () => ({ timeZone: await services.siteTimeZone() }),
   );
 
   app.post(

@@ -162,7 +162,7 @@ function listFilter(query: ListQuery, actor: Actor | null, fixed: Filter = {}): 
 
 export async function eventRoutes(
   fastify: FastifyInstance,
-  { services }: { services: Pick<ApiDependencies, 'store' | 'eventStore' | 'handle' | 'config' | 'now' | 'progress'> },
+  { services }: { services: Pick<ApiDependencies, 'store' | 'eventStore' | 'handle' | 'config' | 'now' | 'progress' | 'siteTimeZone'> },
 ) {
   const app = fastify.withTypeProvider<ValibotTypeProvider>();
   const feeds = calendarFeeds(services.store);
@@ -232,7 +232,7 @@ export async function eventRoutes(
       ],
     };
     const candidates = await calendar.find(near, { sort: SORTS.start, limit: DAY_LIST_MAX });
-    const zone = query.tz ?? services.config.timeZone;
+    const zone = query.tz ?? (await services.siteTimeZone());
     return { items: candidates.filter((event) => occursOn(event, day, zone)).map((event) => eventDto(event, actor)), nextCursor: null };
   }
 

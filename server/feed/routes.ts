@@ -84,7 +84,12 @@ export async function feedRoutes(
   fastify: FastifyInstance,
   {
     services,
-  }: { services: Pick<ApiDependencies, 'store' | 'eventStore' | 'handle' | 'config' | 'redis' | 'presence' | 'now' | 'progress'> },
+  }: {
+    services: Pick<
+      ApiDependencies,
+      'store' | 'eventStore' | 'handle' | 'config' | 'redis' | 'presence' | 'now' | 'progress' | 'siteTimeZone'
+    >;
+  },
 ) {
   const app = fastify.withTypeProvider<ValibotTypeProvider>();
   const { store, handle, config } = services;
@@ -238,7 +243,7 @@ export async function feedRoutes(
       const post = await posts.findOne({ _id: id });
       // Only an approved post can be shared: anything else goes to the decider, which refuses it and says why.
       if (post?.status !== 'approved') return command(id, request.actor, { type: 'SharePost', data: {} });
-      const key = shareKey(id, sharer(request.actor, request.ip), services.now(), config.timeZone);
+      const key = shareKey(id, sharer(request.actor, request.ip), services.now(), await services.siteTimeZone());
       if (!(await shares.claim(key))) return postDto(post, request.actor);
       try {
         return await command(id, request.actor, { type: 'SharePost', data: {} });

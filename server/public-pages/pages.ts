@@ -10,7 +10,7 @@ import type { DocumentStore } from '../../platform/document-store/port';
 import { findBlogPost, type BlogPostDocument } from '../../projections/blog';
 import { eventDetails, type EventDetailsDocument } from '../../projections/events';
 import { htmlToText } from '../../shared/blog/excerpt';
-import { formatEventDateLine } from '../../shared/events/dates';
+import { formatEventTime } from '../../shared/events/event-times';
 import { SITE_DESCRIPTION, SITE_NAME } from '../../shared/landing';
 import { truncate } from '../../shared/text';
 import type { Media } from '../../shared/media/schemas';
@@ -107,7 +107,8 @@ export function publicPages({
 }: {
   store: DocumentStore;
   siteUrl: string;
-  timeZone: string;
+  /** The site's zone now (admins may change it): event times are shown and named in it. */
+  timeZone: () => Promise<string>;
   now: () => Date;
   cached?: ReadCache;
 }) {
@@ -173,17 +174,19 @@ export function publicPages({
     if (!found) return null;
     const own = uploadImage(found.media, siteUrl);
     const image = own?.url ?? siteImage(siteUrl);
-    const when = formatEventDateLine(found, { timeZone });
+    const zone = await timeZone();
+    const when = formatEventTime(found, { timeZone: zone });
+    const cancelled = found.isCancelled ? 'Cancelled' : '';
     const meta: PageMeta = {
-      title: pageTitle(found.title),
-      description: truncate([when, found.location, found.description].filter(Boolean).join(' · '), DESCRIPTION_LENGTH),
+      title: pageTitle(cancelled ? `Cancelled: ${found.title}` : found.title),
+      description: truncate([cancelled, when, found.location, found.description].filter(Boolean).join(' · '), DESCRIPTION_LENGTH),
       path: `/events/${found._id}`,
       type: 'website',
       image,
       imageSize: own?.size,
       data: eventData(found, siteUrl, image),
     };
-    return { head: headTags(meta, siteUrl), body: signedIn ? null : renderView(EventView({ event: found, timeZone, year: year() })) };
+    return { head: headTags(meta, siteUrl), body: signedIn ? null : renderView(EventView({ event: found, timeZone: zone, year: year() })) };
   }
 
   return { landing, blogPost, blogPostMoved, event };

@@ -6,7 +6,7 @@
 import type { ReactNode } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { EVENT_TYPE_LABELS } from '../../shared/events/constants';
-import { formatEventDateLine } from '../../shared/events/dates';
+import { formatEventTime } from '../../shared/events/event-times';
 import { placeLine, placesLine } from '../../shared/events/summary-lines';
 import { excerptRepeatsBody } from '../../shared/blog/excerpt';
 import { LANDING, LANDING_FOOTER, SITE_NAME } from '../../shared/landing';
@@ -172,12 +172,6 @@ export function BlogPostView({ post, year }: { post: BlogPostDocument; year: num
   );
 }
 
-/** The zone's short name at that instant ("CST", "CDT"), so a time read on the server's page says whose clock it is. */
-const zoneName = (iso: string, timeZone: string) =>
-  new Intl.DateTimeFormat('en-US', { timeZone, timeZoneName: 'short' })
-    .formatToParts(new Date(iso))
-    .find((part) => part.type === 'timeZoneName')?.value ?? timeZone;
-
 export function EventView({ event, timeZone, year }: { event: EventDetailsDocument; timeZone: string; year: number }) {
   const path = `/events/${event._id}`;
   return (
@@ -197,8 +191,9 @@ export function EventView({ event, timeZone, year }: { event: EventDetailsDocume
           <div>
             <dt className="sr-only">When</dt>
             <dd>
-              <time dateTime={event.startDate}>{formatEventDateLine(event, { timeZone })}</time>
-              {!event.allDay && ` (${zoneName(event.startDate, timeZone)})`}
+              <time dateTime={event.startDate} className={event.isCancelled ? 'line-through' : undefined}>
+                {formatEventTime(event, { timeZone })}
+              </time>
             </dd>
           </div>
           <div>
@@ -224,13 +219,20 @@ export function EventView({ event, timeZone, year }: { event: EventDetailsDocume
               {paragraph.trim()}
             </p>
           ))}
+        {event.isCancelled && (
+          <p className="mt-6 rounded-md border border-red-300 bg-red-50 p-3 font-medium text-red-800 dark:border-red-800 dark:bg-red-950 dark:text-red-200">
+            This event was cancelled. It takes no more RSVPs.
+          </p>
+        )}
         <div className="mt-8 flex flex-wrap gap-3 border-t border-slate-200 pt-6 dark:border-slate-800">
-          <a
-            href={signInThenBack(path)}
-            className="inline-flex min-h-11 items-center rounded-md bg-brand-600 px-5 font-semibold text-white hover:bg-brand-700"
-          >
-            Sign in to RSVP
-          </a>
+          {!event.isCancelled && (
+            <a
+              href={signInThenBack(path)}
+              className="inline-flex min-h-11 items-center rounded-md bg-brand-600 px-5 font-semibold text-white hover:bg-brand-700"
+            >
+              Sign in to RSVP
+            </a>
+          )}
           <a
             href={`/api/events/${event._id}/ics`}
             className="inline-flex min-h-11 items-center rounded-md border border-slate-300 px-5 font-medium dark:border-slate-600"

@@ -17,10 +17,15 @@ import {
   SitePageSchema,
   SitePageSlugSchema,
   SitePageTextSchema,
+  SiteSchema,
+  SiteSettingsSchema,
+  type Site,
   type SitePage,
   type SitePageSlug,
 } from '../../shared/site-pages/schemas';
 import { sitePageDecider } from '../../shared/site-pages/site-page-stream';
+import { siteSettingsDecider } from '../../shared/site-pages/site-settings-stream';
+import { SITE_DESCRIPTION, SITE_NAME } from '../../shared/landing';
 import { sitePages } from '../../projections/site-pages';
 import { ErrorSchema, type ValibotTypeProvider } from '../http/openapi';
 import { ADMIN } from '../http/access';
@@ -45,7 +50,7 @@ function slugOf({ slug }: { slug: string }): SitePageSlug {
 
 export async function sitePageRoutes(
   fastify: FastifyInstance,
-  { services }: { services: Pick<ApiDependencies, 'store' | 'handle' | 'now'> },
+  { services }: { services: Pick<ApiDependencies, 'store' | 'handle' | 'now' | 'siteTimeZone'> },
 ) {
   const app = fastify.withTypeProvider<ValibotTypeProvider>();
   const pages = sitePages(services.store);
@@ -114,5 +119,43 @@ export async function sitePageRoutes(
       },
     },
     async (request) => ({ html: renderSitePage(request.body.body) }),
+  );
+
+  const site = async (): Promise<Site> => ({ name: SITE_NAME, description: SITE_DESCRIPTION, timeZone: await services.siteTimeZone() });
+
+  app.get(
+    '/api/site',
+    {
+      config: { access: 'public' },
+      schema: {
+        summary: 'The site itself: its name, description and the time zone every event time is shown in',
+        tags,
+        response: { 200: SiteSchema },
+      },
+    },
+    site,
+  );
+
+  app.patch(
+    '/api/admin/site',
+    {
+      config: { access: ADMIN },
+      schema: {
+        summary: 'Change the site’s settings (admins): its time zone, an IANA name such as America/Chicago',
+        tags,
+        body: SiteSettingsSchema,
+        response: { 200: SiteSchema, 400: ErrorSchema },
+      },
+    },
+    async (request) => {
+      const actor: Actor = request.actor!;
+      await services.handle(
+        siteSettingsDecider,
+        streamName('site', 'settings'),
+        { type: 'SetSiteTimeZone', data: { timeZone: request.body.timeZone }, metadata: { now: services.now(), actor } },
+        { actorId: actor.id },
+      );
+      return site();
+    },
   );
 }

@@ -94,7 +94,7 @@ describe('text that looks like a replacement pattern', () => {
     const pages = publicPages({
       store: site.services.store,
       siteUrl: site.services.config.publicUrl,
-      timeZone: 'America/Chicago',
+      timeZone: async () => 'America/Chicago',
       now: () => new Date(),
     });
     const templates = { app: TEMPLATE, firstPaint: TEMPLATE };

@@ -7,7 +7,7 @@
  */
 import type { DocumentStore } from '../../platform/document-store/port';
 import { calendarFile, icsFileName, type CalendarMethod } from '../../shared/events/ics';
-import { formatEventDateLine } from '../../shared/events/dates';
+import { formatEventTime } from '../../shared/events/event-times';
 import { escapeHtml } from '../../shared/text';
 import type { OutboxCause } from '../subscriptions/outbox';
 import { mailCalendar, mailPeople, type MailCalendarEvent, type MailPerson } from './attendee-mail';
@@ -99,7 +99,7 @@ async function messageMail(
   if (!still) return null;
   const writer = displayName(await mailPeople(store).findOne({ _id: message.by })) || 'The organizer';
   const url = `${publicUrl}/events/${event._id}`;
-  const when = formatEventDateLine(event, { timeZone });
+  const when = formatEventTime(event, { timeZone });
   const greeting = `Hello ${person.firstName || displayName(person) || 'there'},`;
   const intro = `${writer} wrote to the people of ${event.title} (${when}):`;
   const body = message.body
@@ -161,7 +161,7 @@ export async function attendeeMessage(
     undefined,
     how,
   );
-  const when = formatEventDateLine(event, { timeZone });
+  const when = formatEventTime(event, { timeZone });
   const { subject, paragraphs } = words({ ...cause, mail: cause.mail }, event, when);
   const greeting = `Hello ${person.firstName || displayName(person) || 'there'},`;
   const closing = `The event page: ${url}`;

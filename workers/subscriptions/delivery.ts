@@ -17,7 +17,7 @@ import type { CommandHandler } from '../../platform/command-handler';
 import { subscriptionToken } from '../../platform/mail/link-tokens';
 import { streamName } from '../../shared/streams';
 import { subscriptionDecider } from '../../shared/subscriptions/subscription-stream';
-import { formatEventDateLine } from '../../shared/events/dates';
+import { formatEventTime } from '../../shared/events/event-times';
 import { mailOutbox, type OutboxEntry } from './outbox';
 import { mailRecipients, type MailRecipient } from './recipients';
 import { mailItemId, mailItems, type MailItem } from './items';
@@ -41,7 +41,8 @@ export interface DeliveryOptions {
   from: string;
   publicUrl: string;
   linkSecret: string;
-  timeZone: string;
+  /** The site's zone now: event times in mail are shown and named in it. */
+  timeZone: () => Promise<string>;
 }
 
 /** The status an entry ends in: sent; refused for good (5xx); dropped (withdrawn, unsubscribed, nothing left to say). */
@@ -179,7 +180,13 @@ export function createDelivery(options: DeliveryOptions) {
   }
 
   /** What the mail says; null when everything it was about has been withdrawn meanwhile. */
-  function contentOf(entry: OutboxEntry, recipient: MailRecipient, token: string, items: Map<string, MailItem>): MailContent | null {
+  function contentOf(
+    entry: OutboxEntry,
+    recipient: MailRecipient,
+    token: string,
+    items: Map<string, MailItem>,
+    timeZone: string,
+  ): MailContent | null {
     const { cause } = entry;
     switch (cause.kind) {
       case 'attendee':
@@ -209,10 +216,7 @@ export function createDelivery(options: DeliveryOptions) {
           posts: pick('post', posts).map((item) => ({ text: item.text, url: feedUrl(item) })),
           events: pick('event', events).map((item) => ({
             title: item.title,
-            when: formatEventDateLine(
-              { startDate: item.startDate!, endDate: item.endDate!, allDay: item.allDay },
-              { timeZone: options.timeZone },
-            ),
+            when: formatEventTime({ startDate: item.startDate!, endDate: item.endDate!, allDay: item.allDay }, { timeZone }),
             url: `${publicUrl}/calendar`,
           })),
         };
@@ -321,11 +325,13 @@ export function createDelivery(options: DeliveryOptions) {
         itemsOf(claimed),
       ]);
       const recipientById = new Map(recipients.map((recipient) => [recipient._id, recipient]));
+      // Read once a run: the zone an admin set is in the next run's mail.
+      const timeZone = await options.timeZone();
       const queue = [...claimed];
       const lane = async () => {
         for (let entry = queue.shift(); entry && !stopping(); entry = queue.shift()) {
           try {
-            report[await deliverClaimed(entry, mine, recipientById.get(entry.subscriptionId), items)] += 1;
+            report[await deliverClaimed(entry, mine, recipientById.get(entry.subscriptionId), items, timeZone)] += 1;
           } catch (error) {
             failed.push(entry._id);
             report.failed ??= { outboxIds: failed, error };
@@ -396,9 +402,10 @@ export function createDelivery(options: DeliveryOptions) {
     mine: string,
     recipient: MailRecipient | undefined,
     items: Map<string, MailItem>,
+    timeZone: string,
   ): Promise<Outcome> {
     if (entry.cause.kind === 'attendee') {
-      const message = await attendeeMessage(store, entry.cause, { publicUrl, timeZone: options.timeZone });
+      const message = await attendeeMessage(store, entry.cause, { publicUrl, timeZone });
       if (!message) return drop(entry);
       const outcome = await send(entry, mine, message);
       if (outcome === 'sent' && entry.cause.mail === 'reminder') await notifyReminder(entry.cause);
@@ -406,7 +413,7 @@ export function createDelivery(options: DeliveryOptions) {
     }
 
     if (!stillWanted(entry, recipient)) return drop(entry);
-    const content = contentOf(entry, recipient, TOKEN_SLOT, items);
+    const content = contentOf(entry, recipient, TOKEN_SLOT, items, timeZone);
     if (!content) return drop(entry);
     const token = subscriptionToken(options.linkSecret, entry.subscriptionId);
     const links = linksFor(publicUrl, token, recipient);

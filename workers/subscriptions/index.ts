@@ -48,9 +48,21 @@ export interface SubscriptionMailOptions {
   mail: MailQueue;
   handle: CommandHandler;
   logger: Logger;
+  /** The zone event times are shown in, as admins set it now (else the configuration's TIME_ZONE). */
+  siteTimeZone?: () => Promise<string>;
 }
 
-export function createSubscriptionMail({ config, eventStore, store, pool, redis, mail, handle, logger }: SubscriptionMailOptions) {
+export function createSubscriptionMail({
+  config,
+  eventStore,
+  store,
+  pool,
+  redis,
+  mail,
+  handle,
+  logger,
+  siteTimeZone = async () => config.timeZone,
+}: SubscriptionMailOptions) {
   const enqueue = (outboxIds: string[]) => mail.enqueueOutbox(outboxIds);
   const reactor = createMailReactor({
     enqueue,
@@ -158,12 +170,12 @@ export function createSubscriptionMail({ config, eventStore, store, pool, redis,
     runner,
     progress,
     /** One digest run for the period `now` falls in (what the schedulers' jobs call; tests call it with a fixed `now`). */
-    runDigest: (frequency: DigestFrequency, now = new Date()) =>
+    runDigest: async (frequency: DigestFrequency, now = new Date()) =>
       runDigest({
         store,
         frequency,
         now,
-        timeZone: config.timeZone,
+        timeZone: await siteTimeZone(),
         linkSecret: config.subscriptionLinkSecret,
         reached: () => progress.fresh(0),
         enqueue,
@@ -178,7 +190,7 @@ export function createSubscriptionMail({ config, eventStore, store, pool, redis,
         from: config.mailFrom,
         publicUrl: config.publicUrl,
         linkSecret: config.subscriptionLinkSecret,
-        timeZone: config.timeZone,
+        timeZone: siteTimeZone,
       });
     },
     /** Whether this process runs the mail runner (holds the lock). */
