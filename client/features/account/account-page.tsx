@@ -44,21 +44,30 @@ function Section({ id, title, description, children }: { id: string; title: stri
   );
 }
 
-/** A field the server refused shows its message beside itself; anything else is for a toast. */
-function refusal(error: unknown, fallback: string): { fields: Record<string, string>; message: string | null } {
-  const fields = error instanceof ApiError ? error.fields : {};
-  return { fields, message: Object.keys(fields).length > 0 ? null : errorMessage(error, fallback) };
-}
-
-/** Fields and their server messages; editing a refused field clears its message. */
+/**
+ * Fields and their server messages; editing a refused field clears its message. `submit(send, failed)` sends the form:
+ * a field the server refused shows its message beside itself, anything else goes to a toast titled `failed.title`.
+ */
 function useForm<T extends Record<string, string>>(initial: T) {
   const [values, setValues] = useState(initial);
   const [fields, setFields] = useState<Record<string, string>>({});
+  const { toast } = useToast();
   const set = (key: keyof T & string) => (value: string) => {
     setValues((current) => ({ ...current, [key]: value }));
     setFields(({ [key]: _edited, ...rest }) => rest);
   };
-  return { values, setValues, fields, setFields, set };
+  const submit = (send: () => Promise<void>, failed: { title: string; fallback: string }) => (event: FormEvent) => {
+    event.preventDefault();
+    setFields({});
+    // Awaited rather than a mutation's callbacks: those do not run once the page is gone (as after erasure).
+    send().catch((caught: unknown) => {
+      const refused = caught instanceof ApiError ? caught.fields : {};
+      setFields(refused);
+      if (Object.keys(refused).length === 0)
+        toast({ title: failed.title, description: errorMessage(caught, failed.fallback), variant: 'destructive' });
+    });
+  };
+  return { values, setValues, fields, set, submit };
 }
 
 const EMAIL_OUTCOMES = {
@@ -143,21 +152,14 @@ function ProfileSection({ user }: { user: CurrentUser }) {
   const { toast } = useToast();
   const { values } = form;
   const unchanged = values.firstName === user.firstName && values.lastName === user.lastName && values.bio === (user.bio ?? '');
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    form.setFields({});
-    update.mutate(values, {
-      onSuccess: (saved) => {
-        form.setValues({ firstName: saved.firstName, lastName: saved.lastName, bio: saved.bio });
-        toast({ title: 'Profile saved' });
-      },
-      onError: (caught) => {
-        const { fields, message } = refusal(caught, 'Could not save your profile. Please try again.');
-        form.setFields(fields);
-        if (message) toast({ title: 'Profile not saved', description: message, variant: 'destructive' });
-      },
-    });
-  };
+  const submit = form.submit(
+    async () => {
+      const saved = await update.mutateAsync(values);
+      form.setValues({ firstName: saved.firstName, lastName: saved.lastName, bio: saved.bio });
+      toast({ title: 'Profile saved' });
+    },
+    { title: 'Profile not saved', fallback: 'Could not save your profile. Please try again.' },
+  );
   return (
     <Section id="account-profile" title="Name and bio">
       <form onSubmit={submit} className="space-y-4">
@@ -213,23 +215,16 @@ function EmailSection({ user }: { user: CurrentUser }) {
   const request = useRequestEmailChange();
   const { toast } = useToast();
   const [sent, setSent] = useState<string | null>(null);
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    form.setFields({});
-    setSent(null);
-    request.mutate(form.values, {
-      onSuccess: ({ message }) => {
-        setSent(message);
-        form.setValues({ email: '', currentPassword: '' });
-        toast({ title: 'Check your inbox', description: message });
-      },
-      onError: (caught) => {
-        const { fields, message } = refusal(caught, 'Could not send the link. Please try again.');
-        form.setFields(fields);
-        if (message) toast({ title: 'Link not sent', description: message, variant: 'destructive' });
-      },
-    });
-  };
+  const submit = form.submit(
+    async () => {
+      setSent(null);
+      const { message } = await request.mutateAsync(form.values);
+      setSent(message);
+      form.setValues({ email: '', currentPassword: '' });
+      toast({ title: 'Check your inbox', description: message });
+    },
+    { title: 'Link not sent', fallback: 'Could not send the link. Please try again.' },
+  );
   return (
     <Section
       id="account-email"
@@ -277,21 +272,14 @@ function PasswordSection() {
   const form = useForm({ currentPassword: '', newPassword: '' });
   const change = useChangePassword();
   const { toast } = useToast();
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    form.setFields({});
-    change.mutate(form.values, {
-      onSuccess: () => {
-        form.setValues({ currentPassword: '', newPassword: '' });
-        toast({ title: 'Password changed', description: 'You were signed out on every other browser.' });
-      },
-      onError: (caught) => {
-        const { fields, message } = refusal(caught, 'Could not change your password. Please try again.');
-        form.setFields(fields);
-        if (message) toast({ title: 'Password not changed', description: message, variant: 'destructive' });
-      },
-    });
-  };
+  const submit = form.submit(
+    async () => {
+      await change.mutateAsync(form.values);
+      form.setValues({ currentPassword: '', newPassword: '' });
+      toast({ title: 'Password changed', description: 'You were signed out on every other browser.' });
+    },
+    { title: 'Password not changed', fallback: 'Could not change your password. Please try again.' },
+  );
   return (
     <Section id="account-password" title="Password" description="Changing it signs you out on every other browser.">
       <form onSubmit={submit} className="space-y-4">
@@ -445,22 +433,14 @@ function LeaveSection() {
   const erase = useEraseAccount();
   const navigate = useNavigate();
   const { toast } = useToast();
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    form.setFields({});
-    // Awaited rather than mutate's callbacks: the page unmounts as the member is forgotten, and those would not run.
-    erase.mutateAsync({ password: form.values.password, content }).then(
-      () => {
-        toast({ title: 'Your account was deleted', description: 'Thank you for being part of the community.' });
-        void navigate({ to: '/' });
-      },
-      (caught: unknown) => {
-        const { fields, message } = refusal(caught, 'Could not delete your account. Please try again.');
-        form.setFields(fields);
-        if (message) toast({ title: 'Account not deleted', description: message, variant: 'destructive' });
-      },
-    );
-  };
+  const submit = form.submit(
+    async () => {
+      await erase.mutateAsync({ password: form.values.password, content });
+      toast({ title: 'Your account was deleted', description: 'Thank you for being part of the community.' });
+      void navigate({ to: '/' });
+    },
+    { title: 'Account not deleted', fallback: 'Could not delete your account. Please try again.' },
+  );
   return (
     <Section
       id="account-leave"
