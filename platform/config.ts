@@ -11,7 +11,7 @@ const booleanish = v.pipe(
   v.picklist(['true', 'false', '1', '0']),
   v.transform((s) => s === 'true' || s === '1'),
 );
-const roles = ['api', 'projections', 'workers'] as const;
+const roles = ['api', 'projections', 'workers', 'inbound'] as const;
 
 /** Exported so that tests can name every variable of a kind (all the rate limits). */
 export const EnvSchema = v.object({
@@ -38,7 +38,6 @@ export const EnvSchema = v.object({
       ),
       v.array(v.picklist(roles, `ROLES must be a comma-separated list of ${roles.join(', ')}`)),
     ),
-    'api,projections,workers',
   ),
   SESSION_SECRET: v.optional(v.pipe(v.string(), v.minLength(32, 'SESSION_SECRET must be at least 32 characters'))),
   SESSION_SECRET_FILE: v.optional(v.string(), '.data/session-secret'),
@@ -52,8 +51,14 @@ export const EnvSchema = v.object({
   TRUST_PROXY: v.optional(v.string(), 'false'),
   SMTP_URL: v.optional(v.string()),
   MAIL_FROM: v.optional(v.string(), 'Broadcast History Community <community@localhost>'),
-  /** Port of the in-process SMTP sink used when SMTP_URL is not set (0 picks a free port). */
-  SMTP_SINK_PORT: v.optional(v.pipe(v.string(), v.toNumber(), v.integer()), '2525'),
+  /** Port of the in-process SMTP sink used when SMTP_URL is not set (0 picks a free port); 2525 is the inbound role's. */
+  SMTP_SINK_PORT: v.optional(v.pipe(v.string(), v.toNumber(), v.integer()), '2526'),
+  /** The inbound role's SMTP port, where replies to discussion mail arrive (0 picks a free port). */
+  INBOUND_SMTP_PORT: v.optional(v.pipe(v.string(), v.toNumber(), v.integer(), v.minValue(0), v.maxValue(65535)), '2525'),
+  /** The domain of reply addresses (`reply+{token}@REPLY_DOMAIN`), whose MX leads to the inbound role; PUBLIC_URL's host by default. */
+  REPLY_DOMAIN: v.optional(v.pipe(v.string(), v.regex(/^[a-z0-9.-]+$/iu, 'REPLY_DOMAIN must be a domain name'))),
+  /** Largest mail the inbound role takes, in bytes; a larger one is refused at the SMTP level. */
+  INBOUND_MAX_BYTES: v.optional(v.pipe(v.string(), v.toNumber(), v.integer(), v.minValue(1024)), '1048576'),
   /** Lets a production site without SMTP_URL run the in-process sink anyway (a staging site): its mail is never delivered. */
   SMTP_SINK_IN_PRODUCTION: v.optional(booleanish, 'false'),
   TIME_ZONE: v.optional(v.string(), 'America/Chicago'),
@@ -81,6 +86,8 @@ export const EnvSchema = v.object({
   RATE_LIMIT_EVENT_MAX: v.optional(v.pipe(v.string(), v.toNumber(), v.integer(), v.minValue(1)), '10'),
   RATE_LIMIT_SHARE_MAX: v.optional(v.pipe(v.string(), v.toNumber(), v.integer(), v.minValue(1)), '60'),
   RATE_LIMIT_COMMENT_MAX: v.optional(v.pipe(v.string(), v.toNumber(), v.integer(), v.minValue(1)), '20'),
+  /** Replies one member may post by mail in an hour (the inbound role). */
+  RATE_LIMIT_MAIL_REPLY_MAX: v.optional(v.pipe(v.string(), v.toNumber(), v.integer(), v.minValue(1)), '30'),
   /** Wrong passwords for one account (one address typed at sign-in) in 15 minutes, from any number of client addresses. */
   RATE_LIMIT_ACCOUNT_FAILURES_MAX: v.optional(v.pipe(v.string(), v.toNumber(), v.integer(), v.minValue(1)), '10'),
   /** Links mailed to one address (sign-in, e-mail change) in an hour, whoever asks. */
@@ -167,13 +174,18 @@ function sessionSecret(env: v.InferOutput<typeof EnvSchema>): string {
   return secret;
 }
 
+function defaultRoles(nodeEnv: 'development' | 'production' | 'test') {
+  return nodeEnv === 'development' ? roles : roles.filter((role) => role !== 'inbound');
+}
+
 export function loadConfig(source: Record<string, string | undefined> = process.env) {
   const parsed = v.safeParse(EnvSchema, source);
   if (!parsed.success) {
     const lines = parsed.issues.map((issue) => `${v.getDotPath(issue) ?? 'environment'}: ${issue.message}`);
     throw new ConfigError(`Invalid configuration:\n  ${lines.join('\n  ')}`);
   }
-  const env = parsed.output;
+  // Development runs every role, the inbound SMTP listener too; tests and production name it when they want it.
+  const env = { ...parsed.output, ROLES: parsed.output.ROLES ?? [...defaultRoles(parsed.output.NODE_ENV)] };
   if (env.EVENT_STORE === 'kurrentdb' && !env.KURRENTDB_URL) throw new ConfigError('EVENT_STORE=kurrentdb needs KURRENTDB_URL');
   if (env.READ_STORE === 'mongodb' && !env.MONGODB_URL) throw new ConfigError('READ_STORE=mongodb needs MONGODB_URL');
   if (env.MEDIA_STORE === 's3' && !env.S3_URL) throw new ConfigError('MEDIA_STORE=s3 needs S3_URL');
@@ -216,6 +228,11 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     smtpUrl: env.SMTP_URL,
     mailFrom: env.MAIL_FROM,
     smtpSinkPort: env.SMTP_SINK_PORT,
+    inbound: {
+      port: env.INBOUND_SMTP_PORT,
+      replyDomain: (env.REPLY_DOMAIN ?? new URL(publicUrl).hostname).toLowerCase(),
+      maxBytes: env.INBOUND_MAX_BYTES,
+    },
     timeZone: env.TIME_ZONE,
     dkim: dkim(env),
     digestSchedule: { daily: env.DIGEST_DAILY_CRON, weekly: env.DIGEST_WEEKLY_CRON, timeZone: env.TIME_ZONE },
@@ -230,6 +247,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       events: env.RATE_LIMIT_EVENT_MAX,
       shares: env.RATE_LIMIT_SHARE_MAX,
       comments: env.RATE_LIMIT_COMMENT_MAX,
+      mailReplies: env.RATE_LIMIT_MAIL_REPLY_MAX,
       media: env.RATE_LIMIT_MEDIA_MAX,
     },
     media: {
