@@ -14,6 +14,7 @@ import { notificationsProjection } from './notifications';
 import { bookmarksProjection } from './bookmarks';
 import { subscriptionsProjection } from './subscriptions';
 import { mediaProjection } from './media';
+import { discussionsProjection } from './discussions';
 
 export const allProjections: readonly Projection[] = [
   membersProjection,
@@ -32,4 +33,5 @@ export const allProjections: readonly Projection[] = [
   bookmarksProjection,
   mediaProjection,
   memberActivityProjection,
+  discussionsProjection,
 ];

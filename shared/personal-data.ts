@@ -36,6 +36,7 @@ const EVENT_TEXT: PersonalFields = {
   'fields.virtualLink': '',
 };
 const BLOG_TEXT: PersonalFields = { title: 'Removed post', excerpt: '', content: '' };
+const TOPIC_TEXT: PersonalFields = { title: 'Removed topic', content: '' };
 
 /** Per stream type: who owns its key (from the stream's first sealed event) and the sealed fields of each event type. */
 const POLICY: Partial<
@@ -81,6 +82,17 @@ const POLICY: Partial<
     owner: (_id, data) => ownerField(data, 'authorId'),
     events: { BlogPostDrafted: BLOG_TEXT, BlogPostEdited: BLOG_TEXT },
   },
+  // Discussions: a topic's key is its author's, and each reply (a stream of its own) its own author's.
+  topic: {
+    scope: 'content',
+    owner: (_id, data) => ownerField(data, 'authorId'),
+    events: { TopicStarted: TOPIC_TEXT, TopicEdited: TOPIC_TEXT },
+  },
+  reply: {
+    scope: 'content',
+    owner: (_id, data) => ownerField(data, 'authorId'),
+    events: { ReplyPosted: { content: '' }, ReplyEdited: { content: '' } },
+  },
 };
 
 /**
@@ -95,6 +107,8 @@ const WRITTEN_BY: Partial<Record<StreamType, Record<string, { writer: string; fi
     PostRevisionRejected: { writer: 'by', fields: { reason: null } },
   },
   comment: { CommentReported: { writer: 'memberId', fields: { reason: null } } },
+  topic: { TopicReported: { writer: 'memberId', fields: { reason: null } } },
+  reply: { ReplyReported: { writer: 'memberId', fields: { reason: null } } },
   event: {
     EventRejected: { writer: 'by', fields: { reason: null } },
     AttendeesMessaged: { writer: 'by', fields: { subject: '', body: '' } },

@@ -42,6 +42,12 @@ export const SOCKET_PAYLOADS = {
   'mailbox:changed': v.object({}),
   // The owner's room only: one of their subscriptions changed (settings, another tab, a link in a mail).
   'subscriptions:changed': v.object({ id: v.string() }),
+  // Discussions (members' room): a category (or its topic count), a topic (list fields, opening post, pin, lock,
+  // move), or a reply in a topic changed. A member's own place in a topic (read, watch) goes to their room as
+  // `topics:changed`, so their other tabs refresh the unread counts.
+  'categories:changed': ChangeSchema,
+  'topics:changed': ChangeSchema,
+  'replies:changed': v.object({ topicId: v.string(), id: v.string(), kind: ChangeKindSchema }),
 } as const;
 
 export type SocketMessage = keyof typeof SOCKET_PAYLOADS;

@@ -15,6 +15,7 @@ import type { SubscriptionEvent } from './subscriptions/subscription-stream';
 import type { SitePageEvent } from './site-pages/site-page-stream';
 import type { SiteSettingsEvent } from './site-pages/site-settings-stream';
 import type { MediaEvent } from './media/media-stream';
+import type { CategoryEvent, ReadingEvent, ReplyEvent, TopicEvent } from './discussions/events';
 
 export const STREAM_TYPES = [
   'member',
@@ -32,6 +33,10 @@ export const STREAM_TYPES = [
   'media',
   'slug',
   'site',
+  'category',
+  'topic',
+  'reply',
+  'reading',
 ] as const;
 export type StreamType = (typeof STREAM_TYPES)[number];
 
@@ -62,6 +67,10 @@ export type StreamEvents = {
   media: MediaEvent;
   slug: BlogSlugClaimed;
   site: SiteSettingsEvent;
+  category: CategoryEvent;
+  topic: TopicEvent;
+  reply: ReplyEvent;
+  reading: ReadingEvent;
 };
 
 export function streamName(type: StreamType, id: string): string {

@@ -31,6 +31,11 @@ const INVALIDATES: { [M in SocketMessage]: string[] | ((payload: SocketPayload<M
   'monitoring:changed': ['/api/admin/monitoring'],
   'mailbox:changed': ['/api/admin/mailbox'],
   'subscriptions:changed': ['/api/subscriptions'],
+  // The discussions: the category list, the topic lists, an open topic and the unread count all lie below these. A new
+  // reply moves its topic in every list and its unread count, so it refetches the lists as well as the topic.
+  'categories:changed': ['/api/categories', '/api/topics'],
+  'topics:changed': ['/api/topics'],
+  'replies:changed': ['/api/topics', '/api/replies'],
 };
 
 type NoticeSocket = Socket<ServerToClientEvents, ClientToServerEvents>;

@@ -1,0 +1,33 @@
+/** Discussions' read models, as the rest of the site reads them (docs/architecture.md#read-model-ownership). */
+export {
+  discussionsProjection,
+  categoriesCollection,
+  topicsCollection,
+  repliesCollection,
+  readersCollection,
+  DISCUSSION_CATEGORIES,
+  DISCUSSION_TOPICS,
+  DISCUSSION_REPLIES,
+  DISCUSSION_READERS,
+  DISCUSSION_AUTHORS,
+  type TopicDocument,
+  type ReplyDocument,
+  type ReaderDocument,
+  type CategoryDocument,
+} from './discussions';
+export {
+  allCategories,
+  categoryBySlug,
+  categoryDto,
+  findCategory,
+  findReply,
+  readerOf,
+  replyDto,
+  replyPage,
+  replyRevisions,
+  topicDto,
+  topicList,
+  unreadTopicCount,
+  visibleTopic,
+  type TopicListQuery,
+} from './queries';
