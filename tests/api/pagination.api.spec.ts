@@ -8,7 +8,8 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as v from 'valibot';
-import { io, type Socket } from 'socket.io-client';
+import type { Socket } from 'socket.io-client';
+import { connectSocket } from '../support/sockets';
 import type { Actor } from '../../shared/domain';
 import { streamName } from '../../shared/streams';
 import { calendarEventDecider } from '../../shared/events/event-stream';
@@ -430,16 +431,7 @@ describe('members', () => {
 
   it('lists only the members online now when asked', async () => {
     expect((await admin.get('/api/admin/users?online=true')).body).toEqual({ items: [], nextCursor: null });
-    const socket = io(site.url, {
-      path: '/socket.io',
-      transports: ['websocket'],
-      extraHeaders: { cookie: `bhc.sid=${member.cookie('bhc.sid')}` },
-    });
-    sockets.push(socket);
-    await new Promise<void>((resolve, reject) => {
-      socket.once('connect', () => resolve());
-      socket.once('connect_error', reject);
-    });
+    await connectSocket(site.url, sockets, member);
     await expect
       .poll(async () => (await admin.get<ListPage>('/api/admin/users?online=true')).body.items.map((row) => [row.id, row.status]))
       .toEqual([[memberActor.id, 'online']]);

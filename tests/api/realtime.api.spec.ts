@@ -4,7 +4,8 @@
  * and forced disconnection work across processes too.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { io, type Socket } from 'socket.io-client';
+import type { Socket } from 'socket.io-client';
+import { connectSocket } from '../support/sockets';
 import { Redis } from 'ioredis';
 import { startTestSite, type TestSite } from '../support/site';
 import { Browser, registerMember } from '../support/http';
@@ -29,19 +30,10 @@ afterAll(async () => {
 });
 
 async function connect(siteUrl: string, browser?: Browser | { forgedCookie: string }): Promise<{ socket: Socket; received: string[] }> {
-  const cookie = browser instanceof Browser ? browser.cookie('bhc.sid') : browser?.forgedCookie;
-  const socket = io(siteUrl, {
-    path: '/socket.io',
-    transports: ['websocket'],
-    extraHeaders: cookie ? { cookie: `bhc.sid=${cookie}` } : {},
-  });
-  sockets.push(socket);
   const received: string[] = [];
-  socket.onAny((message: string, payload: { id?: string }) => received.push(`${message}:${payload?.id ?? ''}`));
-  await new Promise<void>((resolve, reject) => {
-    socket.once('connect', () => resolve());
-    socket.once('connect_error', reject);
-  });
+  const socket = await connectSocket(siteUrl, sockets, browser instanceof Browser ? browser : browser?.forgedCookie, (socket) =>
+    socket.onAny((message: string, payload: { id?: string }) => received.push(`${message}:${payload?.id ?? ''}`)),
+  );
   return { socket, received };
 }
 

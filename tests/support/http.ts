@@ -88,17 +88,28 @@ export async function registerMember(
   return { browser, user: response.body as { id: string; email: string; role: string }, account };
 }
 
+/** Gives a registered account `role`, as the admin does in User Management. */
+export function grantRole(admin: Browser, userId: string, role: 'admin' | 'staff' | 'member' | 'subscriber') {
+  return admin.put(`/api/admin/users/${userId}/role`, { role });
+}
+
+/** The site's first account (Ada Admin, so its admin) and Stan Staff, made staff by her: a file's moderators. */
+export async function registerAdminAndStaff(baseUrl: string) {
+  const admin = await registerMember(baseUrl, { firstName: 'Ada', lastName: 'Admin' });
+  const staff = await registerMember(baseUrl, { firstName: 'Stan', lastName: 'Staff' });
+  await grantRole(admin.browser, staff.user.id, 'staff');
+  return { admin, staff };
+}
+
 /**
  * One signed-in account of every role, for a test file's site: the first account (the admin), then staff, a member,
  * a second member and a subscriber, promoted and demoted by the admin through the API.
  */
 export async function registerCast(baseUrl: string) {
-  const admin = await registerMember(baseUrl, { firstName: 'Ada', lastName: 'Admin' });
-  const staff = await registerMember(baseUrl, { firstName: 'Stan', lastName: 'Staff' });
-  await admin.browser.put(`/api/admin/users/${staff.user.id}/role`, { role: 'staff' });
+  const { admin, staff } = await registerAdminAndStaff(baseUrl);
   const member = await registerMember(baseUrl, { firstName: 'Mona', lastName: 'Member' });
   const other = await registerMember(baseUrl, { firstName: 'Otto', lastName: 'Other' });
   const subscriber = await registerMember(baseUrl, { firstName: 'Sue', lastName: 'Subscriber' });
-  await admin.browser.put(`/api/admin/users/${subscriber.user.id}/role`, { role: 'subscriber' });
+  await grantRole(admin.browser, subscriber.user.id, 'subscriber');
   return { admin, staff, member, other, subscriber };
 }

@@ -1,7 +1,7 @@
 /** Comments through HTTP on a real site: threads, replies, counts, edits, removal, reports, who may do what, the rate limit. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestSite, UNLIMITED_RATES, type TestSite } from '../../support/site';
-import { Browser, registerMember } from '../../support/http';
+import { Browser, grantRole, registerAdminAndStaff, registerMember } from '../../support/http';
 
 let site: TestSite;
 let admin: Browser;
@@ -14,15 +14,15 @@ const anonymous = () => new Browser(site.url);
 
 beforeAll(async () => {
   site = await startTestSite(UNLIMITED_RATES);
-  admin = (await registerMember(site.url, { firstName: 'Ada', lastName: 'Admin' })).browser;
-  const s = await registerMember(site.url, { firstName: 'Stan', lastName: 'Staff' });
-  staff = s.browser;
-  await admin.put(`/api/admin/users/${s.user.id}/role`, { role: 'staff' });
+  ({
+    admin: { browser: admin },
+    staff: { browser: staff },
+  } = await registerAdminAndStaff(site.url));
   member = (await registerMember(site.url, { firstName: 'Mary', lastName: 'Member' })).browser;
   other = (await registerMember(site.url, { firstName: 'Otto', lastName: 'Other' })).browser;
   const sub = await registerMember(site.url, { firstName: 'Sue', lastName: 'Subscriber' });
   subscriber = sub.browser;
-  await admin.put(`/api/admin/users/${sub.user.id}/role`, { role: 'subscriber' });
+  await grantRole(admin, sub.user.id, 'subscriber');
   postId = (await staff.post('/api/posts', { content: 'Who remembers the WLS barn dance?' })).body.id;
 });
 afterAll(async () => {

@@ -4,8 +4,10 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestSite, type TestSite } from '../../support/site';
-import { Browser, registerMember } from '../../support/http';
-import { io, type Socket } from 'socket.io-client';
+import { Browser, registerAdminAndStaff, registerMember } from '../../support/http';
+import type { Socket } from 'socket.io-client';
+import { approvedPost as approved } from '../../support/content';
+import { connectSocket } from '../../support/sockets';
 
 let site: TestSite;
 let admin: Browser;
@@ -19,13 +21,14 @@ const ids = (items: Item[]) => items.map((item) => item.id);
 
 beforeAll(async () => {
   site = await startTestSite({ RATE_LIMIT_AUTH_MAX: '1000', RATE_LIMIT_POST_MAX: '1000' });
-  admin = (await registerMember(site.url, { firstName: 'Ada', lastName: 'Admin' })).browser;
-  const s = await registerMember(site.url, { firstName: 'Stan', lastName: 'Staff' });
-  staff = s.browser;
-  await admin.put(`/api/admin/users/${s.user.id}/role`, { role: 'staff' });
-  const a = await registerMember(site.url, { firstName: 'Mary', lastName: 'Member' });
-  author = a.browser;
-  authorId = a.user.id;
+  ({
+    admin: { browser: admin },
+    staff: { browser: staff },
+  } = await registerAdminAndStaff(site.url));
+  ({
+    browser: author,
+    user: { id: authorId },
+  } = await registerMember(site.url, { firstName: 'Mary', lastName: 'Member' }));
   other = (await registerMember(site.url, { firstName: 'Otto', lastName: 'Other' })).browser;
 });
 const sockets: Socket[] = [];
@@ -36,29 +39,15 @@ afterAll(async () => {
 
 /** A socket as the browser opens it (signed in with its session, or a visitor), and the post notices it hears. */
 async function listen(browser?: Browser): Promise<string[]> {
-  const cookie = browser?.cookie('bhc.sid');
-  const socket = io(site.url, {
-    path: '/socket.io',
-    transports: ['websocket'],
-    extraHeaders: cookie ? { cookie: `bhc.sid=${cookie}` } : {},
-  });
-  sockets.push(socket);
   const heard: string[] = [];
-  socket.on('posts:changed', (payload: { id: string }) => heard.push(payload.id));
-  await new Promise<void>((resolve, reject) => {
-    socket.once('connect', () => resolve());
-    socket.once('connect_error', reject);
-  });
+  await connectSocket(site.url, sockets, browser, (socket) =>
+    socket.on('posts:changed', (payload: { id: string }) => heard.push(payload.id)),
+  );
   return heard;
 }
 
 /** A member's post, approved by staff. */
-async function approvedPost(content: string, tags: string[] = []) {
-  const created = await author.post('/api/posts', { content, tags });
-  expect(created.status).toBe(201);
-  expect((await staff.put(`/api/admin/posts/${created.body.id}/approve`)).status).toBe(200);
-  return created.body.id as string;
-}
+const approvedPost = (content: string, tags: string[] = []) => approved(author, staff, { content, tags });
 
 describe('editing a post', () => {
   it('replaces the text of a post still waiting for review at once', async () => {

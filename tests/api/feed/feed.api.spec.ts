@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestSite, type TestSite } from '../../support/site';
-import { Browser, registerMember } from '../../support/http';
+import { Browser, grantRole, registerAdminAndStaff, registerMember } from '../../support/http';
 
 let site: TestSite;
 let admin: Browser;
@@ -12,16 +12,17 @@ const anonymous = () => new Browser(site.url);
 
 beforeAll(async () => {
   site = await startTestSite({ RATE_LIMIT_AUTH_MAX: '1000', RATE_LIMIT_POST_MAX: '1000' });
-  admin = (await registerMember(site.url, { firstName: 'Ada', lastName: 'Admin' })).browser;
-  const s = await registerMember(site.url, { firstName: 'Stan', lastName: 'Staff' });
-  staff = s.browser;
-  await admin.put(`/api/admin/users/${s.user.id}/role`, { role: 'staff' });
-  const m = await registerMember(site.url, { firstName: 'Mary', lastName: 'Member' });
-  member = m.browser;
-  memberId = m.user.id;
+  ({
+    admin: { browser: admin },
+    staff: { browser: staff },
+  } = await registerAdminAndStaff(site.url));
+  ({
+    browser: member,
+    user: { id: memberId },
+  } = await registerMember(site.url, { firstName: 'Mary', lastName: 'Member' }));
   const sub = await registerMember(site.url, { firstName: 'Sue', lastName: 'Subscriber' });
   subscriber = sub.browser;
-  await admin.put(`/api/admin/users/${sub.user.id}/role`, { role: 'subscriber' });
+  await grantRole(admin, sub.user.id, 'subscriber');
 });
 afterAll(async () => {
   await site?.close();

@@ -14,6 +14,10 @@ afterAll(async () => {
   await site?.close();
 });
 
+/** A registration from a new visitor's browser (Eve, with a long enough password unless `fields` says otherwise). */
+const registerFresh = (fields: { email: string; lastName: string; password?: string; firstName?: string }) =>
+  new Browser(site.url).post('/api/auth/register', { password: 'another long password', firstName: 'Eve', ...fields });
+
 describe('registration and sign-in', () => {
   let admin: Browser;
   let adminId: string;
@@ -41,12 +45,7 @@ describe('registration and sign-in', () => {
   });
 
   it('refuses a second account with the same e-mail, whatever its case', async () => {
-    const again = await new Browser(site.url).post('/api/auth/register', {
-      email: 'FOUNDER@example.org',
-      password: 'another long password',
-      firstName: 'Eve',
-      lastName: 'Copy',
-    });
+    const again = await registerFresh({ email: 'FOUNDER@example.org', lastName: 'Copy' });
     expect(again.status).toBe(409);
     expect(again.body.message).toMatch(/already exists/);
   });
@@ -61,36 +60,17 @@ describe('registration and sign-in', () => {
     // An address a member claimed before claims were keyed stays theirs.
     const legacy = `legacy-${randomUUID()}@example.org`;
     await eventStore.append(bare(legacy), [{ type: 'EmailClaimed', data: { memberId: fresh.user.id } }], { expectedVersion: 'no_stream' });
-    const taken = await new Browser(site.url).post('/api/auth/register', {
-      email: legacy,
-      password: 'another long password',
-      firstName: 'Eve',
-      lastName: 'Copy',
-    });
+    const taken = await registerFresh({ email: legacy, lastName: 'Copy' });
     expect(taken.status).toBe(409);
     // Once let go there, it is claimed anew under the keyed name.
     await eventStore.append(bare(legacy), [{ type: 'EmailReleased', data: { memberId: fresh.user.id } }], { expectedVersion: 0 });
-    expect(
-      (
-        await new Browser(site.url).post('/api/auth/register', {
-          email: legacy,
-          password: 'another long password',
-          firstName: 'Eve',
-          lastName: 'New',
-        })
-      ).status,
-    ).toBe(201);
+    expect((await registerFresh({ email: legacy, lastName: 'New' })).status).toBe(201);
     expect(await eventStore.readStream(bare(legacy))).toHaveLength(2);
     expect(await eventStore.readStream(emailStream(config.emailClaimSecret, legacy))).toHaveLength(1);
   });
 
   it('rejects invalid registrations with a message per field', async () => {
-    const response = await new Browser(site.url).post('/api/auth/register', {
-      email: 'not-an-email',
-      password: 'short',
-      firstName: '',
-      lastName: 'X',
-    });
+    const response = await registerFresh({ email: 'not-an-email', password: 'short', firstName: '', lastName: 'X' });
     expect(response.status).toBe(400);
     expect(Object.keys(response.body.fields)).toEqual(expect.arrayContaining(['email', 'password']));
     expect(response.body.fields.password).toMatch(/10 characters/);

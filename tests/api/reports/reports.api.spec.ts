@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
 import { startTestSite, UNLIMITED_RATES, type TestSite } from '../../support/site';
-import { Browser, registerMember } from '../../support/http';
+import { Browser, registerAdminAndStaff, registerMember } from '../../support/http';
 
 let site: TestSite;
 let admin: Browser;
@@ -13,13 +13,14 @@ const readers: Browser[] = [];
 
 beforeAll(async () => {
   site = await startTestSite(UNLIMITED_RATES);
-  admin = (await registerMember(site.url, { firstName: 'Ada', lastName: 'Admin' })).browser;
-  const s = await registerMember(site.url, { firstName: 'Stan', lastName: 'Staff' });
-  staff = s.browser;
-  await admin.put(`/api/admin/users/${s.user.id}/role`, { role: 'staff' });
-  const a = await registerMember(site.url, { firstName: 'Rex', lastName: 'Rude' });
-  author = a.browser;
-  authorId = a.user.id;
+  ({
+    admin: { browser: admin },
+    staff: { browser: staff },
+  } = await registerAdminAndStaff(site.url));
+  ({
+    browser: author,
+    user: { id: authorId },
+  } = await registerMember(site.url, { firstName: 'Rex', lastName: 'Rude' }));
   for (let i = 0; i < 3; i++) readers.push((await registerMember(site.url)).browser);
 });
 afterAll(async () => {

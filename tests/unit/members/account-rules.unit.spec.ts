@@ -5,29 +5,18 @@ import type { Actor, CommandMetadata } from '../../../shared/domain';
 import { type MemberEvent, memberDecider } from '../../../shared/members/member-stream';
 import { EmailChangeSchema, ProfileChangeSchema } from '../../../shared/members/schemas';
 import { deciderSpec } from '../../support/decider-spec';
+import { MEMBER_ID, memberRegistered } from '../../support/member-events';
 import { describeUserAgent } from '../../../server/members/user-agent';
 
 const spec = deciderSpec(memberDecider);
 const now = new Date('2025-03-01T10:00:00.000Z');
 const at = now.toISOString();
-const MEMBER_ID = 'member-1';
 const admin: Actor = { id: 'admin-1', role: 'admin' };
 const self: Actor = { id: MEMBER_ID, role: 'member' };
 const other: Actor = { id: 'member-2', role: 'member' };
 const by = (actor: Actor | null): CommandMetadata => ({ now, actor });
 
-const registered: MemberEvent = {
-  type: 'MemberRegistered',
-  data: {
-    id: MEMBER_ID,
-    email: 'ada@example.org',
-    firstName: 'Ada',
-    lastName: 'Lovelace',
-    role: 'member',
-    passwordHash: 'hash-1',
-    registeredAt: '2025-01-01T00:00:00.000Z',
-  },
-};
+const registered = memberRegistered();
 const withBio: MemberEvent = { type: 'MemberProfileChanged', data: { bio: 'Engines.' } };
 
 describe('ChangeProfile: bio', () => {

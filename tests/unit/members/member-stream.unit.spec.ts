@@ -5,23 +5,17 @@ import { type MemberEvent, memberDecider } from '../../../shared/members/member-
 import { LoginSchema, MagicLinkSchema, RegisterSchema, RoleChangeSchema } from '../../../shared/members/schemas';
 import { displayName, initials } from '../../../shared/members/display';
 import { deciderSpec } from '../../support/decider-spec';
+import { MEMBER_ID, memberRegistered as registered } from '../../support/member-events';
 
 const spec = deciderSpec(memberDecider);
 const now = new Date('2025-03-01T10:00:00.000Z');
 const at = now.toISOString();
-const MEMBER_ID = 'member-1';
 const admin: Actor = { id: 'admin-1', role: 'admin' };
 const staff: Actor = { id: 'staff-1', role: 'staff' };
 const self: Actor = { id: MEMBER_ID, role: 'member' };
 const other: Actor = { id: 'member-2', role: 'member' };
 const by = (actor: Actor | null): CommandMetadata => ({ now, actor });
 
-function registered(role: Role = 'member', registeredAt = '2025-01-01T00:00:00.000Z'): MemberEvent {
-  return {
-    type: 'MemberRegistered',
-    data: { id: MEMBER_ID, email: 'ada@example.org', firstName: 'Ada', lastName: 'Lovelace', role, passwordHash: 'hash-1', registeredAt },
-  };
-}
 const suspended: MemberEvent = { type: 'MemberSuspended', data: { by: admin.id, at } };
 
 describe('RegisterMember', () => {

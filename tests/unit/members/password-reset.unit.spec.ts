@@ -3,24 +3,13 @@ import { describe, it } from 'vitest';
 import type { Actor, CommandMetadata } from '../../../shared/domain';
 import { type MemberEvent, memberDecider, RESET_LINK_SPENT } from '../../../shared/members/member-stream';
 import { deciderSpec } from '../../support/decider-spec';
+import { MEMBER_ID, memberRegistered } from '../../support/member-events';
 
 const spec = deciderSpec(memberDecider);
 const now = new Date('2025-03-01T10:00:00.000Z');
-const MEMBER_ID = 'member-1';
 const self: Actor = { id: MEMBER_ID, role: 'member' };
 const at = (minutes: number): CommandMetadata['now'] => new Date(now.getTime() + minutes * 60_000);
-const registered: MemberEvent = {
-  type: 'MemberRegistered',
-  data: {
-    id: MEMBER_ID,
-    email: 'ada@example.org',
-    firstName: 'Ada',
-    lastName: 'Lovelace',
-    role: 'member',
-    passwordHash: 'hash-1',
-    registeredAt: '2025-01-01T00:00:00.000Z',
-  },
-};
+const registered = memberRegistered();
 const requested = (resetId: string): MemberEvent => ({
   type: 'MemberPasswordResetRequested',
   data: { resetId, requestedAt: now.toISOString(), expiresAt: at(60).toISOString() },
