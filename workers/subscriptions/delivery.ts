@@ -26,6 +26,7 @@ import { TOKEN_LENGTH } from '../../shared/subscriptions/constants';
 import { attendeeMessage } from '../attendees/delivery';
 import { mailCalendar } from '../attendees/attendee-mail';
 import { inboxDecider } from '../../shared/notifications/inbox-stream';
+import { replyMessage } from '../discussions/reply-mail';
 
 /**
  * How long a claim holds unless renewed. The sender renews it every CLAIM_RENEW_MS while it works on the entry, so a
@@ -43,6 +44,8 @@ export interface DeliveryOptions {
   linkSecret: string;
   /** The site's zone now: event times in mail are shown and named in it. */
   timeZone: () => Promise<string>;
+  /** The domain of the Reply-To addresses of discussion mail (REPLY_DOMAIN). */
+  replyDomain: string;
 }
 
 /** The status an entry ends in: sent; refused for good (5xx); dropped (withdrawn, unsubscribed, nothing left to say). */
@@ -190,6 +193,7 @@ export function createDelivery(options: DeliveryOptions) {
     const { cause } = entry;
     switch (cause.kind) {
       case 'attendee':
+      case 'reply':
         return null;
       case 'confirmation':
         return {
@@ -319,7 +323,9 @@ export function createDelivery(options: DeliveryOptions) {
     );
     const failed: string[] = [];
     try {
-      const subscriptionIds = claimed.filter((entry) => entry.cause.kind !== 'attendee').map((entry) => entry.subscriptionId);
+      const subscriptionIds = claimed
+        .filter((entry) => entry.cause.kind === 'item' || entry.cause.kind === 'digest' || entry.cause.kind === 'confirmation')
+        .map((entry) => entry.subscriptionId);
       const [recipients, items] = await Promise.all([
         subscriptionIds.length === 0 ? [] : mailRecipients(store).find({ _id: { $in: subscriptionIds } }),
         itemsOf(claimed),
@@ -404,6 +410,10 @@ export function createDelivery(options: DeliveryOptions) {
     items: Map<string, MailItem>,
     timeZone: string,
   ): Promise<Outcome> {
+    if (entry.cause.kind === 'reply') {
+      const message = await replyMessage(store, entry.cause, { publicUrl, replyDomain: options.replyDomain, now: now() });
+      return message ? send(entry, mine, message) : drop(entry);
+    }
     if (entry.cause.kind === 'attendee') {
       const message = await attendeeMessage(store, entry.cause, { publicUrl, timeZone });
       if (!message) return drop(entry);

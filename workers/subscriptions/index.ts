@@ -2,7 +2,7 @@
  * Subscription mail, as the workers role runs it:
  * - the `mail` runner (its own checkpoint, so rebuilding read models never re-sends mail) applies, per event,
  *   mail_recipients, mail_items and the reactor that writes the outbox, then the mail to the people of an event
- *   (workers/attendees). Of several worker processes, the one holding
+ *   (workers/attendees) and to the watchers of a topic (workers/discussions). Of several worker processes, the one holding
  *   a PostgreSQL advisory lock runs it and the others wait to take over (platform/projections/leadership.ts); two
  *   running at once (a lock lost with its connection) would only do the same work twice, since outbox ids are unique;
  * - the mail worker sends outbox entries (workers/subscriptions/delivery.ts) and runs digests from job schedulers;
@@ -27,6 +27,7 @@ import { mailRecipientsProjection } from './recipients';
 import { mailItemsProjection } from './items';
 import { createMailReactor } from './reactor';
 import { createAttendeeMail } from '../attendees/attendee-mail';
+import { createWatcherMail } from '../discussions/watcher-mail';
 import { mailErasureProjection } from '../erasure';
 import { mailOutbox, pruneSentEntries, queuedIds } from './outbox';
 import { digestPeriodsInUse, runDigest, type DigestFrequency } from './digests';
@@ -40,7 +41,10 @@ const DAY_MS = 86_400_000;
 const MAIL_RUNNER_LOCK = 0x6268_6d6c;
 
 export interface SubscriptionMailOptions {
-  config: Pick<Config, 'publicUrl' | 'mailFrom' | 'subscriptionLinkSecret' | 'timeZone' | 'digestSchedule' | 'mailOutboxRetentionDays'>;
+  config: Pick<
+    Config,
+    'publicUrl' | 'mailFrom' | 'subscriptionLinkSecret' | 'timeZone' | 'digestSchedule' | 'mailOutboxRetentionDays' | 'inbound'
+  >;
   eventStore: EventStore;
   store: DocumentStore;
   pool: pg.Pool;
@@ -77,13 +81,19 @@ export function createSubscriptionMail({
       logger.error({ err: error }, 'could not enqueue mail to attendees; the sweeper enqueues it when Redis is back'),
     now: () => new Date(),
   });
+  const watcherMail = createWatcherMail({
+    enqueue,
+    onEnqueueError: (error) =>
+      logger.error({ err: error }, "could not enqueue mail to a topic's watchers; the sweeper enqueues it when Redis is back"),
+    now: () => new Date(),
+  });
   // In memory while this process runs the mail runner; read from its stored checkpoint while another process does.
   const progress = createProjectionProgress({ store, runnerName: MAIL_RUNNER, local: () => leadership.leading() });
   const runner = createProjectionRunner({
     name: MAIL_RUNNER,
     eventStore,
     store,
-    projections: [mailRecipientsProjection, mailItemsProjection, reactor, attendeeMail, mailErasureProjection],
+    projections: [mailRecipientsProjection, mailItemsProjection, reactor, attendeeMail, watcherMail, mailErasureProjection],
     progress,
     logger,
     // Outbox entries go to the queue as they are written, and a rebuild would mail again.
@@ -191,6 +201,7 @@ export function createSubscriptionMail({
         publicUrl: config.publicUrl,
         linkSecret: config.subscriptionLinkSecret,
         timeZone: siteTimeZone,
+        replyDomain: config.inbound.replyDomain,
       });
     },
     /** Whether this process runs the mail runner (holds the lock). */

@@ -1,7 +1,8 @@
 /**
  * The mail outbox: one document per mail that must go out, keyed by recipient and cause
  * (`item:<address key>:<blog|post>:<itemId>`, `digest:<subscriptionId>:<period>`,
- * `confirmation:<subscriptionId>`, and for the people of an event `attendee:<kind>:<eventId>:<memberId>:<key>`). It is the durable record of what to send and what was sent;
+ * `confirmation:<subscriptionId>`, for the people of an event `attendee:<kind>:<eventId>:<memberId>:<key>`, and for a
+ * topic's watchers `reply:<memberId>:<replyId>`). It is the durable record of what to send and what was sent;
  * Redis is not durable here, so BullMQ jobs only deliver and are re-enqueued from `queued` entries.
  *
  * The collection belongs to no projection, so rebuilding read models (or the mail runner's own
@@ -26,6 +27,8 @@ export type OutboxCause =
   | { kind: 'confirmation' }
   /** `key` tells two mails of one kind apart: the promotion's position in the log, the change's SEQUENCE, the reminded start, the message's id. */
   | { kind: 'attendee'; mail: AttendeeMailKind; eventId: string; memberId: string; key: string }
+  /** A new reply in a topic the member watches (workers/discussions/watcher-mail.ts). */
+  | { kind: 'reply'; topicId: string; replyId: string; memberId: string }
   /**
    * `address` is the key of the recipient's address (mailAddressKey): the entry's id names the address, not the
    * subscription, so two subscriptions of one address covering the item make one mail (the second insert is a no-op).
@@ -43,7 +46,7 @@ export type OutboxCause =
 export type OutboxEntry = {
   /** See outboxId. The mail's Message-ID is derived from it (messageIdFor in delivery.ts), the same at every resend. */
   _id: string;
-  /** The subscription the mail is for; for mail to the people of an event, the member. */
+  /** The subscription the mail is for; for mail to the people of an event or a topic's watchers, the member. */
   subscriptionId: string;
   cause: OutboxCause;
   /** queued: to send; sent: accepted by the relay; bounced: refused for good (5xx); dropped: its item was withdrawn first. */
@@ -70,6 +73,8 @@ export function outboxId(subscriptionId: string, cause: OutboxCause | { kind: 'd
       return `digest:${subscriptionId}:${cause.period}`;
     case 'attendee':
       return `attendee:${cause.mail}:${cause.eventId}:${cause.memberId}:${cause.key}`;
+    case 'reply':
+      return `reply:${cause.memberId}:${cause.replyId}`;
   }
 }
 
