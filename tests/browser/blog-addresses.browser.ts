@@ -52,7 +52,7 @@ describe('blog addresses and scheduling', () => {
     await staff.getByRole('button', { name: 'New Blog Post' }).click();
     await dialog().getByLabel('Title').fill('Tower Lights at Dusk');
     expect(await dialog().getByLabel('Slug').getAttribute('placeholder')).toBe('tower-lights-at-dusk');
-    await dialog().getByLabel('Content').fill('<p>The red lights came on one by one.</p>');
+    await dialog().getByLabel('Content').fill('The red lights came on one by one.');
     await dialog().getByRole('button', { name: 'Create Post' }).click();
     await staff.getByText('Blog post created successfully').waitFor();
     await dismissToasts();

@@ -105,6 +105,24 @@ function Action({ label, keys, onPress, children }: { label: string; keys?: stri
   );
 }
 
+/** A tool's picture: a 24×24 line drawing, as the site's icons are. */
+function ToolIcon({ path }: { path: string }) {
+  return (
+    <svg
+      viewBox="0 0 24 24"
+      aria-hidden="true"
+      className="size-5"
+      fill="none"
+      stroke="currentColor"
+      strokeWidth="2"
+      strokeLinecap="round"
+      strokeLinejoin="round"
+    >
+      <path d={path} />
+    </svg>
+  );
+}
+
 /** A small dialog of the editor: one field, its hint, and what pressing Enter does. */
 function FieldDialog({
   title,
@@ -315,20 +333,20 @@ export default function RichTextEditor({ initialContent, onChange, onBusyChange,
         </Group>
         <Separator orientation="vertical" className="mx-1 h-6 w-px bg-slate-300 dark:bg-slate-600" />
         <Group aria-label="Blocks" className="flex flex-wrap gap-0.5">
-          <Tool label="Heading" selected={active.h2} onPress={() => run().toggleHeading({ level: 2 }).run()}>
+          <Tool label="H2 heading" selected={active.h2} onPress={() => run().toggleHeading({ level: 2 }).run()}>
             H2
           </Tool>
-          <Tool label="Subheading" selected={active.h3} onPress={() => run().toggleHeading({ level: 3 }).run()}>
+          <Tool label="H3 subheading" selected={active.h3} onPress={() => run().toggleHeading({ level: 3 }).run()}>
             H3
           </Tool>
           <Tool label="Bulleted list" selected={active.bulleted} onPress={() => run().toggleBulletList().run()}>
-            <span aria-hidden="true">• List</span>
+            <ToolIcon path="M9 6h11M9 12h11M9 18h11M4.5 6h.01M4.5 12h.01M4.5 18h.01" />
           </Tool>
           <Tool label="Numbered list" selected={active.numbered} onPress={() => run().toggleOrderedList().run()}>
-            <span aria-hidden="true">1. List</span>
+            <ToolIcon path="M10 6h10M10 12h10M10 18h10M4 4.5h1.5V9M4 9h3M4 14.5a1.5 1.5 0 0 1 3 .5L4 19h3" />
           </Tool>
           <Tool label="Quote" selected={active.quote} onPress={() => run().toggleBlockquote().run()}>
-            <span aria-hidden="true">“ ”</span>
+            <ToolIcon path="M5 17c2 0 4-1.5 4-4V7H4v6h5M15 17c2 0 4-1.5 4-4V7h-5v6h5" />
           </Tool>
           <Tool label="Code block" selected={active.codeBlock} onPress={() => run().toggleCodeBlock().run()}>
             <code className="font-mono">{'{ }'}</code>
