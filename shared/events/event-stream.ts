@@ -36,14 +36,18 @@ export type CalendarEventEvent =
   | { type: 'EventUnfeatured'; data: { by: string; at: string } }
   | { type: 'EventDeleted'; data: { by: string; at: string } }
   | { type: 'EventCancelled'; data: { by: string; at: string } }
-  | { type: 'RsvpChanged'; data: { memberId: string; status: RsvpStatus; previous: RsvpStatus | null; at: string } }
-  | { type: 'RsvpRemoved'; data: { memberId: string; previous: RsvpStatus; at: string } }
+  /**
+   * The RSVP events carry `occurrence` (its start, ISO) for any occurrence of a recurring event but its first: each
+   * occurrence has its own answers, places and line. Without it (every one-off event): the event, or its first occurrence.
+   */
+  | { type: 'RsvpChanged'; data: { memberId: string; status: RsvpStatus; previous: RsvpStatus | null; at: string; occurrence?: string } }
+  | { type: 'RsvpRemoved'; data: { memberId: string; previous: RsvpStatus; at: string; occurrence?: string } }
   /** Asked to attend a full event: last in line. Any earlier answer (maybe, not attending) is replaced. */
-  | { type: 'JoinedWaitlist'; data: { memberId: string; previous: RsvpStatus | null; at: string } }
+  | { type: 'JoinedWaitlist'; data: { memberId: string; previous: RsvpStatus | null; at: string; occurrence?: string } }
   /** Left the line by answering maybe or not attending, or by taking the answer back. */
-  | { type: 'LeftWaitlist'; data: { memberId: string; at: string } }
+  | { type: 'LeftWaitlist'; data: { memberId: string; at: string; occurrence?: string } }
   /** A place freed: the first in line now attends. */
-  | { type: 'PromotedFromWaitlist'; data: { memberId: string; at: string } }
+  | { type: 'PromotedFromWaitlist'; data: { memberId: string; at: string; occurrence?: string } }
   /** A member opened the private event's invite link (the server checked its token): they may see it and RSVP. */
   | { type: 'InvitationAccepted'; data: { memberId: string; at: string } }
   /**
@@ -64,7 +68,8 @@ export type CalendarEventCommand =
       data: Record<string, never>;
       metadata: CommandMetadata;
     }
-  | { type: 'SetRsvp'; data: { status: RsvpStatus }; metadata: CommandMetadata }
+  /** `occurrence`: a later occurrence's start (ISO) of a recurring event, as the route found it in the series; none for the first. */
+  | { type: 'SetRsvp'; data: { status: RsvpStatus; occurrence?: string }; metadata: CommandMetadata }
   /** Only once the route has checked the invite link's token. */
   | { type: 'AcceptInvitation'; data: Record<string, never>; metadata: CommandMetadata }
   | {
@@ -72,7 +77,13 @@ export type CalendarEventCommand =
       data: { messageId: string; subject: string; body: string; to: MessageRecipients };
       metadata: CommandMetadata;
     }
-  | { type: 'RemoveRsvp'; data: Record<string, never>; metadata: CommandMetadata };
+  | { type: 'RemoveRsvp'; data: { occurrence?: string }; metadata: CommandMetadata };
+
+/** Who answered one occurrence, and who waits for its places. */
+export interface Seats {
+  rsvps: ReadonlyMap<string, RsvpStatus>;
+  waiting: readonly string[];
+}
 
 export interface CalendarEventState {
   status: 'none' | 'scheduled' | 'deleted';
@@ -89,6 +100,35 @@ export interface CalendarEventState {
   invited: ReadonlySet<string>;
   /** When each message to the attendees was sent: the daily limit counts them. */
   messagedAt: readonly string[];
+  /** The later occurrences of a recurring event that anyone answered, by start (ISO); `rsvps` and `waiting` are the first's. */
+  occurrences: ReadonlyMap<string, Seats>;
+}
+
+const RSVP_EVENT_TYPES: ReadonlySet<CalendarEventEvent['type']> = new Set([
+  'RsvpChanged',
+  'RsvpRemoved',
+  'JoinedWaitlist',
+  'LeftWaitlist',
+  'PromotedFromWaitlist',
+]);
+/** The occurrence an RSVP event is about (its start, ISO); undefined for the event's first (or only) one. */
+export const occurrenceOfEvent = (event: CalendarEventEvent): string | undefined =>
+  RSVP_EVENT_TYPES.has(event.type) ? (event.data as { occurrence?: string }).occurrence : undefined;
+
+/** One occurrence's answers and line (the first's for none). */
+export function seatsOf(state: Pick<CalendarEventState, 'rsvps' | 'waiting' | 'occurrences'>, occurrence?: string): Seats {
+  if (!occurrence) return { rsvps: state.rsvps, waiting: state.waiting };
+  return state.occurrences.get(occurrence) ?? { rsvps: new Map(), waiting: [] };
+}
+
+/** The state as one occurrence sees it: its answers and line in place of the first's, its start as the event's. */
+function occurrenceView(state: CalendarEventState, occurrence: string): CalendarEventState {
+  return {
+    ...state,
+    ...seatsOf(state, occurrence),
+    occurrences: new Map(),
+    fields: state.fields && { ...state.fields, startDate: occurrence },
+  };
 }
 
 /** What an attendee's calendar must learn of: a change of time or place (iCalendar's SEQUENCE counts these). */
@@ -127,6 +167,14 @@ function requireModerator(actor: Actor) {
 }
 
 function evolve(state: CalendarEventState, event: CalendarEventEvent): CalendarEventState {
+  const occurrence = occurrenceOfEvent(event);
+  if (occurrence) {
+    const seats = evolve(occurrenceView(state, occurrence), {
+      ...event,
+      data: { ...event.data, occurrence: undefined },
+    } as CalendarEventEvent);
+    return { ...state, occurrences: new Map(state.occurrences).set(occurrence, { rsvps: seats.rsvps, waiting: seats.waiting }) };
+  }
   switch (event.type) {
     case 'EventScheduled':
       return {
@@ -202,8 +250,26 @@ function withPromotions(state: CalendarEventState, events: CalendarEventEvent[],
   const after = events.reduce(evolve, state);
   if (after.cancelled) return events;
   const promoted = after.waiting.slice(0, Math.max(0, freePlaces(after)));
-  return [...events, ...promoted.map((memberId): CalendarEventEvent => ({ type: 'PromotedFromWaitlist', data: { memberId, at } }))];
+  // A raised limit frees places in every occurrence of a series.
+  const later = [...after.occurrences].flatMap(([occurrence, seats]) =>
+    seats.waiting
+      .slice(0, Math.max(0, freePlaces({ ...after, ...seats })))
+      .map((memberId): CalendarEventEvent => ({ type: 'PromotedFromWaitlist', data: { memberId, at, occurrence } })),
+  );
+  return [
+    ...events,
+    ...promoted.map((memberId): CalendarEventEvent => ({ type: 'PromotedFromWaitlist', data: { memberId, at } })),
+    ...later,
+  ];
 }
+
+/** The most attending any one occurrence (the event itself for a one-off): a limit may not go below it. */
+const mostAttending = (state: CalendarEventState) =>
+  Math.max(
+    ...[state.rsvps, ...[...state.occurrences.values()].map((seats) => seats.rsvps)].map(
+      (rsvps) => attendeeCounts(rsvps.values()).attending,
+    ),
+  );
 
 export const calendarEventDecider: Decider<CalendarEventState, CalendarEventCommand, CalendarEventEvent> = {
   initialState: () => ({
@@ -218,6 +284,7 @@ export const calendarEventDecider: Decider<CalendarEventState, CalendarEventComm
     waiting: [],
     invited: new Set(),
     messagedAt: [],
+    occurrences: new Map(),
   }),
   evolve,
 
@@ -236,6 +303,13 @@ export const calendarEventDecider: Decider<CalendarEventState, CalendarEventComm
     }
     if (state.status !== 'scheduled' || !state.fields) throw fail.notFound('Event not found');
     const by = { by: actor.id, at };
+    if ((command.type === 'SetRsvp' || command.type === 'RemoveRsvp') && command.data.occurrence) {
+      // A later occurrence of a series: the same rules, on its own answers, places and line.
+      const { occurrence, ...data } = command.data;
+      return calendarEventDecider
+        .decide({ ...command, data } as CalendarEventCommand, occurrenceView(state, occurrence))
+        .map((event) => ({ ...event, data: { ...event.data, occurrence } }) as CalendarEventEvent);
+    }
 
     const mayManage = actor.role !== 'subscriber' && (actor.id === state.organizerId || isModerator(actor));
     switch (command.type) {
@@ -243,7 +317,7 @@ export const calendarEventDecider: Decider<CalendarEventState, CalendarEventComm
         if (!mayManage) throw fail.forbidden('Only the organizer, staff or admins can edit this event');
         if (state.cancelled) throw fail.rule('This event was cancelled: it can no longer be changed');
         const { maxAttendees } = command.data.fields;
-        const { attending } = attendeeCounts(state.rsvps.values());
+        const attending = mostAttending(state);
         if (maxAttendees !== null && maxAttendees < attending)
           throw fail.rule(`${attending} people are already attending: max attendees cannot be lower`);
         const edited: CalendarEventEvent = { type: 'EventEdited', data: { fields: command.data.fields, ...by } };

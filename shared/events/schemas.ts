@@ -8,6 +8,7 @@ import { ROLES } from '../domain';
 import { tagsSchema } from '../feed/schemas';
 import { text } from '../text-schema';
 import { MediaIdSchema, MediaSchema, type Media } from '../media/schemas';
+import { formatRecurrenceRule, parseRecurrenceRule } from './recurrence';
 
 const optionalText = (max: number) =>
   v.pipe(
@@ -15,6 +16,34 @@ const optionalText = (max: number) =>
     v.transform((s) => (s ?? '').trim()),
     v.maxLength(max, `Must be at most ${max} characters`),
   );
+
+const addressPart = (label: string, max: number) =>
+  v.pipe(
+    v.optional(v.nullable(text()), ''),
+    v.transform((s) => (s ?? '').trim()),
+    v.maxLength(max, `${label} must be at most ${max} characters`),
+  );
+/** Where an event takes place, as a postal address (docs/domain/events.md#places); every part optional. */
+export const AddressSchema = v.object({
+  street: addressPart('Street', 200),
+  city: addressPart('City', 100),
+  region: addressPart('State or region', 100),
+  postalCode: addressPart('Postal code', 20),
+  country: addressPart('Country', 100),
+});
+export type Address = v.InferOutput<typeof AddressSchema>;
+const coordinate = (label: string, limit: number) =>
+  v.pipe(
+    v.union([v.number(), text()], `${label} must be a number`),
+    v.transform((value) => (typeof value === 'number' ? value : value.trim() === '' ? Number.NaN : Number(value))),
+    v.number(`${label} must be a number`),
+    v.check((value) => !Number.isNaN(value), `${label} must be a number`),
+    v.minValue(-limit, `${label} must be between -${limit} and ${limit}`),
+    v.maxValue(limit, `${label} must be between -${limit} and ${limit}`),
+  );
+/** The place's coordinates (WGS 84 degrees), for the map link and the calendar file's GEO. */
+export const GeoSchema = v.object({ lat: coordinate('Latitude', 90), lon: coordinate('Longitude', 180) });
+export type Geo = v.InferOutput<typeof GeoSchema>;
 
 /** Four-digit years, as ISO 8601 and iCalendar write them: a calendar file cannot carry a date beyond them. */
 const FIRST_YEAR = 1000;
@@ -45,6 +74,12 @@ export const EventSchema = v.pipe(
     description: optionalText(10_000),
     eventType: v.optional(v.picklist(EVENT_TYPES, 'Choose one of the event types'), 'other'),
     location: optionalText(500),
+    /** null: no address given (an address of empty parts is none). */
+    address: v.pipe(
+      v.optional(v.nullable(AddressSchema), null),
+      v.transform((address) => (address && Object.values(address).some(Boolean) ? address : null)),
+    ),
+    geo: v.optional(v.nullable(GeoSchema), null),
     isVirtual: v.optional(v.boolean(), false),
     virtualLink: v.pipe(
       optionalText(2048),
@@ -54,7 +89,17 @@ export const EventSchema = v.pipe(
     endDate: date('End date', 'Invalid end date format'),
     allDay: v.optional(v.boolean(), false),
     isRecurring: v.optional(v.boolean(), false),
-    recurrenceRule: optionalText(500),
+    /** An RRULE (shared/events/recurrence.ts), written back in the site's order; '' for a one-off event. */
+    recurrenceRule: v.pipe(
+      optionalText(500),
+      v.rawTransform(({ dataset, addIssue, NEVER }) => {
+        if (dataset.value === '') return '';
+        const parsed = parseRecurrenceRule(dataset.value);
+        if ('rule' in parsed) return formatRecurrenceRule(parsed.rule);
+        addIssue({ message: parsed.error });
+        return NEVER;
+      }),
+    ),
     maxAttendees: v.pipe(
       v.optional(v.nullable(v.union([v.number(), text()])), null),
       v.transform((value) => (value === null || value === '' ? null : Number(value))),
@@ -81,6 +126,8 @@ export const EventSchema = v.pipe(
     v.check((event) => new Date(event.endDate).getTime() >= new Date(event.startDate).getTime(), 'End date must be after start date'),
     ['endDate'],
   ),
+  // A rule makes the event recurring; none, a one-off (whatever an older client sent as isRecurring).
+  v.transform((event) => ({ ...event, isRecurring: event.recurrenceRule !== '' })),
 );
 
 /** The event as its stream records it: the form's fields, with the upload it shows (null: none) in place of `mediaId`. */
@@ -133,11 +180,42 @@ export const CalendarEventSchema = v.object({
   tags: v.array(v.string()),
   /** An uploaded picture or recording shown with the event, with its size. */
   media: v.optional(MediaSchema),
+  /** The place as a postal address, null for none. */
+  address: v.nullable(
+    v.object({ street: v.string(), city: v.string(), region: v.string(), postalCode: v.string(), country: v.string() }),
+  ),
+  /** The place's coordinates, null for none. */
+  geo: v.nullable(v.object({ lat: v.number(), lon: v.number() })),
   status: v.picklist(EVENT_STATUSES),
   isApproved: v.boolean(),
   isFeatured: v.boolean(),
   /** Cancelled by its organizer or staff: still listed, taking no RSVPs. */
   isCancelled: v.boolean(),
+  /**
+   * A member organiser's edit of the approved event waits for staff (for the organiser and staff only): the event
+   * answers as approved, and `revision` holds the edit.
+   */
+  pendingRevision: v.optional(v.boolean()),
+  revision: v.optional(
+    v.object({
+      title: v.string(),
+      description: v.string(),
+      location: v.string(),
+      startDate: v.string(),
+      endDate: v.string(),
+      allDay: v.boolean(),
+      maxAttendees: v.nullable(count),
+      isPublic: v.boolean(),
+      isVirtual: v.boolean(),
+      virtualLink: v.string(),
+      address: v.nullable(
+        v.object({ street: v.string(), city: v.string(), region: v.string(), postalCode: v.string(), country: v.string() }),
+      ),
+      geo: v.nullable(v.object({ lat: v.number(), lon: v.number() })),
+      /** When it was sent for review (ISO). */
+      submittedAt: v.string(),
+    }),
+  ),
   /** A rejected event, for its organizer and staff only: the reason staff gave, null for none. */
   rejectionReason: v.optional(v.nullable(v.string())),
   organizerId: v.string(),

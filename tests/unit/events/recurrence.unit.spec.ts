@@ -1,4 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import * as v from 'valibot';
+import { given } from '../../support/decider-spec';
+import { calendarEventDecider, type CalendarEventEvent } from '../../../shared/events/event-stream';
+import { EventSchema, type EventFields } from '../../../shared/events/schemas';
 import {
   describeSeries,
   formatRecurrenceRule,
@@ -220,5 +224,74 @@ describe('in words, and the form’s control', () => {
     expect(recurrenceRuleOf({ ...monthly, monthlyBy: 'date', ends: 'never' }, '2026-12-08')).toBe('FREQ=MONTHLY;INTERVAL=2');
     expect(recurrenceRuleOf(NO_REPEAT, '2026-12-08')).toBe('');
     expect(repeatOf('')).toEqual(NO_REPEAT);
+  });
+});
+
+describe('the event’s stream: RSVP per occurrence', () => {
+  const now = new Date('2026-06-01T12:00:00Z');
+  const at = now.toISOString();
+  const meta = (id: string) => ({ now, actor: { id, role: 'member' as const } });
+  const fields = (overrides: Partial<EventFields> = {}): EventFields => ({
+    ...v.parse(EventSchema, {
+      title: 'Tape night',
+      startDate: '2026-07-07T00:00:00Z',
+      endDate: '2026-07-07T02:00:00Z',
+      recurrenceRule: 'FREQ=WEEKLY;COUNT=4',
+      maxAttendees: 1,
+    }),
+    ...overrides,
+  });
+  const second = '2026-07-14T00:00:00.000Z';
+  const scheduled: CalendarEventEvent = {
+    type: 'EventScheduled',
+    data: { id: 'e1', organizerId: 'org', fields: fields(), approved: true, scheduledAt: at },
+  };
+  const first = (memberId: string): CalendarEventEvent => ({
+    type: 'RsvpChanged',
+    data: { memberId, status: 'attending', previous: null, at },
+  });
+
+  it('gives each occurrence its own places: the first full, the second still open', () => {
+    given(calendarEventDecider, [scheduled, first('a')])
+      .when({ type: 'SetRsvp', data: { status: 'attending', occurrence: second }, metadata: meta('b') })
+      .then([{ type: 'RsvpChanged', data: { memberId: 'b', status: 'attending', previous: null, at, occurrence: second } }]);
+    given(calendarEventDecider, [scheduled, first('a')])
+      .when({ type: 'SetRsvp', data: { status: 'attending' }, metadata: meta('b') })
+      .then([{ type: 'JoinedWaitlist', data: { memberId: 'b', previous: null, at } }]);
+  });
+  it('keeps each occurrence’s line: leaving one promotes its first in line only', () => {
+    const later = (event: CalendarEventEvent): CalendarEventEvent =>
+      ({ ...event, data: { ...event.data, occurrence: second } }) as CalendarEventEvent;
+    given(calendarEventDecider, [
+      scheduled,
+      first('a'),
+      { type: 'JoinedWaitlist', data: { memberId: 'c', previous: null, at } } as CalendarEventEvent,
+      later(first('b')),
+      later({ type: 'JoinedWaitlist', data: { memberId: 'd', previous: null, at } }),
+    ])
+      .when({ type: 'RemoveRsvp', data: { occurrence: second }, metadata: meta('b') })
+      .then([
+        later({ type: 'RsvpRemoved', data: { memberId: 'b', previous: 'attending', at } }),
+        later({ type: 'PromotedFromWaitlist', data: { memberId: 'd', at } }),
+      ]);
+  });
+  it('raising the limit seats those waiting in every occurrence; it may not go below the fullest one', () => {
+    const later = (event: CalendarEventEvent): CalendarEventEvent =>
+      ({ ...event, data: { ...event.data, occurrence: second } }) as CalendarEventEvent;
+    const history = [scheduled, later(first('b')), later({ type: 'JoinedWaitlist', data: { memberId: 'd', previous: null, at } })];
+    given(calendarEventDecider, history)
+      .when({ type: 'EditEvent', data: { fields: fields({ maxAttendees: 2 }) }, metadata: { now, actor: { id: 'staff', role: 'staff' } } })
+      .then([
+        { type: 'EventEdited', data: { fields: fields({ maxAttendees: 2 }), by: 'staff', at } },
+        later({ type: 'PromotedFromWaitlist', data: { memberId: 'd', at } }),
+      ]);
+    const roomy: CalendarEventEvent = {
+      ...scheduled,
+      data: { ...scheduled.data, fields: fields({ maxAttendees: 2 }) },
+    } as CalendarEventEvent;
+    const two: CalendarEventEvent[] = [roomy, later(first('b')), later(first('c'))];
+    given(calendarEventDecider, two)
+      .when({ type: 'EditEvent', data: { fields: fields({ maxAttendees: 1 }) }, metadata: meta('org') })
+      .thenThrows('rule');
   });
 });
