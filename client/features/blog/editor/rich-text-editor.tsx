@@ -317,7 +317,7 @@ export default function RichTextEditor({ initialContent, onChange, onBusyChange,
         aria-label="Formatting"
         className="sticky top-0 z-10 flex flex-wrap items-center gap-0.5 rounded-t-md border-b border-slate-200 bg-slate-50 p-1 dark:border-slate-700 dark:bg-slate-800"
       >
-        <Group aria-label="Text" className="flex flex-wrap gap-0.5">
+        <Group aria-label="Text" className="contents">
           <Tool label="Bold" keys={shortcut('B')} selected={active.bold} onPress={() => run().toggleBold().run()}>
             <b>B</b>
           </Tool>
@@ -331,8 +331,8 @@ export default function RichTextEditor({ initialContent, onChange, onBusyChange,
             <code className="font-mono">{'<>'}</code>
           </Tool>
         </Group>
-        <Separator orientation="vertical" className="mx-1 h-6 w-px bg-slate-300 dark:bg-slate-600" />
-        <Group aria-label="Blocks" className="flex flex-wrap gap-0.5">
+        <Separator orientation="vertical" className="mx-1 hidden h-6 w-px bg-slate-300 sm:block dark:bg-slate-600" />
+        <Group aria-label="Blocks" className="contents">
           <Tool label="H2 heading" selected={active.h2} onPress={() => run().toggleHeading({ level: 2 }).run()}>
             H2
           </Tool>
@@ -352,8 +352,8 @@ export default function RichTextEditor({ initialContent, onChange, onBusyChange,
             <code className="font-mono">{'{ }'}</code>
           </Tool>
         </Group>
-        <Separator orientation="vertical" className="mx-1 h-6 w-px bg-slate-300 dark:bg-slate-600" />
-        <Group aria-label="Insert" className="flex flex-wrap gap-0.5">
+        <Separator orientation="vertical" className="mx-1 hidden h-6 w-px bg-slate-300 sm:block dark:bg-slate-600" />
+        <Group aria-label="Insert" className="contents">
           <FileTrigger acceptedFileTypes={PICTURE_TYPES} onSelect={(files) => void choosePicture(files)}>
             <AriaButton isDisabled={uploading} className={toolClass}>
               {uploading ? 'Uploading…' : 'Picture'}
