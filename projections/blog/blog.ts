@@ -19,6 +19,10 @@ export const BLOG_POSTS = 'blog_posts';
 export const BLOG_AUTHORS = 'blog_authors';
 /** Every slug a post has had, to the post: its address now, and the earlier ones that lead to it. */
 export const BLOG_SLUGS = 'blog_slugs';
+/** Every save of a post (its draft and each edit of its text): what staff list, preview and restore. */
+export const BLOG_REVISIONS = 'blog_revisions';
+/** One entry per tag of each published post, so a tag's page and feed are an index range, not a scan of every post. */
+export const BLOG_TAG_POSTS = 'blog_tag_posts';
 
 export type BlogPostDocument = Positioned & {
   _id: string;
@@ -50,6 +54,22 @@ export type BlogPostDocument = Positioned & {
   comments: number;
 };
 
+/** A save of a post: its text as it was saved, by whom and when (the author's name is read from `blog_authors`). */
+export type BlogRevisionDocument = Positioned & {
+  /** The id of the event that saved it. */
+  _id: string;
+  postId: string;
+  at: string;
+  authorId: string;
+  title: string;
+  excerpt: string;
+  content: string;
+  tags: string[];
+};
+
+/** A published post under one of its tags, in readers' order. */
+export type BlogTagPostDocument = Positioned & { _id: string; tag: string; postId: string; shownAt: string };
+
 /** An author: their byline, and their posts (so that a change of theirs reaches each post by its id). */
 type AuthorDocument = Positioned & BylineHolder<'posts'> & { _id: string };
 /** A slug and the post it leads to. */
@@ -58,6 +78,41 @@ export type BlogSlugDocument = Positioned & { _id: string; postId: string };
 export const blogPosts = (store: DocumentStore) => store.collection<BlogPostDocument>(BLOG_POSTS);
 const authors = (store: DocumentStore) => store.collection<AuthorDocument>(BLOG_AUTHORS);
 export const blogSlugs = (store: DocumentStore) => store.collection<BlogSlugDocument>(BLOG_SLUGS);
+export const blogRevisions = (store: DocumentStore) => store.collection<BlogRevisionDocument>(BLOG_REVISIONS);
+export const blogTagPosts = (store: DocumentStore) => store.collection<BlogTagPostDocument>(BLOG_TAG_POSTS);
+export const blogAuthors = authors;
+
+/** Keeps a revision of the post as this event saved it. */
+function keepRevision(store: DocumentStore, eventId: string, post: BlogPostDocument, by: string, at: string, position: number) {
+  const { title, excerpt, content, tags } = post;
+  return applyToDocument(blogRevisions(store), eventId, position, () => ({
+    postId: post._id,
+    at,
+    authorId: by,
+    title,
+    excerpt,
+    content,
+    tags,
+  }));
+}
+
+/** A post's revisions go with it (deleted, or taken away with its erased author). */
+const dropRevisions = (store: DocumentStore, postId: string) => blogRevisions(store).deleteMany({ postId });
+
+const tagEntryId = (postId: string, tag: string) => `${postId}|${tag}`;
+const tagEntries = (post: BlogPostDocument | null) =>
+  new Map(post?.isPublished ? post.tags.map((tag) => [tagEntryId(post._id, tag), { tag, postId: post._id, shownAt: post.shownAt }]) : []);
+
+/** The post's tag entries follow it: one per tag while it is published, with the time it is shown at. */
+async function followTags(store: DocumentStore, before: BlogPostDocument | null, after: BlogPostDocument | null, position: number) {
+  const was = tagEntries(before);
+  const is = tagEntries(after);
+  for (const [id, entry] of is) {
+    const old = was.get(id);
+    if (!old || old.shownAt !== entry.shownAt) await applyToDocument(blogTagPosts(store), id, position, () => entry);
+  }
+  for (const id of was.keys()) if (!is.has(id)) await applyToDocument(blogTagPosts(store), id, position, () => null);
+}
 
 /**
  * A post drafted before slugs gets one from its title here, the first of `title`, `title-2`… no other post holds.
@@ -108,6 +163,10 @@ async function followAuthor(authorId: string, event: MemberEvent, at: number, { 
       at,
       (current) => current && (removed ? null : { ...current, author: authorOf(byline, current.author.role) }),
     );
+    if (removed) {
+      await followTags(store, post, null, at);
+      await dropRevisions(store, id);
+    }
     notify({ message: 'blog:changed', rooms: roomsFor(post.isPublished), payload: { id, kind: removed ? 'removed' : 'updated' } });
   }
   await applyToDocument(authors(store), authorId, at, (current) => {
@@ -143,11 +202,14 @@ async function countComments(event: CommentEvent, at: number, { store, notify }:
 
 export const blogProjection: Projection = {
   name: 'blog',
-  // 4: slugs (older posts get theirs from their titles) and scheduled publication.
-  version: 4,
-  collections: [BLOG_POSTS, BLOG_AUTHORS, BLOG_SLUGS],
+  // 4: slugs (older posts get theirs from their titles) and scheduled publication. 5: revisions and tag entries.
+  version: 5,
+  collections: [BLOG_POSTS, BLOG_AUTHORS, BLOG_SLUGS, BLOG_REVISIONS, BLOG_TAG_POSTS],
   async setup(store) {
     await blogPosts(store).createIndex({ isPublished: 1, pinRank: -1, shownAt: -1 });
+    await blogPosts(store).createIndex({ isPublished: 1, shownAt: -1, _id: -1 });
+    await blogRevisions(store).createIndex({ postId: 1, at: -1, _id: -1 });
+    await blogTagPosts(store).createIndex({ tag: 1, shownAt: -1, _id: -1 });
     await blogPosts(store).createIndex({ publishAt: 1 });
     await blogPosts(store).createIndex({ authorId: 1 });
   },
@@ -240,10 +302,16 @@ export const blogProjection: Projection = {
       case 'BlogPostDeleted':
         // Taken off its author's list first: a replay after a crash in between finds it again.
         if (before) await listPost(store, before.authorId, id, false, recorded.position);
+        await dropRevisions(store, id);
         await applyToDocument(posts, id, recorded.position, () => null);
         break;
     }
     const after = await posts.findOne({ _id: id });
+    await followTags(store, before, after, recorded.position);
+    if (after && event.type === 'BlogPostDrafted')
+      await keepRevision(store, recorded.id, after, event.data.authorId, event.data.createdAt, recorded.position);
+    if (after && event.type === 'BlogPostEdited')
+      await keepRevision(store, recorded.id, after, event.data.by, event.data.at, recorded.position);
     const kind = !before ? 'created' : !after ? 'removed' : 'updated';
     notify({ message: 'blog:changed', rooms: roomsFor(Boolean(before?.isPublished || after?.isPublished)), payload: { id, kind } });
   },

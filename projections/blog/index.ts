@@ -2,3 +2,5 @@
 export { blogProjection, blogPosts, type BlogPostDocument } from './blog';
 export { blogPostDto, findBlogPost } from './queries';
 export { startBlogSchedule, publishDuePosts } from './schedule';
+export { listBlogRevisions, findBlogRevision } from './revisions';
+export { readingPage, newestTagged, taggedPage, type ListedPost, type ReadingPage } from './reading';

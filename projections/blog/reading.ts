@@ -83,7 +83,14 @@ export async function readingPage(store: DocumentStore, request: ReadingRequest)
     : null;
   const olderExists = last && (backwards || found.length > limit);
   const older = olderExists ? encodeCursor(last, NEWEST) : null;
-  return { items: await readPosts(store, window.map((key) => key.postId ?? key._id)), newer, older };
+  return {
+    items: await readPosts(
+      store,
+      window.map((key) => key.postId ?? key._id),
+    ),
+    newer,
+    older,
+  };
 }
 
 /** The posts of these ids, in that order, without their content. */
@@ -97,7 +104,10 @@ async function readPosts(store: DocumentStore, ids: string[]): Promise<ListedPos
 /** The newest published posts under a tag, for its feed, without their content. */
 export async function newestTagged(store: DocumentStore, tag: string, limit: number): Promise<ListedPost[]> {
   const entries = await blogTagPosts(store).find({ tag }, { sort: NEWEST, limit, fields: ['postId'] });
-  return readPosts(store, entries.map((entry) => entry.postId));
+  return readPosts(
+    store,
+    entries.map((entry) => entry.postId),
+  );
 }
 
 /** A page of the published posts under a tag, newest first, whole (the API's list). */

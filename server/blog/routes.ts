@@ -10,6 +10,8 @@ import {
   BlogScheduleZoneSchema,
   BlogPreviewRequestSchema,
   BlogPreviewSchema,
+  BlogRevisionSchema,
+  BlogRevisionSummarySchema,
   CreateBlogPostSchema,
   UpdateBlogPostSchema,
   type BlogPost,
@@ -18,7 +20,16 @@ import { pageSchema } from '../../shared/page';
 import { sanitizeBlogHtml } from '../../shared/blog/sanitize';
 import { generateExcerpt } from '../../shared/blog/excerpt';
 import { text } from '../../shared/text-schema';
-import { blogPostDto, blogPosts, findBlogPost } from '../../projections/blog';
+import {
+  blogPostDto,
+  blogPosts,
+  findBlogPost,
+  findBlogRevision,
+  listBlogRevisions,
+  newestTagged,
+  taggedPage,
+} from '../../projections/blog';
+import { normalizeTag } from '../../shared/feed/tags';
 import { slugify } from '../../shared/blog/slug';
 import { claimSlug } from './slugs';
 import type { Sort } from '../../platform/document-store/port';
@@ -36,11 +47,19 @@ const IdParams = v.object({ id: text() });
 /** A post's id or one of its slugs (the path keeps the name `id` that the post's other calls use). */
 const AddressParams = v.object({ id: v.pipe(text(), v.description('The post’s id or slug')) });
 const postId = ({ id }: { id: string }) => knownId(id, 'Blog post not found');
+const RevisionParams = v.object({ id: text(), rev: text() });
+/** A tag as posts carry it (normalised as they are). */
+const TagFilter = v.optional(
+  v.pipe(text(), v.maxLength(200, 'tag is too long'), v.transform(normalizeTag), v.description('Only posts with this tag')),
+);
 const ListQuery = v.object({
   ...pageQuery(50),
   featured: v.optional(v.picklist(['true', 'false'])),
   pinned: v.optional(v.picklist(['true', 'false'])),
+  /** Newest first, whatever is pinned. */
+  tag: TagFilter,
 });
+const RssQuery = v.object({ tag: TagFilter });
 const ManagementQuery = v.object({
   ...pageQuery(50),
   /** scheduled: waiting for their publishAt; draft: neither published nor scheduled; published. */
@@ -112,7 +131,13 @@ export async function blogRoutes(
       },
     },
     async (request) => {
-      const { query } = request;
+      const { tag, ...query } = request.query;
+      if (tag !== undefined) {
+        const { limit, cursor } = query;
+        return cached(`tagged:${JSON.stringify([tag, limit, cursor ?? null])}`, async () =>
+          mapPage(await taggedPage(services.store, tag, { limit, cursor }), blogPostDto),
+        );
+      }
       const filter: Record<string, unknown> = { isPublished: true };
       if (query.featured) filter.isFeatured = query.featured === 'true';
       if (query.pinned) filter.isPinned = query.pinned === 'true';
@@ -160,6 +185,64 @@ export async function blogRoutes(
       const { status, ...query } = request.query;
       const filter = status ? STATUS_FILTERS[status] : {};
       return mapPage(await findPage(posts, filter, status === 'scheduled' ? SCHEDULE_ORDER : WRITING_ORDER, query), blogPostDto);
+    },
+  );
+
+  app.get(
+    '/api/admin/blog/:id/revisions',
+    {
+      config: { access: STAFF },
+      schema: {
+        summary: 'A post’s revisions, one per save, newest first (the 100 newest)',
+        tags,
+        params: IdParams,
+        response: { 200: v.array(BlogRevisionSummarySchema), 404: ErrorSchema },
+      },
+    },
+    async (request) => {
+      const id = postId(request.params);
+      if (!(await posts.findOne({ _id: id }))) throw fail.notFound('Blog post not found');
+      return listBlogRevisions(services.store, id);
+    },
+  );
+
+  app.get(
+    '/api/admin/blog/:id/revisions/:rev',
+    {
+      config: { access: STAFF },
+      schema: {
+        summary: 'One revision of a post: its title, excerpt, content and tags as saved',
+        tags,
+        params: RevisionParams,
+        response: { 200: BlogRevisionSchema, 404: ErrorSchema },
+      },
+    },
+    async (request) => {
+      const revision = await findBlogRevision(services.store, postId(request.params), request.params.rev);
+      if (!revision) throw fail.notFound('Revision not found');
+      return revision;
+    },
+  );
+
+  app.post(
+    '/api/admin/blog/:id/revisions/:rev/restore',
+    {
+      config: { access: STAFF },
+      schema: {
+        summary: 'Restore a revision’s title, excerpt, content and tags as a new save',
+        description:
+          'The post keeps its address, cover, schedule and publication: a published post stays published and is not mailed again.',
+        tags,
+        params: RevisionParams,
+        response: { 200: BlogPostSchema, ...refusals },
+      },
+    },
+    async (request) => {
+      const id = postId(request.params);
+      const revision = await findBlogRevision(services.store, id, request.params.rev);
+      if (!revision) throw fail.notFound('Revision not found');
+      const { title, excerpt, content, tags: restored } = revision;
+      return command(id, request.actor, { type: 'EditBlogPost', data: { ...prepare({ title, excerpt, content }), tags: restored } });
     },
   );
 
@@ -277,8 +360,9 @@ export async function blogRoutes(
     {
       config: { access: 'public' },
       schema: {
-        summary: 'RSS 2.0 of the 50 newest published posts',
+        summary: 'RSS 2.0 of the 50 newest published posts, or of those with a tag',
         tags,
+        querystring: RssQuery,
         response: {
           200: { description: 'The RSS feed', contentType: 'application/rss+xml' },
           304: noContent('The feed has not changed since the version whose ETag was sent in If-None-Match'),
@@ -286,12 +370,13 @@ export async function blogRoutes(
       },
     },
     async (request, reply) => {
-      const { xml, etag } = await cached('rss', async () => {
-        const published: RssPost[] = await posts.find(
-          { isPublished: true },
-          { sort: { shownAt: -1, _id: -1 }, limit: 50, fields: RSS_FIELDS },
-        );
-        const feed = rssFeed(published, services.config.publicUrl);
+      const { tag } = request.query;
+      const { xml, etag } = await cached(`rss:${tag ?? ''}`, async () => {
+        const published: RssPost[] =
+          tag === undefined
+            ? await posts.find({ isPublished: true }, { sort: { shownAt: -1, _id: -1 }, limit: 50, fields: RSS_FIELDS })
+            : await newestTagged(services.store, tag, 50);
+        const feed = rssFeed(published, services.config.publicUrl, tag);
         return { xml: feed, etag: `"${createHash('sha256').update(feed).digest('base64url').slice(0, 27)}"` };
       });
       // Feed readers poll: one that holds this version is answered 304 without the body.

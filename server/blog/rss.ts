@@ -10,7 +10,11 @@ const escapeXml = (text: string) =>
 export const RSS_FIELDS = ['title', 'slug', 'shownAt', 'author', 'excerpt', 'tags'] as const;
 export type RssPost = Pick<BlogPostDocument, '_id' | (typeof RSS_FIELDS)[number]>;
 
-export function rssFeed(posts: RssPost[], siteUrl: string): string {
+/** `tag`: the feed of that tag's posts, named and linked as its page. */
+export function rssFeed(posts: RssPost[], siteUrl: string, tag?: string): string {
+  const title = `Broadcast History Community Blog${tag ? `: ${tag}` : ''}`;
+  const page = `${siteUrl}/blog${tag ? `/tag/${encodeURIComponent(tag)}` : ''}`;
+  const self = `${siteUrl}/rss${tag ? `?tag=${encodeURIComponent(tag)}` : ''}`;
   const items = posts
     .map((post) => {
       const link = `${siteUrl}/blog/${post.slug}`;
@@ -30,9 +34,9 @@ ${post.tags.map((tag) => `      <category>${escapeXml(tag)}</category>`).join('\
   return `<?xml version="1.0" encoding="UTF-8"?>
 <rss version="2.0" xmlns:atom="http://www.w3.org/2005/Atom" xmlns:dc="http://purl.org/dc/elements/1.1/">
   <channel>
-    <title>Broadcast History Community Blog</title>
-    <link>${escapeXml(siteUrl)}/blog</link>
-    <atom:link href="${escapeXml(siteUrl)}/rss" rel="self" type="application/rss+xml"/>
+    <title>${escapeXml(title)}</title>
+    <link>${escapeXml(page)}</link>
+    <atom:link href="${escapeXml(self)}" rel="self" type="application/rss+xml"/>
     <description>Stories from the history of broadcasting in our state.</description>
     <language>en-us</language>
 ${posts[0] ? `    <lastBuildDate>${new Date(posts[0].shownAt).toUTCString()}</lastBuildDate>\n` : ''}${items}

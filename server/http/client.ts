@@ -17,6 +17,7 @@ import { redirect } from './openapi';
 import { STAFF } from './access';
 import { withNoscriptConfirmForm, withNoscriptUnsubscribeForm } from '../subscriptions/link-pages';
 import { withPublicPage, type PublicPage, type PublicPages } from '../public-pages/pages';
+import { normalizeTag } from '../../shared/feed/tags';
 
 export const CLIENT_DIR = resolve(import.meta.dirname, '../../dist/client');
 
@@ -88,6 +89,61 @@ export async function serveClient(app: FastifyInstance, { pages }: { pages: Publ
     ...PUBLIC_ITEM,
     response: { ...PUBLIC_ITEM.response, 301: redirect('The post’s id or an earlier slug: to /blog/{slug}') },
   };
+  const cursor = v.optional(v.pipe(v.string(), v.maxLength(2000)));
+  const BlogListQuery = v.object({ after: cursor, before: cursor });
+  const BLOG_LIST = {
+    ...APP_PAGE,
+    querystring: BlogListQuery,
+    response: { ...APP_PAGE.response, 404: { description: 'Not a page of the blog: a page that says so', contentType: 'text/html' } },
+  };
+  /** A page of the blog: its posts in the HTML for a visitor (404 with a page that says so when there is none), the app for a member. */
+  const blogList = async (
+    reply: FastifyReply,
+    signedIn: boolean,
+    request: { tag?: string; after?: string | undefined; before?: string | undefined },
+  ) => {
+    const { page: found, found: exists } = await pages.blogList(request, signedIn);
+    return reply
+      .status(exists || signedIn ? 200 : 404)
+      .header('Cache-Control', 'no-cache')
+      .header('Vary', 'Cookie')
+      .type('text/html; charset=utf-8')
+      .send(withPublicPage(templates, found));
+  };
+  app.get(
+    '/blog',
+    {
+      config: { access: 'public' },
+      schema: { ...BLOG_LIST, summary: 'The blog: a page of published posts, newest first, in the HTML for visitors' },
+    },
+    (request, reply) => {
+      const { after, before } = request.query as v.InferOutput<typeof BlogListQuery>;
+      return blogList(reply, request.actor !== null, { after, before });
+    },
+  );
+  const TagParams = v.object({ tag: v.pipe(v.string(), v.maxLength(200)) });
+  app.get(
+    '/blog/tag/:tag',
+    {
+      config: { access: 'public' },
+      schema: {
+        ...BLOG_LIST,
+        params: TagParams,
+        summary: 'A tag’s published posts, newest first, in the HTML for visitors',
+        response: { ...BLOG_LIST.response, 301: redirect('The tag as posts carry it (lower case)') },
+      },
+    },
+    (request, reply) => {
+      const { tag } = request.params as v.InferOutput<typeof TagParams>;
+      const { after, before } = request.query as v.InferOutput<typeof BlogListQuery>;
+      const normal = normalizeTag(tag);
+      if (normal !== tag && normal) {
+        const query = request.url.includes('?') ? request.url.slice(request.url.indexOf('?')) : '';
+        return reply.header('Cache-Control', 'no-cache').redirect(`/blog/tag/${encodeURIComponent(normal)}${query}`, 301);
+      }
+      return blogList(reply, request.actor !== null, { tag, after, before });
+    },
+  );
   app.get(
     '/blog/:id',
     {

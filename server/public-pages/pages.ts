@@ -7,15 +7,16 @@
  */
 import { uncached, type ReadCache } from '../http/read-cache';
 import type { DocumentStore } from '../../platform/document-store/port';
-import { findBlogPost, type BlogPostDocument } from '../../projections/blog';
+import { findBlogPost, readingPage, type BlogPostDocument } from '../../projections/blog';
+import { DomainError } from '../../shared/domain';
 import { eventDetails, type EventDetailsDocument } from '../../projections/events';
 import { htmlToText } from '../../shared/blog/excerpt';
 import { formatEventTime } from '../../shared/events/event-times';
 import { SITE_DESCRIPTION, SITE_NAME } from '../../shared/landing';
 import { truncate } from '../../shared/text';
 import type { Media } from '../../shared/media/schemas';
-import { blogPostingData, eventData, organizationData, siteImage, type StructuredData } from './structured-data';
-import { BlogPostView, EventView, LandingView, renderView } from './views';
+import { blogData, blogPostingData, eventData, organizationData, siteImage, type StructuredData } from './structured-data';
+import { BlogListView, BlogPostView, BlogTagMissingView, EventView, LandingView, renderView, tagPath, type BlogListPage } from './views';
 
 /** What a page adds to the app's HTML: its head, and for a visitor its content. */
 export interface PublicPage {
@@ -34,6 +35,18 @@ interface PageMeta {
   data: StructuredData;
   publishedTime?: string;
   modifiedTime?: string;
+  /** More `<link>`s: the pages before and after, a tag's own feed. */
+  links?: { rel: string; href: string; type?: string; title?: string }[];
+}
+
+/** Posts on a page of the blog: a phone's few screens, two columns of six on a wide one. */
+export const BLOG_PAGE_SIZE = 12;
+
+/** Which page of the blog a visitor asks for: all posts or a tag's, after or before a post (the cursors the links carry). */
+export interface BlogListRequest {
+  tag?: string | undefined;
+  after?: string | undefined;
+  before?: string | undefined;
 }
 
 /** Descriptions as previews show them: one paragraph of plain text. */
@@ -52,6 +65,10 @@ export function headTags(meta: PageMeta, siteUrl: string): string {
     `<title>${escapeHtml(meta.title)}</title>`,
     named('description', meta.description),
     `<link rel="canonical" href="${escapeHtml(url)}" />`,
+    ...(meta.links ?? []).map(
+      (link) =>
+        `<link rel="${link.rel}" href="${escapeHtml(link.href.startsWith('/') ? `${siteUrl}${link.href}` : link.href)}"${link.type ? ` type="${link.type}"` : ''}${link.title ? ` title="${escapeHtml(link.title)}"` : ''} />`,
+    ),
     property('og:site_name', SITE_NAME),
     property('og:type', meta.type),
     property('og:title', meta.title),
@@ -189,7 +206,67 @@ export function publicPages({
     return { head: headTags(meta, siteUrl), body: signedIn ? null : renderView(EventView({ event: found, timeZone: zone, year: year() })) };
   }
 
-  return { landing, blogPost, blogPostMoved, event };
+  /**
+   * A page of the blog's published posts, or of a tag's; for a member its head only (their page is the app's). `found`
+   * false for a tag no published post carries, or a page that is no page (a cursor not made here): answered 404.
+   */
+  function blogList(request: BlogListRequest, signedIn: boolean): Promise<{ page: PublicPage; found: boolean }> {
+    const key = JSON.stringify([request.tag ?? null, request.after ?? null, request.before ?? null, signedIn, year()]);
+    return cached(`blog-list:${key}`, () => renderBlogList(request, signedIn));
+  }
+
+  async function renderBlogList(request: BlogListRequest, signedIn: boolean): Promise<{ page: PublicPage; found: boolean }> {
+    const { tag, after, before } = request;
+    const base = tag === undefined ? '/blog' : tagPath(tag);
+    let found;
+    try {
+      found = await readingPage(store, { limit: BLOG_PAGE_SIZE, tag, after, before });
+    } catch (error) {
+      if (!(error instanceof DomainError)) throw error;
+      found = null;
+    }
+    const missing = !found || (found.items.length === 0 && (tag !== undefined || after !== undefined || before !== undefined));
+    const query =
+      after !== undefined ? `?after=${encodeURIComponent(after)}` : before !== undefined ? `?before=${encodeURIComponent(before)}` : '';
+    const later = Boolean(query);
+    const feed = tag === undefined ? undefined : `/rss?tag=${encodeURIComponent(tag)}`;
+    const heading = tag === undefined ? 'Blog' : `Posts tagged “${tag}”`;
+    const title = pageTitle(`${heading}${later ? ' (older posts)' : ''}`);
+    const description =
+      tag === undefined
+        ? 'Stories, research and memories from the history of broadcasting in our state, by the Broadcast History Community.'
+        : `Blog posts tagged “${tag}”: stories, research and memories from the Broadcast History Community.`;
+    const newer = found?.newer == null ? null : found.newer === '' ? base : `${base}?before=${encodeURIComponent(found.newer)}`;
+    const older = found?.older == null ? null : `${base}?after=${encodeURIComponent(found.older)}`;
+    const path = `${base}${query}`;
+    const meta: PageMeta = {
+      title,
+      description,
+      path,
+      type: 'website',
+      image: siteImage(siteUrl),
+      data: blogData(found?.items ?? [], { url: `${siteUrl}${path}`, name: heading, description }, siteUrl),
+      links: [
+        ...(newer ? [{ rel: 'prev', href: newer }] : []),
+        ...(older ? [{ rel: 'next', href: older }] : []),
+        ...(feed ? [{ rel: 'alternate', href: feed, type: 'application/rss+xml', title: `${SITE_NAME} blog: ${tag}` }] : []),
+      ],
+    };
+    const list: BlogListPage = {
+      heading,
+      intro: tag === undefined ? 'Stories, research and memories from the community.' : 'Every published post with this tag, newest first.',
+      posts: found?.items ?? [],
+      newer,
+      older,
+      ...(feed ? { feed } : {}),
+    };
+    const body = signedIn
+      ? null
+      : renderView(missing ? BlogTagMissingView({ tag, year: year() }) : BlogListView({ page: list, year: year() }));
+    return { page: { head: headTags(meta, siteUrl), body }, found: !missing };
+  }
+
+  return { landing, blogPost, blogPostMoved, event, blogList };
 }
 
 export type PublicPages = ReturnType<typeof publicPages>;

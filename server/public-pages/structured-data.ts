@@ -3,13 +3,22 @@
  * schema-dts so a missing or misspelt property fails the type check. Organization on the landing page,
  * BlogPosting on a blog post, Event on an event.
  */
-import type { BlogPosting, Event, EventAttendanceModeEnumeration, Organization, Place, VirtualLocation, WithContext } from 'schema-dts';
+import type {
+  Blog,
+  BlogPosting,
+  Event,
+  EventAttendanceModeEnumeration,
+  Organization,
+  Place,
+  VirtualLocation,
+  WithContext,
+} from 'schema-dts';
 import { htmlToText } from '../../shared/blog/excerpt';
 import { SITE_DESCRIPTION, SITE_NAME } from '../../shared/landing';
-import type { BlogPostDocument } from '../../projections/blog';
+import type { BlogPostDocument, ListedPost } from '../../projections/blog';
 import type { EventDetailsDocument } from '../../projections/events';
 
-export type StructuredData = WithContext<Organization> | WithContext<BlogPosting> | WithContext<Event>;
+export type StructuredData = WithContext<Organization> | WithContext<BlogPosting> | WithContext<Event> | WithContext<Blog>;
 
 /** The picture that stands for the site where a page has none of its own (1200×630, as link previews want). */
 export const siteImage = (siteUrl: string) => `${siteUrl}/og-image.png`;
@@ -36,6 +45,29 @@ export function blogPostingData(post: BlogPostDocument, siteUrl: string, image: 
     url,
     mainEntityOfPage: url,
     ...(post.tags.length > 0 ? { keywords: post.tags.join(', ') } : {}),
+  };
+}
+
+/** A page of the blog (or of a tag's posts): the blog, with the posts it lists. */
+export function blogData(
+  posts: ListedPost[],
+  { url, name, description }: { url: string; name: string; description: string },
+  siteUrl: string,
+): WithContext<Blog> {
+  return {
+    '@context': 'https://schema.org',
+    '@type': 'Blog',
+    name,
+    description,
+    url,
+    publisher: publisher(siteUrl),
+    blogPost: posts.map((post) => ({
+      '@type': 'BlogPosting',
+      headline: post.title,
+      url: `${siteUrl}/blog/${post.slug}`,
+      datePublished: post.publishedAt ?? post.createdAt,
+      author: { '@type': 'Person', name: post.author.name },
+    })),
   };
 }
 

@@ -10,16 +10,62 @@ import { formatEventTime } from '../../shared/events/event-times';
 import { placeLine, placesLine } from '../../shared/events/summary-lines';
 import { excerptRepeatsBody } from '../../shared/blog/excerpt';
 import { LANDING, LANDING_FOOTER, SITE_NAME } from '../../shared/landing';
-import type { BlogPostDocument } from '../../projections/blog';
+import type { BlogPostDocument, ListedPost } from '../../projections/blog';
 import type { EventDetailsDocument } from '../../projections/events';
 import type { Media } from '../../shared/media/schemas';
 
 export const renderView = (view: ReactNode) => renderToStaticMarkup(view);
 
-/** A post's or event's own picture (its upload), with its width and height so the page keeps its place while it loads. */
-function Cover({ media, className }: { media: Media | null | undefined; className: string }) {
+/**
+ * A post's or event's own picture (its upload), with its width and height so the page keeps its place while it loads.
+ * A blog upload has the feed's 800-wide file beside its 1600 one: a phone takes the smaller. `first`: the page's
+ * largest paint, fetched first; any other waits until it is near.
+ */
+function Cover({
+  media,
+  className,
+  first = true,
+  sizes,
+}: {
+  media: Media | null | undefined;
+  className: string;
+  first?: boolean;
+  sizes?: string;
+}) {
   if (!media || media.kind !== 'image') return null;
-  return <img src={media.url} width={media.width} height={media.height} alt="" className={className} />;
+  const small = /\/blog\.webp$/u.test(media.url) ? media.url.replace(/\/blog\.webp$/u, '/feed.webp') : null;
+  return (
+    <img
+      src={media.url}
+      {...(small ? { srcSet: `${small} 800w, ${media.url} 1600w`, sizes: sizes ?? '(max-width: 800px) 100vw, 768px' } : {})}
+      width={media.width}
+      height={media.height}
+      alt=""
+      {...(first ? { fetchPriority: 'high' as const } : { loading: 'lazy' as const, decoding: 'async' as const })}
+      className={className}
+    />
+  );
+}
+
+/** A tag's page. */
+export const tagPath = (tag: string) => `/blog/tag/${encodeURIComponent(tag)}`;
+
+function TagLinks({ tags }: { tags: string[] }) {
+  if (tags.length === 0) return null;
+  return (
+    <ul aria-label="Tags" className="mt-3 flex flex-wrap gap-2">
+      {tags.map((tag) => (
+        <li key={tag}>
+          <a
+            href={tagPath(tag)}
+            className="inline-flex min-h-11 items-center rounded-full bg-brand-50 px-3 text-sm font-medium text-brand-700 hover:bg-brand-100 dark:bg-slate-800 dark:text-amber-accent"
+          >
+            #{tag}
+          </a>
+        </li>
+      ))}
+    </ul>
+  );
 }
 
 /** Where a visitor goes to sign in and come back to the page they were on. */
@@ -39,7 +85,8 @@ function SkipLink() {
 
 const LINK = 'inline-flex min-h-11 items-center font-medium text-brand-600 underline dark:text-amber-accent';
 
-function PublicFrame({ children, year }: { children: ReactNode; year: number }) {
+/** `current`: the header's link to the page shown (or to its section). */
+function PublicFrame({ children, year, current }: { children: ReactNode; year: number; current?: string }) {
   return (
     <div className="flex min-h-screen flex-col">
       <SkipLink />
@@ -52,9 +99,15 @@ function PublicFrame({ children, year }: { children: ReactNode; year: number }) 
             {[
               ['Home', '/'],
               ['About', '/about'],
+              ['Blog', '/blog'],
               ['Sign in', '/login'],
             ].map(([label, href]) => (
-              <a key={href} href={href} className="inline-flex min-h-11 items-center px-2 hover:text-amber-300">
+              <a
+                key={href}
+                href={href}
+                aria-current={href === current ? 'page' : undefined}
+                className={`inline-flex min-h-11 items-center px-2 ${href === current ? 'underline decoration-2 underline-offset-8' : 'hover:text-amber-300'}`}
+              >
                 {label}
               </a>
             ))}
@@ -144,7 +197,7 @@ const longDate = (iso: string) =>
 
 export function BlogPostView({ post, year }: { post: BlogPostDocument; year: number }) {
   return (
-    <PublicFrame year={year}>
+    <PublicFrame year={year} current="/blog">
       <article className="mx-auto max-w-3xl">
         <h1 className="mt-2 text-3xl font-bold md:text-4xl">{post.title}</h1>
         <p className="mt-3 flex flex-wrap items-center gap-2 text-sm text-slate-600 dark:text-slate-400">
@@ -155,6 +208,7 @@ export function BlogPostView({ post, year }: { post: BlogPostDocument; year: num
             </span>
           )}
         </p>
+        <TagLinks tags={post.tags} />
         <Cover media={post.media} className="mt-6 h-auto max-h-[32rem] w-full rounded-xl object-cover" />
         {post.excerpt && !excerptRepeatsBody(post.excerpt, post.content) && (
           <blockquote className="mt-6 border-l-4 border-amber-accent pl-4 text-lg text-slate-700 italic dark:text-slate-300">
@@ -162,12 +216,112 @@ export function BlogPostView({ post, year }: { post: BlogPostDocument; year: num
           </blockquote>
         )}
         <div className="blog-content mt-6 space-y-4 leading-relaxed" dangerouslySetInnerHTML={{ __html: post.content }} />
-        <p className="mt-8 border-t border-slate-200 pt-6 dark:border-slate-800">
+        <p className="mt-8 flex flex-wrap justify-between gap-4 border-t border-slate-200 pt-6 dark:border-slate-800">
           <a href="/register" className={LINK}>
             Join the community to read more
           </a>
+          <a href="/blog" className={LINK}>
+            Browse More Posts
+          </a>
         </p>
       </article>
+    </PublicFrame>
+  );
+}
+
+/** One post in a list: its cover, title, author and date, excerpt and tags. */
+function PostSummary({ post, first }: { post: ListedPost; first: boolean }) {
+  const at = post.publishedAt ?? post.shownAt;
+  return (
+    <li className="flex flex-col overflow-hidden rounded-xl border border-slate-200 bg-white dark:border-slate-800 dark:bg-slate-900">
+      <Cover
+        media={post.media}
+        first={first}
+        sizes="(max-width: 768px) 100vw, 36rem"
+        className="aspect-[16/9] h-auto w-full object-cover"
+      />
+      <article className="flex flex-1 flex-col p-5">
+        <h2 className="text-xl font-semibold">
+          <a href={`/blog/${post.slug}`} className="hover:underline">
+            {post.title}
+          </a>
+        </h2>
+        <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">
+          {post.author.name} · <time dateTime={at}>{longDate(at)}</time>
+        </p>
+        {post.excerpt && <p className="mt-3 flex-1 text-slate-700 dark:text-slate-300">{post.excerpt}</p>}
+        <TagLinks tags={post.tags} />
+      </article>
+    </li>
+  );
+}
+
+export interface BlogListPage {
+  heading: string;
+  intro: string;
+  posts: ListedPost[];
+  /** The newer and older pages' addresses; null where there is none. */
+  newer: string | null;
+  older: string | null;
+  /** The tag's feed, on a tag's page. */
+  feed?: string;
+}
+
+/** The blog's page (or a tag's) for visitors: a page of published posts, newest first, with links to the pages beside it. */
+export function BlogListView({ page, year }: { page: BlogListPage; year: number }) {
+  return (
+    <PublicFrame year={year} current="/blog">
+      <div className="mx-auto max-w-5xl">
+        <h1 className="text-3xl font-bold md:text-4xl">{page.heading}</h1>
+        <p className="mt-2 text-slate-600 dark:text-slate-400">
+          {page.intro}{' '}
+          <a href={page.feed ?? '/rss'} className="font-medium text-brand-600 underline dark:text-amber-accent">
+            RSS feed
+          </a>
+        </p>
+        {page.posts.length === 0 ? (
+          <p className="mt-8 rounded-xl border border-dashed border-slate-300 p-8 text-center dark:border-slate-700">No blog posts yet</p>
+        ) : (
+          <ul className="mt-8 grid gap-6 md:grid-cols-2">
+            {page.posts.map((post, index) => (
+              <PostSummary key={post._id} post={post} first={index === 0} />
+            ))}
+          </ul>
+        )}
+        {(page.newer || page.older) && (
+          <nav aria-label="Pages" className="mt-8 flex flex-wrap justify-between gap-4">
+            {page.newer ? (
+              <a href={page.newer} rel="prev" className={LINK}>
+                ← Newer posts
+              </a>
+            ) : (
+              <span />
+            )}
+            {page.older && (
+              <a href={page.older} rel="next" className={LINK}>
+                Older posts →
+              </a>
+            )}
+          </nav>
+        )}
+      </div>
+    </PublicFrame>
+  );
+}
+
+/** A tag no published post carries, or a page of the blog that is none: said plainly, with the way back (answered 404). */
+export function BlogTagMissingView({ tag, year }: { tag: string | undefined; year: number }) {
+  return (
+    <PublicFrame year={year} current="/blog">
+      <div className="mx-auto max-w-3xl py-16 text-center">
+        <h1 className="text-2xl font-bold">{tag === undefined ? 'Page not found' : `No posts tagged “${tag}”`}</h1>
+        <p className="mt-2 text-slate-600 dark:text-slate-400">
+          {tag === undefined ? 'This page of the blog does not exist.' : 'No published post carries this tag.'}
+        </p>
+        <a href="/blog" className={`mt-6 ${LINK}`}>
+          Browse all posts
+        </a>
+      </div>
     </PublicFrame>
   );
 }

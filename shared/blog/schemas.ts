@@ -130,3 +130,25 @@ export const BlogPreviewRequestSchema = v.object({
 /** The sanitised HTML and the excerpt a save would store. */
 export const BlogPreviewSchema = v.object({ content: v.string(), excerpt: v.string(), excerptGenerated: v.boolean() });
 export type BlogPreview = v.InferOutput<typeof BlogPreviewSchema>;
+
+/** Who saved a revision: their name now ("Former member" once erased). */
+const RevisionAuthorSchema = v.object({ id: v.string(), name: v.string() });
+
+/** A save of a post, as the History dialog lists it (docs/domain/blog.md#revisions). */
+export const BlogRevisionSummarySchema = v.object({
+  id: v.string(),
+  /** When it was saved. */
+  at: v.string(),
+  author: RevisionAuthorSchema,
+  title: v.string(),
+});
+export type BlogRevisionSummary = v.InferOutput<typeof BlogRevisionSummarySchema>;
+
+/** A revision's text, for its preview: the sanitised HTML as it was saved. */
+export const BlogRevisionSchema = v.object({
+  ...BlogRevisionSummarySchema.entries,
+  excerpt: v.string(),
+  content: v.string(),
+  tags: v.array(v.string()),
+});
+export type BlogRevision = v.InferOutput<typeof BlogRevisionSchema>;

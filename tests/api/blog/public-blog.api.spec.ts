@@ -17,7 +17,8 @@ const published: { title: string; slug: string }[] = [];
 const links = (html: string, rel: string) =>
   [...html.matchAll(new RegExp(`<link rel="${rel}" href="([^"]+)"`, 'gu'))].map((match) => match[1]!.replace(/&amp;/gu, '&'));
 /** The posts' titles a page lists, in its order (each a link to the post's page). */
-const listed = (html: string) => [...html.matchAll(/<h2 class="text-xl font-semibold"><a href="\/blog\/[^"]+"[^>]*>([^<]+)<\/a>/gu)].map((match) => match[1]);
+const listed = (html: string) =>
+  [...html.matchAll(/<h2 class="text-xl font-semibold"><a href="\/blog\/[^"]+"[^>]*>([^<]+)<\/a>/gu)].map((match) => match[1]);
 const path = (url: string) => url.replace(site.url, '').replace(site.services.config.publicUrl, '');
 
 beforeAll(async () => {
@@ -110,7 +111,9 @@ describe('the blog page for visitors', () => {
   it('a post’s page links its tags and the blog', async () => {
     const page = await visitor().get(`/blog/${published[0]!.slug}`);
     expect(page.body).toContain('<a href="/blog/tag/radio"');
-    expect(page.body).toContain('<a href="/blog" class="inline-flex min-h-11 items-center font-medium text-brand-600 underline dark:text-amber-accent">Browse More Posts</a>');
+    expect(page.body).toContain(
+      '<a href="/blog" class="inline-flex min-h-11 items-center font-medium text-brand-600 underline dark:text-amber-accent">Browse More Posts</a>',
+    );
     expect(page.body).toMatch(/<a href="\/blog" aria-current="page"/u);
   });
 });
@@ -144,7 +147,12 @@ describe('feeds and the API for guests', () => {
     const tagged = await visitor().get('/api/blog?tag=Secret');
     expect(tagged.body.items).toEqual([]);
     const radio = await visitor().get('/api/blog?tag=radio&limit=3');
-    expect(radio.body.items.map((post: { title: string }) => post.title)).toEqual(published.filter((_, i) => i % 2 === 0).slice(0, 3).map((p) => p.title));
+    expect(radio.body.items.map((post: { title: string }) => post.title)).toEqual(
+      published
+        .filter((_, i) => i % 2 === 0)
+        .slice(0, 3)
+        .map((p) => p.title),
+    );
     const rest = await visitor().get(`/api/blog?tag=radio&limit=10&cursor=${radio.body.nextCursor}`);
     expect(rest.body.items).toHaveLength(4);
     expect(rest.body.nextCursor).toBeNull();
