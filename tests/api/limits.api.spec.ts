@@ -3,10 +3,10 @@
  * events and blog posts; the event creation rate limit; a share counted once per visitor and post per day, with its
  * own rate limit; the calendar feed's reach; trending tags read from per-tag counts.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import ICAL from 'ical.js';
-import { startTestSite, UNLIMITED_RATES, type TestSite } from '../support/site';
-import { Browser, registerCast } from '../support/http';
+import { siteWithCast, UNLIMITED_RATES, type Cast, type TestSite } from '../support/site';
+import { Browser } from '../support/http';
 import { streamName } from '../../shared/streams';
 import { feedProjection, tagCounts, tagDays, tagWindow } from '../../projections/feed/feed';
 
@@ -40,15 +40,8 @@ async function daysFromNow<T>(site: TestSite, days: number, during: () => Promis
 
 describe('with every rate out of reach', () => {
   let site: TestSite;
-  let cast: Awaited<ReturnType<typeof registerCast>>;
-
-  beforeAll(async () => {
-    site = await startTestSite({ ...UNLIMITED_RATES, TRUST_PROXY: '1' });
-    cast = await registerCast(site.url);
-  });
-  afterAll(async () => {
-    await site?.close();
-  });
+  let cast: Cast;
+  siteWithCast({ ...UNLIMITED_RATES, TRUST_PROXY: '1' }, (started) => ({ site, cast } = started));
 
   describe('tags: at most 10 per item, each at most 40 characters, counted as the reader sees them', () => {
     it('on feed posts', async () => {
@@ -189,21 +182,11 @@ describe('with every rate out of reach', () => {
 
 describe('with low limits', () => {
   let site: TestSite;
-  let cast: Awaited<ReturnType<typeof registerCast>>;
-
-  beforeAll(async () => {
-    site = await startTestSite({
-      RATE_LIMIT_AUTH_MAX: '1000',
-      RATE_LIMIT_POST_MAX: '1000',
-      RATE_LIMIT_EVENT_MAX: '3',
-      RATE_LIMIT_SHARE_MAX: '3',
-      TRUST_PROXY: '1',
-    });
-    cast = await registerCast(site.url);
-  });
-  afterAll(async () => {
-    await site?.close();
-  });
+  let cast: Cast;
+  siteWithCast(
+    { RATE_LIMIT_AUTH_MAX: '1000', RATE_LIMIT_POST_MAX: '1000', RATE_LIMIT_EVENT_MAX: '3', RATE_LIMIT_SHARE_MAX: '3', TRUST_PROXY: '1' },
+    (started) => ({ site, cast } = started),
+  );
 
   it('limits event creation per address (429 past RATE_LIMIT_EVENT_MAX a minute)', async () => {
     for (let i = 0; i < 3; i++) expect((await cast.member.browser.post('/api/events', event({ title: `Reunion ${i}` }))).status).toBe(201);

@@ -8,9 +8,9 @@
 import { randomBytes } from 'node:crypto';
 import { MongoClient } from 'mongodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestSite, UNLIMITED_RATES, type TestSite } from '../support/site';
+import { UNLIMITED_RATES, type TestSite } from '../support/site';
 import { Browser, registerCast, registerMember } from '../support/http';
-import { startCountingSmtp, type CountingSmtp } from './subscriptions/delivery-fixtures';
+import { closeMailingSite, startMailingSite, type CountingSmtp } from './subscriptions/delivery-fixtures';
 
 const kurrentDbUrl = process.env.KURRENTDB_URL;
 const mongoDbUrl = process.env.MONGODB_URL;
@@ -25,15 +25,13 @@ describe.skipIf(!kurrentDbUrl || !mongoDbUrl)('the site on KurrentDB and MongoDB
   let cast: Awaited<ReturnType<typeof registerCast>>;
 
   beforeAll(async () => {
-    smtp = await startCountingSmtp();
-    site = await startTestSite({
+    ({ smtp, site } = await startMailingSite({
       ...UNLIMITED_RATES,
       EVENT_STORE: 'kurrentdb',
       KURRENTDB_URL: kurrentDbUrl!,
       READ_STORE: 'mongodb',
       MONGODB_URL: withDatabase(mongoDbUrl!, database),
-      SMTP_URL: `smtp://127.0.0.1:${smtp.port}`,
-    });
+    }));
     const founder = await site.services.eventStore.readStream('founder-community');
     if (founder.length > 0)
       throw new Error(
@@ -43,8 +41,7 @@ describe.skipIf(!kurrentDbUrl || !mongoDbUrl)('the site on KurrentDB and MongoDB
   }, 120_000);
 
   afterAll(async () => {
-    await site?.close();
-    await smtp?.close();
+    await closeMailingSite(site, smtp);
     if (mongoDbUrl) {
       const client = await new MongoClient(mongoDbUrl).connect();
       await client.db(database).dropDatabase();

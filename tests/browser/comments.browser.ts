@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import type { TestSite } from '../support/site';
-import { accessibilityViolations, newContext, openAs, person, screenshot, siteInBrowser } from '../support/browser';
+import { accessibilityViolations, newContext, openNewsfeedForThree, screenshot, siteInBrowser } from '../support/browser';
 
 let site: TestSite;
 let browser: Browser;
@@ -15,19 +15,10 @@ let adminPage: Page;
 let memberPage: Page;
 let otherPage: Page;
 
-async function open(account: ReturnType<typeof person>) {
-  const { context, page } = await openAs(browser, site.url, account);
-  contexts.push(context);
-  await page.getByRole('heading', { name: 'Broadcast History Newsfeed' }).waitFor();
-  return page;
-}
-
 siteInBrowser({ RATE_LIMIT_AUTH_MAX: '1000', RATE_LIMIT_POST_MAX: '1000', RATE_LIMIT_COMMENT_MAX: '1000' }, async (started, chromium) => {
   site = started;
   browser = chromium;
-  adminPage = await open(person('Ada', 'Admin'));
-  memberPage = await open(person('Mary', 'Member'));
-  otherPage = await open(person('Otto', 'Other'));
+  ({ admin: adminPage, member: memberPage, other: otherPage } = await openNewsfeedForThree(chromium, site.url));
 });
 
 const card = (page: Page, text: string) => page.getByRole('article', { name: 'Post by Ada Admin' }).filter({ hasText: text });

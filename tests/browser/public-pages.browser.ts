@@ -8,6 +8,7 @@ import type { Browser, Page } from 'playwright-core';
 import type { TestSite } from '../support/site';
 import { Browser as Client, registerMember } from '../support/http';
 import { accessibilityViolations, newContext, person, screenshot, siteInBrowser } from '../support/browser';
+import { createEvent } from '../support/content';
 
 let site: TestSite;
 let browser: Browser;
@@ -32,17 +33,15 @@ beforeAll(async () => {
   ).body.id;
   const start = new Date(Date.now() + 10 * 24 * 3600 * 1000);
   start.setUTCHours(18, 0, 0, 0);
-  eventId = (
-    await admin.post('/api/events', {
-      title: 'WAVE Alumni Reunion',
-      eventType: 'reunion',
-      location: 'Louisville Palace',
-      description: 'Bring your old station badges.',
-      startDate: start.toISOString(),
-      endDate: new Date(start.getTime() + 3 * 3600 * 1000).toISOString(),
-      maxAttendees: 40,
-    })
-  ).body.id;
+  eventId = await createEvent(admin, {
+    title: 'WAVE Alumni Reunion',
+    eventType: 'reunion',
+    location: 'Louisville Palace',
+    description: 'Bring your old station badges.',
+    startDate: start.toISOString(),
+    endDate: new Date(start.getTime() + 3 * 3600 * 1000).toISOString(),
+    maxAttendees: 40,
+  });
 });
 
 /** Console errors of a page, from its first request on. */

@@ -113,6 +113,26 @@ export function person(firstName: string, lastName: string) {
   };
 }
 
+/**
+ * Ada Admin (the site's first account, so its admin), Mary Member and Otto Other, newly registered, each on the
+ * newsfeed in a browser context of their own: the readers of a live-update test.
+ */
+export async function openNewsfeedForThree(browser: Browser, siteUrl: string): Promise<{ admin: Page; member: Page; other: Page }> {
+  const open = (account: ReturnType<typeof person>) => openNewsfeedAs(browser, siteUrl, account);
+  return {
+    admin: await open(person('Ada', 'Admin')),
+    member: await open(person('Mary', 'Member')),
+    other: await open(person('Otto', 'Other')),
+  };
+}
+
+/** A newly registered member's page on the newsfeed, in a browser context of its own. */
+export async function openNewsfeedAs(browser: Browser, siteUrl: string, account: ReturnType<typeof person>): Promise<Page> {
+  const { page } = await openAs(browser, siteUrl, account);
+  await page.getByRole('heading', { name: 'Broadcast History Newsfeed' }).waitFor();
+  return page;
+}
+
 /** A new browser context signed in as a newly registered member, on `path`. */
 export async function openAs(
   browser: Browser,

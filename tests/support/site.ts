@@ -9,7 +9,9 @@ import { buildApp } from '../../server/app';
 import type { RouteAccess } from '../../server/http/access';
 import type { FastifyInstance } from 'fastify';
 import { createServer, type AddressInfo } from 'node:net';
+import { afterAll, beforeAll } from 'vitest';
 import { createTestDatabase, testRedisPrefix } from './database';
+import { registerCast } from './http';
 
 /** Every rate limit of the site out of reach, for tests that send many requests from one address. */
 export const UNLIMITED_RATES: Record<string, string> = Object.fromEntries(
@@ -17,6 +19,16 @@ export const UNLIMITED_RATES: Record<string, string> = Object.fromEntries(
     .filter((name) => name.startsWith('RATE_LIMIT_'))
     .map((name) => [name, '1000000']),
 );
+
+/**
+ * Limits for a file that registers and answers for hundreds of accounts at once: 200 registrations at once queue past
+ * the default bound on password hashing (PASSWORD_HASH_QUEUE).
+ */
+export const RSVP_RUSH_LIMITS: Record<string, string> = {
+  RATE_LIMIT_AUTH_MAX: '10000',
+  RATE_LIMIT_EVENT_MAX: '10000',
+  PASSWORD_HASH_QUEUE: '1000',
+};
 
 export interface TestSite {
   url: string;
@@ -39,6 +51,44 @@ async function freePort(): Promise<number> {
   const { port } = server.address() as AddressInfo;
   await new Promise((resolve) => server.close(resolve));
   return port;
+}
+
+/** The accounts of every role registerCast makes on a site. */
+export type Cast = Awaited<ReturnType<typeof registerCast>>;
+
+/**
+ * A site started with `env`, with the cast of accounts (registerCast) on it, for the enclosing file or describe block:
+ * both are made before its tests and handed to `ready`; the site closes after them.
+ */
+export function siteWithCast(env: Record<string, string>, ready: (started: { site: TestSite; cast: Cast }) => void) {
+  let site: TestSite | undefined;
+  beforeAll(async () => {
+    site = await startTestSite(env);
+    ready({ site, cast: await registerCast(site.url) });
+  });
+  afterAll(async () => {
+    await site?.close();
+  });
+}
+
+/**
+ * The services of another worker process of `site` (same database, Redis prefix and session secret, plus `env`), as a
+ * deployment with a second worker machine runs them; built, with nothing started: the caller starts what it needs.
+ */
+export async function workerProcessOf(site: TestSite, env: Record<string, string | undefined> = {}): Promise<Services> {
+  const { config } = site.services;
+  return createServices(
+    loadConfig({
+      NODE_ENV: 'test',
+      DATABASE_URL: config.databaseUrl,
+      REDIS_PREFIX: config.redisPrefix,
+      ROLES: 'workers',
+      SESSION_SECRET: config.sessionSecret,
+      LOG_LEVEL: 'warn',
+      ...env,
+    }),
+    pino({ level: 'warn' }),
+  );
 }
 
 export async function startTestSite(env: Record<string, string> = {}, alongside?: TestSite): Promise<TestSite> {

@@ -3,7 +3,8 @@
  * their errors, and the `blog:changed` notices each write pushes to the right rooms.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { io, type Socket } from 'socket.io-client';
+import type { Socket } from 'socket.io-client';
+import { connectSocket } from '../../support/sockets';
 import { startTestSite, type TestSite } from '../../support/site';
 import { Browser, registerMember } from '../../support/http';
 
@@ -45,19 +46,10 @@ const create = async (body: Record<string, unknown>) => {
 
 /** A socket as `browser` (anonymous when absent), recording every `blog:changed` it receives. */
 async function listen(browser?: Browser) {
-  const cookie = browser?.cookie('bhc.sid');
-  const socket = io(site.url, {
-    path: '/socket.io',
-    transports: ['websocket'],
-    extraHeaders: cookie ? { cookie: `bhc.sid=${cookie}` } : {},
-  });
-  sockets.push(socket);
   const received: string[] = [];
-  socket.on('blog:changed', (payload: { id: string; kind: string }) => received.push(`${payload.kind}:${payload.id}`));
-  await new Promise<void>((resolve, reject) => {
-    socket.once('connect', () => resolve());
-    socket.once('connect_error', reject);
-  });
+  await connectSocket(site.url, sockets, browser, (socket) =>
+    socket.on('blog:changed', (payload: { id: string; kind: string }) => received.push(`${payload.kind}:${payload.id}`)),
+  );
   return received;
 }
 
@@ -251,22 +243,22 @@ describe('writing', () => {
 
   it('previews the sanitised content and the excerpt a save would store, writing nothing', async () => {
     const before = (await staff.get('/api/admin/blog?limit=100')).body.items.length;
-    const preview = await staff.post('/api/blog/preview', {
-      content: '<h2 style="color:red">Tower</h2><script>alert(1)</script><p>Raised in 1948.</p>',
-      excerpt: '',
-    });
-    expect(preview.status).toBe(200);
-    expect(preview.body).toEqual({
-      content: '<h2>Tower</h2><p>Raised in 1948.</p>',
-      excerpt: 'Tower Raised in 1948.',
-      excerptGenerated: true,
-    });
-    expect((await staff.post('/api/blog/preview', { content: '<p>x</p>', excerpt: ' Mine ' })).body).toEqual({
-      content: '<p>x</p>',
-      excerpt: 'Mine',
-      excerptGenerated: false,
-    });
-    expect((await staff.post('/api/blog/preview', {})).body).toEqual({ content: '', excerpt: '', excerptGenerated: true });
+    const previews: [body: Record<string, string>, answer: { content: string; excerpt: string; excerptGenerated: boolean }][] = [
+      [
+        { content: '<h2 style="color:red">Tower</h2><script>alert(1)</script><p>Raised in 1948.</p>', excerpt: '' },
+        { content: '<h2>Tower</h2><p>Raised in 1948.</p>', excerpt: 'Tower Raised in 1948.', excerptGenerated: true },
+      ],
+      [
+        { content: '<p>x</p>', excerpt: ' Mine ' },
+        { content: '<p>x</p>', excerpt: 'Mine', excerptGenerated: false },
+      ],
+      [{}, { content: '', excerpt: '', excerptGenerated: true }],
+    ];
+    for (const [body, answer] of previews) {
+      const preview = await staff.post('/api/blog/preview', body);
+      expect(preview.status).toBe(200);
+      expect(preview.body).toEqual(answer);
+    }
     expect((await staff.post('/api/blog/preview', { content: 'x'.repeat(200_001) })).status).toBe(400);
     expect((await staff.get('/api/admin/blog?limit=100')).body.items.length).toBe(before);
   });

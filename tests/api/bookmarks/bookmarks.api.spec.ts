@@ -2,6 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestSite, UNLIMITED_RATES, type TestSite } from '../../support/site';
 import { Browser, registerCast } from '../../support/http';
+import { createEvent } from '../../support/content';
 
 let site: TestSite;
 let staff: Browser;
@@ -28,14 +29,12 @@ describe('bookmarks', () => {
 
   it('save posts, events and blog posts once each, newest first, with the items', async () => {
     postId = (await staff.post('/api/posts', { content: 'The WGN tower turns 75' })).body.id;
-    eventId = (
-      await staff.post('/api/events', {
-        title: 'Engineers’ lunch',
-        description: 'At the Drake',
-        startDate: '2030-02-01T18:00:00Z',
-        endDate: '2030-02-01T21:00:00Z',
-      })
-    ).body.id;
+    eventId = await createEvent(staff, {
+      title: 'Engineers’ lunch',
+      description: 'At the Drake',
+      startDate: '2030-02-01T18:00:00Z',
+      endDate: '2030-02-01T21:00:00Z',
+    });
     blogId = (await staff.post('/api/blog', { title: 'Sign-on 1922', content: '<p>Text</p>', excerpt: 'How it began', isPublished: true }))
       .body.id;
     expect((await member.put(`/api/bookmarks/post/${postId}`)).body).toMatchObject({

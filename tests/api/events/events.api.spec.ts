@@ -6,8 +6,10 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import ICAL from 'ical.js';
-import { io, type Socket } from 'socket.io-client';
-import { startTestSite, type TestSite } from '../../support/site';
+import type { Socket } from 'socket.io-client';
+import { connectSocket } from '../../support/sockets';
+import { RSVP_RUSH_LIMITS, startTestSite, type TestSite } from '../../support/site';
+import { createEvent } from '../../support/content';
 import { Browser, registerCast, registerMember } from '../../support/http';
 import { allProjections } from '../../../projections/index';
 import { EVENT_CALENDAR, EVENT_DETAILS } from '../../../projections/events/events';
@@ -36,15 +38,10 @@ const event = (overrides: Record<string, unknown> = {}) => ({
 });
 const ids = (response: { body: { items: { id: string }[] } }) => response.body.items.map((e) => e.id);
 const titles = (response: { body: { items: { title: string }[] } }) => response.body.items.map((e) => e.title);
-const create = async (browser: Browser, overrides: Record<string, unknown> = {}) => {
-  const response = await browser.post('/api/events', event(overrides));
-  expect(response.status).toBe(201);
-  return response.body.id as string;
-};
+const create = (browser: Browser, overrides: Record<string, unknown> = {}) => createEvent(browser, event(overrides));
 
 beforeAll(async () => {
-  // 200 registrations at once queue past the default bound on password hashing (PASSWORD_HASH_QUEUE).
-  site = await startTestSite({ RATE_LIMIT_AUTH_MAX: '10000', RATE_LIMIT_EVENT_MAX: '10000', PASSWORD_HASH_QUEUE: '1000' });
+  site = await startTestSite(RSVP_RUSH_LIMITS);
   const cast = await registerCast(site.url);
   admin = cast.admin.browser;
   staff = cast.staff.browser;
@@ -60,24 +57,15 @@ afterAll(async () => {
 
 /** A socket as `browser` (anonymous when absent), recording the notices of events as `message kind/counts id`. */
 async function listen(browser?: Browser) {
-  const cookie = browser?.cookie('bhc.sid');
-  const socket = io(site.url, {
-    path: '/socket.io',
-    transports: ['websocket'],
-    extraHeaders: cookie ? { cookie: `bhc.sid=${cookie}` } : {},
-  });
-  sockets.push(socket);
   const received: { text: string; at: number }[] = [];
   const record = (text: string) => received.push({ text, at: Date.now() });
-  socket.on('events:changed', (p: { id: string; kind: string }) => record(`events:changed ${p.kind} ${p.id}`));
-  socket.on('rsvp:changed', (p: { eventId: string; attending: number; maybe: number; notAttending: number }) =>
-    record(`rsvp:changed ${p.attending}/${p.maybe}/${p.notAttending} ${p.eventId}`),
-  );
-  // The events' count; '-' for another feature's (the feed's, the reports').
-  socket.on('pending:changed', (p: { events?: number }) => record(`pending:changed ${p.events ?? '-'}`));
-  await new Promise<void>((resolve, reject) => {
-    socket.once('connect', () => resolve());
-    socket.once('connect_error', reject);
+  await connectSocket(site.url, sockets, browser, (socket) => {
+    socket.on('events:changed', (p: { id: string; kind: string }) => record(`events:changed ${p.kind} ${p.id}`));
+    socket.on('rsvp:changed', (p: { eventId: string; attending: number; maybe: number; notAttending: number }) =>
+      record(`rsvp:changed ${p.attending}/${p.maybe}/${p.notAttending} ${p.eventId}`),
+    );
+    // The events' count; '-' for another feature's (the feed's, the reports').
+    socket.on('pending:changed', (p: { events?: number }) => record(`pending:changed ${p.events ?? '-'}`));
   });
   return { texts: () => received.map((r) => r.text), received };
 }

@@ -4,7 +4,8 @@
  * places leave exactly 10 attending and 190 in line in the order the event's stream decided.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestSite, type TestSite } from '../../support/site';
+import { RSVP_RUSH_LIMITS, startTestSite, type TestSite } from '../../support/site';
+import { createEvent } from '../../support/content';
 import { Browser, registerCast, registerMember } from '../../support/http';
 
 let site: TestSite;
@@ -20,15 +21,10 @@ const event = (overrides: Record<string, unknown> = {}) => ({
   endDate: '2030-02-01T21:00:00Z',
   ...overrides,
 });
-const create = async (browser: Browser, overrides: Record<string, unknown> = {}) => {
-  const response = await browser.post('/api/events', event(overrides));
-  expect(response.status).toBe(201);
-  return response.body.id as string;
-};
+const create = (browser: Browser, overrides: Record<string, unknown> = {}) => createEvent(browser, event(overrides));
 
 beforeAll(async () => {
-  // 200 registrations at once queue past the default bound on password hashing (PASSWORD_HASH_QUEUE).
-  site = await startTestSite({ RATE_LIMIT_AUTH_MAX: '10000', RATE_LIMIT_EVENT_MAX: '10000', PASSWORD_HASH_QUEUE: '1000' });
+  site = await startTestSite(RSVP_RUSH_LIMITS);
   const cast = await registerCast(site.url);
   ({
     admin: { browser: admin },

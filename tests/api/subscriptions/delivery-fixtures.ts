@@ -1,5 +1,6 @@
 /** Subscriptions, publications and a counting SMTP server for the mail delivery tests. */
 import { randomUUID } from 'node:crypto';
+import * as v from 'valibot';
 import { expect } from 'vitest';
 import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
@@ -11,9 +12,11 @@ import type { Frequency, SubscriptionType } from '../../../shared/subscriptions/
 import { blogPostDecider } from '../../../shared/blog/blog-stream';
 import { postDecider } from '../../../shared/feed/post-stream';
 import { calendarEventDecider } from '../../../shared/events/event-stream';
+import { EventSchema } from '../../../shared/events/schemas';
 import { createCommandHandler } from '../../../platform/command-handler';
 import type { EventStore } from '../../../platform/event-store/port';
 import type { Services } from '../../../main/services';
+import { startTestSite, type TestSite } from '../../support/site';
 import { mailOutbox, outboxId, type OutboxCause } from '../../../workers/subscriptions/outbox';
 import { hashSubscriptionToken, mailAddressKey, subscriptionToken } from '../../../platform/mail/link-tokens';
 
@@ -120,28 +123,11 @@ export async function approvedFeedPost(
 export async function scheduleEvent(handle: Commands, title: string, startDate: string, organizer: Actor = staff): Promise<string> {
   const id = randomUUID();
   const endDate = new Date(new Date(startDate).getTime() + 3600_000).toISOString();
+  // The form's defaults for every other field, as the server fills them; no upload shown with it.
+  const { mediaId: _none, ...fields } = v.parse(EventSchema, { title, location: 'Chicago', startDate, endDate });
   await handle(calendarEventDecider, streamName('event', id), {
     type: 'ScheduleEvent',
-    data: {
-      id,
-      fields: {
-        title,
-        description: '',
-        eventType: 'other',
-        location: 'Chicago',
-        isVirtual: false,
-        virtualLink: '',
-        startDate,
-        endDate,
-        allDay: false,
-        isRecurring: false,
-        recurrenceRule: '',
-        maxAttendees: null,
-        isPublic: true,
-        waitlist: true,
-        tags: [],
-      },
-    },
+    data: { id, fields },
     metadata: { now: new Date(), actor: organizer },
   });
   return id;
@@ -222,6 +208,45 @@ export async function startCountingSmtp(
   };
 }
 export type CountingSmtp = Awaited<ReturnType<typeof startCountingSmtp>>;
+
+/**
+ * A whole site (every role, started with `env`) mailing through SMTP_URL to a counting SMTP server of its own (started
+ * with `smtpOptions`), with a command handler and the site's subscription link secret.
+ */
+export async function startMailingSite(env: Record<string, string> = {}, smtpOptions: Parameters<typeof startCountingSmtp>[0] = {}) {
+  const smtp = await startCountingSmtp(smtpOptions);
+  try {
+    const site = await startTestSite({ SMTP_URL: `smtp://127.0.0.1:${smtp.port}`, ...env });
+    return { smtp, site, handle: commands(site.services.eventStore), secret: site.services.config.subscriptionLinkSecret };
+  } catch (error) {
+    await smtp.close();
+    throw error;
+  }
+}
+
+/** Closes what startMailingSite started (either may be missing: a start that failed). */
+export async function closeMailingSite(site: TestSite | undefined, smtp: CountingSmtp | undefined) {
+  await site?.close();
+  await smtp?.close();
+}
+
+/**
+ * Stops the site's mail runner once `second` (another worker process of the site) has started its own, and waits for
+ * `second` to take the lead; `then` runs meanwhile. After it, `second` stops and closes and the site's runner starts again.
+ */
+export async function afterMailRunnerTakeOver(site: TestSite, second: Services, then: () => Promise<void>) {
+  try {
+    await second.subscriptionMail.start();
+    expect(second.subscriptionMail.leading()).toBe(false);
+    await site.services.subscriptionMail.stop();
+    await expect.poll(() => second.subscriptionMail.leading(), { timeout: 10_000 }).toBe(true);
+    await then();
+  } finally {
+    await second.subscriptionMail.stop();
+    await second.close();
+    await site.services.subscriptionMail.start();
+  }
+}
 
 /**
  * Waits until the mail runner has handled every event appended so far and the outbox has nothing due left to send. The

@@ -5,10 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { pino } from 'pino';
-import { startTestSite, type TestSite } from '../../support/site';
-import { loadConfig } from '../../../platform/config';
-import { createServices } from '../../../main/services';
+import { type TestSite, workerProcessOf } from '../../support/site';
 import { streamName } from '../../../shared/streams';
 import { MAX_BOUNCES } from '../../../shared/subscriptions/constants';
 import { mailOutbox, newOutboxEntry } from '../../../workers/subscriptions/outbox';
@@ -20,7 +17,6 @@ import type { RecordedEvent } from '../../../platform/event-store/port';
 import type { Actor } from '../../../shared/domain';
 import {
   approvedFeedPost,
-  commands,
   confirm,
   publishBlogPost,
   scheduleEvent,
@@ -33,6 +29,9 @@ import {
   allDelivered,
   itemCause,
   itemEntryId,
+  startMailingSite,
+  closeMailingSite,
+  afterMailRunnerTakeOver,
 } from './delivery-fixtures';
 
 const PUBLIC_URL = 'https://community.example.org';
@@ -43,19 +42,12 @@ let handle: Commands;
 let secret: string;
 
 beforeAll(async () => {
-  smtp = await startCountingSmtp({
-    refuse: (address) => address.startsWith('bounce'),
-    deferOnce: (address) => address.startsWith('deferred'),
-  });
-  site = await startTestSite({ SMTP_URL: `smtp://127.0.0.1:${smtp.port}`, PUBLIC_URL, TIME_ZONE: 'America/Chicago' });
-  handle = commands(site.services.eventStore);
-  secret = site.services.config.subscriptionLinkSecret;
+  ({ smtp, site, handle, secret } = await startMailingSite(
+    { PUBLIC_URL, TIME_ZONE: 'America/Chicago' },
+    { refuse: (address) => address.startsWith('bounce'), deferOnce: (address) => address.startsWith('deferred') },
+  ));
 });
-
-afterAll(async () => {
-  await site?.close();
-  await smtp?.close();
-});
+afterAll(() => closeMailingSite(site, smtp));
 
 const delivered = () => allDelivered(site.services);
 
@@ -467,35 +459,14 @@ describe('the outbox is the truth', () => {
 
 describe('several worker processes', () => {
   it('run one mail runner; another takes over when it stops', async () => {
-    const { config } = site.services;
-    const second = await createServices(
-      loadConfig({
-        NODE_ENV: 'test',
-        DATABASE_URL: config.databaseUrl,
-        REDIS_PREFIX: config.redisPrefix,
-        ROLES: 'workers',
-        SESSION_SECRET: config.sessionSecret,
-        LOG_LEVEL: 'warn',
-        PUBLIC_URL,
-      }),
-      pino({ level: 'warn' }),
-    );
-    try {
-      expect(site.services.subscriptionMail.leading()).toBe(true);
-      await second.subscriptionMail.start();
-      expect(second.subscriptionMail.leading()).toBe(false);
-
-      await site.services.subscriptionMail.stop();
-      await expect.poll(() => second.subscriptionMail.leading(), { timeout: 10_000 }).toBe(true);
+    expect(site.services.subscriptionMail.leading()).toBe(true);
+    const second = await workerProcessOf(site, { PUBLIC_URL });
+    await afterMailRunnerTakeOver(site, second, async () => {
       const reader = await sub('after-take-over@example.org', 'blog_posts');
       await publishBlogPost(handle, 'Decided by the other process');
       await expect
         .poll(() => smtp.to(reader.email).map((mail) => mail.subject), { timeout: 15_000 })
         .toEqual(['New on the blog: Decided by the other process']);
-    } finally {
-      await second.subscriptionMail.stop();
-      await second.close();
-      await site.services.subscriptionMail.start();
-    }
+    });
   });
 });

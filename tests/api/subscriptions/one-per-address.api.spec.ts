@@ -6,20 +6,20 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestSite, type TestSite } from '../../support/site';
+import type { TestSite } from '../../support/site';
 import type { Actor } from '../../../shared/domain';
 import { mailOutbox } from '../../../workers/subscriptions/outbox';
 import {
   allDelivered,
   approvedFeedPost,
-  commands,
   confirm,
   itemEntryId,
   publishBlogPost,
-  startCountingSmtp,
   subscribe,
   type Commands,
   type CountingSmtp,
+  startMailingSite,
+  closeMailingSite,
 } from './delivery-fixtures';
 
 let smtp: CountingSmtp;
@@ -28,16 +28,9 @@ let handle: Commands;
 let secret: string;
 
 beforeAll(async () => {
-  smtp = await startCountingSmtp();
-  site = await startTestSite({ SMTP_URL: `smtp://127.0.0.1:${smtp.port}`, TIME_ZONE: 'America/Chicago' });
-  handle = commands(site.services.eventStore);
-  secret = site.services.config.subscriptionLinkSecret;
+  ({ smtp, site, handle, secret } = await startMailingSite({ TIME_ZONE: 'America/Chicago' }));
 });
-
-afterAll(async () => {
-  await site?.close();
-  await smtp?.close();
-});
+afterAll(() => closeMailingSite(site, smtp));
 
 const delivered = () => allDelivered(site.services);
 const member = (): Actor => ({ id: randomUUID(), role: 'member' });

@@ -5,10 +5,7 @@
  * digests, nor the run after a digest run that stopped half-way.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { pino } from 'pino';
-import { startTestSite, type TestSite } from '../../support/site';
-import { loadConfig } from '../../../platform/config';
-import { createServices } from '../../../main/services';
+import { type TestSite, workerProcessOf } from '../../support/site';
 import { streamName } from '../../../shared/streams';
 import { postDecider } from '../../../shared/feed/post-stream';
 import { mailOutbox, newOutboxEntry, type OutboxEntry } from '../../../workers/subscriptions/outbox';
@@ -16,15 +13,16 @@ import { MAIL_DIGEST_RUNS, type DigestRuns } from '../../../workers/subscription
 import {
   allDelivered,
   approvedFeedPost,
-  commands,
   itemCause,
   itemEntryId,
   publishBlogPost,
   staff,
-  startCountingSmtp,
   subscribe,
   type Commands,
   type CountingSmtp,
+  startMailingSite,
+  closeMailingSite,
+  afterMailRunnerTakeOver,
 } from './delivery-fixtures';
 
 const RETENTION_DAYS = 30;
@@ -35,18 +33,12 @@ let site: TestSite;
 let handle: Commands;
 
 beforeAll(async () => {
-  smtp = await startCountingSmtp({ refuse: (address) => address.startsWith('bounce') });
-  site = await startTestSite({
-    SMTP_URL: `smtp://127.0.0.1:${smtp.port}`,
-    TIME_ZONE: 'America/Chicago',
-    MAIL_OUTBOX_RETENTION_DAYS: String(RETENTION_DAYS),
-  });
-  handle = commands(site.services.eventStore);
+  ({ smtp, site, handle } = await startMailingSite(
+    { TIME_ZONE: 'America/Chicago', MAIL_OUTBOX_RETENTION_DAYS: String(RETENTION_DAYS) },
+    { refuse: (address) => address.startsWith('bounce') },
+  ));
 });
-afterAll(async () => {
-  await site?.close();
-  await smtp?.close();
-});
+afterAll(() => closeMailingSite(site, smtp));
 
 const outbox = () => mailOutbox(site.services.store);
 const secret = () => site.services.config.subscriptionLinkSecret;
@@ -120,30 +112,10 @@ describe('pruning the outbox', () => {
       sentAt: sentLongAgo,
     };
     await outbox().insertOne(old);
-    const { config } = site.services;
-    const second = await createServices(
-      loadConfig({
-        NODE_ENV: 'test',
-        DATABASE_URL: config.databaseUrl,
-        REDIS_PREFIX: config.redisPrefix,
-        ROLES: 'workers',
-        SESSION_SECRET: config.sessionSecret,
-        LOG_LEVEL: 'warn',
-        SMTP_URL: config.smtpUrl,
-      }),
-      pino({ level: 'warn' }),
-    );
-    try {
-      await second.subscriptionMail.start();
-      expect(second.subscriptionMail.leading()).toBe(false);
-      await site.services.subscriptionMail.stop();
-      await expect.poll(() => second.subscriptionMail.leading(), { timeout: 10_000 }).toBe(true);
+    const second = await workerProcessOf(site, { SMTP_URL: site.services.config.smtpUrl });
+    await afterMailRunnerTakeOver(site, second, async () => {
       await expect.poll(() => outbox().findOne({ _id: old._id }), { timeout: 10_000 }).toBeNull();
-    } finally {
-      await second.subscriptionMail.stop();
-      await second.close();
-      await site.services.subscriptionMail.start();
-    }
+    });
   });
 });
 
