@@ -1,12 +1,13 @@
 /**
- * Starts the roles named in ROLES (api, projections, workers; all three by
- * default, for one machine) and closes them gracefully on SIGINT/SIGTERM.
+ * Starts the roles named in ROLES (api, projections, workers, and in development inbound; api, projections and
+ * workers by default elsewhere, for one machine) and closes them gracefully on SIGINT/SIGTERM.
  */
 import { pino } from 'pino';
 import { ConfigError, loadConfig } from '../platform/config';
 import { createServices } from './services';
 import { ServiceUnavailableError } from '../platform/connections';
 import { buildApp } from '../server/app';
+import { startInboundRole } from './inbound';
 
 async function main() {
   const config = loadConfig();
@@ -22,6 +23,11 @@ async function main() {
   if (config.roles.has('workers')) {
     await services.startWorkers();
     logger.info({}, 'workers running');
+  }
+  if (config.roles.has('inbound')) {
+    const inbound = await startInboundRole(services, logger);
+    stops.unshift(inbound.close);
+    logger.info({ port: inbound.port }, `taking replies to discussion mail at reply+…@${config.inbound.replyDomain}`);
   }
   if (config.roles.has('api')) {
     const { app } = await buildApp(services);

@@ -31,8 +31,8 @@ export interface InboundOptions {
   maxBytes: number;
   /** Replies one member may post by mail in an hour. */
   repliesPerHour: number;
-  /** Posts the reply as the member, as the API's reply route does; throws a DomainError when the command refuses it. */
-  postReply(memberId: string, topicId: string, reply: { content: string }): Promise<unknown>;
+  /** Posts the reply as the member, through the command the API's reply route runs (server/discussions/commands.ts). */
+  postReply(memberId: string, topicId: string, reply: { content: string }): Promise<{ ok: true } | { ok: false; message: string }>;
 }
 
 /** An SMTP refusal: smtp-server answers the error's responseCode and message. */
@@ -92,12 +92,15 @@ export async function startInbound(options: InboundOptions) {
     const text = stripReplyText(mail.text ?? htmlReplyToText(mail.html ?? ''));
     if (text === '') throw new SmtpRefusal(550, 'Your reply was empty once the quoted message and signature were removed');
     if (!(await withinLimit(member._id))) throw new SmtpRefusal(451, 'Too many replies by mail this hour; please try again later');
+    let posted;
     try {
-      await options.postReply(member._id, target.topicId, { content: replyTextToHtml(text) });
+      posted = await options.postReply(member._id, target.topicId, { content: replyTextToHtml(text) });
     } catch (error) {
       if (error instanceof DomainError) throw new SmtpRefusal(550, error.message);
       throw error;
     }
+    // A locked or removed topic, a member who may no longer write: the command's own words.
+    if (!posted.ok) throw new SmtpRefusal(550, posted.message);
     logger.info({ memberId: member._id, topicId: target.topicId }, 'reply by mail posted');
   }
 

@@ -6,6 +6,7 @@ import { pino } from 'pino';
 import { EnvSchema, loadConfig } from '../../platform/config';
 import { createServices, type Services } from '../../main/services';
 import { buildApp } from '../../server/app';
+import { startInboundRole } from '../../main/inbound';
 import type { RouteAccess } from '../../server/http/access';
 import type { FastifyInstance } from 'fastify';
 import { createServer, type AddressInfo } from 'node:net';
@@ -36,6 +37,8 @@ export interface TestSite {
   /** Every route with its declared access (the table `npm run routes` prints). */
   routes: RouteAccess[];
   services: Services;
+  /** The inbound SMTP listener's port, when the site runs the inbound role (ROLES with inbound, INBOUND_SMTP_PORT 0 picks one). */
+  inboundPort: number | null;
   close(): Promise<void>;
 }
 
@@ -112,6 +115,7 @@ export async function startTestSite(env: Record<string, string> = {}, alongside?
   const services = await createServices(config, logger);
   if (config.roles.has('projections')) await services.readModels.start();
   if (config.roles.has('workers')) await services.startWorkers();
+  const inbound = config.roles.has('inbound') ? await startInboundRole(services, logger) : null;
   const { app, routes } = await buildApp(services, { logger: false, serveClient: true });
   const address = await app.listen({ port, host: '127.0.0.1' });
   return {
@@ -119,7 +123,9 @@ export async function startTestSite(env: Record<string, string> = {}, alongside?
     app,
     routes,
     services,
+    inboundPort: inbound?.port ?? null,
     async close() {
+      await inbound?.close();
       await app.close();
       await services.close();
       await database?.drop();
