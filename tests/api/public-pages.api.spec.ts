@@ -80,6 +80,19 @@ const jsonLd = (html: string) =>
   );
 const prerendered = (html: string) => html.match(/<div id="prerendered">([\s\S]*?)<\/div>\s*<div id="root">/u)?.[1] ?? null;
 
+/** The page's prerendered content, which must hold each of `texts`. */
+function prerenderedWith(html: string, texts: string[]) {
+  const content = prerendered(html)!;
+  for (const text of texts) expect(content).toContain(text);
+  return content;
+}
+/** The page's first JSON-LD item, which must be schema.org data of `type` with `fields`. */
+function schemaOrg(html: string, type: string, fields: Record<string, unknown>) {
+  const [data] = jsonLd(html);
+  expect(data).toMatchObject({ '@context': 'https://schema.org', '@type': type, ...fields });
+  return data!;
+}
+
 async function page(path: string, who = visitor()) {
   const response = await who.get(path);
   expect(response.headers.get('content-type')).toBe('text/html; charset=utf-8');
@@ -113,17 +126,9 @@ describe('the landing page', () => {
     expect(status).toBe(200);
     expectPreviewTags(html, { title: 'Broadcast History Community', path: '/', image: `${siteUrl}/og-image.png` });
     expect(html).toContain('<body data-prerendered>');
-    const content = prerendered(html)!;
-    expect(content).toContain('The history of broadcasting in our state, kept by the people who lived it.');
-    expect(content).toContain('href="/privacy"');
-    const [organization] = jsonLd(html);
-    expect(organization).toMatchObject({
-      '@context': 'https://schema.org',
-      '@type': 'Organization',
-      name: 'Broadcast History Community',
-      url: `${siteUrl}/`,
-    });
-    expect(isUrl(organization!.logo)).toBe(true);
+    prerenderedWith(html, ['The history of broadcasting in our state, kept by the people who lived it.', 'href="/privacy"']);
+    const organization = schemaOrg(html, 'Organization', { name: 'Broadcast History Community', url: `${siteUrl}/` });
+    expect(isUrl(organization.logo)).toBe(true);
   });
 
   it('paints without waiting for another file: the stylesheet inline, the app’s modules left to its entry', async () => {
@@ -159,22 +164,16 @@ describe('a published blog post', () => {
     expect(html).toContain('<title>When the Tower Fell &lt;/script&gt;&lt;b&gt; | Broadcast History Community</title>');
     expectPreviewTags(html, { title, path: `/blog/${items.published}`, image: 'https://images.example.org/tower.jpg' });
     expect(metaContent(html, 'property', 'og:type')).toBe('article');
-    const content = prerendered(html)!;
-    expect(content).toContain('When the Tower Fell &lt;/script&gt;&lt;b&gt;</h1>');
-    expect(content).toContain('went dark &amp; came back.');
-    expect(content).toContain('Ada Admin');
-    const [posting] = jsonLd(html);
-    expect(posting).toMatchObject({
-      '@context': 'https://schema.org',
-      '@type': 'BlogPosting',
+    prerenderedWith(html, ['When the Tower Fell &lt;/script&gt;&lt;b&gt;</h1>', 'went dark &amp; came back.', 'Ada Admin']);
+    const posting = schemaOrg(html, 'BlogPosting', {
       headline: 'When the Tower Fell </script><b>',
       author: { '@type': 'Person', name: 'Ada Admin' },
       keywords: 'radio',
       url: `${siteUrl}/blog/${items.published}`,
     });
-    expect(isDate(posting!.datePublished) && isDate(posting!.dateModified)).toBe(true);
-    expect(posting!.image).toBe('https://images.example.org/tower.jpg');
-    expect(posting!.publisher).toMatchObject({ '@type': 'Organization', name: 'Broadcast History Community' });
+    expect(isDate(posting.datePublished) && isDate(posting.dateModified)).toBe(true);
+    expect(posting.image).toBe('https://images.example.org/tower.jpg');
+    expect(posting.publisher).toMatchObject({ '@type': 'Organization', name: 'Broadcast History Community' });
     // The title's "</script>" is text inside the JSON, not the end of the script element.
     expect(html).toContain('When the Tower Fell \\u003c/script>\\u003cb>');
   });
@@ -206,21 +205,19 @@ describe('a public approved event', () => {
       path: `/events/${items.publicEvent}`,
       image: `${siteUrl}/og-image.png`,
     });
-    const content = prerendered(html)!;
-    expect(content).toContain('WAVE Alumni Reunion</h1>');
-    expect(content).toContain('Louisville Palace, 625 S 4th St');
-    expect(content).toContain('Bring your old station badges.');
-    expect(content).toContain('0 of 40 places taken');
-    expect(content).toContain(`href="/login?redirect=%2Fevents%2F${items.publicEvent}"`);
+    const content = prerenderedWith(html, [
+      'WAVE Alumni Reunion</h1>',
+      'Louisville Palace, 625 S 4th St',
+      'Bring your old station badges.',
+      '0 of 40 places taken',
+      `href="/login?redirect=%2Fevents%2F${items.publicEvent}"`,
+    ]);
     expect(content).toMatch(new RegExp(`<time dateTime="${(await admin.get(`/api/events/${items.publicEvent}`)).body.startDate}">`, 'u'));
   });
 
   it('describes itself as an Event with the properties search engines require', async () => {
     const { html } = await page(`/events/${items.publicEvent}`);
-    const [event] = jsonLd(html);
-    expect(event).toMatchObject({
-      '@context': 'https://schema.org',
-      '@type': 'Event',
+    const event = schemaOrg(html, 'Event', {
       name: 'WAVE Alumni Reunion',
       eventStatus: 'https://schema.org/EventScheduled',
       eventAttendanceMode: 'https://schema.org/OfflineEventAttendanceMode',
@@ -229,9 +226,9 @@ describe('a public approved event', () => {
       maximumAttendeeCapacity: 40,
       url: `${siteUrl}/events/${items.publicEvent}`,
     });
-    expect(isDate(event!.startDate) && isDate(event!.endDate)).toBe(true);
-    expect(Date.parse(event!.endDate)).toBeGreaterThan(Date.parse(event!.startDate));
-    expect(isUrl(event!.image)).toBe(true);
+    expect(isDate(event.startDate) && isDate(event.endDate)).toBe(true);
+    expect(Date.parse(event.endDate)).toBeGreaterThan(Date.parse(event.startDate));
+    expect(isUrl(event.image)).toBe(true);
   });
 
   it('is an online event at its page’s address, never at the meeting link members get', async () => {

@@ -5,9 +5,10 @@
  * most three a day; and a private event's invite link, which lets a member in.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestSite, type TestSite } from '../../support/site';
+import type { TestSite } from '../../support/site';
 import { Browser, registerCast, registerMember } from '../../support/http';
-import { allDelivered, startCountingSmtp, type CountingSmtp } from '../subscriptions/delivery-fixtures';
+import { approvedEvent as approved } from '../../support/content';
+import { allDelivered, closeMailingSite, startMailingSite, type CountingSmtp } from '../subscriptions/delivery-fixtures';
 
 const UNKNOWN_ID = '00000000-0000-4000-8000-000000000000';
 let smtp: CountingSmtp;
@@ -15,19 +16,10 @@ let site: TestSite;
 let cast: Awaited<ReturnType<typeof registerCast>>;
 
 beforeAll(async () => {
-  smtp = await startCountingSmtp();
-  site = await startTestSite({
-    SMTP_URL: `smtp://127.0.0.1:${smtp.port}`,
-    TIME_ZONE: 'America/Chicago',
-    RATE_LIMIT_EVENT_MAX: '1000',
-    RATE_LIMIT_AUTH_MAX: '1000',
-  });
+  ({ smtp, site } = await startMailingSite({ TIME_ZONE: 'America/Chicago', RATE_LIMIT_EVENT_MAX: '1000', RATE_LIMIT_AUTH_MAX: '1000' }));
   cast = await registerCast(site.url);
 }, 60_000);
-afterAll(async () => {
-  await site?.close();
-  await smtp?.close();
-});
+afterAll(() => closeMailingSite(site, smtp));
 
 const event = (overrides: Record<string, unknown> = {}) => ({
   title: 'Transmitter open day',
@@ -37,13 +29,7 @@ const event = (overrides: Record<string, unknown> = {}) => ({
   ...overrides,
 });
 /** A member's event, approved by staff. */
-async function approvedEvent(overrides: Record<string, unknown> = {}) {
-  const created = await cast.member.browser.post('/api/events', event(overrides));
-  expect(created.status).toBe(201);
-  const id = created.body.id as string;
-  expect((await cast.staff.browser.put(`/api/admin/events/${id}/approve`)).status).toBe(200);
-  return id;
-}
+const approvedEvent = (overrides: Record<string, unknown> = {}) => approved(cast.member.browser, cast.staff.browser, event(overrides));
 const subjects = (address: string) => smtp.to(address).map((mail) => mail.subject);
 
 describe('rejecting an approved event', () => {
@@ -63,12 +49,12 @@ describe('rejecting an approved event', () => {
     expect((await cast.admin.browser.put(`/api/admin/events/${id}/reject`)).body.error).toBe('USE_CANCEL');
   });
 
-  it('still rejects an event waiting for approval, and a member’s edit sent back to moderation', async () => {
+  it('still rejects an event waiting for approval, and a member’s edit held for review (the approved event stays)', async () => {
     const pending = (await cast.member.browser.post('/api/events', event({ title: 'Pending one' }))).body.id as string;
     expect((await cast.staff.browser.put(`/api/admin/events/${pending}/reject`)).body.status).toBe('rejected');
     const edited = await approvedEvent({ title: 'Edited one' });
     await cast.member.browser.put(`/api/events/${edited}`, event({ title: 'Edited one, now with a hall' }));
-    expect((await cast.staff.browser.put(`/api/admin/events/${edited}/reject`)).body.status).toBe('rejected');
+    expect((await cast.staff.browser.put(`/api/admin/events/${edited}/reject`)).body).toMatchObject({ status: 'approved', title: 'Edited one' });
   });
 });
 
