@@ -27,6 +27,7 @@ import { accountRoutes } from './members/account-routes';
 import { feedRoutes } from './feed/routes';
 import { blogRoutes } from './blog/routes';
 import { commentRoutes } from './comments/routes';
+import { discussionRoutes } from './discussions/routes';
 import { reportRoutes } from './reports/routes';
 import { notificationRoutes } from './notifications/routes';
 import { bookmarkRoutes } from './bookmarks/routes';
@@ -223,6 +224,7 @@ export async function buildApp(
   await app.register(feedRoutes, { services });
   await app.register(blogRoutes, { services });
   await app.register(commentRoutes, { services });
+  await app.register(discussionRoutes, { services });
   await app.register(reportRoutes, { services });
   await app.register(notificationRoutes, { services });
   await app.register(bookmarkRoutes, { services });

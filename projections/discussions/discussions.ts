@@ -381,6 +381,7 @@ export const discussionsProjection: Projection = {
     await topics.createIndex({ removed: 1, pinRank: -1, activeAt: -1, _id: -1 });
     await topics.createIndex({ categoryId: 1, removed: 1, pinRank: -1, activeAt: -1, _id: -1 });
     await topics.createIndex({ search: 'text' }, { name: 'discussion_topics_search' });
+    await topics.createIndex({ authorId: 1 });
     await repliesCollection(store).createIndex({ topicId: 1, number: 1, _id: 1 });
     await repliesCollection(store).createIndex({ authorId: 1 });
     await repliesCollection(store).createIndex({ search: 'text' }, { name: 'discussion_replies_search' });

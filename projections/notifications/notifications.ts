@@ -15,6 +15,8 @@ import { bylineChange, bylineName, holdsAnything, withId, type BylineHolder } fr
 import type { MemberEvent } from '../../shared/members/member-stream';
 import type { NotificationKind } from '../../shared/notifications/schemas';
 import { ROOMS } from '../../shared/socket-messages';
+import { htmlToText } from '../../shared/blog/excerpt';
+import { replyLink, topicLink } from '../../shared/discussions/links';
 
 export const NOTIFICATIONS = 'notifications';
 export const NOTIFICATION_SUBJECTS = 'notification_subjects';
@@ -122,9 +124,19 @@ async function keepSubject({ stream, id, event }: TypedEvent, at: number, store:
     case 'RsvpRemoved':
     case 'LeftWaitlist':
       return answer(event.data.memberId, false, false);
+    // Discussions: a topic is quoted by its title, a reply by its words.
+    case 'TopicStarted':
+      return put({ authorId: event.data.authorId, quoted: quote(event.data.title, 80) });
+    case 'TopicEdited':
+      return change((subject) => ({ ...subject, quoted: quote(event.data.title, 80) }));
+    case 'ReplyPosted':
+      return put({ authorId: event.data.authorId, quoted: quote(htmlToText(event.data.content) || 'that was deleted') });
+    case 'ReplyEdited':
+      return change((subject) => ({ ...subject, quoted: quote(htmlToText(event.data.content) || 'that was deleted') }));
     case 'PostDeleted':
     case 'BlogPostDeleted':
     case 'EventDeleted':
+    case 'TopicRemoved':
       return applyToDocument(subjects(store), key, at, () => null);
   }
 }
@@ -152,6 +164,34 @@ async function notificationsOf(typed: TypedEvent, store: DocumentStore): Promise
     for (const memberId of typed.event.data.mentions ?? [])
       told.push({ memberId, kind: 'mention', text: `${actor.name} mentioned you in a comment`, link, actor });
     return onceEach(told).filter((one) => one.memberId !== authorId);
+  }
+  if (typed.stream === 'reply' && typed.event.type === 'ReplyPosted') {
+    // A reply tells whom it answers, the topic's author, and whom it mentions (one notification each, at most).
+    const { id, topicId, replyTo, authorId, mentions } = typed.event.data;
+    const actor = { id: authorId, name: await nameOf(store, authorId) };
+    const topic = await subjectOf(`topic:${topicId}`);
+    const title = topic?.quoted ?? quote('a discussion');
+    const link = replyLink(topicId, id);
+    const answered = replyTo ? await subjectOf(`reply:${replyTo}`) : null;
+    const told: Told[] = [];
+    if (answered) told.push({ memberId: answered.authorId, kind: 'reply', text: `${actor.name} replied to you in ${title}`, link, actor });
+    if (topic) told.push({ memberId: topic.authorId, kind: 'reply', text: `${actor.name} replied to your topic ${title}`, link, actor });
+    for (const memberId of mentions ?? [])
+      told.push({ memberId, kind: 'mention', text: `${actor.name} mentioned you in ${title}`, link, actor });
+    return onceEach(told).filter((one) => one.memberId !== authorId);
+  }
+  if (typed.stream === 'topic' && typed.event.type === 'TopicStarted') {
+    const { id, title, authorId, mentions } = typed.event.data;
+    const actor = { id: authorId, name: await nameOf(store, authorId) };
+    return (mentions ?? [])
+      .filter((memberId) => memberId !== authorId)
+      .map((memberId) => ({
+        memberId,
+        kind: 'mention' as const,
+        text: `${actor.name} mentioned you in ${quote(title, 80)}`,
+        link: topicLink(id),
+        actor,
+      }));
   }
   const postEvent = typed.stream === 'post' ? typed.event : null;
   if (postEvent && (postEvent.type === 'PostApproved' || (postEvent.type === 'PostSubmitted' && postEvent.data.approved))) {
@@ -335,7 +375,8 @@ async function followMember(memberId: string, event: MemberEvent, at: number, { 
 export const notificationsProjection: Projection = {
   name: 'notifications',
   // 4: a feed post's notifications lead to its page (/posts/<id>), a comment's to #comment-<id> there.
-  version: 4,
+  // 5: discussion replies and topics (replies to me or my topic, mentions).
+  version: 5,
   collections: [NOTIFICATIONS, NOTIFICATION_SUBJECTS, NOTIFICATION_NAMES],
   async setup(store) {
     await notificationsCollection(store).createIndex({ memberId: 1, createdAt: -1, _id: -1 });

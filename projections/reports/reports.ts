@@ -15,6 +15,8 @@ import type { MemberEvent } from '../../shared/members/member-stream';
 import type { ReportGroup, ReportMedia, ReportTargetType } from '../../shared/reports/schemas';
 import { REPORT_EXCERPT_LENGTH } from '../../shared/reports/schemas';
 import { ROOMS } from '../../shared/socket-messages';
+import { htmlToText } from '../../shared/blog/excerpt';
+import { replyLink, topicLink } from '../../shared/discussions/links';
 
 export const REPORTS = 'reports';
 export const REPORT_SUBJECTS = 'report_subjects';
@@ -32,7 +34,9 @@ export type ReportDocument = Positioned &
 /** A post or comment as an entry opens with it, keyed as its entry would be. */
 type SubjectText = Pick<ReportGroup, 'excerpt' | 'media'>;
 /** `revision`: a member's edit of their approved post held for review, which becomes the text once approved. */
-type SubjectDocument = Positioned & SubjectText & Pick<ReportGroup, 'thread'> & { _id: string; authorId: string; revision?: SubjectText };
+type SubjectDocument = Positioned &
+  SubjectText &
+  Pick<ReportGroup, 'thread' | 'link'> & { _id: string; authorId: string; revision?: SubjectText };
 /**
  * An author of posts and comments: their byline, the open entries of their content (`reports`) and their subjects
  * (`subjects`), so that a new name or an erasure reaches each by its id.
@@ -96,6 +100,16 @@ const REPORT_EVENTS = new Set([
   'CommentReportsDismissed',
   'CommentRemoved',
   'CommentEdited',
+  'TopicStarted',
+  'TopicEdited',
+  'TopicReported',
+  'TopicReportsDismissed',
+  'TopicRemoved',
+  'ReplyPosted',
+  'ReplyEdited',
+  'ReplyReported',
+  'ReplyReportsDismissed',
+  'ReplyDeleted',
 ]);
 
 async function tellStaff(store: DocumentStore, notify: ProjectionContext['notify']) {
@@ -134,11 +148,39 @@ async function keepSubject({ event }: TypedEvent, key: string, at: number, store
       }));
     case 'CommentEdited':
       return applyToDocument(subjects(store), key, at, (current) => current && { ...current, excerpt: excerptOf(event.data.content) });
+    // Discussions: a topic by its title and opening words, a reply by its words (as plain text), each with its place.
+    case 'TopicStarted':
+      return applyToDocument(subjects(store), key, at, () => ({
+        excerpt: topicExcerpt(event.data),
+        authorId: event.data.authorId,
+        thread: null,
+        link: topicLink(event.data.id),
+      }));
+    case 'TopicEdited':
+      return applyToDocument(subjects(store), key, at, (current) => current && { ...current, excerpt: topicExcerpt(event.data) });
+    case 'ReplyPosted':
+      return applyToDocument(subjects(store), key, at, () => ({
+        excerpt: excerptOf(htmlToText(event.data.content)),
+        authorId: event.data.authorId,
+        thread: { targetType: 'topic' as const, targetId: event.data.topicId },
+        link: replyLink(event.data.topicId, event.data.id),
+      }));
+    case 'ReplyEdited':
+      return applyToDocument(
+        subjects(store),
+        key,
+        at,
+        (current) => current && { ...current, excerpt: excerptOf(htmlToText(event.data.content)) },
+      );
     case 'PostDeleted':
     case 'CommentRemoved':
+    case 'TopicRemoved':
+    case 'ReplyDeleted':
       return applyToDocument(subjects(store), key, at, () => null);
   }
 }
+
+const topicExcerpt = ({ title, content }: { title: string; content: string }) => excerptOf(`${title}: ${htmlToText(content)}`);
 
 /** An erased member's reasons leave the entries they reported (their report still counts). */
 async function forgetReasons(memberId: string, at: number, store: DocumentStore) {
@@ -209,7 +251,8 @@ function relist(store: DocumentStore, authorId: string, key: string, at: number,
 export const reportsProjection: Projection = {
   name: 'reports',
   // 3: authors list their open entries and subjects; 4: reasonBy, who gave each reason.
-  version: 6,
+  // 7: discussion topics and replies.
+  version: 7,
   collections: [REPORTS, REPORT_SUBJECTS, REPORT_AUTHORS],
   async setup(store) {
     await reportsCollection(store).createIndex({ firstReportedAt: 1, _id: 1 });
@@ -218,7 +261,7 @@ export const reportsProjection: Projection = {
     const { store, notify, live } = context;
     const typed = typedEvent(recorded);
     if (typed?.stream === 'member') return followAuthor(typed.id, typed.event, recorded.position, context);
-    if (typed?.stream !== 'post' && typed?.stream !== 'comment') return;
+    if (typed?.stream !== 'post' && typed?.stream !== 'comment' && typed?.stream !== 'topic' && typed?.stream !== 'reply') return;
     // Likes, shares and the rest never touch the queue: no reads for them.
     if (!REPORT_EVENTS.has(typed.event.type)) return;
     const reports = reportsCollection(store);
@@ -229,14 +272,23 @@ export const reportsProjection: Projection = {
     // What the event lists under the author or takes off, before the subject and the entry change: a replay after a
     // crash in between finds them listed again. One write per author and event.
     const { event } = typed;
-    if (event.type === 'PostSubmitted' || event.type === 'CommentWritten')
+    if (event.type === 'PostSubmitted' || event.type === 'CommentWritten' || event.type === 'TopicStarted' || event.type === 'ReplyPosted')
       await relist(store, event.data.authorId, key, at, { subject: true });
-    else if (event.type === 'PostDeleted' || event.type === 'CommentRemoved') {
+    else if (
+      event.type === 'PostDeleted' ||
+      event.type === 'CommentRemoved' ||
+      event.type === 'TopicRemoved' ||
+      event.type === 'ReplyDeleted'
+    ) {
       const authorId = (await subjects(store).findOne({ _id: key }))?.authorId ?? before?.author.id;
       if (authorId) await relist(store, authorId, key, at, { subject: false, ...(before ? { report: false } : {}) });
     } else if (
       before &&
-      (event.type === 'PostReportsDismissed' || event.type === 'PostRejected' || event.type === 'CommentReportsDismissed')
+      (event.type === 'PostReportsDismissed' ||
+        event.type === 'PostRejected' ||
+        event.type === 'CommentReportsDismissed' ||
+        event.type === 'TopicReportsDismissed' ||
+        event.type === 'ReplyReportsDismissed')
     )
       await relist(store, before.author.id, key, at, { report: false });
     await keepSubject(typed, key, at, store);
@@ -256,6 +308,7 @@ export const reportsProjection: Projection = {
           ...(subject.media ? { media: subject.media } : {}),
           author,
           thread: subject.thread,
+          ...(subject.link ? { link: subject.link } : {}),
           firstReportedAt: reportedAt,
         };
       if (opened) await relist(store, opened.author.id, key, at, { report: true });
@@ -283,6 +336,20 @@ export const reportsProjection: Projection = {
             at,
             (current) => current && withText(current, { excerpt: subject.excerpt, ...(subject.media ? { media: subject.media } : {}) }),
           );
+      }
+    } else if (typed.stream === 'topic' || typed.stream === 'reply') {
+      const { event } = typed;
+      if (event.type === 'TopicReported' || event.type === 'ReplyReported') await report(event.data);
+      else if (
+        event.type === 'TopicReportsDismissed' ||
+        event.type === 'TopicRemoved' ||
+        event.type === 'ReplyReportsDismissed' ||
+        event.type === 'ReplyDeleted'
+      )
+        await close();
+      else if ((event.type === 'TopicEdited' || event.type === 'ReplyEdited') && before) {
+        const subject = await subjects(store).findOne({ _id: key });
+        if (subject) await applyToDocument(reports, key, at, (current) => current && { ...current, excerpt: subject.excerpt });
       }
     } else {
       const { event } = typed;

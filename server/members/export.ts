@@ -9,9 +9,11 @@ import { feedPosts } from '../../projections/feed';
 import { blogPosts } from '../../projections/blog';
 import { commentsCollection } from '../../projections/comments';
 import { eventDetails, memberEvents } from '../../projections/events';
+import { repliesCollection, topicsCollection } from '../../projections/discussions';
+import { replyLink, topicLink } from '../../shared/discussions/links';
 import type { AccountExport } from '../../shared/members/erasure';
 
-type Documents = Pick<AccountExport, 'posts' | 'blogPosts' | 'comments' | 'events' | 'rsvps'>;
+type Documents = Pick<AccountExport, 'posts' | 'blogPosts' | 'comments' | 'discussions' | 'events' | 'rsvps'>;
 
 const RSVP_ANSWERS: Record<string, string> = {
   attending: 'attending',
@@ -24,13 +26,15 @@ export async function exportDocuments(store: DocumentStore, memberId: string, pu
   const postUrl = (id: string) => `${publicUrl}/posts/${id}`;
   const blogUrl = (id: string) => `${publicUrl}/blog/${id}`;
   const eventUrl = (id: string) => `${publicUrl}/events/${id}`;
-  const [posts, blog, comments, organised, links] = await Promise.all([
+  const [posts, blog, comments, organised, links, topics, replies] = await Promise.all([
     feedPosts(store).find({ authorId: memberId }, { sort: { createdAt: 1, _id: 1 } }),
     blogPosts(store).find({ authorId: memberId }, { sort: { createdAt: 1, _id: 1 } }),
     // No index by author: an export is rare, and a community's comments are few enough to read through.
     commentsCollection(store).find({ authorId: memberId }, { sort: { createdAt: 1, _id: 1 } }),
     eventDetails(store).find({ organizerId: memberId }, { sort: { startDate: 1, _id: 1 } }),
     memberEvents(store).find({ memberId }),
+    topicsCollection(store).find({ authorId: memberId }, { sort: { createdAt: 1, _id: 1 } }),
+    repliesCollection(store).find({ authorId: memberId }, { sort: { createdAt: 1, _id: 1 } }),
   ]);
   const answered = links.filter((link) => link.rsvp !== null);
   const answeredEvents =
@@ -79,6 +83,26 @@ export async function exportDocuments(store: DocumentStore, memberId: string, pu
       editedAt: comment.editedAt,
       removed: comment.removed,
     })),
+    discussions: {
+      topics: topics.map((topic) => ({
+        id: topic._id,
+        title: topic.title,
+        text: topic.content,
+        tags: topic.tags,
+        startedAt: topic.createdAt,
+        editedAt: topic.editedAt,
+        url: `${publicUrl}${topicLink(topic._id)}`,
+      })),
+      replies: replies.map((reply) => ({
+        id: reply._id,
+        topicId: reply.topicId,
+        text: reply.content,
+        writtenAt: reply.createdAt,
+        editedAt: reply.editedAt,
+        deleted: reply.deleted,
+        url: `${publicUrl}${replyLink(reply.topicId, reply._id)}`,
+      })),
+    },
     events: organised.map((event) => ({
       id: event._id,
       title: event.title,

@@ -10,6 +10,8 @@ import { streamName } from '../../shared/streams';
 import { pageSchema } from '../../shared/page';
 import { postDecider } from '../../shared/feed/post-stream';
 import { commentDecider } from '../../shared/comments/comment-stream';
+import { topicDecider } from '../../shared/discussions/topic-stream';
+import { replyDecider } from '../../shared/discussions/reply-stream';
 import { ReportGroupSchema, ReportTargetParams, type ReportTargetType } from '../../shared/reports/schemas';
 import { QUEUE_ORDER, reportDto, reportKey, reportsCollection } from '../../projections/reports';
 import { ErrorSchema, noContent, type ValibotTypeProvider } from '../http/openapi';
@@ -33,7 +35,7 @@ export async function reportRoutes(
     {
       config: { access: STAFF },
       schema: {
-        summary: 'Open reports, one entry per reported post or comment, first reported first',
+        summary: 'Open reports, one entry per reported post, comment, discussion topic or reply, first reported first',
         tags,
         querystring: QueueQuery,
         response: { 200: pageSchema(ReportGroupSchema) },
@@ -54,6 +56,20 @@ export async function reportRoutes(
         { type: resolution === 'dismiss' ? 'DismissPostReports' : 'DeletePost', data: {}, metadata },
         { actorId: actor.id },
       );
+    else if (targetType === 'topic')
+      await services.handle(
+        topicDecider,
+        streamName('topic', id),
+        { type: resolution === 'dismiss' ? 'DismissTopicReports' : 'RemoveTopic', data: {}, metadata },
+        { actorId: actor.id },
+      );
+    else if (targetType === 'reply')
+      await services.handle(
+        replyDecider,
+        streamName('reply', id),
+        { type: resolution === 'dismiss' ? 'DismissReplyReports' : 'DeleteReply', data: {}, metadata },
+        { actorId: actor.id },
+      );
     else
       await services.handle(
         commentDecider,
@@ -65,7 +81,10 @@ export async function reportRoutes(
 
   for (const [resolution, summary] of [
     ['dismiss', 'Keep the content: its open reports are closed'],
-    ['remove', 'Take the content down (a post is deleted, a comment leaves a "removed" line): its open reports are closed'],
+    [
+      'remove',
+      'Take the content down (a post is deleted, a topic removed, a comment or reply leaves a "removed" line): its open reports are closed',
+    ],
   ] as const)
     app.put(
       `/api/admin/reports/:targetType/:targetId/${resolution}`,

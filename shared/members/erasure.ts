@@ -89,6 +89,31 @@ export const AccountExportSchema = v.object({
       removed: v.boolean(),
     }),
   ),
+  /** What they wrote in discussions, oldest first: topics they started and their replies (a deleted reply says so). */
+  discussions: v.object({
+    topics: v.array(
+      v.object({
+        id: v.string(),
+        title: v.string(),
+        text: v.string(),
+        tags: v.array(v.string()),
+        startedAt: iso,
+        editedAt: nullableIso,
+        url: v.string(),
+      }),
+    ),
+    replies: v.array(
+      v.object({
+        id: v.string(),
+        topicId: v.string(),
+        text: v.string(),
+        writtenAt: iso,
+        editedAt: nullableIso,
+        deleted: v.boolean(),
+        url: v.string(),
+      }),
+    ),
+  }),
   /** The events they organise or organised, soonest first. */
   events: v.array(
     v.object({

@@ -5,7 +5,7 @@ import { text } from '../text-schema';
 import { MEDIA_TYPES } from '../feed/constants';
 import { MediaSchema } from '../media/schemas';
 
-export const REPORT_TARGET_TYPES = ['post', 'comment'] as const;
+export const REPORT_TARGET_TYPES = ['post', 'comment', 'topic', 'reply'] as const;
 export type ReportTargetType = (typeof REPORT_TARGET_TYPES)[number];
 /** How much of the reported text the queue shows. */
 export const REPORT_EXCERPT_LENGTH = 280;
@@ -32,12 +32,14 @@ export const ReportGroupSchema = v.object({
   reasons: v.array(v.string()),
   reporters: count,
   firstReportedAt: v.string(),
-  /** For a comment: the thread it is in. */
-  thread: v.nullable(v.object({ targetType: v.picklist(COMMENT_TARGET_TYPES), targetId: v.string() })),
+  /** For a comment: the thread it is in; for a discussion reply: its topic (`targetType: 'topic'`). */
+  thread: v.nullable(v.object({ targetType: v.picklist([...COMMENT_TARGET_TYPES, 'topic']), targetId: v.string() })),
+  /** Where the content is read on the site (discussion topics and replies). */
+  link: v.optional(v.string()),
 });
 export type ReportGroup = v.InferOutput<typeof ReportGroupSchema>;
 
 export const ReportTargetParams = v.object({
-  targetType: v.pipe(text(), v.picklist(REPORT_TARGET_TYPES, 'Reports are of posts or comments')),
+  targetType: v.pipe(text(), v.picklist(REPORT_TARGET_TYPES, 'Reports are of posts, comments, topics or replies')),
   targetId: v.pipe(text(), v.uuid('No open reports for this content')),
 });
