@@ -100,3 +100,15 @@ export function togglePost(id: string, action: Toggle) {
       return answer(api.POST('/api/blog/{id}/unfeature', init));
   }
 }
+
+/** A post's saves, newest first (docs/domain/blog.md#revisions). */
+export const useRevisions = (id: string) => useQuery(apiQuery('/api/admin/blog/{id}/revisions', { params: { path: { id } } }));
+/** One save's text, for its preview; nothing while `rev` is null. */
+export const useRevision = (id: string, rev: string | null) =>
+  useQuery({
+    ...apiQuery('/api/admin/blog/{id}/revisions/{rev}', { params: { path: { id, rev: rev ?? '' } } }),
+    enabled: rev !== null,
+  });
+/** Restores a save's title, excerpt, text and tags as a new save. */
+export const restoreRevision = (id: string, rev: string) =>
+  answer(api.POST('/api/admin/blog/{id}/revisions/{rev}/restore', { params: { path: { id, rev } } }));

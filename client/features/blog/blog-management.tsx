@@ -22,6 +22,7 @@ import {
 import { slugify } from '../../../shared/blog/slug';
 import { scheduledTimeLabel, utcToZoned, zonedToUtc } from '../../../shared/blog/schedule-time';
 import type { Media } from '../../../shared/media/schemas';
+import { RevisionsButton } from './blog-revisions';
 
 /** The rich-text editor: a chunk of its own, loaded when staff open a post, never by readers. */
 const RichTextEditor = lazy(() => import('./editor/rich-text-editor'));
@@ -363,6 +364,7 @@ export function BlogManagement() {
                 <Button variant="ghost" onPress={() => setEditing(post)}>
                   Edit
                 </Button>
+                <RevisionsButton post={post} />
                 <Button variant="ghost" className="text-red-700 dark:text-red-400" onPress={() => setDeleting(post)}>
                   Delete
                 </Button>
