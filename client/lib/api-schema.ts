@@ -1180,6 +1180,302 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/categories": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The discussion categories, by name, with their topic counts
+         * @description Who may call it: signed-in.
+         */
+        get: operations["getCategories"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/categories": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add a discussion category
+         * @description Who may call it: admin, staff.
+         */
+        post: operations["postAdminCategories"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/categories/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete a category that holds no topics (409 while it holds some)
+         * @description Who may call it: admin, staff.
+         */
+        delete: operations["deleteAdminCategoriesById"];
+        options?: never;
+        head?: never;
+        /**
+         * Rename a category, or change its description or colour
+         * @description Who may call it: admin, staff.
+         */
+        patch: operations["patchAdminCategoriesById"];
+        trace?: never;
+    };
+    "/api/topics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Topics, pinned first then most recently active; by category (id or slug), tag or full-text search, with my unread counts
+         * @description Who may call it: signed-in.
+         */
+        get: operations["getTopics"];
+        put?: never;
+        /**
+         * Start a topic in a category (I then watch it)
+         * @description Who may call it: signed-in.
+         */
+        post: operations["postTopics"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/topics/unread": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * How many recently active topics have something I have not read (muted ones aside)
+         * @description Who may call it: signed-in.
+         */
+        get: operations["getTopicsUnread"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/topics/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A topic with its replies, oldest first, a page at a time
+         * @description Who may call it: signed-in.
+         */
+        get: operations["getTopicsById"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Edit my topic: its title, opening post or tags
+         * @description Who may call it: signed-in.
+         */
+        patch: operations["patchTopicsById"];
+        trace?: never;
+    };
+    "/api/topics/{id}/report": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Report a topic to the moderators
+         * @description Who may call it: signed-in.
+         */
+        post: operations["postTopicsByIdReport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/admin/topics/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Pin, lock or move a topic (staff)
+         * @description Who may call it: admin, staff.
+         */
+        put: operations["putAdminTopicsById"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/topics/{id}/read": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Record that I have read the topic up to this reply (or its opening post: the topic id); it only moves forward
+         * @description Who may call it: signed-in.
+         */
+        put: operations["putTopicsByIdRead"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/topics/{id}/watch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * How closely I follow a topic: watching (every reply, by mail too), normal, or muted
+         * @description Who may call it: signed-in.
+         */
+        put: operations["putTopicsByIdWatch"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/topics/{id}/replies": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reply in a topic, perhaps to one of its replies (I then watch it); a locked topic refuses (409)
+         * @description Who may call it: signed-in.
+         */
+        post: operations["postTopicsByIdReplies"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/replies/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete a reply (its author or staff); the topic keeps a "deleted" line
+         * @description Who may call it: signed-in.
+         */
+        delete: operations["deleteRepliesById"];
+        options?: never;
+        head?: never;
+        /**
+         * Edit my reply (its earlier text is kept)
+         * @description Who may call it: signed-in.
+         */
+        patch: operations["patchRepliesById"];
+        trace?: never;
+    };
+    "/api/replies/{id}/revisions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A reply's texts, newest first: the one shown, then each earlier one (its author and staff)
+         * @description Who may call it: signed-in.
+         */
+        get: operations["getRepliesByIdRevisions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/replies/{id}/report": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Report a reply to the moderators
+         * @description Who may call it: signed-in.
+         */
+        post: operations["postRepliesByIdReport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/reports": {
         parameters: {
             query?: never;
@@ -1188,7 +1484,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Open reports, one entry per reported post or comment, first reported first
+         * Open reports, one entry per reported post, comment, discussion topic or reply, first reported first
          * @description Who may call it: admin, staff.
          */
         get: operations["getAdminReports"];
@@ -1229,7 +1525,7 @@ export interface paths {
         };
         get?: never;
         /**
-         * Take the content down (a post is deleted, a comment leaves a "removed" line): its open reports are closed
+         * Take the content down (a post is deleted, a topic removed, a comment or reply leaves a "removed" line): its open reports are closed
          * @description Who may call it: admin, staff.
          */
         put: operations["putAdminReportsByTargetTypeByTargetIdRemove"];
@@ -2417,11 +2713,47 @@ export interface components {
             waitlist: boolean;
             tags: string[];
             media?: components["schemas"]["Media"];
+            address: {
+                street: string;
+                city: string;
+                region: string;
+                postalCode: string;
+                country: string;
+            } | null;
+            geo: {
+                lat: number;
+                lon: number;
+            } | null;
             /** @enum {string} */
             status: "pending" | "approved" | "rejected";
             isApproved: boolean;
             isFeatured: boolean;
             isCancelled: boolean;
+            pendingRevision?: boolean;
+            revision?: {
+                title: string;
+                description: string;
+                location: string;
+                startDate: string;
+                endDate: string;
+                allDay: boolean;
+                maxAttendees: number | null;
+                isPublic: boolean;
+                isVirtual: boolean;
+                virtualLink: string;
+                address: {
+                    street: string;
+                    city: string;
+                    region: string;
+                    postalCode: string;
+                    country: string;
+                } | null;
+                geo: {
+                    lat: number;
+                    lon: number;
+                } | null;
+                submittedAt: string;
+            };
             rejectionReason?: string | null;
             organizerId: string;
             organizer: components["schemas"]["Organizer"];
@@ -2647,7 +2979,7 @@ export interface components {
         };
         ReportGroup: {
             /** @enum {string} */
-            targetType: "post" | "comment";
+            targetType: "post" | "comment" | "topic" | "reply";
             targetId: string;
             excerpt: string;
             media?: {
@@ -2666,9 +2998,10 @@ export interface components {
             firstReportedAt: string;
             thread: {
                 /** @enum {string} */
-                targetType: "post" | "blog";
+                targetType: "post" | "blog" | "topic";
                 targetId: string;
             } | null;
+            link?: string;
         };
         Session: {
             user: components["schemas"]["User"] | null;
@@ -4061,6 +4394,26 @@ export interface operations {
                             editedAt: string | null;
                             removed: boolean;
                         }[];
+                        discussions: {
+                            topics: {
+                                id: string;
+                                title: string;
+                                text: string;
+                                tags: string[];
+                                startedAt: string;
+                                editedAt: string | null;
+                                url: string;
+                            }[];
+                            replies: {
+                                id: string;
+                                topicId: string;
+                                text: string;
+                                writtenAt: string;
+                                editedAt: string | null;
+                                deleted: boolean;
+                                url: string;
+                            }[];
+                        };
                         events: {
                             id: string;
                             title: string;
@@ -7065,6 +7418,1626 @@ export interface operations {
             };
         };
     };
+    getCategories: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        slug: string;
+                        name: string;
+                        description: string;
+                        color: string;
+                        topicCount: number;
+                    }[];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postAdminCategories: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    /** @default  */
+                    description?: string;
+                    /** @default #5b6b7a */
+                    color?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        slug: string;
+                        name: string;
+                        description: string;
+                        color: string;
+                        topicCount: number;
+                    };
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteAdminCategoriesById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    patchAdminCategoriesById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name?: string;
+                    description?: string;
+                    color?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        slug: string;
+                        name: string;
+                        description: string;
+                        color: string;
+                        topicCount: number;
+                    };
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getTopics: {
+        parameters: {
+            query?: {
+                limit?: string;
+                cursor?: string;
+                category?: string;
+                tag?: string;
+                q?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        items: {
+                            id: string;
+                            title: string;
+                            category: {
+                                id: string;
+                                slug: string;
+                                name: string;
+                                color: string;
+                            };
+                            author: {
+                                id: string;
+                                name: string;
+                                avatar: string | null;
+                                /** @enum {string} */
+                                role: "admin" | "staff" | "member" | "subscriber";
+                            };
+                            tags: string[];
+                            replyCount: number;
+                            lastReplyAt: string | null;
+                            activeAt: string;
+                            createdAt: string;
+                            pinned: boolean;
+                            locked: boolean;
+                            unread: number;
+                            new: boolean;
+                            /** @enum {string} */
+                            watch: "watching" | "normal" | "muted";
+                        }[];
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postTopics: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    title: string;
+                    content: string;
+                    /** Format: uuid */
+                    categoryId: string;
+                    /** @default [] */
+                    tags?: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        title: string;
+                        category: {
+                            id: string;
+                            slug: string;
+                            name: string;
+                            color: string;
+                        };
+                        author: {
+                            id: string;
+                            name: string;
+                            avatar: string | null;
+                            /** @enum {string} */
+                            role: "admin" | "staff" | "member" | "subscriber";
+                        };
+                        tags: string[];
+                        replyCount: number;
+                        lastReplyAt: string | null;
+                        activeAt: string;
+                        createdAt: string;
+                        pinned: boolean;
+                        locked: boolean;
+                        unread: number;
+                        new: boolean;
+                        /** @enum {string} */
+                        watch: "watching" | "normal" | "muted";
+                        content: string;
+                        editedAt: string | null;
+                        readUpTo: number | null;
+                    };
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getTopicsUnread: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        count: number;
+                    };
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getTopicsById: {
+        parameters: {
+            query?: {
+                limit?: string;
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        topic: {
+                            id: string;
+                            title: string;
+                            category: {
+                                id: string;
+                                slug: string;
+                                name: string;
+                                color: string;
+                            };
+                            author: {
+                                id: string;
+                                name: string;
+                                avatar: string | null;
+                                /** @enum {string} */
+                                role: "admin" | "staff" | "member" | "subscriber";
+                            };
+                            tags: string[];
+                            replyCount: number;
+                            lastReplyAt: string | null;
+                            activeAt: string;
+                            createdAt: string;
+                            pinned: boolean;
+                            locked: boolean;
+                            unread: number;
+                            new: boolean;
+                            /** @enum {string} */
+                            watch: "watching" | "normal" | "muted";
+                            content: string;
+                            editedAt: string | null;
+                            readUpTo: number | null;
+                        };
+                        replies: {
+                            items: {
+                                id: string;
+                                topicId: string;
+                                number: number;
+                                replyTo: {
+                                    id: string;
+                                    number: number;
+                                    author: {
+                                        id: string;
+                                        name: string;
+                                    };
+                                } | null;
+                                author: {
+                                    id: string;
+                                    name: string;
+                                    avatar: string | null;
+                                    /** @enum {string} */
+                                    role: "admin" | "staff" | "member" | "subscriber";
+                                };
+                                content: string;
+                                createdAt: string;
+                                editedAt: string | null;
+                                edits: number;
+                                deleted: boolean;
+                                /** @enum {string} */
+                                via: "web" | "email";
+                            }[];
+                            nextCursor: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    patchTopicsById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    title?: string;
+                    content?: string;
+                    tags?: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        title: string;
+                        category: {
+                            id: string;
+                            slug: string;
+                            name: string;
+                            color: string;
+                        };
+                        author: {
+                            id: string;
+                            name: string;
+                            avatar: string | null;
+                            /** @enum {string} */
+                            role: "admin" | "staff" | "member" | "subscriber";
+                        };
+                        tags: string[];
+                        replyCount: number;
+                        lastReplyAt: string | null;
+                        activeAt: string;
+                        createdAt: string;
+                        pinned: boolean;
+                        locked: boolean;
+                        unread: number;
+                        new: boolean;
+                        /** @enum {string} */
+                        watch: "watching" | "normal" | "muted";
+                        content: string;
+                        editedAt: string | null;
+                        readUpTo: number | null;
+                    };
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postTopicsByIdReport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    reason?: string;
+                } | null;
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        title: string;
+                        category: {
+                            id: string;
+                            slug: string;
+                            name: string;
+                            color: string;
+                        };
+                        author: {
+                            id: string;
+                            name: string;
+                            avatar: string | null;
+                            /** @enum {string} */
+                            role: "admin" | "staff" | "member" | "subscriber";
+                        };
+                        tags: string[];
+                        replyCount: number;
+                        lastReplyAt: string | null;
+                        activeAt: string;
+                        createdAt: string;
+                        pinned: boolean;
+                        locked: boolean;
+                        unread: number;
+                        new: boolean;
+                        /** @enum {string} */
+                        watch: "watching" | "normal" | "muted";
+                        content: string;
+                        editedAt: string | null;
+                        readUpTo: number | null;
+                    };
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    putAdminTopicsById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    pinned?: boolean;
+                    locked?: boolean;
+                    /** Format: uuid */
+                    categoryId?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        title: string;
+                        category: {
+                            id: string;
+                            slug: string;
+                            name: string;
+                            color: string;
+                        };
+                        author: {
+                            id: string;
+                            name: string;
+                            avatar: string | null;
+                            /** @enum {string} */
+                            role: "admin" | "staff" | "member" | "subscriber";
+                        };
+                        tags: string[];
+                        replyCount: number;
+                        lastReplyAt: string | null;
+                        activeAt: string;
+                        createdAt: string;
+                        pinned: boolean;
+                        locked: boolean;
+                        unread: number;
+                        new: boolean;
+                        /** @enum {string} */
+                        watch: "watching" | "normal" | "muted";
+                        content: string;
+                        editedAt: string | null;
+                        readUpTo: number | null;
+                    };
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    putTopicsByIdRead: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** Format: uuid */
+                    upTo: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        topicId: string;
+                        readUpTo: number;
+                        unread: number;
+                    };
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    putTopicsByIdWatch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    level: "watching" | "normal" | "muted";
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        topicId: string;
+                        /** @enum {string} */
+                        level: "watching" | "normal" | "muted";
+                    };
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postTopicsByIdReplies: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    content: string;
+                    replyTo?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        topicId: string;
+                        number: number;
+                        replyTo: {
+                            id: string;
+                            number: number;
+                            author: {
+                                id: string;
+                                name: string;
+                            };
+                        } | null;
+                        author: {
+                            id: string;
+                            name: string;
+                            avatar: string | null;
+                            /** @enum {string} */
+                            role: "admin" | "staff" | "member" | "subscriber";
+                        };
+                        content: string;
+                        createdAt: string;
+                        editedAt: string | null;
+                        edits: number;
+                        deleted: boolean;
+                        /** @enum {string} */
+                        via: "web" | "email";
+                    };
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteRepliesById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    patchRepliesById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    content: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        topicId: string;
+                        number: number;
+                        replyTo: {
+                            id: string;
+                            number: number;
+                            author: {
+                                id: string;
+                                name: string;
+                            };
+                        } | null;
+                        author: {
+                            id: string;
+                            name: string;
+                            avatar: string | null;
+                            /** @enum {string} */
+                            role: "admin" | "staff" | "member" | "subscriber";
+                        };
+                        content: string;
+                        createdAt: string;
+                        editedAt: string | null;
+                        edits: number;
+                        deleted: boolean;
+                        /** @enum {string} */
+                        via: "web" | "email";
+                    };
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getRepliesByIdRevisions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        content: string;
+                        at: string;
+                        current: boolean;
+                    }[];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postRepliesByIdReport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    reason?: string;
+                } | null;
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        topicId: string;
+                        number: number;
+                        replyTo: {
+                            id: string;
+                            number: number;
+                            author: {
+                                id: string;
+                                name: string;
+                            };
+                        } | null;
+                        author: {
+                            id: string;
+                            name: string;
+                            avatar: string | null;
+                            /** @enum {string} */
+                            role: "admin" | "staff" | "member" | "subscriber";
+                        };
+                        content: string;
+                        createdAt: string;
+                        editedAt: string | null;
+                        edits: number;
+                        deleted: boolean;
+                        /** @enum {string} */
+                        via: "web" | "email";
+                    };
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     getAdminReports: {
         parameters: {
             query?: {
@@ -7679,6 +9652,24 @@ export interface operations {
                     eventType?: "meeting" | "anniversary" | "conference" | "reunion" | "broadcast_history" | "memorial" | "celebration" | "other";
                     /** @default  */
                     location?: string | null;
+                    /** @default null */
+                    address?: {
+                        /** @default  */
+                        street?: string | null;
+                        /** @default  */
+                        city?: string | null;
+                        /** @default  */
+                        region?: string | null;
+                        /** @default  */
+                        postalCode?: string | null;
+                        /** @default  */
+                        country?: string | null;
+                    } | null;
+                    /** @default null */
+                    geo?: {
+                        lat: number | string;
+                        lon: number | string;
+                    } | null;
                     /** @default false */
                     isVirtual?: boolean;
                     /** @default  */
@@ -7824,6 +9815,24 @@ export interface operations {
                     eventType?: "meeting" | "anniversary" | "conference" | "reunion" | "broadcast_history" | "memorial" | "celebration" | "other";
                     /** @default  */
                     location?: string | null;
+                    /** @default null */
+                    address?: {
+                        /** @default  */
+                        street?: string | null;
+                        /** @default  */
+                        city?: string | null;
+                        /** @default  */
+                        region?: string | null;
+                        /** @default  */
+                        postalCode?: string | null;
+                        /** @default  */
+                        country?: string | null;
+                    } | null;
+                    /** @default null */
+                    geo?: {
+                        lat: number | string;
+                        lon: number | string;
+                    } | null;
                     /** @default false */
                     isVirtual?: boolean;
                     /** @default  */
