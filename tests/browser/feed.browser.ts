@@ -4,32 +4,22 @@
  * as text, the "N new posts" pill, promotion and suspension.
  */
 import { describe, expect, it } from 'vitest';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import type { TestSite } from '../support/site';
-import { accessibilityViolations, siteInBrowser, openAs, person, screenshot } from '../support/browser';
+import { accessibilityViolations, siteInBrowser, openNewsfeedAs, openNewsfeedForThree, person, screenshot } from '../support/browser';
 
 let site: TestSite;
 let browser: Browser;
-const contexts: BrowserContext[] = [];
 let staffPage: Page;
 let memberPage: Page;
 let otherPage: Page;
-
-async function open(account: ReturnType<typeof person>) {
-  const { context, page } = await openAs(browser, site.url, account);
-  contexts.push(context);
-  await page.getByRole('heading', { name: 'Broadcast History Newsfeed' }).waitFor();
-  return page;
-}
 
 const postTexts = (page: Page) => page.getByRole('article').allTextContents();
 
 siteInBrowser({ RATE_LIMIT_AUTH_MAX: '1000', RATE_LIMIT_POST_MAX: '1000' }, async (started, chromium) => {
   site = started;
   browser = chromium;
-  staffPage = await open(person('Ada', 'Admin'));
-  memberPage = await open(person('Mary', 'Member'));
-  otherPage = await open(person('Otto', 'Other'));
+  ({ admin: staffPage, member: memberPage, other: otherPage } = await openNewsfeedForThree(chromium, site.url));
 });
 
 describe('newsfeed', () => {
@@ -135,7 +125,7 @@ describe('newsfeed', () => {
       expect((await staffPage.request.put(`/api/admin/posts/${id}/approve`, { data: {} })).status()).toBe(200);
     };
 
-    const reader = await open(person('Rita', 'Reader'));
+    const reader = await openNewsfeedAs(browser, site.url, person('Rita', 'Reader'));
     const articles = reader.getByRole('article');
     await expect.poll(() => articles.count()).toBe(20);
     // At once, not smoothly: the position read next is where the reader stays.
