@@ -28,6 +28,7 @@ import { feedRoutes } from './feed/routes';
 import { blogRoutes } from './blog/routes';
 import { commentRoutes } from './comments/routes';
 import { discussionRoutes } from './discussions/routes';
+import { mailReplyRoutes } from './mail-replies/routes';
 import { reportRoutes } from './reports/routes';
 import { notificationRoutes } from './notifications/routes';
 import { bookmarkRoutes } from './bookmarks/routes';
@@ -225,6 +226,7 @@ export async function buildApp(
   await app.register(blogRoutes, { services });
   await app.register(commentRoutes, { services });
   await app.register(discussionRoutes, { services });
+  await app.register(mailReplyRoutes, { services });
   await app.register(reportRoutes, { services });
   await app.register(notificationRoutes, { services });
   await app.register(bookmarkRoutes, { services });
