@@ -8,6 +8,8 @@ import type { Session } from '../shared/members/schemas';
 import './styles.css';
 
 const path = window.location.pathname;
+/** What a reader does first on a page that waits for them: scroll, touch, click or type. */
+const INTERACTIONS = ['scroll', 'wheel', 'pointerdown', 'touchstart', 'keydown'] as const;
 const app = () => import('./app');
 
 async function readSession(): Promise<Session | null> {
@@ -29,6 +31,16 @@ if (path === '/login' || path === '/register') {
     if (session && !session.user) (await import('./visitor')).showVisitorPage('landing');
     else (await app()).startApp(session ?? undefined);
   });
+} else if (document.body.hasAttribute('data-prerendered') && /^\/blog(\/tag\/[^/]+)?\/?$/u.test(path)) {
+  // A visitor's page of the blog (the server sends its HTML to visitors only): complete as it is, its links plain ones.
+} else if (document.body.hasAttribute('data-prerendered') && /^\/blog\/[^/]+$/u.test(path)) {
+  // A visitor reading a post: the server's page is the whole article, so the app (its comments, sharing) waits for
+  // the reader's first move, and nothing competes with the article's first paint.
+  const start = () => {
+    for (const type of INTERACTIONS) window.removeEventListener(type, start, true);
+    void Promise.all([app(), readSession()]).then(([loaded, session]) => loaded.startApp(session ?? undefined));
+  };
+  for (const type of INTERACTIONS) window.addEventListener(type, start, { capture: true, passive: true });
 } else if (/^\/(blog|events)\/[^/]+$/u.test(path)) {
   // A public page (the server's HTML shows it already): the session is read while the app loads, so the app draws
   // the page for a visitor or a member at once, without a first pass that only waits for the session.

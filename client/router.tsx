@@ -285,6 +285,11 @@ const shellRoutes = [
   createRoute({ getParentRoute: () => shellRoute, path: '/blog', component: page(() => import('./features/blog/blog-pages'), 'BlogPage') }),
   createRoute({
     getParentRoute: () => shellRoute,
+    path: '/blog/tag/$tag',
+    component: page(() => import('./features/blog/blog-pages'), 'BlogTagPage'),
+  }),
+  createRoute({
+    getParentRoute: () => shellRoute,
     path: '/calendar',
     component: page(() => import('./features/events/event-pages'), 'CalendarPage'),
   }),

@@ -9,7 +9,7 @@ import { apiQuery, operationKey } from '../../lib/query-keys';
 export type { BlogPost };
 
 /** Published posts for readers, page by page. */
-export const usePublishedPosts = () => usePages('/api/blog', {});
+export const usePublishedPosts = (tag?: string) => usePages('/api/blog', tag === undefined ? {} : { params: { query: { tag } } });
 /** Every post, drafts too, for staff. */
 export const useWrittenPosts = () => usePages('/api/admin/blog', {});
 

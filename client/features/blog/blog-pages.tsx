@@ -7,6 +7,7 @@ import { Spinner } from '../../components/ui/spinner';
 import { useToast } from '../../components/ui/toast';
 import { LoadMore } from '../../lib/paged-list';
 import { useBlogPost, usePublishedPosts, type BlogPost } from './api';
+import { BlogTags } from './blog-tags';
 import { excerptRepeatsBody, htmlToText } from '../../../shared/blog/excerpt';
 import { SHARE_DESCRIPTION_LENGTH } from '../../../shared/feed/constants';
 import { copyText, openSharePopup, shareNetworks } from '../../lib/share';
@@ -69,6 +70,7 @@ function PostCard({ post, signedIn }: { post: BlogPost; signedIn: boolean }) {
         {post.comments > 0 && <> · {post.comments === 1 ? '1 comment' : `${post.comments} comments`}</>}
       </p>
       <p className="mt-3 flex-1 text-slate-700 dark:text-slate-300">{post.excerpt}</p>
+      <BlogTags tags={post.tags} signedIn={signedIn} />
       <div className="mt-4 flex flex-wrap items-center justify-between gap-2">
         <Link
           to="/blog/$id"
@@ -83,8 +85,14 @@ function PostCard({ post, signedIn }: { post: BlogPost; signedIn: boolean }) {
   );
 }
 
-export function BlogPage() {
-  const { list: posts, items: loaded } = usePublishedPosts();
+/** A tag's posts, newest first (/blog/tag/{tag}); a visitor reads the server's page of it. */
+export function BlogTagPage() {
+  const { tag } = useParams({ strict: false }) as { tag: string };
+  return <BlogPage tag={tag} />;
+}
+
+export function BlogPage({ tag }: { tag?: string } = {}) {
+  const { list: posts, items: loaded } = usePublishedPosts(tag);
   const signedIn = Boolean(useCurrentUser().data);
   const [search, setSearch] = useState('');
   // The search looks through the posts loaded so far; "Load more" brings older ones in.
@@ -98,7 +106,11 @@ export function BlogPage() {
 
   return (
     <div>
-      <PageHeader title="Blog" description="Stories, research and memories from the community." />
+      {tag === undefined ? (
+        <PageHeader title="Blog" description="Stories, research and memories from the community." />
+      ) : (
+        <PageHeader title={`Posts tagged “${tag}”`} description="Every published post with this tag, newest first." />
+      )}
       <label htmlFor="blog-search" className="sr-only">
         Search blog posts
       </label>
@@ -116,7 +128,11 @@ export function BlogPage() {
         <p role="alert">The blog could not be loaded. Please refresh the page.</p>
       ) : shown.length === 0 ? (
         <p className="rounded-xl border border-dashed border-slate-300 p-8 text-center dark:border-slate-700">
-          {loaded.length > 0 ? `No blog posts match “${search.trim()}”` : 'No blog posts yet'}
+          {loaded.length > 0
+            ? `No blog posts match “${search.trim()}”`
+            : tag === undefined
+              ? 'No blog posts yet'
+              : 'No posts with this tag'}
         </p>
       ) : (
         <div className="space-y-8">
@@ -251,6 +267,7 @@ export function BlogPostPage() {
           </span>
         )}
       </p>
+      <BlogTags tags={p.tags} signedIn={Boolean(viewer.data)} />
       <Cover post={p} size="page" />
       {p.excerpt && !excerptRepeatsBody(p.excerpt, p.content) && (
         <blockquote className="mt-6 border-l-4 border-amber-accent pl-4 text-lg text-slate-700 italic dark:text-slate-300">
@@ -266,7 +283,11 @@ export function BlogPostPage() {
             <BookmarkButton kind="blog" id={p.id} label={p.title} className="border border-slate-300 dark:border-slate-600" />
           )}
         </div>
-        <Link to="/blog" className="inline-flex min-h-11 items-center font-medium text-brand-600 underline dark:text-amber-accent">
+        <Link
+          to="/blog"
+          reloadDocument={!viewer.data}
+          className="inline-flex min-h-11 items-center font-medium text-brand-600 underline dark:text-amber-accent"
+        >
           Browse More Posts
         </Link>
       </div>

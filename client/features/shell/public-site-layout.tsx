@@ -59,6 +59,8 @@ export function PublicSiteLayout({ children }: { children: ReactNode }) {
         key={link.label}
         to={link.to}
         activeOptions={{ exact: true }}
+        // A visitor's blog is the server's page (its posts in the HTML), not the app's.
+        reloadDocument={link.to === '/blog' && !user.data}
         className={`inline-flex min-h-11 items-center px-2 ${active ? 'underline decoration-2 underline-offset-8' : 'hover:text-amber-300'}`}
         aria-current={active ? 'page' : undefined}
       >
