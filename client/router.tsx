@@ -269,12 +269,36 @@ const AdminPage = lazy(() =>
     import('./features/admin/admin-dashboard'),
     import('./features/blog/blog-management'),
     import('./features/site-pages/site-pages-editor'),
-  ]).then(([admin, blog, pages]) => ({
-    default: () => <admin.AdminDashboard blogTab={<blog.BlogManagement />} settingsTab={<pages.SitePagesEditor />} />,
+    import('./features/discussions/category-management'),
+  ]).then(([admin, blog, pages, discussions]) => ({
+    default: () => (
+      <admin.AdminDashboard
+        blogTab={<blog.BlogManagement />}
+        settingsTab={<pages.SitePagesEditor />}
+        discussionsTab={<discussions.CategoryManagement />}
+      />
+    ),
   })),
 );
 const EventManagementPage = lazy(() => import('./features/events/event-management').then((m) => ({ default: m.EventManagementPage })));
 const WidgetsPage = lazy(() => import('./features/embeds/widgets-page').then((m) => ({ default: m.WidgetsPage })));
+
+/** The topic list, filtered by a category (its id) and a tag named in the address, so a filtered list can be linked. */
+const discussionsRoute = createRoute({
+  getParentRoute: () => shellRoute,
+  path: '/discussions',
+  validateSearch: v.object({
+    category: v.fallback(v.optional(v.pipe(v.string(), v.maxLength(100))), undefined),
+    tag: v.fallback(v.optional(v.pipe(v.string(), v.maxLength(100))), undefined),
+  }),
+  component: lazyRouteComponent(() =>
+    import('./features/discussions/discussions-page').then(({ DiscussionsPage }) => ({
+      default: function DiscussionsRoute() {
+        return <DiscussionsPage search={discussionsRoute.useSearch()} />;
+      },
+    })),
+  ),
+});
 
 const shellRoutes = [
   createRoute({
@@ -336,10 +360,11 @@ const shellRoutes = [
     path: '/mailbox',
     component: page(() => import('./features/mailbox/mailbox-page'), 'MailboxPage'),
   }),
+  discussionsRoute,
   createRoute({
     getParentRoute: () => shellRoute,
-    path: '/discussions',
-    component: page(() => import('./features/placeholders/placeholder-pages'), 'DiscussionsPage'),
+    path: '/discussions/topics/$id',
+    component: page(() => import('./features/discussions/topic-page'), 'TopicPage'),
   }),
   createRoute({
     getParentRoute: () => shellRoute,

@@ -36,6 +36,7 @@ const TABS = [
   { id: 'moderation', label: 'Moderation' },
   { id: 'reports', label: 'Reported content' },
   { id: 'blog', label: 'Blog' },
+  { id: 'discussions', label: 'Discussions' },
   { id: 'users', label: 'Users' },
   { id: 'analytics', label: 'Analytics' },
   { id: 'settings', label: 'Settings' },
@@ -513,8 +514,16 @@ function Users({ viewer }: { viewer: CurrentUser }) {
   );
 }
 
-/** The blog and settings tabs belong to the blog and site-pages features; the route composes them in. */
-export function AdminDashboard({ blogTab, settingsTab }: { blogTab?: ReactNode; settingsTab?: ReactNode }) {
+/** The blog, discussions and settings tabs belong to the blog, discussions and site-pages features; the route composes them in. */
+export function AdminDashboard({
+  blogTab,
+  discussionsTab,
+  settingsTab,
+}: {
+  blogTab?: ReactNode;
+  discussionsTab?: ReactNode;
+  settingsTab?: ReactNode;
+}) {
   const { data: user } = useCurrentUser();
   const params = useParams({ strict: false }) as { tab?: string };
   const inPublicLayout = window.location.pathname.startsWith('/admin-webflow');
@@ -567,6 +576,7 @@ export function AdminDashboard({ blogTab, settingsTab }: { blogTab?: ReactNode; 
       {tab === 'moderation' && <Moderation />}
       {tab === 'reports' && <ReportedContent />}
       {tab === 'blog' && blogTab}
+      {tab === 'discussions' && discussionsTab}
       {tab === 'users' && <Users viewer={user} />}
       {tab === 'analytics' && <ComingSoon title="Analytics" />}
       {tab === 'settings' && settingsTab}

@@ -1,4 +1,3 @@
 import { ComingSoon } from '../../components/ui/page-header';
 
-export const DiscussionsPage = () => <ComingSoon title="Discussions" />;
 export const TrendingPage = () => <ComingSoon title="Trending" />;

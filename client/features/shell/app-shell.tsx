@@ -15,6 +15,7 @@ import { useSignOut } from '../auth/sign-out';
 import { useEventStats } from '../events/api';
 import { useAdminStats } from '../admin/api';
 import { useUnreadNotifications } from '../notifications/api';
+import { useUnreadTopics } from '../discussions/api';
 import { useMailbox } from '../mailbox/api';
 import { MAIN_CONTENT_ID, SkipLink } from '../../components/skip-link';
 import { useCommunityStats } from '../newsfeed/api';
@@ -114,6 +115,12 @@ function NavLink({
 /** The member's unread notifications, live. */
 function UnreadBadge({ children }: { children: (unread: number) => ReactNode }) {
   const unread = useUnreadNotifications(true);
+  return <>{children(unread.data ?? 0)}</>;
+}
+
+/** The replies the member has not read in the discussions, live (the seed's fixed badge, made real). */
+function UnreadTopicsBadge({ children }: { children: (unread: number) => ReactNode }) {
+  const unread = useUnreadTopics();
   return <>{children(unread.data ?? 0)}</>;
 }
 
@@ -278,6 +285,10 @@ function SidebarContent({
                   <UnreadBadge>
                     {(unread) => <NavLink item={item} collapsed={collapsed} active={item === current} badge={unread} />}
                   </UnreadBadge>
+                ) : item.to === '/discussions' ? (
+                  <UnreadTopicsBadge>
+                    {(unread) => <NavLink item={item} collapsed={collapsed} active={item === current} badge={unread} />}
+                  </UnreadTopicsBadge>
                 ) : (
                   <NavLink item={item} collapsed={collapsed} active={item === current} />
                 )}

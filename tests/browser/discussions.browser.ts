@@ -1,0 +1,220 @@
+/**
+ * Discussions in real browsers: staff open a category in the dashboard; a member starts a topic and another sees it
+ * arrive in the list, unread, with the sidebar's count; the second quotes a reply and answers, and the first sees the
+ * answer appear without a reload and their own count move; a long topic opens at the reply its address names; staff
+ * close a topic and its reply box gives way to "This topic is closed"; the keyboard reaches the reply box; a category
+ * that holds topics is not deleted. Desktop and phone.
+ */
+import { mkdirSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { TestSite } from '../support/site';
+import { accessibilityViolations, openAs, person, screenshot, siteInBrowser } from '../support/browser';
+
+let site: TestSite;
+let browser: Browser;
+const contexts: BrowserContext[] = [];
+let staff: Page;
+let mary: Page;
+let otto: Page;
+
+async function open(account: ReturnType<typeof person>) {
+  const { context, page } = await openAs(browser, site.url, account);
+  contexts.push(context);
+  await page.getByRole('heading', { name: 'Broadcast History Newsfeed' }).waitFor();
+  return page;
+}
+
+mkdirSync('/tmp/discussions-screens', { recursive: true });
+
+siteInBrowser({ RATE_LIMIT_AUTH_MAX: '1000', RATE_LIMIT_POST_MAX: '1000', RATE_LIMIT_COMMENT_MAX: '1000' }, async (started, chromium) => {
+  site = started;
+  browser = chromium;
+  staff = await open(person('Ada', 'Admin'));
+  mary = await open(person('Mary', 'Member'));
+  otto = await open(person('Otto', 'Other'));
+});
+
+/** The sidebar's Discussions entry, with its unread count when there is one. */
+const sidebarEntry = (page: Page, unread: number) =>
+  page
+    .getByRole('navigation', { name: 'Main' })
+    .getByRole('link', { name: unread ? `Discussions ${unread} new` : 'Discussions', exact: true });
+
+/** A screenshot of the whole page for CI, and of the window (what a reader sees at once) to look at here. */
+async function shot(page: Page, name: string) {
+  await screenshot(page, name);
+  await page.screenshot({ path: `/tmp/discussions-screens/${name}-window.png` });
+}
+
+let categoryId = '';
+let topicUrl = '';
+
+describe('discussions', () => {
+  it('staff open a category in the dashboard', async () => {
+    await staff.goto('/admin/discussions');
+    await staff.getByText('No categories yet').waitFor();
+    await staff.getByRole('button', { name: 'New category' }).click();
+    const dialog = staff.getByRole('dialog', { name: 'New category' });
+    await dialog.getByLabel('Name').fill('Stations and studios');
+    await dialog.getByLabel('Description').fill('Call letters, transmitters, the buildings and the people in them.');
+    await dialog.getByRole('button', { name: 'Colour #15803d' }).click();
+    await dialog.getByRole('button', { name: 'Create category' }).click();
+    await staff.getByRole('button', { name: 'Edit Stations and studios' }).waitFor();
+    const categories = await (await staff.request.get('/api/categories')).json();
+    categoryId = categories.find((category: { name: string }) => category.name === 'Stations and studios').id;
+    expect(categoryId).toBeTruthy();
+    expect(
+      (
+        await staff.request.post('/api/admin/categories', {
+          data: { name: 'Equipment', description: 'Remote trucks, consoles and microphones.', color: '#1d4ed8' },
+        })
+      ).status(),
+    ).toBe(201);
+    await staff.getByRole('button', { name: 'Edit Equipment' }).waitFor();
+    await shot(staff, 'discussions-categories-admin');
+    expect(await accessibilityViolations(staff)).toEqual([]);
+  });
+
+  it('a topic started by one member reaches another live, unread, with the sidebar count', async () => {
+    await otto.getByRole('link', { name: /^Discussions/ }).click();
+    await otto.getByRole('heading', { name: 'Discussions', level: 1 }).waitFor();
+    await otto.getByText('No topics yet. Start the first conversation!').waitFor();
+
+    await mary.goto('/discussions');
+    await mary.getByRole('button', { name: 'New topic' }).click();
+    const dialog = mary.getByRole('dialog', { name: 'New topic' });
+    await dialog.getByLabel('Title').fill('Who remembers the KRNT night crew?');
+    await dialog.getByLabel('Category').selectOption({ label: 'Stations and studios' });
+    await dialog.getByLabel('Opening post').fill('They ran the late show from 1958.\n\nWho else listened?');
+    await dialog.getByLabel(/Tags/).fill('krnt, night shift');
+    await dialog.getByRole('button', { name: 'Start topic' }).click();
+    await mary.getByRole('heading', { name: 'Who remembers the KRNT night crew?', level: 1 }).waitFor();
+    topicUrl = new URL(mary.url()).pathname;
+    await mary.getByLabel('Write a reply').fill('My uncle Walt was the engineer on that shift.');
+    await mary.getByRole('button', { name: 'Reply', exact: true }).click();
+    await mary.getByRole('article', { name: 'Reply by Mary Member' }).waitFor();
+
+    // Otto's list shows it without a reload: bold, with its unread badge, and his sidebar counts it.
+    const row = otto.getByRole('link', { name: /Who remembers the KRNT night crew\?/ });
+    await row.waitFor();
+    expect(await row.getAttribute('class')).toContain('font-bold');
+    await otto.getByRole('link', { name: 'Who remembers the KRNT night crew? (1 unread reply)' }).waitFor();
+    await sidebarEntry(otto, 1).waitFor();
+    await otto.getByRole('button', { name: /Stations and studios\s*1 topic/ }).waitFor();
+    await shot(otto, 'discussions-list-desktop');
+    expect(await accessibilityViolations(otto)).toEqual([]);
+  });
+
+  it('a quoted reply appears for the topic starter without a reload, and both counts move', async () => {
+    // Mary stays on her topic, on a short window: Otto's answer will arrive below what she sees.
+    await mary.setViewportSize({ width: 1280, height: 420 });
+    await mary.evaluate(() => window.scrollTo(0, 0));
+    await otto.getByRole('link', { name: /Who remembers the KRNT night crew\?/ }).click();
+    const walt = otto.getByRole('article', { name: 'Reply by Mary Member' });
+    await walt.getByRole('button', { name: 'Quote' }).click();
+    const box = otto.getByLabel('Write a reply');
+    expect(await box.inputValue()).toBe('> Mary Member wrote:\n> My uncle Walt was the engineer on that shift.\n\n');
+    expect(await box.evaluate((element) => element === document.activeElement)).toBe(true);
+    await otto.getByText('Replying to Mary Member').waitFor();
+    // Having had the whole topic on screen, Otto has nothing unread left.
+    await sidebarEntry(otto, 0).waitFor();
+    await box.pressSequentially('Walt Jensen? He taught me to splice tape.');
+    await box.press('Control+Enter');
+    await otto.getByRole('article', { name: 'Reply by Otto Other' }).waitFor();
+    expect(await box.inputValue()).toBe('');
+
+    const answer = mary.getByRole('article', { name: 'Reply by Otto Other' });
+    await answer.getByText('Walt Jensen? He taught me to splice tape.').waitFor();
+    await answer.locator('blockquote').getByText('My uncle Walt was the engineer on that shift.').waitFor();
+    await answer.getByRole('link', { name: 'in reply to Mary Member (#1)' }).waitFor();
+    // Not yet read: Mary's sidebar counts the topic, until she scrolls down to the answer.
+    await sidebarEntry(mary, 1).waitFor();
+    await answer.scrollIntoViewIfNeeded();
+    await sidebarEntry(mary, 0).waitFor();
+    await mary.setViewportSize({ width: 1280, height: 800 });
+    await shot(mary, 'discussions-topic-quoted');
+    expect(await accessibilityViolations(mary)).toEqual([]);
+  });
+
+  it('a long topic opens at the reply its address names, on a desktop and a phone', async () => {
+    const id = topicUrl.split('/').at(-1)!;
+    let named = '';
+    for (let n = 1; n <= 30; n++) {
+      const posted = await staff.request.post(`/api/topics/${id}/replies`, {
+        data: { content: `<p>Log entry ${n}: the night transmitter ran at ${900 + n} watts, and the tower light was checked.</p>` },
+      });
+      expect(posted.status()).toBe(201);
+      if (n === 12) named = (await posted.json()).id;
+    }
+    await otto.goto(`${topicUrl}#reply-${named}`);
+    const target = otto.locator(`#reply-${named}`);
+    await target.getByText('Log entry 12:').waitFor();
+    await expect.poll(() => target.getAttribute('class')).toContain('ring-amber-500');
+    await expect
+      .poll(() =>
+        target.evaluate((element) => element.getBoundingClientRect().top > 0 && element.getBoundingClientRect().top < innerHeight),
+      )
+      .toBe(true);
+    await shot(otto, 'discussions-long-topic-desktop');
+
+    await otto.setViewportSize({ width: 390, height: 844 });
+    await otto.reload();
+    await otto.getByText('Log entry 30:').waitFor();
+    expect(await otto.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+    await shot(otto, 'discussions-long-topic-phone');
+    await otto.goto('/discussions');
+    await otto.getByRole('link', { name: /KRNT night crew/ }).waitFor();
+    expect(await otto.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+    await shot(otto, 'discussions-list-phone');
+    await otto.setViewportSize({ width: 1280, height: 800 });
+  });
+
+  it('the keyboard reaches the reply box, with the focus in sight', async () => {
+    await mary.goto(topicUrl);
+    await mary.getByRole('heading', { name: 'Who remembers the KRNT night crew?', level: 1 }).waitFor();
+    const jump = mary.getByRole('button', { name: 'Jump to reply' });
+    let reached = false;
+    for (let step = 0; step < 40 && !reached; step++) {
+      await mary.keyboard.press('Tab');
+      reached = await jump.evaluate((element) => element === document.activeElement);
+    }
+    expect(reached).toBe(true);
+    expect(await jump.evaluate((element) => getComputedStyle(element).boxShadow)).not.toBe('none');
+    await mary.keyboard.press('Enter');
+    const box = mary.getByLabel('Write a reply');
+    await expect.poll(() => box.evaluate((element) => element === document.activeElement)).toBe(true);
+    expect(await box.evaluate((element) => getComputedStyle(element).boxShadow)).not.toBe('none');
+    await expect.poll(() => box.evaluate((element) => element.getBoundingClientRect().bottom <= innerHeight)).toBe(true);
+    await mary.keyboard.press('Tab');
+    expect(await mary.evaluate(() => document.activeElement?.textContent)).toBe('Reply');
+  });
+
+  it('staff close a topic: its reply box gives way, for a reader already there too', async () => {
+    await mary.goto(topicUrl);
+    await mary.getByLabel('Write a reply').waitFor();
+    await staff.goto(topicUrl);
+    await staff.getByRole('button', { name: 'Lock' }).click();
+    await staff.getByRole('button', { name: 'Unlock' }).waitFor();
+    await mary.getByText('This topic is closed').waitFor();
+    expect(await mary.getByLabel('Write a reply').count()).toBe(0);
+    expect(
+      (await mary.request.post(`/api/topics/${topicUrl.split('/').at(-1)}/replies`, { data: { content: '<p>Late</p>' } })).status(),
+    ).toBe(409);
+    await mary.goto('/discussions');
+    await mary
+      .getByRole('link', { name: /KRNT night crew/ })
+      .locator('..')
+      .locator('..')
+      .getByText('Closed')
+      .waitFor();
+  });
+
+  it('a category that holds topics is not deleted', async () => {
+    await staff.goto('/admin/discussions');
+    staff.once('dialog', (dialog) => void dialog.accept());
+    await staff.getByRole('button', { name: 'Delete Stations and studios' }).click();
+    await staff.getByText('Could not delete the category').waitFor();
+    await staff.getByRole('button', { name: 'Edit Stations and studios' }).waitFor();
+  });
+});
