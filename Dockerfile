@@ -43,7 +43,8 @@ COPY docker ./docker
 # Uploaded media on the local disk (MEDIA_DIR): a volume mounted here keeps the node user as its owner.
 RUN mkdir -p /app/.data/media && chown -R node:node /app/.data
 USER node
-EXPOSE 3000
+# 3000: HTTP; 2525: the inbound role's SMTP listener (replies to discussion mail), when ROLES names inbound.
+EXPOSE 3000 2525
 # Ready: the stores and Redis answer and the read models are not far behind (a long replay after an upgrade can
 # take longer than the start period: the container shows unhealthy until it has caught up).
 HEALTHCHECK --interval=30s --timeout=5s --start-period=60s --retries=3 \

@@ -1,5 +1,6 @@
 /**
- * Sign-in, password reset, e-mail change, subscription-confirmation and unsubscribe links carry a bearer token: whoever holds one signs in as, or acts
+ * Sign-in, password reset, e-mail change, subscription-confirmation and unsubscribe links, and the Reply-To address of
+ * discussion mail, carry a bearer token: whoever holds one signs in as, or acts
  * for, the mail's addressee. The development mailbox shows other people's mail, so it shows these links with the token
  * masked; the sink itself keeps the mail as sent.
  */
@@ -13,8 +14,13 @@ export const MASKED_TOKEN = '••••••';
 const TOKEN_LINK =
   /(\/(?:api\/)?(?:auth\/magic|auth\/password-reset|reset-password|me\/email\/confirm|subscribe\/confirm|unsubscribe)\/)[^\s"'<>()[\]?#&]+/g;
 
+/** The Reply-To address of discussion mail, whose token posts replies as the addressee (platform/mail/reply-tokens.ts). */
+const REPLY_ADDRESS_TOKEN = /(reply\+)[A-Za-z0-9_-]{43}(?=@)/g;
+
 export function maskLinkTokens(text: string): string {
-  return text.replace(TOKEN_LINK, (_link, path: string) => `${path}${MASKED_TOKEN}`);
+  return text
+    .replace(TOKEN_LINK, (_link, path: string) => `${path}${MASKED_TOKEN}`)
+    .replace(REPLY_ADDRESS_TOKEN, (_address, prefix: string) => `${prefix}${MASKED_TOKEN}`);
 }
 
 /**

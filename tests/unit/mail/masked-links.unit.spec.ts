@@ -6,6 +6,13 @@ const site = 'https://community.example.org';
 const token = 'Zm9vYmFyLWJhei1xdXV4LTAxMjM0NTY3ODlfLUFCQ0RFRg';
 
 describe('maskLinkTokens', () => {
+  it("masks the token of a discussion mail's Reply-To address", () => {
+    const address = `reply+${'A1b2_-'.repeat(7)}x@community.example.org`;
+    expect(maskLinkTokens(`Broadcast History Community <${address}>`)).toBe(
+      `Broadcast History Community <reply+${MASKED_TOKEN}@community.example.org>`,
+    );
+  });
+
   it.each([
     ['a sign-in link', '/api/auth/magic/'],
     ['a password reset link', '/reset-password/'],
@@ -15,6 +22,7 @@ describe('maskLinkTokens', () => {
     ['a confirmation link to the page', '/subscribe/confirm/'],
     ['a one-click unsubscribe address', '/api/unsubscribe/'],
     ['an unsubscribe page link', '/unsubscribe/'],
+    ['a one-click mute of discussion mail', '/api/discussions/unsubscribe/'],
   ])('masks the token of %s, keeping the rest of the link', (_name, path) => {
     expect(maskLinkTokens(`${site}${path}${token}`)).toBe(`${site}${path}${MASKED_TOKEN}`);
   });
