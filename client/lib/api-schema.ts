@@ -1697,7 +1697,7 @@ export interface paths {
          */
         get: operations["getEventsById"];
         /**
-         * Edit an event (its organizer or staff); a member’s edit of an approved event waits for approval again
+         * Edit an event (its organizer or staff); a member’s edit of an approved event waits for staff as a revision (`pendingRevision`) while everyone keeps the approved event
          * @description Who may call it: admin, staff, member.
          */
         put: operations["putEventsById"];
@@ -1953,7 +1953,7 @@ export interface paths {
         };
         get?: never;
         /**
-         * Approve an event: it reaches the calendar
+         * Approve an event: it reaches the calendar. On an approved event, approves its organiser’s edit (`pendingRevision`): attendees are told of a new time or place
          * @description Who may call it: admin, staff.
          */
         put: operations["putAdminEventsByIdApprove"];
@@ -1973,7 +1973,7 @@ export interface paths {
         };
         get?: never;
         /**
-         * Reject an event waiting for approval, with a reason its organizer sees: it leaves the listings and takes no RSVPs. An approved event is cancelled instead (409 `USE_CANCEL`)
+         * Reject an event waiting for approval, with a reason its organizer sees: it leaves the listings and takes no RSVPs. On an approved event, rejects its organiser’s edit (`pendingRevision`) and keeps the event; without one, 409 `USE_CANCEL` (cancel it instead)
          * @description Who may call it: admin, staff.
          */
         put: operations["putAdminEventsByIdReject"];
@@ -2012,7 +2012,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The events waiting for approval, oldest first
+         * The moderation queue, oldest first: events waiting for approval and organisers’ edits of approved ones (`pendingRevision`)
          * @description Who may call it: admin, staff.
          */
         get: operations["getAdminEventsPending"];
@@ -2138,6 +2138,26 @@ export interface paths {
         get: operations["getEventsByIdInviteLink"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/events/{id}/invite-link/reset": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Make a new invite link for a private event (its organizer and staff): the old link stops letting anyone in
+         * @description Who may call it: admin, staff, member.
+         */
+        post: operations["postEventsByIdInviteLinkReset"];
         delete?: never;
         options?: never;
         head?: never;
@@ -10754,6 +10774,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     putAdminEventsByIdReject: {
@@ -11349,6 +11378,84 @@ export interface operations {
             };
             /** @description Not Found */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postEventsByIdInviteLinkReset: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        url: string;
+                    };
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };

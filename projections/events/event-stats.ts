@@ -29,7 +29,7 @@ export type EventStatsDocument = Positioned & {
 export type EventStats = Omit<EventStatsDocument, '_id' | '_position'>;
 
 /** One event as the counts see it; its organizer's, so an erasure that removes their events takes them from the counts. */
-type Entry = { organizerId: string; status: EventStatus; isFeatured: boolean; isPublic: boolean };
+type Entry = { organizerId: string; status: EventStatus; isFeatured: boolean; isPublic: boolean; revision?: boolean };
 type EntryDocument = Positioned & Entry & { _id: string };
 
 const eventStats = (store: DocumentStore) => store.collection<EventStatsDocument>(EVENT_STATS);
@@ -47,7 +47,7 @@ export async function readEventStats(store: DocumentStore): Promise<EventStats> 
   };
 }
 
-/** What changes an event as the counts see it; RSVPs and cancellations do not. */
+/** What changes an event as the counts see it; RSVPs do not. */
 const COUNTED = new Set<CalendarEventEvent['type']>([
   'EventScheduled',
   'EventEdited',
@@ -57,6 +57,10 @@ const COUNTED = new Set<CalendarEventEvent['type']>([
   'EventFeatured',
   'EventUnfeatured',
   'EventDeleted',
+  'EventCancelled',
+  'EventRevisionSubmitted',
+  'EventRevisionApproved',
+  'EventRevisionRejected',
 ]);
 
 /** The entry after one event of its stream. */
@@ -81,6 +85,15 @@ function entryAfter(entry: Entry | null, event: CalendarEventEvent): Entry | nul
       return { ...entry, isFeatured: false };
     case 'EventDeleted':
       return null;
+    // An organiser's edit of an approved event waits for staff as the pending ones do.
+    case 'EventRevisionSubmitted':
+      return { ...entry, revision: true };
+    case 'EventRevisionApproved':
+    case 'EventRevisionRejected':
+      return { ...entry, revision: false };
+    // A cancelled event is never featured, and no edit of it waits.
+    case 'EventCancelled':
+      return { ...entry, revision: false, isFeatured: false };
     default:
       return entry;
   }
@@ -88,7 +101,7 @@ function entryAfter(entry: Entry | null, event: CalendarEventEvent): Entry | nul
 
 const countsOf = (entry: Entry | null) => ({
   total: entry ? 1 : 0,
-  pending: entry?.status === 'pending' ? 1 : 0,
+  pending: entry?.status === 'pending' || entry?.revision ? 1 : 0,
   approved: entry?.status === 'approved' ? 1 : 0,
   featured: entry?.isFeatured ? 1 : 0,
   public: entry?.isPublic ? 1 : 0,
@@ -118,7 +131,8 @@ async function count(changes: [before: Entry | null, after: Entry | null][], at:
 
 export const eventStatsProjection: Projection = {
   name: 'event-stats',
-  version: 2,
+  // 3: organisers' edits waiting for staff count as pending.
+  version: 3,
   collections: [EVENT_STATS, EVENT_STATS_ENTRIES],
   async setup(store) {
     await entries(store).createIndex({ organizerId: 1 });

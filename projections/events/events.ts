@@ -47,6 +47,10 @@ type EventSummary = EventFields & {
   rejectionReason?: string | null;
   /** Members who opened a private event's invite link: they see it once approved, and may RSVP. */
   invited?: string[];
+  /** A member organiser's edit waits for staff (the fields in the details' `revision`); absent before revisions: false. */
+  pendingRevision?: boolean;
+  /** The organiser's edit waiting for staff, for them and staff only (the moderation queue lists it); null or absent when none waits. */
+  revision?: { fields: EventFields; by: string; at: string } | null;
   createdAt: string;
   updatedAt: string;
 };
@@ -56,6 +60,8 @@ export type EventDetailsDocument = Positioned &
     rsvps: Record<string, RsvpStatus>;
     /** Member ids waiting for a place, first in line first. */
     waiting?: string[];
+    /** The invite link's generation: links of earlier ones no longer let anyone in (absent: 0). */
+    inviteGeneration?: number;
   };
 export type CalendarEventDocument = Positioned &
   EventSummary & {
@@ -93,7 +99,7 @@ export const searchText = (event: Pick<EventFields, 'title' | 'description' | 'l
   [event.title, event.description, event.location].join('\n').toLowerCase();
 
 function calendarEntry(details: EventDetailsDocument): Omit<CalendarEventDocument, '_id' | '_position'> {
-  const { _id, _position, rsvps, waiting, ...summary } = details;
+  const { _id, _position, rsvps, waiting, inviteGeneration, ...summary } = details;
   return { ...summary, search: searchText(details) };
 }
 
@@ -138,6 +144,16 @@ function nextDetails(
       return { ...current, ...event.data.fields, sequence: sequenceAfter(current.sequence ?? 0, event, current), ...at };
     case 'EventApproved':
       return { ...current, status: 'approved', isApproved: true, rejectionReason: null, ...at };
+    case 'EventRevisionSubmitted': {
+      // The approved event stays as it is for everyone; only the organiser and staff see the edit that waits.
+      const { fields, by, at: submittedAt } = event.data;
+      return { ...current, pendingRevision: true, revision: { fields, by, at: submittedAt } };
+    }
+    case 'EventRevisionApproved':
+    case 'EventRevisionRejected':
+      return { ...current, pendingRevision: false, revision: null };
+    case 'InviteLinkReset':
+      return { ...current, inviteGeneration: event.data.generation };
     case 'EventReturnedToModeration':
       return { ...current, status: 'pending', isApproved: false, ...at };
     case 'EventRejected':
@@ -149,7 +165,15 @@ function nextDetails(
     case 'EventDeleted':
       return null;
     case 'EventCancelled':
-      return { ...current, isCancelled: true, sequence: sequenceAfter(current.sequence ?? 0, event, current), ...at };
+      return {
+        ...current,
+        isCancelled: true,
+        isFeatured: false,
+        pendingRevision: false,
+        revision: null,
+        sequence: sequenceAfter(current.sequence ?? 0, event, current),
+        ...at,
+      };
     case 'InvitationAccepted':
       // Not an edit of the event: updatedAt stays.
       return { ...current, invited: [...(current.invited ?? []).filter((id) => id !== event.data.memberId), event.data.memberId] };
@@ -184,7 +208,8 @@ const RSVP_EVENTS = new Set<CalendarEventEvent['type']>([
 
 export const eventsProjection: Projection = {
   name: 'events',
-  version: 4,
+  // 5: organisers' edits held as revisions; a cancelled event is never featured; invite link generations.
+  version: 5,
   collections: [EVENT_DETAILS, EVENT_CALENDAR, EVENT_ORGANIZERS],
   async setup(store) {
     await eventDetails(store).createIndex({ organizerId: 1 });

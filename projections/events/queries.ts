@@ -51,10 +51,15 @@ export function eventDto(event: CalendarEventDocument | EventDetailsDocument, vi
     waitlist: hasWaitlist(event),
     tags: event.tags,
     ...(event.media ? { media: event.media } : {}),
+    address: event.address ?? null,
+    geo: event.geo ?? null,
     status: event.status,
     isApproved: event.isApproved,
     isFeatured: event.isFeatured,
     isCancelled: event.isCancelled ?? false,
+    ...(event.pendingRevision && (isStaff(viewer) || viewer?.id === event.organizerId)
+      ? { pendingRevision: true, ...('revision' in event && event.revision ? { revision: revisionDto(event.revision) } : {}) }
+      : {}),
     ...(event.status === 'rejected' && (isStaff(viewer) || viewer?.id === event.organizerId)
       ? { rejectionReason: event.rejectionReason ?? null }
       : {}),
@@ -72,6 +77,25 @@ export function eventDto(event: CalendarEventDocument | EventDetailsDocument, vi
     ...(mine ? { myRsvp: mine.status, ...(mine.position ? { myWaitlistPosition: mine.position } : {}) } : {}),
     createdAt: event.createdAt,
     updatedAt: event.updatedAt,
+  };
+}
+
+/** The edit that waits for staff, as its organiser and staff see it beside the approved event. */
+function revisionDto({ fields, at }: NonNullable<EventDetailsDocument['revision']>): NonNullable<CalendarEvent['revision']> {
+  return {
+    title: fields.title,
+    description: fields.description,
+    location: fields.location,
+    startDate: fields.startDate,
+    endDate: fields.endDate,
+    allDay: fields.allDay,
+    maxAttendees: fields.maxAttendees,
+    isPublic: fields.isPublic,
+    isVirtual: fields.isVirtual,
+    virtualLink: fields.virtualLink,
+    address: fields.address ?? null,
+    geo: fields.geo ?? null,
+    submittedAt: at,
   };
 }
 

@@ -55,9 +55,13 @@ export function csvCell(value: string): string {
 }
 export const csvRow = (cells: string[]) => cells.map(csvCell).join(',');
 
-/** The invite token of a private event: an HMAC of its id, so it is stable, stored nowhere, and unguessable without the secret. */
-export function inviteToken(secret: string, eventId: string): string {
-  return createHmac('sha256', secret).update(`event-invite:${eventId}`).digest('base64url');
+/**
+ * The invite token of a private event: an HMAC of its id and the link's generation, so it is stored nowhere and
+ * unguessable without the secret; a reset (a new generation) makes every earlier link stop working.
+ */
+export function inviteToken(secret: string, eventId: string, generation = 0): string {
+  const subject = generation === 0 ? `event-invite:${eventId}` : `event-invite:${eventId}:${generation}`;
+  return createHmac('sha256', secret).update(subject).digest('base64url');
 }
 function sameToken(given: string, expected: string): boolean {
   const a = Buffer.from(given);
@@ -87,6 +91,9 @@ export async function eventOrganiserRoutes(
     if (event.organizerId !== actor.id && !isModerator(actor)) throw fail.forbidden(refusal);
     return event;
   }
+  const inviteLink = (event: EventDetailsDocument) => ({
+    url: `${services.config.publicUrl}/events/${event._id}?invite=${inviteToken(secret, event._id, event.inviteGeneration ?? 0)}`,
+  });
   const decide = (id: string, actor: Actor, intent: Intent<CalendarEventCommand>) =>
     services.handle(
       calendarEventDecider,
@@ -212,7 +219,25 @@ export async function eventOrganiserRoutes(
     async (request) => {
       const event = await managedEvent(request.params.id, request.actor!, 'Only the organizer and staff can share the invite link');
       if (event.isPublic) throw fail.rule('This event is public: share its page, no invitation is needed');
-      return { url: `${services.config.publicUrl}/events/${event._id}?invite=${inviteToken(secret, event._id)}` };
+      return inviteLink(event);
+    },
+  );
+
+  app.post(
+    '/api/events/:id/invite-link/reset',
+    {
+      config: { access: PARTICIPANTS },
+      schema: {
+        ...onEvent,
+        summary: 'Make a new invite link for a private event (its organizer and staff): the old link stops letting anyone in',
+        response: { 200: InviteLinkSchema, 403: ErrorSchema, 404: ErrorSchema, 409: ErrorSchema, 422: ErrorSchema },
+      },
+    },
+    async (request) => {
+      const actor = request.actor!;
+      const event = await managedEvent(request.params.id, actor, 'Only the organizer and staff can reset the invite link');
+      await decide(event._id, actor, { type: 'ResetInviteLink', data: {} });
+      return inviteLink(await visibleEvent(event._id, actor));
     },
   );
 
@@ -232,7 +257,7 @@ export async function eventOrganiserRoutes(
       const id = eventId(request.params.id);
       const event = await details.findOne({ _id: id });
       // An unknown event and a wrong token answer alike: the link tells nothing of events it does not open.
-      if (!event || !sameToken(request.body.token, inviteToken(secret, id)))
+      if (!event || !sameToken(request.body.token, inviteToken(secret, id, event.inviteGeneration ?? 0)))
         throw fail.notFound('This invite link is not valid. Ask the organizer for the current one.');
       await decide(id, actor, { type: 'AcceptInvitation', data: {} });
       return detailsDto(await visibleEvent(id, actor), actor);

@@ -281,11 +281,14 @@ export async function eventRoutes(
     {
       config: { access: PARTICIPANTS },
       schema: {
-        ...onEvent('Edit an event (its organizer or staff); a member’s edit of an approved event waits for approval again', {
-          200: CalendarEventSchema,
-          409: ErrorSchema,
-          422: ErrorSchema,
-        }),
+        ...onEvent(
+          'Edit an event (its organizer or staff); a member’s edit of an approved event waits for staff as a revision (`pendingRevision`) while everyone keeps the approved event',
+          {
+            200: CalendarEventSchema,
+            409: ErrorSchema,
+            422: ErrorSchema,
+          },
+        ),
         body: EventSchema,
       },
     },
@@ -609,7 +612,13 @@ export async function eventRoutes(
 
   app.put(
     '/api/admin/events/:id/approve',
-    { config: { access: STAFF }, schema: changesEvent('Approve an event: it reaches the calendar') },
+    {
+      config: { access: STAFF },
+      schema: onEvent(
+        'Approve an event: it reaches the calendar. On an approved event, approves its organiser’s edit (`pendingRevision`): attendees are told of a new time or place',
+        { 200: CalendarEventSchema, 409: ErrorSchema, 422: ErrorSchema },
+      ),
+    },
     async (request) => {
       const id = eventId(request.params.id);
       await visibleEvent(id, request.actor);
@@ -623,7 +632,7 @@ export async function eventRoutes(
       config: { access: STAFF },
       schema: {
         ...onEvent(
-          'Reject an event waiting for approval, with a reason its organizer sees: it leaves the listings and takes no RSVPs. An approved event is cancelled instead (409 `USE_CANCEL`)',
+          'Reject an event waiting for approval, with a reason its organizer sees: it leaves the listings and takes no RSVPs. On an approved event, rejects its organiser’s edit (`pendingRevision`) and keeps the event; without one, 409 `USE_CANCEL` (cancel it instead)',
           { 200: CalendarEventSchema, 409: UseCancelSchema },
         ),
         body: ReasonSchema,
@@ -662,8 +671,13 @@ export async function eventRoutes(
 
   app.get(
     '/api/admin/events/pending',
-    { config: { access: STAFF }, schema: eventList('The events waiting for approval, oldest first') },
-    (request) => list(request.query, request.actor, { status: 'pending' }, OLDEST_FIRST),
+    {
+      config: { access: STAFF },
+      schema: eventList(
+        'The moderation queue, oldest first: events waiting for approval and organisers’ edits of approved ones (`pendingRevision`)',
+      ),
+    },
+    (request) => list(request.query, request.actor, { $or: [{ status: 'pending' }, { pendingRevision: true }] }, OLDEST_FIRST),
   );
   app.get('/api/admin/events/featured', { config: { access: STAFF }, schema: eventList('The featured events') }, (request) =>
     list(request.query, request.actor, { isFeatured: true }),

@@ -28,8 +28,19 @@ export type CalendarEventEvent =
   | { type: 'EventScheduled'; data: { id: string; organizerId: string; fields: EventFields; approved: boolean; scheduledAt: string } }
   | { type: 'EventEdited'; data: { fields: EventFields; by: string; at: string } }
   | { type: 'EventApproved'; data: { by: string; at: string } }
-  /** A member edited their approved event: it waits for staff again, so nothing unreviewed reaches guests. */
+  /** A member edited their approved event (logs before revisions): it waited for staff again. */
   | { type: 'EventReturnedToModeration'; data: { by: string; at: string } }
+  /**
+   * A member organiser edited their approved event: the edit waits for staff while attendees keep the approved event.
+   * Staff approving it append EventRevisionApproved and then the edit itself (EventEdited, by its author), so every
+   * reader of edits (mail to attendees, calendars' SEQUENCE, notifications) meets it only once approved.
+   */
+  | { type: 'EventRevisionSubmitted'; data: { fields: EventFields; by: string; at: string } }
+  | { type: 'EventRevisionApproved'; data: { by: string; at: string } }
+  /** `reason`: why, for the organizer and staff (sealed with the moderator's key). */
+  | { type: 'EventRevisionRejected'; data: { by: string; reason?: string; at: string } }
+  /** The organizer or staff made a new invite link for the private event: the earlier ones stop letting anyone in. */
+  | { type: 'InviteLinkReset'; data: { generation: number; by: string; at: string } }
   /** `reason`: why, for the organizer and staff (sealed with the rejecting moderator's key). */
   | { type: 'EventRejected'; data: { by: string; reason?: string; at: string } }
   | { type: 'EventFeatured'; data: { by: string; at: string } }
@@ -64,7 +75,7 @@ export type CalendarEventCommand =
   | { type: 'EditEvent'; data: { fields: EventFields }; metadata: CommandMetadata }
   | { type: 'RejectEvent'; data: { reason?: string }; metadata: CommandMetadata }
   | {
-      type: 'ApproveEvent' | 'FeatureEvent' | 'UnfeatureEvent' | 'DeleteEvent' | 'CancelEvent';
+      type: 'ApproveEvent' | 'FeatureEvent' | 'UnfeatureEvent' | 'DeleteEvent' | 'CancelEvent' | 'ResetInviteLink';
       data: Record<string, never>;
       metadata: CommandMetadata;
     }
@@ -100,6 +111,10 @@ export interface CalendarEventState {
   invited: ReadonlySet<string>;
   /** When each message to the attendees was sent: the daily limit counts them. */
   messagedAt: readonly string[];
+  /** A member organiser's edit of the approved event, waiting for staff; null when none waits. */
+  revision: { fields: EventFields; by: string } | null;
+  /** How often the invite link was reset: the current link is of this generation (0: the first). */
+  inviteGeneration: number;
   /** The later occurrences of a recurring event that anyone answered, by start (ISO); `rsvps` and `waiting` are the first's. */
   occurrences: ReadonlyMap<string, Seats>;
 }
@@ -188,6 +203,13 @@ function evolve(state: CalendarEventState, event: CalendarEventEvent): CalendarE
       return { ...state, fields: event.data.fields };
     case 'EventApproved':
       return { ...state, approved: true, rejected: false };
+    case 'EventRevisionSubmitted':
+      return { ...state, revision: { fields: event.data.fields, by: event.data.by } };
+    case 'EventRevisionApproved':
+    case 'EventRevisionRejected':
+      return { ...state, revision: null };
+    case 'InviteLinkReset':
+      return { ...state, inviteGeneration: event.data.generation };
     case 'EventReturnedToModeration':
       return { ...state, approved: false };
     case 'EventRejected':
@@ -199,7 +221,8 @@ function evolve(state: CalendarEventState, event: CalendarEventEvent): CalendarE
     case 'EventDeleted':
       return { ...state, status: 'deleted' };
     case 'EventCancelled':
-      return { ...state, cancelled: true };
+      // A cancelled event takes no more edits: an edit still waiting goes with it.
+      return { ...state, cancelled: true, revision: null };
     case 'RsvpChanged':
       return { ...state, rsvps: new Map(state.rsvps).set(event.data.memberId, event.data.status) };
     case 'RsvpRemoved': {
@@ -285,6 +308,8 @@ export const calendarEventDecider: Decider<CalendarEventState, CalendarEventComm
     invited: new Set(),
     messagedAt: [],
     occurrences: new Map(),
+    revision: null,
+    inviteGeneration: 0,
   }),
   evolve,
 
@@ -320,20 +345,35 @@ export const calendarEventDecider: Decider<CalendarEventState, CalendarEventComm
         const attending = mostAttending(state);
         if (maxAttendees !== null && maxAttendees < attending)
           throw fail.rule(`${attending} people are already attending: max attendees cannot be lower`);
-        const edited: CalendarEventEvent = { type: 'EventEdited', data: { fields: command.data.fields, ...by } };
-        // Staff edits keep approval; a member's edit of an approved event goes back to the moderation queue.
-        // A raised or lifted limit seats those waiting at once.
-        return withPromotions(
-          state,
-          state.approved && !isModerator(actor) ? [edited, { type: 'EventReturnedToModeration', data: by }] : [edited],
-          at,
-        );
+        // Staff edits apply at once; a member's edit of an approved event waits for staff as a revision, while
+        // attendees keep the approved event. A raised or lifted limit seats those waiting at once.
+        if (state.approved && !isModerator(actor))
+          return [{ type: 'EventRevisionSubmitted', data: { fields: command.data.fields, ...by } }];
+        return withPromotions(state, [{ type: 'EventEdited', data: { fields: command.data.fields, ...by } }], at);
       }
-      case 'ApproveEvent':
+      case 'ApproveEvent': {
         requireModerator(actor);
+        if (state.approved && state.revision) {
+          const { fields, by: author } = state.revision;
+          const attending = mostAttending(state);
+          if (fields.maxAttendees !== null && fields.maxAttendees < attending)
+            throw fail.rule(`${attending} people are already attending: this edit's max attendees is lower. Reject it instead.`);
+          return withPromotions(
+            state,
+            [
+              { type: 'EventRevisionApproved', data: by },
+              { type: 'EventEdited', data: { fields, by: author, at } },
+            ],
+            at,
+          );
+        }
         return state.approved ? [] : [{ type: 'EventApproved', data: by }];
+      }
       case 'RejectEvent':
         requireModerator(actor);
+        // On an approved event, what waits for staff is its organiser's edit: rejecting it keeps the approved event.
+        if (state.approved && state.revision)
+          return [{ type: 'EventRevisionRejected', data: { ...by, ...(command.data.reason ? { reason: command.data.reason } : {}) } }];
         // Never dropped silently: an approved event's attendees learn of its end by its cancellation.
         if (state.approved) throw fail.conflict(USE_CANCEL_MESSAGE);
         return state.rejected
@@ -341,6 +381,7 @@ export const calendarEventDecider: Decider<CalendarEventState, CalendarEventComm
           : [{ type: 'EventRejected', data: { ...by, ...(command.data.reason ? { reason: command.data.reason } : {}) } }];
       case 'FeatureEvent':
         requireModerator(actor);
+        if (state.cancelled) throw fail.rule('This event was cancelled: it cannot be featured');
         return state.featured ? [] : [{ type: 'EventFeatured', data: by }];
       case 'UnfeatureEvent':
         requireModerator(actor);
@@ -376,6 +417,10 @@ export const calendarEventDecider: Decider<CalendarEventState, CalendarEventComm
         const left: CalendarEventEvent[] = waiting ? [{ type: 'LeftWaitlist', data: { memberId: actor.id, at } }] : [];
         return withPromotions(state, [...left, { type: 'RsvpChanged', data: { memberId: actor.id, status, previous, at } }], at);
       }
+      case 'ResetInviteLink':
+        if (!mayManage) throw fail.forbidden('Only the organizer and staff can reset the invite link');
+        if (state.fields.isPublic) throw fail.rule('This event is public: share its page, no invitation is needed');
+        return [{ type: 'InviteLinkReset', data: { generation: state.inviteGeneration + 1, ...by } }];
       case 'AcceptInvitation':
         // A public event needs no invitation; its organizer and staff see it anyway.
         if (state.fields.isPublic || actor.id === state.organizerId || isModerator(actor) || state.invited.has(actor.id)) return [];

@@ -183,7 +183,8 @@ describe('scheduling and approval', () => {
     expect((await other.put(`/api/events/${pendingId}`, event({ title: 'Hijacked' }))).status).toBe(403);
     expect((await subscriber.put(`/api/events/${pendingId}`, event({ title: 'Hijacked' }))).status).toBe(403);
     expect((await anonymous().put(`/api/events/${pendingId}`, event({ title: 'Hijacked' }))).status).toBe(401);
-    expect((await member.put(`/api/events/${pendingId}`, event({ title: 'Engineers lunch, 2nd edition' }))).body.title).toBe(
+    // Approved by now: the organiser's edit waits for staff as a revision.
+    expect((await member.put(`/api/events/${pendingId}`, event({ title: 'Engineers lunch, 2nd edition' }))).body.revision.title).toBe(
       'Engineers lunch, 2nd edition',
     );
     expect((await staff.put(`/api/events/${pendingId}`, event({ title: 'Engineers lunch' }))).body).toMatchObject({
@@ -201,7 +202,7 @@ describe('scheduling and approval', () => {
     expect(ids(await member.get('/api/user/events'))).not.toContain(doomed);
   });
 
-  it('puts a member’s edit of an approved event back to pending, hidden from guests; staff edits keep approval', async () => {
+  it('holds a member’s edit of an approved event for staff while guests keep the approved one; staff edits apply at once', async () => {
     const id = await create(member, { title: 'Transmitter tour' });
     await staff.put(`/api/admin/events/${id}/approve`);
     const pendingBefore = (await staff.get('/api/admin/events/stats')).body.pending as number;
@@ -210,11 +211,13 @@ describe('scheduling and approval', () => {
       event({ title: 'Transmitter tour', description: 'Now with a new description nobody reviewed' }),
     );
     expect(edited.status).toBe(200);
-    expect(edited.body).toMatchObject({ isApproved: false, status: 'pending', description: 'Now with a new description nobody reviewed' });
-    expect((await anonymous().get(`/api/events/${id}`)).status).toBe(404);
-    expect((await other.get(`/api/events/${id}`)).status).toBe(404);
+    expect(edited.body).toMatchObject({ isApproved: true, status: 'approved', description: '', pendingRevision: true });
+    expect(edited.body.revision.description).toBe('Now with a new description nobody reviewed');
+    expect((await anonymous().get(`/api/events/${id}`)).body.description).toBe('');
+    expect((await other.get(`/api/events/${id}`)).body.description).toBe('');
     expect((await staff.get('/api/admin/events/stats')).body.pending).toBe(pendingBefore + 1);
     expect((await staff.put(`/api/admin/events/${id}/approve`)).body.isApproved).toBe(true);
+    expect((await staff.get('/api/admin/events/stats')).body.pending).toBe(pendingBefore);
     expect((await anonymous().get(`/api/events/${id}`)).body.description).toBe('Now with a new description nobody reviewed');
     const byStaff = await staff.put(`/api/events/${id}`, event({ title: 'Transmitter tour, corrected by staff' }));
     expect(byStaff.body).toMatchObject({ isApproved: true, status: 'approved' });

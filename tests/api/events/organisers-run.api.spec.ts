@@ -93,3 +93,69 @@ describe('the site’s time zone', () => {
     expect(html).toContain('7:00 PM – 9:00 PM CST');
   });
 });
+
+describe('a member organiser’s edit of an approved event', () => {
+  it('waits for staff while everyone keeps the approved event; attendees are mailed only once staff approve it', async () => {
+    const id = await approvedEvent({ title: 'Held edit' });
+    const guest = await registerMember(site.url);
+    await guest.browser.put(`/api/events/${id}/rsvp/me`, { status: 'attending' });
+    const moved = event({ title: 'Held edit, moved', startDate: '2031-01-11T01:00:00Z', endDate: '2031-01-11T03:00:00Z' });
+    const edited = await cast.member.browser.put(`/api/events/${id}`, moved);
+    expect(edited.status).toBe(200);
+    expect(edited.body).toMatchObject({ title: 'Held edit', status: 'approved', isApproved: true, pendingRevision: true });
+    expect(edited.body.revision).toMatchObject({ title: 'Held edit, moved', startDate: '2031-01-11T01:00:00.000Z' });
+
+    // The attendee, a visitor and the calendar feed see the approved event, and nothing of the edit.
+    const seen = (await guest.browser.get(`/api/events/${id}`)).body;
+    expect(seen).toMatchObject({ title: 'Held edit', startDate: '2031-01-10T01:00:00.000Z' });
+    expect(seen.pendingRevision).toBeUndefined();
+    expect(seen.revision).toBeUndefined();
+    expect((await visitor().get(`/api/events/${id}`)).status).toBe(200);
+    expect(String((await visitor().get('/api/calendar.ics')).body)).toContain('SUMMARY:Held edit\r\n');
+    expect((await cast.staff.browser.get(`/api/events/${id}`)).body.revision.title).toBe('Held edit, moved');
+    const queue = (await cast.staff.browser.get('/api/admin/events/pending')).body.items;
+    expect(queue.find((item: { id: string }) => item.id === id)).toMatchObject({ pendingRevision: true, status: 'approved' });
+    await allDelivered(site.services);
+    expect(subjects(guest.user.email)).toEqual([]);
+
+    const approved = await cast.staff.browser.put(`/api/admin/events/${id}/approve`);
+    expect(approved.body).toMatchObject({ title: 'Held edit, moved', startDate: '2031-01-11T01:00:00.000Z' });
+    expect(approved.body.pendingRevision).toBeUndefined();
+    expect((await guest.browser.get(`/api/events/${id}`)).body.title).toBe('Held edit, moved');
+    await allDelivered(site.services);
+    expect(subjects(guest.user.email)).toEqual(['Changed: Held edit, moved']);
+    expect(smtp.to(guest.user.email)[0]!.text).toContain('Friday, January 10, 2031 · 7:00 PM – 9:00 PM CST');
+    expect((await cast.staff.browser.get('/api/admin/events/pending')).body.items.map((item: { id: string }) => item.id)).not.toContain(id);
+  });
+
+  it('is rejected alone: the approved event stays; staff edits apply at once', async () => {
+    const id = await approvedEvent({ title: 'Kept as approved' });
+    await cast.member.browser.put(`/api/events/${id}`, event({ title: 'Not this' }));
+    const rejected = await cast.staff.browser.put(`/api/admin/events/${id}/reject`, { reason: 'Keep the old title' });
+    expect(rejected.status).toBe(200);
+    expect(rejected.body).toMatchObject({ title: 'Kept as approved', status: 'approved' });
+    expect(rejected.body.pendingRevision).toBeUndefined();
+    // With no edit waiting, an approved event is still cancelled, never rejected.
+    expect((await cast.staff.browser.put(`/api/admin/events/${id}/reject`)).body.error).toBe('USE_CANCEL');
+    const staffEdit = await cast.staff.browser.put(`/api/events/${id}`, event({ title: 'Staff say so' }));
+    expect(staffEdit.body).toMatchObject({ title: 'Staff say so', status: 'approved' });
+  });
+});
+
+describe('a private event’s invite link', () => {
+  it('is reset by its organiser or staff: the old link stops working, the new one lets a member in', async () => {
+    const id = await approvedEvent({ title: 'Invitation only', isPublic: false });
+    const first = (await cast.member.browser.get(`/api/events/${id}/invite-link`)).body.url as string;
+    const stranger = await registerMember(site.url);
+    expect((await stranger.browser.post(`/api/events/${id}/invite-link/reset`)).status).toBe(404);
+    const reset = await cast.member.browser.post(`/api/events/${id}/invite-link/reset`);
+    expect(reset.status).toBe(200);
+    expect(reset.body.url).not.toBe(first);
+    expect((await cast.staff.browser.get(`/api/events/${id}/invite-link`)).body.url).toBe(reset.body.url);
+    const token = (url: string) => new URL(url).searchParams.get('invite');
+    expect((await stranger.browser.post(`/api/events/${id}/invitation`, { token: token(first) })).status).toBe(404);
+    expect((await stranger.browser.post(`/api/events/${id}/invitation`, { token: token(reset.body.url) })).status).toBe(200);
+    const publicOne = await approvedEvent({ title: 'Open to all' });
+    expect((await cast.member.browser.post(`/api/events/${publicOne}/invite-link/reset`)).status).toBe(422);
+  });
+});

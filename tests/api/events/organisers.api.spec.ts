@@ -49,12 +49,12 @@ describe('rejecting an approved event', () => {
     expect((await cast.admin.browser.put(`/api/admin/events/${id}/reject`)).body.error).toBe('USE_CANCEL');
   });
 
-  it('still rejects an event waiting for approval, and a member’s edit sent back to moderation', async () => {
+  it('still rejects an event waiting for approval, and a member’s edit held for review (the approved event stays)', async () => {
     const pending = (await cast.member.browser.post('/api/events', event({ title: 'Pending one' }))).body.id as string;
     expect((await cast.staff.browser.put(`/api/admin/events/${pending}/reject`)).body.status).toBe('rejected');
     const edited = await approvedEvent({ title: 'Edited one' });
     await cast.member.browser.put(`/api/events/${edited}`, event({ title: 'Edited one, now with a hall' }));
-    expect((await cast.staff.browser.put(`/api/admin/events/${edited}/reject`)).body.status).toBe('rejected');
+    expect((await cast.staff.browser.put(`/api/admin/events/${edited}/reject`)).body).toMatchObject({ status: 'approved', title: 'Edited one' });
   });
 });
 

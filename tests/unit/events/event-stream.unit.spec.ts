@@ -70,18 +70,29 @@ describe('editing and moderation', () => {
       .when({ type: 'EditEvent', data: { fields: edited }, metadata: meta(member) })
       .thenThrows('forbidden');
   });
-  it('sends a member’s edit of an approved event back to moderation; staff edits keep approval', () => {
+  it('holds a member’s edit of an approved event for staff; approving applies it as the author’s edit; staff edits apply at once', () => {
     const edited = fields({ title: 'Renamed' });
+    const submitted = { type: 'EventRevisionSubmitted', data: { fields: edited, by: organizer.id, at } } as CalendarEventEvent;
     given(calendarEventDecider, [scheduled()])
       .when({ type: 'EditEvent', data: { fields: edited }, metadata: meta(organizer) })
-      .then([
-        { type: 'EventEdited', data: { fields: edited, by: organizer.id, at } },
-        { type: 'EventReturnedToModeration', data: { by: organizer.id, at } },
-      ]);
+      .then([submitted]);
     given(calendarEventDecider, [scheduled()])
       .when({ type: 'EditEvent', data: { fields: edited }, metadata: meta(staff) })
       .then([{ type: 'EventEdited', data: { fields: edited, by: staff.id, at } }]);
-    // Back in the queue, it takes no RSVPs until staff approve it again.
+    given(calendarEventDecider, [scheduled(), submitted])
+      .when({ type: 'ApproveEvent', data: {}, metadata: meta(staff) })
+      .then([
+        { type: 'EventRevisionApproved', data: { by: staff.id, at } },
+        { type: 'EventEdited', data: { fields: edited, by: organizer.id, at } },
+      ]);
+    given(calendarEventDecider, [scheduled(), submitted])
+      .when({ type: 'RejectEvent', data: { reason: 'No' }, metadata: meta(staff) })
+      .then([{ type: 'EventRevisionRejected', data: { by: staff.id, reason: 'No', at } }]);
+    // The attendees' event stays open to RSVPs while the edit waits.
+    given(calendarEventDecider, [scheduled(), submitted])
+      .when({ type: 'SetRsvp', data: { status: 'attending' }, metadata: meta(member) })
+      .then([{ type: 'RsvpChanged', data: { memberId: member.id, status: 'attending', previous: null, at } }]);
+    // Logs from before revisions: an edit sent back to the queue takes no RSVPs until staff approve it again.
     given(calendarEventDecider, [
       scheduled(),
       { type: 'EventEdited', data: { fields: edited, by: organizer.id, at } },
