@@ -1,5 +1,5 @@
 /**
- * The tokens of discussion mail (docs/domain/discussions.md#reply-by-mail): each mail to a watcher carries two, made at
+ * The tokens of discussion mail (docs/domain/discussions-mail.md#reply-by-mail): each mail to a watcher carries two, made at
  * random when it is sent — one in its Reply-To address (`reply+{token}@REPLY_DOMAIN`), which the inbound role takes a
  * reply by, and one in its RFC 8058 one-click unsubscribe address, which mutes the topic. Each is bound to the member
  * and the topic; only its SHA-256 is stored (`mail_reply_tokens`, a collection of no projection, so no rebuild drops

@@ -1,5 +1,5 @@
 /**
- * The inbound role (docs/domain/discussions.md#reply-by-mail): an SMTP listener that takes a watcher's answer to a
+ * The inbound role (docs/domain/discussions-mail.md#reply-by-mail): an SMTP listener that takes a watcher's answer to a
  * discussion mail and posts it as that member, through the same command a browser's reply goes through.
  *
  * It accepts mail only to `reply+{token}@REPLY_DOMAIN` with a known reply token (at RCPT: 550 otherwise). After DATA

@@ -1,5 +1,5 @@
 /**
- * The RFC 8058 one-click unsubscribe of discussion mail (docs/domain/discussions.md#mail-to-watchers): a mail
+ * The RFC 8058 one-click unsubscribe of discussion mail (docs/domain/discussions-mail.md#mail-to-watchers): a mail
  * provider POSTs to the address in the mail's List-Unsubscribe header, without a session, and the token's member
  * stops watching that topic (muted), as if they had chosen it on the topic's page.
  */

@@ -2,7 +2,7 @@
  * What a member wrote in a mailed reply, without what their mail program added: the quoted message ("On … wrote:"
  * and the `>` lines under it, Outlook's "-----Original Message-----" or "From: … Sent: …" header block and all below),
  * and the signature (the `-- ` delimiter, "Sent from my iPhone" and the like). Then the plain text as safe HTML
- * paragraphs, as the reply is posted (docs/domain/discussions.md#reply-by-mail). Pure: the inbound role and its tests
+ * paragraphs, as the reply is posted (docs/domain/discussions-mail.md#reply-by-mail). Pure: the inbound role and its tests
  * call it on real mail as the programs write it.
  */
 

@@ -36,7 +36,7 @@ export const replyUrl = (publicUrl: string, topicId: string, replyId: string) =>
   `${publicUrl}/discussions/topics/${encodeURIComponent(topicId)}#reply-${encodeURIComponent(replyId)}`;
 
 /** The one-click unsubscribe address (POST, RFC 8058): it mutes the topic for the token's member. */
-export const muteUrl = (publicUrl: string, token: string) => `${publicUrl}/api/topics/unsubscribe/${token}`;
+export const muteUrl = (publicUrl: string, token: string) => `${publicUrl}/api/discussions/unsubscribe/${token}`;
 
 export async function replyMessage(
   store: DocumentStore,

@@ -1,6 +1,6 @@
 /**
  * Mail to the watchers of a discussion topic, applied by the mail runner (so a rebuild of the read models never mails
- * anyone again), in the durable outbox the other mail uses (docs/domain/discussions.md#mail-to-watchers).
+ * anyone again), in the durable outbox the other mail uses (docs/domain/discussions-mail.md#mail-to-watchers).
  *
  * Who watches is decided from the discussion events alone, in this runner's own models (the discussions projection's
  * collections belong to it): starting a topic or replying to it watches it, unless the member chose a level for the

@@ -156,6 +156,7 @@ describe('a reply by mail', () => {
     expect((await staff.put(`/api/admin/topics/${topicId}`, { locked: true })).status).toBe(200);
     const locked = await refusal(mailIn({ from: mona.email, to: replyAddressOf(monaMail), text: 'One more thing' }));
     expect(locked).toMatchObject({ code: 550 });
+    expect(locked.response).toContain('This topic is locked');
     expect((await replies()).length).toBe(before);
     expect((await staff.put(`/api/admin/topics/${topicId}`, { locked: false })).status).toBe(200);
   });
