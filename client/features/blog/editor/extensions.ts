@@ -159,7 +159,8 @@ const LinkShortcut = (onLink: () => void) =>
     name: 'linkShortcut',
     addKeyboardShortcuts: () => ({
       'Mod-k': () => {
-        onLink();
+        // After the selection changes the browser has queued (Shift+arrows just before) have reached the editor.
+        setTimeout(onLink, 0);
         return true;
       },
     }),

@@ -263,7 +263,16 @@ export default function RichTextEditor({ initialContent, onChange, onBusyChange,
   }, [editor, invalid]);
   useEffect(() => onBusyChange(uploading), [uploading, onBusyChange]);
 
-  askForLink.current = () => setAsking({ kind: 'link', href: (editor.getAttributes('link').href as string | undefined) ?? '' });
+  /**
+   * Opens one of the editor's dialogs: the editor takes focus first (ProseMirror's own focus, at once),
+   * so the dialog gives it back there when it closes, whichever button opened it.
+   */
+  const ask = (next: NonNullable<Asking>) => {
+    // Not when it has focus already: ProseMirror's focus writes its own selection over one the browser has not told it of yet.
+    if (!editor.view.hasFocus()) editor.view.focus();
+    setAsking(next);
+  };
+  askForLink.current = () => ask({ kind: 'link', href: (editor.getAttributes('link').href as string | undefined) ?? '' });
 
   const active = useEditorState({
     editor,
@@ -301,7 +310,7 @@ export default function RichTextEditor({ initialContent, onChange, onBusyChange,
       // The blog's own size (1600 wide, never upscaled); its width and height as the file has them.
       const src = mediaFile(media, 'blog.webp');
       const size = await pictureSize(src).catch(() => ({ width: media.width, height: media.height }));
-      setAsking({ kind: 'picture', picture: { src, ...size, alt: altFromFileName(file.name) } });
+      ask({ kind: 'picture', picture: { src, ...size, alt: altFromFileName(file.name) } });
     } catch (error) {
       toast({ title: 'Could not upload the picture', description: errorMessage(error, 'Please try again.'), variant: 'destructive' });
     } finally {
@@ -359,7 +368,7 @@ export default function RichTextEditor({ initialContent, onChange, onBusyChange,
               {uploading ? 'Uploading…' : 'Picture'}
             </AriaButton>
           </FileTrigger>
-          <Action label="YouTube video" onPress={() => setAsking({ kind: 'video' })}>
+          <Action label="YouTube video" onPress={() => ask({ kind: 'video' })}>
             Video
           </Action>
         </Group>
@@ -397,7 +406,11 @@ export default function RichTextEditor({ initialContent, onChange, onBusyChange,
             // With nothing selected, the address itself is the link's text.
             if (editor.state.selection.empty && !editor.isActive('link')) {
               chain.insertContent({ type: 'text', text: href, marks: [{ type: 'link', attrs: { href } }] }).run();
-            } else chain.setLink({ href }).run();
+            } else {
+              chain.setLink({ href }).run();
+              // Writing goes on after the link, as in a word processor, not over it.
+              editor.commands.setTextSelection(editor.state.selection.to);
+            }
           }}
         />
       )}
