@@ -21,6 +21,10 @@ import { normalizeTags } from '../shared/feed/tags';
 import { calendarEventDecider } from '../shared/events/event-stream';
 import { EventSchema } from '../shared/events/schemas';
 import * as v from 'valibot';
+import { categoryDecider } from '../shared/discussions/category-stream';
+import { topicDecider } from '../shared/discussions/topic-stream';
+import { replyDecider } from '../shared/discussions/reply-stream';
+import { categorySlug } from '../shared/discussions/rules';
 
 export const DEMO_PASSWORD = 'broadcast-history';
 
@@ -142,6 +146,40 @@ const EVENTS = [
   },
   { title: 'Radio days picnic', eventType: 'celebration', location: 'Lakeside Park', inDays: -14, hours: 5 },
 ] as const;
+
+/** Discussion categories, and topics in them with their replies (HTML, as the composer writes it). */
+const CATEGORIES = [
+  { name: 'Stations and People', description: 'Who worked where, and the stories they tell.', color: '#1a6fb0' },
+  { name: 'Equipment', description: 'Transmitters, consoles, remote trucks and the tubes inside them.', color: '#b0561a' },
+  { name: 'Memories', description: 'What you heard, where you were, who you listened with.', color: '#2f7d4f' },
+];
+const TOPICS = [
+  {
+    category: 0,
+    title: 'Who remembers the KRNT night crew?',
+    content: '<p>KRNT ran all night in the sixties. Who was on the board after midnight, and who read the farm report at five?</p>',
+    tags: ['krnt', 'night shift'],
+    replies: [
+      '<p>My uncle Walt ran the board from 1964 to 1969. He said the coffee was the worst in the state.</p>',
+      '<p>The farm report was Bill Ames. He drove in from Ankeny in every kind of weather.</p>',
+      '<blockquote><p>the worst in the state</p></blockquote><p>Walt was right about the coffee. I was the intern who made it.</p>',
+    ],
+  },
+  {
+    category: 1,
+    title: 'Identifying this 1950s remote truck',
+    content: '<p>Found a photo of a panel truck with a roof antenna at the 1956 state fair. Whose was it?</p>',
+    tags: ['remote', 'trucks'],
+    replies: ['<p>The antenna mount looks like a Collins. WOI had one like it.</p>'],
+  },
+  {
+    category: 2,
+    title: 'The first broadcast you remember',
+    content: '<p>Mine was the 1952 election returns on a Zenith in my grandmother’s kitchen. Yours?</p>',
+    tags: ['memories'],
+    replies: ['<p>A Saturday matinee serial on WHO. I was six and terrified.</p>', '<p>The moon landing, on three stations at once.</p>'],
+  },
+];
 
 const days = (n: number) => n * 24 * 3600 * 1000;
 /**
@@ -320,9 +358,56 @@ async function main() {
           );
     }
 
+    // Discussions: the categories staff made, and a few topics with replies from the members.
+    const categoryIds: string[] = [];
+    for (const category of CATEGORIES) {
+      const id = randomUUID();
+      await services.handle(
+        categoryDecider,
+        streamName('category', id),
+        {
+          type: 'CreateCategory',
+          data: { id, slug: categorySlug(category.name), ...category },
+          metadata: { now: new Date(Date.now() - days(25)), actor: moderator },
+        },
+        by(moderator),
+      );
+      categoryIds.push(id);
+    }
+    const writers = members.filter((m) => m.role === 'member' || m.role === 'staff');
+    for (const [index, topic] of TOPICS.entries()) {
+      const id = randomUUID();
+      const author = writers[index % writers.length]!;
+      const begun = start + days(index * 4);
+      await services.handle(
+        topicDecider,
+        streamName('topic', id),
+        {
+          type: 'StartTopic',
+          data: { id, categoryId: categoryIds[topic.category]!, title: topic.title, content: topic.content, tags: topic.tags },
+          metadata: { now: new Date(begun), actor: author },
+        },
+        by(author),
+      );
+      for (const [turn, content] of topic.replies.entries()) {
+        const replyId = randomUUID();
+        const writer = writers[(index + turn + 1) % writers.length]!;
+        await services.handle(
+          replyDecider,
+          streamName('reply', replyId),
+          {
+            type: 'PostReply',
+            data: { id: replyId, topic: { id, locked: false }, replyTo: null, content },
+            metadata: { now: new Date(begun + days(turn + 1)), actor: writer },
+          },
+          by(writer),
+        );
+      }
+    }
+
     await app.close();
     console.log(
-      `Seeded ${members.length} members, ${POSTS.length + 1} posts, ${BLOG_POSTS.length} blog posts and ${EVENTS.length} events.`,
+      `Seeded ${members.length} members, ${POSTS.length + 1} posts, ${BLOG_POSTS.length} blog posts, ${EVENTS.length} events and ${TOPICS.length} discussion topics.`,
     );
     console.log(
       `Sign in as margaret.hollis@${domain} (admin), dorothy.kane@${domain} (staff) or harold.stein@${domain} (member), password "${DEMO_PASSWORD}".`,

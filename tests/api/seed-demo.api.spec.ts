@@ -43,6 +43,13 @@ describe('npm run seed:demo', () => {
       expect(talk.rows[0]).toEqual({ n: 7, replies: 2 });
       const counted = await client.query<{ n: number }>(`SELECT coalesce(sum((doc->>'comments')::int), 0)::int AS n FROM rm_feed_posts`);
       expect(counted.rows[0]!.n).toBe(7);
+      // Discussions: three categories, each with a topic and its replies.
+      const discussions = await client.query<{ categories: number; topics: number; replies: number }>(
+        `SELECT (SELECT count(*)::int FROM rm_discussion_categories WHERE (doc->>'topicCount')::int = 1) AS categories,
+                (SELECT count(*)::int FROM rm_discussion_topics) AS topics,
+                (SELECT coalesce(sum((doc->>'replyCount')::int), 0)::int FROM rm_discussion_topics) AS replies`,
+      );
+      expect(discussions.rows[0]).toEqual({ categories: 3, topics: 3, replies: 6 });
       // Every demo event starts and ends on the same day, on the community's clock and in UTC.
       const events = await client.query<{ start: string; end: string }>(
         `SELECT doc->>'startDate' AS start, doc->>'endDate' AS end FROM rm_event_calendar`,
