@@ -71,11 +71,12 @@ export async function startInbound(options: InboundOptions) {
   /** The member and topic of the reply address given at RCPT, per connection (one transaction at a time). */
   const bound = new Map<string, { memberId: string; topicId: string }>();
 
-  /** Counts one reply by mail for the member; false when they are past the hour's limit. */
-  async function withinLimit(memberId: string): Promise<boolean> {
-    const key = `${options.redisPrefix}:mail-replies:${memberId}:${Math.floor(Date.now() / HOUR_MS)}`;
-    const [[, count]] = (await redis.multi().incr(key).pexpire(key, HOUR_MS).exec()) as [[Error | null, number]];
-    return count <= options.repliesPerHour;
+  /** The member's replies posted by mail this hour are counted here: only posted ones, so refusals cost nothing. */
+  const hourKey = (memberId: string) => `${options.redisPrefix}:mail-replies:${memberId}:${Math.floor(Date.now() / HOUR_MS)}`;
+  const withinLimit = async (memberId: string) => Number((await redis.get(hourKey(memberId))) ?? 0) < options.repliesPerHour;
+  async function countReply(memberId: string) {
+    const key = hourKey(memberId);
+    await redis.multi().incr(key).pexpire(key, HOUR_MS).exec();
   }
 
   async function receive(raw: Buffer, session: SMTPServerSession, tooLarge: boolean): Promise<void> {
@@ -101,6 +102,7 @@ export async function startInbound(options: InboundOptions) {
     }
     // A locked or removed topic, a member who may no longer write: the command's own words.
     if (!posted.ok) throw new SmtpRefusal(550, posted.message);
+    await countReply(member._id);
     logger.info({ memberId: member._id, topicId: target.topicId }, 'reply by mail posted');
   }
 

@@ -22,7 +22,12 @@ let topicId: string;
 const TITLE = 'Who remembers the KRNT night crew?';
 
 beforeAll(async () => {
-  site = await startTestSite({ ...UNLIMITED_RATES, ROLES: 'api,projections,workers,inbound', INBOUND_SMTP_PORT: '0' });
+  site = await startTestSite({
+    ...UNLIMITED_RATES,
+    RATE_LIMIT_MAIL_REPLY_MAX: '2',
+    ROLES: 'api,projections,workers,inbound',
+    INBOUND_SMTP_PORT: '0',
+  });
   const cast = await registerCast(site.url);
   staff = cast.staff.browser;
   stanEmail = cast.staff.account.email;
@@ -159,6 +164,18 @@ describe('a reply by mail', () => {
     expect(locked.response).toContain('This topic is locked');
     expect((await replies()).length).toBe(before);
     expect((await staff.put(`/api/admin/topics/${topicId}`, { locked: false })).status).toBe(200);
+  });
+});
+
+describe('replies by mail per member', () => {
+  it('are limited per hour (RATE_LIMIT_MAIL_REPLY_MAX, here 2): past it the sender is told to try later (451), nothing posted', async () => {
+    // Mona's first reply by mail counts; refused ones (the locked topic's) do not.
+    const second = await mailIn({ from: mona.email, to: replyAddressOf(monaMail), text: 'Gus Berg was the engineer.' });
+    expect(second.response).toMatch(/^250/u);
+    const before = (await replies()).length;
+    const third = await refusal(mailIn({ from: mona.email, to: replyAddressOf(monaMail), text: 'And one more.' }));
+    expect(third).toMatchObject({ code: 451 });
+    expect((await replies()).length).toBe(before);
   });
 });
 
