@@ -90,7 +90,8 @@ export async function startInbound(options: InboundOptions) {
     if (!member || member.suspended) throw new SmtpRefusal(550, 'This reply address can no longer be used');
     if (from === '' || from !== member.email.toLowerCase())
       throw new SmtpRefusal(550, 'Replies are taken only from the address the discussion mail was sent to');
-    const text = stripReplyText(mail.text ?? htmlReplyToText(mail.html ?? ''));
+    // A mail of HTML alone (some webmail and phones send no text part) is read from its HTML.
+    const text = stripReplyText(mail.text?.trim() ? mail.text : htmlReplyToText(mail.html ?? ''));
     if (text === '') throw new SmtpRefusal(550, 'Your reply was empty once the quoted message and signature were removed');
     if (!(await withinLimit(member._id))) throw new SmtpRefusal(451, 'Too many replies by mail this hour; please try again later');
     let posted;

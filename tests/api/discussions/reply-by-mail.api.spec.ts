@@ -78,6 +78,7 @@ const gmailReply = (words: string) =>
 
 let firstReply: string;
 let monaMail: CapturedMail;
+let ottoMail: CapturedMail;
 
 describe('mail to watchers', () => {
   it('goes to the watchers but the reply’s author, with a Reply-To address, one-click mute, threading and the reply’s link', async () => {
@@ -115,12 +116,29 @@ describe('a reply by mail', () => {
     expect(posted).toMatchObject({ content: '<p>Ted Lowry! He ran it until 1970.</p>', author: { name: 'Mona Member' } });
 
     // Otto watches since he replied; Mona wrote this one and gets nothing of it.
-    const ottoMail = await mailTo(otto.email, posted.id);
+    ottoMail = await mailTo(otto.email, posted.id);
     expect(ottoMail.html).toContain('Ted Lowry! He ran it until 1970.');
     expect((await mailsTo(otto.email)).some((mail) => mail.html.includes(`#reply-${firstReply}`))).toBe(false);
     expect((await mailsTo(mona.email)).some((mail) => mail.html.includes(`#reply-${posted.id}`))).toBe(false);
     // Walt muted the topic: not one mail.
     expect(await mailsTo(walt.email)).toEqual([]);
+  });
+
+  it('of HTML alone is read from its HTML, without the quoted message', async () => {
+    const transport = nodemailer.createTransport({ host: '127.0.0.1', port: site.inboundPort!, secure: false, ignoreTLS: true });
+    await transport.sendMail({
+      from: otto.email,
+      to: replyAddressOf(ottoMail),
+      subject: `Re: ${TITLE}`,
+      html:
+        '<div dir="ltr">Gus kept the <b>logbooks</b> &amp; the tapes.</div><div class="gmail_quote">' +
+        '<div class="gmail_attr">On Thu wrote:</div><blockquote class="gmail_quote">Ted Lowry!</blockquote></div>',
+    });
+    transport.close();
+    expect((await replies()).at(-1)).toMatchObject({
+      content: '<p>Gus kept the logbooks &amp; the tapes.</p>',
+      author: { name: 'Otto Other' },
+    });
   });
 
   it('is refused at the SMTP level, and nothing posted, from a stranger, with another’s token, an unknown token or nothing but quotes', async () => {
