@@ -7,6 +7,7 @@
  */
 import { Extension, Mark, Node, mergeAttributes } from '@tiptap/core';
 import Image from '@tiptap/extension-image';
+import Link from '@tiptap/extension-link';
 import StarterKit from '@tiptap/starter-kit';
 import { YOUTUBE_EMBED_ATTRIBUTES, youtubeEmbedSource } from '../../../../shared/blog/embeds';
 import { isAllowedLink } from '../formatting';
@@ -170,17 +171,20 @@ export function blogExtensions(onLink: () => void) {
   return [
     StarterKit.configure({
       heading: { levels: [1, 2, 3, 4, 5, 6] },
-      link: {
-        openOnClick: false,
-        autolink: true,
-        linkOnPaste: true,
-        defaultProtocol: 'https',
-        protocols: ['mailto'],
-        // The schemes the sanitiser keeps, and the site's own addresses.
-        isAllowedUri: (url) => isAllowedLink(url) || /^\/(?!\/)/u.test(url),
-        // What the sanitiser adds (rel) or keeps as it was written (target) is not added here.
-        HTMLAttributes: { target: null, rel: null, class: null },
-      },
+      // Below, with its end not taking in what is typed after it.
+      link: false,
+    }),
+    // Typing at a link's end writes plain text after it (with autolink on, TipTap's link would grow instead).
+    Link.extend({ inclusive: () => false }).configure({
+      openOnClick: false,
+      autolink: true,
+      linkOnPaste: true,
+      defaultProtocol: 'https',
+      protocols: ['mailto'],
+      // The schemes the sanitiser keeps, and the site's own addresses.
+      isAllowedUri: (url) => isAllowedLink(url) || /^\/(?!\/)/u.test(url),
+      // What the sanitiser adds (rel) or keeps as it was written (target) is not added here.
+      HTMLAttributes: { target: null, rel: null, class: null },
     }),
     Picture,
     Youtube,
