@@ -34,6 +34,8 @@ const EVENT_TEXT: PersonalFields = {
   'fields.description': '',
   'fields.location': '',
   'fields.virtualLink': '',
+  'fields.address': null,
+  'fields.geo': null,
 };
 const BLOG_TEXT: PersonalFields = { title: 'Removed post', excerpt: '', content: '' };
 const TOPIC_TEXT: PersonalFields = { title: 'Removed topic', content: '' };
@@ -75,7 +77,7 @@ const POLICY: Partial<
   event: {
     scope: 'content',
     owner: (_id, data) => ownerField(data, 'organizerId'),
-    events: { EventScheduled: EVENT_TEXT, EventEdited: EVENT_TEXT },
+    events: { EventScheduled: EVENT_TEXT, EventEdited: EVENT_TEXT, EventRevisionSubmitted: EVENT_TEXT },
   },
   blog: {
     scope: 'content',

@@ -10,10 +10,12 @@ import type {
   EventAttendanceModeEnumeration,
   Organization,
   Place,
+  PostalAddress,
   VirtualLocation,
   WithContext,
 } from 'schema-dts';
 import { htmlToText } from '../../shared/blog/excerpt';
+import { addressLine } from '../../shared/events/summary-lines';
 import { SITE_DESCRIPTION, SITE_NAME } from '../../shared/landing';
 import type { BlogPostDocument, ListedPost } from '../../projections/blog';
 import type { EventDetailsDocument } from '../../projections/events';
@@ -79,10 +81,32 @@ function attendanceMode(event: EventDetailsDocument): EventAttendanceModeEnumera
   return event.location ? 'https://schema.org/MixedEventAttendanceMode' : 'https://schema.org/OnlineEventAttendanceMode';
 }
 
+/** The place's postal address, as the organiser gave it (only the parts given), else its location's text. */
+function postalAddress(event: EventDetailsDocument): PostalAddress | string {
+  const given = event.address;
+  if (!given || !addressLine(given)) return event.location || 'To be announced';
+  return {
+    '@type': 'PostalAddress',
+    ...(given.street ? { streetAddress: given.street } : {}),
+    ...(given.city ? { addressLocality: given.city } : {}),
+    ...(given.region ? { addressRegion: given.region } : {}),
+    ...(given.postalCode ? { postalCode: given.postalCode } : {}),
+    ...(given.country ? { addressCountry: given.country } : {}),
+  };
+}
+
 function locations(event: EventDetailsDocument, url: string): (Place | VirtualLocation)[] {
+  const hasPlace = event.location || addressLine(event.address) || event.geo;
   const place: Place[] =
-    event.location || !event.isVirtual
-      ? [{ '@type': 'Place', name: event.location || 'To be announced', address: event.location || 'To be announced' }]
+    hasPlace || !event.isVirtual
+      ? [
+          {
+            '@type': 'Place',
+            name: event.location || addressLine(event.address) || 'To be announced',
+            address: postalAddress(event),
+            ...(event.geo ? { geo: { '@type': 'GeoCoordinates', latitude: event.geo.lat, longitude: event.geo.lon } } : {}),
+          },
+        ]
       : [];
   // The meeting link is for those who RSVP; the page that gives it out is what a crawler may point to.
   const online: VirtualLocation[] = event.isVirtual ? [{ '@type': 'VirtualLocation', url }] : [];

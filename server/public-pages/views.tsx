@@ -7,7 +7,7 @@ import type { ReactNode } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { EVENT_TYPE_LABELS } from '../../shared/events/constants';
 import { formatEventTime } from '../../shared/events/event-times';
-import { placeLine, placesLine } from '../../shared/events/summary-lines';
+import { addressLine, mapLink, placeLine, placesLine } from '../../shared/events/summary-lines';
 import { excerptRepeatsBody } from '../../shared/blog/excerpt';
 import { LANDING, LANDING_FOOTER, SITE_NAME } from '../../shared/landing';
 import type { BlogPostDocument, ListedPost } from '../../projections/blog';
@@ -352,7 +352,15 @@ export function EventView({ event, timeZone, year }: { event: EventDetailsDocume
           </div>
           <div>
             <dt className="sr-only">Where</dt>
-            <dd>{placeLine(event)}</dd>
+            <dd>
+              {placeLine(event)}
+              {addressLine(event.address) && <span className="block">{addressLine(event.address)}</span>}
+              {mapLink(event) && (
+                <a href={mapLink(event)!} className={LINK} rel="noopener" target="_blank">
+                  Show on a map (OpenStreetMap)
+                </a>
+              )}
+            </dd>
           </div>
           <div>
             <dt className="sr-only">Organizer</dt>

@@ -148,7 +148,8 @@ function occurrenceView(state: CalendarEventState, occurrence: string): Calendar
 
 /** What an attendee's calendar must learn of: a change of time or place (iCalendar's SEQUENCE counts these). */
 export const isRescheduling = (before: EventFields, after: EventFields) =>
-  (['startDate', 'endDate', 'allDay', 'location', 'isVirtual', 'virtualLink'] as const).some((field) => before[field] !== after[field]);
+  (['startDate', 'endDate', 'allDay', 'location', 'isVirtual', 'virtualLink'] as const).some((field) => before[field] !== after[field]) ||
+  (['address', 'geo'] as const).some((field) => JSON.stringify(before[field] ?? null) !== JSON.stringify(after[field] ?? null));
 
 /** iCalendar's SEQUENCE after an event of the stream: raised by a change of time or place and by a cancellation. */
 export function sequenceAfter(sequence: number, event: CalendarEventEvent, before: EventFields | null): number {

@@ -11,6 +11,7 @@
  */
 import { EVENT_TYPE_LABELS, type EventType } from './constants';
 import { isUuid } from '../ids';
+import { addressLine } from './summary-lines';
 
 export interface IcsEvent {
   id: string;
@@ -18,6 +19,9 @@ export interface IcsEvent {
   description: string;
   eventType: EventType;
   location: string;
+  /** The place's postal address and coordinates, when the organiser gave them. */
+  address?: { street: string; city: string; region: string; postalCode: string; country: string } | null;
+  geo?: { lat: number; lon: number } | null;
   isVirtual: boolean;
   virtualLink: string;
   startDate: string;
@@ -98,7 +102,9 @@ function eventLines(event: IcsEvent, host: string, now: Date): string[] {
   ]
     .filter(Boolean)
     .join('\n\n');
-  const location = event.isVirtual && event.virtualLink ? 'Virtual Event' : event.location;
+  // The place's name and its address, as calendar apps show and map LOCATION.
+  const place = [event.location, addressLine(event.address)].filter(Boolean).join(', ');
+  const location = event.isVirtual && event.virtualLink ? 'Virtual Event' : place;
   return [
     'BEGIN:VEVENT',
     `UID:${event.id}@${host}`,
@@ -109,6 +115,7 @@ function eventLines(event: IcsEvent, host: string, now: Date): string[] {
     `SUMMARY:${escapeText(event.title)}`,
     ...(description ? [`DESCRIPTION:${escapeText(description)}`] : []),
     ...(location ? [`LOCATION:${escapeText(location)}`] : []),
+    ...(event.geo ? [`GEO:${event.geo.lat};${event.geo.lon}`] : []),
     `URL:${uriValue(event.url)}`,
     ...(event.isVirtual && event.virtualLink ? [`CONFERENCE;VALUE=URI;FEATURE=VIDEO:${uriValue(event.virtualLink)}`] : []),
     ...(event.organizerName && isUuid(event.organizerId)

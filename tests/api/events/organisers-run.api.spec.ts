@@ -159,3 +159,69 @@ describe('a private event’s invite link', () => {
     expect((await cast.member.browser.post(`/api/events/${publicOne}/invite-link/reset`)).status).toBe(422);
   });
 });
+
+describe('a place with an address and coordinates', () => {
+  it('is carried by the calendar file (LOCATION and GEO), the page’s map link and its JSON-LD Place', async () => {
+    const address = { street: '625 S 4th St', city: 'Louisville', region: 'KY', postalCode: '40202', country: 'United States' };
+    const created = await cast.admin.browser.post(
+      '/api/events',
+      event({ title: 'At the Palace', location: 'Louisville Palace', address, geo: { lat: 38.2499, lon: -85.7598 } }),
+    );
+    expect(created.status).toBe(201);
+    expect(created.body).toMatchObject({ address, geo: { lat: 38.2499, lon: -85.7598 } });
+    const id = created.body.id as string;
+    const ics = String((await visitor().get(`/api/events/${id}/ics`)).body).replace(/\r\n /g, '');
+    expect(ics).toContain('LOCATION:Louisville Palace\\, 625 S 4th St\\, Louisville\\, KY 40202\\, United States\r\n');
+    expect(ics).toContain('GEO:38.2499;-85.7598\r\n');
+
+    const html = String((await visitor().get(`/events/${id}`)).body);
+    expect(html).toContain('href="https://www.openstreetmap.org/?mlat=38.2499&amp;mlon=-85.7598#map=17/38.2499/-85.7598"');
+    const data = jsonLd(html).find((item) => item['@type'] === 'Event');
+    expect(data.location[0]).toEqual({
+      '@type': 'Place',
+      name: 'Louisville Palace',
+      address: {
+        '@type': 'PostalAddress',
+        streetAddress: '625 S 4th St',
+        addressLocality: 'Louisville',
+        addressRegion: 'KY',
+        postalCode: '40202',
+        addressCountry: 'United States',
+      },
+      geo: { '@type': 'GeoCoordinates', latitude: 38.2499, longitude: -85.7598 },
+    });
+
+    const refused = await cast.admin.browser.post('/api/events', event({ geo: { lat: 91, lon: 0 } }));
+    expect(refused.status).toBe(400);
+    expect(JSON.stringify(refused.body.fields)).toMatch(/Latitude must be between -90 and 90/);
+    // An address of empty parts is none.
+    const empty = await cast.admin.browser.post('/api/events', event({ address: { street: ' ', city: '' } }));
+    expect(empty.body.address).toBeNull();
+  });
+});
+
+describe('a cancelled event', () => {
+  it('says so in every list, the day list, the widget’s read, the calendar feed and the link preview; it is never featured', async () => {
+    const id = (await cast.admin.browser.post('/api/events', event({ title: 'Called off' }))).body.id as string;
+    await cast.admin.browser.put(`/api/admin/events/${id}/feature`, { featured: true });
+    expect((await cast.admin.browser.post(`/api/events/${id}/cancel`)).body).toMatchObject({ isCancelled: true, isFeatured: false });
+    const listed = (path: string) =>
+      visitor()
+        .get(path)
+        .then((response) => response.body.items.find((item: { id: string }) => item.id === id));
+    expect(await listed('/api/events?from=2031-01-01T00:00:00Z&to=2031-02-01T00:00:00Z')).toMatchObject({ isCancelled: true });
+    expect(await listed('/api/events?day=2031-01-09')).toMatchObject({ isCancelled: true });
+    // The events widget reads the upcoming public events by this call.
+    expect(await listed('/api/events?limit=50')).toMatchObject({ isCancelled: true });
+    expect(await listed('/api/events?featured=true')).toBeUndefined();
+    expect((await cast.admin.browser.put(`/api/admin/events/${id}/feature`, { featured: true })).status).toBe(422);
+
+    const feed = String((await visitor().get('/api/calendar.ics')).body);
+    const vevent = feed.slice(feed.indexOf(`UID:${id}`), feed.indexOf('END:VEVENT', feed.indexOf(`UID:${id}`)));
+    expect(vevent).toContain('STATUS:CANCELLED');
+    const html = String((await visitor().get(`/events/${id}`)).body);
+    expect(metaContent(html, 'og:title')).toBe('Cancelled: Called off | Broadcast History Community');
+    expect(metaContent(html, 'og:description')).toMatch(/^Cancelled · /);
+    expect(html).toContain('This event was cancelled. It takes no more RSVPs.');
+  });
+});
