@@ -1,5 +1,5 @@
 /**
- * Discussions (issue 34, API.md "Discussions"): staff-managed categories; topics and their replies, read by every
+ * Discussions (docs/domain/discussions.md): staff-managed categories; topics and their replies, read by every
  * signed-in member (subscribers too) and written by members, staff and admins; each member's place in a topic and how
  * closely they watch it; staff pin, lock and move topics; reports go to the staff's queue.
  */

@@ -7,6 +7,14 @@ import { BlogPostSchema } from '../../shared/blog/schemas';
 import { BookmarkSchema } from '../../shared/bookmarks/schemas';
 import { CommentSchema } from '../../shared/comments/schemas';
 import {
+  CategorySchema,
+  ReplyRevisionSchema,
+  ReplySchema,
+  TopicPageSchema,
+  TopicSchema,
+  TopicSummarySchema,
+} from '../../shared/discussions/schemas';
+import {
   AttendeeCountsSchema,
   CalendarEventSchema,
   EventStatsSchema,
@@ -35,6 +43,12 @@ export const NAMED_ANSWERS = {
   Comment: CommentSchema,
   CommunityStats: CommunityStatsSchema,
   ConsentRecord: ConsentRecordSchema,
+  DiscussionCategory: CategorySchema,
+  DiscussionReply: ReplySchema,
+  DiscussionReplyRevision: ReplyRevisionSchema,
+  DiscussionTopic: TopicSchema,
+  DiscussionTopicPage: TopicPageSchema,
+  DiscussionTopicSummary: TopicSummarySchema,
   EventStats: EventStatsSchema,
   MailSummary: MailSummarySchema,
   Media: MediaSchema,

@@ -1,4 +1,4 @@
-/** Discussions (issue 34, API.md "Discussions"): limits and the watch levels. */
+/** Discussions (docs/domain/discussions.md): limits and the watch levels. */
 
 export const CATEGORY_NAME_MAX_LENGTH = 60;
 export const CATEGORY_DESCRIPTION_MAX_LENGTH = 500;

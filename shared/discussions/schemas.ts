@@ -1,5 +1,5 @@
 /**
- * Discussions' shapes (API.md "Discussions"): what the routes take and answer, shared with the client.
+ * Discussions' shapes (docs/domain/discussions.md): what the routes take and answer, shared with the client.
  *
  * `content` (a topic's opening post, a reply) is rich text: HTML, sanitised once on write on the server (the blog's
  * allow-list). Plain text with no markup is taken as the composer writes it: paragraphs, and lines beginning with

@@ -226,7 +226,7 @@ describe('search, mentions and live notices', () => {
     const reply = await member.post(`/api/topics/${topicId}/replies`, { content: 'Ask @Otto Other about it' });
     const notifications = (await other.get('/api/notifications')).body.items as { kind: string; link: string }[];
     expect(notifications).toContainEqual(
-      expect.objectContaining({ kind: 'mention', link: `/discussions/${topicId}#reply-${reply.body.id}` }),
+      expect.objectContaining({ kind: 'mention', link: `/discussions/topics/${topicId}#reply-${reply.body.id}` }),
     );
   });
 
