@@ -148,6 +148,7 @@ describe('the blog editor', () => {
     }, FROM_WORD);
     await editor().getByText('Reel-to-reel tapes').waitFor();
 
+    await editor().evaluate((box) => box.closest('.overflow-y-auto')?.scrollTo(0, 0));
     await screenshot(staff, 'blog-editor-1366');
     expect(await accessibilityViolations(staff)).toEqual([]);
     await staff.setViewportSize({ width: 390, height: 844 });
@@ -233,6 +234,7 @@ describe('the blog editor', () => {
     await staff.getByRole('listitem', { name: 'Towers of 1948' }).getByRole('button', { name: 'Edit' }).click();
     await editor().getByRole('heading', { level: 2, name: 'Steel and wire' }).waitFor();
     await editor().getByRole('table').waitFor();
+    await screenshot(staff, 'blog-editor-older-post-1366');
     // A change and its undoing, so what is saved is the editor's own HTML, not the text it was given.
     await editor().getByText('The end.').click();
     await staff.keyboard.press('End');
