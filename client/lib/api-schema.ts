@@ -1476,6 +1476,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/discussions/unsubscribe/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Stop watching a topic by the token of a discussion mail (RFC 8058 one-click unsubscribe)
+         * @description Who may call it: public.
+         */
+        post: operations["postDiscussionsUnsubscribeByToken"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/admin/reports": {
         parameters: {
             query?: never;
@@ -1692,7 +1712,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * One event, with the reader’s RSVP when signed in
+         * One event, with the reader’s RSVP when signed in; with `occurrence`, one occurrence of a recurring event
          * @description Who may call it: public.
          */
         get: operations["getEventsById"];
@@ -1740,18 +1760,18 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The reader’s RSVP to an event, or their place in its waiting list
+         * The reader’s RSVP to an event (or one `occurrence` of a recurring one), or their place in its waiting list
          * @description Who may call it: signed-in.
          */
         get: operations["getEventsByIdRsvpMe"];
         /**
-         * RSVP to an event: attending, maybe or not attending. Attending a full event puts the reader on its waiting list (status `waitlisted` with their position); with the waiting list off it is refused (409)
+         * RSVP to an event: attending, maybe or not attending; for a recurring event, to one `occurrence` (its start; none: the first), each with its own places and waiting list. Attending a full event puts the reader on its waiting list (status `waitlisted` with their position); with the waiting list off it is refused (409)
          * @description Who may call it: signed-in.
          */
         put: operations["putEventsByIdRsvpMe"];
         post?: never;
         /**
-         * Take back the reader’s RSVP, or leave the waiting list; a place freed goes to the first in line
+         * Take back the reader’s RSVP (to one `occurrence` of a recurring event), or leave the waiting list; a place freed goes to the first in line
          * @description Who may call it: signed-in.
          */
         delete: operations["deleteEventsByIdRsvpMe"];
@@ -1788,7 +1808,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * How many answered attending, maybe and not attending
+         * How many answered attending, maybe and not attending (of one `occurrence` of a recurring event)
          * @description Who may call it: public.
          */
         get: operations["getEventsByIdAttendeesCount"];
@@ -2725,6 +2745,7 @@ export interface components {
             virtualLink: string;
             startDate: string;
             endDate: string;
+            occurrenceStart?: string;
             allDay: boolean;
             isRecurring: boolean;
             recurrenceRule: string;
@@ -2834,6 +2855,112 @@ export interface components {
                 at: string;
                 detail?: string;
             }[];
+        };
+        DiscussionCategory: {
+            id: string;
+            slug: string;
+            name: string;
+            description: string;
+            color: string;
+            topicCount: number;
+        };
+        DiscussionReply: {
+            id: string;
+            topicId: string;
+            number: number;
+            replyTo: {
+                id: string;
+                number: number;
+                author: {
+                    id: string;
+                    name: string;
+                };
+            } | null;
+            author: {
+                id: string;
+                name: string;
+                avatar: string | null;
+                /** @enum {string} */
+                role: "admin" | "staff" | "member" | "subscriber";
+            };
+            content: string;
+            createdAt: string;
+            editedAt: string | null;
+            edits: number;
+            deleted: boolean;
+            /** @enum {string} */
+            via: "web" | "email";
+        };
+        DiscussionReplyRevision: {
+            content: string;
+            at: string;
+            current: boolean;
+        };
+        DiscussionTopic: {
+            id: string;
+            title: string;
+            category: {
+                id: string;
+                slug: string;
+                name: string;
+                color: string;
+            };
+            author: {
+                id: string;
+                name: string;
+                avatar: string | null;
+                /** @enum {string} */
+                role: "admin" | "staff" | "member" | "subscriber";
+            };
+            tags: string[];
+            replyCount: number;
+            lastReplyAt: string | null;
+            activeAt: string;
+            createdAt: string;
+            pinned: boolean;
+            locked: boolean;
+            unread: number;
+            new: boolean;
+            /** @enum {string} */
+            watch: "watching" | "normal" | "muted";
+            content: string;
+            editedAt: string | null;
+            readUpTo: number | null;
+        };
+        DiscussionTopicPage: {
+            topic: components["schemas"]["DiscussionTopic"];
+            replies: {
+                items: components["schemas"]["DiscussionReply"][];
+                nextCursor: string | null;
+            };
+        };
+        DiscussionTopicSummary: {
+            id: string;
+            title: string;
+            category: {
+                id: string;
+                slug: string;
+                name: string;
+                color: string;
+            };
+            author: {
+                id: string;
+                name: string;
+                avatar: string | null;
+                /** @enum {string} */
+                role: "admin" | "staff" | "member" | "subscriber";
+            };
+            tags: string[];
+            replyCount: number;
+            lastReplyAt: string | null;
+            activeAt: string;
+            createdAt: string;
+            pinned: boolean;
+            locked: boolean;
+            unread: number;
+            new: boolean;
+            /** @enum {string} */
+            watch: "watching" | "normal" | "muted";
         };
         EventStats: {
             total: number;
@@ -7453,14 +7580,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        slug: string;
-                        name: string;
-                        description: string;
-                        color: string;
-                        topicCount: number;
-                    }[];
+                    "application/json": components["schemas"]["DiscussionCategory"][];
                 };
             };
             /** @description Unauthorized */
@@ -7499,14 +7619,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        slug: string;
-                        name: string;
-                        description: string;
-                        color: string;
-                        topicCount: number;
-                    };
+                    "application/json": components["schemas"]["DiscussionCategory"];
                 };
             };
             /** @description Bad Request */
@@ -7664,14 +7777,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        slug: string;
-                        name: string;
-                        description: string;
-                        color: string;
-                        topicCount: number;
-                    };
+                    "application/json": components["schemas"]["DiscussionCategory"];
                 };
             };
             /** @description Bad Request */
@@ -7752,34 +7858,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        items: {
-                            id: string;
-                            title: string;
-                            category: {
-                                id: string;
-                                slug: string;
-                                name: string;
-                                color: string;
-                            };
-                            author: {
-                                id: string;
-                                name: string;
-                                avatar: string | null;
-                                /** @enum {string} */
-                                role: "admin" | "staff" | "member" | "subscriber";
-                            };
-                            tags: string[];
-                            replyCount: number;
-                            lastReplyAt: string | null;
-                            activeAt: string;
-                            createdAt: string;
-                            pinned: boolean;
-                            locked: boolean;
-                            unread: number;
-                            new: boolean;
-                            /** @enum {string} */
-                            watch: "watching" | "normal" | "muted";
-                        }[];
+                        items: components["schemas"]["DiscussionTopicSummary"][];
                         nextCursor: string | null;
                     };
                 };
@@ -7830,37 +7909,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        title: string;
-                        category: {
-                            id: string;
-                            slug: string;
-                            name: string;
-                            color: string;
-                        };
-                        author: {
-                            id: string;
-                            name: string;
-                            avatar: string | null;
-                            /** @enum {string} */
-                            role: "admin" | "staff" | "member" | "subscriber";
-                        };
-                        tags: string[];
-                        replyCount: number;
-                        lastReplyAt: string | null;
-                        activeAt: string;
-                        createdAt: string;
-                        pinned: boolean;
-                        locked: boolean;
-                        unread: number;
-                        new: boolean;
-                        /** @enum {string} */
-                        watch: "watching" | "normal" | "muted";
-                        content: string;
-                        editedAt: string | null;
-                        readUpTo: number | null;
-                    };
+                    "application/json": components["schemas"]["DiscussionTopic"];
                 };
             };
             /** @description Bad Request */
@@ -7979,69 +8028,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        topic: {
-                            id: string;
-                            title: string;
-                            category: {
-                                id: string;
-                                slug: string;
-                                name: string;
-                                color: string;
-                            };
-                            author: {
-                                id: string;
-                                name: string;
-                                avatar: string | null;
-                                /** @enum {string} */
-                                role: "admin" | "staff" | "member" | "subscriber";
-                            };
-                            tags: string[];
-                            replyCount: number;
-                            lastReplyAt: string | null;
-                            activeAt: string;
-                            createdAt: string;
-                            pinned: boolean;
-                            locked: boolean;
-                            unread: number;
-                            new: boolean;
-                            /** @enum {string} */
-                            watch: "watching" | "normal" | "muted";
-                            content: string;
-                            editedAt: string | null;
-                            readUpTo: number | null;
-                        };
-                        replies: {
-                            items: {
-                                id: string;
-                                topicId: string;
-                                number: number;
-                                replyTo: {
-                                    id: string;
-                                    number: number;
-                                    author: {
-                                        id: string;
-                                        name: string;
-                                    };
-                                } | null;
-                                author: {
-                                    id: string;
-                                    name: string;
-                                    avatar: string | null;
-                                    /** @enum {string} */
-                                    role: "admin" | "staff" | "member" | "subscriber";
-                                };
-                                content: string;
-                                createdAt: string;
-                                editedAt: string | null;
-                                edits: number;
-                                deleted: boolean;
-                                /** @enum {string} */
-                                via: "web" | "email";
-                            }[];
-                            nextCursor: string | null;
-                        };
-                    };
+                    "application/json": components["schemas"]["DiscussionTopicPage"];
                 };
             };
             /** @description Bad Request */
@@ -8098,37 +8085,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        title: string;
-                        category: {
-                            id: string;
-                            slug: string;
-                            name: string;
-                            color: string;
-                        };
-                        author: {
-                            id: string;
-                            name: string;
-                            avatar: string | null;
-                            /** @enum {string} */
-                            role: "admin" | "staff" | "member" | "subscriber";
-                        };
-                        tags: string[];
-                        replyCount: number;
-                        lastReplyAt: string | null;
-                        activeAt: string;
-                        createdAt: string;
-                        pinned: boolean;
-                        locked: boolean;
-                        unread: number;
-                        new: boolean;
-                        /** @enum {string} */
-                        watch: "watching" | "normal" | "muted";
-                        content: string;
-                        editedAt: string | null;
-                        readUpTo: number | null;
-                    };
+                    "application/json": components["schemas"]["DiscussionTopic"];
                 };
             };
             /** @description Bad Request */
@@ -8210,37 +8167,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        title: string;
-                        category: {
-                            id: string;
-                            slug: string;
-                            name: string;
-                            color: string;
-                        };
-                        author: {
-                            id: string;
-                            name: string;
-                            avatar: string | null;
-                            /** @enum {string} */
-                            role: "admin" | "staff" | "member" | "subscriber";
-                        };
-                        tags: string[];
-                        replyCount: number;
-                        lastReplyAt: string | null;
-                        activeAt: string;
-                        createdAt: string;
-                        pinned: boolean;
-                        locked: boolean;
-                        unread: number;
-                        new: boolean;
-                        /** @enum {string} */
-                        watch: "watching" | "normal" | "muted";
-                        content: string;
-                        editedAt: string | null;
-                        readUpTo: number | null;
-                    };
+                    "application/json": components["schemas"]["DiscussionTopic"];
                 };
             };
             /** @description Bad Request */
@@ -8325,37 +8252,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        title: string;
-                        category: {
-                            id: string;
-                            slug: string;
-                            name: string;
-                            color: string;
-                        };
-                        author: {
-                            id: string;
-                            name: string;
-                            avatar: string | null;
-                            /** @enum {string} */
-                            role: "admin" | "staff" | "member" | "subscriber";
-                        };
-                        tags: string[];
-                        replyCount: number;
-                        lastReplyAt: string | null;
-                        activeAt: string;
-                        createdAt: string;
-                        pinned: boolean;
-                        locked: boolean;
-                        unread: number;
-                        new: boolean;
-                        /** @enum {string} */
-                        watch: "watching" | "normal" | "muted";
-                        content: string;
-                        editedAt: string | null;
-                        readUpTo: number | null;
-                    };
+                    "application/json": components["schemas"]["DiscussionTopic"];
                 };
             };
             /** @description Bad Request */
@@ -8612,33 +8509,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        topicId: string;
-                        number: number;
-                        replyTo: {
-                            id: string;
-                            number: number;
-                            author: {
-                                id: string;
-                                name: string;
-                            };
-                        } | null;
-                        author: {
-                            id: string;
-                            name: string;
-                            avatar: string | null;
-                            /** @enum {string} */
-                            role: "admin" | "staff" | "member" | "subscriber";
-                        };
-                        content: string;
-                        createdAt: string;
-                        editedAt: string | null;
-                        edits: number;
-                        deleted: boolean;
-                        /** @enum {string} */
-                        via: "web" | "email";
-                    };
+                    "application/json": components["schemas"]["DiscussionReply"];
                 };
             };
             /** @description Bad Request */
@@ -8803,33 +8674,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        topicId: string;
-                        number: number;
-                        replyTo: {
-                            id: string;
-                            number: number;
-                            author: {
-                                id: string;
-                                name: string;
-                            };
-                        } | null;
-                        author: {
-                            id: string;
-                            name: string;
-                            avatar: string | null;
-                            /** @enum {string} */
-                            role: "admin" | "staff" | "member" | "subscriber";
-                        };
-                        content: string;
-                        createdAt: string;
-                        editedAt: string | null;
-                        edits: number;
-                        deleted: boolean;
-                        /** @enum {string} */
-                        via: "web" | "email";
-                    };
+                    "application/json": components["schemas"]["DiscussionReply"];
                 };
             };
             /** @description Bad Request */
@@ -8905,11 +8750,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        content: string;
-                        at: string;
-                        current: boolean;
-                    }[];
+                    "application/json": components["schemas"]["DiscussionReplyRevision"][];
                 };
             };
             /** @description Bad Request */
@@ -8973,33 +8814,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        id: string;
-                        topicId: string;
-                        number: number;
-                        replyTo: {
-                            id: string;
-                            number: number;
-                            author: {
-                                id: string;
-                                name: string;
-                            };
-                        } | null;
-                        author: {
-                            id: string;
-                            name: string;
-                            avatar: string | null;
-                            /** @enum {string} */
-                            role: "admin" | "staff" | "member" | "subscriber";
-                        };
-                        content: string;
-                        createdAt: string;
-                        editedAt: string | null;
-                        edits: number;
-                        deleted: boolean;
-                        /** @enum {string} */
-                        via: "web" | "email";
-                    };
+                    "application/json": components["schemas"]["DiscussionReply"];
                 };
             };
             /** @description Bad Request */
@@ -9049,6 +8864,58 @@ export interface operations {
             };
             /** @description Unprocessable Entity */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postDiscussionsUnsubscribeByToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    "List-Unsubscribe"?: unknown;
+                } | null;
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {unknown} */
+                        success: true;
+                        topicId: string;
+                        /** @enum {unknown} */
+                        level: "muted";
+                    };
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not Found */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -9767,7 +9634,9 @@ export interface operations {
     };
     getEventsById: {
         parameters: {
-            query?: never;
+            query?: {
+                occurrence?: string;
+            };
             header?: never;
             path: {
                 id: string;
@@ -10080,7 +9949,9 @@ export interface operations {
     };
     getEventsByIdRsvpMe: {
         parameters: {
-            query?: never;
+            query?: {
+                occurrence?: string;
+            };
             header?: never;
             path: {
                 id: string;
@@ -10141,6 +10012,7 @@ export interface operations {
                 "application/json": {
                     /** @enum {string} */
                     status: "attending" | "maybe" | "not_attending";
+                    occurrence?: string;
                 };
             };
         };
@@ -10219,7 +10091,9 @@ export interface operations {
     };
     deleteEventsByIdRsvpMe: {
         parameters: {
-            query?: never;
+            query?: {
+                occurrence?: string;
+            };
             header?: never;
             path: {
                 id: string;
@@ -10342,7 +10216,9 @@ export interface operations {
     };
     getEventsByIdAttendeesCount: {
         parameters: {
-            query?: never;
+            query?: {
+                occurrence?: string;
+            };
             header?: never;
             path: {
                 id: string;
