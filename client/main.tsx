@@ -35,11 +35,21 @@ if (path === '/login' || path === '/register') {
   // A visitor's page of the blog (the server sends its HTML to visitors only): complete as it is, its links plain ones.
 } else if (document.body.hasAttribute('data-prerendered') && /^\/blog\/[^/]+$/u.test(path)) {
   // A visitor reading a post: the server's page is the whole article, so the app (its comments, sharing) waits for
-  // the reader's first move, and nothing competes with the article's first paint.
+  // the reader's first move, or for the article's end (where the comments follow) to be on screen, and nothing
+  // competes with the article's first paint.
+  let started = false;
+  const end = document.querySelector('#prerendered article > :last-child');
+  const seen = new IntersectionObserver((entries) => {
+    if (entries.some((entry) => entry.isIntersecting)) start();
+  });
   const start = () => {
+    if (started) return;
+    started = true;
+    seen.disconnect();
     for (const type of INTERACTIONS) window.removeEventListener(type, start, true);
     void Promise.all([app(), readSession()]).then(([loaded, session]) => loaded.startApp(session ?? undefined));
   };
+  if (end) seen.observe(end);
   for (const type of INTERACTIONS) window.addEventListener(type, start, { capture: true, passive: true });
 } else if (/^\/(blog|events)\/[^/]+$/u.test(path)) {
   // A public page (the server's HTML shows it already): the session is read while the app loads, so the app draws

@@ -100,6 +100,7 @@ function PublicFrame({ children, year, current }: { children: ReactNode; year: n
               ['Home', '/'],
               ['About', '/about'],
               ['Blog', '/blog'],
+              ['Calendar', '/calendar'],
               ['Sign in', '/login'],
             ].map(([label, href]) => (
               <a
@@ -251,6 +252,9 @@ function PostSummary({ post, first }: { post: ListedPost; first: boolean }) {
         </p>
         {post.excerpt && <p className="mt-3 flex-1 text-slate-700 dark:text-slate-300">{post.excerpt}</p>}
         <TagLinks tags={post.tags} />
+        <a href={`/blog/${post.slug}`} className={`mt-2 self-start ${LINK}`}>
+          Read full post<span className="sr-only">: {post.title}</span>
+        </a>
       </article>
     </li>
   );
