@@ -379,6 +379,8 @@ export const discussionsProjection: Projection = {
   async setup(store) {
     const topics = topicsCollection(store);
     await topics.createIndex({ removed: 1, pinRank: -1, activeAt: -1, _id: -1 });
+    // The unread count's window: the most recently active topics.
+    await topics.createIndex({ removed: 1, activeAt: -1, _id: -1 });
     await topics.createIndex({ categoryId: 1, removed: 1, pinRank: -1, activeAt: -1, _id: -1 });
     await topics.createIndex({ search: 'text' }, { name: 'discussion_topics_search' });
     await topics.createIndex({ authorId: 1 });

@@ -53,6 +53,9 @@ const pools = {
   tokens: [] as string[],
   mails: [] as string[],
   members: [] as string[],
+  categories: [] as string[],
+  topics: [] as string[],
+  replies: [] as string[],
 };
 type Pool = keyof typeof pools;
 /** The pool a route's path parameters come from, by its path. */
@@ -66,6 +69,9 @@ const POOL_OF_PATH: [RegExp, Pool][] = [
   [/^\/(?:api\/)?(?:unsubscribe|subscribe\/confirm)\//u, 'tokens'],
   [/^\/api\/admin\/mailbox\//u, 'mails'],
   [/^\/api\/admin\/users\//u, 'members'],
+  [/^\/api\/(?:admin\/)?topics\//u, 'topics'],
+  [/^\/api\/replies\//u, 'replies'],
+  [/^\/api\/admin\/categories\//u, 'categories'],
 ];
 /** The pool what a creating route answers with joins. */
 const POOL_OF_CREATED: Partial<Record<string, Pool>> = {
@@ -76,11 +82,14 @@ const POOL_OF_CREATED: Partial<Record<string, Pool>> = {
   '/api/blog/:id/comments': 'comments',
   '/api/subscriptions': 'subscriptions',
   '/api/auth/register': 'members',
+  '/api/admin/categories': 'categories',
+  '/api/topics': 'topics',
+  '/api/topics/:id/replies': 'replies',
 };
 /** Routes whose first path parameter is a kind, not an id: mostly one of the kinds, so the id after it is looked up. */
 const KINDS_OF_PATH: [RegExp, string[]][] = [
   [/^\/api\/bookmarks\//u, ['post', 'event', 'blog']],
-  [/^\/api\/admin\/reports\//u, ['post', 'comment']],
+  [/^\/api\/admin\/reports\//u, ['post', 'comment', 'topic', 'reply']],
 ];
 /** Only the newest are kept, so that picks stay spread over ids that still exist. */
 const POOL_SIZE = 30;
@@ -121,9 +130,13 @@ beforeAll(async () => {
   const blog = await cast.staff.browser.post('/api/blog', { title: 'History', content: '<p>Text</p>', isPublished: true });
   const subscription = await cast.member.browser.post('/api/subscriptions', { subscriptionType: 'newsfeed', frequency: 'daily' });
   const comment = await cast.member.browser.post(`/api/posts/${staffPost.body.id}/comments`, { content: 'A comment' });
+  const category = await cast.staff.browser.post('/api/admin/categories', { name: 'Memories' });
+  const topic = await cast.member.browser.post('/api/topics', { title: 'A first topic', content: 'Text', categoryId: category.body.id });
+  const reply = await cast.other.browser.post(`/api/topics/${topic.body.id}/replies`, { content: 'A reply' });
   await cast.other.browser.post('/api/auth/magic-link', { email: cast.other.account.email });
   const mail = await site.services.mailbox.waitFor((m) => m.to.includes(cast.other.account.email));
-  for (const response of [staffPost, memberPost, event, blog, subscription, comment]) expect(response.status).toBe(201);
+  for (const response of [staffPost, memberPost, event, blog, subscription, comment, category, topic, reply])
+    expect(response.status).toBe(201);
   for (const [pool, id] of [
     ['posts', staffPost.body.id],
     ['posts', memberPost.body.id],
@@ -131,6 +144,9 @@ beforeAll(async () => {
     ['blog', blog.body.id],
     ['subscriptions', subscription.body.id],
     ['comments', comment.body.id],
+    ['categories', category.body.id],
+    ['topics', topic.body.id],
+    ['replies', reply.body.id],
     ['mails', mail.id],
     ['members', cast.other.user.id],
     ['members', cast.subscriber.user.id],
