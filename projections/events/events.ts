@@ -10,7 +10,8 @@
  */
 import type { DocumentStore } from '../../platform/document-store/port';
 import type { Role } from '../../shared/domain';
-import { attendeeCounts, sequenceAfter, type CalendarEventEvent } from '../../shared/events/event-stream';
+import { attendeeCounts, occurrenceOfEvent, sequenceAfter, type CalendarEventEvent } from '../../shared/events/event-stream';
+import { seriesEntry, type OccurrenceCounts, type OccurrenceSeats } from './occurrences';
 import type { RsvpStatus } from '../../shared/events/constants';
 import type { EventFields } from '../../shared/events/schemas';
 import type { MemberEvent } from '../../shared/members/member-stream';
@@ -53,6 +54,8 @@ type EventSummary = EventFields & {
   revision?: { fields: EventFields; by: string; at: string } | null;
   createdAt: string;
   updatedAt: string;
+  /** Read as one occurrence of a series (projections/events/occurrences.ts): its start. Never stored. */
+  occurrenceStart?: string;
 };
 
 export type EventDetailsDocument = Positioned &
@@ -60,6 +63,8 @@ export type EventDetailsDocument = Positioned &
     rsvps: Record<string, RsvpStatus>;
     /** Member ids waiting for a place, first in line first. */
     waiting?: string[];
+    /** A series' later occurrences that anyone answered, by start: who answered and who waits (the first's are `rsvps` and `waiting`). */
+    occurrences?: OccurrenceSeats;
     /** The invite link's generation: links of earlier ones no longer let anyone in (absent: 0). */
     inviteGeneration?: number;
   };
@@ -67,6 +72,10 @@ export type CalendarEventDocument = Positioned &
   EventSummary & {
     /** Lowercased title, description and location: what the calendar's search matches. */
     search: string;
+    /** A series (a recurrence rule the site reads), how far its occurrences may reach, and each later occurrence's counts. */
+    recurs?: boolean;
+    reach?: string;
+    occurrenceCounts?: OccurrenceCounts;
   };
 
 /**
@@ -99,8 +108,8 @@ export const searchText = (event: Pick<EventFields, 'title' | 'description' | 'l
   [event.title, event.description, event.location].join('\n').toLowerCase();
 
 function calendarEntry(details: EventDetailsDocument): Omit<CalendarEventDocument, '_id' | '_position'> {
-  const { _id, _position, rsvps, waiting, inviteGeneration, ...summary } = details;
-  return { ...summary, search: searchText(details) };
+  const { _id, _position, rsvps, waiting, inviteGeneration, occurrences, ...summary } = details;
+  return { ...summary, search: searchText(details), ...seriesEntry(details) };
 }
 
 /** Public approved events reach everyone; the rest only staff and the organizer, and an approved private one those invited. */
@@ -184,6 +193,19 @@ function nextDetails(
     case 'JoinedWaitlist':
     case 'LeftWaitlist':
     case 'PromotedFromWaitlist': {
+      const occurrence = occurrenceOfEvent(event);
+      if (occurrence) {
+        // A later occurrence of a series: the same change, on its own answers and line.
+        const seats = current.occurrences?.[occurrence] ?? { rsvps: {}, waiting: [] };
+        const next = nextDetails(
+          { ...current, ...seats },
+          { ...event, data: { ...event.data, occurrence: undefined } } as CalendarEventEvent,
+          null,
+        );
+        return (
+          next && { ...current, occurrences: { ...current.occurrences, [occurrence]: { rsvps: next.rsvps, waiting: next.waiting ?? [] } } }
+        );
+      }
       const { memberId } = event.data;
       const rsvps = { ...current.rsvps };
       let waiting = (current.waiting ?? []).filter((id) => id !== memberId);
@@ -209,7 +231,8 @@ const RSVP_EVENTS = new Set<CalendarEventEvent['type']>([
 export const eventsProjection: Projection = {
   name: 'events',
   // 5: organisers' edits held as revisions; a cancelled event is never featured; invite link generations.
-  version: 5,
+  // 6: series: `recurs`, `reach` and each occurrence's answers and counts.
+  version: 6,
   collections: [EVENT_DETAILS, EVENT_CALENDAR, EVENT_ORGANIZERS],
   async setup(store) {
     await eventDetails(store).createIndex({ organizerId: 1 });
@@ -218,6 +241,7 @@ export const eventsProjection: Projection = {
     await calendar.createIndex({ organizerId: 1, startDate: 1 });
     await calendar.createIndex({ isFeatured: 1, startDate: 1 });
     await calendar.createIndex({ status: 1, createdAt: 1 });
+    await calendar.createIndex({ recurs: 1, reach: 1 });
   },
   async apply(recorded, context) {
     const typed = typedEvent(recorded);
@@ -243,7 +267,8 @@ export const eventsProjection: Projection = {
 
     const subject = after ?? before;
     if (!subject) return;
-    if (RSVP_EVENTS.has(event.type)) {
+    // A later occurrence's counts are not the event's: its readers read the event again.
+    if (RSVP_EVENTS.has(event.type) && !occurrenceOfEvent(event)) {
       notify({
         message: 'rsvp:changed',
         rooms: roomsFor(subject),

@@ -43,6 +43,7 @@ export function eventDto(event: CalendarEventDocument | EventDetailsDocument, vi
     virtualLink: event.virtualLink,
     startDate: event.startDate,
     endDate: event.endDate,
+    ...(event.occurrenceStart ? { occurrenceStart: event.occurrenceStart } : {}),
     allDay: event.allDay,
     isRecurring: event.isRecurring,
     recurrenceRule: event.recurrenceRule,
@@ -58,7 +59,7 @@ export function eventDto(event: CalendarEventDocument | EventDetailsDocument, vi
     isFeatured: event.isFeatured,
     isCancelled: event.isCancelled ?? false,
     ...(event.pendingRevision && (isStaff(viewer) || viewer?.id === event.organizerId)
-      ? { pendingRevision: true, ...('revision' in event && event.revision ? { revision: revisionDto(event.revision) } : {}) }
+      ? { pendingRevision: true, ...(event.revision ? { revision: revisionDto(event.revision) } : {}) }
       : {}),
     ...(event.status === 'rejected' && (isStaff(viewer) || viewer?.id === event.organizerId)
       ? { rejectionReason: event.rejectionReason ?? null }

@@ -8,6 +8,7 @@ import {
   attendeeCounts,
   calendarEventDecider,
   isModerator,
+  seatsOf,
   type CalendarEventCommand,
   type CalendarEventState,
 } from '../../shared/events/event-stream';
@@ -17,6 +18,7 @@ import {
   EventSchema,
   EventStatsSchema,
   MyRsvpSchema,
+  OccurrenceQuerySchema,
   RsvpChangeSchema,
   RsvpSchema,
   UseCancelSchema,
@@ -38,6 +40,11 @@ import {
   eventDetails,
   eventDto,
   memberEvents,
+  atOccurrence,
+  occurrenceKey,
+  occurrencePage,
+  occurrencesOf,
+  SERIES_MAX,
   readEventStats,
   standing,
   standingOf,
@@ -132,22 +139,42 @@ async function withMedia(
  * The reader's standing after an RSVP, with the event's counts, as the event's stream decided them: under a rush
  * of RSVPs the read models may lag behind, and the answer must still give the place in line it recorded.
  */
-function rsvpChange(state: CalendarEventState, memberId: string): RsvpChange {
+function rsvpChange(state: CalendarEventState, memberId: string, occurrence?: string): RsvpChange {
+  const seats = seatsOf(state, occurrence);
   return {
-    ...standing(state.waiting, state.rsvps.get(memberId), memberId),
-    ...attendeeCounts(state.rsvps.values()),
-    waitlistCount: state.waiting.length,
+    ...standing(seats.waiting, seats.rsvps.get(memberId), memberId),
+    ...attendeeCounts(seats.rsvps.values()),
+    waitlistCount: seats.waiting.length,
   };
 }
 
-function icsEvent(event: EventDetailsDocument | CalendarEventDocument, siteUrl: string): IcsEvent {
+/** `timeZone`: the site's, which a recurring event's occurrences keep their wall-clock time in. */
+function icsEvent(event: EventDetailsDocument | CalendarEventDocument, siteUrl: string, timeZone: string): IcsEvent {
   const name = `${event.organizer.firstName} ${event.organizer.lastName}`.trim();
-  return { ...event, id: event._id, organizerName: name || null, url: `${siteUrl}/events/${event._id}`, sequence: event.sequence ?? 0 };
+  return {
+    ...event,
+    id: event._id,
+    organizerName: name || null,
+    url: `${siteUrl}/events/${event._id}`,
+    sequence: event.sequence ?? 0,
+    timeZone,
+  };
 }
 
-/** The calendar's filter for a list query, within what the caller may see. */
-function listFilter(query: ListQuery, actor: Actor | null, fixed: Filter = {}): Filter {
+/**
+ * The calendar's filter for a list query, within what the caller may see: of every event by its start (`all`), of the
+ * one-off events only (`singles`), or of the series that may reach into the dates asked for (`series`; their
+ * occurrences are made when read, projections/events/occurrences.ts).
+ */
+function listFilter(query: ListQuery, actor: Actor | null, fixed: Filter = {}, events: 'all' | 'singles' | 'series' = 'all'): Filter {
   const conditions: Filter[] = [visibility(actor), fixed];
+  if (events === 'singles') conditions.push({ recurs: { $ne: true } });
+  if (events === 'series') {
+    conditions.push({ recurs: true });
+    if (query.from) conditions.push({ reach: { $gte: query.from } });
+    if (query.to) conditions.push({ startDate: { $lt: query.to } });
+    query = { ...query, from: undefined, to: undefined };
+  }
   const status = query.status ?? (fixed.status ? undefined : 'current');
   if (status === 'current') conditions.push({ status: { $ne: 'rejected' } });
   else if (status && status !== 'any') conditions.push({ status });
@@ -191,6 +218,15 @@ export async function eventRoutes(
     if (!event || !canSee(event, actor)) throw fail.notFound('Event not found');
     return event;
   }
+  /** The occurrence a call names, as the event's stream keys it (undefined: the first, or a one-off event); 400 for one the series lacks. */
+  const occurrenceOf = async (event: EventDetailsDocument, occurrence: string | undefined) =>
+    occurrenceKey(event, await services.siteTimeZone(), occurrence);
+  /** The event, or the named occurrence of a series, as its reader sees it. */
+  async function visibleOccurrence(id: string, actor: Actor | null, occurrence: string | undefined) {
+    const event = await visibleEvent(id, actor);
+    if (!occurrence) return event;
+    return atOccurrence(event, (await occurrenceOf(event, occurrence)) ?? new Date(event.startDate).toISOString());
+  }
 
   const decide = (id: string, actor: Actor | null, intent: Intent<CalendarEventCommand>) =>
     services.handle(
@@ -209,8 +245,17 @@ export async function eventRoutes(
 
   async function list(query: ListQuery, actor: Actor | null, fixed: Filter = {}, defaultSort: Sort = SORTS.start) {
     if (query.day) return dayList(query, query.day, actor);
-    const filter = listFilter(query, actor, fixed);
     const sort = query.sort ? SORTS[query.sort] : defaultSort;
+    if (sort === SORTS.start) {
+      // By start, a series shows as its occurrences within the dates asked for.
+      const zone = await services.siteTimeZone();
+      const filters = { singles: listFilter(query, actor, fixed, 'singles'), series: listFilter(query, actor, fixed, 'series') };
+      const page = await cached(`occurrences:${JSON.stringify([filters, zone, query.from, query.to, query.cursor, query.limit])}`, () =>
+        occurrencePage(calendar, filters, query, zone),
+      );
+      return mapPage(page, (event) => eventDto(event, actor));
+    }
+    const filter = listFilter(query, actor, fixed);
     const page = await cached(`list:${JSON.stringify([filter, sort, query.cursor, query.limit])}`, () =>
       findPage(calendar, filter, sort, query),
     );
@@ -231,8 +276,27 @@ export async function eventRoutes(
         { endDate: { $gte: new Date(start - DAY_MS).toISOString() } },
       ],
     };
-    const candidates = await calendar.find(near, { sort: SORTS.start, limit: DAY_LIST_MAX });
-    const zone = query.tz ?? (await services.siteTimeZone());
+    const siteZone = await services.siteTimeZone();
+    const zone = query.tz ?? siteZone;
+    const singles = await calendar.find({ $and: [near, { recurs: { $ne: true } }] }, { sort: SORTS.start, limit: DAY_LIST_MAX });
+    // A series' occurrences near the day (one that started up to its length before it may still run on it).
+    const series = await calendar.find(
+      {
+        $and: [
+          listFilter(query, actor, {}, 'series'),
+          { startDate: { $lt: new Date(start + 2 * DAY_MS).toISOString() } },
+          { reach: { $gte: new Date(start - DAY_MS).toISOString() } },
+        ],
+      },
+      { sort: SORTS.start, limit: SERIES_MAX },
+    );
+    const occurrences = series.flatMap((event) =>
+      occurrencesOf(event, siteZone, {
+        from: new Date(start - DAY_MS - (Date.parse(event.endDate) - Date.parse(event.startDate))).toISOString(),
+        to: new Date(start + 2 * DAY_MS).toISOString(),
+      }),
+    );
+    const candidates = [...singles, ...occurrences].sort((a, b) => a.startDate.localeCompare(b.startDate) || a._id.localeCompare(b._id));
     return { items: candidates.filter((event) => occursOn(event, day, zone)).map((event) => eventDto(event, actor)), nextCursor: null };
   }
 
@@ -247,8 +311,17 @@ export async function eventRoutes(
 
   app.get(
     '/api/events/:id',
-    { config: { access: 'public' }, schema: onEvent('One event, with the reader’s RSVP when signed in', { 200: CalendarEventSchema }) },
-    async (request) => detailsDto(await visibleEvent(eventId(request.params.id), request.actor), request.actor),
+    {
+      config: { access: 'public' },
+      schema: {
+        ...onEvent('One event, with the reader’s RSVP when signed in; with `occurrence`, one occurrence of a recurring event', {
+          200: CalendarEventSchema,
+          400: ErrorSchema,
+        }),
+        querystring: OccurrenceQuerySchema,
+      },
+    },
+    async (request) => detailsDto(await visibleOccurrence(eventId(request.params.id), request.actor, request.query.occurrence), request.actor),
   );
 
   app.post(
@@ -340,9 +413,16 @@ export async function eventRoutes(
     '/api/events/:id/rsvp/me',
     {
       config: { access: 'signed-in' },
-      schema: onEvent('The reader’s RSVP to an event, or their place in its waiting list', { 200: MyRsvpSchema }),
+      schema: {
+        ...onEvent('The reader’s RSVP to an event (or one `occurrence` of a recurring one), or their place in its waiting list', {
+          200: MyRsvpSchema,
+          400: ErrorSchema,
+        }),
+        querystring: OccurrenceQuerySchema,
+      },
     },
-    async (request) => standingOf(await visibleEvent(eventId(request.params.id), request.actor), request.actor!.id),
+    async (request) =>
+      standingOf(await visibleOccurrence(eventId(request.params.id), request.actor, request.query.occurrence), request.actor!.id),
   );
   app.put(
     '/api/events/:id/rsvp/me',
@@ -351,9 +431,10 @@ export async function eventRoutes(
       config: { access: 'signed-in' },
       schema: {
         ...onEvent(
-          'RSVP to an event: attending, maybe or not attending. Attending a full event puts the reader on its waiting list (status `waitlisted` with their position); with the waiting list off it is refused (409)',
+          'RSVP to an event: attending, maybe or not attending; for a recurring event, to one `occurrence` (its start; none: the first), each with its own places and waiting list. Attending a full event puts the reader on its waiting list (status `waitlisted` with their position); with the waiting list off it is refused (409)',
           {
             200: RsvpChangeSchema,
+            400: ErrorSchema,
             403: ErrorSchema,
             409: ErrorSchema,
             422: ErrorSchema,
@@ -364,10 +445,12 @@ export async function eventRoutes(
     },
     async (request) => {
       const id = eventId(request.params.id);
-      await visibleEvent(id, request.actor);
+      const occurrence = await occurrenceOf(await visibleEvent(id, request.actor), request.body.occurrence);
+      const { status } = request.body;
       return rsvpChange(
-        (await decide(id, request.actor, { type: 'SetRsvp', data: { status: request.body.status } })).state,
+        (await decide(id, request.actor, { type: 'SetRsvp', data: occurrence ? { status, occurrence } : { status } })).state,
         request.actor!.id,
+        occurrence,
       );
     },
   );
@@ -375,15 +458,22 @@ export async function eventRoutes(
     '/api/events/:id/rsvp/me',
     {
       config: { access: 'signed-in' },
-      schema: onEvent('Take back the reader’s RSVP, or leave the waiting list; a place freed goes to the first in line', {
-        200: RsvpChangeSchema,
-        409: ErrorSchema,
-      }),
+      schema: {
+        ...onEvent(
+          'Take back the reader’s RSVP (to one `occurrence` of a recurring event), or leave the waiting list; a place freed goes to the first in line',
+          { 200: RsvpChangeSchema, 400: ErrorSchema, 409: ErrorSchema },
+        ),
+        querystring: OccurrenceQuerySchema,
+      },
     },
     async (request) => {
       const id = eventId(request.params.id);
-      await visibleEvent(id, request.actor);
-      return rsvpChange((await decide(id, request.actor, { type: 'RemoveRsvp', data: none })).state, request.actor!.id);
+      const occurrence = await occurrenceOf(await visibleEvent(id, request.actor), request.query.occurrence);
+      return rsvpChange(
+        (await decide(id, request.actor, { type: 'RemoveRsvp', data: occurrence ? { occurrence } : none })).state,
+        request.actor!.id,
+        occurrence,
+      );
     },
   );
   app.get(
@@ -413,9 +503,15 @@ export async function eventRoutes(
     '/api/events/:id/attendees-count',
     {
       config: { access: 'public' },
-      schema: onEvent('How many answered attending, maybe and not attending', { 200: AttendeeCountsSchema }),
+      schema: {
+        ...onEvent('How many answered attending, maybe and not attending (of one `occurrence` of a recurring event)', {
+          200: AttendeeCountsSchema,
+          400: ErrorSchema,
+        }),
+        querystring: OccurrenceQuerySchema,
+      },
     },
-    async (request) => (await visibleEvent(eventId(request.params.id), request.actor)).attendees,
+    async (request) => (await visibleOccurrence(eventId(request.params.id), request.actor, request.query.occurrence)).attendees,
   );
 
   app.get(
@@ -435,7 +531,7 @@ export async function eventRoutes(
           'Content-Disposition',
           `attachment; filename="${name.replace(/[^\x20-\x7e]/g, '_').replace(/"/g, '')}"; filename*=UTF-8''${encodeURIComponent(name)}`,
         )
-        .send(calendarFile([icsEvent(event, services.config.publicUrl)], host, services.now()));
+        .send(calendarFile([icsEvent(event, services.config.publicUrl, await services.siteTimeZone())], host, services.now()));
     },
   );
 
@@ -451,13 +547,15 @@ export async function eventRoutes(
     },
     async (_request, reply) => {
       const since = new Date(services.now().getTime() - CALENDAR_FEED_PAST_DAYS * 24 * 3600 * 1000).toISOString();
+      const zone = await services.siteTimeZone();
+      // A series that began earlier but still runs is carried too.
       const newestFirst = await calendar.find(
-        { status: 'approved', isPublic: true, startDate: { $gte: since } },
+        { status: 'approved', isPublic: true, $or: [{ startDate: { $gte: since } }, { recurs: true, reach: { $gte: since } }] },
         { sort: { startDate: -1, _id: -1 }, limit: CALENDAR_FEED_MAX_EVENTS },
       );
       return reply.type('text/calendar; charset=utf-8').send(
         calendarFile(
-          newestFirst.reverse().map((event) => icsEvent(event, services.config.publicUrl)),
+          newestFirst.reverse().map((event) => icsEvent(event, services.config.publicUrl, zone)),
           host,
           services.now(),
           'Broadcast History Community',
@@ -573,16 +671,17 @@ export async function eventRoutes(
             { _id: { $in: mine.map((link) => link.eventId) } },
             visibility(actor),
             { status: { $ne: 'rejected' } },
-            { startDate: { $gte: since } },
+            { $or: [{ startDate: { $gte: since } }, { recurs: true, reach: { $gte: since } }] },
           ],
         },
         { sort: { startDate: 1, _id: 1 }, limit: CALENDAR_FEED_MAX_EVENTS },
       );
+      const zone = await services.siteTimeZone();
       // Private: a shared cache must not keep it, and search engines must not list it.
       reply.header('Cache-Control', 'private, no-store').header('X-Robots-Tag', 'noindex');
       return reply.type('text/calendar; charset=utf-8').send(
         calendarFile(
-          events.map((event) => icsEvent(event, services.config.publicUrl)),
+          events.map((event) => icsEvent(event, services.config.publicUrl, zone)),
           host,
           services.now(),
           'Broadcast History Community: my events',

@@ -11,6 +11,7 @@
  */
 import { EVENT_TYPE_LABELS, type EventType } from './constants';
 import { isUuid } from '../ids';
+import { recurrenceLines, timeZoneLines } from './ics-recurrence';
 import { addressLine } from './summary-lines';
 
 export interface IcsEvent {
@@ -35,6 +36,9 @@ export interface IcsEvent {
   /** Revisions of its time or place, and its cancellation (see isRescheduling). */
   sequence: number;
   isCancelled?: boolean;
+  /** A recurring event's RRULE ('' or absent: a one-off), and the zone a timed series repeats in (ics-recurrence.ts). */
+  recurrenceRule?: string;
+  timeZone?: string;
   createdAt: string;
   updatedAt: string;
 }
@@ -105,13 +109,17 @@ function eventLines(event: IcsEvent, host: string, now: Date): string[] {
   // The place's name and its address, as calendar apps show and map LOCATION.
   const place = [event.location, addressLine(event.address)].filter(Boolean).join(', ');
   const location = event.isVirtual && event.virtualLink ? 'Virtual Event' : place;
+  const series = recurrenceLines(event);
   return [
     'BEGIN:VEVENT',
     `UID:${event.id}@${host}`,
     `DTSTAMP:${utcStamp(now.toISOString())}`,
     ...(event.allDay
       ? [`DTSTART;VALUE=DATE:${dateOnly(event.startDate)}`, `DTEND;VALUE=DATE:${dateOnly(event.endDate, 1)}`]
-      : [`DTSTART:${utcStamp(event.startDate)}`, `DTEND:${utcStamp(event.endDate)}`]),
+      : series.start.length > 0
+        ? series.start
+        : [`DTSTART:${utcStamp(event.startDate)}`, `DTEND:${utcStamp(event.endDate)}`]),
+    ...series.rule,
     `SUMMARY:${escapeText(event.title)}`,
     ...(description ? [`DESCRIPTION:${escapeText(description)}`] : []),
     ...(location ? [`LOCATION:${escapeText(location)}`] : []),
@@ -155,6 +163,7 @@ export function calendarFile(
     'CALSCALE:GREGORIAN',
     `METHOD:${how.method}`,
     ...(name ? [`X-WR-CALNAME:${escapeText(name)}`] : []),
+    ...timeZoneLines(events),
     ...events.flatMap((event) => {
       const lines = eventLines(event, host, now);
       return [...lines.slice(0, -1), ...attendee, ...lines.slice(-1)];

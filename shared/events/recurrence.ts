@@ -333,6 +333,20 @@ export function seriesEnd(series: Series, timeZone: string): string {
 }
 
 /**
+ * A zone-free upper bound of a series' last start (ISO), for the calendar's index: a read model cannot know the site's
+ * zone, and the occurrences themselves are made when read. Within a day of UNTIL, of COUNT weeks, of the 2-year horizon.
+ */
+export function seriesReach(series: Pick<Series, 'startDate' | 'recurrenceRule'>): string {
+  const start = Date.parse(series.startDate);
+  const rule = ruleOf(series);
+  if (!rule) return new Date(start).toISOString();
+  let bound = start + (RECURRENCE_MAX_YEARS * 366 + 2) * DAY_MS;
+  if (rule.until) bound = Math.min(bound, Date.parse(rule.until.length === 10 ? `${rule.until}T00:00:00Z` : rule.until) + 2 * DAY_MS);
+  if (rule.count !== undefined && rule.freq === 'WEEKLY') bound = Math.min(bound, start + (rule.count * rule.interval * 7 + 2) * DAY_MS);
+  return new Date(Math.max(bound, start)).toISOString();
+}
+
+/**
  * What is wrong with a series' rule, as the form's field says it; null when nothing is. The start must be one of the
  * rule's days (RFC 5545 leaves an unsynchronised start undefined, and calendar apps differ), and UNTIL not before it.
  */

@@ -132,9 +132,20 @@ export const EventSchema = v.pipe(
 
 /** The event as its stream records it: the form's fields, with the upload it shows (null: none) in place of `mediaId`. */
 export type EventFields = Omit<v.InferOutput<typeof EventSchema>, 'mediaId'> & { media?: Media | null };
+/** An occurrence of a recurring event, by its start (ISO); none: the event's first (a one-off event's only one). */
+const occurrence = v.optional(
+  v.pipe(
+    text(),
+    v.check((value) => !Number.isNaN(Date.parse(value)), 'occurrence must be the start of an occurrence, as an ISO date and time'),
+    v.transform((value) => new Date(value).toISOString()),
+  ),
+);
 export const RsvpSchema = v.object({
   status: v.picklist(['attending', 'maybe', 'not_attending'], 'Status must be attending, maybe or not_attending'),
+  occurrence,
 });
+/** `?occurrence=` of the calls on one occurrence of a series. */
+export const OccurrenceQuerySchema = v.object({ occurrence });
 
 const count = v.pipe(v.number(), v.integer(), v.minValue(0));
 const rsvpStatus = v.picklist(MY_RSVP_STATUSES);
@@ -167,11 +178,17 @@ export const CalendarEventSchema = v.object({
   location: v.string(),
   isVirtual: v.boolean(),
   virtualLink: v.string(),
-  /** ISO instants in UTC. */
+  /** ISO instants in UTC; for one occurrence of a series, that occurrence's. */
   startDate: v.string(),
   endDate: v.string(),
+  /**
+   * An occurrence of a recurring event (in the calendar's lists, and GET /api/events/{id}?occurrence=): its start, as
+   * `occurrence` names it in RSVPs. The counts, RSVP and waiting list are then that occurrence's.
+   */
+  occurrenceStart: v.optional(v.string()),
   allDay: v.boolean(),
   isRecurring: v.boolean(),
+  /** The RRULE ('' for a one-off event): FREQ=WEEKLY or MONTHLY, INTERVAL, BYDAY, COUNT or UNTIL. */
   recurrenceRule: v.string(),
   /** null: no limit. */
   maxAttendees: v.nullable(count),
@@ -181,9 +198,7 @@ export const CalendarEventSchema = v.object({
   /** An uploaded picture or recording shown with the event, with its size. */
   media: v.optional(MediaSchema),
   /** The place as a postal address, null for none. */
-  address: v.nullable(
-    v.object({ street: v.string(), city: v.string(), region: v.string(), postalCode: v.string(), country: v.string() }),
-  ),
+  address: v.nullable(v.object({ street: v.string(), city: v.string(), region: v.string(), postalCode: v.string(), country: v.string() })),
   /** The place's coordinates, null for none. */
   geo: v.nullable(v.object({ lat: v.number(), lon: v.number() })),
   status: v.picklist(EVENT_STATUSES),

@@ -13,6 +13,7 @@ import {
   recurrenceRuleOf,
   repeatOf,
   seriesEnd,
+  seriesReach,
   NO_REPEAT,
 } from '../../../shared/events/recurrence';
 
@@ -293,5 +294,22 @@ describe('the event’s stream: RSVP per occurrence', () => {
     given(calendarEventDecider, two)
       .when({ type: 'EditEvent', data: { fields: fields({ maxAttendees: 1 }) }, metadata: meta('org') })
       .thenThrows('rule');
+  });
+});
+
+describe('seriesReach', () => {
+  it('bounds the last start of a series without knowing its zone', () => {
+    const base = { startDate: '2026-12-08T18:00:00.000Z', endDate: '2026-12-08T19:00:00.000Z', allDay: false };
+    for (const recurrenceRule of [
+      'FREQ=WEEKLY;COUNT=5',
+      'FREQ=MONTHLY;BYDAY=-1TU;UNTIL=20270601',
+      'FREQ=MONTHLY;BYDAY=5MO',
+      'FREQ=WEEKLY;INTERVAL=3',
+    ])
+      for (const zone of [CHICAGO, 'Pacific/Kiritimati', 'Pacific/Pago_Pago']) {
+        const series = { ...base, recurrenceRule };
+        expect(Date.parse(seriesEnd(series, zone))).toBeLessThanOrEqual(Date.parse(seriesReach(series)));
+      }
+    expect(seriesReach({ ...base, recurrenceRule: '' })).toBe(base.startDate);
   });
 });
