@@ -325,7 +325,10 @@ describe('pictures of our own uploads', () => {
     expect(metaContent(html, 'name', 'twitter:image')).toBe(coverUrl);
     expect(jsonLd(html)[0]!.image).toBe(coverUrl);
     const content = prerendered(html)!;
-    expect(content).toContain(`<img src="/media/${cover.id}/blog.webp" width="1600" height="800" alt=""`);
+    // Its size kept, the feed's 800-wide file offered to a phone, fetched first (it is the page's largest paint).
+    expect(content).toContain(
+      `<img src="/media/${cover.id}/blog.webp" srcSet="/media/${cover.id}/feed.webp 800w, /media/${cover.id}/blog.webp 1600w" sizes="(max-width: 800px) 100vw, 768px" width="1600" height="800" alt="" fetchPriority="high"`,
+    );
     expect(content).toContain(`<img src="/media/${inline.id}/blog.webp" width="1200" height="900" alt="The hall" />`);
   });
 
