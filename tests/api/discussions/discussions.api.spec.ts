@@ -275,5 +275,13 @@ describe('reports and erasure', () => {
     }[];
     expect(page.find((r) => r.id === said)).toMatchObject({ content: '', author: { name: 'Former member' } });
     expect((await member.get(`/api/topics/${own}`)).body.topic).toMatchObject({ title: 'Removed topic', content: '' });
+    // In the log too: the texts were sealed with their author's keys, now destroyed; a replay rebuilds nothing of them.
+    const [posted] = await site.services.eventStore.readStream(`reply-${said}`);
+    expect(posted!.data).toMatchObject({ content: '' });
+    const [started] = await site.services.eventStore.readStream(`topic-${own}`);
+    expect(started!.data).toMatchObject({ title: 'Removed topic', content: '' });
+    const raw = await site.services.pool.query<{ data: unknown }>(`SELECT data FROM events WHERE stream_name = $1`, [`reply-${said}`]);
+    expect(raw.rows).toHaveLength(1);
+    expect(JSON.stringify(raw.rows)).not.toContain('My words');
   });
 });
