@@ -111,6 +111,10 @@ export function useTopicCommands(topicId: string) {
       mutationFn: (level: WatchLevel) => answer(api.PUT('/api/topics/{id}/watch', { ...topic, body: { level } })),
       onSuccess: refresh,
     }),
+    edit: useMutation({
+      mutationFn: (content: string) => answer(api.PATCH('/api/topics/{id}', { ...topic, body: { content } })),
+      onSuccess: refresh,
+    }),
     moderate: useMutation({
       mutationFn: (body: { pinned?: boolean; locked?: boolean; categoryId?: string }) =>
         answer(api.PUT('/api/admin/topics/{id}', { ...topic, body })),

@@ -40,7 +40,7 @@ function CategoryFilter({
     <div
       role="group"
       aria-label="Categories"
-      className="-mx-4 flex snap-x gap-2 overflow-x-auto px-4 pb-1 sm:mx-0 sm:grid sm:grid-cols-2 sm:overflow-visible sm:px-0 xl:grid-cols-3"
+      className="-mx-4 flex snap-x scroll-px-4 gap-2 overflow-x-auto px-4 pb-1 sm:mx-0 sm:grid sm:grid-cols-2 sm:overflow-visible sm:px-0 xl:grid-cols-3"
     >
       <button type="button" aria-pressed={chosen === undefined} onClick={() => choose(undefined)} className={chip(chosen === undefined)}>
         <span aria-hidden="true" className="mt-1 size-3 shrink-0 rounded-sm bg-slate-400" />

@@ -296,12 +296,12 @@ function WatchControl({ topic, commands }: { topic: Topic; commands: ReturnType<
       className="space-y-2"
     >
       <Label className="text-sm font-semibold">Notifications for this topic</Label>
-      <div className="flex flex-wrap gap-1">
+      <div className="grid grid-cols-3 gap-1">
         {WATCH_LEVELS.map((entry) => (
           <Radio
             key={entry.level}
             value={entry.level}
-            className="flex min-h-11 cursor-pointer items-center rounded-md border border-slate-300 px-3 text-sm font-medium outline-none data-[focus-visible]:ring-2 data-[focus-visible]:ring-amber-500 data-[selected]:border-brand-600 data-[selected]:bg-brand-600 data-[selected]:text-white dark:border-slate-600 dark:data-[selected]:border-amber-accent dark:data-[selected]:bg-amber-accent dark:data-[selected]:text-slate-950"
+            className="flex min-h-11 cursor-pointer items-center justify-center rounded-md border border-slate-300 px-1 text-sm font-medium outline-none data-[focus-visible]:ring-2 data-[focus-visible]:ring-amber-500 data-[selected]:border-brand-600 data-[selected]:bg-brand-600 data-[selected]:text-white dark:border-slate-600 dark:data-[selected]:border-amber-accent dark:data-[selected]:bg-amber-accent dark:data-[selected]:text-slate-950"
           >
             {entry.label}
           </Radio>
@@ -386,6 +386,7 @@ function TopicView({ id }: { id: string }) {
   const [replyTo, setReplyTo] = useState<Reply | null>(null);
   const [highlighted, setHighlighted] = useState<string | null>(null);
   const openingPost = useRef<HTMLElement>(null);
+  const [editingTopic, setEditingTopic] = useState(false);
 
   // The reply the address names: load pages until it is on the page, then scroll to it and mark it for a moment.
   const wanted = replyInHash(hash);
@@ -520,12 +521,35 @@ function TopicView({ id }: { id: string }) {
               <Avatar name={topic.author.name} src={topic.author.avatar} size="md" />
             </MemberLink>
             <div className="min-w-0 flex-1">
-              <Byline author={topic.author} at={topic.createdAt} />
-              <div className="mt-1">
-                <PostText content={topic.content} />
-              </div>
+              <Byline author={topic.author} at={topic.createdAt}>
+                {topic.editedAt && <span className="text-xs text-slate-600 dark:text-slate-400">edited</span>}
+              </Byline>
+              {editingTopic ? (
+                <div className="mt-2">
+                  <WritingBox
+                    label="Edit your opening post"
+                    submitLabel="Save"
+                    initial={htmlToText(topic.content)}
+                    autoFocus
+                    onCancel={() => setEditingTopic(false)}
+                    onSubmit={async (content) => {
+                      await topicCommands.edit.mutateAsync(content);
+                      setEditingTopic(false);
+                    }}
+                  />
+                </div>
+              ) : (
+                <div className="mt-1">
+                  <PostText content={topic.content} />
+                </div>
+              )}
               <div className="-ml-3 mt-1 flex flex-wrap gap-1">
                 {canReply && <QuoteButton within={openingPost} onQuote={(selected) => quote(topic, selected, null)} />}
+                {viewer.id === topic.author.id && !editingTopic && (
+                  <button type="button" onClick={() => setEditingTopic(true)} className={action}>
+                    Edit
+                  </button>
+                )}
                 {viewer.id !== topic.author.id && (
                   <ReasonDialog
                     label="Report"
