@@ -178,10 +178,19 @@ describe('discussions', () => {
     await inSight();
     expect(await reader.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
     await shot(reader, 'discussions-long-topic-phone');
+    await reader.evaluate(() => window.scrollTo(0, 0));
+    await settled();
+    await shot(reader, 'discussions-topic-top-phone');
     await reader.goto('/discussions');
     await reader.getByRole('link', { name: /KRNT night crew/ }).waitFor();
     expect(await reader.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
     await shot(reader, 'discussions-list-phone');
+    await reader.getByRole('button', { name: 'New topic' }).click();
+    const dialog = reader.getByRole('dialog', { name: 'New topic' });
+    await dialog.getByLabel('Title').fill('Identifying this 1950s remote truck');
+    await shot(reader, 'discussions-new-topic-phone');
+    await reader.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'detached' });
     await reader.close();
   });
 
