@@ -118,6 +118,14 @@ describe('the public blog', () => {
     await staff.getByText('Revision restored').waitFor();
     await staff.getByRole('listitem', { name: 'The first tower' }).waitFor();
 
+    // A member's tag page is the app's, its cards' tags leading to the app's tag pages.
+    await staff.goto('/blog/tag/radio');
+    await staff.getByRole('heading', { level: 1, name: 'Posts tagged “radio”' }).waitFor();
+    await staff.getByRole('article', { name: 'Tower story 14' }).getByRole('link', { name: '#towers' }).click();
+    await staff.getByRole('heading', { level: 1, name: 'Posts tagged “towers”' }).waitFor();
+    await staff.getByRole('article', { name: 'Tower story 1', exact: true }).waitFor();
+    expect(await staff.getByRole('article', { name: 'Tower story 12' }).count()).toBe(1);
+
     const reader = await visitorPage();
     await reader.goto(`/blog/${post.slug}`);
     await reader.getByRole('heading', { level: 1, name: 'The first tower' }).waitFor();
