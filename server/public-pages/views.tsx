@@ -95,7 +95,7 @@ function PublicFrame({ children, year, current }: { children: ReactNode; year: n
           <a href="/" className="font-bold">
             {SITE_NAME}
           </a>
-          <nav aria-label="Site" className="flex gap-2">
+          <nav aria-label="Site" className="flex flex-wrap gap-x-1 sm:gap-x-2">
             {[
               ['Home', '/'],
               ['About', '/about'],
@@ -107,7 +107,7 @@ function PublicFrame({ children, year, current }: { children: ReactNode; year: n
                 key={href}
                 href={href}
                 aria-current={href === current ? 'page' : undefined}
-                className={`inline-flex min-h-11 items-center px-2 ${href === current ? 'underline decoration-2 underline-offset-8' : 'hover:text-amber-300'}`}
+                className={`inline-flex min-h-11 items-center px-2 whitespace-nowrap ${href === current ? 'underline decoration-2 underline-offset-8' : 'hover:text-amber-300'}`}
               >
                 {label}
               </a>
