@@ -12,6 +12,8 @@ import { displayName } from '../../shared/members/display';
 import { escapeHtml } from '../../shared/text';
 import type { OutboxCause } from '../subscriptions/outbox';
 import { mailDiscussionPeople, mailReplies, mailTopics } from './watcher-mail';
+import { htmlToText } from '../../shared/blog/excerpt';
+import type { ReplyItem } from '../subscriptions/templates';
 
 type ReplyCause = Extract<OutboxCause, { kind: 'reply' }>;
 
@@ -85,4 +87,50 @@ export async function replyMessage(
       'X-Auto-Response-Suppress': 'OOF, AutoReply',
     },
   };
+}
+
+/**
+ * The replies of a digest, as its "In topics you watch" part shows them: each still there, in a topic not removed
+ * that the member still watches, with a "Reply by e-mail" address of its topic (one fresh token per topic and mail).
+ */
+export async function digestReplies(
+  store: DocumentStore,
+  memberId: string,
+  replyIds: string[],
+  { publicUrl, replyDomain, now }: { publicUrl: string; replyDomain: string; now: Date },
+): Promise<ReplyItem[]> {
+  const replies = (await mailReplies(store).find({ _id: { $in: replyIds }, deleted: false })).sort(
+    (a, b) => replyIds.indexOf(a._id) - replyIds.indexOf(b._id),
+  );
+  const topics = new Map(
+    (await mailTopics(store).find({ _id: { $in: [...new Set(replies.map((reply) => reply.topicId))] } }))
+      .filter((topic) => !topic.removed && topic.levels[memberId] === 'watching')
+      .map((topic) => [topic._id, topic]),
+  );
+  const authors = new Map(
+    (await mailDiscussionPeople(store).find({ _id: { $in: [...new Set(replies.map((reply) => reply.authorId))] } })).map((person) => [
+      person._id,
+      displayName(person),
+    ]),
+  );
+  const addresses = new Map<string, string>();
+  const items: ReplyItem[] = [];
+  for (const reply of replies) {
+    const topic = topics.get(reply.topicId);
+    if (!topic) continue;
+    let address = addresses.get(topic._id);
+    if (!address) {
+      const tokens = await issueReplyTokens(store, { memberId, topicId: topic._id, now });
+      address = replyAddress(tokens.reply, replyDomain);
+      addresses.set(topic._id, address);
+    }
+    items.push({
+      topic: topic.title,
+      author: authors.get(reply.authorId) ?? 'Former member',
+      text: htmlToText(reply.content),
+      url: replyUrl(publicUrl, topic._id, reply._id),
+      replyBy: `mailto:${address}?subject=${encodeURIComponent(`Re: ${topic.title}`)}`,
+    });
+  }
+  return items;
 }

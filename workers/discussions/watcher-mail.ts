@@ -4,12 +4,13 @@
  *
  * Who watches is decided from the discussion events alone, in this runner's own models (the discussions projection's
  * collections belong to it): starting a topic or replying to it watches it, unless the member chose a level for the
- * topic themselves (TopicWatchChanged), which then stays; `muted` and `normal` get no mail. For each new reply, one
- * outbox entry per watcher but its author (`reply:<memberId>:<replyId>`, so a replay writes none twice), sent at once:
- * watching a topic is asking for its replies (the subscription frequencies cover the blog and the feed, not topics).
+ * topic themselves (TopicWatchChanged), which then stays; `muted` and `normal` get no mail. Each new reply goes to every
+ * watcher but its author as their subscriptions go (discussionFrequency): at once, as an outbox entry
+ * `reply:<memberId>:<replyId>` (so a replay writes none twice), or kept for their daily or weekly digest
+ * (`mail_digest_replies`, collected by workers/subscriptions/digests.ts).
  *
- * Models: `mail_topics` (title, removed, each member's level), `mail_replies` (what the mail shows), and
- * `mail_discussion_people` (each member's address and name, following address changes).
+ * Models: `mail_topics` (title, removed, each member's level), `mail_replies` (what the mail shows),
+ * `mail_discussion_people` (each member's address and name, following address changes) and `mail_digest_replies`.
  */
 import type { DocumentStore } from '../../platform/document-store/port';
 import { applyToDocument, type Positioned } from '../../platform/projections/documents';
@@ -19,10 +20,13 @@ import { forgetReplyTokens, setupReplyTokens } from '../../platform/mail/reply-t
 import type { WatchLevel } from '../../shared/discussions/constants';
 import { insertNewEntries, mailOutbox, newOutboxEntry, setupOutbox, type OutboxEntry } from '../subscriptions/outbox';
 import { HISTORY_AGE_MS } from '../subscriptions/reactor';
+import { mailRecipients, type MailRecipient } from '../subscriptions/recipients';
+import type { Frequency } from '../../shared/subscriptions/constants';
 
 export const MAIL_TOPICS = 'mail_topics';
 export const MAIL_REPLIES = 'mail_replies';
 export const MAIL_DISCUSSION_PEOPLE = 'mail_discussion_people';
+export const MAIL_DIGEST_REPLIES = 'mail_digest_replies';
 
 export type MailTopic = Positioned & {
   _id: string;
@@ -46,6 +50,17 @@ export type MailReply = Positioned & {
 
 export type MailDiscussionPerson = Positioned & { _id: string; email: string; firstName: string; lastName: string };
 
+/** A reply waiting for a watcher's digest: `<memberId>:<replyId>`, at the reply's position in the log. */
+export type MailDigestReply = {
+  _id: string;
+  memberId: string;
+  replyId: string;
+  topicId: string;
+  frequency: Exclude<Frequency, 'immediate'>;
+  position: number;
+};
+
+export const mailDigestReplies = (store: DocumentStore) => store.collection<MailDigestReply>(MAIL_DIGEST_REPLIES);
 export const mailTopics = (store: DocumentStore) => store.collection<MailTopic>(MAIL_TOPICS);
 export const mailReplies = (store: DocumentStore) => store.collection<MailReply>(MAIL_REPLIES);
 export const mailDiscussionPeople = (store: DocumentStore) => store.collection<MailDiscussionPerson>(MAIL_DISCUSSION_PEOPLE);
@@ -67,6 +82,16 @@ export function watchersToMail(topic: Pick<MailTopic, 'levels' | 'removed'>, aut
     .sort();
 }
 
+/**
+ * How a watcher gets replies: as their own subscriptions' mail comes, the most frequent of their deliverable
+ * subscriptions (a member who reads everything in a daily digest gets topics there too); at once when they have an
+ * immediate one or none at all (watching a topic is itself asking for its replies).
+ */
+export function discussionFrequency(subscriptions: readonly Pick<MailRecipient, 'frequency'>[]): Frequency {
+  if (subscriptions.length === 0 || subscriptions.some((one) => one.frequency === 'immediate')) return 'immediate';
+  return subscriptions.some((one) => one.frequency === 'daily') ? 'daily' : 'weekly';
+}
+
 export interface WatcherMailOptions {
   /** Hands new outbox entries to the queue; may reject (Redis down): the sweeper enqueues them later. */
   enqueue(outboxIds: string[]): Promise<void>;
@@ -78,11 +103,12 @@ export function createWatcherMail({ enqueue, onEnqueueError, now }: WatcherMailO
   return {
     name: 'watcher-mail',
     version: 1,
-    collections: [MAIL_TOPICS, MAIL_REPLIES, MAIL_DISCUSSION_PEOPLE],
+    collections: [MAIL_TOPICS, MAIL_REPLIES, MAIL_DISCUSSION_PEOPLE, MAIL_DIGEST_REPLIES],
     async setup(store) {
       await setupOutbox(store);
       await setupReplyTokens(store);
       await mailReplies(store).createIndex({ authorId: 1 });
+      await mailDigestReplies(store).createIndex({ frequency: 1, position: 1 });
     },
     async apply(recorded, { store }) {
       const typed = typedEvent(recorded);
@@ -113,6 +139,7 @@ export function createWatcherMail({ enqueue, onEnqueueError, now }: WatcherMailO
             );
           case 'MemberErased': {
             await applyToDocument(people, typed.id, at, () => null);
+            await mailDigestReplies(store).deleteMany({ memberId: typed.id });
             await forgetReplyTokens(store, typed.id);
             if (event.data.content === 'removed')
               for (const reply of await mailReplies(store).find({ authorId: typed.id }))
@@ -169,9 +196,20 @@ export function createWatcherMail({ enqueue, onEnqueueError, now }: WatcherMailO
           const when = now();
           // Entries first, then the models: a crash between replays the event and finds the entries written.
           if (topic && topic._position < at && when.getTime() - recorded.createdAt.getTime() <= HISTORY_AGE_MS) {
-            const entries: OutboxEntry[] = watchersToMail(topic, authorId).map((memberId) =>
-              newOutboxEntry(memberId, { kind: 'reply', topicId, replyId: typed.id, memberId }, when),
-            );
+            const watchers = watchersToMail(topic, authorId);
+            const subscriptions =
+              watchers.length === 0 ? [] : await mailRecipients(store).find({ memberId: { $in: watchers }, deliverable: true });
+            const entries: OutboxEntry[] = [];
+            for (const memberId of watchers) {
+              const frequency = discussionFrequency(subscriptions.filter((one) => one.memberId === memberId));
+              if (frequency === 'immediate')
+                entries.push(newOutboxEntry(memberId, { kind: 'reply', topicId, replyId: typed.id, memberId }, when));
+              else {
+                const _id = `${memberId}:${typed.id}`;
+                const waiting = { _id, memberId, replyId: typed.id, topicId, frequency, position: at };
+                await mailDigestReplies(store).replaceOne({ _id }, waiting, { upsert: true });
+              }
+            }
             inserted = await insertNewEntries(mailOutbox(store), entries);
           }
           await applyToDocument(replies, typed.id, at, () => ({ topicId, authorId, content, at: event.data.at, deleted: false }));

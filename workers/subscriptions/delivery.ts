@@ -21,12 +21,12 @@ import { formatEventTime } from '../../shared/events/event-times';
 import { mailOutbox, type OutboxEntry } from './outbox';
 import { mailRecipients, type MailRecipient } from './recipients';
 import { mailItemId, mailItems, type MailItem } from './items';
-import { renderMail, type MailContent, type MailLinks, type RenderedMail } from './templates';
+import { renderMail, type MailContent, type MailLinks, type RenderedMail, type ReplyItem } from './templates';
 import { TOKEN_LENGTH } from '../../shared/subscriptions/constants';
 import { attendeeMessage } from '../attendees/delivery';
 import { mailCalendar } from '../attendees/attendee-mail';
 import { inboxDecider } from '../../shared/notifications/inbox-stream';
-import { replyMessage } from '../discussions/reply-mail';
+import { digestReplies, replyMessage } from '../discussions/reply-mail';
 
 /**
  * How long a claim holds unless renewed. The sender renews it every CLAIM_RENEW_MS while it works on the entry, so a
@@ -189,6 +189,7 @@ export function createDelivery(options: DeliveryOptions) {
     token: string,
     items: Map<string, MailItem>,
     timeZone: string,
+    replies: ReplyItem[],
   ): MailContent | null {
     const { cause } = entry;
     switch (cause.kind) {
@@ -223,8 +224,9 @@ export function createDelivery(options: DeliveryOptions) {
             when: formatEventTime({ startDate: item.startDate!, endDate: item.endDate!, allDay: item.allDay }, { timeZone }),
             url: `${publicUrl}/calendar`,
           })),
+          replies,
         };
-        return content.blog.length + content.posts.length + content.events.length === 0 ? null : content;
+        return content.blog.length + content.posts.length + content.events.length + replies.length === 0 ? null : content;
       }
     }
   }
@@ -423,7 +425,15 @@ export function createDelivery(options: DeliveryOptions) {
     }
 
     if (!stillWanted(entry, recipient)) return drop(entry);
-    const content = contentOf(entry, recipient, TOKEN_SLOT, items, timeZone);
+    const replies =
+      entry.cause.kind === 'digest' && entry.cause.items.replies?.length && recipient.memberId
+        ? await digestReplies(store, recipient.memberId, entry.cause.items.replies, {
+            publicUrl,
+            replyDomain: options.replyDomain,
+            now: now(),
+          })
+        : [];
+    const content = contentOf(entry, recipient, TOKEN_SLOT, items, timeZone, replies);
     if (!content) return drop(entry);
     const token = subscriptionToken(options.linkSecret, entry.subscriptionId);
     const links = linksFor(publicUrl, token, recipient);

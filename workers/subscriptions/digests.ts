@@ -2,7 +2,8 @@
  * Daily and weekly digests. A run for period P (`daily:2026-11-22`, `weekly:2026-11-16` — the Monday — in the
  * site's time zone) writes one outbox entry `digest:<subscriptionId>:<P>` per deliverable subscription of that
  * frequency that has something new: blog posts and feed posts (as its type covers them) and upcoming public events
- * announced after its cursor, but for the subscriber's own. The cursor is the mail-runner position the previous
+ * announced after its cursor, but for the subscriber's own, and for a member the replies in topics they watch that
+ * waited for this frequency (workers/discussions/watcher-mail.ts). The cursor is the mail-runner position the previous
  * run of that frequency covered (see DigestRuns), or where the subscription's mail started, whichever is later. An
  * empty digest is not written, and a second run in the same period writes nothing, since the entry's id is taken.
  *
@@ -19,6 +20,7 @@ import { insertNewEntries, mailOutbox, newOutboxEntry, outboxId, type DigestItem
 import { mailRecipients, type MailRecipient } from './recipients';
 import { isOwnItem, mailItemId, mailItems, type MailItem } from './items';
 import { byAddress } from './reactor';
+import { mailDigestReplies } from '../discussions/watcher-mail';
 
 export type DigestFrequency = 'daily' | 'weekly';
 
@@ -56,7 +58,8 @@ export function digestItems(
   };
 }
 
-export const isEmptyDigest = (items: DigestItems) => items.blog.length + items.posts.length + items.events.length === 0;
+export const isEmptyDigest = (items: DigestItems) =>
+  items.blog.length + items.posts.length + items.events.length + (items.replies?.length ?? 0) === 0;
 
 export const MAIL_DIGEST_RUNS = 'mail_digest_runs';
 
@@ -104,6 +107,7 @@ async function writtenByUnfinishedRun(
 
 /** The item ids of a digest, as mail_items names them. */
 const digestItemIds = (items: DigestItems) => [
+  ...(items.replies ?? []).map((id) => `reply:${id}`),
   ...items.blog.map((id) => mailItemId('blog', id)),
   ...items.posts.map((id) => mailItemId('post', id)),
   ...items.events.map((id) => mailItemId('event', id)),
@@ -172,6 +176,21 @@ export async function runDigest({ store, frequency, now, timeZone, reached, enqu
         one.digestFrom < item.announcedAt!,
     );
 
+  // Replies in watched topics kept for digests of this frequency: each goes to its watcher's own subscription.
+  const waitingReplies = await mailDigestReplies(store).find(
+    { frequency, position: { $gt: oldest, $lte: upTo } },
+    { sort: { position: 1 } },
+  );
+  const repliesFor = (recipient: MailRecipient, taken: Set<string>) =>
+    recipient.memberId === null
+      ? []
+      : waitingReplies
+          .filter(
+            (one) =>
+              one.memberId === recipient.memberId && one.position > cursors.get(recipient._id)! && !taken.has(`reply:${one.replyId}`),
+          )
+          .map((one) => one.replyId);
+
   const entries: OutboxEntry[] = [];
   for (const [address, group] of byAddress(recipients, linkSecret)) {
     // The address's own items (a guest subscription of the author's address too), and what it gets already: at once, or
@@ -182,7 +201,10 @@ export async function runDigest({ store, frequency, now, timeZone, reached, enqu
     for (const recipient of group)
       for (const id of digestItemIds(unfinished.get(recipient._id) ?? { blog: [], posts: [], events: [] })) taken.add(id);
     for (const recipient of group) {
-      const chosen = without(digestItems(recipient, cursors.get(recipient._id)!, items, now), taken);
+      const chosen = {
+        ...without(digestItems(recipient, cursors.get(recipient._id)!, items, now), taken),
+        replies: repliesFor(recipient, taken),
+      };
       for (const id of digestItemIds(chosen)) taken.add(id);
       if (!isEmptyDigest(chosen))
         entries.push(newOutboxEntry(recipient._id, { kind: 'digest', frequency, period, items: chosen, upTo }, now));

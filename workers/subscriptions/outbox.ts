@@ -18,6 +18,8 @@ export interface DigestItems {
   blog: string[];
   posts: string[];
   events: string[];
+  /** Replies in topics the member watches (workers/discussions/watcher-mail.ts); absent in digests written before them. */
+  replies?: string[];
 }
 
 /** Mail to the people of an event (workers/attendees/attendee-mail.ts). */

@@ -40,6 +40,14 @@ export interface FeedItem {
   text: string;
   url: string;
 }
+/** A reply in a topic the member watches, with the address that answers it in the topic (a mailto: link). */
+export interface ReplyItem {
+  topic: string;
+  author: string;
+  text: string;
+  url: string;
+  replyBy: string;
+}
 export interface EventItem {
   title: string;
   when: string;
@@ -50,7 +58,14 @@ export type MailContent =
   | { kind: 'confirmation'; subscriptionType: SubscriptionType; frequency: Frequency; confirmUrl: string }
   | { kind: 'blog'; post: BlogItem }
   | { kind: 'post'; post: FeedItem }
-  | { kind: 'digest'; frequency: Exclude<Frequency, 'immediate'>; blog: BlogItem[]; posts: FeedItem[]; events: EventItem[] };
+  | {
+      kind: 'digest';
+      frequency: Exclude<Frequency, 'immediate'>;
+      blog: BlogItem[];
+      posts: FeedItem[];
+      events: EventItem[];
+      replies?: ReplyItem[];
+    };
 
 export interface RenderedMail {
   subject: string;
@@ -144,6 +159,26 @@ function FeedEntry({ post }: { post: FeedItem }) {
   );
 }
 
+function ReplyEntry({ reply }: { reply: ReplyItem }) {
+  return (
+    <Section>
+      <Text style={{ margin: '8px 0 4px' }}>
+        <strong>{reply.author}</strong> in <strong>{reply.topic}</strong>:
+      </Text>
+      <Text style={{ margin: '0 0 4px' }}>{truncate(reply.text, POST_TEXT_MAX)}</Text>
+      <Text style={{ margin: '0 0 8px' }}>
+        <Link href={reply.url} style={styles.link}>
+          Read it in the topic
+        </Link>{' '}
+        ·{' '}
+        <Link href={reply.replyBy} style={styles.link}>
+          Reply by e-mail
+        </Link>
+      </Text>
+    </Section>
+  );
+}
+
 function EventEntry({ event }: { event: EventItem }) {
   return (
     <Text style={{ margin: '8px 0' }}>
@@ -172,6 +207,7 @@ export function subjectOf(content: MailContent): string {
         content.blog.length ? count(content.blog.length, 'blog post', 'blog posts') : '',
         content.posts.length ? count(content.posts.length, 'feed post', 'feed posts') : '',
         content.events.length ? count(content.events.length, 'upcoming event', 'upcoming events') : '',
+        content.replies?.length ? count(content.replies.length, 'reply in topics you watch', 'replies in topics you watch') : '',
       ].filter(Boolean);
       return `Your ${content.frequency} digest from ${SITE}: ${parts.join(', ')}`;
     }
@@ -219,6 +255,7 @@ function MailBody({ content, links }: { content: MailContent; links: MailLinks }
           <DigestSection title="From the blog" entries={content.blog.map((post) => <BlogEntry post={post} />)} />
           <DigestSection title="In the newsfeed" entries={content.posts.map((post) => <FeedEntry post={post} />)} />
           <DigestSection title="Upcoming events" entries={content.events.map((event) => <EventEntry event={event} />)} />
+          <DigestSection title="In topics you watch" entries={(content.replies ?? []).map((reply) => <ReplyEntry reply={reply} />)} />
         </Layout>
       );
   }

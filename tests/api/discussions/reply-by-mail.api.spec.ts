@@ -185,6 +185,27 @@ describe('a reply by mail', () => {
   });
 });
 
+describe('a watcher whose subscription is a daily digest', () => {
+  it('gets the topic’s replies in the digest, not at once, each with a "Reply by e-mail" address that posts as them', async () => {
+    const dora = await registerMember(site.url, { firstName: 'Dora', lastName: 'Digest' });
+    expect((await dora.browser.post('/api/subscriptions', { subscriptionType: 'blog_posts', frequency: 'daily' })).status).toBe(201);
+    expect((await dora.browser.put(`/api/topics/${topicId}/watch`, { level: 'watching' })).status).toBeLessThan(300);
+    const reply = (await otto.browser.post(`/api/topics/${topicId}/replies`, { content: '<p>The night crew met at Sully’s.</p>' })).body.id;
+    // Mona's mail of it is written with Dora's waiting reply: the mail runner has been past it.
+    await mailTo(mona.email, reply);
+    expect((await mailsTo(dora.account.email)).length).toBe(0);
+
+    expect((await site.services.subscriptionMail.runDigest('daily')).written).toBe(1);
+    const digest = await mailTo(dora.account.email, reply);
+    expect(digest.subject).toContain('1 reply in topics you watch');
+    expect(digest.html).toContain('The night crew met at Sully’s.');
+    const address = /mailto:(reply\+[A-Za-z0-9_-]{43}@[a-z0-9.-]+)/u.exec(digest.html)![1]!;
+    const answered = await mailIn({ from: dora.account.email, to: address, text: 'I was there in 1966!' });
+    expect(answered.response).toMatch(/^250/u);
+    expect((await replies()).at(-1)).toMatchObject({ content: '<p>I was there in 1966!</p>', author: { name: 'Dora Digest' } });
+  });
+});
+
 describe('replies by mail per member', () => {
   it('are limited per hour (RATE_LIMIT_MAIL_REPLY_MAX, here 2): past it the sender is told to try later (451), nothing posted', async () => {
     // Mona's first reply by mail counts; refused ones (the locked topic's) do not.
