@@ -171,7 +171,7 @@ describe('the web client shell', () => {
     await registerInBrowser(page, account('Nat'));
     await page.goto('/no-such-page');
     await page.getByRole('heading', { name: 'Page not found' }).waitFor();
-    await page.goto('/discussions');
+    await page.goto('/trending');
     await page.getByText('Coming soon').waitFor();
     await page.goto('/admin-webflow');
     await page.getByRole('navigation', { name: 'Site' }).waitFor();

@@ -55,6 +55,7 @@ export const TOUR: readonly TourPage[] = [
   { name: 'admin-moderation', path: at('/admin'), roles: STAFF },
   { name: 'admin-reports', path: at('/admin/reports'), roles: STAFF },
   { name: 'admin-blog', path: at('/admin/blog'), roles: STAFF },
+  { name: 'admin-discussions', path: at('/admin/discussions'), roles: STAFF },
   { name: 'admin-users', path: at('/admin/users'), roles: STAFF },
   { name: 'admin-analytics', path: at('/admin/analytics'), roles: STAFF },
   { name: 'admin-settings', path: at('/admin/settings'), roles: STAFF },
