@@ -252,11 +252,34 @@ describe('discussions', () => {
       .waitFor();
   });
 
-  it('a category that holds topics is not deleted', async () => {
+  it('staff pin a topic and move it to another category; members find topics by category and by search', async () => {
+    await staff.getByRole('button', { name: 'Pin', exact: true }).click();
+    await staff.getByRole('button', { name: 'Unpin' }).waitFor();
+    await staff.getByLabel('Move to category').selectOption({ label: 'Equipment' });
+    await staff.getByRole('button', { name: 'Move' }).click();
+    await staff.getByRole('navigation', { name: 'Breadcrumb' }).getByText('Equipment').waitFor();
+
+    // Mary's list follows without a reload.
+    await mary.getByRole('link', { name: /^Pinned: Who remembers the KRNT night crew\?/ }).waitFor();
+    await mary.getByRole('button', { name: /Equipment\s*1 topic/ }).click();
+    await mary.getByRole('link', { name: /KRNT night crew/ }).waitFor();
+    await mary.getByRole('button', { name: /Stations and studios\s*0 topics/ }).click();
+    await mary.getByText('No topics match.').waitFor();
+    await mary.getByRole('button', { name: /All categories/ }).click();
+    await mary.getByLabel('Search topics').fill('splice tape');
+    await mary.getByRole('link', { name: /KRNT night crew/ }).waitFor();
+    await mary.getByLabel('Search topics').fill('television mast');
+    await mary.getByText('No topics match.').waitFor();
+  });
+
+  it('a category that holds topics is not deleted; an empty one is', async () => {
     await staff.goto('/admin/discussions');
     staff.once('dialog', (dialog) => void dialog.accept());
-    await staff.getByRole('button', { name: 'Delete Stations and studios' }).click();
+    await staff.getByRole('button', { name: 'Delete Equipment' }).click();
     await staff.getByText('Could not delete the category').waitFor();
-    await staff.getByRole('button', { name: 'Edit Stations and studios' }).waitFor();
+    await staff.getByRole('button', { name: 'Edit Equipment' }).waitFor();
+    staff.once('dialog', (dialog) => void dialog.accept());
+    await staff.getByRole('button', { name: 'Delete Stations and studios' }).click();
+    await staff.getByRole('button', { name: 'Edit Stations and studios' }).waitFor({ state: 'detached' });
   });
 });
