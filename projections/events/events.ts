@@ -11,7 +11,7 @@
 import type { DocumentStore } from '../../platform/document-store/port';
 import type { Role } from '../../shared/domain';
 import { attendeeCounts, occurrenceOfEvent, sequenceAfter, type CalendarEventEvent } from '../../shared/events/event-stream';
-import { seriesEntry, type OccurrenceCounts, type OccurrenceSeats } from './occurrences';
+import { occurrenceField, seriesEntry, type OccurrenceCounts, type OccurrenceSeats } from './occurrences';
 import type { RsvpStatus } from '../../shared/events/constants';
 import type { EventFields } from '../../shared/events/schemas';
 import type { MemberEvent } from '../../shared/members/member-stream';
@@ -196,15 +196,14 @@ function nextDetails(
       const occurrence = occurrenceOfEvent(event);
       if (occurrence) {
         // A later occurrence of a series: the same change, on its own answers and line.
-        const seats = current.occurrences?.[occurrence] ?? { rsvps: {}, waiting: [] };
+        const field = occurrenceField(occurrence);
+        const seats = current.occurrences?.[field] ?? { rsvps: {}, waiting: [] };
         const next = nextDetails(
           { ...current, ...seats },
           { ...event, data: { ...event.data, occurrence: undefined } } as CalendarEventEvent,
           null,
         );
-        return (
-          next && { ...current, occurrences: { ...current.occurrences, [occurrence]: { rsvps: next.rsvps, waiting: next.waiting ?? [] } } }
-        );
+        return next && { ...current, occurrences: { ...current.occurrences, [field]: { rsvps: next.rsvps, waiting: next.waiting ?? [] } } };
       }
       const { memberId } = event.data;
       const rsvps = { ...current.rsvps };

@@ -14,9 +14,12 @@ import { attendeeCounts } from '../../shared/events/event-stream';
 import { occurrenceAt, occurrenceStarts, ruleOf, seriesReach } from '../../shared/events/recurrence';
 import type { AttendeeCounts, CalendarEventDocument, EventDetailsDocument } from './events';
 
-/** Who answered each later occurrence of a series, by its start (ISO). */
+/** An occurrence's field in `occurrences` and `occurrenceCounts`: its start without the milliseconds (a field name holds no dot). */
+export const occurrenceField = (start: string) => new Date(start).toISOString().replace(/\.\d{3}Z$/u, 'Z');
+
+/** Who answered each later occurrence of a series, by its start (occurrenceField). */
 export type OccurrenceSeats = Record<string, { rsvps: Record<string, RsvpStatus>; waiting: string[] }>;
-/** Each later occurrence's counts, by its start (ISO). */
+/** Each later occurrence's counts, by its start (occurrenceField). */
 export type OccurrenceCounts = Record<string, AttendeeCounts & { waitlistCount: number }>;
 
 /** What the calendar's entry holds of a series: that it recurs, how far it may reach (its index), each occurrence's counts. */
@@ -38,7 +41,7 @@ export function atOccurrence<T extends EventDocument>(event: T, start: string): 
   const duration = Date.parse(event.endDate) - Date.parse(event.startDate);
   const moved = { ...event, startDate: start, endDate: new Date(Date.parse(start) + duration).toISOString(), occurrenceStart: start };
   if ('rsvps' in event) {
-    const seats = event.occurrences?.[start] ?? { rsvps: {}, waiting: [] };
+    const seats = event.occurrences?.[occurrenceField(start)] ?? { rsvps: {}, waiting: [] };
     return {
       ...moved,
       rsvps: seats.rsvps,
@@ -47,7 +50,7 @@ export function atOccurrence<T extends EventDocument>(event: T, start: string): 
       waitlistCount: seats.waiting.length,
     };
   }
-  const { waitlistCount = 0, ...counts } = event.occurrenceCounts?.[start] ?? { ...NOBODY, waitlistCount: 0 };
+  const { waitlistCount = 0, ...counts } = event.occurrenceCounts?.[occurrenceField(start)] ?? { ...NOBODY, waitlistCount: 0 };
   return { ...moved, attendees: counts, waitlistCount };
 }
 

@@ -65,6 +65,7 @@ import { PARTICIPANTS, STAFF } from '../http/access';
 import type { ApiDependencies } from '../dependencies';
 import { escapeRegex } from '../../shared/text';
 import { occursOn } from '../../shared/events/dates';
+import { recurrenceProblem } from '../../shared/events/recurrence';
 import { knownId } from '../http/ids';
 
 /** A list's page when the caller names no limit: a month of the calendar fits. */
@@ -133,6 +134,12 @@ async function withMedia(
   actor: Actor,
 ): Promise<EventFields> {
   return { ...fields, media: (await attachedMedia(sources, mediaId, actor)) ?? null };
+}
+
+/** A repeat the series cannot keep (a start off the rule's days, an end before the start): a 400 on the form's field. */
+function checkRecurrence(fields: v.InferOutput<typeof EventSchema>, timeZone: string) {
+  const problem = recurrenceProblem(fields, timeZone);
+  if (problem) throw fail.invalid(problem, { recurrenceRule: problem });
 }
 
 /**
@@ -321,7 +328,8 @@ export async function eventRoutes(
         querystring: OccurrenceQuerySchema,
       },
     },
-    async (request) => detailsDto(await visibleOccurrence(eventId(request.params.id), request.actor, request.query.occurrence), request.actor),
+    async (request) =>
+      detailsDto(await visibleOccurrence(eventId(request.params.id), request.actor, request.query.occurrence), request.actor),
   );
 
   app.post(
@@ -336,6 +344,7 @@ export async function eventRoutes(
       },
     },
     async (request, reply) => {
+      checkRecurrence(request.body, await services.siteTimeZone());
       const id = randomUUID();
       return reply.status(201).send(
         detailsDto(
@@ -368,6 +377,7 @@ export async function eventRoutes(
     async (request) => {
       const id = eventId(request.params.id);
       await visibleEvent(id, request.actor);
+      checkRecurrence(request.body, await services.siteTimeZone());
       return detailsDto(
         await command(id, request.actor, { type: 'EditEvent', data: { fields: await withMedia(services, request.body, request.actor!) } }),
         request.actor,
