@@ -3,12 +3,16 @@
  * positions and unread counts, watching, staff's pin, lock and move, reports, search, mentions, the live notices over
  * a real socket.io client, and erasure.
  */
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import type { Socket } from 'socket.io-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestSite, UNLIMITED_RATES, type TestSite } from '../../support/site';
 import { type Browser, registerCast, registerMember } from '../../support/http';
 import { connectSocket } from '../../support/sockets';
 import { postReply } from '../../../server/discussions/commands';
+import { discussionsProjection } from '../../../projections/discussions';
+import { CHECKPOINTS } from '../../../platform/projections/progress';
 
 let site: TestSite;
 let admin: Browser;
@@ -284,4 +288,35 @@ describe('reports and erasure', () => {
     expect(raw.rows).toHaveLength(1);
     expect(JSON.stringify(raw.rows)).not.toContain('My words');
   });
+});
+
+describe('the read models', () => {
+  const snapshot = () =>
+    Promise.all(discussionsProjection.collections.map((name) => site.services.store.collection(name).find({}, { sort: { _id: 1 } })));
+
+  it('are built again from the log alone, the same (replies numbered, counts, places, erasures)', async () => {
+    const rebuiltAt = async () =>
+      (await site.services.store.collection(CHECKPOINTS).findOne({ _id: discussionsProjection.name }))?.rebuiltAt;
+    const before = await snapshot();
+    const built = await rebuiltAt();
+    expect(before[2]!.length).toBeGreaterThan(5);
+    const { config } = site.services;
+    const { stdout, stderr } = await promisify(execFile)(
+      process.execPath,
+      ['--import', 'tsx', 'scripts/rebuild-projections.ts', '--only', 'discussions'],
+      {
+        env: {
+          ...process.env,
+          NODE_ENV: 'test',
+          DATABASE_URL: config.databaseUrl,
+          REDIS_PREFIX: config.redisPrefix,
+          SESSION_SECRET: 'test-secret-test-secret-test-secret-0123',
+          LOG_LEVEL: 'warn',
+        },
+      },
+    );
+    expect(stderr + stdout).not.toContain('failed');
+    expect(await rebuiltAt()).not.toEqual(built);
+    expect(await snapshot()).toEqual(before);
+  }, 120_000);
 });
