@@ -116,6 +116,14 @@ describe('topics and replies', () => {
     expect((await member.post('/api/topics', { title: 'Hi', content: 'Short title', categoryId: equipment })).status).toBe(400);
     expect((await member.post('/api/topics', { title: 'No category', content: 'x', categoryId: crypto.randomUUID() })).status).toBe(404);
     expect((await member.post('/api/topics', { title: 'Empty', content: '<script>x</script>', categoryId: equipment })).status).toBe(400);
+    const truck = started.body.id;
+    expect((await other.patch(`/api/topics/${truck}`, { title: 'Not my topic' })).status).toBe(403);
+    const edited = await member.patch(`/api/topics/${truck}`, { title: 'Identifying this 1950s remote truck (WOI?)' });
+    expect(edited.body).toMatchObject({
+      title: 'Identifying this 1950s remote truck (WOI?)',
+      content: '<p>Seen at the <strong>fair</strong></p>',
+    });
+    expect(edited.body.editedAt).not.toBeNull();
   });
 
   it('replies are numbered, quote a reply, and are edited with their history kept; only the author edits', async () => {
@@ -223,7 +231,8 @@ describe('search, mentions and live notices', () => {
     expect(krntTopics.map((t) => t.id)).toContain(topicId);
     expect((await topics(member, '?q=memory')).map((t) => t.id)).toContain(topicId);
     expect((await topics(member, '?q=zeppelin')).length).toBe(0);
-    expect((await topics(member, '?tag=trucks')).map((t) => t.title)).toEqual(['Identifying this 1950s remote truck']);
+    expect((await topics(member, '?tag=trucks')).map((t) => t.title)).toEqual(['Identifying this 1950s remote truck (WOI?)']);
+    expect((await topics(member, '?q=woi')).map((t) => t.tags)).toEqual([['trucks', 'remote']]);
   });
 
   it('an @mention notifies the member with a link to the reply', async () => {
@@ -257,6 +266,15 @@ describe('reports and erasure', () => {
     expect((await member.get(`/api/topics/${topicId}`)).body.replies.items[0]).toMatchObject({ deleted: true });
     expect((await staff.put(`/api/admin/reports/topic/${topicId}/dismiss`)).status).toBe(204);
     expect((await staff.get('/api/admin/reports')).body.items).toEqual([]);
+    // A topic removed from the queue is gone for everyone, and leaves its category's count.
+    const spam = (await other.post('/api/topics', { title: 'Buy cheap tubes', content: 'Spam', categoryId: stations })).body.id;
+    const count = async () =>
+      (await member.get('/api/categories')).body.find((c: { id: string }) => c.id === stations).topicCount as number;
+    const counted = await count();
+    await member.post(`/api/topics/${spam}/report`, { reason: 'Spam' });
+    expect((await staff.put(`/api/admin/reports/topic/${spam}/remove`)).status).toBe(204);
+    expect((await member.get(`/api/topics/${spam}`)).status).toBe(404);
+    expect(await count()).toBe(counted - 1);
   });
 
   it('an erased member who takes their content leaves their topics and replies empty, by "Former member"', async () => {
