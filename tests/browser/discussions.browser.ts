@@ -272,6 +272,15 @@ describe('discussions', () => {
     await mary.getByText('No topics match.').waitFor();
   });
 
+  it('a reader mutes a topic, and the choice is kept', async () => {
+    await otto.goto(topicUrl);
+    const watch = otto.getByRole('radiogroup', { name: 'Notifications for this topic' });
+    await watch.getByText('Muted', { exact: true }).click();
+    await otto.getByText('Nothing about this topic reaches you').waitFor();
+    await otto.reload();
+    await watch.getByRole('radio', { name: 'Muted', checked: true }).waitFor();
+  });
+
   it('a category that holds topics is not deleted; an empty one is', async () => {
     await staff.goto('/admin/discussions');
     staff.once('dialog', (dialog) => void dialog.accept());
