@@ -19,7 +19,7 @@ type Answer<P extends keyof paths> = paths[P]['get'] extends { responses: { 200:
 
 export type WidgetData =
   | { kind: 'feed'; posts: FeedPost[] }
-  | { kind: 'events'; events: WidgetEvent[] }
+  | { kind: 'events'; events: WidgetEvent[] /** The site's zone: times are shown and named in it. */; timeZone: string }
   | { kind: 'blog'; posts: BlogPost[] }
   | { kind: 'blog-post'; post: BlogPost | null };
 
@@ -79,8 +79,12 @@ export async function loadWidget(request: WidgetRequest): Promise<WidgetData> {
     case 'feed':
       return { kind: 'feed', posts: (await getJson('/api/posts', url)).items };
     case 'events': {
-      const { items } = await getJson('/api/events', url);
-      return { kind: 'events', events: items.map(({ allDay, ...event }) => ({ ...event, isAllDay: allDay })) };
+      const [{ items }, site] = await Promise.all([getJson('/api/events', url), getJson('/api/site', '/api/site')]);
+      return {
+        kind: 'events',
+        events: items.map(({ allDay, ...event }) => ({ ...event, isAllDay: allDay })),
+        timeZone: site.timeZone,
+      };
     }
     case 'blog':
       return { kind: 'blog', posts: (await getJson('/api/blog', url)).items };

@@ -12,7 +12,7 @@ import { htmlToText } from '../../shared/blog/excerpt';
 import { initials } from '../../shared/members/display';
 import { isHttpUrl } from '../../shared/feed/media';
 import { EVENT_ID_SHOWN_LENGTH, EVENT_TYPE_LABELS, type EventType } from '../../shared/events/constants';
-import { formatEventDateLine } from '../../shared/events/dates';
+import { formatEventTime } from '../../shared/events/event-times';
 import { relativeTime } from '../lib/relative-time';
 import { h, type Child } from './dom';
 import type { BlogPost, FeedPost, WidgetData, WidgetEvent } from './data';
@@ -138,7 +138,8 @@ function feedPost(post: FeedPost, look: FeedLook, origin: string) {
   }
 }
 
-function eventItem(event: WidgetEvent, compact: boolean, origin: string, timeZone: string) {
+/** An event in the site's zone, naming it, with the reader's own time beside when their clock differs. */
+function eventItem(event: WidgetEvent, compact: boolean, origin: string, zones: { timeZone: string; readerTimeZone: string }) {
   const place = event.isVirtual ? 'Virtual Event' : event.location || null;
   const limit = compact ? EVENT_TEXT_LIMIT_COMPACT : EVENT_TEXT_LIMIT;
   const attendance = event.maxAttendees ? `${event.attendeeCount} of ${event.maxAttendees} attending` : `${event.attendeeCount} attending`;
@@ -148,12 +149,14 @@ function eventItem(event: WidgetEvent, compact: boolean, origin: string, timeZon
     h(
       'div',
       { class: 'body' },
-      h('h2', null, siteLink(origin, '/calendar', event.title), event.isFeatured ? h('span', { class: 'badge' }, 'Featured') : null),
       h(
-        'p',
-        { class: 'when' },
-        h('time', { datetime: event.startDate }, formatEventDateLine({ ...event, allDay: event.isAllDay }, { timeZone })),
+        'h2',
+        null,
+        event.isCancelled ? h('span', { class: 'badge cancelled' }, 'Cancelled') : null,
+        siteLink(origin, '/calendar', event.title),
+        event.isFeatured && !event.isCancelled ? h('span', { class: 'badge' }, 'Featured') : null,
       ),
+      h('p', { class: 'when' }, h('time', { datetime: event.startDate }, formatEventTime({ ...event, allDay: event.isAllDay }, zones))),
       h('p', { class: 'muted' }, [EVENT_TYPE_LABELS[event.eventType as EventType] ?? event.eventType, place].filter(Boolean).join(' · ')),
       event.description ? h('p', { class: 'content' }, truncate(event.description, limit)) : null,
       h(
@@ -244,7 +247,9 @@ export function renderWidget({ spec, options }: WidgetRequest, data: WidgetData,
         'section',
         { class: 'widget events' },
         header(TEXTS.eventsTitle, siteLink(origin, '/calendar', TEXTS.viewAll, 'view-all')),
-        data.events.length === 0 ? notice(TEXTS.noEvents) : data.events.map((event) => eventItem(event, compact, origin, timeZone)),
+        data.events.length === 0
+          ? notice(TEXTS.noEvents)
+          : data.events.map((event) => eventItem(event, compact, origin, { timeZone: data.timeZone, readerTimeZone: timeZone })),
       );
     case 'blog':
       return h(

@@ -2,6 +2,7 @@
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import type * as v from 'valibot';
 import type { RsvpStatus } from '../../../shared/events/constants';
+import { DEFAULT_TIME_ZONE } from '../../../shared/events/event-times';
 import type { AttendeeMessage, CalendarEvent, EventSchema } from '../../../shared/events/schemas';
 import { answer, api, operationAddress, uploadMedia as upload } from '../../lib/api';
 import { fetchEveryPage, usePages } from '../../lib/paged-list';
@@ -38,6 +39,8 @@ export const useAttendeeCounts = (id: string) => useQuery(apiQuery('/api/events/
 /** Who waits for a place (the organizer and staff only). */
 export const useWaitlist = (id: string, enabled: boolean) => useQuery({ ...apiQuery('/api/events/{id}/waitlist', byId(id)), enabled });
 export const useEventStats = (enabled = true) => useQuery({ ...apiQuery('/api/admin/events/stats'), enabled });
+/** The zone event times are shown and named in: the site's (GET /api/site), the default until it is read. */
+export const useSiteTimeZone = () => useQuery({ ...apiQuery('/api/site'), staleTime: Infinity }).data?.timeZone ?? DEFAULT_TIME_ZONE;
 
 /** Every read of events (the calendar, the reader's own, staff lists), refetched after the reader's own change. */
 export function useRefreshEvents() {

@@ -9,7 +9,8 @@ import { useToast } from '../../components/ui/toast';
 import { ApiError, errorMessage } from '../../lib/api';
 import { isStaff, useCurrentUser } from '../../lib/current-user';
 import { EVENT_ID_SHOWN_LENGTH, EVENT_TYPE_LABELS, type RsvpStatus } from '../../../shared/events/constants';
-import { formatEventDateLine } from '../../../shared/events/dates';
+import { formatEventTime } from '../../../shared/events/event-times';
+import { addressLine, mapLink } from '../../../shared/events/summary-lines';
 import { EventForm } from './event-form';
 import { BookmarkButton } from '../../components/bookmark-button';
 import {
@@ -20,17 +21,59 @@ import {
   useAttendeeCounts,
   useEvent,
   useRefreshEvents,
+  useSiteTimeZone,
   useWaitlist,
   type CalendarEvent,
 } from './api';
 import { MemberLink } from '../../components/member-link';
 import { EventCover } from './event-cover';
 
-/** The reader's own zone: timed events show on their wall clock; all-day ones are calendar dates wherever they are read. */
+/** The reader's own zone, shown beside the site's when their clock differs. */
 export const readerTimeZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone;
 
-export const dateLine = (event: Pick<CalendarEvent, 'startDate' | 'endDate' | 'allDay'>) =>
-  formatEventDateLine(event, { timeZone: readerTimeZone() });
+/**
+ * Event times as the site shows them everywhere: in its zone, naming it ("7:00 PM CST"), with the reader's own time
+ * beside when their clock differs; all-day events are calendar dates wherever they are read.
+ */
+export function useDateLine() {
+  const timeZone = useSiteTimeZone();
+  const reader = readerTimeZone();
+  return (event: Pick<CalendarEvent, 'startDate' | 'endDate' | 'allDay'>) => formatEventTime(event, { timeZone, readerTimeZone: reader });
+}
+
+/** The place's postal address and a link to it on OpenStreetMap (a plain link: no map script runs here). */
+export function PlaceOnMap({ event }: { event: Pick<CalendarEvent, 'location' | 'address' | 'geo'> }) {
+  const address = addressLine(event.address);
+  const map = mapLink(event);
+  if (!address && !event.geo) return null;
+  return (
+    <span className="block text-sm">
+      {address && <span className="block">{address}</span>}
+      {map && (
+        <a href={map} target="_blank" rel="noopener noreferrer" className="text-brand-600 underline dark:text-amber-accent">
+          Show on a map (OpenStreetMap)
+        </a>
+      )}
+    </span>
+  );
+}
+
+/** For the organiser and staff: the edit of this approved event that waits for staff, while everyone sees the approved one. */
+export function PendingRevisionNote({ event }: { event: CalendarEvent }) {
+  const dateLine = useDateLine();
+  const revision = event.revision;
+  if (!event.pendingRevision || !revision) return null;
+  return (
+    <div role="note" className="rounded-md border border-amber-300 bg-amber-50 p-3 text-sm dark:border-amber-700 dark:bg-amber-950">
+      <p className="font-semibold">An edit waits for staff approval</p>
+      <p>Attendees see the approved event until staff approve it; they are told of a new time or place then.</p>
+      <p className="mt-1">
+        Waiting: <span className="font-medium">{revision.title}</span> · {dateLine(revision)}
+        {revision.location && ` · ${revision.location}`}
+      </p>
+    </div>
+  );
+}
 
 const RSVP_LABELS: Record<RsvpStatus, string> = { attending: 'Attending', maybe: 'Maybe', not_attending: 'Not attending' };
 
@@ -182,6 +225,7 @@ function WaitingList({ eventId }: { eventId: string }) {
 
 export function EventDetails({ eventId, onClose }: { eventId: string; onClose: () => void }) {
   const { data: user } = useCurrentUser();
+  const dateLine = useDateLine();
   const refresh = useRefreshEvents();
   const { toast } = useToast();
   const [mode, setMode] = useState<'view' | 'edit' | 'confirm-delete' | 'confirm-cancel'>('view');
@@ -258,6 +302,7 @@ export function EventDetails({ eventId, onClose }: { eventId: string; onClose: (
                 {event.isCancelled && <Badge variant="destructive">Cancelled</Badge>}
                 {event.isFeatured && <Badge>Featured</Badge>}
                 {!event.isApproved && <Badge variant="outline">Pending Approval</Badge>}
+                {event.pendingRevision && <Badge variant="outline">Edit awaiting approval</Badge>}
                 {!event.isPublic && <Badge variant="secondary">Private</Badge>}
               </div>
               <p className={`font-medium ${event.isCancelled ? 'line-through' : ''}`}>{dateLine(event)}</p>
@@ -284,7 +329,9 @@ export function EventDetails({ eventId, onClose }: { eventId: string; onClose: (
                 ) : (
                   event.location || 'Location not specified'
                 )}
+                <PlaceOnMap event={event} />
               </p>
+              <PendingRevisionNote event={event} />
               <p className="text-sm">
                 Organized by <MemberLink id={event.organizerId} name={`${event.organizer.firstName} ${event.organizer.lastName}`} />
               </p>

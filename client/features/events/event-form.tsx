@@ -54,8 +54,25 @@ export function switchAllDay(dates: FormDates, allDay: boolean): FormDates {
  * What the form sends: its fields with the dates as instants, an empty limit as none, and the cover's upload
  * (null for none: the form is sent whole, so an edit without one takes it away).
  */
-const formBody = <F extends FormDates & { maxAttendees: string }>(form: F, cover: Media | null) => ({
+type PlaceFields = { street: string; city: string; region: string; postalCode: string; country: string; lat: string; lon: string };
+/** The place's form fields as the event has them: its address's parts and its coordinates, '' for none. */
+const placeFields = (event?: CalendarEvent): PlaceFields => ({
+  street: event?.address?.street ?? '',
+  city: event?.address?.city ?? '',
+  region: event?.address?.region ?? '',
+  postalCode: event?.address?.postalCode ?? '',
+  country: event?.address?.country ?? '',
+  lat: event?.geo ? String(event.geo.lat) : '',
+  lon: event?.geo ? String(event.geo.lon) : '',
+});
+const formBody = <F extends FormDates & PlaceFields & { maxAttendees: string }>(
+  { street, city, region, postalCode, country, lat, lon, ...form }: F,
+  cover: Media | null,
+) => ({
   ...form,
+  address: { street, city, region, postalCode, country },
+  // Coordinates are both given or none: one alone is an error the schema names.
+  geo: lat.trim() || lon.trim() ? { lat, lon } : null,
   startDate: fromFormValue(form.startDate),
   endDate: fromFormValue(form.endDate),
   maxAttendees: form.maxAttendees || null,
@@ -85,6 +102,7 @@ export function EventForm({ event, onDone }: { event?: CalendarEvent; onDone: ()
     isPublic: event?.isPublic ?? true,
     waitlist: event?.waitlist ?? true,
     tags: event?.tags ?? ([] as string[]),
+    ...placeFields(event),
   });
   const staff = isStaff(user?.role);
   // Staff events are approved when created; a member's pending event waits until staff tick it here or approve it.
@@ -117,10 +135,10 @@ export function EventForm({ event, onDone }: { event?: CalendarEvent; onDone: ()
       return saved;
     },
     onSuccess: (saved) => {
-      // A member's edit of an approved event goes back to the moderation queue (the server decides; this only says so).
-      const backToReview = editing && event!.isApproved && !saved.isApproved;
+      // A member's edit of an approved event waits for staff as a revision (the server decides; this only says so).
+      const backToReview = editing && Boolean(saved.pendingRevision) && !staff;
       const updated = backToReview
-        ? 'Your event has been updated and will be visible again once staff approve the changes.'
+        ? 'Your changes will show once staff approve them. Until then everyone sees the event as it was.'
         : 'Your event has been updated successfully.';
       toast({
         title: editing ? 'Event Updated' : 'Event Created',
@@ -265,6 +283,48 @@ export function EventForm({ event, onDone }: { event?: CalendarEvent; onDone: ()
             <input className={field} value={form.location} onChange={(e) => set('location', e.target.value)} />
           </label>
         )}
+        <fieldset className="grid gap-2 sm:grid-cols-2">
+          <legend className="mb-1 text-sm font-medium">Address (optional: the event page links it on a map)</legend>
+          <label className="block text-sm sm:col-span-2">
+            Street
+            <input className={field} autoComplete="street-address" value={form.street} onChange={(e) => set('street', e.target.value)} />
+          </label>
+          <label className="block text-sm">
+            City
+            <input className={field} autoComplete="address-level2" value={form.city} onChange={(e) => set('city', e.target.value)} />
+          </label>
+          <label className="block text-sm">
+            State / region
+            <input className={field} autoComplete="address-level1" value={form.region} onChange={(e) => set('region', e.target.value)} />
+          </label>
+          <label className="block text-sm">
+            Postal code
+            <input
+              className={field}
+              autoComplete="postal-code"
+              value={form.postalCode}
+              onChange={(e) => set('postalCode', e.target.value)}
+            />
+          </label>
+          <label className="block text-sm">
+            Country
+            <input className={field} autoComplete="country-name" value={form.country} onChange={(e) => set('country', e.target.value)} />
+          </label>
+          <div>
+            <label className="block text-sm">
+              Latitude
+              <input inputMode="decimal" className={field} value={form.lat} onChange={(e) => set('lat', e.target.value)} />
+            </label>
+            {error('geo.lat')}
+          </div>
+          <div>
+            <label className="block text-sm">
+              Longitude
+              <input inputMode="decimal" className={field} value={form.lon} onChange={(e) => set('lon', e.target.value)} />
+            </label>
+            {error('geo.lon')}
+          </div>
+        </fieldset>
       </fieldset>
       <fieldset className="space-y-3">
         <legend className="font-semibold">Event Settings</legend>

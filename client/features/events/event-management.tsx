@@ -10,7 +10,7 @@ import { errorMessage } from '../../lib/api';
 import { isStaff, useCurrentUser } from '../../lib/current-user';
 import { LoadMore } from '../../lib/paged-list';
 import { EVENT_TYPES, EVENT_TYPE_LABELS, type EventType } from '../../../shared/events/constants';
-import { EventDetails, dateLine } from './event-details';
+import { EventDetails, PendingRevisionNote, useDateLine } from './event-details';
 import {
   cancelEvent,
   eventQuery,
@@ -37,6 +37,7 @@ const TAB_LISTS: Record<Exclude<Tab, 'stats'>, { path: EventListPath; params?: {
 
 export function EventManagementPage() {
   const { data: user } = useCurrentUser();
+  const dateLine = useDateLine();
   const allowed = isStaff(user?.role);
   const refresh = useRefreshEvents();
   const { toast } = useToast();
@@ -289,12 +290,14 @@ export function EventManagementPage() {
                       {e.isFeatured && <Badge>Featured</Badge>}
                       {e.status === 'pending' && <Badge variant="outline">Pending Approval</Badge>}
                       {e.status === 'rejected' && <Badge variant="destructive">Rejected</Badge>}
+                      {e.pendingRevision && <Badge variant="outline">Edit awaiting approval</Badge>}
                     </div>
                     <p className="text-sm text-slate-600 dark:text-slate-400">
                       {dateLine(e)} · <MemberLink id={e.organizerId} name={`${e.organizer.firstName} ${e.organizer.lastName}`} />
                     </p>
                     {tab === 'pending' && e.description && <p className="mt-1 line-clamp-3 text-sm whitespace-pre-wrap">{e.description}</p>}
                     {tab === 'pending' && <MediaPreview upload={e.media} of={`the event ${e.title}`} />}
+                    {tab === 'pending' && <PendingRevisionNote event={e} />}
                     {e.status === 'rejected' && e.rejectionReason && (
                       <p className="mt-1 text-sm text-red-700 dark:text-red-400">Reason: {e.rejectionReason}</p>
                     )}
@@ -303,6 +306,25 @@ export function EventManagementPage() {
                         View
                       </Button>
                       {e.status !== 'approved' && <Button onPress={() => act.mutate({ id: e.id, action: 'approve' })}>Approve</Button>}
+                      {/* An organiser's edit of an approved event: approved or rejected alone, the event stays. */}
+                      {e.pendingRevision && (
+                        <Button aria-label={`Approve the edit of ${e.title}`} onPress={() => act.mutate({ id: e.id, action: 'approve' })}>
+                          Approve edit
+                        </Button>
+                      )}
+                      {e.pendingRevision && (
+                        <ReasonDialog
+                          label="Reject edit"
+                          triggerName={`Reject the edit of ${e.title}`}
+                          triggerVariant="destructive"
+                          title="Reject this edit?"
+                          description="The approved event stays as it is. The organizer sees the reason you give."
+                          fieldLabel="Reason for the organizer"
+                          confirmLabel="Reject edit"
+                          destructive
+                          onConfirm={(reason) => act.mutateAsync({ id: e.id, action: 'reject', reason })}
+                        />
+                      )}
                       {/* An approved event is never rejected: it is cancelled, and those who answered it are told. */}
                       {e.status === 'approved' && !e.isCancelled && <CancelEventButton event={e} onCancelled={() => void refresh()} />}
                       {e.status === 'pending' && (

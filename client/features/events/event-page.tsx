@@ -15,7 +15,7 @@ import { placeLine, placesLine } from '../../../shared/events/summary-lines';
 import { SITE_NAME } from '../../../shared/landing';
 import { acceptInvitation, eventIcsUrl, useEvent, useRefreshEvents } from './api';
 import { OrganiserTools } from './organiser-tools';
-import { Rsvp, dateLine } from './event-details';
+import { PendingRevisionNote, PlaceOnMap, Rsvp, useDateLine } from './event-details';
 import { MemberLink } from '../../components/member-link';
 import { EventCover } from './event-cover';
 
@@ -23,6 +23,7 @@ const LINK = 'inline-flex min-h-11 items-center font-medium text-brand-600 under
 
 export function EventPage() {
   const { id } = useParams({ strict: false }) as { id: string };
+  const dateLine = useDateLine();
   const { data: user } = useCurrentUser();
   const query = useEvent(id);
   const event = query.data;
@@ -101,6 +102,7 @@ export function EventPage() {
                 </a>
               </>
             )}
+            <PlaceOnMap event={event} />
           </dd>
         </div>
         <div>
@@ -116,6 +118,9 @@ export function EventPage() {
           </div>
         )}
       </dl>
+      <div className="mt-4">
+        <PendingRevisionNote event={event} />
+      </div>
       {event.description && <p className="mt-4 leading-relaxed whitespace-pre-line">{event.description}</p>}
       <div className="mt-8 space-y-4 border-t border-slate-200 pt-6 dark:border-slate-800">
         {user && <Rsvp event={event} />}

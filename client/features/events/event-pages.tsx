@@ -8,10 +8,10 @@ import { useCurrentUser } from '../../lib/current-user';
 import { LoadMore } from '../../lib/paged-list';
 import { DAY_CELL_LIMIT, EVENT_TYPE_LABELS, FEATURED_SIDE_LIMIT, UPCOMING_LIMIT } from '../../../shared/events/constants';
 import { dayKey, monthGrid, occursOn } from '../../../shared/events/dates';
-import { EventDetails, dateLine, readerTimeZone } from './event-details';
+import { EventDetails, useDateLine } from './event-details';
 import { EventForm } from './event-form';
 import { PersonalCalendar } from './personal-calendar';
-import { eventQuery, useAllEvents, useEventList, useEventPage, type CalendarEvent, type EventQuery } from './api';
+import { eventQuery, useAllEvents, useEventList, useEventPage, useSiteTimeZone, type CalendarEvent, type EventQuery } from './api';
 import { useDebounced } from '../../lib/use-debounced';
 import { MemberLink } from '../../components/member-link';
 import { EventCover } from './event-cover';
@@ -31,14 +31,19 @@ function EventLink({ event, onOpen, compact = false }: { event: CalendarEvent; o
       onClick={() => onOpen(event.id)}
       className={`block w-full truncate rounded text-left ${compact ? `px-1 text-xs ${event.isApproved ? 'bg-brand-100 text-brand-800 dark:bg-brand-800 dark:text-brand-100' : 'border border-dashed border-brand-600 text-brand-800 dark:text-brand-100'}` : 'underline-offset-2 hover:underline'}`}
     >
-      {event.title}
+      {event.isCancelled && (
+        <span className={`mr-1 font-semibold text-red-700 dark:text-red-300 ${compact ? '' : 'text-xs'}`}>Cancelled</span>
+      )}
+      <span className={event.isCancelled ? 'line-through' : undefined}>{event.title}</span>
     </button>
   );
 }
 
 /** A day's full list, opened from its "+N more": every event shown on it, each opening its details. */
 function DayList({ day, search, onOpen, onClose }: { day: string; search: string; onOpen: (id: string) => void; onClose: () => void }) {
-  const events = useEventPage(eventQuery({ day, tz: readerTimeZone(), q: search }));
+  const dateLine = useDateLine();
+  // The day as the site's calendar has it: the grid places events in the site's zone.
+  const events = useEventPage(eventQuery({ day, tz: useSiteTimeZone(), q: search }));
   const title = new Date(`${day}T12:00:00Z`).toLocaleDateString('en-US', {
     weekday: 'long',
     month: 'long',
@@ -119,6 +124,7 @@ function SidePanel({ id, title, query, onOpen }: { id: string; title: string; qu
 
 export function CalendarPage() {
   const { data: user } = useCurrentUser();
+  const dateLine = useDateLine();
   const [cursor, setCursor] = useState(() => new Date(new Date().getFullYear(), new Date().getMonth(), 1));
   const [view, setView] = useState<'calendar' | 'list'>('calendar');
   const [search, setSearch] = useState('');
@@ -129,7 +135,8 @@ export function CalendarPage() {
   // Fixed for the page's life, so the panels' queries keep one key and refresh by push.
   const [now] = useState(() => new Date());
 
-  const zone = readerTimeZone();
+  // Days and times as the site keeps them (its zone), whatever the reader's clock.
+  const zone = useSiteTimeZone();
   const today = dayKey(new Date(), zone);
   const weeks = monthGrid(cursor.getFullYear(), cursor.getMonth());
   // A day wider on each side than the grid: all-day events are UTC dates, which the reader's midnight may not reach.
