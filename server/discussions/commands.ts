@@ -15,6 +15,8 @@ import type { Reply } from '../../shared/discussions/schemas';
 import type { Intent } from '../../platform/command-handler';
 import { findReply, replyDto, visibleTopic } from '../../projections/discussions';
 import { memberActor } from '../members/actor';
+import { membersCollection } from '../../projections/members';
+import { displayName } from '../../shared/members/display';
 import { resolveMentions } from '../members/directory';
 import type { ApiDependencies } from '../dependencies';
 import { discussionHtml } from './content';
@@ -73,12 +75,18 @@ export async function replyAs(
   // The read models fell behind read-your-writes' wait: answered from the event itself.
   const posted = events.find((event) => event.type === 'ReplyPosted');
   if (!posted) throw fail.notFound('Reply not found');
+  const member = await membersCollection(services.store).findOne({ _id: actor.id });
   return {
     id,
     topicId: topic._id,
     number: topic.lastNumber + 1,
     replyTo: null,
-    author: { id: actor.id, name: '', avatar: null, role: actor.role },
+    author: {
+      id: actor.id,
+      name: member ? displayName(member) : 'Former member',
+      avatar: member?.profileImageUrl ?? null,
+      role: actor.role,
+    },
     content: posted.data.content,
     createdAt: posted.data.at,
     editedAt: null,

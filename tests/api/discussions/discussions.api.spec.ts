@@ -44,6 +44,7 @@ type Topic = {
   id: string;
   title: string;
   watch: string;
+  tags: string[];
   unread: number;
   new: boolean;
   replyCount: number;
