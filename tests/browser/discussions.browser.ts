@@ -123,6 +123,8 @@ describe('discussions', () => {
     await box.press('Control+Enter');
     await otto.getByRole('article', { name: 'Reply by Otto Other' }).waitFor();
     expect(await box.inputValue()).toBe('');
+    // The page goes to the new reply (on a long topic, past pages not loaded yet).
+    await otto.waitForURL(/#reply-[\w-]+$/u);
 
     const answer = mary.getByRole('article', { name: 'Reply by Otto Other' });
     await answer.getByText('Walt Jensen? He taught me to splice tape.').waitFor();

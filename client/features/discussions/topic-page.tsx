@@ -6,7 +6,7 @@
  * push (client/lib/socket.ts), for every reader at once.
  */
 import { useCallback, useEffect, useRef, useState, type ReactNode, type RefObject } from 'react';
-import { Link, useParams, useRouterState } from '@tanstack/react-router';
+import { Link, useNavigate, useParams, useRouterState } from '@tanstack/react-router';
 import { Dialog, Heading, Label, Modal, ModalOverlay, Radio, RadioGroup } from 'react-aria-components';
 import { MemberLink } from '../../components/member-link';
 import { ReasonDialog } from '../../components/reason-dialog';
@@ -387,6 +387,7 @@ function TopicView({ id }: { id: string }) {
   const [highlighted, setHighlighted] = useState<string | null>(null);
   const openingPost = useRef<HTMLElement>(null);
   const [editingTopic, setEditingTopic] = useState(false);
+  const navigate = useNavigate();
 
   // The reply the address names: load pages until it is on the page, then scroll to it and mark it for a moment.
   const wanted = replyInHash(hash);
@@ -629,8 +630,10 @@ function TopicView({ id }: { id: string }) {
                 submitLabel="Reply"
                 hint="Ctrl+Enter sends. Select words in a reply before Quote to quote only them."
                 onSubmit={async (content) => {
-                  await replyCommands.write.mutateAsync(replyTo ? { content, replyTo: replyTo.id } : { content });
+                  const posted = await replyCommands.write.mutateAsync(replyTo ? { content, replyTo: replyTo.id } : { content });
                   setReplyTo(null);
+                  // To the new reply, loading the pages before it when the reader had not (a long topic).
+                  void navigate({ to: '.', hash: `reply-${posted.id}`, replace: true });
                 }}
               />
             </>
