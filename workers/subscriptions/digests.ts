@@ -214,6 +214,8 @@ export async function runDigest({ store, frequency, now, timeZone, reached, enqu
   await runs.replaceOne({ _id: frequency }, { _id: frequency, started: mark, finished: previous?.finished ?? null }, { upsert: true });
   const inserted = await insertNewEntries(mailOutbox(store), entries);
   await runs.updateOne({ _id: frequency }, { $set: { finished: mark } });
+  // Every subscription of this frequency is covered up to here now: the replies that waited for it are in the entries.
+  await mailDigestReplies(store).deleteMany({ frequency, position: { $lte: upTo } });
   if (inserted.length > 0) await enqueue(inserted);
   return { period, written: inserted.length };
 }

@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestSite, UNLIMITED_RATES, type TestSite } from '../../support/site';
 import { type Browser, registerCast, registerMember } from '../../support/http';
 import type { CapturedMail } from '../../../platform/mail/smtp-sink';
+import { mailDigestReplies } from '../../../workers/discussions/watcher-mail';
 
 let site: TestSite;
 let staff: Browser;
@@ -195,7 +196,10 @@ describe('a watcher whose subscription is a daily digest', () => {
     await mailTo(mona.email, reply);
     expect((await mailsTo(dora.account.email)).length).toBe(0);
 
+    expect(await mailDigestReplies(site.services.store).countDocuments({ memberId: dora.user.id })).toBe(1);
     expect((await site.services.subscriptionMail.runDigest('daily')).written).toBe(1);
+    // Collected: the next digest does not carry it again.
+    expect(await mailDigestReplies(site.services.store).countDocuments({ memberId: dora.user.id })).toBe(0);
     const digest = await mailTo(dora.account.email, reply);
     expect(digest.subject).toContain('1 reply in topics you watch');
     expect(digest.html).toContain('The night crew met at Sully’s.');
