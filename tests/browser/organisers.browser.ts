@@ -9,7 +9,8 @@ import { describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import type { TestSite } from '../support/site';
 import { Browser as Http, registerMember } from '../support/http';
-import { accessibilityViolations, siteInBrowser, openAs, person, screenshot } from '../support/browser';
+import { formatEventTime } from '../../shared/events/event-times';
+import { accessibilityViolations, siteInBrowser, openAs, person, registerInBrowser, screenshot } from '../support/browser';
 
 const DESKTOP = { width: 1366, height: 768 };
 const PHONE = { width: 390, height: 844 };
@@ -211,4 +212,64 @@ describe('an organiser', () => {
       await staff.context.close();
     }
   }, 60_000);
+});
+
+describe('a member in another time zone', () => {
+  it('reads times in the site’s zone, named, with their own beside; a cancelled event says so and offers no RSVP', async () => {
+    const address = { street: '625 S 4th St', city: 'Louisville', region: 'KY', postalCode: '40202', country: 'United States' };
+    const id = await organisersEvent({
+      title: 'Winter sign-off night',
+      location: 'Louisville Palace',
+      address,
+      geo: { lat: 38.2499, lon: -85.7598 },
+      startDate: inDays(40, 1),
+      endDate: inDays(40, 3),
+    });
+    const cancelledStart = inDays(42, 18);
+    const cancelled = await organisersEvent({ title: 'Called-off picnic', startDate: cancelledStart, endDate: inDays(42, 20) });
+    expect((await admin.post(`/api/events/${cancelled}/cancel`)).status).toBe(200);
+
+    const context = await browser.newContext({ baseURL: site.url, timezoneId: 'America/New_York', viewport: DESKTOP });
+    context.setDefaultTimeout(10_000);
+    try {
+      const page = await context.newPage();
+      await registerInBrowser(page, person('Nell', 'Eastcoast'));
+      await page.goto(`/events/${id}`);
+      // 01:00 UTC is the evening before in Chicago (the site's zone) and an hour later in New York, each named.
+      const when = formatEventTime(
+        { startDate: inDays(40, 1), endDate: inDays(40, 3), allDay: false },
+        { timeZone: 'America/Chicago', readerTimeZone: 'America/New_York' },
+      );
+      expect(when).toMatch(/ 7:00 PM – 9:00 PM C[SD]T \(8:00 PM – 10:00 PM your time, E[SD]T\)$/u);
+      await page.getByText(when).waitFor();
+      await page.getByText('625 S 4th St, Louisville, KY 40202, United States').waitFor();
+      expect(await page.getByRole('link', { name: 'Show on a map (OpenStreetMap)' }).getAttribute('href')).toBe(
+        'https://www.openstreetmap.org/?mlat=38.2499&mlon=-85.7598#map=17/38.2499/-85.7598',
+      );
+      await screenshot(page, 'organisers-event-place-zone-1366');
+      await page.setViewportSize(PHONE);
+      await screenshot(page, 'organisers-event-place-zone-390');
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
+
+      await page.goto(`/events/${cancelled}`);
+      await page.getByText('This event was cancelled. It takes no more RSVPs.').waitFor();
+      expect(await page.getByRole('button', { name: 'Attending', exact: true }).count()).toBe(0);
+      await screenshot(page, 'organisers-event-cancelled-390');
+      await page.setViewportSize(DESKTOP);
+      await screenshot(page, 'organisers-event-cancelled-1366');
+      // In the month grid it is marked cancelled.
+      await page.goto('/calendar');
+      const month = new Date(cancelledStart).toLocaleDateString('en-US', { month: 'long', year: 'numeric', timeZone: 'America/Chicago' });
+      const grid = page.getByRole('grid', { name: month });
+      await page.getByRole('grid').waitFor();
+      for (let clicks = 0; clicks < 3 && !(await grid.count()); clicks++) {
+        await page.getByRole('button', { name: 'Next month' }).click();
+        await page.getByRole('grid').waitFor();
+      }
+      await screenshot(page, 'organisers-month-cancelled-1366');
+      await grid.getByRole('button', { name: 'Cancelled Called-off picnic' }).waitFor();
+    } finally {
+      await context.close();
+    }
+  }, 90_000);
 });

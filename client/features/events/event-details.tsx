@@ -50,7 +50,12 @@ export function PlaceOnMap({ event }: { event: Pick<CalendarEvent, 'location' | 
     <span className="block text-sm">
       {address && <span className="block">{address}</span>}
       {map && (
-        <a href={map} target="_blank" rel="noopener noreferrer" className="text-brand-600 underline dark:text-amber-accent">
+        <a
+          href={map}
+          target="_blank"
+          rel="noopener noreferrer"
+          className="inline-flex min-h-11 items-center text-brand-600 underline dark:text-amber-accent"
+        >
           Show on a map (OpenStreetMap)
         </a>
       )}

@@ -32,7 +32,9 @@ function EventLink({ event, onOpen, compact = false }: { event: CalendarEvent; o
       className={`block w-full truncate rounded text-left ${compact ? `px-1 text-xs ${event.isApproved ? 'bg-brand-100 text-brand-800 dark:bg-brand-800 dark:text-brand-100' : 'border border-dashed border-brand-600 text-brand-800 dark:text-brand-100'}` : 'underline-offset-2 hover:underline'}`}
     >
       {event.isCancelled && (
-        <span className={`mr-1 font-semibold text-red-700 dark:text-red-300 ${compact ? '' : 'text-xs'}`}>Cancelled</span>
+        <>
+          <span className={`mr-1 font-semibold text-red-700 dark:text-red-300 ${compact ? '' : 'text-xs'}`}>Cancelled</span>{' '}
+        </>
       )}
       <span className={event.isCancelled ? 'line-through' : undefined}>{event.title}</span>
     </button>
