@@ -30,6 +30,7 @@ import {
 } from './api';
 import { CategoryMark, PostText, WritingBox, fieldClass, type WritingBoxHandle } from './parts';
 import { htmlToText, quoteOf, withQuote } from './text';
+import { canSeeRevisions, deleteRefusal } from '../../../shared/discussions/rules';
 
 const HIGHLIGHT = 'bg-amber-50 ring-2 ring-amber-500 dark:bg-slate-800';
 /** How long the reader stays at the end before the place is recorded: one request for a quick scroll, not one per reply. */
@@ -143,8 +144,9 @@ function ReplyItem({
   const [history, setHistory] = useState(false);
   const article = useRef<HTMLElement>(null);
   const own = viewer.id === reply.author.id;
-  // The server shows a reply's earlier texts to its author and staff only.
-  const canSeeRevisions = own || isStaff(viewer.role);
+  // The rules the server applies: a reply's earlier texts and its deletion are for its author and staff.
+  const mayReadHistory = canSeeRevisions(viewer, reply.author.id);
+  const mayDelete = deleteRefusal(viewer, reply.author.id) === null;
   const failed = (error: unknown) =>
     toast({ title: 'Error', description: errorMessage(error, 'Something went wrong. Please try again.'), variant: 'destructive' });
 
@@ -156,7 +158,7 @@ function ReplyItem({
         tabIndex={-1}
         className={`scroll-mt-20 rounded-lg px-4 py-3 text-sm text-slate-600 italic outline-none dark:text-slate-400 ${highlighted ? HIGHLIGHT : ''}`}
       >
-        Reply #{reply.number} was deleted by its author.
+        Reply #{reply.number} was deleted.
       </p>
     );
   return (
@@ -190,7 +192,7 @@ function ReplyItem({
           )}
           {reply.via === 'email' && <span className="text-xs text-slate-600 dark:text-slate-400">by e-mail</span>}
           {reply.editedAt &&
-            (canSeeRevisions ? (
+            (mayReadHistory ? (
               <button
                 type="button"
                 onClick={() => setHistory(true)}
@@ -230,11 +232,18 @@ function ReplyItem({
                 Edit
               </button>
             )}
-            {own && (
+            {mayDelete && (
               <button
                 type="button"
                 onClick={() => {
-                  if (window.confirm('Delete this reply? This cannot be undone.')) commands.remove.mutate(reply.id, { onError: failed });
+                  if (
+                    window.confirm(
+                      own
+                        ? 'Delete your reply? This cannot be undone.'
+                        : `Delete this reply by ${reply.author.name}? This cannot be undone.`,
+                    )
+                  )
+                    commands.remove.mutate(reply.id, { onError: failed });
                 }}
                 className={action}
               >
