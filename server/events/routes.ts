@@ -253,8 +253,8 @@ export async function eventRoutes(
   async function list(query: ListQuery, actor: Actor | null, fixed: Filter = {}, defaultSort: Sort = SORTS.start) {
     if (query.day) return dayList(query, query.day, actor);
     const sort = query.sort ? SORTS[query.sort] : defaultSort;
-    if (sort === SORTS.start) {
-      // By start, a series shows as its occurrences within the dates asked for.
+    if (sort === SORTS.start && Object.keys(fixed).length === 0) {
+      // The calendar by start shows a series as its occurrences within the dates asked for (staff lists, as one event).
       const zone = await services.siteTimeZone();
       const filters = { singles: listFilter(query, actor, fixed, 'singles'), series: listFilter(query, actor, fixed, 'series') };
       const page = await cached(`occurrences:${JSON.stringify([filters, zone, query.from, query.to, query.cursor, query.limit])}`, () =>

@@ -34,8 +34,11 @@ export const useAllEvents = (query: EventQuery, enabled: boolean) =>
     placeholderData: keepPreviousData,
   });
 const byId = (id: string) => ({ params: { path: { id } } });
-export const useEvent = (id: string) => useQuery(apiQuery('/api/events/{id}', byId(id)));
-export const useAttendeeCounts = (id: string) => useQuery(apiQuery('/api/events/{id}/attendees-count', byId(id)));
+/** One event; with `occurrence` (its start), that occurrence of a recurring event, with its own counts and the reader's RSVP. */
+const atOccurrence = (id: string, occurrence?: string) => ({ params: { path: { id }, query: occurrence ? { occurrence } : {} } });
+export const useEvent = (id: string, occurrence?: string) => useQuery(apiQuery('/api/events/{id}', atOccurrence(id, occurrence)));
+export const useAttendeeCounts = (id: string, occurrence?: string) =>
+  useQuery(apiQuery('/api/events/{id}/attendees-count', atOccurrence(id, occurrence)));
 /** Who waits for a place (the organizer and staff only). */
 export const useWaitlist = (id: string, enabled: boolean) => useQuery({ ...apiQuery('/api/events/{id}/waitlist', byId(id)), enabled });
 export const useEventStats = (enabled = true) => useQuery({ ...apiQuery('/api/admin/events/stats'), enabled });
@@ -60,10 +63,11 @@ export const saveEvent = (body: EventBody, id?: string) =>
   id ? answer(api.PUT('/api/events/{id}', { ...byId(id), body })) : answer(api.POST('/api/events', { body }));
 export const deleteEvent = (id: string) => answer(api.DELETE('/api/events/{id}', byId(id)));
 export const cancelEvent = (id: string) => answer(api.POST('/api/events/{id}/cancel', byId(id)));
-export const setRsvp = (id: string, status: RsvpStatus | null) =>
+/** The reader's answer to an event, or to one occurrence (its start) of a recurring one. */
+export const setRsvp = (id: string, status: RsvpStatus | null, occurrence?: string) =>
   status
-    ? answer(api.PUT('/api/events/{id}/rsvp/me', { ...byId(id), body: { status } }))
-    : answer(api.DELETE('/api/events/{id}/rsvp/me', byId(id)));
+    ? answer(api.PUT('/api/events/{id}/rsvp/me', { ...byId(id), body: occurrence ? { status, occurrence } : { status } }))
+    : answer(api.DELETE('/api/events/{id}/rsvp/me', atOccurrence(id, occurrence)));
 /** A rejection may say why (`reason`, shown to the organizer and staff). */
 export function moderateEvent(id: string, action: 'approve' | 'reject' | 'feature', reason?: string) {
   switch (action) {

@@ -12,6 +12,7 @@ import { EVENT_ID_SHOWN_LENGTH, EVENT_TYPE_LABELS, type RsvpStatus } from '../..
 import { formatEventTime } from '../../../shared/events/event-times';
 import { addressLine, mapLink } from '../../../shared/events/summary-lines';
 import { EventForm } from './event-form';
+import { describeSeries } from '../../../shared/events/recurrence';
 import { BookmarkButton } from '../../components/bookmark-button';
 import {
   cancelEvent,
@@ -85,7 +86,8 @@ const RSVP_LABELS: Record<RsvpStatus, string> = { attending: 'Attending', maybe:
 export function Rsvp({ event }: { event: CalendarEvent }) {
   const { data: user } = useCurrentUser();
   const { toast } = useToast();
-  const counts = useAttendeeCounts(event.id);
+  // One occurrence of a recurring event has its own places: its counts, its answer.
+  const counts = useAttendeeCounts(event.id, event.occurrenceStart);
   const refresh = useRefreshEvents();
   const choices = useRef<HTMLDivElement>(null);
   /** The element that had focus when an answer was sent: a button that then goes (Remove RSVP) must not drop it. */
@@ -107,7 +109,7 @@ export function Rsvp({ event }: { event: CalendarEvent }) {
     if (origin.element && !origin.element.isConnected) focusChoice();
   });
   const set = useMutation({
-    mutationFn: (status: RsvpStatus | null) => setRsvp(event.id, status),
+    mutationFn: (status: RsvpStatus | null) => setRsvp(event.id, status, event.occurrenceStart),
     onMutate: () => {
       pressed.current = { element: document.activeElement, answer: event.myRsvp };
     },
@@ -228,13 +230,23 @@ function WaitingList({ eventId }: { eventId: string }) {
   );
 }
 
-export function EventDetails({ eventId, onClose }: { eventId: string; onClose: () => void }) {
+/** A recurring event's rule in words ("Weekly on Tuesday, 10 times"), read in the site's zone. */
+export function RepeatsLine({ event }: { event: Pick<CalendarEvent, 'startDate' | 'endDate' | 'allDay' | 'recurrenceRule'> }) {
+  const timeZone = useSiteTimeZone();
+  const words = describeSeries(event, timeZone);
+  return words ? <p className="text-sm">Repeats: {words.charAt(0).toLowerCase() + words.slice(1)}</p> : null;
+}
+
+/** `occurrence`: the start of the occurrence of a recurring event that was opened (its RSVP is that occurrence's). */
+export function EventDetails({ eventId, occurrence, onClose }: { eventId: string; occurrence?: string | undefined; onClose: () => void }) {
   const { data: user } = useCurrentUser();
   const dateLine = useDateLine();
   const refresh = useRefreshEvents();
   const { toast } = useToast();
   const [mode, setMode] = useState<'view' | 'edit' | 'confirm-delete' | 'confirm-cancel'>('view');
-  const query = useEvent(eventId);
+  const query = useEvent(eventId, occurrence);
+  // The form edits the series as a whole, from its first start.
+  const series = useEvent(eventId);
   const remove = useMutation({
     mutationFn: () => deleteEvent(eventId),
     onSuccess: () => {
@@ -295,7 +307,7 @@ export function EventDetails({ eventId, onClose }: { eventId: string; onClose: (
               <p className="mb-4 text-sm text-slate-600 dark:text-slate-400">
                 Make changes to your event. All changes will be saved automatically.
               </p>
-              <EventForm event={event} onDone={() => setMode('view')} />
+              <EventForm event={series.data ?? event} onDone={() => setMode('view')} />
             </>
           ) : (
             <div className="space-y-4">
@@ -341,7 +353,7 @@ export function EventDetails({ eventId, onClose }: { eventId: string; onClose: (
                 Organized by <MemberLink id={event.organizerId} name={`${event.organizer.firstName} ${event.organizer.lastName}`} />
               </p>
               {event.tags.length > 0 && <p className="text-sm">{event.tags.map((t) => `#${t}`).join(' ')}</p>}
-              {event.isRecurring && event.recurrenceRule && <p className="text-sm">Repeats: {event.recurrenceRule}</p>}
+              <RepeatsLine event={event} />
               {user ? (
                 <Rsvp event={event} />
               ) : (

@@ -1,5 +1,5 @@
 /** The event form (create and edit), validated with the same schema as the server. */
-import { useEffect, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import { useMutation } from '@tanstack/react-query';
 import * as v from 'valibot';
 import { CoverImagePicker } from '../../components/cover-image-picker';
@@ -13,6 +13,7 @@ import { EventSchema } from '../../../shared/events/schemas';
 import { MAX_TAGS_PER_ITEM, TAG_MAX_LENGTH } from '../../../shared/feed/constants';
 import { tagRefusal } from '../../../shared/feed/tags';
 import type { Media } from '../../../shared/media/schemas';
+import { RepeatControl } from './repeat-control';
 import { moderateEvent, saveEvent, setFeatured, uploadMedia, useRefreshEvents, type CalendarEvent, type EventBody } from './api';
 
 const field = 'min-h-11 w-full rounded-md border border-slate-300 bg-white px-3 dark:border-slate-600 dark:bg-slate-900';
@@ -125,6 +126,7 @@ export function EventForm({ event, onDone }: { event?: CalendarEvent; onDone: ()
   });
   const [errors, setErrors] = useState<Record<string, string>>({});
   const set = <K extends keyof typeof form>(key: K, value: (typeof form)[K]) => setForm((current) => ({ ...current, [key]: value }));
+  const setRule = useCallback((recurrenceRule: string) => setForm((current) => ({ ...current, recurrenceRule })), []);
 
   const save = useMutation({
     mutationFn: async (body: EventBody) => {
@@ -262,6 +264,7 @@ export function EventForm({ event, onDone }: { event?: CalendarEvent; onDone: ()
             {error('endDate')}
           </div>
         </div>
+        <RepeatControl rule={form.recurrenceRule} startDay={form.startDate.slice(0, 10)} onChange={setRule} error={errors.recurrenceRule} />
       </fieldset>
       <fieldset className="space-y-3">
         <legend className="font-semibold">Location</legend>

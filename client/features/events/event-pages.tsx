@@ -24,14 +24,30 @@ const MONTH_PAGE = 100;
 /** A day key's date as people read it ("Sun Nov 22 2026"), for screen readers. */
 const spokenDay = (key: string) => new Date(`${key}T12:00:00Z`).toDateString();
 
-function EventLink({ event, onOpen, compact = false }: { event: CalendarEvent; onOpen: (id: string) => void; compact?: boolean }) {
+/** Opens an event's dialog; `occurrence`: the start of the occurrence of a recurring event shown. */
+type OpenEvent = (id: string, occurrence?: string) => void;
+/** An event's key in a list: a series shows once per occurrence. */
+const listKey = (event: CalendarEvent) => `${event.id}|${event.occurrenceStart ?? ''}`;
+
+/** `marked`: says "Cancelled" before a cancelled event's title (off where a badge beside it says so already). */
+function EventLink({
+  event,
+  onOpen,
+  compact = false,
+  marked = true,
+}: {
+  event: CalendarEvent;
+  onOpen: OpenEvent;
+  compact?: boolean;
+  marked?: boolean;
+}) {
   return (
     <button
       type="button"
-      onClick={() => onOpen(event.id)}
+      onClick={() => onOpen(event.id, event.occurrenceStart)}
       className={`block w-full truncate rounded text-left ${compact ? `px-1 text-xs ${event.isApproved ? 'bg-brand-100 text-brand-800 dark:bg-brand-800 dark:text-brand-100' : 'border border-dashed border-brand-600 text-brand-800 dark:text-brand-100'}` : 'underline-offset-2 hover:underline'}`}
     >
-      {event.isCancelled && (
+      {event.isCancelled && marked && (
         <>
           <span className={`mr-1 font-semibold text-red-700 dark:text-red-300 ${compact ? '' : 'text-xs'}`}>Cancelled</span>{' '}
         </>
@@ -42,7 +58,7 @@ function EventLink({ event, onOpen, compact = false }: { event: CalendarEvent; o
 }
 
 /** A day's full list, opened from its "+N more": every event shown on it, each opening its details. */
-function DayList({ day, search, onOpen, onClose }: { day: string; search: string; onOpen: (id: string) => void; onClose: () => void }) {
+function DayList({ day, search, onOpen, onClose }: { day: string; search: string; onOpen: OpenEvent; onClose: () => void }) {
   const dateLine = useDateLine();
   // The day as the site's calendar has it: the grid places events in the site's zone.
   const events = useEventPage(eventQuery({ day, tz: useSiteTimeZone(), q: search }));
@@ -78,7 +94,7 @@ function DayList({ day, search, onOpen, onClose }: { day: string; search: string
           ) : (
             <ul aria-label={`Events on ${title}`} className="mt-3 space-y-3">
               {events.data.items.map((e) => (
-                <li key={e.id}>
+                <li key={listKey(e)}>
                   <EventLink event={e} onOpen={onOpen} />
                   <p className="text-sm text-slate-600 dark:text-slate-400">{dateLine(e)}</p>
                 </li>
@@ -97,7 +113,7 @@ function DayList({ day, search, onOpen, onClose }: { day: string; search: string
 }
 
 /** A short list of what comes first: one page, no more. */
-function SidePanel({ id, title, query, onOpen }: { id: string; title: string; query: EventQuery; onOpen: (id: string) => void }) {
+function SidePanel({ id, title, query, onOpen }: { id: string; title: string; query: EventQuery; onOpen: OpenEvent }) {
   const events = useEventPage(query);
   return (
     <section aria-labelledby={id} className="rounded-xl border border-slate-200 bg-white p-4 dark:border-slate-800 dark:bg-slate-900">
@@ -111,7 +127,7 @@ function SidePanel({ id, title, query, onOpen }: { id: string; title: string; qu
       ) : (
         <ul className="mt-2 space-y-2 text-sm">
           {events.data!.items.map((e) => (
-            <li key={e.id}>
+            <li key={listKey(e)}>
               <EventLink event={e} onOpen={onOpen} />
               <span className="text-xs text-slate-600 dark:text-slate-400">
                 {new Date(e.startDate).toLocaleDateString('en-US', { month: 'short', day: 'numeric', year: 'numeric' })}
@@ -131,7 +147,8 @@ export function CalendarPage() {
   const [view, setView] = useState<'calendar' | 'list'>('calendar');
   const [search, setSearch] = useState('');
   const q = useDebounced(search.trim());
-  const [open, setOpen] = useState<string | null>(null);
+  const [open, setOpen] = useState<{ id: string; occurrence?: string | undefined } | null>(null);
+  const openEvent: OpenEvent = (id, occurrence) => setOpen({ id, occurrence });
   const [openDay, setOpenDay] = useState<string | null>(null);
   const [creating, setCreating] = useState(false);
   // Fixed for the page's life, so the panels' queries keep one key and refresh by push.
@@ -247,7 +264,7 @@ export function CalendarPage() {
                           </p>
                           <div className="space-y-0.5">
                             {dayEvents.slice(0, DAY_CELL_LIMIT).map((e) => (
-                              <EventLink key={e.id} event={e} onOpen={setOpen} compact />
+                              <EventLink key={listKey(e)} event={e} onOpen={openEvent} compact />
                             ))}
                           </div>
                           {dayEvents.length > DAY_CELL_LIMIT && (
@@ -274,7 +291,7 @@ export function CalendarPage() {
           ) : (
             <ul className="space-y-3">
               {shown.map((e) => (
-                <li key={e.id}>
+                <li key={listKey(e)}>
                   <article aria-label={e.title} className="flex gap-3 rounded-xl border border-slate-200 p-4 dark:border-slate-800">
                     <EventCover media={e.media} size="thumbnail" />
                     <div className="min-w-0 flex-1">
@@ -286,7 +303,7 @@ export function CalendarPage() {
                         {!e.isPublic && <Badge variant="secondary">Private</Badge>}
                       </div>
                       <h3 className="mt-2 text-lg font-semibold">
-                        <EventLink event={e} onOpen={setOpen} />
+                        <EventLink event={e} onOpen={openEvent} marked={false} />
                       </h3>
                       {e.description && <p className="mt-1 line-clamp-3 text-sm">{e.description}</p>}
                       <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">
@@ -306,19 +323,19 @@ export function CalendarPage() {
             id="upcoming"
             title="Upcoming Events"
             query={eventQuery({ from: now.toISOString(), limit: String(UPCOMING_LIMIT) })}
-            onOpen={setOpen}
+            onOpen={openEvent}
           />
           <SidePanel
             id="featured"
             title="Featured Events"
             query={eventQuery({ featured: 'true', from: now.toISOString(), limit: String(FEATURED_SIDE_LIMIT) })}
-            onOpen={setOpen}
+            onOpen={openEvent}
           />
           {user && <PersonalCalendar />}
         </aside>
       </div>
-      {openDay && !open && <DayList day={openDay} search={q} onOpen={setOpen} onClose={() => setOpenDay(null)} />}
-      {open && <EventDetails eventId={open} onClose={() => setOpen(null)} />}
+      {openDay && !open && <DayList day={openDay} search={q} onOpen={openEvent} onClose={() => setOpenDay(null)} />}
+      {open && <EventDetails eventId={open.id} occurrence={open.occurrence} onClose={() => setOpen(null)} />}
       {creating && (
         <ModalOverlay
           isOpen
