@@ -242,23 +242,25 @@ describe('events', () => {
     expect(await dialog.getByLabel('Title', { exact: true }).inputValue()).toBe('Tower tour');
     await dialog.getByLabel('Title', { exact: true }).fill('Transmitter tower tour');
     await dialog.getByRole('button', { name: 'Update Event' }).click();
-    // A member's edit of an approved event goes back to staff: others stop seeing it until it is approved again.
-    await member.getByText('Your event has been updated and will be visible again once staff approve the changes.').waitFor();
-    await dialog.getByRole('heading', { name: 'Transmitter tower tour' }).waitFor();
-    await expect.poll(() => neighbour.getByRole('article', { name: 'Tower tour' }).count()).toBe(0);
+    // A member's edit of an approved event waits for staff: everyone keeps the approved event meanwhile.
+    await member.getByText('Your changes will show once staff approve them. Until then everyone sees the event as it was.').waitFor();
+    await dialog.getByRole('heading', { name: 'Tower tour' }).waitFor();
+    await dialog.getByRole('note').getByText('Transmitter tower tour').waitFor();
+    await neighbour.getByRole('article', { name: 'Tower tour' }).waitFor();
     expect(await neighbour.getByRole('article', { name: 'Transmitter tower tour' }).count()).toBe(0);
     await dialog.getByRole('button', { name: 'Close' }).click();
 
+    // Staff approve the edit alone from the moderation queue; then feature it from the form's Admin Settings.
+    await staff.goto('/events/manage');
+    await staff.getByRole('button', { name: 'Approve the edit of Tower tour' }).click();
+    await neighbour.getByRole('article', { name: 'Transmitter tower tour' }).waitFor();
     await staff.goto('/calendar');
     await staff.getByRole('button', { name: 'List' }).click();
     await staff.getByRole('article', { name: 'Transmitter tower tour' }).getByRole('button', { name: 'Transmitter tower tour' }).click();
     const staffDialog = staff.getByRole('dialog');
-    await staffDialog.getByText('Pending Approval', { exact: true }).waitFor();
-    // Staff approve and feature it from the form's Admin Settings.
     await staffDialog.getByRole('button', { name: 'Edit' }).click();
     const settings = staffDialog.getByRole('group', { name: 'Admin Settings' });
-    expect(await settings.getByLabel(/^Approved/u).isChecked()).toBe(false);
-    await settings.getByLabel(/^Approved/u).check();
+    expect(await settings.getByLabel(/^Approved/u).isChecked()).toBe(true);
     await settings.getByLabel(/^Featured/u).check();
     expect(await settings.getByLabel(/^Waiting list/u).isChecked()).toBe(true);
     await staffDialog.getByRole('button', { name: 'Update Event' }).click();
