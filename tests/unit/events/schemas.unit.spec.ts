@@ -98,6 +98,8 @@ describe('event form schema: defaults and normalised output', () => {
       description: '',
       eventType: 'other',
       location: '',
+      address: null,
+      geo: null,
       isVirtual: false,
       virtualLink: '',
       startDate: valid.startDate,
@@ -111,6 +113,25 @@ describe('event form schema: defaults and normalised output', () => {
       tags: [],
       mediaId: null,
     });
+  });
+
+  it('takes an address (empty parts make none) and coordinates within their ranges', () => {
+    expect(parse({ ...valid, address: { city: ' Louisville ', country: 'United States' } }).address).toEqual({
+      street: '',
+      city: 'Louisville',
+      region: '',
+      postalCode: '',
+      country: 'United States',
+    });
+    expect(parse({ ...valid, address: { street: ' ' } }).address).toBeNull();
+    expect(parse({ ...valid, geo: { lat: '38.25', lon: -85.76 } }).geo).toEqual({ lat: 38.25, lon: -85.76 });
+    for (const geo of [
+      { lat: 90.5, lon: 0 },
+      { lat: 0, lon: -181 },
+      { lat: 'north', lon: 0 },
+      { lat: '', lon: 1 },
+    ])
+      expect(v.safeParse(EventSchema, { ...valid, geo }).success).toBe(false);
   });
 
   it('takes dates as ISO strings or Date values and gives ISO strings in UTC', () => {
