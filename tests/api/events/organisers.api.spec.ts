@@ -54,7 +54,10 @@ describe('rejecting an approved event', () => {
     expect((await cast.staff.browser.put(`/api/admin/events/${pending}/reject`)).body.status).toBe('rejected');
     const edited = await approvedEvent({ title: 'Edited one' });
     await cast.member.browser.put(`/api/events/${edited}`, event({ title: 'Edited one, now with a hall' }));
-    expect((await cast.staff.browser.put(`/api/admin/events/${edited}/reject`)).body).toMatchObject({ status: 'approved', title: 'Edited one' });
+    expect((await cast.staff.browser.put(`/api/admin/events/${edited}/reject`)).body).toMatchObject({
+      status: 'approved',
+      title: 'Edited one',
+    });
   });
 });
 
