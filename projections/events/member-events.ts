@@ -7,6 +7,7 @@
  */
 import type { DocumentStore } from '../../platform/document-store/port';
 import type { MyRsvpStatus } from '../../shared/events/constants';
+import { occurrenceOfEvent } from '../../shared/events/event-stream';
 import { applyToDocument, type Positioned } from '../../platform/projections/documents';
 import type { Projection } from '../../platform/projections/runner';
 import { typedEvent } from '../../platform/projections/typed-event';
@@ -51,6 +52,8 @@ export const memberEventsProjection: Projection = {
       return forget(store, typed.id, typed.event.data.content === 'removed', recorded.position);
     if (typed?.stream !== 'event') return;
     const { id: eventId, event } = typed;
+    // A member's link holds their answer to the event, or a series' first occurrence; a later occurrence's answers are its own.
+    if (occurrenceOfEvent(event)) return;
     const links = memberEvents(store);
     const link = (
       memberId: string,

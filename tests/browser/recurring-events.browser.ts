@@ -39,6 +39,8 @@ siteInBrowser({ RATE_LIMIT_AUTH_MAX: '1000', RATE_LIMIT_EVENT_MAX: '1000' }, asy
 describe('recurring events', () => {
   it('makes a weekly series with the Repeats control, shows it on several days, and takes an RSVP for the second time only', async () => {
     const start = firstMonday();
+    await organiser.setViewportSize({ width: 1366, height: 900 });
+    await member.setViewportSize({ width: 1366, height: 900 });
     await organiser.getByRole('button', { name: 'New Event' }).click();
     const dialog = organiser.getByRole('dialog');
     await dialog.getByLabel('Title', { exact: true }).fill('Tape night');

@@ -147,6 +147,11 @@ describe('a recurring event', () => {
     });
     expect((await other.get(`/api/events/${series}`)).body).toMatchObject({ attendeeCount: 1, waitlistCount: 0, myRsvp: 'attending' });
     expect((await member.get(`/api/events/${series}/rsvp/me`)).body).toEqual({ status: null });
+    // The attendee list and "my events" are the first occurrence's: the member answered only the second.
+    expect((await admin.get(`/api/events/${series}/attendees`)).body.items).toEqual([
+      expect.objectContaining({ status: 'attending', member: expect.objectContaining({ name: 'Otto Other' }) }),
+    ]);
+    expect((await member.get('/api/user/events')).body.items).toEqual([]);
     expect((await member.get(`/api/events/${series}/attendees-count?occurrence=2030-01-16T01:00Z`)).body).toEqual({
       attending: 1,
       maybe: 0,
