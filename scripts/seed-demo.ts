@@ -145,6 +145,16 @@ const EVENTS = [
     hours: 1,
   },
   { title: 'Radio days picnic', eventType: 'celebration', location: 'Lakeside Park', inDays: -14, hours: 5 },
+  // A series: on the start's weekday, eight times (the start is always one of its days).
+  {
+    title: 'Tape digitising night',
+    eventType: 'meeting',
+    location: 'Community room, Public Library',
+    inDays: 3,
+    hours: 2,
+    maxAttendees: 12,
+    recurrenceRule: 'FREQ=WEEKLY;COUNT=8',
+  },
 ] as const;
 
 /** Discussion categories, and topics in them with their replies (HTML, as the composer writes it). */
