@@ -42,6 +42,15 @@ export const useAttendeeCounts = (id: string, occurrence?: string) =>
 /** Who waits for a place (the organizer and staff only). */
 export const useWaitlist = (id: string, enabled: boolean) => useQuery({ ...apiQuery('/api/events/{id}/waitlist', byId(id)), enabled });
 export const useEventStats = (enabled = true) => useQuery({ ...apiQuery('/api/admin/events/stats'), enabled });
+/** Admins set the site's zone (an IANA name such as America/Chicago); every open page reads it again. */
+export function useSetSiteTimeZone() {
+  const queryClient = useQueryClient();
+  return async (timeZone: string) => {
+    const site = await answer(api.PATCH('/api/admin/site', { body: { timeZone } }));
+    await queryClient.invalidateQueries({ queryKey: operationKey('/api/site') });
+    return site;
+  };
+}
 /** The zone event times are shown and named in: the site's (GET /api/site), the default until it is read. */
 export const useSiteTimeZone = () => useQuery({ ...apiQuery('/api/site'), staleTime: Infinity }).data?.timeZone ?? DEFAULT_TIME_ZONE;
 

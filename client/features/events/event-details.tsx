@@ -64,6 +64,13 @@ export function PlaceOnMap({ event }: { event: Pick<CalendarEvent, 'location' | 
   );
 }
 
+/** The event as its organiser last wrote it: a held edit's fields over the approved ones, so their next edit starts from it. */
+const withHeldEdit = (event: CalendarEvent): CalendarEvent => {
+  if (!event.pendingRevision || !event.revision) return event;
+  const { submittedAt: _sent, ...fields } = event.revision;
+  return { ...event, ...fields };
+};
+
 /** For the organiser and staff: the edit of this approved event that waits for staff, while everyone sees the approved one. */
 export function PendingRevisionNote({ event }: { event: CalendarEvent }) {
   const dateLine = useDateLine();
@@ -307,7 +314,10 @@ export function EventDetails({ eventId, occurrence, onClose }: { eventId: string
               <p className="mb-4 text-sm text-slate-600 dark:text-slate-400">
                 Make changes to your event. All changes will be saved automatically.
               </p>
-              <EventForm event={series.data ?? event} onDone={() => setMode('view')} />
+              <EventForm
+                event={isStaff(user?.role) ? (series.data ?? event) : withHeldEdit(series.data ?? event)}
+                onDone={() => setMode('view')}
+              />
             </>
           ) : (
             <div className="space-y-4">

@@ -18,6 +18,8 @@ import {
   useEventList,
   useEventStats,
   useRefreshEvents,
+  useSetSiteTimeZone,
+  useSiteTimeZone,
   type CalendarEvent,
   type EventListPath,
 } from './api';
@@ -146,6 +148,7 @@ export function EventManagementPage() {
       </div>
       {tab === 'stats' ? (
         <section aria-label="Statistics" className="space-y-4">
+          {user?.role === 'admin' && <SiteTimeZoneForm />}
           <div className="grid grid-cols-2 gap-3 md:grid-cols-3">
             {(
               [
@@ -367,6 +370,44 @@ export function EventManagementPage() {
 }
 
 /** Management's Cancel for an approved event, confirmed in a dialog: it stays listed as cancelled and its attendees are mailed. */
+/** Admins: the zone every event time is shown and named in. */
+function SiteTimeZoneForm() {
+  const current = useSiteTimeZone();
+  const setZone = useSetSiteTimeZone();
+  const { toast } = useToast();
+  const [zone, setZoneText] = useState<string | null>(null);
+  const save = useMutation({
+    mutationFn: () => setZone((zone ?? current).trim()),
+    onSuccess: (site) => {
+      setZoneText(null);
+      toast({ title: 'Time zone saved', description: `Event times now show in ${site.timeZone}.` });
+    },
+    onError: (error) =>
+      toast({ title: 'Could not save the time zone', description: errorMessage(error, 'Please try again.'), variant: 'destructive' }),
+  });
+  return (
+    <form
+      className="flex flex-wrap items-end gap-2 rounded-xl border border-slate-200 bg-white p-4 dark:border-slate-800 dark:bg-slate-900"
+      onSubmit={(e) => {
+        e.preventDefault();
+        save.mutate();
+      }}
+    >
+      <label className="block text-sm">
+        Site time zone (IANA name, e.g. America/Chicago)
+        <input
+          className="mt-1 block min-h-11 w-72 max-w-full rounded-md border border-slate-300 px-3 dark:border-slate-600 dark:bg-slate-800"
+          value={zone ?? current}
+          onChange={(e) => setZoneText(e.target.value)}
+        />
+      </label>
+      <Button type="submit" isDisabled={save.isPending}>
+        Save time zone
+      </Button>
+    </form>
+  );
+}
+
 function CancelEventButton({ event, onCancelled }: { event: CalendarEvent; onCancelled: () => void }) {
   const { toast } = useToast();
   const cancel = useMutation({
