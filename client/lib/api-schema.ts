@@ -2092,7 +2092,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Who answered the event (its organizer and staff): attending, the waiting list with places, maybe, not attending
+         * Who answered the event (its organizer and staff): attending, the waiting list with places, maybe, not attending; of one `occurrence` of a recurring event
          * @description Who may call it: admin, staff, member.
          */
         get: operations["getEventsByIdAttendees"];
@@ -2112,7 +2112,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Who answered the event, as a CSV file with a header row (its organizer and staff)
+         * Who answered the event (or one `occurrence` of a recurring one), as a CSV file with a header row (its organizer and staff)
          * @description Who may call it: admin, staff, member.
          */
         get: operations["getEventsByIdAttendeesCsv"];
@@ -10975,7 +10975,9 @@ export interface operations {
     };
     getEventsByIdAttendees: {
         parameters: {
-            query?: never;
+            query?: {
+                occurrence?: string;
+            };
             header?: never;
             path: {
                 id: string;
@@ -11044,7 +11046,9 @@ export interface operations {
     };
     getEventsByIdAttendeesCsv: {
         parameters: {
-            query?: never;
+            query?: {
+                occurrence?: string;
+            };
             header?: never;
             path: {
                 id: string;

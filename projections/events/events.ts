@@ -203,7 +203,15 @@ function nextDetails(
           { ...event, data: { ...event.data, occurrence: undefined } } as CalendarEventEvent,
           null,
         );
-        return next && { ...current, occurrences: { ...current.occurrences, [field]: { rsvps: next.rsvps, waiting: next.waiting ?? [] } } };
+        // When each answered, for the organiser's list of this occurrence.
+        const answeredAt = { ...seats.answeredAt, [event.data.memberId]: event.data.at };
+        if (!next?.rsvps[event.data.memberId] && !next?.waiting?.includes(event.data.memberId)) delete answeredAt[event.data.memberId];
+        return (
+          next && {
+            ...current,
+            occurrences: { ...current.occurrences, [field]: { rsvps: next.rsvps, waiting: next.waiting ?? [], answeredAt } },
+          }
+        );
       }
       const { memberId } = event.data;
       const rsvps = { ...current.rsvps };

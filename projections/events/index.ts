@@ -4,4 +4,4 @@ export { memberEventsProjection, memberEvents } from './member-events';
 export { eventStatsProjection, readEventStats } from './event-stats';
 export { calendarFeedsProjection, calendarFeeds } from './calendar-feeds';
 export { canSee, detailsDto, eventDto, standing, standingOf, visibility } from './queries';
-export { atOccurrence, occurrenceKey, occurrencePage, occurrencesOf, SERIES_MAX } from './occurrences';
+export { atOccurrence, occurrenceAnswers, occurrenceKey, occurrencePage, occurrencesOf, SERIES_MAX } from './occurrences';

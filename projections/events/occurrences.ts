@@ -9,7 +9,7 @@
 import type { Collection, Filter } from '../../platform/document-store/port';
 import { encodeCursor, findPage, type Page } from '../../platform/paging';
 import { fail } from '../../shared/domain';
-import type { RsvpStatus } from '../../shared/events/constants';
+import type { MyRsvpStatus, RsvpStatus } from '../../shared/events/constants';
 import { attendeeCounts } from '../../shared/events/event-stream';
 import { occurrenceAt, occurrenceStarts, ruleOf, seriesReach } from '../../shared/events/recurrence';
 import type { AttendeeCounts, CalendarEventDocument, EventDetailsDocument } from './events';
@@ -18,7 +18,20 @@ import type { AttendeeCounts, CalendarEventDocument, EventDetailsDocument } from
 export const occurrenceField = (start: string) => new Date(start).toISOString().replace(/\.\d{3}Z$/u, 'Z');
 
 /** Who answered each later occurrence of a series, by its start (occurrenceField). */
-export type OccurrenceSeats = Record<string, { rsvps: Record<string, RsvpStatus>; waiting: string[] }>;
+export type OccurrenceSeats = Record<
+  string,
+  { rsvps: Record<string, RsvpStatus>; waiting: string[] /** When each answered (ISO). */; answeredAt?: Record<string, string> }
+>;
+
+/** Who answered one later occurrence of a series, with when: its organiser's attendee list. */
+export function occurrenceAnswers(event: EventDetailsDocument, start: string) {
+  const seats = event.occurrences?.[occurrenceField(start)] ?? { rsvps: {}, waiting: [] };
+  const at = (memberId: string) => seats.answeredAt?.[memberId] ?? event.createdAt;
+  return [
+    ...Object.entries(seats.rsvps).map(([memberId, status]) => ({ memberId, status: status as MyRsvpStatus, at: at(memberId) })),
+    ...seats.waiting.map((memberId) => ({ memberId, status: 'waitlisted' as MyRsvpStatus, at: at(memberId) })),
+  ];
+}
 /** Each later occurrence's counts, by its start (occurrenceField). */
 export type OccurrenceCounts = Record<string, AttendeeCounts & { waitlistCount: number }>;
 

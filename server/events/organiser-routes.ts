@@ -17,13 +17,23 @@ import {
   InvitationSchema,
   InviteLinkSchema,
   MessageAcceptedSchema,
+  OccurrenceQuerySchema,
   type Attendees,
   type MessageAccepted,
 } from '../../shared/events/schemas';
 import { icsFileName } from '../../shared/events/ics';
 import { text } from '../../shared/text-schema';
 import { FORMER_MEMBER } from '../../shared/personal-data';
-import { canSee, detailsDto, eventDetails, memberEvents, type EventDetailsDocument } from '../../projections/events';
+import {
+  atOccurrence,
+  canSee,
+  detailsDto,
+  eventDetails,
+  memberEvents,
+  occurrenceAnswers,
+  occurrenceKey,
+  type EventDetailsDocument,
+} from '../../projections/events';
 import { membersCollection } from '../../projections/members';
 import { ErrorSchema, type ValibotTypeProvider } from '../http/openapi';
 import type { Intent } from '../../platform/command-handler';
@@ -71,7 +81,7 @@ function sameToken(given: string, expected: string): boolean {
 
 export async function eventOrganiserRoutes(
   fastify: FastifyInstance,
-  { services }: { services: Pick<ApiDependencies, 'store' | 'handle' | 'config' | 'now'> },
+  { services }: { services: Pick<ApiDependencies, 'store' | 'handle' | 'config' | 'now' | 'siteTimeZone'> },
 ) {
   const app = fastify.withTypeProvider<ValibotTypeProvider>();
   const details = eventDetails(services.store);
@@ -103,8 +113,13 @@ export async function eventOrganiserRoutes(
     );
 
   /** Everyone who answered the event, in the list's order, with their names as the members read model has them now. */
-  async function attendeesOf(event: EventDetailsDocument): Promise<Attendees['items']> {
-    const answered = (await links.find({ eventId: event._id, rsvp: { $ne: null } })).filter((link) => link.rsvp !== null);
+  async function attendeesOf(event: EventDetailsDocument, occurrence?: string): Promise<Attendees['items']> {
+    // A later occurrence of a series: its own answers (the links hold the event's, or its first occurrence's).
+    const later = occurrence ? occurrenceKey(event, await services.siteTimeZone(), occurrence) : undefined;
+    const answered = later
+      ? occurrenceAnswers(event, later).map((answer) => ({ memberId: answer.memberId, rsvp: answer.status, at: answer.at }))
+      : (await links.find({ eventId: event._id, rsvp: { $ne: null } })).filter((link) => link.rsvp !== null);
+    if (later) event = atOccurrence(event, later);
     const names = new Map(
       (await members.find({ _id: { $in: answered.map((link) => link.memberId) } })).map((member) => [
         member._id,
@@ -140,11 +155,15 @@ export async function eventOrganiserRoutes(
       config: { access: PARTICIPANTS },
       schema: {
         ...onEvent,
-        summary: 'Who answered the event (its organizer and staff): attending, the waiting list with places, maybe, not attending',
+        summary:
+          'Who answered the event (its organizer and staff): attending, the waiting list with places, maybe, not attending; of one `occurrence` of a recurring event',
+        querystring: OccurrenceQuerySchema,
         response: { 200: AttendeesSchema, 403: ErrorSchema, 404: ErrorSchema },
       },
     },
-    async (request): Promise<Attendees> => ({ items: await attendeesOf(await managedEvent(request.params.id, request.actor!, refusal)) }),
+    async (request): Promise<Attendees> => ({
+      items: await attendeesOf(await managedEvent(request.params.id, request.actor!, refusal), request.query.occurrence),
+    }),
   );
 
   app.get(
@@ -153,7 +172,9 @@ export async function eventOrganiserRoutes(
       config: { access: PARTICIPANTS },
       schema: {
         ...onEvent,
-        summary: 'Who answered the event, as a CSV file with a header row (its organizer and staff)',
+        summary:
+          'Who answered the event (or one `occurrence` of a recurring one), as a CSV file with a header row (its organizer and staff)',
+        querystring: OccurrenceQuerySchema,
         response: {
           200: { description: 'Name, status, place in line and date of each answer', contentType: 'text/csv' },
           403: ErrorSchema,
@@ -163,7 +184,7 @@ export async function eventOrganiserRoutes(
     },
     async (request, reply) => {
       const event = await managedEvent(request.params.id, request.actor!, refusal);
-      const rows = (await attendeesOf(event)).map((item) =>
+      const rows = (await attendeesOf(event, request.query.occurrence)).map((item) =>
         csvRow([item.member.name, STATUS_LABELS[item.status], item.position ? String(item.position) : '', item.at]),
       );
       const name = icsFileName(event.title, event.startDate).replace(/\.ics$/u, '_attendees.csv');

@@ -152,6 +152,14 @@ describe('a recurring event', () => {
       expect.objectContaining({ status: 'attending', member: expect.objectContaining({ name: 'Otto Other' }) }),
     ]);
     expect((await member.get('/api/user/events')).body.items).toEqual([]);
+    // The organiser's list of the second occurrence: its own answers and line.
+    expect((await admin.get(`/api/events/${series}/attendees?occurrence=${SECOND}`)).body.items).toEqual([
+      { member: expect.objectContaining({ name: 'Mona Member' }), status: 'attending', at: expect.any(String) },
+      { member: expect.objectContaining({ name: 'Otto Other' }), status: 'waitlisted', position: 1, at: expect.any(String) },
+    ]);
+    const csv = (await admin.get(`/api/events/${series}/attendees.csv?occurrence=${SECOND}`)).body as string;
+    expect(csv).toContain('Mona Member');
+    expect((await admin.get(`/api/events/${series}/attendees?occurrence=2030-01-17T01:00:00Z`)).status).toBe(400);
     expect((await member.get(`/api/events/${series}/attendees-count?occurrence=2030-01-16T01:00Z`)).body).toEqual({
       attending: 1,
       maybe: 0,
