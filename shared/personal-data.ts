@@ -113,6 +113,7 @@ const WRITTEN_BY: Partial<Record<StreamType, Record<string, { writer: string; fi
   reply: { ReplyReported: { writer: 'memberId', fields: { reason: null } } },
   event: {
     EventRejected: { writer: 'by', fields: { reason: null } },
+    EventRevisionRejected: { writer: 'by', fields: { reason: null } },
     AttendeesMessaged: { writer: 'by', fields: { subject: '', body: '' } },
   },
 };

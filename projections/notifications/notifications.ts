@@ -258,6 +258,8 @@ async function notificationsOf(typed: TypedEvent, store: DocumentStore): Promise
     if (
       event.type !== 'EventApproved' &&
       event.type !== 'EventRejected' &&
+      event.type !== 'EventRevisionApproved' &&
+      event.type !== 'EventRevisionRejected' &&
       event.type !== 'EventEdited' &&
       event.type !== 'EventCancelled' &&
       event.type !== 'PromotedFromWaitlist'
@@ -280,6 +282,22 @@ async function notificationsOf(typed: TypedEvent, store: DocumentStore): Promise
                 memberId: details.authorId,
                 kind: 'event_rejected',
                 text: `Your event ${title} was not approved${event.data.reason ? `: ${event.data.reason}` : ''}`,
+                link,
+              },
+            ];
+      // An organiser's edit held for review, approved or turned down.
+      case 'EventRevisionApproved':
+        return details.authorId === event.data.by
+          ? []
+          : [{ memberId: details.authorId, kind: 'event_approved', text: `Your edit of ${title} was approved`, link }];
+      case 'EventRevisionRejected':
+        return details.authorId === event.data.by
+          ? []
+          : [
+              {
+                memberId: details.authorId,
+                kind: 'event_rejected',
+                text: `Your edit of ${title} was not approved${event.data.reason ? `: ${event.data.reason}` : ''}`,
                 link,
               },
             ];

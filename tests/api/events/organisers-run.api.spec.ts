@@ -135,6 +135,10 @@ describe('a member organiser’s edit of an approved event', () => {
     expect(rejected.status).toBe(200);
     expect(rejected.body).toMatchObject({ title: 'Kept as approved', status: 'approved' });
     expect(rejected.body.pendingRevision).toBeUndefined();
+    // Its organiser is told, with the reason.
+    await expect
+      .poll(async () => (await cast.member.browser.get('/api/notifications')).body.items.map((item: { text: string }) => item.text))
+      .toContainEqual(expect.stringMatching(/^Your edit of .Kept as approved. was not approved: Keep the old title$/u));
     // With no edit waiting, an approved event is still cancelled, never rejected.
     expect((await cast.staff.browser.put(`/api/admin/events/${id}/reject`)).body.error).toBe('USE_CANCEL');
     const staffEdit = await cast.staff.browser.put(`/api/events/${id}`, event({ title: 'Staff say so' }));
