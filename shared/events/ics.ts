@@ -13,6 +13,7 @@ import { EVENT_TYPE_LABELS, type EventType } from './constants';
 import { isUuid } from '../ids';
 import { recurrenceLines, timeZoneLines } from './ics-recurrence';
 import { addressLine } from './summary-lines';
+import { formatEventTime } from './event-times';
 
 export interface IcsEvent {
   id: string;
@@ -98,6 +99,8 @@ const dateOnly = (iso: string, plusDays = 0) => {
 
 function eventLines(event: IcsEvent, host: string, now: Date): string[] {
   const description = [
+    // The time as the site shows it, naming its zone (a calendar app shows DTSTART in its reader's own).
+    event.timeZone && !event.allDay ? `When: ${formatEventTime(event, { timeZone: event.timeZone })}` : '',
     event.eventType !== 'other' ? `Event Type: ${EVENT_TYPE_LABELS[event.eventType]}` : '',
     event.description,
     event.tags.length > 0 ? `Tags: ${event.tags.join(', ')}` : '',

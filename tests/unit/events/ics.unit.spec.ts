@@ -158,6 +158,14 @@ describe('iCalendar export', () => {
     expect(String(vevent.getFirstPropertyValue('created'))).toBe('2026-06-01T10:00:00Z');
   });
 
+  it('says when in the site’s zone, naming it, in the description', () => {
+    const text = calendarFile(
+      [{ ...base, startDate: '2031-01-10T01:00:00Z', endDate: '2031-01-10T03:00:00Z', allDay: false, timeZone: 'America/Chicago' }],
+      'h',
+    ).replace(/\r\n /g, '');
+    expect(text).toContain('DESCRIPTION:When: Thursday\\, January 9\\, 2031 · 7:00 PM – 9:00 PM CST');
+  });
+
   it('leaves the description and location out when there is nothing to say', () => {
     const text = calendarFile(
       [{ ...base, eventType: 'other', description: '', tags: [], organizerName: null, location: '', isVirtual: true, virtualLink: '' }],
