@@ -1,5 +1,5 @@
 /**
- * The discussions' calls (API.md "Discussions"), with the hooks the pages use. Every read is keyed by its operation,
+ * The discussions' calls (docs/domain/discussions.md), with the hooks the pages use. Every read is keyed by its operation,
  * so the socket's notices (client/lib/socket.ts) refetch the lists, the open topic and the sidebar's unread count.
  */
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
