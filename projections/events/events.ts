@@ -11,7 +11,7 @@
 import type { DocumentStore } from '../../platform/document-store/port';
 import type { Role } from '../../shared/domain';
 import { attendeeCounts, occurrenceOfEvent, sequenceAfter, type CalendarEventEvent } from '../../shared/events/event-stream';
-import { occurrenceField, seriesEntry, type OccurrenceCounts, type OccurrenceSeats } from './occurrences';
+import { occurrenceField, seriesEntry, type OccurrenceCounts, type OccurrenceSeats } from './series';
 import type { RsvpStatus } from '../../shared/events/constants';
 import type { EventFields } from '../../shared/events/schemas';
 import type { MemberEvent } from '../../shared/members/member-stream';

@@ -9,19 +9,11 @@
 import type { Collection, Filter } from '../../platform/document-store/port';
 import { encodeCursor, findPage, type Page } from '../../platform/paging';
 import { fail } from '../../shared/domain';
-import type { MyRsvpStatus, RsvpStatus } from '../../shared/events/constants';
+import type { MyRsvpStatus } from '../../shared/events/constants';
 import { attendeeCounts } from '../../shared/events/event-stream';
-import { occurrenceAt, occurrenceStarts, ruleOf, seriesReach } from '../../shared/events/recurrence';
-import type { AttendeeCounts, CalendarEventDocument, EventDetailsDocument } from './events';
-
-/** An occurrence's field in `occurrences` and `occurrenceCounts`: its start without the milliseconds (a field name holds no dot). */
-export const occurrenceField = (start: string) => new Date(start).toISOString().replace(/\.\d{3}Z$/u, 'Z');
-
-/** Who answered each later occurrence of a series, by its start (occurrenceField). */
-export type OccurrenceSeats = Record<
-  string,
-  { rsvps: Record<string, RsvpStatus>; waiting: string[] /** When each answered (ISO). */; answeredAt?: Record<string, string> }
->;
+import { occurrenceAt, occurrenceStarts, ruleOf } from '../../shared/events/recurrence';
+import { occurrenceField } from './series';
+import type { CalendarEventDocument, EventDetailsDocument } from './events';
 
 /** Who answered one later occurrence of a series, with when: its organiser's attendee list. */
 export function occurrenceAnswers(event: EventDetailsDocument, start: string) {
@@ -32,17 +24,6 @@ export function occurrenceAnswers(event: EventDetailsDocument, start: string) {
     ...seats.waiting.map((memberId) => ({ memberId, status: 'waitlisted' as MyRsvpStatus, at: at(memberId) })),
   ];
 }
-/** Each later occurrence's counts, by its start (occurrenceField). */
-export type OccurrenceCounts = Record<string, AttendeeCounts & { waitlistCount: number }>;
-
-/** What the calendar's entry holds of a series: that it recurs, how far it may reach (its index), each occurrence's counts. */
-export function seriesEntry(details: EventDetailsDocument): { recurs: boolean; reach: string; occurrenceCounts: OccurrenceCounts } {
-  const occurrenceCounts: OccurrenceCounts = {};
-  for (const [start, seats] of Object.entries(details.occurrences ?? {}))
-    occurrenceCounts[start] = { ...attendeeCounts(Object.values(seats.rsvps)), waitlistCount: seats.waiting.length };
-  return { recurs: ruleOf(details) !== null, reach: seriesReach(details), occurrenceCounts };
-}
-
 type EventDocument = CalendarEventDocument | EventDetailsDocument;
 const NOBODY = { attending: 0, maybe: 0, notAttending: 0 };
 
