@@ -3,17 +3,16 @@ import { defineConfig } from 'vitest/config';
 /**
  * Tests by what they are: unit (rules alone, no servers), api (the site over HTTP, sockets and SMTP against the real
  * PostgreSQL, Redis and an SMTP server in the process), browser (Chromium driving the built client) and soak (fault,
- * fuzz and tour runs, each sized to what it proves). `npm test` runs them all: unit, api and soak first, then the
- * browsers (the tour with them), one file at a time. Two files at a time took five minutes off, but the PostgreSQL event
- * store's visible head trails any transaction open on the whole cluster, so tests that read the head right after their
- * own append (the event-store contract, monitoring's lag) failed now and then while another file wrote.
+ * fuzz and tour runs, each sized to what it proves). `npm test` runs them all: unit, api and soak first, two files at
+ * a time (each file has its own database, and the event store's horizon leaves other databases' transactions out), then
+ * the browsers (the tour with them), one file at a time.
  */
 const servers = { globalSetup: ['tests/support/global-setup.ts'], testTimeout: 30_000, hookTimeout: 60_000 };
 const TOUR = 'tests/soak/tour.soak.ts';
 
 export default defineConfig({
   test: {
-    maxWorkers: 1,
+    maxWorkers: 2,
     projects: [
       { extends: true, test: { name: 'unit', include: ['tests/unit/**/*.unit.spec.ts'], sequence: { groupOrder: 0 } } },
       { extends: true, test: { name: 'api', include: ['tests/api/**/*.api.spec.ts'], sequence: { groupOrder: 0 }, ...servers } },
