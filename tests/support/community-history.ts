@@ -30,9 +30,15 @@ import { mediaDecider } from '../../shared/media/media-stream';
 import type { Media } from '../../shared/media/schemas';
 import { sitePageDecider } from '../../shared/site-pages/site-page-stream';
 import { SITE_PAGE_SLUGS } from '../../shared/site-pages/schemas';
+import { siteSettingsDecider } from '../../shared/site-pages/site-settings-stream';
 import { renderSitePage } from '../../server/site-pages/routes';
 import { subscriptionDecider } from '../../shared/subscriptions/subscription-stream';
 import { FREQUENCIES, SUBSCRIPTION_TYPES } from '../../shared/subscriptions/constants';
+import { categoryDecider } from '../../shared/discussions/category-stream';
+import { topicDecider } from '../../shared/discussions/topic-stream';
+import { replyDecider } from '../../shared/discussions/reply-stream';
+import { readingDecider, readingStreamId } from '../../shared/discussions/reading-stream';
+import { WATCH_LEVELS } from '../../shared/discussions/constants';
 
 const DAY = 24 * 3600 * 1000;
 /** About this many events come of one act (the rest are refused or change nothing), so the history spans `days`. */
@@ -314,6 +320,81 @@ export async function appendCommunityHistory(
       })
     )
       blog.push(id);
+  }
+
+  /** Discussion topics, each with its replies in the order the log holds them (numbered 1, 2, …) and their authors. */
+  const categories: string[] = [];
+  const topics: { id: string; locked: boolean; replies: { id: string; authorId: string }[] }[] = [];
+
+  function openCategory(admin: Member, name: string) {
+    const id = randomUUID();
+    const slug = name.toLowerCase().replaceAll(' ', '-');
+    const data = { id, name, slug, description: random.words(8), color: random.pick(['#b45309', '#1d4ed8', '#15803d']) };
+    if (log.run(categoryDecider, streamName('category', id), { type: 'CreateCategory', data, metadata: meta(admin) })) categories.push(id);
+  }
+
+  /** A member starts a topic, replies (quoting a recent reply now and then), reads, watches, edits or deletes; staff pin and lock. */
+  function discuss(member: Member, moderator: Member) {
+    const choice = random.int(0, 99);
+    if (choice < 12 || topics.length === 0) {
+      const id = randomUUID();
+      const data = {
+        id,
+        categoryId: random.pick(categories),
+        title: `${random.words(5)}?`,
+        content: `<p>${random.words(random.int(10, 60))}</p>`,
+        tags: [random.pick(TAGS)],
+      };
+      if (log.run(topicDecider, streamName('topic', id), { type: 'StartTopic', data, metadata: meta(member) }))
+        topics.push({ id, locked: false, replies: [] });
+      return;
+    }
+    const topic = random.recent(topics);
+    if (choice < 70) {
+      const id = randomUUID();
+      const quoted = topic.replies.length && random.chance(0.3) ? random.recent(topic.replies) : null;
+      const data = {
+        id,
+        topic: { id: topic.id, locked: topic.locked },
+        replyTo: quoted && { id: quoted.id, topicId: topic.id, deleted: false },
+        content: `<p>${random.words(random.int(5, 80))}</p>`,
+      };
+      if (log.run(replyDecider, streamName('reply', id), { type: 'PostReply', data, metadata: meta(member) }))
+        topic.replies.push({ id, authorId: member.id });
+    } else if (choice < 88) {
+      const number = topic.replies.length;
+      const replyId = number ? topic.replies[number - 1]!.id : topic.id;
+      log.run(readingDecider, streamName('reading', readingStreamId(topic.id, member.id)), {
+        type: 'ReadTopicUpTo',
+        data: { topicId: topic.id, memberId: member.id, replyId, number },
+        metadata: meta(member),
+      });
+    } else if (choice < 93)
+      log.run(readingDecider, streamName('reading', readingStreamId(topic.id, member.id)), {
+        type: 'WatchTopic',
+        data: { topicId: topic.id, memberId: member.id, level: random.pick(WATCH_LEVELS) },
+        metadata: meta(member),
+      });
+    else if (choice < 97) {
+      const own = topic.replies.filter((reply) => reply.authorId === member.id);
+      if (own.length === 0) return;
+      const stream = streamName('reply', random.pick(own).id);
+      if (random.chance(0.7))
+        log.run(replyDecider, stream, {
+          type: 'EditReply',
+          data: { content: `<p>${random.words(random.int(5, 40))}</p>` },
+          metadata: meta(member),
+        });
+      else log.run(replyDecider, stream, { type: 'DeleteReply', data: {}, metadata: meta(member) });
+    } else {
+      const locked = random.chance(0.3);
+      const moderation = locked ? { locked: !topic.locked } : { pinned: random.chance(0.5) };
+      if (
+        log.run(topicDecider, streamName('topic', topic.id), { type: 'ModerateTopic', data: moderation, metadata: meta(moderator) }) &&
+        locked
+      )
+        topic.locked = !topic.locked;
+    }
   }
 
   function subscribe(owner: Member | null) {
@@ -607,7 +688,8 @@ export async function appendCommunityHistory(
           data: { memberId: member.id, enabled: random.chance(0.5) },
           metadata: meta(member),
         });
-    } else if (roll < 10000 && subscriptions.length) {
+    } else if (roll < 9385) discuss(member, moderator);
+    else if (roll < 10000 && subscriptions.length) {
       const subscription = random.recent(subscriptions);
       const stream = streamName('subscription', subscription.id);
       const system = meta(null);
@@ -655,6 +737,12 @@ export async function appendCommunityHistory(
     moderators = active.filter((m) => m.role === 'admin' || m.role === 'staff');
   };
   await joined();
+  for (const name of ['Stations and People', 'Equipment', 'Memories']) openCategory(members[0]!, name);
+  log.run(siteSettingsDecider, streamName('site', 'settings'), {
+    type: 'SetSiteTimeZone',
+    data: { timeZone: 'America/Chicago' },
+    metadata: meta(members[0]!),
+  });
 
   for (let day = 0; log.decided() < options.events; day++) {
     const dayStart = start + day * DAY;
