@@ -284,6 +284,22 @@ describe('discussions', () => {
     expect(await watch.getByRole('radio', { name: 'Muted' }).isChecked()).toBe(true);
   });
 
+  it('a reported reply reaches staff in the Reported content tab, linked to its place in the topic', async () => {
+    await otto.goto(topicUrl);
+    await otto.getByRole('button', { name: 'Report reply by Ada Admin' }).first().click();
+    const reason = otto.getByRole('dialog', { name: 'Report this reply?' });
+    await reason.getByRole('textbox').fill('Not about broadcasting');
+    await reason.getByRole('button', { name: 'Report reply' }).click();
+    await reason.waitFor({ state: 'detached' });
+
+    await staff.goto('/admin/reports');
+    const entry = staff.getByRole('listitem', { name: 'Reply by Ada Admin' });
+    await entry.getByText('Not about broadcasting').waitFor();
+    expect(await entry.getByRole('link', { name: /See it in place/ }).getAttribute('href')).toMatch(
+      new RegExp(`^${topicUrl}#reply-`),
+    );
+  });
+
   it('a category that holds topics is not deleted; an empty one is', async () => {
     await staff.goto('/admin/discussions');
     staff.once('dialog', (dialog) => void dialog.accept());

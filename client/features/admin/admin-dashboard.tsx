@@ -153,8 +153,12 @@ function Moderation() {
   );
 }
 
-/** Where the reported content is read: a post on the feed, a comment in its thread. */
+/** What staff call each kind of reported content. */
+const REPORTED_KIND = { post: 'Post', comment: 'Comment', topic: 'Topic', reply: 'Reply' } as const;
+
+/** Where the reported content is read: its own link (discussions), a post on the feed, a comment in its thread. */
 function contentLink(report: ReportGroup): string {
+  if (report.link) return report.link;
   const place = report.thread ?? { targetType: 'post', targetId: report.targetId };
   return place.targetType === 'blog' ? `/blog/${place.targetId}` : `/posts/${place.targetId}`;
 }
@@ -170,7 +174,7 @@ function ReportedContent() {
     <>
       <ul className="space-y-3">
         {reports.map((report) => {
-          const what = report.targetType === 'post' ? 'Post' : 'Comment';
+          const what = REPORTED_KIND[report.targetType];
           return (
             <li
               key={`${report.targetType}:${report.targetId}`}
