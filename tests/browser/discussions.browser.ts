@@ -295,9 +295,7 @@ describe('discussions', () => {
     await staff.goto('/admin/reports');
     const entry = staff.getByRole('listitem', { name: 'Reply by Ada Admin' });
     await entry.getByText('Not about broadcasting').waitFor();
-    expect(await entry.getByRole('link', { name: /See it in place/ }).getAttribute('href')).toMatch(
-      new RegExp(`^${topicUrl}#reply-`),
-    );
+    expect(await entry.getByRole('link', { name: /See it in place/ }).getAttribute('href')).toMatch(new RegExp(`^${topicUrl}#reply-`));
   });
 
   it('a category that holds topics is not deleted; an empty one is', async () => {
