@@ -3,20 +3,19 @@
  * under the comment they answer, a removed comment kept as a line. New comments arrive live: `comments:changed`
  * refetches the thread (client/lib/socket.ts). Text that the server refuses stays in its box with the reason.
  */
-import { useId, useMemo, useRef, useState, type FormEvent } from 'react';
+import { useMemo, useState } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { Comment } from '../../shared/comments/schemas';
 import type { CommentTargetType } from '../../shared/comments/constants';
 import { COMMENT_MAX_LENGTH } from '../../shared/comments/constants';
-import { ApiError, answer, api, errorMessage } from '../lib/api';
+import { answer, api, errorMessage } from '../lib/api';
 import type { CurrentUser } from '../lib/current-user';
 import { LoadMore, usePages } from '../lib/paged-list';
 import { operationKey } from '../lib/query-keys';
 import { relativeTime } from '../lib/relative-time';
 import { Avatar } from './ui/avatar';
-import { Button } from './ui/button';
 import { useToast } from './ui/toast';
-import { useMentionPicker } from './mention-picker';
+import { WritingBox } from './writing-box';
 import { ReasonDialog } from './reason-dialog';
 import { ROLE_COLOUR } from './ui/role-colour';
 import { MemberLink } from './member-link';
@@ -51,15 +50,8 @@ function useCommentCommands(targetType: CommentTargetType, targetId: string) {
 }
 type Commands = ReturnType<typeof useCommentCommands>;
 
-/** A labelled text box with its send button; keeps the text until the server has taken it. */
-function CommentBox({
-  label,
-  submitLabel,
-  initial = '',
-  onSubmit,
-  onCancel,
-  autoFocus,
-}: {
+/** A comment's writing box: the label is the placeholder (a thread shows many boxes). */
+function CommentBox(props: {
   label: string;
   submitLabel: string;
   initial?: string;
@@ -67,78 +59,16 @@ function CommentBox({
   onCancel?: () => void;
   autoFocus?: boolean;
 }) {
-  const id = useId();
-  const [content, setContent] = useState(initial);
-  const [error, setError] = useState<string | null>(null);
-  const [sending, setSending] = useState(false);
-  const textArea = useRef<HTMLTextAreaElement>(null);
-  const mentions = useMentionPicker(content, setContent, textArea);
-  const submit = async (event: Pick<FormEvent, 'preventDefault'>) => {
-    event.preventDefault();
-    if (!content.trim()) {
-      setError('Comment cannot be empty');
-      return;
-    }
-    setSending(true);
-    try {
-      await onSubmit(content);
-      setContent('');
-      setError(null);
-    } catch (failure) {
-      setError(
-        failure instanceof ApiError
-          ? (failure.fields.content ?? failure.serverMessage ?? 'Something went wrong. Please try again.')
-          : 'Something went wrong. Please try again.',
-      );
-    } finally {
-      setSending(false);
-    }
-  };
   return (
-    <form onSubmit={(event) => void submit(event)} className="mt-2 flex flex-col gap-2">
-      <label htmlFor={id} className="sr-only">
-        {label}
-      </label>
-      <textarea
-        id={id}
-        ref={textArea}
-        {...mentions.textAreaProps}
-        value={content}
-        placeholder={label}
-        rows={2}
-        maxLength={COMMENT_MAX_LENGTH}
-        autoFocus={autoFocus}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={error ? `${id}-error` : undefined}
-        onChange={(event) => {
-          setContent(event.target.value);
-          mentions.follow(event.target);
-          if (error) setError(null);
-        }}
-        onKeyDown={(event) => {
-          if (mentions.onKeyDown(event)) return;
-          if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) void submit(event);
-          if (event.key === 'Escape' && onCancel) onCancel();
-        }}
-        className="w-full resize-y rounded-md border border-slate-300 bg-white px-3 py-2 text-base outline-none focus:border-brand-600 focus:ring-2 focus:ring-brand-600/30 aria-invalid:border-red-600 dark:border-slate-600 dark:bg-slate-900"
-      />
-      {mentions.picker}
-      {error && (
-        <p id={`${id}-error`} role="alert" className="text-sm text-red-700 dark:text-red-400">
-          {error}
-        </p>
-      )}
-      <div className="flex justify-end gap-2">
-        {onCancel && (
-          <Button variant="ghost" onPress={onCancel}>
-            Cancel
-          </Button>
-        )}
-        <Button type="submit" isDisabled={sending}>
-          {sending ? 'Sending...' : submitLabel}
-        </Button>
-      </div>
-    </form>
+    <WritingBox
+      {...props}
+      placeholder={props.label}
+      labelHidden
+      rows={2}
+      maxLength={COMMENT_MAX_LENGTH}
+      emptyMessage="Comment cannot be empty"
+      className="mt-2"
+    />
   );
 }
 

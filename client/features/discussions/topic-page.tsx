@@ -28,7 +28,8 @@ import {
   type Topic,
   type WatchLevel,
 } from './api';
-import { CategoryMark, PostText, WritingBox, fieldClass, type WritingBoxHandle } from './parts';
+import type { WritingBoxHandle } from '../../components/writing-box';
+import { CategoryMark, DiscussionWritingBox, PostText, fieldClass } from './parts';
 import { htmlToText, quoteOf, withQuote } from './text';
 import { canSeeRevisions, deleteRefusal } from '../../../shared/discussions/rules';
 
@@ -207,7 +208,7 @@ function ReplyItem({
         </Byline>
         {editing ? (
           <div className="mt-2">
-            <WritingBox
+            <DiscussionWritingBox
               label="Edit your reply"
               submitLabel="Save"
               initial={htmlToText(reply.content)}
@@ -536,7 +537,7 @@ function TopicView({ id }: { id: string }) {
               </Byline>
               {editingTopic ? (
                 <div className="mt-2">
-                  <WritingBox
+                  <DiscussionWritingBox
                     label="Edit your opening post"
                     submitLabel="Save"
                     initial={htmlToText(topic.content)}
@@ -632,7 +633,7 @@ function TopicView({ id }: { id: string }) {
                   </button>
                 </p>
               )}
-              <WritingBox
+              <DiscussionWritingBox
                 ref={composer}
                 label="Write a reply"
                 placeholder="Add to the conversation. Type @ to mention a member."
