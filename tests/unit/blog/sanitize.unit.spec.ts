@@ -1,52 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { sanitizeBlogHtml } from '../../../shared/blog/sanitize';
-import { YOUTUBE_EMBED_ATTRIBUTES } from '../../../shared/blog/embeds';
+import { BLOG_ALLOWED_ATTRIBUTES, BLOG_ALLOWED_TAGS, sanitizeBlogHtml } from '../../../shared/blog/sanitize';
 import { XSS_VECTORS } from './xss-vectors';
 
-const ALLOWED_ATTRIBUTES: Record<string, readonly string[]> = {
-  a: ['href', 'rel', 'target'],
-  img: ['src', 'alt', 'title', 'width', 'height'],
-  th: ['colspan', 'rowspan'],
-  td: ['colspan', 'rowspan'],
-  iframe: Object.keys(YOUTUBE_EMBED_ATTRIBUTES),
-};
-const ALLOWED_TAGS = new Set([
-  'h1',
-  'h2',
-  'h3',
-  'h4',
-  'h5',
-  'h6',
-  'p',
-  'br',
-  'hr',
-  'ul',
-  'ol',
-  'li',
-  'a',
-  'img',
-  'blockquote',
-  'pre',
-  'code',
-  'strong',
-  'b',
-  'em',
-  'i',
-  'u',
-  's',
-  'del',
-  'sub',
-  'sup',
-  'table',
-  'thead',
-  'tbody',
-  'tr',
-  'th',
-  'td',
-  'figure',
-  'figcaption',
-  'iframe',
-]);
 const TAG = /<(\/?)([a-z0-9]+)((?:\s+[a-z-]+(?:="[^"<>]*")?)*)\s*\/?>/gu;
 /** One attribute after another from the start (sticky), so a word inside a value is never taken for a name. */
 const ATTRIBUTE = /\s+([a-z-]+)(?:="([^"]*)")?/guy;
@@ -58,9 +13,9 @@ function expectHarmless(html: string) {
   expect(html).not.toMatch(/(?:java|vb|live)script\s*:|data\s*:/iu);
   expect(html).not.toMatch(/<!|<\?/u);
   for (const [, , name = '', attributes = ''] of html.matchAll(TAG)) {
-    expect(ALLOWED_TAGS, `tag <${name}>`).toContain(name);
+    expect(BLOG_ALLOWED_TAGS, `tag <${name}>`).toContain(name);
     for (const [, attribute = '', value = ''] of attributes.matchAll(ATTRIBUTE)) {
-      expect(ALLOWED_ATTRIBUTES[name] ?? [], `attribute ${attribute} on <${name}>`).toContain(attribute);
+      expect(BLOG_ALLOWED_ATTRIBUTES[name] ?? [], `attribute ${attribute} on <${name}>`).toContain(attribute);
       if (attribute === 'src') expect(value).toMatch(/^(?:https:\/\/|\/media\/[0-9a-f-]{36}\/[a-z0-9-]+\.(?:webp|jpg|png)$)/u);
       if (attribute === 'width' || attribute === 'height') expect(value).toMatch(/^[1-9][0-9]*$/u);
       if (attribute === 'href') expect(value).toMatch(/^(?:https?:|mailto:|\/(?!\/)|#|[^:]*$)/u);
@@ -76,6 +31,16 @@ function expectHarmless(html: string) {
 describe('sanitizeBlogHtml against hostile input', () => {
   it(`has a broad list of vectors (${XSS_VECTORS.length})`, () => {
     expect(XSS_VECTORS.length).toBeGreaterThan(100);
+  });
+
+  it('allows no element or attribute that runs, loads or submits anything of its own', () => {
+    for (const tag of ['script', 'style', 'object', 'embed', 'form', 'input', 'svg', 'math', 'base', 'link', 'meta', 'frame']) {
+      expect(BLOG_ALLOWED_TAGS).not.toContain(tag);
+    }
+    for (const [tag, names] of Object.entries(BLOG_ALLOWED_ATTRIBUTES)) {
+      expect(BLOG_ALLOWED_TAGS).toContain(tag);
+      for (const name of names) expect(name).not.toMatch(/^(?:on|style$|srcdoc$|formaction$)/u);
+    }
   });
 
   it.each(XSS_VECTORS)('defuses %s', (vector) => {
