@@ -9,6 +9,7 @@
 import { type CommandMetadata, type Decider, type Role, assertNever, fail } from '../domain';
 import type { CommentTargetType } from './constants';
 import { isModerator } from '../feed/post-stream';
+import { dismissalOf, reportOf, withReporter } from '../reports/rules';
 
 type Target = { targetType: CommentTargetType; targetId: string };
 
@@ -74,7 +75,7 @@ export const commentDecider: Decider<CommentState, CommentCommand, CommentEvent>
       case 'CommentRemoved':
         return { ...state, status: 'removed', content: '' };
       case 'CommentReported':
-        return { ...state, reportedBy: new Set(state.reportedBy).add(event.data.memberId) };
+        return { ...state, reportedBy: withReporter(state.reportedBy, event.data.memberId) };
       case 'CommentReportsDismissed':
         return { ...state, reportedBy: new Set() };
       default:
@@ -127,14 +128,13 @@ export const commentDecider: Decider<CommentState, CommentCommand, CommentEvent>
         return state.status === 'removed' ? [] : [{ type: 'CommentRemoved', data: { ...target, by: actor.id, at } }];
       case 'ReportComment': {
         if (state.status === 'removed') throw fail.rule('This comment was removed');
-        if (actor.id === state.authorId) throw fail.rule('You cannot report your own comment');
-        if (state.reportedBy.has(actor.id)) return [];
-        const { reason } = command.data;
-        return [{ type: 'CommentReported', data: { ...target, memberId: actor.id, ...(reason ? { reason } : {}), at } }];
+        const report = reportOf(state, actor, 'comment', command.data.reason, at);
+        return report ? [{ type: 'CommentReported', data: { ...target, ...report } }] : [];
       }
-      case 'DismissCommentReports':
-        if (!isModerator(actor.role)) throw fail.forbidden('Only admins and staff can dismiss reports');
-        return state.reportedBy.size === 0 ? [] : [{ type: 'CommentReportsDismissed', data: { ...target, by: actor.id, at } }];
+      case 'DismissCommentReports': {
+        const dismissal = dismissalOf(state, actor, at);
+        return dismissal ? [{ type: 'CommentReportsDismissed', data: { ...target, ...dismissal } }] : [];
+      }
       default:
         return assertNever(command);
     }

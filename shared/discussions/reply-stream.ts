@@ -7,7 +7,8 @@
  * decider sees whether the topic is locked.
  */
 import { type CommandMetadata, type Decider, type Role, assertNever, fail } from '../domain';
-import { deleteRefusal, editRefusal, isDiscussionStaff, lockedRefusal, writingRefusal } from './rules';
+import { deleteRefusal, editRefusal, lockedRefusal, writingRefusal } from './rules';
+import { dismissalOf, reportOf, withReporter } from '../reports/rules';
 
 export type ReplyEvent =
   | {
@@ -83,7 +84,7 @@ export const replyDecider: Decider<ReplyState, ReplyCommand, ReplyEvent> = {
       case 'ReplyDeleted':
         return { ...state, status: 'deleted', content: '' };
       case 'ReplyReported':
-        return { ...state, reportedBy: new Set(state.reportedBy).add(event.data.memberId) };
+        return { ...state, reportedBy: withReporter(state.reportedBy, event.data.memberId) };
       case 'ReplyReportsDismissed':
         return { ...state, reportedBy: new Set() };
       default:
@@ -138,14 +139,13 @@ export const replyDecider: Decider<ReplyState, ReplyCommand, ReplyEvent> = {
       }
       case 'ReportReply': {
         if (state.status === 'deleted') throw fail.rule('This reply was deleted');
-        if (actor.id === state.authorId) throw fail.rule('You cannot report your own reply');
-        if (state.reportedBy.has(actor.id)) return [];
-        const { reason } = command.data;
-        return [{ type: 'ReplyReported', data: { topicId, memberId: actor.id, ...(reason ? { reason } : {}), at } }];
+        const report = reportOf(state, actor, 'reply', command.data.reason, at);
+        return report ? [{ type: 'ReplyReported', data: { topicId, ...report } }] : [];
       }
-      case 'DismissReplyReports':
-        if (!isDiscussionStaff(actor.role)) throw fail.forbidden('Only admins and staff can dismiss reports');
-        return state.reportedBy.size === 0 ? [] : [{ type: 'ReplyReportsDismissed', data: { topicId, by: actor.id, at } }];
+      case 'DismissReplyReports': {
+        const dismissal = dismissalOf(state, actor, at);
+        return dismissal ? [{ type: 'ReplyReportsDismissed', data: { topicId, ...dismissal } }] : [];
+      }
       default:
         return assertNever(command);
     }

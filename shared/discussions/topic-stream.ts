@@ -7,6 +7,7 @@
  */
 import { type CommandMetadata, type Decider, type Role, assertNever, fail } from '../domain';
 import { editRefusal, isDiscussionStaff, writingRefusal } from './rules';
+import { dismissalOf, reportOf, withReporter } from '../reports/rules';
 
 export type TopicText = { title: string; content: string; tags: string[] };
 
@@ -76,7 +77,7 @@ export const topicDecider: Decider<TopicState, TopicCommand, TopicEvent> = {
       case 'TopicMoved':
         return { ...state, categoryId: event.data.categoryId };
       case 'TopicReported':
-        return { ...state, reportedBy: new Set(state.reportedBy).add(event.data.memberId) };
+        return { ...state, reportedBy: withReporter(state.reportedBy, event.data.memberId) };
       case 'TopicReportsDismissed':
         return { ...state, reportedBy: new Set() };
       case 'TopicRemoved':
@@ -124,14 +125,13 @@ export const topicDecider: Decider<TopicState, TopicCommand, TopicEvent> = {
         return events;
       }
       case 'ReportTopic': {
-        if (actor.id === state.authorId) throw fail.rule('You cannot report your own topic');
-        if (state.reportedBy.has(actor.id)) return [];
-        const { reason } = command.data;
-        return [{ type: 'TopicReported', data: { memberId: actor.id, ...(reason ? { reason } : {}), at } }];
+        const report = reportOf(state, actor, 'topic', command.data.reason, at);
+        return report ? [{ type: 'TopicReported', data: report }] : [];
       }
-      case 'DismissTopicReports':
-        if (!staff) throw fail.forbidden('Only admins and staff can dismiss reports');
-        return state.reportedBy.size === 0 ? [] : [{ type: 'TopicReportsDismissed', data: { by: actor.id, at } }];
+      case 'DismissTopicReports': {
+        const dismissal = dismissalOf(state, actor, at);
+        return dismissal ? [{ type: 'TopicReportsDismissed', data: dismissal }] : [];
+      }
       case 'RemoveTopic':
         if (!staff) throw fail.forbidden('Only admins and staff can remove a topic');
         return [{ type: 'TopicRemoved', data: { categoryId: state.categoryId, by: actor.id, at } }];

@@ -6,6 +6,7 @@ import { type Actor, type CommandMetadata, type Decider, type Role, assertNever,
 import type { MediaType, PostStatus } from './constants';
 import type { NewPost } from './schemas';
 import type { Media } from '../media/schemas';
+import { dismissalOf, reportOf, withReporter } from '../reports/rules';
 
 /** What an edit sets: the post's text and media, whole (the route merges a partial edit with what it changes). */
 export interface PostText {
@@ -135,7 +136,7 @@ export const postDecider: Decider<PostState, PostCommand, PostEvent> = {
       case 'PostShared':
         return state;
       case 'PostReported':
-        return { ...state, reportedBy: new Set(state.reportedBy).add(event.data.memberId) };
+        return { ...state, reportedBy: withReporter(state.reportedBy, event.data.memberId) };
       case 'PostReportsDismissed':
         return { ...state, reportedBy: new Set() };
       case 'PostDeleted':
@@ -213,14 +214,13 @@ export const postDecider: Decider<PostState, PostCommand, PostEvent> = {
         return state.likedBy.has(actor.id) ? [{ type: 'PostUnliked', data: { memberId: actor.id } }] : [];
       case 'ReportPost': {
         assertApproved(state, 'reported');
-        if (actor.id === state.authorId) throw fail.rule('You cannot report your own post');
-        if (state.reportedBy.has(actor.id)) return [];
-        const { reason } = command.data;
-        return [{ type: 'PostReported', data: { memberId: actor.id, ...(reason ? { reason } : {}), at } }];
+        const report = reportOf(state, actor, 'post', command.data.reason, at);
+        return report ? [{ type: 'PostReported', data: report }] : [];
       }
-      case 'DismissPostReports':
-        assertModerator(actor, 'dismiss reports of');
-        return state.reportedBy.size === 0 ? [] : [{ type: 'PostReportsDismissed', data: { by: actor.id, at } }];
+      case 'DismissPostReports': {
+        const dismissal = dismissalOf(state, actor, at);
+        return dismissal ? [{ type: 'PostReportsDismissed', data: dismissal }] : [];
+      }
       case 'DeletePost':
         if (actor.id !== state.authorId && !isModerator(actor.role)) throw fail.forbidden('Only the author or staff can delete this post');
         return [{ type: 'PostDeleted', data: { by: actor.id, at } }];

@@ -229,7 +229,7 @@ describe('reports', () => {
     spec
       .given([...approvedPost, reported])
       .when(command('DismissPostReports', author))
-      .thenThrows('forbidden', 'Only admins and staff can dismiss reports of posts');
+      .thenThrows('forbidden', 'Only admins and staff can dismiss reports');
     spec.given(approvedPost).when(command('DismissPostReports', staff)).then([]);
     spec
       .given([...approvedPost, reported, dismissed])
