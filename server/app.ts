@@ -194,33 +194,18 @@ export async function buildApp(
     'sign-in-failures': { max: config.rateLimits.accountFailures, windowSeconds: 15 * 60 },
     'mail-links': { max: config.rateLimits.mailLinks, windowSeconds: 3600 },
   });
-  await app.register(memberRoutes, {
+  // The members' routes share their sessions, the socket disconnect, the password work and the limits.
+  const memberOptions = {
     services,
     memberSessions: sessions.memberSessions,
-    disconnectMember: (id) => realtime.disconnectMember(id),
+    disconnectMember: (id: string) => realtime.disconnectMember(id),
     passwords,
     addressLimits,
-  });
-  await app.register(accountRoutes, {
-    services,
-    memberSessions: sessions.memberSessions,
-    disconnectMember: (id) => realtime.disconnectMember(id),
-    passwords,
-    addressLimits,
-  });
-  await app.register(passwordResetRoutes, {
-    services,
-    memberSessions: sessions.memberSessions,
-    disconnectMember: (id) => realtime.disconnectMember(id),
-    passwords,
-    addressLimits,
-  });
-  await app.register(erasureRoutes, {
-    services,
-    memberSessions: sessions.memberSessions,
-    disconnectMember: (id) => realtime.disconnectMember(id),
-    passwords,
-  });
+  };
+  await app.register(memberRoutes, memberOptions);
+  await app.register(accountRoutes, memberOptions);
+  await app.register(passwordResetRoutes, memberOptions);
+  await app.register(erasureRoutes, memberOptions);
 
   await app.register(feedRoutes, { services });
   await app.register(blogRoutes, { services });

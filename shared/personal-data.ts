@@ -40,13 +40,22 @@ const EVENT_TEXT: PersonalFields = {
 const BLOG_TEXT: PersonalFields = { title: 'Removed post', excerpt: '', content: '' };
 const TOPIC_TEXT: PersonalFields = { title: 'Removed topic', content: '' };
 
-/** Per stream type: who owns its key (from the stream's first sealed event) and the sealed fields of each event type. */
-const POLICY: Partial<
-  Record<
-    StreamType,
-    { scope: KeyScope; owner: (streamId: string, data: Record<string, unknown>) => string | null; events: Record<string, PersonalFields> }
-  >
-> = {
+/** Who owns a stream's key (from the stream's first sealed event), and the sealed fields of each event type. */
+interface StreamPolicy {
+  scope: KeyScope;
+  owner: (streamId: string, data: Record<string, unknown>) => string | null;
+  events: Record<string, PersonalFields>;
+}
+
+/** A content stream: its key is owned by the member its first sealed event names in `field` (the author, an event's organizer). */
+const contentOf = (field: string, events: Record<string, PersonalFields>): StreamPolicy => ({
+  scope: 'content',
+  owner: (_id, data) => ownerField(data, field),
+  events,
+});
+
+/** Per stream type. */
+const POLICY: Partial<Record<StreamType, StreamPolicy>> = {
   member: {
     scope: 'account',
     owner: (streamId) => streamId,
@@ -64,37 +73,13 @@ const POLICY: Partial<
     owner: (_streamId, data) => (typeof data.memberId === 'string' ? data.memberId : null),
     events: { SubscriptionRequested: { email: (id) => `former-subscriber-${id}@erased.invalid` }, EmailBounced: { reason: '' } },
   },
-  post: {
-    scope: 'content',
-    owner: (_id, data) => ownerField(data, 'authorId'),
-    events: { PostSubmitted: POST_TEXT, PostEdited: POST_TEXT, PostRevisionSubmitted: POST_TEXT },
-  },
-  comment: {
-    scope: 'content',
-    owner: (_id, data) => ownerField(data, 'authorId'),
-    events: { CommentWritten: { content: '' }, CommentEdited: { content: '' } },
-  },
-  event: {
-    scope: 'content',
-    owner: (_id, data) => ownerField(data, 'organizerId'),
-    events: { EventScheduled: EVENT_TEXT, EventEdited: EVENT_TEXT, EventRevisionSubmitted: EVENT_TEXT },
-  },
-  blog: {
-    scope: 'content',
-    owner: (_id, data) => ownerField(data, 'authorId'),
-    events: { BlogPostDrafted: BLOG_TEXT, BlogPostEdited: BLOG_TEXT },
-  },
+  post: contentOf('authorId', { PostSubmitted: POST_TEXT, PostEdited: POST_TEXT, PostRevisionSubmitted: POST_TEXT }),
+  comment: contentOf('authorId', { CommentWritten: { content: '' }, CommentEdited: { content: '' } }),
+  event: contentOf('organizerId', { EventScheduled: EVENT_TEXT, EventEdited: EVENT_TEXT, EventRevisionSubmitted: EVENT_TEXT }),
+  blog: contentOf('authorId', { BlogPostDrafted: BLOG_TEXT, BlogPostEdited: BLOG_TEXT }),
   // Discussions: a topic's key is its author's, and each reply (a stream of its own) its own author's.
-  topic: {
-    scope: 'content',
-    owner: (_id, data) => ownerField(data, 'authorId'),
-    events: { TopicStarted: TOPIC_TEXT, TopicEdited: TOPIC_TEXT },
-  },
-  reply: {
-    scope: 'content',
-    owner: (_id, data) => ownerField(data, 'authorId'),
-    events: { ReplyPosted: { content: '' }, ReplyEdited: { content: '' } },
-  },
+  topic: contentOf('authorId', { TopicStarted: TOPIC_TEXT, TopicEdited: TOPIC_TEXT }),
+  reply: contentOf('authorId', { ReplyPosted: { content: '' }, ReplyEdited: { content: '' } }),
 };
 
 /**

@@ -7,28 +7,22 @@ import type { DocumentStore } from '../../platform/document-store/port';
 import { applyToDocument, type Positioned } from '../../platform/projections/documents';
 import type { Projection } from '../../platform/projections/runner';
 import { typedEvent } from '../../platform/projections/typed-event';
-import type { MediaFile } from '../../shared/media/media-stream';
-import type { Media, MediaKind } from '../../shared/media/schemas';
+import type { MediaUploadedData } from '../../shared/media/media-stream';
+import type { Media } from '../../shared/media/schemas';
 
 export const MEDIA = 'media';
 
-export type MediaDocument = Positioned & {
-  _id: string;
-  ownerId: string;
-  kind: MediaKind;
-  contentType: string;
-  files: MediaFile[];
-  width?: number;
-  height?: number;
-  durationSeconds?: number;
-  uploadedAt: string;
-  /** What shows it: `post:<id>`, `avatar:<member id>`; an upload with none is an orphan once its grace period is over. */
-  references: string[];
-  /** `references.length`, indexed with the upload time, so the sweep finds orphans without reading every upload. */
-  referenceCount: number;
-  /** Its owner erased their account: once nothing refers to it, the next sweep removes it without a grace period. */
-  ownerErased?: boolean;
-};
+/** An upload as MediaUploaded recorded it, under its id, with what refers to it. */
+export type MediaDocument = Positioned &
+  Omit<MediaUploadedData, 'id'> & {
+    _id: string;
+    /** What shows it: `post:<id>`, `avatar:<member id>`; an upload with none is an orphan once its grace period is over. */
+    references: string[];
+    /** `references.length`, indexed with the upload time, so the sweep finds orphans without reading every upload. */
+    referenceCount: number;
+    /** Its owner erased their account: once nothing refers to it, the next sweep removes it without a grace period. */
+    ownerErased?: boolean;
+  };
 
 export const mediaCollection = (store: DocumentStore) => store.collection<MediaDocument>(MEDIA);
 

@@ -69,29 +69,26 @@ function blank(kind: ItemKind, itemId: string): ItemFields {
 
 type Update = (item: ItemFields) => ItemFields;
 
+/** Published or approved; unpublished, rejected or sent back to moderation; deleted: alike for every kind of item. */
+const approved: Update = (item) => ({ ...item, approved: true });
+const withdrawn: Update = (item) => ({ ...item, approved: false });
+const deleted: Update = (item) => ({ ...item, deleted: true });
+
 function blogUpdate(event: BlogPostEvent): Update | null {
   switch (event.type) {
     case 'BlogPostDrafted':
-      return (item) => ({
-        ...item,
-        title: event.data.title,
-        text: event.data.excerpt,
-        authorId: event.data.authorId,
-        ...(event.data.slug ? { slug: event.data.slug } : {}),
-      });
-    case 'BlogPostEdited':
-      return (item) => ({
-        ...item,
-        title: event.data.title,
-        text: event.data.excerpt,
-        ...(event.data.slug ? { slug: event.data.slug } : {}),
-      });
+    case 'BlogPostEdited': {
+      const { title, excerpt, slug } = event.data;
+      // Only the draft says who wrote it; an edit leaves the author as it was.
+      const drafted = event.type === 'BlogPostDrafted' ? { authorId: event.data.authorId } : {};
+      return (item) => ({ ...item, ...drafted, title, text: excerpt, ...(slug ? { slug } : {}) });
+    }
     case 'BlogPostPublished':
-      return (item) => ({ ...item, approved: true });
+      return approved;
     case 'BlogPostUnpublished':
-      return (item) => ({ ...item, approved: false });
+      return withdrawn;
     case 'BlogPostDeleted':
-      return (item) => ({ ...item, deleted: true });
+      return deleted;
     default:
       return null;
   }
@@ -108,11 +105,11 @@ function postUpdate(event: PostEvent): Update | null {
         approved: event.data.approved,
       });
     case 'PostApproved':
-      return (item) => ({ ...item, approved: true });
+      return approved;
     case 'PostRejected':
-      return (item) => ({ ...item, approved: false });
+      return withdrawn;
     case 'PostDeleted':
-      return (item) => ({ ...item, deleted: true });
+      return deleted;
     default:
       return null;
   }
@@ -128,14 +125,14 @@ function calendarEventUpdate(event: CalendarEventEvent): Update | null {
       return (item) => ({ ...item, ...scheduled, title, text: description, isPublic, startDate, endDate, allDay });
     }
     case 'EventApproved':
-      return (item) => ({ ...item, approved: true });
+      return approved;
     case 'EventRejected':
     case 'EventReturnedToModeration':
-      return (item) => ({ ...item, approved: false });
+      return withdrawn;
     case 'EventDeleted':
     // A cancelled event is no news to send: it leaves the digests as a deleted one does.
     case 'EventCancelled':
-      return (item) => ({ ...item, deleted: true });
+      return deleted;
     default:
       return null;
   }
