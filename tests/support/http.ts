@@ -113,3 +113,11 @@ export async function registerCast(baseUrl: string) {
   await grantRole(admin.browser, subscriber.user.id, 'subscriber');
   return { admin, staff, member, other, subscriber };
 }
+
+/** Each signed-in browser of a cast, by the same names. */
+export function browsersOf<Name extends string>(cast: Record<Name, { browser: Browser }>): Record<Name, Browser> {
+  return Object.fromEntries(Object.entries<{ browser: Browser }>(cast).map(([name, { browser }]) => [name, browser])) as Record<
+    Name,
+    Browser
+  >;
+}

@@ -1,7 +1,7 @@
 /** Comments through HTTP on a real site: threads, replies, counts, edits, removal, reports, who may do what, the rate limit. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestSite, UNLIMITED_RATES, type TestSite } from '../../support/site';
-import { Browser, grantRole, registerAdminAndStaff, registerMember } from '../../support/http';
+import { Browser, browsersOf, registerCast, registerMember } from '../../support/http';
 
 let site: TestSite;
 let admin: Browser;
@@ -14,15 +14,7 @@ const anonymous = () => new Browser(site.url);
 
 beforeAll(async () => {
   site = await startTestSite(UNLIMITED_RATES);
-  ({
-    admin: { browser: admin },
-    staff: { browser: staff },
-  } = await registerAdminAndStaff(site.url));
-  member = (await registerMember(site.url, { firstName: 'Mary', lastName: 'Member' })).browser;
-  other = (await registerMember(site.url, { firstName: 'Otto', lastName: 'Other' })).browser;
-  const sub = await registerMember(site.url, { firstName: 'Sue', lastName: 'Subscriber' });
-  subscriber = sub.browser;
-  await grantRole(admin, sub.user.id, 'subscriber');
+  ({ admin, staff, member, other, subscriber } = browsersOf(await registerCast(site.url)));
   postId = (await staff.post('/api/posts', { content: 'Who remembers the WLS barn dance?' })).body.id;
 });
 afterAll(async () => {
@@ -47,7 +39,7 @@ describe('comments on a feed post', () => {
       content: 'My dad played fiddle there',
       editedAt: null,
       removed: false,
-      author: { name: 'Mary Member', role: 'member' },
+      author: { name: 'Mona Member', role: 'member' },
     });
     first = written.body.id;
     const post = (await anonymous().get('/api/posts')).body.items.find((p: { id: string }) => p.id === postId);
