@@ -1,8 +1,8 @@
 /**
- * The server sends the public pages (landing, a blog post, an event) with their content already in the HTML
- * (#prerendered, server/public-pages), for a first paint without waiting for scripts, for crawlers and for link
- * previews. The app renders hidden beside it and takes over once the page it draws is ready, so the visitor
- * never sees a spinner in between.
+ * The server sends a visitor's public pages with their content already in the HTML (#prerendered,
+ * server/public-pages), which the browser hydrates without the app (client/public-page.tsx). Should the app still
+ * start on such a page (its pages call this once their data is there, and the router on the first move), the
+ * server's copy goes, so the two never show at once.
  */
 import { useEffect } from 'react';
 

@@ -3,26 +3,44 @@
  * public approved event, sent with their content, link-preview tags (Open Graph, Twitter), JSON-LD and the feeds'
  * autodiscovery links, so crawlers, chat previews and visitors without JavaScript read them; the app takes over in
  * the browser. A signed-in reader gets the tags only: their pages are the app's. Members-only, unpublished and
- * unapproved items get nothing: no title, no tags.
+ * unapproved items get nothing: no title, no tags. The body is the page's one markup (shared/public-pages/views.tsx),
+ * rendered here with renderToString from plain props that go into the page beside it, for the browser to hydrate.
  */
+import { createElement } from 'react';
+import { renderToString } from 'react-dom/server';
 import { uncached, type ReadCache } from '../http/read-cache';
 import type { DocumentStore } from '../../platform/document-store/port';
 import { findBlogPost, readingPage, type BlogPostDocument } from '../../projections/blog';
 import { DomainError } from '../../shared/domain';
 import { eventDetails, type EventDetailsDocument } from '../../projections/events';
+import { EVENT_TYPE_LABELS } from '../../shared/events/constants';
+import { addressLine, mapLink, placeLine, placesLine } from '../../shared/events/summary-lines';
 import { htmlToText } from '../../shared/blog/excerpt';
 import { formatEventTime } from '../../shared/events/event-times';
 import { SITE_DESCRIPTION, SITE_NAME } from '../../shared/landing';
 import { truncate } from '../../shared/text';
 import type { Media } from '../../shared/media/schemas';
 import { blogData, blogPostingData, eventData, organizationData, siteImage, type StructuredData } from './structured-data';
-import { BlogListView, BlogPostView, BlogTagMissingView, EventView, LandingView, renderView, tagPath, type BlogListPage } from './views';
+import { PublicPageView, tagPath } from '../../shared/public-pages/views';
+import {
+  PUBLIC_PAGE_PROPS_ID,
+  PUBLIC_PAGE_ROOT_ID,
+  serialisePublicPageProps,
+  type PublicBlogList,
+  type PublicPageProps,
+} from '../../shared/public-pages/props';
 
-/** What a page adds to the app's HTML: its head, and for a visitor its content. */
+/** What a page adds to the app's HTML: its head, and for a visitor its content and the props it was rendered from. */
 export interface PublicPage {
   head: string;
-  body: string | null;
+  body: { html: string; props: PublicPageProps } | null;
 }
+
+/** A visitor's page: the shared view rendered with its props (hydrated in the browser with the same). */
+export const renderPublicPage = (props: PublicPageProps) => ({
+  html: renderToString(createElement(PublicPageView, { props })),
+  props,
+});
 
 interface PageMeta {
   title: string;
@@ -143,7 +161,7 @@ export function publicPages({
       },
       siteUrl,
     );
-    return { head, body: signedIn ? null : renderView(LandingView()) };
+    return { head, body: signedIn ? null : renderPublicPage({ page: 'landing' }) };
   }
 
   /** A published post at its slug; null for any other address. */
@@ -178,7 +196,24 @@ export function publicPages({
       ...(post.publishedAt ? { publishedTime: post.publishedAt } : {}),
       modifiedTime: post.updatedAt,
     };
-    return { head: headTags(meta, siteUrl), body: signedIn ? null : renderView(BlogPostView({ post, year: year() })) };
+    const body = signedIn
+      ? null
+      : renderPublicPage({
+          page: 'blog-post',
+          year: year(),
+          post: {
+            id: post._id,
+            slug: post.slug,
+            title: post.title,
+            authorName: post.author.name,
+            publishedAt: post.publishedAt ?? null,
+            tags: post.tags,
+            media: post.media ?? null,
+            excerpt: post.excerpt,
+            content: post.content,
+          },
+        });
+    return { head: headTags(meta, siteUrl), body };
   }
 
   /** A public approved event; null for any other id. */
@@ -203,7 +238,31 @@ export function publicPages({
       imageSize: own?.size,
       data: eventData(found, siteUrl, image),
     };
-    return { head: headTags(meta, siteUrl), body: signedIn ? null : renderView(EventView({ event: found, timeZone: zone, year: year() })) };
+    const body = signedIn
+      ? null
+      : renderPublicPage({
+          page: 'event',
+          year: year(),
+          event: {
+            id: found._id,
+            title: found.title,
+            typeLabel: EVENT_TYPE_LABELS[found.eventType],
+            isCancelled: Boolean(found.isCancelled),
+            startDate: found.startDate,
+            endDate: found.endDate,
+            allDay: found.allDay,
+            timeZone: zone,
+            when,
+            place: placeLine(found),
+            address: addressLine(found.address),
+            map: mapLink(found),
+            organizer: `${found.organizer.firstName} ${found.organizer.lastName}`,
+            places: placesLine(found),
+            description: found.description,
+            media: found.media ?? null,
+          },
+        });
+    return { head: headTags(meta, siteUrl), body };
   }
 
   /**
@@ -252,17 +311,26 @@ export function publicPages({
         ...(feed ? [{ rel: 'alternate', href: feed, type: 'application/rss+xml', title: `${SITE_NAME} blog: ${tag}` }] : []),
       ],
     };
-    const list: BlogListPage = {
+    const list: PublicBlogList = {
       heading,
       intro: tag === undefined ? 'Stories, research and memories from the community.' : 'Every published post with this tag, newest first.',
-      posts: found?.items ?? [],
+      posts: (found?.items ?? []).map((post) => ({
+        id: post._id,
+        slug: post.slug,
+        title: post.title,
+        authorName: post.author.name,
+        at: post.publishedAt ?? post.shownAt,
+        excerpt: post.excerpt,
+        tags: post.tags,
+        media: post.media ?? null,
+      })),
       newer,
       older,
       ...(feed ? { feed } : {}),
     };
     const body = signedIn
       ? null
-      : renderView(missing ? BlogTagMissingView({ tag, year: year() }) : BlogListView({ page: list, year: year() }));
+      : renderPublicPage(missing ? { page: 'blog-missing', year: year(), tag: tag ?? null } : { page: 'blog-list', year: year(), list });
     return { page: { head: headTags(meta, siteUrl), body }, found: !missing };
   }
 
@@ -273,8 +341,9 @@ export type PublicPages = ReturnType<typeof publicPages>;
 
 /**
  * The app's built index.html (which names the feeds for autodiscovery on every page) with a page's head in
- * place of its default title and description, and the page's content beside the app's root, shown until the app has drawn the same page; a page with
- * content starts from the first-paint version of index.html (server/http/client.ts).
+ * place of its default title and description, and for a visitor the page's content beside the app's root with the
+ * props it was rendered from (JSON, every `<` escaped), which the browser hydrates (client/public-page.tsx); a page
+ * with content starts from the first-paint version of index.html (server/http/client.ts).
  */
 export function withPublicPage(templates: { app: string; firstPaint: string }, page: PublicPage | null): string {
   let html = page?.body ? templates.firstPaint : templates.app;
@@ -284,6 +353,13 @@ export function withPublicPage(templates: { app: string; firstPaint: string }, p
     .replace(/<title>[^<]*<\/title>\s*/u, '')
     .replace(/<meta name="description"[^>]*>\s*/u, '')
     .replace('</head>', () => `  ${page.head}\n  </head>`);
-  if (page.body) html = html.replace('<body>', () => `<body data-prerendered>\n    <div id="prerendered">${page.body}</div>`);
+  const { body } = page;
+  if (body)
+    html = html
+      .replace('<body>', () => `<body data-prerendered>\n    <div id="${PUBLIC_PAGE_ROOT_ID}">${body.html}</div>`)
+      .replace(
+        '</body>',
+        () => `  <script type="application/json" id="${PUBLIC_PAGE_PROPS_ID}">${serialisePublicPageProps(body.props)}</script>\n  </body>`,
+      );
   return html;
 }

@@ -14,6 +14,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { THEME_SCRIPT } from '../../server/http/security-headers';
 import { startTestSite, type TestSite } from '../support/site';
 import { Browser, registerMember } from '../support/http';
+import { createElement } from 'react';
+import { renderToString } from 'react-dom/server';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { PublicPage } from '../../client/public-page';
+import type { PublicPageProps } from '../../shared/public-pages/props';
 
 let site: TestSite;
 let admin: Browser;
@@ -257,6 +262,62 @@ describe('a public approved event', () => {
     expect(own.html).not.toContain('Unapproved Memorial Plans');
     // The app's own page under /events is not taken for an event.
     expect((await page('/events/manage')).status).toBe(200);
+  });
+});
+
+/** The props the page carries for the browser to hydrate with (`<script type="application/json">`). */
+function pageProps(html: string): PublicPageProps {
+  const found = html.match(/<script type="application\/json" id="public-page-props">([\s\S]*?)<\/script>/u);
+  expect(found).not.toBeNull();
+  return JSON.parse(found![1]!) as PublicPageProps;
+}
+
+describe('one markup, rendered by the server and hydrated by the browser', () => {
+  it('is what the browser’s first render of the same props draws, on every public page', async () => {
+    for (const path of ['/', `/blog/${items.published}`, `/events/${items.publicEvent}`, '/blog', '/blog/tag/radio', '/blog/tag/nothing']) {
+      const { html } = await page(path);
+      const props = pageProps(html);
+      // The tree client/public-page.tsx hydrates, slots and all, rendered before any effect: the server's HTML to the byte.
+      const client = renderToString(
+        createElement(QueryClientProvider, { client: new QueryClient() }, createElement(PublicPage, { props })),
+      );
+      expect(prerendered(html), path).toBe(client);
+    }
+  });
+
+  it('carries only what the page shows, and no member’s text can end its script element', async () => {
+    const { html } = await page(`/blog/${items.published}`);
+    // The title's "</script><b>" is JSON text: one closing tag per script element, and the props read back whole.
+    const scripts = html.match(/<script\b/gu)!.length;
+    expect(html.match(/<\/script>/gu)).toHaveLength(scripts);
+    const props = pageProps(html);
+    expect(props).toMatchObject({ page: 'blog-post', post: { title: 'When the Tower Fell </script><b>', authorName: 'Ada Admin' } });
+    expect(html).toContain('"title":"When the Tower Fell \\u003c/script>\\u003cb>"');
+    const event = pageProps((await page(`/events/${items.virtualEvent}`)).html);
+    expect(event.page).toBe('event');
+    expect(JSON.stringify(event)).not.toContain('secret-room');
+    expect(Object.keys(event.page === 'event' ? event.event : {}).sort()).toEqual(
+      [
+        'address',
+        'allDay',
+        'description',
+        'endDate',
+        'id',
+        'isCancelled',
+        'map',
+        'media',
+        'organizer',
+        'place',
+        'places',
+        'startDate',
+        'timeZone',
+        'title',
+        'typeLabel',
+        'when',
+      ].sort(),
+    );
+    // A member's page is the app's: no props, nothing to hydrate.
+    expect((await page(`/blog/${items.published}`, member)).html).not.toContain('public-page-props');
   });
 });
 

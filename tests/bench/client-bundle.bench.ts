@@ -1,8 +1,9 @@
 /**
  * The JavaScript a page's first paint downloads (gzip and brotli bytes of the entry script and every chunk it
  * loads, statically or by the dynamic import that page takes), beside the whole client's JavaScript: what the
- * small entry (client/main.tsx) and route-level splitting save. A visitor's landing and sign-in pages load the
- * visitor's pages (client/visitor.tsx) and never the app (client/app.tsx: router, shell, socket, features).
+ * small entry (client/main.tsx) and route-level splitting save. A visitor's public pages (landing, blog, post,
+ * event) load the code that hydrates the server's page (client/public-page.tsx), the sign-in page the visitor's
+ * pages (client/visitor.tsx), and never the app (client/app.tsx: router, shell, socket, features).
  * Needs `npx vite build`.
  */
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
@@ -30,10 +31,11 @@ export function entryScript(): string {
   return readFileSync(index, 'utf8').match(/<script type="module"[^>]*src="\/(assets\/[^"]+\.js)"/u)![1]!;
 }
 
-/** What a page loads: the entry and the chunks its path imports (client/main.tsx, client/visitor.tsx). */
+/** What a page loads: the entry and the chunks its path imports (client/main.tsx, client/public-page.tsx, client/visitor.tsx). */
 export function pageScripts(page: 'visitor landing' | 'visitor sign-in' | 'member newsfeed'): Set<string> {
   const chunks = {
-    'visitor landing': ['visitor'],
+    // The same for a visitor's blog, post and event pages (their comments load later, when read on).
+    'visitor landing': ['public-page'],
     'visitor sign-in': ['visitor', 'sign-in-page'],
     'member newsfeed': ['app', 'app-shell', 'newsfeed-page'],
   }[page];

@@ -81,13 +81,13 @@ describe('what members trip over every day', () => {
     for (const viewport of [DESKTOP, PHONE]) {
       const page = await guest(viewport);
       await page.goto('/');
-      await page.getByRole('button', { name: 'Join Community' }).click();
+      await page.getByRole('link', { name: 'Join Community' }).click();
       await page.waitForURL(/\/register$/);
       await page.getByRole('heading', { name: 'Join the community' }).waitFor();
       await page.getByLabel('First name').waitFor();
       await screenshot(page, `everyday-join-guest-${viewport.width}`);
       await page.goBack();
-      await page.getByRole('button', { name: 'Sign In' }).first().click();
+      await page.getByRole('link', { name: 'Sign In' }).first().click();
       await page.waitForURL(/\/login$/);
     }
   });
@@ -215,7 +215,7 @@ describe('what members trip over every day', () => {
       await page.waitForURL(/\/blog$/);
       await page.getByRole('heading', { name: 'Blog', level: 1 }).waitFor();
       await page.getByRole('link', { name: /Read full post.*The Night the Tower Fell/ }).waitFor();
-      expect(await page.getByRole('button', { name: 'Join Community' }).count()).toBe(0);
+      expect(await page.getByRole('link', { name: 'Join Community' }).count()).toBe(0);
       // A guest's blog is the server's page (no app): its header's links wrap on a phone, without a menu button.
       const serverHeader = page.getByRole('navigation', { name: 'Site' });
       expect(await serverHeader.getByRole('link', { name: 'Admin' }).count()).toBe(0);

@@ -187,6 +187,6 @@ describe('member management', () => {
     await memberRow.getByRole('button', { name: 'Suspend' }).click();
     await memberRow.getByText('Suspended').waitFor();
     await memberPage.reload();
-    await memberPage.getByRole('button', { name: 'Join Community' }).waitFor();
+    await memberPage.getByRole('link', { name: 'Join Community' }).waitFor();
   });
 });

@@ -1,6 +1,6 @@
 /**
- * What a visitor's first page downloads (issue 21): the landing page and the sign-in pages load the small entry
- * and the visitor's pages (client/visitor.tsx), never the app's chunk (client/app.tsx: router, shell, socket,
+ * What a visitor's first page downloads (issue 21): the landing page loads the small entry and the code that hydrates
+ * the server's page (client/public-page.tsx), the sign-in pages the visitor's pages (client/visitor.tsx), never the app's chunk (client/app.tsx: router, shell, socket,
  * features), which loads only once the visitor signs in, or for a member, who sees the newsfeed at `/`.
  */
 import { describe, expect, it } from 'vitest';
@@ -45,11 +45,11 @@ describe('a visitor’s first page', () => {
     const scripts = scriptsOf(page);
     const errors = errorsOf(page);
     await page.goto('/');
-    await page.getByRole('button', { name: 'Join Community' }).waitFor();
-    // The server's HTML handed over to the page the visitor's code draws.
-    await expect.poll(() => page.locator('#prerendered').count()).toBe(0);
+    await page.getByRole('link', { name: 'Join Community' }).waitFor();
+    // The server's HTML is the page: the visitor's code hydrates it (client/public-page.tsx), nothing drawn anew.
     await page.waitForLoadState('networkidle');
-    expect(scripts.has('visitor')).toBe(true);
+    expect(await page.locator('#prerendered').count()).toBe(1);
+    expect(scripts.has('public-page')).toBe(true);
     expect([...scripts].filter((name) => APP_CODE.includes(name))).toEqual([]);
     expect(errors).toEqual([]);
     await context.close();

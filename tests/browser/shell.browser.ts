@@ -41,12 +41,12 @@ describe('the web client shell', () => {
     }
     await screenshot(page, 'shell-landing');
     expect(await accessibilityViolations(page)).toEqual([]);
-    await page.getByRole('button', { name: 'Join Community' }).click();
+    await page.getByRole('link', { name: 'Join Community' }).click();
     await page.waitForURL(/\/register$/);
     await page.getByRole('heading', { name: 'Join the community' }).waitFor();
     expect(await accessibilityViolations(page)).toEqual([]);
     await page.goBack();
-    await page.getByRole('button', { name: 'Sign In' }).first().click();
+    await page.getByRole('link', { name: 'Sign In' }).first().click();
     await page.waitForURL(/\/login$/);
     await page.getByRole('heading', { name: 'Sign in' }).waitFor();
     expect(await accessibilityViolations(page)).toEqual([]);
@@ -206,9 +206,9 @@ describe('the web client shell', () => {
     const page = await context.newPage();
     await registerInBrowser(page, account('Out'));
     await page.getByRole('button', { name: 'Sign out' }).click();
-    await page.getByRole('button', { name: 'Join Community' }).waitFor();
+    await page.getByRole('link', { name: 'Join Community' }).waitFor();
     await page.reload();
-    await page.getByRole('button', { name: 'Join Community' }).waitFor();
+    await page.getByRole('link', { name: 'Join Community' }).waitFor();
     await context.close();
   });
 });

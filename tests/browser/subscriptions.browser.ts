@@ -316,7 +316,7 @@ describe('unsubscribe page', () => {
     await details.getByText('Weekly digest').waitFor();
     await page.getByRole('button', { name: 'Cancel' }).click();
     await page.waitForURL((url) => url.pathname === '/');
-    await page.getByRole('button', { name: 'Join Community' }).waitFor();
+    await page.getByRole('link', { name: 'Join Community' }).waitFor();
 
     await page.goto(`/unsubscribe/${token}`);
     await page.getByRole('button', { name: 'Unsubscribe' }).click();

@@ -4,13 +4,11 @@ import { Link, useNavigate, useParams } from '@tanstack/react-router';
 import { Badge, RoleBadge } from '../../components/ui/badge';
 import { PageHeader } from '../../components/ui/page-header';
 import { Spinner } from '../../components/ui/spinner';
-import { useToast } from '../../components/ui/toast';
 import { LoadMore } from '../../lib/paged-list';
 import { useBlogPost, usePublishedPosts, type BlogPost } from './api';
 import { BlogTags } from './blog-tags';
-import { excerptRepeatsBody, htmlToText } from '../../../shared/blog/excerpt';
-import { SHARE_DESCRIPTION_LENGTH } from '../../../shared/feed/constants';
-import { copyText, openSharePopup, shareNetworks } from '../../lib/share';
+import { excerptRepeatsBody } from '../../../shared/blog/excerpt';
+import { SharePost as Share } from './share-post';
 import { usePrerenderedHandoff } from '../../lib/prerendered';
 import { useCurrentUser } from '../../lib/current-user';
 import { CommentThread } from '../../components/comment-thread';
@@ -175,41 +173,6 @@ export function BlogPage({ tag }: { tag?: string } = {}) {
         </div>
       )}
       <LoadMore list={posts} label="Load more posts" />
-    </div>
-  );
-}
-
-function Share({ post }: { post: BlogPost }) {
-  const { toast } = useToast();
-  const url = `${window.location.origin}/blog/${post.slug}`;
-  const description = post.excerpt || htmlToText(post.content).slice(0, SHARE_DESCRIPTION_LENGTH);
-  const networks = shareNetworks(url, `${post.title}: ${description}`);
-  const copy = async () => {
-    if (!(await copyText(url))) {
-      toast({ title: 'Copy failed', description: 'Unable to copy the link. Please try again.', variant: 'destructive' });
-      return;
-    }
-    toast({ title: 'Link copied!', description: 'The post URL has been copied to your clipboard.' });
-  };
-  return (
-    <div className="flex flex-wrap gap-2" aria-label="Share this post" role="group">
-      <button
-        type="button"
-        onClick={() => void copy()}
-        className="min-h-11 rounded-md border border-slate-300 px-3 text-sm dark:border-slate-600"
-      >
-        Copy link
-      </button>
-      {networks.map((network) => (
-        <button
-          key={network.name}
-          type="button"
-          onClick={() => openSharePopup(network.href)}
-          className="min-h-11 rounded-md border border-slate-300 px-3 text-sm dark:border-slate-600"
-        >
-          {network.name}
-        </button>
-      ))}
     </div>
   );
 }

@@ -1,20 +1,24 @@
 /**
- * The HTML of the public pages as the server sends it (docs/domain/shell.md#public-pages): the content a crawler,
- * a link preview or a visitor without JavaScript reads, laid out like the app's pages so the app can take over
- * without a jump. Text goes in as React children, which React escapes; a blog post's HTML was sanitised when saved.
+ * The public pages' one markup (docs/domain/shell.md#public-pages): the landing page, a published blog post, a
+ * page of the blog (or of a tag) and a public approved event, for a visitor. The server renders them with
+ * renderToString (server/public-pages/pages.ts) and writes their props beside them; the browser hydrates the same
+ * views with the same props (client/public-page.tsx), so what a crawler, a link preview, a visitor without
+ * JavaScript and a visitor with it read is one thing. Plain props only: no data fetching, router or client state
+ * here; the browser's additions (the subscribe form's request, a post's comments, the reader's own time zone) come
+ * in as props and slots after hydration. Text goes in as React children, which React escapes; a blog post's HTML
+ * was sanitised when saved.
  */
 import type { ReactNode } from 'react';
-import { renderToStaticMarkup } from 'react-dom/server';
-import { EVENT_TYPE_LABELS } from '../../shared/events/constants';
-import { formatEventTime } from '../../shared/events/event-times';
-import { addressLine, mapLink, placeLine, placesLine } from '../../shared/events/summary-lines';
-import { excerptRepeatsBody } from '../../shared/blog/excerpt';
-import { LANDING, LANDING_FOOTER, SITE_NAME } from '../../shared/landing';
-import type { BlogPostDocument, ListedPost } from '../../projections/blog';
-import type { EventDetailsDocument } from '../../projections/events';
-import type { Media } from '../../shared/media/schemas';
+import { LANDING, LANDING_FOOTER, SITE_NAME } from '../landing';
+import { excerptRepeatsBody } from '../blog/excerpt';
+import type { Media } from '../media/schemas';
+import { Icon } from '../ui/icon';
+import { MAIN_CONTENT_ID, SkipLink } from '../ui/skip-link';
+import type { PublicBlogList, PublicEvent, PublicPageProps, PublicPost, PublicPostSummary } from './props';
+import { SubscribeFormView } from './subscribe-form';
 
-export const renderView = (view: ReactNode) => renderToStaticMarkup(view);
+/** The landing page's subscribe form's ids (the server's HTML and the hydrated form name them alike). */
+export const LANDING_SUBSCRIBE_ID = 'landing-subscribe';
 
 /**
  * A post's or event's own picture (its upload), with its width and height so the page keeps its place while it loads.
@@ -60,7 +64,7 @@ function TagLinks({ tags }: { tags: string[] }) {
             href={tagPath(tag)}
             className="inline-flex min-h-11 items-center rounded-full bg-brand-50 px-3 text-sm font-medium text-brand-700 hover:bg-brand-100 dark:bg-slate-800 dark:text-amber-accent"
           >
-            #{tag}
+            {`#${tag}`}
           </a>
         </li>
       ))}
@@ -70,18 +74,6 @@ function TagLinks({ tags }: { tags: string[] }) {
 
 /** Where a visitor goes to sign in and come back to the page they were on. */
 export const signInThenBack = (path: string) => `/login?redirect=${encodeURIComponent(path)}`;
-
-/** The first Tab stop, as the app's (client/components/skip-link.tsx), working without script: the fragment focuses `main` (its own id: the app's #main may stand beside it, hidden, until it takes over). */
-function SkipLink() {
-  return (
-    <a
-      href="#content"
-      className="sr-only focus:not-sr-only focus:fixed focus:top-2 focus:left-2 focus:z-[100] focus:inline-flex focus:min-h-11 focus:items-center focus:rounded-md focus:bg-white focus:px-4 focus:font-semibold focus:text-brand-900 focus:shadow-lg focus:ring-2 focus:ring-amber-500 focus:outline-none"
-    >
-      Skip to content
-    </a>
-  );
-}
 
 const LINK = 'inline-flex min-h-11 items-center font-medium text-brand-600 underline dark:text-amber-accent';
 
@@ -115,7 +107,7 @@ function PublicFrame({ children, year, current }: { children: ReactNode; year: n
           </nav>
         </div>
       </header>
-      <main id="content" tabIndex={-1} className="mx-auto w-full max-w-6xl flex-1 p-4 outline-none md:p-6">
+      <main id={MAIN_CONTENT_ID} tabIndex={-1} className="mx-auto w-full max-w-6xl flex-1 p-4 outline-none md:p-6">
         {children}
       </main>
       <footer className="bg-slate-900 text-slate-300">
@@ -126,15 +118,17 @@ function PublicFrame({ children, year, current }: { children: ReactNode; year: n
             </a>
           ))}
         </nav>
-        <p className="border-t border-white/10 py-4 text-center text-sm">
-          © {year} {SITE_NAME}. All rights reserved.
-        </p>
+        <p className="border-t border-white/10 py-4 text-center text-sm">{`© ${year} ${SITE_NAME}. All rights reserved.`}</p>
       </footer>
     </div>
   );
 }
 
-export function LandingView() {
+/**
+ * What signed-out visitors see at `/`. Join Community opens registration, Sign In the sign-in page (through
+ * /api/login, as the spec says). `subscribe`: the browser's working form in place of its first state.
+ */
+export function LandingView({ subscribe }: { subscribe?: ReactNode }) {
   return (
     <div className="min-h-screen bg-gradient-to-b from-brand-900 via-brand-800 to-slate-900 text-white">
       <SkipLink />
@@ -147,7 +141,7 @@ export function LandingView() {
           Sign In
         </a>
       </header>
-      <main id="content" tabIndex={-1} className="mx-auto max-w-6xl px-4 pt-12 pb-20 outline-none">
+      <main id={MAIN_CONTENT_ID} tabIndex={-1} className="mx-auto max-w-6xl px-4 pt-12 pb-20 outline-none">
         <p className="text-sm font-semibold tracking-widest text-amber-300 uppercase">{LANDING.eyebrow}</p>
         <h1 className="mt-3 max-w-3xl text-4xl font-bold leading-tight md:text-6xl">{LANDING.headline}</h1>
         <p className="mt-6 max-w-2xl text-lg text-slate-200">{LANDING.lead}</p>
@@ -168,17 +162,13 @@ export function LandingView() {
         <ul className="mt-16 grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
           {LANDING.features.map((feature) => (
             <li key={feature.title} className="rounded-xl bg-white/10 p-5 backdrop-blur">
-              <span aria-hidden="true" className="block size-8" />
+              <Icon name={feature.icon} className="size-8 text-amber-300" />
               <h2 className="mt-3 text-lg font-semibold">{feature.title}</h2>
               <p className="mt-2 text-sm text-slate-200">{feature.text}</p>
             </li>
           ))}
         </ul>
-        <p className="mt-16">
-          <a href="/subscribe" className="inline-flex min-h-11 items-center font-semibold text-amber-300 underline">
-            Get our e-mail updates
-          </a>
-        </p>
+        {subscribe ?? <SubscribeFormView id={LANDING_SUBSCRIBE_ID} />}
       </main>
       <footer className="border-t border-white/10">
         <nav aria-label="About the site" className="mx-auto flex max-w-6xl flex-wrap gap-x-6 gap-y-2 px-4 py-6 text-sm text-slate-200">
@@ -196,13 +186,14 @@ export function LandingView() {
 const longDate = (iso: string) =>
   new Date(iso).toLocaleDateString('en-US', { year: 'numeric', month: 'long', day: 'numeric', timeZone: 'UTC' });
 
-export function BlogPostView({ post, year }: { post: BlogPostDocument; year: number }) {
+/** A published post for a visitor. `after`: what the browser adds below the article once hydrated (its comments). */
+export function BlogPostView({ post, year, after }: { post: PublicPost; year: number; after?: ReactNode }) {
   return (
     <PublicFrame year={year} current="/blog">
       <article className="mx-auto max-w-3xl">
         <h1 className="mt-2 text-3xl font-bold md:text-4xl">{post.title}</h1>
         <p className="mt-3 flex flex-wrap items-center gap-2 text-sm text-slate-600 dark:text-slate-400">
-          <span className="font-medium text-slate-900 dark:text-slate-100">{post.author.name}</span>
+          <span className="font-medium text-slate-900 dark:text-slate-100">{post.authorName}</span>
           {post.publishedAt && (
             <span>
               Published <time dateTime={post.publishedAt}>{longDate(post.publishedAt)}</time>
@@ -226,13 +217,13 @@ export function BlogPostView({ post, year }: { post: BlogPostDocument; year: num
           </a>
         </p>
       </article>
+      {after}
     </PublicFrame>
   );
 }
 
 /** One post in a list: its cover, title, author and date, excerpt and tags. */
-function PostSummary({ post, first }: { post: ListedPost; first: boolean }) {
-  const at = post.publishedAt ?? post.shownAt;
+function PostSummary({ post, first }: { post: PublicPostSummary; first: boolean }) {
   return (
     <li className="flex flex-col overflow-hidden rounded-xl border border-slate-200 bg-white dark:border-slate-800 dark:bg-slate-900">
       <Cover
@@ -248,61 +239,51 @@ function PostSummary({ post, first }: { post: ListedPost; first: boolean }) {
           </a>
         </h2>
         <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">
-          {post.author.name} · <time dateTime={at}>{longDate(at)}</time>
+          {`${post.authorName} · `}
+          <time dateTime={post.at}>{longDate(post.at)}</time>
         </p>
         {post.excerpt && <p className="mt-3 flex-1 text-slate-700 dark:text-slate-300">{post.excerpt}</p>}
         <TagLinks tags={post.tags} />
         <a href={`/blog/${post.slug}`} className={`mt-2 self-start ${LINK}`}>
-          Read full post<span className="sr-only">: {post.title}</span>
+          Read full post<span className="sr-only">{`: ${post.title}`}</span>
         </a>
       </article>
     </li>
   );
 }
 
-export interface BlogListPage {
-  heading: string;
-  intro: string;
-  posts: ListedPost[];
-  /** The newer and older pages' addresses; null where there is none. */
-  newer: string | null;
-  older: string | null;
-  /** The tag's feed, on a tag's page. */
-  feed?: string;
-}
-
 /** The blog's page (or a tag's) for visitors: a page of published posts, newest first, with links to the pages beside it. */
-export function BlogListView({ page, year }: { page: BlogListPage; year: number }) {
+export function BlogListView({ list, year }: { list: PublicBlogList; year: number }) {
   return (
     <PublicFrame year={year} current="/blog">
       <div className="mx-auto max-w-5xl">
-        <h1 className="text-3xl font-bold md:text-4xl">{page.heading}</h1>
+        <h1 className="text-3xl font-bold md:text-4xl">{list.heading}</h1>
         <p className="mt-2 text-slate-600 dark:text-slate-400">
-          {page.intro}{' '}
-          <a href={page.feed ?? '/rss'} className="font-medium text-brand-600 underline dark:text-amber-accent">
+          {`${list.intro} `}
+          <a href={list.feed ?? '/rss'} className="font-medium text-brand-600 underline dark:text-amber-accent">
             RSS feed
           </a>
         </p>
-        {page.posts.length === 0 ? (
+        {list.posts.length === 0 ? (
           <p className="mt-8 rounded-xl border border-dashed border-slate-300 p-8 text-center dark:border-slate-700">No blog posts yet</p>
         ) : (
           <ul className="mt-8 grid gap-6 md:grid-cols-2">
-            {page.posts.map((post, index) => (
-              <PostSummary key={post._id} post={post} first={index === 0} />
+            {list.posts.map((post, index) => (
+              <PostSummary key={post.id} post={post} first={index === 0} />
             ))}
           </ul>
         )}
-        {(page.newer || page.older) && (
+        {(list.newer || list.older) && (
           <nav aria-label="Pages" className="mt-8 flex flex-wrap justify-between gap-4">
-            {page.newer ? (
-              <a href={page.newer} rel="prev" className={LINK}>
+            {list.newer ? (
+              <a href={list.newer} rel="prev" className={LINK}>
                 ← Newer posts
               </a>
             ) : (
               <span />
             )}
-            {page.older && (
-              <a href={page.older} rel="next" className={LINK}>
+            {list.older && (
+              <a href={list.older} rel="next" className={LINK}>
                 Older posts →
               </a>
             )}
@@ -314,13 +295,13 @@ export function BlogListView({ page, year }: { page: BlogListPage; year: number 
 }
 
 /** A tag no published post carries, or a page of the blog that is none: said plainly, with the way back (answered 404). */
-export function BlogTagMissingView({ tag, year }: { tag: string | undefined; year: number }) {
+export function BlogMissingView({ tag, year }: { tag: string | null; year: number }) {
   return (
     <PublicFrame year={year} current="/blog">
       <div className="mx-auto max-w-3xl py-16 text-center">
-        <h1 className="text-2xl font-bold">{tag === undefined ? 'Page not found' : `No posts tagged “${tag}”`}</h1>
+        <h1 className="text-2xl font-bold">{tag === null ? 'Page not found' : `No posts tagged “${tag}”`}</h1>
         <p className="mt-2 text-slate-600 dark:text-slate-400">
-          {tag === undefined ? 'This page of the blog does not exist.' : 'No published post carries this tag.'}
+          {tag === null ? 'This page of the blog does not exist.' : 'No published post carries this tag.'}
         </p>
         <a href="/blog" className={`mt-6 ${LINK}`}>
           Browse all posts
@@ -330,8 +311,9 @@ export function BlogTagMissingView({ tag, year }: { tag: string | undefined; yea
   );
 }
 
-export function EventView({ event, timeZone, year }: { event: EventDetailsDocument; timeZone: string; year: number }) {
-  const path = `/events/${event._id}`;
+/** A public approved event for a visitor: its time as `event.when` says (the site's zone; the browser adds the reader's). */
+export function EventView({ event, year }: { event: PublicEvent; year: number }) {
+  const path = `/events/${event.id}`;
   return (
     <PublicFrame year={year}>
       <article className="mx-auto max-w-3xl">
@@ -341,7 +323,7 @@ export function EventView({ event, timeZone, year }: { event: EventDetailsDocume
           </div>
         )}
         <p className="text-sm font-semibold text-brand-600 dark:text-amber-accent">
-          {EVENT_TYPE_LABELS[event.eventType]}
+          {event.typeLabel}
           {event.isCancelled && <span className="ml-2 rounded-full bg-red-600 px-2 py-0.5 text-xs text-white">Cancelled</span>}
         </p>
         <h1 className="mt-2 text-3xl font-bold md:text-4xl">{event.title}</h1>
@@ -350,17 +332,17 @@ export function EventView({ event, timeZone, year }: { event: EventDetailsDocume
             <dt className="sr-only">When</dt>
             <dd>
               <time dateTime={event.startDate} className={event.isCancelled ? 'line-through' : undefined}>
-                {formatEventTime(event, { timeZone })}
+                {event.when}
               </time>
             </dd>
           </div>
           <div>
             <dt className="sr-only">Where</dt>
             <dd>
-              {placeLine(event)}
-              {addressLine(event.address) && <span className="block">{addressLine(event.address)}</span>}
-              {mapLink(event) && (
-                <a href={mapLink(event)!} className={LINK} rel="noopener" target="_blank">
+              {event.place}
+              {event.address && <span className="block">{event.address}</span>}
+              {event.map && (
+                <a href={event.map} className={LINK} rel="noopener" target="_blank">
                   Show on a map (OpenStreetMap)
                 </a>
               )}
@@ -368,13 +350,11 @@ export function EventView({ event, timeZone, year }: { event: EventDetailsDocume
           </div>
           <div>
             <dt className="sr-only">Organizer</dt>
-            <dd>
-              Organized by {event.organizer.firstName} {event.organizer.lastName}
-            </dd>
+            <dd>{`Organized by ${event.organizer}`}</dd>
           </div>
           <div>
             <dt className="sr-only">Attending</dt>
-            <dd>{placesLine(event)}</dd>
+            <dd>{event.places}</dd>
           </div>
         </dl>
         {event.description
@@ -400,7 +380,7 @@ export function EventView({ event, timeZone, year }: { event: EventDetailsDocume
             </a>
           )}
           <a
-            href={`/api/events/${event._id}/ics`}
+            href={`/api/events/${event.id}/ics`}
             className="inline-flex min-h-11 items-center rounded-md border border-slate-300 px-5 font-medium dark:border-slate-600"
           >
             Add to calendar
@@ -409,4 +389,26 @@ export function EventView({ event, timeZone, year }: { event: EventDetailsDocume
       </article>
     </PublicFrame>
   );
+}
+
+/** What the browser adds to a page once it has taken it over; the server renders without them. */
+export interface PublicPageSlots {
+  subscribe?: ReactNode;
+  postEnd?: ReactNode;
+}
+
+/** Any public page from its props: what the server renders and the browser hydrates. */
+export function PublicPageView({ props, slots = {} }: { props: PublicPageProps; slots?: PublicPageSlots }) {
+  switch (props.page) {
+    case 'landing':
+      return <LandingView subscribe={slots.subscribe} />;
+    case 'blog-post':
+      return <BlogPostView post={props.post} year={props.year} after={slots.postEnd} />;
+    case 'blog-list':
+      return <BlogListView list={props.list} year={props.year} />;
+    case 'blog-missing':
+      return <BlogMissingView tag={props.tag} year={props.year} />;
+    case 'event':
+      return <EventView event={props.event} year={props.year} />;
+  }
 }
