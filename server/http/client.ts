@@ -64,14 +64,17 @@ export async function serveClient(app: FastifyInstance, { pages }: { pages: Publ
   // The build does not change while the process runs.
   const template = await readFile(resolve(CLIENT_DIR, 'index.html'), 'utf8');
   const templates = { app: template, firstPaint: await firstPaintPage(template) };
-  /** A public page, or for an id that is not public the app's page: 404 to a visitor, the app decides for a member. */
-  const publicPage = (reply: FastifyReply, found: PublicPage | null, signedIn: boolean) =>
+  /** The app's page with a public page in it (none: the bare app's); 404 unless `shown`. */
+  const htmlPage = (reply: FastifyReply, found: PublicPage | null, shown: boolean) =>
     reply
-      .status(found || signedIn ? 200 : 404)
+      .status(shown ? 200 : 404)
       .header('Cache-Control', 'no-cache')
       .header('Vary', 'Cookie')
       .type('text/html; charset=utf-8')
       .send(withPublicPage(templates, found));
+  /** A public page, or for an id that is not public the app's page: 404 to a visitor, the app decides for a member. */
+  const publicPage = (reply: FastifyReply, found: PublicPage | null, signedIn: boolean) =>
+    htmlPage(reply, found, found !== null || signedIn);
   app.get(
     '/',
     {
@@ -103,12 +106,7 @@ export async function serveClient(app: FastifyInstance, { pages }: { pages: Publ
     request: { tag?: string; after?: string | undefined; before?: string | undefined },
   ) => {
     const { page: found, found: exists } = await pages.blogList(request, signedIn);
-    return reply
-      .status(exists || signedIn ? 200 : 404)
-      .header('Cache-Control', 'no-cache')
-      .header('Vary', 'Cookie')
-      .type('text/html; charset=utf-8')
-      .send(withPublicPage(templates, found));
+    return htmlPage(reply, found, exists || signedIn);
   };
   app.get(
     '/blog',
