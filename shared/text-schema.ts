@@ -14,3 +14,15 @@ export const hasNoForbiddenCharacters = (value: string) => !FORBIDDEN_CHARACTER.
 
 /** A string without forbidden characters; `message` is the field's own message for a value that is not a string. */
 export const text = (message?: string) => v.pipe(v.string(message), v.check(hasNoForbiddenCharacters, FORBIDDEN_CHARACTERS_MESSAGE));
+
+/**
+ * What a member writes in a field (a comment, a reply, a name): text, trimmed, not empty (`empty` is the refusal), at
+ * most `max` characters. `field` names it in the other refusals ("Comment must be at most 2,000 characters").
+ */
+export const writtenText = (field: string, empty: string, max: number) =>
+  v.pipe(
+    text(`${field} must be text`),
+    v.trim(),
+    v.minLength(1, empty),
+    v.maxLength(max, `${field} must be at most ${max.toLocaleString('en-US')} characters`),
+  );

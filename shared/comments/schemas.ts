@@ -1,14 +1,9 @@
 import * as v from 'valibot';
 import { ROLES } from '../domain';
-import { text } from '../text-schema';
+import { text, writtenText } from '../text-schema';
 import { COMMENT_MAX_LENGTH, COMMENT_TARGET_TYPES } from './constants';
 
-const content = v.pipe(
-  text('Comment must be text'),
-  v.trim(),
-  v.minLength(1, 'Comment cannot be empty'),
-  v.maxLength(COMMENT_MAX_LENGTH, `Comment must be at most ${COMMENT_MAX_LENGTH.toLocaleString('en-US')} characters`),
-);
+const content = writtenText('Comment', 'Comment cannot be empty', COMMENT_MAX_LENGTH);
 
 /** A new comment, or a reply to one (one level deep). */
 export const NewCommentSchema = v.object({

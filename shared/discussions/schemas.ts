@@ -7,7 +7,7 @@
  */
 import * as v from 'valibot';
 import { ROLES } from '../domain';
-import { text } from '../text-schema';
+import { text, writtenText } from '../text-schema';
 import { TagsSchema } from '../feed/schemas';
 import { pageSchema } from '../page';
 import {
@@ -23,12 +23,7 @@ import {
 const count = v.pipe(v.number(), v.integer(), v.minValue(0));
 const id = (notFound: string) => v.pipe(text(), v.trim(), v.uuid(notFound));
 
-const categoryName = v.pipe(
-  text('Category name must be text'),
-  v.trim(),
-  v.minLength(1, 'Category name is required'),
-  v.maxLength(CATEGORY_NAME_MAX_LENGTH, `Category name must be at most ${CATEGORY_NAME_MAX_LENGTH} characters`),
-);
+const categoryName = writtenText('Category name', 'Category name is required', CATEGORY_NAME_MAX_LENGTH);
 const categoryDescription = v.pipe(
   text('Description must be text'),
   v.trim(),
@@ -66,12 +61,7 @@ const title = v.pipe(
   v.maxLength(TOPIC_TITLE_MAX_LENGTH, `Title must be at most ${TOPIC_TITLE_MAX_LENGTH} characters`),
 );
 /** Before sanitising; what is left after it is checked again (an empty post after sanitising is refused too). */
-export const discussionContent = v.pipe(
-  text('Text must be text'),
-  v.trim(),
-  v.minLength(1, 'Write something first'),
-  v.maxLength(DISCUSSION_CONTENT_MAX_LENGTH, `Text must be at most ${DISCUSSION_CONTENT_MAX_LENGTH.toLocaleString('en-US')} characters`),
-);
+export const discussionContent = writtenText('Text', 'Write something first', DISCUSSION_CONTENT_MAX_LENGTH);
 
 export const NewTopicSchema = v.object({
   title,

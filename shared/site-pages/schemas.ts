@@ -1,6 +1,6 @@
 /** The site pages' answers and input (docs/domain/site-pages.md). */
 import * as v from 'valibot';
-import { text } from '../text-schema';
+import { text, writtenText } from '../text-schema';
 import { canonicalTimeZone } from '../events/event-times';
 
 export const SITE_PAGE_SLUGS = ['about', 'contact', 'privacy', 'terms', 'guidelines', 'help', 'support'] as const;
@@ -24,18 +24,8 @@ export const SitePageSchema = v.object({
 export type SitePage = v.InferOutput<typeof SitePageSchema>;
 
 export const SitePageTextSchema = v.object({
-  title: v.pipe(
-    text('Title must be text'),
-    v.trim(),
-    v.nonEmpty('Title is required'),
-    v.maxLength(SITE_PAGE_TITLE_MAX_LENGTH, `Title must be at most ${SITE_PAGE_TITLE_MAX_LENGTH} characters`),
-  ),
-  body: v.pipe(
-    text('Text must be text'),
-    v.trim(),
-    v.nonEmpty('Text is required'),
-    v.maxLength(SITE_PAGE_BODY_MAX_LENGTH, `Text must be at most ${SITE_PAGE_BODY_MAX_LENGTH.toLocaleString('en-US')} characters`),
-  ),
+  title: writtenText('Title', 'Title is required', SITE_PAGE_TITLE_MAX_LENGTH),
+  body: writtenText('Text', 'Text is required', SITE_PAGE_BODY_MAX_LENGTH),
 });
 export type SitePageInput = v.InferOutput<typeof SitePageTextSchema>;
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import * as v from 'valibot';
-import { FORBIDDEN_CHARACTERS_MESSAGE, text } from '../../shared/text-schema';
+import { FORBIDDEN_CHARACTERS_MESSAGE, text, writtenText } from '../../shared/text-schema';
 import { decodeQueryComponent, parseQueryString } from '../../server/http/query-string';
 
 const issuesOf = (input: unknown) => v.safeParse(text('Must be text'), input).issues?.map((issue) => issue.message);
@@ -51,5 +51,22 @@ describe('the query string parser', () => {
 
   it('decodes whatever encodeURIComponent encodes back to the same text', () => {
     fc.assert(fc.property(fc.string({ unit: 'grapheme' }), (s) => decodeQueryComponent(encodeURIComponent(s)) === s));
+  });
+});
+
+describe('written text (a comment, a reply, a name)', () => {
+  const comment = writtenText('Comment', 'Comment cannot be empty', 2000);
+  const messages = (input: unknown) => v.safeParse(comment, input).issues?.map((issue) => issue.message);
+
+  it('is trimmed, and refuses what is left empty with its own words', () => {
+    expect(v.parse(comment, '  Who remembers WLS?  ')).toBe('Who remembers WLS?');
+    expect(messages('   ')).toEqual(['Comment cannot be empty']);
+  });
+
+  it('names the field in its other refusals, the limit written as people read it', () => {
+    expect(v.is(comment, 'x'.repeat(2000))).toBe(true);
+    expect(messages('x'.repeat(2001))).toEqual(['Comment must be at most 2,000 characters']);
+    expect(messages(42)).toEqual(['Comment must be text']);
+    expect(messages('a\0b')).toEqual([FORBIDDEN_CHARACTERS_MESSAGE]);
   });
 });
