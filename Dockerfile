@@ -1,4 +1,5 @@
-# One image for every role (ROLES=api,projections,workers by default: the whole site in one process).
+# One image for every role (ROLES=api,realtime,projections,workers by default: the whole site in one process;
+# ROLES=realtime alone serves the sockets on PORT, for a load balancer's /socket.io/ rule).
 #   docker build -t broadcast-history-community .     tested by `npm run test:image` (podman; see README)
 # Node 20, as everywhere else (package.json engines, README, CI).
 # package.json less its scripts: what npm ci reads, so a new npm script does not reinstall every package.

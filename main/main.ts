@@ -1,6 +1,7 @@
 /**
- * Starts the roles named in ROLES (api, projections, workers, and in development inbound; api, projections and
- * workers by default elsewhere, for one machine) and closes them gracefully on SIGINT/SIGTERM.
+ * Starts the roles named in ROLES (api, realtime, projections, workers, and in development inbound; all but inbound
+ * by default elsewhere, for one machine) and closes them gracefully on SIGINT/SIGTERM. realtime with api serves the
+ * sockets on the API's HTTP server; realtime alone, on a server of its own on PORT (server/realtime/server.ts).
  */
 import { pino } from 'pino';
 import { ConfigError, loadConfig } from '../platform/config';
@@ -8,6 +9,7 @@ import { createServices } from './services';
 import { ServiceUnavailableError } from '../platform/connections';
 import { buildApp } from '../server/app';
 import { startInboundRole } from './inbound';
+import { startRealtimeServer } from '../server/realtime/server';
 
 async function main() {
   const config = loadConfig();
@@ -29,11 +31,17 @@ async function main() {
     stops.unshift(inbound.close);
     logger.info({ port: inbound.port }, `taking replies to discussion mail at reply+…@${config.inbound.replyDomain}`);
   }
+  if (config.roles.has('realtime') && !config.roles.has('api')) {
+    const realtime = await startRealtimeServer(services, logger, { port: config.port, host: config.host });
+    stops.unshift(realtime.close);
+  }
   if (config.roles.has('api')) {
     const { app } = await buildApp(services);
     await app.listen({ port: config.port, host: config.host });
     stops.unshift(() => app.close());
     logger.info({}, `Broadcast History Community is up at ${config.publicUrl}`);
+    if (!config.roles.has('realtime'))
+      logger.info({}, 'no realtime role here: /socket.io/ must be routed to the processes that run it (ROLES=realtime)');
   }
 
   let closing = false;

@@ -11,7 +11,11 @@ const booleanish = v.pipe(
   v.picklist(['true', 'false', '1', '0']),
   v.transform((s) => s === 'true' || s === '1'),
 );
-const roles = ['api', 'projections', 'workers', 'inbound'] as const;
+/**
+ * `realtime` serves the sockets (/socket.io/): on the API's own HTTP server when the process runs `api` too,
+ * else on a server of its own (PORT), so that the fan-out of notices has an event loop of its own.
+ */
+const roles = ['api', 'realtime', 'projections', 'workers', 'inbound'] as const;
 
 /** Exported so that tests can name every variable of a kind (all the rate limits). */
 export const EnvSchema = v.object({

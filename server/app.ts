@@ -21,7 +21,7 @@ import { createAuthCache } from './http/auth-cache';
 import { healthRoutes } from './monitoring/health-routes';
 import { monitoringRoutes } from './monitoring/monitoring-routes';
 import { memberActor, resolveActor } from './members/actor';
-import { attachRealtime, type Realtime } from './realtime/gateway';
+import { attachRealtime, detachedRealtime, type Realtime } from './realtime/gateway';
 import { memberRoutes } from './members/routes';
 import { accountRoutes } from './members/account-routes';
 import { feedRoutes } from './feed/routes';
@@ -169,19 +169,22 @@ export async function buildApp(
     }),
   });
 
-  const realtime = attachRealtime(app.server, {
-    redis: services.redis,
-    prefix: config.redisPrefix,
-    origin: new URL(config.publicUrl).origin,
-    presence: services.presence,
-    async authenticate(cookieHeader) {
-      const signed = cookieHeader ? app.parseCookie(cookieHeader)[SESSION_COOKIE] : undefined;
-      const unsigned = signed ? signer.unsign(signed) : null;
-      if (!unsigned?.valid || !unsigned.value) return null;
-      const memberId = await sessions.memberOf(unsigned.value);
-      return memberId ? memberActor(services, memberId) : null;
-    },
-  });
+  // The sockets: on this HTTP server when this process runs the realtime role too, else on realtime processes.
+  const realtime = !config.roles.has('realtime')
+    ? detachedRealtime({ redis: services.redis, prefix: config.redisPrefix })
+    : attachRealtime(app.server, {
+        redis: services.redis,
+        prefix: config.redisPrefix,
+        origin: new URL(config.publicUrl).origin,
+        presence: services.presence,
+        async authenticate(cookieHeader) {
+          const signed = cookieHeader ? app.parseCookie(cookieHeader)[SESSION_COOKIE] : undefined;
+          const unsigned = signed ? signer.unsign(signed) : null;
+          if (!unsigned?.valid || !unsigned.value) return null;
+          const memberId = await sessions.memberOf(unsigned.value);
+          return memberId ? memberActor(services, memberId) : null;
+        },
+      });
   app.addHook('preClose', () => realtime.close());
 
   await registerOpenApi(app, { version: API_VERSION, publicUrl: config.publicUrl });

@@ -1,14 +1,22 @@
 /**
- * socket.io on the API's HTTP server. Browsers authenticate with the session
- * cookie; embeds connect anonymously and join only the public room. The Redis
+ * socket.io on the HTTP server of the realtime role: the API's own when one process runs both (the default), or
+ * the realtime process's (server/realtime/server.ts) when the fan-out runs apart from the API. Browsers
+ * authenticate with the session cookie; embeds connect anonymously and join only the public room. The Redis
  * Streams adapter (platform/realtime/notices.ts) shares rooms between processes.
+ *
+ * A notice is encoded once per broadcast, WebSocket frame included (socket.io-adapter's pre-encoded frame, no
+ * per-message compression): what is left per socket is its write to the connection, one system call each. The
+ * notices one turn of the event loop delivers (several read from the stream at once, after a busy moment) leave
+ * in one write per connection (coalesceWrites), so a backlog costs fewer system calls per notice than steady
+ * traffic instead of more.
  */
 import type { Server as HttpServer } from 'node:http';
+import type { Socket as NetSocket } from 'node:net';
 import type { Redis } from 'ioredis';
 import type { Actor } from '../../shared/domain';
 import { ROOMS } from '../../shared/socket-messages';
 import { HEARTBEAT_MS, type Presence } from './presence';
-import { socketServer } from '../../platform/realtime/notices';
+import { socketServer, type SocketServer } from '../../platform/realtime/notices';
 
 export interface Realtime {
   /** Ends every socket of a member, on every API process (suspension, role change). */
@@ -36,6 +44,7 @@ export function attachRealtime(
 ): Realtime {
   const { presence } = options;
   const io = socketServer<SocketData>(options.redis, options.prefix, httpServer);
+  coalesceWrites(io);
 
   // Another site's page could otherwise open a socket with the member's cookie and hear their notices (cross-site
   // WebSocket hijacking). Browsers always send Origin; a client without one (a script, a test) is no browser to abuse.
@@ -80,4 +89,51 @@ export function attachRealtime(
       await io.of('/').adapter.close();
     },
   };
+}
+
+/**
+ * The api role without the realtime role (ROLES=api, sockets served by realtime processes): no socket here, but a
+ * member's sockets are still ended on every realtime process, through the same Redis stream.
+ */
+export function detachedRealtime(options: { redis: Redis; prefix: string }): Realtime {
+  const io = socketServer(options.redis, options.prefix);
+  return {
+    async disconnectMember(memberId) {
+      io.in(ROOMS.member(memberId)).disconnectSockets(true);
+    },
+    socketCount: () => 0,
+    close: async () => io.of('/').adapter.close(),
+  };
+}
+
+/** The TCP connection under a socket's WebSocket (engine.io transport → ws → net.Socket); none while polling. */
+function connectionOf(socket: { conn: unknown }): NetSocket | undefined {
+  const transport = (socket.conn as { transport?: { name?: string; socket?: { _socket?: NetSocket } } }).transport;
+  return transport?.name === 'websocket' ? transport.socket?._socket : undefined;
+}
+
+/**
+ * Every connection a broadcast writes to is corked until the event loop's turn ends, then uncorked: the frames of
+ * all the notices delivered in that turn go out in one write per connection. A notice alone in its turn leaves as
+ * soon as the turn ends (no timer, no added wait).
+ */
+function coalesceWrites(io: SocketServer<SocketData>) {
+  // apply (every socket a broadcast reaches) is private in socket.io-adapter's types, public in its code.
+  type Apply = (opts: unknown, callback: (socket: { conn: unknown }) => void) => void;
+  const adapter = io.of('/').adapter as unknown as { apply: Apply };
+  const apply: Apply = adapter.apply.bind(adapter);
+  const corked: NetSocket[] = [];
+  const uncork = () => {
+    for (const connection of corked.splice(0)) connection.uncork();
+  };
+  adapter.apply = (opts, callback) =>
+    apply(opts, (socket) => {
+      const connection = connectionOf(socket);
+      if (connection && connection.writableCorked === 0 && !connection.destroyed) {
+        if (corked.length === 0) setImmediate(uncork);
+        connection.cork();
+        corked.push(connection);
+      }
+      callback(socket);
+    });
 }

@@ -103,7 +103,7 @@ export async function startTestSite(env: Record<string, string> = {}, alongside?
     NODE_ENV: 'test',
     DATABASE_URL: alongside?.services.config.databaseUrl ?? database!.url,
     REDIS_PREFIX: alongside?.services.config.redisPrefix ?? testRedisPrefix(),
-    ...(alongside ? { ROLES: 'api' } : {}),
+    ...(alongside ? { ROLES: 'api,realtime' } : {}),
     SESSION_SECRET: 'test-secret-test-secret-test-secret-0123',
     SCRYPT_N: '1024',
     SMTP_SINK_PORT: '0',
