@@ -10,6 +10,26 @@ import { PUBLIC_PAGE_PROPS_ID } from '../shared/public-pages/props';
 import './styles.css';
 
 const path = window.location.pathname;
+/** What a reader does first on a page that waits for them: scroll, touch, click or type. */
+const INTERACTIONS = ['scroll', 'wheel', 'pointerdown', 'touchstart', 'keydown'] as const;
+
+/** `start` once, at the reader's first move or, with `atEnd`, once the article's end is on screen. */
+function whenReadOn(start: () => void, atEnd: boolean) {
+  let started = false;
+  const seen = new IntersectionObserver((entries) => {
+    if (entries.some((entry) => entry.isIntersecting)) once();
+  });
+  const once = () => {
+    if (started) return;
+    started = true;
+    seen.disconnect();
+    for (const type of INTERACTIONS) window.removeEventListener(type, once, true);
+    start();
+  };
+  const end = atEnd ? document.querySelector('#prerendered article > :last-child') : null;
+  if (end) seen.observe(end);
+  for (const type of INTERACTIONS) window.addEventListener(type, once, { capture: true, passive: true });
+}
 const app = () => import('./app');
 
 async function readSession(): Promise<Session | null> {
@@ -26,8 +46,12 @@ if (path === '/login' || path === '/register') {
   void (path === '/login' ? import('./features/auth/sign-in-page') : import('./features/auth/register-page'));
 } else if (document.getElementById(PUBLIC_PAGE_PROPS_ID)) {
   // A visitor's public page (the landing page, the blog, a post, an event): the server sent it rendered, with the
-  // props it was rendered from; the same view hydrates it (client/public-page.tsx). Its links are plain ones.
-  void import('./public-page').then((page) => page.hydratePublicPage());
+  // props it was rendered from; the same view hydrates it (client/public-page.tsx). Its links are plain ones, so
+  // the blog's pages are whole without script: they hydrate at the reader's first move (a post also once its end,
+  // where the comments follow, is on screen), and nothing competes with their first paint.
+  const hydrate = () => void import('./public-page').then((page) => page.hydratePublicPage());
+  if (path === '/blog' || path.startsWith('/blog/')) whenReadOn(hydrate, !path.startsWith('/blog/tag/') && path !== '/blog');
+  else hydrate();
 } else if (path === '/') {
   // No page from the server: it took the reader for a member. Signed out after all: the landing page.
   void readSession().then(async (session) => {

@@ -3,8 +3,8 @@
  * sent it rendered from its props (server/public-pages/pages.ts), and here the same view (shared/public-pages/views.tsx)
  * hydrates it with the same props, read from the page, so the first paint is the server's and nothing is drawn
  * anew (docs/domain/shell.md#public-pages). No router, shell or socket: its links are plain ones. Once hydrated,
- * the page gains what only a browser does: the subscribe form's request, a post's sharing and comments (when read
- * on), an event's time in the reader's own zone.
+ * the page gains what only a browser does: the subscribe form's request, a post's sharing and comments, an event's
+ * time in the reader's own zone. The blog's pages hydrate when the reader reads on (client/main.tsx).
  */
 import { StrictMode, Suspense, lazy, useEffect, useState } from 'react';
 import { hydrateRoot, type Root } from 'react-dom/client';
@@ -17,40 +17,16 @@ import { formatEventTime } from '../shared/events/event-times';
 
 const PostComments = lazy(() => import('./features/blog/post-comments').then((m) => ({ default: m.PostComments })));
 
-/** What a reader does first on a page that waits for them: scroll, touch, click or type. */
-const INTERACTIONS = ['scroll', 'wheel', 'pointerdown', 'touchstart', 'keydown'] as const;
-
 /** The props the server rendered the page from; null on any other page. */
 export function readPublicPageProps(): PublicPageProps | null {
   const text = document.getElementById(PUBLIC_PAGE_PROPS_ID)?.textContent;
   return text ? (JSON.parse(text) as PublicPageProps) : null;
 }
 
-/** True once the reader moves, or `end` is on screen. */
-function useReadOn(active: boolean) {
-  const [readOn, setReadOn] = useState(false);
-  useEffect(() => {
-    if (!active) return;
-    const end = document.querySelector(`#${PUBLIC_PAGE_ROOT_ID} article > :last-child`);
-    const start = () => setReadOn(true);
-    const seen = new IntersectionObserver((entries) => {
-      if (entries.some((entry) => entry.isIntersecting)) start();
-    });
-    if (end) seen.observe(end);
-    for (const type of INTERACTIONS) window.addEventListener(type, start, { capture: true, passive: true });
-    return () => {
-      seen.disconnect();
-      for (const type of INTERACTIONS) window.removeEventListener(type, start, true);
-    };
-  }, [active]);
-  return readOn;
-}
-
 export function PublicPage({ props }: { props: PublicPageProps }) {
   // The first render is the server's (same props, same markup); what differs in a browser comes after it.
   const [hydrated, setHydrated] = useState(false);
   useEffect(() => setHydrated(true), []);
-  const readOn = useReadOn(props.page === 'blog-post');
   let shown = props;
   if (props.page === 'event' && hydrated) {
     const { event } = props;
@@ -63,7 +39,8 @@ export function PublicPage({ props }: { props: PublicPageProps }) {
       slots={{
         subscribe: <GuestSubscribeForm id={LANDING_SUBSCRIBE_ID} />,
         postEnd:
-          props.page === 'blog-post' && readOn ? (
+          // A post hydrates once the reader reads on (client/main.tsx): its comments follow at once.
+          props.page === 'blog-post' && hydrated ? (
             <Suspense fallback={null}>
               <PostComments post={props.post} />
             </Suspense>

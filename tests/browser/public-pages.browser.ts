@@ -96,6 +96,8 @@ describe('public pages', () => {
         ['/blog', 'Blog'],
       ] as const) {
         await page.goto(path);
+        // The blog's pages hydrate at the reader's first move (client/main.tsx).
+        await page.mouse.wheel(0, 1);
         // Hydrated: React has claimed the server's heading (its fiber is on the element), and drew nothing anew.
         await page.waitForFunction(() => {
           const h1 = document.querySelector('#prerendered h1');
@@ -126,11 +128,13 @@ describe('public pages', () => {
     const context = await browser.newContext({ baseURL: site.url, timezoneId: 'Europe/Berlin' });
     const page = await context.newPage();
     const errors = consoleErrors(page);
-    const hydrated = () =>
-      page.waitForFunction(() => {
+    const hydrated = async () => {
+      await page.mouse.wheel(0, 1);
+      await page.waitForFunction(() => {
         const h1 = document.querySelector('#prerendered h1');
         return h1 !== null && Object.keys(h1).some((key) => key.startsWith('__reactFiber'));
       });
+    };
     await page.goto(`/events/${eventId}`);
     await hydrated();
     // The server wrote the site's zone; the browser adds the reader's (docs/domain/shell.md#public-pages).
