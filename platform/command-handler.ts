@@ -5,10 +5,12 @@
  * Commands of one stream are serialised inside the process (a hot stream, such as
  * 1,000 members RSVPing to one event, spent 5.5 s in optimistic retries without
  * this and 0.9 s with it); the expected-version check stays as the safety net
- * across processes, with a bounded number of retries. While a stream has commands
- * queued, its folded state is kept, so each next command reads only the events
- * after it (a stream's state then costs one read of its tail, not of its whole
- * history: 1,000 RSVPs to one event went from 120 to 435 commands/s in `npm run bench`).
+ * across processes, with a bounded number of retries. The folded state of a stream
+ * with commands queued, and of the last 1,000 streams used, is kept, so each next
+ * command reads only the events after it (a stream's state then costs one read of its
+ * tail, not of its whole history: 1,000 RSVPs to one event went from 120 to 435
+ * commands/s in `npm run bench`; a post liked a hundred times was read whole at each
+ * like when kept only while its commands were queued).
  */
 import { randomUUID } from 'node:crypto';
 import { type CommandMetadata, type Decider, type DomainEvent, fail, fold } from '../shared/domain';
@@ -41,10 +43,25 @@ export interface CommandHandlerOptions {
 
 export type CommandHandler = ReturnType<typeof createCommandHandler>;
 
+/** Streams whose folded state is kept after their last command (the most recently used). */
+const KEPT_STREAMS = 1_000;
+
 export function createCommandHandler({ eventStore, progress, maxRetries = 5, readYourWritesTimeoutMs = 2000 }: CommandHandlerOptions) {
   const tails = new Map<string, Promise<unknown>>();
-  /** The folded state of each stream with commands queued, at the version it was read or written up to. */
+  /**
+   * The folded state of each stream with commands queued, and of the last KEPT_STREAMS used, at the version it was
+   * read or written up to (a Map keeps insertion order: each use moves a stream to the end, the oldest go first). Only
+   * ever a start: `load` still reads what the stream holds after that version, whoever appended it.
+   */
   const folded = new Map<string, { decider: unknown; state: unknown; version: number }>();
+  function keep(stream: string, kept: { decider: unknown; state: unknown; version: number }) {
+    folded.delete(stream);
+    folded.set(stream, kept);
+    for (const oldest of folded.keys()) {
+      if (folded.size <= KEPT_STREAMS) break;
+      if (!tails.has(oldest)) folded.delete(oldest);
+    }
+  }
 
   function serialised<T>(stream: string, work: () => Promise<T>): Promise<T> {
     const previous = tails.get(stream) ?? Promise.resolve();
@@ -52,9 +69,7 @@ export function createCommandHandler({ eventStore, progress, maxRetries = 5, rea
     const tail = run.catch(() => undefined);
     tails.set(stream, tail);
     void tail.then(() => {
-      if (tails.get(stream) !== tail) return;
-      tails.delete(stream);
-      folded.delete(stream);
+      if (tails.get(stream) === tail) tails.delete(stream);
     });
     return run;
   }
@@ -68,7 +83,7 @@ export function createCommandHandler({ eventStore, progress, maxRetries = 5, rea
       ? (recorded as unknown as Event[]).reduce(decider.evolve, from.state)
       : fold(decider, recorded as unknown as Event[]);
     const version = recorded.at(-1)?.version ?? from?.version ?? null;
-    if (version !== null) folded.set(stream, { decider, state, version });
+    if (version !== null) keep(stream, { decider, state, version });
     return { state, version };
   }
 
@@ -89,7 +104,7 @@ export function createCommandHandler({ eventStore, progress, maxRetries = 5, rea
           { expectedVersion: version ?? 'no_stream' },
         );
         const after = events.reduce(decider.evolve, state);
-        folded.set(stream, { decider, state: after, version: result.nextExpectedVersion });
+        keep(stream, { decider, state: after, version: result.nextExpectedVersion });
         return { events, state: after, position: result.position };
       } catch (error) {
         if (!(error instanceof WrongExpectedVersionError)) throw error;

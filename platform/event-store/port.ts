@@ -70,6 +70,11 @@ export interface SubscribeOptions {
   /** Deliver events with a position strictly greater than this; 0 from the start. */
   after: number;
   signal?: AbortSignal;
+  /**
+   * Called each time the subscription has handed on everything the log had ready and waits for more (a hint: an
+   * adapter may never call it). The projection runner ends a late page there (platform/projections/runner.ts).
+   */
+  onCaughtUp?: () => void;
 }
 
 export interface EventStore {

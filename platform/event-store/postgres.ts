@@ -362,8 +362,11 @@ export async function createPostgresEventStore(options: PostgresEventStoreOption
   }
   await migrate();
 
+  /** This process's own subscriptions: woken at once by its own appends (the NOTIFY after commit is for the others). */
+  const localSubscribers = new Set<() => void>();
   let notifyScheduled = false;
   function wakeSubscribers() {
+    for (const nudge of localSubscribers) nudge();
     if (notifyScheduled) return;
     notifyScheduled = true;
     setImmediate(() => {
@@ -575,7 +578,7 @@ export async function createPostgresEventStore(options: PostgresEventStoreOption
     }
   }
 
-  async function* subscribeToAll({ after, signal }: SubscribeOptions): AsyncGenerator<RecordedEvent> {
+  async function* subscribeToAll({ after, signal, onCaughtUp }: SubscribeOptions): AsyncGenerator<RecordedEvent> {
     let pending = true;
     let wake: (() => void) | null = null;
     const nudge = () => {
@@ -620,6 +623,7 @@ export async function createPostgresEventStore(options: PostgresEventStoreOption
     }
 
     signal?.addEventListener('abort', nudge);
+    localSubscribers.add(nudge);
     try {
       let position = after;
       let heldBackPollMs = HELD_BACK_FIRST_POLL_MS;
@@ -634,7 +638,10 @@ export async function createPostgresEventStore(options: PostgresEventStoreOption
         }
         if (rows.length === BATCH) continue;
         if (rows.length > 0) heldBackPollMs = HELD_BACK_FIRST_POLL_MS;
+        // Woken while reading or while the rows were handed on: something was appended since, so read again at once.
+        if (pending) continue;
         const head = await pool.query<{ position: string | null }>(sql.committedHead);
+        onCaughtUp?.();
         if (Number(head.rows[0]?.position ?? 0) > position) {
           await rest(heldBackPollMs);
           heldBackPollMs = Math.min(heldBackPollMs * 2, FALLBACK_POLL_MS);
@@ -643,6 +650,7 @@ export async function createPostgresEventStore(options: PostgresEventStoreOption
         }
       }
     } finally {
+      localSubscribers.delete(nudge);
       signal?.removeEventListener('abort', nudge);
       if (listener) dropListener(listener);
     }

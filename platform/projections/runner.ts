@@ -170,13 +170,39 @@ function createLock() {
 /** A page this long is a replay's: it waits a little for the adapter's next read instead of ending there. */
 const REPLAY_PAGE = 256;
 const REPLAY_WAIT_MS = 10;
+/**
+ * A live page whose first event was read while the last page was being applied is late: what the adapter still holds
+ * of that read is as old as that page, and the writers of what was appended meanwhile are waiting too. It takes what
+ * the adapter reads next, until the adapter says it has caught up with the log (SubscribeOptions.onCaughtUp), or for
+ * at most this long from its start (an adapter that does not say so), so that one page takes them all instead of the
+ * next one after one more page's work (25 members liking at once made pages of 3 to 5 events, each waiting for the last).
+ */
+const LATE_PAGE_WAIT_MS = 50;
+
+/** Counts the adapter's "caught up" hints, and wakes whoever waits for the next one. */
+function createCaughtUpSignal() {
+  let seen = 0;
+  let wake: (() => void) | null = null;
+  let next: Promise<void> | null = null;
+  return {
+    seen: () => seen,
+    mark() {
+      seen++;
+      wake?.();
+      wake = next = null;
+    },
+    next: () => (next ??= new Promise<void>((resolve) => (wake = resolve))),
+  };
+}
+type CaughtUpSignal = ReturnType<typeof createCaughtUpSignal>;
 
 /**
  * Pages of what the log has ready: an event, then every one that follows without waiting (the adapters yield what they
  * have read from memory), up to `size`. Live events come in pages of their own; a replay's pages run on across the
- * adapter's reads (a page ends after REPLAY_WAIT_MS without an event), so that each projection commits less often.
+ * adapter's reads (a page ends after REPLAY_WAIT_MS without an event), so that each projection commits less often; a
+ * late page runs on until the adapter has caught up (LATE_PAGE_WAIT_MS).
  */
-async function* pagesOf(events: AsyncIterable<RecordedEvent>, size: number): AsyncGenerator<RecordedEvent[]> {
+async function* pagesOf(events: AsyncIterable<RecordedEvent>, size: number, caughtUp?: CaughtUpSignal): AsyncGenerator<RecordedEvent[]> {
   const iterator = events[Symbol.asyncIterator]();
   type Next = IteratorResult<RecordedEvent> | { failed: unknown };
   // A failure after some events of a page comes after that page: what was read is applied first.
@@ -185,25 +211,45 @@ async function* pagesOf(events: AsyncIterable<RecordedEvent>, size: number): Asy
       (result) => result,
       (failed: unknown) => ({ failed }),
     );
-  /** Resolves 'tick' when the page should end: at once after what is ready, or a little later in a replay. */
-  const deadline = (replay: boolean) => {
+  /** Resolves 'tick' when the page should end: at once after what is ready, after `waitMs`, or when `until` settles. */
+  const deadline = (waitMs: number, until?: Promise<void>) => {
     let timer: NodeJS.Timeout | NodeJS.Immediate;
-    const promise = new Promise<'tick'>(
-      (resolve) => (timer = replay ? setTimeout(resolve, REPLAY_WAIT_MS, 'tick') : setImmediate(resolve, 'tick')),
-    );
-    return { promise, cancel: () => (replay ? clearTimeout(timer as NodeJS.Timeout) : clearImmediate(timer as NodeJS.Immediate)) };
+    const promise = new Promise<'tick'>((resolve) => {
+      timer = waitMs > 0 ? setTimeout(resolve, waitMs, 'tick') : setImmediate(resolve, 'tick');
+      void until?.then(() => resolve('tick'));
+    });
+    return { promise, cancel: () => (waitMs > 0 ? clearTimeout(timer as NodeJS.Timeout) : clearImmediate(timer as NodeJS.Immediate)) };
   };
   let pending: Promise<Next> | null = null;
+  /** Whether `pending` has settled: an event read before the page asked for it (while the last page was applied). */
+  let ready = false;
+  const ask = () => {
+    ready = false;
+    const asked = pull();
+    void asked.then(() => {
+      if (pending === asked) ready = true;
+    });
+    return asked;
+  };
   try {
     for (;;) {
-      const first = await (pending ?? pull());
+      const late = pending !== null && ready;
+      const first = await (pending ?? ask());
       pending = null;
       if ('failed' in first) throw first.failed;
       if (first.done) return;
       const page = [first.value];
+      const lateUntil = late ? performance.now() + LATE_PAGE_WAIT_MS : 0;
+      const caughtUpBefore = caughtUp?.seen() ?? 0;
       while (page.length < size) {
-        pending = pull();
-        const end = deadline(page.length >= REPLAY_PAGE);
+        pending = ask();
+        const waitMs = Math.ceil(lateUntil - performance.now());
+        const end =
+          page.length >= REPLAY_PAGE
+            ? deadline(REPLAY_WAIT_MS)
+            : waitMs > 0 && (caughtUp?.seen() ?? 0) === caughtUpBefore
+              ? deadline(waitMs, caughtUp?.next())
+              : deadline(0);
         const next = await Promise.race([pending, end.promise]);
         end.cancel();
         if (next === 'tick' || 'failed' in next) break;
@@ -424,7 +470,9 @@ export function createProjectionRunner(options: ProjectionRunnerOptions) {
         }, RECOVERED_AFTER_MS);
       }
       try {
-        for await (const page of pagesOf(eventStore.subscribeToAll({ after: from(), signal }), PAGE_SIZE)) {
+        const caughtUp = createCaughtUpSignal();
+        const events = eventStore.subscribeToAll({ after: from(), signal, onCaughtUp: caughtUp.mark });
+        for await (const page of pagesOf(events, PAGE_SIZE, caughtUp)) {
           if (report && subscription.status === 'resubscribing') subscription = healthy();
           if ((await onPage(page)) === 'stop') return;
         }
@@ -625,12 +673,18 @@ export function createProjectionRunner(options: ProjectionRunnerOptions) {
 
   /** Stores the checkpoints that moved in memory only, and the runner's summary: its position and heartbeat. */
   async function keepHouse(signal: AbortSignal) {
-    for (const track of activeLive()) {
-      if (track.position === track.stored) continue;
+    if (activeLive().some((track) => track.position !== track.stored))
+      // All in one statement, between two pages (a write each held the live pages back once per projection).
       await livePages(async () => {
-        if (track.position !== track.stored) await storeCheckpoint(track, store);
+        const moved = activeLive().filter((track) => track.position !== track.stored);
+        if (moved.length === 0) return;
+        const positions = moved.map((track) => track.position);
+        await checkpoints.savePositioned({
+          put: moved.map((track) => ({ ...checkpointOf(track), _position: track.position })),
+          remove: [],
+        });
+        moved.forEach((track, i) => (track.stored = positions[i]!));
       });
-    }
     writeSummary();
     await summaryWritten;
     if (options.rebuilds !== false) await startRebuilds(signal);
