@@ -1,5 +1,5 @@
 /**
- * Sign-in, password reset, e-mail change, subscription-confirmation and unsubscribe links, and the Reply-To address of
+ * Sign-in, registration, password reset, e-mail change, subscription-confirmation and unsubscribe links, and the Reply-To address of
  * discussion mail, carry a bearer token: whoever holds one signs in as, or acts
  * for, the mail's addressee. The development mailbox shows other people's mail, so it shows these links with the token
  * masked; the sink itself keeps the mail as sent.
@@ -12,7 +12,7 @@ export const MASKED_TOKEN = '••••••';
  * the confirmation page and its API). The token runs to the first character that ends a link in text, HTML or a header.
  */
 const TOKEN_LINK =
-  /(\/(?:api\/)?(?:auth\/magic|auth\/password-reset|reset-password|me\/email\/confirm|subscribe\/confirm|unsubscribe)\/)[^\s"'<>()[\]?#&]+/g;
+  /(\/(?:api\/)?(?:auth\/magic|auth\/register\/confirm|auth\/password-reset|reset-password|me\/email\/confirm|subscribe\/confirm|unsubscribe)\/)[^\s"'<>()[\]?#&]+/g;
 
 /** The Reply-To address of discussion mail, whose token posts replies as the addressee (platform/mail/reply-tokens.ts). */
 const REPLY_ADDRESS_TOKEN = /(reply\+)[A-Za-z0-9_-]{43}(?=@)/g;

@@ -1,5 +1,5 @@
 /**
- * One-time tokens sent by e-mail (sign-in links): 32 random bytes, base64url in
+ * One-time tokens sent by e-mail (sign-in, password reset, e-mail change and registration links): 32 random bytes, base64url in
  * the link; only their SHA-256 is stored, in Redis with a time to live. Taking a
  * token deletes it, so a link works once; a password change ends all of a member's.
  */
@@ -20,10 +20,12 @@ export function createOneTimeLinks(redis: Redis, prefix: string, kind: string, t
   /** The hashes of a member's links not yet used, so that a password change can end them all. */
   const ownedBy = (owner: string) => `${prefix}:${kind}-of:${owner}`;
   return {
-    /** `owner` (the member the link acts for) defaults to the subject. */
-    async issue(subject: string, owner = subject): Promise<string> {
+    /** `owner` (the member the link acts for) defaults to the subject; null for a link no member owns yet (a registration's). */
+    async issue(subject: string, owner: string | null = subject): Promise<string> {
       const { token, hash } = newToken();
-      await redis.multi().set(key(hash), subject, 'EX', ttlSeconds).sadd(ownedBy(owner), hash).expire(ownedBy(owner), ttlSeconds).exec();
+      const write = redis.multi().set(key(hash), subject, 'EX', ttlSeconds);
+      if (owner !== null) write.sadd(ownedBy(owner), hash).expire(ownedBy(owner), ttlSeconds);
+      await write.exec();
       return token;
     },
     /** Ends every link issued for `owner` and not yet used. */

@@ -5,7 +5,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import * as v from 'valibot';
-import { fail, ROLES, type Actor } from '../../shared/domain';
+import { DomainError, fail, ROLES, type Actor } from '../../shared/domain';
 import { streamName } from '../../shared/streams';
 import { memberDecider } from '../../shared/members/member-stream';
 import {
@@ -13,7 +13,9 @@ import {
   MagicLinkSchema,
   MemberRowSchema,
   PRESENCE_STATUSES,
+  REGISTRATION_REQUESTED_MESSAGE,
   RegisterSchema,
+  RegistrationRequestedSchema,
   RoleChangeSchema,
   SessionSchema,
   SignInLinkRequestedSchema,
@@ -35,13 +37,25 @@ import type { MemberSessions } from '../http/session-store';
 import type { ApiDependencies } from '../dependencies';
 import type { PasswordWork } from './passwords';
 import type { AddressLimits } from './address-limits';
-import { createOneTimeLinks } from './one-time-links';
+import { createOneTimeLinks, hashToken } from './one-time-links';
+import { registrationLinkMail, registrationTakenMail } from './registration-mail';
 import { signInMail } from './sign-in-mail';
 import { claimEmail } from './email-claims';
 import { USER_AGENT_MAX_LENGTH } from './user-agent';
-import { signInLinkPage, spentLinkPage } from './sign-in-page';
+import { registeredAlreadyPage, registrationLinkPage, signInLinkPage, spentLinkPage, spentRegistrationLinkPage } from './sign-in-page';
 
 export const SIGN_IN_LINK_TTL_SECONDS = 15 * 60;
+/** A link to finish signing up: a day, as people read mail; Redis keeps the form (the password only as its scrypt hash) no longer. */
+export const REGISTRATION_LINK_TTL_SECONDS = 24 * 3600;
+
+/** What a registration link's token stands for, in Redis until it is used or expires. */
+const PendingRegistrationSchema = v.object({ email: v.string(), firstName: v.string(), lastName: v.string(), passwordHash: v.string() });
+type PendingRegistration = v.InferOutput<typeof PendingRegistrationSchema>;
+function parsePending(subject: string | null): PendingRegistration | null {
+  if (subject === null) return null;
+  const parsed = v.safeParse(PendingRegistrationSchema, JSON.parse(subject));
+  return parsed.success ? parsed.output : null;
+}
 
 export interface MemberRoutesOptions {
   services: Pick<ApiDependencies, 'store' | 'eventStore' | 'handle' | 'config' | 'redis' | 'mail' | 'presence' | 'now'>;
@@ -91,6 +105,7 @@ export async function memberRoutes(fastify: FastifyInstance, options: MemberRout
   const members = membersCollection(store);
   const credentials = credentialsCollection(store);
   const signInLinks = createOneTimeLinks(services.redis, config.redisPrefix, 'sign-in-link', SIGN_IN_LINK_TTL_SECONDS);
+  const registrationLinks = createOneTimeLinks(services.redis, config.redisPrefix, 'registration-link', REGISTRATION_LINK_TTL_SECONDS);
 
   const authLimit = { max: config.rateLimits.auth, timeWindow: '1 minute' };
 
@@ -136,52 +151,144 @@ export async function memberRoutes(fastify: FastifyInstance, options: MemberRout
     async (_request, reply) => reply.redirect('/login'),
   );
 
+  /** A registration's mail still being decided and queued after its answer went: a closing site waits for it. */
+  const registering = new Set<Promise<void>>();
+  fastify.addHook('onClose', async () => {
+    await Promise.allSettled([...registering]);
+  });
+
+  /** To a new address, the link that finishes signing up; to one with an account, a notice to its owner. */
+  async function mailRegistration(pending: PendingRegistration) {
+    const account = await credentials.findOne({ email: pending.email });
+    const owner = account && (await members.findOne({ _id: account._id }));
+    if (owner) {
+      await services.mail.enqueue(
+        `registration-taken:${randomUUID()}`,
+        registrationTakenMail({
+          to: owner.email,
+          name: displayName(owner),
+          signInLink: `${config.publicUrl}/login`,
+          resetLink: `${config.publicUrl}/forgot-password`,
+        }),
+      );
+      return;
+    }
+    const token = await registrationLinks.issue(JSON.stringify(pending), null);
+    await services.mail.enqueue(
+      `registration-link:${hashToken(token)}`,
+      registrationLinkMail({ to: pending.email, link: `${config.publicUrl}/api/auth/register/confirm/${token}` }),
+    );
+  }
+
   app.post(
     '/api/auth/register',
     {
       config: { access: 'public', rateLimit: authLimit },
       schema: {
-        summary: 'Create an account and sign in; the community’s first member becomes its admin',
+        summary:
+          'Ask to join: a link to finish signing up (valid 24 hours, works once) goes to the address; answers the same whether or not the address has an account (its owner is told by mail instead)',
         tags,
         body: RegisterSchema,
-        response: { 201: UserSchema, 409: ErrorSchema },
+        response: { 202: RegistrationRequestedSchema },
       },
     },
     async (request, reply) => {
       const { body } = request;
       const email = body.email.trim().toLowerCase();
-      const taken = () => fail.conflict('An account with this e-mail address already exists. Sign in instead.');
-      if (await credentials.findOne({ email })) throw taken();
+      // Counted whether or not the address has an account, so the limit says nothing about that either.
+      await addressLimits.take('mail-links', email);
+      // Hashed for every address, one with an account too: the work, its time and a busy site's 503 are the same for all.
+      const passwordHash = await passwords.hash(body.password);
+      const pending: PendingRegistration = { email, firstName: body.firstName, lastName: body.lastName, passwordHash };
+      // Whether the address has an account is looked up after the answer went: its time must not tell either.
+      const work = mailRegistration(pending).catch((error: unknown) =>
+        request.log.error({ err: error }, 'a registration mail could not be sent'),
+      );
+      registering.add(work);
+      void work.finally(() => registering.delete(work));
+      return reply.status(202).send({ message: REGISTRATION_REQUESTED_MESSAGE });
+    },
+  );
+
+  app.get(
+    '/api/auth/register/confirm/:token',
+    {
+      config: { access: 'public', rateLimit: authLimit },
+      schema: {
+        summary:
+          'Open the link that finishes signing up: a page that names the address and makes the account only when its button is pressed (a POST); opening it uses nothing up',
+        tags,
+        params: TokenParams,
+        response: {
+          200: { description: 'The confirmation page, or one that says the link is spent, expired or unknown', contentType: 'text/html' },
+        },
+      },
+    },
+    async (request, reply) => {
+      const { token } = request.params;
+      const pending = parsePending(await registrationLinks.peek(token));
+      const html = pending ? registrationLinkPage(`/api/auth/register/confirm/${token}`, pending.email) : spentRegistrationLinkPage();
+      return reply.header('Cache-Control', 'no-store').type('text/html; charset=utf-8').send(html);
+    },
+  );
+
+  app.post(
+    '/api/auth/register/confirm/:token',
+    {
+      config: { access: 'public', rateLimit: authLimit },
+      schema: {
+        summary:
+          'Finish signing up with the link’s token (the button of its page): the account is made and signed in once, then the link is spent; the community’s first member becomes its admin',
+        tags,
+        params: TokenParams,
+        response: {
+          200: {
+            description: 'A page that says the link is spent, expired or unknown, or that the address has an account by now',
+            contentType: 'text/html',
+          },
+          303: redirect('To the home page, signed in as the new member'),
+        },
+      },
+    },
+    async (request, reply) => {
+      const page = (html: string) => reply.header('Cache-Control', 'no-store').type('text/html; charset=utf-8').send(html);
+      // Taking it is atomic: of two uses at once, one gets it.
+      const pending = parsePending(await registrationLinks.take(request.params.token));
+      if (!pending) return page(spentRegistrationLinkPage());
+      const { email } = pending;
+      if (await credentials.findOne({ email })) return page(registeredAlreadyPage());
       // The address stream makes e-mail addresses unique across concurrent registrations;
       // a registration that claimed an address but never finished can be completed later.
       const memberId = await claimEmail(eventStore, config.emailClaimSecret, email, randomUUID());
-      if ((await eventStore.readStream(streamName('member', memberId))).length > 0) throw taken();
+      if ((await eventStore.readStream(streamName('member', memberId))).length > 0) return page(registeredAlreadyPage());
       const isFirstMember =
         (await members.countDocuments({})) === 0 &&
         (await claim(streamName('founder', 'community'), 'FounderClaimed', memberId)) === memberId;
-      const passwordHash = await passwords.hash(body.password);
-      const { state } = await handle(
-        memberDecider,
-        streamName('member', memberId),
-        {
-          type: 'RegisterMember',
-          data: { id: memberId, email, firstName: body.firstName, lastName: body.lastName, passwordHash, isFirstMember },
-          metadata: metadataOf(null),
-        },
-        { actorId: memberId },
-      );
+      try {
+        await handle(
+          memberDecider,
+          streamName('member', memberId),
+          {
+            type: 'RegisterMember',
+            data: {
+              id: memberId,
+              email,
+              firstName: pending.firstName,
+              lastName: pending.lastName,
+              passwordHash: pending.passwordHash,
+              isFirstMember,
+            },
+            metadata: metadataOf(null),
+          },
+          { actorId: memberId },
+        );
+      } catch (error) {
+        // Two links of one mailbox used at once: the other made the account a moment ago.
+        if (error instanceof DomainError && error.code === 'conflict') return page(registeredAlreadyPage());
+        throw error;
+      }
       await signIn(request, memberId);
-      // Answered from the stream's own state: correct even if the read models lag behind a burst of sign-ups.
-      const user: User = {
-        id: memberId,
-        email,
-        firstName: state.firstName,
-        lastName: state.lastName,
-        profileImageUrl: null,
-        role: state.role,
-        bio: '',
-      };
-      return reply.status(201).send(user);
+      return reply.redirect('/', 303);
     },
   );
 

@@ -40,3 +40,30 @@ export function spentLinkPage(): string {
       '<p style="margin:1.5rem 0 0"><a href="/login" style="color:#1d4ed8">Go to the sign-in page</a></p>',
   );
 }
+
+/** The page a registration link opens: the account is made only when its button is pressed (a POST), as for sign-in links. */
+export function registrationLinkPage(action: string, address: string): string {
+  return page(
+    'Finish signing up',
+    `<p style="margin:0 0 1.5rem">Create your Broadcast History Community account as <strong>${escapeHtml(maskedAddress(address))}</strong> and sign in?</p>` +
+      `<form method="post" action="${escapeHtml(action)}"><button type="submit" style="${BUTTON}">Finish signing up</button></form>` +
+      '<p style="margin:1.5rem 0 0;font-size:.875rem;color:#52525b">If you did not ask to join, close this page: no account is made.</p>',
+  );
+}
+
+export function spentRegistrationLinkPage(): string {
+  return page(
+    'Link not valid',
+    '<p style="margin:0">This link to finish signing up has been used or has expired. Register again to get a new one.</p>' +
+      '<p style="margin:1.5rem 0 0"><a href="/register" style="color:#1d4ed8">Register</a> · <a href="/login" style="color:#1d4ed8">Sign in</a></p>',
+  );
+}
+
+/** The address got an account between the link's mail and its use (another link of the same mailbox, used first). */
+export function registeredAlreadyPage(): string {
+  return page(
+    'Already registered',
+    '<p style="margin:0">This address already has an account. Sign in, or choose a new password if you forgot it.</p>' +
+      '<p style="margin:1.5rem 0 0"><a href="/login" style="color:#1d4ed8">Sign in</a> · <a href="/forgot-password" style="color:#1d4ed8">Forgot your password?</a></p>',
+  );
+}

@@ -154,3 +154,12 @@ export type MemberRow = v.InferOutput<typeof MemberRowSchema>;
 /** POST /api/auth/magic-link: the same words whether or not the address has an account. */
 export const SignInLinkRequestedSchema = v.object({ message: v.string() });
 export type SignInLinkRequested = v.InferOutput<typeof SignInLinkRequestedSchema>;
+
+/**
+ * POST /api/auth/register: one answer for every address, whether or not it has an account (docs/domain/members.md#registration);
+ * the mail that follows differs.
+ */
+export const REGISTRATION_REQUESTED_MESSAGE =
+  'Check your mail to finish signing up: we sent a link to the address you gave. It works once, within 24 hours.';
+export const RegistrationRequestedSchema = v.object({ message: v.string() });
+export type RegistrationRequested = v.InferOutput<typeof RegistrationRequestedSchema>;

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import type { TestSite } from '../support/site';
-import { newContext, person, screenshot, siteInBrowser } from '../support/browser';
+import { accessibilityViolations, followRegistrationLink, newContext, person, screenshot, siteInBrowser } from '../support/browser';
 import { Browser as HttpClient, registerMember } from '../support/http';
 
 let site: TestSite;
@@ -44,7 +44,7 @@ const showsWholly = (page: Page, text: string) =>
     .evaluate((element) => element.scrollWidth <= element.clientWidth && getComputedStyle(element).textOverflow !== 'ellipsis');
 
 describe("a newcomer's first hour", () => {
-  it('creates the account once a refused field is corrected, and says what was wrong once', async () => {
+  it('creates the account once a refused field is corrected and its mailed link is followed, and says what was wrong once', async () => {
     const context = await newContext(browser, site.url, { width: 1366, height: 768 });
     admin = await context.newPage();
     await admin.goto('/register');
@@ -61,7 +61,13 @@ describe("a newcomer's first hour", () => {
     await admin.getByLabel('Password').fill(adminAccount.password);
     expect(await refusal.count()).toBe(0);
     await admin.getByRole('button', { name: 'Create account' }).click();
-    await admin.waitForURL((url) => !url.pathname.startsWith('/register'));
+    // The answer is the same for every address: check your mail. The mailed link finishes signing up and signs in.
+    await admin.getByRole('heading', { name: 'Check your mail' }).waitFor();
+    await admin.getByRole('status').getByText(adminAccount.email).waitFor();
+    expect(await accessibilityViolations(admin)).toEqual([]);
+    await screenshot(admin, 'first-hour-check-your-mail');
+    expect(new URL(admin.url()).pathname).toBe('/register');
+    await followRegistrationLink(admin, adminAccount.email);
     await admin.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Newsfeed' }).waitFor();
   });
 

@@ -10,6 +10,7 @@ import { chromium, type Browser, type BrowserContext, type Page } from 'playwrig
 import type { AxeResults } from 'axe-core';
 import { afterAll, beforeAll } from 'vitest';
 import { startTestSite, type TestSite } from './site';
+import { registrationLinkFor, registrationLinksQueued, takeRegistrationMail } from './registration-links';
 
 export const SCREENSHOTS = resolve(import.meta.dirname, '../../test-results/screenshots');
 
@@ -76,15 +77,33 @@ export function recordPolicyViolations(context: BrowserContext): string[] {
   return violations;
 }
 
-/** Registers through the real form and returns once the signed-in shell shows. */
+/**
+ * Registers through the real form, then follows the link the site mailed (read as registerMember reads it) and presses
+ * its button, as the newcomer does; returns once the signed-in shell's address shows.
+ */
 export async function registerInBrowser(page: Page, account: { firstName: string; lastName: string; email: string; password: string }) {
   await page.goto('/register');
+  const before = registrationLinksQueued(new URL(page.url()).origin, account.email);
   await page.getByLabel('First name').fill(account.firstName);
   await page.getByLabel('Last name').fill(account.lastName);
   await page.getByLabel('Email').fill(account.email);
   await page.getByLabel('Password').fill(account.password);
   await page.getByRole('button', { name: /create account|join|register/i }).click();
-  await page.waitForURL((url) => !url.pathname.startsWith('/register'));
+  await page.getByRole('heading', { name: 'Check your mail' }).waitFor();
+  await followRegistrationLink(page, account.email, before);
+}
+
+/**
+ * Opens the link that finishes signing up, mailed to `email`, in `page`, and presses its button; `after`: the links
+ * queued for the address before this registration (registrationLinksQueued).
+ */
+export async function followRegistrationLink(page: Page, email: string, after = 0) {
+  const origin = new URL(page.url()).origin;
+  const link = await registrationLinkFor(origin, email, after);
+  await page.goto(new URL(link).pathname);
+  await page.getByRole('button', { name: 'Finish signing up' }).click();
+  await page.waitForURL((url) => url.pathname === '/');
+  void takeRegistrationMail(origin, link).catch(() => undefined);
 }
 
 /** Serious and critical accessibility violations on the page, as axe-core reports them. */

@@ -13,6 +13,7 @@ import { createServer, type AddressInfo } from 'node:net';
 import { afterAll, beforeAll } from 'vitest';
 import { createTestDatabase, testRedisPrefix } from './database';
 import { registerCast } from './http';
+import { keepRegistrationLinks } from './registration-links';
 
 /** Every rate limit of the site out of reach, for tests that send many requests from one address. */
 export const UNLIMITED_RATES: Record<string, string> = Object.fromEntries(
@@ -118,6 +119,11 @@ export async function startTestSite(env: Record<string, string> = {}, alongside?
   const inbound = config.roles.has('inbound') ? await startInboundRole(services, logger) : null;
   const { app, routes } = await buildApp(services, { logger: false, serveClient: true });
   const address = await app.listen({ port, host: '127.0.0.1' });
+  // Registration mails the link that finishes it: registerMember reads it here (tests/support/registration-links.ts).
+  // Without SMTP_URL a workers role (this process's, or that of the site this one runs alongside) delivers to the sink.
+  const sink =
+    !config.smtpUrl && (config.roles.has('workers') || alongside) ? { redis: services.redis, key: `${config.redisPrefix}:mailbox` } : null;
+  const forgetRegistrationLinks = keepRegistrationLinks(address, services.mail.queue, sink);
   return {
     url: address,
     app,
@@ -125,6 +131,7 @@ export async function startTestSite(env: Record<string, string> = {}, alongside?
     services,
     inboundPort: inbound?.port ?? null,
     async close() {
+      forgetRegistrationLinks();
       await inbound?.close();
       await app.close();
       await services.close();

@@ -1,25 +1,56 @@
+/**
+ * "Join the community" (/register): the form goes to POST /api/auth/register, whose answer is the same whether or not
+ * the address has an account, so the page then says only "check your mail"; the mailed link finishes signing up and
+ * signs in (docs/domain/members.md#registration).
+ */
 import { useState } from 'react';
 import { Button } from '../../components/ui/button';
 import { TextField } from '../../components/ui/text-field';
-import { register, useSignedIn } from './api';
+import { register } from './api';
 import { AuthCard, FormAlert, authLinkLook, useAuthForm, type AuthNavigation } from './auth-card';
 
-export function RegisterPage({ go, AuthLink }: AuthNavigation) {
-  const signedIn = useSignedIn();
+export function RegisterPage({ AuthLink }: AuthNavigation) {
   const [form, setForm] = useState({ firstName: '', lastName: '', email: '', password: '' });
+  const [sentTo, setSentTo] = useState<string | null>(null);
   const { fields, error, pending, submit, edited } = useAuthForm('Could not create your account. Please try again.');
   const set = (key: keyof typeof form) => (value: string) => {
     setForm((current) => ({ ...current, [key]: value }));
     edited(key);
   };
 
+  if (sentTo !== null)
+    return (
+      <AuthCard title="Check your mail">
+        <div role="status" className="space-y-3">
+          <p>
+            We sent a link to <strong className="break-all">{sentTo}</strong>. Open it to finish signing up.
+          </p>
+          <p className="text-sm text-slate-600 dark:text-slate-400">
+            The link works once, within 24 hours. If nothing arrives in a few minutes, check your spam folder, or make sure you typed your
+            address right. If this address already has an account, the mail says so instead.
+          </p>
+        </div>
+        <div className="mt-6 flex flex-col gap-3">
+          <Button variant="secondary" className="w-full" onPress={() => setSentTo(null)}>
+            Use another address
+          </Button>
+          <p className="text-center text-sm">
+            Already a member?{' '}
+            <AuthLink to="/login" className={authLinkLook}>
+              Sign in
+            </AuthLink>
+          </p>
+        </div>
+      </AuthCard>
+    );
+
   return (
     <AuthCard title="Join the community">
       <form
         onSubmit={(event) =>
           void submit(async () => {
-            signedIn(await register(form));
-            await go('/');
+            await register(form);
+            setSentTo(form.email.trim());
           })(event)
         }
         className="space-y-4"

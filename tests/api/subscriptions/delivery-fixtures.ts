@@ -143,6 +143,8 @@ export interface ReceivedMail {
   html: string;
 }
 
+const REGISTRATION_LINK = /\/api\/auth\/register\/confirm\//;
+
 /**
  * An SMTP server that keeps every message in memory, for counting per recipient. `refuse` names addresses
  * answered with a permanent 550 (a bounce); `deferOnce` names addresses refused once with a temporary 451;
@@ -152,6 +154,7 @@ export async function startCountingSmtp(
   options: { refuse?: (address: string) => boolean; deferOnce?: (address: string) => boolean; delayMs?: number } = {},
 ) {
   const received: ReceivedMail[] = [];
+  const registrations: ReceivedMail[] = [];
   const deferred = new Set<string>();
   const server = new SMTPServer({
     authOptional: true,
@@ -185,8 +188,10 @@ export async function startCountingSmtp(
     // A relay that takes a moment per message, so that a fan-out can be interrupted half-way.
     if (options.delayMs) await new Promise((resolve) => setTimeout(resolve, options.delayMs));
     const parsed = await PostalMime.parse(raw);
+    // registerMember's link to finish signing up (tests/support/http.ts) is kept apart: what is counted is the mail under test.
+    const kept = REGISTRATION_LINK.test(parsed.text ?? '') ? registrations : received;
     for (const rcpt of session.envelope.rcptTo) {
-      received.push({
+      kept.push({
         to: rcpt.address,
         messageId: parsed.messageId ?? '',
         subject: parsed.subject ?? '',
@@ -203,6 +208,8 @@ export async function startCountingSmtp(
   return {
     port: (server.server.address() as AddressInfo).port,
     received,
+    /** Links to finish signing up, which registering an account mails (not in `received`). */
+    registrations,
     to: (address: string) => received.filter((mail) => mail.to === address),
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
