@@ -67,7 +67,21 @@ function useForm<T extends Record<string, string>>(initial: T) {
         toast({ title: failed.title, description: errorMessage(caught, failed.fallback), variant: 'destructive' });
     });
   };
-  return { values, setValues, fields, set, submit };
+  /** What ties a field to the form: its name, value, changes and the server's message. */
+  const field = (key: keyof T & string) => ({ name: key, value: values[key], onChange: set(key), error: fields[key] });
+  return { values, setValues, fields, set, field, submit };
+}
+
+/** The password that proves it is the account's owner asking (a new address, a new password, deletion). */
+function CurrentPasswordField(props: {
+  label?: string;
+  name: string;
+  value: string;
+  onChange: (value: string) => void;
+  error?: string | undefined;
+}) {
+  const { label = 'Current password', ...field } = props;
+  return <TextField label={label} type="password" autoComplete="current-password" isRequired {...field} />;
 }
 
 const EMAIL_OUTCOMES = {
@@ -164,24 +178,8 @@ function ProfileSection({ user }: { user: CurrentUser }) {
     <Section id="account-profile" title="Name and bio">
       <form onSubmit={submit} className="space-y-4">
         <div className="grid gap-4 sm:grid-cols-2">
-          <TextField
-            label="First name"
-            name="firstName"
-            autoComplete="given-name"
-            isRequired
-            value={values.firstName}
-            onChange={form.set('firstName')}
-            error={form.fields.firstName}
-          />
-          <TextField
-            label="Last name"
-            name="lastName"
-            autoComplete="family-name"
-            isRequired
-            value={values.lastName}
-            onChange={form.set('lastName')}
-            error={form.fields.lastName}
-          />
+          <TextField label="First name" autoComplete="given-name" isRequired {...form.field('firstName')} />
+          <TextField label="Last name" autoComplete="family-name" isRequired {...form.field('lastName')} />
         </div>
         <AriaTextField
           value={values.bio}
@@ -235,26 +233,8 @@ function EmailSection({ user }: { user: CurrentUser }) {
         Current address: <span className="font-medium break-all">{user.email}</span>
       </p>
       <form onSubmit={submit} className="space-y-4">
-        <TextField
-          label="New e-mail address"
-          type="email"
-          name="email"
-          autoComplete="email"
-          isRequired
-          value={form.values.email}
-          onChange={form.set('email')}
-          error={form.fields.email}
-        />
-        <TextField
-          label="Current password"
-          type="password"
-          name="currentPassword"
-          autoComplete="current-password"
-          isRequired
-          value={form.values.currentPassword}
-          onChange={form.set('currentPassword')}
-          error={form.fields.currentPassword}
-        />
+        <TextField label="New e-mail address" type="email" autoComplete="email" isRequired {...form.field('email')} />
+        <CurrentPasswordField {...form.field('currentPassword')} />
         <Button type="submit" isDisabled={request.isPending || form.values.email.trim() === '' || !form.values.currentPassword}>
           {request.isPending ? 'Sending…' : 'Send confirmation link'}
         </Button>
@@ -283,27 +263,9 @@ function PasswordSection() {
   return (
     <Section id="account-password" title="Password" description="Changing it signs you out on every other browser.">
       <form onSubmit={submit} className="space-y-4">
-        <TextField
-          label="Current password"
-          type="password"
-          name="currentPassword"
-          autoComplete="current-password"
-          isRequired
-          value={form.values.currentPassword}
-          onChange={form.set('currentPassword')}
-          error={form.fields.currentPassword}
-        />
+        <CurrentPasswordField {...form.field('currentPassword')} />
         <div>
-          <TextField
-            label="New password"
-            type="password"
-            name="newPassword"
-            autoComplete="new-password"
-            isRequired
-            value={form.values.newPassword}
-            onChange={form.set('newPassword')}
-            error={form.fields.newPassword}
-          />
+          <TextField label="New password" type="password" autoComplete="new-password" isRequired {...form.field('newPassword')} />
           <p className="mt-1 text-xs text-slate-500">At least {PASSWORD_MIN_LENGTH} characters.</p>
         </div>
         <Button type="submit" isDisabled={change.isPending || !form.values.currentPassword || !form.values.newPassword}>
@@ -469,16 +431,7 @@ function LeaveSection() {
             </Radio>
           ))}
         </RadioGroup>
-        <TextField
-          label="Your password"
-          type="password"
-          name="password"
-          autoComplete="current-password"
-          isRequired
-          value={form.values.password}
-          onChange={form.set('password')}
-          error={form.fields.password}
-        />
+        <CurrentPasswordField label="Your password" {...form.field('password')} />
         <Button type="submit" variant="destructive" isDisabled={erase.isPending || !form.values.password}>
           {erase.isPending ? 'Deleting…' : 'Delete my account'}
         </Button>

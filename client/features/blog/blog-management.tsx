@@ -1,7 +1,7 @@
 /** Blog management for staff, in the admin dashboard's blog tab: toggles, deletion and the create/edit dialogs. */
 import { lazy, Suspense, useCallback, useState } from 'react';
 import { useMutation } from '@tanstack/react-query';
-import { Dialog, Heading, Modal, ModalOverlay } from 'react-aria-components';
+import { DialogActions, DialogWindow } from '../../components/dialog-window';
 import { CoverImagePicker } from '../../components/cover-image-picker';
 import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';
@@ -100,143 +100,135 @@ function PostDialog({ post, onClose }: { post: BlogPost | null; onClose: () => v
   const onEditorBusy = useCallback((busy: boolean) => setEditorBusy(busy), []);
 
   return (
-    <ModalOverlay
-      isOpen
-      isDismissable
-      onOpenChange={(open) => !open && onClose()}
-      className="fixed inset-0 z-40 flex items-start justify-center overflow-y-auto bg-black/40 p-2 sm:p-4"
+    <DialogWindow
+      onClose={onClose}
+      title={editing ? 'Edit Blog Post' : 'Create Blog Post'}
+      titleClassName="text-xl font-bold"
+      width="6xl"
+      place="top"
     >
-      <Modal className="w-full max-w-6xl rounded-xl bg-white p-4 shadow-xl sm:p-6 dark:bg-slate-900">
-        <Dialog className="outline-none">
-          <Heading slot="title" className="text-xl font-bold">
-            {editing ? 'Edit Blog Post' : 'Create Blog Post'}
-          </Heading>
-          <form
-            className="mt-4 grid gap-6 lg:grid-cols-[minmax(0,1fr)_20rem]"
-            onSubmit={(event) => {
-              event.preventDefault();
-              save.mutate();
-            }}
-          >
-            <div className="min-w-0 space-y-4">
-              <label className="block text-sm font-medium">
-                Title
+      <form
+        className="mt-4 grid gap-6 lg:grid-cols-[minmax(0,1fr)_20rem]"
+        onSubmit={(event) => {
+          event.preventDefault();
+          save.mutate();
+        }}
+      >
+        <div className="min-w-0 space-y-4">
+          <label className="block text-sm font-medium">
+            Title
+            <input
+              value={title}
+              onChange={(event) => setTitle(event.target.value)}
+              aria-invalid={Boolean(fieldErrors.title)}
+              className={`${fieldClass} mt-1 min-h-11`}
+            />
+            {fieldErrors.title && <span className="mt-1 block text-sm text-red-600 dark:text-red-400">{fieldErrors.title}</span>}
+          </label>
+          <div>
+            <span id="blog-content-label" className="mb-1 block text-sm font-medium">
+              Content
+            </span>
+            <Suspense
+              fallback={
+                <p
+                  role="status"
+                  className="min-h-64 rounded-md border border-slate-300 p-4 text-sm text-slate-600 dark:border-slate-600 dark:text-slate-400"
+                >
+                  Loading the editor…
+                </p>
+              }
+            >
+              <RichTextEditor
+                initialContent={post?.content ?? ''}
+                onChange={setContent}
+                onBusyChange={onEditorBusy}
+                labelledBy="blog-content-label"
+                describedBy="blog-content-hint"
+                invalid={Boolean(fieldErrors.content)}
+              />
+            </Suspense>
+            {fieldErrors.content && <p className="mt-1 text-sm text-red-600 dark:text-red-400">{fieldErrors.content}</p>}
+            <p id="blog-content-hint" className="mt-1 text-xs text-slate-600 dark:text-slate-400">
+              Markdown shortcuts work as you type: ## heading, - list, 1. numbered list, &gt; quote, ``` code.
+            </p>
+          </div>
+        </div>
+        <div className="space-y-4">
+          <div>
+            <label className="block text-sm font-medium">
+              Slug
+              <span className="mt-1 flex min-h-11 w-full items-center gap-1 rounded-md border border-slate-300 bg-white pl-3 focus-within:ring-2 focus-within:ring-amber-500 dark:border-slate-600 dark:bg-slate-900">
+                <span aria-hidden="true" className="text-slate-500 dark:text-slate-400">
+                  /blog/
+                </span>
                 <input
-                  value={title}
-                  onChange={(event) => setTitle(event.target.value)}
-                  aria-invalid={Boolean(fieldErrors.title)}
+                  value={slug}
+                  onChange={(event) => setSlug(event.target.value)}
+                  placeholder={slugify(title || 'post')}
+                  aria-invalid={Boolean(fieldErrors.slug)}
+                  aria-describedby="blog-slug-hint"
+                  spellCheck={false}
+                  className="min-h-10 min-w-0 flex-1 bg-transparent pr-3 outline-none"
+                />
+              </span>
+            </label>
+            {/* Outside the label: inside, the hint would become part of the field's name. */}
+            <p id="blog-slug-hint" className="mt-1 text-xs text-slate-500 dark:text-slate-400">
+              The post’s address. Left empty, it is made from the title; earlier addresses lead to the new one.
+            </p>
+            {fieldErrors.slug && <p className="mt-1 text-sm text-red-600 dark:text-red-400">{fieldErrors.slug}</p>}
+          </div>
+          {!post?.isPublished && (
+            <div>
+              <label className="block text-sm font-medium">
+                Schedule{zone ? ` (${zone.replace(/_/gu, ' ')} time)` : ''}
+                <input
+                  type="datetime-local"
+                  value={scheduleValue}
+                  onChange={(event) => setScheduled(event.target.value)}
+                  disabled={!zone}
+                  aria-invalid={Boolean(fieldErrors.publishAt)}
+                  aria-describedby="blog-schedule-hint"
                   className={`${fieldClass} mt-1 min-h-11`}
                 />
-                {fieldErrors.title && <span className="mt-1 block text-sm text-red-600 dark:text-red-400">{fieldErrors.title}</span>}
               </label>
-              <div>
-                <span id="blog-content-label" className="mb-1 block text-sm font-medium">
-                  Content
-                </span>
-                <Suspense
-                  fallback={
-                    <p
-                      role="status"
-                      className="min-h-64 rounded-md border border-slate-300 p-4 text-sm text-slate-600 dark:border-slate-600 dark:text-slate-400"
-                    >
-                      Loading the editor…
-                    </p>
-                  }
-                >
-                  <RichTextEditor
-                    initialContent={post?.content ?? ''}
-                    onChange={setContent}
-                    onBusyChange={onEditorBusy}
-                    labelledBy="blog-content-label"
-                    describedBy="blog-content-hint"
-                    invalid={Boolean(fieldErrors.content)}
-                  />
-                </Suspense>
-                {fieldErrors.content && <p className="mt-1 text-sm text-red-600 dark:text-red-400">{fieldErrors.content}</p>}
-                <p id="blog-content-hint" className="mt-1 text-xs text-slate-600 dark:text-slate-400">
-                  Markdown shortcuts work as you type: ## heading, - list, 1. numbered list, &gt; quote, ``` code.
-                </p>
-              </div>
+              <p id="blog-schedule-hint" className="mt-1 text-xs text-slate-500 dark:text-slate-400">
+                The post is published, and subscribers are mailed, at this time. Left empty, it stays a draft until you publish it.
+              </p>
+              {fieldErrors.publishAt && <p className="mt-1 text-sm text-red-600 dark:text-red-400">{fieldErrors.publishAt}</p>}
             </div>
-            <div className="space-y-4">
-              <div>
-                <label className="block text-sm font-medium">
-                  Slug
-                  <span className="mt-1 flex min-h-11 w-full items-center gap-1 rounded-md border border-slate-300 bg-white pl-3 focus-within:ring-2 focus-within:ring-amber-500 dark:border-slate-600 dark:bg-slate-900">
-                    <span aria-hidden="true" className="text-slate-500 dark:text-slate-400">
-                      /blog/
-                    </span>
-                    <input
-                      value={slug}
-                      onChange={(event) => setSlug(event.target.value)}
-                      placeholder={slugify(title || 'post')}
-                      aria-invalid={Boolean(fieldErrors.slug)}
-                      aria-describedby="blog-slug-hint"
-                      spellCheck={false}
-                      className="min-h-10 min-w-0 flex-1 bg-transparent pr-3 outline-none"
-                    />
-                  </span>
-                </label>
-                {/* Outside the label: inside, the hint would become part of the field's name. */}
-                <p id="blog-slug-hint" className="mt-1 text-xs text-slate-500 dark:text-slate-400">
-                  The post’s address. Left empty, it is made from the title; earlier addresses lead to the new one.
-                </p>
-                {fieldErrors.slug && <p className="mt-1 text-sm text-red-600 dark:text-red-400">{fieldErrors.slug}</p>}
-              </div>
-              {!post?.isPublished && (
-                <div>
-                  <label className="block text-sm font-medium">
-                    Schedule{zone ? ` (${zone.replace(/_/gu, ' ')} time)` : ''}
-                    <input
-                      type="datetime-local"
-                      value={scheduleValue}
-                      onChange={(event) => setScheduled(event.target.value)}
-                      disabled={!zone}
-                      aria-invalid={Boolean(fieldErrors.publishAt)}
-                      aria-describedby="blog-schedule-hint"
-                      className={`${fieldClass} mt-1 min-h-11`}
-                    />
-                  </label>
-                  <p id="blog-schedule-hint" className="mt-1 text-xs text-slate-500 dark:text-slate-400">
-                    The post is published, and subscribers are mailed, at this time. Left empty, it stays a draft until you publish it.
-                  </p>
-                  {fieldErrors.publishAt && <p className="mt-1 text-sm text-red-600 dark:text-red-400">{fieldErrors.publishAt}</p>}
-                </div>
-              )}
-              <label className="block text-sm font-medium">
-                Excerpt
-                <textarea
-                  rows={3}
-                  value={excerpt}
-                  onChange={(event) => setExcerpt(event.target.value)}
-                  placeholder="Left empty, it is written from the content."
-                  className={`${fieldClass} mt-1`}
-                />
-              </label>
-              <CoverImagePicker
-                cover={cover}
-                onChoose={(files) => void chooseCover(files)}
-                onRemove={() => setCover(null)}
-                uploading={uploadingCover}
-                disabled={uploading}
-                error={fieldErrors.mediaId}
-                audioLabel="Recording shown with the post"
-                className="space-y-1"
-                labelClassName="block text-sm font-medium"
-              />
-            </div>
-            <div className="flex justify-end gap-2 lg:col-span-2">
-              <Button variant="ghost" onPress={onClose}>
-                Cancel
-              </Button>
-              <Button type="submit" isDisabled={!title.trim() || !content.trim() || save.isPending || uploading}>
-                {save.isPending ? (editing ? 'Updating...' : 'Creating...') : editing ? 'Update Post' : 'Create Post'}
-              </Button>
-            </div>
-          </form>
-        </Dialog>
-      </Modal>
-    </ModalOverlay>
+          )}
+          <label className="block text-sm font-medium">
+            Excerpt
+            <textarea
+              rows={3}
+              value={excerpt}
+              onChange={(event) => setExcerpt(event.target.value)}
+              placeholder="Left empty, it is written from the content."
+              className={`${fieldClass} mt-1`}
+            />
+          </label>
+          <CoverImagePicker
+            cover={cover}
+            onChoose={(files) => void chooseCover(files)}
+            onRemove={() => setCover(null)}
+            uploading={uploadingCover}
+            disabled={uploading}
+            error={fieldErrors.mediaId}
+            audioLabel="Recording shown with the post"
+            className="space-y-1"
+            labelClassName="block text-sm font-medium"
+          />
+        </div>
+        <DialogActions
+          className="lg:col-span-2"
+          onCancel={onClose}
+          isDisabled={!title.trim() || !content.trim() || save.isPending || uploading}
+          confirmLabel={save.isPending ? (editing ? 'Updating...' : 'Creating...') : editing ? 'Update Post' : 'Create Post'}
+        />
+      </form>
+    </DialogWindow>
   );
 }
 
@@ -254,31 +246,17 @@ function DeleteDialog({ post, onClose }: { post: BlogPost; onClose: () => void }
       toast({ title: 'Failed to delete blog post', description: errorMessage(error, 'Please try again.'), variant: 'destructive' }),
   });
   return (
-    <ModalOverlay
-      isOpen
-      isDismissable
-      onOpenChange={(open) => !open && onClose()}
-      className="fixed inset-0 z-40 flex items-center justify-center bg-black/40 p-4"
-    >
-      <Modal className="w-full max-w-md rounded-xl bg-white p-6 shadow-xl dark:bg-slate-900">
-        <Dialog role="alertdialog" className="outline-none">
-          <Heading slot="title" className="text-lg font-bold">
-            Delete this blog post?
-          </Heading>
-          <p className="mt-2 text-sm text-slate-600 dark:text-slate-400">
-            “{post.title}” will be removed for everyone. This cannot be undone.
-          </p>
-          <div className="mt-6 flex justify-end gap-2">
-            <Button variant="ghost" onPress={onClose}>
-              Cancel
-            </Button>
-            <Button variant="destructive" onPress={() => remove.mutate()} isDisabled={remove.isPending}>
-              {remove.isPending ? 'Deleting...' : 'Delete'}
-            </Button>
-          </div>
-        </Dialog>
-      </Modal>
-    </ModalOverlay>
+    <DialogWindow onClose={onClose} role="alertdialog" title="Delete this blog post?">
+      <p className="mt-2 text-sm text-slate-600 dark:text-slate-400">“{post.title}” will be removed for everyone. This cannot be undone.</p>
+      <DialogActions
+        className="mt-6"
+        onCancel={onClose}
+        destructive
+        onConfirm={() => remove.mutate()}
+        isDisabled={remove.isPending}
+        confirmLabel={remove.isPending ? 'Deleting...' : 'Delete'}
+      />
+    </DialogWindow>
   );
 }
 

@@ -4,7 +4,7 @@
  */
 import { useState } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { Dialog, Heading, Modal, ModalOverlay } from 'react-aria-components';
+import { DialogActions, DialogClose, DialogWindow } from '../../components/dialog-window';
 import { Button } from '../../components/ui/button';
 import { useToast } from '../../components/ui/toast';
 import { errorMessage } from '../../lib/api';
@@ -57,87 +57,70 @@ function HistoryDialog({ post, onClose }: { post: BlogPost; onClose: () => void 
   const latest = revisions.data?.[0]?.id;
 
   return (
-    <ModalOverlay
-      isOpen
-      isDismissable
-      onOpenChange={(open) => !open && onClose()}
-      className="fixed inset-0 z-40 flex items-center justify-center bg-black/40 p-2 sm:p-4"
-    >
-      <Modal className="max-h-[95vh] w-full max-w-2xl overflow-y-auto rounded-xl bg-white p-4 shadow-xl sm:p-6 dark:bg-slate-900">
-        <Dialog className="outline-none">
-          <Heading slot="title" className="text-lg font-bold">
-            History of “{post.title}”
-          </Heading>
-          <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">Every save of this post, newest first.</p>
-          {confirming ? (
-            <div role="alertdialog" aria-labelledby="restore-heading" className="mt-4 rounded-lg bg-amber-50 p-4 dark:bg-slate-800">
-              <h3 id="restore-heading" className="font-semibold">
-                Restore the revision of {when(confirming.at)}?
-              </h3>
-              <p className="mt-1 text-sm">
-                The post’s title, excerpt, text and tags become as {confirming.author.name} saved them. Its address, cover and publication
-                stay as they are, and the restore is kept as a new revision.
-              </p>
-              <div className="mt-3 flex flex-wrap justify-end gap-2">
-                <Button variant="ghost" onPress={() => setConfirming(null)}>
-                  Cancel
-                </Button>
-                <Button onPress={() => restore.mutate(confirming.id)} isDisabled={restore.isPending}>
-                  {restore.isPending ? 'Restoring...' : 'Restore'}
-                </Button>
+    <DialogWindow onClose={onClose} title={<>History of “{post.title}”</>} width="2xl" className="max-h-[95vh] overflow-y-auto">
+      <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">Every save of this post, newest first.</p>
+      {confirming ? (
+        <div role="alertdialog" aria-labelledby="restore-heading" className="mt-4 rounded-lg bg-amber-50 p-4 dark:bg-slate-800">
+          <h3 id="restore-heading" className="font-semibold">
+            Restore the revision of {when(confirming.at)}?
+          </h3>
+          <p className="mt-1 text-sm">
+            The post’s title, excerpt, text and tags become as {confirming.author.name} saved them. Its address, cover and publication stay
+            as they are, and the restore is kept as a new revision.
+          </p>
+          <DialogActions
+            className="mt-3"
+            onCancel={() => setConfirming(null)}
+            onConfirm={() => restore.mutate(confirming.id)}
+            isDisabled={restore.isPending}
+            confirmLabel={restore.isPending ? 'Restoring...' : 'Restore'}
+          />
+        </div>
+      ) : null}
+      {revisions.isPending ? (
+        <p role="status" className="mt-4">
+          Loading the history...
+        </p>
+      ) : revisions.isError ? (
+        <p role="alert" className="mt-4">
+          The history could not be loaded. Please try again.
+        </p>
+      ) : revisions.data.length === 0 ? (
+        <p className="mt-4">No saves recorded yet.</p>
+      ) : (
+        <ul aria-label="Revisions" className="mt-4 divide-y divide-slate-200 dark:divide-slate-700">
+          {revisions.data.map((revision) => (
+            <li key={revision.id} aria-label={`${when(revision.at)} by ${revision.author.name}`} className="py-3">
+              <div className="flex flex-wrap items-center justify-between gap-2">
+                <div className="min-w-0">
+                  <p className="font-medium break-words">{revision.title}</p>
+                  <p className="text-sm text-slate-600 dark:text-slate-400">
+                    <time dateTime={revision.at}>{when(revision.at)}</time> · {revision.author.name}
+                    {revision.id === latest && ' · Current'}
+                  </p>
+                </div>
+                <div className="flex gap-2">
+                  <Button
+                    variant="secondary"
+                    aria-expanded={previewing === revision.id}
+                    onPress={() => setPreviewing(previewing === revision.id ? null : revision.id)}
+                  >
+                    {previewing === revision.id ? 'Hide preview' : 'Preview'}
+                  </Button>
+                  {revision.id !== latest && (
+                    <Button variant="secondary" onPress={() => setConfirming(revision)}>
+                      Restore
+                    </Button>
+                  )}
+                </div>
               </div>
-            </div>
-          ) : null}
-          {revisions.isPending ? (
-            <p role="status" className="mt-4">
-              Loading the history...
-            </p>
-          ) : revisions.isError ? (
-            <p role="alert" className="mt-4">
-              The history could not be loaded. Please try again.
-            </p>
-          ) : revisions.data.length === 0 ? (
-            <p className="mt-4">No saves recorded yet.</p>
-          ) : (
-            <ul aria-label="Revisions" className="mt-4 divide-y divide-slate-200 dark:divide-slate-700">
-              {revisions.data.map((revision) => (
-                <li key={revision.id} aria-label={`${when(revision.at)} by ${revision.author.name}`} className="py-3">
-                  <div className="flex flex-wrap items-center justify-between gap-2">
-                    <div className="min-w-0">
-                      <p className="font-medium break-words">{revision.title}</p>
-                      <p className="text-sm text-slate-600 dark:text-slate-400">
-                        <time dateTime={revision.at}>{when(revision.at)}</time> · {revision.author.name}
-                        {revision.id === latest && ' · Current'}
-                      </p>
-                    </div>
-                    <div className="flex gap-2">
-                      <Button
-                        variant="secondary"
-                        aria-expanded={previewing === revision.id}
-                        onPress={() => setPreviewing(previewing === revision.id ? null : revision.id)}
-                      >
-                        {previewing === revision.id ? 'Hide preview' : 'Preview'}
-                      </Button>
-                      {revision.id !== latest && (
-                        <Button variant="secondary" onPress={() => setConfirming(revision)}>
-                          Restore
-                        </Button>
-                      )}
-                    </div>
-                  </div>
-                  {previewing === revision.id && <Preview post={post} rev={revision.id} />}
-                </li>
-              ))}
-            </ul>
-          )}
-          <div className="mt-4 flex justify-end">
-            <Button variant="ghost" onPress={onClose}>
-              Close
-            </Button>
-          </div>
-        </Dialog>
-      </Modal>
-    </ModalOverlay>
+              {previewing === revision.id && <Preview post={post} rev={revision.id} />}
+            </li>
+          ))}
+        </ul>
+      )}
+      <DialogClose onClose={onClose} />
+    </DialogWindow>
   );
 }
 

@@ -3,19 +3,20 @@
  * category that still holds topics is not deleted: the server says so (409) and the message is shown.
  */
 import { useId, useState } from 'react';
-import { Dialog, Heading, Modal, ModalOverlay } from 'react-aria-components';
+import { DialogActions, DialogWindow } from '../../components/dialog-window';
+import { FormField } from '../../components/form-field';
 import { Button } from '../../components/ui/button';
 import { EmptyState } from '../../components/ui/page-header';
 import { useToast } from '../../components/ui/toast';
 import { ApiError, errorMessage } from '../../lib/api';
 import { useCategories, useCategoryCommands, type Category, type CategoryFields } from './api';
-import { CategoryMark, fieldClass } from './parts';
+import { CategoriesState, CategoryMark, fieldClass } from './parts';
 
 /** The colours offered first: distinct from each other and readable beside text in both themes. */
 const SUGGESTED_COLOURS = ['#b91c1c', '#c2410c', '#a16207', '#15803d', '#0f766e', '#1d4ed8', '#6d28d9', '#be185d', '#475569'];
 
 function CategoryDialog({ category, onClose }: { category: Category | null; onClose: () => void }) {
-  const id = useId();
+  const colourError = `${useId()}-color-error`;
   const { toast } = useToast();
   const commands = useCategoryCommands();
   const [fields, setFields] = useState<CategoryFields>({
@@ -45,111 +46,93 @@ function CategoryDialog({ category, onClose }: { category: Category | null; onCl
     if (category) commands.update.mutate({ id: category.id, ...body }, options);
     else commands.create.mutate(body, options);
   };
-  const error = (name: keyof CategoryFields) =>
-    errors[name] && (
-      <p id={`${id}-${name}-error`} className="text-sm text-red-700 dark:text-red-400">
-        {errors[name]}
-      </p>
-    );
-  const invalid = (name: keyof CategoryFields) =>
-    errors[name] ? { 'aria-invalid': true as const, 'aria-describedby': `${id}-${name}-error` } : {};
+  const invalid = (name: keyof CategoryFields) => (errors[name] ? { 'aria-invalid': true as const, 'aria-describedby': colourError } : {});
 
   return (
-    <ModalOverlay
-      isOpen
-      isDismissable
-      onOpenChange={(open) => !open && onClose()}
-      className="fixed inset-0 z-40 flex items-start justify-center overflow-y-auto bg-black/40 p-2 sm:p-4"
+    <DialogWindow
+      onClose={onClose}
+      title={category ? 'Edit category' : 'New category'}
+      titleClassName="text-xl font-bold"
+      width="lg"
+      place="top"
     >
-      <Modal className="w-full max-w-lg rounded-xl bg-white p-4 shadow-xl sm:p-6 dark:bg-slate-900">
-        <Dialog className="outline-none">
-          <Heading slot="title" className="text-xl font-bold">
-            {category ? 'Edit category' : 'New category'}
-          </Heading>
-          <form
-            className="mt-4 space-y-4"
-            onSubmit={(event) => {
-              event.preventDefault();
-              save();
-            }}
-          >
-            <div className="space-y-1">
-              <label htmlFor={`${id}-name`} className="text-sm font-medium">
-                Name
-              </label>
+      <form
+        className="mt-4 space-y-4"
+        onSubmit={(event) => {
+          event.preventDefault();
+          save();
+        }}
+      >
+        <FormField label="Name" error={errors.name}>
+          {(control) => (
+            <input
+              {...control}
+              value={fields.name}
+              maxLength={60}
+              autoFocus
+              onChange={(event) => setFields({ ...fields, name: event.target.value })}
+              className={fieldClass}
+            />
+          )}
+        </FormField>
+        <FormField label="Description" error={errors.description}>
+          {(control) => (
+            <textarea
+              {...control}
+              value={fields.description}
+              maxLength={500}
+              rows={3}
+              onChange={(event) => setFields({ ...fields, description: event.target.value })}
+              className={`${fieldClass} py-2`}
+            />
+          )}
+        </FormField>
+        <fieldset className="space-y-2">
+          <legend className="text-sm font-medium">Colour</legend>
+          <div className="flex flex-wrap items-center gap-2">
+            {SUGGESTED_COLOURS.map((colour) => (
+              <button
+                key={colour}
+                type="button"
+                aria-label={`Colour ${colour}`}
+                aria-pressed={fields.color.toLowerCase() === colour}
+                onClick={() => setFields({ ...fields, color: colour })}
+                className="size-11 rounded-md border-2 border-transparent outline-none focus-visible:ring-2 focus-visible:ring-amber-500 focus-visible:ring-offset-2 aria-pressed:border-slate-900 dark:aria-pressed:border-white"
+                style={{ backgroundColor: colour }}
+              />
+            ))}
+            <label className="flex min-h-11 items-center gap-2 text-sm">
+              Other
               <input
-                id={`${id}-name`}
-                value={fields.name}
-                maxLength={60}
-                autoFocus
-                onChange={(event) => setFields({ ...fields, name: event.target.value })}
-                className={fieldClass}
-                {...invalid('name')}
+                type="color"
+                value={fields.color}
+                onChange={(event) => setFields({ ...fields, color: event.target.value })}
+                className="h-11 w-14 cursor-pointer rounded-md border border-slate-300 bg-white dark:border-slate-600 dark:bg-slate-900"
+                {...invalid('color')}
               />
-              {error('name')}
-            </div>
-            <div className="space-y-1">
-              <label htmlFor={`${id}-description`} className="text-sm font-medium">
-                Description
-              </label>
-              <textarea
-                id={`${id}-description`}
-                value={fields.description}
-                maxLength={500}
-                rows={3}
-                onChange={(event) => setFields({ ...fields, description: event.target.value })}
-                className={`${fieldClass} py-2`}
-                {...invalid('description')}
-              />
-              {error('description')}
-            </div>
-            <fieldset className="space-y-2">
-              <legend className="text-sm font-medium">Colour</legend>
-              <div className="flex flex-wrap items-center gap-2">
-                {SUGGESTED_COLOURS.map((colour) => (
-                  <button
-                    key={colour}
-                    type="button"
-                    aria-label={`Colour ${colour}`}
-                    aria-pressed={fields.color.toLowerCase() === colour}
-                    onClick={() => setFields({ ...fields, color: colour })}
-                    className="size-11 rounded-md border-2 border-transparent outline-none focus-visible:ring-2 focus-visible:ring-amber-500 focus-visible:ring-offset-2 aria-pressed:border-slate-900 dark:aria-pressed:border-white"
-                    style={{ backgroundColor: colour }}
-                  />
-                ))}
-                <label className="flex min-h-11 items-center gap-2 text-sm">
-                  Other
-                  <input
-                    type="color"
-                    value={fields.color}
-                    onChange={(event) => setFields({ ...fields, color: event.target.value })}
-                    className="h-11 w-14 cursor-pointer rounded-md border border-slate-300 bg-white dark:border-slate-600 dark:bg-slate-900"
-                    {...invalid('color')}
-                  />
-                </label>
-              </div>
-              {error('color')}
-              <p className="text-sm">
-                Preview: <CategoryMark name={fields.name || 'Category'} color={fields.color} className="text-sm font-medium" />
-              </p>
-            </fieldset>
-            {failure && (
-              <p role="alert" className="text-sm text-red-700 dark:text-red-400">
-                {failure}
-              </p>
-            )}
-            <div className="flex justify-end gap-2">
-              <Button variant="ghost" onPress={onClose}>
-                Cancel
-              </Button>
-              <Button type="submit" isDisabled={saving}>
-                {saving ? 'Saving...' : category ? 'Save category' : 'Create category'}
-              </Button>
-            </div>
-          </form>
-        </Dialog>
-      </Modal>
-    </ModalOverlay>
+            </label>
+          </div>
+          {errors.color && (
+            <p id={colourError} className="text-sm text-red-700 dark:text-red-400">
+              {errors.color}
+            </p>
+          )}
+          <p className="text-sm">
+            Preview: <CategoryMark name={fields.name || 'Category'} color={fields.color} className="text-sm font-medium" />
+          </p>
+        </fieldset>
+        {failure && (
+          <p role="alert" className="text-sm text-red-700 dark:text-red-400">
+            {failure}
+          </p>
+        )}
+        <DialogActions
+          onCancel={onClose}
+          isDisabled={saving}
+          confirmLabel={saving ? 'Saving...' : category ? 'Save category' : 'Create category'}
+        />
+      </form>
+    </DialogWindow>
   );
 }
 
@@ -181,44 +164,40 @@ export function CategoryManagement() {
         </div>
         <Button onPress={() => setEditing('new')}>New category</Button>
       </div>
-      {categories.isPending ? (
-        <p role="status" className="text-slate-600 dark:text-slate-400">
-          Loading categories...
-        </p>
-      ) : categories.isError ? (
-        <p role="alert" className="text-red-700 dark:text-red-400">
-          The categories could not be loaded. Please refresh the page.
-        </p>
-      ) : categories.data.length === 0 ? (
-        <EmptyState title="No categories yet">Create the first one: members then start topics in it.</EmptyState>
-      ) : (
-        <ul className="divide-y divide-slate-100 rounded-xl border border-slate-200 bg-white dark:divide-slate-800 dark:border-slate-800 dark:bg-slate-900">
-          {categories.data.map((category) => (
-            <li key={category.id} className="flex flex-wrap items-center gap-3 p-4">
-              <div className="min-w-0 flex-1 basis-56">
-                <CategoryMark name={category.name} color={category.color} className="text-base font-semibold" />
-                {category.description && <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">{category.description}</p>}
-                <p className="mt-1 text-xs text-slate-600 dark:text-slate-400">
-                  {category.topicCount} {category.topicCount === 1 ? 'topic' : 'topics'}
-                </p>
-              </div>
-              <div className="flex gap-2">
-                <Button variant="secondary" aria-label={`Edit ${category.name}`} onPress={() => setEditing(category)}>
-                  Edit
-                </Button>
-                <Button
-                  variant="secondary"
-                  aria-label={`Delete ${category.name}`}
-                  isDisabled={commands.remove.isPending}
-                  onPress={() => remove(category)}
-                >
-                  Delete
-                </Button>
-              </div>
-            </li>
-          ))}
-        </ul>
-      )}
+      <CategoriesState categories={categories}>
+        {(list) =>
+          list.length === 0 ? (
+            <EmptyState title="No categories yet">Create the first one: members then start topics in it.</EmptyState>
+          ) : (
+            <ul className="divide-y divide-slate-100 rounded-xl border border-slate-200 bg-white dark:divide-slate-800 dark:border-slate-800 dark:bg-slate-900">
+              {list.map((category) => (
+                <li key={category.id} className="flex flex-wrap items-center gap-3 p-4">
+                  <div className="min-w-0 flex-1 basis-56">
+                    <CategoryMark name={category.name} color={category.color} className="text-base font-semibold" />
+                    {category.description && <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">{category.description}</p>}
+                    <p className="mt-1 text-xs text-slate-600 dark:text-slate-400">
+                      {category.topicCount} {category.topicCount === 1 ? 'topic' : 'topics'}
+                    </p>
+                  </div>
+                  <div className="flex gap-2">
+                    <Button variant="secondary" aria-label={`Edit ${category.name}`} onPress={() => setEditing(category)}>
+                      Edit
+                    </Button>
+                    <Button
+                      variant="secondary"
+                      aria-label={`Delete ${category.name}`}
+                      isDisabled={commands.remove.isPending}
+                      onPress={() => remove(category)}
+                    >
+                      Delete
+                    </Button>
+                  </div>
+                </li>
+              ))}
+            </ul>
+          )
+        }
+      </CategoriesState>
       {editing && <CategoryDialog category={editing === 'new' ? null : editing} onClose={() => setEditing(null)} />}
     </section>
   );

@@ -5,6 +5,8 @@
  */
 import { useState } from 'react';
 import { Link, useNavigate } from '@tanstack/react-router';
+import { LoadFailed, Loading } from '../../components/load-state';
+import { SearchBox } from '../../components/search-box';
 import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';
 import { EmptyState } from '../../components/ui/page-header';
@@ -13,7 +15,7 @@ import { relativeTime } from '../../lib/relative-time';
 import { useDebounced } from '../../lib/use-debounced';
 import { useCategories, useTopics, type Category, type TopicRow } from './api';
 import { NewTopicDialog } from './new-topic-dialog';
-import { CategoryMark, fieldClass } from './parts';
+import { CategoriesState, CategoryMark, fieldClass } from './parts';
 
 export interface DiscussionsSearch {
   category?: string | undefined;
@@ -163,29 +165,21 @@ export function DiscussionsPage({ search }: { search: DiscussionsSearch }) {
         </Button>
       </div>
 
-      {categories.isPending ? (
-        <p role="status" className="text-slate-600 dark:text-slate-400">
-          Loading categories...
-        </p>
-      ) : categories.isError ? (
-        <p role="alert" className="text-red-700 dark:text-red-400">
-          The categories could not be loaded. Please refresh the page.
-        </p>
-      ) : categories.data.length === 0 ? (
-        <EmptyState title="No categories yet">Staff open the first category in the admin dashboard; topics then go in it.</EmptyState>
-      ) : (
-        <CategoryFilter categories={categories.data} chosen={search.category} choose={(category) => setSearch({ ...search, category })} />
-      )}
+      <CategoriesState categories={categories}>
+        {(list) =>
+          list.length === 0 ? (
+            <EmptyState title="No categories yet">Staff open the first category in the admin dashboard; topics then go in it.</EmptyState>
+          ) : (
+            <CategoryFilter categories={list} chosen={search.category} choose={(category) => setSearch({ ...search, category })} />
+          )
+        }
+      </CategoriesState>
 
       <div className="flex flex-wrap items-center gap-2">
-        <label htmlFor="topic-search" className="sr-only">
-          Search topics
-        </label>
-        <input
-          id="topic-search"
-          type="search"
+        <SearchBox
+          label="Search topics"
           value={text}
-          onChange={(event) => setText(event.target.value)}
+          onChange={setText}
           placeholder="Search topics and replies..."
           className={`${fieldClass} min-w-0 flex-1 basis-60`}
         />
@@ -207,13 +201,9 @@ export function DiscussionsPage({ search }: { search: DiscussionsSearch }) {
         className="overflow-hidden rounded-xl border border-slate-200 bg-white dark:border-slate-800 dark:bg-slate-900"
       >
         {list.isPending ? (
-          <p role="status" className="p-6 text-slate-600 dark:text-slate-400">
-            Loading topics...
-          </p>
+          <Loading className="p-6">Loading topics...</Loading>
         ) : list.isError ? (
-          <p role="alert" className="p-6 text-red-700 dark:text-red-400">
-            The topics could not be loaded. Please refresh the page.
-          </p>
+          <LoadFailed className="p-6">The topics could not be loaded. Please refresh the page.</LoadFailed>
         ) : items.length === 0 ? (
           <p className="p-8 text-center text-slate-600 dark:text-slate-400">
             {filtered ? 'No topics match.' : 'No topics yet. Start the first conversation!'}

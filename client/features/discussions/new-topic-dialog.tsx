@@ -3,10 +3,10 @@
  * mentions, Ctrl/Cmd+Enter starts it) and tags. Escape or Cancel closes it; what the server refuses stays with the
  * field it concerns.
  */
-import { useId, useRef, useState } from 'react';
-import { Dialog, Heading, Modal, ModalOverlay } from 'react-aria-components';
+import { useRef, useState } from 'react';
+import { DialogActions, DialogWindow } from '../../components/dialog-window';
+import { FormField } from '../../components/form-field';
 import { useMentionPicker } from '../../components/mention-picker';
-import { Button } from '../../components/ui/button';
 import { ApiError, errorMessage } from '../../lib/api';
 import { normalizeTags } from '../../../shared/feed/tags';
 import { useStartTopic, type Category } from './api';
@@ -24,7 +24,6 @@ export function NewTopicDialog({
   onClose: () => void;
   onStarted: (id: string) => void;
 }) {
-  const id = useId();
   const [title, setTitle] = useState('');
   const [categoryId, setCategoryId] = useState(initialCategory ?? categories[0]?.id ?? '');
   const [content, setContent] = useState('');
@@ -56,131 +55,93 @@ export function NewTopicDialog({
       },
     );
   };
-  const error = (name: string) =>
-    fields[name] && (
-      <p id={`${id}-${name}-error`} className="text-sm text-red-700 dark:text-red-400">
-        {fields[name]}
-      </p>
-    );
-  const invalid = (name: string) => (fields[name] ? { 'aria-invalid': true as const, 'aria-describedby': `${id}-${name}-error` } : {});
-
   return (
-    <ModalOverlay
-      isOpen
-      isDismissable
-      onOpenChange={(open) => !open && onClose()}
-      className="fixed inset-0 z-40 flex items-start justify-center overflow-y-auto bg-black/40 p-2 sm:p-4"
-    >
-      <Modal className="w-full max-w-2xl rounded-xl bg-white p-4 shadow-xl sm:p-6 dark:bg-slate-900">
-        <Dialog className="outline-none">
-          <Heading slot="title" className="text-xl font-bold">
-            New topic
-          </Heading>
-          <form
-            className="mt-4 space-y-4"
-            onSubmit={(event) => {
-              event.preventDefault();
-              submit();
-            }}
-          >
-            <div className="space-y-1">
-              <label htmlFor={`${id}-title`} className="text-sm font-medium">
-                Title
-              </label>
-              <input
-                id={`${id}-title`}
-                value={title}
-                onChange={(event) => setTitle(event.target.value)}
-                maxLength={200}
-                autoFocus
-                placeholder="Who remembers the KRNT night crew?"
-                className={fieldClass}
-                {...invalid('title')}
-              />
-              {error('title')}
-            </div>
-            <div className="space-y-1">
-              <label htmlFor={`${id}-category`} className="text-sm font-medium">
-                Category
-              </label>
-              <select
-                id={`${id}-category`}
-                value={categoryId}
-                onChange={(event) => setCategoryId(event.target.value)}
-                className={fieldClass}
-                {...invalid('categoryId')}
-              >
-                {categories.map((category) => (
-                  <option key={category.id} value={category.id}>
-                    {category.name}
-                  </option>
-                ))}
-              </select>
-              {error('categoryId')}
-            </div>
-            <div className="space-y-1">
-              <label htmlFor={`${id}-content`} className="text-sm font-medium">
-                Opening post
-              </label>
-              <textarea
-                id={`${id}-content`}
-                ref={textArea}
-                {...mentions.textAreaProps}
-                value={content}
-                rows={8}
-                maxLength={10000}
-                placeholder="Tell the community what you remember or what you are looking for. Type @ to mention a member."
-                onChange={(event) => {
-                  setContent(event.target.value);
-                  mentions.follow(event.target);
-                }}
-                onKeyDown={(event) => {
-                  if (mentions.onKeyDown(event)) {
-                    // Escape closes the picker, not the dialog.
-                    if (event.key === 'Escape') event.stopPropagation();
-                    return;
-                  }
-                  if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) {
-                    event.preventDefault();
-                    submit();
-                  }
-                }}
-                className={`${fieldClass} resize-y py-2`}
-                {...invalid('content')}
-              />
-              {mentions.picker}
-              {error('content')}
-            </div>
-            <div className="space-y-1">
-              <label htmlFor={`${id}-tags`} className="text-sm font-medium">
-                Tags <span className="font-normal text-slate-600 dark:text-slate-400">(optional, separated by commas)</span>
-              </label>
-              <input
-                id={`${id}-tags`}
-                value={tags}
-                onChange={(event) => setTags(event.target.value)}
-                placeholder="radio, 1950s, krnt"
-                className={fieldClass}
-                {...invalid('tags')}
-              />
-              {error('tags')}
-            </div>
-            {failure && (
-              <p role="alert" className="text-sm text-red-700 dark:text-red-400">
-                {failure}
-              </p>
-            )}
-            <div className="flex justify-end gap-2">
-              <Button variant="ghost" onPress={onClose}>
-                Cancel
-              </Button>
-              <Button type="submit" isDisabled={start.isPending}>
-                {start.isPending ? 'Starting...' : 'Start topic'}
-              </Button>
-            </div>
-          </form>
-        </Dialog>
-      </Modal>
-    </ModalOverlay>
+    <DialogWindow onClose={onClose} title="New topic" titleClassName="text-xl font-bold" width="2xl" place="top">
+      <form
+        className="mt-4 space-y-4"
+        onSubmit={(event) => {
+          event.preventDefault();
+          submit();
+        }}
+      >
+        <FormField label="Title" error={fields.title}>
+          {(control) => (
+            <input
+              {...control}
+              value={title}
+              onChange={(event) => setTitle(event.target.value)}
+              maxLength={200}
+              autoFocus
+              placeholder="Who remembers the KRNT night crew?"
+              className={fieldClass}
+            />
+          )}
+        </FormField>
+        <FormField label="Category" error={fields.categoryId}>
+          {(control) => (
+            <select {...control} value={categoryId} onChange={(event) => setCategoryId(event.target.value)} className={fieldClass}>
+              {categories.map((category) => (
+                <option key={category.id} value={category.id}>
+                  {category.name}
+                </option>
+              ))}
+            </select>
+          )}
+        </FormField>
+        <FormField label="Opening post" error={fields.content} after={mentions.picker}>
+          {(control) => (
+            <textarea
+              {...control}
+              ref={textArea}
+              {...mentions.textAreaProps}
+              value={content}
+              rows={8}
+              maxLength={10000}
+              placeholder="Tell the community what you remember or what you are looking for. Type @ to mention a member."
+              onChange={(event) => {
+                setContent(event.target.value);
+                mentions.follow(event.target);
+              }}
+              onKeyDown={(event) => {
+                if (mentions.onKeyDown(event)) {
+                  // Escape closes the picker, not the dialog.
+                  if (event.key === 'Escape') event.stopPropagation();
+                  return;
+                }
+                if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) {
+                  event.preventDefault();
+                  submit();
+                }
+              }}
+              className={`${fieldClass} resize-y py-2`}
+            />
+          )}
+        </FormField>
+        <FormField
+          label={
+            <>
+              Tags <span className="font-normal text-slate-600 dark:text-slate-400">(optional, separated by commas)</span>
+            </>
+          }
+          error={fields.tags}
+        >
+          {(control) => (
+            <input
+              {...control}
+              value={tags}
+              onChange={(event) => setTags(event.target.value)}
+              placeholder="radio, 1950s, krnt"
+              className={fieldClass}
+            />
+          )}
+        </FormField>
+        {failure && (
+          <p role="alert" className="text-sm text-red-700 dark:text-red-400">
+            {failure}
+          </p>
+        )}
+        <DialogActions onCancel={onClose} isDisabled={start.isPending} confirmLabel={start.isPending ? 'Starting...' : 'Start topic'} />
+      </form>
+    </DialogWindow>
   );
 }

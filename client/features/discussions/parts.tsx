@@ -1,5 +1,8 @@
 /** Small pieces the discussion pages share: a category's mark, a text's paragraphs and quotes, the writing box. */
+import type { ReactNode } from 'react';
+import { QueryState } from '../../components/load-state';
 import { WritingBox, type WritingBoxProps } from '../../components/writing-box';
+import type { Category } from './api';
 import { textToHtml } from './text';
 
 /** A category's colour as a dot beside its name; the name is always written, so the colour is never the only cue. */
@@ -26,4 +29,19 @@ const TEXT_MAX_LENGTH = 10_000;
 /** The writing box of topics and replies. */
 export function DiscussionWritingBox(props: Omit<WritingBoxProps, 'maxLength' | 'prepare'>) {
   return <WritingBox {...props} maxLength={TEXT_MAX_LENGTH} prepare={(text) => textToHtml(text.trim())} />;
+}
+
+/** The categories once read: the topic list and the dashboard's tab wait for them, and say they failed, alike. */
+export function CategoriesState({
+  categories,
+  children,
+}: {
+  categories: { isPending: boolean; isError: boolean; data: Category[] | undefined };
+  children: (list: Category[]) => ReactNode;
+}) {
+  return (
+    <QueryState query={categories} loading="Loading categories..." failed="The categories could not be loaded. Please refresh the page.">
+      {children}
+    </QueryState>
+  );
 }

@@ -7,7 +7,9 @@
  */
 import { useCallback, useEffect, useRef, useState, type ReactNode, type RefObject } from 'react';
 import { Link, useNavigate, useParams, useRouterState } from '@tanstack/react-router';
-import { Dialog, Heading, Label, Modal, ModalOverlay, Radio, RadioGroup } from 'react-aria-components';
+import { Label, Radio, RadioGroup } from 'react-aria-components';
+import { DialogClose, DialogWindow } from '../../components/dialog-window';
+import { LoadFailed, Loading } from '../../components/load-state';
 import { MemberLink } from '../../components/member-link';
 import { ReasonDialog } from '../../components/reason-dialog';
 import { Avatar } from '../../components/ui/avatar';
@@ -57,46 +59,26 @@ function Byline({ author, at, children }: { author: Reply['author']; at: string;
 function RevisionsDialog({ reply, onClose }: { reply: Reply; onClose: () => void }) {
   const revisions = useReplyRevisions(reply.id, true);
   return (
-    <ModalOverlay
-      isOpen
-      isDismissable
-      onOpenChange={(open) => !open && onClose()}
-      className="fixed inset-0 z-40 flex items-start justify-center overflow-y-auto bg-black/40 p-2 sm:p-4"
-    >
-      <Modal className="w-full max-w-2xl rounded-xl bg-white p-4 shadow-xl sm:p-6 dark:bg-slate-900">
-        <Dialog className="outline-none">
-          <Heading slot="title" className="text-lg font-bold">
-            Edit history
-          </Heading>
-          {revisions.isPending ? (
-            <p role="status" className="mt-3 text-slate-600 dark:text-slate-400">
-              Loading earlier versions...
-            </p>
-          ) : revisions.isError ? (
-            <p role="alert" className="mt-3 text-red-700 dark:text-red-400">
-              The history could not be loaded. Please try again.
-            </p>
-          ) : (
-            <ol className="mt-3 max-h-[60vh] space-y-3 overflow-y-auto">
-              {revisions.data.map((revision) => (
-                <li key={`${revision.at} ${revision.current}`} className="rounded-lg border border-slate-200 p-3 dark:border-slate-700">
-                  <p className="mb-1 text-xs text-slate-600 dark:text-slate-400">
-                    {revision.current ? 'Now, since ' : 'Until edited, written '}
-                    <time dateTime={revision.at}>{new Date(revision.at).toLocaleString()}</time>
-                  </p>
-                  <PostText content={revision.content} />
-                </li>
-              ))}
-            </ol>
-          )}
-          <div className="mt-4 flex justify-end">
-            <Button variant="secondary" onPress={onClose} autoFocus>
-              Close
-            </Button>
-          </div>
-        </Dialog>
-      </Modal>
-    </ModalOverlay>
+    <DialogWindow onClose={onClose} title="Edit history" width="2xl" place="top">
+      {revisions.isPending ? (
+        <Loading className="mt-3">Loading earlier versions...</Loading>
+      ) : revisions.isError ? (
+        <LoadFailed className="mt-3">The history could not be loaded. Please try again.</LoadFailed>
+      ) : (
+        <ol className="mt-3 max-h-[60vh] space-y-3 overflow-y-auto">
+          {revisions.data.map((revision) => (
+            <li key={`${revision.at} ${revision.current}`} className="rounded-lg border border-slate-200 p-3 dark:border-slate-700">
+              <p className="mb-1 text-xs text-slate-600 dark:text-slate-400">
+                {revision.current ? 'Now, since ' : 'Until edited, written '}
+                <time dateTime={revision.at}>{new Date(revision.at).toLocaleString()}</time>
+              </p>
+              <PostText content={revision.content} />
+            </li>
+          ))}
+        </ol>
+      )}
+      <DialogClose onClose={onClose} variant="secondary" autoFocus />
+    </DialogWindow>
   );
 }
 

@@ -4,6 +4,8 @@
  * a reader who has scrolled down sees a "N new posts" pill instead of a jump.
  */
 import { useEffect, useMemo, useRef, useState } from 'react';
+import { LoadFailed, Loading } from '../../components/load-state';
+import { SearchBox } from '../../components/search-box';
 import { Button } from '../../components/ui/button';
 import { useCurrentUser, type CurrentUser } from '../../lib/current-user';
 import { Composer } from './composer';
@@ -66,14 +68,10 @@ function Feed({ user }: { user: CurrentUser }) {
       <div className="min-w-0 space-y-4">
         <h1 className="text-2xl font-bold md:text-3xl">Broadcast History Newsfeed</h1>
         <div className="flex gap-2">
-          <label htmlFor="feed-search" className="sr-only">
-            Search posts
-          </label>
-          <input
-            id="feed-search"
-            type="search"
+          <SearchBox
+            label="Search posts"
             value={search}
-            onChange={(event) => setSearch(event.target.value)}
+            onChange={setSearch}
             placeholder="Search posts, users, tags..."
             className="min-h-11 flex-1 rounded-md border border-slate-300 bg-white px-3 dark:border-slate-600 dark:bg-slate-900"
           />
@@ -115,13 +113,9 @@ function Feed({ user }: { user: CurrentUser }) {
           )}
         </div>
         {feed.isPending ? (
-          <p role="status" className="text-slate-600 dark:text-slate-400">
-            Loading posts...
-          </p>
+          <Loading>Loading posts...</Loading>
         ) : feed.isError ? (
-          <p role="alert" className="text-red-700 dark:text-red-400">
-            The newsfeed could not be loaded. Please refresh the page.
-          </p>
+          <LoadFailed>The newsfeed could not be loaded. Please refresh the page.</LoadFailed>
         ) : shown.length === 0 ? (
           <p className="rounded-xl border border-dashed border-slate-300 p-8 text-center text-slate-600 dark:border-slate-700 dark:text-slate-400">
             {q || filter !== 'all' ? 'No posts match.' : 'No posts yet. Share the first memory!'}

@@ -234,12 +234,23 @@ export function PostCard({
           ))}
         </ul>
       )}
-      {post.isApproved && !viewer && (
+      {post.isApproved && (
         <footer className="mt-3 flex flex-wrap items-center gap-1 border-t border-slate-100 pt-2 text-sm dark:border-slate-800">
-          <span className="min-h-11 px-3 leading-[2.75rem]">
-            <span aria-hidden="true">♡</span> {post.likes}
-            <span className="sr-only"> likes</span>
-          </span>
+          {viewer ? (
+            <button
+              type="button"
+              aria-pressed={post.likedByMe}
+              onClick={like}
+              className={`min-h-11 rounded-md px-3 hover:bg-slate-100 dark:hover:bg-slate-800 ${post.likedByMe ? 'font-semibold text-red-600' : ''}`}
+            >
+              {post.likedByMe ? '♥' : '♡'} Like · {post.likes}
+            </button>
+          ) : (
+            <span className="min-h-11 px-3 leading-[2.75rem]">
+              <span aria-hidden="true">♡</span> {post.likes}
+              <span className="sr-only"> likes</span>
+            </span>
+          )}
           <button
             type="button"
             aria-expanded={commentsOpen}
@@ -250,30 +261,8 @@ export function PostCard({
             Comments · {post.comments}
           </button>
           <ShareControl post={post} onShared={() => act('share')} />
-        </footer>
-      )}
-      {post.isApproved && viewer && (
-        <footer className="mt-3 flex flex-wrap items-center gap-1 border-t border-slate-100 pt-2 text-sm dark:border-slate-800">
-          <button
-            type="button"
-            aria-pressed={post.likedByMe}
-            onClick={like}
-            className={`min-h-11 rounded-md px-3 hover:bg-slate-100 dark:hover:bg-slate-800 ${post.likedByMe ? 'font-semibold text-red-600' : ''}`}
-          >
-            {post.likedByMe ? '♥' : '♡'} Like · {post.likes}
-          </button>
-          <button
-            type="button"
-            aria-expanded={commentsOpen}
-            aria-controls={`comments-${post.id}`}
-            onClick={() => setCommentsOpen(!commentsOpen)}
-            className={`min-h-11 rounded-md px-3 hover:bg-slate-100 dark:hover:bg-slate-800 ${commentsOpen ? 'font-semibold' : ''}`}
-          >
-            Comments · {post.comments}
-          </button>
-          <ShareControl post={post} onShared={() => act('share')} />
-          <BookmarkButton kind="post" id={post.id} label={`post by ${post.author.name}`} />
-          {viewer.id !== post.author.id && (
+          {viewer && <BookmarkButton kind="post" id={post.id} label={`post by ${post.author.name}`} />}
+          {viewer && viewer.id !== post.author.id && (
             <ReasonDialog
               label="Report"
               triggerClassName="ml-auto min-h-11 rounded-md px-3 text-slate-600 hover:bg-slate-100 dark:text-slate-400 dark:hover:bg-slate-800"

@@ -4,7 +4,8 @@
  * gives focus back to the button.
  */
 import { useState } from 'react';
-import { Button as AriaButton, Dialog, Heading, Menu, MenuItem, MenuTrigger, Modal, ModalOverlay, Popover } from 'react-aria-components';
+import { Button as AriaButton, Menu, MenuItem, MenuTrigger, Popover } from 'react-aria-components';
+import { DialogActions, DialogWindow } from '../../components/dialog-window';
 import { Button } from '../../components/ui/button';
 import { useToast } from '../../components/ui/toast';
 import { errorMessage } from '../../lib/api';
@@ -88,44 +89,28 @@ export function PostMenu({
         </Popover>
       </MenuTrigger>
       {open === 'delete' && (
-        <ModalOverlay
-          isOpen
-          isDismissable
-          onOpenChange={(isOpen) => !isOpen && setOpen(null)}
-          className="fixed inset-0 z-50 flex items-center justify-center bg-black/40 p-4"
-        >
-          <Modal className="w-full max-w-md rounded-xl bg-white p-6 shadow-xl dark:bg-slate-900">
-            <Dialog role="alertdialog" className="outline-none">
-              <Heading slot="title" className="text-lg font-bold">
-                Delete this post?
-              </Heading>
-              <p className="mt-2 text-sm text-slate-600 dark:text-slate-400">
-                It leaves the feed for everyone, with its likes and comments. This cannot be undone.
-              </p>
-              <div className="mt-6 flex justify-end gap-2">
-                <Button variant="ghost" onPress={() => setOpen(null)}>
-                  Cancel
-                </Button>
-                <Button
-                  variant="destructive"
-                  isDisabled={changes.remove.isPending}
-                  onPress={() =>
-                    changes.remove.mutate(post.id, {
-                      onSuccess: () => {
-                        setOpen(null);
-                        toast({ title: 'Post deleted' });
-                        onDeleted?.();
-                      },
-                      onError: failed,
-                    })
-                  }
-                >
-                  {changes.remove.isPending ? 'Deleting...' : 'Delete post'}
-                </Button>
-              </div>
-            </Dialog>
-          </Modal>
-        </ModalOverlay>
+        <DialogWindow onClose={() => setOpen(null)} role="alertdialog" title="Delete this post?">
+          <p className="mt-2 text-sm text-slate-600 dark:text-slate-400">
+            It leaves the feed for everyone, with its likes and comments. This cannot be undone.
+          </p>
+          <DialogActions
+            className="mt-6"
+            onCancel={() => setOpen(null)}
+            destructive
+            isDisabled={changes.remove.isPending}
+            confirmLabel={changes.remove.isPending ? 'Deleting...' : 'Delete post'}
+            onConfirm={() =>
+              changes.remove.mutate(post.id, {
+                onSuccess: () => {
+                  setOpen(null);
+                  toast({ title: 'Post deleted' });
+                  onDeleted?.();
+                },
+                onError: failed,
+              })
+            }
+          />
+        </DialogWindow>
       )}
       {open === 'history' && <HistoryDialog post={post} onClose={() => setOpen(null)} />}
     </>
@@ -144,62 +129,53 @@ const STATUS_LABEL: Record<PostRevision['status'], string> = {
 function HistoryDialog({ post, onClose }: { post: Post; onClose: () => void }) {
   const revisions = usePostRevisions(post.id, true);
   return (
-    <ModalOverlay
-      isOpen
-      isDismissable
-      onOpenChange={(isOpen) => !isOpen && onClose()}
-      className="fixed inset-0 z-50 flex items-center justify-center bg-black/40 p-4"
+    <DialogWindow
+      onClose={onClose}
+      title="History of this post"
+      titleClassName="px-6 pt-6 text-lg font-bold"
+      width="lg"
+      bare
+      className="flex max-h-[85vh] flex-col"
     >
-      <Modal className="flex max-h-[85vh] w-full max-w-lg flex-col rounded-xl bg-white shadow-xl dark:bg-slate-900">
-        <Dialog className="flex min-h-0 flex-col outline-none">
-          <Heading slot="title" className="px-6 pt-6 text-lg font-bold">
-            History of this post
-          </Heading>
-          <div className="min-h-0 flex-1 overflow-y-auto px-6 py-4">
-            {revisions.isPending ? (
-              <p role="status">Loading the history...</p>
-            ) : revisions.isError ? (
-              <p role="alert">{errorMessage(revisions.error, 'The history could not be loaded. Please try again.')}</p>
-            ) : (
-              <ol aria-label="Versions, newest first" className="space-y-3">
-                {revisions.data.items.map((revision) => (
-                  <li
-                    key={revision.id}
-                    className={`rounded-lg border p-3 ${revision.current ? 'border-brand-600 dark:border-amber-accent' : 'border-slate-200 dark:border-slate-700'}`}
-                  >
-                    <p className="flex flex-wrap items-center gap-x-2 text-xs text-slate-600 dark:text-slate-400">
-                      <span className="font-semibold text-slate-900 dark:text-slate-100">{STATUS_LABEL[revision.status]}</span>
-                      {revision.current && (
-                        <span className="rounded-full bg-brand-50 px-2 text-brand-700 dark:bg-slate-800 dark:text-amber-accent">
-                          Shown now
-                        </span>
-                      )}
-                      <span>
-                        by {revision.editedBy.name} ·{' '}
-                        <time dateTime={revision.createdAt} title={new Date(revision.createdAt).toLocaleString()}>
-                          {relativeTime(revision.createdAt)}
-                        </time>
-                      </span>
-                    </p>
-                    <p className="mt-2 text-sm break-words whitespace-pre-wrap">{revision.content}</p>
-                    {revision.tags.length > 0 && (
-                      <p className="mt-1 text-xs text-brand-700 dark:text-amber-accent">
-                        {revision.tags.map((tag) => `#${tag}`).join(' ')}
-                      </p>
-                    )}
-                    {revision.mediaUrl && <p className="mt-1 truncate text-xs text-slate-600 dark:text-slate-400">{revision.mediaUrl}</p>}
-                  </li>
-                ))}
-              </ol>
-            )}
-          </div>
-          <div className="flex justify-end border-t border-slate-200 px-6 py-3 dark:border-slate-800">
-            <Button variant="secondary" onPress={onClose} autoFocus>
-              Close
-            </Button>
-          </div>
-        </Dialog>
-      </Modal>
-    </ModalOverlay>
+      <div className="min-h-0 flex-1 overflow-y-auto px-6 py-4">
+        {revisions.isPending ? (
+          <p role="status">Loading the history...</p>
+        ) : revisions.isError ? (
+          <p role="alert">{errorMessage(revisions.error, 'The history could not be loaded. Please try again.')}</p>
+        ) : (
+          <ol aria-label="Versions, newest first" className="space-y-3">
+            {revisions.data.items.map((revision) => (
+              <li
+                key={revision.id}
+                className={`rounded-lg border p-3 ${revision.current ? 'border-brand-600 dark:border-amber-accent' : 'border-slate-200 dark:border-slate-700'}`}
+              >
+                <p className="flex flex-wrap items-center gap-x-2 text-xs text-slate-600 dark:text-slate-400">
+                  <span className="font-semibold text-slate-900 dark:text-slate-100">{STATUS_LABEL[revision.status]}</span>
+                  {revision.current && (
+                    <span className="rounded-full bg-brand-50 px-2 text-brand-700 dark:bg-slate-800 dark:text-amber-accent">Shown now</span>
+                  )}
+                  <span>
+                    by {revision.editedBy.name} ·{' '}
+                    <time dateTime={revision.createdAt} title={new Date(revision.createdAt).toLocaleString()}>
+                      {relativeTime(revision.createdAt)}
+                    </time>
+                  </span>
+                </p>
+                <p className="mt-2 text-sm break-words whitespace-pre-wrap">{revision.content}</p>
+                {revision.tags.length > 0 && (
+                  <p className="mt-1 text-xs text-brand-700 dark:text-amber-accent">{revision.tags.map((tag) => `#${tag}`).join(' ')}</p>
+                )}
+                {revision.mediaUrl && <p className="mt-1 truncate text-xs text-slate-600 dark:text-slate-400">{revision.mediaUrl}</p>}
+              </li>
+            ))}
+          </ol>
+        )}
+      </div>
+      <div className="flex justify-end border-t border-slate-200 px-6 py-3 dark:border-slate-800">
+        <Button variant="secondary" onPress={onClose} autoFocus>
+          Close
+        </Button>
+      </div>
+    </DialogWindow>
   );
 }

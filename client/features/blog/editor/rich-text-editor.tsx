@@ -10,15 +10,11 @@ import { Fragment } from '@tiptap/pm/model';
 import { EditorContent, useEditor, useEditorState } from '@tiptap/react';
 import {
   Button as AriaButton,
-  Dialog,
   FieldError,
   FileTrigger,
   Group,
-  Heading,
   Input,
   Label,
-  Modal,
-  ModalOverlay,
   Separator,
   Text,
   TextField,
@@ -26,6 +22,7 @@ import {
   Toolbar,
 } from 'react-aria-components';
 import { PICTURE_TYPES } from '../../../components/cover-image-picker';
+import { DialogActions, DialogWindow } from '../../../components/dialog-window';
 import { Button } from '../../../components/ui/button';
 import { useToast } from '../../../components/ui/toast';
 import { errorMessage } from '../../../lib/api';
@@ -159,50 +156,34 @@ function FieldDialog({
     if (!problem) onSubmit(value.trim());
   };
   return (
-    <ModalOverlay
-      isOpen
-      isDismissable
-      onOpenChange={(open) => !open && onClose()}
-      className="fixed inset-0 z-50 flex items-start justify-center overflow-y-auto bg-black/40 p-4 pt-[15vh]"
-    >
-      <Modal className="w-full max-w-md rounded-xl bg-white p-5 shadow-xl dark:bg-slate-900">
-        <Dialog className="outline-none">
-          <Heading slot="title" className="text-lg font-bold">
-            {title}
-          </Heading>
-          {/* Its own form: the post's form around the editor must not be sent by this one's Enter. */}
-          <form onSubmit={submit} className="mt-3 space-y-3">
-            {children}
-            <TextField
-              autoFocus
-              type={type}
-              value={value}
-              onChange={setValue}
-              isInvalid={touched && problem !== null}
-              validationBehavior="aria"
-              className="flex flex-col gap-1"
-            >
-              <Label className="text-sm font-medium">{label}</Label>
-              <Input
-                onBlur={() => setTouched(true)}
-                className="min-h-11 rounded-md border border-slate-300 bg-white px-3 text-base outline-none focus:border-brand-600 focus:ring-2 focus:ring-brand-600/30 dark:border-slate-600 dark:bg-slate-900"
-              />
-              <Text slot="description" className="text-xs text-slate-600 dark:text-slate-400">
-                {hint}
-              </Text>
-              <FieldError className="text-sm text-red-600 dark:text-red-400">{problem}</FieldError>
-            </TextField>
-            <div className="flex flex-wrap justify-end gap-2">
-              {extra}
-              <Button variant="ghost" onPress={onClose}>
-                Cancel
-              </Button>
-              <Button type="submit">{submitLabel}</Button>
-            </div>
-          </form>
-        </Dialog>
-      </Modal>
-    </ModalOverlay>
+    <DialogWindow onClose={onClose} title={title} place="top" overlayClassName="pt-[15vh]">
+      {/* Its own form: the post's form around the editor must not be sent by this one's Enter. */}
+      <form onSubmit={submit} className="mt-3 space-y-3">
+        {children}
+        <TextField
+          autoFocus
+          type={type}
+          value={value}
+          onChange={setValue}
+          isInvalid={touched && problem !== null}
+          validationBehavior="aria"
+          className="flex flex-col gap-1"
+        >
+          <Label className="text-sm font-medium">{label}</Label>
+          <Input
+            onBlur={() => setTouched(true)}
+            className="min-h-11 rounded-md border border-slate-300 bg-white px-3 text-base outline-none focus:border-brand-600 focus:ring-2 focus:ring-brand-600/30 dark:border-slate-600 dark:bg-slate-900"
+          />
+          <Text slot="description" className="text-xs text-slate-600 dark:text-slate-400">
+            {hint}
+          </Text>
+          <FieldError className="text-sm text-red-600 dark:text-red-400">{problem}</FieldError>
+        </TextField>
+        <DialogActions onCancel={onClose} confirmLabel={submitLabel}>
+          {extra}
+        </DialogActions>
+      </form>
+    </DialogWindow>
   );
 }
 
