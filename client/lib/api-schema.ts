@@ -74,34 +74,10 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Ask to join: a link to finish signing up (valid 24 hours, works once) goes to the address; answers the same whether or not the address has an account (its owner is told by mail instead)
+         * Create an account and sign in; the community’s first member becomes its admin
          * @description Who may call it: public.
          */
         post: operations["postAuthRegister"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/auth/register/confirm/{token}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Open the link that finishes signing up: a page that names the address and makes the account only when its button is pressed (a POST); opening it uses nothing up
-         * @description Who may call it: public.
-         */
-        get: operations["getAuthRegisterConfirmByTokenPage"];
-        put?: never;
-        /**
-         * Finish signing up with the link’s token (the button of its page): the account is made and signed in once, then the link is spent; the community’s first member becomes its admin
-         * @description Who may call it: public.
-         */
-        post: operations["postAuthRegisterConfirmByTokenPage"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1776,6 +1752,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/events/{id}/occurrences/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel one date of a recurring event (its organizer or staff), named by `occurrence` (its `occurrenceStart`): it stays listed as cancelled, takes no RSVPs, and those attending or waiting are told, with a calendar file whose series has that date as an EXDATE. 400: a date the series lacks; 409: one already cancelled or past
+         * @description Who may call it: admin, staff, member.
+         */
+        post: operations["cancelEventOccurrence"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/events/{id}/occurrences/move": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Move one date of a recurring event (its organizer or staff), named by `occurrence` (its `occurrenceStart`), to a new `startDate` and `endDate`; its RSVPs and waiting list stay with it, and those attending are told, with a calendar file holding that date’s own VEVENT (RECURRENCE-ID). 400: a date the series lacks; 409: one cancelled or past, or a new start another date has
+         * @description Who may call it: admin, staff, member.
+         */
+        post: operations["moveEventOccurrence"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/events/{id}/rsvp/me": {
         parameters: {
             query?: never;
@@ -2158,7 +2174,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Message the attendees (its organizer and staff): one mail to each, through the outbox; at most 3 per event in any 24 hours (then 429)
+         * Message the attendees (its organizer and staff): one mail to each, through the outbox; for a recurring event, those of one `occurrence` (none: its first date); at most 3 per event in any 24 hours (then 429)
          * @description Who may call it: admin, staff, member.
          */
         post: operations["postEventsByIdMessage"];
@@ -3355,15 +3371,13 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Accepted */
-            202: {
+            /** @description Created */
+            201: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": {
-                        message: string;
-                    };
+                    "application/json": components["schemas"]["User"];
                 };
             };
             /** @description Bad Request */
@@ -3375,93 +3389,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Too Many Requests */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    getAuthRegisterConfirmByTokenPage: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                token: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The confirmation page, or one that says the link is spent, expired or unknown */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "text/html": string;
-                };
-            };
-            /** @description Not modified: the ETag sent in If-None-Match is the current one */
-            304: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Bad Request */
-            400: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description Too Many Requests */
-            429: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-        };
-    };
-    postAuthRegisterConfirmByTokenPage: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                token: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description A page that says the link is spent, expired or unknown, or that the address has an account by now */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "text/html": string;
-                };
-            };
-            /** @description To the home page, signed in as the new member */
-            303: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Bad Request */
-            400: {
+            /** @description Conflict */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -10058,6 +9987,178 @@ export interface operations {
             };
         };
     };
+    cancelEventOccurrence: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @default  */
+                    occurrence?: string;
+                    /** @default  */
+                    reason?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CalendarEvent"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    moveEventOccurrence: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @default  */
+                    occurrence?: string;
+                    /** @default  */
+                    startDate?: string;
+                    /** @default  */
+                    endDate?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CalendarEvent"];
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     getEventsByIdRsvpMe: {
         parameters: {
             query?: {
@@ -11236,6 +11337,7 @@ export interface operations {
                      * @enum {string}
                      */
                     to?: "attending" | "attending+waitlisted";
+                    occurrence?: string;
                 };
             };
         };

@@ -11,7 +11,14 @@
 import type { DocumentStore } from '../../platform/document-store/port';
 import type { Role } from '../../shared/domain';
 import { attendeeCounts, occurrenceOfEvent, sequenceAfter, type CalendarEventEvent } from '../../shared/events/event-stream';
-import { occurrenceField, seriesEntry, type OccurrenceCounts, type OccurrenceSeats } from './series';
+import {
+  occurrenceField,
+  seriesEntry,
+  type OccurrenceChangeRecord,
+  type OccurrenceChanges,
+  type OccurrenceCounts,
+  type OccurrenceSeats,
+} from './series';
 import type { RsvpStatus } from '../../shared/events/constants';
 import type { EventFields } from '../../shared/events/schemas';
 import type { MemberEvent } from '../../shared/members/member-stream';
@@ -54,6 +61,8 @@ type EventSummary = EventFields & {
   revision?: { fields: EventFields; by: string; at: string } | null;
   createdAt: string;
   updatedAt: string;
+  /** A series' dates cancelled or moved alone, by their start as the series has it (occurrenceField). */
+  changes?: OccurrenceChanges;
   /** Read as one occurrence of a series (projections/events/occurrences.ts): its start. Never stored. */
   occurrenceStart?: string;
 };
@@ -183,6 +192,21 @@ function nextDetails(
         sequence: sequenceAfter(current.sequence ?? 0, event, current),
         ...at,
       };
+    case 'OccurrenceCancelled':
+    case 'OccurrenceMoved': {
+      // One date of a series cancelled or moved alone: calendar apps learn of it by a raised SEQUENCE.
+      const { occurrence } = event.data;
+      const change: OccurrenceChangeRecord =
+        event.type === 'OccurrenceCancelled'
+          ? { cancelled: true, ...(event.data.reason ? { reason: event.data.reason } : {}) }
+          : { cancelled: false, startDate: event.data.startDate, endDate: event.data.endDate };
+      return {
+        ...current,
+        changes: { ...current.changes, [occurrenceField(occurrence)]: change },
+        sequence: sequenceAfter(current.sequence ?? 0, event, current),
+        ...at,
+      };
+    }
     case 'InvitationAccepted':
       // Not an edit of the event: updatedAt stays.
       return { ...current, invited: [...(current.invited ?? []).filter((id) => id !== event.data.memberId), event.data.memberId] };
@@ -239,7 +263,8 @@ export const eventsProjection: Projection = {
   name: 'events',
   // 5: organisers' edits held as revisions; a cancelled event is never featured; invite link generations.
   // 6: series: `recurs`, `reach` and each occurrence's answers and counts.
-  version: 6,
+  // 7: a series' dates cancelled or moved alone (`changes`).
+  version: 7,
   collections: [EVENT_DETAILS, EVENT_CALENDAR, EVENT_ORGANIZERS],
   async setup(store) {
     await eventDetails(store).createIndex({ organizerId: 1 });

@@ -31,9 +31,18 @@ const NOBODY = { attending: 0, maybe: 0, notAttending: 0 };
 export function atOccurrence<T extends EventDocument>(event: T, start: string): T {
   const first = new Date(event.startDate).toISOString();
   if (!ruleOf(event)) return event;
-  if (start === first) return { ...event, occurrenceStart: start };
+  // Cancelled alone: listed as cancelled. Moved alone: at its new start and end, keeping its answers.
+  const change = event.changes?.[occurrenceField(start)];
+  const own = change ? (change.cancelled ? { isCancelled: true } : { startDate: change.startDate, endDate: change.endDate }) : {};
+  if (start === first) return { ...event, occurrenceStart: start, ...own };
   const duration = Date.parse(event.endDate) - Date.parse(event.startDate);
-  const moved = { ...event, startDate: start, endDate: new Date(Date.parse(start) + duration).toISOString(), occurrenceStart: start };
+  const moved = {
+    ...event,
+    startDate: start,
+    endDate: new Date(Date.parse(start) + duration).toISOString(),
+    occurrenceStart: start,
+    ...own,
+  };
   if ('rsvps' in event) {
     const seats = event.occurrences?.[occurrenceField(start)] ?? { rsvps: {}, waiting: [] };
     return {
@@ -60,12 +69,30 @@ export function occurrenceKey(event: EventDocument, timeZone: string, occurrence
   return start === new Date(event.startDate).toISOString() ? undefined : start;
 }
 
-/** The series' occurrences within a window, each as its own document. */
-export const occurrencesOf = <T extends EventDocument>(
+/**
+ * The series' occurrences that start within a window, each as its own document, by start: a date moved alone counts
+ * at its new start (moved out of the window, it is not listed; moved into it from elsewhere, it is).
+ */
+export function occurrencesOf<T extends EventDocument>(
   event: T,
   timeZone: string,
-  window: { from?: string; to?: string; limit?: number },
-) => occurrenceStarts(event, timeZone, window).map((start) => atOccurrence(event, start));
+  window: { from?: string | undefined; to?: string | undefined; limit?: number | undefined },
+): T[] {
+  const moved = Object.entries(event.changes ?? {}).flatMap(([field, change]) =>
+    change.cancelled ? [] : [{ key: new Date(field).toISOString(), startDate: new Date(change.startDate).toISOString() }],
+  );
+  if (moved.length === 0) return occurrenceStarts(event, timeZone, window).map((start) => atOccurrence(event, start));
+  const within = (start: string) => (!window.from || start >= window.from) && (!window.to || start < window.to);
+  const movedKeys = new Set(moved.map((one) => one.key));
+  const limit = window.limit === undefined ? undefined : window.limit + moved.length;
+  const kept = occurrenceStarts(event, timeZone, { ...window, ...(limit !== undefined ? { limit } : {}) }).filter(
+    (start) => !movedKeys.has(start),
+  );
+  // A moved date counts where it now is, if the series still has it.
+  const arrived = moved.filter((one) => within(one.startDate) && occurrenceAt(event, timeZone, one.key) === one.key).map((one) => one.key);
+  const all = [...kept, ...arrived].map((start) => atOccurrence(event, start)).sort((a, b) => a.startDate.localeCompare(b.startDate));
+  return window.limit === undefined ? all : all.slice(0, window.limit);
+}
 
 /** The most series one list reads: far more than a community's calendar runs at once. */
 export const SERIES_MAX = 200;

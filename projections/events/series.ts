@@ -23,11 +23,16 @@ export type OccurrenceSeats = Record<
   }
 >;
 
+/** What became of one date of a series: cancelled (with why), or moved to a new start and end (ISO). */
+export type OccurrenceChangeRecord = { cancelled: true; reason?: string } | { cancelled: false; startDate: string; endDate: string };
+/** A series' dates cancelled or moved alone, by their start as the series has it (occurrenceField). */
+export type OccurrenceChanges = Record<string, OccurrenceChangeRecord>;
+
 /** Each later occurrence's counts, by its start (occurrenceField). */
 export type OccurrenceCounts = Record<string, AttendeeCounts & { waitlistCount: number }>;
 
 /** What the calendar's entry holds of a series: that it recurs, how far it may reach (its index), each occurrence's counts. */
-export function seriesEntry(details: Series & { occurrences?: OccurrenceSeats | undefined }): {
+export function seriesEntry(details: Series & { occurrences?: OccurrenceSeats | undefined; changes?: OccurrenceChanges | undefined }): {
   recurs: boolean;
   reach: string;
   occurrenceCounts: OccurrenceCounts;
@@ -35,5 +40,8 @@ export function seriesEntry(details: Series & { occurrences?: OccurrenceSeats | 
   const occurrenceCounts: OccurrenceCounts = {};
   for (const [start, seats] of Object.entries(details.occurrences ?? {}))
     occurrenceCounts[start] = { ...attendeeCounts(Object.values(seats.rsvps)), waitlistCount: seats.waiting.length };
-  return { recurs: ruleOf(details) !== null, reach: seriesReach(details), occurrenceCounts };
+  // A date moved later than the rule reaches still shows in the calendar.
+  const moved = Object.values(details.changes ?? {}).flatMap((change) => (change.cancelled ? [] : [change.startDate]));
+  const reach = [seriesReach(details), ...moved].sort().at(-1)!;
+  return { recurs: ruleOf(details) !== null, reach, occurrenceCounts };
 }

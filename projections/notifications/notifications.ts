@@ -262,6 +262,8 @@ async function notificationsOf(typed: TypedEvent, store: DocumentStore): Promise
       event.type !== 'EventRevisionRejected' &&
       event.type !== 'EventEdited' &&
       event.type !== 'EventCancelled' &&
+      event.type !== 'OccurrenceCancelled' &&
+      event.type !== 'OccurrenceMoved' &&
       event.type !== 'PromotedFromWaitlist'
     )
       return [];
@@ -310,6 +312,17 @@ async function notificationsOf(typed: TypedEvent, store: DocumentStore): Promise
             ? (['event_cancelled', `${title} was cancelled`] as const)
             : (['event_changed', `${title} changed: see the new details`] as const);
         return people.filter((memberId) => memberId !== event.data.by).map((memberId) => ({ memberId, kind, text, link }));
+      }
+      // One date of a series: its own people, as the stream recorded them, are told (the date in the site's words is in the mail).
+      case 'OccurrenceCancelled':
+      case 'OccurrenceMoved': {
+        const [kind, text] =
+          event.type === 'OccurrenceCancelled'
+            ? (['event_cancelled', `One date of ${title} was cancelled`] as const)
+            : (['event_changed', `One date of ${title} moved: see its new time`] as const);
+        return event.data.told
+          .filter((memberId) => memberId !== event.data.by)
+          .map((memberId) => ({ memberId, kind, text, link: `${link}?occurrence=${encodeURIComponent(event.data.occurrence)}` }));
       }
       case 'PromotedFromWaitlist':
         return [

@@ -8,7 +8,7 @@ import type { FastifyInstance } from 'fastify';
 import * as v from 'valibot';
 import { fail, type Actor } from '../../shared/domain';
 import { streamName } from '../../shared/streams';
-import { calendarEventDecider, isModerator, messageRecipients, type CalendarEventCommand } from '../../shared/events/event-stream';
+import { calendarEventDecider, isModerator, messageRecipients, seatsOf, type CalendarEventCommand } from '../../shared/events/event-stream';
 import { MESSAGES_PER_DAY, type MyRsvpStatus } from '../../shared/events/constants';
 import {
   AttendeeMessageSchema,
@@ -205,7 +205,7 @@ export async function eventOrganiserRoutes(
       config: { access: PARTICIPANTS },
       schema: {
         ...onEvent,
-        summary: `Message the attendees (its organizer and staff): one mail to each, through the outbox; at most ${MESSAGES_PER_DAY} per event in any 24 hours (then 429)`,
+        summary: `Message the attendees (its organizer and staff): one mail to each, through the outbox; for a recurring event, those of one \`occurrence\` (none: its first date); at most ${MESSAGES_PER_DAY} per event in any 24 hours (then 429)`,
         body: AttendeeMessageSchema,
         response: { 202: MessageAcceptedSchema, 403: ErrorSchema, 404: ErrorSchema, 409: ErrorSchema, 422: ErrorSchema, 429: ErrorSchema },
       },
@@ -213,14 +213,20 @@ export async function eventOrganiserRoutes(
     async (request, reply) => {
       const actor = request.actor!;
       const id = eventId(request.params.id);
-      await visibleEvent(id, actor);
+      const event = await visibleEvent(id, actor);
       const messageId = randomUUID();
-      const { state } = await decide(id, actor, { type: 'MessageAttendees', data: { messageId, ...request.body } });
+      // One date of a series: its own people (the first date's are the event's).
+      const occurrence = occurrenceKey(event, await services.siteTimeZone(), request.body.occurrence);
+      const { occurrence: _named, ...message } = request.body;
+      const { state } = await decide(id, actor, {
+        type: 'MessageAttendees',
+        data: { messageId, ...message, ...(occurrence ? { occurrence } : {}) },
+      });
       const since = services.now().getTime() - DAY_MS;
       const sentToday = state.messagedAt.filter((at) => Date.parse(at) > since).length;
       const accepted: MessageAccepted = {
         id: messageId,
-        recipients: messageRecipients(state, request.body.to).length,
+        recipients: messageRecipients(seatsOf(state, occurrence), request.body.to).length,
         remainingToday: Math.max(0, MESSAGES_PER_DAY - sentToday),
       };
       return reply.status(202).send(accepted);

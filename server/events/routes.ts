@@ -14,6 +14,8 @@ import {
 } from '../../shared/events/event-stream';
 import {
   AttendeeCountsSchema,
+  CancelOccurrenceSchema,
+  MoveOccurrenceSchema,
   CalendarEventSchema,
   EventSchema,
   EventStatsSchema,
@@ -65,7 +67,7 @@ import { PARTICIPANTS, STAFF } from '../http/access';
 import type { ApiDependencies } from '../dependencies';
 import { escapeRegex } from '../../shared/text';
 import { occursOn } from '../../shared/events/dates';
-import { recurrenceProblem } from '../../shared/events/recurrence';
+import { recurrenceProblem, ruleOf } from '../../shared/events/recurrence';
 import { knownId } from '../http/ids';
 
 /** A list's page when the caller names no limit: a month of the calendar fits. */
@@ -400,6 +402,65 @@ export async function eventRoutes(
       await visibleEvent(id, request.actor);
       return detailsDto(await command(id, request.actor, { type: 'CancelEvent', data: none }), request.actor);
     },
+  );
+
+  /**
+   * One date of a recurring event cancelled or moved alone (its organizer or staff): the date the body names must be
+   * one of the series' (400 otherwise); the answer is that date as the calendar now shows it.
+   */
+  async function changeOccurrence(
+    id: string,
+    actor: Actor | null,
+    occurrence: string,
+    change: (start: string, timeZone: string) => Intent<CalendarEventCommand>,
+  ) {
+    const event = await visibleEvent(id, actor);
+    const zone = await services.siteTimeZone();
+    if (!ruleOf(event)) throw fail.rule('This event does not repeat: edit or cancel the event itself');
+    const start = (await occurrenceOf(event, occurrence)) ?? new Date(event.startDate).toISOString();
+    return detailsDto(atOccurrence(await command(id, actor, change(start, zone)), start), actor);
+  }
+  const onOccurrence = (summary: string, operationId: string) => ({
+    ...onEvent(summary, { 200: CalendarEventSchema, 400: ErrorSchema, 403: ErrorSchema, 409: ErrorSchema, 422: ErrorSchema }),
+    operationId,
+  });
+
+  app.post(
+    '/api/events/:id/occurrences/cancel',
+    {
+      config: { access: PARTICIPANTS },
+      schema: {
+        ...onOccurrence(
+          'Cancel one date of a recurring event (its organizer or staff), named by `occurrence` (its `occurrenceStart`): it stays listed as cancelled, takes no RSVPs, and those attending or waiting are told, with a calendar file whose series has that date as an EXDATE. 400: a date the series lacks; 409: one already cancelled or past',
+          'cancelEventOccurrence',
+        ),
+        body: CancelOccurrenceSchema,
+      },
+    },
+    async (request) =>
+      changeOccurrence(eventId(request.params.id), request.actor, request.body.occurrence, (occurrence) => ({
+        type: 'CancelOccurrence',
+        data: { occurrence, ...(request.body.reason ? { reason: request.body.reason } : {}) },
+      })),
+  );
+
+  app.post(
+    '/api/events/:id/occurrences/move',
+    {
+      config: { access: PARTICIPANTS },
+      schema: {
+        ...onOccurrence(
+          'Move one date of a recurring event (its organizer or staff), named by `occurrence` (its `occurrenceStart`), to a new `startDate` and `endDate`; its RSVPs and waiting list stay with it, and those attending are told, with a calendar file holding that date’s own VEVENT (RECURRENCE-ID). 400: a date the series lacks; 409: one cancelled or past, or a new start another date has',
+          'moveEventOccurrence',
+        ),
+        body: MoveOccurrenceSchema,
+      },
+    },
+    async (request) =>
+      changeOccurrence(eventId(request.params.id), request.actor, request.body.occurrence, (occurrence, timeZone) => ({
+        type: 'MoveOccurrence',
+        data: { occurrence, startDate: request.body.startDate, endDate: request.body.endDate, timeZone },
+      })),
   );
 
   app.delete(

@@ -23,6 +23,7 @@
 import { type Actor, type CommandMetadata, type Decider, DomainError, assertNever, fail } from '../domain';
 import { AT_CAPACITY, MESSAGES_PER_DAY, USE_CANCEL_MESSAGE, type MessageRecipients, type RsvpStatus } from './constants';
 import type { EventFields } from './schemas';
+import { occurrenceAt } from './recurrence';
 
 export type CalendarEventEvent =
   | { type: 'EventScheduled'; data: { id: string; organizerId: string; fields: EventFields; approved: boolean; scheduledAt: string } }
@@ -59,6 +60,19 @@ export type CalendarEventEvent =
   | { type: 'LeftWaitlist'; data: { memberId: string; at: string; occurrence?: string } }
   /** A place freed: the first in line now attends. */
   | { type: 'PromotedFromWaitlist'; data: { memberId: string; at: string; occurrence?: string } }
+  /**
+   * One date of a recurring event cancelled (`occurrence`: its start as the series has it, ISO, the first's too; iCalendar's
+   * RECURRENCE-ID / EXDATE): it stays listed as cancelled and takes no RSVPs. `told`: who attended or waited for it then.
+   */
+  | { type: 'OccurrenceCancelled'; data: { occurrence: string; reason?: string; told: string[]; by: string; at: string } }
+  /**
+   * One date of a recurring event moved to a new start and end; its answers and line stay with it (still keyed by
+   * `occurrence`, its start as the series has it). `told`: who attended it then.
+   */
+  | {
+      type: 'OccurrenceMoved';
+      data: { occurrence: string; startDate: string; endDate: string; told: string[]; by: string; at: string };
+    }
   /** A member opened the private event's invite link (the server checked its token): they may see it and RSVP. */
   | { type: 'InvitationAccepted'; data: { memberId: string; at: string } }
   /**
@@ -67,7 +81,7 @@ export type CalendarEventEvent =
    */
   | {
       type: 'AttendeesMessaged';
-      data: { messageId: string; subject: string; body: string; to: MessageRecipients; by: string; at: string };
+      data: { messageId: string; subject: string; body: string; to: MessageRecipients; by: string; at: string; occurrence?: string };
     };
 
 export type CalendarEventCommand =
@@ -85,10 +99,22 @@ export type CalendarEventCommand =
   | { type: 'AcceptInvitation'; data: Record<string, never>; metadata: CommandMetadata }
   | {
       type: 'MessageAttendees';
-      data: { messageId: string; subject: string; body: string; to: MessageRecipients };
+      /** `occurrence`: to the people of one later date of a series (its start as the series has it); none: the event, or its first date. */
+      data: { messageId: string; subject: string; body: string; to: MessageRecipients; occurrence?: string };
       metadata: CommandMetadata;
     }
-  | { type: 'RemoveRsvp'; data: { occurrence?: string }; metadata: CommandMetadata };
+  | { type: 'RemoveRsvp'; data: { occurrence?: string }; metadata: CommandMetadata }
+  /** `occurrence`: the start (ISO) of one of the series' occurrences, the first's too, as the route found it in the series. */
+  | { type: 'CancelOccurrence'; data: { occurrence: string; reason?: string }; metadata: CommandMetadata }
+  /** `timeZone`: the site's, which the series' dates are made in (a date may not move onto another's start). */
+  | {
+      type: 'MoveOccurrence';
+      data: { occurrence: string; startDate: string; endDate: string; timeZone: string };
+      metadata: CommandMetadata;
+    };
+
+/** What became of one date of a series: cancelled, or moved to a new start and end. */
+export type OccurrenceChange = { cancelled: true; reason?: string } | { cancelled: false; startDate: string; endDate: string };
 
 /** Who answered one occurrence, and who waits for its places. */
 export interface Seats {
@@ -117,6 +143,8 @@ export interface CalendarEventState {
   inviteGeneration: number;
   /** The later occurrences of a recurring event that anyone answered, by start (ISO); `rsvps` and `waiting` are the first's. */
   occurrences: ReadonlyMap<string, Seats>;
+  /** The dates of a series cancelled or moved alone, by their start as the series has it (ISO). */
+  changes: ReadonlyMap<string, OccurrenceChange>;
 }
 
 const RSVP_EVENT_TYPES: ReadonlySet<CalendarEventEvent['type']> = new Set([
@@ -138,11 +166,36 @@ export function seatsOf(state: Pick<CalendarEventState, 'rsvps' | 'waiting' | 'o
 
 /** The state as one occurrence sees it: its answers and line in place of the first's, its start as the event's. */
 function occurrenceView(state: CalendarEventState, occurrence: string): CalendarEventState {
+  const change = state.changes.get(occurrence);
   return {
     ...state,
     ...seatsOf(state, occurrence),
     occurrences: new Map(),
-    fields: state.fields && { ...state.fields, startDate: occurrence },
+    changes: new Map(),
+    cancelled: state.cancelled || change?.cancelled === true,
+    fields: state.fields && { ...state.fields, startDate: change && !change.cancelled ? change.startDate : occurrence },
+  };
+}
+
+/** The first occurrence's start as the series has it (ISO): the key of its cancellation or move. */
+const firstStart = (state: CalendarEventState) => (state.fields ? new Date(state.fields.startDate).toISOString() : '');
+
+/** The state as the first occurrence of a series sees it: cancelled or moved alone, when it was. */
+function firstView(state: CalendarEventState): CalendarEventState {
+  const change = state.changes.get(firstStart(state));
+  if (!change || !state.fields) return state;
+  const rest = { ...state, changes: new Map() };
+  return change.cancelled
+    ? { ...rest, cancelled: true }
+    : { ...rest, fields: { ...state.fields, startDate: change.startDate, endDate: change.endDate } };
+}
+
+/** Who attends one occurrence (the first's for its own start), and who waits for it. */
+export function occurrencePeople(state: CalendarEventState, occurrence: string): { attending: string[]; waiting: string[] } {
+  const seats = occurrence === firstStart(state) ? seatsOf(state) : seatsOf(state, occurrence);
+  return {
+    attending: [...seats.rsvps].filter(([, status]) => status === 'attending').map(([memberId]) => memberId),
+    waiting: [...seats.waiting],
   };
 }
 
@@ -153,7 +206,7 @@ export const isRescheduling = (before: EventFields, after: EventFields) =>
 
 /** iCalendar's SEQUENCE after an event of the stream: raised by a change of time or place and by a cancellation. */
 export function sequenceAfter(sequence: number, event: CalendarEventEvent, before: EventFields | null): number {
-  if (event.type === 'EventCancelled') return sequence + 1;
+  if (event.type === 'EventCancelled' || event.type === 'OccurrenceCancelled' || event.type === 'OccurrenceMoved') return sequence + 1;
   return event.type === 'EventEdited' && before && isRescheduling(before, event.data.fields) ? sequence + 1 : sequence;
 }
 
@@ -244,6 +297,23 @@ function evolve(state: CalendarEventState, event: CalendarEventEvent): CalendarE
         rsvps: new Map(state.rsvps).set(event.data.memberId, 'attending'),
         waiting: state.waiting.filter((id) => id !== event.data.memberId),
       };
+    case 'OccurrenceCancelled':
+      return {
+        ...state,
+        changes: new Map(state.changes).set(event.data.occurrence, {
+          cancelled: true,
+          ...(event.data.reason ? { reason: event.data.reason } : {}),
+        }),
+      };
+    case 'OccurrenceMoved':
+      return {
+        ...state,
+        changes: new Map(state.changes).set(event.data.occurrence, {
+          cancelled: false,
+          startDate: event.data.startDate,
+          endDate: event.data.endDate,
+        }),
+      };
     case 'InvitationAccepted':
       return { ...state, invited: new Set(state.invited).add(event.data.memberId) };
     case 'AttendeesMessaged':
@@ -309,6 +379,7 @@ export const calendarEventDecider: Decider<CalendarEventState, CalendarEventComm
     invited: new Set(),
     messagedAt: [],
     occurrences: new Map(),
+    changes: new Map(),
     revision: null,
     inviteGeneration: 0,
   }),
@@ -335,6 +406,11 @@ export const calendarEventDecider: Decider<CalendarEventState, CalendarEventComm
       return calendarEventDecider
         .decide({ ...command, data } as CalendarEventCommand, occurrenceView(state, occurrence))
         .map((event) => ({ ...event, data: { ...event.data, occurrence } }) as CalendarEventEvent);
+    }
+    if ((command.type === 'SetRsvp' || command.type === 'RemoveRsvp') && state.changes.size > 0) {
+      // The first occurrence of a series, cancelled or moved alone: its answers are the event's own.
+      const view = firstView(state);
+      if (view !== state) return calendarEventDecider.decide(command, view);
     }
 
     const mayManage = actor.role !== 'subscriber' && (actor.id === state.organizerId || isModerator(actor));
@@ -429,7 +505,10 @@ export const calendarEventDecider: Decider<CalendarEventState, CalendarEventComm
       case 'MessageAttendees': {
         if (!mayManage) throw fail.forbidden('Only the organizer and staff can message the attendees');
         if (state.cancelled) throw fail.rule('This event was cancelled: its attendees have been told');
-        const recipients = messageRecipients(state, command.data.to);
+        const { occurrence } = command.data;
+        if (occurrence && state.changes.get(occurrence)?.cancelled)
+          throw fail.rule('This date was cancelled: its attendees have been told');
+        const recipients = messageRecipients(seatsOf(state, occurrence), command.data.to);
         if (recipients.length === 0)
           throw fail.rule(
             command.data.to === 'attending'
@@ -445,7 +524,48 @@ export const calendarEventDecider: Decider<CalendarEventState, CalendarEventComm
             `This event has had ${MESSAGES_PER_DAY} messages in the last 24 hours, the most it may send. You can send the next one in ${hours} hour${hours === 1 ? '' : 's'}.`,
           );
         }
-        return [{ type: 'AttendeesMessaged', data: { ...command.data, by: actor.id, at } }];
+        const { occurrence: _named, ...message } = command.data;
+        return [{ type: 'AttendeesMessaged', data: { ...message, ...(occurrence ? { occurrence } : {}), by: actor.id, at } }];
+      }
+      case 'CancelOccurrence':
+      case 'MoveOccurrence': {
+        if (!mayManage) throw fail.forbidden('Only the organizer, staff or admins can change the dates of this event');
+        if (state.cancelled) throw fail.conflict('This event was cancelled: its dates can no longer be changed');
+        if (!state.fields.recurrenceRule) throw fail.rule('This event does not repeat: edit or cancel the event itself');
+        const { occurrence } = command.data;
+        const change = state.changes.get(occurrence);
+        if (change?.cancelled) throw fail.conflict('This date was cancelled already');
+        const now = command.metadata.now.getTime();
+        const start = change ? change.startDate : occurrence;
+        if (Date.parse(start) <= now) throw fail.conflict('This date has passed: it can no longer be changed');
+        const people = occurrencePeople(state, occurrence);
+        if (command.type === 'CancelOccurrence') {
+          const { reason } = command.data;
+          return [
+            {
+              type: 'OccurrenceCancelled',
+              data: { occurrence, ...(reason ? { reason } : {}), told: [...people.attending, ...people.waiting], ...by },
+            },
+          ];
+        }
+        const { startDate, endDate } = command.data;
+        if (Date.parse(endDate) < Date.parse(startDate))
+          throw fail.invalid('The end must not be before the start', { endDate: 'The end must not be before the start' });
+        if (Date.parse(startDate) <= now)
+          throw fail.invalid('The new start must be in the future', { startDate: 'The new start must be in the future' });
+        const onto = occurrenceAt(state.fields, command.data.timeZone, startDate);
+        const taken =
+          (onto !== null && onto !== occurrence && state.changes.get(onto)?.cancelled !== false) ||
+          [...state.changes].some(([other, moved]) => other !== occurrence && !moved.cancelled && moved.startDate === startDate);
+        if (taken) throw fail.conflict('Another date of this event starts then');
+        if (change && change.startDate === startDate && change.endDate === endDate) return [];
+        if (
+          !change &&
+          startDate === occurrence &&
+          Date.parse(endDate) - Date.parse(startDate) === Date.parse(state.fields.endDate) - Date.parse(state.fields.startDate)
+        )
+          return [];
+        return [{ type: 'OccurrenceMoved', data: { occurrence, startDate, endDate, told: people.attending, ...by } }];
       }
       case 'RemoveRsvp': {
         if (state.waiting.includes(actor.id)) return [{ type: 'LeftWaitlist', data: { memberId: actor.id, at } }];

@@ -46,6 +46,17 @@ export function recurrenceLines(event: IcsSeries): { start: string[]; rule: stri
   };
 }
 
+/**
+ * One date-time property of a series (RECURRENCE-ID, EXDATE, or an override's DTSTART/DTEND), written as its DTSTART
+ * is: in the series' zone, as a date for an all-day series, else in UTC.
+ */
+export function seriesTimeLine(event: IcsSeries, name: string, instant: string): string {
+  const zone = seriesTimeZone(event);
+  if (zone) return `${name};TZID=${zone}:${localStamp(Date.parse(instant), zone)}`;
+  if (event.allDay) return `${name};VALUE=DATE:${localStamp(Date.parse(instant), 'UTC').slice(0, 8)}`;
+  return `${name}:${localStamp(Date.parse(instant), 'UTC')}Z`;
+}
+
 const offsetText = (offset: number) => {
   const minutes = Math.round(Math.abs(offset) / 60_000);
   return `${offset < 0 ? '-' : '+'}${pad(Math.floor(minutes / 60))}${pad(minutes % 60)}`;

@@ -11,7 +11,7 @@
  */
 import { EVENT_TYPE_LABELS, type EventType } from './constants';
 import { isUuid } from '../ids';
-import { recurrenceLines, timeZoneLines } from './ics-recurrence';
+import { recurrenceLines, seriesTimeLine, timeZoneLines } from './ics-recurrence';
 import { addressLine } from './summary-lines';
 import { formatEventTime } from './event-times';
 
@@ -40,6 +40,11 @@ export interface IcsEvent {
   /** A recurring event's RRULE ('' or absent: a one-off), and the zone a timed series repeats in (ics-recurrence.ts). */
   recurrenceRule?: string;
   timeZone?: string;
+  /**
+   * A series' dates cancelled or moved alone, by their start as the series has it: a cancelled one is an EXDATE of the
+   * series; a moved one its own VEVENT (same UID, RECURRENCE-ID the date it replaces, its new DTSTART and DTEND).
+   */
+  changes?: Record<string, { cancelled: true } | { cancelled: false; startDate: string; endDate: string }>;
   createdAt: string;
   updatedAt: string;
 }
@@ -96,6 +101,27 @@ const dateOnly = (iso: string, plusDays = 0) => {
   date.setUTCDate(date.getUTCDate() + plusDays);
   return date.toISOString().slice(0, 10).replace(/-/g, '');
 };
+
+/** The VEVENTs of one event: a series' own (with an EXDATE per date cancelled alone), then one per date moved alone. */
+function eventBlocks(event: IcsEvent, host: string, now: Date): string[][] {
+  const series = recurrenceLines(event);
+  const changes = series.rule.length > 0 ? Object.entries(event.changes ?? {}) : [];
+  if (changes.length === 0) return [eventLines(event, host, now)];
+  const exdates = changes.filter(([, change]) => change.cancelled).map(([start]) => seriesTimeLine(event, 'EXDATE', start));
+  const main = eventLines(event, host, now);
+  const afterRule = main.findIndex((line) => line.startsWith('RRULE:')) + 1;
+  const overrides = changes.flatMap(([start, change]) => {
+    if (change.cancelled) return [];
+    const lines = eventLines({ ...event, recurrenceRule: '', startDate: change.startDate, endDate: change.endDate }, host, now);
+    // Written in the series' zone as its own times are, after RECURRENCE-ID (the date it replaces).
+    const times = event.allDay
+      ? lines.filter((line) => line.startsWith('DTSTART') || line.startsWith('DTEND'))
+      : [seriesTimeLine(event, 'DTSTART', change.startDate), seriesTimeLine(event, 'DTEND', change.endDate)];
+    const rest = lines.filter((line) => !line.startsWith('DTSTART') && !line.startsWith('DTEND'));
+    return [[...rest.slice(0, 3), seriesTimeLine(event, 'RECURRENCE-ID', start), ...times, ...rest.slice(3)]];
+  });
+  return [[...main.slice(0, afterRule), ...exdates, ...main.slice(afterRule)], ...overrides];
+}
 
 function eventLines(event: IcsEvent, host: string, now: Date): string[] {
   const description = [
@@ -167,10 +193,9 @@ export function calendarFile(
     `METHOD:${how.method}`,
     ...(name ? [`X-WR-CALNAME:${escapeText(name)}`] : []),
     ...timeZoneLines(events),
-    ...events.flatMap((event) => {
-      const lines = eventLines(event, host, now);
-      return [...lines.slice(0, -1), ...attendee, ...lines.slice(-1)];
-    }),
+    ...events.flatMap((event) =>
+      eventBlocks(event, host, now).flatMap((lines) => [...lines.slice(0, -1), ...attendee, ...lines.slice(-1)]),
+    ),
     'END:VCALENDAR',
   ];
   return `${lines.map(foldLine).join('\r\n')}\r\n`;

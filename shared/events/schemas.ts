@@ -144,6 +144,27 @@ export const RsvpSchema = v.object({
   status: v.picklist(['attending', 'maybe', 'not_attending'], 'Status must be attending, maybe or not_attending'),
   occurrence,
 });
+/** The occurrence a change of one date names: required, the start the series has it at (`occurrenceStart`). */
+const namedOccurrence = v.pipe(
+  v.optional(text(), ''),
+  v.minLength(1, 'occurrence is required: the start of the date, as `occurrenceStart` gives it'),
+  v.check((value) => !Number.isNaN(Date.parse(value)), 'occurrence must be the start of an occurrence, as an ISO date and time'),
+  v.transform((value) => new Date(value).toISOString()),
+);
+/** POST /api/events/{id}/occurrences/cancel: one date of a recurring event cancelled alone. */
+export const CancelOccurrenceSchema = v.object({ occurrence: namedOccurrence, reason: optionalText(500) });
+/** POST /api/events/{id}/occurrences/move: one date of a recurring event moved alone to a new start and end. */
+export const MoveOccurrenceSchema = v.pipe(
+  v.object({
+    occurrence: namedOccurrence,
+    startDate: date('Start date', 'Invalid start date format'),
+    endDate: date('End date', 'Invalid end date format'),
+  }),
+  v.forward(
+    v.check((event) => Date.parse(event.endDate) >= Date.parse(event.startDate), 'End date must be after start date'),
+    ['endDate'],
+  ),
+);
 /** `?occurrence=` of the calls on one occurrence of a series. */
 export const OccurrenceQuerySchema = v.object({ occurrence });
 
@@ -308,6 +329,8 @@ export const AttendeeMessageSchema = v.object({
     v.maxLength(MESSAGE_BODY_MAX, `Message must be at most ${MESSAGE_BODY_MAX} characters`),
   ),
   to: v.optional(v.picklist(MESSAGE_RECIPIENTS, 'Recipients must be attending or attending+waitlisted'), 'attending'),
+  /** A recurring event: to the people of this date only (its `occurrenceStart`); none: the first date's, or a one-off event's. */
+  occurrence,
 });
 export type AttendeeMessage = v.InferOutput<typeof AttendeeMessageSchema>;
 /** The 202 of a message: how many it goes to (one mail each, through the outbox) and how many more the event may send today. */

@@ -46,12 +46,57 @@ export type MailCalendarEvent = Positioned &
     cancelled: boolean;
     attending: string[];
     waiting: string[];
+    /** Each later date of a series that anyone attends or waits for, by its start as the series has it (occurrenceField). */
+    occurrences?: Record<string, People>;
+    /** A series' dates cancelled or moved alone, by their start as the series has it (occurrenceField). */
+    changes?: Record<string, OccurrenceChange>;
     /** Messages to the attendees still to be mailed (absent before messages existed). */
     messages?: MailEventMessage[];
     createdAt: string;
     updatedAt: string;
   };
-export type MailEventMessage = { id: string; subject: string; body: string; to: MessageRecipients; by: string; at: string };
+type People = { attending: string[]; waiting: string[] };
+export type OccurrenceChange = { cancelled: true; reason?: string } | { cancelled: false; startDate: string; endDate: string };
+/** An occurrence's key in `occurrences` and `changes`: its start without the milliseconds (a field name holds no dot). */
+export const occurrenceField = (start: string) => new Date(start).toISOString().replace(/\.\d{3}Z$/u, 'Z');
+
+/** Who attends and who waits for one date of the event (undefined: the event, or a series' first date). */
+export function peopleOf(event: Pick<MailCalendarEvent, 'attending' | 'waiting' | 'occurrences'>, occurrence?: string): People {
+  if (!occurrence) return { attending: event.attending, waiting: event.waiting };
+  return event.occurrences?.[occurrenceField(occurrence)] ?? { attending: [], waiting: [] };
+}
+
+/** One date of the event as mail tells it: at its own start and end (moved alone, at its new ones), cancelled alone or not. */
+export function occurrenceOf(event: MailCalendarEvent, occurrence?: string): MailCalendarEvent & { dateCancelled: boolean } {
+  const start = occurrence ?? new Date(event.startDate).toISOString();
+  const change = event.changes?.[occurrenceField(start)];
+  const duration = Date.parse(event.endDate) - Date.parse(event.startDate);
+  const times =
+    change && !change.cancelled
+      ? { startDate: change.startDate, endDate: change.endDate }
+      : { startDate: start, endDate: new Date(Date.parse(start) + duration).toISOString() };
+  return { ...event, ...times, dateCancelled: change?.cancelled === true };
+}
+
+/** Everyone attending or waiting for any date of the event. */
+const everyone = (event: MailCalendarEvent, which: 'attending' | 'all') => [
+  ...new Set(
+    [{ attending: event.attending, waiting: event.waiting }, ...Object.values(event.occurrences ?? {})].flatMap((people) =>
+      which === 'attending' ? people.attending : [...people.attending, ...people.waiting],
+    ),
+  ),
+];
+
+export type MailEventMessage = {
+  id: string;
+  subject: string;
+  body: string;
+  to: MessageRecipients;
+  by: string;
+  at: string;
+  /** To the people of one later date of a series (its start as the series has it). */
+  occurrence?: string;
+};
 /** How long a message's words stay in the model: long past the mail runner's day of history, so every mail of it finds them. */
 const MESSAGE_KEPT_MS = 7 * 24 * 3_600_000;
 
@@ -95,21 +140,29 @@ function nextEvent(current: MailCalendarEvent | null, event: CalendarEventEvent)
     case 'EventCancelled':
       return { ...kept, cancelled: true, sequence, updatedAt: event.data.at };
     case 'RsvpChanged':
+    case 'RsvpRemoved':
+    case 'JoinedWaitlist':
+    case 'LeftWaitlist':
+    case 'PromotedFromWaitlist': {
+      const { occurrence } = event.data;
+      const people = peopleAfter(peopleOf(kept, occurrence), event);
+      if (!occurrence) return { ...kept, ...people };
+      // A later date of a series: its own attendees and line.
+      return { ...kept, occurrences: { ...kept.occurrences, [occurrenceField(occurrence)]: people } };
+    }
+    case 'OccurrenceCancelled':
+    case 'OccurrenceMoved': {
+      const change: OccurrenceChange =
+        event.type === 'OccurrenceCancelled'
+          ? { cancelled: true, ...(event.data.reason ? { reason: event.data.reason } : {}) }
+          : { cancelled: false, startDate: event.data.startDate, endDate: event.data.endDate };
       return {
         ...kept,
-        attending:
-          event.data.status === 'attending'
-            ? [...without(kept.attending, event.data.memberId), event.data.memberId]
-            : without(kept.attending, event.data.memberId),
+        sequence,
+        changes: { ...kept.changes, [occurrenceField(event.data.occurrence)]: change },
+        updatedAt: event.data.at,
       };
-    case 'RsvpRemoved':
-      return { ...kept, attending: without(kept.attending, event.data.memberId) };
-    case 'JoinedWaitlist':
-      return { ...kept, attending: without(kept.attending, event.data.memberId), waiting: [...kept.waiting, event.data.memberId] };
-    case 'LeftWaitlist':
-      return { ...kept, waiting: without(kept.waiting, event.data.memberId) };
-    case 'PromotedFromWaitlist':
-      return { ...kept, waiting: without(kept.waiting, event.data.memberId), attending: [...kept.attending, event.data.memberId] };
+    }
     case 'AttendeesMessaged': {
       const { messageId, ...message } = event.data;
       const since = Date.parse(message.at) - MESSAGE_KEPT_MS;
@@ -126,33 +179,84 @@ function nextEvent(current: MailCalendarEvent | null, event: CalendarEventEvent)
   }
 }
 
-/** Who is told what, by this event: [kind, member ids, what tells this mail from another of the same kind]. */
+type RsvpEvent = Extract<
+  CalendarEventEvent,
+  { type: 'RsvpChanged' | 'RsvpRemoved' | 'JoinedWaitlist' | 'LeftWaitlist' | 'PromotedFromWaitlist' }
+>;
+/** Who attends and waits after one RSVP event. */
+function peopleAfter(people: People, event: RsvpEvent): People {
+  const { memberId } = event.data;
+  const attending = people.attending.filter((other) => other !== memberId);
+  const waiting = people.waiting.filter((other) => other !== memberId);
+  switch (event.type) {
+    case 'RsvpChanged':
+      return { attending: event.data.status === 'attending' ? [...attending, memberId] : attending, waiting: people.waiting };
+    case 'RsvpRemoved':
+      return { attending, waiting: people.waiting };
+    case 'JoinedWaitlist':
+      return { attending, waiting: [...waiting, memberId] };
+    case 'LeftWaitlist':
+      return { attending: people.attending, waiting };
+    case 'PromotedFromWaitlist':
+      return { attending: [...attending, memberId], waiting };
+  }
+}
+
+/** Who is told what, by this event: [kind, member ids, what tells this mail from another of the same kind, the date it is about]. */
 function mailsFor(
   before: MailCalendarEvent | null,
   event: CalendarEventEvent,
   position: number,
-): [AttendeeMailKind, string[], string] | null {
+): [AttendeeMailKind, string[], string, string?] | null {
   if (!before || before.cancelled) return null;
   switch (event.type) {
     case 'PromotedFromWaitlist':
-      return ['promoted', [event.data.memberId], String(position)];
+      return ['promoted', [event.data.memberId], String(position), event.data.occurrence];
     case 'EventEdited':
-      return isRescheduling(before, event.data.fields) ? ['changed', before.attending, String(before.sequence + 1)] : null;
+      // A series' new time or place is news to the people of every date.
+      return isRescheduling(before, event.data.fields) ? ['changed', everyone(before, 'attending'), String(before.sequence + 1)] : null;
     case 'EventCancelled':
-      return ['cancelled', [...before.attending, ...before.waiting], 'cancelled'];
-    case 'AttendeesMessaged':
-      return ['message', event.data.to === 'attending' ? before.attending : [...before.attending, ...before.waiting], event.data.messageId];
+      return ['cancelled', everyone(before, 'all'), 'cancelled'];
+    case 'OccurrenceCancelled':
+      return ['cancelled', event.data.told, 'cancelled', event.data.occurrence];
+    case 'OccurrenceMoved':
+      return ['changed', event.data.told, String(before.sequence + 1), event.data.occurrence];
+    case 'AttendeesMessaged': {
+      const people = peopleOf(before, event.data.occurrence);
+      return [
+        'message',
+        event.data.to === 'attending' ? people.attending : [...people.attending, ...people.waiting],
+        event.data.messageId,
+        event.data.occurrence,
+      ];
+    }
     default:
       return null;
   }
 }
 
-/** Who is to be reminded of the event after this event of its stream, for its start then: a new attendee, or all at a new start. */
-function remindersFor(before: MailCalendarEvent | null, after: Change | null, event: CalendarEventEvent): string[] {
-  if (!before || !after || after.cancelled) return [];
-  if (event.type === 'EventEdited') return after.startDate === before.startDate ? [] : after.attending;
+/**
+ * Who is to be reminded of which date after this event of its stream, at its start then: a new attendee of a date, or
+ * all of a date moved (the event itself, or one date of a series).
+ */
+function remindersFor(
+  before: MailCalendarEvent | null,
+  after: Change | null,
+  event: CalendarEventEvent,
+): { memberIds: string[]; occurrence?: string } {
+  const none = { memberIds: [] };
+  if (!before || !after || after.cancelled) return none;
+  if (event.type === 'EventEdited') return after.startDate === before.startDate ? none : { memberIds: after.attending };
+  if (event.type === 'OccurrenceMoved') {
+    const first = event.data.occurrence === new Date(before.startDate).toISOString();
+    return { memberIds: event.data.told, ...(first ? {} : { occurrence: event.data.occurrence }) };
+  }
   const joined = event.type === 'PromotedFromWaitlist' || (event.type === 'RsvpChanged' && event.data.status === 'attending');
-  return joined && !before.attending.includes(event.data.memberId) ? [event.data.memberId] : [];
+  if (!joined) return none;
+  const { occurrence } = event.data;
+  return peopleOf(before, occurrence).attending.includes(event.data.memberId)
+    ? none
+    : { memberIds: [event.data.memberId], ...(occurrence ? { occurrence } : {}) };
 }
 
 export interface AttendeeMailOptions {
@@ -214,20 +318,35 @@ export function createAttendeeMail({ enqueue, onEnqueueError, now }: AttendeeMai
         const entries: OutboxEntry[] = [];
         const mails = mailsFor(before, typed.event, recorded.position);
         if (mails) {
-          const [kind, memberIds, key] = mails;
+          const [kind, memberIds, key, occurrence] = mails;
           entries.push(
             ...memberIds.map((memberId) =>
-              newOutboxEntry(memberId, { kind: 'attendee', mail: kind, eventId: typed.id, memberId, key }, at),
+              newOutboxEntry(
+                memberId,
+                { kind: 'attendee', mail: kind, eventId: typed.id, memberId, key, ...(occurrence ? { occurrence } : {}) },
+                at,
+              ),
             ),
           );
         }
-        const remindAt = after ? Date.parse(after.startDate) - REMINDER_BEFORE_MS : 0;
+        const reminders = remindersFor(before, after, typed.event);
+        // The date's start as it now is (moved alone, its new one).
+        const remindedStart =
+          after && reminders.memberIds.length > 0
+            ? occurrenceOf({ ...after, _id: typed.id, _position: recorded.position }, reminders.occurrence).startDate
+            : null;
+        const remindAt = remindedStart ? Date.parse(remindedStart) - REMINDER_BEFORE_MS : 0;
         // A start less than a day away needs no reminder: the attendee has just said they come.
-        if (remindAt > at.getTime()) {
+        if (remindedStart && remindAt > at.getTime()) {
           const sendAt = new Date(remindAt).toISOString();
-          for (const memberId of remindersFor(before, after, typed.event))
+          const occurrence = reminders.occurrence ? { occurrence: reminders.occurrence } : {};
+          for (const memberId of reminders.memberIds)
             entries.push({
-              ...newOutboxEntry(memberId, { kind: 'attendee', mail: 'reminder', eventId: typed.id, memberId, key: after!.startDate }, at),
+              ...newOutboxEntry(
+                memberId,
+                { kind: 'attendee', mail: 'reminder', eventId: typed.id, memberId, key: remindedStart, ...occurrence },
+                at,
+              ),
               createdAt: sendAt,
               sendAt,
             });

@@ -10,7 +10,15 @@ import { calendarFile, icsFileName, type CalendarMethod } from '../../shared/eve
 import { formatEventTime } from '../../shared/events/event-times';
 import { escapeHtml } from '../../shared/text';
 import type { OutboxCause } from '../subscriptions/outbox';
-import { mailCalendar, mailPeople, type MailCalendarEvent, type MailPerson } from './attendee-mail';
+import {
+  mailCalendar,
+  mailPeople,
+  occurrenceField,
+  occurrenceOf,
+  peopleOf,
+  type MailCalendarEvent,
+  type MailPerson,
+} from './attendee-mail';
 
 type AttendeeCause = Extract<OutboxCause, { kind: 'attendee' }>;
 
@@ -37,6 +45,27 @@ function words(
   event: MailCalendarEvent,
   when: string,
 ): { subject: string; paragraphs: string[] } {
+  if (cause.occurrence && cause.mail === 'cancelled') {
+    const reason = event.changes?.[occurrenceField(cause.occurrence)];
+    return {
+      subject: `Cancelled: ${event.title} on ${when}`,
+      paragraphs: [
+        `${event.title} on ${when} was cancelled. The other dates of the series take place as planned.`,
+        ...(reason?.cancelled && reason.reason ? [`The organizer wrote: ${reason.reason}`] : []),
+        'The calendar file attached removes this date from your calendar app.',
+      ],
+    };
+  }
+  if (cause.occurrence && cause.mail === 'changed')
+    return {
+      subject: `Moved: ${event.title}`,
+      paragraphs: [
+        `One date of ${event.title} moved. It now takes place:`,
+        `When: ${when}`,
+        `Where: ${whereLine(event)}`,
+        'Your RSVP stays with it. The other dates of the series are unchanged. The calendar file attached updates your calendar app.',
+      ],
+    };
   switch (cause.mail) {
     case 'promoted':
       return {
@@ -94,8 +123,13 @@ async function messageMail(
 ): Promise<AttendeeMessage | null> {
   const message = event.messages?.find((candidate) => candidate.id === cause.key);
   if (!message || event.cancelled) return null;
+  // To the people of one date of a series: that date's, at its time.
+  const people = peopleOf(event, message.occurrence);
+  const date = occurrenceOf(event, message.occurrence);
+  if (date.dateCancelled) return null;
+  event = date;
   const still =
-    event.attending.includes(cause.memberId) || (message.to === 'attending+waitlisted' && event.waiting.includes(cause.memberId));
+    people.attending.includes(cause.memberId) || (message.to === 'attending+waitlisted' && people.waiting.includes(cause.memberId));
   if (!still) return null;
   const writer = displayName(await mailPeople(store).findOne({ _id: message.by })) || 'The organizer';
   const url = `${publicUrl}/events/${event._id}`;
@@ -107,7 +141,7 @@ async function messageMail(
     .split(/\n{2,}/)
     .map((paragraph) => paragraph.trim())
     .filter(Boolean);
-  const why = event.attending.includes(cause.memberId) ? 'you are attending' : 'you are on its waiting list';
+  const why = people.attending.includes(cause.memberId) ? 'you are attending' : 'you are on its waiting list';
   const footer = `You receive this because ${why}. To stop receiving messages about this event, change your RSVP on the event page: ${url}`;
   return {
     to: person.email,
@@ -132,18 +166,24 @@ export async function attendeeMessage(
   ]);
   if (!person || !event) return null;
   if (cause.mail === 'message') return messageMail(store, cause, person, event, publicUrl, timeZone);
-  if (cause.mail === 'promoted' && (event.cancelled || !event.attending.includes(cause.memberId))) return null;
-  // Only the latest change goes out: its file carries every change before it.
-  if (cause.mail === 'changed' && (event.cancelled || String(event.sequence) !== cause.key)) return null;
+  // The date the mail is about: the event (or a series' first date), or one later date, at its own time.
+  const date = occurrenceOf(event, cause.occurrence);
+  const attends = peopleOf(event, cause.occurrence).attending.includes(cause.memberId);
+  if (cause.mail === 'promoted' && (event.cancelled || date.dateCancelled || !attends)) return null;
+  // Only the latest change goes out: its file carries every change before it. A date moved alone is told of each time.
+  if (cause.mail === 'changed' && (event.cancelled || date.dateCancelled || (!cause.occurrence && String(event.sequence) !== cause.key)))
+    return null;
+  if (cause.mail === 'cancelled' && cause.occurrence && event.cancelled) return null;
   if (
     cause.mail === 'reminder' &&
-    (event.cancelled || !event.attending.includes(cause.memberId) || event.startDate !== cause.key || person.reminders === false)
+    (event.cancelled || date.dateCancelled || !attends || date.startDate !== cause.key || person.reminders === false)
   )
     return null;
 
   const organizer = await mailPeople(store).findOne({ _id: event.organizerId });
   const url = `${publicUrl}/events/${event._id}`;
-  const method = cause.mail === 'cancelled' ? 'CANCEL' : 'REQUEST';
+  // A date cancelled alone leaves the series in the attendee's calendar, with that date as an EXDATE: an update.
+  const method = cause.mail === 'cancelled' && !cause.occurrence ? 'CANCEL' : 'REQUEST';
   const how: CalendarMethod = { method, attendee: { name: displayName(person), email: person.email } };
   const file = calendarFile(
     [
@@ -153,7 +193,8 @@ export async function attendeeMessage(
         organizerName: displayName(organizer) || null,
         url,
         sequence: event.sequence,
-        isCancelled: event.cancelled || cause.mail === 'cancelled',
+        isCancelled: event.cancelled || (cause.mail === 'cancelled' && !cause.occurrence),
+        timeZone,
       },
     ],
     new URL(publicUrl).hostname,
@@ -161,8 +202,8 @@ export async function attendeeMessage(
     undefined,
     how,
   );
-  const when = formatEventTime(event, { timeZone });
-  const { subject, paragraphs } = words({ ...cause, mail: cause.mail }, event, when);
+  const when = formatEventTime(date, { timeZone });
+  const { subject, paragraphs } = words({ ...cause, mail: cause.mail }, date, when);
   const greeting = `Hello ${person.firstName || displayName(person) || 'there'},`;
   const closing = `The event page: ${url}`;
   return {

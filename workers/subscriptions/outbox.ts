@@ -28,7 +28,8 @@ export type AttendeeMailKind = 'promoted' | 'changed' | 'cancelled' | 'reminder'
 export type OutboxCause =
   | { kind: 'confirmation' }
   /** `key` tells two mails of one kind apart: the promotion's position in the log, the change's SEQUENCE, the reminded start, the message's id. */
-  | { kind: 'attendee'; mail: AttendeeMailKind; eventId: string; memberId: string; key: string }
+  /** `occurrence`: one date of a recurring event (its start as the series has it), the mail's subject; none: the event (or its first date). */
+  | { kind: 'attendee'; mail: AttendeeMailKind; eventId: string; memberId: string; key: string; occurrence?: string }
   /** A new reply in a topic the member watches (workers/discussions/watcher-mail.ts). */
   | { kind: 'reply'; topicId: string; replyId: string; memberId: string }
   /**
@@ -74,7 +75,7 @@ export function outboxId(subscriptionId: string, cause: OutboxCause | { kind: 'd
     case 'digest':
       return `digest:${subscriptionId}:${cause.period}`;
     case 'attendee':
-      return `attendee:${cause.mail}:${cause.eventId}:${cause.memberId}:${cause.key}`;
+      return `attendee:${cause.mail}:${cause.eventId}:${cause.memberId}:${cause.occurrence ? `${cause.occurrence}:` : ''}${cause.key}`;
     case 'reply':
       return `reply:${cause.memberId}:${cause.replyId}`;
   }
