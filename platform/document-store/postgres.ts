@@ -66,17 +66,34 @@ interface Db {
   atomically<R>(work: (client: Queryable) => Promise<R>): Promise<R>;
   /** Whether statements run inside a transaction that this process will commit later. */
   inTransaction: boolean;
+  /**
+   * Inside a transaction: keeps a statement (its values inlined) to be sent with the next one, or with the COMMIT, in
+   * one message. savePositioned's writes wait so: a page's writes, checkpoint and commit take one round trip.
+   */
+  defer?: (statement: string) => void;
 }
 
 function poolDb(pool: pg.Pool): Db {
   return { query: pool.query.bind(pool) as Queryable['query'], atomically: (work) => transaction(pool, work), inTransaction: false };
 }
 
-function transactionDb(client: pg.PoolClient): Db {
+/**
+ * A transaction on one connection. With `deferred`, its BEGIN and the statements deferred since are sent with the
+ * first statement that needs an answer (`deferred.send`), or with the COMMIT.
+ */
+function transactionDb(client: pg.PoolClient, deferred?: Deferred): Db {
   let savepoints = 0;
+  const query = client.query.bind(client) as Queryable['query'];
   return {
-    query: client.query.bind(client) as Queryable['query'],
+    query: (deferred
+      ? async (...args: unknown[]) => {
+          await deferred.send();
+          return (query as (...args: unknown[]) => Promise<unknown>)(...args);
+        }
+      : query) as Queryable['query'],
+    ...(deferred ? { defer: (statement: string) => deferred.statements.push(statement) } : {}),
     async atomically(work) {
+      await deferred?.send();
       const name = `rm_sp_${++savepoints}`;
       await client.query(`SAVEPOINT ${name}`);
       try {
@@ -206,28 +223,58 @@ export function createPostgresDocumentStore(options: PostgresDocumentStoreOption
     },
     replaceCollection: (from: string, to: string) =>
       transaction(pool, (client) => replaceCollection(transactionDb(client as pg.PoolClient), from, to)),
+    /**
+     * The BEGIN goes with the transaction's first statement, and savePositioned's writes with the statement after them
+     * or with the COMMIT: a transaction that only writes so (a projection's page in a replay) is one round trip, and
+     * one that does nothing is none. A deferred write that fails makes that statement, or the commit, fail.
+     */
     async begin(options?: { durable?: boolean }): Promise<Transaction> {
       await install();
       const client = await checkOut(pool);
       let open = true;
+      let begun = false;
+      const opening = options?.durable === false ? 'BEGIN; SET LOCAL synchronous_commit TO off' : 'BEGIN';
+      /** BEGIN (the first time) and the statements deferred since, as one message; then `last`, if given. */
+      const pending = (last?: string) => {
+        const statements = [...(begun ? [] : [opening]), ...deferred.statements, ...(last ? [last] : [])];
+        begun = true;
+        deferred.statements = [];
+        return statements.join(';\n');
+      };
+      const deferred: Deferred = {
+        statements: [],
+        async send() {
+          if (begun && deferred.statements.length === 0) return;
+          await translated(() => client.query(pending()));
+        },
+      };
       const end = async (statement: 'COMMIT' | 'ROLLBACK') => {
         if (!open) return;
         open = false;
+        // Nothing sent yet: nothing to commit or roll back.
+        if (!begun && (statement === 'ROLLBACK' || deferred.statements.length === 0)) {
+          client.release();
+          return;
+        }
         try {
-          await client.query(statement);
+          await client.query(statement === 'COMMIT' ? pending('COMMIT') : statement);
           client.release();
         } catch (error) {
-          client.release(true);
-          if (statement === 'COMMIT') throw error;
+          if (statement === 'ROLLBACK') {
+            client.release(true);
+            return;
+          }
+          // A statement of the message failed: the transaction is left aborted, and rolled back here (a connection
+          // that cannot, or that broke, whether the COMMIT ran or not, is not given back to the pool).
+          const rolledBack = await client.query('ROLLBACK').then(
+            () => true,
+            () => false,
+          );
+          client.release(!rolledBack);
+          throw translateError(error);
         }
       };
-      try {
-        await client.query(options?.durable === false ? 'BEGIN; SET LOCAL synchronous_commit TO off' : 'BEGIN');
-      } catch (error) {
-        client.release(true);
-        throw error;
-      }
-      const db = transactionDb(client);
+      const db = transactionDb(client, deferred);
       return {
         collection: view(db, new Map()),
         replaceCollection: (from: string, to: string) => db.atomically(() => replaceCollection(db, from, to)),
@@ -239,6 +286,19 @@ export function createPostgresDocumentStore(options: PostgresDocumentStoreOption
       if (ownsPool) await pool.end();
     },
   };
+}
+
+/** A transaction's statements not sent yet (its BEGIN among them until `send`). */
+interface Deferred {
+  statements: string[];
+  send(): Promise<void>;
+}
+
+/** A dollar-quoted literal: the text as it is, with a tag it does not contain (JSON text is inlined without escaping). */
+function dollarQuoted(text: string): string {
+  let tag = 'rm';
+  while (text.includes(`$${tag}$`)) tag = `rm${Math.random().toString(36).slice(2, 10)}`;
+  return `$${tag}$${text}$${tag}$`;
 }
 
 const tableOf = (name: string) => quoteIdent(TABLE_PREFIX + name);
@@ -388,10 +448,13 @@ class PostgresCollection<T extends Document> implements Collection<T> {
   async savePositioned({ put, remove }: PositionedChanges<T>): Promise<void> {
     put.forEach((document, i) => checkDocument(document, `savePositioned[${i}]`));
     if (put.length === 0 && remove.length === 0) return;
-    const olderThan = (row: string, position: string) =>
-      `(${row}.doc->'_position' IS NULL OR (${row}.doc->>'_position')::float8 < ${position})`;
+    const olderThan = positionedOlderThan;
     // No savepoint inside a transaction: a page whose write fails is rolled back whole.
     await this.ensureCreated();
+    if (this.db.defer) {
+      for (const statement of this.positionedStatements({ put, remove })) this.db.defer(statement);
+      return;
+    }
     await translated(async () => {
       if (remove.length > 0)
         await this.db.query(
@@ -406,6 +469,25 @@ class PostgresCollection<T extends Document> implements Collection<T> {
           [`[${put.map(encode).join(',')}]`],
         );
     });
+  }
+
+  /**
+   * savePositioned's statements with their values inlined, to be sent in a transaction's next message (a message of
+   * several statements takes no parameters). The same conditions: a document is written, and removed, only over an older one.
+   */
+  private positionedStatements({ put, remove }: PositionedChanges<T>): string[] {
+    const statements: string[] = [];
+    if (remove.length > 0)
+      statements.push(
+        `DELETE FROM ${this.table} AS t USING jsonb_to_recordset(${dollarQuoted(JSON.stringify(remove.map(({ _id, _position }) => ({ id: _id, position: _position }))))}::jsonb) AS r(id text, position float8)
+         WHERE t.id = r.id AND ${positionedOlderThan('t', 'r.position')}`,
+      );
+    if (put.length > 0)
+      statements.push(
+        `INSERT INTO ${this.table} AS t (id, doc) SELECT d->>'_id', d FROM jsonb_array_elements(${dollarQuoted(`[${put.map(encode).join(',')}]`)}::jsonb) AS d
+         ON CONFLICT (id) DO UPDATE SET doc = EXCLUDED.doc WHERE ${positionedOlderThan('t', "(EXCLUDED.doc->>'_position')::float8")}`,
+      );
+    return statements;
   }
 
   async createIndex(keys: IndexKeys, options?: IndexOptions): Promise<void> {
@@ -605,6 +687,10 @@ async function transaction<R>(pool: pg.Pool, work: (client: pg.PoolClient) => Pr
     client.release(broken);
   }
 }
+
+/** The stored row is older than `position` (or carries none): savePositioned's condition for writing over it. */
+const positionedOlderThan = (row: string, position: string) =>
+  `(${row}.doc->'_position' IS NULL OR (${row}.doc->>'_position')::float8 < ${position})`;
 
 function sqlState(error: unknown): string | undefined {
   return error instanceof Error && 'code' in error && typeof error.code === 'string' ? error.code : undefined;
