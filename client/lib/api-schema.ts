@@ -74,10 +74,34 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Create an account and sign in; the community’s first member becomes its admin
+         * Ask to join: a link to finish signing up (valid 24 hours, works once) goes to the address; answers the same whether or not the address has an account (its owner is told by mail instead)
          * @description Who may call it: public.
          */
         post: operations["postAuthRegister"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/register/confirm/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Open the link that finishes signing up: a page that names the address and makes the account only when its button is pressed (a POST); opening it uses nothing up
+         * @description Who may call it: public.
+         */
+        get: operations["getAuthRegisterConfirmByTokenPage"];
+        put?: never;
+        /**
+         * Finish signing up with the link’s token (the button of its page): the account is made and signed in once, then the link is spent; the community’s first member becomes its admin
+         * @description Who may call it: public.
+         */
+        post: operations["postAuthRegisterConfirmByTokenPage"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3371,13 +3395,15 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Created */
-            201: {
+            /** @description Accepted */
+            202: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["User"];
+                    "application/json": {
+                        message: string;
+                    };
                 };
             };
             /** @description Bad Request */
@@ -3389,8 +3415,93 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Conflict */
-            409: {
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getAuthRegisterConfirmByTokenPage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The confirmation page, or one that says the link is spent, expired or unknown */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Not modified: the ETag sent in If-None-Match is the current one */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postAuthRegisterConfirmByTokenPage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page that says the link is spent, expired or unknown, or that the address has an account by now */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description To the home page, signed in as the new member */
+            303: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad Request */
+            400: {
                 headers: {
                     [name: string]: unknown;
                 };
