@@ -184,7 +184,7 @@ say "ready"
 
 [[ $(podman exec "$container" id -u) != 0 ]] || die 'the site runs as root in the container'
 podman healthcheck run "$container" >/dev/null || die "the image's HEALTHCHECK says unhealthy while /readyz answers 200"
-node --import tsx scripts/test-image.ts "$url" || { podman logs "$container" 2>&1 | tail -n 40 >&2; die 'the core flow failed against the image'; }
+node --import tsx scripts/test-image.ts "$url" "$prefix" || { podman logs "$container" 2>&1 | tail -n 40 >&2; die 'the core flow failed against the image'; }
 
 # Logs: JSON lines on stdout (for a log collector), and nothing from npm.
 podman logs "$container" >"$cache/stdout.log" 2>"$cache/stderr.log"
