@@ -72,6 +72,11 @@ export const saveEvent = (body: EventBody, id?: string) =>
   id ? answer(api.PUT('/api/events/{id}', { ...byId(id), body })) : answer(api.POST('/api/events', { body }));
 export const deleteEvent = (id: string) => answer(api.DELETE('/api/events/{id}', byId(id)));
 export const cancelEvent = (id: string) => answer(api.POST('/api/events/{id}/cancel', byId(id)));
+/** One date of a recurring event (its `occurrenceStart`, kept as its key when it moves) cancelled or moved alone; the answer is that date as the calendar shows it. */
+export const cancelOccurrence = (id: string, occurrence: string, reason?: string) =>
+  answer(api.POST('/api/events/{id}/occurrences/cancel', { ...byId(id), body: reason ? { occurrence, reason } : { occurrence } }));
+export const moveOccurrence = (id: string, occurrence: string, startDate: string, endDate: string) =>
+  answer(api.POST('/api/events/{id}/occurrences/move', { ...byId(id), body: { occurrence, startDate, endDate } }));
 /** The reader's answer to an event, or to one occurrence (its start) of a recurring one. */
 export const setRsvp = (id: string, status: RsvpStatus | null, occurrence?: string) =>
   status

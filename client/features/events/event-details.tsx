@@ -28,6 +28,7 @@ import {
 } from './api';
 import { MemberLink } from '../../components/member-link';
 import { EventCover } from './event-cover';
+import { OccurrenceTools } from './occurrence-tools';
 
 /** The reader's own zone, shown beside the site's when their clock differs. */
 export const readerTimeZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone;
@@ -448,6 +449,7 @@ export function EventDetails({ eventId, occurrence, onClose }: { eventId: string
                       <Button variant="secondary" onPress={() => setMode('confirm-cancel')}>
                         Cancel event
                       </Button>
+                      <OccurrenceTools event={event} dateLine={dateLine(event)} />
                     </>
                   )}
                   {staff && (

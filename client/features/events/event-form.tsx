@@ -22,14 +22,14 @@ const field = 'min-h-11 w-full rounded-md border border-slate-300 bg-white px-3 
  * The form's date format: year-month-day "T" hours:minutes on the reader's wall clock,
  * or the bare date of an all-day event, which is a calendar date kept in UTC (shared/events/dates.ts).
  */
-const toFormValue = (iso: string, allDay: boolean) => {
+export const toFormValue = (iso: string, allDay: boolean) => {
   if (!iso) return '';
   if (allDay) return iso.slice(0, 10);
   const d = new Date(iso);
   const pad = (n: number) => String(n).padStart(2, '0');
   return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
 };
-const fromFormValue = (value: string) => {
+export const fromFormValue = (value: string) => {
   if (!value) return '';
   const date = new Date(value.length === 10 ? `${value}T00:00:00Z` : value);
   // An unreadable value goes to the schema as it is, which answers with the spec's message.
