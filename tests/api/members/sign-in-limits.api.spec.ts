@@ -95,14 +95,22 @@ describe('per account and per mailbox, from any number of addresses', () => {
 
   it('mails at most RATE_LIMIT_MAIL_LINKS_MAX sign-in links to one mailbox, whoever asks, known or not', async () => {
     const { account } = await registerMember(site.url);
-    for (const email of [account.email, `nobody-links-${Date.now()}@example.org`]) {
+    // Registering mailed the member's mailbox its link, which the limit counts; a stranger's address is asked to
+    // register too, so each mailbox has had one mailed link when the sign-in links are asked for.
+    const stranger = `nobody-links-${Date.now()}@example.org`;
+    const asked = await new Browser(site.url).post('/api/auth/register', { ...account, email: stranger });
+    expect(asked.status).toBe(202);
+    for (const email of [account.email, stranger]) {
       const statuses: number[] = [];
       for (let i = 0; i < 5; i++)
         statuses.push((await new Browser(site.url).request('POST', '/api/auth/magic-link', { email }, from(`192.0.2.${i + 1}`))).status);
-      expect(statuses).toEqual([202, 202, 202, 429, 429]);
+      expect(statuses).toEqual([202, 202, 429, 429, 429]);
     }
     await new Promise((resolve) => setTimeout(resolve, 300));
-    expect((await site.services.mailbox.all()).filter((mail) => mail.to.includes(account.email.toLowerCase()))).toHaveLength(3);
+    const signInLinks = (await site.services.mailbox.all()).filter(
+      (mail) => mail.to.includes(account.email.toLowerCase()) && mail.subject === 'Your sign-in link for Broadcast History Community',
+    );
+    expect(signInLinks).toHaveLength(2);
   });
 
   it('mails at most RATE_LIMIT_MAIL_LINKS_MAX e-mail change links to one address', async () => {
