@@ -41,8 +41,11 @@ describe('password work', () => {
       unknown.push(await timed(() => work.withoutAccount('wrong')));
     }
     const median = (values: number[]) => [...values].sort((a, b) => a - b)[2]!;
-    expect(median(unknown)).toBeGreaterThan(median(known) * 0.5);
-    expect(median(unknown)).toBeLessThan(median(known) * 2);
+    // Within a factor of four either way: the unknown address waits out the verifications' running average, and a busy
+    // machine (CI runs kill -9 soaks beside this) stretches a real verification more than a timer; an answer that did
+    // no waiting at all would take well under a tenth.
+    expect(median(unknown)).toBeGreaterThan(median(known) / 4);
+    expect(median(unknown)).toBeLessThan(median(known) * 4);
   });
 
   it('spends no scrypt on addresses without an account while members verify theirs', async () => {
