@@ -46,7 +46,7 @@ describe('password work', () => {
     // no waiting at all would take well under a tenth.
     expect(median(unknown)).toBeGreaterThan(median(known) / 4);
     expect(median(unknown)).toBeLessThan(median(known) * 4);
-  });
+  }, 30_000);
 
   it('spends no scrypt on addresses without an account while members verify theirs', async () => {
     const work = createPasswordWork(COST, { concurrency: 1, queue: 0 });
