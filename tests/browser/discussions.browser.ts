@@ -167,7 +167,9 @@ describe('discussions', () => {
 
     // As from a link in a mail: a new tab, straight at the reply.
     await reader.goto(`${topicUrl}#reply-${named}`);
-    await target.getByText('Log entry 12:').waitFor();
+    // A new tab loads the whole app and the topic's first page; on a busy machine (two browser files at once beside
+    // the thirty replies' notices) that has taken more than the default 10 s.
+    await target.getByText('Log entry 12:').waitFor({ timeout: 30_000 });
     await expect.poll(() => target.getAttribute('class')).toContain('ring-amber-500');
     await settled();
     await inSight();
@@ -194,7 +196,7 @@ describe('discussions', () => {
     await reader.keyboard.press('Escape');
     await dialog.waitFor({ state: 'detached' });
     await reader.close();
-  });
+  }, 120_000);
 
   it('the keyboard reaches the reply box, with the focus in sight', async () => {
     await mary.goto(topicUrl);
