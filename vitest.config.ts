@@ -5,12 +5,12 @@ import { defineConfig } from 'vitest/config';
  * PostgreSQL, Redis and an SMTP server in the process), browser (Chromium driving the built client) and soak (fault,
  * fuzz and tour runs, each sized to what it proves). `npm test` runs them all: unit, api and soak first, two files at
  * a time (each file has its own database, and the event store's horizon leaves other databases' transactions out), then
- * the browsers, two files at a time (each file its own site, database and Chromium, on ports of its own), and last,
- * alone on the machine, what measures the machine: Lighthouse's scores and the tour.
+ * the browsers one file at a time (two at once on two cores failed tests that wait on the page under load), Lighthouse's
+ * scores and the tour last.
  */
 const servers = { globalSetup: ['tests/support/global-setup.ts'], testTimeout: 30_000, hookTimeout: 60_000 };
 const TOUR = 'tests/soak/tour.soak.ts';
-/** Browser files that measure (Lighthouse's performance score) or soak: run after the others, one at a time. */
+/** Browser files that measure (Lighthouse's performance score) or soak: run after the others. */
 const ALONE = [TOUR, 'tests/browser/lighthouse.browser.ts'];
 const browsers = { globalSetup: ['tests/support/global-setup.ts'], testTimeout: 60_000, hookTimeout: 120_000 };
 
@@ -26,7 +26,14 @@ export default defineConfig({
       },
       {
         extends: true,
-        test: { name: 'browser', sequence: { groupOrder: 1 }, include: ['tests/browser/**/*.browser.ts'], exclude: ALONE, ...browsers },
+        test: {
+          name: 'browser',
+          sequence: { groupOrder: 1 },
+          include: ['tests/browser/**/*.browser.ts'],
+          exclude: ALONE,
+          fileParallelism: false,
+          ...browsers,
+        },
       },
       {
         extends: true,
