@@ -98,7 +98,13 @@ export async function buildApp(
     // A request, body included, has REQUEST_TIMEOUT_MS (a minute) to arrive; a caller trickling one in byte by byte
     // is cut off then (408, connection closed), instead of holding a connection for as long as it likes. Node checks
     // every 2 s, and reads the timeout only when the server is made.
-    serverFactory: (handler) => createServer({ requestTimeout: config.requestTimeoutMs, connectionsCheckingInterval: 2_000 }, handler),
+    // An idle kept-alive connection stays open 72 s, as Fastify's own server would (Node's default is 5 s): a client
+    // that reuses one just as the server closes it gets a reset instead of an answer.
+    serverFactory: (handler) => {
+      const server = createServer({ requestTimeout: config.requestTimeoutMs, connectionsCheckingInterval: 2_000 }, handler);
+      server.keepAliveTimeout = 72_000;
+      return server;
+    },
     routerOptions: { querystringParser: parseQueryString },
   };
   const app: FastifyInstance = Fastify(serverOptions);

@@ -1,7 +1,8 @@
 /**
  * Guards at the transport: a socket handshake from another site's page is refused (a member's cookie would otherwise
  * let any page hear their notices); a request body trickled in is cut off after the request timeout instead of
- * holding its connection; and what a signed-in member is answered in JSON is not kept by any cache.
+ * holding its connection; an idle kept-alive connection is not closed under a client about to reuse it; and what a
+ * signed-in member is answered in JSON is not kept by any cache.
  */
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -69,6 +70,27 @@ describe('a body trickled in', () => {
     } finally {
       socket.destroy();
       await quick.close();
+    }
+  });
+});
+
+describe('a kept-alive connection', () => {
+  it('is still open for the next request after more than Node’s 5 s of idling', { timeout: 15_000 }, async () => {
+    const socket = connect(Number(new URL(site.url).port), '127.0.0.1');
+    const answers: string[] = [];
+    let closed = false;
+    socket.on('data', (chunk) => answers.push(chunk.toString()));
+    socket.on('close', () => (closed = true));
+    const ask = () => socket.write('GET /api/site HTTP/1.1\r\nHost: x\r\nConnection: keep-alive\r\n\r\n');
+    try {
+      ask();
+      await expect.poll(() => answers.join('')).toMatch(/^HTTP\/1\.1 200/u);
+      await new Promise((resolve) => setTimeout(resolve, 6_000));
+      expect(closed).toBe(false);
+      ask();
+      await expect.poll(() => answers.join('').match(/HTTP\/1\.1 200/gu)?.length).toBe(2);
+    } finally {
+      socket.destroy();
     }
   });
 });
