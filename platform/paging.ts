@@ -70,6 +70,23 @@ export function pageOf<T extends Document>(found: T[], { limit }: PageRequest, o
   return { items, nextCursor: found.length > limit ? encodeCursor(items.at(-1)!, order) : null };
 }
 
+/**
+ * One page of a list already read whole and sorted in `order` (each item holding the order's keys), as findPage pages
+ * a collection: for lists made when read, a member's own links with a series' dates among them.
+ */
+export function pageOfSorted<T extends Document>(sorted: T[], order: Sort, request: PageRequest): Page<T> {
+  const keys = keysOf(order);
+  const position = request.cursor ? decodeCursor(request.cursor, keys) : null;
+  const after = (item: T) => {
+    for (const key of keys) {
+      const [value, at] = [item[key] as SortValue, position![key]!];
+      if (value !== at) return order[key] === 1 ? value > at : value < at;
+    }
+    return false;
+  };
+  return pageOf(position ? sorted.filter(after) : sorted, request, order);
+}
+
 /** One page of what matches `filter`, in `order`. */
 export async function findPage<T extends Document>(
   collection: Collection<T>,

@@ -1996,7 +1996,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * A member’s private calendar feed (`{token}.ics`): the events they attend, organise or wait for, from 90 days ago onward
+         * A member’s private calendar feed (`{token}.ics`): the events they attend, organise or wait for, from 90 days ago onward; a later date of a series they answered alone is an event of its own (no rule, cancelled when it was)
          * @description Who may call it: public.
          */
         get: operations["getCalendarByFile"];
@@ -2016,7 +2016,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * My events: those I organise or answered, with my RSVP
+         * My events, by start: those I organise or answered, with my RSVP; a later date of a series I answered alone is listed at that date (`occurrenceStart`)
          * @description Who may call it: signed-in.
          */
         get: operations["getUserEvents"];

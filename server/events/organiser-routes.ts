@@ -30,6 +30,7 @@ import {
   detailsDto,
   eventDetails,
   memberEvents,
+  EVENT_LINKS,
   occurrenceAnswers,
   occurrenceKey,
   type EventDetailsDocument,
@@ -114,11 +115,11 @@ export async function eventOrganiserRoutes(
 
   /** Everyone who answered the event, in the list's order, with their names as the members read model has them now. */
   async function attendeesOf(event: EventDetailsDocument, occurrence?: string): Promise<Attendees['items']> {
-    // A later occurrence of a series: its own answers (the links hold the event's, or its first occurrence's).
+    // A later occurrence of a series: its own answers; else the links to the event (or its first occurrence).
     const later = occurrence ? occurrenceKey(event, await services.siteTimeZone(), occurrence) : undefined;
     const answered = later
       ? occurrenceAnswers(event, later).map((answer) => ({ memberId: answer.memberId, rsvp: answer.status, at: answer.at }))
-      : (await links.find({ eventId: event._id, rsvp: { $ne: null } })).filter((link) => link.rsvp !== null);
+      : (await links.find({ eventId: event._id, rsvp: { $ne: null }, ...EVENT_LINKS })).filter((link) => link.rsvp !== null);
     if (later) event = atOccurrence(event, later);
     const names = new Map(
       (await members.find({ _id: { $in: answered.map((link) => link.memberId) } })).map((member) => [

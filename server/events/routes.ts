@@ -43,6 +43,7 @@ import {
   eventDto,
   memberEvents,
   atOccurrence,
+  occurrenceField,
   occurrenceKey,
   occurrencePage,
   occurrencesOf,
@@ -61,7 +62,7 @@ import type { Filter, Sort } from '../../platform/document-store/port';
 import { attachedMedia, type MediaSources } from '../media/attachments';
 import { ErrorSchema, noContent, type ResponseSchema, type ValibotTypeProvider } from '../http/openapi';
 import type { Intent } from '../../platform/command-handler';
-import { findPage, mapPage, OLDEST_FIRST, pageQuery } from '../http/pagination';
+import { findPage, mapPage, OLDEST_FIRST, pageOfSorted, pageQuery } from '../http/pagination';
 import { createReadCache } from '../http/read-cache';
 import { PARTICIPANTS, STAFF } from '../http/access';
 import type { ApiDependencies } from '../dependencies';
@@ -168,6 +169,14 @@ function icsEvent(event: EventDetailsDocument | CalendarEventDocument, siteUrl: 
     sequence: event.sequence ?? 0,
     timeZone,
   };
+}
+
+/**
+ * One date of a series as an event of its own (its own UID, no rule), at its time and cancelled when it was: a member's
+ * feed carries a later date they answered alone this way, not the whole series.
+ */
+function occurrenceIcsEvent(date: CalendarEventDocument, occurrence: string, siteUrl: string, timeZone: string): IcsEvent {
+  return { ...icsEvent(date, siteUrl, timeZone), id: `${date._id}-${occurrenceField(occurrence)}`, recurrenceRule: '', changes: {} };
 }
 
 /**
@@ -719,7 +728,8 @@ export async function eventRoutes(
     {
       config: { access: 'public' },
       schema: {
-        summary: 'A member’s private calendar feed (`{token}.ics`): the events they attend, organise or wait for, from 90 days ago onward',
+        summary:
+          'A member’s private calendar feed (`{token}.ics`): the events they attend, organise or wait for, from 90 days ago onward; a later date of a series they answered alone is an event of its own (no rule, cancelled when it was)',
         tags,
         params: FeedFileParams,
         response: { 200: { description: 'An iCalendar feed', contentType: 'text/calendar' }, 404: ErrorSchema },
@@ -736,10 +746,13 @@ export async function eventRoutes(
       const mine = (await links.find({ memberId: actor.id })).filter(
         (link) => link.organizing || link.rsvp === 'attending' || link.rsvp === 'waitlisted',
       );
+      // A whole event (a series with its rule); a later date of a series the member answered alone, as that date only.
+      const whole = new Set(mine.flatMap((link) => (link.occurrence ? [] : [link.eventId])));
+      const dates = mine.filter((link) => link.occurrence && !whole.has(link.eventId));
       const events = await calendar.find(
         {
           $and: [
-            { _id: { $in: mine.map((link) => link.eventId) } },
+            { _id: { $in: [...whole, ...dates.map((link) => link.eventId)] } },
             visibility(actor),
             { status: { $ne: 'rejected' } },
             { $or: [{ startDate: { $gte: since } }, { recurs: true, reach: { $gte: since } }] },
@@ -752,7 +765,14 @@ export async function eventRoutes(
       reply.header('Cache-Control', 'private, no-store').header('X-Robots-Tag', 'noindex');
       return reply.type('text/calendar; charset=utf-8').send(
         calendarFile(
-          events.map((event) => icsEvent(event, services.config.publicUrl, zone)),
+          [
+            ...events.filter((event) => whole.has(event._id)).map((event) => icsEvent(event, services.config.publicUrl, zone)),
+            ...dates.flatMap((link) => {
+              const event = events.find((one) => one._id === link.eventId);
+              const date = event && atOccurrence(event, link.occurrence!);
+              return date && date.startDate >= since ? [occurrenceIcsEvent(date, link.occurrence!, services.config.publicUrl, zone)] : [];
+            }),
+          ],
           host,
           services.now(),
           'Broadcast History Community: my events',
@@ -766,7 +786,8 @@ export async function eventRoutes(
     {
       config: { access: 'signed-in' },
       schema: {
-        summary: 'My events: those I organise or answered, with my RSVP',
+        summary:
+          'My events, by start: those I organise or answered, with my RSVP; a later date of a series I answered alone is listed at that date (`occurrenceStart`)',
         tags,
         querystring: MyEventsQuery,
         response: { 200: pageSchema(CalendarEventSchema) },
@@ -774,9 +795,23 @@ export async function eventRoutes(
     },
     async (request) => {
       const actor = request.actor!;
-      const mine = new Map((await links.find({ memberId: actor.id })).map((link) => [link.eventId, link.rsvp]));
-      const page = await findPage(calendar, { $and: [{ _id: { $in: [...mine.keys()] } }, visibility(actor)] }, SORTS.start, request.query);
-      return mapPage(page, (event) => eventDto(event, actor, { status: mine.get(event._id) ?? null }));
+      // A member's links are few enough to read whole (one per event and per later date of a series they answered);
+      // each is shown at its date, a series' at its first, and paged by start in memory.
+      const mine = await links.find({ memberId: actor.id });
+      const events = new Map(
+        (await calendar.find({ $and: [{ _id: { $in: [...new Set(mine.map((link) => link.eventId))] } }, visibility(actor)] })).map(
+          (event) => [event._id, event],
+        ),
+      );
+      const dates = mine
+        .flatMap((link) => {
+          const event = events.get(link.eventId);
+          if (!event) return [];
+          const shown = atOccurrence(event, link.occurrence ?? new Date(event.startDate).toISOString());
+          return [{ _id: link._id, startDate: shown.startDate, shown, status: link.rsvp }];
+        })
+        .sort((a, b) => a.startDate.localeCompare(b.startDate) || (a._id < b._id ? -1 : 1));
+      return mapPage(pageOfSorted(dates, SORTS.start, request.query), (date) => eventDto(date.shown, actor, { status: date.status }));
     },
   );
 

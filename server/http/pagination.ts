@@ -30,4 +30,4 @@ export function pageQuery(defaultLimit: number) {
   };
 }
 
-export { findPage, mapPage } from '../../platform/paging';
+export { findPage, mapPage, pageOfSorted } from '../../platform/paging';

@@ -8,7 +8,7 @@ import type { DocumentStore } from '../../platform/document-store/port';
 import { feedPosts } from '../../projections/feed';
 import { blogPosts } from '../../projections/blog';
 import { commentsCollection } from '../../projections/comments';
-import { eventDetails, memberEvents } from '../../projections/events';
+import { atOccurrence, eventDetails, memberEvents } from '../../projections/events';
 import { repliesCollection, topicsCollection } from '../../projections/discussions';
 import { replyLink, topicLink } from '../../shared/discussions/links';
 import type { AccountExport } from '../../shared/members/erasure';
@@ -41,7 +41,7 @@ export async function exportDocuments(store: DocumentStore, memberId: string, pu
     answered.length === 0
       ? []
       : await eventDetails(store).find({ _id: { $in: answered.map((link) => link.eventId) } }, { sort: { startDate: 1, _id: 1 } });
-  const answers = new Map(answered.map((link) => [link.eventId, link.rsvp!]));
+  const answeredById = new Map(answeredEvents.map((event) => [event._id, event]));
   return {
     posts: posts.map((post) => ({
       id: post._id,
@@ -118,9 +118,19 @@ export async function exportDocuments(store: DocumentStore, memberId: string, pu
       createdAt: event.createdAt,
       url: eventUrl(event._id),
     })),
-    rsvps: answeredEvents.map((event) => ({
-      event: { id: event._id, title: event.title, startsAt: event.startDate, url: eventUrl(event._id) },
-      answer: RSVP_ANSWERS[answers.get(event._id)!] ?? answers.get(event._id)!,
-    })),
+    // Each answer, to an event or to one later date of a series (at that date), by start.
+    rsvps: answered
+      .flatMap((link) => {
+        const event = answeredById.get(link.eventId);
+        if (!event) return [];
+        const startsAt = link.occurrence ? atOccurrence(event, link.occurrence).startDate : event.startDate;
+        return [
+          {
+            event: { id: event._id, title: event.title, startsAt, url: eventUrl(event._id) },
+            answer: RSVP_ANSWERS[link.rsvp!] ?? link.rsvp!,
+          },
+        ];
+      })
+      .sort((a, b) => a.event.startsAt.localeCompare(b.event.startsAt) || a.event.id.localeCompare(b.event.id)),
   };
 }

@@ -1,8 +1,8 @@
 /**
  * Recurring events over HTTP: a rule on create, checked and written back; the series' occurrences in the calendar's
  * month and list reads and its `?day=` lists, each with `occurrenceStart`, keeping 7 PM in Chicago across the change
- * to daylight time; RSVP per occurrence with its own places and waiting list; the `.ics` with its RRULE, read by
- * ical.js and imported into khal.
+ * to daylight time; RSVP per occurrence with its own places and waiting list; a later date answered alone in "my
+ * events", the private feed and the export; the `.ics` with its RRULE, read by ical.js and imported into khal.
  */
 import { execFile } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -147,11 +147,13 @@ describe('a recurring event', () => {
     });
     expect((await other.get(`/api/events/${series}`)).body).toMatchObject({ attendeeCount: 1, waitlistCount: 0, myRsvp: 'attending' });
     expect((await member.get(`/api/events/${series}/rsvp/me`)).body).toEqual({ status: null });
-    // The attendee list and "my events" are the first occurrence's: the member answered only the second.
+    // The attendee list is the first occurrence's; the member's "my events" holds the second date, which they answered alone.
     expect((await admin.get(`/api/events/${series}/attendees`)).body.items).toEqual([
       expect.objectContaining({ status: 'attending', member: expect.objectContaining({ name: 'Otto Other' }) }),
     ]);
-    expect((await member.get('/api/user/events')).body.items).toEqual([]);
+    expect((await member.get('/api/user/events')).body.items).toEqual([
+      expect.objectContaining({ id: series, startDate: SECOND, occurrenceStart: SECOND, myRsvp: 'attending' }),
+    ]);
     // The organiser's list of the second occurrence: its own answers and line.
     expect((await admin.get(`/api/events/${series}/attendees?occurrence=${SECOND}`)).body.items).toEqual([
       { member: expect.objectContaining({ name: 'Mona Member' }), status: 'attending', at: expect.any(String) },
@@ -183,6 +185,65 @@ describe('a recurring event', () => {
     expect((await member.put(`/api/events/${series}/rsvp/me`, { status: 'attending', occurrence: '2030-03-19T00:00:00Z' })).status).toBe(
       400,
     );
+  });
+
+  it('puts later dates answered alone in my events, the private feed and the export, each at its date', async () => {
+    // Tuesdays at 7 PM in Chicago from January 7, 2031, five times.
+    const swap = await createEvent(admin, {
+      title: 'Record swap',
+      startDate: '2031-01-08T01:00:00Z',
+      endDate: '2031-01-08T03:00:00Z',
+      recurrenceRule: 'RRULE:FREQ=WEEKLY;BYDAY=TU;COUNT=5',
+    });
+    const [third, fourth] = ['2031-01-22T01:00:00.000Z', '2031-01-29T01:00:00.000Z'];
+    const movedFourth = { startDate: '2031-01-30T01:00:00.000Z', endDate: '2031-01-30T03:00:00.000Z' };
+    for (const occurrence of [third, fourth])
+      expect((await member.put(`/api/events/${swap}/rsvp/me`, { status: 'attending', occurrence })).status).toBe(200);
+    expect((await admin.post(`/api/events/${swap}/occurrences/cancel`, { occurrence: third, reason: 'Hall booked' })).status).toBe(200);
+    expect((await admin.post(`/api/events/${swap}/occurrences/move`, { occurrence: fourth, ...movedFourth })).status).toBe(200);
+
+    // My events: each date where it now is, a page at a time.
+    const mine = async (query = '') =>
+      (await member.get(`/api/user/events${query}`)).body as { items: Record<string, unknown>[]; nextCursor: string | null };
+    const swapDates = (await mine()).items.filter((item) => item.id === swap);
+    expect(swapDates).toEqual([
+      expect.objectContaining({ startDate: third, occurrenceStart: third, isCancelled: true, myRsvp: 'attending' }),
+      expect.objectContaining({ startDate: movedFourth.startDate, occurrenceStart: fourth, isCancelled: false, myRsvp: 'attending' }),
+    ]);
+    const paged: Record<string, unknown>[] = [];
+    for (let cursor: string | null = null, pages = 0; pages === 0 || cursor; pages += 1) {
+      const page = await mine(`?limit=1${cursor ? `&cursor=${cursor}` : ''}`);
+      paged.push(...page.items);
+      cursor = page.nextCursor;
+    }
+    expect(paged).toEqual((await mine()).items);
+
+    // The private feed: each date as an event of its own, no rule; the cancelled one says so.
+    const feedUrl = (await member.get('/api/me/calendar-url')).body.url as string;
+    const datesIn = async () =>
+      new ICAL.Component(ICAL.parse(await (await fetch(feedUrl)).text()))
+        .getAllSubcomponents('vevent')
+        .filter((vevent) => String(vevent.getFirstPropertyValue('uid')).startsWith(swap))
+        .map((vevent) => ({
+          uid: String(vevent.getFirstPropertyValue('uid')).split('@')[0],
+          start: (vevent.getFirstPropertyValue('dtstart') as ICAL.Time).toJSDate().toISOString(),
+          status: vevent.getFirstPropertyValue('status'),
+          rule: vevent.getFirstPropertyValue('rrule') !== null,
+        }));
+    expect(await datesIn()).toEqual([
+      { uid: `${swap}-2031-01-22T01:00:00Z`, start: third, status: 'CANCELLED', rule: false },
+      { uid: `${swap}-2031-01-29T01:00:00Z`, start: movedFourth.startDate, status: 'CONFIRMED', rule: false },
+    ]);
+
+    // The export: each answer at its date.
+    const rsvps = (await member.get('/api/me/export')).body.rsvps as { event: { id: string; startsAt: string } }[];
+    expect(rsvps.filter((rsvp) => rsvp.event.id === swap).map((rsvp) => rsvp.event.startsAt)).toEqual([third, movedFourth.startDate]);
+
+    // Answering the series' first date puts the whole series in the feed, its rule with it, instead of single dates.
+    expect((await member.put(`/api/events/${swap}/rsvp/me`, { status: 'attending' })).status).toBe(200);
+    expect((await datesIn()).filter((date) => date.rule)).toEqual([
+      { uid: swap, start: '2031-01-08T01:00:00.000Z', status: 'CONFIRMED', rule: true },
+    ]);
   });
 
   it('keeps a one-off event as it was: no occurrence needed, its own start accepted, any other refused', async () => {
