@@ -65,7 +65,9 @@ export const Youtube = Node.create({
         (address) =>
         ({ commands }) => {
           const src = youtubeEmbedSource(address);
-          return src ? commands.insertContent({ type: this.name, attrs: { src } }) : false;
+          // Writing goes on in a paragraph under the video: after a block that holds no text, the cursor would have
+          // nowhere to stand, and what is typed or pasted next would replace the video.
+          return src ? commands.insertContent([{ type: this.name, attrs: { src } }, { type: 'paragraph' }]) : false;
         },
     };
   },

@@ -48,10 +48,12 @@ const isMac = typeof navigator !== 'undefined' && /Mac|iPhone|iPad/u.test(naviga
 const shortcut = (key: string) => (isMac ? `⌘${key}` : `Ctrl+${key}`);
 const NOT_A_PICTURE = 'Choose a picture: a JPEG, PNG, WebP or HEIC image.';
 
-/** The editor's document as the blog stores it: a block on each line. */
+/** The editor's document as the blog stores it: a block on each line, without the empty paragraphs a reader never sees. */
 function htmlOf(editor: Editor): string {
   const blocks: string[] = [];
-  editor.state.doc.forEach((node) => blocks.push(getHTMLFromFragment(Fragment.from(node), editor.schema)));
+  editor.state.doc.forEach((node) => {
+    if (node.type.name !== 'paragraph' || node.content.size > 0) blocks.push(getHTMLFromFragment(Fragment.from(node), editor.schema));
+  });
   return postHtml(blocks);
 }
 
