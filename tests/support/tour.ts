@@ -1,7 +1,7 @@
 /**
  * The whole site as its people see it: every page of client/router.tsx for each role that has it, at a desktop
  * and a phone size, on a site seeded through the real API so no page is empty. The accessibility tour
- * (tests/soak/tour.soak.ts) and the screenshot tour (`npm run screenshots`) both walk this one list.
+ * (tests/soak/tour-desktop.soak.ts and tour-phone.soak.ts) and the screenshot tour (`npm run screenshots`) both walk this one list.
  */
 import type { Browser, BrowserContext, Page, Request } from 'playwright-core';
 import { newContext } from './browser';
