@@ -265,7 +265,11 @@ describe("an author's own content", () => {
     await delivered();
 
     // In any order: the worker sends more than one mail at a time.
-    const subjects = (address: string) => smtp.to(address).map((mail) => mail.subject).sort();
+    const subjects = (address: string) =>
+      smtp
+        .to(address)
+        .map((mail) => mail.subject)
+        .sort();
     expect(subjects(author.email)).toEqual([
       'New in the newsfeed: An aircheck somebody else found',
       'New on the blog: A column the editor wrote',
