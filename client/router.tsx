@@ -18,6 +18,7 @@ import {
 } from '@tanstack/react-router';
 import { useQueryClient } from '@tanstack/react-query';
 import * as v from 'valibot';
+import { FREQUENCIES, SUBSCRIPTION_TYPES } from '../shared/subscriptions/constants';
 import { Spinner } from './components/ui/spinner';
 import { Toaster } from './components/ui/toast';
 import { useCurrentUser, isStaff, type CurrentUser } from './lib/current-user';
@@ -147,6 +148,12 @@ const publicRoutes = [
   createRoute({
     getParentRoute: () => rootRoute,
     path: '/subscribe',
+    // What the landing page's form carried when sent before its code ran; anything else is left out.
+    validateSearch: v.object({
+      email: v.fallback(v.optional(v.pipe(v.string(), v.maxLength(320))), undefined),
+      type: v.fallback(v.optional(v.picklist(SUBSCRIPTION_TYPES)), undefined),
+      frequency: v.fallback(v.optional(v.picklist(FREQUENCIES)), undefined),
+    }),
     component: () => (
       <InPublicLayout>
         <SubscribePage />

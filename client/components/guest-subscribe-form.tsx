@@ -17,19 +17,23 @@ const subscribeAsGuest = (request: GuestSubscribe) => answer(api.POST('/api/subs
 export function GuestSubscribeForm({
   id,
   initialEmail = '',
+  initialSubscriptionType = 'all',
+  initialFrequency = 'weekly',
   className = 'mt-16',
   heading = 'h2',
 }: {
   /** The fields' ids' prefix: the landing page's is fixed, so the server's HTML and the hydrated form agree. */
   id?: string;
   initialEmail?: string;
+  initialSubscriptionType?: SubscriptionType;
+  initialFrequency?: Frequency;
   className?: string;
   heading?: 'h1' | 'h2';
 }) {
   const generated = useId();
   const [email, setEmail] = useState(initialEmail);
-  const [subscriptionType, setSubscriptionType] = useState<SubscriptionType>('all');
-  const [frequency, setFrequency] = useState<Frequency>('weekly');
+  const [subscriptionType, setSubscriptionType] = useState<SubscriptionType>(initialSubscriptionType);
+  const [frequency, setFrequency] = useState<Frequency>(initialFrequency);
   const subscribe = useMutation({
     mutationFn: () => subscribeAsGuest({ email: email.trim(), subscriptionType, frequency }),
   });

@@ -65,11 +65,14 @@ export function SubscribeFormView({
       <p className="mt-1 text-sm text-slate-200">
         No account needed. We send a confirmation link first, and every e-mail has a one-click unsubscribe.
       </p>
-      <form onSubmit={submit} className="mt-4 grid gap-3 sm:grid-cols-[2fr_1fr_1fr_auto] sm:items-end">
+      {/* Sent before the page's code has taken over (a quick click on a slow phone), the form goes to /subscribe with
+          what was typed, to be sent from there, instead of reloading this page empty. */}
+      <form onSubmit={submit} action="/subscribe" method="get" className="mt-4 grid gap-3 sm:grid-cols-[2fr_1fr_1fr_auto] sm:items-end">
         <div className="flex flex-col gap-1 text-sm font-medium">
           <label htmlFor={`${id}-email`}>E-mail address</label>
           <input
             id={`${id}-email`}
+            name="email"
             type="email"
             required
             autoComplete="email"
@@ -83,6 +86,7 @@ export function SubscribeFormView({
           <label htmlFor={`${id}-type`}>Updates</label>
           <select
             id={`${id}-type`}
+            name="type"
             value={subscriptionType}
             onChange={(e) => onSubscriptionType?.(e.target.value as SubscriptionType)}
             className={field}
@@ -96,7 +100,13 @@ export function SubscribeFormView({
         </div>
         <div className="flex flex-col gap-1 text-sm font-medium">
           <label htmlFor={`${id}-frequency`}>How often</label>
-          <select id={`${id}-frequency`} value={frequency} onChange={(e) => onFrequency?.(e.target.value as Frequency)} className={field}>
+          <select
+            id={`${id}-frequency`}
+            name="frequency"
+            value={frequency}
+            onChange={(e) => onFrequency?.(e.target.value as Frequency)}
+            className={field}
+          >
             {FREQUENCIES.map((value) => (
               <option key={value} value={value} className={option}>
                 {FREQUENCY_LABELS[value]}

@@ -7,7 +7,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import type { TestSite } from '../support/site';
 import { Browser as Client, registerMember } from '../support/http';
-import { accessibilityViolations, newContext, person, screenshot, siteInBrowser } from '../support/browser';
+import { accessibilityViolations, newContext, person, publicPageHydrated, screenshot, siteInBrowser } from '../support/browser';
 import { createEvent } from '../support/content';
 
 let site: TestSite;
@@ -55,7 +55,7 @@ function consoleErrors(page: Page): string[] {
 }
 
 describe('public pages', () => {
-  it('are readable with JavaScript off: the server’s HTML carries the event and the post', async () => {
+  it('are readable with JavaScript off: the server’s HTML carries the event and the post, and the form keeps its address', async () => {
     const context = await browser.newContext({ baseURL: site.url, javaScriptEnabled: false });
     const page = await context.newPage();
     await page.goto(`/events/${eventId}`);
@@ -68,7 +68,22 @@ describe('public pages', () => {
     await page.getByText('Engineers had it back on the air by dawn.').waitFor();
     await page.goto('/');
     await page.getByRole('heading', { level: 1, name: /kept by the people who lived it/u }).waitFor();
+    // The subscribe form sent before any code ran keeps what was typed: /subscribe fills its form with it.
+    const form = page.getByRole('region', { name: 'Get updates by e-mail' });
+    await form.getByLabel('E-mail address').fill('early@example.org');
+    await form.getByLabel('How often').selectOption({ label: 'Daily digest' });
+    await form.getByRole('button', { name: 'Subscribe' }).click();
+    await page.waitForURL('**/subscribe?**');
+    const sent = new URL(page.url());
     await context.close();
+    const withCode = await newContext(browser, site.url);
+    const again = await withCode.newPage();
+    await again.goto(`${sent.pathname}${sent.search}`);
+    const filled = again.getByRole('region', { name: 'Get updates by e-mail' });
+    await expect.poll(() => filled.getByLabel('E-mail address').inputValue()).toBe('early@example.org');
+    expect(await filled.getByLabel('How often').inputValue()).toBe('daily');
+    expect(await filled.getByLabel('Updates').inputValue()).toBe('all');
+    await withCode.close();
   });
 
   it('are hydrated as the server sent them: the same elements, no hydration error, on a desktop and a phone', {
@@ -128,13 +143,7 @@ describe('public pages', () => {
     const context = await browser.newContext({ baseURL: site.url, timezoneId: 'Europe/Berlin' });
     const page = await context.newPage();
     const errors = consoleErrors(page);
-    const hydrated = async () => {
-      await page.mouse.wheel(0, 1);
-      await page.waitForFunction(() => {
-        const h1 = document.querySelector('#prerendered h1');
-        return h1 !== null && Object.keys(h1).some((key) => key.startsWith('__reactFiber'));
-      });
-    };
+    const hydrated = () => publicPageHydrated(page);
     await page.goto(`/events/${eventId}`);
     await hydrated();
     // The server wrote the site's zone; the browser adds the reader's (docs/domain/shell.md#public-pages).

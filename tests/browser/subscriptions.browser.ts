@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import type { TestSite } from '../support/site';
-import { accessibilityViolations, siteInBrowser, newContext, openAs, person, screenshot } from '../support/browser';
+import { accessibilityViolations, siteInBrowser, newContext, openAs, person, publicPageHydrated, screenshot } from '../support/browser';
 import { subscriptionToken } from '../../platform/mail/link-tokens';
 import { MASKED_TOKEN, maskLinkTokens } from '../../server/mail/masked-links';
 
@@ -271,6 +271,8 @@ describe('unsubscribe page', () => {
   it("confirms a guest's subscription from its link, lets the guest cancel, then unsubscribe", async () => {
     const { email } = guest;
     const page = await anonymous('/');
+    // Sent before the page's code runs, the form goes to /subscribe (public-pages.browser.ts): here it is sent from the landing page.
+    await publicPageHydrated(page);
     const form = page.getByRole('region', { name: 'Get updates by e-mail' });
     await form.getByLabel('E-mail address').fill(email);
     await form.getByLabel('Updates').selectOption({ label: 'All Updates' });

@@ -66,6 +66,19 @@ export async function screenshot(page: Page, name: string): Promise<string> {
 }
 
 /**
+ * Waits until the page the server rendered (the landing, a blog or event page) is hydrated: React has taken over its
+ * first heading. A blog post hydrates when its reader reads on, hence the turn of the wheel. Before that, its forms
+ * and buttons are the server's markup alone.
+ */
+export async function publicPageHydrated(page: Page): Promise<void> {
+  await page.mouse.wheel(0, 1);
+  await page.waitForFunction(() => {
+    const h1 = document.querySelector('#prerendered h1');
+    return h1 !== null && Object.keys(h1).some((key) => key.startsWith('__reactFiber'));
+  });
+}
+
+/**
  * Records what the Content-Security-Policy refuses on every page of a context (Chromium reports each refusal
  * on the console), so a test can check that the site never relies on anything its own policy forbids.
  */

@@ -1,5 +1,6 @@
 /** A page of the public site (/about, /privacy, …) for visitors and members alike; the route puts it in the public-site layout. */
 import { useEffect } from 'react';
+import { useSearch } from '@tanstack/react-router';
 import type { SitePageSlug } from '../../../shared/site-pages/schemas';
 import { GuestSubscribeForm } from '../../components/guest-subscribe-form';
 import { useCurrentUser } from '../../lib/current-user';
@@ -35,9 +36,13 @@ export function SitePageView({ slug }: { slug: SitePageSlug }) {
   );
 }
 
-/** /subscribe: e-mail updates for anyone; a signed-in member's own address is filled in and becomes their subscription. */
+/**
+ * /subscribe: e-mail updates for anyone; a signed-in member's own address is filled in and becomes their subscription.
+ * `?email=&type=&frequency=` fill the form: the landing page's form sends them here when it is sent before its code ran.
+ */
 export function SubscribePage() {
   const user = useCurrentUser();
+  const asked = useSearch({ from: '/subscribe' });
   useEffect(() => {
     document.title = `Get updates by e-mail | ${SITE_NAME}`;
   }, []);
@@ -46,7 +51,14 @@ export function SubscribePage() {
       {user.isPending ? (
         <p role="status">Loading...</p>
       ) : (
-        <GuestSubscribeForm key={user.data?.email ?? ''} className="mt-0" heading="h1" initialEmail={user.data?.email ?? ''} />
+        <GuestSubscribeForm
+          key={user.data?.email ?? ''}
+          className="mt-0"
+          heading="h1"
+          initialEmail={user.data?.email ?? asked.email ?? ''}
+          initialSubscriptionType={asked.type}
+          initialFrequency={asked.frequency}
+        />
       )}
       <p className="mt-4 text-sm text-slate-200">
         Read how we use your address in the{' '}
