@@ -4,5 +4,5 @@ export { memberEventsProjection, memberEvents, EVENT_LINKS, type MemberEventDocu
 export { eventStatsProjection, readEventStats } from './event-stats';
 export { calendarFeedsProjection, calendarFeeds } from './calendar-feeds';
 export { canSee, detailsDto, eventDto, standing, standingOf, visibility } from './queries';
-export { atOccurrence, occurrenceAnswers, occurrenceKey, occurrencePage, occurrencesOf, SERIES_MAX } from './occurrences';
+export { atOccurrence, hasOccurrence, occurrenceAnswers, occurrenceKey, occurrencePage, occurrencesOf, SERIES_MAX } from './occurrences';
 export { occurrenceField } from './series';

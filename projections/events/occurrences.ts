@@ -69,6 +69,10 @@ export function occurrenceKey(event: EventDocument, timeZone: string, occurrence
   return start === new Date(event.startDate).toISOString() ? undefined : start;
 }
 
+/** Whether the series still has a date starting at `start` (an edit of its start or rule may have taken it away). */
+export const hasOccurrence = (event: EventDocument, timeZone: string, start: string) =>
+  occurrenceAt(event, timeZone, start) === new Date(start).toISOString();
+
 /**
  * The series' occurrences that start within a window, each as its own document, by start: a date moved alone counts
  * at its new start (moved out of the window, it is not listed; moved into it from elsewhere, it is).

@@ -43,6 +43,7 @@ import {
   eventDto,
   memberEvents,
   atOccurrence,
+  hasOccurrence,
   occurrenceField,
   occurrenceKey,
   occurrencePage,
@@ -769,7 +770,7 @@ export async function eventRoutes(
             ...events.filter((event) => whole.has(event._id)).map((event) => icsEvent(event, services.config.publicUrl, zone)),
             ...dates.flatMap((link) => {
               const event = events.find((one) => one._id === link.eventId);
-              const date = event && atOccurrence(event, link.occurrence!);
+              const date = event && hasOccurrence(event, zone, link.occurrence!) && atOccurrence(event, link.occurrence!);
               return date && date.startDate >= since ? [occurrenceIcsEvent(date, link.occurrence!, services.config.publicUrl, zone)] : [];
             }),
           ],
@@ -803,10 +804,12 @@ export async function eventRoutes(
           (event) => [event._id, event],
         ),
       );
+      const zone = await services.siteTimeZone();
       const dates = mine
         .flatMap((link) => {
           const event = events.get(link.eventId);
-          if (!event) return [];
+          // A date the series no longer has (its start or rule edited since) is not listed.
+          if (!event || (link.occurrence && !hasOccurrence(event, zone, link.occurrence))) return [];
           const shown = atOccurrence(event, link.occurrence ?? new Date(event.startDate).toISOString());
           return [{ _id: link._id, startDate: shown.startDate, shown, status: link.rsvp }];
         })

@@ -244,6 +244,17 @@ describe('a recurring event', () => {
     expect((await datesIn()).filter((date) => date.rule)).toEqual([
       { uid: swap, start: '2031-01-08T01:00:00.000Z', status: 'CONFIRMED', rule: true },
     ]);
+
+    // An edit of the series that takes its later dates away (now on Wednesdays) leaves the dates answered alone out.
+    const wednesdays = {
+      startDate: '2031-01-09T01:00:00Z',
+      endDate: '2031-01-09T03:00:00Z',
+      recurrenceRule: 'RRULE:FREQ=WEEKLY;BYDAY=WE;COUNT=5',
+    };
+    expect((await admin.put(`/api/events/${swap}`, { title: 'Record swap', ...wednesdays })).status).toBe(200);
+    expect((await mine()).items.filter((item) => item.id === swap)).toEqual([
+      expect.objectContaining({ startDate: '2031-01-09T01:00:00.000Z', occurrenceStart: '2031-01-09T01:00:00.000Z', myRsvp: 'attending' }),
+    ]);
   });
 
   it('keeps a one-off event as it was: no occurrence needed, its own start accepted, any other refused', async () => {
