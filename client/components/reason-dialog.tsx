@@ -19,23 +19,6 @@ import { Button, type ButtonProps } from './ui/button';
 
 export const REASON_MAX_LENGTH = 500;
 
-/** The optional reason's text area with its count of characters (the dialog below, a date's cancelling). */
-export function ReasonField({ value, onChange, label }: { value: string; onChange: (value: string) => void; label: string }) {
-  return (
-    <TextField value={value} onChange={onChange} maxLength={REASON_MAX_LENGTH} className="mt-4 flex flex-col gap-1">
-      <Label className="text-sm font-medium">{label} (optional)</Label>
-      <TextArea
-        rows={3}
-        autoFocus
-        className="rounded-md border border-slate-300 bg-white px-3 py-2 text-base outline-none focus:border-brand-600 focus:ring-2 focus:ring-brand-600/30 dark:border-slate-600 dark:bg-slate-900"
-      />
-      <span className="self-end text-xs text-slate-600 dark:text-slate-400">
-        {value.length}/{REASON_MAX_LENGTH}
-      </span>
-    </TextField>
-  );
-}
-
 export interface ReasonDialogProps {
   /** The button that opens the dialog. */
   label: ReactNode;
@@ -99,7 +82,17 @@ export function ReasonDialog({
                   {title}
                 </Heading>
                 <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">{description}</p>
-                <ReasonField value={reason} onChange={setReason} label={fieldLabel} />
+                <TextField value={reason} onChange={setReason} maxLength={REASON_MAX_LENGTH} className="mt-4 flex flex-col gap-1">
+                  <Label className="text-sm font-medium">{fieldLabel} (optional)</Label>
+                  <TextArea
+                    rows={3}
+                    autoFocus
+                    className="rounded-md border border-slate-300 bg-white px-3 py-2 text-base outline-none focus:border-brand-600 focus:ring-2 focus:ring-brand-600/30 dark:border-slate-600 dark:bg-slate-900"
+                  />
+                  <span className="self-end text-xs text-slate-600 dark:text-slate-400">
+                    {reason.length}/{REASON_MAX_LENGTH}
+                  </span>
+                </TextField>
                 <div className="mt-4 flex justify-end gap-2">
                   <Button variant="ghost" onPress={close}>
                     Cancel
