@@ -92,7 +92,8 @@ describe('an organiser', () => {
     ]);
     await organiser.keyboard.press('Escape');
     await dialog.waitFor({ state: 'detached' });
-    expect(await organiser.evaluate(() => document.activeElement?.textContent)).toBe('Attendees');
+    // The dialog hands focus back to its button once it has gone (a frame later under load).
+    await expect.poll(() => organiser.evaluate(() => document.activeElement?.textContent)).toBe('Attendees');
 
     // A message to those attending: one outbox entry each.
     await tools.getByRole('button', { name: 'Message attendees' }).click();
