@@ -1,4 +1,5 @@
 import { useState, type ComponentType, type FormEvent, type ReactNode } from 'react';
+import { Button } from '../../components/ui/button';
 import { ApiError, errorMessage } from '../../lib/api';
 
 /** A link between the sign-in and registration pages: the app's router link, or the visitor pages' own. */
@@ -26,6 +27,56 @@ export function AuthCard({ title, children }: { title: string; children: ReactNo
         {children}
       </main>
     </div>
+  );
+}
+
+/**
+ * What a sign-in page says instead of its form once it has an outcome (a link was mailed, a link no longer works):
+ * the news (`role`: a status, or an alert), a note under it, and what to do next (`children`).
+ */
+export function AuthOutcome({
+  title,
+  role,
+  message,
+  note,
+  children,
+}: {
+  title: string;
+  role: 'status' | 'alert';
+  message: ReactNode;
+  note: ReactNode;
+  children: ReactNode;
+}) {
+  return (
+    <AuthCard title={title}>
+      <div role={role} className="space-y-3">
+        <p>{message}</p>
+        <p className="text-sm text-slate-600 dark:text-slate-400">{note}</p>
+      </div>
+      <div className="mt-6 flex flex-col gap-3">{children}</div>
+    </AuthCard>
+  );
+}
+
+/** "Check your mail" once a link was sent: "Use another address" brings the form back; `children`, the way on. */
+export function MailSent({
+  message,
+  note,
+  onAnotherAddress,
+  children,
+}: {
+  message: ReactNode;
+  note: ReactNode;
+  onAnotherAddress: () => void;
+  children: ReactNode;
+}) {
+  return (
+    <AuthOutcome title="Check your mail" role="status" message={message} note={note}>
+      <Button variant="secondary" className="w-full" onPress={onAnotherAddress}>
+        Use another address
+      </Button>
+      <p className="text-center text-sm">{children}</p>
+    </AuthOutcome>
   );
 }
 

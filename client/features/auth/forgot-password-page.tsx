@@ -3,11 +3,11 @@
  * the same whether or not it has an account, so the page says only "check your mail" (docs/domain/members.md#password-reset).
  */
 import { useState } from 'react';
-import { Link } from '@tanstack/react-router';
 import { Button } from '../../components/ui/button';
 import { TextField } from '../../components/ui/text-field';
 import { requestPasswordReset } from './api';
-import { AuthCard, FormAlert, authLinkLook as linkLook, useAuthForm } from './auth-card';
+import { AuthCard, FormAlert, MailSent, useAuthForm } from './auth-card';
+import { BackToSignIn } from './back-to-sign-in';
 
 export function ForgotPasswordPage() {
   const [email, setEmail] = useState('');
@@ -16,27 +16,22 @@ export function ForgotPasswordPage() {
 
   if (sentTo !== null)
     return (
-      <AuthCard title="Check your mail">
-        <div role="status" className="space-y-3">
-          <p>
+      <MailSent
+        message={
+          <>
             If an account exists for <strong className="break-all">{sentTo}</strong>, we have sent it a link to choose a new password.
-          </p>
-          <p className="text-sm text-slate-600 dark:text-slate-400">
+          </>
+        }
+        note={
+          <>
             The link works once, for 60 minutes. If nothing arrives in a few minutes, check your spam folder, or make sure you typed the
             address of your account.
-          </p>
-        </div>
-        <div className="mt-6 flex flex-col gap-3">
-          <Button variant="secondary" className="w-full" onPress={() => setSentTo(null)}>
-            Use another address
-          </Button>
-          <p className="text-center text-sm">
-            <Link to="/login" className={linkLook}>
-              Back to sign in
-            </Link>
-          </p>
-        </div>
-      </AuthCard>
+          </>
+        }
+        onAnotherAddress={() => setSentTo(null)}
+      >
+        <BackToSignIn />
+      </MailSent>
     );
 
   return (
@@ -73,10 +68,7 @@ export function ForgotPasswordPage() {
         </Button>
       </form>
       <p className="mt-6 text-center text-sm">
-        Remembered it?{' '}
-        <Link to="/login" className={linkLook}>
-          Back to sign in
-        </Link>
+        Remembered it? <BackToSignIn />
       </p>
     </AuthCard>
   );

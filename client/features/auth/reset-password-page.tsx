@@ -11,7 +11,8 @@ import { LabelledSwitch } from '../../components/ui/switch';
 import { TextField } from '../../components/ui/text-field';
 import { CURRENT_USER_KEY } from '../../lib/current-user';
 import { resetPassword } from './api';
-import { AuthCard, FormAlert, authLinkLook, useAuthForm } from './auth-card';
+import { AuthCard, AuthOutcome, FormAlert, useAuthForm } from './auth-card';
+import { BackToSignIn } from './back-to-sign-in';
 
 export function ResetPasswordPage() {
   const { token = '' } = useParams({ strict: false });
@@ -28,25 +29,24 @@ export function ResetPasswordPage() {
 
   if (spent)
     return (
-      <AuthCard title="This link no longer works">
-        <div role="alert" className="space-y-3">
-          <p>
+      <AuthOutcome
+        title="This link no longer works"
+        role="alert"
+        message={
+          <>
             This password reset link has expired or was already used. A link works once, for 60 minutes after it was sent, and asking again
             ends the earlier ones.
-          </p>
-          <p className="text-sm text-slate-600 dark:text-slate-400">Your password has not been changed by this link.</p>
-        </div>
-        <div className="mt-6 flex flex-col gap-3">
-          <Link to="/forgot-password" className={`${buttonLook('primary')} w-full`}>
-            Ask for a new link
-          </Link>
-          <p className="text-center text-sm">
-            <Link to="/login" className={authLinkLook}>
-              Back to sign in
-            </Link>
-          </p>
-        </div>
-      </AuthCard>
+          </>
+        }
+        note="Your password has not been changed by this link."
+      >
+        <Link to="/forgot-password" className={`${buttonLook('primary')} w-full`}>
+          Ask for a new link
+        </Link>
+        <p className="text-center text-sm">
+          <BackToSignIn />
+        </p>
+      </AuthOutcome>
     );
 
   return (
@@ -87,9 +87,7 @@ export function ResetPasswordPage() {
         </Button>
       </form>
       <p className="mt-6 text-center text-sm">
-        <Link to="/login" className={authLinkLook}>
-          Back to sign in
-        </Link>
+        <BackToSignIn />
       </p>
     </AuthCard>
   );
