@@ -6,6 +6,7 @@
  * a date would move by one day between the page and the exported file.
  */
 import { DEFAULT_DURATION_MS, UPCOMING_LIMIT, WEEK_STARTS_ON } from './constants';
+import { fromWallClock } from './wall-clock';
 
 /** A calendar day, `YYYY-MM-DD`; keys sort and compare as strings. */
 export type DayKey = string;
@@ -75,23 +76,7 @@ export function dayKey(instant: string | Date, timeZone = 'UTC'): DayKey {
 /** The instant the clock on the wall in `timeZone` shows `hour`:00 on `day` (the earlier one, in a repeated hour). */
 export function atWallTime(day: DayKey, hour: number, timeZone: string): Date {
   const [year, month, date] = day.split('-').map(Number) as [number, number, number];
-  const wanted = Date.UTC(year, month - 1, date, hour);
-  // The zone's offset at a guess, then at the corrected instant (they differ only across a change of offset).
-  const offsetAt = (instant: number) => {
-    const parts = new Intl.DateTimeFormat('en-US', {
-      timeZone,
-      hourCycle: 'h23',
-      year: 'numeric',
-      month: 'numeric',
-      day: 'numeric',
-      hour: 'numeric',
-      minute: 'numeric',
-    }).formatToParts(new Date(instant));
-    const part = (type: Intl.DateTimeFormatPartTypes) => Number(parts.find((p) => p.type === type)?.value);
-    return Date.UTC(part('year'), part('month') - 1, part('day'), part('hour'), part('minute')) - Math.floor(instant / 60_000) * 60_000;
-  };
-  const first = wanted - offsetAt(wanted);
-  return new Date(wanted - offsetAt(first));
+  return new Date(fromWallClock({ year, month, day: date, hour, minute: 0, second: 0 }, timeZone));
 }
 
 /** First and last day of an event; all-day events are read in UTC (see the module note). */

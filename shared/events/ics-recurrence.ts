@@ -4,7 +4,8 @@
  * occurrence at the same wall-clock time across changes of offset, as the site does. An all-day series stays in dates.
  * One-off events keep their UTC times.
  */
-import { formatRecurrenceRule, ruleOf, seriesReach, wallClock, zoneOffset } from './recurrence';
+import { formatRecurrenceRule, ruleOf, seriesReach } from './recurrence';
+import { wallClock, zoneOffset } from './wall-clock';
 
 export interface IcsSeries {
   startDate: string;
