@@ -20,7 +20,7 @@ import { bookmarksCollection, type BookmarkDocument } from '../../projections/bo
 import { canSeePost, feedPosts } from '../../projections/feed';
 import { blogPosts } from '../../projections/blog';
 import { canSee, eventDetails } from '../../projections/events';
-import { ErrorSchema, noContent, type ValibotTypeProvider } from '../http/openapi';
+import { ErrorSchema, noContent, routeOptions, type ValibotTypeProvider } from '../http/openapi';
 import { findPage, pageQuery } from '../http/pagination';
 import { STAFF } from '../http/access';
 import type { ApiDependencies } from '../dependencies';
@@ -38,7 +38,7 @@ export async function bookmarkRoutes(
   const app = fastify.withTypeProvider<ValibotTypeProvider>();
   const { store } = services;
   const bookmarks = bookmarksCollection(store);
-  const tags = ['bookmarks'];
+  const route = routeOptions(['bookmarks']);
 
   type Item = Omit<Bookmark['item'], 'removed'>;
   /** Items of one kind as this member may see them now, by id: an id left out is gone or hidden from them. One read. */
@@ -87,15 +87,10 @@ export async function bookmarkRoutes(
 
   app.get(
     '/api/bookmarks',
-    {
-      config: { access: 'signed-in' },
-      schema: {
-        summary: 'My bookmarks, newest first, with each item as it is now (a removed one says so)',
-        tags,
-        querystring: ListQuery,
-        response: { 200: pageSchema(BookmarkSchema) },
-      },
-    },
+    route('signed-in', 'My bookmarks, newest first, with each item as it is now (a removed one says so)', {
+      querystring: ListQuery,
+      response: { 200: pageSchema(BookmarkSchema) },
+    }),
     async (request) => {
       const actor = request.actor!;
       const page = await findPage(bookmarks, { memberId: actor.id }, NEWEST_FIRST, request.query);
@@ -113,15 +108,10 @@ export async function bookmarkRoutes(
 
   app.put(
     '/api/bookmarks/:kind/:id',
-    {
-      config: { access: 'signed-in' },
-      schema: {
-        summary: 'Save a post, event or blog post (saving twice changes nothing)',
-        tags,
-        params: BookmarkParams,
-        response: { 200: BookmarkSchema, 404: ErrorSchema },
-      },
-    },
+    route('signed-in', 'Save a post, event or blog post (saving twice changes nothing)', {
+      params: BookmarkParams,
+      response: { 200: BookmarkSchema, 404: ErrorSchema },
+    }),
     async (request) => {
       const actor = request.actor!;
       const kind = request.params.kind;
@@ -135,15 +125,7 @@ export async function bookmarkRoutes(
   );
   app.delete(
     '/api/bookmarks/:kind/:id',
-    {
-      config: { access: 'signed-in' },
-      schema: {
-        summary: 'Unsave (unsaving what is not saved changes nothing)',
-        tags,
-        params: BookmarkParams,
-        response: { 204: noContent() },
-      },
-    },
+    route('signed-in', 'Unsave (unsaving what is not saved changes nothing)', { params: BookmarkParams, response: { 204: noContent() } }),
     async (request, reply) => {
       await change('RemoveBookmark', request.actor!, request.params.kind, request.params.id.toLowerCase());
       return reply.status(204).send();
