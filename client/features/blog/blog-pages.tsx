@@ -4,7 +4,7 @@ import { Link, useNavigate, useParams } from '@tanstack/react-router';
 import { Badge, RoleBadge } from '../../components/ui/badge';
 import { PageHeader } from '../../components/ui/page-header';
 import { Spinner } from '../../components/ui/spinner';
-import { LoadMore } from '../../lib/paged-list';
+import { PagedListView } from '../../components/paged-list-view';
 import { useBlogPost, usePublishedPosts, type BlogPost } from './api';
 import { BlogTags } from './blog-tags';
 import { excerptRepeatsBody } from '../../../shared/blog/excerpt';
@@ -83,6 +83,35 @@ function PostCard({ post, signedIn }: { post: BlogPost; signedIn: boolean }) {
   );
 }
 
+/** One group of the blog's list (pinned, featured, latest) under its heading; none when the group is empty. */
+function PostSection({
+  id,
+  title,
+  posts,
+  signedIn,
+  grid = false,
+}: {
+  id: string;
+  title: string;
+  posts: BlogPost[];
+  signedIn: boolean;
+  grid?: boolean;
+}) {
+  if (posts.length === 0) return null;
+  return (
+    <section aria-labelledby={id}>
+      <h2 id={id} className="mb-3 text-lg font-semibold">
+        {title}
+      </h2>
+      <div className={grid ? 'grid gap-4 md:grid-cols-2' : 'space-y-4'}>
+        {posts.map((post) => (
+          <PostCard key={post.id} post={post} signedIn={signedIn} />
+        ))}
+      </div>
+    </section>
+  );
+}
+
 /** A tag's posts, newest first (/blog/tag/{tag}); a visitor reads the server's page of it. */
 export function BlogTagPage() {
   const { tag } = useParams({ strict: false }) as { tag: string };
@@ -120,59 +149,28 @@ export function BlogPage({ tag }: { tag?: string } = {}) {
         placeholder="Search blog posts..."
         className="mb-6 min-h-11 w-full rounded-md border border-slate-300 bg-white px-3 dark:border-slate-600 dark:bg-slate-900"
       />
-      {posts.isPending ? (
-        <Spinner label="Loading blog posts" />
-      ) : posts.isError ? (
-        <p role="alert">The blog could not be loaded. Please refresh the page.</p>
-      ) : shown.length === 0 ? (
-        <p className="rounded-xl border border-dashed border-slate-300 p-8 text-center dark:border-slate-700">
-          {loaded.length > 0
-            ? `No blog posts match “${search.trim()}”`
-            : tag === undefined
-              ? 'No blog posts yet'
-              : 'No posts with this tag'}
-        </p>
-      ) : (
+      <PagedListView
+        list={posts}
+        loading="Loading blog posts"
+        failed="The blog could not be loaded. Please refresh the page."
+        isEmpty={shown.length === 0}
+        empty={
+          <p className="rounded-xl border border-dashed border-slate-300 p-8 text-center dark:border-slate-700">
+            {loaded.length > 0
+              ? `No blog posts match “${search.trim()}”`
+              : tag === undefined
+                ? 'No blog posts yet'
+                : 'No posts with this tag'}
+          </p>
+        }
+        loadMoreLabel="Load more posts"
+      >
         <div className="space-y-8">
-          {pinned.length > 0 && (
-            <section aria-labelledby="pinned-posts">
-              <h2 id="pinned-posts" className="mb-3 text-lg font-semibold">
-                Pinned Posts
-              </h2>
-              <div className="space-y-4">
-                {pinned.map((post) => (
-                  <PostCard key={post.id} post={post} signedIn={signedIn} />
-                ))}
-              </div>
-            </section>
-          )}
-          {featured.length > 0 && (
-            <section aria-labelledby="featured-posts">
-              <h2 id="featured-posts" className="mb-3 text-lg font-semibold">
-                Featured Posts
-              </h2>
-              <div className="grid gap-4 md:grid-cols-2">
-                {featured.map((post) => (
-                  <PostCard key={post.id} post={post} signedIn={signedIn} />
-                ))}
-              </div>
-            </section>
-          )}
-          {latest.length > 0 && (
-            <section aria-labelledby="latest-posts">
-              <h2 id="latest-posts" className="mb-3 text-lg font-semibold">
-                Latest Posts
-              </h2>
-              <div className="space-y-4">
-                {latest.map((post) => (
-                  <PostCard key={post.id} post={post} signedIn={signedIn} />
-                ))}
-              </div>
-            </section>
-          )}
+          <PostSection id="pinned-posts" title="Pinned Posts" posts={pinned} signedIn={signedIn} />
+          <PostSection id="featured-posts" title="Featured Posts" posts={featured} signedIn={signedIn} grid />
+          <PostSection id="latest-posts" title="Latest Posts" posts={latest} signedIn={signedIn} />
         </div>
-      )}
-      <LoadMore list={posts} label="Load more posts" />
+      </PagedListView>
     </div>
   );
 }

@@ -1,11 +1,10 @@
 /** /bookmarks: what I saved, newest first, each as it is now (a removed item says so; I may unsave it). */
-import { Link } from '@tanstack/react-router';
 import type { Bookmark } from '../../../shared/bookmarks/schemas';
 import { BookmarkButton } from '../../components/bookmark-button';
-import { EmptyState, PageHeader } from '../../components/ui/page-header';
-import { Spinner } from '../../components/ui/spinner';
+import { EmptyBackToFeed, PagedListView } from '../../components/paged-list-view';
+import { PageHeader } from '../../components/ui/page-header';
 import { Badge } from '../../components/ui/badge';
-import { LoadMore, usePages } from '../../lib/paged-list';
+import { usePages } from '../../lib/paged-list';
 import { relativeTime } from '../../lib/relative-time';
 
 const KIND_LABEL = { post: 'Post', event: 'Event', blog: 'Blog post' } as const;
@@ -52,25 +51,21 @@ export function BookmarksPage() {
   return (
     <div className="mx-auto max-w-3xl">
       <PageHeader title="Bookmarks" description="Posts, events and blog posts you saved." />
-      {list.isPending ? (
-        <Spinner label="Loading bookmarks" />
-      ) : list.isError ? (
-        <p role="alert">Your bookmarks could not be loaded. Please refresh the page.</p>
-      ) : items.length === 0 ? (
-        <EmptyState title="Nothing saved yet">
-          Press ☆ Save on a post, an event or a blog post to keep it here.{' '}
-          <Link to="/" className="underline">
-            Back to the newsfeed
-          </Link>
-        </EmptyState>
-      ) : (
+      <PagedListView
+        list={list}
+        loading="Loading bookmarks"
+        failed="Your bookmarks could not be loaded. Please refresh the page."
+        isEmpty={items.length === 0}
+        empty={
+          <EmptyBackToFeed title="Nothing saved yet">Press ☆ Save on a post, an event or a blog post to keep it here.</EmptyBackToFeed>
+        }
+      >
         <ul aria-label="Bookmarks" className="space-y-2">
           {items.map((bookmark) => (
             <Saved key={`${bookmark.kind}:${bookmark.id}`} bookmark={bookmark} />
           ))}
         </ul>
-      )}
-      <LoadMore list={list} />
+      </PagedListView>
     </div>
   );
 }

@@ -1,11 +1,10 @@
 /** /notifications: what happened to my posts, comments and events, newest first; opening one marks it read. */
-import { Link, useNavigate } from '@tanstack/react-router';
+import { useNavigate } from '@tanstack/react-router';
 import { Button } from '../../components/ui/button';
-import { EmptyState, PageHeader } from '../../components/ui/page-header';
-import { Spinner } from '../../components/ui/spinner';
+import { EmptyBackToFeed, PagedListView } from '../../components/paged-list-view';
+import { PageHeader } from '../../components/ui/page-header';
 import { useToast } from '../../components/ui/toast';
 import { errorMessage } from '../../lib/api';
-import { LoadMore } from '../../lib/paged-list';
 import { relativeTime } from '../../lib/relative-time';
 import { useMarkRead, useNotifications, type Notification } from './api';
 
@@ -63,18 +62,17 @@ export function NotificationsPage() {
           </Button>
         )}
       </div>
-      {list.isPending ? (
-        <Spinner label="Loading notifications" />
-      ) : list.isError ? (
-        <p role="alert">Your notifications could not be loaded. Please refresh the page.</p>
-      ) : items.length === 0 ? (
-        <EmptyState title="No notifications yet">
-          When someone comments on your posts, replies to you, or an event you answered changes, it shows here.{' '}
-          <Link to="/" className="underline">
-            Back to the newsfeed
-          </Link>
-        </EmptyState>
-      ) : (
+      <PagedListView
+        list={list}
+        loading="Loading notifications"
+        failed="Your notifications could not be loaded. Please refresh the page."
+        isEmpty={items.length === 0}
+        empty={
+          <EmptyBackToFeed title="No notifications yet">
+            When someone comments on your posts, replies to you, or an event you answered changes, it shows here.
+          </EmptyBackToFeed>
+        }
+      >
         <ul aria-label="Notifications" className="space-y-2">
           {items.map((notification) => (
             <Item
@@ -84,8 +82,7 @@ export function NotificationsPage() {
             />
           ))}
         </ul>
-      )}
-      <LoadMore list={list} />
+      </PagedListView>
     </div>
   );
 }
