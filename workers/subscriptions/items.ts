@@ -74,68 +74,42 @@ const approved: Update = (item) => ({ ...item, approved: true });
 const withdrawn: Update = (item) => ({ ...item, approved: false });
 const deleted: Update = (item) => ({ ...item, deleted: true });
 
+/** Each kind's events that change only whether its item is approved or deleted, and how. */
+const BLOG_STANDING: Partial<Record<BlogPostEvent['type'], Update>> = {
+  BlogPostPublished: approved,
+  BlogPostUnpublished: withdrawn,
+  BlogPostDeleted: deleted,
+};
+const POST_STANDING: Partial<Record<PostEvent['type'], Update>> = { PostApproved: approved, PostRejected: withdrawn, PostDeleted: deleted };
+const EVENT_STANDING: Partial<Record<CalendarEventEvent['type'], Update>> = {
+  EventApproved: approved,
+  EventRejected: withdrawn,
+  EventReturnedToModeration: withdrawn,
+  EventDeleted: deleted,
+  // A cancelled event is no news to send: it leaves the digests as a deleted one does.
+  EventCancelled: deleted,
+};
+
 function blogUpdate(event: BlogPostEvent): Update | null {
-  switch (event.type) {
-    case 'BlogPostDrafted':
-    case 'BlogPostEdited': {
-      const { title, excerpt, slug } = event.data;
-      // Only the draft says who wrote it; an edit leaves the author as it was.
-      const drafted = event.type === 'BlogPostDrafted' ? { authorId: event.data.authorId } : {};
-      return (item) => ({ ...item, ...drafted, title, text: excerpt, ...(slug ? { slug } : {}) });
-    }
-    case 'BlogPostPublished':
-      return approved;
-    case 'BlogPostUnpublished':
-      return withdrawn;
-    case 'BlogPostDeleted':
-      return deleted;
-    default:
-      return null;
-  }
+  if (event.type !== 'BlogPostDrafted' && event.type !== 'BlogPostEdited') return BLOG_STANDING[event.type] ?? null;
+  const { title, excerpt, slug } = event.data;
+  // Only the draft says who wrote it; an edit leaves the author as it was.
+  const drafted = event.type === 'BlogPostDrafted' ? { authorId: event.data.authorId } : {};
+  return (item) => ({ ...item, ...drafted, title, text: excerpt, ...(slug ? { slug } : {}) });
 }
 
 function postUpdate(event: PostEvent): Update | null {
-  switch (event.type) {
-    case 'PostSubmitted':
-      return (item) => ({
-        ...item,
-        text: event.data.content,
-        title: event.data.mediaTitle ?? '',
-        authorId: event.data.authorId,
-        approved: event.data.approved,
-      });
-    case 'PostApproved':
-      return approved;
-    case 'PostRejected':
-      return withdrawn;
-    case 'PostDeleted':
-      return deleted;
-    default:
-      return null;
-  }
+  if (event.type !== 'PostSubmitted') return POST_STANDING[event.type] ?? null;
+  const { content, mediaTitle, authorId } = event.data;
+  return (item) => ({ ...item, text: content, title: mediaTitle ?? '', authorId, approved: event.data.approved });
 }
 
 function calendarEventUpdate(event: CalendarEventEvent): Update | null {
-  switch (event.type) {
-    case 'EventScheduled':
-    case 'EventEdited': {
-      const { title, description, isPublic, startDate, endDate, allDay } = event.data.fields;
-      // Only scheduling says who organises it; an edit leaves the organizer as it was.
-      const scheduled = event.type === 'EventScheduled' ? { approved: event.data.approved, authorId: event.data.organizerId } : {};
-      return (item) => ({ ...item, ...scheduled, title, text: description, isPublic, startDate, endDate, allDay });
-    }
-    case 'EventApproved':
-      return approved;
-    case 'EventRejected':
-    case 'EventReturnedToModeration':
-      return withdrawn;
-    case 'EventDeleted':
-    // A cancelled event is no news to send: it leaves the digests as a deleted one does.
-    case 'EventCancelled':
-      return deleted;
-    default:
-      return null;
-  }
+  if (event.type !== 'EventScheduled' && event.type !== 'EventEdited') return EVENT_STANDING[event.type] ?? null;
+  const { title, description, isPublic, startDate, endDate, allDay } = event.data.fields;
+  // Only scheduling says who organises it; an edit leaves the organizer as it was.
+  const scheduled = event.type === 'EventScheduled' ? { approved: event.data.approved, authorId: event.data.organizerId } : {};
+  return (item) => ({ ...item, ...scheduled, title, text: description, isPublic, startDate, endDate, allDay });
 }
 
 /** How an update of one kind of item changes it, if it does. */
