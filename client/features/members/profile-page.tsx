@@ -1,4 +1,5 @@
 /** /members/{id}: a member's profile, with their newest posts in the feed and the events they organise. */
+import type { ReactNode } from 'react';
 import { Link, useParams } from '@tanstack/react-router';
 import type { MemberProfile } from '../../../shared/members/profile';
 import { Avatar } from '../../components/ui/avatar';
@@ -24,64 +25,91 @@ const count = (n: number, one: string) => `${n} ${one}${n === 1 ? '' : 's'}`;
 
 const card = 'rounded-xl border border-slate-200 bg-white p-4 dark:border-slate-800 dark:bg-slate-900';
 
-function Posts({ profile }: { profile: MemberProfile }) {
+/** One list of the profile under its heading (`id` names the heading), or what it says while empty. */
+function ProfileSection({
+  id,
+  title,
+  isEmpty,
+  empty,
+  label,
+  children,
+}: {
+  id: string;
+  title: string;
+  isEmpty: boolean;
+  empty: ReactNode;
+  /** The list's accessible name. */
+  label: string;
+  children: ReactNode;
+}) {
   return (
-    <section aria-labelledby="profile-posts" className="space-y-3">
-      <h2 id="profile-posts" className="text-lg font-semibold">
-        Recent posts
+    <section aria-labelledby={id} className="space-y-3">
+      <h2 id={id} className="text-lg font-semibold">
+        {title}
       </h2>
-      {profile.posts.length === 0 ? (
-        <EmptyState title="No posts yet">{profile.name} has not posted in the feed yet.</EmptyState>
+      {isEmpty ? (
+        empty
       ) : (
-        <ul aria-label={`Posts by ${profile.name}`} className="space-y-2">
-          {profile.posts.map((post) => (
-            <li key={post.id} className={card}>
-              <a href={`/posts/${post.id}`} className="block break-words whitespace-pre-line hover:underline">
-                {post.excerpt}
-              </a>
-              <p className="mt-2 text-xs text-slate-600 dark:text-slate-400">
-                <time dateTime={post.createdAt} title={new Date(post.createdAt).toLocaleString()}>
-                  {relativeTime(post.createdAt)}
-                </time>{' '}
-                · {count(post.likes, 'like')} · {count(post.comments, 'comment')}
-              </p>
-            </li>
-          ))}
+        <ul aria-label={label} className="space-y-2">
+          {children}
         </ul>
       )}
     </section>
   );
 }
 
+function Posts({ profile }: { profile: MemberProfile }) {
+  return (
+    <ProfileSection
+      id="profile-posts"
+      title="Recent posts"
+      isEmpty={profile.posts.length === 0}
+      empty={<EmptyState title="No posts yet">{profile.name} has not posted in the feed yet.</EmptyState>}
+      label={`Posts by ${profile.name}`}
+    >
+      {profile.posts.map((post) => (
+        <li key={post.id} className={card}>
+          <a href={`/posts/${post.id}`} className="block break-words whitespace-pre-line hover:underline">
+            {post.excerpt}
+          </a>
+          <p className="mt-2 text-xs text-slate-600 dark:text-slate-400">
+            <time dateTime={post.createdAt} title={new Date(post.createdAt).toLocaleString()}>
+              {relativeTime(post.createdAt)}
+            </time>{' '}
+            · {count(post.likes, 'like')} · {count(post.comments, 'comment')}
+          </p>
+        </li>
+      ))}
+    </ProfileSection>
+  );
+}
+
 function Events({ profile }: { profile: MemberProfile }) {
   const now = Date.now();
   return (
-    <section aria-labelledby="profile-events" className="space-y-3">
-      <h2 id="profile-events" className="text-lg font-semibold">
-        Events organised
-      </h2>
-      {profile.events.length === 0 ? (
-        <EmptyState title="No events yet">{profile.name} has not organised a public event.</EmptyState>
-      ) : (
-        <ul aria-label={`Events organised by ${profile.name}`} className="space-y-2">
-          {profile.events.map((event) => {
-            const past = Date.parse(event.startsAt) < now;
-            return (
-              <li key={event.id} className={card}>
-                <Link to="/events/$id" params={{ id: event.id }} className="font-semibold break-words hover:underline">
-                  {event.title}
-                </Link>
-                <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">
-                  {past && <span className="mr-1 font-medium">Past ·</span>}
-                  <time dateTime={event.startsAt}>{eventDate(event.startsAt)}</time>
-                  {event.location && <> · {event.location}</>}
-                </p>
-              </li>
-            );
-          })}
-        </ul>
-      )}
-    </section>
+    <ProfileSection
+      id="profile-events"
+      title="Events organised"
+      isEmpty={profile.events.length === 0}
+      empty={<EmptyState title="No events yet">{profile.name} has not organised a public event.</EmptyState>}
+      label={`Events organised by ${profile.name}`}
+    >
+      {profile.events.map((event) => {
+        const past = Date.parse(event.startsAt) < now;
+        return (
+          <li key={event.id} className={card}>
+            <Link to="/events/$id" params={{ id: event.id }} className="font-semibold break-words hover:underline">
+              {event.title}
+            </Link>
+            <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">
+              {past && <span className="mr-1 font-medium">Past ·</span>}
+              <time dateTime={event.startsAt}>{eventDate(event.startsAt)}</time>
+              {event.location && <> · {event.location}</>}
+            </p>
+          </li>
+        );
+      })}
+    </ProfileSection>
   );
 }
 
