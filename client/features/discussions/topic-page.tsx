@@ -56,6 +56,36 @@ function Byline({ author, at, children }: { author: Reply['author']; at: string;
 }
 
 /** The earlier versions of an edited reply, newest first, in a dialog that Escape closes. */
+/** Editing a post of the topic in place: its text to change; Save sends the new content (`onSave`), then the box closes. */
+function EditBox({
+  label,
+  content,
+  onClose,
+  onSave,
+}: {
+  label: string;
+  /** The post's HTML as it is. */
+  content: string;
+  onClose: () => void;
+  onSave: (content: string) => Promise<unknown>;
+}) {
+  return (
+    <div className="mt-2">
+      <DiscussionWritingBox
+        label={label}
+        submitLabel="Save"
+        initial={htmlToText(content)}
+        autoFocus
+        onCancel={onClose}
+        onSubmit={async (html) => {
+          await onSave(html);
+          onClose();
+        }}
+      />
+    </div>
+  );
+}
+
 function RevisionsDialog({ reply, onClose }: { reply: Reply; onClose: () => void }) {
   const revisions = useReplyRevisions(reply.id, true);
   return (
@@ -189,19 +219,12 @@ function ReplyItem({
             ))}
         </Byline>
         {editing ? (
-          <div className="mt-2">
-            <DiscussionWritingBox
-              label="Edit your reply"
-              submitLabel="Save"
-              initial={htmlToText(reply.content)}
-              autoFocus
-              onCancel={() => setEditing(false)}
-              onSubmit={async (content) => {
-                await commands.edit.mutateAsync({ id: reply.id, content });
-                setEditing(false);
-              }}
-            />
-          </div>
+          <EditBox
+            label="Edit your reply"
+            content={reply.content}
+            onClose={() => setEditing(false)}
+            onSave={(content) => commands.edit.mutateAsync({ id: reply.id, content })}
+          />
         ) : (
           <div className="mt-1">
             <PostText content={reply.content} />
@@ -518,19 +541,12 @@ function TopicView({ id }: { id: string }) {
                 {topic.editedAt && <span className="text-xs text-slate-600 dark:text-slate-400">edited</span>}
               </Byline>
               {editingTopic ? (
-                <div className="mt-2">
-                  <DiscussionWritingBox
-                    label="Edit your opening post"
-                    submitLabel="Save"
-                    initial={htmlToText(topic.content)}
-                    autoFocus
-                    onCancel={() => setEditingTopic(false)}
-                    onSubmit={async (content) => {
-                      await topicCommands.edit.mutateAsync(content);
-                      setEditingTopic(false);
-                    }}
-                  />
-                </div>
+                <EditBox
+                  label="Edit your opening post"
+                  content={topic.content}
+                  onClose={() => setEditingTopic(false)}
+                  onSave={(content) => topicCommands.edit.mutateAsync(content)}
+                />
               ) : (
                 <div className="mt-1">
                   <PostText content={topic.content} />
