@@ -9,7 +9,9 @@
 import { type CommandMetadata, type Decider, type Role, assertNever, fail } from '../domain';
 import type { CommentTargetType } from './constants';
 import { isModerator } from '../feed/post-stream';
-import { dismissalOf, reportOf, withReporter } from '../reports/rules';
+import { dismissalOf, reportOf } from '../reports/rules';
+import { openReportsAfter } from '../reports/open-reports';
+import { signedIn } from '../acting';
 
 type Target = { targetType: CommentTargetType; targetId: string };
 
@@ -75,18 +77,15 @@ export const commentDecider: Decider<CommentState, CommentCommand, CommentEvent>
       case 'CommentRemoved':
         return { ...state, status: 'removed', content: '' };
       case 'CommentReported':
-        return { ...state, reportedBy: withReporter(state.reportedBy, event.data.memberId) };
       case 'CommentReportsDismissed':
-        return { ...state, reportedBy: new Set() };
+        return { ...state, reportedBy: openReportsAfter(state.reportedBy, event.data) };
       default:
         return assertNever(event);
     }
   },
 
   decide(command, state) {
-    const { actor, now } = command.metadata;
-    if (!actor) throw fail.unauthenticated();
-    const at = now.toISOString();
+    const { actor, at } = signedIn(command.metadata);
     if (command.type === 'WriteComment') {
       if (!WRITERS.includes(actor.role)) throw fail.forbidden('Subscribers can read comments but not write them');
       if (state.status !== 'none') throw fail.conflict('This comment already exists');

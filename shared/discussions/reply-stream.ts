@@ -8,7 +8,9 @@
  */
 import { type CommandMetadata, type Decider, type Role, assertNever, fail } from '../domain';
 import { deleteRefusal, editRefusal, lockedRefusal, writingRefusal } from './rules';
-import { dismissalOf, reportOf, withReporter } from '../reports/rules';
+import { dismissalOf, reportOf } from '../reports/rules';
+import { openReportsAfter } from '../reports/open-reports';
+import { signedIn } from '../acting';
 
 export type ReplyEvent =
   | {
@@ -84,17 +86,14 @@ export const replyDecider: Decider<ReplyState, ReplyCommand, ReplyEvent> = {
       case 'ReplyDeleted':
         return { ...state, status: 'deleted', content: '' };
       case 'ReplyReported':
-        return { ...state, reportedBy: withReporter(state.reportedBy, event.data.memberId) };
       case 'ReplyReportsDismissed':
-        return { ...state, reportedBy: new Set() };
+        return { ...state, reportedBy: openReportsAfter(state.reportedBy, event.data) };
       default:
         return assertNever(event);
     }
   },
   decide(command, state) {
-    const { actor, now } = command.metadata;
-    if (!actor) throw fail.unauthenticated();
-    const at = now.toISOString();
+    const { actor, at } = signedIn(command.metadata);
     if (command.type === 'PostReply') {
       const refusal = writingRefusal(actor) ?? lockedRefusal(command.data.topic.locked);
       if (refusal) throw refusal;

@@ -7,7 +7,9 @@
  */
 import { type CommandMetadata, type Decider, type Role, assertNever, fail } from '../domain';
 import { editRefusal, isDiscussionStaff, writingRefusal } from './rules';
-import { dismissalOf, reportOf, withReporter } from '../reports/rules';
+import { dismissalOf, reportOf } from '../reports/rules';
+import { openReportsAfter } from '../reports/open-reports';
+import { signedIn } from '../acting';
 
 export type TopicText = { title: string; content: string; tags: string[] };
 
@@ -77,9 +79,8 @@ export const topicDecider: Decider<TopicState, TopicCommand, TopicEvent> = {
       case 'TopicMoved':
         return { ...state, categoryId: event.data.categoryId };
       case 'TopicReported':
-        return { ...state, reportedBy: withReporter(state.reportedBy, event.data.memberId) };
       case 'TopicReportsDismissed':
-        return { ...state, reportedBy: new Set() };
+        return { ...state, reportedBy: openReportsAfter(state.reportedBy, event.data) };
       case 'TopicRemoved':
         return { ...state, status: 'removed' };
       default:
@@ -87,9 +88,7 @@ export const topicDecider: Decider<TopicState, TopicCommand, TopicEvent> = {
     }
   },
   decide(command, state) {
-    const { actor, now } = command.metadata;
-    if (!actor) throw fail.unauthenticated();
-    const at = now.toISOString();
+    const { actor, at } = signedIn(command.metadata);
     if (command.type === 'StartTopic') {
       const refusal = writingRefusal(actor);
       if (refusal) throw refusal;
