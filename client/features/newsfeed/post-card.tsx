@@ -6,7 +6,7 @@ import { errorMessage } from '../../lib/api';
 import type { CurrentUser } from '../../lib/current-user';
 import { youtubeEmbedUrl } from '../../../shared/feed/media';
 import { SHARE_TITLE_LENGTH } from '../../../shared/feed/constants';
-import { copyText, openSharePopup, shareNetworks } from '../../lib/share';
+import { ShareLinks } from '../../components/share-links';
 import { relativeTime } from '../../lib/relative-time';
 import { CommentThread } from '../../components/comment-thread';
 import { BookmarkButton } from '../../components/bookmark-button';
@@ -81,21 +81,8 @@ function Media({ post }: { post: Post }) {
 }
 
 function ShareControl({ post, onShared }: { post: Post; onShared: () => void }) {
-  const { toast } = useToast();
   const [open, setOpen] = useState(false);
-  const url = `${window.location.origin}/posts/${post.id}`;
   const text = post.content.length > SHARE_TITLE_LENGTH ? `${post.content.slice(0, SHARE_TITLE_LENGTH)}...` : post.content;
-  const title = `${post.author.name}: ${text}`;
-  const networks = shareNetworks(url, title);
-  const copy = async () => {
-    if (!(await copyText(url))) {
-      toast({ title: 'Copy failed', description: 'Unable to copy the link. Please try again.', variant: 'destructive' });
-      return;
-    }
-    toast({ title: 'Link copied!', description: 'The post URL has been copied to your clipboard.' });
-    onShared();
-    setOpen(false);
-  };
   return (
     <div className="relative">
       <button
@@ -112,29 +99,17 @@ function ShareControl({ post, onShared }: { post: Post; onShared: () => void }) 
           aria-label="Share this post"
           className="absolute right-0 z-10 mt-1 w-48 rounded-md border border-slate-200 bg-white p-1 shadow-lg dark:border-slate-700 dark:bg-slate-900"
         >
-          <button
-            type="button"
-            role="menuitem"
-            onClick={() => void copy()}
-            className="block min-h-11 w-full rounded px-3 text-left text-sm hover:bg-slate-100 dark:hover:bg-slate-800"
-          >
-            Copy link
-          </button>
-          {networks.map((network) => (
-            <button
-              key={network.name}
-              type="button"
-              role="menuitem"
-              onClick={() => {
-                openSharePopup(network.href);
-                onShared();
-                setOpen(false);
-              }}
-              className="block min-h-11 w-full rounded px-3 text-left text-sm hover:bg-slate-100 dark:hover:bg-slate-800"
-            >
-              Share on {network.name}
-            </button>
-          ))}
+          <ShareLinks
+            url={`${window.location.origin}/posts/${post.id}`}
+            title={`${post.author.name}: ${text}`}
+            buttonRole="menuitem"
+            buttonClassName="block min-h-11 w-full rounded px-3 text-left text-sm hover:bg-slate-100 dark:hover:bg-slate-800"
+            networkPrefix="Share on "
+            onShared={() => {
+              onShared();
+              setOpen(false);
+            }}
+          />
         </div>
       )}
     </div>
