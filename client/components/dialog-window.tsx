@@ -52,25 +52,65 @@ export function DialogWindow({
   overlayClassName = '',
   children,
 }: DialogWindowProps) {
+  return (
+    <ModalFrame
+      onClose={onClose}
+      overlayClassName={`fixed inset-0 z-40 flex justify-center bg-black/40 p-2 sm:p-4 ${PLACES[place]} ${overlayClassName}`}
+      className={`w-full ${WIDTHS[width]} rounded-xl bg-white shadow-xl dark:bg-slate-900 ${bare ? '' : 'p-4 sm:p-6'} ${className}`}
+      role={role}
+      aria-label={ariaLabel}
+      dialogClassName={`outline-none ${bare ? 'flex min-h-0 flex-col' : ''}`}
+    >
+      {(close) => (
+        <>
+          {title !== undefined && (
+            <Heading slot="title" className={titleClassName}>
+              {title}
+            </Heading>
+          )}
+          {typeof children === 'function' ? children(close) : children}
+        </>
+      )}
+    </ModalFrame>
+  );
+}
+
+/** A short confirmation's window, in the middle of the screen and above the page's other windows. */
+export const CONFIRM_OVERLAY = 'fixed inset-0 z-50 flex items-center justify-center bg-black/40 p-4';
+export const CONFIRM_PANEL = 'w-full max-w-md rounded-xl bg-white p-6 shadow-xl dark:bg-slate-900';
+
+export interface ModalFrameProps {
+  /** As DialogWindow's: open while shown, closing calls it; left out under a react-aria DialogTrigger. */
+  onClose?: (() => void) | undefined;
+  /** The backdrop's look, whole (where the window stands, what lies above it). */
+  overlayClassName: string;
+  /** The panel's look, whole. */
+  className: string;
+  role?: 'dialog' | 'alertdialog';
+  'aria-label'?: string | undefined;
+  dialogClassName?: string;
+  children: ReactNode | ((close: () => void) => ReactNode);
+}
+
+/**
+ * The modal itself, backdrop, panel and dialog, each look given whole: DialogWindow's frame, and the windows that keep
+ * a look of their own (a reason asked, an organizer's lists, the calendar's tall windows).
+ */
+export function ModalFrame({
+  onClose,
+  overlayClassName,
+  className,
+  role = 'dialog',
+  'aria-label': ariaLabel,
+  dialogClassName = 'outline-none',
+  children,
+}: ModalFrameProps) {
   const open = onClose ? { isOpen: true, onOpenChange: (isOpen: boolean) => !isOpen && onClose() } : {};
   return (
-    <ModalOverlay
-      {...open}
-      isDismissable
-      className={`fixed inset-0 z-40 flex justify-center bg-black/40 p-2 sm:p-4 ${PLACES[place]} ${overlayClassName}`}
-    >
-      <Modal className={`w-full ${WIDTHS[width]} rounded-xl bg-white shadow-xl dark:bg-slate-900 ${bare ? '' : 'p-4 sm:p-6'} ${className}`}>
-        <Dialog role={role} aria-label={ariaLabel} className={`outline-none ${bare ? 'flex min-h-0 flex-col' : ''}`}>
-          {({ close }) => (
-            <>
-              {title !== undefined && (
-                <Heading slot="title" className={titleClassName}>
-                  {title}
-                </Heading>
-              )}
-              {typeof children === 'function' ? children(close) : children}
-            </>
-          )}
+    <ModalOverlay {...open} isDismissable className={overlayClassName}>
+      <Modal className={className}>
+        <Dialog role={role} aria-label={ariaLabel} className={dialogClassName}>
+          {typeof children === 'function' ? ({ close }) => children(close) : children}
         </Dialog>
       </Modal>
     </ModalOverlay>

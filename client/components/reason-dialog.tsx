@@ -4,20 +4,28 @@
  * keeps the keyboard inside it and gives focus back to the button that opened it.
  */
 import { useState, type ReactNode } from 'react';
-import {
-  Button as AriaButton,
-  Dialog,
-  DialogTrigger,
-  Heading,
-  Label,
-  Modal,
-  ModalOverlay,
-  TextArea,
-  TextField,
-} from 'react-aria-components';
+import { Button as AriaButton, DialogTrigger, Heading, Label, TextArea, TextField } from 'react-aria-components';
+import { CONFIRM_OVERLAY, CONFIRM_PANEL, ModalFrame } from './dialog-window';
 import { Button, type ButtonProps } from './ui/button';
 
 export const REASON_MAX_LENGTH = 500;
+
+/** The optional reason's text area with its count of characters (the dialog below, a date's cancelling). */
+export function ReasonField({ value, onChange, label }: { value: string; onChange: (value: string) => void; label: string }) {
+  return (
+    <TextField value={value} onChange={onChange} maxLength={REASON_MAX_LENGTH} className="mt-4 flex flex-col gap-1">
+      <Label className="text-sm font-medium">{label} (optional)</Label>
+      <TextArea
+        rows={3}
+        autoFocus
+        className="rounded-md border border-slate-300 bg-white px-3 py-2 text-base outline-none focus:border-brand-600 focus:ring-2 focus:ring-brand-600/30 dark:border-slate-600 dark:bg-slate-900"
+      />
+      <span className="self-end text-xs text-slate-600 dark:text-slate-400">
+        {value.length}/{REASON_MAX_LENGTH}
+      </span>
+    </TextField>
+  );
+}
 
 export interface ReasonDialogProps {
   /** The button that opens the dialog. */
@@ -64,48 +72,34 @@ export function ReasonDialog({
           {label}
         </Button>
       )}
-      <ModalOverlay isDismissable className="fixed inset-0 z-50 flex items-center justify-center bg-black/40 p-4">
-        <Modal className="w-full max-w-md rounded-xl bg-white p-6 shadow-xl dark:bg-slate-900">
-          <Dialog className="outline-none">
-            {({ close }) => (
-              <form
-                onSubmit={(event) => {
-                  event.preventDefault();
-                  if (busy) return;
-                  setBusy(true);
-                  onConfirm(reason.trim() || undefined)
-                    .then(close, () => undefined)
-                    .finally(() => setBusy(false));
-                }}
-              >
-                <Heading slot="title" className="text-lg font-semibold">
-                  {title}
-                </Heading>
-                <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">{description}</p>
-                <TextField value={reason} onChange={setReason} maxLength={REASON_MAX_LENGTH} className="mt-4 flex flex-col gap-1">
-                  <Label className="text-sm font-medium">{fieldLabel} (optional)</Label>
-                  <TextArea
-                    rows={3}
-                    autoFocus
-                    className="rounded-md border border-slate-300 bg-white px-3 py-2 text-base outline-none focus:border-brand-600 focus:ring-2 focus:ring-brand-600/30 dark:border-slate-600 dark:bg-slate-900"
-                  />
-                  <span className="self-end text-xs text-slate-600 dark:text-slate-400">
-                    {reason.length}/{REASON_MAX_LENGTH}
-                  </span>
-                </TextField>
-                <div className="mt-4 flex justify-end gap-2">
-                  <Button variant="ghost" onPress={close}>
-                    Cancel
-                  </Button>
-                  <Button type="submit" variant={destructive ? 'destructive' : 'primary'} isDisabled={busy}>
-                    {confirmLabel}
-                  </Button>
-                </div>
-              </form>
-            )}
-          </Dialog>
-        </Modal>
-      </ModalOverlay>
+      <ModalFrame overlayClassName={CONFIRM_OVERLAY} className={CONFIRM_PANEL}>
+        {(close) => (
+          <form
+            onSubmit={(event) => {
+              event.preventDefault();
+              if (busy) return;
+              setBusy(true);
+              onConfirm(reason.trim() || undefined)
+                .then(close, () => undefined)
+                .finally(() => setBusy(false));
+            }}
+          >
+            <Heading slot="title" className="text-lg font-semibold">
+              {title}
+            </Heading>
+            <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">{description}</p>
+            <ReasonField value={reason} onChange={setReason} label={fieldLabel} />
+            <div className="mt-4 flex justify-end gap-2">
+              <Button variant="ghost" onPress={close}>
+                Cancel
+              </Button>
+              <Button type="submit" variant={destructive ? 'destructive' : 'primary'} isDisabled={busy}>
+                {confirmLabel}
+              </Button>
+            </div>
+          </form>
+        )}
+      </ModalFrame>
     </DialogTrigger>
   );
 }

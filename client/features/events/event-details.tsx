@@ -1,7 +1,7 @@
 /** The event detail dialog: badges, dates, location, organizer, RSVP in every state, export, edit and delete. */
 import { useLayoutEffect, useRef, useState } from 'react';
 import { useMutation } from '@tanstack/react-query';
-import { Dialog, Heading, Modal, ModalOverlay } from 'react-aria-components';
+import { Heading } from 'react-aria-components';
 import { Link } from '@tanstack/react-router';
 import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';
@@ -29,6 +29,7 @@ import {
 import { MemberLink } from '../../components/member-link';
 import { EventCover } from './event-cover';
 import { OccurrenceTools } from './occurrence-tools';
+import { EventWindow } from './event-window';
 
 /** The reader's own zone, shown beside the site's when their clock differs. */
 export const readerTimeZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone;
@@ -297,175 +298,161 @@ export function EventDetails({ eventId, occurrence, onClose }: { eventId: string
   };
 
   return (
-    <ModalOverlay
-      isOpen
-      isDismissable
-      onOpenChange={(open) => !open && onClose()}
-      className="fixed inset-0 z-40 flex items-start justify-center overflow-y-auto bg-black/40 p-4"
-    >
-      <Modal className="w-full max-w-2xl rounded-xl bg-white p-6 shadow-xl dark:bg-slate-900">
-        <Dialog className="outline-none" aria-label={event?.title ?? 'Event'}>
-          {!event ? (
-            <p role="status">{query.isError ? 'This event could not be loaded.' : 'Loading the event...'}</p>
-          ) : mode === 'edit' ? (
-            <>
-              <Heading slot="title" className="text-xl font-bold">
-                Edit Event
-              </Heading>
-              <p className="mb-4 text-sm text-slate-600 dark:text-slate-400">
-                Make changes to your event. All changes will be saved automatically.
-              </p>
-              <EventForm
-                event={isStaff(user?.role) ? (series.data ?? event) : withHeldEdit(series.data ?? event)}
-                onDone={() => setMode('view')}
-              />
-            </>
-          ) : (
-            <div className="space-y-4">
-              <EventCover media={event.media} size="dialog" />
-              <div className="flex flex-wrap items-center gap-2">
-                <Heading slot="title" className="text-2xl font-bold">
-                  {event.title}
-                </Heading>
-                {event.isCancelled && <Badge variant="destructive">Cancelled</Badge>}
-                {event.isFeatured && <Badge>Featured</Badge>}
-                {!event.isApproved && <Badge variant="outline">Pending Approval</Badge>}
-                {event.pendingRevision && <Badge variant="outline">Edit awaiting approval</Badge>}
-                {!event.isPublic && <Badge variant="secondary">Private</Badge>}
-              </div>
-              <p className={`font-medium ${event.isCancelled ? 'line-through' : ''}`}>{dateLine(event)}</p>
-              <div className="flex flex-wrap gap-2">
-                <Badge variant="secondary">{EVENT_TYPE_LABELS[event.eventType]}</Badge>
-                {event.maxAttendees && <span className="text-sm">Up to {event.maxAttendees} attendees</span>}
-              </div>
-              {event.description && <p className="whitespace-pre-wrap">{event.description}</p>}
-              <p>
-                {event.isVirtual ? (
-                  <>
-                    Virtual Event{' '}
-                    {event.virtualLink && (
-                      <a
-                        href={event.virtualLink}
-                        target="_blank"
-                        rel="noopener noreferrer"
-                        className="text-brand-600 underline dark:text-amber-accent"
-                      >
-                        Join Virtual Meeting
-                      </a>
-                    )}
-                  </>
-                ) : (
-                  event.location || 'Location not specified'
+    <EventWindow onClose={onClose} width="max-w-2xl" aria-label={event?.title ?? 'Event'}>
+      {!event ? (
+        <p role="status">{query.isError ? 'This event could not be loaded.' : 'Loading the event...'}</p>
+      ) : mode === 'edit' ? (
+        <>
+          <Heading slot="title" className="text-xl font-bold">
+            Edit Event
+          </Heading>
+          <p className="mb-4 text-sm text-slate-600 dark:text-slate-400">
+            Make changes to your event. All changes will be saved automatically.
+          </p>
+          <EventForm
+            event={isStaff(user?.role) ? (series.data ?? event) : withHeldEdit(series.data ?? event)}
+            onDone={() => setMode('view')}
+          />
+        </>
+      ) : (
+        <div className="space-y-4">
+          <EventCover media={event.media} size="dialog" />
+          <div className="flex flex-wrap items-center gap-2">
+            <Heading slot="title" className="text-2xl font-bold">
+              {event.title}
+            </Heading>
+            {event.isCancelled && <Badge variant="destructive">Cancelled</Badge>}
+            {event.isFeatured && <Badge>Featured</Badge>}
+            {!event.isApproved && <Badge variant="outline">Pending Approval</Badge>}
+            {event.pendingRevision && <Badge variant="outline">Edit awaiting approval</Badge>}
+            {!event.isPublic && <Badge variant="secondary">Private</Badge>}
+          </div>
+          <p className={`font-medium ${event.isCancelled ? 'line-through' : ''}`}>{dateLine(event)}</p>
+          <div className="flex flex-wrap gap-2">
+            <Badge variant="secondary">{EVENT_TYPE_LABELS[event.eventType]}</Badge>
+            {event.maxAttendees && <span className="text-sm">Up to {event.maxAttendees} attendees</span>}
+          </div>
+          {event.description && <p className="whitespace-pre-wrap">{event.description}</p>}
+          <p>
+            {event.isVirtual ? (
+              <>
+                Virtual Event{' '}
+                {event.virtualLink && (
+                  <a
+                    href={event.virtualLink}
+                    target="_blank"
+                    rel="noopener noreferrer"
+                    className="text-brand-600 underline dark:text-amber-accent"
+                  >
+                    Join Virtual Meeting
+                  </a>
                 )}
-                <PlaceOnMap event={event} />
+              </>
+            ) : (
+              event.location || 'Location not specified'
+            )}
+            <PlaceOnMap event={event} />
+          </p>
+          <PendingRevisionNote event={event} />
+          <p className="text-sm">
+            Organized by <MemberLink id={event.organizerId} name={`${event.organizer.firstName} ${event.organizer.lastName}`} />
+          </p>
+          {event.tags.length > 0 && <p className="text-sm">{event.tags.map((t) => `#${t}`).join(' ')}</p>}
+          <RepeatsLine event={event} />
+          {user ? (
+            <Rsvp event={event} />
+          ) : (
+            <Link
+              to="/login"
+              search={{ redirect: `/events/${event.id}` }}
+              className="inline-flex min-h-11 items-center rounded-md bg-brand-600 px-5 font-semibold text-white hover:bg-brand-700"
+            >
+              Sign in to RSVP
+            </Link>
+          )}
+          {staff && (
+            <section aria-label="Admin information" className="rounded-lg border border-slate-200 p-3 text-xs dark:border-slate-700">
+              <h3 className="mb-1 font-semibold">Admin Information</h3>
+              <p>Creator: {event.organizer.email}</p>
+              <p>Event id: {event.id.slice(0, EVENT_ID_SHOWN_LENGTH)}</p>
+              <p>Organizer id: {event.organizerId.slice(0, EVENT_ID_SHOWN_LENGTH)}</p>
+              <p>
+                Created {new Date(event.createdAt).toLocaleString()} · Updated {new Date(event.updatedAt).toLocaleString()}
               </p>
-              <PendingRevisionNote event={event} />
+            </section>
+          )}
+          {mode === 'confirm-cancel' ? (
+            <div role="alertdialog" aria-label="Confirm cancellation" className="rounded-lg bg-red-50 p-3 dark:bg-red-950">
               <p className="text-sm">
-                Organized by <MemberLink id={event.organizerId} name={`${event.organizer.firstName} ${event.organizer.lastName}`} />
+                Cancel this event? It stays on the calendar as cancelled, takes no more RSVPs and can no longer be changed.
               </p>
-              {event.tags.length > 0 && <p className="text-sm">{event.tags.map((t) => `#${t}`).join(' ')}</p>}
-              <RepeatsLine event={event} />
-              {user ? (
-                <Rsvp event={event} />
-              ) : (
+              <div className="mt-2 flex gap-2">
+                <Button variant="destructive" onPress={() => cancel.mutate()} isDisabled={cancel.isPending}>
+                  {cancel.isPending ? 'Cancelling...' : 'Cancel event'}
+                </Button>
+                <Button variant="ghost" onPress={() => setMode('view')}>
+                  Keep it
+                </Button>
+              </div>
+            </div>
+          ) : mode === 'confirm-delete' ? (
+            <div role="alertdialog" aria-label="Confirm deletion" className="rounded-lg bg-red-50 p-3 dark:bg-red-950">
+              <p className="text-sm">
+                {deleteCancels
+                  ? 'People attend or wait for this event, so it is cancelled instead: it stays on the calendar as cancelled. Delete it again afterwards to remove it.'
+                  : 'Delete this event? Its RSVPs and related data are deleted too. This cannot be undone.'}
+              </p>
+              <div className="mt-2 flex gap-2">
+                <Button variant="destructive" onPress={() => remove.mutate()}>
+                  Delete
+                </Button>
+                <Button variant="ghost" onPress={() => setMode('view')}>
+                  Cancel
+                </Button>
+              </div>
+            </div>
+          ) : (
+            <div className="flex flex-wrap gap-2">
+              <Button variant="secondary" onPress={() => void download()}>
+                Download to calendar (.ics)
+              </Button>
+              {user && (
+                <BookmarkButton kind="event" id={event.id} label={event.title} className="border border-slate-300 dark:border-slate-600" />
+              )}
+              {/* Its organizer and staff find the attendees, messages and a private event's invite link on its page. */}
+              {((event.isApproved && event.isPublic) || manages) && (
                 <Link
-                  to="/login"
-                  search={{ redirect: `/events/${event.id}` }}
-                  className="inline-flex min-h-11 items-center rounded-md bg-brand-600 px-5 font-semibold text-white hover:bg-brand-700"
+                  to="/events/$id"
+                  params={{ id: event.id }}
+                  className="inline-flex min-h-11 items-center rounded-md px-3 text-sm font-medium text-brand-600 underline dark:text-amber-accent"
                 >
-                  Sign in to RSVP
+                  {event.isApproved && event.isPublic ? 'Event page to share' : 'Event page'}
+                  {manages && <span className="sr-only"> (attendees and messages)</span>}
                 </Link>
               )}
+              {manages && !event.isCancelled && (
+                <>
+                  <Button variant="secondary" onPress={() => setMode('edit')}>
+                    Edit
+                  </Button>
+                  <Button variant="secondary" onPress={() => setMode('confirm-cancel')}>
+                    Cancel event
+                  </Button>
+                  <OccurrenceTools event={event} dateLine={dateLine(event)} />
+                </>
+              )}
               {staff && (
-                <section aria-label="Admin information" className="rounded-lg border border-slate-200 p-3 text-xs dark:border-slate-700">
-                  <h3 className="mb-1 font-semibold">Admin Information</h3>
-                  <p>Creator: {event.organizer.email}</p>
-                  <p>Event id: {event.id.slice(0, EVENT_ID_SHOWN_LENGTH)}</p>
-                  <p>Organizer id: {event.organizerId.slice(0, EVENT_ID_SHOWN_LENGTH)}</p>
-                  <p>
-                    Created {new Date(event.createdAt).toLocaleString()} · Updated {new Date(event.updatedAt).toLocaleString()}
-                  </p>
-                </section>
+                <Button variant="destructive" onPress={() => setMode('confirm-delete')}>
+                  Delete
+                </Button>
               )}
-              {mode === 'confirm-cancel' ? (
-                <div role="alertdialog" aria-label="Confirm cancellation" className="rounded-lg bg-red-50 p-3 dark:bg-red-950">
-                  <p className="text-sm">
-                    Cancel this event? It stays on the calendar as cancelled, takes no more RSVPs and can no longer be changed.
-                  </p>
-                  <div className="mt-2 flex gap-2">
-                    <Button variant="destructive" onPress={() => cancel.mutate()} isDisabled={cancel.isPending}>
-                      {cancel.isPending ? 'Cancelling...' : 'Cancel event'}
-                    </Button>
-                    <Button variant="ghost" onPress={() => setMode('view')}>
-                      Keep it
-                    </Button>
-                  </div>
-                </div>
-              ) : mode === 'confirm-delete' ? (
-                <div role="alertdialog" aria-label="Confirm deletion" className="rounded-lg bg-red-50 p-3 dark:bg-red-950">
-                  <p className="text-sm">
-                    {deleteCancels
-                      ? 'People attend or wait for this event, so it is cancelled instead: it stays on the calendar as cancelled. Delete it again afterwards to remove it.'
-                      : 'Delete this event? Its RSVPs and related data are deleted too. This cannot be undone.'}
-                  </p>
-                  <div className="mt-2 flex gap-2">
-                    <Button variant="destructive" onPress={() => remove.mutate()}>
-                      Delete
-                    </Button>
-                    <Button variant="ghost" onPress={() => setMode('view')}>
-                      Cancel
-                    </Button>
-                  </div>
-                </div>
-              ) : (
-                <div className="flex flex-wrap gap-2">
-                  <Button variant="secondary" onPress={() => void download()}>
-                    Download to calendar (.ics)
-                  </Button>
-                  {user && (
-                    <BookmarkButton
-                      kind="event"
-                      id={event.id}
-                      label={event.title}
-                      className="border border-slate-300 dark:border-slate-600"
-                    />
-                  )}
-                  {/* Its organizer and staff find the attendees, messages and a private event's invite link on its page. */}
-                  {((event.isApproved && event.isPublic) || manages) && (
-                    <Link
-                      to="/events/$id"
-                      params={{ id: event.id }}
-                      className="inline-flex min-h-11 items-center rounded-md px-3 text-sm font-medium text-brand-600 underline dark:text-amber-accent"
-                    >
-                      {event.isApproved && event.isPublic ? 'Event page to share' : 'Event page'}
-                      {manages && <span className="sr-only"> (attendees and messages)</span>}
-                    </Link>
-                  )}
-                  {manages && !event.isCancelled && (
-                    <>
-                      <Button variant="secondary" onPress={() => setMode('edit')}>
-                        Edit
-                      </Button>
-                      <Button variant="secondary" onPress={() => setMode('confirm-cancel')}>
-                        Cancel event
-                      </Button>
-                      <OccurrenceTools event={event} dateLine={dateLine(event)} />
-                    </>
-                  )}
-                  {staff && (
-                    <Button variant="destructive" onPress={() => setMode('confirm-delete')}>
-                      Delete
-                    </Button>
-                  )}
-                  <Button variant="ghost" onPress={onClose}>
-                    Close
-                  </Button>
-                </div>
-              )}
+              <Button variant="ghost" onPress={onClose}>
+                Close
+              </Button>
             </div>
           )}
-        </Dialog>
-      </Modal>
-    </ModalOverlay>
+        </div>
+      )}
+    </EventWindow>
   );
 }

@@ -1,7 +1,8 @@
 /** Event management for admin and staff (/events/manage): queue, bulk moderation, featuring, statistics. */
 import { useState } from 'react';
 import { useMutation } from '@tanstack/react-query';
-import { Dialog, DialogTrigger, Heading, Menu, MenuItem, MenuTrigger, Modal, ModalOverlay, Popover } from 'react-aria-components';
+import { DialogTrigger, Heading, Menu, MenuItem, MenuTrigger, Popover } from 'react-aria-components';
+import { CONFIRM_OVERLAY, CONFIRM_PANEL, ModalFrame } from '../../components/dialog-window';
 import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';
 import { PageHeader } from '../../components/ui/page-header';
@@ -424,35 +425,27 @@ function CancelEventButton({ event, onCancelled }: { event: CalendarEvent; onCan
       <Button variant="destructive" aria-label={`Cancel ${event.title}`}>
         Cancel event
       </Button>
-      <ModalOverlay isDismissable className="fixed inset-0 z-50 flex items-center justify-center bg-black/40 p-4">
-        <Modal className="w-full max-w-md rounded-xl bg-white p-6 shadow-xl dark:bg-slate-900">
-          <Dialog role="alertdialog" className="outline-none">
-            {({ close }) => (
-              <>
-                <Heading slot="title" className="text-lg font-bold">
-                  Cancel this event?
-                </Heading>
-                <p className="mt-2 text-sm">
-                  An approved event is cancelled rather than rejected: it stays on the calendar as cancelled, takes no more RSVPs, and
-                  everyone attending or waiting is e-mailed.
-                </p>
-                <div className="mt-4 flex flex-wrap gap-2">
-                  <Button
-                    variant="destructive"
-                    isDisabled={cancel.isPending}
-                    onPress={() => cancel.mutateAsync().then(close, () => undefined)}
-                  >
-                    {cancel.isPending ? 'Cancelling...' : 'Cancel event'}
-                  </Button>
-                  <Button variant="ghost" onPress={close}>
-                    Keep it
-                  </Button>
-                </div>
-              </>
-            )}
-          </Dialog>
-        </Modal>
-      </ModalOverlay>
+      <ModalFrame role="alertdialog" overlayClassName={CONFIRM_OVERLAY} className={CONFIRM_PANEL}>
+        {(close) => (
+          <>
+            <Heading slot="title" className="text-lg font-bold">
+              Cancel this event?
+            </Heading>
+            <p className="mt-2 text-sm">
+              An approved event is cancelled rather than rejected: it stays on the calendar as cancelled, takes no more RSVPs, and everyone
+              attending or waiting is e-mailed.
+            </p>
+            <div className="mt-4 flex flex-wrap gap-2">
+              <Button variant="destructive" isDisabled={cancel.isPending} onPress={() => cancel.mutateAsync().then(close, () => undefined)}>
+                {cancel.isPending ? 'Cancelling...' : 'Cancel event'}
+              </Button>
+              <Button variant="ghost" onPress={close}>
+                Keep it
+              </Button>
+            </div>
+          </>
+        )}
+      </ModalFrame>
     </DialogTrigger>
   );
 }

@@ -1,6 +1,6 @@
 /** The calendar page (/calendar): month grid or list, search, upcoming and featured panels. */
 import { useState } from 'react';
-import { Dialog, Heading, Modal, ModalOverlay } from 'react-aria-components';
+import { Heading } from 'react-aria-components';
 import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';
 import { PageHeader } from '../../components/ui/page-header';
@@ -15,6 +15,8 @@ import { eventQuery, useAllEvents, useEventList, useEventPage, useSiteTimeZone, 
 import { useDebounced } from '../../lib/use-debounced';
 import { MemberLink } from '../../components/member-link';
 import { EventCover } from './event-cover';
+import { EventWindow } from './event-window';
+import { DialogClose } from '../../components/dialog-window';
 
 const WEEKDAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
 
@@ -70,45 +72,32 @@ function DayList({ day, search, onOpen, onClose }: { day: string; search: string
     timeZone: 'UTC',
   });
   return (
-    <ModalOverlay
-      isOpen
-      isDismissable
-      onOpenChange={(open) => !open && onClose()}
-      className="fixed inset-0 z-40 flex items-start justify-center overflow-y-auto bg-black/40 p-4"
-    >
-      <Modal className="w-full max-w-md rounded-xl bg-white p-6 shadow-xl dark:bg-slate-900">
-        <Dialog className="outline-none">
-          <Heading slot="title" className="text-lg font-bold">
-            {title}
-          </Heading>
-          {events.isPending ? (
-            <p role="status" className="mt-3">
-              Loading events...
-            </p>
-          ) : events.isError ? (
-            <p role="alert" className="mt-3">
-              The events could not be loaded. Please try again.
-            </p>
-          ) : events.data.items.length === 0 ? (
-            <p className="mt-3">No events found</p>
-          ) : (
-            <ul aria-label={`Events on ${title}`} className="mt-3 space-y-3">
-              {events.data.items.map((e) => (
-                <li key={listKey(e)}>
-                  <EventLink event={e} onOpen={onOpen} />
-                  <p className="text-sm text-slate-600 dark:text-slate-400">{dateLine(e)}</p>
-                </li>
-              ))}
-            </ul>
-          )}
-          <div className="mt-4 flex justify-end">
-            <Button variant="ghost" onPress={onClose}>
-              Close
-            </Button>
-          </div>
-        </Dialog>
-      </Modal>
-    </ModalOverlay>
+    <EventWindow onClose={onClose} width="max-w-md">
+      <Heading slot="title" className="text-lg font-bold">
+        {title}
+      </Heading>
+      {events.isPending ? (
+        <p role="status" className="mt-3">
+          Loading events...
+        </p>
+      ) : events.isError ? (
+        <p role="alert" className="mt-3">
+          The events could not be loaded. Please try again.
+        </p>
+      ) : events.data.items.length === 0 ? (
+        <p className="mt-3">No events found</p>
+      ) : (
+        <ul aria-label={`Events on ${title}`} className="mt-3 space-y-3">
+          {events.data.items.map((e) => (
+            <li key={listKey(e)}>
+              <EventLink event={e} onOpen={onOpen} />
+              <p className="text-sm text-slate-600 dark:text-slate-400">{dateLine(e)}</p>
+            </li>
+          ))}
+        </ul>
+      )}
+      <DialogClose onClose={onClose} />
+    </EventWindow>
   );
 }
 
@@ -337,21 +326,12 @@ export function CalendarPage() {
       {openDay && !open && <DayList day={openDay} search={q} onOpen={openEvent} onClose={() => setOpenDay(null)} />}
       {open && <EventDetails eventId={open.id} occurrence={open.occurrence} onClose={() => setOpen(null)} />}
       {creating && (
-        <ModalOverlay
-          isOpen
-          isDismissable
-          onOpenChange={(o) => !o && setCreating(false)}
-          className="fixed inset-0 z-40 flex items-start justify-center overflow-y-auto bg-black/40 p-4"
-        >
-          <Modal className="w-full max-w-2xl rounded-xl bg-white p-6 shadow-xl dark:bg-slate-900">
-            <Dialog className="outline-none">
-              <Heading slot="title" className="mb-4 text-xl font-bold">
-                Create New Event
-              </Heading>
-              <EventForm onDone={() => setCreating(false)} />
-            </Dialog>
-          </Modal>
-        </ModalOverlay>
+        <EventWindow onClose={() => setCreating(false)} width="max-w-2xl">
+          <Heading slot="title" className="mb-4 text-xl font-bold">
+            Create New Event
+          </Heading>
+          <EventForm onDone={() => setCreating(false)} />
+        </EventWindow>
       )}
     </div>
   );

@@ -6,9 +6,8 @@
  */
 import { useState } from 'react';
 import { useMutation } from '@tanstack/react-query';
-import { Label, TextArea, TextField } from 'react-aria-components';
 import { DialogActions, DialogWindow } from '../../components/dialog-window';
-import { REASON_MAX_LENGTH } from '../../components/reason-dialog';
+import { ReasonField } from '../../components/reason-dialog';
 import { Button } from '../../components/ui/button';
 import { useToast } from '../../components/ui/toast';
 import { errorMessage } from '../../lib/api';
@@ -70,17 +69,7 @@ function CancelDate({ event, occurrence, dateLine, onClose }: DateDialogProps) {
             {event.title}, {dateLine}. Only this date is cancelled: it stays on the calendar as cancelled and takes no more RSVPs. Those
             attending are told, with your reason.
           </p>
-          <TextField value={reason} onChange={setReason} maxLength={REASON_MAX_LENGTH} className="mt-4 flex flex-col gap-1">
-            <Label className="text-sm font-medium">Reason (optional)</Label>
-            <TextArea
-              rows={3}
-              autoFocus
-              className="rounded-md border border-slate-300 bg-white px-3 py-2 text-base outline-none focus:border-brand-600 focus:ring-2 focus:ring-brand-600/30 dark:border-slate-600 dark:bg-slate-900"
-            />
-            <span className="self-end text-xs text-slate-600 dark:text-slate-400">
-              {reason.length}/{REASON_MAX_LENGTH}
-            </span>
-          </TextField>
+          <ReasonField value={reason} onChange={setReason} label="Reason" />
           {cancel.isError && (
             <p role="alert" className={refusal}>
               {errorMessage(cancel.error, 'The date could not be cancelled.')}

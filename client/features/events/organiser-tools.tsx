@@ -4,7 +4,8 @@
  */
 import { useState } from 'react';
 import { useMutation } from '@tanstack/react-query';
-import { Dialog, DialogTrigger, Heading, Label, Modal, ModalOverlay, Radio, RadioGroup, TextArea, TextField } from 'react-aria-components';
+import { DialogTrigger, Heading, Label, Radio, RadioGroup, TextArea, TextField } from 'react-aria-components';
+import { DialogActions, ModalFrame } from '../../components/dialog-window';
 import { Button } from '../../components/ui/button';
 import { TextField as LabelledField } from '../../components/ui/text-field';
 import { useToast } from '../../components/ui/toast';
@@ -64,66 +65,62 @@ function AttendeesDialog({ event }: { event: CalendarEvent }) {
   return (
     <DialogTrigger isOpen={open} onOpenChange={setOpen}>
       <Button variant="secondary">Attendees</Button>
-      <ModalOverlay isDismissable className={OVERLAY}>
-        <Modal className={PANEL}>
-          <Dialog className="outline-none">
-            {({ close }) => (
+      <ModalFrame overlayClassName={OVERLAY} className={PANEL}>
+        {(close) => (
+          <>
+            <Heading slot="title" className="text-lg font-bold">
+              Attendees
+            </Heading>
+            <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">{event.title}</p>
+            {list.isPending ? (
+              <p role="status" className="mt-4">
+                Loading who is coming...
+              </p>
+            ) : list.isError ? (
+              <p role="alert" className="mt-4">
+                The list could not be loaded. Please try again.
+              </p>
+            ) : items.length === 0 ? (
+              <p className="mt-4">Nobody has answered yet.</p>
+            ) : (
               <>
-                <Heading slot="title" className="text-lg font-bold">
-                  Attendees
-                </Heading>
-                <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">{event.title}</p>
-                {list.isPending ? (
-                  <p role="status" className="mt-4">
-                    Loading who is coming...
-                  </p>
-                ) : list.isError ? (
-                  <p role="alert" className="mt-4">
-                    The list could not be loaded. Please try again.
-                  </p>
-                ) : items.length === 0 ? (
-                  <p className="mt-4">Nobody has answered yet.</p>
-                ) : (
-                  <>
-                    <p className="mt-3 text-sm font-medium">
-                      {count('attending')} attending · {count('waitlisted')} waiting · {count('maybe')} maybe · {count('not_attending')} not
-                      attending
-                    </p>
-                    <ul
-                      aria-label="Who answered"
-                      className="mt-2 max-h-[50vh] divide-y divide-slate-200 overflow-y-auto rounded-md border border-slate-200 dark:divide-slate-700 dark:border-slate-700"
-                    >
-                      {items.map((item) => (
-                        <li key={item.member.id} className="flex flex-wrap items-center justify-between gap-x-3 gap-y-1 px-3 py-2">
-                          <span className="min-w-0 break-words">
-                            <MemberLink id={item.member.id} name={item.member.name} />
-                          </span>
-                          <span className="flex items-center gap-2 text-sm">
-                            <span className={`rounded-full px-2 py-0.5 text-xs font-medium ${STATUS_TONE[item.status]}`}>
-                              {statusLine(item)}
-                            </span>
-                            <time dateTime={item.at} className="text-slate-600 dark:text-slate-400">
-                              {new Date(item.at).toLocaleDateString(undefined, { month: 'short', day: 'numeric' })}
-                            </time>
-                          </span>
-                        </li>
-                      ))}
-                    </ul>
-                  </>
-                )}
-                <div className="mt-4 flex flex-wrap justify-end gap-2">
-                  <a href={attendeesCsvUrl(event.id)} download className={LINK_BUTTON}>
-                    Download CSV
-                  </a>
-                  <Button variant="ghost" onPress={close}>
-                    Close
-                  </Button>
-                </div>
+                <p className="mt-3 text-sm font-medium">
+                  {count('attending')} attending · {count('waitlisted')} waiting · {count('maybe')} maybe · {count('not_attending')} not
+                  attending
+                </p>
+                <ul
+                  aria-label="Who answered"
+                  className="mt-2 max-h-[50vh] divide-y divide-slate-200 overflow-y-auto rounded-md border border-slate-200 dark:divide-slate-700 dark:border-slate-700"
+                >
+                  {items.map((item) => (
+                    <li key={item.member.id} className="flex flex-wrap items-center justify-between gap-x-3 gap-y-1 px-3 py-2">
+                      <span className="min-w-0 break-words">
+                        <MemberLink id={item.member.id} name={item.member.name} />
+                      </span>
+                      <span className="flex items-center gap-2 text-sm">
+                        <span className={`rounded-full px-2 py-0.5 text-xs font-medium ${STATUS_TONE[item.status]}`}>
+                          {statusLine(item)}
+                        </span>
+                        <time dateTime={item.at} className="text-slate-600 dark:text-slate-400">
+                          {new Date(item.at).toLocaleDateString(undefined, { month: 'short', day: 'numeric' })}
+                        </time>
+                      </span>
+                    </li>
+                  ))}
+                </ul>
               </>
             )}
-          </Dialog>
-        </Modal>
-      </ModalOverlay>
+            <div className="mt-4 flex flex-wrap justify-end gap-2">
+              <a href={attendeesCsvUrl(event.id)} download className={LINK_BUTTON}>
+                Download CSV
+              </a>
+              <Button variant="ghost" onPress={close}>
+                Close
+              </Button>
+            </div>
+          </>
+        )}
+      </ModalFrame>
     </DialogTrigger>
   );
 }
@@ -156,110 +153,104 @@ function MessageDialog({ event }: { event: CalendarEvent }) {
   return (
     <DialogTrigger onOpenChange={(open) => open && reset()}>
       <Button variant="secondary">Message attendees</Button>
-      <ModalOverlay isDismissable className={OVERLAY}>
-        <Modal className={PANEL}>
-          <Dialog className="outline-none">
-            {({ close }) => (
-              <form
-                noValidate
-                onSubmit={(submitted) => {
-                  submitted.preventDefault();
-                  if (send.isPending) return;
-                  send.mutate(
-                    { subject, body, to },
-                    {
-                      onSuccess: (accepted) => {
-                        toast({
-                          title: 'Message sent',
-                          description: `It is on its way to ${accepted.recipients} ${accepted.recipients === 1 ? 'person' : 'people'}. You can send ${accepted.remainingToday} more today.`,
-                        });
-                        close();
-                      },
-                    },
-                  );
-                }}
+      <ModalFrame overlayClassName={OVERLAY} className={PANEL}>
+        {(close) => (
+          <form
+            noValidate
+            onSubmit={(submitted) => {
+              submitted.preventDefault();
+              if (send.isPending) return;
+              send.mutate(
+                { subject, body, to },
+                {
+                  onSuccess: (accepted) => {
+                    toast({
+                      title: 'Message sent',
+                      description: `It is on its way to ${accepted.recipients} ${accepted.recipients === 1 ? 'person' : 'people'}. You can send ${accepted.remainingToday} more today.`,
+                    });
+                    close();
+                  },
+                },
+              );
+            }}
+          >
+            <Heading slot="title" className="text-lg font-bold">
+              Message attendees
+            </Heading>
+            <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">
+              Each person gets it by e-mail, as plain text. At most {MESSAGES_PER_DAY} messages per event a day.
+            </p>
+            <div className="mt-4 space-y-4">
+              <LabelledField
+                label="Subject"
+                value={subject}
+                onChange={setSubject}
+                maxLength={MESSAGE_SUBJECT_MAX}
+                isRequired
+                autoFocus
+                error={fields.subject}
+              />
+              <TextField
+                value={body}
+                onChange={setBody}
+                maxLength={MESSAGE_BODY_MAX}
+                isRequired
+                validationBehavior="aria"
+                isInvalid={Boolean(fields.body)}
+                className="flex flex-col gap-1"
               >
-                <Heading slot="title" className="text-lg font-bold">
-                  Message attendees
-                </Heading>
-                <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">
-                  Each person gets it by e-mail, as plain text. At most {MESSAGES_PER_DAY} messages per event a day.
-                </p>
-                <div className="mt-4 space-y-4">
-                  <LabelledField
-                    label="Subject"
-                    value={subject}
-                    onChange={setSubject}
-                    maxLength={MESSAGE_SUBJECT_MAX}
-                    isRequired
-                    autoFocus
-                    error={fields.subject}
-                  />
-                  <TextField
-                    value={body}
-                    onChange={setBody}
-                    maxLength={MESSAGE_BODY_MAX}
-                    isRequired
-                    validationBehavior="aria"
-                    isInvalid={Boolean(fields.body)}
-                    className="flex flex-col gap-1"
+                <Label className="text-sm font-medium">Message</Label>
+                <TextArea
+                  rows={6}
+                  className="rounded-md border border-slate-300 bg-white px-3 py-2 text-base outline-none focus:border-brand-600 focus:ring-2 focus:ring-brand-600/30 dark:border-slate-600 dark:bg-slate-900"
+                />
+                <span className="flex justify-between gap-2 text-xs">
+                  <span className="text-red-600 dark:text-red-400">{fields.body}</span>
+                  <span className="text-slate-600 dark:text-slate-400">
+                    {body.length}/{MESSAGE_BODY_MAX}
+                  </span>
+                </span>
+              </TextField>
+              <RadioGroup
+                value={to}
+                onChange={(value) => setTo(value === 'attending+waitlisted' ? value : 'attending')}
+                className="flex flex-col gap-1"
+              >
+                <Label className="text-sm font-medium">Send to</Label>
+                {(
+                  [
+                    ['attending', `Attending (${event.attendeeCount})`],
+                    ['attending+waitlisted', `Attending and the waiting list (${event.attendeeCount + event.waitlistCount})`],
+                  ] as const
+                ).map(([value, label]) => (
+                  <Radio
+                    key={value}
+                    value={value}
+                    className="group flex min-h-11 cursor-pointer items-center gap-2 rounded-md px-1 outline-none data-focus-visible:ring-2 data-focus-visible:ring-amber-500"
                   >
-                    <Label className="text-sm font-medium">Message</Label>
-                    <TextArea
-                      rows={6}
-                      className="rounded-md border border-slate-300 bg-white px-3 py-2 text-base outline-none focus:border-brand-600 focus:ring-2 focus:ring-brand-600/30 dark:border-slate-600 dark:bg-slate-900"
+                    <span
+                      aria-hidden="true"
+                      className="h-4 w-4 shrink-0 rounded-full border-2 border-slate-500 group-data-selected:border-[5px] group-data-selected:border-brand-600 dark:group-data-selected:border-amber-accent"
                     />
-                    <span className="flex justify-between gap-2 text-xs">
-                      <span className="text-red-600 dark:text-red-400">{fields.body}</span>
-                      <span className="text-slate-600 dark:text-slate-400">
-                        {body.length}/{MESSAGE_BODY_MAX}
-                      </span>
-                    </span>
-                  </TextField>
-                  <RadioGroup
-                    value={to}
-                    onChange={(value) => setTo(value === 'attending+waitlisted' ? value : 'attending')}
-                    className="flex flex-col gap-1"
-                  >
-                    <Label className="text-sm font-medium">Send to</Label>
-                    {(
-                      [
-                        ['attending', `Attending (${event.attendeeCount})`],
-                        ['attending+waitlisted', `Attending and the waiting list (${event.attendeeCount + event.waitlistCount})`],
-                      ] as const
-                    ).map(([value, label]) => (
-                      <Radio
-                        key={value}
-                        value={value}
-                        className="group flex min-h-11 cursor-pointer items-center gap-2 rounded-md px-1 outline-none data-focus-visible:ring-2 data-focus-visible:ring-amber-500"
-                      >
-                        <span
-                          aria-hidden="true"
-                          className="h-4 w-4 shrink-0 rounded-full border-2 border-slate-500 group-data-selected:border-[5px] group-data-selected:border-brand-600 dark:group-data-selected:border-amber-accent"
-                        />
-                        {label}
-                      </Radio>
-                    ))}
-                  </RadioGroup>
-                  {refused && (
-                    <p role="alert" className="rounded-md bg-red-50 p-3 text-sm text-red-800 dark:bg-red-950 dark:text-red-200">
-                      {refused}
-                    </p>
-                  )}
-                </div>
-                <div className="mt-4 flex flex-wrap justify-end gap-2">
-                  <Button variant="ghost" onPress={close}>
-                    Cancel
-                  </Button>
-                  <Button type="submit" isDisabled={send.isPending}>
-                    {send.isPending ? 'Sending...' : 'Send message'}
-                  </Button>
-                </div>
-              </form>
-            )}
-          </Dialog>
-        </Modal>
-      </ModalOverlay>
+                    {label}
+                  </Radio>
+                ))}
+              </RadioGroup>
+              {refused && (
+                <p role="alert" className="rounded-md bg-red-50 p-3 text-sm text-red-800 dark:bg-red-950 dark:text-red-200">
+                  {refused}
+                </p>
+              )}
+            </div>
+            <DialogActions
+              className="mt-4"
+              onCancel={close}
+              isDisabled={send.isPending}
+              confirmLabel={send.isPending ? 'Sending...' : 'Send message'}
+            />
+          </form>
+        )}
+      </ModalFrame>
     </DialogTrigger>
   );
 }
