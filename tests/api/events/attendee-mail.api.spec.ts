@@ -5,17 +5,12 @@
  * the event, dropped for a member who left or turned them off, and neither lost nor doubled by a Redis flush. The
  * calendar files are read with ical.js, an independent parser, and imported into khal, a real calendar client.
  */
-import { execFile } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import ICAL from 'ical.js';
-import PostalMime from 'postal-mime';
-import { startTestSite, type TestSite } from '../../support/site';
-import { registerCast, registerMember, type Browser } from '../../support/http';
-import { allDelivered, startCountingSmtp, type CountingSmtp, type ReceivedMail } from '../subscriptions/delivery-fixtures';
+import type { TestSite } from '../../support/site';
+import { registerMember, type Browser } from '../../support/http';
+import { calendarText, mailedCastSite, withKhal, type Attendee } from '../../support/calendars';
+import { allDelivered, type CountingSmtp, type ReceivedMail } from '../subscriptions/delivery-fixtures';
 import { REMINDER_BEFORE_MS } from '../../../shared/events/constants';
 import { mailOutbox } from '../../../workers/subscriptions/outbox';
 
@@ -23,34 +18,13 @@ const PUBLIC_URL = 'https://community.example.org';
 let smtp: CountingSmtp;
 let site: TestSite;
 let admin: Browser;
-let member: { browser: Browser; email: string };
-let other: { browser: Browser; email: string };
-
-beforeAll(async () => {
-  smtp = await startCountingSmtp();
-  site = await startTestSite({
-    SMTP_URL: `smtp://127.0.0.1:${smtp.port}`,
-    PUBLIC_URL: PUBLIC_URL,
-    TIME_ZONE: 'America/Chicago',
-    RATE_LIMIT_EVENT_MAX: '1000',
-    RATE_LIMIT_AUTH_MAX: '1000',
-  });
-  const cast = await registerCast(site.url);
-  admin = cast.admin.browser;
-  member = { browser: cast.member.browser, email: cast.member.user.email };
-  other = { browser: cast.other.browser, email: cast.other.user.email };
-}, 60_000);
-afterAll(async () => {
-  await site?.close();
-  await smtp?.close();
-});
+let member: Attendee;
+let other: Attendee;
+mailedCastSite(PUBLIC_URL, (started) => ({ smtp, site, admin, member, other } = started));
 
 /** The calendar part of a mail, as sent and parsed: its METHOD and its one VEVENT. */
 async function calendarOf(mail: ReceivedMail) {
-  const parsed = await PostalMime.parse(mail.raw);
-  const part = parsed.attachments.find((attachment) => attachment.mimeType.startsWith('text/calendar'));
-  expect(part, `a text/calendar part in “${mail.subject}”`).toBeDefined();
-  const text = typeof part!.content === 'string' ? part!.content : new TextDecoder().decode(part!.content);
+  const text = await calendarText(mail);
   const calendar = new ICAL.Component(ICAL.parse(text));
   return { text, method: calendar.getFirstPropertyValue('method'), vevent: calendar.getFirstSubcomponent('vevent')! };
 }
@@ -123,7 +97,6 @@ describe('mail to the people of an event', () => {
 });
 
 describe('a real calendar client', () => {
-  const run = promisify(execFile);
   it('takes the mailed files as one entry that moves and is then cancelled (khal)', async () => {
     const id = (await admin.post('/api/events', event({ title: 'Khal gathering', maxAttendees: null }))).body.id as string;
     const guest = await registerMember(site.url);
@@ -149,34 +122,18 @@ describe('a real calendar client', () => {
     );
     expect(inOrder.at(-1)!.method).toBe('CANCEL');
 
-    const home = await mkdtemp(join(tmpdir(), 'khal-'));
-    try {
-      const config = join(home, 'config');
-      await writeFile(
-        config,
-        `[calendars]\n[[community]]\npath = ${join(home, 'calendar')}\ntype = calendar\n[locale]\ntimeformat = %H:%M\ndateformat = %Y-%m-%d\nlongdateformat = %Y-%m-%d\ndatetimeformat = %Y-%m-%d %H:%M\nlongdatetimeformat = %Y-%m-%d %H:%M\nlocal_timezone = UTC\ndefault_timezone = UTC\n`,
-      );
-      await run('mkdir', ['-p', join(home, 'calendar')]);
-      const list = async () =>
-        (await run('khal', ['-c', config, 'list', '--format', '{status}{title} {start}', '2031-05-01', '30d'])).stdout
-          .split('\n')
-          .filter((line) => line.includes('Khal gathering'));
-      const shown: string[][] = [];
-      for (const [index, calendar] of inOrder.entries()) {
-        const file = join(home, `${index}.ics`);
-        await writeFile(file, calendar.text);
-        await run('khal', ['-c', config, 'import', '--batch', file]);
-        shown.push(await list());
-      }
-      // Each file replaced the entry the calendar held: one entry, moved, moved again, then cancelled.
-      expect(shown).toEqual([
-        ['CONFIRMED Khal gathering 2031-05-12 15:00'],
-        ['CONFIRMED Khal gathering 2031-05-13 15:00'],
-        ['CANCELLED Khal gathering 2031-05-13 15:00'],
-      ]);
-    } finally {
-      await rm(home, { recursive: true, force: true });
-    }
+    const view = { zone: 'UTC', format: '{status}{title} {start}', from: '2031-05-01', span: '30d', title: 'Khal gathering' };
+    const shown = await withKhal(view, async (khal) => {
+      const lists: string[][] = [];
+      for (const calendar of inOrder) lists.push(await khal.take(calendar.text));
+      return lists;
+    });
+    // Each file replaced the entry the calendar held: one entry, moved, moved again, then cancelled.
+    expect(shown).toEqual([
+      ['CONFIRMED Khal gathering 2031-05-12 15:00'],
+      ['CONFIRMED Khal gathering 2031-05-13 15:00'],
+      ['CANCELLED Khal gathering 2031-05-13 15:00'],
+    ]);
   }, 60_000);
 });
 

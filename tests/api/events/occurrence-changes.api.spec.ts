@@ -6,43 +6,19 @@
  * date appears at its new time and not the old, a cancelled date is gone while the others stay, and a cancelled series
  * is cancelled on every date.
  */
-import { execFile } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import ICAL from 'ical.js';
-import PostalMime from 'postal-mime';
-import { startTestSite, type TestSite } from '../../support/site';
-import { registerCast, registerMember, type Browser } from '../../support/http';
-import { allDelivered, startCountingSmtp, type CountingSmtp, type ReceivedMail } from '../subscriptions/delivery-fixtures';
+import type { TestSite } from '../../support/site';
+import { registerMember, type Browser } from '../../support/http';
+import { calendarText, mailedCastSite, withKhal, type Attendee } from '../../support/calendars';
+import { allDelivered, type CountingSmtp } from '../subscriptions/delivery-fixtures';
 
-const run = promisify(execFile);
 let smtp: CountingSmtp;
 let site: TestSite;
 let admin: Browser;
-let member: { browser: Browser; email: string };
-let other: { browser: Browser; email: string };
-
-beforeAll(async () => {
-  smtp = await startCountingSmtp();
-  site = await startTestSite({
-    SMTP_URL: `smtp://127.0.0.1:${smtp.port}`,
-    PUBLIC_URL: 'https://community.example.org',
-    TIME_ZONE: 'America/Chicago',
-    RATE_LIMIT_EVENT_MAX: '1000',
-    RATE_LIMIT_AUTH_MAX: '1000',
-  });
-  const cast = await registerCast(site.url);
-  admin = cast.admin.browser;
-  member = { browser: cast.member.browser, email: cast.member.user.email };
-  other = { browser: cast.other.browser, email: cast.other.user.email };
-}, 60_000);
-afterAll(async () => {
-  await site?.close();
-  await smtp?.close();
-});
+let member: Attendee;
+let other: Attendee;
+mailedCastSite('https://community.example.org', (started) => ({ smtp, site, admin, member, other } = started));
 
 /** Tuesdays at 7 PM in Chicago, four times from May 6, 2031. */
 const series = (title: string) => ({
@@ -56,39 +32,14 @@ const SECOND = '2031-05-14T00:00:00.000Z';
 const THIRD = '2031-05-21T00:00:00.000Z';
 /** The second date moved to Wednesday, May 14, 8 PM in Chicago. */
 const MOVED = { startDate: '2031-05-15T01:00:00.000Z', endDate: '2031-05-15T03:00:00.000Z' };
-
-async function calendarText(mail: ReceivedMail) {
-  const parsed = await PostalMime.parse(mail.raw);
-  const part = parsed.attachments.find((attachment) => attachment.mimeType.startsWith('text/calendar'));
-  expect(part, `a text/calendar part in “${mail.subject}”`).toBeDefined();
-  return typeof part!.content === 'string' ? part!.content : new TextDecoder().decode(part!.content);
-}
-
-/** A khal of its own, in Chicago: imports files one after the other and lists what it then shows of `title`. */
-async function withKhal<T>(use: (khal: { take(text: string): Promise<string[]> }) => Promise<T>, title: string): Promise<T> {
-  const home = await mkdtemp(join(tmpdir(), 'khal-'));
-  try {
-    const config = join(home, 'config');
-    await writeFile(
-      config,
-      `[calendars]\n[[community]]\npath = ${join(home, 'calendar')}\ntype = calendar\n[locale]\ntimeformat = %H:%M\ndateformat = %Y-%m-%d\nlongdateformat = %Y-%m-%d\ndatetimeformat = %Y-%m-%d %H:%M\nlongdatetimeformat = %Y-%m-%d %H:%M\nlocal_timezone = America/Chicago\ndefault_timezone = America/Chicago\n`,
-    );
-    await run('mkdir', ['-p', join(home, 'calendar')]);
-    let count = 0;
-    return await use({
-      async take(text) {
-        const file = join(home, `${count++}.ics`);
-        await writeFile(file, text);
-        await run('khal', ['-c', config, 'import', '--batch', file]);
-        return (await run('khal', ['-c', config, 'list', '--format', '{status}{title} {start}', '2031-05-01', '60d'])).stdout
-          .split('\n')
-          .filter((line) => line.includes(title));
-      },
-    });
-  } finally {
-    await rm(home, { recursive: true, force: true });
-  }
-}
+/** What a khal in Chicago lists of `title` in May and June 2031. */
+const khalView = (title: string) => ({
+  zone: 'America/Chicago',
+  format: '{status}{title} {start}',
+  from: '2031-05-01',
+  span: '60d',
+  title,
+});
 
 describe('one date of a recurring event', () => {
   it('is cancelled or moved by its organiser or staff alone, and refused for a date the series lacks or one cancelled', async () => {
@@ -189,7 +140,7 @@ describe('one date of a recurring event', () => {
     expect(smtp.to(other.email)[0]!.text).toContain('The organizer wrote: Studio closed');
     expect(smtp.to(member.email)).toHaveLength(1);
 
-    await withKhal(async (khal) => {
+    await withKhal(khalView(title), async (khal) => {
       // The moved date appears at its new time, not the old; the others stay.
       expect(await khal.take(await calendarText(smtp.to(member.email)[0]!))).toEqual([
         `CONFIRMED ${title} 2031-05-06 19:00`,
@@ -203,7 +154,7 @@ describe('one date of a recurring event', () => {
         `CONFIRMED ${title} 2031-05-14 20:00`,
         `CONFIRMED ${title} 2031-05-27 19:00`,
       ]);
-    }, title);
+    });
 
     // The series cancelled: everyone of every date is told, once, and no date of it stays confirmed.
     expect((await admin.post(`/api/events/${id}/cancel`)).status).toBe(200);
@@ -217,11 +168,11 @@ describe('one date of a recurring event', () => {
       ).toBe(`Cancelled: ${title}`);
     const cancellation = await calendarText(smtp.to(third.user.email).at(-1)!);
     expect(cancellation).toContain('METHOD:CANCEL');
-    await withKhal(async (khal) => {
+    await withKhal(khalView(title), async (khal) => {
       await khal.take(await calendarText(smtp.to(other.email)[0]!));
       const shown = await khal.take(cancellation);
       expect(shown.filter((line) => line.startsWith('CONFIRMED'))).toEqual([]);
-    }, title);
+    });
     // And members are told in the site too.
     const told = (await member.browser.get('/api/notifications')).body.items as { kind: string; text: string }[];
     expect(told.map((n) => n.text)).toContain(`One date of “${title}” moved: see its new time`);

@@ -4,18 +4,13 @@
  * to daylight time; RSVP per occurrence with its own places and waiting list; a later date answered alone in "my
  * events", the private feed and the export; the `.ics` with its RRULE, read by ical.js and imported into khal.
  */
-import { execFile } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import ICAL from 'ical.js';
 import { startTestSite, type TestSite } from '../../support/site';
 import { createEvent } from '../../support/content';
 import { Browser, registerCast } from '../../support/http';
+import { withKhal } from '../../support/calendars';
 
-const run = promisify(execFile);
 let site: TestSite;
 let admin: Browser;
 let member: Browser;
@@ -301,22 +296,8 @@ describe('a recurring event', () => {
     expect(starts.at(-1)).toBe('2030-03-13T00:00:00.000Z');
     expect(starts[1]).toBe(SECOND);
 
-    const home = await mkdtemp(join(tmpdir(), 'khal-'));
-    try {
-      const config = join(home, 'config');
-      await writeFile(
-        config,
-        `[calendars]\n[[community]]\npath = ${join(home, 'calendar')}\ntype = calendar\n[locale]\ntimeformat = %H:%M\ndateformat = %Y-%m-%d\nlongdateformat = %Y-%m-%d\ndatetimeformat = %Y-%m-%d %H:%M\nlongdatetimeformat = %Y-%m-%d %H:%M\nlocal_timezone = America/Chicago\ndefault_timezone = America/Chicago\n`,
-      );
-      await run('mkdir', ['-p', join(home, 'calendar')]);
-      await writeFile(join(home, 'series.ics'), text);
-      await run('khal', ['-c', config, 'import', '--batch', join(home, 'series.ics')]);
-      const shown = (await run('khal', ['-c', config, 'list', '--format', '{title} {start}', '2030-03-01', '30d'])).stdout
-        .split('\n')
-        .filter((line) => line.includes('Tape night'));
-      expect(shown).toEqual(['Tape night 2030-03-05 19:00', 'Tape night 2030-03-12 19:00']);
-    } finally {
-      await rm(home, { recursive: true, force: true });
-    }
+    const view = { zone: 'America/Chicago', format: '{title} {start}', from: '2030-03-01', span: '30d', title: 'Tape night' };
+    const shown = await withKhal(view, (khal) => khal.take(text));
+    expect(shown).toEqual(['Tape night 2030-03-05 19:00', 'Tape night 2030-03-12 19:00']);
   }, 30_000);
 });
