@@ -36,7 +36,7 @@ import {
   type EventDetailsDocument,
 } from '../../projections/events';
 import { membersCollection } from '../../projections/members';
-import { ErrorSchema, type ValibotTypeProvider } from '../http/openapi';
+import { ErrorSchema, routeOptions, type ValibotTypeProvider } from '../http/openapi';
 import type { Intent } from '../../platform/command-handler';
 import { PARTICIPANTS } from '../http/access';
 import type { ApiDependencies } from '../dependencies';
@@ -88,7 +88,7 @@ export async function eventOrganiserRoutes(
   const details = eventDetails(services.store);
   const links = memberEvents(services.store);
   const members = membersCollection(services.store);
-  const tags = ['events'];
+  const route = routeOptions(['events']);
   const secret = services.config.subscriptionLinkSecret;
 
   async function visibleEvent(id: string, actor: Actor | null) {
@@ -147,21 +147,15 @@ export async function eventOrganiserRoutes(
     );
   }
 
-  const onEvent = { tags, params: IdParams };
   const refusal = 'Only the organizer and staff can see who is coming';
 
   app.get(
     '/api/events/:id/attendees',
-    {
-      config: { access: PARTICIPANTS },
-      schema: {
-        ...onEvent,
-        summary:
-          'Who answered the event (its organizer and staff): attending, the waiting list with places, maybe, not attending; of one `occurrence` of a recurring event',
-        querystring: OccurrenceQuerySchema,
-        response: { 200: AttendeesSchema, 403: ErrorSchema, 404: ErrorSchema },
-      },
-    },
+    route(
+      PARTICIPANTS,
+      'Who answered the event (its organizer and staff): attending, the waiting list with places, maybe, not attending; of one `occurrence` of a recurring event',
+      { params: IdParams, querystring: OccurrenceQuerySchema, response: { 200: AttendeesSchema, 403: ErrorSchema, 404: ErrorSchema } },
+    ),
     async (request): Promise<Attendees> => ({
       items: await attendeesOf(await managedEvent(request.params.id, request.actor!, refusal), request.query.occurrence),
     }),
@@ -169,12 +163,11 @@ export async function eventOrganiserRoutes(
 
   app.get(
     '/api/events/:id/attendees.csv',
-    {
-      config: { access: PARTICIPANTS },
-      schema: {
-        ...onEvent,
-        summary:
-          'Who answered the event (or one `occurrence` of a recurring one), as a CSV file with a header row (its organizer and staff)',
+    route(
+      PARTICIPANTS,
+      'Who answered the event (or one `occurrence` of a recurring one), as a CSV file with a header row (its organizer and staff)',
+      {
+        params: IdParams,
         querystring: OccurrenceQuerySchema,
         response: {
           200: { description: 'Name, status, place in line and date of each answer', contentType: 'text/csv' },
@@ -182,7 +175,7 @@ export async function eventOrganiserRoutes(
           404: ErrorSchema,
         },
       },
-    },
+    ),
     async (request, reply) => {
       const event = await managedEvent(request.params.id, request.actor!, refusal);
       const rows = (await attendeesOf(event, request.query.occurrence)).map((item) =>
@@ -202,15 +195,15 @@ export async function eventOrganiserRoutes(
 
   app.post(
     '/api/events/:id/message',
-    {
-      config: { access: PARTICIPANTS },
-      schema: {
-        ...onEvent,
-        summary: `Message the attendees (its organizer and staff): one mail to each, through the outbox; for a recurring event, those of one \`occurrence\` (none: its first date); at most ${MESSAGES_PER_DAY} per event in any 24 hours (then 429)`,
+    route(
+      PARTICIPANTS,
+      `Message the attendees (its organizer and staff): one mail to each, through the outbox; for a recurring event, those of one \`occurrence\` (none: its first date); at most ${MESSAGES_PER_DAY} per event in any 24 hours (then 429)`,
+      {
+        params: IdParams,
         body: AttendeeMessageSchema,
         response: { 202: MessageAcceptedSchema, 403: ErrorSchema, 404: ErrorSchema, 409: ErrorSchema, 422: ErrorSchema, 429: ErrorSchema },
       },
-    },
+    ),
     async (request, reply) => {
       const actor = request.actor!;
       const id = eventId(request.params.id);
@@ -236,14 +229,11 @@ export async function eventOrganiserRoutes(
 
   app.get(
     '/api/events/:id/invite-link',
-    {
-      config: { access: PARTICIPANTS },
-      schema: {
-        ...onEvent,
-        summary: 'A private event’s invite link (its organizer and staff): a signed-in member who opens it may see the event and RSVP',
-        response: { 200: InviteLinkSchema, 403: ErrorSchema, 404: ErrorSchema, 422: ErrorSchema },
-      },
-    },
+    route(
+      PARTICIPANTS,
+      'A private event’s invite link (its organizer and staff): a signed-in member who opens it may see the event and RSVP',
+      { params: IdParams, response: { 200: InviteLinkSchema, 403: ErrorSchema, 404: ErrorSchema, 422: ErrorSchema } },
+    ),
     async (request) => {
       const event = await managedEvent(request.params.id, request.actor!, 'Only the organizer and staff can share the invite link');
       if (event.isPublic) throw fail.rule('This event is public: share its page, no invitation is needed');
@@ -253,14 +243,10 @@ export async function eventOrganiserRoutes(
 
   app.post(
     '/api/events/:id/invite-link/reset',
-    {
-      config: { access: PARTICIPANTS },
-      schema: {
-        ...onEvent,
-        summary: 'Make a new invite link for a private event (its organizer and staff): the old link stops letting anyone in',
-        response: { 200: InviteLinkSchema, 403: ErrorSchema, 404: ErrorSchema, 409: ErrorSchema, 422: ErrorSchema },
-      },
-    },
+    route(PARTICIPANTS, 'Make a new invite link for a private event (its organizer and staff): the old link stops letting anyone in', {
+      params: IdParams,
+      response: { 200: InviteLinkSchema, 403: ErrorSchema, 404: ErrorSchema, 409: ErrorSchema, 422: ErrorSchema },
+    }),
     async (request) => {
       const actor = request.actor!;
       const event = await managedEvent(request.params.id, actor, 'Only the organizer and staff can reset the invite link');
@@ -271,15 +257,11 @@ export async function eventOrganiserRoutes(
 
   app.post(
     '/api/events/:id/invitation',
-    {
-      config: { access: 'signed-in' },
-      schema: {
-        ...onEvent,
-        summary: 'Accept a private event’s invite link (the token of `?invite=`): the member may then see the event and RSVP',
-        body: InvitationSchema,
-        response: { 200: CalendarEventSchema, 404: ErrorSchema, 409: ErrorSchema },
-      },
-    },
+    route('signed-in', 'Accept a private event’s invite link (the token of `?invite=`): the member may then see the event and RSVP', {
+      params: IdParams,
+      body: InvitationSchema,
+      response: { 200: CalendarEventSchema, 404: ErrorSchema, 409: ErrorSchema },
+    }),
     async (request) => {
       const actor = request.actor!;
       const id = eventId(request.params.id);

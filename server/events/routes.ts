@@ -61,7 +61,7 @@ import { calendarFeedToken, hashSubscriptionToken as hashToken } from '../../pla
 import { membersCollection } from '../../projections/members';
 import type { Filter, Sort } from '../../platform/document-store/port';
 import { attachedMedia, type MediaSources } from '../media/attachments';
-import { ErrorSchema, noContent, type ResponseSchema, type ValibotTypeProvider } from '../http/openapi';
+import { ErrorSchema, noContent, type ResponseSchema, routeOptions, type ValibotTypeProvider } from '../http/openapi';
 import type { Intent } from '../../platform/command-handler';
 import { findPage, mapPage, OLDEST_FIRST, pageOfSorted, pageQuery } from '../http/pagination';
 import { createReadCache } from '../http/read-cache';
@@ -219,18 +219,16 @@ export async function eventRoutes(
   const links = memberEvents(services.store);
   const members = membersCollection(services.store);
   const host = new URL(services.config.publicUrl).hostname;
-  const tags = ['events'];
+  const route = routeOptions(['events']);
   const none = {} as Record<string, never>;
   /** One event's call: its id in the path; 404 for an event the caller may not see, as for one that does not exist. */
-  const onEvent = <Answers extends Record<number, ResponseSchema>>(summary: string, response: Answers) => ({
-    summary,
-    tags,
+  const onEvent = <Answers extends Record<number, ResponseSchema>>(response: Answers) => ({
     params: IdParams,
     response: { ...response, 404: ErrorSchema },
   });
   /** A command on an event: refused when someone else changed it at the same moment (409). */
-  const changesEvent = (summary: string) => onEvent(summary, { 200: CalendarEventSchema, 409: ErrorSchema });
-  const eventList = (summary: string) => ({ summary, tags, querystring: ListQuery, response: { 200: pageSchema(CalendarEventSchema) } });
+  const changesEvent = () => onEvent({ 200: CalendarEventSchema, 409: ErrorSchema });
+  const eventList = () => ({ querystring: ListQuery, response: { 200: pageSchema(CalendarEventSchema) } });
 
   async function visibleEvent(id: string, actor: Actor | null) {
     const event = await details.findOne({ _id: id });
@@ -321,40 +319,35 @@ export async function eventRoutes(
 
   app.get(
     '/api/events',
-    {
-      config: { access: 'public' },
-      schema: eventList('The calendar: events by start, filtered by dates, search, type, featured or status; or every event of one `day`'),
-    },
+    route(
+      'public',
+      'The calendar: events by start, filtered by dates, search, type, featured or status; or every event of one `day`',
+      eventList(),
+    ),
     (request) => list(request.query, request.actor),
   );
 
   app.get(
     '/api/events/:id',
-    {
-      config: { access: 'public' },
-      schema: {
-        ...onEvent('One event, with the reader’s RSVP when signed in; with `occurrence`, one occurrence of a recurring event', {
-          200: CalendarEventSchema,
-          400: ErrorSchema,
-        }),
-        querystring: OccurrenceQuerySchema,
-      },
-    },
+    route('public', 'One event, with the reader’s RSVP when signed in; with `occurrence`, one occurrence of a recurring event', {
+      ...onEvent({
+        200: CalendarEventSchema,
+        400: ErrorSchema,
+      }),
+      querystring: OccurrenceQuerySchema,
+    }),
     async (request) =>
       detailsDto(await visibleOccurrence(eventId(request.params.id), request.actor, request.query.occurrence), request.actor),
   );
 
   app.post(
     '/api/events',
-    {
-      config: { access: PARTICIPANTS, rateLimit: { max: services.config.rateLimits.events, timeWindow: '1 minute' } },
-      schema: {
-        summary: 'Create an event; staff events are approved at once, members’ wait for approval',
-        tags,
-        body: EventSchema,
-        response: { 201: CalendarEventSchema },
-      },
-    },
+    route(
+      PARTICIPANTS,
+      'Create an event; staff events are approved at once, members’ wait for approval',
+      { body: EventSchema, response: { 201: CalendarEventSchema } },
+      { rateLimit: { max: services.config.rateLimits.events, timeWindow: '1 minute' } },
+    ),
     async (request, reply) => {
       checkRecurrence(request.body, await services.siteTimeZone());
       const id = randomUUID();
@@ -372,20 +365,18 @@ export async function eventRoutes(
 
   app.put(
     '/api/events/:id',
-    {
-      config: { access: PARTICIPANTS },
-      schema: {
-        ...onEvent(
-          'Edit an event (its organizer or staff); a member’s edit of an approved event waits for staff as a revision (`pendingRevision`) while everyone keeps the approved event',
-          {
-            200: CalendarEventSchema,
-            409: ErrorSchema,
-            422: ErrorSchema,
-          },
-        ),
+    route(
+      PARTICIPANTS,
+      'Edit an event (its organizer or staff); a member’s edit of an approved event waits for staff as a revision (`pendingRevision`) while everyone keeps the approved event',
+      {
+        ...onEvent({
+          200: CalendarEventSchema,
+          409: ErrorSchema,
+          422: ErrorSchema,
+        }),
         body: EventSchema,
       },
-    },
+    ),
     async (request) => {
       const id = eventId(request.params.id);
       await visibleEvent(id, request.actor);
@@ -399,14 +390,15 @@ export async function eventRoutes(
 
   app.post(
     '/api/events/:id/cancel',
-    {
-      config: { access: PARTICIPANTS },
-      schema: onEvent('Cancel an event (its organizer or staff): it stays listed as cancelled and takes no more RSVPs', {
+    route(
+      PARTICIPANTS,
+      'Cancel an event (its organizer or staff): it stays listed as cancelled and takes no more RSVPs',
+      onEvent({
         200: CalendarEventSchema,
         403: ErrorSchema,
         409: ErrorSchema,
       }),
-    },
+    ),
     async (request) => {
       const id = eventId(request.params.id);
       await visibleEvent(id, request.actor);
@@ -430,23 +422,18 @@ export async function eventRoutes(
     const start = (await occurrenceOf(event, occurrence)) ?? new Date(event.startDate).toISOString();
     return detailsDto(atOccurrence(await command(id, actor, change(start, zone)), start), actor);
   }
-  const onOccurrence = (summary: string, operationId: string) => ({
-    ...onEvent(summary, { 200: CalendarEventSchema, 400: ErrorSchema, 403: ErrorSchema, 409: ErrorSchema, 422: ErrorSchema }),
+  const onOccurrence = (operationId: string) => ({
+    ...onEvent({ 200: CalendarEventSchema, 400: ErrorSchema, 403: ErrorSchema, 409: ErrorSchema, 422: ErrorSchema }),
     operationId,
   });
 
   app.post(
     '/api/events/:id/occurrences/cancel',
-    {
-      config: { access: PARTICIPANTS },
-      schema: {
-        ...onOccurrence(
-          'Cancel one date of a recurring event (its organizer or staff), named by `occurrence` (its `occurrenceStart`): it stays listed as cancelled, takes no RSVPs, and those attending or waiting are told, with a calendar file whose series has that date as an EXDATE. 400: a date the series lacks; 409: one already cancelled or past',
-          'cancelEventOccurrence',
-        ),
-        body: CancelOccurrenceSchema,
-      },
-    },
+    route(
+      PARTICIPANTS,
+      'Cancel one date of a recurring event (its organizer or staff), named by `occurrence` (its `occurrenceStart`): it stays listed as cancelled, takes no RSVPs, and those attending or waiting are told, with a calendar file whose series has that date as an EXDATE. 400: a date the series lacks; 409: one already cancelled or past',
+      { ...onOccurrence('cancelEventOccurrence'), body: CancelOccurrenceSchema },
+    ),
     async (request) =>
       changeOccurrence(eventId(request.params.id), request.actor, request.body.occurrence, (occurrence) => ({
         type: 'CancelOccurrence',
@@ -456,16 +443,11 @@ export async function eventRoutes(
 
   app.post(
     '/api/events/:id/occurrences/move',
-    {
-      config: { access: PARTICIPANTS },
-      schema: {
-        ...onOccurrence(
-          'Move one date of a recurring event (its organizer or staff), named by `occurrence` (its `occurrenceStart`), to a new `startDate` and `endDate`; its RSVPs and waiting list stay with it, and those attending are told, with a calendar file holding that date’s own VEVENT (RECURRENCE-ID). 400: a date the series lacks; 409: one cancelled or past, or a new start another date has',
-          'moveEventOccurrence',
-        ),
-        body: MoveOccurrenceSchema,
-      },
-    },
+    route(
+      PARTICIPANTS,
+      'Move one date of a recurring event (its organizer or staff), named by `occurrence` (its `occurrenceStart`), to a new `startDate` and `endDate`; its RSVPs and waiting list stay with it, and those attending are told, with a calendar file holding that date’s own VEVENT (RECURRENCE-ID). 400: a date the series lacks; 409: one cancelled or past, or a new start another date has',
+      { ...onOccurrence('moveEventOccurrence'), body: MoveOccurrenceSchema },
+    ),
     async (request) =>
       changeOccurrence(eventId(request.params.id), request.actor, request.body.occurrence, (occurrence, timeZone) => ({
         type: 'MoveOccurrence',
@@ -475,13 +457,11 @@ export async function eventRoutes(
 
   app.delete(
     '/api/events/:id',
-    {
-      config: { access: STAFF },
-      schema: onEvent(
-        'Delete an event and its RSVPs; one that someone attends or waits for is cancelled instead (a second delete removes it)',
-        { 204: noContent(), 409: ErrorSchema },
-      ),
-    },
+    route(
+      STAFF,
+      'Delete an event and its RSVPs; one that someone attends or waits for is cancelled instead (a second delete removes it)',
+      onEvent({ 204: noContent(), 409: ErrorSchema }),
+    ),
     async (request, reply) => {
       const id = eventId(request.params.id);
       await visibleEvent(id, request.actor);
@@ -492,38 +472,33 @@ export async function eventRoutes(
 
   app.get(
     '/api/events/:id/rsvp/me',
-    {
-      config: { access: 'signed-in' },
-      schema: {
-        ...onEvent('The reader’s RSVP to an event (or one `occurrence` of a recurring one), or their place in its waiting list', {
-          200: MyRsvpSchema,
-          400: ErrorSchema,
-        }),
-        querystring: OccurrenceQuerySchema,
-      },
-    },
+    route('signed-in', 'The reader’s RSVP to an event (or one `occurrence` of a recurring one), or their place in its waiting list', {
+      ...onEvent({
+        200: MyRsvpSchema,
+        400: ErrorSchema,
+      }),
+      querystring: OccurrenceQuerySchema,
+    }),
     async (request) =>
       standingOf(await visibleOccurrence(eventId(request.params.id), request.actor, request.query.occurrence), request.actor!.id),
   );
   app.put(
     '/api/events/:id/rsvp/me',
     // 403: subscribers may not RSVP (the decider's refusal; the route itself is open to every signed-in reader).
-    {
-      config: { access: 'signed-in' },
-      schema: {
-        ...onEvent(
-          'RSVP to an event: attending, maybe or not attending; for a recurring event, to one `occurrence` (its start; none: the first), each with its own places and waiting list. Attending a full event puts the reader on its waiting list (status `waitlisted` with their position); with the waiting list off it is refused (409)',
-          {
-            200: RsvpChangeSchema,
-            400: ErrorSchema,
-            403: ErrorSchema,
-            409: ErrorSchema,
-            422: ErrorSchema,
-          },
-        ),
+    route(
+      'signed-in',
+      'RSVP to an event: attending, maybe or not attending; for a recurring event, to one `occurrence` (its start; none: the first), each with its own places and waiting list. Attending a full event puts the reader on its waiting list (status `waitlisted` with their position); with the waiting list off it is refused (409)',
+      {
+        ...onEvent({
+          200: RsvpChangeSchema,
+          400: ErrorSchema,
+          403: ErrorSchema,
+          409: ErrorSchema,
+          422: ErrorSchema,
+        }),
         body: RsvpSchema,
       },
-    },
+    ),
     async (request) => {
       const id = eventId(request.params.id);
       const occurrence = await occurrenceOf(await visibleEvent(id, request.actor), request.body.occurrence);
@@ -537,16 +512,11 @@ export async function eventRoutes(
   );
   app.delete(
     '/api/events/:id/rsvp/me',
-    {
-      config: { access: 'signed-in' },
-      schema: {
-        ...onEvent(
-          'Take back the reader’s RSVP (to one `occurrence` of a recurring event), or leave the waiting list; a place freed goes to the first in line',
-          { 200: RsvpChangeSchema, 400: ErrorSchema, 409: ErrorSchema },
-        ),
-        querystring: OccurrenceQuerySchema,
-      },
-    },
+    route(
+      'signed-in',
+      'Take back the reader’s RSVP (to one `occurrence` of a recurring event), or leave the waiting list; a place freed goes to the first in line',
+      { ...onEvent({ 200: RsvpChangeSchema, 400: ErrorSchema, 409: ErrorSchema }), querystring: OccurrenceQuerySchema },
+    ),
     async (request) => {
       const id = eventId(request.params.id);
       const occurrence = await occurrenceOf(await visibleEvent(id, request.actor), request.query.occurrence);
@@ -559,10 +529,11 @@ export async function eventRoutes(
   );
   app.get(
     '/api/events/:id/waitlist',
-    {
-      config: { access: 'signed-in' },
-      schema: onEvent('Who waits for a place, first in line first (the organizer and staff)', { 200: WaitlistSchema, 403: ErrorSchema }),
-    },
+    route(
+      'signed-in',
+      'Who waits for a place, first in line first (the organizer and staff)',
+      onEvent({ 200: WaitlistSchema, 403: ErrorSchema }),
+    ),
     async (request): Promise<Waitlist> => {
       const actor = request.actor!;
       const event = await visibleEvent(eventId(request.params.id), actor);
@@ -582,27 +553,25 @@ export async function eventRoutes(
   );
   app.get(
     '/api/events/:id/attendees-count',
-    {
-      config: { access: 'public' },
-      schema: {
-        ...onEvent('How many answered attending, maybe and not attending (of one `occurrence` of a recurring event)', {
-          200: AttendeeCountsSchema,
-          400: ErrorSchema,
-        }),
-        querystring: OccurrenceQuerySchema,
-      },
-    },
+    route('public', 'How many answered attending, maybe and not attending (of one `occurrence` of a recurring event)', {
+      ...onEvent({
+        200: AttendeeCountsSchema,
+        400: ErrorSchema,
+      }),
+      querystring: OccurrenceQuerySchema,
+    }),
     async (request) => (await visibleOccurrence(eventId(request.params.id), request.actor, request.query.occurrence)).attendees,
   );
 
   app.get(
     '/api/events/:id/ics',
-    {
-      config: { access: 'public' },
-      schema: onEvent('Download an event as an iCalendar file', {
+    route(
+      'public',
+      'Download an event as an iCalendar file',
+      onEvent({
         200: { description: 'The event as an iCalendar (.ics) file', contentType: 'text/calendar' },
       }),
-    },
+    ),
     async (request, reply) => {
       const event = await visibleEvent(eventId(request.params.id), request.actor);
       const name = icsFileName(event.title, event.startDate);
@@ -618,14 +587,9 @@ export async function eventRoutes(
 
   app.get(
     '/api/calendar.ics',
-    {
-      config: { access: 'public' },
-      schema: {
-        summary: 'Subscribe to the calendar: public approved events from 90 days ago onward',
-        tags,
-        response: { 200: { description: 'An iCalendar feed of public approved events', contentType: 'text/calendar' } },
-      },
-    },
+    route('public', 'Subscribe to the calendar: public approved events from 90 days ago onward', {
+      response: { 200: { description: 'An iCalendar feed of public approved events', contentType: 'text/calendar' } },
+    }),
     async (_request, reply) => {
       const since = new Date(services.now().getTime() - CALENDAR_FEED_PAST_DAYS * 24 * 3600 * 1000).toISOString();
       const zone = await services.siteTimeZone();
@@ -665,49 +629,31 @@ export async function eventRoutes(
   }
   app.get(
     '/api/me/calendar-url',
-    {
-      config: { access: 'signed-in' },
-      schema: {
-        summary: 'My private calendar feed’s URL (issued on first ask): the events I attend, organise or wait for',
-        tags,
-        response: { 200: CalendarUrlSchema, 409: ErrorSchema },
-      },
-    },
+    route('signed-in', 'My private calendar feed’s URL (issued on first ask): the events I attend, organise or wait for', {
+      response: { 200: CalendarUrlSchema, 409: ErrorSchema },
+    }),
     (request) => calendarUrl(request.actor!, false),
   );
   app.post(
     '/api/me/calendar-url/reset',
-    {
-      config: { access: 'signed-in' },
-      schema: {
-        summary: 'Make a new private calendar feed URL; the old one then answers 404',
-        tags,
-        response: { 200: CalendarUrlSchema, 409: ErrorSchema },
-      },
-    },
+    route('signed-in', 'Make a new private calendar feed URL; the old one then answers 404', {
+      response: { 200: CalendarUrlSchema, 409: ErrorSchema },
+    }),
     (request) => calendarUrl(request.actor!, true),
   );
   app.get(
     '/api/me/event-reminders',
-    {
-      config: { access: 'signed-in' },
-      schema: { summary: 'Whether I am reminded by e-mail a day before the events I attend', tags, response: { 200: RemindersSchema } },
-    },
+    route('signed-in', 'Whether I am reminded by e-mail a day before the events I attend', { response: { 200: RemindersSchema } }),
     async (request) => ({
       enabled: (await feeds.findOne({ _id: request.actor!.id }))?.reminders ?? true,
     }),
   );
   app.put(
     '/api/me/event-reminders',
-    {
-      config: { access: 'signed-in' },
-      schema: {
-        summary: 'Turn my event reminders on or off (reminders already scheduled follow at once)',
-        tags,
-        body: RemindersSchema,
-        response: { 200: RemindersSchema },
-      },
-    },
+    route('signed-in', 'Turn my event reminders on or off (reminders already scheduled follow at once)', {
+      body: RemindersSchema,
+      response: { 200: RemindersSchema },
+    }),
     async (request) => {
       const actor = request.actor!;
       await services.handle(
@@ -726,16 +672,11 @@ export async function eventRoutes(
 
   app.get(
     '/api/calendar/:file',
-    {
-      config: { access: 'public' },
-      schema: {
-        summary:
-          'A member’s private calendar feed (`{token}.ics`): the events they attend, organise or wait for, from 90 days ago onward; a later date of a series they answered alone is an event of its own (no rule, cancelled when it was)',
-        tags,
-        params: FeedFileParams,
-        response: { 200: { description: 'An iCalendar feed', contentType: 'text/calendar' }, 404: ErrorSchema },
-      },
-    },
+    route(
+      'public',
+      'A member’s private calendar feed (`{token}.ics`): the events they attend, organise or wait for, from 90 days ago onward; a later date of a series they answered alone is an event of its own (no rule, cancelled when it was)',
+      { params: FeedFileParams, response: { 200: { description: 'An iCalendar feed', contentType: 'text/calendar' }, 404: ErrorSchema } },
+    ),
     async (request, reply) => {
       const token = /^([\w-]{43})\.ics$/u.exec(request.params.file)?.[1];
       const feed = token ? await feeds.findOne({ tokenHash: hashToken(token) }) : null;
@@ -784,16 +725,11 @@ export async function eventRoutes(
 
   app.get(
     '/api/user/events',
-    {
-      config: { access: 'signed-in' },
-      schema: {
-        summary:
-          'My events, by start: those I organise or answered, with my RSVP; a later date of a series I answered alone is listed at that date (`occurrenceStart`)',
-        tags,
-        querystring: MyEventsQuery,
-        response: { 200: pageSchema(CalendarEventSchema) },
-      },
-    },
+    route(
+      'signed-in',
+      'My events, by start: those I organise or answered, with my RSVP; a later date of a series I answered alone is listed at that date (`occurrenceStart`)',
+      { querystring: MyEventsQuery, response: { 200: pageSchema(CalendarEventSchema) } },
+    ),
     async (request) => {
       const actor = request.actor!;
       // A member's links are few enough to read whole (one per event and per later date of a series they answered);
@@ -820,13 +756,11 @@ export async function eventRoutes(
 
   app.put(
     '/api/admin/events/:id/approve',
-    {
-      config: { access: STAFF },
-      schema: onEvent(
-        'Approve an event: it reaches the calendar. On an approved event, approves its organiser’s edit (`pendingRevision`): attendees are told of a new time or place',
-        { 200: CalendarEventSchema, 409: ErrorSchema, 422: ErrorSchema },
-      ),
-    },
+    route(
+      STAFF,
+      'Approve an event: it reaches the calendar. On an approved event, approves its organiser’s edit (`pendingRevision`): attendees are told of a new time or place',
+      onEvent({ 200: CalendarEventSchema, 409: ErrorSchema, 422: ErrorSchema }),
+    ),
     async (request) => {
       const id = eventId(request.params.id);
       await visibleEvent(id, request.actor);
@@ -836,16 +770,11 @@ export async function eventRoutes(
 
   app.put(
     '/api/admin/events/:id/reject',
-    {
-      config: { access: STAFF },
-      schema: {
-        ...onEvent(
-          'Reject an event waiting for approval, with a reason its organizer sees: it leaves the listings and takes no RSVPs. On an approved event, rejects its organiser’s edit (`pendingRevision`) and keeps the event; without one, 409 `USE_CANCEL` (cancel it instead)',
-          { 200: CalendarEventSchema, 409: UseCancelSchema },
-        ),
-        body: ReasonSchema,
-      },
-    },
+    route(
+      STAFF,
+      'Reject an event waiting for approval, with a reason its organizer sees: it leaves the listings and takes no RSVPs. On an approved event, rejects its organiser’s edit (`pendingRevision`) and keeps the event; without one, 409 `USE_CANCEL` (cancel it instead)',
+      { ...onEvent({ 200: CalendarEventSchema, 409: UseCancelSchema }), body: ReasonSchema },
+    ),
     async (request, reply) => {
       const id = eventId(request.params.id);
       await visibleEvent(id, request.actor);
@@ -862,10 +791,7 @@ export async function eventRoutes(
 
   app.put(
     '/api/admin/events/:id/feature',
-    {
-      config: { access: STAFF },
-      schema: { ...changesEvent('Feature or unfeature an event: toggles, or sets `featured` when given'), body: FeatureBody },
-    },
+    route(STAFF, 'Feature or unfeature an event: toggles, or sets `featured` when given', { ...changesEvent(), body: FeatureBody }),
     async (request) => {
       const id = eventId(request.params.id);
       const current = await visibleEvent(id, request.actor);
@@ -879,27 +805,19 @@ export async function eventRoutes(
 
   app.get(
     '/api/admin/events/pending',
-    {
-      config: { access: STAFF },
-      schema: eventList(
-        'The moderation queue, oldest first: events waiting for approval and organisers’ edits of approved ones (`pendingRevision`)',
-      ),
-    },
+    route(
+      STAFF,
+      'The moderation queue, oldest first: events waiting for approval and organisers’ edits of approved ones (`pendingRevision`)',
+      eventList(),
+    ),
     (request) => list(request.query, request.actor, { $or: [{ status: 'pending' }, { pendingRevision: true }] }, OLDEST_FIRST),
   );
-  app.get('/api/admin/events/featured', { config: { access: STAFF }, schema: eventList('The featured events') }, (request) =>
+  app.get('/api/admin/events/featured', route(STAFF, 'The featured events', eventList()), (request) =>
     list(request.query, request.actor, { isFeatured: true }),
   );
   app.get(
     '/api/admin/events/stats',
-    {
-      config: { access: STAFF },
-      schema: {
-        summary: 'Management’s counts: total, pending, approved, featured, public, private',
-        tags,
-        response: { 200: EventStatsSchema },
-      },
-    },
+    route(STAFF, 'Management’s counts: total, pending, approved, featured, public, private', { response: { 200: EventStatsSchema } }),
     () => readEventStats(services.store),
   );
 }
