@@ -38,7 +38,7 @@ import {
 } from '../../projections/feed';
 import { membersCollection } from '../../projections/members';
 import { openReportCount } from '../../projections/reports';
-import { ErrorSchema, noContent, type ValibotTypeProvider } from '../http/openapi';
+import { ErrorSchema, noContent, routeOptions, type ValibotTypeProvider } from '../http/openapi';
 import { findPage, mapPage, pageQuery } from '../http/pagination';
 import { parse } from '../http/errors';
 import { STAFF } from '../http/access';
@@ -97,10 +97,10 @@ export async function feedRoutes(
   const shares = createShareLedger(services.redis, config.redisPrefix);
   /** The feed's pages, kept until the next event (server/http/read-cache.ts). */
   const feedCache = createReadCache(services.progress);
-  const tags = ['feed'];
+  const route = routeOptions(['feed']);
   /** What the post decider may refuse: no such post, not yours, already done, against a rule. */
   const refusals = { 403: ErrorSchema, 404: ErrorSchema, 409: ErrorSchema, 422: ErrorSchema };
-  const postCommand = (summary: string) => ({ summary, tags, params: IdParams, response: { 200: PostSchema, ...refusals } });
+  const postCommand = () => ({ params: IdParams, response: { 200: PostSchema, ...refusals } });
 
   /**
    * A command on a post answers as a read of it would: a post the actor may not see (another's pending or rejected
@@ -135,15 +135,10 @@ export async function feedRoutes(
 
   app.get(
     '/api/posts',
-    {
-      config: { access: 'public' },
-      schema: {
-        summary: 'The feed: pinned first, then newest; filtered, searched or by tag',
-        tags,
-        querystring: FeedQuery,
-        response: { 200: pageSchema(PostSchema) },
-      },
-    },
+    route('public', 'The feed: pinned first, then newest; filtered, searched or by tag', {
+      querystring: FeedQuery,
+      response: { 200: pageSchema(PostSchema) },
+    }),
     async (request) => {
       const { query, actor } = request;
       const { items, nextCursor } = await feedPage(store, query, actor, query.limit, feedCache);
@@ -153,15 +148,12 @@ export async function feedRoutes(
 
   app.post(
     '/api/posts',
-    {
-      config: { access: 'signed-in', rateLimit: { max: config.rateLimits.posting, timeWindow: '1 minute' } },
-      schema: {
-        summary: 'Submit a post; staff posts are approved at once, others wait for moderation',
-        tags,
-        body: NewPostSchema,
-        response: { 201: PostSchema, ...refusals },
-      },
-    },
+    route(
+      'signed-in',
+      'Submit a post; staff posts are approved at once, others wait for moderation',
+      { body: NewPostSchema, response: { 201: PostSchema, ...refusals } },
+      { rateLimit: { max: config.rateLimits.posting, timeWindow: '1 minute' } },
+    ),
     async (request, reply) => {
       const id = randomUUID();
       const { mediaId, ...post } = request.body;
@@ -175,30 +167,21 @@ export async function feedRoutes(
 
   app.get(
     '/api/posts/:id',
-    {
-      config: { access: 'public' },
-      schema: {
-        summary: 'One post as the feed shows it (pending and rejected ones to their author and staff only)',
-        tags,
-        params: IdParams,
-        response: { 200: PostSchema, 404: ErrorSchema },
-      },
-    },
+    route('public', 'One post as the feed shows it (pending and rejected ones to their author and staff only)', {
+      params: IdParams,
+      response: { 200: PostSchema, 404: ErrorSchema },
+    }),
     async (request) => postDto(await visiblePost(request.params.id, request.actor), request.actor),
   );
 
   app.patch(
     '/api/posts/:id',
-    {
-      config: { access: 'signed-in', rateLimit: { max: config.rateLimits.posting, timeWindow: '1 minute' } },
-      schema: {
-        summary: 'Edit a post (its author or staff); a member’s edit of an approved post waits for review while the approved text stays',
-        tags,
-        params: IdParams,
-        body: PostEditSchema,
-        response: { 200: PostSchema, 400: ErrorSchema, ...refusals },
-      },
-    },
+    route(
+      'signed-in',
+      'Edit a post (its author or staff); a member’s edit of an approved post waits for review while the approved text stays',
+      { params: IdParams, body: PostEditSchema, response: { 200: PostSchema, 400: ErrorSchema, ...refusals } },
+      { rateLimit: { max: config.rateLimits.posting, timeWindow: '1 minute' } },
+    ),
     async (request) => {
       const actor = request.actor!;
       const post = await visiblePost(request.params.id, actor);
@@ -209,16 +192,11 @@ export async function feedRoutes(
 
   app.get(
     '/api/posts/:id/revisions',
-    {
-      config: { access: 'signed-in' },
-      schema: {
-        summary: 'A post’s texts as posted and edited, newest first (its author and staff)',
-        tags,
-        params: IdParams,
-        querystring: RevisionsQuery,
-        response: { 200: pageSchema(PostRevisionSchema), 403: ErrorSchema, 404: ErrorSchema },
-      },
-    },
+    route('signed-in', 'A post’s texts as posted and edited, newest first (its author and staff)', {
+      params: IdParams,
+      querystring: RevisionsQuery,
+      response: { 200: pageSchema(PostRevisionSchema), 403: ErrorSchema, 404: ErrorSchema },
+    }),
     async (request) => {
       const post = await visiblePost(request.params.id, request.actor);
       if (!canSeeHistory(post, request.actor)) throw fail.forbidden('Only the author or staff can see the history of this post');
@@ -226,18 +204,17 @@ export async function feedRoutes(
     },
   );
 
-  app.put('/api/posts/:id/like', { config: { access: 'signed-in' }, schema: postCommand('Like a post') }, async (request) =>
+  app.put('/api/posts/:id/like', route('signed-in', 'Like a post', postCommand()), async (request) =>
     command(request.params.id, request.actor, { type: 'LikePost', data: {} }),
   );
-  app.delete('/api/posts/:id/like', { config: { access: 'signed-in' }, schema: postCommand('Take back a like') }, async (request) =>
+  app.delete('/api/posts/:id/like', route('signed-in', 'Take back a like', postCommand()), async (request) =>
     command(request.params.id, request.actor, { type: 'UnlikePost', data: {} }),
   );
   app.post(
     '/api/posts/:id/share',
-    {
-      config: { access: 'public', rateLimit: { max: config.rateLimits.shares, timeWindow: '1 minute' } },
-      schema: postCommand('Count a share; once a day per reader'),
-    },
+    route('public', 'Count a share; once a day per reader', postCommand(), {
+      rateLimit: { max: config.rateLimits.shares, timeWindow: '1 minute' },
+    }),
     async (request) => {
       const { id } = request.params;
       const post = await posts.findOne({ _id: id });
@@ -255,52 +232,41 @@ export async function feedRoutes(
   );
   app.post(
     '/api/posts/:id/report',
-    { config: { access: 'signed-in' }, schema: { ...postCommand('Report a post to the moderators'), body: ReasonSchema } },
+    route('signed-in', 'Report a post to the moderators', { ...postCommand(), body: ReasonSchema }),
     async (request) => command(request.params.id, request.actor, { type: 'ReportPost', data: request.body }),
   );
   app.delete(
     '/api/posts/:id',
-    {
-      config: { access: 'signed-in' },
-      schema: { summary: 'Delete a post (its author or staff)', tags, params: IdParams, response: { 204: noContent(), ...refusals } },
-    },
+    route('signed-in', 'Delete a post (its author or staff)', { params: IdParams, response: { 204: noContent(), ...refusals } }),
     async (request, reply) => {
       await decide(request.params.id, request.actor, { type: 'DeletePost', data: {} });
       return reply.status(204).send();
     },
   );
 
-  app.put('/api/admin/posts/:id/approve', { config: { access: STAFF }, schema: postCommand('Approve a pending post') }, async (request) =>
+  app.put('/api/admin/posts/:id/approve', route(STAFF, 'Approve a pending post', postCommand()), async (request) =>
     command(request.params.id, request.actor, { type: 'ApprovePost', data: {} }),
   );
   app.put(
     '/api/admin/posts/:id/reject',
-    { config: { access: STAFF }, schema: { ...postCommand('Reject a pending post, with a reason its author sees'), body: ReasonSchema } },
+    route(STAFF, 'Reject a pending post, with a reason its author sees', { ...postCommand(), body: ReasonSchema }),
     async (request) => command(request.params.id, request.actor, { type: 'RejectPost', data: request.body }),
   );
   app.put(
     '/api/admin/posts/:id/pin',
-    {
-      config: { access: STAFF },
-      schema: { ...postCommand('Pin a post to the top of the feed (`{ pinned: false }` unpins)'), body: PinSchema },
-    },
+    route(STAFF, 'Pin a post to the top of the feed (`{ pinned: false }` unpins)', { ...postCommand(), body: PinSchema }),
     async (request) => command(request.params.id, request.actor, { type: request.body.pinned ? 'PinPost' : 'UnpinPost', data: {} }),
   );
-  app.put('/api/admin/posts/:id/unpin', { config: { access: STAFF }, schema: postCommand('Unpin a post') }, async (request) =>
+  app.put('/api/admin/posts/:id/unpin', route(STAFF, 'Unpin a post', postCommand()), async (request) =>
     command(request.params.id, request.actor, { type: 'UnpinPost', data: {} }),
   );
 
   app.get(
     '/api/admin/posts/pending',
-    {
-      config: { access: STAFF },
-      schema: {
-        summary: 'The moderation queue, oldest first: pending posts and held edits (`pendingRevision`)',
-        tags,
-        querystring: QueueQuery,
-        response: { 200: pageSchema(PostSchema) },
-      },
-    },
+    route(STAFF, 'The moderation queue, oldest first: pending posts and held edits (`pendingRevision`)', {
+      querystring: QueueQuery,
+      response: { 200: pageSchema(PostSchema) },
+    }),
     async (request) => {
       const page = await findPage(posts, IN_REVIEW, QUEUE_ORDER, request.query);
       return mapPage(page, (post) => postDto(post, request.actor));
@@ -311,10 +277,7 @@ export async function feedRoutes(
 
   app.get(
     '/api/stats',
-    {
-      config: { access: 'signed-in' },
-      schema: { summary: 'The community figures of the sidebar', tags, response: { 200: CommunityStatsSchema } },
-    },
+    route('signed-in', 'The community figures of the sidebar', { response: { 200: CommunityStatsSchema } }),
     async () => {
       const [totalPosts, activeMembers, online, postsThisWeek, trending] = await Promise.all([
         publishedPostCount(store),
@@ -327,17 +290,13 @@ export async function feedRoutes(
     },
   );
 
-  app.get(
-    '/api/admin/stats',
-    { config: { access: STAFF }, schema: { summary: 'The admin dashboard’s figures', tags, response: { 200: AdminStatsSchema } } },
-    async () => {
-      const [totalPosts, online, pendingApproval, reportedContent] = await Promise.all([
-        publishedPostCount(store),
-        services.presence.online(),
-        posts.countDocuments(IN_REVIEW),
-        openReportCount(store),
-      ]);
-      return { totalPosts, activeUsers: online.length, pendingApproval, reportedContent };
-    },
-  );
+  app.get('/api/admin/stats', route(STAFF, 'The admin dashboard’s figures', { response: { 200: AdminStatsSchema } }), async () => {
+    const [totalPosts, online, pendingApproval, reportedContent] = await Promise.all([
+      publishedPostCount(store),
+      services.presence.online(),
+      posts.countDocuments(IN_REVIEW),
+      openReportCount(store),
+    ]);
+    return { totalPosts, activeUsers: online.length, pendingApproval, reportedContent };
+  });
 }
