@@ -22,7 +22,7 @@ import {
   type User,
 } from '../../shared/members/schemas';
 import { credentialsCollection, membersCollection } from '../../projections/members';
-import { ErrorSchema, noContent, redirect, type ValibotTypeProvider } from '../http/openapi';
+import { ErrorSchema, noContent, redirect, routeOptions, type ValibotTypeProvider } from '../http/openapi';
 import type { MemberSessions } from '../http/session-store';
 import type { ApiDependencies } from '../dependencies';
 import type { PasswordWork } from './passwords';
@@ -63,7 +63,7 @@ const EMAIL_OUTCOME = {
 
 export async function accountRoutes(fastify: FastifyInstance, options: AccountRoutesOptions) {
   const app = fastify.withTypeProvider<ValibotTypeProvider>();
-  const tags = ['account'];
+  const route = routeOptions(['account']);
   const { services, memberSessions, passwords, addressLimits } = options;
   const { store, eventStore, handle, config } = services;
   const members = membersCollection(store);
@@ -108,15 +108,10 @@ export async function accountRoutes(fastify: FastifyInstance, options: AccountRo
 
   app.patch(
     '/api/me',
-    {
-      config: { access: 'signed-in' },
-      schema: {
-        summary: 'Change your own first name, last name or bio (plain text, at most 500 characters)',
-        tags,
-        body: ProfileChangeSchema,
-        response: { 200: UserSchema, 409: ErrorSchema },
-      },
-    },
+    route('signed-in', 'Change your own first name, last name or bio (plain text, at most 500 characters)', {
+      body: ProfileChangeSchema,
+      response: { 200: UserSchema, 409: ErrorSchema },
+    }),
     async (request): Promise<User> => {
       const actor = me(request.actor);
       const { firstName, lastName, bio } = request.body;
@@ -137,15 +132,12 @@ export async function accountRoutes(fastify: FastifyInstance, options: AccountRo
 
   app.put(
     '/api/me/password',
-    {
-      config: { access: 'signed-in', rateLimit: authLimit },
-      schema: {
-        summary: 'Change your own password; every other session of yours ends, this one stays signed in',
-        tags,
-        body: PasswordChangeSchema,
-        response: { 204: noContent('Changed; your other sessions have ended'), 409: ErrorSchema },
-      },
-    },
+    route(
+      'signed-in',
+      'Change your own password; every other session of yours ends, this one stays signed in',
+      { body: PasswordChangeSchema, response: { 204: noContent('Changed; your other sessions have ended'), 409: ErrorSchema } },
+      { rateLimit: authLimit },
+    ),
     async (request, reply) => {
       const actor = me(request.actor);
       const { currentPassword, newPassword } = request.body;
@@ -165,16 +157,12 @@ export async function accountRoutes(fastify: FastifyInstance, options: AccountRo
 
   app.post(
     '/api/me/email',
-    {
-      config: { access: 'signed-in', rateLimit: authLimit },
-      schema: {
-        summary:
-          'Ask to change your e-mail address, with your current password: a link valid 24 hours goes to the new address, and opening it makes the change and ends your other sessions. The answer is the same whether or not the new address has an account (its owner is told by mail)',
-        tags,
-        body: EmailChangeSchema,
-        response: { 202: EmailChangeRequestedSchema },
-      },
-    },
+    route(
+      'signed-in',
+      'Ask to change your e-mail address, with your current password: a link valid 24 hours goes to the new address, and opening it makes the change and ends your other sessions. The answer is the same whether or not the new address has an account (its owner is told by mail)',
+      { body: EmailChangeSchema, response: { 202: EmailChangeRequestedSchema } },
+      { rateLimit: authLimit },
+    ),
     async (request, reply) => {
       const actor = me(request.actor);
       const { email, currentPassword } = request.body;
@@ -205,12 +193,11 @@ export async function accountRoutes(fastify: FastifyInstance, options: AccountRo
 
   app.get(
     '/api/me/email/confirm/:token',
-    {
-      // The link is opened from the new address's mailbox, perhaps in a browser that is not signed in: the token is the proof.
-      config: { access: 'public', rateLimit: authLimit },
-      schema: {
-        summary: 'Follow an e-mail change link: the address changes once, then the link is spent',
-        tags,
+    // The link is opened from the new address's mailbox, perhaps in a browser that is not signed in: the token is the proof.
+    route(
+      'public',
+      'Follow an e-mail change link: the address changes once, then the link is spent',
+      {
         params: TokenParams,
         response: {
           302: redirect(
@@ -218,7 +205,8 @@ export async function accountRoutes(fastify: FastifyInstance, options: AccountRo
           ),
         },
       },
-    },
+      { rateLimit: authLimit },
+    ),
     async (request, reply) => {
       const subject = await emailLinks.take(request.params.token);
       const parsed = subject ? v.safeParse(EmailChangeLink, JSON.parse(subject)) : null;
@@ -259,14 +247,9 @@ export async function accountRoutes(fastify: FastifyInstance, options: AccountRo
 
   app.get(
     '/api/me/sessions',
-    {
-      config: { access: 'signed-in' },
-      schema: {
-        summary: 'Your signed-in browsers, this one marked current (never a session id or cookie)',
-        tags,
-        response: { 200: OpenSessionsSchema },
-      },
-    },
+    route('signed-in', 'Your signed-in browsers, this one marked current (never a session id or cookie)', {
+      response: { 200: OpenSessionsSchema },
+    }),
     async (request) => {
       const actor = me(request.actor);
       const current = request.session.sessionId;
@@ -289,16 +272,11 @@ export async function accountRoutes(fastify: FastifyInstance, options: AccountRo
 
   app.delete(
     '/api/me/sessions/:id',
-    {
-      config: { access: 'signed-in' },
-      // 422: this browser's own session is ended by signing out.
-      schema: {
-        summary: 'End one of your other sessions: that browser is signed out at once',
-        tags,
-        params: SessionParams,
-        response: { 204: noContent('Ended'), 404: ErrorSchema, 422: ErrorSchema },
-      },
-    },
+    // 422: this browser's own session is ended by signing out.
+    route('signed-in', 'End one of your other sessions: that browser is signed out at once', {
+      params: SessionParams,
+      response: { 204: noContent('Ended'), 404: ErrorSchema, 422: ErrorSchema },
+    }),
     async (request, reply) => {
       const actor = me(request.actor);
       const { id } = request.params;
@@ -312,14 +290,7 @@ export async function accountRoutes(fastify: FastifyInstance, options: AccountRo
 
   app.post(
     '/api/me/sessions/end-others',
-    {
-      config: { access: 'signed-in' },
-      schema: {
-        summary: 'Sign out everywhere else: every session of yours but this one ends',
-        tags,
-        response: { 200: SessionsEndedSchema },
-      },
-    },
+    route('signed-in', 'Sign out everywhere else: every session of yours but this one ends', { response: { 200: SessionsEndedSchema } }),
     async (request) => {
       const actor = me(request.actor);
       const ended = await memberSessions.endOthers(actor.id, request.session.sessionId);

@@ -11,7 +11,7 @@ import { MENTIONS_MAX, mentionCandidates } from '../../shared/members/mentions';
 import { ROLES } from '../../shared/domain';
 import type { DocumentStore, Filter } from '../../platform/document-store/port';
 import { membersCollection } from '../../projections/members';
-import type { ValibotTypeProvider } from '../http/openapi';
+import { routeOptions, type ValibotTypeProvider } from '../http/openapi';
 import { findPage, mapPage, pageQuery } from '../http/pagination';
 import { pageSchema } from '../../shared/page';
 import type { ApiDependencies } from '../dependencies';
@@ -38,17 +38,13 @@ export async function resolveMentions(store: DocumentStore, content: string, aut
 export async function directoryRoutes(fastify: FastifyInstance, { services }: { services: Pick<ApiDependencies, 'store'> }) {
   const app = fastify.withTypeProvider<ValibotTypeProvider>();
   const members = membersCollection(services.store);
+  const route = routeOptions(['members']);
   app.get(
     '/api/members',
-    {
-      config: { access: 'signed-in' },
-      schema: {
-        summary: 'Members whose first (and last) name begins with what was typed, to mention them',
-        tags: ['members'],
-        querystring: DirectoryQuery,
-        response: { 200: pageSchema(DirectoryMemberSchema) },
-      },
-    },
+    route('signed-in', 'Members whose first (and last) name begins with what was typed, to mention them', {
+      querystring: DirectoryQuery,
+      response: { 200: pageSchema(DirectoryMemberSchema) },
+    }),
     async (request) => {
       const [first = '', ...rest] = request.query.q.replace(/^@/u, '').split(/\s+/u);
       const starts = (word: string) => ({ $regex: `^${escapeRegex(word)}`, $options: 'i' });

@@ -11,7 +11,7 @@ import { credentialsCollection, HELD_NOT_GIVEN, memberActivity, membersCollectio
 import { subscriptionsCollection } from '../../projections/subscriptions';
 import { subscriptionDecider } from '../../shared/subscriptions/subscription-stream';
 import { mediaCollection, mediaView, sweepOrphanMedia } from '../../projections/media';
-import { ErrorSchema, noContent, type ValibotTypeProvider } from '../http/openapi';
+import { ErrorSchema, noContent, routeOptions, type ValibotTypeProvider } from '../http/openapi';
 import type { MemberSessions } from '../http/session-store';
 import type { ApiDependencies } from '../dependencies';
 import type { PasswordWork } from './passwords';
@@ -35,22 +35,18 @@ export async function erasureRoutes(
   { services, memberSessions, disconnectMember, passwords }: ErasureRoutesOptions,
 ) {
   const app = fastify.withTypeProvider<ValibotTypeProvider>();
-  const tags = ['members'];
+  const route = routeOptions(['members']);
   const { store } = services;
   const guestSubscriptionsOf = (email: string) =>
     subscriptionsCollection(store).find({ email: email.trim().toLowerCase(), memberId: null }, { sort: { createdAt: 1, _id: 1 } });
 
   app.get(
     '/api/me/export',
-    {
-      config: { access: 'signed-in' },
-      schema: {
-        summary:
-          'A JSON file of everything held about the member: readable documents (account, posts, blog posts, comments, events, RSVPs, subscriptions, sessions, uploads), then the raw event log as an appendix (activity)',
-        tags,
-        response: { 200: AccountExportSchema },
-      },
-    },
+    route(
+      'signed-in',
+      'A JSON file of everything held about the member: readable documents (account, posts, blog posts, comments, events, RSVPs, subscriptions, sessions, uploads), then the raw event log as an appendix (activity)',
+      { response: { 200: AccountExportSchema } },
+    ),
     async (request, reply): Promise<AccountExport> => {
       const memberId = request.actor!.id;
       const [member, credentials, own, sessions, uploads, activity, documents] = await Promise.all([
@@ -117,17 +113,16 @@ export async function erasureRoutes(
 
   app.delete(
     '/api/me',
-    {
-      // Trying passwords is what an attacker with a stolen session would repeat: limited like sign-in.
-      config: { access: 'signed-in', rateLimit: { max: services.config.rateLimits.auth, timeWindow: '1 minute' } },
-      schema: {
-        summary:
-          'Erase the account: personal data gone from every read model and, by destroying its keys, from the event log; content kept as by “Former member” or removed',
-        tags,
+    // Trying passwords is what an attacker with a stolen session would repeat: limited like sign-in.
+    route(
+      'signed-in',
+      'Erase the account: personal data gone from every read model and, by destroying its keys, from the event log; content kept as by “Former member” or removed',
+      {
         body: EraseAccountSchema,
         response: { 204: noContent('Erased; every session of the member has ended'), 400: ErrorSchema, 422: ErrorSchema },
       },
-    },
+      { rateLimit: { max: services.config.rateLimits.auth, timeWindow: '1 minute' } },
+    ),
     async (request, reply) => {
       const actor = request.actor!;
       const credentials = await credentialsCollection(store).findOne({ _id: actor.id });

@@ -21,7 +21,7 @@ import {
   PasswordResetSchema,
 } from '../../shared/members/password-reset';
 import { credentialsCollection, membersCollection, type MemberDocument } from '../../projections/members';
-import { ErrorSchema, noContent, type ValibotTypeProvider } from '../http/openapi';
+import { ErrorSchema, noContent, routeOptions, type ValibotTypeProvider } from '../http/openapi';
 import type { MemberSessions } from '../http/session-store';
 import type { ApiDependencies } from '../dependencies';
 import type { PasswordWork } from './passwords';
@@ -49,7 +49,7 @@ const ResetLink = v.object({ memberId: v.string(), resetId: v.string() });
 
 export async function passwordResetRoutes(fastify: FastifyInstance, options: PasswordResetRoutesOptions) {
   const app = fastify.withTypeProvider<ValibotTypeProvider>();
-  const tags = ['members'];
+  const route = routeOptions(['members']);
   const { services, memberSessions, passwords, addressLimits } = options;
   const { store, handle, config } = services;
   const members = membersCollection(store);
@@ -84,16 +84,12 @@ export async function passwordResetRoutes(fastify: FastifyInstance, options: Pas
 
   app.post(
     '/api/auth/password-reset',
-    {
-      config: { access: 'public', rateLimit: authLimit },
-      schema: {
-        summary:
-          'E-mail a link to choose a new password (valid 60 minutes, works once); answers the same whether or not the address has an account',
-        tags,
-        body: PasswordResetRequestSchema,
-        response: { 202: PasswordResetRequestedSchema },
-      },
-    },
+    route(
+      'public',
+      'E-mail a link to choose a new password (valid 60 minutes, works once); answers the same whether or not the address has an account',
+      { body: PasswordResetRequestSchema, response: { 202: PasswordResetRequestedSchema } },
+      { rateLimit: authLimit },
+    ),
     async (request, reply) => {
       const { email } = request.body;
       // Counted whether or not the address has an account, so the limit says nothing about that either.
@@ -115,12 +111,10 @@ export async function passwordResetRoutes(fastify: FastifyInstance, options: Pas
 
   app.post(
     '/api/auth/password-reset/:token',
-    {
-      config: { access: 'public', rateLimit: authLimit },
-      schema: {
-        summary:
-          'Choose a new password with a reset link’s token (the registration rule applies); every session of the member ends, and the link is spent',
-        tags,
+    route(
+      'public',
+      'Choose a new password with a reset link’s token (the registration rule applies); every session of the member ends, and the link is spent',
+      {
         params: TokenParams,
         body: PasswordResetSchema,
         response: {
@@ -129,7 +123,8 @@ export async function passwordResetRoutes(fastify: FastifyInstance, options: Pas
           409: ErrorSchema,
         },
       },
-    },
+      { rateLimit: authLimit },
+    ),
     async (request, reply) => {
       const spent = () => reply.status(404).send({ error: RESET_LINK_SPENT, message: RESET_LINK_SPENT });
       const { token } = request.params;

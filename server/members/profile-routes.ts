@@ -21,7 +21,7 @@ import {
 import { membersCollection } from '../../projections/members';
 import { feedPosts } from '../../projections/feed';
 import { calendarEvents, type CalendarEventDocument } from '../../projections/events';
-import { ErrorSchema, type ValibotTypeProvider } from '../http/openapi';
+import { ErrorSchema, routeOptions, type ValibotTypeProvider } from '../http/openapi';
 import { STAFF } from '../http/access';
 import type { ApiDependencies } from '../dependencies';
 
@@ -42,18 +42,14 @@ export async function profileRoutes(fastify: FastifyInstance, { services }: { se
   const posts = feedPosts(store);
   const calendar = calendarEvents(store);
 
+  const route = routeOptions(['members']);
   app.get(
     '/api/members/:id',
-    {
-      config: { access: 'signed-in' },
-      schema: {
-        summary:
-          'A member’s profile: name, picture, role, bio, when they joined, their newest posts and the events they organise; never their e-mail address',
-        tags: ['members'],
-        params: ProfileParams,
-        response: { 200: MemberProfileSchema, 404: ErrorSchema },
-      },
-    },
+    route(
+      'signed-in',
+      'A member’s profile: name, picture, role, bio, when they joined, their newest posts and the events they organise; never their e-mail address',
+      { params: ProfileParams, response: { 200: MemberProfileSchema, 404: ErrorSchema } },
+    ),
     async (request): Promise<MemberProfile> => {
       const { id } = request.params;
       const member = await members.findOne({ _id: id });

@@ -30,7 +30,7 @@ import { escapeRegex } from '../../shared/text';
 import { WrongExpectedVersionError } from '../../platform/event-store/port';
 import { credentialsCollection, membersCollection, postCountsByAuthor, type MemberDocument } from '../../projections/members';
 import type { Filter, Sort } from '../../platform/document-store/port';
-import { ErrorSchema, noContent, redirect, type ValibotTypeProvider } from '../http/openapi';
+import { ErrorSchema, noContent, redirect, routeOptions, type ValibotTypeProvider } from '../http/openapi';
 import { findPage, mapPage, pageQuery } from '../http/pagination';
 import { ADMIN, STAFF } from '../http/access';
 import type { MemberSessions } from '../http/session-store';
@@ -99,7 +99,7 @@ const NEWEST_MEMBERS_FIRST: Sort = { registeredAt: -1, _id: -1 };
 
 export async function memberRoutes(fastify: FastifyInstance, options: MemberRoutesOptions) {
   const app = fastify.withTypeProvider<ValibotTypeProvider>();
-  const tags = ['members'];
+  const route = routeOptions(['members']);
   const { services, memberSessions, passwords, addressLimits } = options;
   const { store, eventStore, handle, config } = services;
   const members = membersCollection(store);
@@ -140,14 +140,9 @@ export async function memberRoutes(fastify: FastifyInstance, options: MemberRout
 
   app.get(
     '/api/login',
-    {
-      config: { access: 'public' },
-      schema: {
-        summary: 'The sign-in page’s old address: sends the browser to /login',
-        tags,
-        response: { 302: redirect('To the sign-in page, /login') },
-      },
-    },
+    route('public', 'The sign-in page’s old address: sends the browser to /login', {
+      response: { 302: redirect('To the sign-in page, /login') },
+    }),
     async (_request, reply) => reply.redirect('/login'),
   );
 
@@ -182,16 +177,12 @@ export async function memberRoutes(fastify: FastifyInstance, options: MemberRout
 
   app.post(
     '/api/auth/register',
-    {
-      config: { access: 'public', rateLimit: authLimit },
-      schema: {
-        summary:
-          'Ask to join: a link to finish signing up (valid 24 hours, works once) goes to the address; answers the same whether or not the address has an account (its owner is told by mail instead)',
-        tags,
-        body: RegisterSchema,
-        response: { 202: RegistrationRequestedSchema },
-      },
-    },
+    route(
+      'public',
+      'Ask to join: a link to finish signing up (valid 24 hours, works once) goes to the address; answers the same whether or not the address has an account (its owner is told by mail instead)',
+      { body: RegisterSchema, response: { 202: RegistrationRequestedSchema } },
+      { rateLimit: authLimit },
+    ),
     async (request, reply) => {
       const { body } = request;
       const email = body.email.trim().toLowerCase();
@@ -212,18 +203,17 @@ export async function memberRoutes(fastify: FastifyInstance, options: MemberRout
 
   app.get(
     '/api/auth/register/confirm/:token',
-    {
-      config: { access: 'public', rateLimit: authLimit },
-      schema: {
-        summary:
-          'Open the link that finishes signing up: a page that names the address and makes the account only when its button is pressed (a POST); opening it uses nothing up',
-        tags,
+    route(
+      'public',
+      'Open the link that finishes signing up: a page that names the address and makes the account only when its button is pressed (a POST); opening it uses nothing up',
+      {
         params: TokenParams,
         response: {
           200: { description: 'The confirmation page, or one that says the link is spent, expired or unknown', contentType: 'text/html' },
         },
       },
-    },
+      { rateLimit: authLimit },
+    ),
     async (request, reply) => {
       const { token } = request.params;
       const pending = parsePending(await registrationLinks.peek(token));
@@ -234,12 +224,10 @@ export async function memberRoutes(fastify: FastifyInstance, options: MemberRout
 
   app.post(
     '/api/auth/register/confirm/:token',
-    {
-      config: { access: 'public', rateLimit: authLimit },
-      schema: {
-        summary:
-          'Finish signing up with the link’s token (the button of its page): the account is made and signed in once, then the link is spent; the community’s first member becomes its admin',
-        tags,
+    route(
+      'public',
+      'Finish signing up with the link’s token (the button of its page): the account is made and signed in once, then the link is spent; the community’s first member becomes its admin',
+      {
         params: TokenParams,
         response: {
           200: {
@@ -249,7 +237,8 @@ export async function memberRoutes(fastify: FastifyInstance, options: MemberRout
           303: redirect('To the home page, signed in as the new member'),
         },
       },
-    },
+      { rateLimit: authLimit },
+    ),
     async (request, reply) => {
       const page = (html: string) => reply.header('Cache-Control', 'no-store').type('text/html; charset=utf-8').send(html);
       // Taking it is atomic: of two uses at once, one gets it.
@@ -294,16 +283,13 @@ export async function memberRoutes(fastify: FastifyInstance, options: MemberRout
 
   app.post(
     '/api/auth/login',
-    {
-      config: { access: 'public', rateLimit: authLimit },
-      // 401 and 403 are this route's own answers (a wrong password, a suspended account): it is public, so they are not implied.
-      schema: {
-        summary: 'Sign in with e-mail and password; the session cookie is set',
-        tags,
-        body: LoginSchema,
-        response: { 200: UserSchema, 401: ErrorSchema, 403: ErrorSchema },
-      },
-    },
+    // 401 and 403 are this route's own answers (a wrong password, a suspended account): it is public, so they are not implied.
+    route(
+      'public',
+      'Sign in with e-mail and password; the session cookie is set',
+      { body: LoginSchema, response: { 200: UserSchema, 401: ErrorSchema, 403: ErrorSchema } },
+      { rateLimit: authLimit },
+    ),
     async (request): Promise<User> => {
       const { body } = request;
       const email = body.email.trim().toLowerCase();
@@ -327,15 +313,12 @@ export async function memberRoutes(fastify: FastifyInstance, options: MemberRout
 
   app.post(
     '/api/auth/magic-link',
-    {
-      config: { access: 'public', rateLimit: authLimit },
-      schema: {
-        summary: 'E-mail a one-time sign-in link; answers the same whether or not the address has an account',
-        tags,
-        body: MagicLinkSchema,
-        response: { 202: SignInLinkRequestedSchema },
-      },
-    },
+    route(
+      'public',
+      'E-mail a one-time sign-in link; answers the same whether or not the address has an account',
+      { body: MagicLinkSchema, response: { 202: SignInLinkRequestedSchema } },
+      { rateLimit: authLimit },
+    ),
     async (request, reply) => {
       const { body } = request;
       const email = body.email.trim().toLowerCase();
@@ -357,18 +340,17 @@ export async function memberRoutes(fastify: FastifyInstance, options: MemberRout
 
   app.get(
     '/api/auth/magic/:token',
-    {
-      config: { access: 'public', rateLimit: authLimit },
-      schema: {
-        summary:
-          'Open a sign-in link from the e-mail: a page that names the account and signs in only when its button is pressed (a POST); opening it uses nothing up',
-        tags,
+    route(
+      'public',
+      'Open a sign-in link from the e-mail: a page that names the account and signs in only when its button is pressed (a POST); opening it uses nothing up',
+      {
         params: TokenParams,
         response: {
           200: { description: 'The confirmation page, or one that says the link is spent, expired or unknown', contentType: 'text/html' },
         },
       },
-    },
+      { rateLimit: authLimit },
+    ),
     async (request, reply) => {
       const { token } = request.params;
       const memberId = await signInLinks.peek(token);
@@ -381,11 +363,10 @@ export async function memberRoutes(fastify: FastifyInstance, options: MemberRout
 
   app.post(
     '/api/auth/magic/:token',
-    {
-      config: { access: 'public', rateLimit: authLimit },
-      schema: {
-        summary: 'Sign in with a sign-in link (the button of its page): signs in once, then the link is spent',
-        tags,
+    route(
+      'public',
+      'Sign in with a sign-in link (the button of its page): signs in once, then the link is spent',
+      {
         params: TokenParams,
         response: {
           303: redirect(
@@ -393,7 +374,8 @@ export async function memberRoutes(fastify: FastifyInstance, options: MemberRout
           ),
         },
       },
-    },
+      { rateLimit: authLimit },
+    ),
     async (request, reply) => {
       const { token } = request.params;
       const memberId = await signInLinks.take(token);
@@ -409,10 +391,7 @@ export async function memberRoutes(fastify: FastifyInstance, options: MemberRout
   }
   app.post(
     '/api/logout',
-    {
-      config: { access: 'public' },
-      schema: { summary: 'Sign out: the session ends', tags, response: { 204: noContent('Signed out (also when no one was signed in)') } },
-    },
+    route('public', 'Sign out: the session ends', { response: { 204: noContent('Signed out (also when no one was signed in)') } }),
     async (request, reply) => {
       await signOut(request);
       return reply.status(204).send();
@@ -420,14 +399,9 @@ export async function memberRoutes(fastify: FastifyInstance, options: MemberRout
   );
   app.get(
     '/api/logout',
-    {
-      config: { access: 'public' },
-      schema: {
-        summary: 'Sign out from a link: only on the site’s own navigation or an address typed in',
-        tags,
-        response: { 302: redirect('To the home page') },
-      },
-    },
+    route('public', 'Sign out from a link: only on the site’s own navigation or an address typed in', {
+      response: { 302: redirect('To the home page') },
+    }),
     async (request, reply: FastifyReply) => {
       // A GET can be started by any site (a link, an image): sign out only on the site's own navigation or one
       // typed in ('none'); browsers too old to send Sec-Fetch-Site are let through, as before.
@@ -437,18 +411,13 @@ export async function memberRoutes(fastify: FastifyInstance, options: MemberRout
     },
   );
 
-  app.get(
-    '/api/auth/user',
-    { config: { access: 'signed-in' }, schema: { summary: 'Who is signed in', tags, response: { 200: UserSchema } } },
-    async (request) => userDto(await memberOrFail(request.actor!.id)),
+  app.get('/api/auth/user', route('signed-in', 'Who is signed in', { response: { 200: UserSchema } }), async (request) =>
+    userDto(await memberOrFail(request.actor!.id)),
   );
   // The same for the web app, which asks on every page: a visitor is an answer ({ user: null }), not a 401 in the console.
   app.get(
     '/api/auth/session',
-    {
-      config: { access: 'public' },
-      schema: { summary: 'Who is signed in, or null for a visitor', tags, response: { 200: SessionSchema } },
-    },
+    route('public', 'Who is signed in, or null for a visitor', { response: { 200: SessionSchema } }),
     async (request) => {
       return { user: request.actor ? userDto(await memberOrFail(request.actor.id)) : null };
     },
@@ -472,16 +441,11 @@ export async function memberRoutes(fastify: FastifyInstance, options: MemberRout
 
   app.get(
     '/api/admin/users',
-    {
-      config: { access: STAFF },
-      schema: {
-        summary:
-          'The member list, newest first, with presence and post counts; searched by name or e-mail, filtered by role, presence or suspension',
-        tags,
-        querystring: MembersQuery,
-        response: { 200: pageSchema(MemberRowSchema) },
-      },
-    },
+    route(
+      STAFF,
+      'The member list, newest first, with presence and post counts; searched by name or e-mail, filtered by role, presence or suspension',
+      { querystring: MembersQuery, response: { 200: pageSchema(MemberRowSchema) } },
+    ),
     async (request) => {
       const { query } = request;
       const page = await findPage(members, await memberListFilter(query), NEWEST_MEMBERS_FIRST, query);
@@ -506,17 +470,12 @@ export async function memberRoutes(fastify: FastifyInstance, options: MemberRout
 
   app.put(
     '/api/admin/users/:id/role',
-    {
-      config: { access: ADMIN },
-      // 409: someone else changed the member at the same moment; 422: the last active admin cannot be demoted.
-      schema: {
-        summary: 'Change a member’s role; their open pages reconnect with the new one',
-        tags,
-        params: IdParams,
-        body: RoleChangeSchema,
-        response: { 200: UserSchema, 404: ErrorSchema, 409: ErrorSchema, 422: ErrorSchema },
-      },
-    },
+    // 409: someone else changed the member at the same moment; 422: the last active admin cannot be demoted.
+    route(ADMIN, 'Change a member’s role; their open pages reconnect with the new one', {
+      params: IdParams,
+      body: RoleChangeSchema,
+      response: { 200: UserSchema, 404: ErrorSchema, 409: ErrorSchema, 422: ErrorSchema },
+    }),
     async (request): Promise<User> => {
       const { id } = request.params;
       const { role } = request.body;
@@ -538,16 +497,11 @@ export async function memberRoutes(fastify: FastifyInstance, options: MemberRout
 
   app.put(
     '/api/admin/users/:id/suspend',
-    {
-      config: { access: STAFF },
-      // 403: staff may not suspend an admin; 409: changed by someone else at the same moment; 422: no one may suspend themselves.
-      schema: {
-        summary: 'Suspend a member: signed out everywhere, and refused sign-in until unsuspended',
-        tags,
-        params: IdParams,
-        response: { 200: UserSchema, 404: ErrorSchema, 409: ErrorSchema, 422: ErrorSchema },
-      },
-    },
+    // 403: staff may not suspend an admin; 409: changed by someone else at the same moment; 422: no one may suspend themselves.
+    route(STAFF, 'Suspend a member: signed out everywhere, and refused sign-in until unsuspended', {
+      params: IdParams,
+      response: { 200: UserSchema, 404: ErrorSchema, 409: ErrorSchema, 422: ErrorSchema },
+    }),
     async (request): Promise<User> => {
       const { id } = request.params;
       await memberOrFail(id);
@@ -566,15 +520,7 @@ export async function memberRoutes(fastify: FastifyInstance, options: MemberRout
   app.put(
     '/api/admin/users/:id/unsuspend',
     // 403: staff may not unsuspend an admin; 409: changed by someone else at the same moment.
-    {
-      config: { access: STAFF },
-      schema: {
-        summary: 'Lift a member’s suspension',
-        tags,
-        params: IdParams,
-        response: { 200: UserSchema, 404: ErrorSchema, 409: ErrorSchema },
-      },
-    },
+    route(STAFF, 'Lift a member’s suspension', { params: IdParams, response: { 200: UserSchema, 404: ErrorSchema, 409: ErrorSchema } }),
     async (request): Promise<User> => {
       const { id } = request.params;
       await memberOrFail(id);
