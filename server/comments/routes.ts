@@ -20,7 +20,7 @@ import { blogPosts } from '../../projections/blog';
 import { membersCollection } from '../../projections/members';
 import { displayName } from '../../shared/members/display';
 import type { Intent } from '../../platform/command-handler';
-import { ErrorSchema, noContent, type ValibotTypeProvider } from '../http/openapi';
+import { ErrorSchema, noContent, routeOptions, type ValibotTypeProvider } from '../http/openapi';
 import { findPage, mapPage, OLDEST_FIRST, pageQuery } from '../http/pagination';
 import type { ApiDependencies } from '../dependencies';
 import { resolveMentions } from '../members/directory';
@@ -35,7 +35,7 @@ export async function commentRoutes(
 ) {
   const app = fastify.withTypeProvider<ValibotTypeProvider>();
   const comments = commentsCollection(services.store);
-  const tags = ['comments'];
+  const route = routeOptions(['comments']);
   const refusals = { 403: ErrorSchema, 404: ErrorSchema, 409: ErrorSchema, 422: ErrorSchema };
 
   /**
@@ -109,16 +109,11 @@ export async function commentRoutes(
   ] as const) {
     app.get(
       path,
-      {
-        config: { access: 'public' },
-        schema: {
-          summary: `The comments on ${noun}, oldest first; removed ones stay, without their text`,
-          tags,
-          params: IdParams,
-          querystring: ThreadQuery,
-          response: { 200: pageSchema(CommentSchema), 404: ErrorSchema },
-        },
-      },
+      route('public', `The comments on ${noun}, oldest first; removed ones stay, without their text`, {
+        params: IdParams,
+        querystring: ThreadQuery,
+        response: { 200: pageSchema(CommentSchema), 404: ErrorSchema },
+      }),
       async (request) => {
         const { id } = await target(targetType, request.params.id, request.actor);
         return mapPage(await findPage(comments, { targetType, targetId: id }, OLDEST_FIRST, request.query), commentDto);
@@ -126,16 +121,12 @@ export async function commentRoutes(
     );
     app.post(
       path,
-      {
-        config: { access: 'signed-in', rateLimit: { max: services.config.rateLimits.comments, timeWindow: '1 minute' } },
-        schema: {
-          summary: `Comment on ${noun}, or reply to one of its comments (one level deep); subscribers only read`,
-          tags,
-          params: IdParams,
-          body: NewCommentSchema,
-          response: { 201: CommentSchema, ...refusals },
-        },
-      },
+      route(
+        'signed-in',
+        `Comment on ${noun}, or reply to one of its comments (one level deep); subscribers only read`,
+        { params: IdParams, body: NewCommentSchema, response: { 201: CommentSchema, ...refusals } },
+        { rateLimit: { max: services.config.rateLimits.comments, timeWindow: '1 minute' } },
+      ),
       async (request, reply) => {
         const { id: targetId, open } = await target(targetType, request.params.id, request.actor);
         if (!open) throw fail.rule('Comments open once the post is approved');
@@ -163,29 +154,15 @@ export async function commentRoutes(
 
   app.patch(
     '/api/comments/:id',
-    {
-      config: { access: 'signed-in' },
-      schema: {
-        summary: 'Edit my comment',
-        tags,
-        params: IdParams,
-        body: CommentEditSchema,
-        response: { 200: CommentSchema, ...refusals },
-      },
-    },
+    route('signed-in', 'Edit my comment', { params: IdParams, body: CommentEditSchema, response: { 200: CommentSchema, ...refusals } }),
     async (request) => command(commentId(request.params), request.actor, { type: 'EditComment', data: request.body }),
   );
   app.delete(
     '/api/comments/:id',
-    {
-      config: { access: 'signed-in' },
-      schema: {
-        summary: 'Remove a comment (its author or staff); the thread keeps a "removed" line',
-        tags,
-        params: IdParams,
-        response: { 204: noContent(), ...refusals },
-      },
-    },
+    route('signed-in', 'Remove a comment (its author or staff); the thread keeps a "removed" line', {
+      params: IdParams,
+      response: { 204: noContent(), ...refusals },
+    }),
     async (request, reply) => {
       await decide(commentId(request.params), request.actor, { type: 'RemoveComment', data: {} });
       return reply.status(204).send();
@@ -193,16 +170,11 @@ export async function commentRoutes(
   );
   app.post(
     '/api/comments/:id/report',
-    {
-      config: { access: 'signed-in' },
-      schema: {
-        summary: 'Report a comment to the moderators',
-        tags,
-        params: IdParams,
-        body: ReasonSchema,
-        response: { 200: CommentSchema, ...refusals },
-      },
-    },
+    route('signed-in', 'Report a comment to the moderators', {
+      params: IdParams,
+      body: ReasonSchema,
+      response: { 200: CommentSchema, ...refusals },
+    }),
     async (request) => command(commentId(request.params), request.actor, { type: 'ReportComment', data: request.body ?? {} }),
   );
 }

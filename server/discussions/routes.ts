@@ -54,7 +54,7 @@ import {
 } from '../../projections/discussions';
 import type { TopicCommand } from '../../shared/discussions/topic-stream';
 import type { ReplyCommand } from '../../shared/discussions/reply-stream';
-import { ErrorSchema, noContent, type ValibotTypeProvider } from '../http/openapi';
+import { ErrorSchema, noContent, routeOptions, type ValibotTypeProvider } from '../http/openapi';
 import { pageQuery } from '../http/pagination';
 import { STAFF } from '../http/access';
 import { knownId } from '../http/ids';
@@ -77,7 +77,7 @@ export async function discussionRoutes(
 ) {
   const app = fastify.withTypeProvider<ValibotTypeProvider>();
   const { store, config } = services;
-  const tags = ['discussions'];
+  const route = routeOptions(['discussions']);
   const refusals = { 403: ErrorSchema, 404: ErrorSchema, 409: ErrorSchema, 422: ErrorSchema };
   const posting = { max: config.rateLimits.comments, timeWindow: '1 minute' };
 
@@ -138,18 +138,12 @@ export async function discussionRoutes(
 
   app.get(
     '/api/categories',
-    {
-      config: { access: 'signed-in' },
-      schema: { summary: 'The discussion categories, by name, with their topic counts', tags, response: { 200: v.array(CategorySchema) } },
-    },
+    route('signed-in', 'The discussion categories, by name, with their topic counts', { response: { 200: v.array(CategorySchema) } }),
     async () => (await allCategories(store)).map(categoryDto),
   );
   app.post(
     '/api/admin/categories',
-    {
-      config: { access: STAFF },
-      schema: { summary: 'Add a discussion category', tags, body: NewCategorySchema, response: { 201: CategorySchema, ...refusals } },
-    },
+    route(STAFF, 'Add a discussion category', { body: NewCategorySchema, response: { 201: CategorySchema, ...refusals } }),
     async (request, reply) => {
       const id = randomUUID();
       const { name, description, color } = request.body;
@@ -161,16 +155,11 @@ export async function discussionRoutes(
   );
   app.patch(
     '/api/admin/categories/:id',
-    {
-      config: { access: STAFF },
-      schema: {
-        summary: 'Rename a category, or change its description or colour',
-        tags,
-        params: IdParams,
-        body: CategoryChangeSchema,
-        response: { 200: CategorySchema, ...refusals },
-      },
-    },
+    route(STAFF, 'Rename a category, or change its description or colour', {
+      params: IdParams,
+      body: CategoryChangeSchema,
+      response: { 200: CategorySchema, ...refusals },
+    }),
     async (request) => {
       const id = categoryId(request.params.id);
       const { name, description, color } = request.body;
@@ -182,15 +171,10 @@ export async function discussionRoutes(
   );
   app.delete(
     '/api/admin/categories/:id',
-    {
-      config: { access: STAFF },
-      schema: {
-        summary: 'Delete a category that holds no topics (409 while it holds some)',
-        tags,
-        params: IdParams,
-        response: { 204: noContent(), ...refusals },
-      },
-    },
+    route(STAFF, 'Delete a category that holds no topics (409 while it holds some)', {
+      params: IdParams,
+      response: { 204: noContent(), ...refusals },
+    }),
     async (request, reply) => {
       const id = categoryId(request.params.id);
       const category = await findCategory(store, id);
@@ -203,40 +187,28 @@ export async function discussionRoutes(
 
   app.get(
     '/api/topics',
-    {
-      config: { access: 'signed-in' },
-      schema: {
-        summary: 'Topics, pinned first then most recently active; by category (id or slug), tag or full-text search, with my unread counts',
-        tags,
-        querystring: TopicListQuery,
-        response: { 200: pageSchema(TopicSummarySchema) },
-      },
-    },
+    route(
+      'signed-in',
+      'Topics, pinned first then most recently active; by category (id or slug), tag or full-text search, with my unread counts',
+      { querystring: TopicListQuery, response: { 200: pageSchema(TopicSummarySchema) } },
+    ),
     async (request) => topicList(store, request.query, request.actor!.id),
   );
   app.get(
     '/api/topics/unread',
-    {
-      config: { access: 'signed-in' },
-      schema: {
-        summary: 'How many recently active topics have something I have not read (muted ones aside)',
-        tags,
-        response: { 200: UnreadTopicsSchema },
-      },
-    },
+    route('signed-in', 'How many recently active topics have something I have not read (muted ones aside)', {
+      response: { 200: UnreadTopicsSchema },
+    }),
     async (request) => ({ count: await unreadTopicCount(store, request.actor!.id) }),
   );
   app.post(
     '/api/topics',
-    {
-      config: { access: 'signed-in', rateLimit: { max: config.rateLimits.posting, timeWindow: '1 minute' } },
-      schema: {
-        summary: 'Start a topic in a category (I then watch it)',
-        tags,
-        body: NewTopicSchema,
-        response: { 201: TopicSchema, ...refusals },
-      },
-    },
+    route(
+      'signed-in',
+      'Start a topic in a category (I then watch it)',
+      { body: NewTopicSchema, response: { 201: TopicSchema, ...refusals } },
+      { rateLimit: { max: config.rateLimits.posting, timeWindow: '1 minute' } },
+    ),
     async (request, reply) => {
       const actor = request.actor!;
       const { title, categoryId: rawCategory, tags: topicTags } = request.body;
@@ -254,16 +226,11 @@ export async function discussionRoutes(
   );
   app.get(
     '/api/topics/:id',
-    {
-      config: { access: 'signed-in' },
-      schema: {
-        summary: 'A topic with its replies, oldest first, a page at a time',
-        tags,
-        params: IdParams,
-        querystring: RepliesQuery,
-        response: { 200: TopicPageSchema, 404: ErrorSchema },
-      },
-    },
+    route('signed-in', 'A topic with its replies, oldest first, a page at a time', {
+      params: IdParams,
+      querystring: RepliesQuery,
+      response: { 200: TopicPageSchema, 404: ErrorSchema },
+    }),
     async (request) => {
       const topic = await openTopic(request.params.id);
       const [answer, replies] = await Promise.all([topicDto(store, topic, request.actor!.id), replyPage(store, topic._id, request.query)]);
@@ -272,16 +239,11 @@ export async function discussionRoutes(
   );
   app.patch(
     '/api/topics/:id',
-    {
-      config: { access: 'signed-in' },
-      schema: {
-        summary: 'Edit my topic: its title, opening post or tags',
-        tags,
-        params: IdParams,
-        body: TopicEditSchema,
-        response: { 200: TopicSchema, ...refusals },
-      },
-    },
+    route('signed-in', 'Edit my topic: its title, opening post or tags', {
+      params: IdParams,
+      body: TopicEditSchema,
+      response: { 200: TopicSchema, ...refusals },
+    }),
     async (request) => {
       const { title, content, tags: topicTags } = request.body;
       const html = content === undefined ? undefined : discussionHtml(content);
@@ -290,30 +252,20 @@ export async function discussionRoutes(
   );
   app.post(
     '/api/topics/:id/report',
-    {
-      config: { access: 'signed-in' },
-      schema: {
-        summary: 'Report a topic to the moderators',
-        tags,
-        params: IdParams,
-        body: ReasonSchema,
-        response: { 200: TopicSchema, ...refusals },
-      },
-    },
+    route('signed-in', 'Report a topic to the moderators', {
+      params: IdParams,
+      body: ReasonSchema,
+      response: { 200: TopicSchema, ...refusals },
+    }),
     async (request) => onTopic(request.params.id, request.actor!, { type: 'ReportTopic', data: { reason: request.body?.reason } }),
   );
   app.put(
     '/api/admin/topics/:id',
-    {
-      config: { access: STAFF },
-      schema: {
-        summary: 'Pin, lock or move a topic (staff)',
-        tags,
-        params: IdParams,
-        body: TopicModerationSchema,
-        response: { 200: TopicSchema, ...refusals },
-      },
-    },
+    route(STAFF, 'Pin, lock or move a topic (staff)', {
+      params: IdParams,
+      body: TopicModerationSchema,
+      response: { 200: TopicSchema, ...refusals },
+    }),
     async (request) => {
       const { pinned, locked } = request.body;
       let moveTo: string | undefined;
@@ -330,16 +282,11 @@ export async function discussionRoutes(
 
   app.put(
     '/api/topics/:id/read',
-    {
-      config: { access: 'signed-in' },
-      schema: {
-        summary: 'Record that I have read the topic up to this reply (or its opening post: the topic id); it only moves forward',
-        tags,
-        params: IdParams,
-        body: ReadUpToSchema,
-        response: { 200: ReadPositionSchema, ...refusals },
-      },
-    },
+    route('signed-in', 'Record that I have read the topic up to this reply (or its opening post: the topic id); it only moves forward', {
+      params: IdParams,
+      body: ReadUpToSchema,
+      response: { 200: ReadPositionSchema, ...refusals },
+    }),
     async (request) => {
       const actor = request.actor!;
       const topic = await openTopic(request.params.id);
@@ -360,16 +307,11 @@ export async function discussionRoutes(
   );
   app.put(
     '/api/topics/:id/watch',
-    {
-      config: { access: 'signed-in' },
-      schema: {
-        summary: 'How closely I follow a topic: watching (every reply, by mail too), normal, or muted',
-        tags,
-        params: IdParams,
-        body: WatchSchema,
-        response: { 200: WatchAnswerSchema, ...refusals },
-      },
-    },
+    route('signed-in', 'How closely I follow a topic: watching (every reply, by mail too), normal, or muted', {
+      params: IdParams,
+      body: WatchSchema,
+      response: { 200: WatchAnswerSchema, ...refusals },
+    }),
     async (request) => {
       const actor = request.actor!;
       const topic = await openTopic(request.params.id);
@@ -383,44 +325,30 @@ export async function discussionRoutes(
 
   app.post(
     '/api/topics/:id/replies',
-    {
-      config: { access: 'signed-in', rateLimit: posting },
-      schema: {
-        summary: 'Reply in a topic, perhaps to one of its replies (I then watch it); a locked topic refuses (409)',
-        tags,
-        params: IdParams,
-        body: NewReplySchema,
-        response: { 201: ReplySchema, ...refusals },
-      },
-    },
+    route(
+      'signed-in',
+      'Reply in a topic, perhaps to one of its replies (I then watch it); a locked topic refuses (409)',
+      { params: IdParams, body: NewReplySchema, response: { 201: ReplySchema, ...refusals } },
+      { rateLimit: posting },
+    ),
     async (request, reply) => reply.status(201).send(await replyAs(services, request.actor!, topicId(request.params.id), request.body)),
   );
   app.patch(
     '/api/replies/:id',
-    {
-      config: { access: 'signed-in' },
-      schema: {
-        summary: 'Edit my reply (its earlier text is kept)',
-        tags,
-        params: IdParams,
-        body: ReplyEditSchema,
-        response: { 200: ReplySchema, ...refusals },
-      },
-    },
+    route('signed-in', 'Edit my reply (its earlier text is kept)', {
+      params: IdParams,
+      body: ReplyEditSchema,
+      response: { 200: ReplySchema, ...refusals },
+    }),
     async (request) =>
       onReply(request.params.id, request.actor!, { type: 'EditReply', data: { content: discussionHtml(request.body.content) } }),
   );
   app.delete(
     '/api/replies/:id',
-    {
-      config: { access: 'signed-in' },
-      schema: {
-        summary: 'Delete a reply (its author or staff); the topic keeps a "deleted" line',
-        tags,
-        params: IdParams,
-        response: { 204: noContent(), ...refusals },
-      },
-    },
+    route('signed-in', 'Delete a reply (its author or staff); the topic keeps a "deleted" line', {
+      params: IdParams,
+      response: { 204: noContent(), ...refusals },
+    }),
     async (request, reply) => {
       await onReply(request.params.id, request.actor!, { type: 'DeleteReply', data: {} });
       return reply.status(204).send();
@@ -428,15 +356,10 @@ export async function discussionRoutes(
   );
   app.get(
     '/api/replies/:id/revisions',
-    {
-      config: { access: 'signed-in' },
-      schema: {
-        summary: "A reply's texts, newest first: the one shown, then each earlier one (its author and staff)",
-        tags,
-        params: IdParams,
-        response: { 200: v.array(ReplyRevisionSchema), 403: ErrorSchema, 404: ErrorSchema },
-      },
-    },
+    route('signed-in', "A reply's texts, newest first: the one shown, then each earlier one (its author and staff)", {
+      params: IdParams,
+      response: { 200: v.array(ReplyRevisionSchema), 403: ErrorSchema, 404: ErrorSchema },
+    }),
     async (request) => {
       const reply = await visibleReply(request.params.id);
       if (!canSeeRevisions(request.actor!, reply.authorId)) throw fail.forbidden('Only its author and staff see earlier texts of a reply');
@@ -445,16 +368,11 @@ export async function discussionRoutes(
   );
   app.post(
     '/api/replies/:id/report',
-    {
-      config: { access: 'signed-in' },
-      schema: {
-        summary: 'Report a reply to the moderators',
-        tags,
-        params: IdParams,
-        body: ReasonSchema,
-        response: { 200: ReplySchema, ...refusals },
-      },
-    },
+    route('signed-in', 'Report a reply to the moderators', {
+      params: IdParams,
+      body: ReasonSchema,
+      response: { 200: ReplySchema, ...refusals },
+    }),
     async (request) => onReply(request.params.id, request.actor!, { type: 'ReportReply', data: { reason: request.body?.reason } }),
   );
 }

@@ -9,7 +9,7 @@ import { streamName } from '../../shared/streams';
 import { text } from '../../shared/text-schema';
 import { readingDecider, readingStreamId } from '../../shared/discussions/reading-stream';
 import { resolveReplyToken } from '../../platform/mail/reply-tokens';
-import { ErrorSchema, type ValibotTypeProvider } from '../http/openapi';
+import { ErrorSchema, routeOptions, type ValibotTypeProvider } from '../http/openapi';
 import type { ApiDependencies } from '../dependencies';
 import { memberActor } from '../members/actor';
 
@@ -25,18 +25,15 @@ export async function mailReplyRoutes(
   const app = fastify.withTypeProvider<ValibotTypeProvider>();
   // The token is the only authority, and one-click POSTs come from mail providers without a cookie or an Origin
   // header: exempt from the same-origin check, and not rate-limited (a provider sends many; 256 bits are not guessed).
+  const route = routeOptions(['discussions']);
   app.post(
     '/api/discussions/unsubscribe/:token',
-    {
-      config: { access: 'public', allowCrossSite: true },
-      schema: {
-        summary: 'Stop watching a topic by the token of a discussion mail (RFC 8058 one-click unsubscribe)',
-        tags: ['discussions'],
-        params: TokenParams,
-        body: OneClickBody,
-        response: { 200: MutedSchema, 404: ErrorSchema },
-      },
-    },
+    route(
+      'public',
+      'Stop watching a topic by the token of a discussion mail (RFC 8058 one-click unsubscribe)',
+      { params: TokenParams, body: OneClickBody, response: { 200: MutedSchema, 404: ErrorSchema } },
+      { allowCrossSite: true },
+    ),
     async (request, reply) => {
       reply.header('Cache-Control', 'no-store');
       const bound = await resolveReplyToken(services.store, 'unsubscribe', request.params.token);
