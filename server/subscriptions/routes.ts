@@ -38,7 +38,7 @@ import { pageSchema } from '../../shared/page';
 import { subscriptionDecider, type SubscriptionCommand } from '../../shared/subscriptions/subscription-stream';
 import { membersCollection } from '../../projections/members';
 import { subscriptionsCollection, type SubscriptionDocument } from '../../projections/subscriptions';
-import { ErrorSchema, noContent, redirect, type ValibotTypeProvider } from '../http/openapi';
+import { ErrorSchema, noContent, redirect, routeOptions, type ValibotTypeProvider } from '../http/openapi';
 import type { Intent } from '../../platform/command-handler';
 import { findPage, mapPage, pageQuery } from '../http/pagination';
 import { STAFF } from '../http/access';
@@ -142,7 +142,7 @@ export async function subscriptionRoutes(
   { services }: { services: Pick<ApiDependencies, 'store' | 'handle' | 'config' | 'now'> },
 ) {
   const app = fastify.withTypeProvider<ValibotTypeProvider>();
-  const tags = ['subscriptions'];
+  const route = routeOptions(['subscriptions']);
   /** What changing one's own subscription may meet: someone else's, none, a conflict, a rule. */
   const own = { 403: ErrorSchema, 404: ErrorSchema, 409: ErrorSchema, 422: ErrorSchema };
   const { config } = services;
@@ -226,15 +226,7 @@ export async function subscriptionRoutes(
 
   app.get(
     '/api/subscriptions',
-    {
-      config: { access: 'signed-in' },
-      schema: {
-        summary: 'The member’s own live subscriptions',
-        tags,
-        querystring: OwnQuery,
-        response: { 200: pageSchema(SubscriptionSchema) },
-      },
-    },
+    route('signed-in', 'The member’s own live subscriptions', { querystring: OwnQuery, response: { 200: pageSchema(SubscriptionSchema) } }),
     async (request) =>
       mapPage(
         await findPage(
@@ -247,40 +239,39 @@ export async function subscriptionRoutes(
       ),
   );
 
-  const newSubscription = {
-    summary: 'Subscribe the member’s own address; one live subscription per type',
-    tags,
-    body: NewSubscriptionSchema,
-    response: { 201: SubscriptionSchema, ...own },
-  };
-  app.post('/api/subscriptions', { config: { access: 'signed-in' }, schema: newSubscription }, async (request, reply) => {
-    const actor = request.actor!;
-    const { body } = request;
-    const member = await members.findOne({ _id: actor.id });
-    if (!member) throw fail.notFound('Member not found');
-    const id = await subscribeMember(actor, member.email, body);
-    return reply.status(201).send(subscriptionDto(await subscriptionOrFail(id)));
-  });
+  app.post(
+    '/api/subscriptions',
+    route('signed-in', 'Subscribe the member’s own address; one live subscription per type', {
+      body: NewSubscriptionSchema,
+      response: { 201: SubscriptionSchema, ...own },
+    }),
+    async (request, reply) => {
+      const actor = request.actor!;
+      const { body } = request;
+      const member = await members.findOne({ _id: actor.id });
+      if (!member) throw fail.notFound('Member not found');
+      const id = await subscribeMember(actor, member.email, body);
+      return reply.status(201).send(subscriptionDto(await subscriptionOrFail(id)));
+    },
+  );
 
-  const change = {
-    summary: 'Pause, resume or change the frequency of one’s own subscription',
-    tags,
-    params: IdParams,
-    body: SubscriptionUpdateSchema,
-    response: { 200: SubscriptionSchema, ...own },
-  };
-  app.put('/api/subscriptions/:id', { config: { access: 'signed-in' }, schema: change }, async (request) => {
-    const subscription = await ownSubscription(request.params, request.actor!);
-    await command(subscription._id, request.actor, { type: 'UpdateSubscription', data: request.body });
-    return subscriptionDto(await subscriptionOrFail(subscription._id));
-  });
+  app.put(
+    '/api/subscriptions/:id',
+    route('signed-in', 'Pause, resume or change the frequency of one’s own subscription', {
+      params: IdParams,
+      body: SubscriptionUpdateSchema,
+      response: { 200: SubscriptionSchema, ...own },
+    }),
+    async (request) => {
+      const subscription = await ownSubscription(request.params, request.actor!);
+      await command(subscription._id, request.actor, { type: 'UpdateSubscription', data: request.body });
+      return subscriptionDto(await subscriptionOrFail(subscription._id));
+    },
+  );
 
   app.delete(
     '/api/subscriptions/:id',
-    {
-      config: { access: 'signed-in' },
-      schema: { summary: 'Unsubscribe one’s own subscription', tags, params: IdParams, response: { 204: noContent(), ...own } },
-    },
+    route('signed-in', 'Unsubscribe one’s own subscription', { params: IdParams, response: { 204: noContent(), ...own } }),
     async (request, reply) => {
       const subscription = await ownSubscription(request.params, request.actor!);
       await command(subscription._id, request.actor, { type: 'Unsubscribe', data: { via: 'settings' } });
@@ -290,47 +281,51 @@ export async function subscriptionRoutes(
 
   // The answer never depends on the address (no account enumeration), and the limit
   // keeps anyone from mailing confirmation links to a list of strangers.
-  const guestSubscription = {
-    summary: 'A guest subscribes; the address gets a confirmation link first (double opt-in)',
-    tags,
-    body: GuestSubscribeSchema,
-    response: { 202: GuestSubscribedSchema },
-  };
-  app.post('/api/subscribe', { config: { access: 'public', rateLimit: authLimit }, schema: guestSubscription }, async (request, reply) => {
-    const { email, subscriptionType, frequency } = request.body;
-    // A member who uses this form with their own address gets their account's subscription, not a second one as a
-    // guest: it shows in Subscription Settings, and the answer says so. Any other address is a guest's, confirmed by mail.
-    const member = request.actor && (await members.findOne({ _id: request.actor.id }));
-    if (request.actor && member?.email === email) {
-      if (await liveSubscriptionOf(member._id, subscriptionType))
-        return reply.status(202).send({ message: MEMBER_ALREADY_SUBSCRIBED_MESSAGE });
-      await subscribeMember(request.actor, email, { subscriptionType, frequency });
-      return reply.status(202).send({ message: MEMBER_SUBSCRIBED_MESSAGE });
-    }
-    const live = await subscriptions.find({ email, subscriptionType, status: { $ne: 'unsubscribed' } });
-    if (guestRequestNeeded(live, services.now())) {
-      const id = randomUUID();
-      // No actor: the decider records it as needing confirmation, and nothing but the confirmation link is mailed before that.
-      await command(id, null, {
-        type: 'RequestSubscription',
-        data: { id, email, subscriptionType, frequency, tokenHash: tokenHashOf(id) },
-      });
-    }
-    return reply.status(202).send({ message: GUEST_SUBSCRIBE_MESSAGE });
-  });
+  app.post(
+    '/api/subscribe',
+    route(
+      'public',
+      'A guest subscribes; the address gets a confirmation link first (double opt-in)',
+      { body: GuestSubscribeSchema, response: { 202: GuestSubscribedSchema } },
+      { rateLimit: authLimit },
+    ),
+    async (request, reply) => {
+      const { email, subscriptionType, frequency } = request.body;
+      // A member who uses this form with their own address gets their account's subscription, not a second one as a
+      // guest: it shows in Subscription Settings, and the answer says so. Any other address is a guest's, confirmed by mail.
+      const member = request.actor && (await members.findOne({ _id: request.actor.id }));
+      if (request.actor && member?.email === email) {
+        if (await liveSubscriptionOf(member._id, subscriptionType))
+          return reply.status(202).send({ message: MEMBER_ALREADY_SUBSCRIBED_MESSAGE });
+        await subscribeMember(request.actor, email, { subscriptionType, frequency });
+        return reply.status(202).send({ message: MEMBER_SUBSCRIBED_MESSAGE });
+      }
+      const live = await subscriptions.find({ email, subscriptionType, status: { $ne: 'unsubscribed' } });
+      if (guestRequestNeeded(live, services.now())) {
+        const id = randomUUID();
+        // No actor: the decider records it as needing confirmation, and nothing but the confirmation link is mailed before that.
+        await command(id, null, {
+          type: 'RequestSubscription',
+          data: { id, email, subscriptionType, frequency, tokenHash: tokenHashOf(id) },
+        });
+      }
+      return reply.status(202).send({ message: GUEST_SUBSCRIBE_MESSAGE });
+    },
+  );
 
   // Mail scanners open links to check them, so opening the link changes nothing: it leads to a page whose
   // button (or, without JavaScript, whose form) confirms by POST. Links mailed before that lead there too.
-  const oldConfirmationLink = {
-    summary: 'An old confirmation link: leads to the page that confirms by POST',
-    tags,
-    params: TokenParams,
-    response: { 302: redirect('To the confirmation page, or to the confirmed page with ?error=link') },
-  };
-  app.get('/api/subscribe/confirm/:token', { config: { access: 'public' }, schema: oldConfirmationLink }, async (request, reply) => {
-    const { token } = request.params;
-    return reply.redirect(v.is(TokenSchema, token) ? `${CONFIRM_PAGE}/${token}` : `${CONFIRMED_PAGE}?error=link`);
-  });
+  app.get(
+    '/api/subscribe/confirm/:token',
+    route('public', 'An old confirmation link: leads to the page that confirms by POST', {
+      params: TokenParams,
+      response: { 302: redirect('To the confirmation page, or to the confirmed page with ?error=link') },
+    }),
+    async (request, reply) => {
+      const { token } = request.params;
+      return reply.redirect(v.is(TokenSchema, token) ? `${CONFIRM_PAGE}/${token}` : `${CONFIRMED_PAGE}?error=link`);
+    },
+  );
 
   /** Confirms the subscription of a link; what the visitor is told otherwise. */
   async function confirm(params: { token: string }): Promise<'confirmed' | 'link' | 'ended'> {
@@ -348,16 +343,14 @@ export async function subscriptionRoutes(
     }
   }
 
-  const confirmation = {
-    summary: 'Confirm a guest’s subscription by its link’s token',
-    description: HTML_TOO,
-    tags,
-    params: TokenParams,
-    response: { 200: ConfirmedSchema, 404: TokenNotFoundSchema, 409: ErrorSchema },
-  };
   app.post(
     '/api/subscribe/confirm/:token',
-    { config: { access: 'public', rateLimit: authLimit }, schema: confirmation },
+    route(
+      'public',
+      'Confirm a guest’s subscription by its link’s token',
+      { description: HTML_TOO, params: TokenParams, response: { 200: ConfirmedSchema, 404: TokenNotFoundSchema, 409: ErrorSchema } },
+      { rateLimit: authLimit },
+    ),
     async (request, reply) => {
       reply.header('Cache-Control', 'no-store');
       const outcome = await confirm(request.params);
@@ -374,32 +367,35 @@ export async function subscriptionRoutes(
 
   // No rate limit on the token routes: a mail provider sends many one-click POSTs from
   // one address, and the 256-bit token cannot be guessed.
-  const lookup = {
-    summary: 'What an unsubscribe link’s page shows',
-    tags,
-    params: TokenParams,
-    response: { 200: UnsubscribeLookupSchema, 404: TokenNotFoundSchema },
-  };
-  app.get('/api/unsubscribe/:token', { config: { access: 'public' }, schema: lookup }, async (request, reply) => {
-    reply.header('Cache-Control', 'no-store');
-    const found = await subscriptionOfToken(request.params);
-    if (!found) return tokenNotFound(reply);
-    return unsubscribeLookup(found.subscription);
-  });
+  app.get(
+    '/api/unsubscribe/:token',
+    route('public', 'What an unsubscribe link’s page shows', {
+      params: TokenParams,
+      response: { 200: UnsubscribeLookupSchema, 404: TokenNotFoundSchema },
+    }),
+    async (request, reply) => {
+      reply.header('Cache-Control', 'no-store');
+      const found = await subscriptionOfToken(request.params);
+      if (!found) return tokenNotFound(reply);
+      return unsubscribeLookup(found.subscription);
+    },
+  );
 
   // The token is the only authority here, and RFC 8058 one-click POSTs come from mail
   // providers without a cookie or an Origin header: exempt from the same-origin check.
-  const unsubscribe = {
-    summary: 'Unsubscribe by a link’s token, from its page or as an RFC 8058 one-click POST',
-    description: HTML_TOO,
-    tags,
-    params: TokenParams,
-    body: UnsubscribeBody,
-    response: { 200: UnsubscribedSchema, 404: TokenNotFoundSchema },
-  };
   app.post(
     '/api/unsubscribe/:token',
-    { config: { access: 'public', allowCrossSite: true }, schema: unsubscribe },
+    route(
+      'public',
+      'Unsubscribe by a link’s token, from its page or as an RFC 8058 one-click POST',
+      {
+        description: HTML_TOO,
+        params: TokenParams,
+        body: UnsubscribeBody,
+        response: { 200: UnsubscribedSchema, 404: TokenNotFoundSchema },
+      },
+      { allowCrossSite: true },
+    ),
     async (request, reply) => {
       reply.header('Cache-Control', 'no-store');
       const html = prefersHtml(request.headers.accept);
@@ -421,15 +417,7 @@ export async function subscriptionRoutes(
 
   app.get(
     '/api/admin/subscriptions',
-    {
-      config: { access: STAFF },
-      schema: {
-        summary: 'The consent record of one address',
-        tags,
-        querystring: ConsentQuery,
-        response: { 200: pageSchema(ConsentRecordSchema) },
-      },
-    },
+    route(STAFF, 'The consent record of one address', { querystring: ConsentQuery, response: { 200: pageSchema(ConsentRecordSchema) } }),
     async (request) => {
       // Addresses are stored lower-case (EmailSchema, and member accounts), so this exact match is case-insensitive.
       const { query } = request;
