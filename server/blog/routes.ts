@@ -33,7 +33,7 @@ import { normalizeTag } from '../../shared/feed/tags';
 import { slugify } from '../../shared/blog/slug';
 import { claimSlug } from './slugs';
 import type { Sort } from '../../platform/document-store/port';
-import { ErrorSchema, noContent, redirect, type ValibotTypeProvider } from '../http/openapi';
+import { ErrorSchema, noContent, redirect, routeOptions, type ValibotTypeProvider } from '../http/openapi';
 import type { Intent } from '../../platform/command-handler';
 import { findPage, mapPage, pageQuery } from '../http/pagination';
 import { STAFF } from '../http/access';
@@ -100,7 +100,7 @@ export async function blogRoutes(
   const posts = blogPosts(services.store);
   /** What every reader is answered alike (the list, a post, RSS), kept until the next event (server/http/read-cache.ts). */
   const cached = createReadCache(services.progress);
-  const tags = ['blog'];
+  const route = routeOptions(['blog']);
   /** What the blog post decider may refuse: no such post, already done, against a rule. */
   const refusals = { 404: ErrorSchema, 409: ErrorSchema, 422: ErrorSchema };
 
@@ -121,15 +121,10 @@ export async function blogRoutes(
 
   app.get(
     '/api/blog',
-    {
-      config: { access: 'public' },
-      schema: {
-        summary: 'Published posts, pinned first, then newest',
-        tags,
-        querystring: ListQuery,
-        response: { 200: pageSchema(BlogPostSchema) },
-      },
-    },
+    route('public', 'Published posts, pinned first, then newest', {
+      querystring: ListQuery,
+      response: { 200: pageSchema(BlogPostSchema) },
+    }),
     async (request) => {
       const { tag, ...query } = request.query;
       if (tag !== undefined) {
@@ -149,16 +144,11 @@ export async function blogRoutes(
 
   app.get(
     '/api/blog/:id',
-    {
-      config: { access: 'public' },
-      schema: {
-        summary: 'One post by its id or slug; a draft only for staff',
-        description: 'An earlier slug of the post answers 301 to `/api/blog/{slug}`.',
-        tags,
-        params: AddressParams,
-        response: { 200: BlogPostSchema, 301: redirect('An earlier slug: to the post at its current slug'), 404: ErrorSchema },
-      },
-    },
+    route('public', 'One post by its id or slug; a draft only for staff', {
+      description: 'An earlier slug of the post answers 301 to `/api/blog/{slug}`.',
+      params: AddressParams,
+      response: { 200: BlogPostSchema, 301: redirect('An earlier slug: to the post at its current slug'), 404: ErrorSchema },
+    }),
     async (request, reply) => {
       const address = request.params.id;
       const found = await cached(`post:${address.toLowerCase()}`, () => findBlogPost(services.store, address));
@@ -172,15 +162,10 @@ export async function blogRoutes(
 
   app.get(
     '/api/admin/blog',
-    {
-      config: { access: STAFF },
-      schema: {
-        summary: 'Every post, drafts too, newest written first; scheduled ones soonest first',
-        tags,
-        querystring: ManagementQuery,
-        response: { 200: pageSchema(BlogPostSchema) },
-      },
-    },
+    route(STAFF, 'Every post, drafts too, newest written first; scheduled ones soonest first', {
+      querystring: ManagementQuery,
+      response: { 200: pageSchema(BlogPostSchema) },
+    }),
     async (request) => {
       const { status, ...query } = request.query;
       const filter = status ? STATUS_FILTERS[status] : {};
@@ -190,15 +175,10 @@ export async function blogRoutes(
 
   app.get(
     '/api/admin/blog/:id/revisions',
-    {
-      config: { access: STAFF },
-      schema: {
-        summary: 'A post’s revisions, one per save, newest first (the 100 newest)',
-        tags,
-        params: IdParams,
-        response: { 200: v.array(BlogRevisionSummarySchema), 404: ErrorSchema },
-      },
-    },
+    route(STAFF, 'A post’s revisions, one per save, newest first (the 100 newest)', {
+      params: IdParams,
+      response: { 200: v.array(BlogRevisionSummarySchema), 404: ErrorSchema },
+    }),
     async (request) => {
       const id = postId(request.params);
       if (!(await posts.findOne({ _id: id }))) throw fail.notFound('Blog post not found');
@@ -208,15 +188,10 @@ export async function blogRoutes(
 
   app.get(
     '/api/admin/blog/:id/revisions/:rev',
-    {
-      config: { access: STAFF },
-      schema: {
-        summary: 'One revision of a post: its title, excerpt, content and tags as saved',
-        tags,
-        params: RevisionParams,
-        response: { 200: BlogRevisionSchema, 404: ErrorSchema },
-      },
-    },
+    route(STAFF, 'One revision of a post: its title, excerpt, content and tags as saved', {
+      params: RevisionParams,
+      response: { 200: BlogRevisionSchema, 404: ErrorSchema },
+    }),
     async (request) => {
       const revision = await findBlogRevision(services.store, postId(request.params), request.params.rev);
       if (!revision) throw fail.notFound('Revision not found');
@@ -226,17 +201,11 @@ export async function blogRoutes(
 
   app.post(
     '/api/admin/blog/:id/revisions/:rev/restore',
-    {
-      config: { access: STAFF },
-      schema: {
-        summary: 'Restore a revision’s title, excerpt, content and tags as a new save',
-        description:
-          'The post keeps its address, cover, schedule and publication: a published post stays published and is not mailed again.',
-        tags,
-        params: RevisionParams,
-        response: { 200: BlogPostSchema, ...refusals },
-      },
-    },
+    route(STAFF, 'Restore a revision’s title, excerpt, content and tags as a new save', {
+      description: 'The post keeps its address, cover, schedule and publication: a published post stays published and is not mailed again.',
+      params: RevisionParams,
+      response: { 200: BlogPostSchema, ...refusals },
+    }),
     async (request) => {
       const id = postId(request.params);
       const revision = await findBlogRevision(services.store, id, request.params.rev);
@@ -248,24 +217,16 @@ export async function blogRoutes(
 
   app.get(
     '/api/admin/blog/time-zone',
-    {
-      config: { access: STAFF },
-      schema: { summary: 'The time zone the editor schedules posts in: the site’s', tags, response: { 200: BlogScheduleZoneSchema } },
-    },
+    route(STAFF, 'The time zone the editor schedules posts in: the site’s', { response: { 200: BlogScheduleZoneSchema } }),
     async () => ({ timeZone: await services.siteTimeZone() }),
   );
 
   app.post(
     '/api/blog',
-    {
-      config: { access: STAFF },
-      schema: {
-        summary: 'Write a post (sanitised; an empty excerpt is generated)',
-        tags,
-        body: CreateBlogPostSchema,
-        response: { 201: BlogPostSchema, ...refusals },
-      },
-    },
+    route(STAFF, 'Write a post (sanitised; an empty excerpt is generated)', {
+      body: CreateBlogPostSchema,
+      response: { 201: BlogPostSchema, ...refusals },
+    }),
     async (request, reply) => {
       const { mediaId, ...body } = request.body;
       const { publishAt, slug: wanted, ...rest } = body;
@@ -280,16 +241,11 @@ export async function blogRoutes(
 
   app.patch(
     '/api/blog/:id',
-    {
-      config: { access: STAFF },
-      schema: {
-        summary: 'Edit a post’s title, slug, excerpt, content, tags and schedule',
-        tags,
-        params: IdParams,
-        body: UpdateBlogPostSchema,
-        response: { 200: BlogPostSchema, ...refusals },
-      },
-    },
+    route(STAFF, 'Edit a post’s title, slug, excerpt, content, tags and schedule', {
+      params: IdParams,
+      body: UpdateBlogPostSchema,
+      response: { 200: BlogPostSchema, ...refusals },
+    }),
     async (request) => {
       const { mediaId, slug: wanted, publishAt, ...body } = request.body;
       const id = postId(request.params);
@@ -312,15 +268,10 @@ export async function blogRoutes(
   /** The sanitised HTML and the excerpt a save would store, for the editor's live preview; nothing is written. */
   app.post(
     '/api/blog/preview',
-    {
-      config: { access: STAFF },
-      schema: {
-        summary: 'Preview a draft as a save would store it; nothing is written',
-        tags,
-        body: BlogPreviewRequestSchema,
-        response: { 200: BlogPreviewSchema },
-      },
-    },
+    route(STAFF, 'Preview a draft as a save would store it; nothing is written', {
+      body: BlogPreviewRequestSchema,
+      response: { 200: BlogPreviewSchema },
+    }),
     async (request) => {
       const draft = request.body;
       const content = sanitizeBlogHtml(draft.content);
@@ -331,24 +282,16 @@ export async function blogRoutes(
   for (const [action, type] of Object.entries(TOGGLES))
     app.post(
       `/api/blog/:id/${action}`,
-      {
-        config: { access: STAFF },
-        schema: {
-          summary: `${action[0]!.toUpperCase()}${action.slice(1)} a post`,
-          tags,
-          params: IdParams,
-          response: { 200: BlogPostSchema, ...refusals },
-        },
-      },
+      route(STAFF, `${action[0]!.toUpperCase()}${action.slice(1)} a post`, {
+        params: IdParams,
+        response: { 200: BlogPostSchema, ...refusals },
+      }),
       async (request) => command(postId(request.params), request.actor, { type, data: {} }),
     );
 
   app.delete(
     '/api/blog/:id',
-    {
-      config: { access: STAFF },
-      schema: { summary: 'Delete a post', tags, params: IdParams, response: { 204: noContent(), ...refusals } },
-    },
+    route(STAFF, 'Delete a post', { params: IdParams, response: { 204: noContent(), ...refusals } }),
     async (request, reply) => {
       await decide(postId(request.params), request.actor, { type: 'DeleteBlogPost', data: {} });
       return reply.status(204).send();
@@ -357,18 +300,13 @@ export async function blogRoutes(
 
   app.get(
     '/rss',
-    {
-      config: { access: 'public' },
-      schema: {
-        summary: 'RSS 2.0 of the 50 newest published posts, or of those with a tag',
-        tags,
-        querystring: RssQuery,
-        response: {
-          200: { description: 'The RSS feed', contentType: 'application/rss+xml' },
-          304: noContent('The feed has not changed since the version whose ETag was sent in If-None-Match'),
-        },
+    route('public', 'RSS 2.0 of the 50 newest published posts, or of those with a tag', {
+      querystring: RssQuery,
+      response: {
+        200: { description: 'The RSS feed', contentType: 'application/rss+xml' },
+        304: noContent('The feed has not changed since the version whose ETag was sent in If-None-Match'),
       },
-    },
+    }),
     async (request, reply) => {
       const { tag } = request.query;
       const { xml, etag } = await cached(`rss:${tag ?? ''}`, async () => {

@@ -12,7 +12,7 @@ import { MailSummarySchema, MailViewSchema, type MailView } from '../../shared/m
 import { fail } from '../../shared/domain';
 import { text } from '../../shared/text-schema';
 import { ADMIN } from '../http/access';
-import { ErrorSchema, redirect, type ValibotTypeProvider } from '../http/openapi';
+import { ErrorSchema, redirect, routeOptions, type ValibotTypeProvider } from '../http/openapi';
 import { maskLinkTokens, tokenLinks } from './masked-links';
 import type { CapturedMail, Mailbox } from '../../platform/mail/smtp-sink';
 
@@ -39,28 +39,17 @@ export interface MailboxRoutesOptions {
 
 export async function mailboxRoutes(fastify: FastifyInstance, { mailbox, publicUrl, followLinks }: MailboxRoutesOptions) {
   const app = fastify.withTypeProvider<ValibotTypeProvider>();
-  const tags = ['mailbox'];
+  const route = routeOptions(['mailbox']);
   const origin = new URL(publicUrl).origin;
   const linksOf = (mail: CapturedMail) => tokenLinks(`${mail.text}\n${mail.html}`, origin);
   app.get(
     '/api/admin/mailbox',
-    {
-      config: { access: ADMIN },
-      schema: { summary: 'Mail caught by the development sink, newest first', tags, response: { 200: v.array(MailSummarySchema) } },
-    },
+    route(ADMIN, 'Mail caught by the development sink, newest first', { response: { 200: v.array(MailSummarySchema) } }),
     async () => (await mailbox.list()).map((mail) => ({ ...mail, subject: maskLinkTokens(mail.subject) })),
   );
   app.get(
     '/api/admin/mailbox/:id',
-    {
-      config: { access: ADMIN },
-      schema: {
-        summary: 'One caught message, headers, text and HTML',
-        tags,
-        params: MailParams,
-        response: { 200: MailViewSchema, 404: ErrorSchema },
-      },
-    },
+    route(ADMIN, 'One caught message, headers, text and HTML', { params: MailParams, response: { 200: MailViewSchema, 404: ErrorSchema } }),
     async (request): Promise<MailView> => {
       const mail = await mailbox.get(request.params.id);
       if (!mail) throw fail.notFound('No such message');
@@ -75,16 +64,11 @@ export async function mailboxRoutes(fastify: FastifyInstance, { mailbox, publicU
   );
   app.get(
     '/api/admin/mailbox/:id/links/:index',
-    {
-      config: { access: ADMIN },
-      schema: {
-        summary:
-          'Development only: open the real link (sign-in, confirmation, password reset) of a caught message, by its place among the message’s links; 404 in production',
-        tags,
-        params: LinkParams,
-        response: { 302: redirect('To the link, on this site'), 403: ErrorSchema, 404: ErrorSchema },
-      },
-    },
+    route(
+      ADMIN,
+      'Development only: open the real link (sign-in, confirmation, password reset) of a caught message, by its place among the message’s links; 404 in production',
+      { params: LinkParams, response: { 302: redirect('To the link, on this site'), 403: ErrorSchema, 404: ErrorSchema } },
+    ),
     async (request, reply) => {
       if (!followLinks) throw fail.notFound('Links are followed only in development');
       // Only the admin's own navigation from the mailbox (or a typed address): another site cannot send them there.

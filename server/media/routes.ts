@@ -16,7 +16,7 @@ import { UserSchema } from '../../shared/members/schemas';
 import { MediaFileNameSchema } from '../../platform/media-storage/port';
 import { mediaFileUrl, mediaView } from '../../projections/media';
 import { membersCollection } from '../../projections/members';
-import { ErrorSchema, noContent, type ValibotTypeProvider } from '../http/openapi';
+import { ErrorSchema, noContent, routeOptions, type ValibotTypeProvider } from '../http/openapi';
 import type { ApiDependencies } from '../dependencies';
 import { userDto } from '../members/routes';
 import { MediaTooLargeError, processUpload } from './processing';
@@ -50,30 +50,27 @@ export async function mediaRoutes(
 ) {
   const app = fastify.withTypeProvider<ValibotTypeProvider>();
   const { store, handle, config, media: storage } = services;
-  const tags = ['media'];
+  const route = routeOptions(['media']);
   // Multipart bodies only here: the upload reads its one file itself, after access and the rate limit have let it in.
   await app.register(multipart, { limits: { files: 1, fields: 0, parts: 1, fileSize: MEDIA_LIMITS.audioBytes } });
 
   app.post(
     '/api/media',
     {
-      config: {
-        access: 'signed-in',
+      ...route(
+        'signed-in',
+        'Upload a photo or audio file (multipart, the field `file`): images are re-encoded without their metadata into the sizes the pages use',
+        { consumes: ['multipart/form-data'], response: { 201: MediaSchema, 400: ErrorSchema, 413: ErrorSchema } },
         // Counted per member (an address for a request without a session, which access then refuses).
-        rateLimit: {
-          max: config.rateLimits.media,
-          timeWindow: '1 hour',
-          keyGenerator: (request) => request.session?.memberId ?? request.ip,
+        {
+          rateLimit: {
+            max: config.rateLimits.media,
+            timeWindow: '1 hour',
+            keyGenerator: (request) => request.session?.memberId ?? request.ip,
+          },
         },
-      },
+      ),
       bodyLimit: UPLOAD_BODY_LIMIT,
-      schema: {
-        summary:
-          'Upload a photo or audio file (multipart, the field `file`): images are re-encoded without their metadata into the sizes the pages use',
-        tags,
-        consumes: ['multipart/form-data'],
-        response: { 201: MediaSchema, 400: ErrorSchema, 413: ErrorSchema },
-      },
     },
     async (request, reply) => {
       const actor = request.actor!;
@@ -146,21 +143,16 @@ export async function mediaRoutes(
 
   app.get(
     '/media/:id/:file',
-    {
-      config: { access: 'public' },
-      schema: {
-        summary: 'An uploaded file, cached for a year (its address changes with its content); audio answers byte ranges',
-        tags,
-        params: FileParams,
-        response: {
-          200: { description: 'The file', contentType: 'application/octet-stream' },
-          206: { description: 'The requested bytes of the file', contentType: 'application/octet-stream' },
-          304: noContent('Not modified (If-None-Match)'),
-          404: ErrorSchema,
-          416: noContent('The range is outside the file'),
-        },
+    route('public', 'An uploaded file, cached for a year (its address changes with its content); audio answers byte ranges', {
+      params: FileParams,
+      response: {
+        200: { description: 'The file', contentType: 'application/octet-stream' },
+        206: { description: 'The requested bytes of the file', contentType: 'application/octet-stream' },
+        304: noContent('Not modified (If-None-Match)'),
+        404: ErrorSchema,
+        416: noContent('The range is outside the file'),
       },
-    },
+    }),
     async (request, reply) => {
       const key = `${request.params.id}/${request.params.file}`;
       const etag = `"${key}"`;
@@ -197,15 +189,11 @@ export async function mediaRoutes(
 
   app.put(
     '/api/me/avatar',
-    {
-      config: { access: 'signed-in' },
-      schema: {
-        summary: 'Make one of my uploaded images my profile picture',
-        tags: ['members', ...tags],
-        body: SetAvatarSchema,
-        response: { 200: UserSchema, 403: ErrorSchema, 422: ErrorSchema },
-      },
-    },
+    route('signed-in', 'Make one of my uploaded images my profile picture', {
+      tags: ['members', 'media'],
+      body: SetAvatarSchema,
+      response: { 200: UserSchema, 403: ErrorSchema, 422: ErrorSchema },
+    }),
     async (request) => {
       const actor = request.actor!;
       const media = await usableMedia(services, request.body.mediaId, actor);

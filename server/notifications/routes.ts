@@ -5,7 +5,7 @@ import { streamName } from '../../shared/streams';
 import { inboxDecider } from '../../shared/notifications/inbox-stream';
 import { MarkReadSchema, NOTIFICATION_PAGE_SIZE, NotificationPageSchema } from '../../shared/notifications/schemas';
 import { notificationDto, notificationsCollection, unreadCount } from '../../projections/notifications';
-import { ErrorSchema, type ValibotTypeProvider } from '../http/openapi';
+import { ErrorSchema, routeOptions, type ValibotTypeProvider } from '../http/openapi';
 import { findPage, pageQuery } from '../http/pagination';
 import type { ApiDependencies } from '../dependencies';
 
@@ -18,7 +18,7 @@ export async function notificationRoutes(
 ) {
   const app = fastify.withTypeProvider<ValibotTypeProvider>();
   const notifications = notificationsCollection(services.store);
-  const tags = ['notifications'];
+  const route = routeOptions(['notifications']);
 
   async function page(memberId: string, query: v.InferOutput<typeof ListQuery>) {
     const [found, unread] = await Promise.all([
@@ -30,28 +30,18 @@ export async function notificationRoutes(
 
   app.get(
     '/api/notifications',
-    {
-      config: { access: 'signed-in' },
-      schema: {
-        summary: 'My notifications, newest first, with how many are unread',
-        tags,
-        querystring: ListQuery,
-        response: { 200: NotificationPageSchema },
-      },
-    },
+    route('signed-in', 'My notifications, newest first, with how many are unread', {
+      querystring: ListQuery,
+      response: { 200: NotificationPageSchema },
+    }),
     (request) => page(request.actor!.id, request.query),
   );
   app.put(
     '/api/notifications/read',
-    {
-      config: { access: 'signed-in' },
-      schema: {
-        summary: 'Mark some of my notifications read (by id), or all of them (no ids)',
-        tags,
-        body: MarkReadSchema,
-        response: { 200: NotificationPageSchema, 400: ErrorSchema },
-      },
-    },
+    route('signed-in', 'Mark some of my notifications read (by id), or all of them (no ids)', {
+      body: MarkReadSchema,
+      response: { 200: NotificationPageSchema, 400: ErrorSchema },
+    }),
     async (request) => {
       const actor = request.actor!;
       const ids = request.body?.ids ?? null;

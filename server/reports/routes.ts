@@ -14,7 +14,7 @@ import { topicDecider } from '../../shared/discussions/topic-stream';
 import { replyDecider } from '../../shared/discussions/reply-stream';
 import { ReportGroupSchema, ReportTargetParams, type ReportTargetType } from '../../shared/reports/schemas';
 import { QUEUE_ORDER, reportDto, reportKey, reportsCollection } from '../../projections/reports';
-import { ErrorSchema, noContent, type ValibotTypeProvider } from '../http/openapi';
+import { ErrorSchema, noContent, routeOptions, type ValibotTypeProvider } from '../http/openapi';
 import { findPage, mapPage, pageQuery } from '../http/pagination';
 import { STAFF } from '../http/access';
 import type { Actor } from '../../shared/domain';
@@ -28,19 +28,14 @@ export async function reportRoutes(
 ) {
   const app = fastify.withTypeProvider<ValibotTypeProvider>();
   const reports = reportsCollection(services.store);
-  const tags = ['reports'];
+  const route = routeOptions(['reports']);
 
   app.get(
     '/api/admin/reports',
-    {
-      config: { access: STAFF },
-      schema: {
-        summary: 'Open reports, one entry per reported post, comment, discussion topic or reply, first reported first',
-        tags,
-        querystring: QueueQuery,
-        response: { 200: pageSchema(ReportGroupSchema) },
-      },
-    },
+    route(STAFF, 'Open reports, one entry per reported post, comment, discussion topic or reply, first reported first', {
+      querystring: QueueQuery,
+      response: { 200: pageSchema(ReportGroupSchema) },
+    }),
     async (request) => mapPage(await findPage(reports, {}, QUEUE_ORDER, request.query), reportDto),
   );
 
@@ -88,15 +83,10 @@ export async function reportRoutes(
   ] as const)
     app.put(
       `/api/admin/reports/:targetType/:targetId/${resolution}`,
-      {
-        config: { access: STAFF },
-        schema: {
-          summary,
-          tags,
-          params: ReportTargetParams,
-          response: { 204: noContent(), 400: ErrorSchema, 404: ErrorSchema, 409: ErrorSchema, 422: ErrorSchema },
-        },
-      },
+      route(STAFF, summary, {
+        params: ReportTargetParams,
+        response: { 204: noContent(), 400: ErrorSchema, 404: ErrorSchema, 409: ErrorSchema, 422: ErrorSchema },
+      }),
       async (request, reply) => {
         await resolve(request.params.targetType, request.params.targetId, request.actor!, resolution);
         return reply.status(204).send();

@@ -27,7 +27,7 @@ import { sitePageDecider } from '../../shared/site-pages/site-page-stream';
 import { siteSettingsDecider } from '../../shared/site-pages/site-settings-stream';
 import { SITE_DESCRIPTION, SITE_NAME } from '../../shared/landing';
 import { sitePages } from '../../projections/site-pages';
-import { ErrorSchema, type ValibotTypeProvider } from '../http/openapi';
+import { ErrorSchema, routeOptions, type ValibotTypeProvider } from '../http/openapi';
 import { ADMIN } from '../http/access';
 import type { ApiDependencies } from '../dependencies';
 
@@ -54,7 +54,7 @@ export async function sitePageRoutes(
 ) {
   const app = fastify.withTypeProvider<ValibotTypeProvider>();
   const pages = sitePages(services.store);
-  const tags = ['pages'];
+  const route = routeOptions(['pages']);
 
   async function page(slug: SitePageSlug): Promise<SitePage> {
     const edited = await pages.findOne({ _id: slug });
@@ -64,34 +64,23 @@ export async function sitePageRoutes(
 
   app.get(
     '/api/pages',
-    {
-      config: { access: 'public' },
-      schema: { summary: 'Every page of the public site, as edited or built in', tags, response: { 200: v.array(SitePageSchema) } },
-    },
+    route('public', 'Every page of the public site, as edited or built in', { response: { 200: v.array(SitePageSchema) } }),
     async () => Promise.all(SITE_PAGE_SLUGS.map(page)),
   );
 
   app.get(
     '/api/pages/:slug',
-    {
-      config: { access: 'public' },
-      schema: { summary: 'One page of the public site', tags, params: SlugParams, response: { 200: SitePageSchema, 404: ErrorSchema } },
-    },
+    route('public', 'One page of the public site', { params: SlugParams, response: { 200: SitePageSchema, 404: ErrorSchema } }),
     async (request) => page(slugOf(request.params)),
   );
 
   app.put(
     '/api/pages/:slug',
-    {
-      config: { access: ADMIN },
-      schema: {
-        summary: 'Edit a page’s title and Markdown (admins)',
-        tags,
-        params: SlugParams,
-        body: SitePageTextSchema,
-        response: { 200: SitePageSchema, 404: ErrorSchema },
-      },
-    },
+    route(ADMIN, 'Edit a page’s title and Markdown (admins)', {
+      params: SlugParams,
+      body: SitePageTextSchema,
+      response: { 200: SitePageSchema, 404: ErrorSchema },
+    }),
     async (request) => {
       const slug = slugOf(request.params);
       const { title, body } = request.body;
@@ -109,15 +98,10 @@ export async function sitePageRoutes(
 
   app.post(
     '/api/pages/preview',
-    {
-      config: { access: ADMIN },
-      schema: {
-        summary: 'Markdown as a page would show it, without saving (admins)',
-        tags,
-        body: SitePagePreviewRequestSchema,
-        response: { 200: SitePagePreviewSchema },
-      },
-    },
+    route(ADMIN, 'Markdown as a page would show it, without saving (admins)', {
+      body: SitePagePreviewRequestSchema,
+      response: { 200: SitePagePreviewSchema },
+    }),
     async (request) => ({ html: renderSitePage(request.body.body) }),
   );
 
@@ -125,28 +109,18 @@ export async function sitePageRoutes(
 
   app.get(
     '/api/site',
-    {
-      config: { access: 'public' },
-      schema: {
-        summary: 'The site itself: its name, description and the time zone every event time is shown in',
-        tags,
-        response: { 200: SiteSchema },
-      },
-    },
+    route('public', 'The site itself: its name, description and the time zone every event time is shown in', {
+      response: { 200: SiteSchema },
+    }),
     site,
   );
 
   app.patch(
     '/api/admin/site',
-    {
-      config: { access: ADMIN },
-      schema: {
-        summary: 'Change the site’s settings (admins): its time zone, an IANA name such as America/Chicago',
-        tags,
-        body: SiteSettingsSchema,
-        response: { 200: SiteSchema, 400: ErrorSchema },
-      },
-    },
+    route(ADMIN, 'Change the site’s settings (admins): its time zone, an IANA name such as America/Chicago', {
+      body: SiteSettingsSchema,
+      response: { 200: SiteSchema, 400: ErrorSchema },
+    }),
     async (request) => {
       const actor: Actor = request.actor!;
       await services.handle(
