@@ -9,6 +9,7 @@ import { sitePages } from '../../projections/site-pages';
 import { blogPosts } from '../../projections/blog';
 import { eventDetails } from '../../projections/events';
 import { SITE_PAGE_SLUGS } from '../../shared/site-pages/schemas';
+import { routeOptions } from '../http/openapi';
 
 /** Pages that show a visitor their content; everything else of the app asks them to sign in first. */
 export const PUBLIC_PAGES = ['/', '/login', '/register', '/subscribe'] as const;
@@ -48,41 +49,18 @@ export function sitemapXml(siteUrl: string, pages: readonly { path: string; last
 }
 
 export async function crawlerRoutes(app: FastifyInstance, { siteUrl, store }: { siteUrl: string; store: DocumentStore }) {
-  const tags = ['pages'];
-  app.get(
-    '/robots.txt',
-    {
-      config: { access: 'public' },
-      schema: {
-        summary: 'Which paths crawlers may read, and where the sitemap is',
-        tags,
-        response: { 200: { description: 'robots.txt', contentType: 'text/plain' } },
-      },
-    },
-    async (_request, reply) =>
-      reply.header('Cache-Control', 'public, max-age=3600').type('text/plain; charset=utf-8').send(robotsTxt(siteUrl)),
-  );
-  app.get(
-    '/sitemap.xml',
-    {
-      config: { access: 'public' },
-      schema: {
-        summary: 'The pages a visitor can read without an account',
-        tags,
-        response: { 200: { description: 'sitemap.xml', contentType: 'application/xml' } },
-      },
-    },
-    async (_request, reply) =>
+  const route = routeOptions(['pages']);
+  /** A file for crawlers, read fresh and cached for an hour; documented by its media type. */
+  const crawlerFile = (path: string, summary: string, contentType: string, body: () => string | Promise<string>) =>
+    app.get(path, route('public', summary, { response: { 200: { description: path.slice(1), contentType } } }), async (_request, reply) =>
       reply
         .header('Cache-Control', 'public, max-age=3600')
-        .type('application/xml; charset=utf-8')
-        .send(
-          sitemapXml(siteUrl, [
-            ...PUBLIC_PAGES.map((path) => ({ path })),
-            ...(await sitePageEntries(store)),
-            ...(await itemEntries(store)),
-          ]),
-        ),
+        .type(`${contentType}; charset=utf-8`)
+        .send(await body()),
+    );
+  crawlerFile('/robots.txt', 'Which paths crawlers may read, and where the sitemap is', 'text/plain', () => robotsTxt(siteUrl));
+  crawlerFile('/sitemap.xml', 'The pages a visitor can read without an account', 'application/xml', async () =>
+    sitemapXml(siteUrl, [...PUBLIC_PAGES.map((path) => ({ path })), ...(await sitePageEntries(store)), ...(await itemEntries(store))]),
   );
 }
 

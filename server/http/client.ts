@@ -13,7 +13,7 @@ import fastifyStatic from '@fastify/static';
 import * as v from 'valibot';
 import { isEmbedPath } from '../embeds/paths';
 import { THEME_SCRIPT } from './security-headers';
-import { redirect } from './openapi';
+import { redirect, routeOptions } from './openapi';
 import { STAFF } from './access';
 import { withNoscriptConfirmForm, withNoscriptUnsubscribeForm } from '../subscriptions/link-pages';
 import { withPublicPage, type PublicPage, type PublicPages } from '../public-pages/pages';
@@ -53,11 +53,8 @@ export async function serveClient(app: FastifyInstance, { pages }: { pages: Publ
   // (the plugin's own would replace it with max-age=0). The build's brotli and gzip copies go to clients that take them.
   await app.register(fastifyStatic, { root: CLIENT_DIR, serve: false, cacheControl: false, preCompressed: true });
 
-  const APP_PAGE = {
-    summary: 'The web app',
-    tags: ['pages'],
-    response: { 200: { description: 'The app’s page', contentType: 'text/html' } },
-  };
+  const route = routeOptions(['pages']);
+  const APP_PAGE = { response: { 200: { description: 'The app’s page', contentType: 'text/html' } } };
   const TokenParams = v.object({ token: v.string() });
   const IdParams = v.object({ id: v.string() });
   const page = (reply: FastifyReply) => reply.header('Cache-Control', 'no-cache').sendFile('index.html');
@@ -77,10 +74,7 @@ export async function serveClient(app: FastifyInstance, { pages }: { pages: Publ
     htmlPage(reply, found, found !== null || signedIn);
   app.get(
     '/',
-    {
-      config: { access: 'public' },
-      schema: { ...APP_PAGE, summary: 'The landing page (its content in the HTML for visitors), or the newsfeed when signed in' },
-    },
+    route('public', 'The landing page (its content in the HTML for visitors), or the newsfeed when signed in', APP_PAGE),
     (request, reply) => publicPage(reply, pages.landing(request.actor !== null), true),
   );
   const PUBLIC_ITEM = {
@@ -110,10 +104,7 @@ export async function serveClient(app: FastifyInstance, { pages }: { pages: Publ
   };
   app.get(
     '/blog',
-    {
-      config: { access: 'public' },
-      schema: { ...BLOG_LIST, summary: 'The blog: a page of published posts, newest first, in the HTML for visitors' },
-    },
+    route('public', 'The blog: a page of published posts, newest first, in the HTML for visitors', BLOG_LIST),
     (request, reply) => {
       const { after, before } = request.query as v.InferOutput<typeof BlogListQuery>;
       return blogList(reply, request.actor !== null, { after, before });
@@ -122,15 +113,11 @@ export async function serveClient(app: FastifyInstance, { pages }: { pages: Publ
   const TagParams = v.object({ tag: v.pipe(v.string(), v.maxLength(200)) });
   app.get(
     '/blog/tag/:tag',
-    {
-      config: { access: 'public' },
-      schema: {
-        ...BLOG_LIST,
-        params: TagParams,
-        summary: 'A tag’s published posts, newest first, in the HTML for visitors',
-        response: { ...BLOG_LIST.response, 301: redirect('The tag as posts carry it (lower case)') },
-      },
-    },
+    route('public', 'A tag’s published posts, newest first, in the HTML for visitors', {
+      ...BLOG_LIST,
+      params: TagParams,
+      response: { ...BLOG_LIST.response, 301: redirect('The tag as posts carry it (lower case)') },
+    }),
     (request, reply) => {
       const { tag } = request.params as v.InferOutput<typeof TagParams>;
       const { after, before } = request.query as v.InferOutput<typeof BlogListQuery>;
@@ -144,10 +131,7 @@ export async function serveClient(app: FastifyInstance, { pages }: { pages: Publ
   );
   app.get(
     '/blog/:id',
-    {
-      config: { access: 'public' },
-      schema: { ...BLOG_PAGE, summary: 'A published blog post at its slug, its content, preview tags and BlogPosting JSON-LD in the HTML' },
-    },
+    route('public', 'A published blog post at its slug, its content, preview tags and BlogPosting JSON-LD in the HTML', BLOG_PAGE),
     async (request, reply) => {
       const { id } = request.params as v.InferOutput<typeof IdParams>;
       const moved = await pages.blogPostMoved(id, request.actor !== null && STAFF.includes(request.actor.role));
@@ -156,17 +140,10 @@ export async function serveClient(app: FastifyInstance, { pages }: { pages: Publ
     },
   );
   // The client's own page under /events, not an event (the page asks staff to sign in; the data is the API's).
-  app.get(
-    '/events/manage',
-    { config: { access: 'public' }, schema: { ...APP_PAGE, summary: 'The app’s event management page' } },
-    (_request, reply) => page(reply),
-  );
+  app.get('/events/manage', route('public', 'The app’s event management page', APP_PAGE), (_request, reply) => page(reply));
   app.get(
     '/events/:id',
-    {
-      config: { access: 'public' },
-      schema: { ...PUBLIC_ITEM, summary: 'A public approved event, its content, preview tags and Event JSON-LD in the HTML' },
-    },
+    route('public', 'A public approved event, its content, preview tags and Event JSON-LD in the HTML', PUBLIC_ITEM),
     async (request, reply) => {
       const { id } = request.params as v.InferOutput<typeof IdParams>;
       return publicPage(reply, await pages.event(id, request.actor !== null), request.actor !== null);
@@ -180,10 +157,7 @@ export async function serveClient(app: FastifyInstance, { pages }: { pages: Publ
   ] as const)
     app.get(
       path,
-      {
-        config: { access: 'public' },
-        schema: { ...APP_PAGE, summary: 'A page a mail links to, with a form that works without JavaScript', params: TokenParams },
-      },
+      route('public', 'A page a mail links to, with a form that works without JavaScript', { ...APP_PAGE, params: TokenParams }),
       async (request, reply) => {
         const { token } = request.params as v.InferOutput<typeof TokenParams>;
         const html = await readFile(resolve(CLIENT_DIR, 'index.html'), 'utf8');
@@ -193,10 +167,7 @@ export async function serveClient(app: FastifyInstance, { pages }: { pages: Publ
   // A password reset link's page: the token is in its address, so no cache keeps it (the page holds none itself).
   app.get(
     '/reset-password/:token',
-    {
-      config: { access: 'public' },
-      schema: { ...APP_PAGE, summary: 'The page a password reset mail links to: the app asks for the new password', params: TokenParams },
-    },
+    route('public', 'The page a password reset mail links to: the app asks for the new password', { ...APP_PAGE, params: TokenParams }),
     (_request, reply) => reply.header('Cache-Control', 'no-store').sendFile('index.html'),
   );
   // Every other page of the app, its built files, and the widgets' page: not part of the API.

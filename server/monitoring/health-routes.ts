@@ -4,6 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { LivenessSchema, ReadinessSchema } from '../../shared/monitoring/schemas';
 import type { ApiDependencies } from '../dependencies';
 import { runnerLag } from '../../platform/projections/progress';
+import { routeOptions } from '../http/openapi';
 
 /** Readiness fails when the read models are further behind the log than this many events. */
 const MAX_READY_LAG = 1000;
@@ -25,25 +26,16 @@ export async function healthRoutes(
   app.addHook('onRequest', async (_request, reply) => {
     reply.header('cache-control', 'no-store');
   });
-  app.get(
-    '/healthz',
-    {
-      config: { access: 'public' },
-      schema: { summary: 'Liveness: the process answers', tags: ['monitoring'], response: { 200: LivenessSchema } },
-    },
-    async () => ({ status: 'ok' }),
-  );
+  const route = routeOptions(['monitoring']);
+  app.get('/healthz', route('public', 'Liveness: the process answers', { response: { 200: LivenessSchema } }), async () => ({
+    status: 'ok',
+  }));
 
   app.get(
     '/readyz',
-    {
-      config: { access: 'public' },
-      schema: {
-        summary: 'Readiness: the stores and Redis answer and the read models are not far behind',
-        tags: ['monitoring'],
-        response: { 200: ReadinessSchema, 503: ReadinessSchema },
-      },
-    },
+    route('public', 'Readiness: the stores and Redis answer and the read models are not far behind', {
+      response: { 200: ReadinessSchema, 503: ReadinessSchema },
+    }),
     async (_request, reply) => {
       const { eventStore, store, redis, runner } = services;
       let lag = { events: 0, seconds: 0 };

@@ -6,6 +6,7 @@ import { ADMIN, STAFF } from '../http/access';
 import type { ApiDependencies } from '../dependencies';
 import type { Realtime } from '../realtime/gateway';
 import { type MonitoringNeeds, createMonitoring, prometheusRegistry, recordResponseTimes } from './metrics';
+import { routeOptions } from '../http/openapi';
 
 /** How often staff pages are told to refresh their figures. */
 const PUSH_EVERY_MS = 5000;
@@ -20,12 +21,10 @@ export const monitoringRoutes = fp(async function monitoringRoutes(
   const registry = prometheusRegistry(monitoring);
   recordResponseTimes(app, monitoring);
 
+  const route = routeOptions(['monitoring']);
   app.get(
     '/api/admin/monitoring',
-    {
-      config: { access: STAFF },
-      schema: { summary: 'The monitoring page’s measured figures and alerts', tags: ['monitoring'], response: { 200: MonitoringSchema } },
-    },
+    route(STAFF, 'The monitoring page’s measured figures and alerts', { response: { 200: MonitoringSchema } }),
     async () => ({
       ...(await monitoring.snapshot()),
       links: { usage: settings.hostingUsageUrl, billing: settings.hostingBillingUrl },
@@ -35,14 +34,9 @@ export const monitoringRoutes = fp(async function monitoringRoutes(
 
   app.get(
     '/metrics',
-    {
-      config: { access: { roles: ADMIN, bearerToken: metricsToken } },
-      schema: {
-        summary: 'The same figures for Prometheus (admins, or METRICS_TOKEN as a bearer token)',
-        tags: ['monitoring'],
-        response: { 200: { description: 'Prometheus text format', contentType: 'text/plain' } },
-      },
-    },
+    route({ roles: ADMIN, bearerToken: metricsToken }, 'The same figures for Prometheus (admins, or METRICS_TOKEN as a bearer token)', {
+      response: { 200: { description: 'Prometheus text format', contentType: 'text/plain' } },
+    }),
     async (_request, reply) => reply.type(registry.contentType).send(await registry.metrics()),
   );
 
