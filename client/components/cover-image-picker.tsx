@@ -7,6 +7,7 @@ import { useId } from 'react';
 import { FileTrigger } from 'react-aria-components';
 import type { Media } from '../../shared/media/schemas';
 import { Button } from './ui/button';
+import { UploadView } from './upload-view';
 
 /** The pictures the upload takes (docs/domain/media.md#uploading). */
 export const PICTURE_TYPES = ['image/jpeg', 'image/png', 'image/webp', 'image/heic', '.heic'];
@@ -43,18 +44,13 @@ export function CoverImagePicker({
       <span id={labelId} className={labelClassName}>
         Cover image
       </span>
-      {cover?.kind === 'image' && (
-        <img
-          src={cover.url}
-          width={cover.width}
-          height={cover.height}
-          alt="Cover image"
-          className="h-auto max-h-40 w-auto max-w-full rounded-lg"
-        />
-      )}
-      {cover?.kind === 'audio' && audioLabel && (
-        <audio src={cover.url} controls preload="metadata" aria-label={audioLabel} className="w-full" />
-      )}
+      <UploadView
+        upload={cover}
+        alt="Cover image"
+        audioLabel={audioLabel}
+        imageClassName="h-auto max-h-40 w-auto max-w-full rounded-lg"
+        audioClassName="w-full"
+      />
       <div className="flex flex-wrap gap-2">
         <FileTrigger acceptedFileTypes={PICTURE_TYPES} onSelect={onChoose}>
           <Button variant="secondary" isDisabled={disabled}>

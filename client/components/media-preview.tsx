@@ -6,6 +6,7 @@
  */
 import type { MediaType } from '../../shared/feed/constants';
 import type { Media } from '../../shared/media/schemas';
+import { Player, UploadView } from './upload-view';
 
 export interface MediaPreviewProps {
   /** An upload: its kind decides, its size is reserved. */
@@ -17,6 +18,9 @@ export interface MediaPreviewProps {
   of: string;
 }
 
+/** A recording's player, uploaded or linked. */
+const PLAYER = 'mt-2 w-full max-w-md';
+
 const hostOf = (url: string) => {
   try {
     return new URL(url, window.location.origin).hostname;
@@ -27,25 +31,17 @@ const hostOf = (url: string) => {
 
 export function MediaPreview({ upload, mediaType, mediaUrl, mediaTitle, of }: MediaPreviewProps) {
   const title = mediaTitle ?? undefined;
-  if (upload?.kind === 'image')
+  const pictureName = title ?? `Picture shared with ${of}`;
+  const recordingName = title ?? `Recording shared with ${of}`;
+  if (upload)
     return (
-      <img
-        src={upload.url}
-        width={upload.width}
-        height={upload.height}
-        alt={title ?? `Picture shared with ${of}`}
-        loading="lazy"
-        className="mt-2 h-auto max-h-72 w-auto max-w-full rounded-lg border border-slate-200 object-contain dark:border-slate-700"
-      />
-    );
-  if (upload?.kind === 'audio')
-    return (
-      <audio
-        src={upload.url}
-        controls
-        preload="metadata"
-        aria-label={title ?? `Recording shared with ${of}`}
-        className="mt-2 w-full max-w-md"
+      <UploadView
+        upload={upload}
+        alt={pictureName}
+        audioLabel={recordingName}
+        lazy
+        imageClassName="mt-2 h-auto max-h-72 w-auto max-w-full rounded-lg border border-slate-200 object-contain dark:border-slate-700"
+        audioClassName={PLAYER}
       />
     );
   if (!mediaUrl || !mediaType) return null;
@@ -54,28 +50,19 @@ export function MediaPreview({ upload, mediaType, mediaUrl, mediaTitle, of }: Me
       return (
         <img
           src={mediaUrl}
-          alt={title ?? `Picture shared with ${of}`}
+          alt={pictureName}
           loading="lazy"
           className="mt-2 max-h-72 w-auto max-w-full rounded-lg border border-slate-200 object-contain dark:border-slate-700"
         />
       );
     case 'audio':
-      return (
-        <audio
-          src={mediaUrl}
-          controls
-          preload="metadata"
-          aria-label={title ?? `Recording shared with ${of}`}
-          className="mt-2 w-full max-w-md"
-        />
-      );
+      return <Player kind="audio" src={mediaUrl} label={recordingName} className={PLAYER} />;
     case 'video':
       return (
-        <video
+        <Player
+          kind="video"
           src={mediaUrl}
-          controls
-          preload="metadata"
-          aria-label={title ?? `Video shared with ${of}`}
+          label={title ?? `Video shared with ${of}`}
           className="mt-2 max-h-72 w-full max-w-md rounded-lg"
         />
       );

@@ -8,6 +8,7 @@ import { normalizeTag, tagRefusal } from '../../../shared/feed/tags';
 import { useSubmitPost, useUploadMedia } from './api';
 import type { Media } from '../../../shared/media/schemas';
 import { useMentionPicker } from '../../components/mention-picker';
+import { UploadView } from '../../components/upload-view';
 
 const MEDIA_LABELS: Record<MediaType, string> = { image: 'Image', video: 'Video', audio: 'Audio', youtube: 'YouTube', link: 'Link' };
 const fieldClass = 'min-h-11 w-full rounded-md border border-slate-300 bg-white px-3 dark:border-slate-600 dark:bg-slate-900';
@@ -144,18 +145,13 @@ export function Composer({ user }: { user: CurrentUser }) {
             )}
           </div>
           {fields.mediaId && <p className="text-sm text-red-600">{fields.mediaId}</p>}
-          {attached?.kind === 'image' && (
-            <img
-              src={attached.url}
-              width={attached.width}
-              height={attached.height}
-              alt="Attached photo"
-              className="h-auto max-h-48 w-auto rounded-lg"
-            />
-          )}
-          {attached?.kind === 'audio' && (
-            <audio src={attached.url} controls preload="metadata" aria-label="Attached recording" className="w-full" />
-          )}
+          <UploadView
+            upload={attached}
+            alt="Attached photo"
+            audioLabel="Attached recording"
+            imageClassName="h-auto max-h-48 w-auto rounded-lg"
+            audioClassName="w-full"
+          />
           {!attached && (
             <div role="group" aria-label="Media type" className="flex flex-wrap gap-2">
               {MEDIA_TYPES.map((type) => (

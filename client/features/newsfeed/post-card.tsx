@@ -17,22 +17,21 @@ import { Link } from '@tanstack/react-router';
 import { PostMenu, canChangePost } from './post-menu';
 import { PostEditForm } from './post-edit-form';
 import { ReasonDialog } from '../../components/reason-dialog';
+import { UploadView } from '../../components/upload-view';
 
 function Media({ post }: { post: Post }) {
   // An upload comes with its size, so the card keeps its height while the picture loads.
-  if (post.media?.kind === 'image')
+  if (post.media)
     return (
-      <img
-        src={post.media.url}
-        width={post.media.width}
-        height={post.media.height}
+      <UploadView
+        upload={post.media}
         alt="Photo shared with the post"
-        loading="lazy"
-        className="mt-3 h-auto max-h-[32rem] w-full rounded-lg object-contain"
+        audioLabel="Recording shared with the post"
+        lazy
+        imageClassName="mt-3 h-auto max-h-[32rem] w-full rounded-lg object-contain"
+        audioClassName="mt-3 w-full"
       />
     );
-  if (post.media?.kind === 'audio')
-    return <audio src={post.media.url} controls preload="metadata" aria-label="Recording shared with the post" className="mt-3 w-full" />;
   if (!post.mediaUrl) return null;
   const title = post.mediaTitle ?? undefined;
   switch (post.mediaType) {

@@ -25,6 +25,7 @@ import { PICTURE_TYPES } from '../../../components/cover-image-picker';
 import { DialogActions, DialogWindow } from '../../../components/dialog-window';
 import { Button } from '../../../components/ui/button';
 import { useToast } from '../../../components/ui/toast';
+import { SizedPicture } from '../../../components/upload-view';
 import { errorMessage } from '../../../lib/api';
 import { youtubeEmbedSource } from '../../../../shared/blog/embeds';
 import { mediaFile, pictureSize, uploadMedia } from '../api';
@@ -430,13 +431,7 @@ export default function RichTextEditor({ initialContent, onChange, onBusyChange,
               .run();
           }}
         >
-          <img
-            src={asking.picture.src}
-            width={asking.picture.width}
-            height={asking.picture.height}
-            alt=""
-            className="max-h-40 w-auto rounded object-contain"
-          />
+          <SizedPicture src={asking.picture.src} size={asking.picture} alt="" className="max-h-40 w-auto rounded object-contain" />
         </FieldDialog>
       )}
     </div>
