@@ -2,6 +2,7 @@
 import { lazy, Suspense, useCallback, useState } from 'react';
 import { useMutation } from '@tanstack/react-query';
 import { DialogActions, DialogWindow } from '../../components/dialog-window';
+import { FormDialog } from '../../components/form-dialog';
 import { CoverImagePicker } from '../../components/cover-image-picker';
 import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';
@@ -100,135 +101,127 @@ function PostDialog({ post, onClose }: { post: BlogPost | null; onClose: () => v
   const onEditorBusy = useCallback((busy: boolean) => setEditorBusy(busy), []);
 
   return (
-    <DialogWindow
+    <FormDialog
       onClose={onClose}
       title={editing ? 'Edit Blog Post' : 'Create Blog Post'}
-      titleClassName="text-xl font-bold"
       width="6xl"
-      place="top"
+      className="mt-4 grid gap-6 lg:grid-cols-[minmax(0,1fr)_20rem]"
+      onSubmit={() => save.mutate()}
     >
-      <form
-        className="mt-4 grid gap-6 lg:grid-cols-[minmax(0,1fr)_20rem]"
-        onSubmit={(event) => {
-          event.preventDefault();
-          save.mutate();
-        }}
-      >
-        <div className="min-w-0 space-y-4">
-          <label className="block text-sm font-medium">
-            Title
-            <input
-              value={title}
-              onChange={(event) => setTitle(event.target.value)}
-              aria-invalid={Boolean(fieldErrors.title)}
-              className={`${fieldClass} mt-1 min-h-11`}
+      <div className="min-w-0 space-y-4">
+        <label className="block text-sm font-medium">
+          Title
+          <input
+            value={title}
+            onChange={(event) => setTitle(event.target.value)}
+            aria-invalid={Boolean(fieldErrors.title)}
+            className={`${fieldClass} mt-1 min-h-11`}
+          />
+          {fieldErrors.title && <span className="mt-1 block text-sm text-red-600 dark:text-red-400">{fieldErrors.title}</span>}
+        </label>
+        <div>
+          <span id="blog-content-label" className="mb-1 block text-sm font-medium">
+            Content
+          </span>
+          <Suspense
+            fallback={
+              <p
+                role="status"
+                className="min-h-64 rounded-md border border-slate-300 p-4 text-sm text-slate-600 dark:border-slate-600 dark:text-slate-400"
+              >
+                Loading the editor…
+              </p>
+            }
+          >
+            <RichTextEditor
+              initialContent={post?.content ?? ''}
+              onChange={setContent}
+              onBusyChange={onEditorBusy}
+              labelledBy="blog-content-label"
+              describedBy="blog-content-hint"
+              invalid={Boolean(fieldErrors.content)}
             />
-            {fieldErrors.title && <span className="mt-1 block text-sm text-red-600 dark:text-red-400">{fieldErrors.title}</span>}
-          </label>
-          <div>
-            <span id="blog-content-label" className="mb-1 block text-sm font-medium">
-              Content
-            </span>
-            <Suspense
-              fallback={
-                <p
-                  role="status"
-                  className="min-h-64 rounded-md border border-slate-300 p-4 text-sm text-slate-600 dark:border-slate-600 dark:text-slate-400"
-                >
-                  Loading the editor…
-                </p>
-              }
-            >
-              <RichTextEditor
-                initialContent={post?.content ?? ''}
-                onChange={setContent}
-                onBusyChange={onEditorBusy}
-                labelledBy="blog-content-label"
-                describedBy="blog-content-hint"
-                invalid={Boolean(fieldErrors.content)}
-              />
-            </Suspense>
-            {fieldErrors.content && <p className="mt-1 text-sm text-red-600 dark:text-red-400">{fieldErrors.content}</p>}
-            <p id="blog-content-hint" className="mt-1 text-xs text-slate-600 dark:text-slate-400">
-              Markdown shortcuts work as you type: ## heading, - list, 1. numbered list, &gt; quote, ``` code.
-            </p>
-          </div>
+          </Suspense>
+          {fieldErrors.content && <p className="mt-1 text-sm text-red-600 dark:text-red-400">{fieldErrors.content}</p>}
+          <p id="blog-content-hint" className="mt-1 text-xs text-slate-600 dark:text-slate-400">
+            Markdown shortcuts work as you type: ## heading, - list, 1. numbered list, &gt; quote, ``` code.
+          </p>
         </div>
-        <div className="space-y-4">
+      </div>
+      <div className="space-y-4">
+        <div>
+          <label className="block text-sm font-medium">
+            Slug
+            <span className="mt-1 flex min-h-11 w-full items-center gap-1 rounded-md border border-slate-300 bg-white pl-3 focus-within:ring-2 focus-within:ring-amber-500 dark:border-slate-600 dark:bg-slate-900">
+              <span aria-hidden="true" className="text-slate-500 dark:text-slate-400">
+                /blog/
+              </span>
+              <input
+                value={slug}
+                onChange={(event) => setSlug(event.target.value)}
+                placeholder={slugify(title || 'post')}
+                aria-invalid={Boolean(fieldErrors.slug)}
+                aria-describedby="blog-slug-hint"
+                spellCheck={false}
+                className="min-h-10 min-w-0 flex-1 bg-transparent pr-3 outline-none"
+              />
+            </span>
+          </label>
+          {/* Outside the label: inside, the hint would become part of the field's name. */}
+          <p id="blog-slug-hint" className="mt-1 text-xs text-slate-500 dark:text-slate-400">
+            The post’s address. Left empty, it is made from the title; earlier addresses lead to the new one.
+          </p>
+          {fieldErrors.slug && <p className="mt-1 text-sm text-red-600 dark:text-red-400">{fieldErrors.slug}</p>}
+        </div>
+        {!post?.isPublished && (
           <div>
             <label className="block text-sm font-medium">
-              Slug
-              <span className="mt-1 flex min-h-11 w-full items-center gap-1 rounded-md border border-slate-300 bg-white pl-3 focus-within:ring-2 focus-within:ring-amber-500 dark:border-slate-600 dark:bg-slate-900">
-                <span aria-hidden="true" className="text-slate-500 dark:text-slate-400">
-                  /blog/
-                </span>
-                <input
-                  value={slug}
-                  onChange={(event) => setSlug(event.target.value)}
-                  placeholder={slugify(title || 'post')}
-                  aria-invalid={Boolean(fieldErrors.slug)}
-                  aria-describedby="blog-slug-hint"
-                  spellCheck={false}
-                  className="min-h-10 min-w-0 flex-1 bg-transparent pr-3 outline-none"
-                />
-              </span>
+              Schedule{zone ? ` (${zone.replace(/_/gu, ' ')} time)` : ''}
+              <input
+                type="datetime-local"
+                value={scheduleValue}
+                onChange={(event) => setScheduled(event.target.value)}
+                disabled={!zone}
+                aria-invalid={Boolean(fieldErrors.publishAt)}
+                aria-describedby="blog-schedule-hint"
+                className={`${fieldClass} mt-1 min-h-11`}
+              />
             </label>
-            {/* Outside the label: inside, the hint would become part of the field's name. */}
-            <p id="blog-slug-hint" className="mt-1 text-xs text-slate-500 dark:text-slate-400">
-              The post’s address. Left empty, it is made from the title; earlier addresses lead to the new one.
+            <p id="blog-schedule-hint" className="mt-1 text-xs text-slate-500 dark:text-slate-400">
+              The post is published, and subscribers are mailed, at this time. Left empty, it stays a draft until you publish it.
             </p>
-            {fieldErrors.slug && <p className="mt-1 text-sm text-red-600 dark:text-red-400">{fieldErrors.slug}</p>}
+            {fieldErrors.publishAt && <p className="mt-1 text-sm text-red-600 dark:text-red-400">{fieldErrors.publishAt}</p>}
           </div>
-          {!post?.isPublished && (
-            <div>
-              <label className="block text-sm font-medium">
-                Schedule{zone ? ` (${zone.replace(/_/gu, ' ')} time)` : ''}
-                <input
-                  type="datetime-local"
-                  value={scheduleValue}
-                  onChange={(event) => setScheduled(event.target.value)}
-                  disabled={!zone}
-                  aria-invalid={Boolean(fieldErrors.publishAt)}
-                  aria-describedby="blog-schedule-hint"
-                  className={`${fieldClass} mt-1 min-h-11`}
-                />
-              </label>
-              <p id="blog-schedule-hint" className="mt-1 text-xs text-slate-500 dark:text-slate-400">
-                The post is published, and subscribers are mailed, at this time. Left empty, it stays a draft until you publish it.
-              </p>
-              {fieldErrors.publishAt && <p className="mt-1 text-sm text-red-600 dark:text-red-400">{fieldErrors.publishAt}</p>}
-            </div>
-          )}
-          <label className="block text-sm font-medium">
-            Excerpt
-            <textarea
-              rows={3}
-              value={excerpt}
-              onChange={(event) => setExcerpt(event.target.value)}
-              placeholder="Left empty, it is written from the content."
-              className={`${fieldClass} mt-1`}
-            />
-          </label>
-          <CoverImagePicker
-            cover={cover}
-            onChoose={(files) => void chooseCover(files)}
-            onRemove={() => setCover(null)}
-            uploading={uploadingCover}
-            disabled={uploading}
-            error={fieldErrors.mediaId}
-            audioLabel="Recording shown with the post"
-            className="space-y-1"
-            labelClassName="block text-sm font-medium"
+        )}
+        <label className="block text-sm font-medium">
+          Excerpt
+          <textarea
+            rows={3}
+            value={excerpt}
+            onChange={(event) => setExcerpt(event.target.value)}
+            placeholder="Left empty, it is written from the content."
+            className={`${fieldClass} mt-1`}
           />
-        </div>
-        <DialogActions
-          className="lg:col-span-2"
-          onCancel={onClose}
-          isDisabled={!title.trim() || !content.trim() || save.isPending || uploading}
-          confirmLabel={save.isPending ? (editing ? 'Updating...' : 'Creating...') : editing ? 'Update Post' : 'Create Post'}
+        </label>
+        <CoverImagePicker
+          cover={cover}
+          onChoose={(files) => void chooseCover(files)}
+          onRemove={() => setCover(null)}
+          uploading={uploadingCover}
+          disabled={uploading}
+          error={fieldErrors.mediaId}
+          audioLabel="Recording shown with the post"
+          className="space-y-1"
+          labelClassName="block text-sm font-medium"
         />
-      </form>
-    </DialogWindow>
+      </div>
+      <DialogActions
+        className="lg:col-span-2"
+        onCancel={onClose}
+        isDisabled={!title.trim() || !content.trim() || save.isPending || uploading}
+        confirmLabel={save.isPending ? (editing ? 'Updating...' : 'Creating...') : editing ? 'Update Post' : 'Create Post'}
+      />
+    </FormDialog>
   );
 }
 

@@ -3,7 +3,8 @@
  * category that still holds topics is not deleted: the server says so (409) and the message is shown.
  */
 import { useId, useState } from 'react';
-import { DialogActions, DialogWindow } from '../../components/dialog-window';
+import { DialogActions } from '../../components/dialog-window';
+import { FormDialog } from '../../components/form-dialog';
 import { FormField } from '../../components/form-field';
 import { Button } from '../../components/ui/button';
 import { EmptyState } from '../../components/ui/page-header';
@@ -49,90 +50,82 @@ function CategoryDialog({ category, onClose }: { category: Category | null; onCl
   const invalid = (name: keyof CategoryFields) => (errors[name] ? { 'aria-invalid': true as const, 'aria-describedby': colourError } : {});
 
   return (
-    <DialogWindow
+    <FormDialog
       onClose={onClose}
       title={category ? 'Edit category' : 'New category'}
-      titleClassName="text-xl font-bold"
       width="lg"
-      place="top"
+      className="mt-4 space-y-4"
+      onSubmit={save}
     >
-      <form
-        className="mt-4 space-y-4"
-        onSubmit={(event) => {
-          event.preventDefault();
-          save();
-        }}
-      >
-        <FormField label="Name" error={errors.name}>
-          {(control) => (
+      <FormField label="Name" error={errors.name}>
+        {(control) => (
+          <input
+            {...control}
+            value={fields.name}
+            maxLength={60}
+            autoFocus
+            onChange={(event) => setFields({ ...fields, name: event.target.value })}
+            className={fieldClass}
+          />
+        )}
+      </FormField>
+      <FormField label="Description" error={errors.description}>
+        {(control) => (
+          <textarea
+            {...control}
+            value={fields.description}
+            maxLength={500}
+            rows={3}
+            onChange={(event) => setFields({ ...fields, description: event.target.value })}
+            className={`${fieldClass} py-2`}
+          />
+        )}
+      </FormField>
+      <fieldset className="space-y-2">
+        <legend className="text-sm font-medium">Colour</legend>
+        <div className="flex flex-wrap items-center gap-2">
+          {SUGGESTED_COLOURS.map((colour) => (
+            <button
+              key={colour}
+              type="button"
+              aria-label={`Colour ${colour}`}
+              aria-pressed={fields.color.toLowerCase() === colour}
+              onClick={() => setFields({ ...fields, color: colour })}
+              className="size-11 rounded-md border-2 border-transparent outline-none focus-visible:ring-2 focus-visible:ring-amber-500 focus-visible:ring-offset-2 aria-pressed:border-slate-900 dark:aria-pressed:border-white"
+              style={{ backgroundColor: colour }}
+            />
+          ))}
+          <label className="flex min-h-11 items-center gap-2 text-sm">
+            Other
             <input
-              {...control}
-              value={fields.name}
-              maxLength={60}
-              autoFocus
-              onChange={(event) => setFields({ ...fields, name: event.target.value })}
-              className={fieldClass}
+              type="color"
+              value={fields.color}
+              onChange={(event) => setFields({ ...fields, color: event.target.value })}
+              className="h-11 w-14 cursor-pointer rounded-md border border-slate-300 bg-white dark:border-slate-600 dark:bg-slate-900"
+              {...invalid('color')}
             />
-          )}
-        </FormField>
-        <FormField label="Description" error={errors.description}>
-          {(control) => (
-            <textarea
-              {...control}
-              value={fields.description}
-              maxLength={500}
-              rows={3}
-              onChange={(event) => setFields({ ...fields, description: event.target.value })}
-              className={`${fieldClass} py-2`}
-            />
-          )}
-        </FormField>
-        <fieldset className="space-y-2">
-          <legend className="text-sm font-medium">Colour</legend>
-          <div className="flex flex-wrap items-center gap-2">
-            {SUGGESTED_COLOURS.map((colour) => (
-              <button
-                key={colour}
-                type="button"
-                aria-label={`Colour ${colour}`}
-                aria-pressed={fields.color.toLowerCase() === colour}
-                onClick={() => setFields({ ...fields, color: colour })}
-                className="size-11 rounded-md border-2 border-transparent outline-none focus-visible:ring-2 focus-visible:ring-amber-500 focus-visible:ring-offset-2 aria-pressed:border-slate-900 dark:aria-pressed:border-white"
-                style={{ backgroundColor: colour }}
-              />
-            ))}
-            <label className="flex min-h-11 items-center gap-2 text-sm">
-              Other
-              <input
-                type="color"
-                value={fields.color}
-                onChange={(event) => setFields({ ...fields, color: event.target.value })}
-                className="h-11 w-14 cursor-pointer rounded-md border border-slate-300 bg-white dark:border-slate-600 dark:bg-slate-900"
-                {...invalid('color')}
-              />
-            </label>
-          </div>
-          {errors.color && (
-            <p id={colourError} className="text-sm text-red-700 dark:text-red-400">
-              {errors.color}
-            </p>
-          )}
-          <p className="text-sm">
-            Preview: <CategoryMark name={fields.name || 'Category'} color={fields.color} className="text-sm font-medium" />
-          </p>
-        </fieldset>
-        {failure && (
-          <p role="alert" className="text-sm text-red-700 dark:text-red-400">
-            {failure}
+          </label>
+        </div>
+        {errors.color && (
+          <p id={colourError} className="text-sm text-red-700 dark:text-red-400">
+            {errors.color}
           </p>
         )}
-        <DialogActions
-          onCancel={onClose}
-          isDisabled={saving}
-          confirmLabel={saving ? 'Saving...' : category ? 'Save category' : 'Create category'}
-        />
-      </form>
-    </DialogWindow>
+        <p className="text-sm">
+          Preview: <CategoryMark name={fields.name || 'Category'} color={fields.color} className="text-sm font-medium" />
+        </p>
+      </fieldset>
+      {failure && (
+        <p role="alert" className="text-sm text-red-700 dark:text-red-400">
+          {failure}
+        </p>
+      )}
+      <DialogActions
+        onCancel={onClose}
+        isDisabled={saving}
+        confirmLabel={saving ? 'Saving...' : category ? 'Save category' : 'Create category'}
+      />
+    </FormDialog>
   );
 }
 
