@@ -7,7 +7,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import * as v from 'valibot';
 import { DomainError, fail, ROLES, type Actor } from '../../shared/domain';
 import { streamName } from '../../shared/streams';
-import { memberDecider } from '../../shared/members/member-stream';
+import { memberDecider, type MemberCommand } from '../../shared/members/member-stream';
 import {
   LoginSchema,
   MagicLinkSchema,
@@ -30,6 +30,7 @@ import { escapeRegex } from '../../shared/text';
 import { WrongExpectedVersionError } from '../../platform/event-store/port';
 import { credentialsCollection, membersCollection, postCountsByAuthor, type MemberDocument } from '../../projections/members';
 import type { Filter, Sort } from '../../platform/document-store/port';
+import type { Intent } from '../../platform/command-handler';
 import { ErrorSchema, noContent, redirect, routeOptions, type ValibotTypeProvider } from '../http/openapi';
 import { findPage, mapPage, pageQuery } from '../http/pagination';
 import { ADMIN, STAFF } from '../http/access';
@@ -110,6 +111,18 @@ export async function memberRoutes(fastify: FastifyInstance, options: MemberRout
   const authLimit = { max: config.rateLimits.auth, timeWindow: '1 minute' };
 
   const metadataOf = (actor: Actor | null) => ({ now: services.now(), actor });
+  /** Staff's decision on a member (their role, a suspension), recorded on the member's stream. */
+  const decideOnMember = (id: string, actor: Actor, intent: Intent<MemberCommand>) =>
+    handle(memberDecider, streamName('member', id), { ...intent, metadata: metadataOf(actor) }, { actorId: actor.id });
+  /**
+   * The address a link is to be mailed to, as accounts hold it; counted in its limit whether or not it has an account,
+   * so the limit says nothing about that either.
+   */
+  async function mailLinkAddress(given: string) {
+    const email = given.trim().toLowerCase();
+    await addressLimits.take('mail-links', email);
+    return email;
+  }
 
   async function signIn(request: FastifyRequest, memberId: string) {
     await request.session.regenerate();
@@ -185,9 +198,7 @@ export async function memberRoutes(fastify: FastifyInstance, options: MemberRout
     ),
     async (request, reply) => {
       const { body } = request;
-      const email = body.email.trim().toLowerCase();
-      // Counted whether or not the address has an account, so the limit says nothing about that either.
-      await addressLimits.take('mail-links', email);
+      const email = await mailLinkAddress(body.email);
       // Hashed for every address, one with an account too: the work, its time and a busy site's 503 are the same for all.
       const passwordHash = await passwords.hash(body.password);
       const pending: PendingRegistration = { email, firstName: body.firstName, lastName: body.lastName, passwordHash };
@@ -201,24 +212,33 @@ export async function memberRoutes(fastify: FastifyInstance, options: MemberRout
     },
   );
 
-  app.get(
-    '/api/auth/register/confirm/:token',
-    route(
-      'public',
-      'Open the link that finishes signing up: a page that names the address and makes the account only when its button is pressed (a POST); opening it uses nothing up',
-      {
-        params: TokenParams,
-        response: {
-          200: { description: 'The confirmation page, or one that says the link is spent, expired or unknown', contentType: 'text/html' },
+  /** A page with the token in its address: no cache keeps it (the site's Referrer-Policy never sends a path to another site). */
+  const sendLinkPage = (reply: FastifyReply, html: string) =>
+    reply.header('Cache-Control', 'no-store').type('text/html; charset=utf-8').send(html);
+  /** Opening a mailed link: a page that names the address and whose button POSTs the token, or one that says the link is spent. */
+  const linkPage = (path: string, summary: string, page: (token: string) => Promise<string>) =>
+    app.get(
+      path,
+      route(
+        'public',
+        summary,
+        {
+          params: TokenParams,
+          response: {
+            200: { description: 'The confirmation page, or one that says the link is spent, expired or unknown', contentType: 'text/html' },
+          },
         },
-      },
-      { rateLimit: authLimit },
-    ),
-    async (request, reply) => {
-      const { token } = request.params;
+        { rateLimit: authLimit },
+      ),
+      async (request, reply) => sendLinkPage(reply, await page(request.params.token)),
+    );
+
+  linkPage(
+    '/api/auth/register/confirm/:token',
+    'Open the link that finishes signing up: a page that names the address and makes the account only when its button is pressed (a POST); opening it uses nothing up',
+    async (token) => {
       const pending = parsePending(await registrationLinks.peek(token));
-      const html = pending ? registrationLinkPage(`/api/auth/register/confirm/${token}`, pending.email) : spentRegistrationLinkPage();
-      return reply.header('Cache-Control', 'no-store').type('text/html; charset=utf-8').send(html);
+      return pending ? registrationLinkPage(`/api/auth/register/confirm/${token}`, pending.email) : spentRegistrationLinkPage();
     },
   );
 
@@ -240,7 +260,7 @@ export async function memberRoutes(fastify: FastifyInstance, options: MemberRout
       { rateLimit: authLimit },
     ),
     async (request, reply) => {
-      const page = (html: string) => reply.header('Cache-Control', 'no-store').type('text/html; charset=utf-8').send(html);
+      const page = (html: string) => sendLinkPage(reply, html);
       // Taking it is atomic: of two uses at once, one gets it.
       const pending = parsePending(await registrationLinks.take(request.params.token));
       if (!pending) return page(spentRegistrationLinkPage());
@@ -321,9 +341,7 @@ export async function memberRoutes(fastify: FastifyInstance, options: MemberRout
     ),
     async (request, reply) => {
       const { body } = request;
-      const email = body.email.trim().toLowerCase();
-      // Counted whether or not the address has an account, so the limit says nothing about that either.
-      await addressLimits.take('mail-links', email);
+      const email = await mailLinkAddress(body.email);
       const account = await credentials.findOne({ email });
       const member = account && (await members.findOne({ _id: account._id }));
       if (member && !member.suspended) {
@@ -338,26 +356,13 @@ export async function memberRoutes(fastify: FastifyInstance, options: MemberRout
     },
   );
 
-  app.get(
+  linkPage(
     '/api/auth/magic/:token',
-    route(
-      'public',
-      'Open a sign-in link from the e-mail: a page that names the account and signs in only when its button is pressed (a POST); opening it uses nothing up',
-      {
-        params: TokenParams,
-        response: {
-          200: { description: 'The confirmation page, or one that says the link is spent, expired or unknown', contentType: 'text/html' },
-        },
-      },
-      { rateLimit: authLimit },
-    ),
-    async (request, reply) => {
-      const { token } = request.params;
+    'Open a sign-in link from the e-mail: a page that names the account and signs in only when its button is pressed (a POST); opening it uses nothing up',
+    async (token) => {
       const memberId = await signInLinks.peek(token);
       const member = memberId ? await members.findOne({ _id: memberId }) : null;
-      const html = member && !member.suspended ? signInLinkPage(`/api/auth/magic/${token}`, member.email) : spentLinkPage();
-      // The token is in this page's address: no cache keeps it (the site's Referrer-Policy never sends a path to another site).
-      return reply.header('Cache-Control', 'no-store').type('text/html; charset=utf-8').send(html);
+      return member && !member.suspended ? signInLinkPage(`/api/auth/magic/${token}`, member.email) : spentLinkPage();
     },
   );
 
@@ -481,12 +486,7 @@ export async function memberRoutes(fastify: FastifyInstance, options: MemberRout
       const { role } = request.body;
       await memberOrFail(id);
       const adminCount = await members.countDocuments({ role: 'admin', suspended: false });
-      await handle(
-        memberDecider,
-        streamName('member', id),
-        { type: 'ChangeRole', data: { role, adminCount }, metadata: metadataOf(request.actor) },
-        { actorId: request.actor!.id },
-      );
+      await decideOnMember(id, request.actor!, { type: 'ChangeRole', data: { role, adminCount } });
       await memberSessions.standingChanged();
       // Open sockets joined the rooms of the old role (a demoted staff member would go on hearing staff notices):
       // end them; the browser reconnects into the rooms of the new role.
@@ -505,12 +505,7 @@ export async function memberRoutes(fastify: FastifyInstance, options: MemberRout
     async (request): Promise<User> => {
       const { id } = request.params;
       await memberOrFail(id);
-      await handle(
-        memberDecider,
-        streamName('member', id),
-        { type: 'SuspendMember', data: {}, metadata: metadataOf(request.actor) },
-        { actorId: request.actor!.id },
-      );
+      await decideOnMember(id, request.actor!, { type: 'SuspendMember', data: {} });
       await memberSessions.endAll(id);
       await options.disconnectMember(id);
       return userDto(await memberOrFail(id));
@@ -524,12 +519,7 @@ export async function memberRoutes(fastify: FastifyInstance, options: MemberRout
     async (request): Promise<User> => {
       const { id } = request.params;
       await memberOrFail(id);
-      await handle(
-        memberDecider,
-        streamName('member', id),
-        { type: 'UnsuspendMember', data: {}, metadata: metadataOf(request.actor) },
-        { actorId: request.actor!.id },
-      );
+      await decideOnMember(id, request.actor!, { type: 'UnsuspendMember', data: {} });
       await memberSessions.standingChanged();
       return userDto(await memberOrFail(id));
     },
