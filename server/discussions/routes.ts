@@ -37,21 +37,7 @@ import {
   type Reply,
 } from '../../shared/discussions/schemas';
 import type { Intent } from '../../platform/command-handler';
-import {
-  allCategories,
-  categoryBySlug,
-  categoryDto,
-  findCategory,
-  findReply,
-  readerOf,
-  replyDto,
-  replyPage,
-  replyRevisions,
-  topicDto,
-  topicList,
-  unreadTopicCount,
-  visibleTopic,
-} from '../../projections/discussions';
+import * as discussions from '../../projections/discussions';
 import type { TopicCommand } from '../../shared/discussions/topic-stream';
 import type { ReplyCommand } from '../../shared/discussions/reply-stream';
 import { ErrorSchema, noContent, routeOptions, type ValibotTypeProvider } from '../http/openapi';
@@ -86,25 +72,25 @@ export async function discussionRoutes(
   const categoryId = (raw: string) => knownId(raw, 'Category not found');
 
   async function openTopic(raw: string) {
-    const topic = await visibleTopic(store, topicId(raw));
+    const topic = await discussions.visibleTopic(store, topicId(raw));
     if (!topic) throw fail.notFound('Topic not found');
     return topic;
   }
   /** A reply in a topic members see; none in a removed topic. */
   async function visibleReply(raw: string) {
-    const reply = await findReply(store, replyId(raw));
-    if (!reply || !(await visibleTopic(store, reply.topicId))) throw fail.notFound('Reply not found');
+    const reply = await discussions.findReply(store, replyId(raw));
+    if (!reply || !(await discussions.visibleTopic(store, reply.topicId))) throw fail.notFound('Reply not found');
     return reply;
   }
   async function topicAnswer(id: string, actor: Actor) {
-    const topic = await visibleTopic(store, id);
+    const topic = await discussions.visibleTopic(store, id);
     if (!topic) throw fail.notFound('Topic not found');
-    return topicDto(store, topic, actor.id);
+    return discussions.topicDto(store, topic, actor.id);
   }
   async function replyAnswer(id: string): Promise<Reply> {
-    const reply = await findReply(store, id);
+    const reply = await discussions.findReply(store, id);
     if (!reply) throw fail.notFound('Reply not found');
-    return replyDto(store, reply);
+    return discussions.replyDto(store, reply);
   }
   async function onTopic(raw: string, actor: Actor, intent: Intent<TopicCommand>) {
     const topic = await openTopic(raw);
@@ -123,13 +109,13 @@ export async function discussionRoutes(
       { ...intent, metadata: { now: services.now(), actor } },
       { actorId: actor.id },
     );
-    const category = await findCategory(store, id);
-    return category && categoryDto(category);
+    const category = await discussions.findCategory(store, id);
+    return category && discussions.categoryDto(category);
   }
   /** A category's address is its name's: two categories may not share one. */
   async function freeSlug(name: string, except: string | null) {
     const slug = categorySlug(name);
-    const holder = await categoryBySlug(store, slug);
+    const holder = await discussions.categoryBySlug(store, slug);
     if (holder && holder._id !== except) throw fail.conflict('A category of that name already exists');
     return slug;
   }
@@ -139,7 +125,7 @@ export async function discussionRoutes(
   app.get(
     '/api/categories',
     route('signed-in', 'The discussion categories, by name, with their topic counts', { response: { 200: v.array(CategorySchema) } }),
-    async () => (await allCategories(store)).map(categoryDto),
+    async () => (await discussions.allCategories(store)).map(discussions.categoryDto),
   );
   app.post(
     '/api/admin/categories',
@@ -177,7 +163,7 @@ export async function discussionRoutes(
     }),
     async (request, reply) => {
       const id = categoryId(request.params.id);
-      const category = await findCategory(store, id);
+      const category = await discussions.findCategory(store, id);
       await onCategory(id, request.actor!, { type: 'DeleteCategory', data: { topicCount: category?.topicCount ?? 0 } });
       return reply.status(204).send();
     },
@@ -192,14 +178,14 @@ export async function discussionRoutes(
       'Topics, pinned first then most recently active; by category (id or slug), tag or full-text search, with my unread counts',
       { querystring: TopicListQuery, response: { 200: pageSchema(TopicSummarySchema) } },
     ),
-    async (request) => topicList(store, request.query, request.actor!.id),
+    async (request) => discussions.topicList(store, request.query, request.actor!.id),
   );
   app.get(
     '/api/topics/unread',
     route('signed-in', 'How many recently active topics have something I have not read (muted ones aside)', {
       response: { 200: UnreadTopicsSchema },
     }),
-    async (request) => ({ count: await unreadTopicCount(store, request.actor!.id) }),
+    async (request) => ({ count: await discussions.unreadTopicCount(store, request.actor!.id) }),
   );
   app.post(
     '/api/topics',
@@ -212,7 +198,7 @@ export async function discussionRoutes(
     async (request, reply) => {
       const actor = request.actor!;
       const { title, categoryId: rawCategory, tags: topicTags } = request.body;
-      const category = await findCategory(store, rawCategory.toLowerCase());
+      const category = await discussions.findCategory(store, rawCategory.toLowerCase());
       if (!category) throw fail.notFound('Category not found');
       const content = discussionHtml(request.body.content);
       const id = randomUUID();
@@ -233,7 +219,10 @@ export async function discussionRoutes(
     }),
     async (request) => {
       const topic = await openTopic(request.params.id);
-      const [answer, replies] = await Promise.all([topicDto(store, topic, request.actor!.id), replyPage(store, topic._id, request.query)]);
+      const [answer, replies] = await Promise.all([
+        discussions.topicDto(store, topic, request.actor!.id),
+        discussions.replyPage(store, topic._id, request.query),
+      ]);
       return { topic: answer, replies };
     },
   );
@@ -270,7 +259,7 @@ export async function discussionRoutes(
       const { pinned, locked } = request.body;
       let moveTo: string | undefined;
       if (request.body.categoryId) {
-        const category = await findCategory(store, request.body.categoryId.toLowerCase());
+        const category = await discussions.findCategory(store, request.body.categoryId.toLowerCase());
         if (!category) throw fail.notFound('Category not found');
         moveTo = category._id;
       }
@@ -293,7 +282,7 @@ export async function discussionRoutes(
       const upTo = request.body.upTo.toLowerCase();
       let number = 0;
       if (upTo !== topic._id) {
-        const reply = await findReply(store, upTo);
+        const reply = await discussions.findReply(store, upTo);
         if (!reply || reply.topicId !== topic._id) throw fail.notFound('Reply not found');
         number = reply.number;
       }
@@ -317,7 +306,7 @@ export async function discussionRoutes(
       const topic = await openTopic(request.params.id);
       const { level } = request.body;
       await decideReading(services, topic._id, actor, { type: 'WatchTopic', data: { topicId: topic._id, memberId: actor.id, level } });
-      return { topicId: topic._id, level: (await readerOf(store, topic._id, actor.id))?.level ?? level };
+      return { topicId: topic._id, level: (await discussions.readerOf(store, topic._id, actor.id))?.level ?? level };
     },
   );
 
@@ -363,7 +352,7 @@ export async function discussionRoutes(
     async (request) => {
       const reply = await visibleReply(request.params.id);
       if (!canSeeRevisions(request.actor!, reply.authorId)) throw fail.forbidden('Only its author and staff see earlier texts of a reply');
-      return replyRevisions(reply);
+      return discussions.replyRevisions(reply);
     },
   );
   app.post(

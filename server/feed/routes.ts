@@ -23,19 +23,7 @@ import { isModerator } from '../../shared/feed/post-stream';
 import { pageSchema } from '../../shared/page';
 import { FEED_PAGE_SIZE } from '../../shared/feed/constants';
 import { text } from '../../shared/text-schema';
-import {
-  canSeeHistory,
-  canSeePost,
-  feedPage,
-  feedPosts,
-  IN_REVIEW,
-  postDto,
-  publishedPostCount,
-  QUEUE_ORDER,
-  revisionPage,
-  trendingTags,
-  type FeedPostDocument,
-} from '../../projections/feed';
+import * as feed from '../../projections/feed';
 import { membersCollection } from '../../projections/members';
 import { openReportCount } from '../../projections/reports';
 import { ErrorSchema, noContent, routeOptions, type ValibotTypeProvider } from '../http/openapi';
@@ -63,7 +51,7 @@ const RevisionsQuery = v.object(pageQuery(20));
  * The whole text an edit sets: the fields it names over the text it changes (the held edit, for an author who edits
  * again), parsed as a new post is. A new media address (or none) lets an upload go; otherwise the upload stays.
  */
-function editedText(post: FeedPostDocument, edit: PostEdit, actorIsModerator: boolean): PostText {
+function editedText(post: feed.FeedPostDocument, edit: PostEdit, actorIsModerator: boolean): PostText {
   const base = (!actorIsModerator && post.revision) || post;
   const mediaChanged = edit.mediaUrl !== undefined || edit.mediaType !== undefined;
   const upload = post.media && !mediaChanged && base.mediaUrl === post.media.url ? post.media : undefined;
@@ -93,7 +81,7 @@ export async function feedRoutes(
 ) {
   const app = fastify.withTypeProvider<ValibotTypeProvider>();
   const { store, handle, config } = services;
-  const posts = feedPosts(store);
+  const posts = feed.feedPosts(store);
   const shares = createShareLedger(services.redis, config.redisPrefix);
   /** The feed's pages, kept until the next event (server/http/read-cache.ts). */
   const feedCache = createReadCache(services.progress);
@@ -109,7 +97,7 @@ export async function feedRoutes(
   async function decide(id: string, actor: Actor | null, intent: Intent<PostCommand>) {
     if (intent.type !== 'SubmitPost') {
       const post = await posts.findOne({ _id: id });
-      if (!post || !canSeePost(post, actor)) throw fail.notFound('Post not found');
+      if (!post || !feed.canSeePost(post, actor)) throw fail.notFound('Post not found');
     }
     return handle(
       postDecider,
@@ -123,13 +111,13 @@ export async function feedRoutes(
     await decide(id, actor, intent);
     const post = await posts.findOne({ _id: id });
     if (!post) throw fail.notFound('Post not found');
-    return postDto(post, actor);
+    return feed.postDto(post, actor);
   }
 
   /** A post as the feed shows it to the actor; 404 for one they may not see. */
   async function visiblePost(id: string, actor: Actor | null) {
     const post = await posts.findOne({ _id: id });
-    if (!post || !canSeePost(post, actor)) throw fail.notFound('Post not found');
+    if (!post || !feed.canSeePost(post, actor)) throw fail.notFound('Post not found');
     return post;
   }
 
@@ -141,8 +129,8 @@ export async function feedRoutes(
     }),
     async (request) => {
       const { query, actor } = request;
-      const { items, nextCursor } = await feedPage(store, query, actor, query.limit, feedCache);
-      return { items: items.map((post) => postDto(post, actor)), nextCursor };
+      const { items, nextCursor } = await feed.feedPage(store, query, actor, query.limit, feedCache);
+      return { items: items.map((post) => feed.postDto(post, actor)), nextCursor };
     },
   );
 
@@ -171,7 +159,7 @@ export async function feedRoutes(
       params: IdParams,
       response: { 200: PostSchema, 404: ErrorSchema },
     }),
-    async (request) => postDto(await visiblePost(request.params.id, request.actor), request.actor),
+    async (request) => feed.postDto(await visiblePost(request.params.id, request.actor), request.actor),
   );
 
   app.patch(
@@ -185,7 +173,7 @@ export async function feedRoutes(
     async (request) => {
       const actor = request.actor!;
       const post = await visiblePost(request.params.id, actor);
-      if (!canSeeHistory(post, actor)) throw fail.forbidden('Only the author or staff can edit this post');
+      if (!feed.canSeeHistory(post, actor)) throw fail.forbidden('Only the author or staff can edit this post');
       return command(post._id, actor, { type: 'EditPost', data: editedText(post, request.body, isModerator(actor.role)) });
     },
   );
@@ -199,8 +187,8 @@ export async function feedRoutes(
     }),
     async (request) => {
       const post = await visiblePost(request.params.id, request.actor);
-      if (!canSeeHistory(post, request.actor)) throw fail.forbidden('Only the author or staff can see the history of this post');
-      return revisionPage(store, post._id, request.query);
+      if (!feed.canSeeHistory(post, request.actor)) throw fail.forbidden('Only the author or staff can see the history of this post');
+      return feed.revisionPage(store, post._id, request.query);
     },
   );
 
@@ -221,7 +209,7 @@ export async function feedRoutes(
       // Only an approved post can be shared: anything else goes to the decider, which refuses it and says why.
       if (post?.status !== 'approved') return command(id, request.actor, { type: 'SharePost', data: {} });
       const key = shareKey(id, sharer(request.actor, request.ip), services.now(), await services.siteTimeZone());
-      if (!(await shares.claim(key))) return postDto(post, request.actor);
+      if (!(await shares.claim(key))) return feed.postDto(post, request.actor);
       try {
         return await command(id, request.actor, { type: 'SharePost', data: {} });
       } catch (error) {
@@ -268,8 +256,8 @@ export async function feedRoutes(
       response: { 200: pageSchema(PostSchema) },
     }),
     async (request) => {
-      const page = await findPage(posts, IN_REVIEW, QUEUE_ORDER, request.query);
-      return mapPage(page, (post) => postDto(post, request.actor));
+      const page = await findPage(posts, feed.IN_REVIEW, feed.QUEUE_ORDER, request.query);
+      return mapPage(page, (post) => feed.postDto(post, request.actor));
     },
   );
 
@@ -280,11 +268,11 @@ export async function feedRoutes(
     route('signed-in', 'The community figures of the sidebar', { response: { 200: CommunityStatsSchema } }),
     async () => {
       const [totalPosts, activeMembers, online, postsThisWeek, trending] = await Promise.all([
-        publishedPostCount(store),
+        feed.publishedPostCount(store),
         membersCollection(store).countDocuments({ suspended: false }),
         services.presence.online(),
         posts.countDocuments({ status: 'approved', createdAt: { $gte: weekAgo() } }),
-        trendingTags(store, services.now()),
+        feed.trendingTags(store, services.now()),
       ]);
       return { totalPosts, activeMembers, onlineNow: online.length, postsThisWeek, trendingTags: trending };
     },
@@ -292,9 +280,9 @@ export async function feedRoutes(
 
   app.get('/api/admin/stats', route(STAFF, 'The admin dashboard’s figures', { response: { 200: AdminStatsSchema } }), async () => {
     const [totalPosts, online, pendingApproval, reportedContent] = await Promise.all([
-      publishedPostCount(store),
+      feed.publishedPostCount(store),
       services.presence.online(),
-      posts.countDocuments(IN_REVIEW),
+      posts.countDocuments(feed.IN_REVIEW),
       openReportCount(store),
     ]);
     return { totalPosts, activeUsers: online.length, pendingApproval, reportedContent };
