@@ -28,6 +28,35 @@ const layerRules = Object.entries(below).map(([layer, allowed]) => ({
   },
 }));
 
+/**
+ * How the folders inside a layer may reach each other, a rule a name: an import from `from` to `to` is an error.
+ * In `to`, `$1` is the folder `from` matched (the importer's own).
+ */
+const reachRules = {
+  'client-features-stand-alone': {
+    comment: 'a client feature does not reach into another (the shell composes them)',
+    from: { path: '^client/features/([^/]+)/', pathNot: '^client/features/shell/' },
+    to: { path: '^client/features/([^/]+)/', pathNot: '^client/features/$1/' },
+  },
+  'projections-stand-alone': {
+    comment:
+      'a projection folder keeps what it needs from the events and imports no other projection folder (docs/architecture.md#read-model-ownership)',
+    from: { path: '^projections/([^/]+)/' },
+    to: { path: '^projections/', pathNot: '^projections/$1/' },
+  },
+  'projections-listed-through-their-index': {
+    comment: 'projections/index.ts, the list of every projection, reaches each folder through its index.ts',
+    from: { path: '^projections/[^/]+\\.ts$' },
+    to: { path: '^projections/[^/]+/', pathNot: '^projections/[^/]+/index\\.ts$' },
+  },
+  'read-models-through-their-index': {
+    comment:
+      "outside projections/, a read model is reached only through its folder's index.ts (or projections/index.ts): its queries, visibility rules and answer shapes",
+    from: { path: '^(server|workers|main|scripts)/' },
+    to: { path: '^projections/', pathNot: ['^projections/index\\.ts$', '^projections/[^/]+/index\\.ts$'] },
+  },
+};
+
 module.exports = {
   forbidden: [
     ...layerRules,
@@ -37,36 +66,7 @@ module.exports = {
       from: { path: '^(shared|platform|projections|workers|server|client|main)/' },
       to: { circular: true },
     },
-    {
-      name: 'client-features-stand-alone',
-      comment: 'a client feature does not reach into another (the shell composes them)',
-      severity: 'error',
-      from: { path: '^client/features/([^/]+)/', pathNot: '^client/features/shell/' },
-      to: { path: '^client/features/([^/]+)/', pathNot: '^client/features/$1/' },
-    },
-    {
-      name: 'projections-stand-alone',
-      comment:
-        'a projection folder keeps what it needs from the events and imports no other projection folder (docs/architecture.md#read-model-ownership)',
-      severity: 'error',
-      from: { path: '^projections/([^/]+)/' },
-      to: { path: '^projections/', pathNot: '^projections/$1/' },
-    },
-    {
-      name: 'projections-listed-through-their-index',
-      comment: 'projections/index.ts, the list of every projection, reaches each folder through its index.ts',
-      severity: 'error',
-      from: { path: '^projections/[^/]+\\.ts$' },
-      to: { path: '^projections/[^/]+/', pathNot: '^projections/[^/]+/index\\.ts$' },
-    },
-    {
-      name: 'read-models-through-their-index',
-      comment:
-        "outside projections/, a read model is reached only through its folder's index.ts (or projections/index.ts): its queries, visibility rules and answer shapes",
-      severity: 'error',
-      from: { path: '^(server|workers|main|scripts)/' },
-      to: { path: '^projections/', pathNot: ['^projections/index\\.ts$', '^projections/[^/]+/index\\.ts$'] },
-    },
+    ...Object.entries(reachRules).map(([name, rule]) => ({ name, severity: 'error', ...rule })),
     {
       name: 'not-to-unresolvable',
       severity: 'error',
