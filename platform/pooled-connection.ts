@@ -3,7 +3,9 @@
  * while it is checked out fails the statement under way; the pool hears its error event only while the connection is
  * idle, so it is heard here meanwhile (unheard, Node would throw it). Released as usual with `release(error?)`.
  */
-import type pg from 'pg';
+import pg from 'pg';
+
+const { DatabaseError } = pg;
 
 export async function checkOut(pool: pg.Pool): Promise<pg.PoolClient> {
   const client = await pool.connect();
@@ -15,4 +17,23 @@ export async function checkOut(pool: pg.Pool): Promise<pg.PoolClient> {
     release(error);
   };
   return client;
+}
+
+/**
+ * `pool.query`, except that a statement the server refused (a missing table, a duplicate key: a DatabaseError) gives
+ * its connection back for the next one (a server error of severity ERROR leaves the session as it was). pg-pool's own `query` ends the connection on any error, and each new one
+ * costs the server a backend and its caches: a replay that read collections before their tables were made opened
+ * eighty connections. A connection that broke is still dropped (pg-pool drops one that cannot take queries).
+ */
+export async function poolQuery(pool: pg.Pool, text: string, values?: unknown[]): Promise<pg.QueryResult> {
+  const client = await pool.connect();
+  try {
+    const result = await client.query(text, values);
+    client.release();
+    return result;
+  } catch (error) {
+    // A statement's error leaves the session usable; FATAL (the server ends the session) and anything else do not.
+    client.release(error instanceof DatabaseError && error.severity === 'ERROR' ? undefined : (error as Error));
+    throw error;
+  }
 }

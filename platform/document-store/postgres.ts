@@ -18,7 +18,7 @@
  */
 import { createHash } from 'node:crypto';
 import pg from 'pg';
-import { checkOut } from '../pooled-connection';
+import { checkOut, poolQuery } from '../pooled-connection';
 import {
   DuplicateKeyError,
   UnsupportedQueryError,
@@ -74,7 +74,11 @@ interface Db {
 }
 
 function poolDb(pool: pg.Pool): Db {
-  return { query: pool.query.bind(pool) as Queryable['query'], atomically: (work) => transaction(pool, work), inTransaction: false };
+  return {
+    query: ((text: string, values?: unknown[]) => poolQuery(pool, text, values)) as Queryable['query'],
+    atomically: (work) => transaction(pool, work),
+    inTransaction: false,
+  };
 }
 
 /**
@@ -133,19 +137,16 @@ CREATE OR REPLACE FUNCTION rm_number_key(x float8) RETURNS text LANGUAGE sql IMM
   SELECT CASE WHEN x < 0 THEN '0' || translate(encode(float8send(-x), 'hex'), '0123456789abcdef', 'fedcba9876543210')
     ELSE '1' || encode(float8send(x + 0.0), 'hex') END
 $$;
-CREATE OR REPLACE FUNCTION rm_key(v jsonb) RETURNS text LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE AS $$
-BEGIN
-  CASE jsonb_typeof(v)
-    WHEN 'string' THEN RETURN '3' || (v #>> '{}');
-    WHEN 'number' THEN RETURN '2' || rm_number_key(v::float8);
-    WHEN 'boolean' THEN RETURN CASE WHEN v::boolean THEN '51' ELSE '50' END;
-    WHEN 'object' THEN
-      IF v ? '$date' THEN RETURN '6' || rm_number_key((v -> '$date')::float8); END IF;
-      RETURN rm_unsortable(v);
-    WHEN 'array' THEN RETURN rm_unsortable(v);
-    ELSE RETURN '1';
-  END CASE;
-END $$;
+CREATE OR REPLACE FUNCTION rm_key(v jsonb) RETURNS text LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
+  SELECT CASE jsonb_typeof(v)
+    WHEN 'string' THEN '3' || (v #>> '{}')
+    WHEN 'number' THEN '2' || rm_number_key(v::float8)
+    WHEN 'boolean' THEN CASE WHEN v::boolean THEN '51' ELSE '50' END
+    WHEN 'object' THEN CASE WHEN v ? '$date' THEN '6' || rm_number_key((v -> '$date')::float8) ELSE rm_unsortable(v) END
+    WHEN 'array' THEN rm_unsortable(v)
+    ELSE '1'
+  END
+$$;
 CREATE OR REPLACE FUNCTION rm_step(v jsonb, k text) RETURNS jsonb LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
   SELECT CASE WHEN jsonb_typeof(v) = 'array' THEN rm_unsortable_step(v) ELSE v -> k END
 $$;
