@@ -4,17 +4,24 @@
  */
 import type { ReactNode } from 'react';
 
-export function Loading({ children, className = '' }: { children: ReactNode; className?: string }) {
+interface MessageProps {
+  children: ReactNode;
+  className?: string;
+  /** Without a colour of its own: it takes the text's around it (a window's, a panel's). */
+  plain?: boolean;
+}
+
+export function Loading({ children, className = '', plain = false }: MessageProps) {
   return (
-    <p role="status" className={`text-slate-600 dark:text-slate-400 ${className}`}>
+    <p role="status" className={plain ? className || undefined : `text-slate-600 dark:text-slate-400 ${className}`}>
       {children}
     </p>
   );
 }
 
-export function LoadFailed({ children, className = '' }: { children: ReactNode; className?: string }) {
+export function LoadFailed({ children, className = '', plain = false }: MessageProps) {
   return (
-    <p role="alert" className={`text-red-700 dark:text-red-400 ${className}`}>
+    <p role="alert" className={plain ? className || undefined : `text-red-700 dark:text-red-400 ${className}`}>
       {children}
     </p>
   );
@@ -26,6 +33,7 @@ export function QueryState<T>({
   loading,
   failed,
   className = '',
+  plain = false,
   children,
 }: {
   query: { isPending: boolean; isError: boolean; data: T | undefined };
@@ -35,9 +43,21 @@ export function QueryState<T>({
   failed: ReactNode;
   /** Around either message (padding inside a box). */
   className?: string;
+  /** The messages without a colour of their own. */
+  plain?: boolean;
   children: (data: T) => ReactNode;
 }) {
-  if (query.isPending) return <Loading className={className}>{loading}</Loading>;
-  if (query.isError || query.data === undefined) return <LoadFailed className={className}>{failed}</LoadFailed>;
+  if (query.isPending)
+    return (
+      <Loading className={className} plain={plain}>
+        {loading}
+      </Loading>
+    );
+  if (query.isError || query.data === undefined)
+    return (
+      <LoadFailed className={className} plain={plain}>
+        {failed}
+      </LoadFailed>
+    );
   return children(query.data);
 }

@@ -10,6 +10,7 @@ import { RoleBadge } from '../../components/ui/badge';
 import { Avatar } from '../../components/ui/avatar';
 import { ComingSoon, EmptyState } from '../../components/ui/page-header';
 import { MemberLink } from '../../components/member-link';
+import { StatTile } from '../../components/panel';
 import { MediaPreview } from '../../components/media-preview';
 import { ReasonDialog } from '../../components/reason-dialog';
 import { useToast } from '../../components/ui/toast';
@@ -67,10 +68,7 @@ function StatCards() {
   return (
     <section aria-label="Statistics" className="grid grid-cols-2 gap-4 lg:grid-cols-4">
       {cards.map(([label, value]) => (
-        <div key={label} className="rounded-xl border border-slate-200 bg-white p-4 dark:border-slate-800 dark:bg-slate-900">
-          <p className="text-sm text-slate-600 dark:text-slate-400">{label}</p>
-          <p className="mt-1 text-2xl font-bold">{value === undefined ? '—' : value.toLocaleString('en-US')}</p>
-        </div>
+        <StatTile key={label} label={label} value={value === undefined ? '—' : value.toLocaleString('en-US')} />
       ))}
     </section>
   );

@@ -5,6 +5,7 @@
 import { useState } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { DialogActions, DialogClose, DialogWindow } from '../../components/dialog-window';
+import { QueryState } from '../../components/load-state';
 import { Button } from '../../components/ui/button';
 import { useToast } from '../../components/ui/toast';
 import { errorMessage } from '../../lib/api';
@@ -17,20 +18,21 @@ type Summary = { id: string; at: string; author: { name: string }; title: string
 
 function Preview({ post, rev }: { post: BlogPost; rev: string }) {
   const revision = useRevision(post.id, rev);
-  if (revision.isPending) return <p role="status">Loading the revision...</p>;
-  if (revision.isError) return <p role="alert">The revision could not be loaded. Please try again.</p>;
-  const { title, excerpt, content, tags } = revision.data;
   return (
-    <section
-      aria-label="Preview"
-      className="mt-4 max-h-[50vh] overflow-y-auto rounded-lg border border-slate-200 p-4 dark:border-slate-700"
-    >
-      <h3 className="text-xl font-bold">{title}</h3>
-      {excerpt && <p className="mt-2 text-slate-600 italic dark:text-slate-400">{excerpt}</p>}
-      {/* Sanitised on the server when it was saved. */}
-      <div className="blog-content mt-3 space-y-3 leading-relaxed" dangerouslySetInnerHTML={{ __html: content }} />
-      {tags.length > 0 && <p className="mt-3 text-sm text-slate-600 dark:text-slate-400">Tags: {tags.join(', ')}</p>}
-    </section>
+    <QueryState query={revision} plain loading="Loading the revision..." failed="The revision could not be loaded. Please try again.">
+      {({ title, excerpt, content, tags }) => (
+        <section
+          aria-label="Preview"
+          className="mt-4 max-h-[50vh] overflow-y-auto rounded-lg border border-slate-200 p-4 dark:border-slate-700"
+        >
+          <h3 className="text-xl font-bold">{title}</h3>
+          {excerpt && <p className="mt-2 text-slate-600 italic dark:text-slate-400">{excerpt}</p>}
+          {/* Sanitised on the server when it was saved. */}
+          <div className="blog-content mt-3 space-y-3 leading-relaxed" dangerouslySetInnerHTML={{ __html: content }} />
+          {tags.length > 0 && <p className="mt-3 text-sm text-slate-600 dark:text-slate-400">Tags: {tags.join(', ')}</p>}
+        </section>
+      )}
+    </QueryState>
   );
 }
 
@@ -77,48 +79,50 @@ function HistoryDialog({ post, onClose }: { post: BlogPost; onClose: () => void 
           />
         </div>
       ) : null}
-      {revisions.isPending ? (
-        <p role="status" className="mt-4">
-          Loading the history...
-        </p>
-      ) : revisions.isError ? (
-        <p role="alert" className="mt-4">
-          The history could not be loaded. Please try again.
-        </p>
-      ) : revisions.data.length === 0 ? (
-        <p className="mt-4">No saves recorded yet.</p>
-      ) : (
-        <ul aria-label="Revisions" className="mt-4 divide-y divide-slate-200 dark:divide-slate-700">
-          {revisions.data.map((revision) => (
-            <li key={revision.id} aria-label={`${when(revision.at)} by ${revision.author.name}`} className="py-3">
-              <div className="flex flex-wrap items-center justify-between gap-2">
-                <div className="min-w-0">
-                  <p className="font-medium break-words">{revision.title}</p>
-                  <p className="text-sm text-slate-600 dark:text-slate-400">
-                    <time dateTime={revision.at}>{when(revision.at)}</time> · {revision.author.name}
-                    {revision.id === latest && ' · Current'}
-                  </p>
-                </div>
-                <div className="flex gap-2">
-                  <Button
-                    variant="secondary"
-                    aria-expanded={previewing === revision.id}
-                    onPress={() => setPreviewing(previewing === revision.id ? null : revision.id)}
-                  >
-                    {previewing === revision.id ? 'Hide preview' : 'Preview'}
-                  </Button>
-                  {revision.id !== latest && (
-                    <Button variant="secondary" onPress={() => setConfirming(revision)}>
-                      Restore
-                    </Button>
-                  )}
-                </div>
-              </div>
-              {previewing === revision.id && <Preview post={post} rev={revision.id} />}
-            </li>
-          ))}
-        </ul>
-      )}
+      <QueryState
+        query={revisions}
+        plain
+        className="mt-4"
+        loading="Loading the history..."
+        failed="The history could not be loaded. Please try again."
+      >
+        {(saves) =>
+          saves.length === 0 ? (
+            <p className="mt-4">No saves recorded yet.</p>
+          ) : (
+            <ul aria-label="Revisions" className="mt-4 divide-y divide-slate-200 dark:divide-slate-700">
+              {saves.map((revision) => (
+                <li key={revision.id} aria-label={`${when(revision.at)} by ${revision.author.name}`} className="py-3">
+                  <div className="flex flex-wrap items-center justify-between gap-2">
+                    <div className="min-w-0">
+                      <p className="font-medium break-words">{revision.title}</p>
+                      <p className="text-sm text-slate-600 dark:text-slate-400">
+                        <time dateTime={revision.at}>{when(revision.at)}</time> · {revision.author.name}
+                        {revision.id === latest && ' · Current'}
+                      </p>
+                    </div>
+                    <div className="flex gap-2">
+                      <Button
+                        variant="secondary"
+                        aria-expanded={previewing === revision.id}
+                        onPress={() => setPreviewing(previewing === revision.id ? null : revision.id)}
+                      >
+                        {previewing === revision.id ? 'Hide preview' : 'Preview'}
+                      </Button>
+                      {revision.id !== latest && (
+                        <Button variant="secondary" onPress={() => setConfirming(revision)}>
+                          Restore
+                        </Button>
+                      )}
+                    </div>
+                  </div>
+                  {previewing === revision.id && <Preview post={post} rev={revision.id} />}
+                </li>
+              ))}
+            </ul>
+          )
+        }
+      </QueryState>
       <DialogClose onClose={onClose} />
     </DialogWindow>
   );

@@ -17,6 +17,8 @@ import { MemberLink } from '../../components/member-link';
 import { EventCover } from './event-cover';
 import { EventWindow } from './event-window';
 import { DialogClose } from '../../components/dialog-window';
+import { QueryState } from '../../components/load-state';
+import { Panel } from '../../components/panel';
 
 const WEEKDAYS = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
 
@@ -76,26 +78,28 @@ function DayList({ day, search, onOpen, onClose }: { day: string; search: string
       <Heading slot="title" className="text-lg font-bold">
         {title}
       </Heading>
-      {events.isPending ? (
-        <p role="status" className="mt-3">
-          Loading events...
-        </p>
-      ) : events.isError ? (
-        <p role="alert" className="mt-3">
-          The events could not be loaded. Please try again.
-        </p>
-      ) : events.data.items.length === 0 ? (
-        <p className="mt-3">No events found</p>
-      ) : (
-        <ul aria-label={`Events on ${title}`} className="mt-3 space-y-3">
-          {events.data.items.map((e) => (
-            <li key={listKey(e)}>
-              <EventLink event={e} onOpen={onOpen} />
-              <p className="text-sm text-slate-600 dark:text-slate-400">{dateLine(e)}</p>
-            </li>
-          ))}
-        </ul>
-      )}
+      <QueryState
+        query={events}
+        plain
+        className="mt-3"
+        loading="Loading events..."
+        failed="The events could not be loaded. Please try again."
+      >
+        {({ items }) =>
+          items.length === 0 ? (
+            <p className="mt-3">No events found</p>
+          ) : (
+            <ul aria-label={`Events on ${title}`} className="mt-3 space-y-3">
+              {items.map((e) => (
+                <li key={listKey(e)}>
+                  <EventLink event={e} onOpen={onOpen} />
+                  <p className="text-sm text-slate-600 dark:text-slate-400">{dateLine(e)}</p>
+                </li>
+              ))}
+            </ul>
+          )
+        }
+      </QueryState>
       <DialogClose onClose={onClose} />
     </EventWindow>
   );
@@ -105,10 +109,7 @@ function DayList({ day, search, onOpen, onClose }: { day: string; search: string
 function SidePanel({ id, title, query, onOpen }: { id: string; title: string; query: EventQuery; onOpen: OpenEvent }) {
   const events = useEventPage(query);
   return (
-    <section aria-labelledby={id} className="rounded-xl border border-slate-200 bg-white p-4 dark:border-slate-800 dark:bg-slate-900">
-      <h2 id={id} className="font-semibold">
-        {title}
-      </h2>
+    <Panel id={id} title={title}>
       {events.isPending ? (
         <p className="mt-2 text-sm">Loading...</p>
       ) : (events.data?.items ?? []).length === 0 ? (
@@ -125,7 +126,7 @@ function SidePanel({ id, title, query, onOpen }: { id: string; title: string; qu
           ))}
         </ul>
       )}
-    </section>
+    </Panel>
   );
 }
 

@@ -11,6 +11,8 @@ import { TextField as LabelledField } from '../../components/ui/text-field';
 import { useToast } from '../../components/ui/toast';
 import { ApiError, errorMessage } from '../../lib/api';
 import { MemberLink } from '../../components/member-link';
+import { QueryState } from '../../components/load-state';
+import { Panel } from '../../components/panel';
 import {
   MESSAGE_BODY_MAX,
   MESSAGE_SUBJECT_MAX,
@@ -40,20 +42,14 @@ const STATUS_TONE: Record<MyRsvpStatus, string> = {
 
 export function OrganiserTools({ event }: { event: CalendarEvent }) {
   return (
-    <section
-      aria-labelledby="organiser-tools"
-      className="rounded-xl border border-slate-200 bg-white p-4 dark:border-slate-800 dark:bg-slate-900"
-    >
-      <h2 id="organiser-tools" className="font-semibold">
-        Organizer tools
-      </h2>
+    <Panel id="organiser-tools" title="Organizer tools">
       <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">Only the organizer and staff see these.</p>
       <div className="mt-3 flex flex-wrap gap-2">
         <AttendeesDialog event={event} />
         {!event.isCancelled && <MessageDialog event={event} />}
         {!event.isPublic && <InviteLink event={event} />}
       </div>
-    </section>
+    </Panel>
   );
 }
 
@@ -72,44 +68,46 @@ function AttendeesDialog({ event }: { event: CalendarEvent }) {
               Attendees
             </Heading>
             <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">{event.title}</p>
-            {list.isPending ? (
-              <p role="status" className="mt-4">
-                Loading who is coming...
-              </p>
-            ) : list.isError ? (
-              <p role="alert" className="mt-4">
-                The list could not be loaded. Please try again.
-              </p>
-            ) : items.length === 0 ? (
-              <p className="mt-4">Nobody has answered yet.</p>
-            ) : (
-              <>
-                <p className="mt-3 text-sm font-medium">
-                  {count('attending')} attending · {count('waitlisted')} waiting · {count('maybe')} maybe · {count('not_attending')} not
-                  attending
-                </p>
-                <ul
-                  aria-label="Who answered"
-                  className="mt-2 max-h-[50vh] divide-y divide-slate-200 overflow-y-auto rounded-md border border-slate-200 dark:divide-slate-700 dark:border-slate-700"
-                >
-                  {items.map((item) => (
-                    <li key={item.member.id} className="flex flex-wrap items-center justify-between gap-x-3 gap-y-1 px-3 py-2">
-                      <span className="min-w-0 break-words">
-                        <MemberLink id={item.member.id} name={item.member.name} />
-                      </span>
-                      <span className="flex items-center gap-2 text-sm">
-                        <span className={`rounded-full px-2 py-0.5 text-xs font-medium ${STATUS_TONE[item.status]}`}>
-                          {statusLine(item)}
-                        </span>
-                        <time dateTime={item.at} className="text-slate-600 dark:text-slate-400">
-                          {new Date(item.at).toLocaleDateString(undefined, { month: 'short', day: 'numeric' })}
-                        </time>
-                      </span>
-                    </li>
-                  ))}
-                </ul>
-              </>
-            )}
+            <QueryState
+              query={list}
+              plain
+              className="mt-4"
+              loading="Loading who is coming..."
+              failed="The list could not be loaded. Please try again."
+            >
+              {() =>
+                items.length === 0 ? (
+                  <p className="mt-4">Nobody has answered yet.</p>
+                ) : (
+                  <>
+                    <p className="mt-3 text-sm font-medium">
+                      {count('attending')} attending · {count('waitlisted')} waiting · {count('maybe')} maybe · {count('not_attending')} not
+                      attending
+                    </p>
+                    <ul
+                      aria-label="Who answered"
+                      className="mt-2 max-h-[50vh] divide-y divide-slate-200 overflow-y-auto rounded-md border border-slate-200 dark:divide-slate-700 dark:border-slate-700"
+                    >
+                      {items.map((item) => (
+                        <li key={item.member.id} className="flex flex-wrap items-center justify-between gap-x-3 gap-y-1 px-3 py-2">
+                          <span className="min-w-0 break-words">
+                            <MemberLink id={item.member.id} name={item.member.name} />
+                          </span>
+                          <span className="flex items-center gap-2 text-sm">
+                            <span className={`rounded-full px-2 py-0.5 text-xs font-medium ${STATUS_TONE[item.status]}`}>
+                              {statusLine(item)}
+                            </span>
+                            <time dateTime={item.at} className="text-slate-600 dark:text-slate-400">
+                              {new Date(item.at).toLocaleDateString(undefined, { month: 'short', day: 'numeric' })}
+                            </time>
+                          </span>
+                        </li>
+                      ))}
+                    </ul>
+                  </>
+                )
+              }
+            </QueryState>
             <div className="mt-4 flex flex-wrap justify-end gap-2">
               <a href={attendeesCsvUrl(event.id)} download className={LINK_BUTTON}>
                 Download CSV

@@ -2,6 +2,7 @@
  * System monitoring for admin and staff: measured figures from the server,
  * refreshed when the server pushes `monitoring:changed` (no polling).
  */
+import { Panel, StatTile } from '../../components/panel';
 import { Badge } from '../../components/ui/badge';
 import { PageHeader } from '../../components/ui/page-header';
 import { Spinner } from '../../components/ui/spinner';
@@ -33,16 +34,6 @@ function bytes(n: number) {
     i++;
   }
   return `${value.toFixed(value < 10 && i > 0 ? 1 : 0)} ${units[i]}`;
-}
-
-function Tile({ label, value, detail }: { label: string; value: string; detail?: string }) {
-  return (
-    <div className="rounded-xl border border-slate-200 bg-white p-4 dark:border-slate-800 dark:bg-slate-900">
-      <p className="text-sm text-slate-600 dark:text-slate-400">{label}</p>
-      <p className="mt-1 text-2xl font-bold">{value}</p>
-      {detail && <p className="mt-1 text-xs text-slate-600 dark:text-slate-400">{detail}</p>}
-    </div>
-  );
 }
 
 export function MonitoringPage() {
@@ -77,35 +68,35 @@ export function MonitoringPage() {
         }
       />
       <section aria-label="Figures" className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
-        <Tile label="Active users" value={m.activeUsers.toLocaleString('en-US')} detail={`${m.sockets} connection(s) to this server`} />
-        <Tile label="Total posts" value={m.totalPosts.toLocaleString('en-US')} />
-        <Tile
+        <StatTile label="Active users" value={m.activeUsers.toLocaleString('en-US')} detail={`${m.sockets} connection(s) to this server`} />
+        <StatTile label="Total posts" value={m.totalPosts.toLocaleString('en-US')} />
+        <StatTile
           label="Response time"
           value={`${m.responseTimeMs.p50} ms`}
           detail={`median; p95 ${m.responseTimeMs.p95} ms, last 5 minutes`}
         />
-        <Tile label="Uptime" value={uptime(m.uptimeSeconds)} />
-        <Tile
+        <StatTile label="Uptime" value={uptime(m.uptimeSeconds)} />
+        <StatTile
           label="Database"
           value={m.database.status}
           detail={`${m.database.connections}/${m.database.maxConnections} connections in use`}
         />
-        <Tile
+        <StatTile
           label="Storage"
           value={bytes(m.storage.bytes)}
           detail={quotaShare === null ? m.storage.status : `${quotaShare}% of quota · ${m.storage.status}`}
         />
-        <Tile
+        <StatTile
           label="Event log"
           value={m.eventStore.head.toLocaleString('en-US')}
           detail={`projections ${m.eventStore.projections}, ${m.eventStore.lag.toLocaleString('en-US')} events (${m.eventStore.lagSeconds}\u00a0s) behind`}
         />
-        <Tile
+        <StatTile
           label="Background jobs"
           value={`${m.queues.waiting} waiting`}
           detail={`${m.queues.active} running, ${m.queues.failed} failed, ${m.queues.scheduled} digest schedule(s)`}
         />
-        <Tile
+        <StatTile
           label="Mail outbox"
           value={`${m.mail.queued.toLocaleString('en-US')} to send`}
           detail={`${m.mail.queued > 0 ? `oldest waiting ${age(m.mail.oldestQueuedSeconds)}; ` : ''}${m.mail.sentLastHour.toLocaleString('en-US')} sent in the last hour, ${m.mail.bounced.toLocaleString('en-US')} bounced`}
@@ -125,13 +116,7 @@ export function MonitoringPage() {
           )}
         </p>
       )}
-      <section
-        aria-labelledby="alerts"
-        className="mt-6 rounded-xl border border-slate-200 bg-white p-4 dark:border-slate-800 dark:bg-slate-900"
-      >
-        <h2 id="alerts" className="font-semibold">
-          System alerts
-        </h2>
+      <Panel id="alerts" title="System alerts" className="mt-6">
         {m.alerts.length === 0 ? (
           <p className="mt-2 text-sm text-slate-600 dark:text-slate-400">All systems normal.</p>
         ) : (
@@ -146,7 +131,7 @@ export function MonitoringPage() {
             ))}
           </ul>
         )}
-      </section>
+      </Panel>
     </div>
   );
 }

@@ -4,6 +4,7 @@
  */
 import { useState } from 'react';
 import { SITE_PAGE_SLUGS, SITE_PAGE_TITLE_MAX_LENGTH, type SitePage, type SitePageSlug } from '../../../shared/site-pages/schemas';
+import { Panel } from '../../components/panel';
 import { Button } from '../../components/ui/button';
 import { useToast } from '../../components/ui/toast';
 import { ApiError, errorMessage } from '../../lib/api';
@@ -126,13 +127,7 @@ export function SitePagesEditor() {
   if (pages.isError) return <p role="alert">The site’s pages could not be loaded.</p>;
   const page = pages.data.find((candidate) => candidate.slug === slug)!;
   return (
-    <section
-      aria-labelledby="site-pages-heading"
-      className="rounded-xl border border-slate-200 bg-white p-4 dark:border-slate-800 dark:bg-slate-900"
-    >
-      <h2 id="site-pages-heading" className="text-lg font-semibold">
-        Site pages
-      </h2>
+    <Panel id="site-pages-heading" title="Site pages" headingClassName="text-lg font-semibold">
       <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">
         The pages linked from the public site’s footer. A page never edited shows its built-in text.
       </p>
@@ -155,6 +150,6 @@ export function SitePagesEditor() {
       <div className="mt-4">
         <PageEditor key={`${page.slug} ${page.updatedAt}`} page={page} />
       </div>
-    </section>
+    </Panel>
   );
 }
