@@ -15,6 +15,7 @@ import type { Media } from '../media/schemas';
 import { Icon } from '../ui/icon';
 import { MAIN_CONTENT_ID, SkipLink } from '../ui/skip-link';
 import type { PublicBlogList, PublicEvent, PublicPageProps, PublicPost, PublicPostSummary } from './props';
+import { FooterLink, SITE_LINKS, SiteMainAndFooter } from './site-frame';
 import { SubscribeFormView } from './subscribe-form';
 
 /** The landing page's subscribe form's ids (the server's HTML and the hydrated form name them alike). */
@@ -88,13 +89,7 @@ function PublicFrame({ children, year, current }: { children: ReactNode; year: n
             {SITE_NAME}
           </a>
           <nav aria-label="Site" className="flex flex-wrap gap-x-1 sm:gap-x-2">
-            {[
-              ['Home', '/'],
-              ['About', '/about'],
-              ['Blog', '/blog'],
-              ['Calendar', '/calendar'],
-              ['Sign in', '/login'],
-            ].map(([label, href]) => (
+            {[SITE_LINKS.home, SITE_LINKS.about, SITE_LINKS.blog, SITE_LINKS.calendar, SITE_LINKS.signIn].map(({ label, href }) => (
               <a
                 key={href}
                 href={href}
@@ -107,19 +102,18 @@ function PublicFrame({ children, year, current }: { children: ReactNode; year: n
           </nav>
         </div>
       </header>
-      <main id={MAIN_CONTENT_ID} tabIndex={-1} className="mx-auto w-full max-w-6xl flex-1 p-4 outline-none md:p-6">
+      <SiteMainAndFooter
+        year={year}
+        footer={
+          <nav aria-label="About the site" className="mx-auto flex max-w-6xl flex-wrap gap-x-6 gap-y-2 px-4 py-8 text-sm">
+            {[...LANDING_FOOTER, SITE_LINKS.subscribe, SITE_LINKS.rss].map((link) => (
+              <FooterLink key={link.href} {...link} />
+            ))}
+          </nav>
+        }
+      >
         {children}
-      </main>
-      <footer className="bg-slate-900 text-slate-300">
-        <nav aria-label="About the site" className="mx-auto flex max-w-6xl flex-wrap gap-x-6 gap-y-2 px-4 py-8 text-sm">
-          {[...LANDING_FOOTER, { label: 'Subscribe', href: '/subscribe' }, { label: 'RSS', href: '/rss' }].map(({ label, href }) => (
-            <a key={href} href={href} className="inline-flex min-h-6 items-center hover:text-white">
-              {label}
-            </a>
-          ))}
-        </nav>
-        <p className="border-t border-white/10 py-4 text-center text-sm">{`© ${year} ${SITE_NAME}. All rights reserved.`}</p>
-      </footer>
+      </SiteMainAndFooter>
     </div>
   );
 }

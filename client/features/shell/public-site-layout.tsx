@@ -5,8 +5,9 @@
  */
 import { useEffect, useState, type ReactNode } from 'react';
 import { Link, useRouterState } from '@tanstack/react-router';
-import { MAIN_CONTENT_ID, SkipLink } from '../../components/skip-link';
+import { SkipLink } from '../../components/skip-link';
 import { isStaff, useCurrentUser } from '../../lib/current-user';
+import { FooterLink, SITE_LINKS, SiteMainAndFooter } from '../../../shared/public-pages/site-frame';
 
 const HEADER_LINKS = [
   { label: 'Home', to: '/' },
@@ -18,32 +19,9 @@ const HEADER_LINKS = [
 const ADMIN_LINK = { label: 'Admin', to: '/admin-webflow' } as const;
 
 const FOOTER_GROUPS = [
-  {
-    title: 'Company',
-    links: [
-      { label: 'About', href: '/about' },
-      { label: 'Contact', href: '/contact' },
-      { label: 'Privacy', href: '/privacy' },
-      { label: 'Terms', href: '/terms' },
-    ],
-  },
-  {
-    title: 'Community',
-    links: [
-      { label: 'Community Guidelines', href: '/guidelines' },
-      { label: 'Help', href: '/help' },
-      { label: 'Support', href: '/support' },
-      { label: 'Subscribe', href: '/subscribe' },
-    ],
-  },
-  {
-    title: 'Connect',
-    links: [
-      { label: 'RSS', href: '/rss' },
-      { label: 'Blog', href: '/blog' },
-      { label: 'Calendar', href: '/calendar' },
-    ],
-  },
+  { title: 'Company', links: [SITE_LINKS.about, SITE_LINKS.contact, SITE_LINKS.privacy, SITE_LINKS.terms] },
+  { title: 'Community', links: [SITE_LINKS.guidelines, SITE_LINKS.help, SITE_LINKS.support, SITE_LINKS.subscribe] },
+  { title: 'Connect', links: [SITE_LINKS.rss, SITE_LINKS.blog, SITE_LINKS.calendar] },
 ];
 
 export function PublicSiteLayout({ children }: { children: ReactNode }) {
@@ -107,30 +85,27 @@ export function PublicSiteLayout({ children }: { children: ReactNode }) {
           </nav>
         )}
       </header>
-      <main id={MAIN_CONTENT_ID} tabIndex={-1} className="mx-auto w-full max-w-6xl flex-1 p-4 outline-none md:p-6">
+      <SiteMainAndFooter
+        year={new Date().getFullYear()}
+        footer={
+          <div className="mx-auto grid max-w-6xl gap-6 px-4 py-8 sm:grid-cols-3">
+            {FOOTER_GROUPS.map((group) => (
+              <div key={group.title}>
+                <h2 className="font-semibold text-white">{group.title}</h2>
+                <ul className="mt-2 space-y-1 text-sm">
+                  {group.links.map((link) => (
+                    <li key={link.label}>
+                      <FooterLink {...link} />
+                    </li>
+                  ))}
+                </ul>
+              </div>
+            ))}
+          </div>
+        }
+      >
         {children}
-      </main>
-      <footer className="bg-slate-900 text-slate-300">
-        <div className="mx-auto grid max-w-6xl gap-6 px-4 py-8 sm:grid-cols-3">
-          {FOOTER_GROUPS.map((group) => (
-            <div key={group.title}>
-              <h2 className="font-semibold text-white">{group.title}</h2>
-              <ul className="mt-2 space-y-1 text-sm">
-                {group.links.map((link) => (
-                  <li key={link.label}>
-                    <a href={link.href} className="inline-flex min-h-6 items-center hover:text-white">
-                      {link.label}
-                    </a>
-                  </li>
-                ))}
-              </ul>
-            </div>
-          ))}
-        </div>
-        <p className="border-t border-white/10 py-4 text-center text-sm">
-          © {new Date().getFullYear()} Broadcast History Community. All rights reserved.
-        </p>
-      </footer>
+      </SiteMainAndFooter>
     </div>
   );
 }
