@@ -731,11 +731,26 @@ function keyExpression(path: Path): string {
   return `rm_key(${rest.reduce((expression, segment) => `rm_step(${expression}, ${quoteLiteral(segment)})`, `doc -> ${quoteLiteral(first)}`)})`;
 }
 
+/** Whether a value holds a Date anywhere (most documents hold none). */
+function holdsDate(value: unknown): boolean {
+  if (value === null || typeof value !== 'object') return false;
+  if (value instanceof Date) return true;
+  if (Array.isArray(value)) {
+    for (const item of value) if (holdsDate(item)) return true;
+    return false;
+  }
+  for (const key in value) if (holdsDate((value as Record<string, unknown>)[key])) return true;
+  return false;
+}
+
+function encodeDates(this: Record<string, unknown>, key: string, encoded: unknown) {
+  const raw = this[key];
+  return raw instanceof Date ? { $date: raw.getTime() } : encoded;
+}
+
+/** JSON with each Date as {"$date": ms}. A replacer takes JSON.stringify off its fast path: only where there is a Date. */
 function encode(value: unknown): string {
-  return JSON.stringify(value, function (this: Record<string, unknown>, key, encoded: unknown) {
-    const raw = this[key];
-    return raw instanceof Date ? { $date: raw.getTime() } : encoded;
-  });
+  return holdsDate(value) ? JSON.stringify(value, encodeDates) : JSON.stringify(value);
 }
 
 function decode<T>(text: string): T {

@@ -95,12 +95,12 @@ export function parsePath(key: string): Path {
   return segments;
 }
 
-// Lone surrogates cannot be stored as UTF-8 (BSON) nor in JSONB.
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+// Lone surrogates cannot be stored as UTF-8 (BSON) nor in JSONB. (String.prototype.isWellFormed: ES2024, in Node 20.)
+const wellFormed = (value: string) => (value as string & { isWellFormed(): boolean }).isWellFormed();
 
 function checkString(value: string, where: string): void {
   if (value.includes('\0')) throw new UnstorableTextError(`${where}: strings containing NUL are not supported`);
-  if (LONE_SURROGATE.test(value)) throw new UnstorableTextError(`${where}: strings with unpaired surrogates are not supported`);
+  if (!wellFormed(value)) throw new UnstorableTextError(`${where}: strings with unpaired surrogates are not supported`);
 }
 
 function checkNumber(value: number, where: string): void {
@@ -125,7 +125,9 @@ function checkStoredValue(value: unknown, where: string): void {
     return;
   }
   if (isPlainObject(value)) {
-    for (const [key, field] of Object.entries(value)) {
+    // A plain object inherits no enumerable field: for-in walks its own, without an array of entries per object.
+    for (const key in value) {
+      const field = value[key];
       if (key === '' || key.startsWith('$') || key.includes('.') || key.includes('\0')) {
         unsupported(
           `${where}: field name '${key}' is not supported (no leading $, no dots; update modifiers such as $each are not supported)`,
