@@ -130,34 +130,9 @@ function change(recorded: RecordedEvent): { kind: ItemKind; itemId: string; upda
   }
 }
 
-function fieldsOf({
-  kind,
-  itemId,
-  title,
-  slug,
-  text,
-  authorId,
-  approved,
-  deleted,
-  isPublic,
-  startDate,
-  endDate,
-  allDay,
-}: MailItem): ItemFields {
-  return {
-    kind,
-    itemId,
-    title,
-    ...(slug ? { slug } : {}),
-    text,
-    authorId: authorId ?? null,
-    approved,
-    deleted,
-    isPublic,
-    startDate,
-    endDate,
-    allDay,
-  };
+/** A stored item's own fields, as the updates take them: less what the store and this projection add. */
+function fieldsOf({ _id, _position, visible, announcedAt, slug, authorId, ...fields }: MailItem): ItemFields {
+  return { ...fields, ...(slug ? { slug } : {}), authorId: authorId ?? null };
 }
 
 /**
