@@ -197,6 +197,9 @@ export function prometheusRegistry(monitoring: Monitoring) {
         this.set(value(await read()));
       },
     });
+  /** How long the oldest of something waiting has waited, in seconds (0 when nothing waits). */
+  const ageGauge = (name: string, oldest: string, value: (s: MonitoringSnapshot) => number) =>
+    gauge(name, `Age of the oldest ${oldest} (0 when none)`, value);
   gauge('bhc_active_users', 'Members with an open connection', (s) => s.activeUsers);
   gauge('bhc_posts_total', 'Posts in the newsfeed', (s) => s.totalPosts);
   gauge('bhc_response_time_p50_ms', 'Median API response time over 5 minutes', (s) => s.responseTimeMs.p50);
@@ -206,22 +209,14 @@ export function prometheusRegistry(monitoring: Monitoring) {
   gauge('bhc_db_size_bytes', 'Database size', (s) => s.storage.bytes);
   gauge('bhc_event_store_head', 'Global position of the newest event', (s) => s.eventStore.head);
   gauge('bhc_projection_lag_events', 'Events not yet applied to the read models (counted up to 10,000)', (s) => s.eventStore.lag);
-  gauge(
-    'bhc_projection_lag_seconds',
-    'Age of the oldest event not yet applied to the read models (0 when none)',
-    (s) => s.eventStore.lagSeconds,
-  );
+  ageGauge('bhc_projection_lag_seconds', 'event not yet applied to the read models', (s) => s.eventStore.lagSeconds);
   gauge('bhc_projection_resubscribing', '1 while the read models subscribe again after their subscription dropped', (s) =>
     Number(s.eventStore.projections === 'resubscribing'),
   );
   gauge('bhc_queue_waiting', 'Mail jobs waiting', (s) => s.queues.waiting);
   gauge('bhc_queue_failed', 'Mail jobs failed', (s) => s.queues.failed);
   gauge('bhc_mail_queued', 'Subscription mails in the outbox still to send', (s) => s.mail.queued);
-  gauge(
-    'bhc_mail_oldest_queued_seconds',
-    'Age of the oldest subscription mail still to send (0 when none)',
-    (s) => s.mail.oldestQueuedSeconds,
-  );
+  ageGauge('bhc_mail_oldest_queued_seconds', 'subscription mail still to send', (s) => s.mail.oldestQueuedSeconds);
   gauge('bhc_mail_sent_last_hour', 'Subscription mails accepted by the relay in the last hour', (s) => s.mail.sentLastHour);
   gauge('bhc_mail_bounced', 'Subscription mails refused for good by the relay', (s) => s.mail.bounced);
   gauge('bhc_sockets', 'Sockets connected to this process', (s) => s.sockets);
