@@ -15,6 +15,7 @@ import type { Media } from '../media/schemas';
 import { Icon } from '../ui/icon';
 import { MAIN_CONTENT_ID, SkipLink } from '../ui/skip-link';
 import type { PublicBlogList, PublicEvent, PublicPageProps, PublicPost, PublicPostSummary } from './props';
+import { EventArticle } from './event-article';
 import { FooterLink, SITE_LINKS, SiteMainAndFooter } from './site-frame';
 import { SubscribeFormView } from './subscribe-form';
 
@@ -310,47 +311,36 @@ export function EventView({ event, year }: { event: PublicEvent; year: number })
   const path = `/events/${event.id}`;
   return (
     <PublicFrame year={year}>
-      <article className="mx-auto max-w-3xl">
-        {event.media?.kind === 'image' && (
-          <div className="mb-6">
-            <Cover media={event.media} className="h-auto max-h-96 w-full rounded-xl object-cover" />
-          </div>
-        )}
-        <p className="text-sm font-semibold text-brand-600 dark:text-amber-accent">
-          {event.typeLabel}
-          {event.isCancelled && <span className="ml-2 rounded-full bg-red-600 px-2 py-0.5 text-xs text-white">Cancelled</span>}
-        </p>
-        <h1 className="mt-2 text-3xl font-bold md:text-4xl">{event.title}</h1>
-        <dl className="mt-4 grid gap-2 text-slate-700 dark:text-slate-300">
-          <div>
-            <dt className="sr-only">When</dt>
-            <dd>
-              <time dateTime={event.startDate} className={event.isCancelled ? 'line-through' : undefined}>
-                {event.when}
-              </time>
-            </dd>
-          </div>
-          <div>
-            <dt className="sr-only">Where</dt>
-            <dd>
-              {event.place}
-              {event.address && <span className="block">{event.address}</span>}
-              {event.map && (
-                <a href={event.map} className={LINK} rel="noopener" target="_blank">
-                  Show on a map (OpenStreetMap)
-                </a>
-              )}
-            </dd>
-          </div>
-          <div>
-            <dt className="sr-only">Organizer</dt>
-            <dd>{`Organized by ${event.organizer}`}</dd>
-          </div>
-          <div>
-            <dt className="sr-only">Attending</dt>
-            <dd>{event.places}</dd>
-          </div>
-        </dl>
+      <EventArticle
+        cover={
+          event.media?.kind === 'image' ? <Cover media={event.media} className="h-auto max-h-96 w-full rounded-xl object-cover" /> : null
+        }
+        kind={
+          <p className="text-sm font-semibold text-brand-600 dark:text-amber-accent">
+            {event.typeLabel}
+            {event.isCancelled && <span className="ml-2 rounded-full bg-red-600 px-2 py-0.5 text-xs text-white">Cancelled</span>}
+          </p>
+        }
+        title={event.title}
+        when={
+          <time dateTime={event.startDate} className={event.isCancelled ? 'line-through' : undefined}>
+            {event.when}
+          </time>
+        }
+        where={
+          <>
+            {event.place}
+            {event.address && <span className="block">{event.address}</span>}
+            {event.map && (
+              <a href={event.map} className={LINK} rel="noopener" target="_blank">
+                Show on a map (OpenStreetMap)
+              </a>
+            )}
+          </>
+        }
+        organizer={`Organized by ${event.organizer}`}
+        attending={event.places}
+      >
         {event.description
           .split(/\n\s*\n/u)
           .filter((paragraph) => paragraph.trim())
@@ -380,7 +370,7 @@ export function EventView({ event, year }: { event: PublicEvent; year: number })
             Add to calendar
           </a>
         </div>
-      </article>
+      </EventArticle>
     </PublicFrame>
   );
 }

@@ -18,6 +18,7 @@ import { OrganiserTools } from './organiser-tools';
 import { PendingRevisionNote, PlaceOnMap, Rsvp, useDateLine } from './event-details';
 import { MemberLink } from '../../components/member-link';
 import { EventCover } from './event-cover';
+import { EventArticle } from '../../../shared/public-pages/event-article';
 
 const LINK = 'inline-flex min-h-11 items-center font-medium text-brand-600 underline dark:text-amber-accent';
 
@@ -64,60 +65,45 @@ export function EventPage() {
     );
   }
   return (
-    <article className="mx-auto max-w-3xl">
-      {event.media?.kind === 'image' && (
-        <div className="mb-6">
-          <EventCover media={event.media} size="page" />
+    <EventArticle
+      cover={event.media?.kind === 'image' ? <EventCover media={event.media} size="page" /> : null}
+      kind={
+        <div className="flex flex-wrap items-center gap-2">
+          <p className="text-sm font-semibold text-brand-600 dark:text-amber-accent">{EVENT_TYPE_LABELS[event.eventType]}</p>
+          {event.isCancelled && <Badge variant="destructive">Cancelled</Badge>}
+          {event.isFeatured && <Badge>Featured</Badge>}
+          {!event.isApproved && <Badge variant="outline">Pending Approval</Badge>}
+          {!event.isPublic && <Badge variant="secondary">Private</Badge>}
         </div>
-      )}
-      <div className="flex flex-wrap items-center gap-2">
-        <p className="text-sm font-semibold text-brand-600 dark:text-amber-accent">{EVENT_TYPE_LABELS[event.eventType]}</p>
-        {event.isCancelled && <Badge variant="destructive">Cancelled</Badge>}
-        {event.isFeatured && <Badge>Featured</Badge>}
-        {!event.isApproved && <Badge variant="outline">Pending Approval</Badge>}
-        {!event.isPublic && <Badge variant="secondary">Private</Badge>}
-      </div>
-      <h1 className="mt-2 text-3xl font-bold md:text-4xl">{event.title}</h1>
-      <dl className="mt-4 grid gap-2 text-slate-700 dark:text-slate-300">
-        <div>
-          <dt className="sr-only">When</dt>
-          <dd>
-            <time dateTime={event.startDate}>{dateLine(event)}</time>
-          </dd>
-        </div>
-        <div>
-          <dt className="sr-only">Where</dt>
-          <dd>
-            {placeLine(event)}
-            {user && event.isVirtual && event.virtualLink && (
-              <>
-                {' · '}
-                <a
-                  href={event.virtualLink}
-                  target="_blank"
-                  rel="noopener noreferrer"
-                  className="text-brand-600 underline dark:text-amber-accent"
-                >
-                  Join Virtual Meeting
-                </a>
-              </>
-            )}
-            <PlaceOnMap event={event} />
-          </dd>
-        </div>
-        <div>
-          <dt className="sr-only">Organizer</dt>
-          <dd>
-            Organized by <MemberLink id={event.organizerId} name={`${event.organizer.firstName} ${event.organizer.lastName}`} />
-          </dd>
-        </div>
-        {!user && (
-          <div>
-            <dt className="sr-only">Attending</dt>
-            <dd>{placesLine(event)}</dd>
-          </div>
-        )}
-      </dl>
+      }
+      title={event.title}
+      when={<time dateTime={event.startDate}>{dateLine(event)}</time>}
+      where={
+        <>
+          {placeLine(event)}
+          {user && event.isVirtual && event.virtualLink && (
+            <>
+              {' · '}
+              <a
+                href={event.virtualLink}
+                target="_blank"
+                rel="noopener noreferrer"
+                className="text-brand-600 underline dark:text-amber-accent"
+              >
+                Join Virtual Meeting
+              </a>
+            </>
+          )}
+          <PlaceOnMap event={event} />
+        </>
+      }
+      organizer={
+        <>
+          Organized by <MemberLink id={event.organizerId} name={`${event.organizer.firstName} ${event.organizer.lastName}`} />
+        </>
+      }
+      attending={user ? undefined : placesLine(event)}
+    >
       <div className="mt-4">
         <PendingRevisionNote event={event} />
       </div>
@@ -151,7 +137,7 @@ export function EventPage() {
         </div>
         {user && (user.id === event.organizerId || isStaff(user.role)) && <OrganiserTools event={event} />}
       </div>
-    </article>
+    </EventArticle>
   );
 }
 
