@@ -15,7 +15,7 @@
  */
 import type { DocumentStore } from '../../platform/document-store/port';
 import type { ConsentEvent, Frequency, SubscriptionStatus, SubscriptionType } from '../../shared/subscriptions/constants';
-import type { SubscriptionEvent } from '../../shared/subscriptions/subscription-stream';
+import { standingOf, type SubscriptionEvent } from '../../shared/subscriptions/subscription-stream';
 import { ROOMS } from '../../shared/socket-messages';
 import { applyToDocument, type Positioned } from '../../platform/projections/documents';
 import type { Projection } from '../../platform/projections/runner';
@@ -57,12 +57,6 @@ export type SubscriptionDocument = Positioned & {
 
 export const subscriptionsCollection = (store: DocumentStore) => store.collection<SubscriptionDocument>(SUBSCRIPTIONS);
 
-/** The status the pages show: confirmed subscriptions are active or paused by their switch. */
-export function statusOf(confirmed: boolean, isActive: boolean): Exclude<SubscriptionStatus, 'unsubscribed'> {
-  if (!confirmed) return 'pending';
-  return isActive ? 'active' : 'paused';
-}
-
 type Fields = Omit<SubscriptionDocument, '_id' | '_position'>;
 
 /** The document after one event; null leaves a missing document missing (an event before the request cannot happen). */
@@ -74,7 +68,7 @@ export function evolveDocument(current: Fields | null, event: SubscriptionEvent)
       memberId,
       subscriptionType,
       frequency,
-      status: statusOf(!confirmationRequired, true),
+      status: standingOf(!confirmationRequired, true),
       isActive: true,
       tokenHash,
       bounces: 0,
@@ -91,7 +85,7 @@ export function evolveDocument(current: Fields | null, event: SubscriptionEvent)
     case 'SubscriptionConfirmed':
       return {
         ...current,
-        status: statusOf(true, current.isActive),
+        status: standingOf(true, current.isActive),
         confirmedAt: event.data.at,
         history: record({ event: 'confirmed', at: event.data.at }),
       };
@@ -100,9 +94,9 @@ export function evolveDocument(current: Fields | null, event: SubscriptionEvent)
       return { ...current, frequency, history: record({ event: 'frequency_changed', at, detail: `${previous} to ${frequency}` }) };
     }
     case 'SubscriptionPaused':
-      return { ...current, isActive: false, status: statusOf(confirmed, false), history: record({ event: 'paused', at: event.data.at }) };
+      return { ...current, isActive: false, status: standingOf(confirmed, false), history: record({ event: 'paused', at: event.data.at }) };
     case 'SubscriptionResumed':
-      return { ...current, isActive: true, status: statusOf(confirmed, true), history: record({ event: 'resumed', at: event.data.at }) };
+      return { ...current, isActive: true, status: standingOf(confirmed, true), history: record({ event: 'resumed', at: event.data.at }) };
     case 'Unsubscribed':
       return {
         ...current,

@@ -20,7 +20,14 @@
  *   key is destroyed with it, so nothing of the address stays in the log or the read models.
  */
 import { type Actor, type CommandMetadata, type Decider, assertNever, fail } from '../domain';
-import { MAX_BOUNCES, type DeliveryKind, type Frequency, type SubscriptionType, type UnsubscribeVia } from './constants';
+import {
+  MAX_BOUNCES,
+  type DeliveryKind,
+  type Frequency,
+  type SubscriptionStatus,
+  type SubscriptionType,
+  type UnsubscribeVia,
+} from './constants';
 
 export type SubscriptionEvent =
   | {
@@ -80,9 +87,15 @@ export const deliveryKey = (kind: DeliveryKind, itemKey: string) => `${kind}:${i
 export const INVALID_LINK = 'This link is invalid or has expired';
 export const SUBSCRIPTION_ENDED = 'This subscription has ended. Subscribe again to receive e-mails.';
 
+/** Where a subscription not ended stands, as the pages show it: pending until confirmed, then active or paused by its switch. */
+export function standingOf(confirmed: boolean, isActive: boolean): Exclude<SubscriptionStatus, 'unsubscribed'> {
+  if (!confirmed) return 'pending';
+  return isActive ? 'active' : 'paused';
+}
+
 /** Where the subscription stands, as the settings and unsubscribe pages show it. */
-export function subscriptionStatus(state: SubscriptionState): 'none' | 'pending' | 'active' | 'paused' | 'unsubscribed' {
-  if (state.status === 'confirmed') return state.isActive ? 'active' : 'paused';
+export function subscriptionStatus(state: SubscriptionState): 'none' | SubscriptionStatus {
+  if (state.status === 'confirmed') return standingOf(true, state.isActive);
   return state.status;
 }
 
