@@ -1,7 +1,7 @@
 /**
  * Generated: do not edit. The types of the OpenAPI document (server/http/openapi.ts, from the routes' valibot
- * schemas), made by `npm run openapi:types` (scripts/openapi-types.ts, with openapi-typescript);
- * `npm run lint` fails when this file is not what that command gives now.
+ * schemas), made by `npm run openapi:types` (scripts/openapi-types.ts, with openapi-typescript); not committed:
+ * `npm run typecheck`, `npm run lint` and `npm test` write it again before type-checking.
  */
 export interface paths {
     "/healthz": {
