@@ -33,14 +33,23 @@ import { isStaff, useCurrentUser, type CurrentUser } from '../../lib/current-use
 import { useNarrowScreen } from '../../lib/use-narrow-screen';
 import { useDebounced } from '../../lib/use-debounced';
 
+/** What the tabs show that the route gives (the blog, discussions and settings tabs belong to other features), and who looks. */
+interface TabParts {
+  blogTab?: ReactNode;
+  discussionsTab?: ReactNode;
+  settingsTab?: ReactNode;
+  viewer: CurrentUser;
+}
+
+/** The dashboard's tabs, in the nav's order: each one's address, its name, and what it shows. */
 const TABS = [
-  { id: 'moderation', label: 'Moderation' },
-  { id: 'reports', label: 'Reported content' },
-  { id: 'blog', label: 'Blog' },
-  { id: 'discussions', label: 'Discussions' },
-  { id: 'users', label: 'Users' },
-  { id: 'analytics', label: 'Analytics' },
-  { id: 'settings', label: 'Settings' },
+  { id: 'moderation', label: 'Moderation', show: () => <Moderation /> },
+  { id: 'reports', label: 'Reported content', show: () => <ReportedContent /> },
+  { id: 'blog', label: 'Blog', show: (parts: TabParts) => parts.blogTab },
+  { id: 'discussions', label: 'Discussions', show: (parts: TabParts) => parts.discussionsTab },
+  { id: 'users', label: 'Users', show: (parts: TabParts) => <Users viewer={parts.viewer} /> },
+  { id: 'analytics', label: 'Analytics', show: () => <ComingSoon title="Analytics" /> },
+  { id: 'settings', label: 'Settings', show: (parts: TabParts) => parts.settingsTab },
 ] as const;
 type Tab = (typeof TABS)[number]['id'];
 
@@ -337,6 +346,39 @@ const suspendedMark = <span className="ml-1 text-xs font-semibold text-red-700 d
 const NO_FILTERS: MemberFilters = { q: '', role: '', status: '', suspended: '' };
 const selectClass = 'min-h-11 rounded-md border border-slate-300 bg-white px-2 dark:border-slate-600 dark:bg-slate-900';
 
+/** One of the member filters: its name above, "any" first, then its values; a value it does not offer counts as any. */
+function FilterSelect<V extends string>({
+  label,
+  any,
+  options,
+  value,
+  onChange,
+}: {
+  label: string;
+  any: string;
+  options: readonly (readonly [value: V, text: string])[];
+  value: V | '';
+  onChange: (value: V | '') => void;
+}) {
+  return (
+    <label className="flex min-w-0 flex-col gap-1 text-sm font-medium">
+      {label}
+      <select
+        value={value}
+        onChange={(event) => onChange(options.find(([known]) => known === event.target.value)?.[0] ?? '')}
+        className={selectClass}
+      >
+        <option value="">{any}</option>
+        {options.map(([known, text]) => (
+          <option key={known} value={known}>
+            {text}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}
+
 /** Search by name or e-mail (sent once typing pauses), and the role, presence and suspension filters. */
 function MemberSearch({
   search,
@@ -364,50 +406,30 @@ function MemberSearch({
         />
       </label>
       <div className="grid grid-cols-3 gap-2 md:flex">
-        <label className="flex min-w-0 flex-col gap-1 text-sm font-medium">
-          Role
-          <select
-            value={filters.role}
-            onChange={(event) => choose('role', ROLES.find((role) => role === event.target.value) ?? '')}
-            className={selectClass}
-          >
-            <option value="">Any role</option>
-            {ROLES.map((role) => (
-              <option key={role} value={role}>
-                {role}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label className="flex min-w-0 flex-col gap-1 text-sm font-medium">
-          Status
-          <select
-            value={filters.status}
-            onChange={(event) => choose('status', PRESENCE_STATUSES.find((status) => status === event.target.value) ?? '')}
-            className={selectClass}
-          >
-            <option value="">Any status</option>
-            {PRESENCE_STATUSES.map((status) => (
-              <option key={status} value={status}>
-                {status}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label className="flex min-w-0 flex-col gap-1 text-sm font-medium">
-          Account
-          <select
-            value={filters.suspended}
-            onChange={(event) =>
-              choose('suspended', event.target.value === 'true' ? 'true' : event.target.value === 'false' ? 'false' : '')
-            }
-            className={selectClass}
-          >
-            <option value="">Any</option>
-            <option value="false">Active</option>
-            <option value="true">Suspended</option>
-          </select>
-        </label>
+        <FilterSelect
+          label="Role"
+          any="Any role"
+          options={ROLES.map((role) => [role, role] as const)}
+          value={filters.role}
+          onChange={(value) => choose('role', value)}
+        />
+        <FilterSelect
+          label="Status"
+          any="Any status"
+          options={PRESENCE_STATUSES.map((status) => [status, status] as const)}
+          value={filters.status}
+          onChange={(value) => choose('status', value)}
+        />
+        <FilterSelect
+          label="Account"
+          any="Any"
+          options={[
+            ['false', 'Active'],
+            ['true', 'Suspended'],
+          ]}
+          value={filters.suspended}
+          onChange={(value) => choose('suspended', value)}
+        />
       </div>
     </div>
   );
@@ -517,15 +539,7 @@ function Users({ viewer }: { viewer: CurrentUser }) {
 }
 
 /** The blog, discussions and settings tabs belong to the blog, discussions and site-pages features; the route composes them in. */
-export function AdminDashboard({
-  blogTab,
-  discussionsTab,
-  settingsTab,
-}: {
-  blogTab?: ReactNode;
-  discussionsTab?: ReactNode;
-  settingsTab?: ReactNode;
-}) {
+export function AdminDashboard(routeParts: Omit<TabParts, 'viewer'>) {
   const { data: user } = useCurrentUser();
   const params = useParams({ strict: false }) as { tab?: string };
   const inPublicLayout = window.location.pathname.startsWith('/admin-webflow');
@@ -575,13 +589,7 @@ export function AdminDashboard({
           ),
         )}
       </nav>
-      {tab === 'moderation' && <Moderation />}
-      {tab === 'reports' && <ReportedContent />}
-      {tab === 'blog' && blogTab}
-      {tab === 'discussions' && discussionsTab}
-      {tab === 'users' && <Users viewer={user} />}
-      {tab === 'analytics' && <ComingSoon title="Analytics" />}
-      {tab === 'settings' && settingsTab}
+      {TABS.find((t) => t.id === tab)?.show({ ...routeParts, viewer: user })}
     </div>
   );
 }
