@@ -16,7 +16,7 @@ import { Icon } from '../ui/icon';
 import { MAIN_CONTENT_ID, SkipLink } from '../ui/skip-link';
 import type { PublicBlogList, PublicEvent, PublicPageProps, PublicPost, PublicPostSummary } from './props';
 import { EventArticle } from './event-article';
-import { FooterLink, SITE_LINKS, SiteMainAndFooter } from './site-frame';
+import { FooterLink, SITE_LINKS, SiteFrame } from './site-frame';
 import { SubscribeFormView } from './subscribe-form';
 
 /** The landing page's subscribe form's ids (the server's HTML and the hydrated form name them alike). */
@@ -82,10 +82,10 @@ const LINK = 'inline-flex min-h-11 items-center font-medium text-brand-600 under
 /** `current`: the header's link to the page shown (or to its section). */
 function PublicFrame({ children, year, current }: { children: ReactNode; year: number; current?: string }) {
   return (
-    <div className="flex min-h-screen flex-col">
-      <SkipLink />
-      <header className="bg-brand-900 text-white">
-        <div className="mx-auto flex max-w-6xl flex-wrap items-center justify-between gap-x-4 px-4 py-3">
+    <SiteFrame
+      barClassName="mx-auto flex max-w-6xl flex-wrap items-center justify-between gap-x-4 px-4 py-3"
+      bar={
+        <>
           <a href="/" className="font-bold">
             {SITE_NAME}
           </a>
@@ -101,21 +101,19 @@ function PublicFrame({ children, year, current }: { children: ReactNode; year: n
               </a>
             ))}
           </nav>
-        </div>
-      </header>
-      <SiteMainAndFooter
-        year={year}
-        footer={
-          <nav aria-label="About the site" className="mx-auto flex max-w-6xl flex-wrap gap-x-6 gap-y-2 px-4 py-8 text-sm">
-            {[...LANDING_FOOTER, SITE_LINKS.subscribe, SITE_LINKS.rss].map((link) => (
-              <FooterLink key={link.href} {...link} />
-            ))}
-          </nav>
-        }
-      >
-        {children}
-      </SiteMainAndFooter>
-    </div>
+        </>
+      }
+      year={year}
+      footer={
+        <nav aria-label="About the site" className="mx-auto flex max-w-6xl flex-wrap gap-x-6 gap-y-2 px-4 py-8 text-sm">
+          {[...LANDING_FOOTER, SITE_LINKS.subscribe, SITE_LINKS.rss].map((link) => (
+            <FooterLink key={link.href} {...link} />
+          ))}
+        </nav>
+      }
+    >
+      {children}
+    </SiteFrame>
   );
 }
 

@@ -5,9 +5,8 @@
  */
 import { useEffect, useState, type ReactNode } from 'react';
 import { Link, useRouterState } from '@tanstack/react-router';
-import { SkipLink } from '../../components/skip-link';
 import { isStaff, useCurrentUser } from '../../lib/current-user';
-import { FooterLink, SITE_LINKS, SiteMainAndFooter } from '../../../shared/public-pages/site-frame';
+import { FooterLink, SITE_LINKS, SiteFrame } from '../../../shared/public-pages/site-frame';
 
 const HEADER_LINKS = [
   { label: 'Home', to: '/' },
@@ -58,10 +57,10 @@ export function PublicSiteLayout({ children }: { children: ReactNode }) {
       </Link>,
     );
   return (
-    <div className="flex min-h-screen flex-col">
-      <SkipLink />
-      <header className="bg-brand-900 text-white">
-        <div className="mx-auto flex max-w-6xl items-center justify-between px-4 py-3">
+    <SiteFrame
+      barClassName="mx-auto flex max-w-6xl items-center justify-between px-4 py-3"
+      bar={
+        <>
           <Link to="/" className="font-bold">
             Broadcast History Community
           </Link>
@@ -78,34 +77,34 @@ export function PublicSiteLayout({ children }: { children: ReactNode }) {
           >
             <span aria-hidden="true">Menu</span>
           </button>
-        </div>
-        {menuOpen && (
+        </>
+      }
+      menu={
+        menuOpen && (
           <nav id="site-menu" aria-label="Site menu" className="flex flex-col border-t border-white/20 px-4 py-2 md:hidden">
             {links}
           </nav>
-        )}
-      </header>
-      <SiteMainAndFooter
-        year={new Date().getFullYear()}
-        footer={
-          <div className="mx-auto grid max-w-6xl gap-6 px-4 py-8 sm:grid-cols-3">
-            {FOOTER_GROUPS.map((group) => (
-              <div key={group.title}>
-                <h2 className="font-semibold text-white">{group.title}</h2>
-                <ul className="mt-2 space-y-1 text-sm">
-                  {group.links.map((link) => (
-                    <li key={link.label}>
-                      <FooterLink {...link} />
-                    </li>
-                  ))}
-                </ul>
-              </div>
-            ))}
-          </div>
-        }
-      >
-        {children}
-      </SiteMainAndFooter>
-    </div>
+        )
+      }
+      year={new Date().getFullYear()}
+      footer={
+        <div className="mx-auto grid max-w-6xl gap-6 px-4 py-8 sm:grid-cols-3">
+          {FOOTER_GROUPS.map((group) => (
+            <div key={group.title}>
+              <h2 className="font-semibold text-white">{group.title}</h2>
+              <ul className="mt-2 space-y-1 text-sm">
+                {group.links.map((link) => (
+                  <li key={link.label}>
+                    <FooterLink {...link} />
+                  </li>
+                ))}
+              </ul>
+            </div>
+          ))}
+        </div>
+      }
+    >
+      {children}
+    </SiteFrame>
   );
 }
