@@ -11,7 +11,7 @@ import { EVENT_TYPES, EVENT_TYPE_LABELS } from '../../../shared/events/constants
 import { defaultEndDate } from '../../../shared/events/dates';
 import { EventSchema } from '../../../shared/events/schemas';
 import { MAX_TAGS_PER_ITEM, TAG_MAX_LENGTH } from '../../../shared/feed/constants';
-import { tagRefusal } from '../../../shared/feed/tags';
+import { TagInput, useTagEntry } from '../../components/tag-input';
 import type { Media } from '../../../shared/media/schemas';
 import { RepeatControl } from './repeat-control';
 import { moderateEvent, saveEvent, setFeatured, uploadMedia, useRefreshEvents, type CalendarEvent, type EventBody } from './api';
@@ -108,7 +108,6 @@ export function EventForm({ event, onDone }: { event?: CalendarEvent; onDone: ()
   const staff = isStaff(user?.role);
   // Staff events are approved when created; a member's pending event waits until staff tick it here or approve it.
   const [moderation, setModeration] = useState({ featured: event?.isFeatured ?? false, approved: event ? event.isApproved : true });
-  const [tag, setTag] = useState('');
   const [cover, setCover] = useState<Media | null>(event?.media ?? null);
   const upload = useMutation({
     mutationFn: async (file: File) => {
@@ -194,13 +193,11 @@ export function EventForm({ event, onDone }: { event?: CalendarEvent; onDone: ()
   };
 
   // Event tags are trimmed only (spec 2 "Event form"); a refused one stays in the input, with the reason under it.
-  const typedTag = tag.trim();
-  const tagInputRefusal = typedTag ? tagRefusal(form.tags, typedTag) : null;
-  const addTag = () => {
-    if (tagInputRefusal) return;
-    if (typedTag && !form.tags.includes(typedTag)) set('tags', [...form.tags, typedTag]);
-    setTag('');
-  };
+  const tagEntry = useTagEntry(
+    form.tags,
+    (tags) => set('tags', tags),
+    (typed) => typed.trim(),
+  );
   const error = (key: string) => errors[key] && <span className="text-sm text-red-600 dark:text-red-400">{errors[key]}</span>;
   const dateType = form.allDay ? 'date' : 'datetime-local';
 
@@ -346,34 +343,12 @@ export function EventForm({ event, onDone }: { event?: CalendarEvent; onDone: ()
           <input type="checkbox" checked={form.isPublic} onChange={(e) => set('isPublic', e.target.checked)} />
           Public — Anyone can see and join this event
         </label>
-        <div className="flex gap-2">
-          <label htmlFor="event-tag" className="sr-only">
-            Add a tag
-          </label>
-          <input
-            id="event-tag"
-            className={field}
-            value={tag}
-            placeholder="Add a tag"
-            aria-describedby="event-tag-limits"
-            aria-invalid={tagInputRefusal ? true : undefined}
-            onChange={(e) => setTag(e.target.value)}
-            onKeyDown={(e) => {
-              if (e.key === 'Enter') {
-                e.preventDefault();
-                addTag();
-              }
-            }}
-          />
-          <Button variant="secondary" onPress={addTag} isDisabled={Boolean(tagInputRefusal)}>
-            Add
-          </Button>
-        </div>
+        <TagInput id="event-tag" limitsId="event-tag-limits" className={field} entry={tagEntry} />
         <p
           id="event-tag-limits"
-          className={`text-sm ${tagInputRefusal || errors.tags ? 'text-red-600 dark:text-red-400' : 'text-slate-600 dark:text-slate-400'}`}
+          className={`text-sm ${tagEntry.refusal || errors.tags ? 'text-red-600 dark:text-red-400' : 'text-slate-600 dark:text-slate-400'}`}
         >
-          {tagInputRefusal ?? errors.tags ?? `${form.tags.length} of ${MAX_TAGS_PER_ITEM} tags, up to ${TAG_MAX_LENGTH} characters each`}
+          {tagEntry.refusal ?? errors.tags ?? `${form.tags.length} of ${MAX_TAGS_PER_ITEM} tags, up to ${TAG_MAX_LENGTH} characters each`}
         </p>
         {form.tags.length > 0 && (
           <ul className="flex flex-wrap gap-2">

@@ -4,11 +4,12 @@ import { useToast } from '../../components/ui/toast';
 import { ApiError, errorMessage } from '../../lib/api';
 import { isStaff, type CurrentUser } from '../../lib/current-user';
 import { MAX_TAGS_PER_ITEM, MEDIA_TYPES, TAG_MAX_LENGTH, type MediaType } from '../../../shared/feed/constants';
-import { normalizeTag, tagRefusal } from '../../../shared/feed/tags';
+import { normalizeTag } from '../../../shared/feed/tags';
 import { useSubmitPost, useUploadMedia } from './api';
 import type { Media } from '../../../shared/media/schemas';
 import { useMentionPicker } from '../../components/mention-picker';
 import { UploadView } from '../../components/upload-view';
+import { TagInput, useTagEntry } from '../../components/tag-input';
 
 const MEDIA_LABELS: Record<MediaType, string> = { image: 'Image', video: 'Video', audio: 'Audio', youtube: 'YouTube', link: 'Link' };
 const fieldClass = 'min-h-11 w-full rounded-md border border-slate-300 bg-white px-3 dark:border-slate-600 dark:bg-slate-900';
@@ -22,7 +23,8 @@ export function Composer({ user }: { user: CurrentUser }) {
   const [mediaUrl, setMediaUrl] = useState('');
   const [mediaTitle, setMediaTitle] = useState('');
   const [tags, setTags] = useState<string[]>([]);
-  const [tagInput, setTagInput] = useState('');
+  // A refused tag stays in the input, with the reason under it, so it can be shortened.
+  const tagEntry = useTagEntry(tags, setTags, normalizeTag);
   /** A photo or recording uploaded for this post: it takes the place of a media link. */
   const [attached, setAttached] = useState<Media | null>(null);
   const upload = useUploadMedia();
@@ -38,7 +40,7 @@ export function Composer({ user }: { user: CurrentUser }) {
     setMediaUrl('');
     setMediaTitle('');
     setTags([]);
-    setTagInput('');
+    tagEntry.setText('');
     setFields({});
     setAttached(null);
   };
@@ -79,15 +81,6 @@ export function Composer({ user }: { user: CurrentUser }) {
         },
       },
     );
-
-  // A refused tag stays in the input, with the reason under it, so it can be shortened.
-  const typedTag = normalizeTag(tagInput);
-  const tagInputRefusal = typedTag ? tagRefusal(tags, typedTag) : null;
-  const addTag = () => {
-    if (tagInputRefusal) return;
-    if (typedTag && !tags.includes(typedTag)) setTags([...tags, typedTag]);
-    setTagInput('');
-  };
 
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
     if (mentions.onKeyDown(event)) return;
@@ -187,34 +180,12 @@ export function Composer({ user }: { user: CurrentUser }) {
             </div>
           )}
           <div>
-            <div className="flex gap-2">
-              <label htmlFor="tag-input" className="sr-only">
-                Add a tag
-              </label>
-              <input
-                id="tag-input"
-                value={tagInput}
-                onChange={(event) => setTagInput(event.target.value)}
-                onKeyDown={(event) => {
-                  if (event.key === 'Enter') {
-                    event.preventDefault();
-                    addTag();
-                  }
-                }}
-                placeholder="Add a tag"
-                aria-describedby="tag-limits"
-                aria-invalid={tagInputRefusal ? true : undefined}
-                className={fieldClass}
-              />
-              <Button variant="secondary" onPress={addTag} isDisabled={Boolean(tagInputRefusal)}>
-                Add
-              </Button>
-            </div>
+            <TagInput id="tag-input" limitsId="tag-limits" className={fieldClass} entry={tagEntry} />
             <p
               id="tag-limits"
-              className={`mt-1 text-sm ${tagInputRefusal || fields.tags ? 'text-red-600' : 'text-slate-600 dark:text-slate-400'}`}
+              className={`mt-1 text-sm ${tagEntry.refusal || fields.tags ? 'text-red-600' : 'text-slate-600 dark:text-slate-400'}`}
             >
-              {tagInputRefusal ?? fields.tags ?? `${tags.length} of ${MAX_TAGS_PER_ITEM} tags, up to ${TAG_MAX_LENGTH} characters each`}
+              {tagEntry.refusal ?? fields.tags ?? `${tags.length} of ${MAX_TAGS_PER_ITEM} tags, up to ${TAG_MAX_LENGTH} characters each`}
             </p>
             {tags.length > 0 && (
               <ul className="mt-2 flex flex-wrap gap-2" aria-label="Tags to add">
