@@ -21,6 +21,36 @@ const field = 'min-h-11 rounded-md border border-slate-300 bg-white px-3 dark:bo
 /** Monday first, as the site's weeks run in a repeat (RFC 5545's WKST=MO). */
 const WEEK = [1, 2, 3, 4, 5, 6, 0];
 
+/** A whole number from 1 to `max` (weeks or months apart, times in all); what is not a number counts as 1. */
+function CountInput({
+  max,
+  width,
+  value,
+  disabled,
+  onChange,
+  label,
+}: {
+  max: number;
+  width: string;
+  value: number;
+  disabled?: boolean;
+  onChange: (value: number) => void;
+  label: string;
+}) {
+  return (
+    <input
+      type="number"
+      min={1}
+      max={max}
+      className={`${field} ${width}`}
+      value={value}
+      disabled={disabled}
+      onChange={(e) => onChange(Number(e.target.value) || 1)}
+      aria-label={label}
+    />
+  );
+}
+
 export function RepeatControl({
   rule,
   startDay,
@@ -73,14 +103,12 @@ export function RepeatControl({
         <>
           <label className="flex flex-wrap items-center gap-2 text-sm">
             Every
-            <input
-              type="number"
-              min={1}
+            <CountInput
               max={RECURRENCE_MAX_INTERVAL}
-              className={`${field} w-20`}
+              width="w-20"
               value={repeat.interval}
-              onChange={(e) => change({ interval: Number(e.target.value) || 1 })}
-              aria-label={`Every how many ${unit}s`}
+              onChange={(interval) => change({ interval })}
+              label={`Every how many ${unit}s`}
             />
             {unit}
             {repeat.interval === 1 ? '' : 's'}
@@ -148,15 +176,13 @@ export function RepeatControl({
             <label className="flex min-h-11 flex-wrap items-center gap-2">
               <input type="radio" name="repeat-ends" checked={repeat.ends === 'count'} onChange={() => change({ ends: 'count' })} />
               after
-              <input
-                type="number"
-                min={1}
+              <CountInput
                 max={RECURRENCE_MAX_COUNT}
-                className={`${field} w-24`}
+                width="w-24"
                 value={repeat.count}
                 disabled={repeat.ends !== 'count'}
-                onChange={(e) => change({ count: Number(e.target.value) || 1 })}
-                aria-label="Number of times"
+                onChange={(count) => change({ count })}
+                label="Number of times"
               />
               times
             </label>
