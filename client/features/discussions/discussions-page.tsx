@@ -6,13 +6,12 @@
 import { useState } from 'react';
 import { Link, useNavigate } from '@tanstack/react-router';
 import { LoadFailed, Loading } from '../../components/load-state';
-import { SearchBox } from '../../components/search-box';
+import { useSearch } from '../../components/search-box';
 import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';
 import { EmptyState } from '../../components/ui/page-header';
 import { LoadMore } from '../../lib/paged-list';
 import { relativeTime } from '../../lib/relative-time';
-import { useDebounced } from '../../lib/use-debounced';
 import { useCategories, useTopics, type Category, type TopicRow } from './api';
 import { NewTopicDialog } from './new-topic-dialog';
 import { CategoriesState, CategoryMark, fieldClass } from './parts';
@@ -142,8 +141,12 @@ function TopicListItem({ topic, onTag }: { topic: TopicRow; onTag: (tag: string)
 
 export function DiscussionsPage({ search }: { search: DiscussionsSearch }) {
   const navigate = useNavigate();
-  const [text, setText] = useState('');
-  const q = useDebounced(text.trim(), 250);
+  const topicSearch = useSearch({
+    label: 'Search topics',
+    placeholder: 'Search topics and replies...',
+    className: `${fieldClass} min-w-0 flex-1 basis-60`,
+  });
+  const q = topicSearch.q;
   const [starting, setStarting] = useState(false);
   const categories = useCategories();
   const { list, items } = useTopics({ category: search.category, tag: search.tag, q });
@@ -176,13 +179,7 @@ export function DiscussionsPage({ search }: { search: DiscussionsSearch }) {
       </CategoriesState>
 
       <div className="flex flex-wrap items-center gap-2">
-        <SearchBox
-          label="Search topics"
-          value={text}
-          onChange={setText}
-          placeholder="Search topics and replies..."
-          className={`${fieldClass} min-w-0 flex-1 basis-60`}
-        />
+        {topicSearch.box}
         {search.tag && (
           <button
             type="button"

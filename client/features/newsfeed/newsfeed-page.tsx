@@ -5,14 +5,13 @@
  */
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { LoadFailed, Loading } from '../../components/load-state';
-import { SearchBox } from '../../components/search-box';
+import { useSearch } from '../../components/search-box';
 import { Button } from '../../components/ui/button';
 import { useCurrentUser, type CurrentUser } from '../../lib/current-user';
 import { Composer } from './composer';
 import { PostCard } from './post-card';
 import { useCommunityStats, useFeed, useFilterCount, useOnlineMembers, type FeedFilter, type Post } from './api';
 import { splitNewPosts } from './new-posts';
-import { useDebounced } from '../../lib/use-debounced';
 import { useKeepReach } from '../../lib/paged-list';
 
 type Filter = FeedFilter;
@@ -27,10 +26,14 @@ const FILTERS: { value: Filter; label: string }[] = [
 ];
 
 function Feed({ user }: { user: CurrentUser }) {
-  const [search, setSearch] = useState('');
+  const search = useSearch({
+    label: 'Search posts',
+    placeholder: 'Search posts, users, tags...',
+    className: 'min-h-11 flex-1 rounded-md border border-slate-300 bg-white px-3 dark:border-slate-600 dark:bg-slate-900',
+  });
+  const q = search.q;
   const [filter, setFilter] = useState<Filter>('all');
   const [showFilters, setShowFilters] = useState(true);
-  const q = useDebounced(search.trim(), 250);
 
   const { list: feed, items: posts } = useFeed(filter, q);
   useKeepReach(feed, posts, comesBeforeInFeed, `${filter} ${q}`);
@@ -68,13 +71,7 @@ function Feed({ user }: { user: CurrentUser }) {
       <div className="min-w-0 space-y-4">
         <h1 className="text-2xl font-bold md:text-3xl">Broadcast History Newsfeed</h1>
         <div className="flex gap-2">
-          <SearchBox
-            label="Search posts"
-            value={search}
-            onChange={setSearch}
-            placeholder="Search posts, users, tags..."
-            className="min-h-11 flex-1 rounded-md border border-slate-300 bg-white px-3 dark:border-slate-600 dark:bg-slate-900"
-          />
+          {search.box}
           <Button variant="secondary" aria-expanded={showFilters} onPress={() => setShowFilters(!showFilters)}>
             Filter
           </Button>
@@ -144,7 +141,7 @@ function Feed({ user }: { user: CurrentUser }) {
                 <li key={tag}>
                   <button
                     type="button"
-                    onClick={() => setSearch(`#${tag}`)}
+                    onClick={() => search.setText(`#${tag}`)}
                     className="min-h-11 rounded-full bg-brand-50 px-3 text-sm text-brand-700 hover:bg-brand-100 dark:bg-slate-800 dark:text-amber-accent"
                   >
                     #{tag} <span className="text-xs opacity-70">{count}</span>
