@@ -14,6 +14,37 @@ import { TagInput, useTagEntry } from '../../components/tag-input';
 const MEDIA_LABELS: Record<MediaType, string> = { image: 'Image', video: 'Video', audio: 'Audio', youtube: 'YouTube', link: 'Link' };
 const fieldClass = 'min-h-11 w-full rounded-md border border-slate-300 bg-white px-3 dark:border-slate-600 dark:bg-slate-900';
 
+/** A media link's field, its name above the box and the server's refusal under it. */
+function MediaField({
+  label,
+  type,
+  placeholder,
+  value,
+  onChange,
+  error,
+}: {
+  label: string;
+  type?: 'url';
+  placeholder?: string;
+  value: string;
+  onChange: (value: string) => void;
+  error?: string | undefined;
+}) {
+  return (
+    <label className="text-sm">
+      {label}
+      <input
+        type={type}
+        value={value}
+        onChange={(event) => onChange(event.target.value)}
+        placeholder={placeholder}
+        className={fieldClass}
+      />
+      {error && <span className="text-red-600">{error}</span>}
+    </label>
+  );
+}
+
 /** The post composer: collapsed until the text area is focused; Ctrl/Cmd+Enter posts. */
 export function Composer({ user }: { user: CurrentUser }) {
   const { toast } = useToast();
@@ -162,21 +193,15 @@ export function Composer({ user }: { user: CurrentUser }) {
           )}
           {!attached && mediaType && (
             <div className="grid gap-2 sm:grid-cols-2">
-              <label className="text-sm">
-                Media URL
-                <input
-                  type="url"
-                  value={mediaUrl}
-                  onChange={(event) => setMediaUrl(event.target.value)}
-                  placeholder="https://"
-                  className={fieldClass}
-                />
-                {fields.mediaUrl && <span className="text-red-600">{fields.mediaUrl}</span>}
-              </label>
-              <label className="text-sm">
-                Media title
-                <input value={mediaTitle} onChange={(event) => setMediaTitle(event.target.value)} className={fieldClass} />
-              </label>
+              <MediaField
+                label="Media URL"
+                type="url"
+                placeholder="https://"
+                value={mediaUrl}
+                onChange={setMediaUrl}
+                error={fields.mediaUrl}
+              />
+              <MediaField label="Media title" value={mediaTitle} onChange={setMediaTitle} />
             </div>
           )}
           <div>
