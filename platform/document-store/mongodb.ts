@@ -23,21 +23,9 @@ import {
   type UpdateResult,
 } from './port';
 import { sortValue, unsortable, UpdateNotApplicableError } from './semantics';
-import {
-  checkDocument,
-  checkReplacement,
-  parseCollectionName,
-  parseFilter,
-  parseFindOptions,
-  parseIndex,
-  parseUpdate,
-  pathKey,
-  upsertSeed,
-  type Condition,
-  type Path,
-  type Predicate,
-  type UpdateOperation,
-} from './subset';
+// The query subset both adapters keep to (parsing, checks, paths): subset.parseFilter and the like.
+import * as subset from './subset';
+import type { Condition, Path, Predicate, UpdateOperation } from './subset';
 
 /** MongoDB error codes for an update that does not fit the document: BadValue, TypeMismatch, PathNotViable, ImmutableField. */
 const NOT_APPLICABLE_CODES = new Set([2, 14, 28, 66]);
@@ -68,7 +56,7 @@ function createMongoDocumentStore(client: MongoClient, dbName?: string): Documen
   const collections = new Map<string, MongoCollectionAdapter<Document>>();
   return {
     collection<T extends Document = Document>(name: string): Collection<T> {
-      const checked = parseCollectionName(name);
+      const checked = subset.parseCollectionName(name);
       let collection = collections.get(checked);
       if (!collection) {
         collection = new MongoCollectionAdapter(db, checked);
@@ -84,8 +72,8 @@ function createMongoDocumentStore(client: MongoClient, dbName?: string): Documen
         .sort();
     },
     async replaceCollection(from, to) {
-      const source = parseCollectionName(from);
-      const target = parseCollectionName(to);
+      const source = subset.parseCollectionName(from);
+      const target = subset.parseCollectionName(to);
       // One step for readers: MongoDB renames within a database atomically, dropping the target.
       try {
         await translated(() => db.renameCollection(source, target, { dropTarget: true }));
@@ -124,14 +112,14 @@ class MongoCollectionAdapter<T extends Document> implements Collection<T> {
   }
 
   async find(filter: Filter, options?: FindOptions): Promise<T[]> {
-    const query = toMongoFilter(parseFilter(filter));
-    const { sort, limit, skip, fields } = parseFindOptions(options);
+    const query = toMongoFilter(subset.parseFilter(filter));
+    const { sort, limit, skip, fields } = subset.parseFindOptions(options);
     // The sort keys are read too, to be checked below, and then left out.
     const read = fields && new Set([...fields, ...sort.map(([path]) => path[0]!)]);
     const documents = await translated(() =>
       this.native
         .find(query, {
-          sort: Object.fromEntries(sort.map(([path, direction]) => [pathKey(path), direction])),
+          sort: Object.fromEntries(sort.map(([path, direction]) => [subset.pathKey(path), direction])),
           limit,
           skip,
           ...(read ? { projection: Object.fromEntries([...read].map((field) => [field, 1])) } : {}),
@@ -147,18 +135,18 @@ class MongoCollectionAdapter<T extends Document> implements Collection<T> {
   }
 
   async countDocuments(filter?: Filter): Promise<number> {
-    return translated(() => this.native.countDocuments(toMongoFilter(parseFilter(filter))));
+    return translated(() => this.native.countDocuments(toMongoFilter(subset.parseFilter(filter))));
   }
 
   async insertOne(document: T): Promise<void> {
-    checkDocument(document, 'insertOne');
+    subset.checkDocument(document, 'insertOne');
     const indexed = await this.loadIndexedPaths();
     for (const path of indexed) sortValue(document, path);
     await translated(() => this.native.insertOne({ ...document } as MongoDocument));
   }
 
   async insertMany(documents: T[]): Promise<void> {
-    documents.forEach((document, i) => checkDocument(document, `insertMany[${i}]`));
+    documents.forEach((document, i) => subset.checkDocument(document, `insertMany[${i}]`));
     if (documents.length === 0) return;
     const indexed = await this.loadIndexedPaths();
     for (const document of documents) for (const path of indexed) sortValue(document, path);
@@ -171,9 +159,9 @@ class MongoCollectionAdapter<T extends Document> implements Collection<T> {
   }
 
   async replaceOne(filter: Filter, document: T, options?: { upsert?: boolean }): Promise<UpdateResult> {
-    const predicate = parseFilter(filter);
-    checkDocument(document, 'replaceOne');
-    checkReplacement(predicate, document);
+    const predicate = subset.parseFilter(filter);
+    subset.checkDocument(document, 'replaceOne');
+    subset.checkReplacement(predicate, document);
     const indexed = await this.loadIndexedPaths();
     for (const path of indexed) sortValue(document, path);
     const result = await translated(() =>
@@ -183,38 +171,38 @@ class MongoCollectionAdapter<T extends Document> implements Collection<T> {
   }
 
   async updateOne(filter: Filter, update: Update, options?: { upsert?: boolean }): Promise<UpdateResult> {
-    const predicate = parseFilter(filter);
-    const operations = parseUpdate(update);
+    const predicate = subset.parseFilter(filter);
+    const operations = subset.parseUpdate(update);
     const upsert = options?.upsert ?? false;
-    const seed = upsert ? upsertSeed(predicate) : [];
+    const seed = upsert ? subset.upsertSeed(predicate) : [];
     await this.checkIndexedUpdate([...operations, ...seed.map(([path, value]): UpdateOperation => ({ op: 'set', path, value }))]);
     const mongoUpdate = toMongoUpdate(operations);
     // Ids are strings here: choose one rather than let MongoDB invent an ObjectId.
-    if (upsert && !seed.some(([path]) => pathKey(path) === '_id')) mongoUpdate.$setOnInsert = { _id: randomUUID() };
+    if (upsert && !seed.some(([path]) => subset.pathKey(path) === '_id')) mongoUpdate.$setOnInsert = { _id: randomUUID() };
     const result = await translated(() => this.native.updateOne(toMongoFilter(predicate), mongoUpdate, { upsert }));
     return toResult(result);
   }
 
   async updateMany(filter: Filter, update: Update): Promise<UpdateResult> {
-    const predicate = parseFilter(filter);
-    const operations = parseUpdate(update);
+    const predicate = subset.parseFilter(filter);
+    const operations = subset.parseUpdate(update);
     await this.checkIndexedUpdate(operations);
     const result = await translated(() => this.native.updateMany(toMongoFilter(predicate), toMongoUpdate(operations)));
     return toResult(result);
   }
 
   async deleteOne(filter: Filter): Promise<number> {
-    const result = await translated(() => this.native.deleteOne(toMongoFilter(parseFilter(filter))));
+    const result = await translated(() => this.native.deleteOne(toMongoFilter(subset.parseFilter(filter))));
     return result.deletedCount;
   }
 
   async deleteMany(filter: Filter): Promise<number> {
-    const result = await translated(() => this.native.deleteMany(toMongoFilter(parseFilter(filter))));
+    const result = await translated(() => this.native.deleteMany(toMongoFilter(subset.parseFilter(filter))));
     return result.deletedCount;
   }
 
   async savePositioned({ put, remove }: PositionedChanges<T>): Promise<void> {
-    put.forEach((document, i) => checkDocument(document, `savePositioned[${i}]`));
+    put.forEach((document, i) => subset.checkDocument(document, `savePositioned[${i}]`));
     if (put.length === 0 && remove.length === 0) return;
     const indexed = await this.loadIndexedPaths();
     for (const document of put) for (const path of indexed) sortValue(document, path);
@@ -247,10 +235,10 @@ class MongoCollectionAdapter<T extends Document> implements Collection<T> {
   }
 
   async createIndex(keys: IndexKeys, options?: IndexOptions): Promise<void> {
-    const index = parseIndex(keys, options);
+    const index = subset.parseIndex(keys, options);
     if (index.keys.some(([, direction]) => direction === 'text')) {
       await translated(() =>
-        this.native.createIndex(Object.fromEntries(index.keys.map(([path]) => [pathKey(path), 'text'])), {
+        this.native.createIndex(Object.fromEntries(index.keys.map(([path]) => [subset.pathKey(path), 'text'])), {
           name: index.name,
           default_language: 'english',
           language_override: '_language',
@@ -258,11 +246,11 @@ class MongoCollectionAdapter<T extends Document> implements Collection<T> {
       );
       return;
     }
-    const paths = index.keys.map(([path]) => path).filter((path) => pathKey(path) !== '_id');
+    const paths = index.keys.map(([path]) => path).filter((path) => subset.pathKey(path) !== '_id');
     // PostgreSQL indexes only single values; refuse to index data it would refuse.
     const conditions = paths.flatMap((path) => [
-      ...path.map((_, i) => ({ [pathKey(path.slice(0, i + 1))]: { $type: 'array' } })),
-      { [pathKey(path)]: { $type: 'object' } },
+      ...path.map((_, i) => ({ [subset.pathKey(path.slice(0, i + 1))]: { $type: 'array' } })),
+      { [subset.pathKey(path)]: { $type: 'object' } },
     ]);
     if (conditions.length > 0) {
       const offending = await this.native.findOne({ $or: conditions });
@@ -279,7 +267,7 @@ class MongoCollectionAdapter<T extends Document> implements Collection<T> {
       }
     }
     await translated(() =>
-      this.native.createIndex(Object.fromEntries(index.keys.map(([path, direction]) => [pathKey(path), direction])), {
+      this.native.createIndex(Object.fromEntries(index.keys.map(([path, direction]) => [subset.pathKey(path), direction])), {
         unique: index.unique,
         name: index.name,
       }),
@@ -397,7 +385,7 @@ function toMongoPredicate(predicate: Predicate): MongoDocument {
       const merged: Record<string, MongoDocument> = {};
       for (const item of predicate.items) {
         if (item.kind !== 'field') return { $and: predicate.items.map(toMongoPredicate) };
-        const key = pathKey(item.path);
+        const key = subset.pathKey(item.path);
         const condition = toMongoCondition([item.condition]);
         if (Object.keys(condition).some((operator) => merged[key]?.[operator] !== undefined))
           return { $and: predicate.items.map(toMongoPredicate) };
@@ -408,7 +396,7 @@ function toMongoPredicate(predicate: Predicate): MongoDocument {
     case 'or':
       return { $or: predicate.items.map(toMongoPredicate) };
     case 'field':
-      return { [pathKey(predicate.path)]: toMongoCondition([predicate.condition]) };
+      return { [subset.pathKey(predicate.path)]: toMongoCondition([predicate.condition]) };
   }
 }
 
@@ -435,7 +423,7 @@ function toMongoUpdate(operations: UpdateOperation[]): MongoDocument {
   const update: Record<string, Record<string, unknown>> = {};
   const put = (operator: string, path: Path, value: unknown) => {
     update[operator] ??= {};
-    update[operator][pathKey(path)] = value;
+    update[operator][subset.pathKey(path)] = value;
   };
   for (const operation of operations) {
     switch (operation.op) {

@@ -36,23 +36,9 @@ import {
   type UpdateResult,
 } from './port';
 import { applyUpdate, buildUpsert, UpdateNotApplicableError, valuesEqual } from './semantics';
-import {
-  checkDocument,
-  checkReplacement,
-  parseCollectionName,
-  parseFilter,
-  parseFindOptions,
-  parseIndex,
-  parseUpdate,
-  pathKey,
-  upsertSeed,
-  type Condition,
-  type Operand,
-  type ParsedFindOptions,
-  type Path,
-  type Predicate,
-  type UpdateOperation,
-} from './subset';
+// The query subset both adapters keep to (parsing, checks, paths): subset.parseFilter and the like.
+import * as subset from './subset';
+import type { Condition, Operand, ParsedFindOptions, Path, Predicate, UpdateOperation } from './subset';
 
 type Queryable = pg.Pool | pg.PoolClient;
 
@@ -179,7 +165,7 @@ export function createPostgresDocumentStore(options: PostgresDocumentStoreOption
 
   function view(db: Db, cache: Map<string, PostgresCollection<Document>>) {
     return <T extends Document = Document>(name: string): Collection<T> => {
-      const checked = parseCollectionName(name);
+      const checked = subset.parseCollectionName(name);
       let collection = cache.get(checked);
       if (!collection) {
         collection = new PostgresCollection(db, shared, checked, install, stateOf(checked));
@@ -190,8 +176,8 @@ export function createPostgresDocumentStore(options: PostgresDocumentStoreOption
   }
 
   async function replaceCollection(db: Db, from: string, to: string) {
-    const source = parseCollectionName(from);
-    const target = parseCollectionName(to);
+    const source = subset.parseCollectionName(from);
+    const target = subset.parseCollectionName(to);
     await install();
     // A collection nothing was written to has no table yet: it takes the place as an empty one.
     await db.query(`CREATE TABLE IF NOT EXISTS ${tableOf(source)} (id text COLLATE "C" PRIMARY KEY, doc jsonb NOT NULL)`);
@@ -352,8 +338,8 @@ class PostgresCollection<T extends Document> implements Collection<T> {
   }
 
   async find(filter: Filter, options?: FindOptions): Promise<T[]> {
-    const predicate = parseFilter(filter);
-    const parsed = parseFindOptions(options);
+    const predicate = subset.parseFilter(filter);
+    const parsed = subset.parseFindOptions(options);
     return this.read([], async (indexed) => {
       const q = new SqlQuery(indexed);
       const selected = parsed.fields
@@ -366,7 +352,7 @@ class PostgresCollection<T extends Document> implements Collection<T> {
   }
 
   async countDocuments(filter?: Filter): Promise<number> {
-    const predicate = parseFilter(filter);
+    const predicate = subset.parseFilter(filter);
     return this.read(0, async (indexed) => {
       const q = new SqlQuery(indexed);
       const { rows } = await this.db.query<{ n: string }>(
@@ -378,12 +364,12 @@ class PostgresCollection<T extends Document> implements Collection<T> {
   }
 
   async insertOne(document: T): Promise<void> {
-    checkDocument(document, 'insertOne');
+    subset.checkDocument(document, 'insertOne');
     await this.write(() => this.db.query(`INSERT INTO ${this.table} (id, doc) VALUES ($1, $2::jsonb)`, [document._id, encode(document)]));
   }
 
   async insertMany(documents: T[]): Promise<void> {
-    documents.forEach((document, i) => checkDocument(document, `insertMany[${i}]`));
+    documents.forEach((document, i) => subset.checkDocument(document, `insertMany[${i}]`));
     if (documents.length === 0) return;
     await this.write(async () => {
       try {
@@ -402,9 +388,9 @@ class PostgresCollection<T extends Document> implements Collection<T> {
   }
 
   async replaceOne(filter: Filter, document: T, options?: { upsert?: boolean }): Promise<UpdateResult> {
-    const predicate = parseFilter(filter);
-    checkDocument(document, 'replaceOne');
-    checkReplacement(predicate, document);
+    const predicate = subset.parseFilter(filter);
+    subset.checkDocument(document, 'replaceOne');
+    subset.checkReplacement(predicate, document);
     return this.modify(
       predicate,
       true,
@@ -419,10 +405,10 @@ class PostgresCollection<T extends Document> implements Collection<T> {
   }
 
   async updateOne(filter: Filter, update: Update, options?: { upsert?: boolean }): Promise<UpdateResult> {
-    const predicate = parseFilter(filter);
-    const operations = parseUpdate(update);
+    const predicate = subset.parseFilter(filter);
+    const operations = subset.parseUpdate(update);
     const upsert = options?.upsert ?? false;
-    if (upsert) upsertSeed(predicate);
+    if (upsert) subset.upsertSeed(predicate);
     return this.modify(
       predicate,
       true,
@@ -433,8 +419,8 @@ class PostgresCollection<T extends Document> implements Collection<T> {
   }
 
   async updateMany(filter: Filter, update: Update): Promise<UpdateResult> {
-    const predicate = parseFilter(filter);
-    const operations: UpdateOperation[] = parseUpdate(update);
+    const predicate = subset.parseFilter(filter);
+    const operations: UpdateOperation[] = subset.parseUpdate(update);
     return this.modify(predicate, false, false, (current) => applyUpdate(current, operations), null);
   }
 
@@ -447,7 +433,7 @@ class PostgresCollection<T extends Document> implements Collection<T> {
   }
 
   async savePositioned({ put, remove }: PositionedChanges<T>): Promise<void> {
-    put.forEach((document, i) => checkDocument(document, `savePositioned[${i}]`));
+    put.forEach((document, i) => subset.checkDocument(document, `savePositioned[${i}]`));
     if (put.length === 0 && remove.length === 0) return;
     const olderThan = positionedOlderThan;
     // No savepoint inside a transaction: a page whose write fails is rolled back whole.
@@ -492,7 +478,7 @@ class PostgresCollection<T extends Document> implements Collection<T> {
   }
 
   async createIndex(keys: IndexKeys, options?: IndexOptions): Promise<void> {
-    const index = parseIndex(keys, options);
+    const index = subset.parseIndex(keys, options);
     const meta: IndexMeta = { name: index.name, keys: index.keys.map(([path, direction]) => [[...path], direction]), unique: index.unique };
     await this.write(() =>
       this.db.atomically(async (client) => {
@@ -528,7 +514,7 @@ class PostgresCollection<T extends Document> implements Collection<T> {
   }
 
   private async delete(filter: Filter, one: boolean): Promise<number> {
-    const predicate = parseFilter(filter);
+    const predicate = subset.parseFilter(filter);
     return this.read(0, async (indexed) => {
       const q = new SqlQuery(indexed);
       const where = q.where(predicate);
@@ -652,7 +638,7 @@ class PostgresCollection<T extends Document> implements Collection<T> {
     const ordered = indexes.filter((index) => !isTextIndex(index));
     const text = indexes.find(isTextIndex);
     return {
-      scalar: new Set(ordered.flatMap((index) => index.keys.map(([path]) => pathKey(path))).filter((key) => key !== '_id')),
+      scalar: new Set(ordered.flatMap((index) => index.keys.map(([path]) => subset.pathKey(path))).filter((key) => key !== '_id')),
       text: text ? text.keys.map(([path]) => path) : null,
       collection: this.name,
     };
@@ -811,7 +797,7 @@ class SqlQuery {
       case 'field': {
         const { path, condition } = predicate;
         if (path.length === 1 && path[0] === '_id') return this.idCondition(condition);
-        if (this.indexed.scalar.has(pathKey(path)) && condition.op !== 'exists' && condition.op !== 'regex')
+        if (this.indexed.scalar.has(subset.pathKey(path)) && condition.op !== 'exists' && condition.op !== 'regex')
           return this.keyCondition(path, condition);
         return this.pathCondition(path, condition);
       }

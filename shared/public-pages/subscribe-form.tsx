@@ -4,14 +4,8 @@
  * (client/components/guest-subscribe-form.tsx), handed in as props; without them (the server) it shows its first state.
  */
 import type { FormEvent } from 'react';
-import {
-  FREQUENCIES,
-  FREQUENCY_LABELS,
-  SUBSCRIPTION_TYPES,
-  SUBSCRIPTION_TYPE_LABELS,
-  type Frequency,
-  type SubscriptionType,
-} from '../subscriptions/constants';
+import { FREQUENCIES, FREQUENCY_LABELS, SUBSCRIPTION_TYPES, SUBSCRIPTION_TYPE_LABELS } from '../subscriptions/constants';
+import type { Frequency, SubscriptionType } from '../subscriptions/constants';
 
 const field =
   'min-h-11 w-full rounded-md border border-white/30 bg-white/10 px-3 text-white placeholder:text-slate-300 focus:border-amber-300 focus:outline-none focus:ring-2 focus:ring-amber-300/40';

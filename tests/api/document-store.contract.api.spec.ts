@@ -4,14 +4,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { documentStoreAdapters } from '../support/adapters';
-import {
-  DuplicateKeyError,
-  UnsupportedQueryError,
-  type Collection,
-  type Document,
-  type DocumentStore,
-  type Filter,
-} from '../../platform/document-store/port';
+import { DuplicateKeyError, UnsupportedQueryError } from '../../platform/document-store/port';
+import type { Collection, Document, DocumentStore, Filter } from '../../platform/document-store/port';
 import { createPostgresDocumentStore } from '../../platform/document-store/postgres';
 import { UpdateNotApplicableError } from '../../platform/document-store/semantics';
 

@@ -14,14 +14,8 @@ import { Spinner } from '../../components/ui/spinner';
 import { useToast } from '../../components/ui/toast';
 import { errorMessage } from '../../lib/api';
 import { useCurrentUser } from '../../lib/current-user';
-import {
-  FREQUENCIES,
-  FREQUENCY_LABELS,
-  SUBSCRIPTION_TYPES,
-  SUBSCRIPTION_TYPE_LABELS,
-  type Frequency,
-  type SubscriptionType,
-} from '../../../shared/subscriptions/constants';
+import { FREQUENCIES, FREQUENCY_LABELS, SUBSCRIPTION_TYPES, SUBSCRIPTION_TYPE_LABELS } from '../../../shared/subscriptions/constants';
+import type { Frequency, SubscriptionType } from '../../../shared/subscriptions/constants';
 import { useSaveSubscriptionSettings, useSubscriptions } from './api';
 import { EventReminders } from './event-reminders';
 import {
