@@ -20,13 +20,3 @@ export const LANDING = {
     { icon: 'trending', title: 'Engagement tracking', text: 'Likes, shares and RSVPs show what the community cares about.' },
   ],
 } as const;
-
-/** The site's own pages, so a visitor asked for an e-mail address can read the privacy notice first. */
-export const LANDING_FOOTER = [
-  { label: 'About', href: '/about' },
-  { label: 'Privacy', href: '/privacy' },
-  { label: 'Terms', href: '/terms' },
-  { label: 'Community Guidelines', href: '/guidelines' },
-  { label: 'Help', href: '/help' },
-  { label: 'Contact', href: '/contact' },
-] as const;

@@ -25,6 +25,16 @@ export const SITE_LINKS = {
   signIn: { label: 'Sign in', href: '/login' },
 } as const;
 
+/** The site's own pages the landing page's footer lists, so a visitor asked for an e-mail address can read the privacy notice first. */
+export const LANDING_FOOTER = [
+  SITE_LINKS.about,
+  SITE_LINKS.privacy,
+  SITE_LINKS.terms,
+  SITE_LINKS.guidelines,
+  SITE_LINKS.help,
+  SITE_LINKS.contact,
+];
+
 /** A link in the footer. */
 export function FooterLink({ label, href }: { label: string; href: string }) {
   return (

@@ -9,14 +9,14 @@
  * was sanitised when saved.
  */
 import type { ReactNode } from 'react';
-import { LANDING, LANDING_FOOTER, SITE_NAME } from '../landing';
+import { LANDING, SITE_NAME } from '../landing';
 import { excerptRepeatsBody } from '../blog/excerpt';
 import type { Media } from '../media/schemas';
 import { Icon } from '../ui/icon';
 import { MAIN_CONTENT_ID, SkipLink } from '../ui/skip-link';
 import type { PublicBlogList, PublicEvent, PublicPageProps, PublicPost, PublicPostSummary } from './props';
 import { EventArticle } from './event-article';
-import { FooterLink, SITE_LINKS, SiteFrame } from './site-frame';
+import { FooterLink, LANDING_FOOTER, SITE_LINKS, SiteFrame } from './site-frame';
 import { SubscribeFormView } from './subscribe-form';
 
 /** The landing page's subscribe form's ids (the server's HTML and the hydrated form name them alike). */
