@@ -7,21 +7,9 @@
  */
 import { randomUUID } from 'node:crypto';
 import { MongoBulkWriteError, MongoClient, MongoServerError, type Db, type Document as MongoDocument } from 'mongodb';
-import {
-  DuplicateKeyError,
-  UnsupportedQueryError,
-  type Collection,
-  type Document,
-  type DocumentStore,
-  type Filter,
-  type FindOptions,
-  type PositionedChanges,
-  type IndexKeys,
-  type IndexOptions,
-  type Sort,
-  type Update,
-  type UpdateResult,
-} from './port';
+import { DuplicateKeyError, UnsupportedQueryError } from './port';
+import type { Collection, Document, DocumentStore } from './port';
+import type { Filter, FindOptions, PositionedChanges, IndexKeys, IndexOptions, Sort, Update, UpdateResult } from './port';
 import { sortValue, unsortable, UpdateNotApplicableError } from './semantics';
 // The query subset both adapters keep to (parsing, checks, paths): subset.parseFilter and the like.
 import * as subset from './subset';

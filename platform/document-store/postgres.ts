@@ -19,22 +19,9 @@
 import { createHash } from 'node:crypto';
 import pg from 'pg';
 import { checkOut, poolQuery } from '../pooled-connection';
-import {
-  DuplicateKeyError,
-  UnsupportedQueryError,
-  type Collection,
-  type Document,
-  type DocumentStore,
-  type Filter,
-  type FindOptions,
-  type IndexKeys,
-  type IndexOptions,
-  type Sort,
-  type PositionedChanges,
-  type Transaction,
-  type Update,
-  type UpdateResult,
-} from './port';
+import { DuplicateKeyError, UnsupportedQueryError } from './port';
+import type { Collection, Document, DocumentStore, Transaction } from './port';
+import type { Filter, FindOptions, IndexKeys, IndexOptions, Sort, PositionedChanges, Update, UpdateResult } from './port';
 import { applyUpdate, buildUpsert, UpdateNotApplicableError, valuesEqual } from './semantics';
 // The query subset both adapters keep to (parsing, checks, paths): subset.parseFilter and the like.
 import * as subset from './subset';

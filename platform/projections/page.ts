@@ -8,19 +8,9 @@
  * The projections see an ordinary DocumentStore: `applyToDocument` (findOne by _id, then a write conditional on the
  * document read) is answered from memory.
  */
-import {
-  DuplicateKeyError,
-  type Collection,
-  type Document,
-  type DocumentStore,
-  type Filter,
-  type FindOptions,
-  type IndexKeys,
-  type IndexOptions,
-  type Transaction,
-  type Update,
-  type UpdateResult,
-} from '../document-store/port';
+import { DuplicateKeyError } from '../document-store/port';
+import type { Collection, Document, DocumentStore, Transaction } from '../document-store/port';
+import type { Filter, FindOptions, IndexKeys, IndexOptions, Update, UpdateResult } from '../document-store/port';
 
 type Stored = Document & { _position?: number };
 
