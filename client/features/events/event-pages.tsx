@@ -12,7 +12,7 @@ import { EventDetails, useDateLine } from './event-details';
 import { EventForm } from './event-form';
 import { PersonalCalendar } from './personal-calendar';
 import { eventQuery, useAllEvents, useEventList, useEventPage, useSiteTimeZone, type CalendarEvent, type EventQuery } from './api';
-import { useDebounced } from '../../lib/use-debounced';
+import { useSearch } from '../../components/search-box';
 import { MemberLink } from '../../components/member-link';
 import { EventCover } from './event-cover';
 import { EventWindow } from './event-window';
@@ -135,8 +135,12 @@ export function CalendarPage() {
   const dateLine = useDateLine();
   const [cursor, setCursor] = useState(() => new Date(new Date().getFullYear(), new Date().getMonth(), 1));
   const [view, setView] = useState<'calendar' | 'list'>('calendar');
-  const [search, setSearch] = useState('');
-  const q = useDebounced(search.trim());
+  const search = useSearch({
+    label: 'Search events',
+    placeholder: 'Search events...',
+    className: 'min-h-11 flex-1 rounded-md border border-slate-300 bg-white px-3 dark:border-slate-600 dark:bg-slate-900',
+  });
+  const q = search.q;
   const [open, setOpen] = useState<{ id: string; occurrence?: string | undefined } | null>(null);
   const openEvent: OpenEvent = (id, occurrence) => setOpen({ id, occurrence });
   const [openDay, setOpenDay] = useState<string | null>(null);
@@ -170,17 +174,7 @@ export function CalendarPage() {
         actions={user && user.role !== 'subscriber' ? <Button onPress={() => setCreating(true)}>New Event</Button> : undefined}
       />
       <div className="mb-4 flex flex-wrap gap-2">
-        <label htmlFor="event-search" className="sr-only">
-          Search events
-        </label>
-        <input
-          id="event-search"
-          type="search"
-          value={search}
-          onChange={(e) => setSearch(e.target.value)}
-          placeholder="Search events..."
-          className="min-h-11 flex-1 rounded-md border border-slate-300 bg-white px-3 dark:border-slate-600 dark:bg-slate-900"
-        />
+        {search.box}
         <div role="group" aria-label="View" className="flex gap-1">
           {(['calendar', 'list'] as const).map((v) => (
             <Button key={v} variant={view === v ? 'primary' : 'secondary'} aria-pressed={view === v} onPress={() => setView(v)}>
