@@ -24,6 +24,7 @@ import { slugify } from '../../../shared/blog/slug';
 import { scheduledTimeLabel, utcToZoned, zonedToUtc } from '../../../shared/blog/schedule-time';
 import type { Media } from '../../../shared/media/schemas';
 import { RevisionsButton } from './blog-revisions';
+import { PANEL_LOOK } from '../../components/panel';
 
 /** The rich-text editor: a chunk of its own, loaded when staff open a post, never by readers. */
 const RichTextEditor = lazy(() => import('./editor/rich-text-editor'));
@@ -288,11 +289,7 @@ export function BlogManagement() {
       ) : (
         <ul className="space-y-3">
           {written.map((post) => (
-            <li
-              key={post.id}
-              aria-label={post.title}
-              className="rounded-xl border border-slate-200 bg-white p-4 dark:border-slate-800 dark:bg-slate-900"
-            >
+            <li key={post.id} aria-label={post.title} className={PANEL_LOOK}>
               <div className="flex flex-wrap items-center gap-2">
                 <h3 className="font-semibold">{post.title}</h3>
                 <Badge variant={post.isPublished ? 'secondary' : 'outline'}>

@@ -44,6 +44,28 @@ export function useDateLine() {
   return (event: Pick<CalendarEvent, 'startDate' | 'endDate' | 'allDay'>) => formatEventTime(event, { timeZone, readerTimeZone: reader });
 }
 
+/** For a visitor: the way in, back to this event after signing in. */
+export function SignInToRsvp({ eventId }: { eventId: string }) {
+  return (
+    <Link
+      to="/login"
+      search={{ redirect: `/events/${eventId}` }}
+      className="inline-flex min-h-11 items-center rounded-md bg-brand-600 px-5 font-semibold text-white hover:bg-brand-700"
+    >
+      Sign in to RSVP
+    </Link>
+  );
+}
+
+/** A virtual event's meeting link, opened in a new tab. */
+export function JoinMeetingLink({ href }: { href: string }) {
+  return (
+    <a href={href} target="_blank" rel="noopener noreferrer" className="text-brand-600 underline dark:text-amber-accent">
+      Join Virtual Meeting
+    </a>
+  );
+}
+
 /** The place's postal address and a link to it on OpenStreetMap (a plain link: no map script runs here). */
 export function PlaceOnMap({ event }: { event: Pick<CalendarEvent, 'location' | 'address' | 'geo'> }) {
   const address = addressLine(event.address);
@@ -335,19 +357,7 @@ export function EventDetails({ eventId, occurrence, onClose }: { eventId: string
           {event.description && <p className="whitespace-pre-wrap">{event.description}</p>}
           <p>
             {event.isVirtual ? (
-              <>
-                Virtual Event{' '}
-                {event.virtualLink && (
-                  <a
-                    href={event.virtualLink}
-                    target="_blank"
-                    rel="noopener noreferrer"
-                    className="text-brand-600 underline dark:text-amber-accent"
-                  >
-                    Join Virtual Meeting
-                  </a>
-                )}
-              </>
+              <>Virtual Event {event.virtualLink && <JoinMeetingLink href={event.virtualLink} />}</>
             ) : (
               event.location || 'Location not specified'
             )}
@@ -359,17 +369,7 @@ export function EventDetails({ eventId, occurrence, onClose }: { eventId: string
           </p>
           {event.tags.length > 0 && <p className="text-sm">{event.tags.map((t) => `#${t}`).join(' ')}</p>}
           <RepeatsLine event={event} />
-          {user ? (
-            <Rsvp event={event} />
-          ) : (
-            <Link
-              to="/login"
-              search={{ redirect: `/events/${event.id}` }}
-              className="inline-flex min-h-11 items-center rounded-md bg-brand-600 px-5 font-semibold text-white hover:bg-brand-700"
-            >
-              Sign in to RSVP
-            </Link>
-          )}
+          {user ? <Rsvp event={event} /> : <SignInToRsvp eventId={event.id} />}
           {staff && (
             <section aria-label="Admin information" className="rounded-lg border border-slate-200 p-3 text-xs dark:border-slate-700">
               <h3 className="mb-1 font-semibold">Admin Information</h3>

@@ -28,6 +28,7 @@ import { useDebounced } from '../../lib/use-debounced';
 import { MemberLink } from '../../components/member-link';
 import { MediaPreview } from '../../components/media-preview';
 import { ReasonDialog } from '../../components/reason-dialog';
+import { PANEL_LOOK } from '../../components/panel';
 
 type Tab = 'pending' | 'all' | 'featured' | 'stats';
 type SortKey = 'created' | 'start' | 'title';
@@ -268,11 +269,7 @@ export function EventManagementPage() {
           ) : (
             <ul className="space-y-3">
               {list.map((e) => (
-                <li
-                  key={e.id}
-                  aria-label={e.title}
-                  className="flex gap-3 rounded-xl border border-slate-200 bg-white p-4 dark:border-slate-800 dark:bg-slate-900"
-                >
+                <li key={e.id} aria-label={e.title} className={`flex gap-3 ${PANEL_LOOK}`}>
                   {tab === 'pending' && (
                     <input
                       type="checkbox"

@@ -15,7 +15,7 @@ import { placeLine, placesLine } from '../../../shared/events/summary-lines';
 import { SITE_NAME } from '../../../shared/landing';
 import { acceptInvitation, eventIcsUrl, useEvent, useRefreshEvents } from './api';
 import { OrganiserTools } from './organiser-tools';
-import { PendingRevisionNote, PlaceOnMap, Rsvp, useDateLine } from './event-details';
+import { JoinMeetingLink, PendingRevisionNote, PlaceOnMap, Rsvp, SignInToRsvp, useDateLine } from './event-details';
 import { MemberLink } from '../../components/member-link';
 import { EventCover } from './event-cover';
 import { EventArticle } from '../../../shared/public-pages/event-article';
@@ -84,14 +84,7 @@ export function EventPage() {
           {user && event.isVirtual && event.virtualLink && (
             <>
               {' · '}
-              <a
-                href={event.virtualLink}
-                target="_blank"
-                rel="noopener noreferrer"
-                className="text-brand-600 underline dark:text-amber-accent"
-              >
-                Join Virtual Meeting
-              </a>
+              <JoinMeetingLink href={event.virtualLink} />
             </>
           )}
           <PlaceOnMap event={event} />
@@ -111,15 +104,7 @@ export function EventPage() {
       <div className="mt-8 space-y-4 border-t border-slate-200 pt-6 dark:border-slate-800">
         {user && <Rsvp event={event} />}
         <div className="flex flex-wrap gap-3">
-          {!user && (
-            <Link
-              to="/login"
-              search={{ redirect: `/events/${event.id}` }}
-              className="inline-flex min-h-11 items-center rounded-md bg-brand-600 px-5 font-semibold text-white hover:bg-brand-700"
-            >
-              Sign in to RSVP
-            </Link>
-          )}
+          {!user && <SignInToRsvp eventId={event.id} />}
           <a
             href={eventIcsUrl(event.id)}
             className="inline-flex min-h-11 items-center rounded-md border border-slate-300 px-5 font-medium dark:border-slate-600"
