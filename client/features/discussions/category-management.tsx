@@ -50,13 +50,7 @@ function CategoryDialog({ category, onClose }: { category: Category | null; onCl
   const invalid = (name: keyof CategoryFields) => (errors[name] ? { 'aria-invalid': true as const, 'aria-describedby': colourError } : {});
 
   return (
-    <FormDialog
-      onClose={onClose}
-      title={category ? 'Edit category' : 'New category'}
-      width="lg"
-      className="mt-4 space-y-4"
-      onSubmit={save}
-    >
+    <FormDialog onClose={onClose} title={category ? 'Edit category' : 'New category'} width="lg" className="mt-4 space-y-4" onSubmit={save}>
       <FormField label="Name" error={errors.name}>
         {(control) => (
           <input
