@@ -71,7 +71,8 @@ module.exports = {
       name: 'not-to-unresolvable',
       severity: 'error',
       from: {},
-      to: { couldNotResolve: true },
+      // The client's generated types are written by the type check that runs beside this one (npm run lint:types).
+      to: { couldNotResolve: true, pathNot: '/api-schema$' },
     },
   ],
   options: {
