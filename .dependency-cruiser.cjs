@@ -71,7 +71,7 @@ module.exports = {
       name: 'not-to-unresolvable',
       severity: 'error',
       from: {},
-      // The client's generated types are written by the type check that runs beside this one (npm run lint:types).
+      // The client's generated types are written by the contract check that runs beside this one (npm run lint:contract).
       to: { couldNotResolve: true, pathNot: '/api-schema$' },
     },
   ],
