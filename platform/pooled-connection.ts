@@ -26,7 +26,8 @@ export async function checkOut(pool: pg.Pool): Promise<pg.PoolClient> {
  * eighty connections. A connection that broke is still dropped (pg-pool drops one that cannot take queries).
  */
 export async function poolQuery(pool: pg.Pool, text: string, values?: unknown[]): Promise<pg.QueryResult> {
-  const client = await pool.connect();
+  // Checked out as any other: a cut that reaches it between the statement's answer and its release is heard.
+  const client = await checkOut(pool);
   try {
     const result = await client.query(text, values);
     client.release();

@@ -10,27 +10,39 @@
  */
 import { DuplicateKeyError } from '../document-store/port';
 import type { Collection, Document, DocumentStore, Transaction } from '../document-store/port';
-import type { Filter, FindOptions, IndexKeys, IndexOptions, Update, UpdateResult } from '../document-store/port';
+import type { Filter, FindOptions, IndexKeys, IndexOptions, PositionedChanges, Update, UpdateResult } from '../document-store/port';
 
 type Stored = Document & { _position?: number };
 
-/** Documents held between pages, at most (the rest stay known by their ids). */
-const HELD_AT_MOST = 200_000;
+/** Documents held between pages, at most: by a replay's memory, and by a live one. */
+const HELD_AT_MOST = { complete: 200_000, partial: 5_000 };
 
 /**
- * What a runner knows of a projection's collections between pages while it fills collections that were empty when it
- * began (a replay from the start of the log), as their only writer: every id they hold, and most documents as committed.
- * An id it does not know is not in the collection, so a replay reads nothing it has not written. A query the page
- * cannot follow makes it forget: the documents of that collection after an update or deletion by filter, the
- * collection altogether after an upsert by filter.
+ * What a runner knows of a projection's collections between pages, as their only writer (a rebuild's switch, the one
+ * other writer, starts it afresh).
+ * - 'complete': while it fills collections that were empty when it began (a replay from the start of the log): every id
+ *   they hold, and most documents as committed. An id it does not know is not in the collection, so a replay reads
+ *   nothing it has not written.
+ * - 'partial': live, the documents its last pages read or wrote (the most recently used, up to a bound); an id it does
+ *   not hold is read from the store.
+ * A query the page cannot follow makes it forget: the documents of that collection after an update or deletion by
+ * filter, the collection altogether after an upsert by filter (a partial memory of it starts again empty).
  */
 export class Memory {
   /** Per collection: each id it holds, with its document where it is held (true where not); null once forgotten. */
   private readonly collections = new Map<string, Map<string, Stored | true> | null>();
   private held = 0;
 
-  constructor(names: readonly string[]) {
+  constructor(
+    private readonly names: readonly string[],
+    readonly kind: 'complete' | 'partial' = 'complete',
+  ) {
     for (const name of names) this.collections.set(name, new Map());
+  }
+
+  /** The same collections, known live from now on (a replay caught up): the documents held longest go first. */
+  live(): Memory {
+    return this.kind === 'partial' ? this : new Memory(this.names, 'partial');
   }
 
   /** The ids (and held documents) of a collection, or null when they are not known. */
@@ -44,37 +56,43 @@ export class Memory {
     if (!ids) return;
     for (const [id, document] of known) {
       if (ids.get(id) !== true && ids.has(id)) this.held--;
+      // Partial: each use moves a document to the end, so the least recently used go first.
+      if (this.kind === 'partial' || !document) ids.delete(id);
       if (document) {
         ids.set(id, document);
         this.held++;
-      } else ids.delete(id);
+      }
     }
-    if (this.held > HELD_AT_MOST) this.release();
+    if (this.held > HELD_AT_MOST[this.kind]) this.release();
   }
 
   forgetDocuments(name: string) {
     const ids = this.of(name);
     if (!ids) return;
-    for (const [id, document] of ids) if (document !== true) ids.set(id, true);
+    if (this.kind === 'partial') ids.clear();
+    else for (const [id, document] of ids) if (document !== true) ids.set(id, true);
     this.recount();
   }
 
   forget(name: string) {
-    this.collections.set(name, null);
+    this.collections.set(name, this.kind === 'partial' ? new Map() : null);
     this.recount();
   }
 
-  /** Lets the documents held longest go, down to half the bound. */
+  /** Lets the documents held longest go: down to half the bound, or (partial) the older half of each collection's. */
   private release() {
     for (const ids of this.collections.values()) {
       if (!ids) continue;
+      let letGo = this.kind === 'partial' ? Math.floor(ids.size / 2) : Number.POSITIVE_INFINITY;
       for (const [id, document] of ids) {
-        if (this.held <= HELD_AT_MOST / 2) return;
+        if (letGo-- <= 0 || this.held <= HELD_AT_MOST[this.kind] / 2) break;
         if (document === true) continue;
-        ids.set(id, true);
+        if (this.kind === 'partial') ids.delete(id);
+        else ids.set(id, true);
         this.held--;
       }
     }
+    if (this.kind === 'partial') this.recount();
   }
 
   private recount() {
@@ -124,7 +142,8 @@ class PageCollection<T extends Document> implements Collection<T> {
     const remembered = this.memory?.of(this.name);
     if (remembered) {
       const document = remembered.get(id);
-      if (document !== true) {
+      // Not held: not in the collection, where the memory knows every id; else read from the store.
+      if (document !== true && (document !== undefined || this.memory!.kind === 'complete')) {
         this.known.set(id, document ?? null);
         return document ?? null;
       }
@@ -133,6 +152,13 @@ class PageCollection<T extends Document> implements Collection<T> {
     // Read while a write of this page was pending? Then it is known already; keep that.
     if (!this.known.has(id)) this.known.set(id, found);
     return this.known.get(id)!;
+  }
+
+  /** The document as this page or the memory holds it, without reading the store. */
+  private held(id: string): Known | undefined {
+    if (this.known.has(id)) return this.known.get(id);
+    const document = this.memory?.of(this.name)?.get(id);
+    return document === true ? undefined : document;
   }
 
   private put(document: Stored) {
@@ -246,8 +272,19 @@ class PageCollection<T extends Document> implements Collection<T> {
     return this.through((inner) => inner.createIndex(keys, options));
   }
 
-  savePositioned(): Promise<void> {
-    throw new Error('savePositioned is the page’s own way of writing');
+  /**
+   * Writes each document, and removes each one named, unless this page or the memory knows it as new already; the
+   * store's own guard does the same for what they do not know. No read: for documents written whole (a log entry).
+   */
+  async savePositioned({ put, remove }: PositionedChanges<T>): Promise<void> {
+    if (!this.cached) return (await this.inner()).savePositioned({ put, remove });
+    const newer = (id: string, position: number) => (this.held(id)?._position ?? Number.NEGATIVE_INFINITY) >= position;
+    for (const document of put) if (!newer(document._id, (document as Stored)._position ?? 0)) this.put(document);
+    for (const { _id, _position } of remove)
+      if (!newer(_id, _position)) {
+        this.known.set(_id, null);
+        this.changed.set(_id, _position);
+      }
   }
 
   drop(): Promise<void> {

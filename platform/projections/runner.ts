@@ -136,7 +136,7 @@ interface Track {
   failed: ProjectionFailure | null;
   /** Live tracks only: waiting for its rebuild (new to a log with history, or of another store); applies nothing. */
   waiting: boolean;
-  /** While it fills collections that were empty when it began: what they hold (see page.ts). */
+  /** What it knows of its collections between pages (see page.ts): all they hold while it fills empty ones; null for direct pages. */
   memory: Memory | null;
   /** When its collections were last put in place by a rebuild. */
   rebuiltAt?: string;
@@ -508,8 +508,8 @@ export function createProjectionRunner(options: ProjectionRunnerOptions) {
           const told: ChangeNotice[] = [];
           await applyToTracks(activeLive(), page, told, signal);
           livePosition = Math.max(livePosition, page[page.length - 1]!.position);
-          // Caught up with the log as it was at start: from now on others' writes may matter (a rebuild's switch).
-          if (livePosition >= liveFrom) for (const track of tracks) track.memory = null;
+          // Caught up with the log as it was at start: a replay's memory keeps, from now on, only what live pages use.
+          if (livePosition >= liveFrom) for (const track of tracks) track.memory = track.memory?.live() ?? null;
           reportProgress();
           // Only now: a reader told of a change must find it in every read model (and past every read cache).
           for (const notice of told) options.publish?.(notice);
@@ -532,7 +532,7 @@ export function createProjectionRunner(options: ProjectionRunnerOptions) {
       stored: 0,
       failed: null,
       waiting: false,
-      memory: null,
+      memory: new Memory(projection.collections, 'partial'),
     };
     const stored = await checkpoints.findOne({ _id: track.checkpoint });
     if (stored && stored.version === projection.version && stored.eventStore === identity && !stored.failed) {
@@ -643,7 +643,8 @@ export function createProjectionRunner(options: ProjectionRunnerOptions) {
         stored: track.position,
         failed: null,
         waiting: false,
-        memory: null,
+        // Its collections are new: what the live pages knew of the old ones goes.
+        memory: new Memory(track.projection.collections, 'partial'),
         rebuiltAt: switchedAt,
       });
     }
@@ -685,35 +686,43 @@ export function createProjectionRunner(options: ProjectionRunnerOptions) {
         });
         moved.forEach((track, i) => (track.stored = positions[i]!));
       });
-    writeSummary();
+    writeSummary(true);
     await summaryWritten;
     if (options.rebuilds !== false) await startRebuilds(signal);
   }
 
   let summaryWritten: Promise<void> = Promise.resolve();
   let summaryWanted = false;
+  let heartbeatWanted = false;
   /**
    * Stores where the runner has got to (the least position of its live projections) and that it is alive: processes
-   * that do not run it wait on this for read-your-writes. One write at a time; the last one asked for is written.
+   * that do not run it wait on this for read-your-writes. One write at a time; the last one asked for is written. After
+   * a live page, one statement that writes only over an older position; the heartbeat (`heartbeat`, each second) is
+   * written whatever the position.
    */
-  function writeSummary() {
+  function writeSummary(heartbeat = false) {
+    heartbeatWanted ||= heartbeat;
     if (summaryWanted) return;
     summaryWanted = true;
     summaryWritten = summaryWritten.then(async () => {
       summaryWanted = false;
+      const whole = heartbeatWanted;
+      heartbeatWanted = false;
       const positions = activeLive().map((track) => track.position);
       const position = positions.length > 0 ? Math.min(...positions) : livePosition;
       const summary: RunnerSummary = {
         _id: name,
+        _position: position,
         summary: true,
         position,
         eventStore: identity,
         heartbeatAt: new Date().toISOString(),
         projections: projections.map((projection) => projection.name),
       };
-      await summaries
-        .replaceOne({ _id: name }, summary, { upsert: true })
-        .catch((error: unknown) => logger.error({ err: error, runner: name }, `${name}: could not store where it has got to`));
+      await (whole
+        ? summaries.replaceOne({ _id: name }, summary, { upsert: true })
+        : summaries.savePositioned({ put: [summary], remove: [] })
+      ).catch((error: unknown) => logger.error({ err: error, runner: name }, `${name}: could not store where it has got to`));
     });
   }
 
@@ -788,8 +797,11 @@ export function createProjectionRunner(options: ProjectionRunnerOptions) {
       } else {
         await checkpoints.insertOne(checkpointOf(track)).catch(ignoreDuplicate);
       }
-      if (track.position === 0 && !track.waiting && options.pages !== 'direct' && (await isEmpty(projection)))
-        track.memory = new Memory(projection.collections);
+      if (options.pages !== 'direct')
+        track.memory = new Memory(
+          projection.collections,
+          track.position === 0 && !track.waiting && (await isEmpty(projection)) ? 'complete' : 'partial',
+        );
       tracks.push(track);
     }
   }
@@ -856,7 +868,7 @@ export function createProjectionRunner(options: ProjectionRunnerOptions) {
       loops = [];
       // What moved in memory only is kept, so that a restart does not read it again.
       for (const track of activeLive()) if (track.position !== track.stored) await storeCheckpoint(track, store).catch(() => undefined);
-      if (identity) writeSummary();
+      if (identity) writeSummary(true);
       await summaryWritten;
     },
     /** Drops every read model, rebuild and checkpoint of this runner, so the next start replays the whole log. */

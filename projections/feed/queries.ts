@@ -6,7 +6,7 @@ import { normalizeTag } from '../../shared/feed/tags';
 import { topTrendingTags, TRENDING_TAGS_SHOWN, trendingWindowStart } from '../../shared/feed/trending';
 import type { DocumentStore, Filter, Sort } from '../../platform/document-store/port';
 import { afterCursor, pageOf, type Page } from '../../platform/paging';
-import { isModerator } from '../../shared/feed/post-stream';
+import { canSeePost, isModerator } from '../../shared/feed/post-stream';
 import { authors, feedPosts, IN_REVIEW, revisions, tagCounts, type FeedPostDocument } from './feed';
 import { bylineName } from '../../shared/members/byline';
 import type { PostRevision } from '../../shared/feed/schemas';
@@ -18,9 +18,7 @@ const uncached: AnswerCache = (_key, load) => load();
 /** Tag counts read at once: when every count is current, the trending tags and the one after them. */
 const TAG_COUNT_PAGE = TRENDING_TAGS_SHOWN * 2;
 
-/** Who sees a post: everyone once it is in the feed; before (or after a rejection) its author and staff. */
-export const canSeePost = (post: Pick<FeedPostDocument, 'status' | 'authorId'>, viewer: Actor | null) =>
-  post.status === 'approved' || (viewer !== null && (viewer.id === post.authorId || isModerator(viewer.role)));
+export { canSeePost };
 
 /** The API's Post: one source for the feed's names and the embed's (likesCount, commentsCount). */
 export function postDto(post: FeedPostDocument, viewer: Actor | null): Post {

@@ -9,7 +9,7 @@
  * Whose each subscription is (its later events do not say) is kept in `member_activity_subscriptions`. An erased
  * member's activity goes.
  */
-import { DuplicateKeyError, type DocumentStore } from '../../platform/document-store/port';
+import type { DocumentStore } from '../../platform/document-store/port';
 import type { RecordedEvent } from '../../platform/event-store/port';
 import { applyToDocument, type Positioned } from '../../platform/projections/documents';
 import type { Projection } from '../../platform/projections/runner';
@@ -103,27 +103,19 @@ export const memberActivityProjection: Projection = {
     // Copied only where a hash is replaced: entries are never changed in place.
     const data = holdsHash(recorded.data) ? withoutHashes(recorded.data) : recorded.data;
     const at = recorded.createdAt.toISOString();
-    // An entry never changes, so it is inserted without reading first (one write per event and member, as a replay
-    // of the whole log makes them); the same event applied again after a crash finds it there and moves on.
-    const entries: ActivityDocument[] = [...members].map((memberId) => ({
-      _id: `${memberId}:${recorded.id}`,
-      _position: recorded.position,
-      memberId,
-      stream: recorded.streamName,
-      type: recorded.type,
-      data,
-      at,
-    }));
-    try {
-      await memberActivity(store).insertMany(entries);
-    } catch (error) {
-      if (!(error instanceof DuplicateKeyError)) throw error;
-      for (const entry of entries)
-        await memberActivity(store)
-          .insertOne(entry)
-          .catch((again: unknown) => {
-            if (!(again instanceof DuplicateKeyError)) throw again;
-          });
-    }
+    // An entry never changes, so it is written without reading first (one write per event and member, as a replay of
+    // the whole log makes them); the same event applied again after a crash finds it there, as new, and moves on.
+    await memberActivity(store).savePositioned({
+      put: [...members].map((memberId) => ({
+        _id: `${memberId}:${recorded.id}`,
+        _position: recorded.position,
+        memberId,
+        stream: recorded.streamName,
+        type: recorded.type,
+        data,
+        at,
+      })),
+      remove: [],
+    });
   },
 };

@@ -91,14 +91,10 @@ export async function feedRoutes(
   const postCommand = () => ({ params: IdParams, response: { 200: PostSchema, ...refusals } });
 
   /**
-   * A command on a post answers as a read of it would: a post the actor may not see (another's pending or rejected
-   * post) is not found, and nothing is decided on it, so no answer tells what the feed does not show.
+   * A command on a post answers as a read of it would: the decider finds a post the actor may not see (another's
+   * pending or rejected post) not found (shared/feed/post-stream.ts, canSeePost).
    */
   async function decide(id: string, actor: Actor | null, intent: Intent<PostCommand>) {
-    if (intent.type !== 'SubmitPost') {
-      const post = await posts.findOne({ _id: id });
-      if (!post || !feed.canSeePost(post, actor)) throw fail.notFound('Post not found');
-    }
     return handle(
       postDecider,
       streamName('post', id),

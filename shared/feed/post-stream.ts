@@ -95,6 +95,10 @@ export function isModerator(role: Role): boolean {
   return MODERATORS.includes(role);
 }
 
+/** Who sees a post: everyone once it is in the feed; before (or after a rejection) its author and staff. */
+export const canSeePost = (post: { status: PostStatus; authorId: string }, viewer: Actor | null) =>
+  post.status === 'approved' || (viewer !== null && (viewer.id === post.authorId || isModerator(viewer.role)));
+
 export const postDecider: Decider<PostState, PostCommand, PostEvent> = {
   initialState: () => ({
     status: 'none',
@@ -174,6 +178,9 @@ export const postDecider: Decider<PostState, PostCommand, PostEvent> = {
       ];
     }
     if (state.status === 'none' || state.status === 'deleted') throw fail.notFound('Post not found');
+    // A post the actor may not see (another's pending or rejected post) is not found, and nothing is decided on it, so
+    // no answer tells what the feed does not show.
+    if (!canSeePost(state, actor)) throw fail.notFound('Post not found');
     // Sharing is counted for anonymous readers too (public pages and embeds); everything else needs a member.
     if (command.type === 'SharePost') {
       assertApproved(state, 'shared');

@@ -100,7 +100,7 @@ describe('moderation', () => {
 
   it('refuses members', () => {
     spec.given([pending]).when(command('ApprovePost', author)).thenThrows('forbidden', 'Only admins and staff can approve posts');
-    spec.given([pending]).when(command('RejectPost', reader)).thenThrows('forbidden', 'Only admins and staff can reject posts');
+    spec.given([pending]).when(command('RejectPost', author)).thenThrows('forbidden', 'Only admins and staff can reject posts');
   });
 
   it('lets staff pin and unpin an approved post', () => {
@@ -165,7 +165,7 @@ describe('likes', () => {
   });
 
   it('refuses likes on a post not approved', () => {
-    spec.given([pending]).when(command('LikePost', reader)).thenThrows('rule', 'Only approved posts can be liked');
+    spec.given([pending]).when(command('LikePost', author)).thenThrows('rule', 'Only approved posts can be liked');
   });
 
   it('needs a signed-in member', () => {
@@ -212,7 +212,7 @@ describe('reports', () => {
   });
 
   it('refuses a report of a post not approved', () => {
-    spec.given([pending]).when(report(reader)).thenThrows('rule', 'Only approved posts can be reported');
+    spec.given([pending]).when(report(author)).thenThrows('rule', 'Only approved posts can be reported');
   });
 
   it('refuses a report of your own post', () => {
@@ -265,6 +265,15 @@ describe('DeletePost', () => {
 
   it('is not found for a post that never existed', () => {
     spec.given([]).when(command('LikePost', reader)).thenThrows('not_found', 'Post not found');
+  });
+
+  it('is not found for a member who may not see it (another’s pending or rejected post), whatever the command', () => {
+    const rejected: PostEvent = { type: 'PostRejected', data: { by: staff.id, at } };
+    for (const events of [[pending], [pending, rejected]])
+      for (const type of ['LikePost', 'UnlikePost', 'SharePost', 'DeletePost', 'ApprovePost', 'DismissPostReports'] as const) {
+        spec.given(events).when(command(type, reader)).thenThrows('not_found', 'Post not found');
+        spec.given(events).when(command(type, null)).thenThrows('not_found', 'Post not found');
+      }
   });
 });
 
