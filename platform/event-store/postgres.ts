@@ -213,13 +213,20 @@ export async function createPostgresEventStore(options: PostgresEventStoreOption
       name: `bhc_es_append_many_${schema}`,
       text: `SELECT current_version, last_position FROM "${schema}".bhc_append_many($1::text[], $2::text[], $3::integer[], $4::integer[], $5::integer[], $6::integer[], $7::uuid[], $8::text[], $9::jsonb[], $10::jsonb[])`,
     },
+    /**
+     * The events after $1 below the horizon, with the committed head beside each (one row of nulls but the head when
+     * there are none): a subscription that read them all learns in the same statement whether any are held back.
+     */
     readAfter: {
       name: `bhc_es_read_after_${schema}`,
-      text: `SELECT position, stream_name, version, id, type, data, metadata, created_at FROM ${table}
-              WHERE position > $1 AND transaction_id < (SELECT "${schema}".bhc_horizon())
-              ORDER BY position LIMIT $2`,
+      text: `SELECT e.position, e.stream_name, e.version, e.id, e.type, e.data, e.metadata, e.created_at, head.committed
+             FROM (SELECT max(position) AS committed FROM ${table}) head
+             LEFT JOIN LATERAL (
+               SELECT position, stream_name, version, id, type, data, metadata, created_at FROM ${table}
+               WHERE position > $1 AND transaction_id < (SELECT "${schema}".bhc_horizon())
+               ORDER BY position LIMIT $2) e ON true
+             ORDER BY e.position`,
     },
-    committedHead: { name: `bhc_es_committed_head_${schema}`, text: `SELECT max(position) AS position FROM ${table}` },
     byIds: { name: `bhc_es_by_ids_${schema}`, text: `SELECT id, stream_name, version, position FROM ${table} WHERE id = ANY($1::uuid[])` },
   };
 
@@ -630,19 +637,19 @@ export async function createPostgresEventStore(options: PostgresEventStoreOption
       while (!signal?.aborted) {
         await listen();
         pending = false;
-        const { rows } = await pool.query<Row>(sql.readAfter, [position, BATCH]);
-        for (const row of rows) {
+        const { rows } = await pool.query<Row & { committed: string | null }>(sql.readAfter, [position, BATCH]);
+        const read = rows[0]!.position === null ? 0 : rows.length;
+        for (const row of rows.slice(0, read)) {
           if (signal?.aborted) return;
           yield toRecorded(row);
           position = Number(row.position);
         }
-        if (rows.length === BATCH) continue;
-        if (rows.length > 0) heldBackPollMs = HELD_BACK_FIRST_POLL_MS;
+        if (read === BATCH) continue;
+        if (read > 0) heldBackPollMs = HELD_BACK_FIRST_POLL_MS;
         // Woken while reading or while the rows were handed on: something was appended since, so read again at once.
         if (pending) continue;
-        const head = await pool.query<{ position: string | null }>(sql.committedHead);
         onCaughtUp?.();
-        if (Number(head.rows[0]?.position ?? 0) > position) {
+        if (Number(rows[0]!.committed ?? 0) > position) {
           await rest(heldBackPollMs);
           heldBackPollMs = Math.min(heldBackPollMs * 2, FALLBACK_POLL_MS);
         } else {
