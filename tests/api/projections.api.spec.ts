@@ -354,6 +354,26 @@ for (const backend of backends) {
         expect(await overtaken('new', 2, [2, 3])).toEqual({ _id: 'new', total: 5, streams: [], _position: 3 });
       });
 
+      it('keeps what its live pages read and wrote: a document changed again in a later page is not read again', async () => {
+        await runToHead(tallyProjection());
+        const stream = `${TALLY}5`;
+        const before = (await store.collection<Tally>('tallies').findOne({ _id: stream }))!.count;
+        const reads: string[] = [];
+        const { runner, progress } = runnerOf([tallyProjection()], { store: readsCounted(store, 'tallies', reads) });
+        await runner.start();
+        try {
+          // Each in a page of its own: the runner waits for the last to be applied before the next is appended.
+          for (let i = 0; i < 3; i++) {
+            const { position } = await eventStore.append(stream, [{ type: 'Counted', data: { by: 1 } }], { expectedVersion: 'any' });
+            expect(await progress.waitFor(position, 10_000)).toBe(true);
+          }
+        } finally {
+          await runner.stop();
+        }
+        expect(reads.filter((id) => id === stream).length).toBeLessThanOrEqual(1);
+        expect((await store.collection<Tally>('tallies').findOne({ _id: stream }))!.count).toBe(before + 3);
+      });
+
       it('tells how far behind the log a runner is, in events and in seconds, from its checkpoint', async () => {
         if (isolated)
           expect(await runnerLag({ eventStore, store, runnerName: 'tally-runner', cap: 1000 })).toEqual({ events: 0, seconds: 0 });
@@ -421,4 +441,34 @@ for (const backend of backends) {
       });
     });
   });
+}
+
+/** The store, noting the id of each read by `_id` of one collection, in a transaction of it too. */
+function readsCounted(inner: DocumentStore, name: string, reads: string[]): DocumentStore {
+  const watched = <C extends object>(collection: C, collectionName: string): C =>
+    collectionName !== name
+      ? collection
+      : new Proxy(collection, {
+          get(target, key) {
+            const value = Reflect.get(target, key, target) as unknown;
+            if (key === 'findOne')
+              return (filter: { _id?: unknown }, ...rest: unknown[]) => {
+                if (typeof filter._id === 'string') reads.push(filter._id);
+                return (value as (...args: unknown[]) => unknown).call(target, filter, ...rest);
+              };
+            return typeof value === 'function' ? value.bind(target) : value;
+          },
+        });
+  return {
+    ...inner,
+    collection: (collectionName) => watched(inner.collection(collectionName), collectionName),
+    ...(inner.begin
+      ? {
+          begin: async (options) => {
+            const transaction = await inner.begin!(options);
+            return { ...transaction, collection: (collectionName) => watched(transaction.collection(collectionName), collectionName) };
+          },
+        }
+      : {}),
+  };
 }
