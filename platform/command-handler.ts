@@ -125,9 +125,9 @@ export function createCommandHandler({ eventStore, progress, maxRetries = 5, rea
     command: Command,
     metadata: EventMetadata,
   ): Promise<CommandResult<State, Event>> {
-    for (let attempt = 0; ; attempt++) {
-      const { state, version, events } =
-        (attempt === 0 && decidedOnKept(decider, stream, command)) || (await decideOnLoaded(decider, stream, command));
+    let onKept = decidedOnKept(decider, stream, command);
+    for (let attempt = 0; ; ) {
+      const { state, version, events } = onKept ?? (await decideOnLoaded(decider, stream, command));
       if (events.length === 0) return { events, state, position: null };
       try {
         const result = await eventStore.append(
@@ -140,7 +140,12 @@ export function createCommandHandler({ eventStore, progress, maxRetries = 5, rea
         return { events, state: after, position: result.position };
       } catch (error) {
         if (!(error instanceof WrongExpectedVersionError)) throw error;
-        if (attempt >= maxRetries) throw fail.conflict('Someone else changed this at the same moment. Please try again.');
+        // Decided on the kept state, and the stream had moved on: decided again on what it holds, not counted as a retry.
+        if (onKept) {
+          onKept = null;
+          continue;
+        }
+        if (++attempt > maxRetries) throw fail.conflict('Someone else changed this at the same moment. Please try again.');
       }
     }
   }
