@@ -396,9 +396,17 @@ describe('widgets page for staff', () => {
     );
     const preview = events.frameLocator('iframe');
     await expect.poll(() => preview.locator('article').count()).toBe(2);
+    // Both read at each look: the preview reloads at each change of option, and a look during a reload tries again.
     await expect
-      .poll(async () => Math.round((await events.locator('iframe').boundingBox())!.height))
-      .toBe(await preview.locator('#widget').evaluate((element) => Math.ceil(element.getBoundingClientRect().height)));
+      .poll(async () => {
+        const frame = Math.round((await events.locator('iframe').boundingBox())!.height);
+        const widget = await preview
+          .locator('#widget')
+          .evaluate((element) => Math.ceil(element.getBoundingClientRect().height))
+          .catch(() => null);
+        return frame === widget ? 'the frame fits the widget' : `frame ${frame} px, widget ${widget} px`;
+      })
+      .toBe('the frame fits the widget');
 
     await events.getByRole('button', { name: 'Copy the Events snippet' }).click();
     await page.getByText('Snippet copied').waitFor();
