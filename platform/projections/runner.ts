@@ -124,11 +124,6 @@ export interface ProjectionRunnerOptions {
   pages?: 'transactional' | 'direct';
   /** Told when the runner stops for good (its start-up failed for a reason that is not passing), so its lock is given up. */
   onStopped?: (error: unknown) => void;
-  /**
-   * The least time from the start of one live page to the next: for a runner whose read models nobody waits on at
-   * once (the mail runner), so that a burst of commands is read and applied in a few pages, not in one page each.
-   */
-  paceMs?: number;
 }
 
 export type ProjectionRunner = ReturnType<typeof createProjectionRunner>;
@@ -483,11 +478,8 @@ export function createProjectionRunner(options: ProjectionRunnerOptions) {
         const caughtUp = createCaughtUpSignal();
         const events = eventStore.subscribeToAll({ after: from(), signal, onCaughtUp: caughtUp.mark });
         for await (const page of pagesOf(events, PAGE_SIZE, caughtUp)) {
-          const started = performance.now();
           if (report && subscription.status === 'resubscribing') subscription = healthy();
           if ((await onPage(page)) === 'stop') return;
-          const rest = report && options.paceMs ? started + options.paceMs - performance.now() : 0;
-          if (rest > 0) await pause(rest, signal);
         }
         if (signal.aborted) return;
         reason = 'the subscription ended';

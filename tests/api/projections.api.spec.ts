@@ -374,38 +374,6 @@ for (const backend of backends) {
         expect((await store.collection<Tally>('tallies').findOne({ _id: stream }))!.count).toBe(before + 3);
       });
 
-      it('paced, reads what a burst appended in one page instead of one page each', async () => {
-        const applied: { position: number; at: number }[] = [];
-        const stream = `paced${TALLY}`;
-        const noting: Projection = {
-          name: 'paced',
-          version: 1,
-          collections: [],
-          async apply(event) {
-            if (event.streamName === stream) applied.push({ position: event.position, at: performance.now() });
-          },
-        };
-        const { runner, progress } = runnerOf([noting], { name: 'paced-runner', paceMs: 400 });
-        await runner.start();
-        try {
-          const first = await eventStore.append(stream, [{ type: 'Counted', data: { by: 1 } }], { expectedVersion: 'any' });
-          expect(await progress.waitFor(first.position, 10_000)).toBe(true);
-          const burst: number[] = [];
-          for (let i = 0; i < 5; i++)
-            burst.push((await eventStore.append(stream, [{ type: 'Counted', data: { by: 1 } }], { expectedVersion: 'any' })).position);
-          expect(await progress.waitFor(burst.at(-1)!, 10_000)).toBe(true);
-          const times = applied.filter((one) => burst.includes(one.position)).map((one) => one.at);
-          expect(times).toHaveLength(5);
-          // One page: applied together, and not before the pace let the next page start.
-          expect(Math.max(...times) - Math.min(...times)).toBeLessThan(100);
-          expect(Math.min(...times) - applied[0]!.at).toBeGreaterThanOrEqual(390);
-        } finally {
-          await runner.stop();
-        }
-        // The file's runner goes on at the head, as the tests after this one expect.
-        await runToHead(tallyProjection());
-      });
-
       it('tells how far behind the log a runner is, in events and in seconds, from its checkpoint', async () => {
         if (isolated)
           expect(await runnerLag({ eventStore, store, runnerName: 'tally-runner', cap: 1000 })).toEqual({ events: 0, seconds: 0 });

@@ -99,8 +99,6 @@ export function createSubscriptionMail({
     // Outbox entries go to the queue as they are written, and a rebuild would mail again.
     pages: 'direct',
     rebuilds: false,
-    // Mail may leave a tenth of a second later: a burst of commands is then read in a few pages, not one each.
-    paceMs: 100,
     onStopped: () => void leadership.stopped(),
   });
 
