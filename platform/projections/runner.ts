@@ -714,8 +714,9 @@ export function createProjectionRunner(options: ProjectionRunnerOptions) {
       summaryWanted = false;
       const whole = heartbeatWanted;
       heartbeatWanted = false;
-      const positions = activeLive().map((track) => track.position);
-      const position = positions.length > 0 ? Math.min(...positions) : livePosition;
+      // As reported once its pages were committed: a track's position moves before its page's commit ends, and this
+      // write may run meanwhile (the heartbeat, or a write queued behind another).
+      const position = progress.current();
       const summary: RunnerSummary = {
         _id: name,
         _position: position,
