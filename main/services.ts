@@ -157,6 +157,7 @@ export async function createServices(config: Config, logger: Logger) {
     store,
     redis,
     progress,
+    mailProgress: subscriptionMail.progress,
     runner,
     readModels,
     handle,

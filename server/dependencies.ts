@@ -34,6 +34,8 @@ export interface ApiDependencies {
   store: DocumentStore;
   redis: Redis;
   progress: ProjectionProgress;
+  /** How far the mail runner has got: an erasure answers once its copies of the address are gone too. */
+  mailProgress: Pick<ProjectionProgress, 'waitFor'>;
   runner: Pick<ProjectionRunner, 'name' | 'failure' | 'subscription'>;
   handle: CommandHandler;
   publish(notice: ChangeNotice): void;

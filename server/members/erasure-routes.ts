@@ -20,7 +20,10 @@ import { exportDocuments } from './export';
 import { displayName } from '../../shared/members/display';
 
 export interface ErasureRoutesOptions {
-  services: Pick<ApiDependencies, 'config' | 'store' | 'eventStore' | 'personalDataKeys' | 'handle' | 'media' | 'mailbox' | 'now'>;
+  services: Pick<
+    ApiDependencies,
+    'config' | 'store' | 'eventStore' | 'personalDataKeys' | 'handle' | 'media' | 'mailbox' | 'mailProgress' | 'now'
+  >;
   memberSessions: MemberSessions;
   disconnectMember: (memberId: string) => Promise<void>;
   passwords: PasswordWork;
@@ -28,6 +31,8 @@ export interface ErasureRoutesOptions {
 
 const ABOUT =
   'Everything Broadcast History Community holds about you. First as documents: your account, your posts, blog posts, comments, the events you organise, your answers to events, your e-mail subscriptions, your open sessions and your uploads. Then, in “activity”, the appendix: every change you made to the site or that concerns you, as the site’s event log records it. Every change to the site is recorded there, so that list is complete.';
+/** How long an erasure waits for the mail runner to drop the address, as a command waits for the read models. */
+const ERASED_FROM_MAIL_WITHIN_MS = 2_000;
 const iso = (epochMs: number | null) => (epochMs === null ? null : new Date(epochMs).toISOString());
 
 export async function erasureRoutes(
@@ -131,7 +136,7 @@ export async function erasureRoutes(
       }
       const adminCount = await membersCollection(store).countDocuments({ role: 'admin', suspended: false });
       const { content } = request.body;
-      await services.handle(
+      const erased = await services.handle(
         memberDecider,
         streamName('member', actor.id),
         { type: 'EraseMember', data: { content, adminCount }, metadata: { now: services.now(), actor } },
@@ -143,16 +148,20 @@ export async function erasureRoutes(
       // A guest's subscriptions of their address end too, and their keys go, so that nothing mails or names them.
       // Recorded without the actor: nothing in the log ties the erased member to them.
       const email = credentials.email.trim().toLowerCase();
+      let last = erased.position ?? 0;
       for (const subscription of await guestSubscriptionsOf(email)) {
         const stream = streamName('subscription', subscription._id);
-        await services.handle(
+        const { position } = await services.handle(
           subscriptionDecider,
           stream,
           { type: 'EraseSubscription', data: { email }, metadata: { now: services.now(), actor } },
           {},
         );
+        last = Math.max(last, position ?? 0);
         await services.personalDataKeys.destroyStream(stream);
       }
+      // The mail runner's copies of the address go at once too (it answers after 2 s whatever happens).
+      await services.mailProgress.waitFor(last, ERASED_FROM_MAIL_WITHIN_MS);
       // Their picture (and, with their content, every upload of theirs) is no one's now: its files go at once.
       await sweepOrphanMedia({
         store,
