@@ -371,6 +371,8 @@ export async function createPostgresEventStore(options: PostgresEventStoreOption
 
   /** This process's own subscriptions: woken at once by its own appends (the NOTIFY after commit is for the others). */
   const localSubscribers = new Set<() => void>();
+  /** Said in this store's NOTIFY, so that its own subscriptions, already woken, do not read again when it arrives. */
+  const notifier = randomUUID();
   let notifyScheduled = false;
   function wakeSubscribers() {
     for (const nudge of localSubscribers) nudge();
@@ -378,7 +380,7 @@ export async function createPostgresEventStore(options: PostgresEventStoreOption
     notifyScheduled = true;
     setImmediate(() => {
       notifyScheduled = false;
-      pool.query(`NOTIFY ${channel}`).catch(() => undefined);
+      pool.query(`NOTIFY ${channel}, '${notifier}'`).catch(() => undefined);
     });
   }
 
@@ -585,6 +587,26 @@ export async function createPostgresEventStore(options: PostgresEventStoreOption
     }
   }
 
+  type ReadRows = (Row & { committed: string | null })[];
+  /** Reads asked for in this turn of the event loop, not sent yet, by position. */
+  const asked = new Map<number, Promise<ReadRows>>();
+  /**
+   * The events after `position`, read with every other subscription of this store that asks for the same position in
+   * the same turn of the event loop: those woken by one append (the read models' runner and the mail runner's) read
+   * the log once. Only a read not sent yet is shared, so each one still starts after its subscription asked.
+   */
+  function readAfter(position: number): Promise<ReadRows> {
+    let read = asked.get(position);
+    if (!read) {
+      read = new Promise<void>((resolve) => setImmediate(resolve)).then(() => {
+        asked.delete(position);
+        return pool.query<Row & { committed: string | null }>(sql.readAfter, [position, BATCH]).then(({ rows }) => rows);
+      });
+      asked.set(position, read);
+    }
+    return read;
+  }
+
   async function* subscribeToAll({ after, signal, onCaughtUp }: SubscribeOptions): AsyncGenerator<RecordedEvent> {
     let pending = true;
     let wake: (() => void) | null = null;
@@ -617,7 +639,9 @@ export async function createPostgresEventStore(options: PostgresEventStoreOption
       if (listener) return;
       const client = new pg.Client(pool.options);
       listener = client;
-      client.on('notification', nudge);
+      client.on('notification', ({ payload }) => {
+        if (payload !== notifier) nudge();
+      });
       client.on('error', () => dropListener(client));
       client.on('end', () => dropListener(client));
       try {
@@ -637,7 +661,7 @@ export async function createPostgresEventStore(options: PostgresEventStoreOption
       while (!signal?.aborted) {
         await listen();
         pending = false;
-        const { rows } = await pool.query<Row & { committed: string | null }>(sql.readAfter, [position, BATCH]);
+        const rows = await readAfter(position);
         const read = rows[0]!.position === null ? 0 : rows.length;
         for (const row of rows.slice(0, read)) {
           if (signal?.aborted) return;

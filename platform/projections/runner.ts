@@ -52,6 +52,12 @@ const PAGE_SIZE = 10_000;
 const SWITCH_BACKLOG = 2_000;
 /** Projections applying one page at once: each holds a connection of the pool the API shares. */
 const PARALLEL_PROJECTIONS = 4;
+/**
+ * The runner's summary (where its live pages have got to, which processes without the runner wait on) is written at
+ * most this often: pages a few milliseconds apart under load are told in one write. Such processes read it every
+ * 20 ms while they wait (platform/projections/progress.ts).
+ */
+const SUMMARY_EVERY_MS = 20;
 /** How often checkpoints moved in memory only are stored, the runner's heartbeat written and rebuild requests read. */
 const HOUSEKEEPING_MS = 1_000;
 
@@ -700,17 +706,22 @@ export function createProjectionRunner(options: ProjectionRunnerOptions) {
   let summaryWritten: Promise<void> = Promise.resolve();
   let summaryWanted = false;
   let heartbeatWanted = false;
+  let summaryWrittenAt = 0;
   /**
    * Stores where the runner has got to (the least position of its live projections) and that it is alive: processes
-   * that do not run it wait on this for read-your-writes. One write at a time; the last one asked for is written. After
-   * a live page, one statement that writes only over an older position; the heartbeat (`heartbeat`, each second) is
-   * written whatever the position.
+   * that do not run it wait on this for read-your-writes. One write at a time, at most one every SUMMARY_EVERY_MS; the
+   * last one asked for is written. After live pages, one statement that writes only over an older position; the
+   * heartbeat (`heartbeat`, each second) is written whatever the position.
    */
   function writeSummary(heartbeat = false) {
     heartbeatWanted ||= heartbeat;
     if (summaryWanted) return;
     summaryWanted = true;
     summaryWritten = summaryWritten.then(async () => {
+      // The live pages that end meanwhile are told in this write.
+      const waitMs = summaryWrittenAt + SUMMARY_EVERY_MS - performance.now();
+      if (waitMs > 0) await new Promise((resolve) => setTimeout(resolve, waitMs));
+      summaryWrittenAt = performance.now();
       summaryWanted = false;
       const whole = heartbeatWanted;
       heartbeatWanted = false;

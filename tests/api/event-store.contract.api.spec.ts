@@ -376,6 +376,59 @@ describe('event store contract: PostgreSQL only', () => {
     }
   });
 
+  it('reads the log once for the subscriptions one append wakes together, and again for one that asks later', async () => {
+    const database = await createTestDatabase();
+    const pool = new pg.Pool({ connectionString: database.url });
+    // The reads of the log that go to the server: statements named as the subscription's read.
+    let reads = 0;
+    const query = pool.query.bind(pool) as (...args: unknown[]) => unknown;
+    (pool as { query: unknown }).query = (...args: unknown[]) => {
+      if ((args[0] as { name?: string } | null)?.name?.startsWith('bhc_es_read_after')) reads++;
+      return query(...args);
+    };
+    const store = await createPostgresEventStore({ pool });
+    const controllers = [new AbortController(), new AbortController()];
+    try {
+      const name = stream('shared');
+      const head = (await store.append(name, [{ type: 'E0', data: {} }], { expectedVersion: 'no_stream' })).position;
+      const caughtUp: Promise<void>[] = [];
+      const seen = controllers.map((controller) =>
+        collect(
+          store.subscribeToAll({
+            after: head,
+            signal: controller.signal,
+            onCaughtUp: () => void caughtUp.push(Promise.resolve()),
+          }),
+          controller,
+          (event) => event.streamName === name,
+          2,
+        ),
+      );
+      await expect.poll(() => caughtUp.length).toBeGreaterThanOrEqual(2);
+      reads = 0;
+      await store.append(name, [{ type: 'E1', data: {} }], { expectedVersion: 0 });
+      await expect.poll(() => reads).toBeGreaterThan(0);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(reads).toBe(1);
+
+      // One that is not ready when the others read (busy with what it was given) reads for itself, and misses nothing.
+      const late = new AbortController();
+      const lateSeen = collect(store.subscribeToAll({ after: 0, signal: late.signal }), late, (event) => event.streamName === name, 3);
+      await store.append(name, [{ type: 'E2', data: {} }], { expectedVersion: 1 });
+      const all = await Promise.all(seen);
+      expect(all.map((events) => events.map((event) => event.type))).toEqual([
+        ['E1', 'E2'],
+        ['E1', 'E2'],
+      ]);
+      expect((await lateSeen).map((event) => event.type)).toEqual(['E0', 'E1', 'E2']);
+    } finally {
+      for (const controller of controllers) controller.abort();
+      await store.close();
+      await pool.end();
+      await database.drop();
+    }
+  });
+
   it('retries an append on a connection the server dropped, and reports a server it cannot reach as unavailable', async () => {
     const database = await createTestDatabase();
     const pool = new pg.Pool({ connectionString: database.url, max: 2 });
