@@ -18,7 +18,7 @@ import { startBlogSchedule } from '../projections/blog';
 import { createPersonalDataKeys } from '../platform/personal-data/keys';
 import { sealPersonalData } from '../platform/personal-data/sealed-event-store';
 import { createProjectionProgress } from '../platform/projections/progress';
-import { createProjectionRunner } from '../platform/projections/runner';
+import { createProjectionRunner, readingCommitted } from '../platform/projections/runner';
 import { createLeadership } from '../platform/projections/leadership';
 import { namedIfSlow, type Logger } from '../platform/logger';
 import { allProjections } from '../projections';
@@ -154,7 +154,8 @@ export async function createServices(config: Config, logger: Logger) {
     pool,
     eventStore,
     personalDataKeys,
-    store,
+    // Reads by _id answered from what the read-model runner committed, while this process runs it.
+    store: readingCommitted(store, runner),
     redis,
     progress,
     mailProgress: subscriptionMail.progress,

@@ -50,6 +50,12 @@ export class Memory {
     return this.collections.get(name) ?? null;
   }
 
+  /** A document as last committed, where it is held. */
+  document(name: string, id: string): Stored | undefined {
+    const held = this.of(name)?.get(id);
+    return held === true ? undefined : held;
+  }
+
   /** After a commit: what the page read or wrote is the collection's state. */
   remember(name: string, known: ReadonlyMap<string, Known>) {
     const ids = this.of(name);

@@ -21,7 +21,7 @@
  * Checkpoints record which event store they count in (EventStore.identity): a projection whose checkpoint was written
  * against another store does not apply events there, and says to rebuild it.
  */
-import type { DocumentStore, Transaction } from '../document-store/port';
+import type { Collection, Document, DocumentStore, Transaction } from '../document-store/port';
 import { DuplicateKeyError } from '../document-store/port';
 import type { EventStore, RecordedEvent } from '../event-store/port';
 import { namedIfSlow, type Logger } from '../logger';
@@ -902,6 +902,15 @@ export function createProjectionRunner(options: ProjectionRunnerOptions) {
       }
       await checkpoints.deleteOne({ _id: name });
     },
+    /**
+     * A live projection's document as its last page committed it, where the runner holds it (page.ts Memory); undefined
+     * where it does not, or while the runner does not run. See `readingCommitted`.
+     */
+    committed(collection: string, id: string): Document | undefined {
+      if (!controller || controller.signal.aborted) return undefined;
+      const track = tracks.find((one) => one.projection.collections.includes(collection));
+      return track && !track.failed && !track.waiting ? track.memory?.document(collection, id) : undefined;
+    },
     /** The first projection that stopped on an event, in this process. */
     failure: (): ProjectionFailure | null => tracks.find((track) => track.failed)?.failed ?? null,
     failures: (): ProjectionFailure[] => tracks.flatMap((track) => (track.failed ? [track.failed] : [])),
@@ -909,6 +918,33 @@ export function createProjectionRunner(options: ProjectionRunnerOptions) {
     /** Events read and handed to the projections since this process started the runner. */
     applied: () => applied,
     projections: () => projections.map((projection) => projection.name),
+  };
+}
+
+/**
+ * The store as the process that runs `runner` reads it: a document asked for by `_id` alone comes, where the runner
+ * holds it, from what its last page committed (a copy: the runner's is never handed out), else from the store. The
+ * runner is the only writer of its projections' collections, and a process waiting for read-your-writes waits for
+ * those pages, so it reads the same document without a round trip (a like's answer was one statement of its three).
+ */
+export function readingCommitted(store: DocumentStore, runner: Pick<ProjectionRunner, 'committed'>): DocumentStore {
+  return {
+    ...store,
+    collection<T extends Document>(name: string) {
+      const collection = store.collection<T>(name);
+      const findOne: Collection<T>['findOne'] = (filter, options) => {
+        const id = options === undefined && typeof filter._id === 'string' && Object.keys(filter).length === 1 ? filter._id : null;
+        const held = id === null ? undefined : runner.committed(name, id);
+        return held ? Promise.resolve(structuredClone(held) as T) : collection.findOne(filter, options);
+      };
+      return new Proxy(collection, {
+        get(target, key) {
+          if (key === 'findOne') return findOne;
+          const value = Reflect.get(target, key, target) as unknown;
+          return typeof value === 'function' ? value.bind(target) : value;
+        },
+      });
+    },
   };
 }
 

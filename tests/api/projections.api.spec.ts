@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { backends } from '../support/adapters';
 import type { EventStore, RecordedEvent, SubscribeOptions } from '../../platform/event-store/port';
 import type { DocumentStore } from '../../platform/document-store/port';
-import { createProjectionRunner, type Projection, type ProjectionRunnerOptions } from '../../platform/projections/runner';
+import { createProjectionRunner, readingCommitted, type Projection, type ProjectionRunnerOptions } from '../../platform/projections/runner';
 import { CHECKPOINTS, createProjectionProgress, runnerLag } from '../../platform/projections/progress';
 import { applyToDocument, type Positioned } from '../../platform/projections/documents';
 import { createCommandHandler } from '../../platform/command-handler';
@@ -372,6 +372,37 @@ for (const backend of backends) {
         }
         expect(reads.filter((id) => id === stream).length).toBeLessThanOrEqual(1);
         expect((await store.collection<Tally>('tallies').findOne({ _id: stream }))!.count).toBe(before + 3);
+      });
+
+      it('answers a read by _id alone from what it last committed while it runs, a copy; from the store otherwise', async () => {
+        await runToHead(tallyProjection());
+        const stream = `${TALLY}6`;
+        const reads: string[] = [];
+        const { runner, progress } = runnerOf([tallyProjection()]);
+        const tallies = readingCommitted(readsCounted(store, 'tallies', reads), runner).collection<Tally>('tallies');
+        const before = (await tallies.findOne({ _id: stream }))!.count;
+        expect(reads).toEqual([stream]);
+        await runner.start();
+        try {
+          const { position } = await eventStore.append(stream, [{ type: 'Counted', data: { by: 2 } }], { expectedVersion: 'any' });
+          expect(await progress.waitFor(position, 10_000)).toBe(true);
+          reads.length = 0;
+          const answered = await tallies.findOne({ _id: stream });
+          expect(answered).toEqual(await store.collection<Tally>('tallies').findOne({ _id: stream }));
+          expect(answered!.count).toBe(before + 2);
+          expect(reads).toEqual([]);
+          // A copy: what the runner holds is not changed with it.
+          answered!.count = -1;
+          expect((await tallies.findOne({ _id: stream }))!.count).toBe(before + 2);
+          expect(await tallies.findOne({ _id: `${TALLY}none` })).toBeNull();
+          await tallies.findOne({ _id: stream }, { fields: ['count'] });
+          expect(reads).toEqual([`${TALLY}none`, stream]);
+        } finally {
+          await runner.stop();
+        }
+        reads.length = 0;
+        expect((await tallies.findOne({ _id: stream }))!.count).toBe(before + 2);
+        expect(reads).toEqual([stream]);
       });
 
       it('tells how far behind the log a runner is, in events and in seconds, from its checkpoint', async () => {

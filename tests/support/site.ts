@@ -5,6 +5,7 @@
 import { pino } from 'pino';
 import { EnvSchema, loadConfig } from '../../platform/config';
 import { createServices, type Services } from '../../main/services';
+import { createPostgresDocumentStore } from '../../platform/document-store/postgres';
 import { buildApp } from '../../server/app';
 import { startInboundRole } from '../../main/inbound';
 import type { RouteAccess } from '../../server/http/access';
@@ -94,6 +95,12 @@ export async function workerProcessOf(site: TestSite, env: Record<string, string
     pino({ level: 'warn' }),
   );
 }
+
+/**
+ * The site's read models as the store holds them, apart from the read-model runner's memory of what it committed (which
+ * the site's own store answers reads by _id from): for tests that write them besides the runner, as a replay by hand.
+ */
+export const readModelsApart = (site: TestSite) => createPostgresDocumentStore({ pool: site.services.pool });
 
 export async function startTestSite(env: Record<string, string> = {}, alongside?: TestSite): Promise<TestSite> {
   const database = alongside ? null : await createTestDatabase();
