@@ -154,8 +154,8 @@ export async function createServices(config: Config, logger: Logger) {
     pool,
     eventStore,
     personalDataKeys,
-    // Reads by _id answered from what the read-model runner committed, while this process runs it.
-    store: readingCommitted(store, runner),
+    // Reads by _id answered from what the read-model runner committed, while this process leads (and waits on it).
+    store: readingCommitted(store, (collection, id) => (readModels.leading() ? runner.committed(collection, id) : undefined)),
     redis,
     progress,
     mailProgress: subscriptionMail.progress,

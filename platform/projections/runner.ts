@@ -922,19 +922,20 @@ export function createProjectionRunner(options: ProjectionRunnerOptions) {
 }
 
 /**
- * The store as the process that runs `runner` reads it: a document asked for by `_id` alone comes, where the runner
- * holds it, from what its last page committed (a copy: the runner's is never handed out), else from the store. The
- * runner is the only writer of its projections' collections, and a process waiting for read-your-writes waits for
- * those pages, so it reads the same document without a round trip (a like's answer was one statement of its three).
+ * The store as the process that runs a runner reads it: a document asked for by `_id` alone comes, where `committed`
+ * (the runner's, while this process's read-your-writes waits on it) holds it, from what its last page committed (a
+ * copy: the runner's is never handed out), else from the store. The runner is the only writer of its projections'
+ * collections, and a command here waits for its pages, so it reads the same document without a round trip (a like's
+ * answer was one statement of its three).
  */
-export function readingCommitted(store: DocumentStore, runner: Pick<ProjectionRunner, 'committed'>): DocumentStore {
+export function readingCommitted(store: DocumentStore, committed: ProjectionRunner['committed']): DocumentStore {
   return {
     ...store,
     collection<T extends Document>(name: string) {
       const collection = store.collection<T>(name);
       const findOne: Collection<T>['findOne'] = (filter, options) => {
         const id = options === undefined && typeof filter._id === 'string' && Object.keys(filter).length === 1 ? filter._id : null;
-        const held = id === null ? undefined : runner.committed(name, id);
+        const held = id === null ? undefined : committed(name, id);
         return held ? Promise.resolve(structuredClone(held) as T) : collection.findOne(filter, options);
       };
       return new Proxy(collection, {

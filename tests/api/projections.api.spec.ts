@@ -379,7 +379,7 @@ for (const backend of backends) {
         const stream = `${TALLY}6`;
         const reads: string[] = [];
         const { runner, progress } = runnerOf([tallyProjection()]);
-        const tallies = readingCommitted(readsCounted(store, 'tallies', reads), runner).collection<Tally>('tallies');
+        const tallies = readingCommitted(readsCounted(store, 'tallies', reads), runner.committed).collection<Tally>('tallies');
         const before = (await tallies.findOne({ _id: stream }))!.count;
         expect(reads).toEqual([stream]);
         await runner.start();
