@@ -48,7 +48,15 @@ export type CommandHandler = ReturnType<typeof createCommandHandler>;
 /** Streams whose folded state is kept after their last command (the most recently used). */
 const KEPT_STREAMS = 1_000;
 
-export function createCommandHandler({ eventStore, progress, maxRetries = 5, readYourWritesTimeoutMs = 2000 }: CommandHandlerOptions) {
+/** How long a command waits for the read models to show its write, by default, before it answers anyway. */
+export const READ_YOUR_WRITES_WITHIN_MS = 2_000;
+
+export function createCommandHandler({
+  eventStore,
+  progress,
+  maxRetries = 5,
+  readYourWritesTimeoutMs = READ_YOUR_WRITES_WITHIN_MS,
+}: CommandHandlerOptions) {
   const tails = new Map<string, Promise<unknown>>();
   /**
    * The folded state of each stream with commands queued, and of the last KEPT_STREAMS used, at the version it was

@@ -17,6 +17,7 @@ import type { ApiDependencies } from '../dependencies';
 import type { PasswordWork } from './passwords';
 import { releaseEmail } from './email-claims';
 import { exportDocuments } from './export';
+import { READ_YOUR_WRITES_WITHIN_MS } from '../../platform/command-handler';
 import { displayName } from '../../shared/members/display';
 
 export interface ErasureRoutesOptions {
@@ -31,8 +32,6 @@ export interface ErasureRoutesOptions {
 
 const ABOUT =
   'Everything Broadcast History Community holds about you. First as documents: your account, your posts, blog posts, comments, the events you organise, your answers to events, your e-mail subscriptions, your open sessions and your uploads. Then, in “activity”, the appendix: every change you made to the site or that concerns you, as the site’s event log records it. Every change to the site is recorded there, so that list is complete.';
-/** How long an erasure waits for the mail runner to drop the address, as a command waits for the read models. */
-const ERASED_FROM_MAIL_WITHIN_MS = 2_000;
 const iso = (epochMs: number | null) => (epochMs === null ? null : new Date(epochMs).toISOString());
 
 export async function erasureRoutes(
@@ -160,8 +159,8 @@ export async function erasureRoutes(
         last = Math.max(last, position ?? 0);
         await services.personalDataKeys.destroyStream(stream);
       }
-      // The mail runner's copies of the address go at once too (it answers after 2 s whatever happens).
-      await services.mailProgress.waitFor(last, ERASED_FROM_MAIL_WITHIN_MS);
+      // The mail runner's copies of the address go at once too (waited for as a command waits for the read models).
+      await services.mailProgress.waitFor(last, READ_YOUR_WRITES_WITHIN_MS);
       // Their picture (and, with their content, every upload of theirs) is no one's now: its files go at once.
       await sweepOrphanMedia({
         store,
