@@ -49,13 +49,18 @@ export interface TestSite {
  * prefix), as a load-balanced deployment would run several; by default an API
  * process only.
  */
-/** A port nobody listens on now, so the site can know its own address (PUBLIC_URL) before it starts. */
-async function freePort(): Promise<number> {
+/**
+ * A port held for the site, so that it knows its own address (PUBLIC_URL) before it starts: held until `release`, just
+ * before the site listens on it. Released at once, the connections the site opens meanwhile (PostgreSQL, Redis) could
+ * be given it as their own local port (a file once failed with EADDRINUSE).
+ */
+async function reservePort(): Promise<{ port: number; release: () => Promise<void> }> {
   const server = createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
+  // Never what keeps a process alive (a site that failed to start leaves it open).
+  server.unref();
+  return { port, release: () => new Promise<void>((resolve) => server.close(() => resolve())) };
 }
 
 /** The accounts of every role registerCast makes on a site. */
@@ -104,7 +109,7 @@ export const readModelsApart = (site: TestSite) => createPostgresDocumentStore({
 
 export async function startTestSite(env: Record<string, string> = {}, alongside?: TestSite): Promise<TestSite> {
   const database = alongside ? null : await createTestDatabase();
-  const port = await freePort();
+  const { port, release } = await reservePort();
   const config = loadConfig({
     // The same-origin check compares with PUBLIC_URL only, so a site's own forms must come from it.
     PUBLIC_URL: `http://127.0.0.1:${port}`,
@@ -125,6 +130,7 @@ export async function startTestSite(env: Record<string, string> = {}, alongside?
   if (config.roles.has('workers')) await services.startWorkers();
   const inbound = config.roles.has('inbound') ? await startInboundRole(services, logger) : null;
   const { app, routes } = await buildApp(services, { logger: false, serveClient: true });
+  await release();
   const address = await app.listen({ port, host: '127.0.0.1' });
   // Registration mails the link that finishes it: registerMember reads it here (tests/support/registration-links.ts).
   // Without SMTP_URL a workers role (this process's, or that of the site this one runs alongside) delivers to the sink.
