@@ -163,8 +163,7 @@ class PageCollection<T extends Document> implements Collection<T> {
   /** The document as this page or the memory holds it, without reading the store. */
   private held(id: string): Known | undefined {
     if (this.known.has(id)) return this.known.get(id);
-    const document = this.memory?.of(this.name)?.get(id);
-    return document === true ? undefined : document;
+    return this.memory?.document(this.name, id);
   }
 
   private put(document: Stored) {
