@@ -379,37 +379,39 @@ describe('event store contract: PostgreSQL only', () => {
   it('reads the log once for the subscriptions one append wakes together, and again for one that asks later', async () => {
     const database = await createTestDatabase();
     const pool = new pg.Pool({ connectionString: database.url });
-    // The reads of the log that go to the server: statements named as the subscription's read.
-    let reads = 0;
-    const query = pool.query.bind(pool) as (...args: unknown[]) => unknown;
+    // The subscriptions' reads of the log that brought back the event watched for (a poll that finds nothing is not one).
+    let watched = '';
+    let delivered = 0;
+    const query = pool.query.bind(pool) as (...args: unknown[]) => Promise<{ rows: { id: string }[] }>;
     (pool as { query: unknown }).query = (...args: unknown[]) => {
-      if ((args[0] as { name?: string } | null)?.name?.startsWith('bhc_es_read_after')) reads++;
-      return query(...args);
+      const result = query(...args);
+      if ((args[0] as { name?: string } | null)?.name?.startsWith('bhc_es_read_after'))
+        void result.then(({ rows }) => {
+          if (rows.some((row) => row.id === watched)) delivered++;
+        });
+      return result;
     };
     const store = await createPostgresEventStore({ pool });
     const controllers = [new AbortController(), new AbortController()];
     try {
       const name = stream('shared');
       const head = (await store.append(name, [{ type: 'E0', data: {} }], { expectedVersion: 'no_stream' })).position;
-      const caughtUp: Promise<void>[] = [];
-      const seen = controllers.map((controller) =>
+      let caughtUp = 0;
+      const got: RecordedEvent[][] = [[], []];
+      const seen = controllers.map((controller, i) =>
         collect(
-          store.subscribeToAll({
-            after: head,
-            signal: controller.signal,
-            onCaughtUp: () => void caughtUp.push(Promise.resolve()),
-          }),
+          store.subscribeToAll({ after: head, signal: controller.signal, onCaughtUp: () => void caughtUp++ }),
           controller,
           (event) => event.streamName === name,
           2,
+          (events) => (got[i] = [...events]),
         ),
       );
-      await expect.poll(() => caughtUp.length).toBeGreaterThanOrEqual(2);
-      reads = 0;
-      await store.append(name, [{ type: 'E1', data: {} }], { expectedVersion: 0 });
-      await expect.poll(() => reads).toBeGreaterThan(0);
-      await new Promise((resolve) => setTimeout(resolve, 50));
-      expect(reads).toBe(1);
+      await expect.poll(() => caughtUp).toBeGreaterThanOrEqual(2);
+      watched = randomUUID();
+      await store.append(name, [{ id: watched, type: 'E1', data: {} }], { expectedVersion: 0 });
+      await expect.poll(() => got.every((events) => events.length === 1)).toBe(true);
+      expect(delivered).toBe(1);
 
       // One that is not ready when the others read (busy with what it was given) reads for itself, and misses nothing.
       const late = new AbortController();
