@@ -106,34 +106,59 @@ export function detachedRealtime(options: { redis: Redis; prefix: string }): Rea
   };
 }
 
-/** The TCP connection under a socket's WebSocket (engine.io transport → ws → net.Socket); none while polling. */
-function connectionOf(socket: { conn: unknown }): NetSocket | undefined {
-  const transport = (socket.conn as { transport?: { name?: string; socket?: { _socket?: NetSocket } } }).transport;
-  return transport?.name === 'websocket' ? transport.socket?._socket : undefined;
+/** What coalesceWrites reaches of engine.io's connection under a socket.io socket (public in its code). */
+interface EngineConnection {
+  readyState: string;
+  transport: { name: string; writable: boolean; socket?: { _socket?: NetSocket } };
+  /** Hands the packets waiting in its buffer to the transport, if it is writable (private in engine.io's types). */
+  flush(): void;
 }
 
 /**
- * Every connection a broadcast writes to is corked until the event loop's turn ends, then uncorked: the frames of
- * all the notices delivered in that turn go out in one write per connection. A notice alone in its turn leaves as
- * soon as the turn ends (no timer, no added wait).
+ * A turn of the event loop may deliver several notices (read from the stream together after a busy moment); each
+ * reaches every connection, and each write to a connection is a system call. So that a turn costs one write per
+ * connection however many notices it delivers:
+ * - a WebSocket connection a broadcast reaches is held until the turn ends (its transport marked not writable, so
+ *   engine.io keeps the notices in its buffer), then released: engine.io hands the buffer to the transport at once;
+ * - while engine.io hands a buffer to a WebSocket, its connection is corked (engine.io's server emits "flush" just
+ *   before and "drain" just after, in the same call), so the buffer's frames leave in one write, not one each.
+ * A notice alone in its turn leaves as soon as the turn ends (no timer, no added wait).
  */
-function coalesceWrites(io: SocketServer<SocketData>) {
+export function coalesceWrites<Data>(io: SocketServer<Data>) {
   // apply (every socket a broadcast reaches) is private in socket.io-adapter's types, public in its code.
   type Apply = (opts: unknown, callback: (socket: { conn: unknown }) => void) => void;
   const adapter = io.of('/').adapter as unknown as { apply: Apply };
   const apply: Apply = adapter.apply.bind(adapter);
-  const corked: NetSocket[] = [];
-  const uncork = () => {
-    for (const connection of corked.splice(0)) connection.uncork();
+  const held: { connection: EngineConnection; transport: EngineConnection['transport'] }[] = [];
+  const release = () => {
+    for (const { connection, transport } of held.splice(0)) {
+      transport.writable = true;
+      if (connection.transport === transport) connection.flush();
+    }
   };
   adapter.apply = (opts, callback) =>
     apply(opts, (socket) => {
-      const connection = connectionOf(socket);
-      if (connection && connection.writableCorked === 0 && !connection.destroyed) {
-        if (corked.length === 0) setImmediate(uncork);
-        connection.cork();
-        corked.push(connection);
+      const connection = socket.conn as EngineConnection;
+      const { transport } = connection;
+      if (transport.name === 'websocket' && transport.writable && connection.readyState === 'open') {
+        if (held.length === 0) setImmediate(release);
+        transport.writable = false;
+        held.push({ connection, transport });
       }
       callback(socket);
     });
+  const corked = new Set<NetSocket>();
+  const tcpOf = (connection: EngineConnection) =>
+    connection.transport.name === 'websocket' ? connection.transport.socket?._socket : undefined;
+  io.engine.on('flush', (connection: EngineConnection) => {
+    const tcp = tcpOf(connection);
+    if (tcp && !tcp.destroyed) {
+      tcp.cork();
+      corked.add(tcp);
+    }
+  });
+  io.engine.on('drain', (connection: EngineConnection) => {
+    const tcp = tcpOf(connection);
+    if (tcp && corked.delete(tcp)) tcp.uncork();
+  });
 }

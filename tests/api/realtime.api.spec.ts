@@ -14,6 +14,11 @@ import { createNoticePublisher } from '../../platform/realtime/notices';
 import { ROOMS } from '../../shared/socket-messages';
 import { createPresence } from '../../server/realtime/presence';
 import { subscriptionToken } from '../../platform/mail/link-tokens';
+import { createServer } from 'node:http';
+import type { AddressInfo, Socket as NetSocket } from 'node:net';
+import { Server } from 'socket.io';
+import type { SocketServer } from '../../platform/realtime/notices';
+import { coalesceWrites } from '../../server/realtime/gateway';
 
 let first: TestSite;
 let second: TestSite;
@@ -228,6 +233,62 @@ describe('realtime', () => {
     } finally {
       await redis.del(`${prefix}:presence:sockets`, `${prefix}:presence:seen`);
       await redis.quit();
+    }
+  });
+});
+
+describe('realtime writes', () => {
+  /**
+   * A socket.io server of its own with the gateway's write coalescing (server/realtime/gateway.ts), a socket connected
+   * over WebSocket, and the writes made to that socket's TCP connection on the server's side counted.
+   */
+  async function countedConnection() {
+    const httpServer = createServer();
+    const io: SocketServer = new Server(httpServer, { path: '/socket.io' });
+    coalesceWrites(io);
+    let tcp: NetSocket | undefined;
+    httpServer.on('upgrade', (_request, socket: NetSocket) => {
+      tcp = socket;
+    });
+    await new Promise<void>((resolve) => httpServer.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(httpServer.address() as AddressInfo).port}`;
+    const heard: string[] = [];
+    const socket = await connectSocket(url, sockets, undefined, (s) => s.on('posts:changed', ({ id }: { id: string }) => heard.push(id)));
+    const counted = { writes: 0 };
+    const connection = tcp!;
+    for (const method of ['_write', '_writev'] as const) {
+      const original = connection[method]!.bind(connection) as (...args: unknown[]) => void;
+      connection[method] = ((...args: unknown[]) => {
+        counted.writes += 1;
+        original(...args);
+      }) as never;
+    }
+    return {
+      io,
+      heard,
+      counted,
+      async close() {
+        socket.disconnect();
+        await io.close();
+      },
+    };
+  }
+
+  it('sends the notices of one turn to a socket in one write, in their order', async () => {
+    const { io, heard, counted, close } = await countedConnection();
+    try {
+      io.emit('posts:changed', { id: 'first', kind: 'created' });
+      io.emit('posts:changed', { id: 'second', kind: 'created' });
+      io.emit('posts:changed', { id: 'third', kind: 'created' });
+      await expect.poll(() => heard).toEqual(['first', 'second', 'third']);
+      expect(counted.writes).toBe(1);
+
+      // Alone in its turn, a notice leaves alone, at once.
+      io.emit('posts:changed', { id: 'fourth', kind: 'created' });
+      await expect.poll(() => heard.length).toBe(4);
+      expect(counted.writes).toBe(2);
+    } finally {
+      await close();
     }
   });
 });
