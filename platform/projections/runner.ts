@@ -151,9 +151,12 @@ interface Track {
   memory: Memory | null;
   /** When its collections were last put in place by a rebuild. */
   rebuiltAt?: string;
+  /** How long its last pages took per event, in ms (a moving average): the slowest start a page first. */
+  cost?: number;
 }
 
 const live = (name: string) => name;
+const slowestFirst = (tracks: readonly Track[]) => [...tracks].sort((a, b) => (b.cost ?? 0) - (a.cost ?? 0));
 const rebuilt = (name: string) => `${name}${REBUILD_SUFFIX}`;
 
 function pause(ms: number, signal: AbortSignal) {
@@ -181,6 +184,13 @@ function createLock() {
 /** A page this long is a replay's: it waits a little for the adapter's next read instead of ending there. */
 const REPLAY_PAGE = 256;
 const REPLAY_WAIT_MS = 10;
+/**
+ * A page of history the log is known to hold more of (before the head the runner saw at start, or where its live pages
+ * got to) runs on to PAGE_SIZE across the adapter's reads, however long each read takes (a cold replay of 100,000 events
+ * made pages of 200 to 2,000 events wherever a read took longer than REPLAY_WAIT_MS); at most this long for one event,
+ * in case the adapter holds it back.
+ */
+const HISTORY_WAIT_MS = 1_000;
 /**
  * A live page whose first event was read while the last page was being applied is late: what the adapter still holds
  * of that read is as old as that page, and the writers of what was appended meanwhile are waiting too. It takes what
@@ -213,7 +223,13 @@ type CaughtUpSignal = ReturnType<typeof createCaughtUpSignal>;
  * adapter's reads (a page ends after REPLAY_WAIT_MS without an event), so that each projection commits less often; a
  * late page runs on until the adapter has caught up (LATE_PAGE_WAIT_MS).
  */
-async function* pagesOf(events: AsyncIterable<RecordedEvent>, size: number, caughtUp?: CaughtUpSignal): AsyncGenerator<RecordedEvent[]> {
+async function* pagesOf(
+  events: AsyncIterable<RecordedEvent>,
+  size: number,
+  caughtUp?: CaughtUpSignal,
+  /** A position the log is known to reach: a page before it is history (HISTORY_WAIT_MS). */
+  knownUpTo: () => number = () => 0,
+): AsyncGenerator<RecordedEvent[]> {
   const iterator = events[Symbol.asyncIterator]();
   type Next = IteratorResult<RecordedEvent> | { failed: unknown };
   // A failure after some events of a page comes after that page: what was read is applied first.
@@ -242,25 +258,50 @@ async function* pagesOf(events: AsyncIterable<RecordedEvent>, size: number, caug
     });
     return asked;
   };
+  let stopped = false;
+  /**
+   * The page after a whole page of history, read while that one is applied: up to `size` events, or to the first at or
+   * past knownUpTo (the usual rules from there). A failure or the end is left in `pending`, for after what was read.
+   */
+  const readAhead = async () => {
+    const ahead: RecordedEvent[] = [];
+    while (ahead.length < size && !stopped) {
+      const next = await (pending ??= ask());
+      if ('failed' in next || next.done) break;
+      pending = null;
+      ahead.push(next.value);
+      if (next.value.position >= knownUpTo()) break;
+    }
+    return ahead;
+  };
+  let readingAhead: Promise<RecordedEvent[]> | null = null;
   try {
     for (;;) {
-      const late = pending !== null && ready;
-      const first = await (pending ?? ask());
-      pending = null;
-      if ('failed' in first) throw first.failed;
-      if (first.done) return;
-      const page = [first.value];
-      const lateUntil = late ? performance.now() + LATE_PAGE_WAIT_MS : 0;
+      const page = readingAhead ? await readingAhead : [];
+      readingAhead = null;
+      // Read while the last page was applied: late, as below.
+      let lateUntil = page.length > 0 ? performance.now() + LATE_PAGE_WAIT_MS : 0;
+      if (page.length === 0) {
+        const late = pending !== null && ready;
+        const first = await (pending ?? ask());
+        pending = null;
+        if ('failed' in first) throw first.failed;
+        if (first.done) return;
+        page.push(first.value);
+        if (late) lateUntil = performance.now() + LATE_PAGE_WAIT_MS;
+      }
       const caughtUpBefore = caughtUp?.seen() ?? 0;
       while (page.length < size) {
-        pending = ask();
+        pending ??= ask();
         const waitMs = Math.ceil(lateUntil - performance.now());
         const end =
-          page.length >= REPLAY_PAGE
-            ? deadline(REPLAY_WAIT_MS)
-            : waitMs > 0 && (caughtUp?.seen() ?? 0) === caughtUpBefore
-              ? deadline(waitMs, caughtUp?.next())
-              : deadline(0);
+          page[page.length - 1]!.position < knownUpTo()
+            ? deadline(HISTORY_WAIT_MS)
+            : page.length >= REPLAY_PAGE
+              ? deadline(REPLAY_WAIT_MS)
+              : waitMs > 0 && (caughtUp?.seen() ?? 0) === caughtUpBefore
+                ? deadline(waitMs, caughtUp?.next())
+                : deadline(0);
         const next = await Promise.race([pending, end.promise]);
         end.cancel();
         if (next === 'tick' || 'failed' in next) break;
@@ -271,9 +312,11 @@ async function* pagesOf(events: AsyncIterable<RecordedEvent>, size: number, caug
         }
         page.push(next.value);
       }
+      if (page.length === size && page[size - 1]!.position < knownUpTo()) readingAhead = readAhead();
       yield page;
     }
   } finally {
+    stopped = true;
     // The reader stopped reading: the subscription ends (after the read under way), releasing its connections.
     void iterator.return?.().catch(() => undefined);
   }
@@ -432,11 +475,19 @@ export function createProjectionRunner(options: ProjectionRunnerOptions) {
   /** Applies one page to every track, a few projections at a time. */
   /** `told`: where a live page's change notices go, to be sent once every projection has applied it (null: a replay's page). */
   async function applyToTracks(group: Track[], page: readonly RecordedEvent[], told: ChangeNotice[] | null, signal: AbortSignal) {
+    const parallel = options.pages === 'direct' ? 1 : PARALLEL_PROJECTIONS;
+    // The slowest first, so that the page does not wait at its end for one that started last (direct: in the order given).
+    const order = parallel > 1 ? slowestFirst(group) : group;
     let next = 0;
     const worker = async () => {
-      while (next < group.length) await applyPage(group[next++]!, page, told, signal);
+      while (next < order.length) {
+        const track = order[next++]!;
+        const started = performance.now();
+        await applyPage(track, page, told, signal);
+        const cost = (performance.now() - started) / page.length;
+        track.cost = track.cost === undefined ? cost : (track.cost + cost) / 2;
+      }
     };
-    const parallel = options.pages === 'direct' ? 1 : PARALLEL_PROJECTIONS;
     await Promise.all(Array.from({ length: Math.min(parallel, group.length) }, worker));
     applied += page.length;
   }
@@ -483,7 +534,7 @@ export function createProjectionRunner(options: ProjectionRunnerOptions) {
       try {
         const caughtUp = createCaughtUpSignal();
         const events = eventStore.subscribeToAll({ after: from(), signal, onCaughtUp: caughtUp.mark });
-        for await (const page of pagesOf(events, PAGE_SIZE, caughtUp)) {
+        for await (const page of pagesOf(events, PAGE_SIZE, caughtUp, () => Math.max(liveFrom, livePosition))) {
           if (report && subscription.status === 'resubscribing') subscription = healthy();
           if ((await onPage(page)) === 'stop') return;
         }
