@@ -24,6 +24,7 @@ import {
 import { createProjectionRunner, type Projection } from '../../platform/projections/runner';
 import { applyToDocument, type Positioned } from '../../platform/projections/documents';
 import { createPostgresEventStore } from '../../platform/event-store/postgres';
+import type { EventStore } from '../../platform/event-store/port';
 import { createPostgresDocumentStore } from '../../platform/document-store/postgres';
 import { projectionStatuses } from '../../platform/projections/status';
 
@@ -195,7 +196,7 @@ describe('a rebuild in the runner', () => {
     try {
       const eventStore = await createPostgresEventStore({ pool });
       const store = createPostgresDocumentStore({ pool });
-      // 2,000 events: one full page (the runner's largest), then nothing more.
+      // 2,000 events: one whole read of the PostgreSQL adapter (its BATCH), then nothing more.
       for (let batch = 0; batch < 20; batch++)
         await eventStore.append(
           `tally-${batch}`,
@@ -226,6 +227,71 @@ describe('a rebuild in the runner', () => {
       expect(tallies).toHaveLength(20);
       expect(tallies.every((tally) => tally.count === 100)).toBe(true);
       expect(await store.collection(REBUILDS).countDocuments()).toBe(0);
+    } finally {
+      await pool.end();
+      await database.drop();
+    }
+  });
+});
+
+describe('pages', () => {
+  it('applies history in whole pages however slowly the adapter reads, and a live event in a page of its own', async () => {
+    const database = await createTestDatabase();
+    const pool = new pg.Pool({ connectionString: database.url });
+    try {
+      const eventStore = await createPostgresEventStore({ pool });
+      const store = createPostgresDocumentStore({ pool });
+      // 25,000 events of history: two whole pages (the runner's largest, 10,000 events) and the rest.
+      for (let batch = 0; batch < 50; batch++)
+        await eventStore.append(
+          `tally-${batch}`,
+          Array.from({ length: 500 }, () => ({ type: 'Counted', data: {} })),
+          { expectedVersion: 'no_stream' },
+        );
+      // Reads that take time: 20 ms every 500 events, longer than a page waits for an event it does not know is there.
+      const slowReads: EventStore = {
+        ...eventStore,
+        async *subscribeToAll(options) {
+          let read = 0;
+          for await (const event of eventStore.subscribeToAll(options)) {
+            if (++read % 500 === 0) await new Promise((resolve) => setTimeout(resolve, 20));
+            yield event;
+          }
+        },
+      };
+      /** Events applied per page: a page is one ProjectionContext.store. */
+      const pages = new Map<object, number>();
+      const counting = counter('paged', 'tally-');
+      const progress = createProjectionProgress({ store, runnerName: 'paged', local: true });
+      const runner = createProjectionRunner({
+        name: 'paged',
+        eventStore: slowReads,
+        store,
+        projections: [
+          {
+            ...counting,
+            apply(event, context) {
+              pages.set(context.store, (pages.get(context.store) ?? 0) + 1);
+              return counting.apply(event, context);
+            },
+          },
+        ],
+        progress,
+        logger: silent,
+      });
+      await runner.start();
+      try {
+        expect(await progress.waitFor(await eventStore.headPosition(), 60_000)).toBe(true);
+        expect([...pages.values()]).toEqual([10_000, 10_000, 5_000]);
+        await eventStore.append('tally-live', [{ type: 'Counted', data: {} }], { expectedVersion: 'no_stream' });
+        expect(await progress.waitFor(await eventStore.headPosition(), 20_000)).toBe(true);
+        expect([...pages.values()]).toEqual([10_000, 10_000, 5_000, 1]);
+      } finally {
+        await runner.stop();
+      }
+      const tallies = await store.collection<Tally>('paged_counts').find({});
+      expect(tallies).toHaveLength(51);
+      expect(tallies.filter((tally) => tally.count === 500)).toHaveLength(50);
     } finally {
       await pool.end();
       await database.drop();
