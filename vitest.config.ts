@@ -17,7 +17,16 @@ import { defineConfig } from 'vitest/config';
 const servers = { globalSetup: ['tests/support/global-setup.ts'], testTimeout: 30_000, hookTimeout: 60_000 };
 const TOUR = 'tests/soak/tour-*.soak.ts';
 const LIGHTHOUSE = 'tests/browser/lighthouse.browser.ts';
-const browsers = { globalSetup: ['tests/support/global-setup.ts'], testTimeout: 60_000, hookTimeout: 120_000 };
+/**
+ * A browser's live update (a command, its notice, the socket, a refetch, a render) can take over vitest's default poll
+ * of 1 s while two browser files and their sites share the machine's two cores: polls wait up to 5 s.
+ */
+const browsers = {
+  globalSetup: ['tests/support/global-setup.ts'],
+  testTimeout: 60_000,
+  hookTimeout: 120_000,
+  expect: { poll: { timeout: 5_000 } },
+};
 const first = { sequence: { groupOrder: 0 }, maxWorkers: 3 };
 
 class SoakFirst extends BaseSequencer {
