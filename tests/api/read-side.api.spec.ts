@@ -189,20 +189,33 @@ function counter(name: string, prefix: string, failOn?: () => number | undefined
   };
 }
 
+/** A log of its own in a new database: `streams` tally streams of `each` Counted events, for a runner of the test's. */
+async function withTallies(
+  streams: number,
+  each: number,
+  work: (stores: { eventStore: EventStore; store: ReturnType<typeof createPostgresDocumentStore> }) => Promise<void>,
+) {
+  const database = await createTestDatabase();
+  const pool = new pg.Pool({ connectionString: database.url });
+  try {
+    const eventStore = await createPostgresEventStore({ pool });
+    for (let batch = 0; batch < streams; batch++)
+      await eventStore.append(
+        `tally-${batch}`,
+        Array.from({ length: each }, () => ({ type: 'Counted', data: {} })),
+        { expectedVersion: 'no_stream' },
+      );
+    await work({ eventStore, store: createPostgresDocumentStore({ pool }) });
+  } finally {
+    await pool.end();
+    await database.drop();
+  }
+}
+
 describe('a rebuild in the runner', () => {
   it('finishes when the log ends exactly where a page does, with nothing appended after', async () => {
-    const database = await createTestDatabase();
-    const pool = new pg.Pool({ connectionString: database.url });
-    try {
-      const eventStore = await createPostgresEventStore({ pool });
-      const store = createPostgresDocumentStore({ pool });
-      // 2,000 events: one whole read of the PostgreSQL adapter (its BATCH), then nothing more.
-      for (let batch = 0; batch < 20; batch++)
-        await eventStore.append(
-          `tally-${batch}`,
-          Array.from({ length: 100 }, () => ({ type: 'Counted', data: {} })),
-          { expectedVersion: 'no_stream' },
-        );
+    // 2,000 events: one whole read of the PostgreSQL adapter (its BATCH), then nothing more.
+    await withTallies(20, 100, async ({ eventStore, store }) => {
       const progress = createProjectionProgress({ store, runnerName: 'exact', local: true });
       const runner = createProjectionRunner({
         name: 'exact',
@@ -227,27 +240,14 @@ describe('a rebuild in the runner', () => {
       expect(tallies).toHaveLength(20);
       expect(tallies.every((tally) => tally.count === 100)).toBe(true);
       expect(await store.collection(REBUILDS).countDocuments()).toBe(0);
-    } finally {
-      await pool.end();
-      await database.drop();
-    }
+    });
   });
 });
 
 describe('pages', () => {
   it('applies history in whole pages however slowly the adapter reads, and a live event in a page of its own', async () => {
-    const database = await createTestDatabase();
-    const pool = new pg.Pool({ connectionString: database.url });
-    try {
-      const eventStore = await createPostgresEventStore({ pool });
-      const store = createPostgresDocumentStore({ pool });
-      // 25,000 events of history: two whole pages (the runner's largest, 10,000 events) and the rest.
-      for (let batch = 0; batch < 50; batch++)
-        await eventStore.append(
-          `tally-${batch}`,
-          Array.from({ length: 500 }, () => ({ type: 'Counted', data: {} })),
-          { expectedVersion: 'no_stream' },
-        );
+    // 25,000 events of history: two whole pages (the runner's largest, 10,000 events) and the rest.
+    await withTallies(50, 500, async ({ eventStore, store }) => {
       // Reads that take time: 20 ms every 500 events, longer than a page waits for an event it does not know is there.
       const slowReads: EventStore = {
         ...eventStore,
@@ -292,10 +292,7 @@ describe('pages', () => {
       const tallies = await store.collection<Tally>('paged_counts').find({});
       expect(tallies).toHaveLength(51);
       expect(tallies.filter((tally) => tally.count === 500)).toHaveLength(50);
-    } finally {
-      await pool.end();
-      await database.drop();
-    }
+    });
   });
 });
 
