@@ -10,16 +10,19 @@ import { createLeadership } from '../../platform/projections/leadership';
 const LOCK = 0x7465_7374;
 let database: TestDatabase;
 const pools: pg.Pool[] = [];
+const leaderships: { stop(): Promise<void> }[] = [];
 
 beforeAll(async () => {
   database = await createTestDatabase();
 });
 afterAll(async () => {
+  // A failed test leaves its contenders running; their lock connections would keep the pools from ending.
+  await Promise.all(leaderships.map((leadership) => leadership.stop()));
   await Promise.all(pools.map((pool) => pool.end()));
   await database?.drop();
 });
 
-function contender(name: string, running: Set<string>, errors: string[], options: { failsToStart?: number } = {}) {
+function contender(name: string, running: Set<string>, errors: string[], options: { failsToStart?: number; takeOverEveryMs?: number } = {}) {
   const pool = new pg.Pool({ connectionString: database.url, max: 2 });
   pool.on('error', () => undefined);
   pools.push(pool);
@@ -29,7 +32,7 @@ function contender(name: string, running: Set<string>, errors: string[], options
     lockKey: LOCK,
     what: `runner ${name}`,
     logger: { info: () => undefined, error: (_fields: unknown, message?: string) => void errors.push(String(message)) },
-    takeOverEveryMs: 50,
+    takeOverEveryMs: options.takeOverEveryMs ?? 50,
     async lead() {
       calls.lead++;
       if (calls.lead <= (options.failsToStart ?? 0)) throw new Error('the runner could not start');
@@ -40,6 +43,7 @@ function contender(name: string, running: Set<string>, errors: string[], options
       running.delete(name);
     },
   });
+  leaderships.push(leadership);
   return { leadership, calls };
 }
 
@@ -89,7 +93,8 @@ describe('leadership of a runner', () => {
   it('leads only once the work runs, and gives the lock up when the work fails to start or stops by itself', async () => {
     const running = new Set<string>();
     const errors: string[] = [];
-    const failing = contender('failing', running, errors, { failsToStart: 1 });
+    // It tries again only after a minute here, so that its next attempt (which would start) cannot take the lock first.
+    const failing = contender('failing', running, errors, { failsToStart: 1, takeOverEveryMs: 60_000 });
     const other = contender('other', running, errors);
     await failing.leadership.start();
     // Its work did not start: it does not lead, and the lock is free for the other process.
@@ -98,7 +103,7 @@ describe('leadership of a runner', () => {
     await other.leadership.start();
     expect(other.leadership.leading()).toBe(true);
 
-    // The leader's work stops for good by itself: the lock goes back, and a process takes over (either may).
+    // The leader's work stops for good by itself: the lock goes back, and a process takes over.
     await other.leadership.stopped();
     expect(other.leadership.leading()).toBe(false);
     expect(other.calls.follow).toBe(1);
