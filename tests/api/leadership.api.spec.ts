@@ -22,7 +22,12 @@ afterAll(async () => {
   await database?.drop();
 });
 
-function contender(name: string, running: Set<string>, errors: string[], options: { failsToStart?: number; takeOverEveryMs?: number } = {}) {
+function contender(
+  name: string,
+  running: Set<string>,
+  errors: string[],
+  options: { failsToStart?: number; takeOverEveryMs?: number } = {},
+) {
   const pool = new pg.Pool({ connectionString: database.url, max: 2 });
   pool.on('error', () => undefined);
   pools.push(pool);
