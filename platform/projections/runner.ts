@@ -219,16 +219,17 @@ type CaughtUpSignal = ReturnType<typeof createCaughtUpSignal>;
 
 /**
  * Pages of what the log has ready: an event, then every one that follows without waiting (the adapters yield what they
- * have read from memory), up to `size`. Live events come in pages of their own; a replay's pages run on across the
- * adapter's reads (a page ends after REPLAY_WAIT_MS without an event), so that each projection commits less often; a
- * late page runs on until the adapter has caught up (LATE_PAGE_WAIT_MS).
+ * have read from memory), up to `size`. Live events come in pages of their own; a page of history runs on to `size`
+ * across the adapter's reads (HISTORY_WAIT_MS), and the next one is read while it is applied; any other long page runs
+ * on while events keep coming (it ends after REPLAY_WAIT_MS without one), so that each projection commits less often;
+ * a late page runs on until the adapter has caught up (LATE_PAGE_WAIT_MS).
  */
 async function* pagesOf(
   events: AsyncIterable<RecordedEvent>,
   size: number,
-  caughtUp?: CaughtUpSignal,
-  /** A position the log is known to reach: a page before it is history (HISTORY_WAIT_MS). */
-  knownUpTo: () => number = () => 0,
+  caughtUp: CaughtUpSignal,
+  /** A position the log is known to reach: a page before it is history. */
+  knownUpTo: () => number,
 ): AsyncGenerator<RecordedEvent[]> {
   const iterator = events[Symbol.asyncIterator]();
   type Next = IteratorResult<RecordedEvent> | { failed: unknown };
@@ -290,18 +291,17 @@ async function* pagesOf(
         page.push(first.value);
         if (late) lateUntil = performance.now() + LATE_PAGE_WAIT_MS;
       }
-      const caughtUpBefore = caughtUp?.seen() ?? 0;
+      const caughtUpBefore = caughtUp.seen();
+      /** How long the page waits for its next event. */
+      const pageEnd = () => {
+        if (page[page.length - 1]!.position < knownUpTo()) return deadline(HISTORY_WAIT_MS);
+        if (page.length >= REPLAY_PAGE) return deadline(REPLAY_WAIT_MS);
+        const waitMs = Math.ceil(lateUntil - performance.now());
+        return waitMs > 0 && caughtUp.seen() === caughtUpBefore ? deadline(waitMs, caughtUp.next()) : deadline(0);
+      };
       while (page.length < size) {
         pending ??= ask();
-        const waitMs = Math.ceil(lateUntil - performance.now());
-        const end =
-          page[page.length - 1]!.position < knownUpTo()
-            ? deadline(HISTORY_WAIT_MS)
-            : page.length >= REPLAY_PAGE
-              ? deadline(REPLAY_WAIT_MS)
-              : waitMs > 0 && (caughtUp?.seen() ?? 0) === caughtUpBefore
-                ? deadline(waitMs, caughtUp?.next())
-                : deadline(0);
+        const end = pageEnd();
         const next = await Promise.race([pending, end.promise]);
         end.cancel();
         if (next === 'tick' || 'failed' in next) break;

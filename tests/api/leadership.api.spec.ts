@@ -5,12 +5,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
 import { createTestDatabase, type TestDatabase } from '../support/database';
-import { createLeadership } from '../../platform/projections/leadership';
+import { createLeadership, type Leadership } from '../../platform/projections/leadership';
 
 const LOCK = 0x7465_7374;
 let database: TestDatabase;
 const pools: pg.Pool[] = [];
-const leaderships: { stop(): Promise<void> }[] = [];
+const leaderships: Leadership[] = [];
 
 beforeAll(async () => {
   database = await createTestDatabase();
