@@ -420,13 +420,16 @@ class PostgresCollection<T extends Document> implements Collection<T> {
   }
 
   async savePositioned({ put, remove }: PositionedChanges<T>): Promise<void> {
-    put.forEach((document, i) => subset.checkDocument(document, `savePositioned[${i}]`));
+    // Checked and encoded in one walk of each document (a page of a replay writes thousands).
+    const encoded = put.map((document, i) =>
+      subset.checkedHoldsDate(document, `savePositioned[${i}]`) ? JSON.stringify(document, encodeDates) : JSON.stringify(document),
+    );
     if (put.length === 0 && remove.length === 0) return;
     const olderThan = positionedOlderThan;
     // No savepoint inside a transaction: a page whose write fails is rolled back whole.
     await this.ensureCreated();
     if (this.db.defer) {
-      for (const statement of this.positionedStatements({ put, remove })) this.db.defer(statement);
+      for (const statement of this.positionedStatements(encoded, remove)) this.db.defer(statement);
       return;
     }
     await translated(async () => {
@@ -440,7 +443,7 @@ class PostgresCollection<T extends Document> implements Collection<T> {
         await this.db.query(
           `INSERT INTO ${this.table} AS t (id, doc) SELECT d->>'_id', d FROM jsonb_array_elements($1::jsonb) AS d
            ON CONFLICT (id) DO UPDATE SET doc = EXCLUDED.doc WHERE ${olderThan('t', "(EXCLUDED.doc->>'_position')::float8")}`,
-          [`[${put.map(encode).join(',')}]`],
+          [`[${encoded.join(',')}]`],
         );
     });
   }
@@ -449,7 +452,7 @@ class PostgresCollection<T extends Document> implements Collection<T> {
    * savePositioned's statements with their values inlined, to be sent in a transaction's next message (a message of
    * several statements takes no parameters). The same conditions: a document is written, and removed, only over an older one.
    */
-  private positionedStatements({ put, remove }: PositionedChanges<T>): string[] {
+  private positionedStatements(put: readonly string[], remove: PositionedChanges<T>['remove']): string[] {
     const statements: string[] = [];
     if (remove.length > 0)
       statements.push(
@@ -458,7 +461,7 @@ class PostgresCollection<T extends Document> implements Collection<T> {
       );
     if (put.length > 0)
       statements.push(
-        `INSERT INTO ${this.table} AS t (id, doc) SELECT d->>'_id', d FROM jsonb_array_elements(${dollarQuoted(`[${put.map(encode).join(',')}]`)}::jsonb) AS d
+        `INSERT INTO ${this.table} AS t (id, doc) SELECT d->>'_id', d FROM jsonb_array_elements(${dollarQuoted(`[${put.join(',')}]`)}::jsonb) AS d
          ON CONFLICT (id) DO UPDATE SET doc = EXCLUDED.doc WHERE ${positionedOlderThan('t', "(EXCLUDED.doc->>'_position')::float8")}`,
       );
     return statements;

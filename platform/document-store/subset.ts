@@ -111,18 +111,31 @@ function checkDate(value: Date, where: string): void {
   if (Number.isNaN(value.getTime())) unsupported(`${where}: invalid Date`);
 }
 
-/** A value that may be stored: JSON values plus Date; object fields that are undefined are left out, as JSON does. */
-function checkStoredValue(value: unknown, where: string): void {
-  if (value === null || typeof value === 'boolean') return;
-  if (typeof value === 'string') return checkString(value, where);
-  if (typeof value === 'number') return checkNumber(value, where);
-  if (value instanceof Date) return checkDate(value, where);
+/**
+ * A value that may be stored: JSON values plus Date; object fields that are undefined are left out, as JSON does.
+ * Returns whether it holds a Date (the PostgreSQL adapter encodes only those apart), so that a value is walked once.
+ */
+function checkStoredValue(value: unknown, where: string): boolean {
+  if (value === null || typeof value === 'boolean') return false;
+  if (typeof value === 'string') {
+    checkString(value, where);
+    return false;
+  }
+  if (typeof value === 'number') {
+    checkNumber(value, where);
+    return false;
+  }
+  if (value instanceof Date) {
+    checkDate(value, where);
+    return true;
+  }
+  let holdsDate = false;
   if (Array.isArray(value)) {
     for (let i = 0; i < value.length; i++) {
       if (!(i in value) || value[i] === undefined) unsupported(`${where}: arrays may not contain undefined`);
-      checkStoredValue(value[i], where);
+      if (checkStoredValue(value[i], where)) holdsDate = true;
     }
-    return;
+    return holdsDate;
   }
   if (isPlainObject(value)) {
     // A plain object inherits no enumerable field: for-in walks its own, without an array of entries per object.
@@ -133,9 +146,9 @@ function checkStoredValue(value: unknown, where: string): void {
           `${where}: field name '${key}' is not supported (no leading $, no dots; update modifiers such as $each are not supported)`,
         );
       }
-      if (field !== undefined) checkStoredValue(field, where);
+      if (field !== undefined && checkStoredValue(field, where)) holdsDate = true;
     }
-    return;
+    return holdsDate;
   }
   unsupported(`${where}: values of type ${describe(value)} are not supported (JSON values and Date only)`);
 }
@@ -146,9 +159,14 @@ function describe(value: unknown): string {
 }
 
 export function checkDocument(document: unknown, where: string): asserts document is { _id: string } {
+  checkedHoldsDate(document, where);
+}
+
+/** Checks a document as checkDocument does, and says whether it holds a Date: one walk where both are needed. */
+export function checkedHoldsDate(document: unknown, where: string): boolean {
   if (!isPlainObject(document)) unsupported(`${where}: a document must be a plain object`);
   if (typeof document._id !== 'string') unsupported(`${where}: _id must be a string`);
-  checkStoredValue(document, where);
+  return checkStoredValue(document, where);
 }
 
 function parseOperand(value: unknown, where: string): Operand {

@@ -346,8 +346,10 @@ export function createProjectionRunner(options: ProjectionRunnerOptions) {
   /** Rebuilds that failed in this process: not started again by themselves, only when asked for again. */
   const failedRebuilds = new Set<string>();
   const livePages = createLock();
-  /** What the runner is doing now: named in the log when it is slow to stop. */
-  let step = 'starting';
+  /** What the runner is doing now: named in the log when it is slow to stop (an event applied is put in words only then). */
+  let step: string | { track: Track; event: RecordedEvent } = 'starting';
+  const stepNow = () =>
+    typeof step === 'string' ? step : `${step.track.checkpoint}: applying ${step.event.type} at ${step.event.position}`;
 
   const byName = new Map(projections.map((projection) => [projection.name, projection]));
   if (byName.size !== projections.length) throw new Error(`${name}: two projections share a name`);
@@ -403,10 +405,12 @@ export function createProjectionRunner(options: ProjectionRunnerOptions) {
     const notices: ChangeNotice[] = [];
     const context: ProjectionContext = { store: page, notify: (notice) => notices.push(notice), live: false };
     const before = track.position;
+    const applying = { track, event: events[0]! };
     try {
       for (const event of events) {
         context.live = told !== null && event.position > liveFrom;
-        step = `${track.checkpoint}: applying ${event.type} at ${event.position}`;
+        applying.event = event;
+        step = applying;
         await track.projection.apply(event, context);
       }
       track.position = events[events.length - 1]!.position;
@@ -932,7 +936,7 @@ export function createProjectionRunner(options: ProjectionRunnerOptions) {
       if (housekeeping) clearInterval(housekeeping);
       housekeeping = null;
       await namedIfSlow(logger, `${name}: its housekeeping`, housekept);
-      await namedIfSlow(logger, `${name}: its live pages`, Promise.all(loops), () => ({ step }));
+      await namedIfSlow(logger, `${name}: its live pages`, Promise.all(loops), () => ({ step: stepNow() }));
       await namedIfSlow(logger, `${name}: its rebuilds`, Promise.all(rebuilding.values()));
       loops = [];
       // What moved in memory only is kept, so that a restart does not read it again.
