@@ -144,7 +144,9 @@ class PageCollection<T extends Document> implements Collection<T> {
   }
 
   private async read(id: string): Promise<Known> {
-    if (this.known.has(id)) return this.known.get(id)!;
+    // One lookup: a known document is never undefined (null when it does not exist).
+    const known = this.known.get(id);
+    if (known !== undefined) return known;
     const remembered = this.memory?.of(this.name);
     if (remembered) {
       const document = remembered.get(id);
@@ -162,8 +164,8 @@ class PageCollection<T extends Document> implements Collection<T> {
 
   /** The document as this page or the memory holds it, without reading the store. */
   private held(id: string): Known | undefined {
-    if (this.known.has(id)) return this.known.get(id);
-    return this.memory?.document(this.name, id);
+    const known = this.known.get(id);
+    return known !== undefined ? known : this.memory?.document(this.name, id);
   }
 
   private put(document: Stored) {
