@@ -420,10 +420,8 @@ class PostgresCollection<T extends Document> implements Collection<T> {
   }
 
   async savePositioned({ put, remove }: PositionedChanges<T>): Promise<void> {
-    // Checked and encoded in one walk of each document (a page of a replay writes thousands).
-    const encoded = put.map((document, i) =>
-      subset.checkedHoldsDate(document, `savePositioned[${i}]`) ? JSON.stringify(document, encodeDates) : JSON.stringify(document),
-    );
+    // One walk of each document checks it and finds its Dates (a page of a replay writes thousands).
+    const encoded = put.map((document, i) => encodeKnowingDates(document, subset.checkedHoldsDate(document, `savePositioned[${i}]`)));
     if (put.length === 0 && remove.length === 0) return;
     const olderThan = positionedOlderThan;
     // No savepoint inside a transaction: a page whose write fails is rolled back whole.
@@ -726,7 +724,12 @@ function encodeDates(this: Record<string, unknown>, key: string, encoded: unknow
 
 /** JSON with each Date as {"$date": ms}. A replacer takes JSON.stringify off its fast path: only where there is a Date. */
 function encode(value: unknown): string {
-  return holdsDate(value) ? JSON.stringify(value, encodeDates) : JSON.stringify(value);
+  return encodeKnowingDates(value, holdsDate(value));
+}
+
+/** encode, where the caller has walked the value already and knows whether it holds a Date. */
+function encodeKnowingDates(value: unknown, datesHeld: boolean): string {
+  return datesHeld ? JSON.stringify(value, encodeDates) : JSON.stringify(value);
 }
 
 function decode<T>(text: string): T {
