@@ -529,6 +529,29 @@ for (const adapter of adapters) {
         await c.savePositioned({ put: [], remove: [] });
       });
 
+      it('keeps the Dates of positioned documents, at any depth, and refuses what no document may hold', async () => {
+        const c = fresh();
+        const when = new Date('2024-03-01T10:00:00.123Z');
+        await c.savePositioned({
+          put: [
+            { _id: 'listed', _position: 1, list: [1, { when }] },
+            { _id: 'nested', _position: 1, at: { when } },
+            { _id: 'plain', _position: 1, at: { when: when.toISOString() } },
+          ],
+          remove: [],
+        });
+        expect(await c.find({}, { sort: { _id: 1 } })).toEqual([
+          { _id: 'listed', _position: 1, list: [1, { when }] },
+          { _id: 'nested', _position: 1, at: { when } },
+          { _id: 'plain', _position: 1, at: { when: when.toISOString() } },
+        ]);
+        await expect(c.savePositioned({ put: [{ _id: 'bad', _position: 2, list: [{ $set: 1 }] }], remove: [] })).rejects.toBeInstanceOf(
+          UnsupportedQueryError,
+        );
+        await expect(c.savePositioned({ put: [{ _id: 'bad', _position: 2, text: 'a\0b' }], remove: [] })).rejects.toThrow(/NUL/);
+        expect(await c.countDocuments()).toBe(3);
+      });
+
       it('refuses a positioned document that a unique index refuses', async () => {
         const c = fresh();
         await c.createIndex({ email: 1 }, { unique: true });
