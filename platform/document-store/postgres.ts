@@ -450,16 +450,16 @@ class PostgresCollection<T extends Document> implements Collection<T> {
    * savePositioned's statements with their values inlined, to be sent in a transaction's next message (a message of
    * several statements takes no parameters). The same conditions: a document is written, and removed, only over an older one.
    */
-  private positionedStatements(put: readonly string[], remove: PositionedChanges<T>['remove']): string[] {
+  private positionedStatements(encoded: readonly string[], remove: PositionedChanges<T>['remove']): string[] {
     const statements: string[] = [];
     if (remove.length > 0)
       statements.push(
         `DELETE FROM ${this.table} AS t USING jsonb_to_recordset(${dollarQuoted(JSON.stringify(remove.map(({ _id, _position }) => ({ id: _id, position: _position }))))}::jsonb) AS r(id text, position float8)
          WHERE t.id = r.id AND ${positionedOlderThan('t', 'r.position')}`,
       );
-    if (put.length > 0)
+    if (encoded.length > 0)
       statements.push(
-        `INSERT INTO ${this.table} AS t (id, doc) SELECT d->>'_id', d FROM jsonb_array_elements(${dollarQuoted(`[${put.join(',')}]`)}::jsonb) AS d
+        `INSERT INTO ${this.table} AS t (id, doc) SELECT d->>'_id', d FROM jsonb_array_elements(${dollarQuoted(`[${encoded.join(',')}]`)}::jsonb) AS d
          ON CONFLICT (id) DO UPDATE SET doc = EXCLUDED.doc WHERE ${positionedOlderThan('t', "(EXCLUDED.doc->>'_position')::float8")}`,
       );
     return statements;

@@ -111,24 +111,22 @@ function checkDate(value: Date, where: string): void {
   if (Number.isNaN(value.getTime())) unsupported(`${where}: invalid Date`);
 }
 
+/** Checks a string, number or Date as stored and compared values must be; false for a value of any other kind. */
+function checkScalar(value: unknown, where: string): boolean {
+  if (typeof value === 'string') checkString(value, where);
+  else if (typeof value === 'number') checkNumber(value, where);
+  else if (value instanceof Date) checkDate(value, where);
+  else return false;
+  return true;
+}
+
 /**
  * A value that may be stored: JSON values plus Date; object fields that are undefined are left out, as JSON does.
  * Returns whether it holds a Date (the PostgreSQL adapter encodes only those apart), so that a value is walked once.
  */
 function checkStoredValue(value: unknown, where: string): boolean {
   if (value === null || typeof value === 'boolean') return false;
-  if (typeof value === 'string') {
-    checkString(value, where);
-    return false;
-  }
-  if (typeof value === 'number') {
-    checkNumber(value, where);
-    return false;
-  }
-  if (value instanceof Date) {
-    checkDate(value, where);
-    return true;
-  }
+  if (checkScalar(value, where)) return value instanceof Date;
   let holdsDate = false;
   if (Array.isArray(value)) {
     for (let i = 0; i < value.length; i++) {
@@ -172,18 +170,7 @@ export function checkedHoldsDate(document: unknown, where: string): boolean {
 function parseOperand(value: unknown, where: string): Operand {
   if (value === undefined) unsupported(`${where}: undefined is not a value (it would match everything in MongoDB's driver)`);
   if (value === null || typeof value === 'boolean') return value;
-  if (typeof value === 'string') {
-    checkString(value, where);
-    return value;
-  }
-  if (typeof value === 'number') {
-    checkNumber(value, where);
-    return value;
-  }
-  if (value instanceof Date) {
-    checkDate(value, where);
-    return value;
-  }
+  if (checkScalar(value, where)) return value as string | number | Date;
   if (Array.isArray(value)) return value.map((item) => parseOperand(item, where));
   if (value instanceof RegExp) unsupported(`${where}: a regular expression is only supported as a field condition or with $regex`);
   if (isPlainObject(value))
