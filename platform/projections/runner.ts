@@ -159,6 +159,20 @@ const live = (name: string) => name;
 const slowestFirst = (tracks: readonly Track[]) => [...tracks].sort((a, b) => (b.cost ?? 0) - (a.cost ?? 0));
 const rebuilt = (name: string) => `${name}${REBUILD_SUFFIX}`;
 
+/**
+ * A page's change notices, each said once: the same message to the same rooms with the same payload tells nothing
+ * the first did not (a page of likes would send "the stats changed" once per like, to every member's browser).
+ */
+export function distinctNotices(notices: readonly ChangeNotice[]): ChangeNotice[] {
+  const said = new Set<string>();
+  return notices.filter((notice) => {
+    const key = JSON.stringify([notice.message, notice.rooms, notice.payload]);
+    if (said.has(key)) return false;
+    said.add(key);
+    return true;
+  });
+}
+
 function pause(ms: number, signal: AbortSignal) {
   return new Promise<void>((resolve) => {
     const timer = setTimeout(done, ms);
@@ -476,8 +490,10 @@ export function createProjectionRunner(options: ProjectionRunnerOptions) {
       .catch((stored: unknown) => logger.error({ err: stored }, `could not record that ${track.checkpoint} stopped`));
   }
 
-  /** Applies one page to every track, a few projections at a time. */
-  /** `told`: where a live page's change notices go, to be sent once every projection has applied it (null: a replay's page). */
+  /**
+   * Applies one page to every track, a few projections at a time. `told`: where a live page's change notices go, to be
+   * sent once every projection has applied it (null: a replay's page).
+   */
   async function applyToTracks(group: Track[], page: readonly RecordedEvent[], told: ChangeNotice[] | null, signal: AbortSignal) {
     const parallel = options.pages === 'direct' ? 1 : PARALLEL_PROJECTIONS;
     // The slowest first, so that the page does not wait at its end for one that started last (direct: in the order given).
@@ -578,7 +594,7 @@ export function createProjectionRunner(options: ProjectionRunnerOptions) {
           if (livePosition >= liveFrom) for (const track of tracks) track.memory = track.memory?.live() ?? null;
           reportProgress();
           // Only now: a reader told of a change must find it in every read model (and past every read cache).
-          for (const notice of told) options.publish?.(notice);
+          if (options.publish) for (const notice of distinctNotices(told)) options.publish(notice);
           writeSummary();
           step = `reading the log after ${livePosition}`;
           return 'go on' as const;

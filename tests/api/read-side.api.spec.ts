@@ -24,9 +24,10 @@ import {
 import { createProjectionRunner, type Projection } from '../../platform/projections/runner';
 import { applyToDocument, type Positioned } from '../../platform/projections/documents';
 import { createPostgresEventStore } from '../../platform/event-store/postgres';
-import type { EventStore } from '../../platform/event-store/port';
+import type { EventStore, RecordedEvent } from '../../platform/event-store/port';
 import { createPostgresDocumentStore } from '../../platform/document-store/postgres';
 import { projectionStatuses } from '../../platform/projections/status';
+import { ROOMS, type ChangeNotice } from '../../shared/socket-messages';
 
 const run = promisify(execFile);
 const READ_MODELS = [...new Set(allProjections.flatMap((projection) => projection.collections))].sort();
@@ -292,6 +293,61 @@ describe('pages', () => {
       const tallies = await store.collection<Tally>('paged_counts').find({});
       expect(tallies).toHaveLength(51);
       expect(tallies.filter((tally) => tally.count === 500)).toHaveLength(50);
+    });
+  });
+
+  it('tells each change notice of a live page once: a notice that says the same again is not sent', async () => {
+    await withTallies(1, 1, async ({ eventStore, store }) => {
+      const counting = counter('told', 'tally-');
+      const pages = new Map<object, number>();
+      const told: ChangeNotice[] = [];
+      const progress = createProjectionProgress({ store, runnerName: 'told', local: true });
+      const runner = createProjectionRunner({
+        name: 'told',
+        eventStore,
+        store,
+        projections: [
+          {
+            ...counting,
+            apply(event, context) {
+              pages.set(context.store, (pages.get(context.store) ?? 0) + 1);
+              context.notify({ message: 'stats:changed', rooms: [ROOMS.members], payload: {} });
+              context.notify({ message: 'posts:changed', rooms: [ROOMS.public], payload: { id: event.id, kind: 'updated' } });
+              return counting.apply(event, context);
+            },
+          },
+        ],
+        progress,
+        publish: (notice) => told.push(notice),
+        logger: silent,
+      });
+      await runner.start();
+      try {
+        expect(await progress.waitFor(await eventStore.headPosition(), 20_000)).toBe(true);
+        // Three events in one append: one live page.
+        await eventStore.append(
+          'tally-live',
+          [1, 2, 3].map(() => ({ type: 'Counted', data: {} })),
+          { expectedVersion: 'no_stream' },
+        );
+        expect(await progress.waitFor(await eventStore.headPosition(), 20_000)).toBe(true);
+      } finally {
+        await runner.stop();
+      }
+      expect([...pages.values()]).toEqual([1, 3]);
+      // Once per page: the next page says it again.
+      const stats = { message: 'stats:changed', rooms: [ROOMS.members], payload: {} };
+      const post = (event: RecordedEvent) => ({
+        message: 'posts:changed',
+        rooms: [ROOMS.public],
+        payload: { id: event.id, kind: 'updated' },
+      });
+      expect(told).toEqual([
+        stats,
+        ...(await eventStore.readStream('tally-0')).map(post),
+        stats,
+        ...(await eventStore.readStream('tally-live')).map(post),
+      ]);
     });
   });
 });
