@@ -59,6 +59,12 @@ export interface RecordedEvent<Type extends string = string, Data = unknown> {
   createdAt: Date;
 }
 
+/** Where one event is in the log: its stream and its version there. */
+export interface EventPlace {
+  streamName: string;
+  version: number;
+}
+
 export interface AppendResult {
   /** Version of the last event appended. */
   nextExpectedVersion: number;
@@ -84,6 +90,11 @@ export interface EventStore {
    * stream does not exist or has nothing after that version.
    */
   readStream(streamName: string, options?: { afterVersion?: number }): Promise<RecordedEvent[]>;
+  /**
+   * The events at these places (a stream and a version in it), in the order asked; a place the log does not hold is
+   * left out. For reading back what a read model points at instead of copying (a member's activity, for the export).
+   */
+  readEvents(places: readonly EventPlace[]): Promise<RecordedEvent[]>;
   /**
    * Every event of every stream, in global order, after the given position, then
    * live events as they commit. Never skips an event and never yields one twice.

@@ -704,6 +704,22 @@ export async function createPostgresEventStore(options: PostgresEventStoreOption
       return rows.map(toRecorded);
     },
 
+    async readEvents(places) {
+      if (places.length === 0) return [];
+      const { rows } = await retryWhileUnavailable(
+        () =>
+          pool.query<Row>(
+            `SELECT e.position, e.stream_name, e.version, e.id, e.type, e.data, e.metadata, e.created_at
+               FROM unnest($1::text[], $2::integer[]) WITH ORDINALITY AS wanted(stream_name, version, n)
+               JOIN ${table} e ON e.stream_name = wanted.stream_name AND e.version = wanted.version
+              ORDER BY wanted.n`,
+            [places.map((place) => place.streamName), places.map((place) => place.version)],
+          ),
+        isPostgresUnavailable,
+      );
+      return rows.map(toRecorded);
+    },
+
     async backlog(after, cap) {
       const { rows } = await pool.query<{ events: number; oldest: Date | null }>(
         `SELECT count(*)::integer AS events, min(created_at) AS oldest FROM (

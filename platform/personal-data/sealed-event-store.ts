@@ -142,6 +142,9 @@ export function sealPersonalData(inner: EventStore, keys: PersonalDataKeys): Eve
     async readStream(streamName, options) {
       return Promise.all((await inner.readStream(streamName, options)).map((recorded) => openEvent(recorded)));
     },
+    async readEvents(places) {
+      return Promise.all((await inner.readEvents(places)).map((recorded) => openEvent(recorded)));
+    },
     async *subscribeToAll(options) {
       for await (const recorded of inner.subscribeToAll(options)) {
         const erasure = erasureOf(recorded.streamName, recorded);

@@ -1,16 +1,18 @@
 /**
- * Read model `member_activity`: every event each member caused or that concerns them, as the log holds it (opened:
- * personal data in place), for their export (`GET /api/me/export`, docs/domain/members.md#export). An event concerns
- * a member when they acted (its metadata's actor), when it is in one of their own streams (their account, inbox,
- * bookmarks, calendar feed, subscriptions), when it names them as its member (an RSVP, a place on the waiting list)
- * or when it says they wrote it: the author of a post, blog post or comment, the organizer of an event, whoever
- * appended it (the demo seed appended without an actor in the metadata, and its members' posts were missing).
- * Hashes of secrets (password, link tokens) are held but not handed out: they are listed as held.
+ * Read model `member_activity`: where in the log each member's events are (every event they caused or that concerns
+ * them), for their export (`GET /api/me/export`, docs/domain/members.md#export), which reads those events back from
+ * the log as it holds them now: opened, personal data in place, and without what an erasure took since (an entry
+ * copying the event would keep another member's erased words, a post staff edited, say). An event concerns a member
+ * when they acted (its metadata's actor), when it is in one of their own streams (their account, inbox, bookmarks,
+ * calendar feed, subscriptions), when it names them as its member (an RSVP, a place on the waiting list) or when it
+ * says they wrote it: the author of a post, blog post or comment, the organizer of an event, whoever appended it (the
+ * demo seed appended without an actor in the metadata, and its members' posts were missing). Hashes of secrets
+ * (password, link tokens) are held but not handed out: they are listed as held.
  * Whose each subscription is (its later events do not say) is kept in `member_activity_subscriptions`. An erased
  * member's activity goes.
  */
 import type { DocumentStore } from '../../platform/document-store/port';
-import type { RecordedEvent } from '../../platform/event-store/port';
+import type { EventStore, RecordedEvent } from '../../platform/event-store/port';
 import { applyToDocument, type Positioned } from '../../platform/projections/documents';
 import type { Projection } from '../../platform/projections/runner';
 import { parseStreamName } from '../../shared/streams';
@@ -18,16 +20,15 @@ import { parseStreamName } from '../../shared/streams';
 export const MEMBER_ACTIVITY = 'member_activity';
 export const MEMBER_ACTIVITY_SUBSCRIPTIONS = 'member_activity_subscriptions';
 
-export type ActivityDocument = Positioned & {
+/** One event of a member's: its place in the log. */
+type ActivityDocument = Positioned & {
   _id: string;
   memberId: string;
   stream: string;
-  type: string;
-  data: unknown;
-  at: string;
+  version: number;
 };
 
-export const memberActivity = (store: DocumentStore) => store.collection<ActivityDocument>(MEMBER_ACTIVITY);
+const memberActivity = (store: DocumentStore) => store.collection<ActivityDocument>(MEMBER_ACTIVITY);
 /** A member's subscription (a guest's has none), by the subscription's id. */
 type SubscriptionOwner = Positioned & { _id: string; memberId: string };
 const subscriptionOwners = (store: DocumentStore) => store.collection<SubscriptionOwner>(MEMBER_ACTIVITY_SUBSCRIPTIONS);
@@ -89,7 +90,9 @@ async function forget(store: DocumentStore, memberId: string, at: number) {
 export const memberActivityProjection: Projection = {
   name: 'member-activity',
   // 3: authors and organizers named in the data count (events appended without an actor, as the demo seed did).
-  version: 3,
+  // 4: entries say where the event is, and the export reads it from the log (they held a copy, which kept what an
+  // erasure took from the log).
+  version: 4,
   collections: [MEMBER_ACTIVITY, MEMBER_ACTIVITY_SUBSCRIPTIONS],
   async setup(store) {
     await memberActivity(store).createIndex({ memberId: 1, _position: 1 });
@@ -100,9 +103,6 @@ export const memberActivityProjection: Projection = {
     if (stream?.type === 'member' && recorded.type === 'MemberErased') return forget(store, stream.id, recorded.position);
     const members = await concerned(recorded, store);
     if (members.size === 0) return;
-    // Copied only where a hash is replaced: entries are never changed in place.
-    const data = holdsHash(recorded.data) ? withoutHashes(recorded.data) : recorded.data;
-    const at = recorded.createdAt.toISOString();
     // An entry never changes, so it is written without reading first (one write per event and member, as a replay of
     // the whole log makes them); the same event applied again after a crash finds it there, as new, and moves on.
     await memberActivity(store).savePositioned({
@@ -111,11 +111,33 @@ export const memberActivityProjection: Projection = {
         _position: recorded.position,
         memberId,
         stream: recorded.streamName,
-        type: recorded.type,
-        data,
-        at,
+        version: recorded.version,
       })),
       remove: [],
     });
   },
 };
+
+/** An event of a member's activity, as the export hands it out. */
+interface ActivityEntry {
+  at: string;
+  stream: string;
+  type: string;
+  data: unknown;
+}
+
+/**
+ * A member's activity, in the log's order: each event read from the log as it is now (opened by `eventStore`, the
+ * sealing store), every hash of a secret replaced by HELD_NOT_GIVEN.
+ */
+export async function memberActivityOf(store: DocumentStore, eventStore: EventStore, memberId: string): Promise<ActivityEntry[]> {
+  const places = await memberActivity(store).find({ memberId }, { sort: { _position: 1, _id: 1 } });
+  const events = await eventStore.readEvents(places.map(({ stream, version }) => ({ streamName: stream, version })));
+  return events.map((event) => ({
+    at: event.createdAt.toISOString(),
+    stream: event.streamName,
+    type: event.type,
+    // Copied only where a hash is replaced.
+    data: holdsHash(event.data) ? withoutHashes(event.data) : event.data,
+  }));
+}

@@ -7,7 +7,7 @@ import { fail } from '../../shared/domain';
 import { streamName } from '../../shared/streams';
 import { memberDecider } from '../../shared/members/member-stream';
 import { AccountExportSchema, EraseAccountSchema, type AccountExport } from '../../shared/members/erasure';
-import { credentialsCollection, HELD_NOT_GIVEN, memberActivity, membersCollection } from '../../projections/members';
+import { credentialsCollection, HELD_NOT_GIVEN, memberActivityOf, membersCollection } from '../../projections/members';
 import { subscriptionsCollection } from '../../projections/subscriptions';
 import { subscriptionDecider } from '../../shared/subscriptions/subscription-stream';
 import { mediaCollection, mediaView, sweepOrphanMedia } from '../../projections/media';
@@ -59,7 +59,7 @@ export async function erasureRoutes(
         subscriptionsCollection(store).find({ memberId }, { sort: { createdAt: 1, _id: 1 } }),
         memberSessions.list(memberId),
         mediaCollection(store).find({ ownerId: memberId }, { sort: { uploadedAt: 1, _id: 1 } }),
-        memberActivity(store).find({ memberId }, { sort: { _position: 1, _id: 1 } }),
+        memberActivityOf(store, services.eventStore, memberId),
         exportDocuments(store, memberId, services.config.publicUrl),
       ]);
       if (!member) throw fail.notFound('Member not found');
@@ -110,7 +110,7 @@ export async function erasureRoutes(
           url: mediaView(upload, 'blog').url,
           uploadedAt: upload.uploadedAt,
         })),
-        activity: activity.map(({ at, stream, type, data }) => ({ at, stream, type, data })),
+        activity,
       };
     },
   );

@@ -185,6 +185,29 @@ for (const adapter of adapters) {
       expect(events.at(-1)!.position).toBe(last.position);
     });
 
+    it('reads events back by their stream and version, in the order asked, leaving out places the log does not hold', async () => {
+      const first = stream('placed');
+      const second = stream('placed');
+      await store.append(
+        first,
+        [0, 1, 2].map((n) => ({ type: 'Counted', data: { n } })),
+        { expectedVersion: 'no_stream' },
+      );
+      await store.append(second, [{ type: 'Counted', data: { n: 10 } }], { expectedVersion: 'no_stream' });
+      const [a0, , a2] = await store.readStream(first);
+      const [b0] = await store.readStream(second);
+      const read = await store.readEvents([
+        { streamName: second, version: 0 },
+        { streamName: first, version: 2 },
+        { streamName: first, version: 7 },
+        { streamName: stream('missing'), version: 0 },
+        { streamName: first, version: 0 },
+      ]);
+      // The same records readStream returns, positions and times included.
+      expect(read).toEqual([b0, a2, a0]);
+      expect(await store.readEvents([])).toEqual([]);
+    });
+
     it('delivers from the start of the log with the same records readStream returns', async () => {
       const name = stream('from-start');
       await store.append(name, [{ type: 'Only', data: { n: 1 }, metadata: { actorId: 'a' } }], { expectedVersion: 'no_stream' });

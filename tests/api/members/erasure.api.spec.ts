@@ -395,6 +395,10 @@ describe('leaving with one’s data', () => {
     const identity = randomBytes(5).toString('hex');
     const words = `gone${randomBytes(4).toString('hex')}`;
     const { browser, postId, eventId, avatarUrl, photoUrl } = await activeMember(identity, words);
+    // Staff tidied their post: the edit is what the admin did (in the admin's activity), and its text is the leaver's.
+    const tidied = await cast.admin.browser.patch(`/api/posts/${postId}`, { content: `My aircheck ${words} from 1974, tidied` });
+    expect(tidied.status).toBe(200);
+    expect(JSON.stringify((await cast.admin.browser.get('/api/me/export')).body.activity)).toContain(`${words} from 1974, tidied`);
     expect((await browser.request('DELETE', '/api/me', { password: PASSWORD, content: 'removed' })).status).toBe(204);
 
     const check = async () => {
@@ -403,6 +407,10 @@ describe('leaving with one’s data', () => {
       expect(await rawLog()).not.toContain(identity);
       expect(await holding(words)).toEqual([]);
       expect(await rawLog()).not.toContain(words);
+      // The admin's export still lists the edit they made, without the text that went with its writer.
+      const adminActivity = (await cast.admin.browser.get('/api/me/export')).body.activity as { type: string; stream: string }[];
+      expect(adminActivity).toContainEqual(expect.objectContaining({ type: 'PostEdited', stream: `post-${postId}` }));
+      expect(JSON.stringify(adminActivity)).not.toContain(words);
       expect((await cast.member.browser.get('/api/posts?limit=50')).body.items.map((item: { id: string }) => item.id)).not.toContain(
         postId,
       );
