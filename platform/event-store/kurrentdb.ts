@@ -96,10 +96,10 @@ export function kurrentFailure(error: unknown): unknown {
   );
 }
 
-/** One call to the server: retried while the server cannot answer (isKurrentUnavailable), then the port's error. */
 /** How many single-event reads readEvents has in flight at once. */
 const READ_EVENTS_AT_ONCE = 32;
 
+/** One call to the server: retried while the server cannot answer (isKurrentUnavailable), then the port's error. */
 async function call<T>(operation: () => Promise<T>): Promise<T> {
   try {
     return await retryWhileUnavailable(operation, isKurrentUnavailable);
