@@ -27,6 +27,11 @@ type ActivityDocument = Positioned & {
   stream: string;
   version: number;
 };
+/**
+ * An entry as version 3 wrote it: a copy of the event. The live collection holds these after a deployment of version 4
+ * until its rebuild (beside it) switches, and the export hands them out as they are meanwhile.
+ */
+type CopiedEntry = Positioned & { _id: string; memberId: string; stream: string; type: string; data: unknown; at: string };
 
 const memberActivity = (store: DocumentStore) => store.collection<ActivityDocument>(MEMBER_ACTIVITY);
 /** A member's subscription (a guest's has none), by the subscription's id. */
@@ -131,13 +136,18 @@ interface ActivityEntry {
  * sealing store), every hash of a secret replaced by HELD_NOT_GIVEN.
  */
 export async function memberActivityOf(store: DocumentStore, eventStore: EventStore, memberId: string): Promise<ActivityEntry[]> {
-  const places = await memberActivity(store).find({ memberId }, { sort: { _position: 1, _id: 1 } });
-  const events = await eventStore.readEvents(places.map(({ stream, version }) => ({ streamName: stream, version })));
-  return events.map((event) => ({
-    at: event.createdAt.toISOString(),
-    stream: event.streamName,
-    type: event.type,
+  const entries = await store
+    .collection<ActivityDocument | CopiedEntry>(MEMBER_ACTIVITY)
+    .find({ memberId }, { sort: { _position: 1, _id: 1 } });
+  const placed = entries.filter((entry): entry is ActivityDocument => 'version' in entry);
+  const events = await eventStore.readEvents(placed.map(({ stream, version }) => ({ streamName: stream, version })));
+  const read = new Map(events.map((event) => [`${event.version}:${event.streamName}`, event]));
+  return entries.flatMap((entry) => {
+    if (!('version' in entry)) return [{ at: entry.at, stream: entry.stream, type: entry.type, data: entry.data }];
+    const event = read.get(`${entry.version}:${entry.stream}`);
+    if (!event) return [];
     // Copied only where a hash is replaced.
-    data: holdsHash(event.data) ? withoutHashes(event.data) : event.data,
-  }));
+    const data = holdsHash(event.data) ? withoutHashes(event.data) : event.data;
+    return [{ at: event.createdAt.toISOString(), stream: event.streamName, type: event.type, data }];
+  });
 }

@@ -7,8 +7,8 @@ import { randomUUID } from 'node:crypto';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestSite, type TestSite } from '../../support/site';
-import { Browser } from '../../support/http';
+import { startTestSite, UNLIMITED_RATES, type TestSite } from '../../support/site';
+import { Browser, registerMember } from '../../support/http';
 import { createCommandHandler } from '../../../platform/command-handler';
 import { streamName } from '../../../shared/streams';
 import { postDecider } from '../../../shared/feed/post-stream';
@@ -21,7 +21,7 @@ const DEMO_PASSWORD = 'broadcast-history';
 let site: TestSite;
 
 beforeAll(async () => {
-  site = await startTestSite();
+  site = await startTestSite(UNLIMITED_RATES);
   // The seed runs the projections itself; the site's runner waits meanwhile, as for a rebuild.
   await site.services.readModels.stop();
   const { config } = site.services;
@@ -100,4 +100,16 @@ describe('the export of a seeded account', () => {
     expect(submitted.sort()).toEqual([...own].sort());
     expect(activity.map((event) => event.type)).toContain('MemberRegistered');
   }, 60_000);
+
+  it('hands out an entry version 3 copied as it holds it, in its place, until the rebuild replaces it', async () => {
+    const { user, browser } = await registerMember(site.url);
+    const before = (await browser.get('/api/me/export')).body.activity as { type: string }[];
+    expect(before.length).toBeGreaterThan(0);
+    // As the live collection holds it after a deployment, while version 4 is built beside it: a copy, first of all.
+    const copied = { at: '2020-01-02T03:04:05.000Z', stream: `member-${user.id}`, type: 'MemberNoted', data: { note: 'as copied' } };
+    await site.services.store
+      .collection('member_activity')
+      .insertOne({ _id: `${user.id}:copied`, _position: 0, memberId: user.id, ...copied });
+    expect((await browser.get('/api/me/export')).body.activity).toEqual([copied, ...before]);
+  });
 });
