@@ -274,7 +274,7 @@ function createKurrentDbEventStore(connectionString: string): EventStore {
             ),
           )),
         );
-      return found.filter((event) => event !== null);
+      return found;
     },
 
     async backlog(after, cap) {

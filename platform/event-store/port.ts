@@ -91,10 +91,10 @@ export interface EventStore {
    */
   readStream(streamName: string, options?: { afterVersion?: number }): Promise<RecordedEvent[]>;
   /**
-   * The events at these places (a stream and a version in it), in the order asked; a place the log does not hold is
-   * left out. For reading back what a read model points at instead of copying (a member's activity, for the export).
+   * The event at each of these places (a stream and a version in it), in the order asked: null where the log holds
+   * none. For reading back what a read model points at instead of copying (a member's activity, for the export).
    */
-  readEvents(places: readonly EventPlace[]): Promise<RecordedEvent[]>;
+  readEvents(places: readonly EventPlace[]): Promise<(RecordedEvent | null)[]>;
   /**
    * Every event of every stream, in global order, after the given position, then
    * live events as they commit. Never skips an event and never yields one twice.

@@ -708,16 +708,16 @@ export async function createPostgresEventStore(options: PostgresEventStoreOption
       if (places.length === 0) return [];
       const { rows } = await retryWhileUnavailable(
         () =>
-          pool.query<Row>(
+          pool.query<Row | { position: null }>(
             `SELECT e.position, e.stream_name, e.version, e.id, e.type, e.data, e.metadata, e.created_at
                FROM unnest($1::text[], $2::integer[]) WITH ORDINALITY AS wanted(stream_name, version, n)
-               JOIN ${table} e ON e.stream_name = wanted.stream_name AND e.version = wanted.version
+               LEFT JOIN ${table} e ON e.stream_name = wanted.stream_name AND e.version = wanted.version
               ORDER BY wanted.n`,
             [places.map((place) => place.streamName), places.map((place) => place.version)],
           ),
         isPostgresUnavailable,
       );
-      return rows.map(toRecorded);
+      return rows.map((row) => (row.position === null ? null : toRecorded(row)));
     },
 
     async backlog(after, cap) {

@@ -143,7 +143,7 @@ export function sealPersonalData(inner: EventStore, keys: PersonalDataKeys): Eve
       return Promise.all((await inner.readStream(streamName, options)).map((recorded) => openEvent(recorded)));
     },
     async readEvents(places) {
-      return Promise.all((await inner.readEvents(places)).map((recorded) => openEvent(recorded)));
+      return Promise.all((await inner.readEvents(places)).map((recorded) => recorded && openEvent(recorded)));
     },
     async *subscribeToAll(options) {
       for await (const recorded of inner.subscribeToAll(options)) {

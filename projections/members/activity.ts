@@ -141,10 +141,10 @@ export async function memberActivityOf(store: DocumentStore, eventStore: EventSt
     .find({ memberId }, { sort: { _position: 1, _id: 1 } });
   const placed = entries.filter((entry): entry is ActivityDocument => 'version' in entry);
   const events = await eventStore.readEvents(placed.map(({ stream, version }) => ({ streamName: stream, version })));
-  const read = new Map(events.map((event) => [`${event.version}:${event.streamName}`, event]));
+  const eventOf = new Map(placed.map((entry, i) => [entry, events[i]]));
   return entries.flatMap((entry) => {
     if (!('version' in entry)) return [{ at: entry.at, stream: entry.stream, type: entry.type, data: entry.data }];
-    const event = read.get(`${entry.version}:${entry.stream}`);
+    const event = eventOf.get(entry);
     if (!event) return [];
     // Copied only where a hash is replaced.
     const data = holdsHash(event.data) ? withoutHashes(event.data) : event.data;
