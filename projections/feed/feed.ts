@@ -277,19 +277,17 @@ export const IN_REVIEW = { reviewAt: { $gt: '' } } as const;
 export const feedProjection: Projection = {
   name: 'feed',
   // 4: edits (editedAt, held revisions and their queue, the history in feed_revisions).
-  version: 4,
+  // 5: without the indexes no query used ({ reports }, { day } on feed_tag_days; { authorId } leads the profile's).
+  version: 5,
   collections: [FEED_POSTS, FEED_TAG_DAYS, FEED_TAG_COUNTS, FEED_TAG_WINDOW, FEED_AUTHORS, FEED_REVISIONS],
   async setup(store) {
     const posts = feedPosts(store);
     await posts.createIndex({ status: 1, pinRank: -1, createdAt: -1, _id: -1 });
-    await posts.createIndex({ authorId: 1 });
-    // A member's profile: their newest approved posts.
+    // A member's profile: their newest approved posts (and, by its first key, their export).
     await posts.createIndex({ authorId: 1, status: 1, createdAt: -1, _id: -1 });
-    await posts.createIndex({ reports: 1 });
     await posts.createIndex({ reviewAt: 1, _id: 1 });
     await revisions(store).createIndex({ postId: 1, createdAt: -1, _id: -1 });
     await posts.createIndex({ search: 'text' }, { name: 'feed_search' });
-    await tagDays(store).createIndex({ day: 1 });
     await tagCounts(store).createIndex({ count: -1, _id: 1 });
   },
   async apply(recorded, context) {

@@ -20,20 +20,26 @@ import { parseStreamName } from '../../shared/streams';
 export const MEMBER_ACTIVITY = 'member_activity';
 export const MEMBER_ACTIVITY_SUBSCRIPTIONS = 'member_activity_subscriptions';
 
-/** One event of a member's: its place in the log. */
+/**
+ * One event of a member's: its place in the log, under `<member id>:<position>` (the position padded to 16 digits, as
+ * far as a position goes), so that a member's entries are one range of the primary key, in the log's order: no other
+ * index to keep up as entries are written (a third of the rows a replay writes).
+ */
 type ActivityDocument = Positioned & {
   _id: string;
-  memberId: string;
   stream: string;
   version: number;
 };
 /**
- * An entry as version 3 wrote it: a copy of the event. The live collection holds these after a deployment of version 4
- * until its rebuild (beside it) switches, and the export hands them out as they are meanwhile.
+ * An entry as version 3 wrote it: a copy of the event. The live collection holds these after a deployment of a later
+ * version until its rebuild (beside it) switches, and the export hands them out as they are meanwhile.
  */
 type CopiedEntry = Positioned & { _id: string; memberId: string; stream: string; type: string; data: unknown; at: string };
 
 const memberActivity = (store: DocumentStore) => store.collection<ActivityDocument>(MEMBER_ACTIVITY);
+/** A member's entries, whichever version wrote them: every version's ids begin with the member's id and a colon. */
+const entriesOf = (memberId: string) => ({ _id: { $gt: `${memberId}:`, $lt: `${memberId};` } });
+const entryId = (memberId: string, position: number) => `${memberId}:${String(position).padStart(16, '0')}`;
 /** A member's subscription (a guest's has none), by the subscription's id. */
 type SubscriptionOwner = Positioned & { _id: string; memberId: string };
 const subscriptionOwners = (store: DocumentStore) => store.collection<SubscriptionOwner>(MEMBER_ACTIVITY_SUBSCRIPTIONS);
@@ -87,7 +93,7 @@ async function concerned(recorded: RecordedEvent, store: DocumentStore): Promise
 
 /** Everything held for an erased member goes, the record of their erasure too. */
 async function forget(store: DocumentStore, memberId: string, at: number) {
-  await memberActivity(store).deleteMany({ memberId });
+  await memberActivity(store).deleteMany(entriesOf(memberId));
   for (const { _id } of await subscriptionOwners(store).find({ memberId }, { fields: ['_id'] }))
     await applyToDocument(subscriptionOwners(store), _id, at, () => null);
 }
@@ -97,10 +103,10 @@ export const memberActivityProjection: Projection = {
   // 3: authors and organizers named in the data count (events appended without an actor, as the demo seed did).
   // 4: entries say where the event is, and the export reads it from the log (they held a copy, which kept what an
   // erasure took from the log).
-  version: 4,
+  // 5: entries are kept by member and position in their _id, without an index of their own.
+  version: 5,
   collections: [MEMBER_ACTIVITY, MEMBER_ACTIVITY_SUBSCRIPTIONS],
   async setup(store) {
-    await memberActivity(store).createIndex({ memberId: 1, _position: 1 });
     await subscriptionOwners(store).createIndex({ memberId: 1 });
   },
   async apply(recorded, { store }) {
@@ -112,9 +118,8 @@ export const memberActivityProjection: Projection = {
     // the whole log makes them); the same event applied again after a crash finds it there, as new, and moves on.
     await memberActivity(store).savePositioned({
       put: [...members].map((memberId) => ({
-        _id: `${memberId}:${recorded.id}`,
+        _id: entryId(memberId, recorded.position),
         _position: recorded.position,
-        memberId,
         stream: recorded.streamName,
         version: recorded.version,
       })),
@@ -138,7 +143,7 @@ interface ActivityEntry {
 export async function memberActivityOf(store: DocumentStore, eventStore: EventStore, memberId: string): Promise<ActivityEntry[]> {
   const entries = await store
     .collection<ActivityDocument | CopiedEntry>(MEMBER_ACTIVITY)
-    .find({ memberId }, { sort: { _position: 1, _id: 1 } });
+    .find(entriesOf(memberId), { sort: { _position: 1, _id: 1 } });
   const placed = entries.filter((entry): entry is ActivityDocument => 'version' in entry);
   const events = await eventStore.readEvents(placed.map(({ stream, version }) => ({ streamName: stream, version })));
   const eventOf = new Map(placed.map((entry, i) => [entry, events[i]]));

@@ -407,12 +407,12 @@ export const notificationsProjection: Projection = {
   name: 'notifications',
   // 4: a feed post's notifications lead to its page (/posts/<id>), a comment's to #comment-<id> there.
   // 5: discussion replies and topics (replies to me or my topic, mentions).
-  version: 5,
+  // 6: without the index on the actor's id, which no query used (renames reach notifications by their ids).
+  version: 6,
   collections: [NOTIFICATIONS, NOTIFICATION_SUBJECTS, NOTIFICATION_NAMES],
   async setup(store) {
     await notificationsCollection(store).createIndex({ memberId: 1, createdAt: -1, _id: -1 });
     await notificationsCollection(store).createIndex({ memberId: 1, read: 1 });
-    await notificationsCollection(store).createIndex({ 'actor.id': 1 });
   },
   async apply(recorded, context) {
     const { store, notify, live } = context;

@@ -101,15 +101,27 @@ describe('the export of a seeded account', () => {
     expect(activity.map((event) => event.type)).toContain('MemberRegistered');
   }, 60_000);
 
-  it('hands out an entry version 3 copied as it holds it, in its place, until the rebuild replaces it', async () => {
+  it('hands out the entries earlier versions left, in their places, until the rebuild replaces them', async () => {
     const { user, browser } = await registerMember(site.url);
     const before = (await browser.get('/api/me/export')).body.activity as { type: string }[];
     expect(before.length).toBeGreaterThan(0);
-    // As the live collection holds it after a deployment, while version 4 is built beside it: a copy, first of all.
+    const { user: other } = await registerMember(site.url);
+    const [registered] = await site.services.eventStore.readEvents([{ streamName: streamName('member', other.id), version: 0 }]);
+    // As the live collection holds them after a deployment, while the new version is built beside it: a copy (version
+    // 3), first of all, and a place under the event's id (version 4), here the other member's registration, last.
     const copied = { at: '2020-01-02T03:04:05.000Z', stream: `member-${user.id}`, type: 'MemberNoted', data: { note: 'as copied' } };
-    await site.services.store
-      .collection('member_activity')
-      .insertOne({ _id: `${user.id}:copied`, _position: 0, memberId: user.id, ...copied });
-    expect((await browser.get('/api/me/export')).body.activity).toEqual([copied, ...before]);
+    await site.services.store.collection('member_activity').insertMany([
+      { _id: `${user.id}:copied`, _position: 0, memberId: user.id, ...copied },
+      {
+        _id: `${user.id}:${registered!.id}`,
+        _position: registered!.position,
+        memberId: user.id,
+        stream: registered!.streamName,
+        version: 0,
+      },
+    ]);
+    const activity = (await browser.get('/api/me/export')).body.activity as { stream: string; type: string }[];
+    expect(activity.slice(0, -1)).toEqual([copied, ...before]);
+    expect(activity.at(-1)).toMatchObject({ stream: streamName('member', other.id), type: 'MemberRegistered' });
   });
 });
