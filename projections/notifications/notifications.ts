@@ -5,13 +5,15 @@
  * post once it is in the feed. Nobody is told of their own act, nor twice of one.
  * Marks of "read" come from the member's inbox stream. Who to tell and how to name them, this projection keeps itself
  * from the same events: `notification_subjects` (each post, blog post, comment and event: its author, how a text
- * quotes it, and for an event who answered or waits) and `notification_names` (each member's name).
+ * quotes it, and for an event who answered or waits) and `notification_names` (each member's name). A notification
+ * that begins with a member's name keeps their id, and is named as they are when it is read (queries.ts): a new name,
+ * or an erasure, rewrites no notification.
  */
 import type { Collection, DocumentStore } from '../../platform/document-store/port';
 import { applyToDocument, type Positioned } from '../../platform/projections/documents';
 import type { Projection, ProjectionContext } from '../../platform/projections/runner';
 import { typedEvent, type TypedEvent } from '../../platform/projections/typed-event';
-import { bylineChange, bylineName, holdsAnything, withId, type BylineHolder } from '../../shared/members/byline';
+import { bylineChange, type Byline } from '../../shared/members/byline';
 import type { MemberEvent } from '../../shared/members/member-stream';
 import type { NotificationKind } from '../../shared/notifications/schemas';
 import { ROOMS } from '../../shared/socket-messages';
@@ -32,8 +34,8 @@ export type NotificationDocument = Positioned & {
   read: boolean;
   /** Position of the event it came of: "mark all read" marks those before the mark. */
   cause: number;
-  /** The member whose act it tells, and the name the text begins with (absent when it names no one). */
-  actor?: { id: string; name: string };
+  /** The member whose act it tells: the text follows their name, as it is when read (absent when it names no one). */
+  actorId?: string;
 };
 
 /**
@@ -50,12 +52,12 @@ type SubjectDocument = Positioned & {
   heldQuote?: string;
   slug?: string;
 };
-/** A member's name, and the notifications that name them (their `actor`), so that a new name reaches each by its id. */
-type NameDocument = Positioned & BylineHolder<'named'> & { _id: string };
+/** A member's name, by their id (none once they are erased). */
+type NameDocument = Positioned & { _id: string; byline: Byline };
 
 export const notificationsCollection = (store: DocumentStore) => store.collection<NotificationDocument>(NOTIFICATIONS);
 const subjects = (store: DocumentStore) => store.collection<SubjectDocument>(NOTIFICATION_SUBJECTS);
-const names = (store: DocumentStore) => store.collection<NameDocument>(NOTIFICATION_NAMES);
+export const names = (store: DocumentStore) => store.collection<NameDocument>(NOTIFICATION_NAMES);
 export const unreadCount = (store: DocumentStore, memberId: string) =>
   notificationsCollection(store).countDocuments({ memberId, read: false });
 
@@ -63,10 +65,9 @@ export const unreadCount = (store: DocumentStore, memberId: string) =>
 const postLink = (id: string) => `/posts/${id}`;
 
 const quote = (text: string, length = 60) => `“${text.length > length ? `${text.slice(0, length - 1).trimEnd()}…` : text}”`;
-const nameOf = async (store: DocumentStore, memberId: string) =>
-  bylineName((await names(store).findOne({ _id: memberId }))?.byline ?? null);
 
-type Told = { memberId: string; kind: NotificationKind; text: string; link: string; actor?: { id: string; name: string } };
+/** With `actorId`, the text follows the actor's name. */
+type Told = { memberId: string; kind: NotificationKind; text: string; link: string; actorId?: string };
 
 /** One notification per member for one event: the first reason given (a reply to them outranks a mention of them). */
 const onceEach = (told: Told[]) => told.filter((one, index) => told.findIndex((other) => other.memberId === one.memberId) === index);
@@ -146,7 +147,7 @@ async function notificationsOf(typed: TypedEvent, store: DocumentStore): Promise
   const subjectOf = (key: string) => subjects(store).findOne({ _id: key });
   if (typed.stream === 'comment' && typed.event.type === 'CommentWritten') {
     const { id, targetType, targetId, parentId, authorId } = typed.event.data;
-    const actor = { id: authorId, name: await nameOf(store, authorId) };
+    const actorId = authorId;
     const told: Told[] = [];
     const target = await subjectOf(`${targetType}:${targetId}`);
     const link = `${targetType === 'post' ? postLink(targetId) : `/blog/${target?.slug ?? targetId}`}#comment-${id}`;
@@ -154,43 +155,40 @@ async function notificationsOf(typed: TypedEvent, store: DocumentStore): Promise
       told.push({
         memberId: target.authorId,
         kind: 'comment',
-        text: `${actor.name} commented on your ${targetType === 'post' ? 'post' : 'blog post'} ${target.quoted}`,
+        text: `commented on your ${targetType === 'post' ? 'post' : 'blog post'} ${target.quoted}`,
         link,
-        actor,
+        actorId,
       });
     const parent = parentId ? await subjectOf(`comment:${parentId}`) : null;
-    if (parent)
-      told.push({ memberId: parent.authorId, kind: 'reply', text: `${actor.name} replied to your comment ${parent.quoted}`, link, actor });
+    if (parent) told.push({ memberId: parent.authorId, kind: 'reply', text: `replied to your comment ${parent.quoted}`, link, actorId });
     for (const memberId of typed.event.data.mentions ?? [])
-      told.push({ memberId, kind: 'mention', text: `${actor.name} mentioned you in a comment`, link, actor });
+      told.push({ memberId, kind: 'mention', text: 'mentioned you in a comment', link, actorId });
     return onceEach(told).filter((one) => one.memberId !== authorId);
   }
   if (typed.stream === 'reply' && typed.event.type === 'ReplyPosted') {
     // A reply tells whom it answers, the topic's author, and whom it mentions (one notification each, at most).
     const { id, topicId, replyTo, authorId, mentions } = typed.event.data;
-    const actor = { id: authorId, name: await nameOf(store, authorId) };
+    const actorId = authorId;
     const topic = await subjectOf(`topic:${topicId}`);
     const title = topic?.quoted ?? quote('a discussion');
     const link = replyLink(topicId, id);
     const answered = replyTo ? await subjectOf(`reply:${replyTo}`) : null;
     const told: Told[] = [];
-    if (answered) told.push({ memberId: answered.authorId, kind: 'reply', text: `${actor.name} replied to you in ${title}`, link, actor });
-    if (topic) told.push({ memberId: topic.authorId, kind: 'reply', text: `${actor.name} replied to your topic ${title}`, link, actor });
-    for (const memberId of mentions ?? [])
-      told.push({ memberId, kind: 'mention', text: `${actor.name} mentioned you in ${title}`, link, actor });
+    if (answered) told.push({ memberId: answered.authorId, kind: 'reply', text: `replied to you in ${title}`, link, actorId });
+    if (topic) told.push({ memberId: topic.authorId, kind: 'reply', text: `replied to your topic ${title}`, link, actorId });
+    for (const memberId of mentions ?? []) told.push({ memberId, kind: 'mention', text: `mentioned you in ${title}`, link, actorId });
     return onceEach(told).filter((one) => one.memberId !== authorId);
   }
   if (typed.stream === 'topic' && typed.event.type === 'TopicStarted') {
     const { id, title, authorId, mentions } = typed.event.data;
-    const actor = { id: authorId, name: await nameOf(store, authorId) };
     return (mentions ?? [])
       .filter((memberId) => memberId !== authorId)
       .map((memberId) => ({
         memberId,
         kind: 'mention' as const,
-        text: `${actor.name} mentioned you in ${quote(title, 80)}`,
+        text: `mentioned you in ${quote(title, 80)}`,
         link: topicLink(id),
-        actor,
+        actorId: authorId,
       }));
   }
   const postEvent = typed.stream === 'post' ? typed.event : null;
@@ -199,13 +197,12 @@ async function notificationsOf(typed: TypedEvent, store: DocumentStore): Promise
     const post = await subjectOf(`post:${typed.id}`);
     if (!post) return [];
     const link = postLink(typed.id);
-    const actor = { id: post.authorId, name: await nameOf(store, post.authorId) };
     const mentioned: Told[] = (post.mentions ?? []).map((memberId) => ({
       memberId,
       kind: 'mention',
-      text: `${actor.name} mentioned you in a post ${post.quoted}`,
+      text: `mentioned you in a post ${post.quoted}`,
       link,
-      actor,
+      actorId: post.authorId,
     }));
     if (postEvent.type === 'PostSubmitted') return mentioned;
     const approved: Told[] =
@@ -348,43 +345,19 @@ async function unreadOf(notifications: Collection<NotificationDocument>, memberI
   return unread;
 }
 
-/** Others' notifications that begin with this member's name (`named`, by their ids), renamed (to "Former member" once they are erased). */
-async function rename(store: DocumentStore, memberId: string, name: string, named: readonly string[], at: number) {
-  const notifications = notificationsCollection(store);
-  for (const _id of named)
-    await applyToDocument(notifications, _id, at, (current) => {
-      if (!current?.actor) return current;
-      const was = current.actor.name;
-      return {
-        ...current,
-        text: current.text.startsWith(was) ? name + current.text.slice(was.length) : current.text,
-        actor: { id: memberId, name },
-      };
-    });
-}
-
 /**
- * Notifications name members as they are now. An erased member's own notifications go, others' name them "Former
- * member", and with their content, what notifications would quote of it goes (docs/domain/members.md#erasure). The
- * member's name document is written last, so a replay after a crash in between finds the notifications naming them.
+ * A member's name, as notifications that begin with it read it. An erased member's own notifications go, others' name
+ * them "Former member" (their name goes), and with their content, what notifications would quote of it goes
+ * (docs/domain/members.md#erasure).
  */
 async function followMember(memberId: string, event: MemberEvent, at: number, { store }: ProjectionContext) {
   const change = bylineChange(event);
   if (!change) return;
-  const held = await names(store).findOne({ _id: memberId });
-  // Applied already (a replay after a crash): the notifications follow the name as it stands.
-  const name = bylineName(held && held._position >= at ? held.byline : change(held?.byline ?? null));
-  const renamed =
-    event.type === 'MemberProfileChanged' &&
-    (event.data.firstName !== undefined || event.data.lastName !== undefined) &&
-    !(held?.byline && bylineName(held.byline) === name);
-  if (renamed) await rename(store, memberId, name, held?.named ?? [], at);
   if (event.type === 'MemberErased') {
     // Erasures are rare: their own notifications and the subjects are found by query.
     const notifications = notificationsCollection(store);
     for (const { _id } of await notifications.find({ memberId }, { fields: ['_id'] }))
       await applyToDocument(notifications, _id, at, () => null);
-    await rename(store, memberId, name, held?.named ?? [], at);
     const without = (members: string[] | undefined) => members?.filter((other) => other !== memberId);
     for (const { _id } of await subjects(store).find({ $or: [{ answered: memberId }, { waiting: memberId }] }, { fields: ['_id'] }))
       await applyToDocument(
@@ -398,8 +371,8 @@ async function followMember(memberId: string, event: MemberEvent, at: number, { 
         await applyToDocument(subjects(store), _id, at, () => null);
   }
   await applyToDocument(names(store), memberId, at, (current) => {
-    const next = { byline: change(current?.byline ?? null), named: current?.named ?? [] };
-    return holdsAnything(next) ? next : null;
+    const byline = change(current?.byline ?? null);
+    return byline && { byline };
   });
 }
 
@@ -407,7 +380,7 @@ export const notificationsProjection: Projection = {
   name: 'notifications',
   // 4: a feed post's notifications lead to its page (/posts/<id>), a comment's to #comment-<id> there.
   // 5: discussion replies and topics (replies to me or my topic, mentions).
-  // 6: without the index on the actor's id, which no query used (renames reach notifications by their ids).
+  // 6: a notification keeps its actor's id and is named when read (renames rewrote every notification naming them).
   version: 6,
   collections: [NOTIFICATIONS, NOTIFICATION_SUBJECTS, NOTIFICATION_NAMES],
   async setup(store) {
@@ -434,15 +407,6 @@ export const notificationsProjection: Projection = {
     await keepSubject(typed, recorded.position, store);
     const told = await notificationsOf(typed, store);
     const createdAt = recorded.createdAt.toISOString();
-    // Listed under the member they name first: a replay after a crash in between finds them listed again.
-    for (const actorId of new Set(told.flatMap((one) => (one.actor ? [one.actor.id] : []))))
-      await applyToDocument(names(store), actorId, recorded.position, (current) => ({
-        byline: current?.byline ?? null,
-        named: told.reduce(
-          (ids, one) => (one.actor?.id === actorId ? withId(ids, `${recorded.id}:${one.memberId}`) : ids),
-          current?.named ?? [],
-        ),
-      }));
     for (const one of told)
       await applyToDocument(notifications, `${recorded.id}:${one.memberId}`, recorded.position, () => ({
         ...one,

@@ -4,7 +4,7 @@ import * as v from 'valibot';
 import { streamName } from '../../shared/streams';
 import { inboxDecider } from '../../shared/notifications/inbox-stream';
 import { MarkReadSchema, NOTIFICATION_PAGE_SIZE, NotificationPageSchema } from '../../shared/notifications/schemas';
-import { notificationDto, notificationsCollection, unreadCount } from '../../projections/notifications';
+import { notificationDtos, notificationsCollection, unreadCount } from '../../projections/notifications';
 import { ErrorSchema, routeOptions, type ValibotTypeProvider } from '../http/openapi';
 import { findPage, pageQuery } from '../http/pagination';
 import type { ApiDependencies } from '../dependencies';
@@ -25,7 +25,7 @@ export async function notificationRoutes(
       findPage(notifications, { memberId }, NEWEST_FIRST, query),
       unreadCount(services.store, memberId),
     ]);
-    return { items: found.items.map(notificationDto), unread, nextCursor: found.nextCursor };
+    return { items: await notificationDtos(services.store, found.items), unread, nextCursor: found.nextCursor };
   }
 
   app.get(

@@ -8,12 +8,16 @@ let admin: Browser;
 let staff: Browser;
 let member: Browser;
 let other: Browser;
+let staffId: string;
 
 beforeAll(async () => {
   site = await startTestSite(UNLIMITED_RATES);
   ({
     admin: { browser: admin },
-    staff: { browser: staff },
+    staff: {
+      browser: staff,
+      user: { id: staffId },
+    },
     member: { browser: member },
     other: { browser: other },
   } = await registerCast(site.url));
@@ -143,5 +147,23 @@ describe('notifications', () => {
     expect(all.body.items.every((n: Told) => n.read)).toBe(true);
     expect((await staff.put('/api/notifications/read', { ids: Array.from({ length: 101 }, (_, i) => `id-${i}`) })).status).toBe(400);
     expect((await new Browser(site.url).get('/api/notifications')).status).toBe(401);
+  });
+
+  it('hand out one version 5 wrote, its actor’s name in its text, as it is until the rebuild replaces it', async () => {
+    // As the live collection holds it after a deployment, while version 6 (names read with the notification) is built beside it.
+    const text = 'Vera Former commented on your post “Before the rebuild”';
+    await site.services.store.collection('notifications').insertOne({
+      _id: 'written-by-version-5',
+      _position: 0,
+      memberId: staffId,
+      kind: 'comment',
+      text,
+      link: '/posts/before',
+      createdAt: '2099-01-01T00:00:00.000Z',
+      read: false,
+      cause: 0,
+      actor: { id: 'someone', name: 'Vera Former' },
+    });
+    expect(await newest(staff)).toMatchObject({ id: 'written-by-version-5', text });
   });
 });
