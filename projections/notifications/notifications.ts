@@ -146,8 +146,7 @@ async function keepSubject({ stream, id, event }: TypedEvent, at: number, store:
 async function notificationsOf(typed: TypedEvent, store: DocumentStore): Promise<Told[]> {
   const subjectOf = (key: string) => subjects(store).findOne({ _id: key });
   if (typed.stream === 'comment' && typed.event.type === 'CommentWritten') {
-    const { id, targetType, targetId, parentId, authorId } = typed.event.data;
-    const actorId = authorId;
+    const { id, targetType, targetId, parentId, authorId: actorId } = typed.event.data;
     const told: Told[] = [];
     const target = await subjectOf(`${targetType}:${targetId}`);
     const link = `${targetType === 'post' ? postLink(targetId) : `/blog/${target?.slug ?? targetId}`}#comment-${id}`;
@@ -163,12 +162,11 @@ async function notificationsOf(typed: TypedEvent, store: DocumentStore): Promise
     if (parent) told.push({ memberId: parent.authorId, kind: 'reply', text: `replied to your comment ${parent.quoted}`, link, actorId });
     for (const memberId of typed.event.data.mentions ?? [])
       told.push({ memberId, kind: 'mention', text: 'mentioned you in a comment', link, actorId });
-    return onceEach(told).filter((one) => one.memberId !== authorId);
+    return onceEach(told).filter((one) => one.memberId !== actorId);
   }
   if (typed.stream === 'reply' && typed.event.type === 'ReplyPosted') {
     // A reply tells whom it answers, the topic's author, and whom it mentions (one notification each, at most).
-    const { id, topicId, replyTo, authorId, mentions } = typed.event.data;
-    const actorId = authorId;
+    const { id, topicId, replyTo, authorId: actorId, mentions } = typed.event.data;
     const topic = await subjectOf(`topic:${topicId}`);
     const title = topic?.quoted ?? quote('a discussion');
     const link = replyLink(topicId, id);
@@ -177,7 +175,7 @@ async function notificationsOf(typed: TypedEvent, store: DocumentStore): Promise
     if (answered) told.push({ memberId: answered.authorId, kind: 'reply', text: `replied to you in ${title}`, link, actorId });
     if (topic) told.push({ memberId: topic.authorId, kind: 'reply', text: `replied to your topic ${title}`, link, actorId });
     for (const memberId of mentions ?? []) told.push({ memberId, kind: 'mention', text: `mentioned you in ${title}`, link, actorId });
-    return onceEach(told).filter((one) => one.memberId !== authorId);
+    return onceEach(told).filter((one) => one.memberId !== actorId);
   }
   if (typed.stream === 'topic' && typed.event.type === 'TopicStarted') {
     const { id, title, authorId, mentions } = typed.event.data;
