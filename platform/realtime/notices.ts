@@ -21,6 +21,9 @@ export function socketServer<SocketData = unknown>(redis: Redis, prefix: string,
     // channels; left at the default, every site sharing the Redis would answer them.
     channelPrefix: `${prefix}:socket.io`,
     sessionKeyPrefix: `${prefix}:socket.io:session:`,
+    // The adapter's reader of the stream stops only when its blocking read returns: a process that closes (a command
+    // line tool such as projections:status, done in a second) stayed up this long after (5 s by default, and more).
+    blockTimeInMs: 1_000,
   });
   const options = { path: '/socket.io', adapter };
   return httpServer ? new Server(httpServer, options) : new Server(options);
