@@ -101,7 +101,11 @@ export interface EventStore {
    * Ends when the signal aborts.
    */
   subscribeToAll(options: SubscribeOptions): AsyncIterable<RecordedEvent>;
-  /** Position of the newest committed event visible to subscribers (0 when empty). */
+  /**
+   * Position of the newest committed event visible to subscribers (0 when empty). It may trail an event that has
+   * just committed while a transaction that began before it is still running (PostgreSQL's horizon), never the
+   * other way round.
+   */
   headPosition(): Promise<number>;
   /**
    * What a reader that has passed `after` has still to read: how many events (counted up to `cap`, so the answer
