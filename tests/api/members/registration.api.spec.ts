@@ -8,6 +8,7 @@ import { createHash } from 'node:crypto';
 import { startTestSite, type TestSite } from '../../support/site';
 import { Browser, registerMember, type Response } from '../../support/http';
 import type { CapturedMail } from '../../../platform/mail/smtp-sink';
+import { registrationLinksQueued } from '../../support/registration-links';
 
 let site: TestSite;
 let admin: Browser;
@@ -84,7 +85,9 @@ describe('registering', () => {
     ).toBe(401);
     const holders = await site.services.store.collection('member_credentials').find({ email: owner.account.email });
     expect(holders).toHaveLength(1);
-    expect((await site.services.mailbox.all()).filter((mail) => mail.to.includes(owner.account.email) && LINK.test(mail.text))).toEqual([]);
+    // The only link ever queued for the owner is the one of their own registration (the mailbox may still hold that
+    // mail for a moment: registerMember takes it out in the background).
+    expect(registrationLinksQueued(site.url, owner.account.email)).toBe(1);
   });
 
   it('makes no account until the link is used', async () => {
