@@ -5,7 +5,7 @@
  */
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestSite, UNLIMITED_RATES, type TestSite } from '../support/site';
+import { startTestSite, UNLIMITED_RATES, type TestSite, steadyHead } from '../support/site';
 import { Browser, registerCast, type Response } from '../support/http';
 import { buildApp } from '../../server/app';
 import { FORBIDDEN_CHARACTERS_MESSAGE } from '../../shared/text-schema';
@@ -119,14 +119,14 @@ function expectFieldRefused(response: Response, field: string, what: string) {
 
 describe('text the database cannot store', () => {
   it('is refused with a field message in every body field family, and nothing is stored', async () => {
-    const before = await site.services.eventStore.headPosition();
+    const before = await steadyHead(site.services.eventStore);
     for (const [who, method, path, body, field] of BODY_FIELDS) {
       for (const [name, bad] of Object.entries(BAD_TEXT)) {
         const url = path.replace(':memberEvent', memberEventId);
         expectFieldRefused(await browserOf(who).request(method, url, body(bad)), field, `${method} ${url} ${field} with ${name}`);
       }
     }
-    expect(await site.services.eventStore.headPosition()).toBe(before);
+    expect(await steadyHead(site.services.eventStore)).toBe(before);
   });
 
   it('is refused with a field message in query strings, encoded as a browser would', async () => {
@@ -152,7 +152,7 @@ describe('text the database cannot store', () => {
   });
 
   it('is refused with a field message in the path parameters of every API route, and nothing is stored', async () => {
-    const before = await site.services.eventStore.headPosition();
+    const before = await steadyHead(site.services.eventStore);
     const withParameters = site.routes.filter((route) => route.url.startsWith('/api/') && route.url.includes('/:'));
     expect(withParameters.length).toBeGreaterThan(10);
     for (const route of withParameters) {
@@ -169,7 +169,7 @@ describe('text the database cannot store', () => {
       );
       expect(surrogate.status, `${route.method} ${route.url} with a lone surrogate`).toBe(400);
     }
-    expect(await site.services.eventStore.headPosition()).toBe(before);
+    expect(await steadyHead(site.services.eventStore)).toBe(before);
   });
 });
 

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import pg from 'pg';
-import { startTestSite, UNLIMITED_RATES, type TestSite, waitForHead } from '../support/site';
+import { startTestSite, UNLIMITED_RATES, type TestSite, waitForHead, steadyHead } from '../support/site';
 import { registerMember } from '../support/http';
 import { appendCommunityHistory } from '../support/community-history';
 import { childProcesses } from '../support/processes';
@@ -155,7 +155,7 @@ describe('npm run projections:status', () => {
         { timeout: 20_000, interval: 500 },
       )
       .toEqual([]);
-    const head = await site.services.eventStore.headPosition();
+    const head = await steadyHead(site.services.eventStore);
     for (const projection of allProjections) {
       const status = statuses.find((one) => one.name === projection.name);
       expect(status, projection.name).toMatchObject({ state: 'running', lag: 0 });

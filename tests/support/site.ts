@@ -31,6 +31,20 @@ export async function waitForHead(progress: ProjectionProgress, eventStore: Even
   return again <= head || progress.waitFor(again, Math.max(0, deadline - Date.now()));
 }
 
+/**
+ * The head of the log while nothing is appended: read until two reads in a row agree, since on PostgreSQL one read may
+ * trail an event that has just committed (see `headPosition`).
+ */
+export async function steadyHead(eventStore: EventStore) {
+  let last = await eventStore.headPosition();
+  for (let reads = 0; reads < 50; reads++) {
+    const now = await eventStore.headPosition();
+    if (now === last) return now;
+    last = now;
+  }
+  return last;
+}
+
 /** Every rate limit of the site out of reach, for tests that send many requests from one address. */
 export const UNLIMITED_RATES: Record<string, string> = Object.fromEntries(
   Object.keys(EnvSchema.entries)
