@@ -83,6 +83,7 @@ export async function createServices(config: Config, logger: Logger) {
     progress,
     publish,
     logger,
+    pageEvents: config.projectionPageEvents,
     onStopped: () => void readModels.stopped(),
   });
   /** The projections role: runs the read-model runner while this process holds its lock, else stands by to take over. */

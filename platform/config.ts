@@ -105,6 +105,8 @@ export const EnvSchema = v.object({
   SECURE_COOKIES: v.optional(booleanish),
   STORAGE_QUOTA_BYTES: v.optional(v.pipe(v.string(), v.toNumber(), v.integer(), v.minValue(1))),
   ALERT_RESPONSE_P95_MS: v.optional(v.pipe(v.string(), v.toNumber(), v.minValue(1)), '500'),
+  /** The read-model runner's largest page, in events (platform/projections/runner.ts: PAGE_EVENTS when not set). */
+  PROJECTION_PAGE_EVENTS: v.optional(v.pipe(v.string(), v.toNumber(), v.integer(), v.minValue(100))),
   ALERT_PROJECTION_LAG: v.optional(v.pipe(v.string(), v.toNumber(), v.integer(), v.minValue(1)), '100'),
   ALERT_STORAGE_USAGE: v.optional(v.pipe(v.string(), v.toNumber(), v.minValue(0.01), v.maxValue(1)), '0.8'),
   /** Alert when the oldest subscription mail still queued in the outbox is older than this, in seconds. */
@@ -264,6 +266,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     scrypt: { N: env.SCRYPT_N, r: 8, p: 1 },
     passwordHashing: { concurrency: env.PASSWORD_HASH_CONCURRENCY, queue: env.PASSWORD_HASH_QUEUE },
     requestTimeoutMs: env.REQUEST_TIMEOUT_MS,
+    projectionPageEvents: env.PROJECTION_PAGE_EVENTS,
     monitoring: {
       storageQuotaBytes: env.STORAGE_QUOTA_BYTES ?? null,
       thresholds: {

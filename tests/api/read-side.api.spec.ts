@@ -247,7 +247,7 @@ describe('a rebuild in the runner', () => {
 
 describe('pages', () => {
   it('applies history in whole pages however slowly the adapter reads, and a live event in a page of its own', async () => {
-    // 25,000 events of history: two whole pages (the runner's largest, 10,000 events) and the rest.
+    // 25,000 events of history: two whole pages (of at most 10,000 events here) and the rest.
     await withTallies(50, 500, async ({ eventStore, store }) => {
       // Reads that take time: 20 ms every 500 events, longer than a page waits for an event it does not know is there.
       const slowReads: EventStore = {
@@ -279,6 +279,7 @@ describe('pages', () => {
         ],
         progress,
         logger: silent,
+        pageEvents: 10_000,
       });
       await runner.start();
       try {

@@ -57,6 +57,9 @@ const roleEnv = () => ({
   REDIS_PREFIX: testRedisPrefix(),
   SESSION_SECRET: 'test-secret-test-secret-test-secret-0123',
   LOG_LEVEL: 'warn',
+  // Pages of 10,000 events (the default is 50,000): the checkpoint moves five times in this log, so each kill comes
+  // after one page and before the end.
+  PROJECTION_PAGE_EVENTS: '10000',
 });
 
 const checkpoint = async () => (await store.collection<Checkpoint>(CHECKPOINTS).findOne({ _id: 'read-models' }))?.position ?? 0;
