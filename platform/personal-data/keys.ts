@@ -6,8 +6,12 @@
  *
  * Each process keeps the keys it used lately for KEY_CACHE_MS. A process that did not see the erasure may go on
  * reading a destroyed key's data for that long; the projections see the erasure event itself and forget at once.
+ * The cache keeps the CACHE_LIMIT keys used most recently (lru-cache). A replay reads keys ahead, in the order they
+ * were made, into a cache of their own, so that keys read ahead never push out the keys in use (the members' own,
+ * met all through the log): with one cache, a log of 300,000 events (31,000 keys) read each key again and again.
  */
 import { randomBytes } from 'node:crypto';
+import { LRUCache } from 'lru-cache';
 import { DuplicateKeyError, type DocumentStore } from '../document-store/port';
 import type { KeyScope } from '../../shared/personal-data';
 
@@ -41,7 +45,10 @@ export type PersonalDataKeys = ReturnType<typeof createPersonalDataKeys>;
 
 export function createPersonalDataKeys(store: DocumentStore, now: () => Date = () => new Date()) {
   const keys = store.collection<KeyDocument>(PERSONAL_DATA_KEYS);
-  const cache = new Map<string, StreamKey & { until: number }>();
+  const cache = new LRUCache<string, StreamKey>({ max: CACHE_LIMIT, ttl: KEY_CACHE_MS });
+  /** Keys read ahead in a replay and not used yet; `frontier`: when the newest of them was made. */
+  const ahead = new LRUCache<string, StreamKey>({ max: CACHE_LIMIT, ttl: KEY_CACHE_MS });
+  let frontier = '';
   let indexed: Promise<void> | null = null;
   const indexes = () =>
     (indexed ??= Promise.all([keys.createIndex({ owner: 1 }), keys.createIndex({ createdAt: 1, _id: 1 })]).then(() => undefined));
@@ -52,26 +59,40 @@ export function createPersonalDataKeys(store: DocumentStore, now: () => Date = (
   });
 
   function remember(streamName: string, streamKey: StreamKey) {
-    if (cache.size >= CACHE_LIMIT) cache.delete(cache.keys().next().value!);
-    cache.set(streamName, { ...streamKey, until: Date.now() + KEY_CACHE_MS });
+    cache.set(streamName, streamKey);
     return streamKey;
   }
 
   /**
    * The stream's key: a key, a tombstone (key null: destroyed), or null when the stream never had one. `readAhead`
-   * (a replay, which meets streams about in the order their keys were made): the keys made next are read with it.
+   * (a replay, which meets streams about in the order their keys were made): a key made after every key read ahead so
+   * far is read with the keys made next; an older one (a stream met again) is read alone.
    */
   async function find(streamName: string, readAhead = false): Promise<StreamKey | null> {
     const cached = cache.get(streamName);
-    if (cached && cached.until > Date.now()) return cached;
+    if (cached) return cached;
+    const early = ahead.get(streamName);
+    if (early) {
+      // In use from now on, for what is left of the time it may be kept.
+      cache.set(streamName, early, { ttl: ahead.getRemainingTTL(streamName) });
+      ahead.delete(streamName);
+      return early;
+    }
     const document = await keys.findOne({ _id: streamName });
     if (!document) return null;
-    if (readAhead) {
+    if (readAhead && document.createdAt >= frontier) {
       await indexes();
       const next = await keys.find({ createdAt: { $gte: document.createdAt } }, { sort: { createdAt: 1, _id: 1 }, limit: READ_AHEAD });
-      for (const other of next) remember(other._id, toStreamKey(other));
+      for (const other of next) if (other._id !== streamName && !cache.has(other._id)) ahead.set(other._id, toStreamKey(other));
+      frontier = next.at(-1)?.createdAt ?? frontier;
     }
     return remember(streamName, toStreamKey(document));
+  }
+
+  /** Forgets a stream's key wherever this process keeps it. */
+  function forget(streamName: string) {
+    cache.delete(streamName);
+    ahead.delete(streamName);
   }
 
   return {
@@ -98,7 +119,7 @@ export function createPersonalDataKeys(store: DocumentStore, now: () => Date = (
         } catch (error) {
           // Another process made it first: use theirs.
           if (!(error instanceof DuplicateKeyError)) throw error;
-          cache.delete(streamName);
+          forget(streamName);
           found = await find(streamName);
         }
       }
@@ -109,7 +130,7 @@ export function createPersonalDataKeys(store: DocumentStore, now: () => Date = (
     /** Destroys one stream's key, whoever owns it (a guest's subscription of an erased member's address). Idempotent. */
     async destroyStream(streamName: string): Promise<void> {
       await keys.updateOne({ _id: streamName, key: { $ne: null } }, { $set: { key: null, destroyedAt: now().toISOString() } });
-      cache.delete(streamName);
+      forget(streamName);
     },
 
     /** Destroys the member's keys (of their account; of their content too when asked). Idempotent. */
@@ -119,7 +140,8 @@ export function createPersonalDataKeys(store: DocumentStore, now: () => Date = (
         { owner: memberId, scope: { $in: scopes }, key: { $ne: null } },
         { $set: { key: null, destroyedAt: now().toISOString() } },
       );
-      for (const [streamName, cached] of cache) if (cached.owner === memberId) cache.delete(streamName);
+      for (const kept of [cache, ahead])
+        for (const [streamName, streamKey] of [...kept.entries()]) if (streamKey.owner === memberId) kept.delete(streamName);
     },
   };
 }
