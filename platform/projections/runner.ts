@@ -47,7 +47,7 @@ const RECOVERED_AFTER_MS = 3_000;
  * The largest page, unless the runner is given another (PROJECTION_PAGE_EVENTS): what the log has ready, up to this
  * many events. A replay's pages are this long: the longer, the fewer times a document changed again and again is
  * written, at the cost of the memory a page holds (a cold replay of 100,000 events, against pages of 10,000: PostgreSQL
- * 27% less busy, 159 MB of WAL instead of 206, 7–9% faster, 90 MB more memory at the peak; against 2,000, pages of
+ * 27% less busy, 159 MB of WAL instead of 206, 8–13% faster, 90 MB more memory at the peak; against 2,000, pages of
  * 10,000 had made PostgreSQL 10–15% less busy).
  */
 const PAGE_EVENTS = 50_000;

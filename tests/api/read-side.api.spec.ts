@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import pg from 'pg';
-import { startTestSite, UNLIMITED_RATES, type TestSite, waitForHead, steadyHead } from '../support/site';
+import { startTestSite, UNLIMITED_RATES, type TestSite, steadyHead } from '../support/site';
 import { registerMember } from '../support/http';
 import { appendCommunityHistory } from '../support/community-history';
 import { childProcesses } from '../support/processes';
@@ -227,7 +227,7 @@ describe('a rebuild in the runner', () => {
         logger: silent,
       });
       await runner.start();
-      expect(await waitForHead(progress, eventStore, 20_000)).toBe(true);
+      expect(await progress.waitFor(await steadyHead(eventStore), 20_000)).toBe(true);
       await store
         .collection<RebuildRequest>(REBUILDS)
         .insertOne({ _id: 'exact', runner: 'exact', requestedAt: new Date().toISOString(), failed: null });
@@ -283,10 +283,10 @@ describe('pages', () => {
       });
       await runner.start();
       try {
-        expect(await waitForHead(progress, eventStore, 60_000)).toBe(true);
+        expect(await progress.waitFor(await steadyHead(eventStore), 60_000)).toBe(true);
         expect([...pages.values()]).toEqual([10_000, 10_000, 5_000]);
         await eventStore.append('tally-live', [{ type: 'Counted', data: {} }], { expectedVersion: 'no_stream' });
-        expect(await waitForHead(progress, eventStore, 20_000)).toBe(true);
+        expect(await progress.waitFor(await steadyHead(eventStore), 20_000)).toBe(true);
         expect([...pages.values()]).toEqual([10_000, 10_000, 5_000, 1]);
       } finally {
         await runner.stop();
@@ -324,14 +324,14 @@ describe('pages', () => {
       });
       await runner.start();
       try {
-        expect(await waitForHead(progress, eventStore, 20_000)).toBe(true);
+        expect(await progress.waitFor(await steadyHead(eventStore), 20_000)).toBe(true);
         // Three events in one append: one live page.
         await eventStore.append(
           'tally-live',
           [1, 2, 3].map(() => ({ type: 'Counted', data: {} })),
           { expectedVersion: 'no_stream' },
         );
-        expect(await waitForHead(progress, eventStore, 20_000)).toBe(true);
+        expect(await progress.waitFor(await steadyHead(eventStore), 20_000)).toBe(true);
       } finally {
         await runner.stop();
       }

@@ -11,25 +11,11 @@ import { startInboundRole } from '../../main/inbound';
 import type { RouteAccess } from '../../server/http/access';
 import type { FastifyInstance } from 'fastify';
 import type { EventStore } from '../../platform/event-store/port';
-import type { ProjectionProgress } from '../../platform/projections/progress';
 import { createServer, type AddressInfo } from 'node:net';
 import { afterAll, beforeAll } from 'vitest';
 import { createTestDatabase, testRedisPrefix } from './database';
 import { registerCast } from './http';
 import { keepRegistrationLinks } from './registration-links';
-
-/**
- * Resolves true once `progress` has passed the head of the log, false after the timeout. The head is read once more
- * after the wait: on PostgreSQL one read may trail an event that has just committed (see `headPosition`), and waiting
- * for that read alone would return before the event is projected.
- */
-export async function waitForHead(progress: ProjectionProgress, eventStore: EventStore, timeoutMs: number) {
-  const deadline = Date.now() + timeoutMs;
-  const head = await eventStore.headPosition();
-  if (!(await progress.waitFor(head, timeoutMs))) return false;
-  const again = await eventStore.headPosition();
-  return again <= head || progress.waitFor(again, Math.max(0, deadline - Date.now()));
-}
 
 /**
  * The head of the log while nothing is appended: read until two reads in a row agree, since on PostgreSQL one read may

@@ -11,7 +11,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
-import { startTestSite, UNLIMITED_RATES, type TestSite, waitForHead } from '../../support/site';
+import { startTestSite, UNLIMITED_RATES, type TestSite, steadyHead } from '../../support/site';
 import { SESSION_COOKIE } from '../../../server/app';
 import { Browser, registerCast, registerMember } from '../../support/http';
 import { childProcesses } from '../../support/processes';
@@ -115,7 +115,7 @@ async function rebuild() {
   await new Promise((resolve) => child.once('exit', resolve));
   expect(child.exitCode, processes.logs.join('')).toBe(0);
   await site.services.readModels.start();
-  await waitForHead(site.services.progress, site.services.eventStore, 30_000);
+  await site.services.progress.waitFor(await steadyHead(site.services.eventStore), 30_000);
 }
 
 /** A guest's confirmed subscription of this address, as the form and the link in its mail make it; its id. */

@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestSite, UNLIMITED_RATES, type TestSite, waitForHead } from '../../support/site';
+import { startTestSite, UNLIMITED_RATES, type TestSite, steadyHead } from '../../support/site';
 import { Browser, registerMember } from '../../support/http';
 import { createCommandHandler } from '../../../platform/command-handler';
 import { streamName } from '../../../shared/streams';
@@ -37,7 +37,7 @@ beforeAll(async () => {
   });
   expect(seeded.stdout).toMatch(/Seeded 15 members/);
   await site.services.readModels.start();
-  await waitForHead(site.services.progress, site.services.eventStore, 30_000);
+  await site.services.progress.waitFor(await steadyHead(site.services.eventStore), 30_000);
 }, 180_000);
 afterAll(async () => {
   await site?.close();

@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type TestSite, workerProcessOf, waitForHead } from '../../support/site';
+import { type TestSite, workerProcessOf, steadyHead } from '../../support/site';
 import { streamName } from '../../../shared/streams';
 import { MAX_BOUNCES } from '../../../shared/subscriptions/constants';
 import { mailOutbox, newOutboxEntry } from '../../../workers/subscriptions/outbox';
@@ -152,7 +152,7 @@ describe('immediate mail', () => {
       await approvedFeedPost(handle, `Post ${i} for the bouncing address`);
       await delivered();
       // The bounce is an event too: let the mail runner see it before the next publication.
-      expect(await waitForHead(site.services.subscriptionMail.progress, site.services.eventStore, 15_000)).toBe(true);
+      expect(await site.services.subscriptionMail.progress.waitFor(await steadyHead(site.services.eventStore), 15_000)).toBe(true);
     }
     const history = await site.services.eventStore.readStream(streamName('subscription', bouncing.id));
     expect(history.filter((event) => event.type === 'EmailBounced')).toHaveLength(MAX_BOUNCES);
