@@ -2,13 +2,14 @@
  * Comments' read model (docs/domain/comments.md): `comments`, one document per comment, a thread read oldest first.
  * A removed comment stays, with no content, so the thread keeps its "removed" line and its replies their place.
  * Change notices go to the rooms that may see the comment's target, which `comment_targets` keeps from the posts' and
- * blog posts' own events; the authors' names and pictures are kept in `comment_authors` from the members' events.
+ * blog posts' own events. A comment keeps its author's id and role; their name and picture are read with it from
+ * `comment_authors`, kept from the members' events, so a new name writes one document whatever its owner wrote.
  * The targets' counts are kept by their own projections (feed, blog), from the same events.
  */
 import type { DocumentStore } from '../../platform/document-store/port';
 import type { Role } from '../../shared/domain';
 import type { CommentTargetType } from '../../shared/comments/constants';
-import { bylineChange, bylineName, holdsAnything, withId, type BylineHolder } from '../../shared/members/byline';
+import { bylineChange, type BylineDocument } from '../../shared/members/byline';
 import type { MemberEvent } from '../../shared/members/member-stream';
 import { applyToDocument, type Positioned } from '../../platform/projections/documents';
 import type { Projection, ProjectionContext } from '../../platform/projections/runner';
@@ -25,7 +26,8 @@ export type CommentDocument = Positioned & {
   targetId: string;
   parentId: string | null;
   authorId: string;
-  author: { id: string; name: string; avatar: string | null; role: Role };
+  /** As written: the role they wrote it in (their name and picture are read from `comment_authors`). */
+  author: { id: string; role: Role };
   content: string;
   createdAt: string;
   editedAt: string | null;
@@ -35,13 +37,13 @@ export type CommentDocument = Positioned & {
   reports: number;
 };
 
-/** An author: their byline, and their comments (so that a new name or an erasure reaches each comment by its id). */
-type AuthorDocument = Positioned & BylineHolder<'comments'> & { _id: string };
+/** An author's byline, until they are erased. */
+type AuthorDocument = Positioned & BylineDocument;
 /** A post or blog post comments are written on, keyed `<targetType>:<id>`: whether everyone may read it, and a post's author. */
 type TargetDocument = Positioned & { _id: string; open: boolean; authorId: string | null };
 
 export const commentsCollection = (store: DocumentStore) => store.collection<CommentDocument>(COMMENTS);
-const authors = (store: DocumentStore) => store.collection<AuthorDocument>(COMMENT_AUTHORS);
+export const commentAuthors = (store: DocumentStore) => store.collection<AuthorDocument>(COMMENT_AUTHORS);
 const targets = (store: DocumentStore) => store.collection<TargetDocument>(COMMENT_TARGETS);
 
 /** Who may see a target's thread: everyone when the post is in the feed or the blog post is published; else staff (and a post's author). */
@@ -74,52 +76,33 @@ async function followTarget({ stream, id, event }: TypedEvent, at: number, store
 }
 
 /**
- * A comment shows its author's name and picture as they are now (the role as it was when written). An erased member's
- * comments stay as by "Former member", emptied when they chose that their content goes (docs/domain/members.md#erasure).
- * The author's document lists their comments, each reached by its id; it is written last, so a replay after a crash in
- * between finds them still listed.
+ * A comment shows its author's name and picture as they are now (the role as it was when written): their byline here,
+ * which goes when they are erased, so their comments read "Former member". When they chose that their content goes,
+ * their comments are emptied (docs/domain/members.md#erasure): found by their author, as erasures are rare.
  */
 async function followAuthor(memberId: string, event: MemberEvent, at: number, { store }: ProjectionContext) {
   const change = bylineChange(event);
   if (!change) return;
-  const held = await authors(store).findOne({ _id: memberId });
-  if (event.type === 'MemberProfileChanged' || event.type === 'MemberErased') {
-    const removed = event.type === 'MemberErased' && event.data.content === 'removed';
-    // Applied already (a replay after a crash): the comments follow the byline as it stands.
-    const byline = held && held._position >= at ? held.byline : change(held?.byline ?? null);
-    const shown = { name: bylineName(byline), avatar: byline?.profileImageUrl ?? null };
-    const unchanged =
-      event.type === 'MemberProfileChanged' &&
-      held?.byline &&
-      bylineName(held.byline) === shown.name &&
-      (held.byline.profileImageUrl ?? null) === shown.avatar;
+  if (event.type === 'MemberErased' && event.data.content === 'removed') {
     const comments = commentsCollection(store);
-    for (const _id of unchanged ? [] : (held?.comments ?? []))
-      await applyToDocument(
-        comments,
-        _id,
-        at,
-        (comment) =>
-          comment && {
-            ...comment,
-            author: { ...comment.author, ...shown },
-            ...(removed ? { content: '', removed: true, removedBy: memberId } : {}),
-          },
-      );
+    for (const { _id } of await comments.find({ authorId: memberId }, { fields: ['_id'] }))
+      await applyToDocument(comments, _id, at, (comment) => comment && { ...comment, content: '', removed: true, removedBy: memberId });
   }
-  await applyToDocument(authors(store), memberId, at, (current) => {
-    const next = { byline: change(current?.byline ?? null), comments: current?.comments ?? [] };
-    return holdsAnything(next) ? next : null;
+  await applyToDocument(commentAuthors(store), memberId, at, (current) => {
+    const byline = change(current?.byline ?? null);
+    return byline && { byline };
   });
 }
 
 export const commentsProjection: Projection = {
   name: 'comments',
   // 4: without the index on reports, which no query used.
-  version: 4,
+  // 5: named when read (a rename rewrote every comment of its member); found by author for an erasure and an export.
+  version: 5,
   collections: [COMMENTS, COMMENT_AUTHORS, COMMENT_TARGETS],
   async setup(store) {
     await commentsCollection(store).createIndex({ targetType: 1, targetId: 1, createdAt: 1, _id: 1 });
+    await commentsCollection(store).createIndex({ authorId: 1, createdAt: 1, _id: 1 });
   },
   async apply(recorded, context) {
     const { store, notify } = context;
@@ -136,17 +119,12 @@ export const commentsProjection: Projection = {
     switch (event.type) {
       case 'CommentWritten': {
         const data = event.data;
-        const author = (await authors(store).findOne({ _id: data.authorId }))?.byline ?? null;
-        await applyToDocument(authors(store), data.authorId, at, (current) => ({
-          byline: current?.byline ?? null,
-          comments: withId(current?.comments, id),
-        }));
         await applyToDocument(comments, id, at, () => ({
           targetType: data.targetType,
           targetId: data.targetId,
           parentId: data.parentId,
           authorId: data.authorId,
-          author: { id: data.authorId, name: bylineName(author), avatar: author?.profileImageUrl ?? null, role: data.authorRole },
+          author: { id: data.authorId, role: data.authorRole },
           content: data.content,
           createdAt: data.at,
           editedAt: null,

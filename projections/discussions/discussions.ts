@@ -6,8 +6,8 @@
  * - `discussion_replies`: each reply with its number, the reply it answers, and its earlier texts (`history`);
  * - `discussion_readers`: one member's place in one topic (`<topicId>:<memberId>`): the number read up to and the
  *   watch level (starting or replying watches unless they chose a level themselves);
- * - `discussion_authors`: each member's byline and when they joined, with the ids of their topics and replies, so a
- *   new name or an erasure reaches each by its id.
+ * - `discussion_authors`: each member's byline and when they joined, until they are erased. Topics and replies keep
+ *   their author's id and role, and are named from here when read: a new name writes one document.
  * Every event is applied by reading and writing documents by their ids only (the runner keeps them in memory for a
  * page); a notice tells the members' room a topic (or a reply of it) or a category changed.
  */
@@ -17,7 +17,7 @@ import type { Projection, ProjectionContext } from '../../platform/projections/r
 import { typedEvent } from '../../platform/projections/typed-event';
 import type { Role } from '../../shared/domain';
 import { htmlToText } from '../../shared/blog/excerpt';
-import { bylineChange, bylineName, holdsAnything, withId, type Byline, type BylineHolder } from '../../shared/members/byline';
+import { bylineChange, withId, type BylineDocument } from '../../shared/members/byline';
 import type { MemberEvent } from '../../shared/members/member-stream';
 import type { WatchLevel } from '../../shared/discussions/constants';
 import type { CategoryEvent, ReadingEvent, ReplyEvent, TopicEvent } from '../../shared/discussions/events';
@@ -30,7 +30,8 @@ export const DISCUSSION_REPLIES = 'discussion_replies';
 export const DISCUSSION_READERS = 'discussion_readers';
 export const DISCUSSION_AUTHORS = 'discussion_authors';
 
-type Shown = { id: string; name: string; avatar: string | null; role: Role };
+/** Who wrote a topic or reply, as written: the role they wrote it in (named from `discussion_authors` when read). */
+type WrittenBy = { id: string; role: Role };
 
 export type CategoryDocument = Positioned & {
   _id: string;
@@ -49,7 +50,7 @@ export type TopicDocument = Positioned & {
   content: string;
   tags: string[];
   authorId: string;
-  author: Shown;
+  author: WrittenBy;
   createdAt: string;
   editedAt: string | null;
   replyCount: number;
@@ -72,7 +73,7 @@ export type ReplyDocument = Positioned & {
   number: number;
   replyTo: { id: string; number: number; authorId: string } | null;
   authorId: string;
-  author: Shown;
+  author: WrittenBy;
   content: string;
   createdAt: string;
   editedAt: string | null;
@@ -95,7 +96,7 @@ export type ReaderDocument = Positioned & {
   chosen: boolean;
 };
 
-type AuthorDocument = Positioned & BylineHolder<'topics' | 'replies'> & { _id: string; joinedAt: string | null };
+type AuthorDocument = Positioned & BylineDocument & { joinedAt: string | null };
 
 export const categoriesCollection = (store: DocumentStore) => store.collection<CategoryDocument>(DISCUSSION_CATEGORIES);
 export const topicsCollection = (store: DocumentStore) => store.collection<TopicDocument>(DISCUSSION_TOPICS);
@@ -104,25 +105,6 @@ export const readersCollection = (store: DocumentStore) => store.collection<Read
 export const authorsCollection = (store: DocumentStore) => store.collection<AuthorDocument>(DISCUSSION_AUTHORS);
 
 const searchText = (...parts: string[]) => parts.join('\n').toLowerCase();
-const shown = (id: string, byline: Byline | null, role: Role): Shown => ({
-  id,
-  name: bylineName(byline),
-  avatar: byline?.profileImageUrl ?? null,
-  role,
-});
-
-/** Lists a topic or reply under its author (and reads their byline for it). */
-async function listUnder(store: DocumentStore, authorId: string, kind: 'topics' | 'replies', id: string, at: number) {
-  const held = await authorsCollection(store).findOne({ _id: authorId });
-  await applyToDocument(authorsCollection(store), authorId, at, (current) => ({
-    byline: current?.byline ?? null,
-    joinedAt: current?.joinedAt ?? null,
-    topics: current?.topics ?? [],
-    replies: current?.replies ?? [],
-    [kind]: withId(current?.[kind], id),
-  }));
-  return held?.byline ?? null;
-}
 
 /** Moves a member's place in a topic: `change` gives the new one from the current (or none). */
 function place(
@@ -178,14 +160,13 @@ async function applyTopic(id: string, event: TopicEvent, at: number, store: Docu
   switch (event.type) {
     case 'TopicStarted': {
       const data = event.data;
-      const byline = await listUnder(store, data.authorId, 'topics', id, at);
       await applyToDocument(topics, id, at, () => ({
         categoryId: data.categoryId,
         title: data.title,
         content: data.content,
         tags: data.tags,
         authorId: data.authorId,
-        author: shown(data.authorId, byline, data.authorRole),
+        author: { id: data.authorId, role: data.authorRole },
         createdAt: data.at,
         editedAt: null,
         replyCount: 0,
@@ -246,13 +227,12 @@ async function applyReply(id: string, event: ReplyEvent, at: number, store: Docu
       const existing = await replies.findOne({ _id: id });
       const number = existing?.number ?? (topic ? topic.lastNumber + 1 : 1);
       const quoted = data.replyTo ? await replies.findOne({ _id: data.replyTo }) : null;
-      const byline = await listUnder(store, data.authorId, 'replies', id, at);
       await applyToDocument(replies, id, at, () => ({
         topicId: data.topicId,
         number,
         replyTo: quoted ? { id: quoted._id, number: quoted.number, authorId: quoted.authorId } : null,
         authorId: data.authorId,
-        author: shown(data.authorId, byline, data.authorRole),
+        author: { id: data.authorId, role: data.authorRole },
         content: data.content,
         createdAt: data.at,
         editedAt: null,
@@ -316,57 +296,28 @@ function applyReading(event: ReadingEvent, at: number, store: DocumentStore) {
 }
 
 /**
- * Topics and replies show their authors as they are now; an erased member's stay as by "Former member", emptied when
- * they chose that their content goes, and their places in topics go (docs/domain/members.md#erasure). The author's
- * document is written last, so a replay after a crash in between finds their topics and replies still listed.
+ * Topics and replies show their authors as they are now: their byline here, which goes when they are erased, so what
+ * they wrote reads "Former member". When they chose that their content goes, it is emptied; and an erased member's
+ * places in topics go (docs/domain/members.md#erasure). Erasures are rare: what they reach is found by query.
  */
 async function followAuthor(memberId: string, event: MemberEvent, at: number, store: DocumentStore) {
   const change = bylineChange(event);
   if (!change) return;
-  const held = await authorsCollection(store).findOne({ _id: memberId });
-  if (event.type === 'MemberProfileChanged' || event.type === 'MemberErased') {
-    const removed = event.type === 'MemberErased' && event.data.content === 'removed';
-    const byline = held && held._position >= at ? held.byline : change(held?.byline ?? null);
-    const name = bylineName(byline);
-    const avatar = byline?.profileImageUrl ?? null;
-    for (const _id of held?.topics ?? [])
-      await applyToDocument(
-        topicsCollection(store),
-        _id,
-        at,
-        (topic) =>
-          topic && {
-            ...topic,
-            author: { ...topic.author, name, avatar },
-            ...(removed ? { title: 'Removed topic', content: '', tags: [], search: '' } : {}),
-          },
-      );
-    for (const _id of held?.replies ?? [])
-      await applyToDocument(
-        repliesCollection(store),
-        _id,
-        at,
-        (reply) =>
-          reply && {
-            ...reply,
-            author: { ...reply.author, name, avatar },
-            ...(removed ? { content: '', history: [], deleted: true, search: '' } : {}),
-          },
-      );
-    // Erasures are rare: their places in topics are found by query.
-    if (event.type === 'MemberErased')
-      for (const { _id } of await readersCollection(store).find({ memberId }, { fields: ['_id'] }))
-        await applyToDocument(readersCollection(store), _id, at, () => null);
+  if (event.type === 'MemberErased') {
+    if (event.data.content === 'removed') {
+      const topics = topicsCollection(store);
+      for (const { _id } of await topics.find({ authorId: memberId }, { fields: ['_id'] }))
+        await applyToDocument(topics, _id, at, (topic) => topic && { ...topic, title: 'Removed topic', content: '', tags: [], search: '' });
+      const replies = repliesCollection(store);
+      for (const { _id } of await replies.find({ authorId: memberId }, { fields: ['_id'] }))
+        await applyToDocument(replies, _id, at, (reply) => reply && { ...reply, content: '', history: [], deleted: true, search: '' });
+    }
+    for (const { _id } of await readersCollection(store).find({ memberId }, { fields: ['_id'] }))
+      await applyToDocument(readersCollection(store), _id, at, () => null);
   }
   await applyToDocument(authorsCollection(store), memberId, at, (current) => {
-    const next = {
-      byline: change(current?.byline ?? null),
-      joinedAt:
-        event.type === 'MemberRegistered' ? event.data.registeredAt : event.type === 'MemberErased' ? null : (current?.joinedAt ?? null),
-      topics: current?.topics ?? [],
-      replies: current?.replies ?? [],
-    };
-    return holdsAnything(next) ? next : null;
+    const byline = change(current?.byline ?? null);
+    return byline && { byline, joinedAt: event.type === 'MemberRegistered' ? event.data.registeredAt : (current?.joinedAt ?? null) };
   });
 }
 
@@ -374,7 +325,8 @@ const KIND = { created: 'created', updated: 'updated', removed: 'removed' } as c
 
 export const discussionsProjection: Projection = {
   name: 'discussions',
-  version: 1,
+  // 2: named when read (a rename rewrote every topic and reply of its member); found by author, oldest first.
+  version: 2,
   collections: [DISCUSSION_CATEGORIES, DISCUSSION_TOPICS, DISCUSSION_REPLIES, DISCUSSION_READERS, DISCUSSION_AUTHORS],
   async setup(store) {
     const topics = topicsCollection(store);
@@ -383,9 +335,9 @@ export const discussionsProjection: Projection = {
     await topics.createIndex({ removed: 1, activeAt: -1, _id: -1 });
     await topics.createIndex({ categoryId: 1, removed: 1, pinRank: -1, activeAt: -1, _id: -1 });
     await topics.createIndex({ search: 'text' }, { name: 'discussion_topics_search' });
-    await topics.createIndex({ authorId: 1 });
+    await topics.createIndex({ authorId: 1, createdAt: 1, _id: 1 });
     await repliesCollection(store).createIndex({ topicId: 1, number: 1, _id: 1 });
-    await repliesCollection(store).createIndex({ authorId: 1 });
+    await repliesCollection(store).createIndex({ authorId: 1, createdAt: 1, _id: 1 });
     await repliesCollection(store).createIndex({ search: 'text' }, { name: 'discussion_replies_search' });
     await readersCollection(store).createIndex({ memberId: 1 });
   },

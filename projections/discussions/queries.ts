@@ -6,6 +6,7 @@ import { readingStreamId } from '../../shared/discussions/reading-stream';
 import { hasUnread, unreadReplies } from '../../shared/discussions/rules';
 import type { Category, Reply, ReplyRevision, Topic, TopicSummary } from '../../shared/discussions/schemas';
 import { normalizeTag } from '../../shared/feed/tags';
+import { bylineName, bylinesOf, shownAuthor, type Byline } from '../../shared/members/byline';
 import {
   authorsCollection,
   categoriesCollection,
@@ -53,18 +54,26 @@ export const readerOf = (store: DocumentStore, topicId: string, memberId: string
   readersCollection(store).findOne({ _id: readingStreamId(topicId, memberId) });
 
 type Categories = Map<string, CategoryDocument>;
+/** The authors of what is answered, named as they are now. */
+type Bylines = ReadonlyMap<string, Byline | null>;
 const categoryRef = (categories: Categories, id: string) => {
   const category = categories.get(id);
   return { id, slug: category?.slug ?? '', name: category?.name ?? 'Uncategorised', color: category?.color ?? '#5b6b7a' };
 };
 
-function summaryDto(topic: TopicDocument, categories: Categories, reader: ReaderDocument | null, joined: string | null): TopicSummary {
+function summaryDto(
+  topic: TopicDocument,
+  categories: Categories,
+  bylines: Bylines,
+  reader: ReaderDocument | null,
+  joined: string | null,
+): TopicSummary {
   const readUpTo = reader?.readUpTo ?? null;
   return {
     id: topic._id,
     title: topic.title,
     category: categoryRef(categories, topic.categoryId),
-    author: topic.author,
+    author: shownAuthor(topic.author, bylines),
     tags: topic.tags,
     replyCount: topic.replyCount,
     lastReplyAt: topic.lastReplyAt,
@@ -106,60 +115,63 @@ export async function topicList(store: DocumentStore, query: TopicListQuery, mem
   if (query.cursor) conditions.push(afterCursor(query.cursor, TOPIC_ORDER));
   const found = await topicsCollection(store).find({ $and: conditions }, { sort: TOPIC_ORDER, limit: query.limit + 1 });
   const page = pageOf(found, query, TOPIC_ORDER);
-  const [readers, joined] = await Promise.all([
+  const [readers, joined, bylines] = await Promise.all([
     page.items.length
       ? readersCollection(store).find({ _id: { $in: page.items.map((topic) => readingStreamId(topic._id, memberId)) } })
       : Promise.resolve([]),
     joinedAt(store, memberId),
+    bylinesOf(
+      authorsCollection(store),
+      page.items.map((topic) => topic.authorId),
+    ),
   ]);
   const byTopic = new Map(readers.map((reader) => [reader.topicId, reader]));
   return {
-    items: page.items.map((topic) => summaryDto(topic, categories, byTopic.get(topic._id) ?? null, joined)),
+    items: page.items.map((topic) => summaryDto(topic, categories, bylines, byTopic.get(topic._id) ?? null, joined)),
     nextCursor: page.nextCursor,
   };
 }
 
 /** A topic with my place in it. */
 export async function topicDto(store: DocumentStore, topic: TopicDocument, memberId: string): Promise<Topic> {
-  const [category, reader, joined] = await Promise.all([
+  const [category, reader, joined, bylines] = await Promise.all([
     findCategory(store, topic.categoryId),
     readerOf(store, topic._id, memberId),
     joinedAt(store, memberId),
+    bylinesOf(authorsCollection(store), [topic.authorId]),
   ]);
   const categories: Categories = new Map(category ? [[category._id, category]] : []);
   return {
-    ...summaryDto(topic, categories, reader, joined),
+    ...summaryDto(topic, categories, bylines, reader, joined),
     content: topic.content,
     editedAt: topic.editedAt,
     readUpTo: reader?.readUpTo ?? null,
   };
 }
 
-/** Replies as the API answers them; the replies they answer are read when not among them. */
+/** Replies as the API answers them, their authors and the authors of the replies they answer named as they are now. */
 export async function replyDtos(store: DocumentStore, replies: ReplyDocument[]): Promise<Reply[]> {
-  const known = new Map(replies.map((reply) => [reply._id, reply]));
-  const missing = [...new Set(replies.flatMap((reply) => (reply.replyTo && !known.has(reply.replyTo.id) ? [reply.replyTo.id] : [])))];
-  for (const quoted of missing.length ? await repliesCollection(store).find({ _id: { $in: missing } }) : []) known.set(quoted._id, quoted);
-  return replies.map((reply) => {
-    const quoted = reply.replyTo && known.get(reply.replyTo.id);
-    return {
-      id: reply._id,
-      topicId: reply.topicId,
-      number: reply.number,
-      replyTo: reply.replyTo && {
-        id: reply.replyTo.id,
-        number: reply.replyTo.number,
-        author: { id: reply.replyTo.authorId, name: quoted ? quoted.author.name : 'Former member' },
-      },
-      author: reply.author,
-      content: reply.content,
-      createdAt: reply.createdAt,
-      editedAt: reply.editedAt,
-      edits: reply.history.length,
-      deleted: reply.deleted,
-      via: reply.via,
-    };
-  });
+  const bylines = await bylinesOf(
+    authorsCollection(store),
+    replies.flatMap((reply) => [reply.authorId, ...(reply.replyTo ? [reply.replyTo.authorId] : [])]),
+  );
+  return replies.map((reply) => ({
+    id: reply._id,
+    topicId: reply.topicId,
+    number: reply.number,
+    replyTo: reply.replyTo && {
+      id: reply.replyTo.id,
+      number: reply.replyTo.number,
+      author: { id: reply.replyTo.authorId, name: bylineName(bylines.get(reply.replyTo.authorId) ?? null) },
+    },
+    author: shownAuthor(reply.author, bylines),
+    content: reply.content,
+    createdAt: reply.createdAt,
+    editedAt: reply.editedAt,
+    edits: reply.history.length,
+    deleted: reply.deleted,
+    via: reply.via,
+  }));
 }
 
 export async function replyDto(store: DocumentStore, reply: ReplyDocument): Promise<Reply> {

@@ -14,14 +14,14 @@ import { commentDecider, type CommentCommand } from '../../shared/comments/comme
 import { CommentEditSchema, CommentSchema, NewCommentSchema, type Comment } from '../../shared/comments/schemas';
 import { ReasonSchema } from '../../shared/feed/schemas';
 import { isModerator } from '../../shared/feed/post-stream';
-import { commentDto, commentsCollection } from '../../projections/comments';
+import { commentDtos, commentsCollection } from '../../projections/comments';
 import { canSeePost, feedPosts } from '../../projections/feed';
 import { blogPosts } from '../../projections/blog';
 import { membersCollection } from '../../projections/members';
 import { displayName } from '../../shared/members/display';
 import type { Intent } from '../../platform/command-handler';
 import { ErrorSchema, noContent, routeOptions, type ValibotTypeProvider } from '../http/openapi';
-import { findPage, mapPage, OLDEST_FIRST, pageQuery } from '../http/pagination';
+import { findPage, OLDEST_FIRST, pageQuery } from '../http/pagination';
 import type { ApiDependencies } from '../dependencies';
 import { resolveMentions } from '../members/directory';
 import { knownId } from '../http/ids';
@@ -86,7 +86,7 @@ export async function commentRoutes(
   async function command(id: string, actor: Actor | null, intent: Intent<CommentCommand>): Promise<Comment> {
     const { events } = await decide(id, actor, intent);
     const comment = await comments.findOne({ _id: id });
-    if (comment) return commentDto(comment);
+    if (comment) return (await commentDtos(services.store, [comment]))[0]!;
     // A storm of writes can keep the read models behind longer than read-your-writes waits: a comment just
     // written is then answered from the event that wrote it, not as missing.
     const written = events.find((event) => event.type === 'CommentWritten');
@@ -116,7 +116,8 @@ export async function commentRoutes(
       }),
       async (request) => {
         const { id } = await target(targetType, request.params.id, request.actor);
-        return mapPage(await findPage(comments, { targetType, targetId: id }, OLDEST_FIRST, request.query), commentDto);
+        const page = await findPage(comments, { targetType, targetId: id }, OLDEST_FIRST, request.query);
+        return { items: await commentDtos(services.store, page.items), nextCursor: page.nextCursor };
       },
     );
     app.post(

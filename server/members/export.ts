@@ -29,7 +29,6 @@ export async function exportDocuments(store: DocumentStore, memberId: string, pu
   const [posts, blog, comments, organised, links, topics, replies] = await Promise.all([
     feedPosts(store).find({ authorId: memberId }, { sort: { createdAt: 1, _id: 1 } }),
     blogPosts(store).find({ authorId: memberId }, { sort: { createdAt: 1, _id: 1 } }),
-    // No index by author: an export is rare, and a community's comments are few enough to read through.
     commentsCollection(store).find({ authorId: memberId }, { sort: { createdAt: 1, _id: 1 } }),
     eventDetails(store).find({ organizerId: memberId }, { sort: { startDate: 1, _id: 1 } }),
     memberEvents(store).find({ memberId }),

@@ -38,6 +38,25 @@ export function bylineChange(event: MemberEvent): ((byline: Byline | null) => By
 /** The name shown for a byline: "Former member" for a member the read model does not know (erased, or never registered). */
 export const bylineName = (byline: Pick<Byline, 'firstName' | 'lastName'> | null) => displayName(byline ?? FORMER_MEMBER);
 
+/** A member as a read model that names its authors when read keeps them: their byline, until they are erased. */
+export type BylineDocument = { _id: string; byline: Byline | null };
+
+/** The bylines of these members, by id, from a read model's `BylineDocument`s (one query, none for no ids). */
+export async function bylinesOf(
+  bylines: { find(filter: { _id: { $in: string[] } }): Promise<BylineDocument[]> },
+  ids: Iterable<string>,
+): Promise<Map<string, Byline | null>> {
+  const wanted = [...new Set(ids)];
+  const found = wanted.length > 0 ? await bylines.find({ _id: { $in: wanted } }) : [];
+  return new Map(found.map(({ _id, byline }) => [_id, byline]));
+}
+
+/** An author as shown beside what they wrote: named as they are now (`bylines`), with the role they wrote it in. */
+export function shownAuthor({ id, role }: { id: string; role: Role }, bylines: ReadonlyMap<string, Byline | null>) {
+  const byline = bylines.get(id) ?? null;
+  return { id, name: bylineName(byline), avatar: byline?.profileImageUrl ?? null, role };
+}
+
 /**
  * A member as a read model that shows their byline keeps them: the byline (null when it does not know them, or once
  * they are erased) beside the ids of their documents there, by kind, so that a new name, a new picture or an erasure
