@@ -1,3 +1,3 @@
 /** The reports queue's read model, as the rest of the site reads it (docs/architecture.md#read-model-ownership). */
 export { reportsProjection, reportsCollection, openReportCount, reportKey, QUEUE_ORDER } from './reports';
-export { reportDto } from './queries';
+export { reportDtos } from './queries';

@@ -1,16 +1,16 @@
 /**
  * The reports queue (docs/domain/reports.md): `reports`, one document per reported post or comment while its
  * reports are open, keyed `<targetType>:<targetId>`. Staff dismissing the reports, removing the content, or a post
- * leaving the feed closes them. An entry opens with an excerpt of what is reported and its author's name, which this
- * projection keeps itself from the posts', comments' and members' own events: `report_subjects` (each post and
- * comment that can be reported) and `report_authors`. A reporter's erasure takes their reasons out of the entries
- * (docs/domain/members.md#erasure).
+ * leaving the feed closes them. An entry opens with an excerpt of what is reported, which this projection keeps itself
+ * from the posts', comments' and discussions' own events in `report_subjects` (each one that can be reported), and
+ * names its author as they are when read, from `report_authors` (kept from the members' own events). A reporter's
+ * erasure takes their reasons out of the entries (docs/domain/members.md#erasure).
  */
 import type { DocumentStore } from '../../platform/document-store/port';
 import { applyToDocument, type Positioned } from '../../platform/projections/documents';
 import type { Projection, ProjectionContext } from '../../platform/projections/runner';
 import { typedEvent, type TypedEvent } from '../../platform/projections/typed-event';
-import { bylineChange, bylineName, holdsAnything, withId, withoutId, type BylineHolder } from '../../shared/members/byline';
+import { bylineChange, type BylineDocument } from '../../shared/members/byline';
 import type { MemberEvent } from '../../shared/members/member-stream';
 import type { ReportGroup, ReportMedia, ReportTargetType } from '../../shared/reports/schemas';
 import { REPORT_EXCERPT_LENGTH } from '../../shared/reports/schemas';
@@ -22,10 +22,14 @@ export const REPORTS = 'reports';
 export const REPORT_SUBJECTS = 'report_subjects';
 export const REPORT_AUTHORS = 'report_authors';
 
-/** `reasonBy`: who gave each of `reasons`, so that an erased reporter's words leave with them. */
+/**
+ * `reasonBy`: who gave each of `reasons`, so that an erased reporter's words leave with them. `author`: whose content it
+ * is (named from `report_authors` when read).
+ */
 export type ReportDocument = Positioned &
-  Omit<ReportGroup, 'targetType' | 'targetId'> & {
+  Omit<ReportGroup, 'targetType' | 'targetId' | 'author'> & {
     _id: string;
+    author: { id: string };
     targetType: ReportTargetType;
     targetId: string;
     reporterIds: string[];
@@ -37,15 +41,12 @@ type SubjectText = Pick<ReportGroup, 'excerpt' | 'media'>;
 type SubjectDocument = Positioned &
   SubjectText &
   Pick<ReportGroup, 'thread' | 'link'> & { _id: string; authorId: string; revision?: SubjectText };
-/**
- * An author of posts and comments: their byline, the open entries of their content (`reports`) and their subjects
- * (`subjects`), so that a new name or an erasure reaches each by its id.
- */
-type AuthorDocument = Positioned & BylineHolder<'reports' | 'subjects'> & { _id: string };
+/** An author's byline, until they are erased. */
+type AuthorDocument = Positioned & BylineDocument;
 
 export const reportsCollection = (store: DocumentStore) => store.collection<ReportDocument>(REPORTS);
 const subjects = (store: DocumentStore) => store.collection<SubjectDocument>(REPORT_SUBJECTS);
-const authors = (store: DocumentStore) => store.collection<AuthorDocument>(REPORT_AUTHORS);
+export const reportAuthors = (store: DocumentStore) => store.collection<AuthorDocument>(REPORT_AUTHORS);
 export const reportKey = (targetType: ReportTargetType, targetId: string) => `${targetType}:${targetId}`;
 /** The queue's order: reported first, first seen. */
 export const QUEUE_ORDER = { firstReportedAt: 1, _id: 1 } as const;
@@ -195,67 +196,45 @@ async function forgetReasons(memberId: string, at: number, store: DocumentStore)
 }
 
 /**
- * An entry names its author as they are now. An erased member's entries name "Former member", or close when they
- * chose that their content goes (docs/domain/members.md#erasure). The author's document is written last, so a replay
- * after a crash in between finds their entries and subjects still listed.
+ * An entry names its author as they are now: their byline here, which goes when they are erased, so their entries read
+ * "Former member". When they chose that their content goes, its entries close and its subjects go
+ * (docs/domain/members.md#erasure): found by their author, as erasures are rare.
  */
 async function followAuthor(memberId: string, event: MemberEvent, at: number, { store, notify, live }: ProjectionContext) {
   const change = bylineChange(event);
   if (!change) return;
-  const held = await authors(store).findOne({ _id: memberId });
-  const removed = event.type === 'MemberErased' && event.data.content === 'removed';
-  if (event.type === 'MemberProfileChanged' || event.type === 'MemberErased') {
-    if (event.type === 'MemberErased') await forgetReasons(memberId, at, store);
-    // Applied already (a replay after a crash): the entries follow the byline as it stands.
-    const name = bylineName(held && held._position >= at ? held.byline : change(held?.byline ?? null));
-    const unchanged = event.type === 'MemberProfileChanged' && held?.byline && bylineName(held.byline) === name;
-    const open = unchanged ? [] : (held?.reports ?? []);
-    const reports = reportsCollection(store);
-    for (const _id of open)
-      await applyToDocument(
-        reports,
-        _id,
-        at,
-        (current) => current && (removed ? null : { ...current, author: { ...current.author, name } }),
-      );
-    if (removed) for (const _id of held?.subjects ?? []) await applyToDocument(subjects(store), _id, at, () => null);
-    if (live && open.length > 0) await tellStaff(store, notify);
+  const reports = reportsCollection(store);
+  // The queue is what staff have yet to judge: read through, not indexed.
+  const open =
+    event.type === 'MemberErased' || (live && event.type === 'MemberProfileChanged')
+      ? await reports.find({ 'author.id': memberId }, { fields: ['_id'] })
+      : [];
+  if (event.type === 'MemberErased') {
+    await forgetReasons(memberId, at, store);
+    if (event.data.content === 'removed') {
+      for (const { _id } of open) await applyToDocument(reports, _id, at, () => null);
+      for (const { _id } of await subjects(store).find({ authorId: memberId }, { fields: ['_id'] }))
+        await applyToDocument(subjects(store), _id, at, () => null);
+    }
   }
-  await applyToDocument(authors(store), memberId, at, (current) => {
-    const next = {
-      byline: change(current?.byline ?? null),
-      reports: removed ? [] : (current?.reports ?? []),
-      subjects: removed ? [] : (current?.subjects ?? []),
-    };
-    return holdsAnything(next) ? next : null;
+  await applyToDocument(reportAuthors(store), memberId, at, (current) => {
+    const byline = change(current?.byline ?? null);
+    return byline && { byline };
   });
-}
-
-/**
- * Lists an entry or a subject (`key`) under its author, or takes it off (true: listed, false: taken off, absent: as it
- * is), in one write: an author's document is written once per event.
- */
-function relist(store: DocumentStore, authorId: string, key: string, at: number, change: { report?: boolean; subject?: boolean }) {
-  const list = (ids: string[] | undefined, listed: boolean | undefined) =>
-    listed === undefined ? (ids ?? []) : listed ? withId(ids, key) : withoutId(ids, key);
-  return applyToDocument(authors(store), authorId, at, (current) => {
-    const next = {
-      byline: current?.byline ?? null,
-      reports: list(current?.reports, change.report),
-      subjects: list(current?.subjects, change.subject),
-    };
-    return holdsAnything(next) ? next : null;
-  });
+  // Staff see the queue name them anew.
+  if (live && open.length > 0) await tellStaff(store, notify);
 }
 
 export const reportsProjection: Projection = {
   name: 'reports',
   // 3: authors list their open entries and subjects; 4: reasonBy, who gave each reason.
   // 7: discussion topics and replies.
-  version: 7,
+  // 8: authors named when read; subjects found by author for an erasure (authors listed every subject they wrote).
+  version: 8,
   collections: [REPORTS, REPORT_SUBJECTS, REPORT_AUTHORS],
   async setup(store) {
     await reportsCollection(store).createIndex({ firstReportedAt: 1, _id: 1 });
+    await subjects(store).createIndex({ authorId: 1 });
   },
   async apply(recorded, context) {
     const { store, notify, live } = context;
@@ -269,49 +248,21 @@ export const reportsProjection: Projection = {
     const targetType: ReportTargetType = typed.stream;
     const key = reportKey(targetType, typed.id);
     const before = await reports.findOne({ _id: key });
-    // What the event lists under the author or takes off, before the subject and the entry change: a replay after a
-    // crash in between finds them listed again. One write per author and event.
-    const { event } = typed;
-    if (event.type === 'PostSubmitted' || event.type === 'CommentWritten' || event.type === 'TopicStarted' || event.type === 'ReplyPosted')
-      await relist(store, event.data.authorId, key, at, { subject: true });
-    else if (
-      event.type === 'PostDeleted' ||
-      event.type === 'CommentRemoved' ||
-      event.type === 'TopicRemoved' ||
-      event.type === 'ReplyDeleted'
-    ) {
-      const authorId = (await subjects(store).findOne({ _id: key }))?.authorId ?? before?.author.id;
-      if (authorId) await relist(store, authorId, key, at, { subject: false, ...(before ? { report: false } : {}) });
-    } else if (
-      before &&
-      (event.type === 'PostReportsDismissed' ||
-        event.type === 'PostRejected' ||
-        event.type === 'CommentReportsDismissed' ||
-        event.type === 'TopicReportsDismissed' ||
-        event.type === 'ReplyReportsDismissed')
-    )
-      await relist(store, before.author.id, key, at, { report: false });
     await keepSubject(typed, key, at, store);
 
     /** Adds one member's report, opening the entry with what the reported content now says. */
     const report = async ({ memberId, reason, at: reportedAt }: Report) => {
       const subject = before ? null : await subjects(store).findOne({ _id: key });
-      const author = subject && {
-        id: subject.authorId,
-        name: bylineName((await authors(store).findOne({ _id: subject.authorId }))?.byline ?? null),
+      const opened = subject && {
+        targetType,
+        targetId: typed.id,
+        excerpt: subject.excerpt,
+        ...(subject.media ? { media: subject.media } : {}),
+        author: { id: subject.authorId },
+        thread: subject.thread,
+        ...(subject.link ? { link: subject.link } : {}),
+        firstReportedAt: reportedAt,
       };
-      const opened = subject &&
-        author && {
-          targetType,
-          targetId: typed.id,
-          excerpt: subject.excerpt,
-          ...(subject.media ? { media: subject.media } : {}),
-          author,
-          thread: subject.thread,
-          ...(subject.link ? { link: subject.link } : {}),
-          firstReportedAt: reportedAt,
-        };
-      if (opened) await relist(store, opened.author.id, key, at, { report: true });
       await applyToDocument(reports, key, at, (current) => {
         const base =
           current ??

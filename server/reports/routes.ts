@@ -13,9 +13,9 @@ import { commentDecider } from '../../shared/comments/comment-stream';
 import { topicDecider } from '../../shared/discussions/topic-stream';
 import { replyDecider } from '../../shared/discussions/reply-stream';
 import { ReportGroupSchema, ReportTargetParams, type ReportTargetType } from '../../shared/reports/schemas';
-import { QUEUE_ORDER, reportDto, reportKey, reportsCollection } from '../../projections/reports';
+import { QUEUE_ORDER, reportDtos, reportKey, reportsCollection } from '../../projections/reports';
 import { ErrorSchema, noContent, routeOptions, type ValibotTypeProvider } from '../http/openapi';
-import { findPage, mapPage, pageQuery } from '../http/pagination';
+import { findPage, pageQuery } from '../http/pagination';
 import { STAFF } from '../http/access';
 import type { Actor } from '../../shared/domain';
 import type { ApiDependencies } from '../dependencies';
@@ -36,7 +36,10 @@ export async function reportRoutes(
       querystring: QueueQuery,
       response: { 200: pageSchema(ReportGroupSchema) },
     }),
-    async (request) => mapPage(await findPage(reports, {}, QUEUE_ORDER, request.query), reportDto),
+    async (request) => {
+      const page = await findPage(reports, {}, QUEUE_ORDER, request.query);
+      return { items: await reportDtos(services.store, page.items), nextCursor: page.nextCursor };
+    },
   );
 
   /** Resolves every open report of the target the way staff chose. */
