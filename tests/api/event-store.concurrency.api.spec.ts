@@ -20,6 +20,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
 import { createTestDatabase, type TestDatabase } from '../support/database';
+import { steadyHead } from '../support/site';
 import { createPostgresEventStore } from '../../platform/event-store/postgres';
 import {
   AppendTooLargeError,
@@ -230,23 +231,28 @@ describe('PostgreSQL event store under concurrency', () => {
   });
 
   it('delivers every event exactly once, in order, while transactions commit out of order', async () => {
-    const start = await store.headPosition();
-    const subscriber = subscribe(start);
-    const naive = followNaively(start);
-    await writeConcurrently('out-of-order', 8, 300);
+    // Out-of-order commits are made likely, not certain (a loaded machine may serialise them): rounds until a naive
+    // reader has missed some, each round checked on its own.
+    let missedByNaiveReader = 0;
+    for (let round = 1; round <= 4 && missedByNaiveReader === 0; round++) {
+      const start = await steadyHead(store);
+      const subscriber = subscribe(start);
+      const naive = followNaively(start);
+      await writeConcurrently(`out-of-order-${round}`, 8, 300);
 
-    const committed = await committedAfter(start);
-    expect(committed).toHaveLength(8 * 300);
-    const seen = await subscriber.stopAt(committed.length);
-    const naivelySeen = await naive.stop();
+      const committed = await committedAfter(start);
+      expect(committed).toHaveLength(8 * 300);
+      const seen = await subscriber.stopAt(committed.length);
+      const naivelySeen = await naive.stop();
 
-    expectExactlyOnceInOrder(seen, committed);
-    const missedByNaiveReader = committed.filter((row) => !naivelySeen.has(row.position)).length;
-    expect(missedByNaiveReader, 'the run must have produced out-of-order commits').toBeGreaterThan(0);
+      expectExactlyOnceInOrder(seen, committed);
+      missedByNaiveReader = committed.filter((row) => !naivelySeen.has(row.position)).length;
+    }
+    expect(missedByNaiveReader, 'the runs must have produced out-of-order commits').toBeGreaterThan(0);
   });
 
   it('resumes from the last position a stopped subscriber saw, exactly once overall', async () => {
-    const start = await store.headPosition();
+    const start = await steadyHead(store);
     const first = subscribe(start, 400);
     const writing = writeConcurrently('restart', 8, 150);
     await first.done;
