@@ -41,14 +41,25 @@ export const bylineName = (byline: Pick<Byline, 'firstName' | 'lastName'> | null
 /** A member as a read model that names its authors when read keeps them: their byline, until they are erased. */
 export type BylineDocument = { _id: string; byline: Byline | null };
 
-/** The bylines of these members, by id, from a read model's `BylineDocument`s (one query, none for no ids). */
+/**
+ * The bylines of these members, by id, from a read model's `BylineDocument`s: one query, none for no ids, and for one id
+ * a read by `_id` (which the process running the read models answers from what it last committed).
+ */
 export async function bylinesOf(
-  bylines: { find(filter: { _id: { $in: string[] } }): Promise<BylineDocument[]> },
+  bylines: {
+    find(filter: { _id: { $in: string[] } }): Promise<BylineDocument[]>;
+    findOne(filter: { _id: string }): Promise<BylineDocument | null>;
+  },
   ids: Iterable<string>,
 ): Promise<Map<string, Byline | null>> {
   const wanted = [...new Set(ids)];
-  const found = wanted.length > 0 ? await bylines.find({ _id: { $in: wanted } }) : [];
-  return new Map(found.map(({ _id, byline }) => [_id, byline]));
+  const found =
+    wanted.length === 0
+      ? []
+      : wanted.length === 1
+        ? [await bylines.findOne({ _id: wanted[0]! })]
+        : await bylines.find({ _id: { $in: wanted } });
+  return new Map(found.flatMap((document) => (document ? [[document._id, document.byline] as const] : [])));
 }
 
 /** An author as shown beside what they wrote: named as they are now (`bylines`), with the role they wrote it in. */
