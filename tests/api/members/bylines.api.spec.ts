@@ -58,6 +58,15 @@ describe('a renamed member with a new picture', () => {
       await browser.post('/api/events', { title: 'Tower walk', startDate: '2031-04-10T15:00:00Z', endDate: '2031-04-10T17:00:00Z' })
     ).body.id as string;
 
+    const made = await cast.admin.browser.post('/api/admin/categories', { name: 'Tower talk' });
+    expect(made.status).toBe(201);
+    const category = made.body.id as string;
+    const started = await browser.post('/api/topics', { title: 'Tower lights', content: 'Who kept them lit?', categoryId: category });
+    expect(started.status).toBe(201);
+    const topic = started.body.id as string;
+    const reply = (await browser.post(`/api/topics/${topic}/replies`, { content: 'I did, in 1961.' })).body.id as string;
+    expect((await cast.other.browser.post(`/api/topics/${topic}/replies`, { content: 'Thank you.', replyTo: reply })).status).toBe(201);
+
     expect((await browser.patch('/api/me', { firstName: 'Winifred' })).status).toBe(200);
     const avatar = await newAvatar(browser);
 
@@ -75,6 +84,13 @@ describe('a renamed member with a new picture', () => {
       firstName: 'Winifred',
       profileImageUrl: avatar,
     });
+    const topics = (await cast.member.browser.get(`/api/topics?category=${category}`)).body.items;
+    expect(topics.find((item: { id: string }) => item.id === topic)?.author).toMatchObject(shown);
+    const page = (await cast.member.browser.get(`/api/topics/${topic}`)).body;
+    expect(page.topic.author).toMatchObject(shown);
+    const replies = page.replies.items;
+    expect(replies[0].author).toMatchObject(shown);
+    expect(replies[1].replyTo.author).toEqual({ id: writer.user.id, name: 'Winifred Writer' });
     const reports = (await cast.admin.browser.get('/api/admin/reports')).body.items;
     expect(reports.find((report: { targetId: string }) => report.targetId === post)?.author).toEqual({
       id: writer.user.id,

@@ -355,6 +355,11 @@ describe('leaving with one’s data', () => {
         (item: { targetId: string }) => item.targetId === reportedPostId,
       );
       expect(entry).toMatchObject({ reporters: 1, reasons: [] });
+      // A report of their own post names them as "Former member".
+      const ofTheirs = (await cast.admin.browser.get('/api/admin/reports')).body.items.find(
+        (item: { targetId: string }) => item.targetId === postId,
+      );
+      expect(ofTheirs?.author).toEqual({ id: user.id, name: 'Former member' });
       const post = (await cast.member.browser.get(`/api/posts?q=keepsake`)).body.items.find((item: { id: string }) => item.id === postId);
       expect(post).toMatchObject({ content: 'My aircheck keepsake from 1974', author: expect.objectContaining({ name: 'Former member' }) });
       const event = await cast.admin.browser.get(`/api/events/${eventId}`);
