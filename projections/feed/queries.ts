@@ -131,11 +131,11 @@ const inFeedOrder = (a: FeedPostDocument, b: FeedPostDocument) =>
 
 /**
  * One page of the feed as a reader may see it: approved posts, plus the reader's
- * own pending ones. Asked as two queries, each served by the status index in feed
- * order, rather than one `$or` that no index serves. The approved posts are the same
- * for every reader, and who has posts waiting for moderation is one small list, so
- * both are kept in `cached` (server/http/read-cache.ts) until the next event; a
- * reader's own pending posts are read only when there are some.
+ * own pending ones. Asked as two queries at once, each served by an index in feed
+ * order (status, or author and status), rather than one `$or` that no index serves.
+ * Both are kept in `cached` (server/http/read-cache.ts) until the next event: the
+ * approved posts for every reader, a reader's own pending ones for that reader.
+ * (Finding first who has posts waiting read every pending post: 70 ms at 5,000.)
  */
 export async function feedPage(
   store: DocumentStore,
@@ -146,21 +146,15 @@ export async function feedPage(
 ): Promise<Page<FeedPostDocument>> {
   const posts = feedPosts(store);
   const rest = narrowing(query);
-  const [approved, waiting] = await Promise.all([
-    cached(`feed:${JSON.stringify([query.filter, query.q, query.tag, query.cursor, limit])}`, () =>
-      posts.find({ $and: [{ status: 'approved' }, ...rest] }, { sort: FEED_ORDER, limit: limit + 1 }),
-    ),
+  const key = JSON.stringify([query.filter, query.q, query.tag, query.cursor, limit]);
+  const [approved, own] = await Promise.all([
+    cached(`feed:${key}`, () => posts.find({ $and: [{ status: 'approved' }, ...rest] }, { sort: FEED_ORDER, limit: limit + 1 })),
     viewer
-      ? cached(
-          'feed:pending-authors',
-          async () => new Set((await posts.find({ status: 'pending' }, { fields: ['authorId'] })).map((post) => post.authorId)),
+      ? cached(`feed:own:${viewer.id}:${key}`, () =>
+          posts.find({ $and: [{ status: 'pending', authorId: viewer.id }, ...rest] }, { sort: FEED_ORDER, limit: limit + 1 }),
         )
-      : null,
+      : [],
   ]);
-  const own =
-    viewer && waiting?.has(viewer.id)
-      ? await posts.find({ $and: [{ status: 'pending', authorId: viewer.id }, ...rest] }, { sort: FEED_ORDER, limit: limit + 1 })
-      : [];
   return pageOf([...approved, ...own].sort(inFeedOrder), { limit }, FEED_ORDER);
 }
 
