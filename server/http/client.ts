@@ -61,6 +61,18 @@ export async function serveClient(app: FastifyInstance, { pages }: { pages: Publ
   // The build does not change while the process runs.
   const template = await readFile(resolve(CLIENT_DIR, 'index.html'), 'utf8');
   const templates = { app: template, firstPaint: await firstPaintPage(template) };
+  // A page kept by `pages` (until the next event) keeps its HTML too, encoded: not made nor encoded again per request
+  // (the first paint's template carries the stylesheet, 60 KB).
+  const html = new WeakMap<PublicPage, Buffer>();
+  const htmlOf = (found: PublicPage | null) => {
+    if (!found) return templates.app;
+    let page = html.get(found);
+    if (page === undefined) {
+      page = Buffer.from(withPublicPage(templates, found));
+      html.set(found, page);
+    }
+    return page;
+  };
   /** The app's page with a public page in it (none: the bare app's); 404 unless `shown`. */
   const htmlPage = (reply: FastifyReply, found: PublicPage | null, shown: boolean) =>
     reply
@@ -68,7 +80,7 @@ export async function serveClient(app: FastifyInstance, { pages }: { pages: Publ
       .header('Cache-Control', 'no-cache')
       .header('Vary', 'Cookie')
       .type('text/html; charset=utf-8')
-      .send(withPublicPage(templates, found));
+      .send(htmlOf(found));
   /** A public page, or for an id that is not public the app's page: 404 to a visitor, the app decides for a member. */
   const publicPage = (reply: FastifyReply, found: PublicPage | null, signedIn: boolean) =>
     htmlPage(reply, found, found !== null || signedIn);

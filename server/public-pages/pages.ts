@@ -149,7 +149,11 @@ export function publicPages({
 }) {
   const year = () => now().getUTCFullYear();
 
+  /** The landing page does not change while the process runs: rendered once for visitors, once for members. */
+  const landings = new Map<boolean, PublicPage>();
   function landing(signedIn: boolean): PublicPage {
+    const kept = landings.get(signedIn);
+    if (kept) return kept;
     const head = headTags(
       {
         title: SITE_NAME,
@@ -161,7 +165,9 @@ export function publicPages({
       },
       siteUrl,
     );
-    return { head, body: signedIn ? null : renderPublicPage({ page: 'landing' }) };
+    const page = { head, body: signedIn ? null : renderPublicPage({ page: 'landing' }) };
+    landings.set(signedIn, page);
+    return page;
   }
 
   /** A published post at its slug; null for any other address. */

@@ -43,13 +43,17 @@ async function seed(admin: Browser) {
       content: `Memories of the ${1950 + i} season at the station, told by the crew. #radio #tv${i % 5}`,
       tags: ['radio'],
     });
+  // A published post's page is at its slug (its id answers 301 to there).
   let blogId = '';
+  let blogSlug = '';
   for (let i = 0; i < 30; i++) {
     const paragraphs = Array.from(
       { length: 20 },
       (_, n) => `<p>Part ${n} of the story of tower ${i}: the crew, the storm and the night shift.</p>`,
     ).join('');
-    blogId = (await admin.post('/api/blog', { title: `The tower, part ${i}`, isPublished: true, content: paragraphs })).body.id;
+    const { body } = await admin.post('/api/blog', { title: `The tower, part ${i}`, isPublished: true, content: paragraphs });
+    blogId = body.id;
+    blogSlug = body.slug;
   }
   for (let i = 0; i < 40; i++) {
     const start = new Date(Date.UTC(month.getUTCFullYear(), month.getUTCMonth(), 1 + (i % 28), 18));
@@ -63,14 +67,14 @@ async function seed(admin: Browser) {
   }
   const from = new Date(Date.UTC(month.getUTCFullYear(), month.getUTCMonth(), 1)).toISOString();
   const to = new Date(Date.UTC(month.getUTCFullYear(), month.getUTCMonth() + 1, 1)).toISOString();
-  return { blogId, month: `from=${encodeURIComponent(from)}&to=${encodeURIComponent(to)}` };
+  return { blogId, blogSlug, month: `from=${encodeURIComponent(from)}&to=${encodeURIComponent(to)}` };
 }
 
 export async function run() {
   const site = await startTestSite({ ...UNLIMITED_RATES, LOG_LEVEL: 'error' });
   try {
     const admin = (await registerMember(site.url, { firstName: 'Ada', lastName: 'Admin' })).browser;
-    const { blogId, month } = await seed(admin);
+    const { blogId, blogSlug, month } = await seed(admin);
     const member = (await registerMember(site.url, { firstName: 'Mona', lastName: 'Member' })).browser;
     await member.get('/api/auth/user');
     const cookie = { cookie: `bhc.sid=${member.cookie('bhc.sid')}` };
@@ -90,7 +94,7 @@ export async function run() {
       ],
       ['blog list (/api/blog)', '/api/blog?limit=10'],
       ['blog post (/api/blog/{id})', `/api/blog/${blogId}`],
-      ['public blog post page (/blog/{id}, HTML)', `/blog/${blogId}`],
+      ['public blog post page (/blog/{slug}, HTML)', `/blog/${blogSlug}`],
       ['embed page (/embed/feed)', '/embed/feed'],
       ['RSS (/rss)', '/rss'],
     ];
