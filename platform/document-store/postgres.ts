@@ -572,6 +572,13 @@ class PostgresCollection<T extends Document> implements Collection<T> {
     await this.install();
     // Inside a transaction a missing table would abort it: make sure of it first (known after the first time).
     if (this.db.inTransaction) await this.ensureCreated();
+    // A table not yet known to exist is looked up first: a collection nothing has written to yet (site settings
+    // before an admin saves them) is read often, and each read of a missing table is an ERROR PostgreSQL logs.
+    else if (!this.state.created && empty !== null) {
+      const { rows } = await this.db.query<{ exists: boolean }>('SELECT to_regclass($1) IS NOT NULL AS exists', [this.table]);
+      if (!rows[0]!.exists) return empty;
+      this.state.created = true;
+    }
     const indexed = await this.indexedPaths();
     try {
       return await run(indexed);
