@@ -6,6 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { documentStoreAdapters } from '../support/adapters';
 import { DuplicateKeyError, UnsupportedQueryError } from '../../platform/document-store/port';
 import type { Collection, Document, DocumentStore, Filter } from '../../platform/document-store/port';
+import pg from 'pg';
+import { createTestDatabase } from '../support/database';
 import { createPostgresDocumentStore } from '../../platform/document-store/postgres';
 import { UpdateNotApplicableError } from '../../platform/document-store/semantics';
 
@@ -756,3 +758,41 @@ for (const adapter of adapters) {
     });
   });
 }
+
+describe('PostgreSQL document store: collections nothing has written to yet', () => {
+  it('reads them as empty without a statement PostgreSQL refuses, and sees one another process makes at once', async () => {
+    const database = await createTestDatabase();
+    // Every statement the reader's connections send, and each PostgreSQL refused (each is an ERROR in its log).
+    const pool = new pg.Pool({ connectionString: database.url });
+    const refused: string[] = [];
+    pool.on('connect', (client) => {
+      const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+      (client as { query: unknown }).query = (...args: unknown[]) => {
+        const result = query(...args);
+        if (result instanceof Promise) result.catch((error: Error) => refused.push(error.message));
+        return result;
+      };
+    });
+    const reader = createPostgresDocumentStore({ pool });
+    const writer = createPostgresDocumentStore({ connectionString: database.url });
+    try {
+      const settings = reader.collection<Item>('settings');
+      for (let i = 0; i < 20; i++) {
+        expect(await settings.findOne({ _id: 'settings' })).toBeNull();
+        expect(await settings.countDocuments()).toBe(0);
+      }
+      expect(refused).toEqual([]);
+      expect(await reader.listCollections()).not.toContain('settings');
+
+      await writer.collection<Item>('settings').insertOne({ _id: 'settings', zone: 'America/Chicago' });
+      expect(await settings.findOne({ _id: 'settings' })).toEqual({ _id: 'settings', zone: 'America/Chicago' });
+      await writer.collection('settings').drop();
+      expect(await settings.findOne({ _id: 'settings' })).toBeNull();
+    } finally {
+      await reader.close();
+      await pool.end();
+      await writer.close();
+      await database.drop();
+    }
+  });
+});
