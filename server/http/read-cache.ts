@@ -30,7 +30,12 @@ export function createReadCache(
       at = position;
     }
     const kept = entries.get(key) as Promise<T> | undefined;
-    if (kept) return kept;
+    if (kept) {
+      // The least recently read goes first when full: a page every reader shares outlives one reader's own answers.
+      entries.delete(key);
+      entries.set(key, kept);
+      return kept;
+    }
     // Readers that miss at once share one read; a failed read is not kept.
     const reading = load();
     if (entries.size >= maxEntries) entries.delete(entries.keys().next().value!);
