@@ -171,6 +171,10 @@ export function startMailWorker(options: MailWorkerOptions) {
       // even when a busy worker loses a lock it still needs: the outbox entry's own claim decides (delivery.ts).
       lockDuration: 3_000,
       stalledInterval: 1_000,
+      // A worker starved of CPU for over 3 s (a loaded machine) loses its lock as a dead one does. BullMQ fails a job
+      // for good once it has stalled more than this many times (its default is once); the claims make a job picked up
+      // again safe, so it is picked up again.
+      maxStalledCount: 20,
     },
   );
   // A message that failed for good keeps no address, name or link in Redis: only that it failed, and why.
