@@ -94,6 +94,7 @@ export async function run() {
       ],
       ['blog list (/api/blog)', '/api/blog?limit=10'],
       ['blog post (/api/blog/{id})', `/api/blog/${blogId}`],
+      ['landing page for visitors (/, HTML)', '/'],
       ['public blog post page (/blog/{slug}, HTML)', `/blog/${blogSlug}`],
       ['embed page (/embed/feed)', '/embed/feed'],
       ['RSS (/rss)', '/rss'],
