@@ -592,20 +592,22 @@ export async function eventRoutes(
     }),
     async (_request, reply) => {
       const since = new Date(services.now().getTime() - CALENDAR_FEED_PAST_DAYS * 24 * 3600 * 1000).toISOString();
-      const zone = await services.siteTimeZone();
-      // A series that began earlier but still runs is carried too.
-      const newestFirst = await calendar.find(
-        { status: 'approved', isPublic: true, $or: [{ startDate: { $gte: since } }, { recurs: true, reach: { $gte: since } }] },
-        { sort: { startDate: -1, _id: -1 }, limit: CALENDAR_FEED_MAX_EVENTS },
-      );
-      return reply.type('text/calendar; charset=utf-8').send(
-        calendarFile(
+      // Calendar apps poll it: made once until the next event (or the next day, which moves its window).
+      const file = await cached(`ics:${since.slice(0, 10)}`, async () => {
+        const zone = await services.siteTimeZone();
+        // A series that began earlier but still runs is carried too.
+        const newestFirst = await calendar.find(
+          { status: 'approved', isPublic: true, $or: [{ startDate: { $gte: since } }, { recurs: true, reach: { $gte: since } }] },
+          { sort: { startDate: -1, _id: -1 }, limit: CALENDAR_FEED_MAX_EVENTS },
+        );
+        return calendarFile(
           newestFirst.reverse().map((event) => icsEvent(event, services.config.publicUrl, zone)),
           host,
           services.now(),
           'Broadcast History Community',
-        ),
-      );
+        );
+      });
+      return reply.type('text/calendar; charset=utf-8').send(file);
     },
   );
 

@@ -69,15 +69,22 @@ const uriValue = (uri: string) => uri.replace(/[\u0000-\u001f\u007f]/g, '');
 /** A parameter value (RFC 5545 §3.2): quoted, so ':', ';' and ',' may appear; a double quote or control character may not. */
 const paramValue = (text: string) => `"${text.replace(/["\u0000-\u001f\u007f]/g, '')}"`;
 
+/** A character's length in UTF-8 (a lone surrogate is written as U+FFFD, three octets). */
+const utf8Length = (char: string) => {
+  const code = char.codePointAt(0)!;
+  return code < 0x80 ? 1 : code < 0x800 ? 2 : code < 0x10000 ? 3 : 4;
+};
+
 /** Folds a content line at 75 octets; continuation lines start with one space. */
 export function foldLine(line: string): string {
-  const encoder = new TextEncoder();
+  // At most three octets per UTF-16 unit: a line of 25 units or fewer fits.
+  if (line.length <= 25) return line;
   const parts: string[] = [];
   let current = '';
   let bytes = 0;
   let limit = 75;
   for (const char of line) {
-    const size = encoder.encode(char).length;
+    const size = utf8Length(char);
     if (bytes + size > limit) {
       parts.push(current);
       current = '';

@@ -131,6 +131,18 @@ describe('iCalendar export', () => {
     }
     expect(folded.map((part, i) => (i === 0 ? part : part.slice(1))).join('')).toBe(line);
     expect(foldLine('SUMMARY:short')).toBe('SUMMARY:short');
+    // Two-, three- and four-octet characters (a surrogate pair is one character, never split), and the 75-octet edge.
+    for (const text of [`DESCRIPTION:${'é📻a☕'.repeat(30)}`, '☕'.repeat(25), '☕'.repeat(26), `X:${'📻'.repeat(40)}`]) {
+      const parts = foldLine(text).split('\r\n');
+      for (const part of parts) expect(new TextEncoder().encode(part).length, text).toBeLessThanOrEqual(75);
+      expect(parts.map((part, i) => (i === 0 ? part : part.slice(1))).join(''), text).toBe(text);
+      expect(
+        parts.every((part) => !/^[\udc00-\udfff]|[\ud800-\udbff]$/u.test(part)),
+        text,
+      ).toBe(true);
+    }
+    expect(foldLine('☕'.repeat(25))).toBe('☕'.repeat(25));
+    expect(foldLine('☕'.repeat(26)).split('\r\n')).toHaveLength(2);
   });
 
   it('publishes a feed with one event per entry, each with its own UID', () => {
