@@ -98,6 +98,7 @@ export async function run() {
       ['public blog post page (/blog/{slug}, HTML)', `/blog/${blogSlug}`],
       ['embed page (/embed/feed)', '/embed/feed'],
       ['RSS (/rss)', '/rss'],
+      ['public calendar feed (/api/calendar.ics, 40 events)', '/api/calendar.ics'],
     ];
     const rows: Row[] = [];
     for (const [figure, path, headers] of reads)
