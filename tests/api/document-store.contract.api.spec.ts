@@ -1,6 +1,8 @@
 /**
  * One contract for every document store adapter: PostgreSQL always, MongoDB when
- * MONGODB_URL is set. Expected answers are MongoDB's documented behaviour.
+ * MONGODB_URL is set. Expected answers are MongoDB's documented behaviour. At the
+ * end, what only PostgreSQL must take care of: a collection not yet made is a
+ * missing table, which a read must not send PostgreSQL.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { documentStoreAdapters } from '../support/adapters';
