@@ -168,6 +168,11 @@ class PageCollection<T extends Document> implements Collection<T> {
     return known !== undefined ? known : this.memory?.document(this.name, id);
   }
 
+  /** Whether the page or the memory holds this document at this position or later. */
+  private newer(id: string, position: number) {
+    return (this.held(id)?._position ?? Number.NEGATIVE_INFINITY) >= position;
+  }
+
   private put(document: Stored) {
     this.known.set(document._id, document);
     this.changed.set(document._id, document._position ?? 0);
@@ -285,10 +290,9 @@ class PageCollection<T extends Document> implements Collection<T> {
    */
   async savePositioned({ put, remove }: PositionedChanges<T>): Promise<void> {
     if (!this.cached) return (await this.inner()).savePositioned({ put, remove });
-    const newer = (id: string, position: number) => (this.held(id)?._position ?? Number.NEGATIVE_INFINITY) >= position;
-    for (const document of put) if (!newer(document._id, (document as Stored)._position ?? 0)) this.put(document);
+    for (const document of put) if (!this.newer(document._id, (document as Stored)._position ?? 0)) this.put(document);
     for (const { _id, _position } of remove)
-      if (!newer(_id, _position)) {
+      if (!this.newer(_id, _position)) {
         this.known.set(_id, null);
         this.changed.set(_id, _position);
       }

@@ -236,6 +236,10 @@ function createCaughtUpSignal() {
 }
 type CaughtUpSignal = ReturnType<typeof createCaughtUpSignal>;
 
+/** When a page stops waiting for its next event (one per event read, so no closure of its own: docs/architecture.md#measured-reasons). */
+type Deadline = { promise: Promise<'tick'>; timeout: NodeJS.Timeout | null; immediate: NodeJS.Immediate | null };
+const cancel = ({ timeout, immediate }: Deadline) => (timeout ? clearTimeout(timeout) : clearImmediate(immediate!));
+
 /**
  * Pages of what the log has ready: an event, then every one that follows without waiting (the adapters yield what they
  * have read from memory), up to `size`. Live events come in pages of their own; a page of history runs on to `size`
@@ -259,13 +263,14 @@ async function* pagesOf(
       (failed: unknown) => ({ failed }),
     );
   /** Resolves 'tick' when the page should end: at once after what is ready, after `waitMs`, or when `until` settles. */
-  const deadline = (waitMs: number, until?: Promise<void>) => {
-    let timer: NodeJS.Timeout | NodeJS.Immediate;
-    const promise = new Promise<'tick'>((resolve) => {
-      timer = waitMs > 0 ? setTimeout(resolve, waitMs, 'tick') : setImmediate(resolve, 'tick');
+  const deadline = (waitMs: number, until?: Promise<void>): Deadline => {
+    const end: Deadline = { promise: null!, timeout: null, immediate: null };
+    end.promise = new Promise<'tick'>((resolve) => {
+      if (waitMs > 0) end.timeout = setTimeout(resolve, waitMs, 'tick');
+      else end.immediate = setImmediate(resolve, 'tick');
       void until?.then(() => resolve('tick'));
     });
-    return { promise, cancel: () => (waitMs > 0 ? clearTimeout(timer as NodeJS.Timeout) : clearImmediate(timer as NodeJS.Immediate)) };
+    return end;
   };
   let pending: Promise<Next> | null = null;
   /** Whether `pending` has settled: an event read before the page asked for it (while the last page was applied). */
@@ -322,7 +327,7 @@ async function* pagesOf(
         pending ??= ask();
         const end = pageEnd();
         const next = await Promise.race([pending, end.promise]);
-        end.cancel();
+        cancel(end);
         if (next === 'tick' || 'failed' in next) break;
         pending = null;
         if (next.done) {

@@ -53,26 +53,32 @@ async function targetRooms(store: DocumentStore, targetType: CommentTargetType, 
   return target?.authorId ? [ROOMS.staff, ROOMS.member(target.authorId)] : [ROOMS.staff];
 }
 
-/** Follows whether each post and blog post is open to every reader. */
+/** Whether a post or blog post takes comments, and who wrote it; written only by the events that change that. */
 async function followTarget({ stream, id, event }: TypedEvent, at: number, store: DocumentStore) {
-  const target = (open: boolean, authorId: string | null = null) =>
-    applyToDocument(targets(store), `${stream}:${id}`, at, (current) => ({ open, authorId: current?.authorId ?? authorId }));
-  const gone = () => applyToDocument(targets(store), `${stream}:${id}`, at, () => null);
+  let open: boolean;
+  let authorId: string | null = null;
   switch (event.type) {
     case 'PostSubmitted':
-      return target(event.data.approved, event.data.authorId);
-    case 'BlogPostDrafted':
-      return target(false);
+      open = event.data.approved;
+      authorId = event.data.authorId;
+      break;
     case 'PostApproved':
     case 'BlogPostPublished':
-      return target(true);
+      open = true;
+      break;
+    case 'BlogPostDrafted':
     case 'PostRejected':
     case 'BlogPostUnpublished':
-      return target(false);
+      open = false;
+      break;
     case 'PostDeleted':
     case 'BlogPostDeleted':
-      return gone();
+      return applyToDocument(targets(store), `${stream}:${id}`, at, () => null);
+    default:
+      // Most of a post's events (likes, shares) change neither.
+      return;
   }
+  return applyToDocument(targets(store), `${stream}:${id}`, at, (current) => ({ open, authorId: current?.authorId ?? authorId }));
 }
 
 /**

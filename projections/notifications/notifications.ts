@@ -72,68 +72,99 @@ type Told = { memberId: string; kind: NotificationKind; text: string; link: stri
 /** One notification per member for one event: the first reason given (a reply to them outranks a mention of them). */
 const onceEach = (told: Told[]) => told.filter((one, index) => told.findIndex((other) => other.memberId === one.memberId) === index);
 
-/** Keeps the subjects up to date with one event of their stream, before anyone is told of it (an edit's notice quotes the new title). */
+/** A subject's document after `update`, where it exists. */
+const changeSubject = (
+  store: DocumentStore,
+  key: string,
+  at: number,
+  update: (subject: SubjectDocument) => Omit<SubjectDocument, '_id' | '_position'>,
+) => applyToDocument(subjects(store), key, at, (current) => current && update(current));
+
+/** Who answered and who waits after one event about one member, as the event's details keep them. */
+const answerSubject = (store: DocumentStore, key: string, at: number, memberId: string, answered: boolean, waiting: boolean) =>
+  changeSubject(store, key, at, (subject) => ({
+    ...subject,
+    answered: [...(subject.answered ?? []).filter((other) => other !== memberId), ...(answered ? [memberId] : [])],
+    waiting: [...(subject.waiting ?? []).filter((other) => other !== memberId), ...(waiting ? [memberId] : [])],
+  }));
+
+/**
+ * Keeps the subjects up to date with one event of their stream, before anyone is told of it (an edit's notice quotes
+ * the new title). Runs for every event of the log, so it makes no closure of its own (docs/architecture.md#measured-reasons).
+ */
 async function keepSubject({ stream, id, event }: TypedEvent, at: number, store: DocumentStore) {
   const key = `${stream}:${id}`;
-  const change = (update: (subject: SubjectDocument) => Omit<SubjectDocument, '_id' | '_position'>) =>
-    applyToDocument(subjects(store), key, at, (current) => current && update(current));
-  const put = (subject: Omit<SubjectDocument, '_id' | '_position'>) => applyToDocument(subjects(store), key, at, () => subject);
-  /** Who answered and who waits after one event about one member, as the event's details keep them. */
-  const answer = (memberId: string, answered: boolean, waiting: boolean) =>
-    change((subject) => ({
-      ...subject,
-      answered: [...(subject.answered ?? []).filter((other) => other !== memberId), ...(answered ? [memberId] : [])],
-      waiting: [...(subject.waiting ?? []).filter((other) => other !== memberId), ...(waiting ? [memberId] : [])],
-    }));
   switch (event.type) {
     case 'PostSubmitted':
-      return put({
+      return applyToDocument(subjects(store), key, at, () => ({
         authorId: event.data.authorId,
         quoted: quote(event.data.content),
         ...(event.data.mentions ? { mentions: event.data.mentions } : {}),
-      });
+      }));
     case 'PostEdited':
-      return change((subject) => ({ ...subject, quoted: quote(event.data.content) }));
+      return changeSubject(store, key, at, (subject) => ({ ...subject, quoted: quote(event.data.content) }));
     case 'PostRevisionSubmitted':
       // Told of by the text that was in the feed; once approved, quoted as edited.
-      return change((subject) => ({ ...subject, heldQuote: quote(event.data.content) }));
+      return changeSubject(store, key, at, (subject) => ({ ...subject, heldQuote: quote(event.data.content) }));
     case 'PostRevisionApproved':
-      return change(({ heldQuote, ...subject }) => ({ ...subject, ...(heldQuote ? { quoted: heldQuote } : {}) }));
+      return changeSubject(store, key, at, ({ heldQuote, ...subject }) => ({ ...subject, ...(heldQuote ? { quoted: heldQuote } : {}) }));
     case 'PostRevisionRejected':
-      return change(({ heldQuote: _dropped, ...subject }) => subject);
+      return changeSubject(store, key, at, ({ heldQuote: _dropped, ...subject }) => subject);
     // A blog post's slug, its address (one drafted before slugs has none here: its id's address leads to it).
     case 'BlogPostDrafted':
-      return put({ authorId: event.data.authorId, quoted: quote(event.data.title), ...(event.data.slug ? { slug: event.data.slug } : {}) });
+      return applyToDocument(subjects(store), key, at, () => ({
+        authorId: event.data.authorId,
+        quoted: quote(event.data.title),
+        ...(event.data.slug ? { slug: event.data.slug } : {}),
+      }));
     case 'BlogPostEdited':
-      return change((subject) => ({ ...subject, quoted: quote(event.data.title), ...(event.data.slug ? { slug: event.data.slug } : {}) }));
+      return changeSubject(store, key, at, (subject) => ({
+        ...subject,
+        quoted: quote(event.data.title),
+        ...(event.data.slug ? { slug: event.data.slug } : {}),
+      }));
     case 'CommentWritten':
-      return put({ authorId: event.data.authorId, quoted: quote(event.data.content || 'that was removed') });
+      return applyToDocument(subjects(store), key, at, () => ({
+        authorId: event.data.authorId,
+        quoted: quote(event.data.content || 'that was removed'),
+      }));
     case 'CommentEdited':
-      return change((subject) => ({ ...subject, quoted: quote(event.data.content || 'that was removed') }));
+      return changeSubject(store, key, at, (subject) => ({ ...subject, quoted: quote(event.data.content || 'that was removed') }));
     case 'CommentRemoved':
-      return change((subject) => ({ ...subject, quoted: quote('that was removed') }));
+      return changeSubject(store, key, at, (subject) => ({ ...subject, quoted: quote('that was removed') }));
     case 'EventScheduled':
-      return put({ authorId: event.data.organizerId, quoted: quote(event.data.fields.title, 80), answered: [], waiting: [] });
+      return applyToDocument(subjects(store), key, at, () => ({
+        authorId: event.data.organizerId,
+        quoted: quote(event.data.fields.title, 80),
+        answered: [],
+        waiting: [],
+      }));
     case 'EventEdited':
-      return change((subject) => ({ ...subject, quoted: quote(event.data.fields.title, 80) }));
+      return changeSubject(store, key, at, (subject) => ({ ...subject, quoted: quote(event.data.fields.title, 80) }));
     case 'RsvpChanged':
-      return answer(event.data.memberId, event.data.status !== 'not_attending', false);
+      return answerSubject(store, key, at, event.data.memberId, event.data.status !== 'not_attending', false);
     case 'PromotedFromWaitlist':
-      return answer(event.data.memberId, true, false);
+      return answerSubject(store, key, at, event.data.memberId, true, false);
     case 'JoinedWaitlist':
-      return answer(event.data.memberId, false, true);
+      return answerSubject(store, key, at, event.data.memberId, false, true);
     case 'RsvpRemoved':
     case 'LeftWaitlist':
-      return answer(event.data.memberId, false, false);
+      return answerSubject(store, key, at, event.data.memberId, false, false);
     // Discussions: a topic is quoted by its title, a reply by its words.
     case 'TopicStarted':
-      return put({ authorId: event.data.authorId, quoted: quote(event.data.title, 80) });
+      return applyToDocument(subjects(store), key, at, () => ({ authorId: event.data.authorId, quoted: quote(event.data.title, 80) }));
     case 'TopicEdited':
-      return change((subject) => ({ ...subject, quoted: quote(event.data.title, 80) }));
+      return changeSubject(store, key, at, (subject) => ({ ...subject, quoted: quote(event.data.title, 80) }));
     case 'ReplyPosted':
-      return put({ authorId: event.data.authorId, quoted: quote(htmlToText(event.data.content) || 'that was deleted') });
+      return applyToDocument(subjects(store), key, at, () => ({
+        authorId: event.data.authorId,
+        quoted: quote(htmlToText(event.data.content) || 'that was deleted'),
+      }));
     case 'ReplyEdited':
-      return change((subject) => ({ ...subject, quoted: quote(htmlToText(event.data.content) || 'that was deleted') }));
+      return changeSubject(store, key, at, (subject) => ({
+        ...subject,
+        quoted: quote(htmlToText(event.data.content) || 'that was deleted'),
+      }));
     case 'PostDeleted':
     case 'BlogPostDeleted':
     case 'EventDeleted':
@@ -144,11 +175,10 @@ async function keepSubject({ stream, id, event }: TypedEvent, at: number, store:
 
 /** Who is told what of one event of the log. */
 async function notificationsOf(typed: TypedEvent, store: DocumentStore): Promise<Told[]> {
-  const subjectOf = (key: string) => subjects(store).findOne({ _id: key });
   if (typed.stream === 'comment' && typed.event.type === 'CommentWritten') {
     const { id, targetType, targetId, parentId, authorId: actorId } = typed.event.data;
     const told: Told[] = [];
-    const target = await subjectOf(`${targetType}:${targetId}`);
+    const target = await subjects(store).findOne({ _id: `${targetType}:${targetId}` });
     const link = `${targetType === 'post' ? postLink(targetId) : `/blog/${target?.slug ?? targetId}`}#comment-${id}`;
     if (target)
       told.push({
@@ -158,7 +188,7 @@ async function notificationsOf(typed: TypedEvent, store: DocumentStore): Promise
         link,
         actorId,
       });
-    const parent = parentId ? await subjectOf(`comment:${parentId}`) : null;
+    const parent = parentId ? await subjects(store).findOne({ _id: `comment:${parentId}` }) : null;
     if (parent) told.push({ memberId: parent.authorId, kind: 'reply', text: `replied to your comment ${parent.quoted}`, link, actorId });
     for (const memberId of typed.event.data.mentions ?? [])
       told.push({ memberId, kind: 'mention', text: 'mentioned you in a comment', link, actorId });
@@ -167,10 +197,10 @@ async function notificationsOf(typed: TypedEvent, store: DocumentStore): Promise
   if (typed.stream === 'reply' && typed.event.type === 'ReplyPosted') {
     // A reply tells whom it answers, the topic's author, and whom it mentions (one notification each, at most).
     const { id, topicId, replyTo, authorId: actorId, mentions } = typed.event.data;
-    const topic = await subjectOf(`topic:${topicId}`);
+    const topic = await subjects(store).findOne({ _id: `topic:${topicId}` });
     const title = topic?.quoted ?? quote('a discussion');
     const link = replyLink(topicId, id);
-    const answered = replyTo ? await subjectOf(`reply:${replyTo}`) : null;
+    const answered = replyTo ? await subjects(store).findOne({ _id: `reply:${replyTo}` }) : null;
     const told: Told[] = [];
     if (answered) told.push({ memberId: answered.authorId, kind: 'reply', text: `replied to you in ${title}`, link, actorId });
     if (topic) told.push({ memberId: topic.authorId, kind: 'reply', text: `replied to your topic ${title}`, link, actorId });
@@ -192,7 +222,7 @@ async function notificationsOf(typed: TypedEvent, store: DocumentStore): Promise
   const postEvent = typed.stream === 'post' ? typed.event : null;
   if (postEvent && (postEvent.type === 'PostApproved' || (postEvent.type === 'PostSubmitted' && postEvent.data.approved))) {
     // A mention reaches its member once the post is in the feed: at once for staff posts, else at approval.
-    const post = await subjectOf(`post:${typed.id}`);
+    const post = await subjects(store).findOne({ _id: `post:${typed.id}` });
     if (!post) return [];
     const link = postLink(typed.id);
     const mentioned: Told[] = (post.mentions ?? []).map((memberId) => ({
@@ -210,7 +240,7 @@ async function notificationsOf(typed: TypedEvent, store: DocumentStore): Promise
     return onceEach([...approved, ...mentioned]).filter((one) => one.memberId !== post.authorId || one.kind !== 'mention');
   }
   if (typed.stream === 'post' && typed.event.type === 'PostRejected') {
-    const post = await subjectOf(`post:${typed.id}`);
+    const post = await subjects(store).findOne({ _id: `post:${typed.id}` });
     if (!post || post.authorId === typed.event.data.by) return [];
     const reason = typed.event.data.reason;
     return [
@@ -223,7 +253,7 @@ async function notificationsOf(typed: TypedEvent, store: DocumentStore): Promise
     ];
   }
   if (typed.stream === 'post' && (typed.event.type === 'PostRevisionApproved' || typed.event.type === 'PostRevisionRejected')) {
-    const post = await subjectOf(`post:${typed.id}`);
+    const post = await subjects(store).findOne({ _id: `post:${typed.id}` });
     if (!post || post.authorId === typed.event.data.by) return [];
     if (typed.event.type === 'PostRevisionApproved')
       return [
@@ -262,7 +292,7 @@ async function notificationsOf(typed: TypedEvent, store: DocumentStore): Promise
       event.type !== 'PromotedFromWaitlist'
     )
       return [];
-    const details = await subjectOf(`event:${typed.id}`);
+    const details = await subjects(store).findOne({ _id: `event:${typed.id}` });
     if (!details) return [];
     const link = `/events/${typed.id}`;
     const title = details.quoted;
