@@ -600,12 +600,15 @@ export async function createPostgresEventStore(options: PostgresEventStoreOption
     if (!read) {
       read = new Promise<void>((resolve) => setImmediate(resolve)).then(() => {
         asked.delete(position);
-        return pool.query<Row & { committed: string | null }>(sql.readAfter, [position, BATCH]).then(({ rows }) => rows);
+        return readNow(position);
       });
       asked.set(position, read);
     }
     return read;
   }
+
+  const readNow = (position: number): Promise<ReadRows> =>
+    pool.query<Row & { committed: string | null }>(sql.readAfter, [position, BATCH]).then(({ rows }) => rows);
 
   async function* subscribeToAll({ after, signal, onCaughtUp }: SubscribeOptions): AsyncGenerator<RecordedEvent> {
     let pending = true;
@@ -658,11 +661,25 @@ export async function createPostgresEventStore(options: PostgresEventStoreOption
     try {
       let position = after;
       let heldBackPollMs = HELD_BACK_FIRST_POLL_MS;
+      /** The next batch, asked for before this one is handed on when this one was whole (the log has more). */
+      let next: Promise<ReadRows> | null = null;
       while (!signal?.aborted) {
         await listen();
-        pending = false;
-        const rows = await readAfter(position);
+        if (!next) {
+          pending = false;
+          next = readAfter(position);
+        }
+        const rows = await next;
+        next = null;
         const read = rows[0]!.position === null ? 0 : rows.length;
+        if (read === BATCH) {
+          // PostgreSQL reads the next batch while this one is handed on. Asked for at once: sharing it with another
+          // subscription (readAfter) would wait for the event loop's next turn, after this batch.
+          pending = false;
+          next = readNow(Number(rows[read - 1]!.position));
+          // Read in a loop that may stop before it: a failure counts only where it is awaited.
+          next.catch(() => undefined);
+        }
         for (const row of rows.slice(0, read)) {
           if (signal?.aborted) return;
           yield toRecorded(row);

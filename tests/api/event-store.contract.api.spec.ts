@@ -290,6 +290,30 @@ for (const adapter of adapters) {
       }
     });
 
+    it('hands on a log of several reads each event once, in order, and a subscriber may stop inside one', async () => {
+      // 5,000 events: more than one read of the log (the PostgreSQL adapter reads the next batch of 2,000 while it hands
+      // this one on).
+      const prefix = stream('long');
+      const mine = (e: RecordedEvent) => e.streamName.startsWith(prefix);
+      const from = await store.headPosition();
+      for (let w = 0; w < 5; w++)
+        for (let version = 0; version < 1_000; version += 100) {
+          const events = Array.from({ length: 100 }, (_, n) => ({ type: 'Written', data: { w, n: version + n } }));
+          await store.append(`${prefix}-${w}`, events, { expectedVersion: version === 0 ? 'no_stream' : version - 1 });
+        }
+      const wholeController = new AbortController();
+      const whole = await collect(store.subscribeToAll({ after: from, signal: wholeController.signal }), wholeController, mine, 5_000);
+      expect(new Set(whole.map((e) => e.id)).size).toBe(5_000);
+      expect(whole.every((e, i) => i === 0 || e.position > whole[i - 1]!.position)).toBe(true);
+      for (let w = 0; w < 5; w++)
+        expect(whole.filter((e) => e.streamName === `${prefix}-${w}`).map((e) => e.version)).toEqual(
+          Array.from({ length: 1_000 }, (_, i) => i),
+        );
+      const stopped = new AbortController();
+      const part = await collect(store.subscribeToAll({ after: from, signal: stopped.signal }), stopped, mine, 2_100);
+      expect(part.map((e) => e.id)).toEqual(whole.slice(0, 2_100).map((e) => e.id));
+    });
+
     it('delivers the events of several streams in the order they were appended', async () => {
       const [a, b] = [stream('cross-a'), stream('cross-b')];
       const from = await store.headPosition();
