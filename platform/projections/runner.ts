@@ -264,13 +264,14 @@ async function* pagesOf(
     );
   /** Resolves 'tick' when the page should end: at once after what is ready, after `waitMs`, or when `until` settles. */
   const deadline = (waitMs: number, until?: Promise<void>): Deadline => {
-    const end: Deadline = { promise: null!, timeout: null, immediate: null };
-    end.promise = new Promise<'tick'>((resolve) => {
-      if (waitMs > 0) end.timeout = setTimeout(resolve, waitMs, 'tick');
-      else end.immediate = setImmediate(resolve, 'tick');
+    let timeout: NodeJS.Timeout | null = null;
+    let immediate: NodeJS.Immediate | null = null;
+    const promise = new Promise<'tick'>((resolve) => {
+      if (waitMs > 0) timeout = setTimeout(resolve, waitMs, 'tick');
+      else immediate = setImmediate(resolve, 'tick');
       void until?.then(() => resolve('tick'));
     });
-    return end;
+    return { promise, timeout, immediate };
   };
   let pending: Promise<Next> | null = null;
   /** Whether `pending` has settled: an event read before the page asked for it (while the last page was applied). */

@@ -80,6 +80,10 @@ const changeSubject = (
   update: (subject: SubjectDocument) => Omit<SubjectDocument, '_id' | '_position'>,
 ) => applyToDocument(subjects(store), key, at, (current) => current && update(current));
 
+/** A subject's document as one event gives it whole. */
+const putSubject = (store: DocumentStore, key: string, at: number, subject: Omit<SubjectDocument, '_id' | '_position'>) =>
+  applyToDocument(subjects(store), key, at, () => subject);
+
 /** Who answered and who waits after one event about one member, as the event's details keep them. */
 const answerSubject = (store: DocumentStore, key: string, at: number, memberId: string, answered: boolean, waiting: boolean) =>
   changeSubject(store, key, at, (subject) => ({
@@ -96,11 +100,11 @@ async function keepSubject({ stream, id, event }: TypedEvent, at: number, store:
   const key = `${stream}:${id}`;
   switch (event.type) {
     case 'PostSubmitted':
-      return applyToDocument(subjects(store), key, at, () => ({
+      return putSubject(store, key, at, {
         authorId: event.data.authorId,
         quoted: quote(event.data.content),
         ...(event.data.mentions ? { mentions: event.data.mentions } : {}),
-      }));
+      });
     case 'PostEdited':
       return changeSubject(store, key, at, (subject) => ({ ...subject, quoted: quote(event.data.content) }));
     case 'PostRevisionSubmitted':
@@ -112,11 +116,11 @@ async function keepSubject({ stream, id, event }: TypedEvent, at: number, store:
       return changeSubject(store, key, at, ({ heldQuote: _dropped, ...subject }) => subject);
     // A blog post's slug, its address (one drafted before slugs has none here: its id's address leads to it).
     case 'BlogPostDrafted':
-      return applyToDocument(subjects(store), key, at, () => ({
+      return putSubject(store, key, at, {
         authorId: event.data.authorId,
         quoted: quote(event.data.title),
         ...(event.data.slug ? { slug: event.data.slug } : {}),
-      }));
+      });
     case 'BlogPostEdited':
       return changeSubject(store, key, at, (subject) => ({
         ...subject,
@@ -124,21 +128,21 @@ async function keepSubject({ stream, id, event }: TypedEvent, at: number, store:
         ...(event.data.slug ? { slug: event.data.slug } : {}),
       }));
     case 'CommentWritten':
-      return applyToDocument(subjects(store), key, at, () => ({
+      return putSubject(store, key, at, {
         authorId: event.data.authorId,
         quoted: quote(event.data.content || 'that was removed'),
-      }));
+      });
     case 'CommentEdited':
       return changeSubject(store, key, at, (subject) => ({ ...subject, quoted: quote(event.data.content || 'that was removed') }));
     case 'CommentRemoved':
       return changeSubject(store, key, at, (subject) => ({ ...subject, quoted: quote('that was removed') }));
     case 'EventScheduled':
-      return applyToDocument(subjects(store), key, at, () => ({
+      return putSubject(store, key, at, {
         authorId: event.data.organizerId,
         quoted: quote(event.data.fields.title, 80),
         answered: [],
         waiting: [],
-      }));
+      });
     case 'EventEdited':
       return changeSubject(store, key, at, (subject) => ({ ...subject, quoted: quote(event.data.fields.title, 80) }));
     case 'RsvpChanged':
@@ -152,14 +156,14 @@ async function keepSubject({ stream, id, event }: TypedEvent, at: number, store:
       return answerSubject(store, key, at, event.data.memberId, false, false);
     // Discussions: a topic is quoted by its title, a reply by its words.
     case 'TopicStarted':
-      return applyToDocument(subjects(store), key, at, () => ({ authorId: event.data.authorId, quoted: quote(event.data.title, 80) }));
+      return putSubject(store, key, at, { authorId: event.data.authorId, quoted: quote(event.data.title, 80) });
     case 'TopicEdited':
       return changeSubject(store, key, at, (subject) => ({ ...subject, quoted: quote(event.data.title, 80) }));
     case 'ReplyPosted':
-      return applyToDocument(subjects(store), key, at, () => ({
+      return putSubject(store, key, at, {
         authorId: event.data.authorId,
         quoted: quote(htmlToText(event.data.content) || 'that was deleted'),
-      }));
+      });
     case 'ReplyEdited':
       return changeSubject(store, key, at, (subject) => ({
         ...subject,
