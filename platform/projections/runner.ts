@@ -178,6 +178,17 @@ export function distinctNotices(notices: readonly ChangeNotice[]): ChangeNotice[
   });
 }
 
+/**
+ * `work` for each projection at once, their results in the projections' order; once all have ended (none left running
+ * behind a retry), the first failure is thrown.
+ */
+async function everyOne<R>(projections: readonly Projection[], work: (projection: Projection) => Promise<R>): Promise<R[]> {
+  const settled = await Promise.allSettled(projections.map(work));
+  const failed = settled.find((result) => result.status === 'rejected');
+  if (failed) throw failed.reason;
+  return settled.map((result) => (result as PromiseFulfilledResult<R>).value);
+}
+
 function pause(ms: number, signal: AbortSignal) {
   return new Promise<void>((resolve) => {
     const timer = setTimeout(done, ms);
@@ -835,8 +846,8 @@ export function createProjectionRunner(options: ProjectionRunnerOptions) {
     const legacy = summary && !summary.summary && summary.eventStore === identity ? summary.position : null;
     const logHasEvents = (await eventStore.headPosition()) > 0;
     const anyStored = stored.size > 0 || legacy !== null;
-    tracks = [];
-    for (const projection of projections) {
+    // Each projection's checkpoint and collections are its own: they are read at once, in one round trip's time.
+    tracks = await everyOne(projections, async (projection) => {
       const track: Track = {
         projection,
         checkpoint: live(projection.name),
@@ -903,8 +914,8 @@ export function createProjectionRunner(options: ProjectionRunnerOptions) {
           projection.collections,
           track.position === 0 && !track.waiting && (await isEmpty(projection)) ? 'complete' : 'partial',
         );
-      tracks.push(track);
-    }
+      return track;
+    });
   }
 
   async function isEmpty(projection: Projection) {
@@ -916,7 +927,8 @@ export function createProjectionRunner(options: ProjectionRunnerOptions) {
     for (let failures = 1; ; failures++) {
       try {
         identity = await eventStore.identity();
-        for (const projection of projections) await projection.setup?.(store);
+        // Each declares its own collections' indexes: all at once (a fresh site's start-up took a third of a second so).
+        await everyOne(projections, async (projection) => projection.setup?.(store));
         await load();
         liveFrom = await eventStore.headPosition();
         return;
