@@ -846,7 +846,7 @@ export function createProjectionRunner(options: ProjectionRunnerOptions) {
     const legacy = summary && !summary.summary && summary.eventStore === identity ? summary.position : null;
     const logHasEvents = (await eventStore.headPosition()) > 0;
     const anyStored = stored.size > 0 || legacy !== null;
-    // Each projection's checkpoint and collections are its own: they are read at once, in one round trip's time.
+    // Each projection's checkpoint and collections are its own: all are read at once.
     tracks = await everyOne(projections, async (projection) => {
       const track: Track = {
         projection,
