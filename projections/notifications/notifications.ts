@@ -57,6 +57,8 @@ type NameDocument = Positioned & { _id: string; byline: Byline };
 
 export const notificationsCollection = (store: DocumentStore) => store.collection<NotificationDocument>(NOTIFICATIONS);
 const subjects = (store: DocumentStore) => store.collection<SubjectDocument>(NOTIFICATION_SUBJECTS);
+/** The subject under `key` (`<stream>:<id>`), where it is known. */
+const subjectOf = (store: DocumentStore, key: string) => subjects(store).findOne({ _id: key });
 export const names = (store: DocumentStore) => store.collection<NameDocument>(NOTIFICATION_NAMES);
 export const unreadCount = (store: DocumentStore, memberId: string) =>
   notificationsCollection(store).countDocuments({ memberId, read: false });
@@ -182,7 +184,7 @@ async function notificationsOf(typed: TypedEvent, store: DocumentStore): Promise
   if (typed.stream === 'comment' && typed.event.type === 'CommentWritten') {
     const { id, targetType, targetId, parentId, authorId: actorId } = typed.event.data;
     const told: Told[] = [];
-    const target = await subjects(store).findOne({ _id: `${targetType}:${targetId}` });
+    const target = await subjectOf(store, `${targetType}:${targetId}`);
     const link = `${targetType === 'post' ? postLink(targetId) : `/blog/${target?.slug ?? targetId}`}#comment-${id}`;
     if (target)
       told.push({
@@ -192,7 +194,7 @@ async function notificationsOf(typed: TypedEvent, store: DocumentStore): Promise
         link,
         actorId,
       });
-    const parent = parentId ? await subjects(store).findOne({ _id: `comment:${parentId}` }) : null;
+    const parent = parentId ? await subjectOf(store, `comment:${parentId}`) : null;
     if (parent) told.push({ memberId: parent.authorId, kind: 'reply', text: `replied to your comment ${parent.quoted}`, link, actorId });
     for (const memberId of typed.event.data.mentions ?? [])
       told.push({ memberId, kind: 'mention', text: 'mentioned you in a comment', link, actorId });
@@ -201,10 +203,10 @@ async function notificationsOf(typed: TypedEvent, store: DocumentStore): Promise
   if (typed.stream === 'reply' && typed.event.type === 'ReplyPosted') {
     // A reply tells whom it answers, the topic's author, and whom it mentions (one notification each, at most).
     const { id, topicId, replyTo, authorId: actorId, mentions } = typed.event.data;
-    const topic = await subjects(store).findOne({ _id: `topic:${topicId}` });
+    const topic = await subjectOf(store, `topic:${topicId}`);
     const title = topic?.quoted ?? quote('a discussion');
     const link = replyLink(topicId, id);
-    const answered = replyTo ? await subjects(store).findOne({ _id: `reply:${replyTo}` }) : null;
+    const answered = replyTo ? await subjectOf(store, `reply:${replyTo}`) : null;
     const told: Told[] = [];
     if (answered) told.push({ memberId: answered.authorId, kind: 'reply', text: `replied to you in ${title}`, link, actorId });
     if (topic) told.push({ memberId: topic.authorId, kind: 'reply', text: `replied to your topic ${title}`, link, actorId });
@@ -226,7 +228,7 @@ async function notificationsOf(typed: TypedEvent, store: DocumentStore): Promise
   const postEvent = typed.stream === 'post' ? typed.event : null;
   if (postEvent && (postEvent.type === 'PostApproved' || (postEvent.type === 'PostSubmitted' && postEvent.data.approved))) {
     // A mention reaches its member once the post is in the feed: at once for staff posts, else at approval.
-    const post = await subjects(store).findOne({ _id: `post:${typed.id}` });
+    const post = await subjectOf(store, `post:${typed.id}`);
     if (!post) return [];
     const link = postLink(typed.id);
     const mentioned: Told[] = (post.mentions ?? []).map((memberId) => ({
@@ -244,7 +246,7 @@ async function notificationsOf(typed: TypedEvent, store: DocumentStore): Promise
     return onceEach([...approved, ...mentioned]).filter((one) => one.memberId !== post.authorId || one.kind !== 'mention');
   }
   if (typed.stream === 'post' && typed.event.type === 'PostRejected') {
-    const post = await subjects(store).findOne({ _id: `post:${typed.id}` });
+    const post = await subjectOf(store, `post:${typed.id}`);
     if (!post || post.authorId === typed.event.data.by) return [];
     const reason = typed.event.data.reason;
     return [
@@ -257,7 +259,7 @@ async function notificationsOf(typed: TypedEvent, store: DocumentStore): Promise
     ];
   }
   if (typed.stream === 'post' && (typed.event.type === 'PostRevisionApproved' || typed.event.type === 'PostRevisionRejected')) {
-    const post = await subjects(store).findOne({ _id: `post:${typed.id}` });
+    const post = await subjectOf(store, `post:${typed.id}`);
     if (!post || post.authorId === typed.event.data.by) return [];
     if (typed.event.type === 'PostRevisionApproved')
       return [
@@ -296,7 +298,7 @@ async function notificationsOf(typed: TypedEvent, store: DocumentStore): Promise
       event.type !== 'PromotedFromWaitlist'
     )
       return [];
-    const details = await subjects(store).findOne({ _id: `event:${typed.id}` });
+    const details = await subjectOf(store, `event:${typed.id}`);
     if (!details) return [];
     const link = `/events/${typed.id}`;
     const title = details.quoted;
