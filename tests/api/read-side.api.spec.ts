@@ -145,6 +145,7 @@ describe('npm run projections:status', () => {
         (await run('npm', ['run', '-s', 'projections:status', '--', '--json'], { env: { ...process.env, ...siteEnv() } })).stdout,
       ) as Status[];
     // A projection that a page left untouched stores its checkpoint within the second (the runner's housekeeping).
+    // Each status is a process of its own (npm, then tsx compiling the services): 5–10 s apiece on a busy machine.
     let statuses: Status[] = [];
     await expect
       .poll(
@@ -152,7 +153,7 @@ describe('npm run projections:status', () => {
           statuses = await statusNow();
           return statuses.filter((one) => one.lag > 0).map((one) => one.name);
         },
-        { timeout: 20_000, interval: 500 },
+        { timeout: 60_000, interval: 500 },
       )
       .toEqual([]);
     const head = await steadyHead(site.services.eventStore);
@@ -166,7 +167,7 @@ describe('npm run projections:status', () => {
     const table = await run('npm', ['run', '-s', 'projections:status'], { env: { ...process.env, ...siteEnv() } });
     expect(table.stdout).toMatch(/^projection\s+runner\s+version\s+position\s+lag\s+state/);
     expect(table.stdout).toMatch(/\nfeed\s+read-models\s+\d+\s+\d+\s+0\s+running/);
-  }, 60_000);
+  }, 120_000);
 });
 
 type Tally = Positioned & { _id: string; count: number };
