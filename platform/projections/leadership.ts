@@ -109,7 +109,8 @@ export function createLeadership({ pool, lockKey, what, logger, lead, follow, ta
     async start() {
       started = true;
       await attemptOnce();
-      if (!leading) keepTrying();
+      // Not if stopped meanwhile: stop() has cleared no timer yet, and one set now would run on after it.
+      if (!leading && started) keepTrying();
     },
     async stop() {
       started = false;

@@ -947,6 +947,8 @@ export function createProjectionRunner(options: ProjectionRunnerOptions) {
   async function run(signal: AbortSignal) {
     reportProgress();
     await keepHouse(signal);
+    // Stopped meanwhile: stop() has cleared no interval yet, and one set now would run on after it.
+    if (signal.aborted) return;
     housekeeping = setInterval(() => {
       housekept = housekept
         .then(() => keepHouse(signal))
@@ -963,6 +965,8 @@ export function createProjectionRunner(options: ProjectionRunnerOptions) {
       controller = new AbortController();
       const signal = controller.signal;
       await startUp(signal);
+      // Stopped while it started: stop() found no loop to wait for, so none may begin now.
+      if (signal.aborted) return;
       loops = [
         run(signal).catch((error: unknown) => {
           if (signal.aborted) return;

@@ -117,4 +117,22 @@ describe('leadership of a runner', () => {
     await Promise.all([failing.leadership.stop(), other.leadership.stop()]);
     expect(running.size).toBe(0);
   });
+
+  it('stops trying to take over once stopped, even while its first attempt was under way', async () => {
+    const running = new Set<string>();
+    const errors: string[] = [];
+    const leader = contender('leader', running, errors);
+    const late = contender('late', running, errors);
+    const latePool = pools.at(-1)!;
+    await leader.leadership.start();
+    const starting = late.leadership.start();
+    await late.leadership.stop();
+    await starting;
+    // The lock comes free: a process that was stopped does not take it, nor keeps trying on a connection of its pool.
+    await leader.leadership.stop();
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(late.calls.lead).toBe(0);
+    expect(running.size).toBe(0);
+    expect(latePool.totalCount - latePool.idleCount).toBe(0);
+  });
 });

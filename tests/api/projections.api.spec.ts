@@ -107,17 +107,29 @@ for (const backend of backends) {
     }
 
     describe('projection runner', () => {
-      it('stops when asked at once after it started, every time', async () => {
+      it('stops when asked while it starts or at once after, every time, and writes nothing after', async () => {
         // An abort that came before the runner began to follow the log fired no event for it to hear: it followed on.
+        // Every other time it is stopped while it starts (a leader that loses its lock at once, a process told to end).
         for (let i = 0; i < 10; i++) {
           const { runner } = runnerOf([tallyProjection()], { name: 'tally-runner-stopped' });
-          await runner.start();
+          const starting = runner.start();
+          if (i % 2 === 0) await starting;
           const stopped = await Promise.race([
             runner.stop().then(() => 'stopped'),
             new Promise((resolve) => setTimeout(resolve, 5_000, 'still following')),
           ]);
+          await starting;
           expect(stopped, `start and stop ${i + 1}`).toBe('stopped');
         }
+        // Nor does its housekeeping go on: a stopped runner stores no checkpoint nor heartbeat (it wrote a stale
+        // position over a newer runner's every second).
+        const stored = () => store.collection(CHECKPOINTS).find({ runner: 'tally-runner-stopped' }, { sort: { _id: 1 } });
+        const summary = () => store.collection(CHECKPOINTS).findOne({ _id: 'tally-runner-stopped' });
+        const [checkpointsAfter, summaryAfter] = [await stored(), await summary()];
+        expect(summaryAfter).toMatchObject({ summary: true });
+        await new Promise((resolve) => setTimeout(resolve, 2_500));
+        expect(await summary()).toEqual(summaryAfter);
+        expect(await stored()).toEqual(checkpointsAfter);
       });
 
       it('builds the read models from the whole log', async () => {

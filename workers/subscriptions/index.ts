@@ -211,6 +211,8 @@ export function createSubscriptionMail({
       await leadership.start();
       await schedule();
       await sweep();
+      // Stopped meanwhile: stop() has cleared no timer yet, and one set now would sweep on after it.
+      if (stopping) return;
       redis.on('ready', onReady);
       timer = setInterval(() => {
         void sweep();
